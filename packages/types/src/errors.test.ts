@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { isRetryableStatus, JunctionError, ProviderError } from "./errors.js";
+
+describe("JunctionError", () => {
+  it("is recognised across copies of the package by its symbol marker", () => {
+    const foreign = Object.assign(new Error("from another copy"), {
+      [Symbol.for("junction.error")]: true,
+      code: "mcp-timeout",
+    });
+    expect(JunctionError.isInstance(foreign)).toBe(true);
+    expect(JunctionError.isInstance(new Error("plain"))).toBe(false);
+    expect(JunctionError.isInstance(null)).toBe(false);
+  });
+
+  it("keeps code, message and cause", () => {
+    const cause = new Error("socket hang up");
+    const error = new JunctionError("mcp-request-failed", "tools/call failed", { cause });
+    expect(error).toMatchObject({ code: "mcp-request-failed", message: "tools/call failed", cause });
+  });
+
+  it("ProviderError carries status, retryability and request id", () => {
+    const error = new ProviderError({
+      provider: "anthropic",
+      message: "rate limited",
+      status: 429,
+      retryable: isRetryableStatus(429),
+      requestId: "req_1",
+    });
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(ProviderError.isInstance(new JunctionError("aborted", "x"))).toBe(false);
+    expect(error).toMatchObject({
+      code: "provider-api-error",
+      status: 429,
+      retryable: true,
+      requestId: "req_1",
+    });
+    expect(isRetryableStatus(400)).toBe(false);
+    expect(isRetryableStatus(503)).toBe(true);
+  });
+});

@@ -1,0 +1,90 @@
+const marker = Symbol.for("junction.error");
+
+/** Machine-readable error codes. Each names what went wrong, not where. */
+export type JunctionErrorCode =
+  // MCP connections
+  | "mcp-connect-failed"
+  | "mcp-connection-closed"
+  | "mcp-not-connected"
+  | "mcp-timeout"
+  | "mcp-aborted"
+  | "mcp-request-failed"
+  | "mcp-invalid-response"
+  | "mcp-config-invalid"
+  | "mcp-capability-missing"
+  // tools and the agent
+  | "tool-not-found"
+  | "tool-input-invalid"
+  | "tool-execution-failed"
+  | "tool-name-collision"
+  | "tool-denied"
+  | "max-steps-reached"
+  | "aborted"
+  | "invalid-argument"
+  // providers
+  | "provider-api-error"
+  | "provider-stream-error"
+  | "provider-response-invalid"
+  | "provider-config-invalid";
+
+/**
+ * The base of every error Junction throws. Check with `JunctionError.isInstance(error)`:
+ * it works across duplicate copies of this package, where `instanceof` does not.
+ */
+export class JunctionError extends Error {
+  readonly [marker] = true;
+  readonly code: JunctionErrorCode;
+
+  constructor(code: JunctionErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "JunctionError";
+    this.code = code;
+  }
+
+  /** True for any Junction error, from whatever copy of the package it came. */
+  static isInstance(error: unknown): error is JunctionError {
+    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  }
+}
+
+/** A model vendor's API failed: an HTTP error, or an error inside a streamed response. */
+export class ProviderError extends JunctionError {
+  /** The provider's name, for example `anthropic`. */
+  readonly provider: string;
+  /** HTTP status, when the failure had one. */
+  readonly status?: number;
+  /** Whether the same request may succeed later (rate limits, overload, server errors). */
+  readonly retryable: boolean;
+  /** The vendor's request id, for support tickets. */
+  readonly requestId?: string;
+
+  constructor(options: {
+    code?:
+      | "provider-api-error"
+      | "provider-stream-error"
+      | "provider-response-invalid"
+      | "provider-config-invalid";
+    provider: string;
+    message: string;
+    status?: number;
+    retryable?: boolean;
+    requestId?: string;
+    cause?: unknown;
+  }) {
+    super(options.code ?? "provider-api-error", options.message, { cause: options.cause });
+    this.name = "ProviderError";
+    this.provider = options.provider;
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+    this.requestId = options.requestId;
+  }
+
+  static override isInstance(error: unknown): error is ProviderError {
+    return JunctionError.isInstance(error) && error.code.startsWith("provider-") && "provider" in error;
+  }
+}
+
+/** Whether an HTTP status is worth retrying: timeouts, conflicts, rate limits and server errors. */
+export function isRetryableStatus(status: number | undefined): boolean {
+  return status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
+}

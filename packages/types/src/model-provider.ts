@@ -1,0 +1,94 @@
+import type { AssistantContentPart, Message, ProviderMetadata } from "./messages.js";
+import type { ToolDefinition } from "./tool.js";
+
+/** Something worth telling the user that did not stop the work: a dropped setting, a degraded result. */
+export interface Warning {
+  /** Stable, machine-readable, for example `tool-result-image-unsupported`. */
+  code: string;
+  message: string;
+}
+
+/** Token counts. Counts a vendor does not report are absent, never guessed. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  /** Input tokens read from the vendor's prompt cache (included in `inputTokens`). */
+  cachedInputTokens?: number;
+  /** Input tokens written to the vendor's prompt cache (included in `inputTokens`). */
+  cacheWriteInputTokens?: number;
+  /** Output tokens spent on reasoning (included in `outputTokens`). */
+  reasoningTokens?: number;
+}
+
+/** Why the model stopped, mapped from each vendor's own words. */
+export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
+
+/** How the model may use tools on this request. */
+export type ToolChoice = "auto" | "none" | "required" | { type: "tool"; name: string };
+
+/** One request to a model. */
+export interface ModelRequest {
+  model: string;
+  system?: string;
+  messages: Message[];
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  stopSequences?: string[];
+  /** Cancels the HTTP request and the stream. */
+  signal?: AbortSignal;
+  /** Vendor-specific settings keyed by provider name, passed through to that vendor only. */
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * The neutral stream every provider produces.
+ *
+ * - `text-delta` / `reasoning-delta`: pieces as they arrive.
+ * - `tool-call-start`, `tool-call-delta` (raw argument JSON text), then `tool-call` once the
+ *   arguments are complete and parsed: a caller may start the tool right then.
+ * - `finish` comes last, once, with the whole assistant turn in `content` (in order, with the
+ *   provider metadata the vendor needs echoed back), the mapped reason and the usage.
+ * - A failure is thrown by the iterator as a `ProviderError`, never sent as an event.
+ */
+export type ModelStreamEvent =
+  | { type: "text-delta"; text: string }
+  | { type: "reasoning-delta"; text: string }
+  | { type: "tool-call-start"; id: string; name: string }
+  | { type: "tool-call-delta"; id: string; argumentsDelta: string }
+  | { type: "tool-call"; id: string; name: string; input: unknown; providerMetadata?: ProviderMetadata }
+  | { type: "warning"; warning: Warning }
+  | {
+      type: "finish";
+      reason: FinishReason;
+      /** The vendor's own stop reason, for diagnostics. */
+      rawReason?: string;
+      usage: Usage;
+      content: AssistantContentPart[];
+      /** The vendor's response id, where it has one. */
+      responseId?: string;
+    };
+
+/** What a provider can carry natively; whatever it cannot becomes a warning, never a silent drop. */
+export interface ProviderCapabilities {
+  toolResultImages: boolean;
+  toolResultAudio: boolean;
+  /** Documents (PDF and other embedded resources with binary contents) in tool results. */
+  toolResultDocuments: boolean;
+  userImages: boolean;
+  userAudio: boolean;
+  parallelToolCalls: boolean;
+  reasoning: boolean;
+}
+
+/** A model vendor's API, adapted to Junction's neutral messages and events. */
+export interface ModelProvider {
+  /** The provider's name, also its key in `providerOptions` and `ProviderMetadata`. */
+  readonly name: string;
+  readonly capabilities: ProviderCapabilities;
+  /** Streams one model turn. Non-streaming use reads the stream to its `finish` event. */
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}

@@ -1,0 +1,89 @@
+/** A JSON Schema object, as MCP servers and model vendors exchange it. */
+export type JSONSchema = Record<string, unknown>;
+
+/** Plain text. */
+export type TextPart = { type: "text"; text: string };
+/** An image, base64-encoded. */
+export type ImagePart = { type: "image"; data: string; mimeType: string };
+/** Audio, base64-encoded. */
+export type AudioPart = { type: "audio"; data: string; mimeType: string };
+/** A resource embedded in the result: `text` for textual contents, `blob` (base64) for binary ones. */
+export type EmbeddedResourcePart = {
+  type: "resource";
+  resource: { uri: string; mimeType?: string; text?: string; blob?: string };
+};
+/** A link to a resource the reader can fetch separately. */
+export type ResourceLinkPart = {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+};
+
+/**
+ * One piece of a tool result or of user input. The shapes follow MCP content blocks, so
+ * what an MCP server sends passes through unchanged.
+ */
+export type ToolResultPart = TextPart | ImagePart | AudioPart | EmbeddedResourcePart | ResourceLinkPart;
+
+/** A tool's full result: its content, whether it failed, and any structured output. */
+export interface ToolResult {
+  content: ToolResultPart[];
+  isError: boolean;
+  /** Structured output, as MCP's `structuredContent` (checked against `outputSchema` where given). */
+  structuredContent?: unknown;
+}
+
+/** What `Tool.execute()` may return. A plain string stays a plain string all the way to the provider. */
+export type ToolOutput = string | ToolResultPart[] | ToolResult;
+
+/** A progress report from a running tool. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a running tool is given besides its input. */
+export interface ToolContext {
+  /** Aborted when the caller gives up: stop work and return or throw promptly. */
+  signal?: AbortSignal;
+  /** Report progress on long work. */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+/** Hints about a tool's behaviour, as MCP defines them. Hints, not guarantees. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** A tool a model can call: a local function or a proxy for an MCP server's tool. */
+export interface Tool<Input = any> {
+  name: string;
+  description: string;
+  /** The wire truth: JSON Schema of the input. MCP tools pass theirs through untouched. */
+  inputSchema: JSONSchema;
+  outputSchema?: JSONSchema;
+  annotations?: ToolAnnotations;
+  execute(input: Input, context?: ToolContext): Promise<ToolOutput>;
+}
+
+/** A tool without its implementation: what a model is told about it. */
+export type ToolDefinition = Omit<Tool, "execute">;
+
+/** Anything that can list tools, such as an `MCP` connection. */
+export interface ToolSource {
+  listTools(options?: { prefix?: string }): Promise<Tool[]>;
+  /**
+   * Optional: subscribe to changes of the tool list (MCP `tools/list_changed`). Returns a
+   * function that unsubscribes. An Agent uses it to refresh its tools before the next step.
+   */
+  onToolsChanged?(listener: () => void): () => void;
+  /** Optional: a readable name for errors and traces. */
+  readonly name?: string;
+}
