@@ -28,3 +28,30 @@ describe("startWireFake", () => {
     expect(await response.json()).toEqual({ error: "wire-fake: no reply queued for GET /nothing" });
   });
 });
+
+describe("startChatCompletionsToolLoop", () => {
+  it("asks for the tool until enough results are in, then answers with text", async () => {
+    const { startChatCompletionsToolLoop } = await import("./index.js");
+    fake = await startChatCompletionsToolLoop({
+      toolName: "add",
+      toolSteps: 1,
+      toolArguments: () => ({ a: 2, b: 3 }),
+    });
+    const post = async (messages: unknown[]) =>
+      (
+        await fetch(`${fake!.url}/v1/chat/completions`, {
+          method: "POST",
+          body: JSON.stringify({ messages }),
+        })
+      ).text();
+    const first = await post([{ role: "user", content: "add" }]);
+    const args = [...first.matchAll(/"arguments":"((?:[^"\\]|\\.)*)"/g)]
+      .map((m) => JSON.parse(`"${m[1]}"`))
+      .join("");
+    expect(JSON.parse(args)).toEqual({ a: 2, b: 3 });
+    expect(first).toContain('"finish_reason":"tool_calls"');
+    const second = await post([{ role: "tool", content: "5" }]);
+    expect(second).toContain('"content":"All "');
+    expect(second.trimEnd().endsWith("data: [DONE]")).toBe(true);
+  });
+});

@@ -1,0 +1,210 @@
+// `pnpm bench`: Junction against the raw MCP SDK and the peers, side by side in one run.
+// Prints the tables and writes them to bench/results/latest.md with the machine and versions.
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus, totalmem } from "node:os";
+import { type AgentOverheadFigures, benchAgentOverhead } from "./bench-agent-overhead.ts";
+import { benchConnectAll, type ConnectAllFigures } from "./bench-connect-all.ts";
+import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
+import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
+import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS } from "./bench-mcp-calls.ts";
+import { formatMs, formatRatio, table } from "./stats.ts";
+
+const quick = process.argv.includes("--quick");
+const rounds = quick ? 1 : 5;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const started = performance.now();
+
+log(`bench: ${rounds} interleaved round(s) per measurement${quick ? " (--quick)" : ""}`);
+log("bench: MCP tool calls over stdio and Streamable HTTP…");
+const calls = await benchMCPCalls(rounds, log);
+log("bench: connectAll…");
+const connect = await benchConnectAll(rounds);
+log("bench: agent overhead per step…");
+const agent = await benchAgentOverhead(quick ? 3 : 10);
+log("bench: cold import time…");
+const imports = benchImportTime(quick ? 3 : 9);
+log("bench: installed footprint (packs, then installs from tarballs and the npm registry)…");
+const footprint = process.argv.includes("--no-footprint") ? [] : await benchFootprint();
+
+const report = [
+  "# Junction benchmarks",
+  "",
+  machine(),
+  "",
+  "## MCP tool calls",
+  "",
+  "Latency of one call at a time (p50 is the median over rounds of each round's median; p99 over all calls), and calls per second at 1, 8 and 64 concurrent calls. Each client calls the echo tool the way an agent built on it does.",
+  "",
+  callsTable(calls),
+  "",
+  "## Connecting five servers",
+  "",
+  connectTable(connect),
+  "",
+  "## Agent overhead per step",
+  "",
+  agentTable(agent),
+  "",
+  "## Cold import",
+  "",
+  importTable(imports),
+  "",
+  ...(footprint.length ? ["## Installed footprint", "", footprintTable(footprint), ""] : []),
+  "## Targets",
+  "",
+  targetsTable(calls, connect, agent, imports, footprint),
+  "",
+  `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s. Reproduce with \`pnpm bench\`.`,
+  "",
+].join("\n");
+
+process.stdout.write(`${report}\n`);
+writeFileSync(new URL("../results/latest.md", import.meta.url), report);
+log("bench: written to bench/results/latest.md");
+
+function machine(): string {
+  const require = createRequire(import.meta.url);
+  const version = (name: string) => {
+    try {
+      return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")).version as string;
+    } catch {
+      return "?";
+    }
+  };
+  const versions = [
+    "@modelcontextprotocol/sdk",
+    "@ai-sdk/mcp",
+    "ai",
+    "@langchain/mcp-adapters",
+    "@langchain/core",
+  ]
+    .map((name) => `${name} ${version(name)}`)
+    .join(", ");
+  const commit = (() => {
+    try {
+      return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    } catch {
+      return "?";
+    }
+  })();
+  return [
+    `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC at commit ${commit}, ${rounds} interleaved round(s).`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}.`,
+    `Peers: ${versions}.`,
+  ].join("\n");
+}
+
+function callsTable(figures: CallFigures[]): string {
+  const rows: string[][] = [];
+  for (const transport of ["stdio", "http"] as const) {
+    const raw = figures.find((f) => f.transport === transport && f.contender === "raw MCP SDK Client");
+    for (const f of figures.filter((f) => f.transport === transport).sort((a, b) => a.p50Ms - b.p50Ms)) {
+      rows.push([
+        transport === "http" ? "Streamable HTTP" : "stdio",
+        f.contender,
+        formatMs(f.p50Ms),
+        formatMs(f.p99Ms),
+        ...CONCURRENCY_LEVELS.map((level) => f.throughput[level].toFixed(0)),
+        raw ? formatRatio(f.p50Ms / raw.p50Ms) : "—",
+        raw ? formatRatio(f.throughput[8] / raw.throughput[8]) : "—",
+      ]);
+    }
+  }
+  return table(
+    [
+      "transport",
+      "client",
+      "p50 ms",
+      "p99 ms",
+      "calls/s ×1",
+      "calls/s ×8",
+      "calls/s ×64",
+      "p50 vs raw SDK",
+      "×8 throughput vs raw SDK",
+    ],
+    rows,
+  );
+}
+
+function connectTable(f: ConnectAllFigures): string {
+  return table(
+    ["how", "ms", "vs slowest single connect"],
+    [
+      ["`connectAll` (parallel)", formatMs(f.connectAllMs), formatRatio(f.connectAllMs / f.slowestSingleMs)],
+      ["one by one", formatMs(f.oneByOneMs), formatRatio(f.oneByOneMs / f.slowestSingleMs)],
+      ["slowest single connect", formatMs(f.slowestSingleMs), formatRatio(1)],
+    ],
+  );
+}
+
+function agentTable(f: AgentOverheadFigures): string {
+  return [
+    table(
+      ["agent", "overhead ms per step", "vs AI SDK"],
+      [
+        [
+          "Junction `Agent` + provider-chatcompletions",
+          formatMs(f.junctionMs),
+          formatRatio(f.junctionMs / f.aiSDKMs),
+        ],
+        ["AI SDK `streamText` + @ai-sdk/openai-compatible", formatMs(f.aiSDKMs), formatRatio(1)],
+      ],
+    ),
+    "",
+    `A 20-step loop (19 tool steps, then text) against one local Chat Completions fake, with an instant tool; overhead is the loop's time per step minus the bare HTTP round trip of one streamed step (${formatMs(f.httpFloorMs)} ms).`,
+  ].join("\n");
+}
+
+function importTable(figures: ImportFigures[]): string {
+  return table(
+    ["stack", "cold import ms"],
+    figures.map((f) => [f.name, formatMs(f.ms)]),
+  );
+}
+
+function footprintTable(figures: FootprintFigures[]): string {
+  return table(
+    ["consumer project", "node_modules MB"],
+    figures.map((f) => [f.name, (f.bytes / 1e6).toFixed(1)]),
+  );
+}
+
+function targetsTable(
+  calls: CallFigures[],
+  connect: ConnectAllFigures,
+  agent: AgentOverheadFigures,
+  imports: ImportFigures[],
+  footprint: FootprintFigures[],
+): string {
+  const rows: string[][] = [];
+  const verdict = (met: boolean) => (met ? "met" : "**short**");
+  for (const transport of ["stdio", "http"] as const) {
+    const ours = calls.find((f) => f.transport === transport && f.contender === "Junction MCP");
+    const raw = calls.find((f) => f.transport === transport && f.contender === "raw MCP SDK Client");
+    if (!ours || !raw) continue;
+    const p50 = ours.p50Ms / raw.p50Ms;
+    const tput = ours.throughput[8] / raw.throughput[8];
+    rows.push([`MCP call p50 (${transport}) ≤ 1.05× raw SDK`, formatRatio(p50), verdict(p50 <= 1.05)]);
+    rows.push([`MCP ×8 throughput (${transport}) ≥ 0.95× raw SDK`, formatRatio(tput), verdict(tput >= 0.95)]);
+  }
+  const connectRatio = connect.connectAllMs / connect.slowestSingleMs;
+  rows.push([
+    "`connectAll` ≤ 1.3× slowest single connect",
+    formatRatio(connectRatio),
+    verdict(connectRatio <= 1.3),
+  ]);
+  rows.push([
+    "agent step overhead ≤ AI SDK's",
+    `${formatMs(agent.junctionMs)} vs ${formatMs(agent.aiSDKMs)} ms`,
+    verdict(agent.junctionMs <= agent.aiSDKMs),
+  ]);
+  const ourImport = imports[0]!;
+  rows.push(["cold import ≤ 250 ms", `${formatMs(ourImport.ms)} ms`, verdict(ourImport.ms <= 250)]);
+  if (footprint[0]) {
+    const mb = footprint[0].bytes / 1e6;
+    rows.push(["footprint ≤ 40 MB", `${mb.toFixed(1)} MB`, verdict(mb <= 40)]);
+  }
+  return table(["target", "measured", "verdict"], rows);
+}

@@ -1,0 +1,25 @@
+// Runs inside the consumer project that the packed-install test creates: only the installed
+// tarballs and their registry dependencies are reachable from here, no workspace links.
+import { Agent } from "@junction/core";
+import { MCP } from "@junction/mcp-client";
+import { chatCompletions } from "@junction/provider-chatcompletions";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+
+const server = new McpServer({ name: "calculator", version: "1.0.0" });
+server.registerTool(
+  "add",
+  { description: "Adds two numbers.", inputSchema: { a: z.number(), b: z.number() } },
+  async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+);
+const calculator = new MCP({ transport: "memory", server });
+await calculator.connect();
+
+const agent = new Agent({
+  provider: chatCompletions({ baseURL: `${process.env.FAKE_URL}/v1`, apiKey: "test" }),
+  model: "fake-model",
+  mcps: [calculator],
+});
+const result = await agent.send("What is 2 + 3?").final;
+await calculator.close();
+process.stdout.write(JSON.stringify({ text: result.text, steps: result.steps.length }));

@@ -1,0 +1,68 @@
+import { execFile } from "node:child_process";
+import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { installConsumerProject, packPublishedPackages } from "@junction/consumer-install";
+import { startChatCompletionsToolLoop } from "@junction/wire-fake";
+import { afterAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+let work: string | undefined;
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("packed packages, installed as a consumer installs them", () => {
+  it("core + mcp-client + one provider install from tarballs alone and run an agent", async () => {
+    work = await mkdtemp(join(tmpdir(), "junction-consumer-"));
+    const tarballs = await packPublishedPackages(join(work, "tarballs"));
+    expect([...tarballs.keys()].sort()).toEqual([
+      "@junction/core",
+      "@junction/mcp-client",
+      "@junction/provider-anthropic",
+      "@junction/provider-chatcompletions",
+      "@junction/provider-gemini",
+      "@junction/provider-openai",
+      "@junction/types",
+    ]);
+
+    const project = join(work, "consumer");
+    const wanted = [
+      "@junction/types",
+      "@junction/core",
+      "@junction/mcp-client",
+      "@junction/provider-chatcompletions",
+    ];
+    await installConsumerProject(project, {
+      ...Object.fromEntries(wanted.map((name) => [name, `file:${tarballs.get(name)}`])),
+      "@modelcontextprotocol/sdk": "^1.32.2",
+      zod: "^4.0.0",
+    });
+    // Only what was asked for: no other provider, and no workspace links.
+    expect((await readdir(join(project, "node_modules/@junction"))).sort()).toEqual([
+      "core",
+      "mcp-client",
+      "provider-chatcompletions",
+      "types",
+    ]);
+
+    await copyFile(new URL("./consumer-agent.mjs", import.meta.url), join(project, "consumer-agent.mjs"));
+    const fake = await startChatCompletionsToolLoop({
+      toolName: "add",
+      toolSteps: 1,
+      toolArguments: () => ({ a: 2, b: 3 }),
+      finalText: (results) => `The sum is ${results[0]}.`,
+    });
+    try {
+      const { stdout } = await run(process.execPath, ["consumer-agent.mjs"], {
+        cwd: project,
+        env: { ...process.env, FAKE_URL: fake.url },
+      });
+      expect(JSON.parse(stdout)).toEqual({ text: "The sum is 5.", steps: 2 });
+      expect(fake.requests[1]?.body.messages.at(-1)).toMatchObject({ role: "tool", content: "5" });
+    } finally {
+      await fake.close();
+    }
+  }, 180_000);
+});
