@@ -1,0 +1,366 @@
+#!/usr/bin/env node
+// The client under test for @modelcontextprotocol/conformance, built on @junction/mcp-client.
+//
+//   MCP_CONFORMANCE_SCENARIO=<scenario> node client.mjs <server-url>
+//
+// The conformance runner starts a server for the scenario, passes its URL as the last
+// argument, and judges what this client sends. MCP_CONFORMANCE_CONTEXT carries
+// scenario data (pre-registered credentials, keys) as JSON for the scenarios that need it.
+
+import { MCP } from "@junction/mcp-client";
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+} from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import {
+  AutoApproveOAuthProvider,
+  CONFORMANCE_CLIENT_METADATA_URL,
+  CONFORMANCE_REDIRECT_URL,
+} from "./auto-approve-oauth-provider.mjs";
+
+const CLIENT_NAME = "junction-conformance-client";
+
+/** Authorization rounds one operation may go through: the first grant, then one step-up. */
+const MAX_AUTHORIZATION_ROUNDS = 2;
+
+function log(message) {
+  process.stderr.write(`[client] ${message}\n`);
+}
+
+function fail(message) {
+  throw new Error(message);
+}
+
+function readContext(scenario) {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (raw === undefined || raw === "") fail(`${scenario} needs MCP_CONFORMANCE_CONTEXT, which is not set`);
+  let context;
+  try {
+    context = JSON.parse(raw);
+  } catch (error) {
+    fail(`MCP_CONFORMANCE_CONTEXT is not JSON: ${error.message}`);
+  }
+  if (context === null || typeof context !== "object" || context.name !== scenario) {
+    fail(`MCP_CONFORMANCE_CONTEXT is for ${JSON.stringify(context?.name)}, not ${scenario}`);
+  }
+  return context;
+}
+
+function requireString(context, field) {
+  const value = context[field];
+  if (typeof value !== "string" || value === "")
+    fail(`MCP_CONFORMANCE_CONTEXT.${field} must be a non-empty string`);
+  return value;
+}
+
+function textOf(result) {
+  return result.content
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
+}
+
+function expectSuccessfulCall(name, result) {
+  if (result.isError) fail(`${name} returned a tool error: ${textOf(result)}`);
+  if (result.content.length === 0) fail(`${name} returned no content`);
+  log(`${name} -> ${JSON.stringify(result.content)}`);
+  return result;
+}
+
+async function listToolNames(mcp) {
+  const tools = await mcp.listTools();
+  const names = tools.map((tool) => tool.name);
+  log(`tools: ${names.join(", ") || "(none)"}`);
+  return names;
+}
+
+function requireTool(names, name) {
+  if (!names.includes(name))
+    fail(`the server does not list the tool ${name} (it lists: ${names.join(", ")})`);
+}
+
+/** True when an error, or any error in its `cause` chain, is the SDK's UnauthorizedError. */
+function isUnauthorized(error) {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (current.name === "UnauthorizedError" || current.constructor?.name === "UnauthorizedError")
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Runs `operation`; when it stops at an authorization redirect, hands the code the provider
+ * collected to `mcp.finishAuth()` and runs it again, for at most MAX_AUTHORIZATION_ROUNDS.
+ */
+async function authorized(mcp, provider, label, operation) {
+  for (let round = 1; ; round += 1) {
+    try {
+      return await operation();
+    } catch (error) {
+      const code = isUnauthorized(error) ? provider.takeAuthorizationCode() : undefined;
+      if (code === undefined || round > MAX_AUTHORIZATION_ROUNDS) throw error;
+      log(`${label}: authorization needed (round ${round}); exchanging the code`);
+      await mcp.finishAuth(code);
+    }
+  }
+}
+
+// Scenarios ------------------------------------------------------------------------------
+
+/** initialize: the handshake, one request, a clean close. */
+async function runInitialize(serverUrl) {
+  const mcp = new MCP({ transport: "http", url: serverUrl, name: CLIENT_NAME, reconnect: false });
+  await mcp.connect();
+  log(`connected to ${JSON.stringify(mcp.serverInfo)}`);
+  await listToolNames(mcp);
+  await mcp.close();
+}
+
+/** tools_call: list the tools and call add_numbers with numbers of our own. */
+async function runToolsCall(serverUrl) {
+  const mcp = new MCP({ transport: "http", url: serverUrl, name: CLIENT_NAME, reconnect: false });
+  await mcp.connect();
+  const names = await listToolNames(mcp);
+  requireTool(names, "add_numbers");
+  const result = expectSuccessfulCall("add_numbers", await mcp.callTool("add_numbers", { a: 17, b: 25 }));
+  if (!textOf(result).includes("42")) fail(`add_numbers(17, 25) did not answer 42: ${textOf(result)}`);
+  await mcp.close();
+}
+
+/**
+ * elicitation-sep1034-client-defaults: the user accepts without filling anything in; the
+ * library must fill in the schema's defaults before the answer goes back (SEP-1034).
+ */
+async function runElicitationDefaults(serverUrl) {
+  const requests = [];
+  const mcp = new MCP({
+    transport: "http",
+    url: serverUrl,
+    name: CLIENT_NAME,
+    reconnect: false,
+    handlers: {
+      elicitation: async (request) => {
+        requests.push(request);
+        log(`elicitation: ${request.message}`);
+        return { action: "accept", content: {} };
+      },
+    },
+  });
+  await mcp.connect();
+  const names = await listToolNames(mcp);
+  requireTool(names, "test_client_elicitation_defaults");
+  const result = await mcp.callTool("test_client_elicitation_defaults", {});
+  log(`test_client_elicitation_defaults -> ${JSON.stringify(result.content)}`);
+  if (requests.length !== 1) fail(`expected one elicitation request, received ${requests.length}`);
+  await mcp.close();
+}
+
+/**
+ * sse-retry: the server closes the tools/call stream before answering; the client must
+ * reconnect with GET after the `retry` interval, with Last-Event-ID, and get the answer.
+ */
+async function runSSERetry(serverUrl) {
+  const mcp = new MCP({ transport: "http", url: serverUrl, name: CLIENT_NAME, reconnect: false });
+  await mcp.connect();
+  const names = await listToolNames(mcp);
+  requireTool(names, "test_reconnection");
+  expectSuccessfulCall("test_reconnection", await mcp.callTool("test_reconnection", {}));
+  await mcp.close();
+}
+
+/**
+ * Every authorization-code scenario: discovery, registration (DCR, CIMD or pre-registered),
+ * PKCE, the token exchange, scope selection and step-up all happen inside the SDK's auth
+ * flow behind `MCP`; the provider only plays the user agent.
+ */
+async function runAuthorizationCode(serverUrl, scenario, clientInformation) {
+  const provider = new AutoApproveOAuthProvider({
+    clientName: CLIENT_NAME,
+    clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
+    clientInformation,
+  });
+  const mcp = new MCP({
+    transport: "http",
+    url: serverUrl,
+    name: CLIENT_NAME,
+    authProvider: provider,
+    reconnect: false,
+  });
+  try {
+    await authorized(mcp, provider, "connect", () => mcp.connect());
+    const names = await authorized(mcp, provider, "tools/list", () => listToolNames(mcp));
+    requireTool(names, "test-tool");
+    const result = await authorized(mcp, provider, "tools/call", () => mcp.callTool("test-tool", {}));
+    expectSuccessfulCall("test-tool", result);
+    log(`${scenario}: ${provider.authorizationCount} authorization request(s)`);
+  } finally {
+    await mcp.close();
+  }
+}
+
+/** auth/pre-registration: no DCR; the client id and secret come from the context. */
+async function runPreRegistration(serverUrl, scenario) {
+  const context = readContext(scenario);
+  await runAuthorizationCode(serverUrl, scenario, {
+    client_id: requireString(context, "client_id"),
+    client_secret: requireString(context, "client_secret"),
+    redirect_uris: [CONFORMANCE_REDIRECT_URL],
+  });
+}
+
+/** auth/client-credentials-*: machine-to-machine, no redirect at all (SDK providers). */
+async function runClientCredentials(serverUrl, scenario) {
+  const context = readContext(scenario);
+  const authProvider =
+    scenario === "auth/client-credentials-jwt"
+      ? new PrivateKeyJwtProvider({
+          clientId: requireString(context, "client_id"),
+          privateKey: requireString(context, "private_key_pem"),
+          algorithm: context.signing_algorithm ?? "ES256",
+        })
+      : new ClientCredentialsProvider({
+          clientId: requireString(context, "client_id"),
+          clientSecret: requireString(context, "client_secret"),
+        });
+  const mcp = new MCP({
+    transport: "http",
+    url: serverUrl,
+    name: CLIENT_NAME,
+    authProvider,
+    reconnect: false,
+  });
+  try {
+    await mcp.connect();
+    await listToolNames(mcp);
+  } finally {
+    await mcp.close();
+  }
+}
+
+async function postForm(url, parameters, headers = {}) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(parameters),
+  });
+  const text = await response.text();
+  if (!response.ok) fail(`POST ${url} answered ${response.status}: ${text}`);
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    fail(`POST ${url} answered with something that is not JSON`);
+  }
+  if (typeof body.access_token !== "string") fail(`POST ${url} answered without an access_token`);
+  return body;
+}
+
+async function getJSON(url) {
+  const response = await fetch(url);
+  if (!response.ok) fail(`GET ${url} answered ${response.status}`);
+  return response.json();
+}
+
+/**
+ * auth/cross-app-access-complete-flow (SEP-990): an ID token from the enterprise IdP is
+ * exchanged for an ID-JAG, the ID-JAG for an access token at the MCP server's
+ * authorization server, and the access token goes to MCP as a plain bearer header.
+ */
+async function runCrossAppAccess(serverUrl, scenario) {
+  const context = readContext(scenario);
+  const resourceMetadata = await getJSON(new URL("/.well-known/oauth-protected-resource/mcp", serverUrl));
+  const authorizationServer = resourceMetadata.authorization_servers?.[0];
+  if (typeof authorizationServer !== "string")
+    fail("the protected resource metadata names no authorization server");
+  const metadata = await getJSON(new URL("/.well-known/oauth-authorization-server", authorizationServer));
+  const jwtBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+  if (!metadata.grant_types_supported?.includes(jwtBearer))
+    fail("the authorization server does not support the jwt-bearer grant");
+
+  const exchange = await postForm(requireString(context, "idp_token_endpoint"), {
+    grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+    requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+    audience: metadata.issuer,
+    resource: resourceMetadata.resource,
+    subject_token: requireString(context, "idp_id_token"),
+    subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+    client_id: requireString(context, "idp_client_id"),
+  });
+  const credentials = Buffer.from(
+    `${encodeURIComponent(requireString(context, "client_id"))}:${encodeURIComponent(requireString(context, "client_secret"))}`,
+  ).toString("base64");
+  const token = await postForm(
+    metadata.token_endpoint,
+    { grant_type: jwtBearer, assertion: exchange.access_token },
+    { authorization: `Basic ${credentials}` },
+  );
+
+  const mcp = new MCP({
+    transport: "http",
+    url: serverUrl,
+    name: CLIENT_NAME,
+    headers: { Authorization: `Bearer ${token.access_token}` },
+    reconnect: false,
+  });
+  try {
+    await mcp.connect();
+    const names = await listToolNames(mcp);
+    requireTool(names, "test-tool");
+    expectSuccessfulCall("test-tool", await mcp.callTool("test-tool", {}));
+  } finally {
+    await mcp.close();
+  }
+}
+
+const scenarios = {
+  initialize: runInitialize,
+  tools_call: runToolsCall,
+  "elicitation-sep1034-client-defaults": runElicitationDefaults,
+  "sse-retry": runSSERetry,
+  "auth/pre-registration": runPreRegistration,
+  "auth/client-credentials-jwt": runClientCredentials,
+  "auth/client-credentials-basic": runClientCredentials,
+  "auth/cross-app-access-complete-flow": runCrossAppAccess,
+};
+
+function handlerFor(scenario) {
+  if (Object.hasOwn(scenarios, scenario)) return scenarios[scenario];
+  // The other auth/ scenarios vary the server (metadata locations, scopes, token endpoint
+  // authentication, CIMD, back-compat); the client behaves the same way in all of them.
+  if (scenario.startsWith("auth/"))
+    return (serverUrl) => runAuthorizationCode(serverUrl, scenario, undefined);
+  return undefined;
+}
+
+async function main() {
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+  const serverUrl = process.argv.at(-1);
+  if (!scenario || process.argv.length < 3 || !/^https?:\/\//.test(serverUrl)) {
+    process.stderr.write("usage: MCP_CONFORMANCE_SCENARIO=<scenario> node client.mjs <server-url>\n");
+    return 2;
+  }
+  const handler = handlerFor(scenario);
+  if (handler === undefined) {
+    process.stderr.write(`client.mjs: no behaviour for the scenario ${scenario}\n`);
+    return 2;
+  }
+  log(`${scenario} against ${serverUrl}`);
+  await handler(serverUrl, scenario);
+  log(`${scenario}: done`);
+  return 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  process.stderr.write(`[client] failed: ${error?.stack ?? error}\n`);
+  for (let cause = error?.cause; cause; cause = cause.cause) {
+    process.stderr.write(`[client] caused by: ${cause?.stack ?? cause}\n`);
+  }
+  process.exitCode = 1;
+}
+// A handle the library leaves open must not hold the runner until its timeout; say so.
+setTimeout(() => {
+  process.stderr.write("[client] open handles kept the process alive 2 s after the scenario; exiting\n");
+  process.exit();
+}, 2_000).unref();
