@@ -1,1 +1,6 @@
-export {};
+export {
+  CHAT_COMPLETIONS_PRESETS,
+  type ChatCompletionsSettings,
+  chatCompletions,
+} from "./chatcompletions-provider.js";
+export type { ChatCompletionsReasoningMetadata } from "./convert-to-chatcompletions-messages.js";

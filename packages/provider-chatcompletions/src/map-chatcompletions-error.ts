@@ -1,0 +1,72 @@
+import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+
+/**
+ * Turns whatever the `openai` SDK threw into a Junction error: `ProviderError` with status,
+ * retryability and request id for API failures (including an `error` object sent inside a
+ * 200 stream, which the SDK raises as an `APIError` without a status), and
+ * `JunctionError("aborted")` when the caller's signal aborted the request.
+ */
+export function mapChatCompletionsError(
+  error: unknown,
+  providerName: string,
+  signal?: AbortSignal,
+): JunctionError {
+  if (JunctionError.isInstance(error)) return error;
+  if (error instanceof APIUserAbortError || signal?.aborted) {
+    return new JunctionError("aborted", `The ${providerName} request was aborted.`, { cause: error });
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ProviderError({
+      provider: providerName,
+      message: `The ${providerName} request timed out.`,
+      retryable: true,
+      cause: error,
+    });
+  }
+  if (error instanceof APIConnectionError) {
+    return new ProviderError({
+      provider: providerName,
+      message: `Could not reach the ${providerName} endpoint: ${error.message}`,
+      retryable: true,
+      cause: error,
+    });
+  }
+  if (error instanceof APIError) {
+    const requestId = error.requestID ?? undefined;
+    if (error.status === undefined) {
+      // An error object inside a 200 stream (OpenRouter, vLLM, OpenAI's own server_error).
+      const body = (error.error ?? {}) as { code?: unknown; type?: unknown };
+      const code = typeof body.code === "number" ? body.code : Number.parseInt(String(body.code), 10);
+      const retryable = Number.isFinite(code)
+        ? isRetryableStatus(code)
+        : body.type === "server_error" || body.code === "server_error" || body.code === "rate_limit_exceeded";
+      return new ProviderError({
+        code: "provider-stream-error",
+        provider: providerName,
+        message: `The ${providerName} stream reported an error: ${error.message}`,
+        retryable,
+        requestId,
+        cause: error,
+      });
+    }
+    return new ProviderError({
+      provider: providerName,
+      message: `The ${providerName} API answered ${error.message}`,
+      status: error.status,
+      retryable: isRetryableStatus(error.status),
+      requestId,
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const cut = /terminated|socket|ECONNRESET|aborted/i.test(message);
+  return new ProviderError({
+    code: "provider-stream-error",
+    provider: providerName,
+    message: `The ${providerName} stream failed: ${cut ? `the connection closed before the stream ended (${message})` : message}`,
+    // A connection cut mid-stream (the usual cause here) is worth retrying.
+    retryable: cut,
+    cause: error,
+  });
+}
