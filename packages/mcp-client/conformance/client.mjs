@@ -109,7 +109,7 @@ async function authorized(mcp, provider, label, operation) {
 
 /** initialize: the handshake, one request, a clean close. */
 async function runInitialize(serverUrl) {
-  const mcp = new MCP({ transport: "http", url: serverUrl, name: CLIENT_NAME, reconnect: false });
+  const mcp = new MCP({ transport: "http", url: serverUrl });
   await mcp.connect();
   log(`connected to ${JSON.stringify(mcp.serverInfo)}`);
   await listToolNames(mcp);
@@ -118,7 +118,7 @@ async function runInitialize(serverUrl) {
 
 /** tools_call: list the tools and call add_numbers with numbers of our own. */
 async function runToolsCall(serverUrl) {
-  const mcp = new MCP({ transport: "http", url: serverUrl, name: CLIENT_NAME, reconnect: false });
+  const mcp = new MCP({ transport: "http", url: serverUrl });
   await mcp.connect();
   const names = await listToolNames(mcp);
   requireTool(names, "add_numbers");
@@ -136,8 +136,6 @@ async function runElicitationDefaults(serverUrl) {
   const mcp = new MCP({
     transport: "http",
     url: serverUrl,
-    name: CLIENT_NAME,
-    reconnect: false,
     handlers: {
       elicitation: async (request) => {
         requests.push(request);
@@ -160,7 +158,7 @@ async function runElicitationDefaults(serverUrl) {
  * reconnect with GET after the `retry` interval, with Last-Event-ID, and get the answer.
  */
 async function runSSERetry(serverUrl) {
-  const mcp = new MCP({ transport: "http", url: serverUrl, name: CLIENT_NAME, reconnect: false });
+  const mcp = new MCP({ transport: "http", url: serverUrl });
   await mcp.connect();
   const names = await listToolNames(mcp);
   requireTool(names, "test_reconnection");
@@ -182,9 +180,7 @@ async function runAuthorizationCode(serverUrl, scenario, clientInformation) {
   const mcp = new MCP({
     transport: "http",
     url: serverUrl,
-    name: CLIENT_NAME,
     authProvider: provider,
-    reconnect: false,
   });
   try {
     await authorized(mcp, provider, "connect", () => mcp.connect());
@@ -225,9 +221,7 @@ async function runClientCredentials(serverUrl, scenario) {
   const mcp = new MCP({
     transport: "http",
     url: serverUrl,
-    name: CLIENT_NAME,
     authProvider,
-    reconnect: false,
   });
   try {
     await mcp.connect();
@@ -298,9 +292,7 @@ async function runCrossAppAccess(serverUrl, scenario) {
   const mcp = new MCP({
     transport: "http",
     url: serverUrl,
-    name: CLIENT_NAME,
     headers: { Authorization: `Bearer ${token.access_token}` },
-    reconnect: false,
   });
   try {
     await mcp.connect();
