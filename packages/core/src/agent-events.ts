@@ -1,0 +1,76 @@
+import type {
+  FinishReason,
+  Message,
+  ToolCallPart,
+  ToolResult,
+  ToolResultMessagePart,
+  Usage,
+  Warning,
+} from "@junction/types";
+
+/**
+ * What a run streams, noun-verb. `tool-call` comes as soon as a call's arguments are complete
+ * (the tool may already be starting); `tool-result` when it is done, in completion order.
+ */
+export type AgentEvent =
+  | { type: "text-delta"; text: string }
+  | { type: "reasoning-delta"; text: string }
+  | { type: "tool-call"; id: string; name: string; input: unknown }
+  | {
+      type: "tool-approval-request";
+      id: string;
+      name: string;
+      input: unknown;
+      /** Runs the call. */
+      approve(): void;
+      /** Refuses the call; the model gets an error result carrying `reason`. */
+      deny(reason?: string): void;
+    }
+  | { type: "tool-result"; id: string; name: string; result: ToolResult; durationMs: number }
+  | { type: "step-end"; step: number; usage: Usage }
+  | { type: "warning"; warning: Warning }
+  | { type: "finish"; reason: AgentFinishReason; usage: Usage }
+  | { type: "error"; error: Error };
+
+/** Why a run ended: the model's own reason for its last turn, or `max-steps` when the step limit cut it short. */
+export type AgentFinishReason = FinishReason | "max-steps";
+
+/** One model turn and the tool calls it made. */
+export interface Step {
+  /** 1-based. */
+  step: number;
+  /** The text the model wrote in this turn. */
+  text: string;
+  /** The reasoning text the model exposed in this turn. */
+  reasoning: string;
+  toolCalls: ToolCallPart[];
+  /** In the order the model asked for the calls. */
+  toolResults: ToolResultMessagePart[];
+  finishReason: FinishReason;
+  usage: Usage;
+  warnings: Warning[];
+  /** The vendor's response id, where it has one. */
+  responseId?: string;
+}
+
+/** What `final` resolves to. */
+export interface AgentResult {
+  /** The text of the last model turn: the answer. */
+  text: string;
+  /** The whole conversation after the run, plain JSON. */
+  messages: Message[];
+  steps: Step[];
+  /** Summed over every step. */
+  usage: Usage;
+  warnings: Warning[];
+  finishReason: AgentFinishReason;
+}
+
+/**
+ * A running `send()` (or `stream()`): iterate it for events, await `final` for the result.
+ * Events are buffered, so reading late loses nothing, and several readers each see them all.
+ * On failure or abort the stream ends with an `error` event and `final` rejects.
+ */
+export interface AgentHandle extends AsyncIterable<AgentEvent> {
+  final: Promise<AgentResult>;
+}

@@ -1,0 +1,603 @@
+import {
+  type AssistantContentPart,
+  type FinishReason,
+  JunctionError,
+  type Message,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStreamEvent,
+  ProviderError,
+  type ToolCallPart,
+  type ToolDefinition,
+  type ToolResult,
+  type ToolResultMessagePart,
+  type Usage,
+  type Warning,
+} from "@junction/types";
+import type { AgentEvent, AgentFinishReason, AgentResult, Step } from "./agent-events.js";
+import { ConcurrencyLimit } from "./concurrency-limit.js";
+import {
+  DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+  normalizeToolOutput,
+  toToolResult,
+  truncateToolOutput,
+} from "./tool-output.js";
+import { endSpan, type Span, startSpan, type Tracer } from "./tracing.js";
+import { addUsage, emptyUsage, readUsage } from "./usage.js";
+
+/** Model settings passed through on every request of a run. */
+export type ModelSettings = Pick<
+  ModelRequest,
+  "maxTokens" | "temperature" | "topP" | "stopSequences" | "toolChoice" | "providerOptions"
+>;
+
+/** How one tool call ended, before its output is normalised. */
+export type ToolCallExecution =
+  | { kind: "output"; value: unknown; durationMs: number; source?: string }
+  | {
+      kind: "error";
+      message: string;
+      outcome: "error" | "denied" | "invalid-input" | "not-found";
+      durationMs: number;
+      source?: string;
+    };
+
+/** What a tool executor gets besides the call. */
+export interface ToolExecutorContext {
+  /** Aborted when the run is aborted or fails. */
+  signal: AbortSignal;
+  step: number;
+  emit(event: AgentEvent): void;
+  /** Runs `task` within the run's tool concurrency bound. */
+  limit<T>(task: () => Promise<T>): Promise<T>;
+}
+
+/** Runs one tool call the model asked for. Must not throw except on abort. */
+export type ToolExecutor = (
+  call: { id: string; name: string; input: unknown },
+  context: ToolExecutorContext,
+) => Promise<ToolCallExecution>;
+
+/** Everything one run of the tool loop needs. */
+export interface RunLoopOptions {
+  provider: ModelProvider;
+  model: string;
+  system?: string;
+  /** The conversation; the run appends to it at consistent points only. */
+  history: Message[];
+  /** Called before each step: the tool definitions to offer (may resolve MCP sources). */
+  prepareStep(step: number, emitWarning: (warning: Warning) => void): Promise<ToolDefinition[]>;
+  /** Omitted, the loop stops at the first turn that calls tools and leaves the calls to the caller. */
+  executeTool?: ToolExecutor;
+  maxSteps: number;
+  toolConcurrency: number;
+  maxToolOutputChars?: number;
+  settings?: ModelSettings;
+  signal?: AbortSignal;
+  tracer?: Tracer;
+  emit(event: AgentEvent): void;
+}
+
+/**
+ * The tool loop. Streams model turns; starts each tool call as soon as its arguments are
+ * complete (eager execution), bounded by `toolConcurrency`; feeds results back in the model's
+ * order; stops when the model stops calling tools or at `maxSteps`.
+ */
+export async function runLoop(options: RunLoopOptions): Promise<AgentResult> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const runSpan = startSpan(options.tracer, "junction.agent.send", {
+    "junction.model": options.model,
+    "junction.provider": options.provider.name,
+  });
+  const steps: Step[] = [];
+  const warnings: Warning[] = [];
+  let usage = emptyUsage();
+  const emitWarning = (warning: Warning) => {
+    warnings.push(warning);
+    options.emit({ type: "warning", warning });
+  };
+  try {
+    let finishReason: AgentFinishReason = "stop";
+    for (let stepNumber = 1; ; stepNumber++) {
+      throwIfAborted(controller.signal);
+      const step = await runStep(options, stepNumber, controller, runSpan, emitWarning);
+      steps.push(step);
+      usage = addUsage(usage, step.usage);
+      options.emit({ type: "step-end", step: stepNumber, usage: step.usage });
+      finishReason = step.finishReason;
+      if (step.toolCalls.length === 0 || !options.executeTool) break;
+      if (stepNumber >= options.maxSteps) {
+        finishReason = "max-steps";
+        emitWarning({
+          code: "max-steps-reached",
+          message: `The run stopped after ${options.maxSteps} steps (maxSteps) while the model was still calling tools.`,
+        });
+        break;
+      }
+    }
+    options.emit({ type: "finish", reason: finishReason, usage });
+    endSpan(runSpan, {
+      attributes: {
+        "junction.steps": steps.length,
+        "junction.finish_reason": finishReason,
+        ...usageAttributes(usage),
+      },
+    });
+    return {
+      text: steps.at(-1)?.text ?? "",
+      messages: structuredClone(options.history),
+      steps,
+      usage,
+      warnings,
+      finishReason,
+    };
+  } catch (caught) {
+    const error =
+      controller.signal.aborted && !isFailure(caught) ? abortError(controller.signal) : toError(caught);
+    controller.abort(error);
+    options.emit({ type: "error", error });
+    endSpan(runSpan, { error });
+    throw error;
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** A failure that is not just the abort itself surfacing. */
+function isFailure(caught: unknown): boolean {
+  return JunctionError.isInstance(caught) && caught.code !== "aborted" && !ProviderError.isInstance(caught);
+}
+
+async function runStep(
+  options: RunLoopOptions,
+  stepNumber: number,
+  runController: AbortController,
+  runSpan: Span,
+  emitWarning: (warning: Warning) => void,
+): Promise<Step> {
+  const signal = runController.signal;
+  const stepWarnings: Warning[] = [];
+  const warn = (warning: Warning) => {
+    stepWarnings.push(warning);
+    emitWarning(warning);
+  };
+  const tools = await raceAbort(options.prepareStep(stepNumber, warn), signal);
+  const limit = new ConcurrencyLimit(options.toolConcurrency);
+  const maxChars = options.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+  // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
+  const toolController = new AbortController();
+  const stopTools = () => toolController.abort(signal.reason);
+  signal.addEventListener("abort", stopTools, { once: true });
+  const started = new Map<string, { call: ToolCallPart; result: Promise<ToolResultMessagePart> }>();
+  const startCall = (call: ToolCallPart) => {
+    if (started.has(call.id)) return;
+    options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
+    const executeTool = options.executeTool;
+    if (!executeTool) return;
+    const result = runToolCall(
+      options,
+      executeTool,
+      call,
+      stepNumber,
+      toolController.signal,
+      limit,
+      maxChars,
+      runSpan,
+      warn,
+    );
+    // Rejections (aborts) are read below; this keeps an early one from counting as unhandled.
+    result.catch(() => undefined);
+    started.set(call.id, { call, result });
+  };
+
+  const request: ModelRequest = {
+    model: options.model,
+    messages: options.history,
+    ...(options.system !== undefined ? { system: options.system } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
+    ...options.settings,
+    signal,
+  };
+  const modelSpan = startSpan(
+    options.tracer,
+    "junction.model.call",
+    {
+      "junction.model": options.model,
+      "junction.provider": options.provider.name,
+      "junction.step": stepNumber,
+    },
+    runSpan,
+  );
+  const modelStart = performance.now();
+  let finish: Extract<ModelStreamEvent, { type: "finish" }> | undefined;
+  const streamedText: string[] = [];
+  const streamedReasoning: string[] = [];
+  let committed = false;
+  try {
+    try {
+      finish = await consumeModelStream(options, request, signal, {
+        onText: (text) => streamedText.push(text),
+        onReasoning: (text) => streamedReasoning.push(text),
+        onToolCall: startCall,
+        warn,
+      });
+    } catch (error) {
+      endSpan(modelSpan, { error: toError(error) });
+      throw error;
+    }
+    const stepUsage = readUsage(finish.usage);
+    endSpan(modelSpan, {
+      attributes: {
+        "junction.duration_ms": Math.round(performance.now() - modelStart),
+        "junction.finish_reason": finish.reason,
+        ...usageAttributes(stepUsage),
+      },
+    });
+
+    const content = assistantContent(finish.content, streamedText, streamedReasoning, started, warn);
+    const toolCalls = content.filter((part): part is ToolCallPart => part.type === "tool-call");
+    for (const call of toolCalls) startCall(call);
+    const toolResults: ToolResultMessagePart[] = [];
+    if (!options.executeTool) {
+      options.history.push({ role: "assistant", content });
+      committed = true;
+      return stepOf(stepNumber, content, toolCalls, toolResults, finish, stepUsage, stepWarnings);
+    }
+    try {
+      for (const call of toolCalls) toolResults.push(await started.get(call.id)!.result);
+    } catch (error) {
+      toolController.abort(signal.reason ?? error);
+      await commitCancelled(options.history, content, toolCalls, started);
+      committed = true;
+      throw error;
+    }
+    options.history.push({ role: "assistant", content });
+    if (toolResults.length > 0) options.history.push({ role: "tool", content: toolResults });
+    committed = true;
+    return stepOf(stepNumber, content, toolCalls, toolResults, finish, stepUsage, stepWarnings);
+  } finally {
+    if (!committed) {
+      // The model turn failed: stop every tool it started and wait for them, so nothing outlives the run.
+      toolController.abort(signal.reason ?? new JunctionError("aborted", "The model turn failed."));
+      await settleAll(started);
+    }
+    signal.removeEventListener("abort", stopTools);
+  }
+}
+
+function stepOf(
+  stepNumber: number,
+  content: AssistantContentPart[],
+  toolCalls: ToolCallPart[],
+  toolResults: ToolResultMessagePart[],
+  finish: Extract<ModelStreamEvent, { type: "finish" }>,
+  usage: Usage,
+  warnings: Warning[],
+): Step {
+  return {
+    step: stepNumber,
+    text: textOf(content),
+    reasoning: content
+      .filter((part) => part.type === "reasoning")
+      .map((part) => part.text)
+      .join(""),
+    toolCalls,
+    toolResults,
+    finishReason: finish.reason,
+    usage,
+    warnings,
+    ...(finish.responseId !== undefined ? { responseId: finish.responseId } : {}),
+  };
+}
+
+async function settleAll(started: Map<string, { result: Promise<unknown> }>): Promise<void> {
+  await Promise.allSettled([...started.values()].map((entry) => entry.result));
+}
+
+/** Keeps the history valid after an abort mid-tools: every call gets a result, cancelled ones say so. */
+async function commitCancelled(
+  history: Message[],
+  content: AssistantContentPart[],
+  toolCalls: ToolCallPart[],
+  started: Map<string, { result: Promise<ToolResultMessagePart> }>,
+): Promise<void> {
+  const settled = await Promise.allSettled(toolCalls.map((call) => started.get(call.id)!.result));
+  history.push({ role: "assistant", content });
+  history.push({
+    role: "tool",
+    content: toolCalls.map((call, index) => {
+      const outcome = settled[index];
+      if (outcome?.status === "fulfilled") return outcome.value;
+      return {
+        type: "tool-result",
+        toolCallId: call.id,
+        toolName: call.name,
+        output: {
+          content: [{ type: "text", text: `The call to "${call.name}" was cancelled: the run was aborted.` }],
+          isError: true,
+        },
+      };
+    }),
+  });
+}
+
+interface StreamHandlers {
+  onText(text: string): void;
+  onReasoning(text: string): void;
+  onToolCall(call: ToolCallPart): void;
+  warn(warning: Warning): void;
+}
+
+async function consumeModelStream(
+  options: RunLoopOptions,
+  request: ModelRequest,
+  signal: AbortSignal,
+  handlers: StreamHandlers,
+): Promise<Extract<ModelStreamEvent, { type: "finish" }>> {
+  let iterator: AsyncIterator<ModelStreamEvent>;
+  try {
+    iterator = options.provider.stream(request)[Symbol.asyncIterator]();
+  } catch (error) {
+    throw toProviderError(options.provider.name, error);
+  }
+  let done = false;
+  try {
+    while (true) {
+      let next: IteratorResult<ModelStreamEvent>;
+      try {
+        next = await raceAbort(iterator.next(), signal);
+      } catch (error) {
+        done = true;
+        if (signal.aborted) throw abortError(signal);
+        throw toProviderError(options.provider.name, error);
+      }
+      if (next.done) {
+        done = true;
+        throw new ProviderError({
+          provider: options.provider.name,
+          code: "provider-response-invalid",
+          message: `The ${options.provider.name} stream ended without a finish event.`,
+        });
+      }
+      const event = next.value;
+      switch (event?.type) {
+        case "text-delta":
+          if (typeof event.text === "string" && event.text.length > 0) {
+            handlers.onText(event.text);
+            options.emit({ type: "text-delta", text: event.text });
+          }
+          break;
+        case "reasoning-delta":
+          if (typeof event.text === "string" && event.text.length > 0) {
+            handlers.onReasoning(event.text);
+            options.emit({ type: "reasoning-delta", text: event.text });
+          }
+          break;
+        case "tool-call-start":
+        case "tool-call-delta":
+          break;
+        case "tool-call": {
+          const call = readToolCall(event, handlers.warn);
+          if (call) handlers.onToolCall(call);
+          break;
+        }
+        case "warning":
+          handlers.warn(event.warning);
+          break;
+        case "finish":
+          return event;
+        default:
+          handlers.warn({
+            code: "model-event-unknown",
+            message: `The ${options.provider.name} stream sent an event Junction does not know (${JSON.stringify((event as { type?: unknown })?.type)}); it was ignored.`,
+          });
+      }
+    }
+  } finally {
+    if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  }
+}
+
+function readToolCall(event: Extract<ModelStreamEvent, { type: "tool-call" }>, warn: (w: Warning) => void) {
+  if (typeof event.id !== "string" || event.id.length === 0 || typeof event.name !== "string") {
+    warn({
+      code: "model-tool-call-invalid",
+      message: `The model sent a tool call without a string id and name (${JSON.stringify({ id: event.id, name: event.name })}); it will be read from the finished turn instead.`,
+    });
+    return undefined;
+  }
+  const call: ToolCallPart = { type: "tool-call", id: event.id, name: event.name, input: event.input };
+  if (event.providerMetadata) call.providerMetadata = event.providerMetadata;
+  return call;
+}
+
+/** The assistant turn to store: the provider's `content`, completed with anything it left out. */
+function assistantContent(
+  content: unknown,
+  streamedText: string[],
+  streamedReasoning: string[],
+  started: Map<string, { call: ToolCallPart }>,
+  warn: (warning: Warning) => void,
+): AssistantContentPart[] {
+  let parts: AssistantContentPart[];
+  if (Array.isArray(content)) {
+    parts = content.filter((part, index) => {
+      const valid = isAssistantPart(part);
+      if (!valid) {
+        warn({
+          code: "model-content-invalid",
+          message: `The finished model turn had an invalid content part at index ${index} (${JSON.stringify(part)}); it was left out of the history.`,
+        });
+      }
+      return valid;
+    });
+  } else {
+    warn({
+      code: "model-content-invalid",
+      message:
+        "The finished model turn had no content list; the history was rebuilt from the streamed events.",
+    });
+    parts = [];
+    if (streamedReasoning.length > 0) parts.push({ type: "reasoning", text: streamedReasoning.join("") });
+    if (streamedText.length > 0) parts.push({ type: "text", text: streamedText.join("") });
+  }
+  const inContent = new Set(parts.flatMap((part) => (part.type === "tool-call" ? [part.id] : [])));
+  for (const { call } of started.values()) {
+    if (inContent.has(call.id)) continue;
+    warn({
+      code: "model-tool-call-missing",
+      message: `The model streamed tool call "${call.id}" (${call.name}) but left it out of the finished turn; it was added back.`,
+    });
+    parts.push(call);
+  }
+  return parts;
+}
+
+function isAssistantPart(part: unknown): part is AssistantContentPart {
+  if (typeof part !== "object" || part === null) return false;
+  const p = part as Record<string, unknown>;
+  if (p.type === "text" || p.type === "reasoning") return typeof p.text === "string";
+  if (p.type === "tool-call")
+    return typeof p.id === "string" && p.id.length > 0 && typeof p.name === "string";
+  return false;
+}
+
+async function runToolCall(
+  options: RunLoopOptions,
+  executeTool: ToolExecutor,
+  call: ToolCallPart,
+  step: number,
+  signal: AbortSignal,
+  limit: ConcurrencyLimit,
+  maxChars: number,
+  runSpan: Span,
+  warn: (warning: Warning) => void,
+): Promise<ToolResultMessagePart> {
+  const span = startSpan(
+    options.tracer,
+    "junction.tool.call",
+    { "junction.tool.name": call.name, "junction.tool.call_id": call.id, "junction.step": step },
+    runSpan,
+  );
+  let execution: ToolCallExecution;
+  try {
+    execution = await executeTool(
+      { id: call.id, name: call.name, input: call.input },
+      { signal, step, emit: options.emit, limit: (task) => limit.run(task) },
+    );
+  } catch (error) {
+    if (signal.aborted) {
+      const failure = abortError(signal);
+      endSpan(span, { error: failure, attributes: { "junction.tool.outcome": "aborted" } });
+      throw failure;
+    }
+    execution = {
+      kind: "error",
+      message: `Tool "${call.name}" failed: ${toError(error).message}`,
+      outcome: "error",
+      durationMs: 0,
+    };
+  }
+  let output: string | ToolResult;
+  let outcome: string;
+  if (execution.kind === "output") {
+    const normalized = normalizeToolOutput(execution.value, call.name);
+    for (const warning of normalized.warnings) warn(warning);
+    const truncated = truncateToolOutput(normalized.output, maxChars, call.name);
+    if (truncated.warning) warn(truncated.warning);
+    output = truncated.output;
+    outcome = typeof output !== "string" && output.isError ? "error" : "success";
+  } else {
+    output = { content: [{ type: "text", text: execution.message }], isError: true };
+    outcome = execution.outcome;
+  }
+  const result = toToolResult(output);
+  endSpan(span, {
+    attributes: {
+      "junction.tool.server": execution.source,
+      "junction.tool.outcome": outcome,
+      "junction.duration_ms": Math.round(execution.durationMs),
+    },
+    ...(outcome === "success" ? {} : { statusMessage: firstText(result) || outcome }),
+  });
+  options.emit({
+    type: "tool-result",
+    id: call.id,
+    name: call.name,
+    result,
+    durationMs: execution.durationMs,
+  });
+  return { type: "tool-result", toolCallId: call.id, toolName: call.name, output };
+}
+
+function firstText(result: ToolResult): string {
+  const part = result.content.find((p) => p.type === "text");
+  return part?.type === "text" ? part.text : "";
+}
+
+function textOf(content: AssistantContentPart[]): string {
+  return content
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("");
+}
+
+function usageAttributes(usage: Usage): Record<string, number> {
+  return {
+    "junction.usage.input_tokens": usage.inputTokens,
+    "junction.usage.output_tokens": usage.outputTokens,
+  };
+}
+
+/** The error a run fails with when its signal is aborted. */
+export function abortError(signal: AbortSignal): JunctionError {
+  const reason = signal.reason;
+  if (JunctionError.isInstance(reason) && reason.code === "aborted") return reason;
+  return new JunctionError("aborted", "The run was aborted.", { cause: reason });
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError(signal);
+}
+
+/** Waits for `promise` unless `signal` aborts first. */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(abortError(signal));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function toProviderError(provider: string, error: unknown): Error {
+  if (JunctionError.isInstance(error)) return error;
+  return new ProviderError({
+    provider,
+    code: "provider-stream-error",
+    message: `The ${provider} stream failed: ${error instanceof Error ? error.message : String(error)}`,
+    cause: error,
+  });
+}
+
+/** Any thrown value as an `Error`. */
+export function toError(error: unknown): Error {
+  return error instanceof Error ? error : new JunctionError("tool-execution-failed", String(error));
+}
+
+export type { FinishReason };

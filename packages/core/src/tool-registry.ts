@@ -1,0 +1,157 @@
+import {
+  JunctionError,
+  type Tool,
+  type ToolDefinition,
+  type ToolSource,
+  type Warning,
+} from "@junction/types";
+
+/** An MCP connection (or any tool source) given to an Agent, optionally with a name prefix. */
+export type MCPEntry = ToolSource | { mcp: ToolSource; prefix: string };
+
+/** A tool the agent can run, and where it came from. */
+export interface RegisteredTool {
+  tool: Tool;
+  /** The source's label, absent for local tools. */
+  source?: string;
+}
+
+interface SourceState {
+  source: ToolSource;
+  prefix?: string;
+  label: string;
+  tools?: Tool[];
+  stale: boolean;
+  unsubscribe?: () => void;
+}
+
+/**
+ * The agent's tools: local ones plus those of its sources, listed lazily (the first step of the
+ * first run), cached, and listed again when a source reports its list changed.
+ */
+export class ToolRegistry {
+  readonly #local: Tool[] = [];
+  readonly #sources: SourceState[] = [];
+  #resolved?: Map<string, RegisteredTool>;
+  #definitions: ToolDefinition[] = [];
+
+  addTool(candidate: Tool): void {
+    if (typeof candidate !== "object" || candidate === null || typeof candidate.name !== "string") {
+      throw new JunctionError("invalid-argument", "addTool(): a tool needs a string `name`.");
+    }
+    if (typeof candidate.execute !== "function") {
+      throw new JunctionError(
+        "invalid-argument",
+        `addTool(): tool "${candidate.name}" has no execute() function.`,
+      );
+    }
+    this.#local.push(candidate);
+    this.#resolved = undefined;
+  }
+
+  addSource(entry: MCPEntry): void {
+    const isPrefixed = typeof entry === "object" && entry !== null && "mcp" in entry;
+    const source = isPrefixed ? entry.mcp : entry;
+    if (typeof source?.listTools !== "function") {
+      throw new JunctionError(
+        "invalid-argument",
+        "addMcp(): expected an MCP connection or another object with listTools().",
+      );
+    }
+    const prefix = isPrefixed ? entry.prefix : undefined;
+    const name =
+      typeof source.name === "string" && source.name.length > 0
+        ? `"${source.name}"`
+        : `#${this.#sources.length + 1}`;
+    const label = `MCP source ${name}${prefix ? ` (prefix "${prefix}")` : ""}`;
+    this.#sources.push({ source, label, stale: true, ...(prefix ? { prefix } : {}) });
+    this.#resolved = undefined;
+  }
+
+  /** The tools for the next step: lists the sources that are new or changed, all at once. */
+  async resolve(warn: (warning: Warning) => void): Promise<Map<string, RegisteredTool>> {
+    const stale = this.#sources.filter((state) => state.stale || state.tools === undefined);
+    if (this.#resolved && stale.length === 0) return this.#resolved;
+    await Promise.all(stale.map((state) => this.#list(state, warn)));
+    const resolved = new Map<string, RegisteredTool>();
+    const add = (candidate: Tool, source: string | undefined) => {
+      const existing = resolved.get(candidate.name);
+      if (existing) {
+        const where = (s: string | undefined) => s ?? "the local tools";
+        throw new JunctionError(
+          "tool-name-collision",
+          `Two tools are named "${candidate.name}": one from ${where(existing.source)} and one from ${where(source)}. ` +
+            `Give an MCP source a prefix, for example mcps: [{ mcp, prefix: "github" }] makes its tools "github_<name>", or rename the local tool.`,
+        );
+      }
+      resolved.set(candidate.name, { tool: candidate, ...(source ? { source } : {}) });
+    };
+    for (const candidate of this.#local) add(candidate, undefined);
+    for (const state of this.#sources) for (const candidate of state.tools ?? []) add(candidate, state.label);
+    this.#resolved = resolved;
+    this.#definitions = [...resolved.values()].map(({ tool }) => toDefinition(tool));
+    return resolved;
+  }
+
+  /** The definitions of the last resolved tools, in a stable order. */
+  get definitions(): ToolDefinition[] {
+    return this.#definitions;
+  }
+
+  async #list(state: SourceState, warn: (warning: Warning) => void): Promise<void> {
+    if (!state.unsubscribe && typeof state.source.onToolsChanged === "function") {
+      state.unsubscribe = state.source.onToolsChanged(() => {
+        state.stale = true;
+      });
+    }
+    // Cleared before listing, so a change reported while the list is in flight is picked up next step.
+    state.stale = false;
+    let listed: unknown;
+    try {
+      listed = await state.source.listTools(state.prefix ? { prefix: state.prefix } : undefined);
+    } catch (error) {
+      state.stale = true;
+      throw new JunctionError(
+        JunctionError.isInstance(error) ? error.code : "mcp-request-failed",
+        `Could not list the tools of ${state.label}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    if (!Array.isArray(listed)) {
+      state.stale = true;
+      throw new JunctionError(
+        "mcp-invalid-response",
+        `${state.label} listed its tools as something other than an array.`,
+      );
+    }
+    state.tools = listed.filter((candidate, index) => {
+      const valid =
+        typeof candidate === "object" &&
+        candidate !== null &&
+        typeof candidate.name === "string" &&
+        candidate.name.length > 0 &&
+        typeof candidate.execute === "function";
+      if (!valid) {
+        warn({
+          code: "tool-invalid",
+          message: `${state.label} listed an invalid tool at index ${index} (it needs a name and execute()); it was left out.`,
+        });
+      }
+      return valid;
+    }) as Tool[];
+  }
+}
+
+function toDefinition(tool: Tool): ToolDefinition {
+  const definition: ToolDefinition = {
+    name: tool.name,
+    description: typeof tool.description === "string" ? tool.description : "",
+    inputSchema:
+      typeof tool.inputSchema === "object" && tool.inputSchema !== null
+        ? tool.inputSchema
+        : { type: "object", properties: {} },
+  };
+  if (tool.outputSchema) definition.outputSchema = tool.outputSchema;
+  if (tool.annotations) definition.annotations = tool.annotations;
+  return definition;
+}
