@@ -1,0 +1,48 @@
+import type { ToolDefinition } from "@junction/types";
+import { describe, expect, it } from "vitest";
+import { prepareChatCompletionsTools } from "./prepare-chatcompletions-tools.js";
+
+describe("prepareChatCompletionsTools", () => {
+  it("cleans schemas into copies, fills in properties, and maps tool choice", () => {
+    const schema = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" };
+    const tools: ToolDefinition[] = [{ name: "ping", description: "Ping", inputSchema: schema }];
+    const prepared = prepareChatCompletionsTools({
+      tools,
+      toolChoice: { type: "tool", name: "ping" },
+      messages: [],
+    });
+    expect(prepared.tools).toEqual([
+      {
+        type: "function",
+        function: { name: "ping", description: "Ping", parameters: { type: "object", properties: {} } },
+      },
+    ]);
+    expect(prepared.toolChoice).toEqual({ type: "function", function: { name: "ping" } });
+    expect(schema).toEqual({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" });
+    expect(prepared.warnings).toEqual([]);
+  });
+
+  it("sends a permissive object schema with a warning when the input schema is not an object", () => {
+    const prepared = prepareChatCompletionsTools({
+      tools: [{ name: "n", description: "", inputSchema: { type: "string" } }],
+      toolChoice: undefined,
+      messages: [],
+    });
+    expect(prepared.tools?.[0]?.function.parameters).toEqual({ type: "object", properties: {} });
+    expect(prepared.warnings.map((warning) => warning.code)).toEqual(["tool-schema-not-object"]);
+  });
+
+  it("maps names found only in the history, so earlier turns keep their wire names", () => {
+    const prepared = prepareChatCompletionsTools({
+      tools: [],
+      toolChoice: undefined,
+      messages: [
+        { role: "assistant", content: [{ type: "tool-call", id: "c", name: "fs.read file", input: {} }] },
+      ],
+    });
+    const wire = prepared.mapping.toVendor("fs.read file");
+    expect(wire).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(prepared.mapping.fromVendor(wire)).toBe("fs.read file");
+    expect(prepared.tools).toBeUndefined();
+  });
+});
