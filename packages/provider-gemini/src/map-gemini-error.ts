@@ -1,0 +1,108 @@
+import { ApiError } from "@google/genai";
+import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+
+/** Where the failure happened: before any response, or inside a streamed 200 response. */
+export type GeminiFailurePhase = "request" | "stream";
+
+/**
+ * Turns what `@google/genai` throws into Junction's errors.
+ *
+ * The SDK throws an `ApiError` with `status` for an HTTP error (its message is the JSON error
+ * body) and also for an `{"error": {...}}` event inside a 200 stream (message
+ * `got status: UNAVAILABLE. {...}`); network failures and cut connections surface as
+ * `TypeError`s from fetch, and an aborted request as an `AbortError`.
+ */
+export function mapGeminiError(
+  error: unknown,
+  context: {
+    providerName: string;
+    phase: GeminiFailurePhase;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    requestId?: string;
+  },
+): JunctionError {
+  const { providerName, phase, signal, requestId } = context;
+  if (JunctionError.isInstance(error)) return error;
+  if (signal?.aborted) {
+    return new JunctionError("aborted", `The ${providerName} request was aborted.`, { cause: error });
+  }
+  const code = phase === "stream" ? "provider-stream-error" : "provider-api-error";
+  if (error instanceof ApiError || isApiErrorLike(error)) {
+    const status = (error as ApiError).status;
+    const detail = parseErrorBody((error as Error).message);
+    const where = phase === "stream" ? " inside the stream" : "";
+    return new ProviderError({
+      code,
+      provider: providerName,
+      status,
+      retryable: isRetryableStatus(status),
+      requestId,
+      message: `Gemini API error${where} (HTTP ${status}${detail.status ? ` ${detail.status}` : ""}): ${detail.message}`,
+      cause: error,
+    });
+  }
+  const name = error instanceof Error ? error.name : "";
+  if (name === "AbortError" || name === "TimeoutError") {
+    // Our caller's signal is not aborted, so the SDK's per-attempt timeout fired.
+    return new ProviderError({
+      code,
+      provider: providerName,
+      retryable: true,
+      requestId,
+      message: `The Gemini request timed out${context.timeoutMs ? ` after ${context.timeoutMs} ms` : ""}.`,
+      cause: error,
+    });
+  }
+  if (error instanceof TypeError) {
+    const reason = error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+    return new ProviderError({
+      code,
+      provider: providerName,
+      retryable: true,
+      requestId,
+      message:
+        phase === "stream"
+          ? `The Gemini stream was cut off (${reason}).`
+          : `Could not reach the Gemini API (${reason}).`,
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError({
+    code: "provider-response-invalid",
+    provider: providerName,
+    retryable: false,
+    requestId,
+    message: `Gemini sent a response Junction could not read: ${message}`,
+    cause: error,
+  });
+}
+
+function isApiErrorLike(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === "ApiError" &&
+    typeof (error as { status?: unknown }).status === "number"
+  );
+}
+
+/** Pulls `error.message` and `error.status` out of the SDK's message, which embeds the JSON body. */
+function parseErrorBody(message: string): { message: string; status?: string } {
+  const start = message.indexOf("{");
+  if (start >= 0) {
+    try {
+      const body = JSON.parse(message.slice(start)) as { error?: { message?: unknown; status?: unknown } };
+      const inner = body?.error;
+      if (inner && typeof inner.message === "string") {
+        return {
+          message: inner.message,
+          status: typeof inner.status === "string" ? inner.status : undefined,
+        };
+      }
+    } catch {
+      // Not JSON: the message is used as it is.
+    }
+  }
+  return { message };
+}
