@@ -1,1 +1,16 @@
-export {};
+export { connectAll } from "./connect-all.js";
+export { convertCallToolResult, convertContentBlock } from "./convert-tool-result.js";
+export { loadMCPConfig } from "./load-mcp-config.js";
+export { MCP, type MCPCallToolOptions, type MCPCompletionReference, type MCPRequestOptions } from "./mcp.js";
+export type {
+  MCPCommon,
+  MCPConfig,
+  MCPHandlers,
+  MCPHttpConfig,
+  MCPLogMessage,
+  MCPMemoryConfig,
+  MCPReconnectOptions,
+  MCPRoot,
+  MCPSseConfig,
+  MCPStdioConfig,
+} from "./mcp-config.js";

@@ -1,0 +1,203 @@
+import { JunctionError } from "@junction/types";
+import type { MCPConfig } from "./mcp-config.js";
+
+type Environment = Record<string, string | undefined>;
+
+/**
+ * Reads the `mcpServers` JSON that Claude Desktop and Cursor use, or VS Code's `servers`
+ * (`mcp.json`, comments allowed), synchronously, from a file path or an already parsed object.
+ *
+ * - `${VAR}` and `${env:VAR}` are replaced from the environment in `command`, `args`, `env`,
+ *   `cwd`, `url` and `headers`; an unset variable is an error naming the entry and field.
+ * - `type` may be `stdio`, `http`, `streamable-http` or `sse`; an entry with a `command` and no
+ *   type is stdio; a `url` without a type is Streamable HTTP with fallback to legacy SSE.
+ * - Each entry's key becomes its `name`.
+ *
+ * @example
+ * ```ts
+ * const configs = loadMCPConfig(`${process.env.HOME}/.cursor/mcp.json`);
+ * const { connected } = await connectAll(configs);
+ * ```
+ */
+export function loadMCPConfig(fileOrObject: string | object, env?: Environment): Record<string, MCPConfig> {
+  const environment = env ?? (globalThis as { process?: { env?: Environment } }).process?.env ?? {};
+  const source = typeof fileOrObject === "string" ? readConfigFile(fileOrObject) : fileOrObject;
+  const where = typeof fileOrObject === "string" ? ` in ${fileOrObject}` : "";
+  if (!isRecord(source)) throw invalid(`MCP config${where} is not a JSON object`);
+  const servers = source.mcpServers ?? source.servers;
+  if (!isRecord(servers)) {
+    throw invalid(
+      `MCP config${where} has no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object`,
+    );
+  }
+  const configs: Record<string, MCPConfig> = {};
+  for (const [name, entry] of Object.entries(servers)) {
+    configs[name] = parseEntry(name, entry, environment, where);
+  }
+  return configs;
+}
+
+function parseEntry(name: string, entry: unknown, env: Environment, where: string): MCPConfig {
+  const fail = (field: string, problem: string) =>
+    invalid(`MCP server "${name}"${where}: ${field} ${problem}`);
+  if (!isRecord(entry)) throw fail("entry", "is not an object");
+  const text = (field: string, value: unknown): string => {
+    if (typeof value !== "string") throw fail(field, "must be a string");
+    return substitute(value, field, fail, env);
+  };
+  const record = (field: string, value: unknown): Record<string, string> | undefined => {
+    if (value === undefined) return undefined;
+    if (!isRecord(value)) throw fail(field, "must be an object of strings");
+    const result: Record<string, string> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item !== "string" && typeof item !== "number" && typeof item !== "boolean") {
+        throw fail(`${field}.${key}`, "must be a string");
+      }
+      result[key] = substitute(String(item), `${field}.${key}`, fail, env);
+    }
+    return result;
+  };
+  const type = entry.type;
+  if (type !== undefined && typeof type !== "string") throw fail("type", "must be a string");
+  const kind = type ?? (entry.command !== undefined ? "stdio" : entry.url !== undefined ? "url" : undefined);
+  switch (kind) {
+    case "stdio": {
+      if (entry.command === undefined) throw fail("command", "is missing (a stdio server needs one)");
+      const command = text("command", entry.command);
+      if (command.trim() === "") throw fail("command", "is empty");
+      const config: MCPConfig = { transport: "stdio", name, command };
+      if (entry.args !== undefined) {
+        if (!Array.isArray(entry.args)) throw fail("args", "must be an array of strings");
+        config.args = entry.args.map((arg, index) =>
+          text(`args[${index}]`, typeof arg === "number" ? String(arg) : arg),
+        );
+      }
+      const environment = record("env", entry.env);
+      if (environment) config.env = environment;
+      if (entry.cwd !== undefined) config.cwd = text("cwd", entry.cwd);
+      return config;
+    }
+    case "url":
+    case "http":
+    case "streamable-http":
+    case "sse": {
+      if (entry.url === undefined)
+        throw fail("url", `is missing (a ${kind === "url" ? "remote" : kind} server needs one)`);
+      const url = text("url", entry.url);
+      try {
+        new URL(url);
+      } catch {
+        throw fail("url", "is not a valid URL");
+      }
+      const headers = record("headers", entry.headers);
+      if (kind === "sse") return { transport: "sse", name, url, ...(headers ? { headers } : {}) };
+      return { transport: "http", name, url, ...(headers ? { headers } : {}), sseFallback: kind === "url" };
+    }
+    case undefined:
+      throw fail("entry", 'has neither "command" nor "url"');
+    default:
+      throw fail("type", `${JSON.stringify(kind)} is not one of stdio, http, streamable-http, sse`);
+  }
+}
+
+/** Replaces `${VAR}` and `${env:VAR}`; anything else in `${…}` (VS Code's `${input:…}`) is an error. */
+function substitute(
+  value: string,
+  field: string,
+  fail: (field: string, problem: string) => JunctionError,
+  env: Environment,
+): string {
+  return value.replace(/\$\{([^}]*)\}/g, (_match, expression: string) => {
+    const variable = expression.startsWith("env:") ? expression.slice(4) : expression;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
+      throw fail(
+        field,
+        `uses \${${expression}}, which loadMCPConfig cannot resolve (only \${VAR} and \${env:VAR})`,
+      );
+    }
+    const resolved = env[variable];
+    if (resolved === undefined)
+      throw fail(field, `uses \${${expression}} but ${variable} is not set in the environment`);
+    return resolved;
+  });
+}
+
+function readConfigFile(path: string): unknown {
+  const fs = (
+    globalThis as {
+      process?: {
+        getBuiltinModule?: (id: string) => { readFileSync(path: string, encoding: string): string };
+      };
+    }
+  ).process?.getBuiltinModule?.("node:fs");
+  if (!fs) {
+    throw invalid(
+      `loadMCPConfig("${path}"): reading files needs Node.js 22+; pass the parsed object instead`,
+    );
+  }
+  let text: string;
+  try {
+    text = fs.readFileSync(path, "utf8");
+  } catch (error) {
+    throw new JunctionError(
+      "mcp-config-invalid",
+      `could not read MCP config ${path}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  try {
+    return JSON.parse(stripJsonComments(text));
+  } catch (error) {
+    throw new JunctionError(
+      "mcp-config-invalid",
+      `MCP config ${path} is not valid JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/** VS Code's mcp.json is JSONC: drop comments and trailing commas outside strings. */
+export function stripJsonComments(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    const next = text[i + 1];
+    if (inString) {
+      out += char;
+      if (char === "\\") {
+        out += next ?? "";
+        i++;
+      } else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') {
+      inString = true;
+      out += char;
+    } else if (char === "/" && next === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else if (char === "/" && next === "*") {
+      i += 2;
+      while (i < text.length && !(text[i] === "*" && text[i + 1] === "/")) i++;
+      i++;
+    } else if (char === ",") {
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j] ?? "")) j++;
+      if (text[j] !== "}" && text[j] !== "]") out += char;
+    } else out += char;
+  }
+  return out;
+}
+
+function invalid(message: string): JunctionError {
+  return new JunctionError("mcp-config-invalid", message);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

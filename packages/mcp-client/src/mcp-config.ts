@@ -1,0 +1,103 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+} from "@junction/types";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+
+/** A root the client lets servers work within, such as a project folder (`file://…`). */
+export interface MCPRoot {
+  uri: string;
+  name?: string;
+}
+
+/** A log message a server sent (`notifications/message`). */
+export interface MCPLogMessage {
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
+/** Answers to what a server may ask of the client. Each is advertised as a capability only when given. */
+export interface MCPHandlers {
+  /** Answers `sampling/createMessage`: the server asks the client's model for a completion. */
+  sampling?: (request: CreateMessageRequestParams) => Promise<CreateMessageResult>;
+  /**
+   * Answers `elicitation/create` (form mode): the server asks the user for input. Defaults from
+   * the requested schema are applied to an accepted answer (advertised as
+   * `elicitation.form.applyDefaults`).
+   */
+  elicitation?: (request: ElicitRequestParams) => Promise<ElicitResult>;
+  /** Receives the server's log messages; set the level with `MCP.setLogLevel()`. */
+  log?: (message: MCPLogMessage) => void;
+}
+
+/** Restart policy for a server whose connection died. */
+export interface MCPReconnectOptions {
+  /** Restart attempts before giving up. @default 5 */
+  maxAttempts?: number;
+  /** Delay before the first attempt; doubles on each further attempt. @default 500 */
+  initialDelayMs?: number;
+  /** Upper bound of the delay between attempts. @default 10_000 */
+  maxDelayMs?: number;
+}
+
+/** Settings every transport shares. */
+export interface MCPCommon {
+  /** A readable name for errors and logs. @default the server's own name (`connectAll`: the record key) */
+  name?: string;
+  /** Timeout of each request after connecting, in milliseconds. @default 60_000 */
+  timeoutMs?: number;
+  /** Timeout of spawning and the initialize handshake, in milliseconds. @default 30_000 */
+  connectTimeoutMs?: number;
+  /** Roots served to the server. Given (even empty), the `roots` capability is advertised. */
+  roots?: MCPRoot[];
+  handlers?: MCPHandlers;
+  /**
+   * Restart a server whose connection died, with bounded exponential backoff. While
+   * reconnecting `connected` is false and new calls wait for it (bounded by their timeout);
+   * calls in flight when the server died reject. @default on
+   */
+  reconnect?: false | MCPReconnectOptions;
+}
+
+/** A local server started as a process and spoken to over stdin/stdout. */
+export type MCPStdioConfig = {
+  transport: "stdio";
+  command: string;
+  args?: string[];
+  /** Added to a safe default environment (PATH, HOME, USER, …); nothing else is inherited. */
+  env?: Record<string, string>;
+  cwd?: string;
+} & MCPCommon;
+
+/** A remote server over Streamable HTTP, falling back to legacy SSE when the first POST gets a 4xx. */
+export type MCPHttpConfig = {
+  transport: "http";
+  url: string;
+  headers?: Record<string, string>;
+  /** OAuth for servers that require it; see `MCP.finishAuth()`. */
+  authProvider?: OAuthClientProvider;
+  fetch?: typeof fetch;
+  /** Fall back to the legacy HTTP+SSE transport when the initial POST gets a 4xx. @default true */
+  sseFallback?: boolean;
+} & MCPCommon;
+
+/** A remote server over the legacy HTTP+SSE transport (protocol revision 2024-11-05). */
+export type MCPSseConfig = {
+  transport: "sse";
+  url: string;
+  headers?: Record<string, string>;
+} & MCPCommon;
+
+/** A server in the same process (an SDK `McpServer` or `Server`), linked in memory. */
+export type MCPMemoryConfig = {
+  transport: "memory";
+  server: McpServer | Server;
+} & MCPCommon;
+
+/** How to reach one MCP server: a discriminated union on `transport`. */
+export type MCPConfig = MCPStdioConfig | MCPHttpConfig | MCPSseConfig | MCPMemoryConfig;

@@ -1,0 +1,205 @@
+import type { ClientCapabilities } from "@junction/types";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { MCPConfig, MCPHttpConfig } from "./mcp-config.js";
+import { httpStatus, safeError } from "./mcp-errors.js";
+import type { StdioProcessTransport } from "./stdio-transport.js";
+
+/** The client identity sent in `initialize`. */
+export const CLIENT_INFO = { name: "junction-mcp-client", version: "0.1.0" };
+
+/** One live connection: an SDK client over one transport. A reconnect makes a new session. */
+export interface Session {
+  client: Client;
+  transport: Transport;
+  kind: "stdio" | "http" | "sse" | "memory";
+  /** Set when the session is being closed on purpose, so its close is not taken for a crash. */
+  closing: boolean;
+}
+
+/** What a session needs from the `MCP` that opens it. */
+export interface SessionSetup {
+  config: MCPConfig;
+  serverName: () => string;
+  capabilities: ClientCapabilities;
+  /** Registers request and notification handlers on a fresh client. */
+  install: (client: Client) => void;
+  secrets: readonly string[];
+  /** Remembers an HTTP/SSE transport that needs `finishAuth()`. */
+  onUnauthorized: (transport: StreamableHTTPClientTransport | SSEClientTransport) => void;
+  /** Skip the SSE fallback (re-establishing a Streamable HTTP session that already worked). */
+  streamableOnly?: boolean;
+}
+
+/** Opens a session: makes the transport, connects, and runs the initialize handshake. */
+export async function openSession(setup: SessionSetup): Promise<Session> {
+  const { config } = setup;
+  const timeout = config.connectTimeoutMs ?? 30_000;
+  const newClient = (): Client => {
+    const client = new Client(CLIENT_INFO, { capabilities: setup.capabilities });
+    setup.install(client);
+    return client;
+  };
+  switch (config.transport) {
+    case "stdio": {
+      const { StdioProcessTransport } = await import("./stdio-transport.js");
+      const transport = new StdioProcessTransport({
+        command: config.command,
+        args: config.args,
+        env: config.env,
+        cwd: config.cwd,
+      });
+      const client = newClient();
+      try {
+        await client.connect(transport, { timeout });
+      } catch (error) {
+        await transport.close();
+        throw startFailure(setup, transport, error, timeout);
+      }
+      return { client, transport, kind: "stdio", closing: false };
+    }
+    case "http":
+      return openHttp(setup, config, newClient, timeout);
+    case "sse": {
+      const transport = new SSEClientTransport(new URL(config.url), {
+        requestInit: { headers: config.headers },
+      });
+      const client = newClient();
+      await connectRemote(setup, client, transport, timeout, "SSE");
+      return { client, transport, kind: "sse", closing: false };
+    }
+    case "memory": {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await config.server.connect(serverSide);
+      const client = newClient();
+      try {
+        await client.connect(clientSide, { timeout });
+      } catch (error) {
+        throw connectFailure(setup, "the in-memory server", error, timeout);
+      }
+      return { client, transport: clientSide, kind: "memory", closing: false };
+    }
+    default: {
+      const unknown: never = config;
+      throw safeError(
+        "mcp-config-invalid",
+        `unknown transport ${JSON.stringify((unknown as { transport?: unknown }).transport)}`,
+        setup.secrets,
+      );
+    }
+  }
+}
+
+async function openHttp(
+  setup: SessionSetup,
+  config: MCPHttpConfig,
+  newClient: () => Client,
+  timeout: number,
+): Promise<Session> {
+  const url = new URL(config.url);
+  const streamable = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: config.headers },
+    authProvider: config.authProvider,
+    fetch: config.fetch,
+  });
+  const client = newClient();
+  try {
+    await client.connect(streamable, { timeout });
+    return { client, transport: streamable, kind: "http", closing: false };
+  } catch (error) {
+    const status = httpStatus(error);
+    // Only a 4xx on the first POST means "this is an old HTTP+SSE server". 401/403 are auth
+    // problems the fallback cannot solve; 5xx, refused connections and timeouts are real errors.
+    const fallback =
+      config.sseFallback !== false &&
+      !setup.streamableOnly &&
+      status !== undefined &&
+      status >= 400 &&
+      status < 500 &&
+      status !== 401 &&
+      status !== 403;
+    if (!fallback) {
+      if (error instanceof UnauthorizedError) setup.onUnauthorized(streamable);
+      throw connectFailure(setup, describeUrl(url), error, timeout);
+    }
+    await client.close().catch(() => undefined);
+    const sse = new SSEClientTransport(url, {
+      requestInit: { headers: config.headers },
+      authProvider: config.authProvider,
+      fetch: config.fetch,
+    });
+    const sseClient = newClient();
+    await connectRemote(setup, sseClient, sse, timeout, `SSE (after Streamable HTTP answered ${status})`);
+    return { client: sseClient, transport: sse, kind: "sse", closing: false };
+  }
+}
+
+async function connectRemote(
+  setup: SessionSetup,
+  client: Client,
+  transport: SSEClientTransport,
+  timeout: number,
+  via: string,
+): Promise<void> {
+  try {
+    await client.connect(transport, { timeout });
+  } catch (error) {
+    if (error instanceof UnauthorizedError) setup.onUnauthorized(transport);
+    throw connectFailure(
+      setup,
+      `${describeUrl(new URL((setup.config as { url: string }).url))} over ${via}`,
+      error,
+      timeout,
+    );
+  }
+}
+
+/** The URL without credentials, query or fragment, which may carry secrets. */
+export function describeUrl(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+function reason(error: unknown, timeout: number): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/Request timed out/.test(message)) return `no answer to initialize within ${timeout} ms`;
+  const status = httpStatus(error);
+  return status === undefined ? message : `HTTP ${status}: ${message}`;
+}
+
+function connectFailure(setup: SessionSetup, target: string, error: unknown, timeout: number) {
+  return safeError(
+    "mcp-connect-failed",
+    `could not connect to MCP server "${setup.serverName()}" at ${target}: ${reason(error, timeout)}`,
+    setup.secrets,
+    error,
+  );
+}
+
+function startFailure(
+  setup: SessionSetup,
+  transport: StdioProcessTransport,
+  error: unknown,
+  timeout: number,
+) {
+  const config = setup.config as Extract<MCPConfig, { transport: "stdio" }>;
+  const commandLine = [config.command, ...(config.args ?? [])].join(" ");
+  const exit = transport.exit;
+  let what: string;
+  if (transport.pid === undefined)
+    what = `could not run it: ${error instanceof Error ? error.message : String(error)}`;
+  else if (exit?.signal) what = `it was killed by ${exit.signal} before finishing the handshake`;
+  else if (exit) what = `it exited with code ${exit.code} before finishing the handshake`;
+  else what = reason(error, timeout);
+  const stderr = transport.stderr().trim();
+  const tail = stderr ? `\nstderr (last lines):\n${stderr.split("\n").slice(-20).join("\n")}` : "";
+  return safeError(
+    "mcp-connect-failed",
+    `MCP server "${setup.serverName()}" failed to start (command: ${commandLine}): ${what}${tail}`,
+    setup.secrets,
+    error,
+  );
+}
