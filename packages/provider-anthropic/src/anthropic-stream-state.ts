@@ -1,0 +1,396 @@
+import {
+  type AssistantContentPart,
+  type ModelStreamEvent,
+  ProviderError,
+  type ToolNameMapping,
+  type Usage,
+} from "@junction/types";
+import { mapAnthropicFinishReason } from "./map-anthropic-finish-reason.js";
+
+type FinishEvent = Extract<ModelStreamEvent, { type: "finish" }>;
+
+type BlockState =
+  | { kind: "text"; text: string }
+  | { kind: "thinking"; text: string; signature?: string }
+  | { kind: "redacted-thinking"; data: string }
+  | { kind: "tool-call"; id: string; name: string; json: string; startInput: unknown; emitted: boolean }
+  | { kind: "unsupported"; type: string };
+
+interface WireUsage {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  thinking?: number;
+}
+
+/**
+ * Turns the Messages API's stream events (as the SDK parses them from SSE) into Junction's
+ * neutral events. Pure and synchronous: feed each event to `push`, then call `finish` once
+ * the stream has ended. Everything the server sends is checked; malformed events throw a
+ * `ProviderError` naming what was wrong.
+ */
+export class AnthropicStreamState {
+  readonly #toolNames: ToolNameMapping;
+  readonly #providerName: string;
+  readonly #blocks = new Map<number, BlockState>();
+  readonly #usage: WireUsage = {};
+  #responseId: string | undefined;
+  #stopReason: string | null | undefined;
+  #started = false;
+  #stopped = false;
+  #warnedCitations = false;
+
+  constructor(options: { toolNames: ToolNameMapping; providerName: string }) {
+    this.#toolNames = options.toolNames;
+    this.#providerName = options.providerName;
+  }
+
+  /** Processes one wire event; returns the neutral events it produces, in order. */
+  push(event: unknown): ModelStreamEvent[] {
+    if (!isRecord(event) || typeof event.type !== "string") {
+      throw this.#invalid(`a stream event is not an object with a "type": ${preview(event)}`);
+    }
+    switch (event.type) {
+      case "message_start":
+        return this.#messageStart(event);
+      case "content_block_start":
+        return this.#blockStart(event);
+      case "content_block_delta":
+        return this.#blockDelta(event);
+      case "content_block_stop":
+        return this.#blockStop(event);
+      case "message_delta":
+        this.#requireStarted(event.type);
+        if (isRecord(event.delta) && "stop_reason" in event.delta) {
+          this.#stopReason = optionalString(event.delta.stop_reason);
+        }
+        this.#readUsage(event.usage);
+        return [];
+      case "message_stop":
+        this.#requireStarted(event.type);
+        this.#stopped = true;
+        return this.#flushToolCalls();
+      case "ping":
+        return [];
+      default:
+        // Anthropic may add event types; its versioning policy asks clients to ignore unknown ones.
+        return [];
+    }
+  }
+
+  /** The final `finish` event. Throws when the stream ended before `message_stop`. */
+  finish(): FinishEvent {
+    if (!this.#stopped) {
+      throw new ProviderError({
+        code: "provider-stream-error",
+        provider: this.#providerName,
+        message: this.#started
+          ? "The Anthropic stream ended before message_stop: the response is incomplete."
+          : "The Anthropic stream ended without any message.",
+        retryable: true,
+      });
+    }
+    const event: FinishEvent = {
+      type: "finish",
+      reason: mapAnthropicFinishReason(this.#stopReason),
+      usage: this.#buildUsage(),
+      content: this.#buildContent(),
+    };
+    if (typeof this.#stopReason === "string") event.rawReason = this.#stopReason;
+    if (this.#responseId !== undefined) event.responseId = this.#responseId;
+    return event;
+  }
+
+  #messageStart(event: Record<string, unknown>): ModelStreamEvent[] {
+    if (!isRecord(event.message)) throw this.#invalid("message_start has no message object");
+    this.#started = true;
+    if (typeof event.message.id === "string") this.#responseId = event.message.id;
+    this.#readUsage(event.message.usage);
+    return [];
+  }
+
+  #blockStart(event: Record<string, unknown>): ModelStreamEvent[] {
+    this.#requireStarted("content_block_start");
+    const index = this.#index(event);
+    const block = event.content_block;
+    if (!isRecord(block) || typeof block.type !== "string") {
+      throw this.#invalid(`content_block_start ${index} has no content_block with a type`);
+    }
+    switch (block.type) {
+      case "text": {
+        const text = typeof block.text === "string" ? block.text : "";
+        this.#blocks.set(index, { kind: "text", text });
+        return text ? [{ type: "text-delta", text }] : [];
+      }
+      case "thinking": {
+        const text = typeof block.thinking === "string" ? block.thinking : "";
+        const state: BlockState = { kind: "thinking", text };
+        if (typeof block.signature === "string" && block.signature) state.signature = block.signature;
+        this.#blocks.set(index, state);
+        return text ? [{ type: "reasoning-delta", text }] : [];
+      }
+      case "redacted_thinking":
+        if (typeof block.data !== "string")
+          throw this.#invalid(`redacted_thinking block ${index} has no data`);
+        this.#blocks.set(index, { kind: "redacted-thinking", data: block.data });
+        return [];
+      case "tool_use": {
+        if (typeof block.id !== "string" || block.id === "") {
+          throw this.#invalid(`tool_use block ${index} has no id`);
+        }
+        if (typeof block.name !== "string" || block.name === "") {
+          throw this.#invalid(`tool_use block ${index} (${block.id}) has no name`);
+        }
+        const name = this.#toolNames.fromVendor(block.name);
+        this.#blocks.set(index, {
+          kind: "tool-call",
+          id: block.id,
+          name,
+          json: "",
+          startInput: block.input,
+          emitted: false,
+        });
+        return [{ type: "tool-call-start", id: block.id, name }];
+      }
+      default:
+        this.#blocks.set(index, { kind: "unsupported", type: block.type });
+        return [
+          {
+            type: "warning",
+            warning: {
+              code: "response-block-unsupported",
+              message: `Anthropic sent a "${block.type}" content block, which Junction does not carry; it was left out of the turn.`,
+            },
+          },
+        ];
+    }
+  }
+
+  #blockDelta(event: Record<string, unknown>): ModelStreamEvent[] {
+    this.#requireStarted("content_block_delta");
+    const index = this.#index(event);
+    const state = this.#blocks.get(index);
+    if (!state) throw this.#invalid(`content_block_delta for block ${index}, which was never started`);
+    const delta = event.delta;
+    if (!isRecord(delta) || typeof delta.type !== "string") {
+      throw this.#invalid(`content_block_delta ${index} has no delta with a type`);
+    }
+    switch (delta.type) {
+      case "text_delta": {
+        if (state.kind !== "text") throw this.#mismatch(delta.type, index, state);
+        const text = this.#string(delta.text, "text_delta.text");
+        state.text += text;
+        return text ? [{ type: "text-delta", text }] : [];
+      }
+      case "thinking_delta": {
+        if (state.kind !== "thinking") throw this.#mismatch(delta.type, index, state);
+        const text = this.#string(delta.thinking, "thinking_delta.thinking");
+        state.text += text;
+        return text ? [{ type: "reasoning-delta", text }] : [];
+      }
+      case "signature_delta":
+        if (state.kind !== "thinking") throw this.#mismatch(delta.type, index, state);
+        state.signature =
+          (state.signature ?? "") + this.#string(delta.signature, "signature_delta.signature");
+        return [];
+      case "input_json_delta": {
+        if (state.kind !== "tool-call") throw this.#mismatch(delta.type, index, state);
+        const json = this.#string(delta.partial_json, "input_json_delta.partial_json");
+        state.json += json;
+        return json ? [{ type: "tool-call-delta", id: state.id, argumentsDelta: json }] : [];
+      }
+      case "citations_delta":
+        if (this.#warnedCitations) return [];
+        this.#warnedCitations = true;
+        return [
+          {
+            type: "warning",
+            warning: {
+              code: "response-citations-unsupported",
+              message: "Anthropic sent citations, which Junction does not carry; the cited text is kept.",
+            },
+          },
+        ];
+      default:
+        if (state.kind === "unsupported") return [];
+        return [
+          {
+            type: "warning",
+            warning: {
+              code: "response-delta-unsupported",
+              message: `Anthropic sent a "${delta.type}" delta, which Junction does not carry; it was left out.`,
+            },
+          },
+        ];
+    }
+  }
+
+  #blockStop(event: Record<string, unknown>): ModelStreamEvent[] {
+    this.#requireStarted("content_block_stop");
+    const index = this.#index(event);
+    const state = this.#blocks.get(index);
+    if (!state) throw this.#invalid(`content_block_stop for block ${index}, which was never started`);
+    return state.kind === "tool-call" ? this.#emitToolCall(state) : [];
+  }
+
+  #flushToolCalls(): ModelStreamEvent[] {
+    const events: ModelStreamEvent[] = [];
+    for (const state of this.#blocks.values()) {
+      if (state.kind === "tool-call") events.push(...this.#emitToolCall(state));
+    }
+    return events;
+  }
+
+  #emitToolCall(state: Extract<BlockState, { kind: "tool-call" }>): ModelStreamEvent[] {
+    if (state.emitted) return [];
+    state.emitted = true;
+    const parsed = parseToolInput(state);
+    const events: ModelStreamEvent[] = [];
+    if (!parsed.ok) {
+      // Passed on as the raw text: the caller's input validation tells the model what was wrong.
+      events.push({
+        type: "warning",
+        warning: {
+          code: "tool-call-arguments-invalid",
+          message: `Anthropic sent arguments for tool call ${state.id} (${state.name}) that are not valid JSON: ${parsed.error}`,
+        },
+      });
+    }
+    state.startInput = parsed.value;
+    events.push({ type: "tool-call", id: state.id, name: state.name, input: parsed.value });
+    return events;
+  }
+
+  #buildContent(): AssistantContentPart[] {
+    const content: AssistantContentPart[] = [];
+    const indexes = [...this.#blocks.keys()].sort((a, b) => a - b);
+    for (const index of indexes) {
+      const state = this.#blocks.get(index)!;
+      switch (state.kind) {
+        case "text":
+          if (state.text !== "") content.push({ type: "text", text: state.text });
+          break;
+        case "thinking":
+          content.push({
+            type: "reasoning",
+            text: state.text,
+            ...(state.signature !== undefined
+              ? { providerMetadata: { [this.#providerName]: { signature: state.signature } } }
+              : {}),
+          });
+          break;
+        case "redacted-thinking":
+          content.push({
+            type: "reasoning",
+            text: "",
+            providerMetadata: { [this.#providerName]: { redactedData: state.data } },
+          });
+          break;
+        case "tool-call":
+          content.push({ type: "tool-call", id: state.id, name: state.name, input: state.startInput });
+          break;
+        case "unsupported":
+          break;
+        default: {
+          const unknown: never = state;
+          throw this.#invalid(`unknown block state ${JSON.stringify(unknown)}`);
+        }
+      }
+    }
+    return content;
+  }
+
+  #buildUsage(): Usage {
+    const { input = 0, output = 0, cacheRead, cacheWrite, thinking } = this.#usage;
+    // Anthropic's input_tokens leaves out cache reads and writes; Junction's inputTokens includes them.
+    const inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
+    const usage: Usage = { inputTokens, outputTokens: output, totalTokens: inputTokens + output };
+    if (cacheRead !== undefined) usage.cachedInputTokens = cacheRead;
+    if (cacheWrite !== undefined) usage.cacheWriteInputTokens = cacheWrite;
+    if (thinking !== undefined) usage.reasoningTokens = thinking;
+    return usage;
+  }
+
+  #readUsage(value: unknown): void {
+    if (value === undefined || value === null) return;
+    if (!isRecord(value)) throw this.#invalid(`usage is not an object: ${preview(value)}`);
+    // message_delta counts are cumulative: a later number replaces an earlier one.
+    const read = (key: string): number | undefined => {
+      const count = value[key];
+      if (count === undefined || count === null) return undefined;
+      if (typeof count !== "number" || !Number.isFinite(count) || count < 0) {
+        throw this.#invalid(`usage.${key} is not a token count: ${preview(count)}`);
+      }
+      return count;
+    };
+    const input = read("input_tokens");
+    const output = read("output_tokens");
+    const cacheRead = read("cache_read_input_tokens");
+    const cacheWrite = read("cache_creation_input_tokens");
+    if (input !== undefined) this.#usage.input = input;
+    if (output !== undefined) this.#usage.output = output;
+    if (cacheRead !== undefined) this.#usage.cacheRead = cacheRead;
+    if (cacheWrite !== undefined) this.#usage.cacheWrite = cacheWrite;
+    const details = value.output_tokens_details;
+    if (isRecord(details) && typeof details.thinking_tokens === "number") {
+      this.#usage.thinking = details.thinking_tokens;
+    }
+  }
+
+  #requireStarted(type: string): void {
+    if (!this.#started) throw this.#invalid(`${type} arrived before message_start`);
+  }
+
+  #index(event: Record<string, unknown>): number {
+    const index = event.index;
+    if (typeof index !== "number" || !Number.isInteger(index) || index < 0) {
+      throw this.#invalid(`${String(event.type)} has no valid block index: ${preview(index)}`);
+    }
+    return index;
+  }
+
+  #string(value: unknown, what: string): string {
+    if (typeof value !== "string") throw this.#invalid(`${what} is not a string: ${preview(value)}`);
+    return value;
+  }
+
+  #mismatch(deltaType: string, index: number, state: BlockState): ProviderError {
+    return this.#invalid(`a ${deltaType} arrived for block ${index}, which is a ${state.kind} block`);
+  }
+
+  #invalid(detail: string): ProviderError {
+    return new ProviderError({
+      code: "provider-response-invalid",
+      provider: this.#providerName,
+      message: `Invalid Anthropic stream: ${detail}.`,
+    });
+  }
+}
+
+function parseToolInput(
+  state: Extract<BlockState, { kind: "tool-call" }>,
+): { ok: true; value: unknown } | { ok: false; value: string; error: string } {
+  if (state.json.trim() === "") {
+    // A tool without arguments streams no JSON; the start block's input ({}) is the whole input.
+    return { ok: true, value: isRecord(state.startInput) ? state.startInput : {} };
+  }
+  try {
+    return { ok: true, value: JSON.parse(state.json) };
+  } catch (error) {
+    return { ok: false, value: state.json, error: (error as Error).message };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

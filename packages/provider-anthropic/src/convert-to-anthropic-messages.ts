@@ -1,0 +1,259 @@
+import type {
+  ContentBlockParam,
+  DocumentBlockParam,
+  ImageBlockParam,
+  MessageParam,
+  TextBlockParam,
+  ToolResultBlockParam,
+} from "@anthropic-ai/sdk/resources/messages";
+import {
+  type AssistantContentPart,
+  JunctionError,
+  type Message,
+  type ToolNameMapping,
+  type ToolResultMessagePart,
+  type ToolResultPart,
+  type Warning,
+} from "@junction/types";
+
+/** The messages for the Messages API, and what could not be carried as given. */
+export interface ConvertedAnthropicMessages {
+  messages: MessageParam[];
+  warnings: Warning[];
+}
+
+/** The image types the Messages API accepts as base64 sources. */
+const imageMediaTypes = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+
+type ImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+type MediaBlock = TextBlockParam | ImageBlockParam | DocumentBlockParam;
+type Where = "user-content" | "tool-result";
+
+/**
+ * Converts Junction's neutral messages to Anthropic Messages API messages. Pure.
+ *
+ * - User content and tool results: text, base64 images (JPEG, PNG, GIF, WebP), PDFs and
+ *   text resources as `document` blocks. Audio, other image types and other binary
+ *   resources cannot be carried: each becomes a warning and a short text note in its
+ *   place, so the model knows something was there.
+ * - A tool result whose output is a string stays a string (`tool_result.content`).
+ * - Reasoning is echoed as `thinking` (with its signature) or `redacted_thinking` (with its
+ *   data) from `providerMetadata.anthropic`; reasoning from another provider cannot be
+ *   replayed and is left out with a warning.
+ * - Tool results go in a `user` message; consecutive messages of the same role are merged,
+ *   with `tool_result` blocks first, as the API requires.
+ */
+export function convertToAnthropicMessages(
+  messages: Message[],
+  options: { toolNames: ToolNameMapping },
+): ConvertedAnthropicMessages {
+  const warnings: Warning[] = [];
+  const result: MessageParam[] = [];
+
+  const append = (role: "user" | "assistant", content: string | ContentBlockParam[]) => {
+    if (Array.isArray(content) && content.length === 0) return;
+    const last = result.at(-1);
+    if (last && last.role === role) {
+      last.content = [...asBlocks(last.content), ...asBlocks(content)];
+      if (role === "user") last.content = toolResultsFirst(last.content);
+      return;
+    }
+    result.push({ role, content });
+  };
+
+  for (const [index, message] of messages.entries()) {
+    switch (message.role) {
+      case "user":
+        append(
+          "user",
+          typeof message.content === "string"
+            ? message.content
+            : message.content.flatMap((part) => convertPart(part, "user-content", warnings)),
+        );
+        break;
+      case "assistant":
+        append("assistant", convertAssistant(message.content, options.toolNames, warnings));
+        break;
+      case "tool":
+        append(
+          "user",
+          message.content.map((part) => convertToolResult(part, warnings)),
+        );
+        break;
+      default: {
+        const unknown: never = message;
+        throw new JunctionError(
+          "invalid-argument",
+          `Message ${index} has an unknown role ${JSON.stringify((unknown as { role?: unknown }).role)}.`,
+        );
+      }
+    }
+  }
+  return { messages: result, warnings };
+}
+
+function asBlocks(content: MessageParam["content"]): ContentBlockParam[] {
+  return typeof content === "string" ? [{ type: "text", text: content }] : [...content];
+}
+
+function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
+  return [
+    ...blocks.filter((block) => block.type === "tool_result"),
+    ...blocks.filter((block) => block.type !== "tool_result"),
+  ];
+}
+
+function convertAssistant(
+  parts: AssistantContentPart[],
+  toolNames: ToolNameMapping,
+  warnings: Warning[],
+): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  for (const part of parts) {
+    switch (part.type) {
+      case "text":
+        // The API rejects empty text blocks; an empty one carries nothing.
+        if (part.text !== "") blocks.push({ type: "text", text: part.text });
+        break;
+      case "reasoning": {
+        const metadata = part.providerMetadata?.anthropic;
+        if (typeof metadata?.signature === "string") {
+          blocks.push({ type: "thinking", thinking: part.text, signature: metadata.signature });
+        } else if (typeof metadata?.redactedData === "string") {
+          blocks.push({ type: "redacted_thinking", data: metadata.redactedData });
+        } else {
+          warnings.push({
+            code: "reasoning-not-replayable",
+            message:
+              "A reasoning part without an Anthropic signature was left out: Anthropic only accepts thinking it signed itself.",
+          });
+        }
+        break;
+      }
+      case "tool-call": {
+        let input = part.input;
+        if (typeof input !== "object" || input === null || Array.isArray(input)) {
+          warnings.push({
+            code: "tool-call-input-not-object",
+            message: `Tool call ${part.id} (${part.name}) has input that is not a JSON object; it was sent as an empty object.`,
+          });
+          input = {};
+        }
+        blocks.push({ type: "tool_use", id: part.id, name: toolNames.toVendor(part.name), input });
+        break;
+      }
+      default: {
+        const unknown: never = part;
+        warnings.push({
+          code: "assistant-part-unsupported",
+          message: `An assistant part of type ${JSON.stringify((unknown as { type?: unknown }).type)} cannot be sent to Anthropic and was left out.`,
+        });
+      }
+    }
+  }
+  return blocks;
+}
+
+function convertToolResult(part: ToolResultMessagePart, warnings: Warning[]): ToolResultBlockParam {
+  const block: ToolResultBlockParam = { type: "tool_result", tool_use_id: part.toolCallId };
+  const output = part.output;
+  if (typeof output === "string") {
+    block.content = output;
+    return block;
+  }
+  const content = output.content.flatMap((item) => convertPart(item, "tool-result", warnings));
+  if (output.structuredContent !== undefined && !output.content.some((item) => item.type === "text")) {
+    // MCP servers should mirror structured output as text; when one does not, send it as JSON text.
+    content.push({ type: "text", text: JSON.stringify(output.structuredContent) });
+  }
+  if (content.length > 0) block.content = content;
+  if (output.isError) block.is_error = true;
+  return block;
+}
+
+function convertPart(part: ToolResultPart, where: Where, warnings: Warning[]): MediaBlock[] {
+  switch (part.type) {
+    case "text":
+      return part.text === "" ? [] : [{ type: "text", text: part.text }];
+    case "image":
+      if (imageMediaTypes.has(part.mimeType)) return [imageBlock(part.data, part.mimeType)];
+      return [omitted(where, "image-type", `an image of type ${part.mimeType}`, warnings)];
+    case "audio":
+      return [omitted(where, "audio", `audio (${part.mimeType})`, warnings)];
+    case "resource":
+      return convertResource(part.resource, where, warnings);
+    case "resource_link": {
+      const details = [part.mimeType, part.description].filter(Boolean).join(", ");
+      return [
+        {
+          type: "text",
+          text: `Resource link: ${part.name} <${part.uri}>${details ? ` (${details})` : ""}`,
+        },
+      ];
+    }
+    default: {
+      const unknown: never = part;
+      return [
+        omitted(
+          where,
+          "part",
+          `a part of type ${JSON.stringify((unknown as { type?: unknown }).type)}`,
+          warnings,
+        ),
+      ];
+    }
+  }
+}
+
+function convertResource(
+  resource: { uri: string; mimeType?: string; text?: string; blob?: string },
+  where: Where,
+  warnings: Warning[],
+): MediaBlock[] {
+  if (typeof resource.text === "string") return [textDocument(resource.text, resource.uri)];
+  if (typeof resource.blob === "string") {
+    const mimeType = resource.mimeType ?? "application/octet-stream";
+    if (mimeType === "application/pdf") {
+      return [
+        {
+          type: "document",
+          source: { type: "base64", media_type: "application/pdf", data: resource.blob },
+          title: resource.uri,
+        },
+      ];
+    }
+    if (imageMediaTypes.has(mimeType)) return [imageBlock(resource.blob, mimeType)];
+    if (mimeType.startsWith("text/")) {
+      const text = decodeBase64Text(resource.blob);
+      if (text !== undefined) return [textDocument(text, resource.uri)];
+    }
+    return [omitted(where, "resource", `the resource ${resource.uri} (${mimeType})`, warnings)];
+  }
+  return [{ type: "text", text: `Resource: <${resource.uri}>` }];
+}
+
+function imageBlock(data: string, mimeType: string): ImageBlockParam {
+  return { type: "image", source: { type: "base64", media_type: mimeType as ImageMediaType, data } };
+}
+
+function textDocument(text: string, uri: string): DocumentBlockParam {
+  return { type: "document", source: { type: "text", media_type: "text/plain", data: text }, title: uri };
+}
+
+function omitted(where: Where, what: string, description: string, warnings: Warning[]): TextBlockParam {
+  const place = where === "tool-result" ? "a tool result" : "a user message";
+  warnings.push({
+    code: `${where}-${what}-unsupported`,
+    message: `Anthropic cannot take ${description} in ${place}; a text note was sent in its place.`,
+  });
+  return { type: "text", text: `[${description} omitted: not supported by this model provider]` };
+}
+
+function decodeBase64Text(base64: string): string | undefined {
+  try {
+    const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,92 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from "@anthropic-ai/sdk";
+import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+
+/** Error types Anthropic sends (over HTTP or inside a stream) that may succeed when tried again. */
+const retryableErrorTypes = new Set(["overloaded_error", "api_error", "rate_limit_error", "timeout_error"]);
+
+/**
+ * Maps what the Anthropic SDK throws to Junction's errors:
+ *
+ * - an HTTP error (the SDK's retries are already spent) → `ProviderError` `provider-api-error`
+ *   with status, retryability and the `request-id`;
+ * - an `event: error` inside a 200 stream, which the SDK throws as an `APIError` without a
+ *   status → `ProviderError` `provider-stream-error`, retryable by its error type
+ *   (`overloaded_error`, `api_error`, …);
+ * - a timeout or a failed connection → retryable `provider-api-error`;
+ * - a connection lost mid-stream → retryable `provider-stream-error`;
+ * - an abort → `JunctionError` `aborted`.
+ */
+export function mapAnthropicError(
+  error: unknown,
+  options: { provider: string; signal?: AbortSignal },
+): Error {
+  const { provider, signal } = options;
+  if (JunctionError.isInstance(error)) return error;
+  if (error instanceof APIUserAbortError || signal?.aborted) return abortedError(signal, error);
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ProviderError({
+      provider,
+      message: "The request to Anthropic timed out.",
+      retryable: true,
+      cause: error,
+    });
+  }
+  if (error instanceof APIConnectionError) {
+    return new ProviderError({
+      provider,
+      message: `Could not reach Anthropic: ${error.message}`,
+      retryable: true,
+      cause: error,
+    });
+  }
+  if (error instanceof APIError) {
+    const requestId = error.requestID ?? undefined;
+    const detail = [error.type, error.apiMessage ?? undefined].filter(Boolean).join(": ");
+    if (error.status === undefined) {
+      return new ProviderError({
+        code: "provider-stream-error",
+        provider,
+        message: `Anthropic sent an error inside the stream${detail ? ` (${detail})` : ""}.`,
+        retryable: error.type !== null && retryableErrorTypes.has(error.type),
+        requestId,
+        cause: error,
+      });
+    }
+    return new ProviderError({
+      provider,
+      message: `Anthropic API error ${error.status}${detail ? ` (${detail})` : ""}.`,
+      status: error.status,
+      retryable: isRetryableStatus(error.status),
+      requestId,
+      cause: error,
+    });
+  }
+  if (error instanceof SyntaxError) {
+    return new ProviderError({
+      code: "provider-response-invalid",
+      provider,
+      message: `Anthropic sent a stream event that is not valid JSON: ${error.message}`,
+      cause: error,
+    });
+  }
+  return new ProviderError({
+    code: "provider-stream-error",
+    provider,
+    message: `The Anthropic stream failed: ${error instanceof Error ? error.message : String(error)}`,
+    // fetch reports a connection lost while reading the body as a TypeError ("terminated").
+    retryable: error instanceof TypeError,
+    cause: error,
+  });
+}
+
+/** The error thrown when the caller's signal stops a request. */
+export function abortedError(signal: AbortSignal | undefined, cause?: unknown): JunctionError {
+  return new JunctionError("aborted", "The Anthropic request was aborted.", {
+    cause: cause ?? signal?.reason,
+  });
+}

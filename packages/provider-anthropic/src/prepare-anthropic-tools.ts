@@ -1,0 +1,146 @@
+import type {
+  Tool as AnthropicTool,
+  ToolChoice as AnthropicToolChoice,
+} from "@anthropic-ai/sdk/resources/messages";
+import {
+  COMMON_TOOL_NAME_RULE,
+  createToolNameMapping,
+  type JSONSchema,
+  type Message,
+  type ToolChoice,
+  type ToolDefinition,
+  type ToolNameMapping,
+  type Warning,
+} from "@junction/types";
+
+/** Tool definitions, tool choice and the name mapping, made to fit the Messages API. */
+export interface PreparedAnthropicTools {
+  /** Absent when the request has no tools. */
+  tools?: AnthropicTool[];
+  toolChoice?: AnthropicToolChoice;
+  /** Real tool names ↔ the names sent to Anthropic (`^[a-zA-Z0-9_-]{1,64}$`). */
+  toolNames: ToolNameMapping;
+  warnings: Warning[];
+}
+
+/**
+ * Prepares tool definitions for the Messages API. Pure: the caller's objects are never
+ * mutated.
+ *
+ * - Names follow `COMMON_TOOL_NAME_RULE`; the mapping also covers the names used in the
+ *   history's tool calls and results, so earlier turns map the same way.
+ * - Schemas: the API takes JSON Schema but needs an object schema at the top without
+ *   `oneOf`/`anyOf`/`allOf` there. A schema it would reject becomes a permissive object
+ *   schema with a warning (the tool itself still validates its input).
+ */
+export function prepareAnthropicTools(options: {
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  messages: Message[];
+}): PreparedAnthropicTools {
+  const warnings: Warning[] = [];
+  const definitions = options.tools ?? [];
+  const toolNames = createToolNameMapping(
+    [...definitions.map((tool) => tool.name), ...namesInHistory(options.messages)],
+    COMMON_TOOL_NAME_RULE,
+  );
+
+  const tools: AnthropicTool[] = [];
+  const seen = new Set<string>();
+  for (const definition of definitions) {
+    if (seen.has(definition.name)) {
+      warnings.push({
+        code: "tool-duplicate-name",
+        message: `Two tools are named "${definition.name}"; only the first is sent to Anthropic.`,
+      });
+      continue;
+    }
+    seen.add(definition.name);
+    const tool: AnthropicTool = {
+      name: toolNames.toVendor(definition.name),
+      input_schema: prepareInputSchema(definition, warnings),
+    };
+    if (definition.description) tool.description = definition.description;
+    tools.push(tool);
+  }
+
+  if (tools.length === 0) {
+    if (options.toolChoice === "required" || typeof options.toolChoice === "object") {
+      warnings.push({
+        code: "tool-choice-without-tools",
+        message: "A tool choice that requires a tool was given without any tools; it was not sent.",
+      });
+    }
+    return { toolNames, warnings };
+  }
+  return { tools, toolChoice: mapToolChoice(options.toolChoice, toolNames), toolNames, warnings };
+}
+
+function namesInHistory(messages: Message[]): string[] {
+  const names: string[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      for (const part of message.content) if (part.type === "tool-call") names.push(part.name);
+    } else if (message.role === "tool") {
+      for (const part of message.content) names.push(part.toolName);
+    }
+  }
+  return names;
+}
+
+function mapToolChoice(
+  toolChoice: ToolChoice | undefined,
+  toolNames: ToolNameMapping,
+): AnthropicToolChoice | undefined {
+  if (toolChoice === undefined) return undefined;
+  if (typeof toolChoice === "object") return { type: "tool", name: toolNames.toVendor(toolChoice.name) };
+  switch (toolChoice) {
+    case "auto":
+      return { type: "auto" };
+    case "none":
+      return { type: "none" };
+    case "required":
+      return { type: "any" };
+    default: {
+      const unknown: never = toolChoice;
+      return unknown;
+    }
+  }
+}
+
+const topLevelCombinators = ["oneOf", "anyOf", "allOf"] as const;
+
+function prepareInputSchema(definition: ToolDefinition, warnings: Warning[]): AnthropicTool.InputSchema {
+  const schema: unknown = definition.inputSchema;
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    warnings.push({
+      code: "tool-schema-invalid",
+      message: `Tool "${definition.name}" has no JSON Schema object as its input schema; an open object schema was sent instead.`,
+    });
+    return { type: "object" };
+  }
+  const copy = structuredClone(schema) as JSONSchema;
+  const combinator = topLevelCombinators.find((key) => key in copy);
+  if (combinator) {
+    warnings.push({
+      code: "tool-schema-unsupported",
+      message: `Tool "${definition.name}": Anthropic rejects "${combinator}" at the top of an input schema; an open object schema was sent instead, and the tool validates its input itself.`,
+    });
+    return permissive(copy);
+  }
+  if (copy.type === undefined) return { ...copy, type: "object" };
+  if (copy.type !== "object") {
+    warnings.push({
+      code: "tool-schema-unsupported",
+      message: `Tool "${definition.name}": Anthropic needs an object schema at the top, not type ${JSON.stringify(copy.type)}; an open object schema was sent instead.`,
+    });
+    return permissive(copy);
+  }
+  return copy as AnthropicTool.InputSchema;
+}
+
+function permissive(schema: JSONSchema): AnthropicTool.InputSchema {
+  return typeof schema.description === "string"
+    ? { type: "object", description: schema.description }
+    : { type: "object" };
+}
