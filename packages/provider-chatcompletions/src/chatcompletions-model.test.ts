@@ -557,6 +557,50 @@ describe("chatCompletions settings", () => {
   });
 });
 
+describe("chatCompletions provider options", () => {
+  it("sends max_completion_tokens instead of max_tokens when it is passed as a vendor option", async () => {
+    fake.enqueue({ chunks: fixture("chatcompletions-text.sse.txt") });
+    await collect(
+      provider({ name: "openai-chat" }).stream({
+        model: "o4-mini",
+        messages: [{ role: "user", content: "hi" }],
+        maxTokens: 50,
+        providerOptions: {
+          "openai-chat": { max_completion_tokens: 500, reasoning_effort: "low", model: "other" },
+          chatcompletions: { seed: 1 },
+        },
+      }),
+    );
+    expect(fake.requests[0]!.body).toEqual({
+      model: "o4-mini",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+      max_completion_tokens: 500,
+      reasoning_effort: "low",
+    });
+  });
+
+  it("warns when vendor options try to replace what the provider owns", async () => {
+    fake.enqueue({ chunks: fixture("chatcompletions-text.sse.txt") });
+    const events = await collect(
+      provider().stream({
+        model: "m",
+        messages: [{ role: "user", content: "hi" }],
+        providerOptions: { chatcompletions: { messages: [] } },
+      }),
+    );
+    expect(events[0]).toEqual({
+      type: "warning",
+      warning: {
+        code: "provider-option-ignored",
+        message: "providerOptions.chatcompletions.messages cannot be overridden and was ignored.",
+      },
+    });
+    expect(fake.requests[0]!.body.messages).toEqual([{ role: "user", content: "hi" }]);
+  });
+});
+
 describe("chatCompletions failures", () => {
   const request: ModelRequest = { model: "gpt-4o", messages: [{ role: "user", content: "hi" }] };
 

@@ -46,13 +46,17 @@ export function buildChatCompletionsRequest(
   if (config.includeUsage) body.stream_options = { include_usage: true };
   if (prepared.tools) body.tools = prepared.tools;
   if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;
-  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  const vendorOptions = request.providerOptions?.[config.name] ?? {};
+  // OpenAI's reasoning models reject max_tokens; whoever passes max_completion_tokens wants that field only.
+  if (request.maxTokens !== undefined && !("max_completion_tokens" in vendorOptions)) {
+    body.max_tokens = request.maxTokens;
+  }
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0)
     body.stop = request.stopSequences;
 
-  for (const [key, value] of Object.entries(request.providerOptions?.[config.name] ?? {})) {
+  for (const [key, value] of Object.entries(vendorOptions)) {
     if (reservedBodyFields.has(key)) {
       warnings.push({
         code: "provider-option-ignored",

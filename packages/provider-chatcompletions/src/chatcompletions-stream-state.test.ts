@@ -93,4 +93,35 @@ describe("ChatCompletionsStreamState", () => {
       { type: "text-delta", text: "mine" },
     ]);
   });
+
+  it("reads refusals as text, the legacy function_call delta, and Groq's x_groq usage", () => {
+    const state = newState();
+    const events = [
+      ...state.push(chunk({ refusal: "I can't help with that." })),
+      ...state.push(chunk({ function_call: { name: "t", arguments: '{"q":' } })),
+      ...state.push(chunk({ function_call: { arguments: "1}" } }, "function_call")),
+      ...state.push({
+        choices: [],
+        x_groq: { id: "req_g", usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } },
+      }),
+      ...state.finish(),
+    ];
+    expect(events).toEqual([
+      { type: "text-delta", text: "I can't help with that." },
+      { type: "tool-call-start", id: "call_made_1", name: "t" },
+      { type: "tool-call-delta", id: "call_made_1", argumentsDelta: '{"q":' },
+      { type: "tool-call-delta", id: "call_made_1", argumentsDelta: "1}" },
+      { type: "tool-call", id: "call_made_1", name: "t", input: { q: 1 } },
+      {
+        type: "finish",
+        reason: "tool-calls",
+        rawReason: "function_call",
+        usage: { inputTokens: 5, outputTokens: 3, totalTokens: 8 },
+        content: [
+          { type: "text", text: "I can't help with that." },
+          { type: "tool-call", id: "call_made_1", name: "t", input: { q: 1 } },
+        ],
+      },
+    ]);
+  });
 });

@@ -53,6 +53,9 @@ export class ChatCompletionsStreamState {
     if (!isObject(chunk)) throw this.invalid(`a stream chunk is ${describe(chunk)}, not an object`);
     if (typeof chunk.id === "string" && this.responseId === undefined) this.responseId = chunk.id;
     if (chunk.usage != null) this.usage = this.readUsage(chunk.usage);
+    // Groq reports usage in its own extension object on the last chunk.
+    else if (isObject(chunk.x_groq) && chunk.x_groq.usage != null)
+      this.usage = this.readUsage(chunk.x_groq.usage);
     if (chunk.choices == null) return events;
     if (!Array.isArray(chunk.choices)) throw this.invalid(`"choices" is ${describe(chunk.choices)}`);
 
@@ -113,6 +116,14 @@ export class ChatCompletionsStreamState {
     } else if (text != null && typeof text !== "string") {
       throw this.invalid(`"delta.content" is ${describe(text)}`);
     }
+    // OpenAI streams a refusal in its own field; it is what the model said, so it is text.
+    if (typeof delta.refusal === "string" && delta.refusal !== "") {
+      this.appendText(delta.refusal);
+      events.push({ type: "text-delta", text: delta.refusal });
+    }
+    // The deprecated single `function_call` (older servers) is one tool call without an id.
+    if (isObject(delta.function_call))
+      this.readToolCall({ index: -1, function: delta.function_call }, events);
     if (delta.tool_calls == null) return;
     if (!Array.isArray(delta.tool_calls))
       throw this.invalid(`"delta.tool_calls" is ${describe(delta.tool_calls)}`);
