@@ -1,0 +1,264 @@
+import type {
+  AssistantContentPart,
+  Message,
+  ProviderMetadata,
+  ToolNameMapping,
+  ToolResult,
+  ToolResultPart,
+  Warning,
+} from "@junction/types";
+import type OpenAI from "openai";
+
+/** One item of a Responses API `input`. */
+export type OpenAIInputItem = OpenAI.Responses.ResponseInputItem;
+type InputContent = OpenAI.Responses.ResponseInputContent;
+type FunctionOutputContent = OpenAI.Responses.ResponseFunctionCallOutputItem;
+
+/** What the Responses API needs echoed back for one assistant part, kept in `providerMetadata.openai`. */
+export interface OpenAIPartMetadata {
+  /** The output item id (`msg_…`, `rs_…`, `fc_…`). Parts of one reasoning item share it. */
+  itemId?: string;
+  /** A reasoning item's encrypted state (returned when `store` is false and it was included). */
+  encryptedContent?: string;
+  /** An assistant message's `phase` (`commentary`, `final_answer`), which newer models want back. */
+  phase?: string;
+}
+
+/**
+ * Converts neutral messages to Responses API input items. Pure.
+ *
+ * - User text, images (data URLs) and PDFs (`input_file`) are sent natively; audio cannot be
+ *   sent in a Responses API message and becomes a warning with a text note in its place.
+ * - Assistant text, reasoning (with its item id and encrypted content, from
+ *   `providerMetadata[providerName]`) and function calls are echoed back. Reasoning from
+ *   another provider has nothing OpenAI can take, and becomes a warning.
+ * - Tool results: a plain string stays a string; a `ToolResult` becomes an array of
+ *   `input_text`, `input_image` and `input_file` items.
+ */
+export function convertToOpenAIMessages(options: {
+  messages: Message[];
+  toolNames: ToolNameMapping;
+  /** Key of this provider's entry in `providerMetadata`. @default "openai" */
+  providerName?: string;
+}): { input: OpenAIInputItem[]; warnings: Warning[] } {
+  const providerName = options.providerName ?? "openai";
+  const input: OpenAIInputItem[] = [];
+  const warnings: Warning[] = [];
+
+  for (const [index, message] of options.messages.entries()) {
+    switch (message.role) {
+      case "user": {
+        if (typeof message.content === "string") {
+          input.push({ role: "user", content: message.content });
+          break;
+        }
+        const content: InputContent[] = [];
+        for (const part of message.content) {
+          const converted = convertContentPart(part, `message ${index}`, "user", warnings);
+          if (converted) content.push(converted as InputContent);
+        }
+        input.push({ role: "user", content });
+        break;
+      }
+      case "assistant":
+        input.push(...convertAssistant(message.content, index, providerName, options.toolNames, warnings));
+        break;
+      case "tool":
+        for (const part of message.content) {
+          input.push({
+            type: "function_call_output",
+            call_id: part.toolCallId,
+            output: convertToolOutput(part.output, `tool result ${part.toolCallId}`, warnings),
+          });
+        }
+        break;
+      default: {
+        const unknown: never = message;
+        warnings.push({
+          code: "message-unsupported",
+          message: `Message ${index} has an unknown role ${JSON.stringify((unknown as { role?: unknown }).role)}; not sent.`,
+        });
+      }
+    }
+  }
+  return { input, warnings };
+}
+
+function convertAssistant(
+  parts: AssistantContentPart[],
+  index: number,
+  providerName: string,
+  toolNames: ToolNameMapping,
+  warnings: Warning[],
+): OpenAIInputItem[] {
+  const items: OpenAIInputItem[] = [];
+  let reasoning: OpenAI.Responses.ResponseReasoningItem | undefined;
+  let message: { itemId?: string; phase?: string; texts: string[] } | undefined;
+
+  const flushMessage = () => {
+    if (!message) return;
+    const text = message.texts.join("");
+    if (message.itemId) {
+      const item: OpenAI.Responses.ResponseOutputMessage = {
+        type: "message",
+        role: "assistant",
+        id: message.itemId,
+        status: "completed",
+        content: [{ type: "output_text", text, annotations: [] }],
+      };
+      if (message.phase) item.phase = message.phase as OpenAI.Responses.ResponseOutputMessage["phase"];
+      items.push(item);
+    } else {
+      items.push({ role: "assistant", content: text });
+    }
+    message = undefined;
+  };
+
+  for (const part of parts) {
+    const metadata = metadataOf(part.providerMetadata, providerName);
+    switch (part.type) {
+      case "text": {
+        if (message && message.itemId !== metadata.itemId) flushMessage();
+        reasoning = undefined;
+        message ??= { itemId: metadata.itemId, phase: metadata.phase, texts: [] };
+        message.texts.push(part.text);
+        break;
+      }
+      case "reasoning": {
+        flushMessage();
+        if (!metadata.itemId) {
+          warnings.push({
+            code: "reasoning-not-sent",
+            message: `Message ${index}: reasoning without OpenAI item metadata (from another provider) cannot be sent to OpenAI; left out.`,
+          });
+          break;
+        }
+        if (reasoning?.id !== metadata.itemId) {
+          reasoning = { type: "reasoning", id: metadata.itemId, summary: [] };
+          items.push(reasoning);
+        }
+        if (part.text) reasoning.summary.push({ type: "summary_text", text: part.text });
+        if (metadata.encryptedContent) reasoning.encrypted_content = metadata.encryptedContent;
+        break;
+      }
+      case "tool-call": {
+        flushMessage();
+        reasoning = undefined;
+        const item: OpenAI.Responses.ResponseFunctionToolCall = {
+          type: "function_call",
+          call_id: part.id,
+          name: toolNames.toVendor(part.name),
+          arguments: part.input === undefined ? "{}" : JSON.stringify(part.input),
+        };
+        if (metadata.itemId) item.id = metadata.itemId;
+        items.push(item);
+        break;
+      }
+      default: {
+        const unknown: never = part;
+        warnings.push({
+          code: "content-unsupported",
+          message: `Message ${index}: assistant part of unknown type ${JSON.stringify((unknown as { type?: unknown }).type)}; not sent.`,
+        });
+      }
+    }
+  }
+  flushMessage();
+  return items;
+}
+
+function metadataOf(metadata: ProviderMetadata | undefined, providerName: string): OpenAIPartMetadata {
+  const entry = metadata?.[providerName];
+  if (!entry) return {};
+  const out: OpenAIPartMetadata = {};
+  if (typeof entry.itemId === "string") out.itemId = entry.itemId;
+  if (typeof entry.encryptedContent === "string") out.encryptedContent = entry.encryptedContent;
+  if (typeof entry.phase === "string") out.phase = entry.phase;
+  return out;
+}
+
+function convertToolOutput(
+  output: string | ToolResult,
+  where: string,
+  warnings: Warning[],
+): string | FunctionOutputContent[] {
+  if (typeof output === "string") return output;
+  const items: FunctionOutputContent[] = [];
+  // The Responses API has no error flag on a function output: say it in the output itself.
+  if (output.isError) items.push({ type: "input_text", text: "The tool call failed." });
+  for (const part of output.content) {
+    const converted = convertContentPart(part, where, "tool", warnings);
+    if (converted) items.push(converted as FunctionOutputContent);
+  }
+  if (output.content.length === 0 && output.structuredContent !== undefined)
+    items.push({ type: "input_text", text: JSON.stringify(output.structuredContent) });
+  return items.length > 0 ? items : "";
+}
+
+/** One MCP content block as `input_text`, `input_image` or `input_file`; what has no form becomes a warning and a note. */
+function convertContentPart(
+  part: ToolResultPart,
+  where: string,
+  context: "user" | "tool",
+  warnings: Warning[],
+): InputContent | FunctionOutputContent | undefined {
+  switch (part.type) {
+    case "text":
+      return { type: "input_text", text: part.text };
+    case "image":
+      return image(part.mimeType, part.data, context);
+    case "audio":
+      warnings.push({
+        code: context === "user" ? "user-audio-unsupported" : "tool-result-audio-unsupported",
+        message: `${where}: OpenAI's Responses API cannot take audio (${part.mimeType}) here; replaced with a text note.`,
+      });
+      return {
+        type: "input_text",
+        text: `[audio (${part.mimeType}) omitted: not supported by this model API]`,
+      };
+    case "resource": {
+      const { uri, mimeType, text, blob } = part.resource;
+      if (text !== undefined) return { type: "input_text", text: `[resource ${uri}]\n${text}` };
+      if (blob !== undefined && mimeType?.startsWith("image/")) return image(mimeType, blob, context);
+      if (blob !== undefined && mimeType === "application/pdf")
+        return { type: "input_file", filename: fileName(uri), file_data: `data:${mimeType};base64,${blob}` };
+      warnings.push({
+        code: "resource-unsupported",
+        message: `${where}: resource ${uri} (${mimeType ?? "unknown type"}) has no form OpenAI accepts; replaced with a text note.`,
+      });
+      return { type: "input_text", text: `[resource ${uri} (${mimeType ?? "unknown type"}) omitted]` };
+    }
+    case "resource_link": {
+      const details = [part.mimeType, part.description].filter(Boolean).join(", ");
+      return {
+        type: "input_text",
+        text: `[resource link: ${part.name} <${part.uri}>${details ? ` (${details})` : ""}]`,
+      };
+    }
+    default: {
+      const unknown: never = part;
+      warnings.push({
+        code: "content-unsupported",
+        message: `${where}: content of unknown type ${JSON.stringify((unknown as { type?: unknown }).type)}; not sent.`,
+      });
+      return undefined;
+    }
+  }
+}
+
+function image(
+  mimeType: string,
+  data: string,
+  context: "user" | "tool",
+): InputContent | FunctionOutputContent {
+  const imageUrl = `data:${mimeType};base64,${data}`;
+  // Message images require `detail`; function outputs take it as optional and default to auto.
+  return context === "user"
+    ? { type: "input_image", image_url: imageUrl, detail: "auto" }
+    : { type: "input_image", image_url: imageUrl };
+}
+
+function fileName(uri: string): string {
+  const last = uri.split(/[/\\]/).filter(Boolean).pop();
+  return last && !last.includes(":") ? last : "document.pdf";
+}

@@ -1,0 +1,99 @@
+import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+
+/** Error codes OpenAI sends inside a 200 stream for failures that may pass on a later attempt. */
+export const retryableStreamCodes = new Set([
+  "server_error",
+  "rate_limit_exceeded",
+  "server_is_overloaded",
+  "slow_down",
+]);
+
+/**
+ * Maps whatever the `openai` SDK threw to a Junction error: HTTP failures (after the SDK's own
+ * retries) to `provider-api-error` with status, retryability and request id; `error` events inside
+ * a 200 stream (the SDK throws them as an `APIError` without a status) to `provider-stream-error`;
+ * an aborted request to `JunctionError("aborted")`.
+ */
+export function mapOpenAIError(
+  error: unknown,
+  context: {
+    providerName: string;
+    requestId?: string;
+    signal?: AbortSignal;
+    /** True once the response headers arrived: a connection error then means the stream broke off. */
+    streaming?: boolean;
+  },
+): JunctionError {
+  if (JunctionError.isInstance(error)) return error;
+  const provider = context.providerName;
+  if (error instanceof APIUserAbortError || context.signal?.aborted)
+    return new JunctionError("aborted", "The OpenAI request was aborted.", {
+      cause: context.signal?.reason ?? error,
+    });
+  if (error instanceof APIConnectionTimeoutError)
+    return new ProviderError({
+      provider,
+      message: "The OpenAI request timed out.",
+      retryable: true,
+      cause: error,
+    });
+  if (error instanceof APIConnectionError && context.streaming)
+    return new ProviderError({
+      code: "provider-stream-error",
+      provider,
+      message: `The OpenAI stream broke off: ${error.cause instanceof Error ? error.cause.message : error.message}`,
+      retryable: true,
+      requestId: context.requestId,
+      cause: error,
+    });
+  if (error instanceof APIConnectionError) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return new ProviderError({
+      provider,
+      message: `Could not connect to the OpenAI API${cause}.`,
+      retryable: true,
+      cause: error,
+    });
+  }
+  if (error instanceof APIError) {
+    const requestId = error.requestID ?? context.requestId;
+    if (error.status === undefined) {
+      const code = typeof error.code === "string" ? error.code : undefined;
+      return new ProviderError({
+        code: "provider-stream-error",
+        provider,
+        message: `OpenAI stream error${code ? ` (${code})` : ""}: ${error.message}`,
+        retryable: code !== undefined && retryableStreamCodes.has(code),
+        requestId,
+        cause: error,
+      });
+    }
+    return new ProviderError({
+      provider,
+      message: `OpenAI API error ${error.message}`,
+      status: error.status,
+      retryable: isRetryableStatus(error.status),
+      requestId,
+      cause: error,
+    });
+  }
+  if (error instanceof SyntaxError)
+    return new ProviderError({
+      code: "provider-response-invalid",
+      provider,
+      message: `OpenAI sent a stream that could not be parsed: ${error.message}`,
+      requestId: context.requestId,
+      cause: error,
+    });
+  // A connection cut mid-stream surfaces as a fetch error (for example "terminated").
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError({
+    code: "provider-stream-error",
+    provider,
+    message: `The OpenAI stream broke off: ${message}`,
+    retryable: true,
+    requestId: context.requestId,
+    cause: error,
+  });
+}

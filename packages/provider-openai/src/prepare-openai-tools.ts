@@ -1,0 +1,136 @@
+import {
+  COMMON_TOOL_NAME_RULE,
+  createToolNameMapping,
+  type JSONSchema,
+  type Message,
+  type ToolChoice,
+  type ToolDefinition,
+  type ToolNameMapping,
+  type Warning,
+} from "@junction/types";
+import type OpenAI from "openai";
+import { toOpenAIStrictSchema } from "./openai-strict-schema.js";
+
+/** A function tool as the Responses API takes it. */
+export type OpenAIFunctionTool = OpenAI.Responses.FunctionTool;
+/** `tool_choice` as the Responses API takes it. */
+export type OpenAIToolChoice = OpenAI.Responses.ResponseCreateParams["tool_choice"];
+
+/** Tool definitions, tool choice and the name mapping, ready for a Responses API request. */
+export interface PreparedOpenAITools {
+  tools: OpenAIFunctionTool[] | undefined;
+  toolChoice: OpenAIToolChoice | undefined;
+  /** Maps real tool names to the names sent, and back. */
+  toolNames: ToolNameMapping;
+  warnings: Warning[];
+}
+
+/**
+ * Prepares tool definitions for the Responses API. Pure: the caller's objects are never mutated.
+ *
+ * - Names follow `^[a-zA-Z0-9_-]{1,64}$`. The mapping also covers the names of tool calls in
+ *   the history, so earlier turns map the same way even when a tool is gone.
+ * - The Responses API makes function tools strict by default, so `strict` is always sent:
+ *   `false` unless `strict` is asked for. In strict mode each schema is rewritten to OpenAI's
+ *   rules; a schema that cannot be strict stays non-strict, with a warning.
+ * - Schemas get the `type: "object"` and `properties` the API insists on when they lack them.
+ */
+export function prepareOpenAITools(options: {
+  tools: ToolDefinition[] | undefined;
+  toolChoice: ToolChoice | undefined;
+  messages: Message[];
+  strict: boolean;
+}): PreparedOpenAITools {
+  const warnings: Warning[] = [];
+  const definitions = options.tools ?? [];
+  const toolNames = createToolNameMapping(
+    [...definitions.map((tool) => tool.name), ...historyToolNames(options.messages)],
+    COMMON_TOOL_NAME_RULE,
+  );
+
+  const tools = definitions.map((tool): OpenAIFunctionTool => {
+    const parameters = objectSchema(tool, warnings);
+    let strict = false;
+    let sentParameters = parameters;
+    if (options.strict) {
+      const result = toOpenAIStrictSchema(parameters);
+      if (result.ok) {
+        strict = true;
+        sentParameters = result.schema;
+        if (result.removed.length > 0)
+          warnings.push({
+            code: "tool-schema-keywords-removed",
+            message: `Tool "${tool.name}": strict mode does not support ${result.removed.join(", ")}; removed from the schema sent to OpenAI (the tool still validates its input).`,
+          });
+      } else {
+        warnings.push({
+          code: "tool-schema-not-strict",
+          message: `Tool "${tool.name}" is sent without strict mode: ${result.reason}.`,
+        });
+      }
+    }
+    const prepared: OpenAIFunctionTool = {
+      type: "function",
+      name: toolNames.toVendor(tool.name),
+      parameters: sentParameters,
+      strict,
+    };
+    if (tool.description) prepared.description = tool.description;
+    return prepared;
+  });
+
+  return {
+    tools: tools.length > 0 ? tools : undefined,
+    toolChoice: mapToolChoice(options.toolChoice, toolNames, definitions, warnings),
+    toolNames,
+    warnings,
+  };
+}
+
+function historyToolNames(messages: Message[]): string[] {
+  const names: string[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      for (const part of message.content) if (part.type === "tool-call") names.push(part.name);
+    } else if (message.role === "tool") {
+      for (const part of message.content) names.push(part.toolName);
+    }
+  }
+  return names;
+}
+
+function objectSchema(tool: ToolDefinition, warnings: Warning[]): JSONSchema {
+  const schema = tool.inputSchema;
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    warnings.push({
+      code: "tool-schema-invalid",
+      message: `Tool "${tool.name}" has no valid input schema; sent as an object accepting any properties.`,
+    });
+    return { type: "object", properties: {} };
+  }
+  if (schema.type !== undefined && schema.type !== "object") {
+    warnings.push({
+      code: "tool-schema-invalid",
+      message: `Tool "${tool.name}": OpenAI needs an object schema for function parameters, got type ${JSON.stringify(schema.type)}; sent as an object accepting any properties.`,
+    });
+    return { type: "object", properties: {} };
+  }
+  if (schema.type === "object" && "properties" in schema) return schema;
+  return { ...schema, type: "object", properties: schema.properties ?? {} };
+}
+
+function mapToolChoice(
+  choice: ToolChoice | undefined,
+  toolNames: ToolNameMapping,
+  definitions: ToolDefinition[],
+  warnings: Warning[],
+): OpenAIToolChoice | undefined {
+  if (choice === undefined) return undefined;
+  if (typeof choice === "string") return choice;
+  if (!definitions.some((tool) => tool.name === choice.name))
+    warnings.push({
+      code: "tool-choice-unknown-tool",
+      message: `Tool choice names "${choice.name}", which is not among the tools of this request.`,
+    });
+  return { type: "function", name: toolNames.toVendor(choice.name) };
+}
