@@ -66,7 +66,7 @@ describe("anthropic provider against the Messages API wire format", () => {
     fake.enqueue({ chunks: fixture("anthropic-text.sse.txt") });
     const { events, error } = await collect(
       provider({ headers: { "x-team": "junction" } }).stream({
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-6",
         system: "Be brief.",
         messages: [{ role: "user", content: "Hello, how are you?" }],
       }),
@@ -81,7 +81,7 @@ describe("anthropic provider against the Messages API wire format", () => {
     expect(request!.headers["x-team"]).toBe("junction");
     expect(request!.headers["anthropic-version"]).toEqual(expect.any(String));
     expect(request!.body).toEqual({
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-4-6",
       max_tokens: 4096,
       system: "Be brief.",
       messages: [{ role: "user", content: "Hello, how are you?" }],
@@ -102,7 +102,7 @@ describe("anthropic provider against the Messages API wire format", () => {
     fake.enqueue({ chunks: fixture("anthropic-tool-call.sse.txt") });
     const { events, error } = await collect(
       provider().stream({
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-6",
         messages: [{ role: "user", content: "What is the weather in San Francisco?" }],
         tools: [weatherTool],
         toolChoice: "auto",
@@ -113,7 +113,7 @@ describe("anthropic provider against the Messages API wire format", () => {
     );
     expect(error).toBeUndefined();
     expect(fake.requests[0]!.body).toEqual({
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-4-6",
       max_tokens: 1000,
       messages: [{ role: "user", content: "What is the weather in San Francisco?" }],
       tools: [
@@ -174,7 +174,7 @@ describe("anthropic provider against the Messages API wire format", () => {
     const tool = { ...weatherTool, name: "weather.get current" };
     const { events } = await collect(
       provider().stream({
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-6",
         messages: [{ role: "user", content: "Weather?" }],
         tools: [tool],
       }),
@@ -309,7 +309,7 @@ describe("anthropic provider against the Messages API wire format", () => {
       "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
     const { events, error } = await collect(
       provider().stream({
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-4-6",
         tools: [weatherTool],
         messages: [
           { role: "user", content: "Show me the radar and the forecast." },
@@ -476,7 +476,7 @@ describe("anthropic provider against the Messages API wire format", () => {
   it("reports cached input tokens inside inputTokens", async () => {
     fake.enqueue({ chunks: fixture("anthropic-cached-usage.sse.txt") });
     const { events } = await collect(
-      provider().stream({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] }),
+      provider().stream({ model: "claude-sonnet-4-6", messages: [{ role: "user", content: "Hi" }] }),
     );
     expect(events.at(-1)).toMatchObject({
       type: "finish",
@@ -502,14 +502,14 @@ describe("anthropic provider against the Messages API wire format", () => {
       ),
     });
     const { events } = await collect(
-      provider().stream({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] }),
+      provider().stream({ model: "claude-sonnet-4-6", messages: [{ role: "user", content: "Hi" }] }),
     );
     expect(events.at(-1)).toMatchObject({ type: "finish", reason, rawReason: stopReason });
   });
 });
 
 describe("anthropic provider failures", () => {
-  const request: ModelRequest = { model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }] };
+  const request: ModelRequest = { model: "claude-sonnet-4-6", messages: [{ role: "user", content: "Hi" }] };
 
   it("throws a 400 as a non-retryable ProviderError with the request id, without retrying", async () => {
     fake.enqueue({
@@ -702,7 +702,7 @@ describe("anthropic provider abort", () => {
           apiKey: "test-key",
           baseURL: `http://127.0.0.1:${port}`,
         }).stream({
-          model: "claude-sonnet-4-5",
+          model: "claude-sonnet-4-6",
           messages: [{ role: "user", content: "Hi" }],
           signal: controller.signal,
         })) {

@@ -66,7 +66,7 @@ const providerName = "anthropic";
  * import { Agent } from "@junction/core";
  * import { anthropic } from "@junction/provider-anthropic";
  *
- * const agent = new Agent({ provider: anthropic(), model: "claude-sonnet-4-5" });
+ * const agent = new Agent({ provider: anthropic(), model: "claude-sonnet-4-6" });
  * const { text } = await agent.send("Hello!").final;
  */
 export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvider {

@@ -1,0 +1,123 @@
+// A full conversation: an Agent (@junction/core) with @modelcontextprotocol/server-everything over
+// stdio (@junction/mcp-client), and the Anthropic provider's real `@anthropic-ai/sdk` talking to a
+// local wire fake that replays the Messages API's SSE stream. The fake model asks for
+// get-tiny-image; the next request must carry the image natively: an `image` block with a base64
+// source inside the `tool_result`.
+import { createRequire } from "node:module";
+import { Agent } from "@junction/core";
+import { MCP } from "@junction/mcp-client";
+import { anthropic } from "@junction/provider-anthropic";
+import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+const everythingEntry = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+const fixture = (name: string) =>
+  readSSEFixture(new URL(`./__fixtures__/anthropic/${name}`, import.meta.url));
+
+let fake: WireFake;
+let everything: MCP;
+
+beforeAll(async () => {
+  fake = await startWireFake();
+  everything = new MCP({ transport: "stdio", command: process.execPath, args: [everythingEntry, "stdio"] });
+  await everything.connect();
+});
+
+afterAll(async () => {
+  await everything?.close();
+  await fake?.close();
+});
+
+describe("Anthropic conversation with server-everything", () => {
+  it("runs get-tiny-image and sends the image back as an image block inside the tool_result", async () => {
+    fake.enqueue(
+      { chunks: fixture("anthropic-tiny-image-tool-call.sse.txt") },
+      { chunks: fixture("anthropic-logo-answer.sse.txt") },
+    );
+
+    const agent = new Agent({
+      provider: anthropic({ apiKey: "test-key", baseURL: fake.url, maxRetries: 0 }),
+      model: "claude-sonnet-4-6",
+      system: "You can look at images.",
+      mcps: [everything],
+    });
+    const handle = agent.send("Show me the tiny image and tell me what it is.");
+    const events = [];
+    for await (const event of handle) events.push(event);
+    const result = await handle.final;
+
+    // The final text is the last step's text.
+    expect(result.text).toBe("It is the MCP logo.");
+    expect(fake.requests).toHaveLength(2);
+
+    const toolCallId = "toolu_01Ni1uw4HXYxUhc4iFMqx7yY";
+    expect(events.find((event) => event.type === "tool-call")).toEqual({
+      type: "tool-call",
+      id: toolCallId,
+      name: "get-tiny-image",
+      input: {},
+    });
+    const toolResult = events.find((event) => event.type === "tool-result");
+    expect(toolResult).toMatchObject({ type: "tool-result", id: toolCallId, name: "get-tiny-image" });
+    const image = (
+      toolResult as { result: { content: { type: string; data?: string; mimeType?: string }[] } }
+    ).result.content.find((part) => part.type === "image");
+    expect(image?.mimeType).toBe("image/png");
+    expect(image?.data).toMatch(/^iVBORw0KGgo/);
+
+    const first = fake.requests[0]!.body;
+    const definitions = await everything.listToolDefinitions();
+    expect(first).toEqual({
+      model: "claude-sonnet-4-6",
+      max_tokens: 4096,
+      system: "You can look at images.",
+      messages: [{ role: "user", content: "Show me the tiny image and tell me what it is." }],
+      tools: expect.any(Array),
+      stream: true,
+    });
+    // Every server tool goes out under its own name (they all fit Anthropic's rule) with its
+    // input schema exactly as the server described it.
+    expect(first.tools).toEqual(
+      definitions.map((definition) => ({
+        name: definition.name,
+        description: definition.description,
+        input_schema: definition.inputSchema,
+      })),
+    );
+    expect(first.tools).toContainEqual({
+      name: "get-tiny-image",
+      description: "Returns a tiny MCP logo image.",
+      input_schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: {} },
+    });
+
+    const second = fake.requests[1]!.body;
+    expect(second.tools).toEqual(first.tools);
+    expect(second.messages).toEqual([
+      { role: "user", content: "Show me the tiny image and tell me what it is." },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me check." },
+          { type: "tool_use", id: toolCallId, name: "get-tiny-image", input: {} },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: toolCallId,
+            content: [
+              { type: "text", text: "Here's the image you requested:" },
+              { type: "image", source: { type: "base64", media_type: "image/png", data: image!.data } },
+              { type: "text", text: "The image above is the MCP logo." },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect(result.warnings).toEqual([]);
+    expect(result.usage).toMatchObject({ inputTokens: 624 + 12, outputTokens: 59 + 30 });
+  });
+});
