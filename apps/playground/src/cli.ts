@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { runChatCommand } from "./cli/chat-command.js";
+import { runToolsCommand } from "./cli/tools-command.js";
+import { openPlayground } from "./server/app.js";
+import { startHttpServer } from "./server/http-server.js";
+import { createToken } from "./server/security.js";
+
+const usage = `Junction playground
+
+  pnpm playground                 start the web app (chat + MCP inspector) on 127.0.0.1
+  pnpm playground chat "prompt"   run one prompt in the terminal; without a prompt: interactive
+  pnpm playground tools           list the tools of every configured server
+
+Options:
+  --port <n>          web app port (default: a free one)
+  --host <address>    loopback address to listen on (default 127.0.0.1; loopback only)
+  --provider <id>     chat: anthropic | openai | gemini | openai-compatible | offline
+  --model <name>      chat: the model id
+  --yes               chat: approve every tool call without asking
+  --dir <path>        data folder (default $JUNCTION_PLAYGROUND_DIR or ~/.junction-playground)
+`;
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      provider: { type: "string" },
+      model: { type: "string" },
+      yes: { type: "boolean", default: false },
+      dir: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  const [command = "serve", ...rest] = positionals;
+  switch (command) {
+    case "serve":
+      return serve(values);
+    case "tools":
+      return runToolsCommand({ directory: values.dir });
+    case "chat":
+      return runChatCommand({
+        directory: values.dir,
+        prompt: rest.join(" ").trim() || undefined,
+        provider: values.provider,
+        model: values.model,
+        approveAll: values.yes ?? false,
+      });
+    default:
+      process.stderr.write(`Unknown command ${JSON.stringify(command)}.\n\n${usage}`);
+      return 2;
+  }
+}
+
+async function serve(values: { port?: string; host?: string; dir?: string }): Promise<number> {
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`--port must be a port number, got ${JSON.stringify(values.port)}.\n`);
+    return 2;
+  }
+  process.stderr.write("Starting the Junction playground: connecting the configured MCP servers…\n");
+  const playground = await openPlayground({ directory: values.dir });
+  const token = createToken();
+  let http: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    http = await startHttpServer(playground, { host: values.host, port, token });
+  } catch (error) {
+    await playground.close();
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 1;
+  }
+  for (const server of playground.registry.list()) {
+    process.stderr.write(
+      `  ${server.status === "connected" ? "✓" : "✗"} ${server.name}: ${server.status}${server.error ? ` — ${server.error.split("\n")[0]}` : ""}\n`,
+    );
+  }
+  const providers = playground.chat.providers();
+  const real = providers.filter((provider) => provider.id !== "offline");
+  process.stderr.write(
+    real.length
+      ? `  chat providers: ${real.map((provider) => `${provider.label} (from ${provider.source})`).join(", ")}, and the offline scripted model\n`
+      : "  no API key found: chat uses the offline scripted model (set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or an OpenAI-compatible URL for a real one)\n",
+  );
+  process.stderr.write(`  data: ${playground.dataDir.root}\n\n`);
+  process.stdout.write(`Junction playground: ${http.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  process.stderr.write("\nStopping…\n");
+  await http.close();
+  await playground.close();
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,203 @@
+import { createInterface, type Interface } from "node:readline/promises";
+import type { ElicitResult } from "@junction/types";
+import { openPlayground, type Playground } from "../server/app.js";
+import type { ChatEvent } from "../server/chat-service.js";
+
+/**
+ * `pnpm playground chat "…"`: one prompt with streamed output and every tool call shown;
+ * without a prompt, an interactive session. Approvals and elicitations are asked in the terminal.
+ */
+export async function runChatCommand(options: {
+  directory?: string;
+  prompt?: string;
+  provider?: string;
+  model?: string;
+  approveAll: boolean;
+}): Promise<number> {
+  const playground = await openPlayground({ directory: options.directory });
+  const interactive = options.prompt === undefined;
+  const terminal = process.stdin.isTTY === true;
+  const readline = createInterface({ input: process.stdin, output: process.stderr, terminal });
+  const unlisten = playground.hub.listen((event) => {
+    if (event.type === "elicitation-request") void answerElicitation(playground, readline, event, terminal);
+  });
+  let failed = false;
+  try {
+    for (const server of playground.registry.list()) {
+      if (server.status === "error")
+        process.stderr.write(`! ${server.name} is not connected: ${server.error}\n`);
+    }
+    const providers = playground.chat.providers();
+    const provider = providers.find((candidate) => candidate.id === (options.provider ?? providers[0]!.id));
+    if (!provider) {
+      process.stderr.write(
+        `The provider ${options.provider} is not available; available: ${providers.map((p) => p.id).join(", ")}.\n`,
+      );
+      return 2;
+    }
+    if (provider.id === "offline") {
+      process.stderr.write(
+        "[offline scripted model: no API key found; it picks tools from your words, it is not an LLM]\n",
+      );
+    } else process.stderr.write(`[${provider.label}, model ${options.model ?? provider.defaultModel}]\n`);
+    const conversation = playground.chat.createConversation({ provider: provider.id, model: options.model });
+    const turn = async (text: string) => {
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once("SIGINT", onSignal);
+      await playground.chat.runTurn(
+        conversation.id,
+        { text, provider: provider.id, model: options.model },
+        (event) => {
+          const result = printEvent(event, playground, readline, options.approveAll);
+          if (event.type === "error" && !event.aborted) failed = true;
+          return result;
+        },
+        controller,
+      );
+      process.off("SIGINT", onSignal);
+    };
+    if (!interactive) {
+      await turn(options.prompt!);
+      return failed ? 1 : 0;
+    }
+    process.stderr.write('Interactive chat. Type a message; "/exit" or Ctrl-D to leave.\n');
+    for (;;) {
+      let line: string;
+      try {
+        line = await readline.question("you> ");
+      } catch {
+        break;
+      }
+      if (line.trim() === "/exit") break;
+      if (line.trim() === "") continue;
+      await turn(line);
+    }
+    return 0;
+  } finally {
+    unlisten();
+    readline.close();
+    await playground.close();
+  }
+}
+
+let runId = "";
+
+function printEvent(
+  event: ChatEvent,
+  playground: Playground,
+  readline: Interface,
+  approveAll: boolean,
+): void {
+  const out = process.stdout;
+  switch (event.type) {
+    case "run-start":
+      runId = event.runId;
+      break;
+    case "text-delta":
+      out.write(event.text);
+      break;
+    case "tool-call":
+      out.write(
+        `\n→ ${event.name}${event.server ? ` [${event.server}]` : ""} ${JSON.stringify(event.input)}\n`,
+      );
+      break;
+    case "approval-request": {
+      const id = event.id;
+      if (approveAll) {
+        playground.chat.answerApproval(runId, id, true);
+        break;
+      }
+      const currentRun = runId;
+      readline
+        .question(`? Allow ${event.name} with ${JSON.stringify(event.input)}? [y/N] `)
+        .then(
+          (answer) => playground.chat.answerApproval(currentRun, id, /^y(es)?$/i.test(answer.trim())),
+          () => playground.chat.answerApproval(currentRun, id, false, "No one was there to approve it."),
+        )
+        .catch(() => undefined);
+      break;
+    }
+    case "approval-answered":
+      out.write(`  ${event.approved ? "approved" : "denied"}\n`);
+      break;
+    case "tool-result":
+      out.write(
+        `← ${event.name} ${event.result.isError ? "failed" : "done"} in ${event.durationMs} ms: ${summarise(event.result)}\n`,
+      );
+      break;
+    case "warning":
+      process.stderr.write(`! ${event.message}\n`);
+      break;
+    case "error":
+      process.stderr.write(`\n${event.aborted ? "" : "✗ "}${event.message}\n`);
+      break;
+    case "finish":
+      out.write("\n");
+      break;
+    default: {
+      const unknown: never = event;
+      process.stderr.write(`! unknown event ${JSON.stringify(unknown)}\n`);
+    }
+  }
+}
+
+function summarise(result: Extract<ChatEvent, { type: "tool-result" }>["result"]): string {
+  const parts = result.content.map((part) => {
+    switch (part.type) {
+      case "text":
+        return part.text.length > 200 ? `${part.text.slice(0, 200)}…` : part.text;
+      case "image":
+        return `[image ${part.mimeType}, ${Math.round((part.data.length * 3) / 4)} bytes]`;
+      case "audio":
+        return `[audio ${part.mimeType}]`;
+      case "resource":
+        return `[resource ${part.resource.uri}]`;
+      case "resource_link":
+        return `[link ${part.uri}]`;
+      default: {
+        const unknown: never = part;
+        return `[unknown part ${JSON.stringify(unknown).slice(0, 60)}]`;
+      }
+    }
+  });
+  return parts.join(" ").replace(/\s+/g, " ");
+}
+
+async function answerElicitation(
+  playground: Playground,
+  readline: Interface,
+  event: { id: string; server: string; message: string; requestedSchema: unknown },
+  terminal: boolean,
+): Promise<void> {
+  if (!terminal) {
+    process.stderr.write(
+      `! ${event.server} asked for input (${event.message}); declined: no terminal to ask in.\n`,
+    );
+    playground.elicitation.answer(event.id, { action: "decline" });
+    return;
+  }
+  process.stderr.write(`\n${event.server} asks: ${event.message}\n`);
+  const schema = event.requestedSchema as {
+    properties?: Record<string, { type?: string; title?: string; default?: unknown }>;
+  };
+  const content: Record<string, string | number | boolean> = {};
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const answer = await readline.question(
+      `  ${property.title ?? name}${property.default !== undefined ? ` [${String(property.default)}]` : ""}: `,
+    );
+    const value = answer === "" && property.default !== undefined ? String(property.default) : answer;
+    if (value === "") continue;
+    content[name] =
+      property.type === "number" || property.type === "integer"
+        ? Number(value)
+        : property.type === "boolean"
+          ? /^(y|yes|true)$/i.test(value)
+          : value;
+  }
+  const send = await readline.question("  Send? [Y/n] ");
+  const result: ElicitResult = /^n/i.test(send.trim())
+    ? { action: "decline" }
+    : { action: "accept", content };
+  playground.elicitation.answer(event.id, result);
+}

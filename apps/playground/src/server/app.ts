@@ -1,0 +1,43 @@
+import { ChatService } from "./chat-service.js";
+import { type DataDir, prepareDataDir } from "./data-dir.js";
+import { ElicitationBroker } from "./elicitation-broker.js";
+import { EventHub } from "./event-hub.js";
+import type { AppContext } from "./http-server.js";
+import { ServerRegistry } from "./server-registry.js";
+import { Store } from "./store.js";
+
+/** The playground's parts, wired together; `close()` stops every server process. */
+export interface Playground extends AppContext {
+  dataDir: DataDir;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, adds the default servers on first run and connects every enabled
+ * server. Connection failures are kept as the server's status, never thrown.
+ */
+export async function openPlayground(
+  options: { directory?: string; environment?: NodeJS.ProcessEnv; seedDefaults?: boolean } = {},
+): Promise<Playground> {
+  const dataDir = prepareDataDir(options.directory);
+  const store = new Store(dataDir.databaseFile);
+  const hub = new EventHub();
+  const elicitation = new ElicitationBroker(hub);
+  const registry = new ServerRegistry({ store, dataDir, hub, elicitation });
+  const chat = new ChatService({ store, registry, dataDir, environment: options.environment });
+  await registry.start({ seedDefaults: options.seedDefaults });
+  return {
+    dataDir,
+    store,
+    hub,
+    elicitation,
+    registry,
+    chat,
+    async close() {
+      chat.stopAll();
+      elicitation.cancelAll();
+      await registry.close();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,339 @@
+import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import { Agent, type AgentEvent, annotationPolicy } from "@junction/core";
+import { JunctionError, type Message, type ToolResult } from "@junction/types";
+import type { DataDir } from "./data-dir.js";
+import { createProvider, detectProviders, type PlaygroundSettings, type ProviderInfo } from "./providers.js";
+import type { ServerRegistry } from "./server-registry.js";
+import type { Store, StoredConversation, TranscriptItem } from "./store.js";
+
+/** What a chat turn streams to the page (and the CLI). Plain JSON. */
+export type ChatEvent =
+  | { type: "run-start"; runId: string; provider: string; model: string }
+  | { type: "text-delta"; text: string }
+  | { type: "tool-call"; id: string; name: string; server: string | null; input: unknown }
+  | { type: "approval-request"; id: string; name: string; server: string | null; input: unknown }
+  | { type: "approval-answered"; id: string; approved: boolean }
+  | {
+      type: "tool-result";
+      id: string;
+      name: string;
+      server: string | null;
+      result: ToolResult;
+      durationMs: number;
+    }
+  | { type: "warning"; code: string; message: string }
+  | { type: "error"; message: string; aborted: boolean }
+  | { type: "finish"; reason: string; text: string };
+
+interface Run {
+  controller: AbortController;
+  approvals: Map<string, Extract<AgentEvent, { type: "tool-approval-request" }>>;
+  emit(event: ChatEvent): void;
+}
+
+const systemPrompt = (sandbox: string) =>
+  "You are the assistant of the Junction playground. You can use the tools of the connected MCP servers; " +
+  `tool names start with their server's name. The filesystem server may only touch ${sandbox}. ` +
+  "Be brief, and say which tools you used.";
+
+/** Chat: provider choice, one Agent run per turn, approvals, stop, and persistence of every turn. */
+export class ChatService {
+  readonly #store: Store;
+  readonly #registry: ServerRegistry;
+  readonly #dataDir: DataDir;
+  readonly #environment: NodeJS.ProcessEnv;
+  readonly #runs = new Map<string, Run>();
+  readonly #busy = new Set<string>();
+
+  constructor(options: {
+    store: Store;
+    registry: ServerRegistry;
+    dataDir: DataDir;
+    environment?: NodeJS.ProcessEnv;
+  }) {
+    this.#store = options.store;
+    this.#registry = options.registry;
+    this.#dataDir = options.dataDir;
+    this.#environment = options.environment ?? process.env;
+  }
+
+  settings(): PlaygroundSettings {
+    const raw = this.#store.getSetting("settings");
+    return raw ? (JSON.parse(raw) as PlaygroundSettings) : {};
+  }
+
+  updateSettings(input: Record<string, unknown>): PlaygroundSettings {
+    const next: PlaygroundSettings = { ...this.settings() };
+    if ("openaiCompatibleBaseURL" in input) {
+      const value = input.openaiCompatibleBaseURL;
+      if (value === "" || value === null || value === undefined) delete next.openaiCompatibleBaseURL;
+      else {
+        let url: URL;
+        try {
+          url = new URL(String(value));
+        } catch {
+          throw new JunctionError("invalid-argument", `${JSON.stringify(value)} is not a URL.`);
+        }
+        if (url.protocol !== "http:" && url.protocol !== "https:") {
+          throw new JunctionError("invalid-argument", "The OpenAI-compatible URL must be http or https.");
+        }
+        next.openaiCompatibleBaseURL = url.toString().replace(/\/$/, "");
+      }
+    }
+    if ("openaiCompatibleModel" in input) {
+      const value = input.openaiCompatibleModel;
+      if (typeof value === "string" && value.trim() !== "") next.openaiCompatibleModel = value.trim();
+      else delete next.openaiCompatibleModel;
+    }
+    this.#store.setSetting("settings", JSON.stringify(next));
+    return next;
+  }
+
+  providers(): ProviderInfo[] {
+    return detectProviders(this.#environment, this.settings());
+  }
+
+  createConversation(input: Record<string, unknown>): StoredConversation {
+    const providers = this.providers();
+    const provider = providers.find((candidate) => candidate.id === input.provider) ?? providers[0]!;
+    const model = typeof input.model === "string" && input.model ? input.model : provider.defaultModel;
+    return this.#store.createConversation({ title: "New conversation", provider: provider.id, model });
+  }
+
+  /** Runs one turn and streams it as server-sent events on `response`. */
+  async streamTurn(
+    conversationId: string,
+    body: Record<string, unknown>,
+    response: ServerResponse,
+  ): Promise<void> {
+    response.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+    });
+    const controller = new AbortController();
+    response.on("close", () => {
+      if (!response.writableFinished) controller.abort(new JunctionError("aborted", "The page went away."));
+    });
+    await this.runTurn(
+      conversationId,
+      body,
+      (event) => response.write(`data: ${JSON.stringify(event)}\n\n`),
+      controller,
+    );
+    response.end();
+  }
+
+  /**
+   * Runs one turn of a conversation: the user's text through an Agent with every connected
+   * server, approvals asked of the person, the transcript saved as it grows.
+   */
+  async runTurn(
+    conversationId: string,
+    body: Record<string, unknown>,
+    emit: (event: ChatEvent) => void,
+    controller = new AbortController(),
+  ): Promise<void> {
+    const conversation = this.#store.getConversation(conversationId);
+    if (!conversation) {
+      emit({ type: "error", message: `No conversation with id ${conversationId}.`, aborted: false });
+      return;
+    }
+    const text = typeof body.text === "string" ? body.text.trim() : "";
+    if (!text) {
+      emit({ type: "error", message: "Type a message first.", aborted: false });
+      return;
+    }
+    if (this.#busy.has(conversationId)) {
+      emit({
+        type: "error",
+        message: "This conversation is already running a turn; stop it first.",
+        aborted: false,
+      });
+      return;
+    }
+    const providerId = typeof body.provider === "string" ? body.provider : conversation.provider;
+    const info = this.providers().find((candidate) => candidate.id === providerId);
+    if (!info) {
+      emit({
+        type: "error",
+        message: `The provider ${providerId} is not available (no key or URL set).`,
+        aborted: false,
+      });
+      return;
+    }
+    const model = typeof body.model === "string" && body.model.trim() ? body.model.trim() : info.defaultModel;
+    this.#busy.add(conversationId);
+    const runId = randomUUID();
+    const run: Run = { controller, approvals: new Map(), emit };
+    this.#runs.set(runId, run);
+    conversation.provider = info.id;
+    conversation.model = model;
+    if (conversation.transcript.length === 0)
+      conversation.title = text.length > 60 ? `${text.slice(0, 57)}…` : text;
+    conversation.transcript.push({ kind: "user", text });
+    this.#store.saveConversation(conversation);
+    emit({ type: "run-start", runId, provider: info.id, model });
+
+    const servers = this.#registry.connected();
+    const serverOf = (toolName: string): string | null =>
+      servers.find((server) => toolName.startsWith(`${server.name}_`))?.name ?? null;
+    const toolItems = new Map<string, Extract<TranscriptItem, { kind: "tool" }>>();
+    let assistant: Extract<TranscriptItem, { kind: "assistant" }> | undefined;
+    const previous = conversation.messages;
+    try {
+      const provider = await createProvider(info.id, this.#environment, this.settings(), {
+        sandbox: this.#dataDir.sandbox,
+      });
+      const agent = new Agent({
+        provider,
+        model,
+        system: systemPrompt(this.#dataDir.sandbox),
+        mcps: servers.map((server) => ({ mcp: server.mcp, prefix: server.name })),
+        approval: annotationPolicy(),
+        maxSteps: 10,
+        messages: previous,
+      });
+      const handle = agent.send(text, { signal: controller.signal });
+      for await (const event of handle) {
+        switch (event.type) {
+          case "text-delta":
+            if (!assistant) {
+              assistant = { kind: "assistant", text: "" };
+              conversation.transcript.push(assistant);
+            }
+            assistant.text += event.text;
+            emit({ type: "text-delta", text: event.text });
+            break;
+          case "reasoning-delta":
+          case "step-end":
+            break;
+          case "tool-call": {
+            assistant = undefined;
+            const existing = toolItems.get(event.id);
+            if (existing) break;
+            const item: Extract<TranscriptItem, { kind: "tool" }> = {
+              kind: "tool",
+              id: event.id,
+              name: event.name,
+              server: serverOf(event.name),
+              input: event.input,
+              status: "running",
+            };
+            toolItems.set(event.id, item);
+            conversation.transcript.push(item);
+            emit({
+              type: "tool-call",
+              id: event.id,
+              name: event.name,
+              server: item.server,
+              input: event.input,
+            });
+            break;
+          }
+          case "tool-approval-request": {
+            run.approvals.set(event.id, event);
+            const item = toolItems.get(event.id);
+            if (item) item.status = "awaiting-approval";
+            emit({
+              type: "approval-request",
+              id: event.id,
+              name: event.name,
+              server: serverOf(event.name),
+              input: event.input,
+            });
+            break;
+          }
+          case "tool-result": {
+            assistant = undefined;
+            const item = toolItems.get(event.id);
+            const denied = event.result.isError && item?.status === "awaiting-approval";
+            if (item) {
+              item.status = denied ? "denied" : "done";
+              item.result = event.result;
+              item.durationMs = event.durationMs;
+            }
+            emit({
+              type: "tool-result",
+              id: event.id,
+              name: event.name,
+              server: serverOf(event.name),
+              result: event.result,
+              durationMs: event.durationMs,
+            });
+            this.#store.saveConversation(conversation);
+            break;
+          }
+          case "warning":
+            conversation.transcript.push({ kind: "notice", level: "warning", text: event.warning.message });
+            emit({ type: "warning", code: event.warning.code, message: event.warning.message });
+            break;
+          case "finish":
+            break;
+          case "error":
+            break;
+          default: {
+            const unknown: never = event;
+            emit({
+              type: "warning",
+              code: "unknown-event",
+              message: `Unknown agent event ${JSON.stringify(unknown)}`,
+            });
+          }
+        }
+      }
+      const result = await handle.final;
+      conversation.messages = result.messages;
+      emit({ type: "finish", reason: result.finishReason, text: result.text });
+    } catch (error) {
+      const aborted = controller.signal.aborted;
+      const message = aborted ? "Stopped." : `The run failed: ${(error as Error).message}`;
+      conversation.transcript.push({ kind: "notice", level: aborted ? "info" : "error", text: message });
+      for (const item of toolItems.values()) {
+        if (item.status === "running" || item.status === "awaiting-approval") item.status = "denied";
+      }
+      // Keep what the person said and what the model wrote so far for the next turn.
+      const partial = conversation.transcript
+        .slice(conversation.transcript.findLastIndex((item) => item.kind === "user") + 1)
+        .flatMap((item) => (item.kind === "assistant" ? [item.text] : []))
+        .join("\n");
+      const next: Message[] = [...previous, { role: "user", content: text }];
+      if (partial) next.push({ role: "assistant", content: [{ type: "text", text: partial }] });
+      conversation.messages = next;
+      emit({ type: "error", message, aborted });
+    } finally {
+      this.#store.saveConversation(conversation);
+      this.#runs.delete(runId);
+      this.#busy.delete(conversationId);
+    }
+  }
+
+  /** Answers an approval the run asked for. */
+  answerApproval(runId: string, callId: string, approve: boolean, reason?: string): void {
+    const run = this.#runs.get(runId);
+    const request = run?.approvals.get(callId);
+    if (!run || !request) {
+      throw new JunctionError(
+        "invalid-argument",
+        `No approval is pending for call ${callId} of run ${runId}.`,
+      );
+    }
+    run.approvals.delete(callId);
+    if (approve) request.approve();
+    else request.deny(reason ?? "The user denied this call.");
+    run.emit({ type: "approval-answered", id: callId, approved: approve });
+  }
+
+  /** Stops a run: the model stream and every tool call in flight are cancelled. */
+  stop(runId: string): void {
+    const run = this.#runs.get(runId);
+    if (!run) throw new JunctionError("invalid-argument", `No run ${runId} is in progress.`);
+    run.controller.abort(new JunctionError("aborted", "Stopped by the user."));
+  }
+
+  /** Stops every run, for shutdown. */
+  stopAll(): void {
+    for (const run of this.#runs.values())
+      run.controller.abort(new JunctionError("aborted", "The playground is closing."));
+  }
+}

@@ -1,0 +1,242 @@
+import { join } from "node:path";
+import { type ScriptedTurn, scriptedModel } from "@junction/core/testing";
+import type {
+  Message,
+  ModelProvider,
+  ModelRequest,
+  ToolDefinition,
+  ToolResult,
+  Usage,
+} from "@junction/types";
+
+/** A planned tool call: which tool, with what input, and what to say first. */
+export interface OfflinePlan {
+  tool: string;
+  input: Record<string, unknown>;
+  preface: string;
+}
+
+const noUsage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+/**
+ * The playground's offline model: not an LLM, a small set of rules on top of core's scripted
+ * model. Each turn it picks a tool from the user's words and the tools on offer, or, once the
+ * result is back, summarises it. It shows the whole loop (tool call, approval, result, answer)
+ * on a machine with no key and no network.
+ */
+export function createOfflineModel(options: { sandbox: string; delayMs?: number }): ModelProvider {
+  const respond = (request: ModelRequest): ScriptedTurn => {
+    const base = { usage: noUsage, delayMs: options.delayMs ?? 8 };
+    const last = request.messages.at(-1);
+    if (last?.role === "tool") return { ...base, text: summarise(last) };
+    const text = last?.role === "user" ? userText(last) : "";
+    const plan = planToolCall(text, request.tools ?? [], options.sandbox);
+    if (!plan) return { ...base, text: helpText(request.tools ?? []) };
+    return { ...base, text: plan.preface, toolCalls: [{ name: plan.tool, input: plan.input }] };
+  };
+  // One scripted turn per model call; a run never has more steps than the agent's maxSteps.
+  return scriptedModel({
+    name: "offline",
+    responses: Array.from({ length: 64 }, () => respond),
+    capabilities: { userImages: false, userAudio: false, parallelToolCalls: false, reasoning: false },
+  });
+}
+
+function userText(message: Extract<Message, { role: "user" }>): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
+}
+
+function findTool(tools: ToolDefinition[], ...names: string[]): ToolDefinition | undefined {
+  for (const name of names) {
+    const tool = tools.find((candidate) => candidate.name === name || candidate.name.endsWith(`_${name}`));
+    if (tool) return tool;
+  }
+  return undefined;
+}
+
+/**
+ * Chooses a tool for the user's words. Clear requests map to known tools of the default
+ * servers; anything else goes to the tool whose name and description share the most words
+ * with the request, when its required arguments can be filled.
+ */
+export function planToolCall(
+  text: string,
+  tools: ToolDefinition[],
+  sandbox: string,
+): OfflinePlan | undefined {
+  const lower = text.toLowerCase();
+  const numbers = (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
+  const quoted = /["“']([^"”']+)["”']/.exec(text)?.[1];
+  const rules: (() => OfflinePlan | undefined)[] = [
+    () => {
+      const tool = /\b(image|picture|logo)\b/.test(lower) ? findTool(tools, "get-tiny-image") : undefined;
+      return tool && { tool: tool.name, input: {}, preface: "Let me fetch the tiny image. " };
+    },
+    () => {
+      const tool =
+        /\b(add|sum|plus|\+)\b/.test(lower) && numbers.length >= 2 ? findTool(tools, "get-sum") : undefined;
+      return (
+        tool && {
+          tool: tool.name,
+          input: { a: numbers[0], b: numbers[1] },
+          preface: `I'll add ${numbers[0]} and ${numbers[1]} with the sum tool. `,
+        }
+      );
+    },
+    () => {
+      const match = /\becho\b\s*(.*)$/is.exec(text);
+      const tool = match ? findTool(tools, "echo") : undefined;
+      const message = quoted ?? match?.[1]?.trim() ?? "";
+      return (
+        tool && { tool: tool.name, input: { message: message || "hello" }, preface: "Echoing that back. " }
+      );
+    },
+    () => {
+      const match = /\b(?:write|save|create)\b.*?\bfile\b\s*([\w.-]+)?/i.exec(text);
+      const tool = match ? findTool(tools, "write_file") : undefined;
+      const name = match?.[1] && match[1].toLowerCase() !== "with" ? match[1] : "note.txt";
+      return (
+        tool && {
+          tool: tool.name,
+          input: { path: join(sandbox, name), content: quoted ?? "Written by the offline model.\n" },
+          preface: `I'll write ${name} in the sandbox folder. `,
+        }
+      );
+    },
+    () => {
+      const match = /\bread\b.*?([\w-]+\.\w+)/i.exec(text);
+      const tool = match ? findTool(tools, "read_text_file", "read_file") : undefined;
+      return (
+        tool && {
+          tool: tool.name,
+          input: { path: join(sandbox, match![1]!) },
+          preface: `Reading ${match![1]} from the sandbox. `,
+        }
+      );
+    },
+    () => {
+      const tool = /\b(list|files|folder|directory|sandbox)\b/.test(lower)
+        ? findTool(tools, "list_directory")
+        : undefined;
+      return tool && { tool: tool.name, input: { path: sandbox }, preface: "Listing the sandbox folder. " };
+    },
+    () => {
+      const match = /\bremember\b(?:\s+that)?\s+(.+)$/is.exec(text);
+      const tool = match ? findTool(tools, "create_entities") : undefined;
+      return (
+        tool && {
+          tool: tool.name,
+          input: {
+            entities: [{ name: "user-note", entityType: "note", observations: [match![1]!.trim()] }],
+          },
+          preface: "I'll store that in the memory server's knowledge graph. ",
+        }
+      );
+    },
+    () => {
+      const tool = /\b(memory|knowledge|graph|remembered)\b/.test(lower)
+        ? findTool(tools, "read_graph")
+        : undefined;
+      return tool && { tool: tool.name, input: {}, preface: "Reading the knowledge graph. " };
+    },
+    () => {
+      const tool = /\b(elicit|form|ask me)\b/.test(lower)
+        ? findTool(tools, "trigger-elicitation-request")
+        : undefined;
+      return tool && { tool: tool.name, input: {}, preface: "The server will ask you some questions. " };
+    },
+    () => genericPlan(lower, tools, numbers, quoted),
+  ];
+  for (const rule of rules) {
+    const plan = rule();
+    if (plan) return plan;
+  }
+  return undefined;
+}
+
+function genericPlan(
+  lower: string,
+  tools: ToolDefinition[],
+  numbers: number[],
+  quoted: string | undefined,
+): OfflinePlan | undefined {
+  const words = new Set(lower.split(/[^a-z0-9]+/).filter((word) => word.length >= 3));
+  let best: { tool: ToolDefinition; score: number } | undefined;
+  for (const tool of tools) {
+    const haystack = `${tool.name} ${tool.description}`.toLowerCase().split(/[^a-z0-9]+/);
+    const score = haystack.filter((word) => words.has(word)).length;
+    if (score > 0 && (!best || score > best.score)) best = { tool, score };
+  }
+  if (!best) return undefined;
+  const input = fillArguments(best.tool.inputSchema, numbers, quoted);
+  if (!input) return undefined;
+  return { tool: best.tool.name, input, preface: `The closest tool is ${best.tool.name}; I'll call it. ` };
+}
+
+function fillArguments(
+  schema: Record<string, unknown>,
+  numbers: number[],
+  quoted: string | undefined,
+): Record<string, unknown> | undefined {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; enum?: unknown[] }>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const input: Record<string, unknown> = {};
+  const remaining = [...numbers];
+  for (const name of required) {
+    const property = properties[name] ?? {};
+    if (Array.isArray(property.enum) && property.enum.length > 0) input[name] = property.enum[0];
+    else if (property.type === "number" || property.type === "integer") {
+      if (remaining.length === 0) return undefined;
+      input[name] = remaining.shift();
+    } else if (property.type === "string") {
+      if (quoted === undefined) return undefined;
+      input[name] = quoted;
+    } else if (property.type === "boolean") input[name] = false;
+    else return undefined;
+  }
+  return input;
+}
+
+function summarise(message: Extract<Message, { role: "tool" }>): string {
+  const lines: string[] = [];
+  for (const part of message.content) {
+    const output: ToolResult =
+      typeof part.output === "string"
+        ? { content: [{ type: "text", text: part.output }], isError: false }
+        : part.output;
+    const texts = output.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+    const images = output.content.filter((block) => block.type === "image").length;
+    const audio = output.content.filter((block) => block.type === "audio").length;
+    const resources = output.content.filter(
+      (block) => block.type === "resource" || block.type === "resource_link",
+    ).length;
+    const joined = texts.join(" ").replace(/\s+/g, " ").trim();
+    const excerpt = joined.length > 400 ? `${joined.slice(0, 400)}…` : joined;
+    if (output.isError) {
+      lines.push(`${part.toolName} failed: ${excerpt || "no message"}.`);
+      continue;
+    }
+    const extras = [
+      images ? `${images} image${images > 1 ? "s" : ""}` : "",
+      audio ? `${audio} audio clip${audio > 1 ? "s" : ""}` : "",
+      resources ? `${resources} resource${resources > 1 ? "s" : ""}` : "",
+    ].filter(Boolean);
+    lines.push(
+      `${part.toolName} returned${excerpt ? `: "${excerpt}"` : " no text"}${extras.length ? ` and ${extras.join(", ")}` : ""}.`,
+    );
+  }
+  return `Done. ${lines.join(" ")}`;
+}
+
+function helpText(tools: ToolDefinition[]): string {
+  const names = tools.slice(0, 12).map((tool) => tool.name);
+  return (
+    "I am the offline scripted model: I pick a tool from your words, I don't understand language. " +
+    'Try "show me the tiny image", "add 2 and 3", "echo hello", "list the sandbox files", ' +
+    '"write a file notes.txt with \\"hi\\"", or "remember that I like tea". ' +
+    (names.length
+      ? `Tools on offer: ${names.join(", ")}${tools.length > names.length ? ", …" : ""}.`
+      : "No tools are connected.")
+  );
+}

@@ -1,0 +1,116 @@
+import { JunctionError, type ModelProvider } from "@junction/types";
+import { createOfflineModel } from "./offline-model.js";
+
+/** A model provider the playground can use, as the UI lists it. Never carries the key itself. */
+export interface ProviderInfo {
+  id: "anthropic" | "openai" | "gemini" | "openai-compatible" | "offline";
+  label: string;
+  /** Where it was found: the environment variable or setting, for the UI to say. */
+  source: string;
+  defaultModel: string;
+  models: string[];
+}
+
+/** Settings the UI can change; kept in the database. */
+export interface PlaygroundSettings {
+  /** An OpenAI-compatible endpoint, OpenAI-style with /v1, for example http://127.0.0.1:11434/v1 (Ollama). */
+  openaiCompatibleBaseURL?: string;
+  openaiCompatibleModel?: string;
+}
+
+/**
+ * The providers available now: one per vendor key in the environment, an OpenAI-compatible
+ * endpoint when a URL is set, and always the offline scripted model (last, unless it is alone).
+ */
+export function detectProviders(
+  environment: NodeJS.ProcessEnv,
+  settings: PlaygroundSettings,
+): ProviderInfo[] {
+  const providers: ProviderInfo[] = [];
+  if (environment.ANTHROPIC_API_KEY) {
+    providers.push({
+      id: "anthropic",
+      label: "Anthropic",
+      source: "ANTHROPIC_API_KEY",
+      defaultModel: "claude-sonnet-4-5",
+      models: ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1"],
+    });
+  }
+  if (environment.OPENAI_API_KEY) {
+    providers.push({
+      id: "openai",
+      label: "OpenAI (Responses API)",
+      source: "OPENAI_API_KEY",
+      defaultModel: "gpt-5-mini",
+      models: ["gpt-5-mini", "gpt-5", "gpt-4.1", "gpt-4.1-mini"],
+    });
+  }
+  const geminiVariable = environment.GEMINI_API_KEY
+    ? "GEMINI_API_KEY"
+    : environment.GOOGLE_API_KEY
+      ? "GOOGLE_API_KEY"
+      : undefined;
+  if (geminiVariable) {
+    providers.push({
+      id: "gemini",
+      label: "Google Gemini",
+      source: geminiVariable,
+      defaultModel: "gemini-2.5-flash",
+      models: ["gemini-2.5-flash", "gemini-2.5-pro"],
+    });
+  }
+  const compatibleURL = settings.openaiCompatibleBaseURL || environment.OPENAI_COMPATIBLE_BASE_URL;
+  if (compatibleURL) {
+    const model = settings.openaiCompatibleModel || environment.OPENAI_COMPATIBLE_MODEL || "llama3.2";
+    providers.push({
+      id: "openai-compatible",
+      label: `OpenAI-compatible (${compatibleURL})`,
+      source: settings.openaiCompatibleBaseURL ? "setting" : "OPENAI_COMPATIBLE_BASE_URL",
+      defaultModel: model,
+      models: [model],
+    });
+  }
+  providers.push({
+    id: "offline",
+    label: "Offline scripted model (not an LLM)",
+    source: "built in, no key needed",
+    defaultModel: "offline-scripted",
+    models: ["offline-scripted"],
+  });
+  return providers;
+}
+
+/** Creates the `ModelProvider` for one of the detected providers. Vendor packages load lazily. */
+export async function createProvider(
+  id: string,
+  environment: NodeJS.ProcessEnv,
+  settings: PlaygroundSettings,
+  offline: { sandbox: string },
+): Promise<ModelProvider> {
+  switch (id) {
+    case "anthropic": {
+      const { anthropic } = await import("@junction/provider-anthropic");
+      return anthropic({ apiKey: environment.ANTHROPIC_API_KEY });
+    }
+    case "openai": {
+      const { openai } = await import("@junction/provider-openai");
+      return openai({ apiKey: environment.OPENAI_API_KEY });
+    }
+    case "gemini": {
+      const { gemini } = await import("@junction/provider-gemini");
+      return gemini({ apiKey: environment.GEMINI_API_KEY ?? environment.GOOGLE_API_KEY });
+    }
+    case "openai-compatible": {
+      const baseURL = settings.openaiCompatibleBaseURL || environment.OPENAI_COMPATIBLE_BASE_URL;
+      if (!baseURL) {
+        throw new JunctionError("provider-config-invalid", "No OpenAI-compatible base URL is set.");
+      }
+      const { chatCompletions } = await import("@junction/provider-chatcompletions");
+      return chatCompletions({ baseURL, apiKey: environment.OPENAI_COMPATIBLE_API_KEY ?? "not-needed" });
+    }
+    case "offline":
+      return createOfflineModel(offline);
+    default:
+      throw new JunctionError("provider-config-invalid", `Unknown provider ${JSON.stringify(id)}.`);
+  }
+}

@@ -1,0 +1,345 @@
+import { loadMCPConfig, MCP, type MCPConfig } from "@junction/mcp-client";
+import { JunctionError } from "@junction/types";
+import type { DataDir } from "./data-dir.js";
+import { BUILTIN_SERVERS, builtinServerEntry, isBuiltinServer } from "./default-servers.js";
+import type { ElicitationBroker } from "./elicitation-broker.js";
+import type { EventHub } from "./event-hub.js";
+import type { Store, StoredServer } from "./store.js";
+
+/** What the UI shows about a server. */
+export interface ServerStatus {
+  id: string;
+  name: string;
+  /** The `mcpServers` entry, as stored (default servers: as resolved on this machine). */
+  config: Record<string, unknown>;
+  builtin: string | null;
+  enabled: boolean;
+  /** `reconnecting`: the server died and the client is restarting it (calls wait for it). */
+  status: "connecting" | "connected" | "reconnecting" | "error" | "disabled";
+  /** The connection error, with the server's stderr tail where the client gave it. */
+  error?: string;
+  serverInfo?: unknown;
+  instructions?: string;
+  capabilities?: unknown;
+}
+
+interface Entry {
+  stored: StoredServer;
+  mcp?: MCP;
+  status: "connecting" | "connected" | "error" | "disabled";
+  error?: string;
+}
+
+const serverNamePattern = /^[A-Za-z0-9][A-Za-z0-9-]{0,39}$/;
+
+/** Checks a server name: it becomes the tool-name prefix the model sees, so vendors' rules apply. */
+export function validateServerName(name: unknown): string {
+  if (typeof name !== "string" || !serverNamePattern.test(name)) {
+    throw new JunctionError(
+      "mcp-config-invalid",
+      `A server name must be 1–40 letters, digits or "-", starting with a letter or digit (it prefixes tool names as name_tool); got ${JSON.stringify(name)}.`,
+    );
+  }
+  return name;
+}
+
+/**
+ * Turns one `mcpServers` entry (what Claude Desktop, Cursor and VS Code users already have)
+ * into an `MCPConfig`, with the mcp-client's own loader and its error messages.
+ */
+export function parseServerEntry(name: string, entry: unknown): MCPConfig {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    throw new JunctionError("mcp-config-invalid", `The config of server ${name} must be a JSON object.`);
+  }
+  const configs = loadMCPConfig({ mcpServers: { [name]: entry } });
+  const config = configs[name];
+  if (!config)
+    throw new JunctionError("mcp-config-invalid", `The config of server ${name} was not understood.`);
+  return config;
+}
+
+/** The playground's MCP connections: one per stored server, reconnected by the client on crashes. */
+export class ServerRegistry {
+  readonly #entries = new Map<string, Entry>();
+  readonly #store: Store;
+  readonly #dataDir: DataDir;
+  readonly #hub: EventHub;
+  readonly #elicitation: ElicitationBroker;
+
+  constructor(options: { store: Store; dataDir: DataDir; hub: EventHub; elicitation: ElicitationBroker }) {
+    this.#store = options.store;
+    this.#dataDir = options.dataDir;
+    this.#hub = options.hub;
+    this.#elicitation = options.elicitation;
+  }
+
+  /** Adds the default servers on first run, then connects every enabled server. */
+  async start(options: { seedDefaults?: boolean } = {}): Promise<void> {
+    if (options.seedDefaults !== false && !this.#store.seeded) {
+      for (const name of BUILTIN_SERVERS) {
+        if (!this.#store.findServerByName(name)) this.#store.addServer({ name, config: {}, builtin: name });
+      }
+      this.#store.markSeeded();
+    }
+    for (const stored of this.#store.listServers()) {
+      this.#entries.set(stored.id, { stored, status: stored.enabled ? "connecting" : "disabled" });
+    }
+    await Promise.all([...this.#entries.keys()].map((id) => this.#connect(id)));
+  }
+
+  list(): ServerStatus[] {
+    return this.#store.listServers().map((stored) => this.#status(stored));
+  }
+
+  status(id: string): ServerStatus {
+    return this.#status(this.#require(id).stored);
+  }
+
+  /** The connected servers, each with its name as the tool prefix. */
+  connected(): { name: string; mcp: MCP }[] {
+    const result: { name: string; mcp: MCP }[] = [];
+    for (const entry of this.#entries.values()) {
+      if (entry.mcp && entry.status === "connected") result.push({ name: entry.stored.name, mcp: entry.mcp });
+    }
+    return result;
+  }
+
+  /** The connection of a server, or a clear error naming why there is none. */
+  client(id: string): MCP {
+    const entry = this.#require(id);
+    if (!entry.mcp || entry.status !== "connected") {
+      throw new JunctionError(
+        "mcp-not-connected",
+        `Server ${entry.stored.name} is not connected${entry.error ? `: ${entry.error}` : "."}`,
+      );
+    }
+    return entry.mcp;
+  }
+
+  async add(name: unknown, entry: unknown): Promise<ServerStatus> {
+    const checkedName = validateServerName(name);
+    if (this.#store.findServerByName(checkedName)) {
+      throw new JunctionError("mcp-config-invalid", `A server named ${checkedName} already exists.`);
+    }
+    parseServerEntry(checkedName, entry);
+    const stored = this.#store.addServer({ name: checkedName, config: entry as Record<string, unknown> });
+    this.#entries.set(stored.id, { stored, status: "connecting" });
+    this.#hub.publish({ type: "servers-changed" });
+    await this.#connect(stored.id);
+    return this.status(stored.id);
+  }
+
+  async update(id: string, name: unknown, entry: unknown, enabled: unknown = true): Promise<ServerStatus> {
+    const current = this.#require(id);
+    const checkedName = validateServerName(name);
+    entry = restoreRedacted(entry, this.#entryOf(current.stored));
+    const other = this.#store.findServerByName(checkedName);
+    if (other && other.id !== id) {
+      throw new JunctionError("mcp-config-invalid", `A server named ${checkedName} already exists.`);
+    }
+    parseServerEntry(checkedName, entry);
+    await this.#disconnect(current);
+    this.#store.updateServer(id, {
+      name: checkedName,
+      config: entry as Record<string, unknown>,
+      enabled: enabled !== false,
+    });
+    const stored = this.#store.getServer(id)!;
+    this.#entries.set(id, { stored, status: stored.enabled ? "connecting" : "disabled" });
+    this.#hub.publish({ type: "servers-changed" });
+    await this.#connect(id);
+    return this.status(id);
+  }
+
+  async remove(id: string): Promise<void> {
+    const entry = this.#require(id);
+    await this.#disconnect(entry);
+    this.#entries.delete(id);
+    this.#store.removeServer(id);
+    this.#hub.publish({ type: "servers-changed" });
+  }
+
+  async restart(id: string): Promise<ServerStatus> {
+    const entry = this.#require(id);
+    await this.#disconnect(entry);
+    entry.status = entry.stored.enabled ? "connecting" : "disabled";
+    entry.error = undefined;
+    this.#hub.publish({ type: "servers-changed" });
+    await this.#connect(id);
+    return this.status(id);
+  }
+
+  /**
+   * Imports an `mcpServers` (or VS Code `servers`) JSON document. Every entry is checked
+   * first, so a broken file adds nothing; names already present are reported, not replaced.
+   */
+  async import(document: unknown): Promise<{ added: string[]; skipped: { name: string; reason: string }[] }> {
+    let parsed = document;
+    if (typeof document === "string") {
+      try {
+        parsed = JSON.parse(document);
+      } catch (error) {
+        throw new JunctionError(
+          "mcp-config-invalid",
+          `The imported file is not JSON: ${(error as Error).message}`,
+        );
+      }
+    }
+    if (typeof parsed !== "object" || parsed === null) {
+      throw new JunctionError(
+        "mcp-config-invalid",
+        "The imported file must be a JSON object with mcpServers.",
+      );
+    }
+    const record = parsed as { mcpServers?: unknown; servers?: unknown };
+    const servers = record.mcpServers ?? record.servers;
+    if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
+      throw new JunctionError(
+        "mcp-config-invalid",
+        'The imported file has no "mcpServers" (or VS Code "servers") object.',
+      );
+    }
+    const entries = Object.entries(servers as Record<string, unknown>);
+    for (const [name, entry] of entries) {
+      validateServerName(name);
+      parseServerEntry(name, entry);
+    }
+    const added: string[] = [];
+    const skipped: { name: string; reason: string }[] = [];
+    const ids: string[] = [];
+    for (const [name, entry] of entries) {
+      if (this.#store.findServerByName(name)) {
+        skipped.push({ name, reason: "a server with this name already exists" });
+        continue;
+      }
+      const stored = this.#store.addServer({ name, config: entry as Record<string, unknown> });
+      this.#entries.set(stored.id, { stored, status: "connecting" });
+      ids.push(stored.id);
+      added.push(name);
+    }
+    this.#hub.publish({ type: "servers-changed" });
+    await Promise.all(ids.map((id) => this.#connect(id)));
+    return { added, skipped };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#entries.values()].map((entry) => this.#disconnect(entry)));
+  }
+
+  #require(id: string): Entry {
+    const entry = this.#entries.get(id);
+    if (!entry) throw new JunctionError("invalid-argument", `No server with id ${id}.`);
+    return entry;
+  }
+
+  #entryOf(stored: StoredServer): Record<string, unknown> {
+    return isBuiltinServer(stored.builtin)
+      ? builtinServerEntry(stored.builtin, { sandbox: this.#dataDir.sandbox, dataRoot: this.#dataDir.root })
+      : stored.config;
+  }
+
+  #status(stored: StoredServer): ServerStatus {
+    const entry = this.#entries.get(stored.id);
+    const mcp = entry?.status === "connected" ? entry.mcp : undefined;
+    return {
+      id: stored.id,
+      name: stored.name,
+      config: redactEntry(this.#entryOf(stored)),
+      builtin: stored.builtin,
+      enabled: stored.enabled,
+      status:
+        entry?.status === "connected" && mcp && !mcp.connected
+          ? "reconnecting"
+          : (entry?.status ?? "connecting"),
+      ...(entry?.error ? { error: entry.error } : {}),
+      ...(mcp
+        ? { serverInfo: mcp.serverInfo, instructions: mcp.instructions, capabilities: mcp.capabilities }
+        : {}),
+    };
+  }
+
+  async #connect(id: string): Promise<void> {
+    const entry = this.#entries.get(id);
+    if (!entry?.stored.enabled) return;
+    const name = entry.stored.name;
+    let config: MCPConfig;
+    try {
+      config = parseServerEntry(name, this.#entryOf(entry.stored));
+    } catch (error) {
+      entry.status = "error";
+      entry.error = (error as Error).message;
+      this.#hub.publish({ type: "servers-changed" });
+      return;
+    }
+    const mcp = new MCP({
+      ...config,
+      name,
+      roots: [{ uri: `file://${this.#dataDir.sandbox}`, name: "sandbox" }],
+      handlers: {
+        elicitation: (params) => this.#elicitation.ask(name, params),
+        log: (message) => this.#hub.publish({ type: "server-log", server: name, ...message }),
+      },
+    } as MCPConfig);
+    entry.mcp = mcp;
+    entry.status = "connecting";
+    entry.error = undefined;
+    try {
+      await mcp.connect();
+      if (this.#entries.get(id) !== entry || entry.mcp !== mcp) {
+        await mcp.close();
+        return;
+      }
+      entry.status = "connected";
+    } catch (error) {
+      entry.status = "error";
+      entry.error = (error as Error).message;
+      entry.mcp = undefined;
+      await mcp.close().catch(() => undefined);
+    }
+    this.#hub.publish({ type: "servers-changed" });
+  }
+
+  async #disconnect(entry: Entry): Promise<void> {
+    const mcp = entry.mcp;
+    entry.mcp = undefined;
+    if (mcp) await mcp.close().catch(() => undefined);
+  }
+}
+
+const redacted = "••••••";
+
+/** Puts back the secret values an edited entry still shows as redacted. */
+function restoreRedacted(entry: unknown, previous: Record<string, unknown>): unknown {
+  if (typeof entry !== "object" || entry === null) return entry;
+  const copy: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
+  for (const key of ["env", "headers"]) {
+    const value = copy[key];
+    const before = previous[key] as Record<string, unknown> | undefined;
+    if (typeof value === "object" && value !== null && before) {
+      copy[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, v]) => [
+          name,
+          v === redacted && name in before ? before[name] : v,
+        ]),
+      );
+    }
+  }
+  return copy;
+}
+
+/** Header and env values are secrets: the UI is told which exist, never what they are. */
+export function redactEntry(entry: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...entry };
+  for (const key of ["env", "headers"]) {
+    const value = copy[key];
+    if (typeof value === "object" && value !== null) {
+      copy[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, v]) => [
+          name,
+          typeof v === "string" && /^\$\{[^}]+\}$/.test(v) ? v : redacted,
+        ]),
+      );
+    }
+  }
+  return copy;
+}

@@ -1,0 +1,205 @@
+import { randomUUID } from "node:crypto";
+import { DatabaseSync } from "node:sqlite";
+import type { Message } from "@junction/types";
+
+/** A server as the user configured it. `config` is an MCPConfig without in-process parts. */
+export interface StoredServer {
+  id: string;
+  name: string;
+  config: Record<string, unknown>;
+  enabled: boolean;
+  /** Set for the default servers, whose command is resolved from node_modules at run time. */
+  builtin: string | null;
+  createdAt: string;
+}
+
+/** One entry of a conversation as the UI shows it. */
+export type TranscriptItem =
+  | { kind: "user"; text: string }
+  | { kind: "assistant"; text: string }
+  | {
+      kind: "tool";
+      id: string;
+      name: string;
+      server: string | null;
+      input: unknown;
+      status: "running" | "done" | "denied" | "awaiting-approval";
+      result?: unknown;
+      durationMs?: number;
+    }
+  | { kind: "notice"; level: "info" | "warning" | "error"; text: string };
+
+export interface StoredConversation {
+  id: string;
+  title: string;
+  provider: string;
+  model: string;
+  createdAt: string;
+  updatedAt: string;
+  messages: Message[];
+  transcript: TranscriptItem[];
+}
+
+/** The playground's SQLite database (node:sqlite): servers, conversations and settings. */
+export class Store {
+  readonly #db: DatabaseSync;
+
+  constructor(file: string) {
+    this.#db = new DatabaseSync(file);
+    this.#db.exec(`
+      PRAGMA journal_mode = WAL;
+      CREATE TABLE IF NOT EXISTS servers (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, config TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1, builtin TEXT, created_at TEXT NOT NULL, position INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS conversations (
+        id TEXT PRIMARY KEY, title TEXT NOT NULL, provider TEXT NOT NULL, model TEXT NOT NULL,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL, messages TEXT NOT NULL, transcript TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+  }
+
+  /** Whether the default servers were ever added (so removing them sticks). */
+  get seeded(): boolean {
+    return this.getSetting("seeded") === "1";
+  }
+
+  markSeeded(): void {
+    this.setSetting("seeded", "1");
+  }
+
+  listServers(): StoredServer[] {
+    const rows = this.#db.prepare("SELECT * FROM servers ORDER BY position, created_at").all();
+    return rows.map((row) => toServer(row));
+  }
+
+  getServer(id: string): StoredServer | undefined {
+    const row = this.#db.prepare("SELECT * FROM servers WHERE id = ?").get(id);
+    return row ? toServer(row) : undefined;
+  }
+
+  findServerByName(name: string): StoredServer | undefined {
+    const row = this.#db.prepare("SELECT * FROM servers WHERE name = ?").get(name);
+    return row ? toServer(row) : undefined;
+  }
+
+  addServer(input: { name: string; config: Record<string, unknown>; builtin?: string | null }): StoredServer {
+    const id = randomUUID();
+    const createdAt = new Date().toISOString();
+    const position = Number(
+      (this.#db.prepare("SELECT COALESCE(MAX(position), 0) + 1 AS p FROM servers").get() as { p: number }).p,
+    );
+    this.#db
+      .prepare(
+        "INSERT INTO servers (id, name, config, enabled, builtin, created_at, position) VALUES (?, ?, ?, 1, ?, ?, ?)",
+      )
+      .run(id, input.name, JSON.stringify(input.config), input.builtin ?? null, createdAt, position);
+    return this.getServer(id)!;
+  }
+
+  updateServer(id: string, input: { name: string; config: Record<string, unknown>; enabled: boolean }): void {
+    this.#db
+      .prepare("UPDATE servers SET name = ?, config = ?, enabled = ?, builtin = NULL WHERE id = ?")
+      .run(input.name, JSON.stringify(input.config), input.enabled ? 1 : 0, id);
+  }
+
+  removeServer(id: string): void {
+    this.#db.prepare("DELETE FROM servers WHERE id = ?").run(id);
+  }
+
+  listConversations(): Omit<StoredConversation, "messages" | "transcript">[] {
+    const rows = this.#db
+      .prepare(
+        "SELECT id, title, provider, model, created_at, updated_at FROM conversations ORDER BY updated_at DESC",
+      )
+      .all() as Record<string, string>[];
+    return rows.map((row) => ({
+      id: row.id!,
+      title: row.title!,
+      provider: row.provider!,
+      model: row.model!,
+      createdAt: row.created_at!,
+      updatedAt: row.updated_at!,
+    }));
+  }
+
+  getConversation(id: string): StoredConversation | undefined {
+    const row = this.#db.prepare("SELECT * FROM conversations WHERE id = ?").get(id) as
+      | Record<string, string>
+      | undefined;
+    if (!row) return undefined;
+    return {
+      id: row.id!,
+      title: row.title!,
+      provider: row.provider!,
+      model: row.model!,
+      createdAt: row.created_at!,
+      updatedAt: row.updated_at!,
+      messages: JSON.parse(row.messages!) as Message[],
+      transcript: JSON.parse(row.transcript!) as TranscriptItem[],
+    };
+  }
+
+  createConversation(input: { title: string; provider: string; model: string }): StoredConversation {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    this.#db
+      .prepare(
+        "INSERT INTO conversations (id, title, provider, model, created_at, updated_at, messages, transcript) VALUES (?, ?, ?, ?, ?, ?, '[]', '[]')",
+      )
+      .run(id, input.title, input.provider, input.model, now, now);
+    return this.getConversation(id)!;
+  }
+
+  saveConversation(conversation: StoredConversation): void {
+    this.#db
+      .prepare(
+        "UPDATE conversations SET title = ?, provider = ?, model = ?, updated_at = ?, messages = ?, transcript = ? WHERE id = ?",
+      )
+      .run(
+        conversation.title,
+        conversation.provider,
+        conversation.model,
+        new Date().toISOString(),
+        JSON.stringify(conversation.messages),
+        JSON.stringify(conversation.transcript),
+        conversation.id,
+      );
+  }
+
+  removeConversation(id: string): void {
+    this.#db.prepare("DELETE FROM conversations WHERE id = ?").run(id);
+  }
+
+  getSetting(key: string): string | undefined {
+    const row = this.#db.prepare("SELECT value FROM settings WHERE key = ?").get(key) as
+      | { value: string }
+      | undefined;
+    return row?.value;
+  }
+
+  setSetting(key: string, value: string | undefined): void {
+    if (value === undefined) this.#db.prepare("DELETE FROM settings WHERE key = ?").run(key);
+    else
+      this.#db
+        .prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = ?")
+        .run(key, value, value);
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+function toServer(row: unknown): StoredServer {
+  const r = row as Record<string, string | number | null>;
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    config: JSON.parse(String(r.config)) as Record<string, unknown>,
+    enabled: Number(r.enabled) === 1,
+    builtin: r.builtin === null ? null : String(r.builtin),
+    createdAt: String(r.created_at),
+  };
+}

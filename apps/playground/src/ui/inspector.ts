@@ -1,0 +1,265 @@
+import { api } from "./api.js";
+import { clear, h, jsonBlock } from "./dom.js";
+import { renderBlock, renderResourceContents, renderToolResult } from "./render-content.js";
+import { schemaForm } from "./schema-form.js";
+
+interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** The inspector of one connected server: tools, resources and prompts. */
+export function renderInspector(serverId: string, serverName: string): HTMLElement {
+  const body = h("div", { class: "inspector-body" });
+  const tabs = ["Tools", "Resources", "Prompts"] as const;
+  const tabBar = h("div", { class: "tabs" });
+  const show = (tab: (typeof tabs)[number]) => {
+    for (const button of tabBar.querySelectorAll("button"))
+      button.classList.toggle("active", button.textContent === tab);
+    clear(body);
+    body.append(h("div", { class: "muted" }, "Loading…"));
+    const load = tab === "Tools" ? toolsTab : tab === "Resources" ? resourcesTab : promptsTab;
+    load(serverId, serverName).then(
+      (element) => body.replaceChildren(element),
+      (error: Error) => body.replaceChildren(h("div", { class: "banner error" }, error.message)),
+    );
+  };
+  for (const tab of tabs)
+    tabBar.append(h("button", { testid: `tab-${tab.toLowerCase()}`, onclick: () => show(tab) }, tab));
+  show("Tools");
+  return h("div", { class: "inspector", testid: "inspector" }, tabBar, body);
+}
+
+async function toolsTab(serverId: string, serverName: string): Promise<HTMLElement> {
+  const tools = await api<ToolDefinition[]>("GET", `/api/servers/${serverId}/tools`);
+  const panel = h("div", { class: "tool-panel" });
+  const list = h("div", { class: "item-list", testid: "tool-list" });
+  const select = (tool: ToolDefinition) => {
+    for (const button of list.querySelectorAll("button"))
+      button.classList.toggle("selected", button.dataset.name === tool.name);
+    panel.replaceChildren(toolPanel(serverId, serverName, tool));
+  };
+  for (const tool of tools) {
+    const button = h(
+      "button",
+      { class: "item", testid: `tool-${tool.name}`, onclick: () => select(tool) },
+      h("span", { class: "item-name" }, tool.name),
+      tool.annotations?.readOnlyHint ? h("span", { class: "badge" }, "read-only") : null,
+      tool.annotations?.destructiveHint ? h("span", { class: "badge warn" }, "destructive") : null,
+    );
+    button.dataset.name = tool.name;
+    list.append(button);
+  }
+  if (tools.length === 0) list.append(h("div", { class: "muted" }, "This server has no tools."));
+  panel.append(h("div", { class: "muted" }, `${tools.length} tools. Pick one to call it.`));
+  return h("div", { class: "split" }, list, panel);
+}
+
+function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): HTMLElement {
+  const form = schemaForm(tool.inputSchema, `tool-${tool.name}`);
+  const output = h("div", { class: "output", testid: "tool-output" });
+  const run = h("button", { class: "primary", testid: "run-tool", type: "submit" }, "Run tool");
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    let args: Record<string, unknown>;
+    try {
+      args = form.read();
+    } catch (error) {
+      output.replaceChildren(
+        h("div", { class: "banner error", testid: "tool-call-error" }, (error as Error).message),
+      );
+      return;
+    }
+    run.disabled = true;
+    output.replaceChildren(h("div", { class: "muted" }, `Calling ${tool.name}…`));
+    try {
+      const answer = await api<{ result: unknown; durationMs: number }>(
+        "POST",
+        `/api/servers/${serverId}/tools/call`,
+        {
+          name: tool.name,
+          arguments: args,
+        },
+      );
+      output.replaceChildren(renderToolResult(answer.result, answer.durationMs));
+    } catch (error) {
+      output.replaceChildren(
+        h("div", { class: "banner error", testid: "tool-call-error" }, (error as Error).message),
+      );
+    } finally {
+      run.disabled = false;
+    }
+  };
+  return h(
+    "div",
+    { class: "tool-detail" },
+    h("h3", {}, `${serverName} · ${tool.name}`),
+    h("p", { class: "description" }, tool.description),
+    tool.annotations
+      ? h("div", { class: "muted" }, `annotations: ${JSON.stringify(tool.annotations)}`)
+      : null,
+    h("form", { onsubmit: (event) => void submit(event), testid: "tool-form" }, form.element, run),
+    h("details", {}, h("summary", {}, "Input schema"), jsonBlock(tool.inputSchema)),
+    tool.outputSchema
+      ? h("details", {}, h("summary", {}, "Output schema"), jsonBlock(tool.outputSchema))
+      : null,
+    output,
+  );
+}
+
+async function resourcesTab(serverId: string): Promise<HTMLElement> {
+  const { resources, templates } = await api<{
+    resources: { uri: string; name: string; mimeType?: string; description?: string }[];
+    templates: { uriTemplate: string; name: string; description?: string }[];
+  }>("GET", `/api/servers/${serverId}/resources`);
+  const output = h("div", { class: "output", testid: "resource-output" });
+  const read = async (uri: string) => {
+    output.replaceChildren(h("div", { class: "muted" }, `Reading ${uri}…`));
+    try {
+      const result = await api<{ contents: unknown[] }>("POST", `/api/servers/${serverId}/resources/read`, {
+        uri,
+      });
+      output.replaceChildren(...(result.contents ?? []).map((contents) => renderResourceContents(contents)));
+    } catch (error) {
+      output.replaceChildren(h("div", { class: "banner error" }, (error as Error).message));
+    }
+  };
+  const list = h("div", { class: "item-list", testid: "resource-list" });
+  for (const resource of resources) {
+    list.append(
+      h(
+        "button",
+        { class: "item", onclick: () => void read(resource.uri) },
+        h("span", { class: "item-name" }, resource.name),
+        h("span", { class: "muted" }, resource.uri),
+      ),
+    );
+  }
+  if (resources.length === 0) list.append(h("div", { class: "muted" }, "No resources."));
+  const uriInput = h("input", {
+    type: "text",
+    placeholder: "a URI, or a template filled in",
+    testid: "resource-uri",
+  });
+  const templateList = h(
+    "div",
+    {},
+    ...templates.map((template) =>
+      h(
+        "button",
+        {
+          class: "item",
+          onclick: () => {
+            uriInput.value = template.uriTemplate;
+          },
+        },
+        h("span", { class: "item-name" }, template.name),
+        h("span", { class: "muted" }, template.uriTemplate),
+      ),
+    ),
+  );
+  return h(
+    "div",
+    { class: "split" },
+    list,
+    h(
+      "div",
+      {},
+      h("h3", {}, "Read a resource"),
+      templates.length ? h("div", {}, h("div", { class: "label" }, "Templates"), templateList) : null,
+      h(
+        "form",
+        {
+          onsubmit: (event) => {
+            event.preventDefault();
+            void read(uriInput.value.trim());
+          },
+        },
+        uriInput,
+        h("button", { type: "submit" }, "Read"),
+      ),
+      output,
+    ),
+  );
+}
+
+async function promptsTab(serverId: string): Promise<HTMLElement> {
+  const prompts = await api<
+    {
+      name: string;
+      description?: string;
+      arguments?: { name: string; description?: string; required?: boolean }[];
+    }[]
+  >("GET", `/api/servers/${serverId}/prompts`);
+  const panel = h("div", {}, h("div", { class: "muted" }, `${prompts.length} prompts.`));
+  const list = h("div", { class: "item-list", testid: "prompt-list" });
+  for (const prompt of prompts) {
+    list.append(
+      h(
+        "button",
+        {
+          class: "item",
+          testid: `prompt-${prompt.name}`,
+          onclick: () => {
+            const schema = {
+              type: "object",
+              properties: Object.fromEntries(
+                (prompt.arguments ?? []).map((argument) => [
+                  argument.name,
+                  { type: "string", description: argument.description },
+                ]),
+              ),
+              required: (prompt.arguments ?? [])
+                .filter((argument) => argument.required)
+                .map((argument) => argument.name),
+            };
+            const form = schemaForm(schema, `prompt-${prompt.name}`);
+            const output = h("div", { class: "output", testid: "prompt-output" });
+            const submit = async (event: SubmitEvent) => {
+              event.preventDefault();
+              try {
+                const args = Object.fromEntries(
+                  Object.entries(form.read()).map(([key, value]) => [key, String(value)]),
+                );
+                const result = await api<{
+                  description?: string;
+                  messages: { role: string; content: unknown }[];
+                }>("POST", `/api/servers/${serverId}/prompts/get`, { name: prompt.name, arguments: args });
+                output.replaceChildren(
+                  result.description ? h("p", {}, result.description) : "",
+                  ...result.messages.map((message) =>
+                    h(
+                      "div",
+                      { class: `prompt-message ${message.role}` },
+                      h("div", { class: "label" }, message.role),
+                      renderBlock(message.content),
+                    ),
+                  ),
+                );
+              } catch (error) {
+                output.replaceChildren(h("div", { class: "banner error" }, (error as Error).message));
+              }
+            };
+            panel.replaceChildren(
+              h("h3", {}, prompt.name),
+              h("p", {}, prompt.description ?? ""),
+              h(
+                "form",
+                { onsubmit: (event) => void submit(event) },
+                form.element,
+                h("button", { class: "primary", type: "submit" }, "Get prompt"),
+              ),
+              output,
+            );
+          },
+        },
+        h("span", { class: "item-name" }, prompt.name),
+      ),
+    );
+  }
+  if (prompts.length === 0) list.append(h("div", { class: "muted" }, "No prompts."));
+  return h("div", { class: "split" }, list, panel);
+}

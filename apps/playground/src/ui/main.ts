@@ -1,0 +1,58 @@
+import { api, openEvents, token } from "./api.js";
+import { mountChatView } from "./chat-view.js";
+import { h } from "./dom.js";
+import { closeElicitation, showElicitation } from "./elicitation-dialog.js";
+import { mountServersView, refreshServers } from "./servers-view.js";
+
+async function start(): Promise<void> {
+  const app = document.getElementById("app")!;
+  if (!token) {
+    app.replaceChildren(
+      h(
+        "div",
+        { class: "banner error" },
+        "Open the playground with the URL it printed in the terminal (it carries ?token=…).",
+      ),
+    );
+    return;
+  }
+  const chat = h("main", { class: "view chat-view", testid: "chat-view" });
+  const servers = h("main", { class: "view servers-view", testid: "servers-view" });
+  const views = { chat, servers };
+  const nav = h("nav", { class: "top-nav" });
+  const show = (name: keyof typeof views) => {
+    for (const [key, view] of Object.entries(views)) view.hidden = key !== name;
+    for (const button of nav.querySelectorAll("button"))
+      button.classList.toggle("active", button.dataset.view === name);
+    history.replaceState(null, "", `${location.pathname}${location.search}#${name}`);
+  };
+  for (const [name, label] of [
+    ["servers", "Servers & inspector"],
+    ["chat", "Chat"],
+  ] as const) {
+    const button = h("button", { testid: `nav-${name}`, onclick: () => show(name) }, label);
+    button.dataset.view = name;
+    nav.append(button);
+  }
+  app.replaceChildren(
+    h("header", { class: "top-bar" }, h("h1", {}, "Junction playground"), nav),
+    servers,
+    chat,
+  );
+  show(location.hash === "#chat" ? "chat" : "servers");
+  mountServersView(servers);
+  const state = await api<{ providers: any[]; elicitations: any[] }>("GET", "/api/state");
+  await mountChatView(chat, state.providers);
+  for (const request of state.elicitations) showElicitation(request);
+  openEvents((event) => {
+    if (event.type === "servers-changed") void refreshServers();
+    else if (event.type === "elicitation-request") showElicitation(event);
+    else if (event.type === "elicitation-closed") closeElicitation(event.id);
+  });
+}
+
+void start().catch((error: unknown) => {
+  document
+    .getElementById("app")
+    ?.replaceChildren(h("div", { class: "banner error" }, String((error as Error).message ?? error)));
+});

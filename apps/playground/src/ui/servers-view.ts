@@ -1,0 +1,293 @@
+import { api } from "./api.js";
+import { clear, h, jsonBlock } from "./dom.js";
+import { renderInspector } from "./inspector.js";
+
+export interface ServerStatus {
+  id: string;
+  name: string;
+  config: Record<string, unknown>;
+  builtin: string | null;
+  enabled: boolean;
+  status: "connecting" | "connected" | "error" | "disabled";
+  error?: string;
+  serverInfo?: { name?: string; version?: string };
+  instructions?: string;
+}
+
+let servers: ServerStatus[] = [];
+let selectedId: string | undefined;
+let root: HTMLElement;
+
+/** The servers view: the list with status, and the selected server's details and inspector. */
+export function mountServersView(container: HTMLElement): void {
+  root = container;
+  void refreshServers();
+}
+
+/** Reloads the server list (on a `servers-changed` event, after an edit). */
+export async function refreshServers(): Promise<void> {
+  try {
+    servers = await api<ServerStatus[]>("GET", "/api/servers");
+  } catch (error) {
+    clear(root);
+    root.append(h("div", { class: "banner error" }, (error as Error).message));
+    return;
+  }
+  if (!selectedId || !servers.some((server) => server.id === selectedId)) selectedId = servers[0]?.id;
+  render();
+}
+
+function render(): void {
+  const previousDetail = root.querySelector<HTMLElement>(".server-detail");
+  const keepDetail =
+    previousDetail?.dataset.serverId === selectedId &&
+    previousDetail?.dataset.status === servers.find((server) => server.id === selectedId)?.status;
+  const list = h(
+    "nav",
+    { class: "server-list", testid: "server-list" },
+    h("h2", {}, "MCP servers"),
+    ...servers.map((server) =>
+      h(
+        "button",
+        {
+          class: `server-item ${server.id === selectedId ? "selected" : ""}`,
+          testid: `server-${server.name}`,
+          onclick: () => {
+            selectedId = server.id;
+            render();
+          },
+        },
+        h("span", { class: `dot ${server.status}`, title: server.status }),
+        h("span", { class: "server-name" }, server.name),
+        h("span", { class: "status-text", testid: `server-status-${server.name}` }, server.status),
+      ),
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      h("button", { testid: "add-server", onclick: () => openServerEditor() }, "Add server"),
+      h("button", { testid: "import-servers", onclick: () => openImport() }, "Import mcpServers JSON"),
+    ),
+  );
+  const selected = servers.find((server) => server.id === selectedId);
+  const detail =
+    keepDetail && previousDetail
+      ? previousDetail
+      : selected
+        ? renderDetail(selected)
+        : h(
+            "div",
+            { class: "server-detail muted" },
+            "No servers configured. Add one, or import an mcpServers file.",
+          );
+  clear(root);
+  root.append(list, detail);
+}
+
+function renderDetail(server: ServerStatus): HTMLElement {
+  const detail = h("section", { class: "server-detail" });
+  detail.dataset.serverId = server.id;
+  detail.dataset.status = server.status;
+  detail.append(
+    h(
+      "div",
+      { class: "detail-header" },
+      h("h2", {}, server.name, server.builtin ? h("span", { class: "badge" }, "default") : null),
+      h("span", { class: `status-pill ${server.status}` }, server.status),
+      server.serverInfo
+        ? h("span", { class: "muted" }, `${server.serverInfo.name ?? ""} ${server.serverInfo.version ?? ""}`)
+        : null,
+      h("span", { class: "spacer" }),
+      h("button", { onclick: () => void restart(server) }, "Reconnect"),
+      h("button", { testid: "edit-server", onclick: () => openServerEditor(server) }, "Edit"),
+      h("button", { class: "danger", testid: "remove-server", onclick: () => void remove(server) }, "Remove"),
+    ),
+  );
+  if (server.error) {
+    detail.append(
+      h(
+        "div",
+        { class: "banner error", testid: "server-error" },
+        h("strong", {}, "Connection failed"),
+        h("pre", {}, server.error),
+      ),
+    );
+  }
+  if (server.instructions)
+    detail.append(
+      h(
+        "details",
+        {},
+        h("summary", {}, "Server instructions"),
+        h("pre", { class: "text-block" }, server.instructions),
+      ),
+    );
+  detail.append(h("details", {}, h("summary", {}, "Configuration"), jsonBlock(server.config)));
+  if (server.status === "connected") detail.append(renderInspector(server.id, server.name));
+  return detail;
+}
+
+async function restart(server: ServerStatus): Promise<void> {
+  try {
+    await api("POST", `/api/servers/${server.id}/restart`, {});
+  } catch (error) {
+    alertBanner((error as Error).message);
+  }
+  await refreshServers();
+}
+
+async function remove(server: ServerStatus): Promise<void> {
+  if (!confirm(`Remove server ${server.name}?`)) return;
+  await api("DELETE", `/api/servers/${server.id}`);
+  selectedId = undefined;
+  await refreshServers();
+}
+
+function alertBanner(message: string): void {
+  root.prepend(h("div", { class: "banner error" }, message));
+}
+
+const exampleEntry = { command: "node", args: ["path/to/server.js"], env: {} };
+
+function openServerEditor(server?: ServerStatus): void {
+  const name = h("input", {
+    type: "text",
+    value: server?.name ?? "",
+    placeholder: "my-server",
+    testid: "server-name-input",
+  });
+  const config = h("textarea", { rows: 10, testid: "server-config-input" });
+  config.value = JSON.stringify(server ? server.config : exampleEntry, null, 2);
+  const enabled = h("input", { type: "checkbox" });
+  enabled.checked = server?.enabled ?? true;
+  const message = h("div", { class: "form-message", testid: "server-form-message" });
+  const save = async () => {
+    message.textContent = "Connecting…";
+    message.className = "form-message";
+    let entry: unknown;
+    try {
+      entry = JSON.parse(config.value);
+    } catch (error) {
+      message.textContent = `The configuration is not valid JSON: ${(error as Error).message}`;
+      message.className = "form-message error";
+      return;
+    }
+    try {
+      const status = server
+        ? await api<ServerStatus>("PUT", `/api/servers/${server.id}`, {
+            name: name.value.trim(),
+            config: entry,
+            enabled: enabled.checked,
+          })
+        : await api<ServerStatus>("POST", "/api/servers", { name: name.value.trim(), config: entry });
+      selectedId = status.id;
+      dialog.close();
+      dialog.remove();
+      await refreshServers();
+    } catch (error) {
+      message.textContent = (error as Error).message;
+      message.className = "form-message error";
+    }
+  };
+  const dialog = h(
+    "dialog",
+    { class: "modal", testid: "server-editor" },
+    h("h2", {}, server ? `Edit ${server.name}` : "Add an MCP server"),
+    h(
+      "p",
+      { class: "muted" },
+      'One entry of an mcpServers file: {"command", "args", "env", "cwd"} for stdio, or {"url", "type", "headers"} for HTTP.',
+    ),
+    h("label", {}, "Name"),
+    name,
+    h("label", {}, "Configuration (JSON)"),
+    config,
+    server ? h("label", {}, enabled, " enabled") : null,
+    message,
+    h(
+      "div",
+      { class: "actions" },
+      h(
+        "button",
+        { class: "primary", testid: "save-server", onclick: () => void save() },
+        "Save and connect",
+      ),
+      h(
+        "button",
+        {
+          onclick: () => {
+            dialog.close();
+            dialog.remove();
+          },
+        },
+        "Cancel",
+      ),
+    ),
+  );
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+function openImport(): void {
+  const text = h("textarea", {
+    rows: 12,
+    placeholder: '{ "mcpServers": { "name": { "command": "…" } } }',
+    testid: "import-input",
+  });
+  const file = h("input", { type: "file" });
+  file.accept = "application/json,.json";
+  file.onchange = async () => {
+    const chosen = file.files?.[0];
+    if (chosen) text.value = await chosen.text();
+  };
+  const message = h("div", { class: "form-message", testid: "import-message" });
+  const run = async () => {
+    try {
+      const result = await api<{ added: string[]; skipped: { name: string; reason: string }[] }>(
+        "POST",
+        "/api/servers/import",
+        { document: text.value },
+      );
+      message.className = "form-message";
+      message.textContent =
+        `Added: ${result.added.join(", ") || "none"}.` +
+        (result.skipped.length
+          ? ` Skipped: ${result.skipped.map((s) => `${s.name} (${s.reason})`).join(", ")}.`
+          : "");
+      await refreshServers();
+    } catch (error) {
+      message.className = "form-message error";
+      message.textContent = (error as Error).message;
+    }
+  };
+  const dialog = h(
+    "dialog",
+    { class: "modal", testid: "import-dialog" },
+    h("h2", {}, "Import an mcpServers file"),
+    h(
+      "p",
+      { class: "muted" },
+      "Claude Desktop, Cursor (mcpServers) and VS Code (servers) files work. Nothing is added unless every entry is valid.",
+    ),
+    file,
+    text,
+    message,
+    h(
+      "div",
+      { class: "actions" },
+      h("button", { class: "primary", testid: "run-import", onclick: () => void run() }, "Import"),
+      h(
+        "button",
+        {
+          onclick: () => {
+            dialog.close();
+            dialog.remove();
+          },
+        },
+        "Close",
+      ),
+    ),
+  );
+  document.body.append(dialog);
+  dialog.showModal();
+}
