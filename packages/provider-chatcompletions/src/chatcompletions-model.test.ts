@@ -30,7 +30,7 @@ async function collectUntilError(stream: AsyncIterable<ModelStreamEvent>) {
   } catch (error) {
     return { events, error };
   }
-  throw new Error("the stream was expected to fail");
+  return expect.fail("the stream was expected to fail");
 }
 
 const weatherTool: ToolDefinition = {
