@@ -43,7 +43,7 @@ export interface ScriptedTurn {
   delayMs?: number;
   /** Low-level: these exact events (and pauses) instead of the fields above; a `finish` is added when missing. */
   events?: (ModelStreamEvent | ScriptedPause)[];
-  /** Thrown by the stream after its events (a `ProviderError` as a real provider would throw). */
+  /** Thrown by the stream in place of its `finish` (a `ProviderError`, as a real provider would throw). */
   error?: Error;
 }
 
@@ -143,6 +143,8 @@ async function* play(
     }
     if (turn.delayMs) await pause(turn.delayMs, signal);
     throwIfAborted(signal);
+    // A failing turn fails where a real stream would: before its finish.
+    if (item.type === "finish" && turn.error) throw turn.error;
     yield item;
   }
   if (turn.error) throw turn.error;

@@ -1,0 +1,101 @@
+import type { Message } from "@junction/types";
+import { describe, expect, it } from "vitest";
+import { type AgentEvent, generate, stream } from "./index.js";
+import { scriptedModel } from "./testing/index.js";
+
+const messages: Message[] = [{ role: "user", content: "Echo hi" }];
+const tools = [
+  {
+    name: "echo",
+    description: "Echoes",
+    inputSchema: { type: "object", properties: { text: { type: "string" } } },
+  },
+];
+
+describe("stream() and generate() without an Agent", () => {
+  it("runs the loop through onToolCall and streams the events", async () => {
+    const provider = scriptedModel([
+      {
+        toolCalls: [
+          { id: "1", name: "echo", input: { text: "hi" } },
+          { id: "2", name: "missing" },
+        ],
+      },
+      { text: "hi" },
+    ]);
+    const calls: unknown[] = [];
+    const handle = stream({
+      provider,
+      model: "m",
+      messages,
+      tools,
+      onToolCall: async (call, context) => {
+        calls.push(call);
+        expect(context.signal).toBeInstanceOf(AbortSignal);
+        return call.name === "echo"
+          ? [{ type: "text", text: String((call.input as { text: string }).text) }]
+          : null;
+      },
+    });
+    const events: AgentEvent[] = [];
+    for await (const event of handle) events.push(event);
+    const result = await handle.final;
+    expect(calls).toEqual([
+      { id: "1", name: "echo", input: { text: "hi" } },
+      { id: "2", name: "missing", input: {} },
+    ]);
+    expect(result.steps[0]!.toolResults).toEqual([
+      {
+        type: "tool-result",
+        toolCallId: "1",
+        toolName: "echo",
+        output: { content: [{ type: "text", text: "hi" }], isError: false },
+      },
+      {
+        type: "tool-result",
+        toolCallId: "2",
+        toolName: "missing",
+        output: { content: [{ type: "text", text: 'There is no tool named "missing".' }], isError: true },
+      },
+    ]);
+    expect(provider.requests[0]!.tools).toEqual(tools);
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
+    // The caller's messages are left alone; the result has the whole conversation.
+    expect(messages).toHaveLength(1);
+    expect(result.messages).toHaveLength(4);
+  });
+
+  it("without onToolCall stops at the first turn that calls tools and hands the calls back", async () => {
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "1", name: "echo", input: { text: "x" } }] },
+      { text: "never" },
+    ]);
+    const result = await generate({ provider, model: "m", messages, tools });
+    expect(result.finishReason).toBe("tool-calls");
+    expect(result.steps).toHaveLength(1);
+    expect(result.steps[0]!.toolCalls).toEqual([
+      { type: "tool-call", id: "1", name: "echo", input: { text: "x" } },
+    ]);
+    expect(provider.remaining).toBe(1);
+  });
+
+  it("turns a throwing handler into an error result and rejects invalid messages", async () => {
+    const provider = scriptedModel([{ toolCalls: [{ id: "1", name: "echo" }] }, { text: "sorry" }]);
+    const result = await generate({
+      provider,
+      model: "m",
+      messages,
+      tools,
+      onToolCall: async () => {
+        throw new Error("nope");
+      },
+    });
+    expect(result.steps[0]!.toolResults[0]!.output).toEqual({
+      content: [{ type: "text", text: 'Tool "echo" failed: nope' }],
+      isError: true,
+    });
+    await expect(
+      generate({ provider: scriptedModel([]), model: "m", messages: [{ role: "robot" }] as never }),
+    ).rejects.toThrow('Invalid conversation: message 0: unknown role "robot".');
+  });
+});
