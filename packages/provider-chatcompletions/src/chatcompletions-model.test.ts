@@ -705,6 +705,19 @@ describe("chatCompletions failures", () => {
     );
   });
 
+  it("turns the SDK's timeout into a retryable ProviderError", async () => {
+    // The fake never answers; the provider's own timeout ends the wait.
+    fake.enqueue(() => new Promise(() => {}));
+    const { events, error } = await collectUntilError(provider({ timeout: 100 }).stream(request));
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({
+      code: "provider-api-error",
+      provider: "chatcompletions",
+      retryable: true,
+      message: "The chatcompletions request timed out.",
+    });
+  });
+
   it("stops the HTTP stream when the signal aborts and throws an aborted error", async () => {
     let closed!: () => void;
     const connectionClosed = new Promise<void>((resolve) => {
