@@ -176,6 +176,8 @@ export class AnthropicStreamState {
     if (!isRecord(delta) || typeof delta.type !== "string") {
       throw this.#invalid(`content_block_delta ${index} has no delta with a type`);
     }
+    // The block was already reported as left out when it started.
+    if (state.kind === "unsupported") return [];
     switch (delta.type) {
       case "text_delta": {
         if (state.kind !== "text") throw this.#mismatch(delta.type, index, state);
@@ -213,7 +215,6 @@ export class AnthropicStreamState {
           },
         ];
       default:
-        if (state.kind === "unsupported") return [];
         return [
           {
             type: "warning",
