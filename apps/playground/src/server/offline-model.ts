@@ -155,17 +155,36 @@ export function planToolCall(
   return undefined;
 }
 
+const stopWords = new Set([
+  "the",
+  "and",
+  "for",
+  "with",
+  "this",
+  "that",
+  "please",
+  "can",
+  "you",
+  "run",
+  "use",
+  "call",
+  "tool",
+  "from",
+  "what",
+  "show",
+]);
+
 function genericPlan(
   lower: string,
   tools: ToolDefinition[],
   numbers: number[],
   quoted: string | undefined,
 ): OfflinePlan | undefined {
-  const words = new Set(lower.split(/[^a-z0-9]+/).filter((word) => word.length >= 3));
+  const words = new Set(lower.split(/[^a-z0-9]+/).filter((word) => word.length >= 3 && !stopWords.has(word)));
   let best: { tool: ToolDefinition; score: number } | undefined;
   for (const tool of tools) {
-    const haystack = `${tool.name} ${tool.description}`.toLowerCase().split(/[^a-z0-9]+/);
-    const score = haystack.filter((word) => words.has(word)).length;
+    const haystack = new Set(`${tool.name} ${tool.description}`.toLowerCase().split(/[^a-z0-9]+/));
+    const score = [...haystack].filter((word) => words.has(word)).length;
     if (score > 0 && (!best || score > best.score)) best = { tool, score };
   }
   if (!best) return undefined;

@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openPlayground, type Playground } from "../server/app.js";
+import { startHttpServer } from "../server/http-server.js";
+import { createToken } from "../server/security.js";
+
+/** A playground on a fresh data folder and a free loopback port, for tests. */
+export interface TestPlayground {
+  playground: Playground;
+  directory: string;
+  token: string;
+  port: number;
+  base: string;
+  url: string;
+  api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  close(options?: { keepDirectory?: boolean }): Promise<void>;
+}
+
+export async function startTestPlayground(
+  options: { directory?: string; environment?: NodeJS.ProcessEnv } = {},
+): Promise<TestPlayground> {
+  const directory = options.directory ?? mkdtempSync(join(tmpdir(), "junction-playground-test-"));
+  const playground = await openPlayground({ directory, environment: options.environment ?? {} });
+  const token = createToken();
+  const http = await startHttpServer(playground, { token, port: 0 });
+  const base = `http://127.0.0.1:${http.port}`;
+  return {
+    playground,
+    directory,
+    token,
+    port: http.port,
+    base,
+    url: http.url,
+    async api(method, path, body) {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    },
+    async close(closeOptions = {}) {
+      await http.close();
+      await playground.close();
+      if (!closeOptions.keepDirectory) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads a chat turn's server-sent events to the end. */
+export async function runChatTurn(
+  test: TestPlayground,
+  conversationId: string,
+  body: unknown,
+): Promise<any[]> {
+  const response = await fetch(`${test.base}/api/conversations/${conversationId}/messages`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${test.token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return text
+    .split("\n\n")
+    .filter((frame) => frame.startsWith("data: "))
+    .map((frame) => JSON.parse(frame.slice(6)));
+}
