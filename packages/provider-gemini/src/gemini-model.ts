@@ -55,6 +55,9 @@ export async function* streamGemini(
     providerName: name,
   });
   for (const warning of [...prepared.warnings, ...converted.warnings]) yield { type: "warning", warning };
+  if (converted.contents.length === 0) {
+    throw new JunctionError("invalid-argument", "A Gemini request needs at least one message with content.");
+  }
 
   if (request.signal?.aborted) {
     throw new JunctionError("aborted", `The ${name} request was aborted.`, { cause: request.signal.reason });

@@ -69,6 +69,15 @@ export function mapGeminiError(
     });
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (phase === "request") {
+    return new ProviderError({
+      provider: providerName,
+      retryable: false,
+      requestId,
+      message: `The Gemini request failed: ${message}`,
+      cause: error,
+    });
+  }
   return new ProviderError({
     code: "provider-response-invalid",
     provider: providerName,
