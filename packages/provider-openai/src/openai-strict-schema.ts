@@ -182,6 +182,8 @@ function transformMap(value: unknown, path: string, removed: string[]): JSONSche
 /** An optional property in strict mode is a required one that also accepts `null`. */
 function nullable(schema: JSONSchema): JSONSchema {
   const type = schema.type;
+  // A nullable object is spelled as anyOf, the form OpenAI documents for nested objects.
+  if (includesType(type, "object")) return { anyOf: [schema, { type: "null" }] };
   if (typeof type === "string" && !("anyOf" in schema) && !("$ref" in schema)) {
     if (type === "null") return schema;
     const out: JSONSchema = { ...schema, type: [type, "null"] };
