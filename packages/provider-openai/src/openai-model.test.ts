@@ -568,6 +568,25 @@ describe("openai provider failures", () => {
     });
   });
 
+  it("throws an error event sent without an event line, in the documented top-level shape", async () => {
+    const text = fixture("openai-text.sse.txt");
+    const error = {
+      type: "error",
+      code: "rate_limit_exceeded",
+      message: "Slow down.",
+      param: null,
+      sequence_number: 2,
+    };
+    fake.enqueue({ chunks: [...text.slice(0, 2), `data: ${JSON.stringify(error)}\n\n`] });
+    const result = await collect(provider().stream(request));
+    expect(result.events).toEqual([]);
+    expect(result.error).toMatchObject({
+      code: "provider-stream-error",
+      retryable: true,
+      message: "OpenAI stream error (rate_limit_exceeded): Slow down.",
+    });
+  });
+
   it("throws response.failed as a ProviderError with the failure's code", async () => {
     fake.enqueue({
       chunks: fixture("openai-response-failed.sse.txt"),
@@ -732,6 +751,26 @@ describe("openai provider abort", () => {
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("sends nothing when the signal is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const fake = await startWireFake();
+    try {
+      const { events, error } = await collect(
+        openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1` }).stream({
+          model: "gpt-4o-mini",
+          messages: [{ role: "user", content: "Hi" }],
+          signal: controller.signal,
+        }),
+      );
+      expect(events).toEqual([]);
+      expect(error).toMatchObject({ code: "aborted" });
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      await fake.close();
     }
   });
 
