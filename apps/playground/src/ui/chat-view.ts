@@ -362,6 +362,8 @@ async function send(): Promise<void> {
         switch (event.type) {
           case "run-start":
             runId = event.runId;
+            // Call ids are unique within a run only.
+            toolCards.clear();
             break;
           case "text-delta":
             if (!assistant) {

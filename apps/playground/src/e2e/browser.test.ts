@@ -1,0 +1,220 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+
+// Debian's chromium, driven by playwright-core: nothing is downloaded.
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const artifacts = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
+const crashingServer = fileURLToPath(new URL("../__fixtures__/crashing-server.mjs", import.meta.url));
+
+let test: TestPlayground;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+const pageErrors: string[] = [];
+
+const shot = (name: string) => page.screenshot({ path: join(artifacts, name), fullPage: true });
+
+beforeAll(async () => {
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `The browser tests need Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH.`,
+    );
+  }
+  mkdirSync(artifacts, { recursive: true });
+  test = await startTestPlayground();
+  profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  page.on("dialog", (dialog) => void dialog.accept());
+});
+
+afterAll(async () => {
+  await context?.close();
+  await test?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe("the playground in a real browser", () => {
+  it("opens with the default servers connected", async () => {
+    await page.goto(test.url);
+    for (const name of ["everything", "filesystem", "memory"]) {
+      await expect.poll(() => page.getByTestId(`server-status-${name}`).textContent()).toBe("connected");
+    }
+    await page.getByTestId("tool-list").waitFor();
+    await shot("01-servers.png");
+    expect(await page.getByTestId("tool-list").locator("button").count()).toBeGreaterThan(10);
+  });
+
+  it("calls get-tiny-image in the inspector and renders the image", async () => {
+    await page.getByTestId("server-everything").click();
+    await page.getByTestId("tool-get-tiny-image").click();
+    await page.getByTestId("run-tool").click();
+    const image = page.getByTestId("tool-output").getByTestId("content-image");
+    await image.waitFor();
+    const rendered = await image.evaluate((element: HTMLImageElement) => ({
+      src: element.src.slice(0, 22),
+      width: element.naturalWidth,
+      height: element.naturalHeight,
+      complete: element.complete,
+    }));
+    expect(rendered).toEqual({ src: "data:image/png;base64,", width: 20, height: 20, complete: true });
+    expect(await page.getByTestId("tool-output").getByTestId("content-text").first().textContent()).toBe(
+      "Here's the image you requested:",
+    );
+    await shot("02-inspector-tiny-image.png");
+  });
+
+  it("explains a tool form that fails the schema", async () => {
+    await page.getByTestId("tool-get-sum").click();
+    await page.getByTestId("field-b").fill("3");
+    await page.getByTestId("run-tool").click();
+    await expect
+      .poll(() => page.getByTestId("tool-call-error").textContent())
+      .toBe("The arguments for get-sum do not match its input schema: a is required.");
+    await page.getByTestId("field-a").fill("4");
+    await page.getByTestId("run-tool").click();
+    await expect
+      .poll(() => page.getByTestId("tool-output").getByTestId("content-text").textContent())
+      .toBe("The sum of 4 and 3 is 7.");
+  });
+
+  it("shows hostile server output as inert text: no markup, no javascript: links, no SVG", async () => {
+    const added = await test.api("POST", "/api/servers", {
+      name: "hostile",
+      config: { command: process.execPath, args: [crashingServer] },
+    });
+    expect(added.body.status).toBe("connected");
+    await page.getByTestId("server-hostile").click();
+    await page.getByTestId("tool-hostile").click();
+    await page.getByTestId("run-tool").click();
+    const output = page.getByTestId("tool-output");
+    await output.getByTestId("content-text").waitFor();
+    expect(await output.getByTestId("content-text").textContent()).toBe(
+      '<img src="x" onerror="window.__pwned = true"><script>window.__pwned = true</script>',
+    );
+    expect(await output.locator("img, script").count()).toBe(0);
+    const links = await output
+      .locator("a")
+      .evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
+    expect(links).toEqual(["https://example.com/doc"]);
+    expect(await output.getByText("a javascript link").evaluate((element) => element.tagName)).toBe("SPAN");
+    expect(
+      await output.getByText("An image of type image/svg+xml that cannot be shown safely.").count(),
+    ).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+    await shot("03-inspector-hostile-output.png");
+  });
+
+  it("answers an elicitation request with a form", async () => {
+    await page.getByTestId("server-everything").click();
+    await page.getByTestId("tool-trigger-elicitation-request").click();
+    await page.getByTestId("run-tool").click();
+    const dialog = page.getByTestId("elicitation");
+    await dialog.waitFor();
+    await dialog.getByTestId("field-name").fill("Grace Hopper");
+    await dialog.getByTestId("field-check").check();
+    await shot("04-elicitation-form.png");
+    await dialog.getByTestId("elicitation-accept").click();
+    await expect
+      .poll(async () => (await page.getByTestId("tool-output").textContent()) ?? "")
+      .toContain("Grace Hopper");
+    expect(await dialog.count()).toBe(0);
+  });
+
+  it("chats with the offline scripted model: a tool call with its result, server and time", async () => {
+    await page.getByTestId("nav-chat").click();
+    expect(await page.getByTestId("provider-banner").textContent()).toContain(
+      "Offline scripted model — no API key was found",
+    );
+    await page.getByTestId("composer").fill("show me the tiny image");
+    await page.getByTestId("send").click();
+    const card = page.getByTestId("tool-card").first();
+    await expect
+      .poll(() => card.getByTestId("tool-card-status").textContent())
+      .toMatch(/^done in \d+(\.\d+)? ms$/);
+    expect(await card.getByTestId("tool-card-name").textContent()).toBe("everything_get-tiny-image");
+    expect(await card.textContent()).toContain("server: everything");
+    expect(
+      await card.getByTestId("content-image").evaluate((element: HTMLImageElement) => element.naturalWidth),
+    ).toBe(20);
+    await expect
+      .poll(() => page.getByTestId("message-assistant").last().textContent())
+      .toBe(
+        'assistantDone. everything_get-tiny-image returned: "Here\'s the image you requested: The image above is the MCP logo." and 1 image.',
+      );
+    await shot("05-chat-tool-call.png");
+  });
+
+  it("asks before a destructive tool runs, and runs it once approved", async () => {
+    await page
+      .getByTestId("composer")
+      .fill('write a file from-browser.txt with "written in the browser test"');
+    await page.getByTestId("send").click();
+    const approval = page.getByTestId("approval");
+    await approval.waitFor();
+    expect(await approval.textContent()).toContain(
+      "Allow filesystem_write_file to run with these arguments?",
+    );
+    await shot("06-chat-approval.png");
+    await approval.getByTestId("approve").click();
+    const card = page.getByTestId("tool-card").last();
+    await expect.poll(() => card.getByTestId("tool-card-status").textContent()).toMatch(/^done in/);
+    expect(readFileSync(join(test.directory, "sandbox", "from-browser.txt"), "utf8")).toBe(
+      "written in the browser test",
+    );
+  });
+
+  it("stops a running turn with the stop button", async () => {
+    await page.getByTestId("composer").fill("trigger the long running operation");
+    await page.getByTestId("send").click();
+    const card = page.getByTestId("tool-card").last();
+    await expect
+      .poll(() => card.getByTestId("tool-card-name").textContent())
+      .toBe("everything_trigger-long-running-operation");
+    await page.getByTestId("stop").click();
+    await expect.poll(() => page.getByTestId("notice").last().textContent()).toBe("Stopped.");
+    expect(await page.getByTestId("send").isEnabled()).toBe(true);
+  });
+
+  it("keeps the conversation after a reload", async () => {
+    await page.reload();
+    await page.getByTestId("conversation-item").first().waitFor();
+    expect(await page.getByTestId("conversation-item").first().textContent()).toBe("show me the tiny image");
+    await expect
+      .poll(() => page.getByTestId("message-user").allTextContents())
+      .toEqual([
+        "youshow me the tiny image",
+        'youwrite a file from-browser.txt with "written in the browser test"',
+        "youtrigger the long running operation",
+      ]);
+    const names = await page.getByTestId("tool-card-name").allTextContents();
+    expect(names).toEqual([
+      "everything_get-tiny-image",
+      "filesystem_write_file",
+      "everything_trigger-long-running-operation",
+    ]);
+    expect(await page.getByTestId("tool-card").first().getByTestId("content-image").count()).toBe(1);
+    await shot("07-chat-after-reload.png");
+    expect(pageErrors).toEqual([]);
+  });
+});
