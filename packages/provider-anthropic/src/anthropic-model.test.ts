@@ -644,9 +644,7 @@ describe("anthropic provider failures", () => {
     const chunks = fixture("anthropic-text.sse.txt");
     chunks.splice(3, 0, 'event: content_block_delta\ndata: {"type":"content_block_delta",\n\n');
     fake.enqueue({ chunks });
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const { error } = await collect(provider({ maxRetries: 0 }).stream(request));
-    logged.mockRestore();
     expect(error).toMatchObject({ code: "provider-response-invalid", provider: "anthropic" });
   });
 
