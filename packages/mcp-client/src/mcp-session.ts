@@ -189,7 +189,9 @@ function startFailure(
   const commandLine = [config.command, ...(config.args ?? [])].join(" ");
   const exit = transport.exit;
   let what: string;
-  if (transport.pid === undefined)
+  const timedOut = error instanceof Error && /Request timed out/.test(error.message);
+  if (timedOut) what = reason(error, timeout);
+  else if (transport.pid === undefined)
     what = `could not run it: ${error instanceof Error ? error.message : String(error)}`;
   else if (exit?.signal) what = `it was killed by ${exit.signal} before finishing the handshake`;
   else if (exit) what = `it exited with code ${exit.code} before finishing the handshake`;

@@ -235,6 +235,16 @@ export class MCP implements ToolSource {
       // failure shows up as a rejected request or a close.
     };
     session.client.onclose = () => this.sessionClosed(session);
+    // The SDK handles notifications a microtask late but responses at once, so a progress
+    // notification sent just before the result would find its handler gone. Delaying responses
+    // by one microtask keeps the server's order.
+    const deliver = session.transport.onmessage;
+    if (deliver) {
+      session.transport.onmessage = (message, extra) => {
+        if ("id" in message && !("method" in message)) queueMicrotask(() => deliver(message, extra));
+        else deliver(message, extra);
+      };
+    }
   }
 
   private sessionClosed(session: Session): void {
@@ -826,9 +836,20 @@ export class MCP implements ToolSource {
 
   // ---- client features and housekeeping ---------------------------------------------------------
 
-  /** Completes an OAuth authorization code flow (HTTP/SSE), after `connect()` rejected as unauthorized; then call `connect()` again. */
+  /**
+   * Completes an OAuth authorization code flow (HTTP/SSE): after `connect()` rejected as
+   * unauthorized (then call `connect()` again), or after a request of a connected session did,
+   * such as a scope step-up (then repeat the request).
+   */
   async finishAuth(authorizationCode: string): Promise<void> {
-    const transport = this.authTransport;
+    // A request of a live session can ask for authorization too (401 after an open initialize,
+    // 403 insufficient_scope step-up): its transport then holds the flow's state.
+    const live = this.session;
+    const transport =
+      this.authTransport ??
+      (live?.kind === "http" || live?.kind === "sse"
+        ? (live.transport as StreamableHTTPClientTransport | SSEClientTransport)
+        : undefined);
     if (!transport) {
       throw new JunctionError(
         "invalid-argument",
