@@ -1,0 +1,128 @@
+// A full conversation: an Agent (@junction/core) with @modelcontextprotocol/server-everything over
+// stdio (@junction/mcp-client), and the Gemini provider's real `@google/genai` SDK talking to a
+// local wire fake that replays Gemini's `?alt=sse` stream. The fake model asks for get-tiny-image;
+// the next request must carry the image natively for a Gemini 3 model: `inlineData` inside
+// `functionResponse.parts`, with the call's thoughtSignature echoed back.
+import { createRequire } from "node:module";
+import { Agent } from "@junction/core";
+import { MCP } from "@junction/mcp-client";
+import { cleanGeminiJSONSchema, gemini } from "@junction/provider-gemini";
+import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+const everythingEntry = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+const fixture = (name: string) => readSSEFixture(new URL(`./__fixtures__/gemini/${name}`, import.meta.url));
+const SIGNATURE =
+  "EqUCCqICAb4+9vsh8Pd5taZVoPzSvjWWwzBrvhEQWBLCGa7IdY8FBMm7Z6dCKFU3Ft0la15gF7RaHe1NlPRygQec0bFwPDfMwGcUOMNiJiNIKxusCs4ejCZRuouNYQ4etEIt7CujEUHiILLfZXSJZYhs4UCrD2bLqPq0sE0lWgYJnzHkkKUOnMsA2hKffAhtF4DWn5INYj8pPssvch/2VpDFW2F9XSE04zLDzkIWF2eztJX50Y0lTehRZC3FW7fOrXCzGx+PwdataD6eXlF5O1zn+86XtmktOs2DEp4o1PMvXFFAXe8GGvPt8Idf3UtHMq7AsapwMW9sjiKj+FJk54m+9LMTSaj7C86smfvoQryYBEHTVazr1bEnpl4bPG5JUtm2yAMkHj4=";
+
+let fake: WireFake;
+let everything: MCP;
+
+beforeAll(async () => {
+  fake = await startWireFake();
+  everything = new MCP({ transport: "stdio", command: process.execPath, args: [everythingEntry, "stdio"] });
+  await everything.connect();
+});
+
+afterAll(async () => {
+  await everything?.close();
+  await fake?.close();
+});
+
+describe("Gemini conversation with server-everything", () => {
+  it("runs get-tiny-image and sends the image back inside functionResponse.parts", async () => {
+    fake.enqueue(
+      { chunks: fixture("gemini-tiny-image-tool-call.sse.txt") },
+      { chunks: fixture("gemini-logo-answer.sse.txt") },
+    );
+
+    const agent = new Agent({
+      provider: gemini({ apiKey: "test-key", baseURL: fake.url, apiVersion: "v1beta", maxRetries: 0 }),
+      model: "gemini-3-pro-preview",
+      system: "You can look at images.",
+      mcps: [everything],
+    });
+    const handle = agent.send("Show me the tiny image and tell me what it is.");
+    const events = [];
+    for await (const event of handle) events.push(event);
+    const result = await handle.final;
+
+    expect(result.text).toBe("It is the MCP logo.");
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests.map((request) => request.path)).toEqual([
+      "/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
+      "/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
+    ]);
+
+    // Gemini sent the call without an id: the provider made a stable one from the response id.
+    const toolCallId = "tiny-image-resp-1-0";
+    expect(events.find((event) => event.type === "tool-call")).toEqual({
+      type: "tool-call",
+      id: toolCallId,
+      name: "get-tiny-image",
+      input: {},
+    });
+    const toolResult = events.find((event) => event.type === "tool-result");
+    expect(toolResult).toMatchObject({ type: "tool-result", id: toolCallId, name: "get-tiny-image" });
+    const content = (
+      toolResult as {
+        result: { content: { type: string; text?: string; data?: string; mimeType?: string }[] };
+      }
+    ).result.content;
+    const image = content.find((part) => part.type === "image");
+    expect(image?.mimeType).toBe("image/png");
+    expect(image?.data).toMatch(/^iVBORw0KGgo/);
+
+    const definitions = await everything.listToolDefinitions();
+    const first = fake.requests[0]!.body;
+    expect(first).toEqual({
+      contents: [{ role: "user", parts: [{ text: "Show me the tiny image and tell me what it is." }] }],
+      systemInstruction: { parts: [{ text: "You can look at images." }] },
+      tools: [{ functionDeclarations: expect.any(Array) }],
+      // The Agent sets no generation settings; @google/genai still sends the (empty) object.
+      generationConfig: {},
+    });
+    // Every server tool is declared under its own name with its schema in Gemini's subset.
+    expect(first.tools[0].functionDeclarations).toEqual(
+      definitions.map((definition) => ({
+        name: definition.name,
+        description: definition.description,
+        parametersJsonSchema: cleanGeminiJSONSchema(definition.inputSchema).schema,
+      })),
+    );
+    expect(first.tools[0].functionDeclarations).toContainEqual({
+      name: "get-tiny-image",
+      description: "Returns a tiny MCP logo image.",
+      parametersJsonSchema: { type: "object", properties: {} },
+    });
+
+    const second = fake.requests[1]!.body;
+    expect(second.tools).toEqual(first.tools);
+    const texts = content.filter((part) => part.type === "text").map((part) => part.text);
+    expect(second.contents).toEqual([
+      { role: "user", parts: [{ text: "Show me the tiny image and tell me what it is." }] },
+      {
+        role: "model",
+        parts: [
+          { text: "Let me check." },
+          { functionCall: { name: "get-tiny-image", args: {} }, thoughtSignature: SIGNATURE },
+        ],
+      },
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              name: "get-tiny-image",
+              response: { output: texts.join("\n") },
+              parts: [{ inlineData: { mimeType: "image/png", data: image!.data } }],
+            },
+          },
+        ],
+      },
+    ]);
+    expect(texts).toEqual(["Here's the image you requested:", "The image above is the MCP logo."]);
+    expect(result.warnings).toEqual([]);
+  });
+});
