@@ -356,7 +356,7 @@ describe("chat and persistence", () => {
     expect(events.some((event) => event.type === "finish")).toBe(false);
     const saved = test.playground.store.getConversation(conversation.id)!;
     expect(saved.transcript.at(-1)).toEqual({ kind: "notice", level: "info", text: "Stopped." });
-    expect(saved.transcript.find((item) => item.kind === "tool")).toMatchObject({ status: "denied" });
+    expect(saved.transcript.find((item) => item.kind === "tool")).toMatchObject({ status: "stopped" });
     expect(events.some((event) => event.type === "tool-result")).toBe(false);
   });
 

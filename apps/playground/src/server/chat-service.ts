@@ -251,7 +251,7 @@ export class ChatService {
             if (item) {
               item.status = denied ? "denied" : "done";
               item.result = event.result;
-              item.durationMs = event.durationMs;
+              item.durationMs = Math.round(event.durationMs);
             }
             emit({
               type: "tool-result",
@@ -259,7 +259,7 @@ export class ChatService {
               name: event.name,
               server: serverOf(event.name),
               result: event.result,
-              durationMs: event.durationMs,
+              durationMs: Math.round(event.durationMs),
             });
             this.#store.saveConversation(conversation);
             break;
@@ -290,7 +290,8 @@ export class ChatService {
       const message = aborted ? "Stopped." : `The run failed: ${(error as Error).message}`;
       conversation.transcript.push({ kind: "notice", level: aborted ? "info" : "error", text: message });
       for (const item of toolItems.values()) {
-        if (item.status === "running" || item.status === "awaiting-approval") item.status = "denied";
+        if (item.status === "running" || item.status === "awaiting-approval")
+          item.status = aborted ? "stopped" : "denied";
       }
       // Keep what the person said and what the model wrote so far for the next turn.
       const partial = conversation.transcript

@@ -23,7 +23,7 @@ export type TranscriptItem =
       name: string;
       server: string | null;
       input: unknown;
-      status: "running" | "done" | "denied" | "awaiting-approval";
+      status: "running" | "done" | "denied" | "stopped" | "awaiting-approval";
       result?: unknown;
       durationMs?: number;
     }

@@ -429,6 +429,13 @@ async function send(): Promise<void> {
             transcript.append(renderItem({ kind: "notice", level: "warning", text: event.message }));
             break;
           case "error":
+            for (const card of toolCards.values()) {
+              const status = card.dataset.status;
+              if (status === undefined || status === "running…" || status === "awaiting-approval") {
+                setToolStatus(card, event.aborted ? "stopped" : "denied");
+                card.querySelector(".approval")?.remove();
+              }
+            }
             transcript.append(
               renderItem({ kind: "notice", level: event.aborted ? "info" : "error", text: event.message }),
             );

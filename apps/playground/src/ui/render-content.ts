@@ -33,7 +33,7 @@ export function renderBlock(block: unknown): HTMLElement {
       return h(
         "div",
         { class: "resource-link", testid: "content-resource-link" },
-        "🔗 ",
+        h("span", { class: "muted" }, "link: "),
         safeLink(part.uri, String(part.name ?? part.uri)),
         h(
           "span",
