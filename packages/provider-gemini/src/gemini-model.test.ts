@@ -666,6 +666,65 @@ describe("gemini provider against a local server speaking Gemini's wire format",
     expect(fake.requests[0]?.headers["x-team"]).toBe("junction");
   });
 
+  it("maps adapted tool names back to the real tool in events and content", async () => {
+    fake.enqueue({
+      chunks: [
+        frame({
+          candidates: [
+            {
+              content: {
+                parts: [{ functionCall: { id: "c9", name: "_9lives", args: { n: 1 } } }],
+                role: "model",
+              },
+              finishReason: "STOP",
+            },
+          ],
+          responseId: "names-1",
+        }),
+      ],
+    });
+    const events = await collect(
+      provider().stream({
+        model: "gemini-2.5-flash",
+        messages: [{ role: "user", content: "go" }],
+        tools: [{ name: "9lives", description: "Count lives", inputSchema: { type: "object" } }],
+      }),
+    );
+    expect(fake.requests[0]?.body.tools).toEqual([
+      {
+        functionDeclarations: [
+          { name: "_9lives", description: "Count lives", parametersJsonSchema: { type: "object" } },
+        ],
+      },
+    ]);
+    expect(events.filter((event) => event.type === "tool-call")).toEqual([
+      { type: "tool-call", id: "c9", name: "9lives", input: { n: 1 } },
+    ]);
+  });
+
+  it("throws a retryable ProviderError when the per-attempt timeout fires", async () => {
+    fake.enqueue({
+      chunks: [
+        frame({ candidates: [{ content: { parts: [{ text: "slow" }], role: "model" } }] }),
+        "data: {}\n\n",
+      ],
+      chunkDelayMs: 2_000,
+    });
+    const { seen, error } = await collectUntilError(
+      provider({ timeout: 100 }).stream({
+        model: "gemini-2.5-flash",
+        messages: [{ role: "user", content: "hi" }],
+      }),
+    );
+    expect(seen).toEqual([{ type: "text-delta", text: "slow" }]);
+    expect(fake.requests[0]?.headers["x-server-timeout"]).toBe("1");
+    expect(error).toMatchObject({
+      code: "provider-stream-error",
+      retryable: true,
+      message: "The Gemini request timed out after 100 ms.",
+    });
+  });
+
   it("refuses a request without any message content, before any HTTP call", async () => {
     const { error } = await collectUntilError(provider().stream({ model: "gemini-2.5-flash", messages: [] }));
     expect(error).toMatchObject({
