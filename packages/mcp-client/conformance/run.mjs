@@ -140,8 +140,17 @@ async function main() {
   );
   let passed = 0;
   let failed = 0;
+  // The suite scores a scenario for SDK tiers unless it belongs only to draft or extension specs.
+  const groups = new Map();
   for (const scenario of scenarios) {
     const result = await runScenario(scenario);
+    const group = scenario.specVersions.every((v) => v === "draft" || v === "extension")
+      ? scenario.specVersions.join("+")
+      : "tier-scored";
+    const tally = groups.get(group) ?? { passed: 0, total: 0 };
+    tally.total += 1;
+    if (result.passed) tally.passed += 1;
+    groups.set(group, tally);
     const label = `${scenario.name} [${scenario.specVersions.join(",")}]`;
     if (result.passed) {
       passed += 1;
@@ -152,6 +161,7 @@ async function main() {
       if (process.env.CONFORMANCE_VERBOSE) console.log(result.output);
     }
   }
+  console.log([...groups].map(([group, tally]) => `${group} ${tally.passed}/${tally.total}`).join(", "));
   console.log(`conformance: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }
