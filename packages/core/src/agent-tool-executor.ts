@@ -91,7 +91,7 @@ export function createAgentToolExecutor(options: {
     return context.limit(async (): Promise<ToolCallExecution> => {
       if (context.signal.aborted) throw abortError(context.signal);
       const start = performance.now();
-      const toolContext = { signal: context.signal };
+      const toolContext = { signal: context.signal, onProgress: context.onProgress };
       let value: ToolOutput;
       try {
         // Not raced against the signal: the tool has it, and waiting for it to stop means nothing

@@ -9,6 +9,7 @@ import {
   ProviderError,
   type ToolCallPart,
   type ToolDefinition,
+  type ToolProgress,
   type ToolResult,
   type ToolResultMessagePart,
   type Usage,
@@ -50,6 +51,8 @@ export interface ToolExecutorContext {
   emit(event: AgentEvent): void;
   /** Runs `task` within the run's tool concurrency bound. */
   limit<T>(task: () => Promise<T>): Promise<T>;
+  /** Records a tool's progress report on its span. */
+  onProgress(progress: ToolProgress): void;
 }
 
 /** Runs one tool call the model asked for. Must not throw except on abort. */
@@ -486,7 +489,13 @@ async function runToolCall(
   try {
     execution = await executeTool(
       { id: call.id, name: call.name, input: call.input },
-      { signal, step, emit: options.emit, limit: (task) => limit.run(task) },
+      {
+        signal,
+        step,
+        emit: options.emit,
+        limit: (task) => limit.run(task),
+        onProgress: (progress) => recordProgress(span, progress),
+      },
     );
   } catch (error) {
     if (signal.aborted) {
@@ -531,6 +540,18 @@ async function runToolCall(
     durationMs: execution.durationMs,
   });
   return { type: "tool-result", toolCallId: call.id, toolName: call.name, output };
+}
+
+function recordProgress(span: Span, progress: ToolProgress): void {
+  try {
+    span.addEvent?.("junction.tool.progress", {
+      "junction.progress": typeof progress?.progress === "number" ? progress.progress : undefined,
+      "junction.progress.total": typeof progress?.total === "number" ? progress.total : undefined,
+      "junction.progress.message": typeof progress?.message === "string" ? progress.message : undefined,
+    });
+  } catch {
+    // A broken tracer must not break the tool.
+  }
 }
 
 function firstText(result: ToolResult): string {

@@ -98,7 +98,7 @@ async function run(options: StreamOptions, emit: (event: AgentEvent) => void): P
         context.limit(async () => {
           const start = performance.now();
           try {
-            const value = await handler(call, { signal: context.signal });
+            const value = await handler(call, { signal: context.signal, onProgress: context.onProgress });
             if (value === null || value === undefined) {
               return {
                 kind: "error",
