@@ -1,0 +1,158 @@
+import { JunctionError } from "@junction/types";
+import { afterEach, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs test server without type declarations
+import { startHttpServer } from "../test-servers/http-server.mjs";
+import { MCP } from "./mcp.js";
+import { freePort } from "./test-support.js";
+
+interface RecordedRequest {
+  method: string;
+  path: string;
+  status: number;
+  headers: Record<string, string>;
+}
+interface TestServer {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  sessionsCreated: number;
+  forgetSessions(): void;
+  close(): Promise<void>;
+}
+const start = startHttpServer as (options: { mode: string; port?: number }) => Promise<TestServer>;
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+async function server(mode: string, port?: number): Promise<TestServer> {
+  const started = await start({ mode, port });
+  cleanups.push(() => started.close());
+  return started;
+}
+function track(mcp: MCP): MCP {
+  cleanups.push(() => mcp.close());
+  return mcp;
+}
+async function caught(promise: Promise<unknown>): Promise<JunctionError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (JunctionError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new JunctionError("invalid-argument", "expected a rejection");
+}
+function text(result: { content: { type: string }[] }): string {
+  return (result.content[0] as { text?: string }).text ?? "";
+}
+
+describe("Streamable HTTP", () => {
+  it("sends the configured headers on every request", async () => {
+    const http = await server("streamable");
+    const mcp = track(new MCP({ transport: "http", url: http.url, headers: { "x-api-key": "key-abcdef" } }));
+    await mcp.connect();
+    expect(await mcp.callTool("echo", { message: "hi" })).toEqual({
+      content: [{ type: "text", text: "session-1: hi" }],
+      isError: false,
+    });
+    const posts = http.requests.filter((request) => request.method === "POST");
+    expect(posts.length).toBeGreaterThanOrEqual(3);
+    expect(posts.every((request) => request.headers["x-api-key"] === "key-abcdef")).toBe(true);
+  });
+
+  it("re-establishes a session the server forgot (404) and retries the call transparently", async () => {
+    const http = await server("streamable");
+    const mcp = track(new MCP({ transport: "http", url: http.url, name: "forgetful" }));
+    await mcp.connect();
+    expect(text(await mcp.callTool("echo", { message: "one" }))).toBe("session-1: one");
+    http.forgetSessions();
+    expect(text(await mcp.callTool("echo", { message: "two" }))).toBe("session-2: two");
+    expect(http.sessionsCreated).toBe(2);
+    expect(mcp.connected).toBe(true);
+    expect(http.requests.some((request) => request.status === 404)).toBe(true);
+    expect(text(await mcp.callTool("echo", { message: "three" }))).toBe("session-2: three");
+  });
+
+  it("ends the session with DELETE on close()", async () => {
+    const http = await server("streamable");
+    const mcp = new MCP({ transport: "http", url: http.url });
+    await mcp.connect();
+    await mcp.close();
+    expect(http.requests.some((request) => request.method === "DELETE")).toBe(true);
+    expect(mcp.connected).toBe(false);
+  });
+});
+
+describe("fallback to legacy SSE", () => {
+  it("falls back when the initial POST gets a 4xx", async () => {
+    const http = await server("legacy-sse");
+    const mcp = track(
+      new MCP({ transport: "http", url: http.url, headers: { authorization: "Bearer tok-legacy-123" } }),
+    );
+    await mcp.connect();
+    expect(text(await mcp.callTool("echo", { message: "old" }))).toBe("legacy: old");
+    expect(http.requests[0]).toMatchObject({ method: "POST", path: "/mcp", status: 405 });
+    expect(http.requests[1]).toMatchObject({ method: "GET", path: "/mcp", status: 200 });
+    // The headers go along on the SSE stream and on the message POSTs.
+    expect(http.requests.every((request) => request.headers.authorization === "Bearer tok-legacy-123")).toBe(
+      true,
+    );
+  });
+
+  it("does not fall back when sseFallback is false", async () => {
+    const http = await server("legacy-sse");
+    const mcp = track(new MCP({ transport: "http", url: http.url, sseFallback: false, name: "strict" }));
+    const error = await caught(mcp.connect());
+    expect(error.code).toBe("mcp-connect-failed");
+    expect(error.message).toMatch(
+      /^could not connect to MCP server "strict" at http:\/\/127\.0\.0\.1:\d+\/mcp: HTTP 405/,
+    );
+    expect(http.requests.map((request) => request.method)).toEqual(["POST"]);
+  });
+
+  it("does not hide a 5xx behind a fallback, and never shows header values", async () => {
+    const http = await server("broken");
+    const secret = "sk-very-secret-token-42";
+    const mcp = track(
+      new MCP({
+        transport: "http",
+        url: http.url,
+        name: "broken",
+        headers: { Authorization: `Bearer ${secret}` },
+      }),
+    );
+    const error = await caught(mcp.connect());
+    expect(error.code).toBe("mcp-connect-failed");
+    expect(error.message).toMatch(
+      /^could not connect to MCP server "broken" at http:\/\/127\.0\.0\.1:\d+\/mcp: HTTP 500/,
+    );
+    // The server echoed our headers into its error body; the message keeps the body, not the secret.
+    expect(error.message).toContain('"authorization":"[redacted]"');
+    expect(error.message).not.toContain(secret);
+    expect(String((error.cause as Error | undefined)?.message)).not.toContain(secret);
+    expect(http.requests.map((request) => request.method)).toEqual(["POST"]);
+  });
+
+  it("does not hide a refused connection either", async () => {
+    const port = await freePort();
+    const mcp = track(new MCP({ transport: "http", url: `http://127.0.0.1:${port}/mcp`, name: "nobody" }));
+    const error = await caught(mcp.connect());
+    expect(error.code).toBe("mcp-connect-failed");
+    expect(error.message).toMatch(
+      /^could not connect to MCP server "nobody" at http:\/\/127\.0\.0\.1:\d+\/mcp: /,
+    );
+    expect(error.message).not.toMatch(/SSE/);
+  });
+});
+
+describe("sse transport", () => {
+  it("connects to a legacy SSE server directly", async () => {
+    const http = await server("legacy-sse");
+    const mcp = track(new MCP({ transport: "sse", url: http.url }));
+    await mcp.connect();
+    expect(mcp.serverInfo?.name).toBe("http-test-server-legacy");
+    expect(text(await mcp.callTool("echo", { message: "direct" }))).toBe("legacy: direct");
+    expect(http.requests[0]).toMatchObject({ method: "GET", path: "/mcp" });
+  });
+});
