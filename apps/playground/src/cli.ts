@@ -22,7 +22,11 @@ Options:
 `;
 
 async function main(): Promise<number> {
+  // `pnpm playground …` runs `start -- …`: drop that separator so options still parse.
+  const args = process.argv.slice(2);
+  if (args[0] === "--") args.shift();
   const { values, positionals } = parseArgs({
+    args,
     allowPositionals: true,
     options: {
       port: { type: "string" },

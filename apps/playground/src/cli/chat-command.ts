@@ -1,4 +1,4 @@
-import { createInterface, type Interface } from "node:readline/promises";
+import { createInterface } from "node:readline";
 import type { ElicitResult } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
@@ -17,7 +17,7 @@ export async function runChatCommand(options: {
   const playground = await openPlayground({ directory: options.directory });
   const interactive = options.prompt === undefined;
   const terminal = process.stdin.isTTY === true;
-  const readline = createInterface({ input: process.stdin, output: process.stderr, terminal });
+  const readline = new LineReader(terminal);
   const unlisten = playground.hub.listen((event) => {
     if (event.type === "elicitation-request") void answerElicitation(playground, readline, event, terminal);
   });
@@ -63,13 +63,8 @@ export async function runChatCommand(options: {
     }
     process.stderr.write('Interactive chat. Type a message; "/exit" or Ctrl-D to leave.\n');
     for (;;) {
-      let line: string;
-      try {
-        line = await readline.question("you> ");
-      } catch {
-        break;
-      }
-      if (line.trim() === "/exit") break;
+      const line = await readline.question("you> ");
+      if (line === undefined || line.trim() === "/exit") break;
       if (line.trim() === "") continue;
       await turn(line);
     }
@@ -81,12 +76,48 @@ export async function runChatCommand(options: {
   }
 }
 
+/**
+ * Lines from stdin, queued: piped input works as well as a terminal, and questions asked while
+ * a turn runs (approvals, elicitations) take the next line. `undefined` once input has ended.
+ */
+class LineReader {
+  readonly #lines: string[] = [];
+  readonly #waiting: ((line: string | undefined) => void)[] = [];
+  #ended = false;
+  readonly #interface;
+
+  constructor(terminal: boolean) {
+    this.#interface = createInterface({ input: process.stdin, terminal });
+    this.#interface.on("line", (line) => {
+      const waiter = this.#waiting.shift();
+      if (waiter) waiter(line);
+      else this.#lines.push(line);
+    });
+    this.#interface.on("close", () => {
+      this.#ended = true;
+      for (const waiter of this.#waiting.splice(0)) waiter(undefined);
+    });
+  }
+
+  question(prompt: string): Promise<string | undefined> {
+    process.stderr.write(prompt);
+    const line = this.#lines.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    if (this.#ended) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  close(): void {
+    this.#interface.close();
+  }
+}
+
 let runId = "";
 
 function printEvent(
   event: ChatEvent,
   playground: Playground,
-  readline: Interface,
+  readline: LineReader,
   approveAll: boolean,
 ): void {
   const out = process.stdout;
@@ -111,9 +142,10 @@ function printEvent(
       const currentRun = runId;
       readline
         .question(`? Allow ${event.name} with ${JSON.stringify(event.input)}? [y/N] `)
-        .then(
-          (answer) => playground.chat.answerApproval(currentRun, id, /^y(es)?$/i.test(answer.trim())),
-          () => playground.chat.answerApproval(currentRun, id, false, "No one was there to approve it."),
+        .then((answer) =>
+          answer === undefined
+            ? playground.chat.answerApproval(currentRun, id, false, "No one was there to approve it.")
+            : playground.chat.answerApproval(currentRun, id, /^y(es)?$/i.test(answer.trim())),
         )
         .catch(() => undefined);
       break;
@@ -166,7 +198,7 @@ function summarise(result: Extract<ChatEvent, { type: "tool-result" }>["result"]
 
 async function answerElicitation(
   playground: Playground,
-  readline: Interface,
+  readline: LineReader,
   event: { id: string; server: string; message: string; requestedSchema: unknown },
   terminal: boolean,
 ): Promise<void> {
@@ -186,7 +218,8 @@ async function answerElicitation(
     const answer = await readline.question(
       `  ${property.title ?? name}${property.default !== undefined ? ` [${String(property.default)}]` : ""}: `,
     );
-    const value = answer === "" && property.default !== undefined ? String(property.default) : answer;
+    const value =
+      (answer ?? "") === "" && property.default !== undefined ? String(property.default) : (answer ?? "");
     if (value === "") continue;
     content[name] =
       property.type === "number" || property.type === "integer"
@@ -196,8 +229,7 @@ async function answerElicitation(
           : value;
   }
   const send = await readline.question("  Send? [Y/n] ");
-  const result: ElicitResult = /^n/i.test(send.trim())
-    ? { action: "decline" }
-    : { action: "accept", content };
+  const result: ElicitResult =
+    send === undefined || /^n/i.test(send.trim()) ? { action: "decline" } : { action: "accept", content };
   playground.elicitation.answer(event.id, result);
 }

@@ -231,7 +231,8 @@ function summarise(message: Extract<Message, { role: "tool" }>): string {
       (block) => block.type === "resource" || block.type === "resource_link",
     ).length;
     const joined = texts.join(" ").replace(/\s+/g, " ").trim();
-    const excerpt = joined.length > 400 ? `${joined.slice(0, 400)}…` : joined;
+    const trimmed = joined.replace(/[.\s]+$/, "");
+    const excerpt = trimmed.length > 400 ? `${trimmed.slice(0, 400)}…` : trimmed;
     if (output.isError) {
       lines.push(`${part.toolName} failed: ${excerpt || "no message"}.`);
       continue;
