@@ -106,7 +106,12 @@ export async function createProvider(
         throw new JunctionError("provider-config-invalid", "No OpenAI-compatible base URL is set.");
       }
       const { chatCompletions } = await import("@junction/provider-chatcompletions");
-      return chatCompletions({ baseURL, apiKey: environment.OPENAI_COMPATIBLE_API_KEY ?? "not-needed" });
+      // An explicit key, so a vendor key from the environment never goes to this endpoint.
+      return chatCompletions({
+        baseURL,
+        apiKey: environment.OPENAI_COMPATIBLE_API_KEY ?? "none",
+        name: "openai-compatible",
+      });
     }
     case "offline":
       return createOfflineModel(offline);
