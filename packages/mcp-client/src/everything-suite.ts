@@ -4,6 +4,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MCP } from "./mcp.js";
 import type { MCPConfig, MCPLogMessage } from "./mcp-config.js";
 
+interface TaskApi {
+  listTasks(): Promise<{ tasks: { taskId: string; status: string }[] }>;
+  getTask(taskId: string): Promise<{ status: string }>;
+}
+
 type TransportConfig = Extract<MCPConfig, { transport: "stdio" }> | Extract<MCPConfig, { transport: "http" }>;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -330,6 +335,31 @@ export function describeEverything(
         type: "text",
         text: expect.stringContaining("# Research Report: MCP tasks"),
       });
+    });
+
+    it("cancels the task (tasks/cancel) when the call is aborted", async () => {
+      const tasks = (mcp as unknown as { session: { client: { experimental: { tasks: TaskApi } } } }).session
+        .client.experimental.tasks;
+      const before = new Set((await tasks.listTasks()).tasks.map((task) => task.taskId));
+      const controller = new AbortController();
+      const call = mcp.callTool(
+        "simulate-research-query",
+        { topic: "aborted" },
+        { signal: controller.signal },
+      );
+      const settled = call.then(
+        () => "resolved",
+        (error: { code?: string }) => error.code,
+      );
+      let taskId = "";
+      await vi.waitFor(async () => {
+        const fresh = (await tasks.listTasks()).tasks.find((task) => !before.has(task.taskId));
+        expect(fresh?.status).toBe("working");
+        taskId = fresh?.taskId ?? "";
+      });
+      controller.abort();
+      expect(await settled).toBe("mcp-aborted");
+      await vi.waitFor(async () => expect((await tasks.getTask(taskId)).status).toBe("cancelled"));
     });
   });
 }

@@ -74,6 +74,21 @@ describe("Streamable HTTP", () => {
     expect(text(await mcp.callTool("echo", { message: "three" }))).toBe("session-2: three");
   });
 
+  it("survives a server restart on the same port", async () => {
+    const first = await start({ mode: "streamable" });
+    const mcp = track(new MCP({ transport: "http", url: first.url, name: "restarting" }));
+    await mcp.connect();
+    expect(text(await mcp.callTool("echo", { message: "before" }))).toBe("session-1: before");
+    await first.close();
+    // A restart takes a moment; meanwhile the client's HTTP pool notices its sockets were closed.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = await server("streamable", first.port);
+    expect(text(await mcp.callTool("echo", { message: "after" }))).toBe("session-1: after");
+    // The new process knew nothing of the old session: it answered 404, then a new session began.
+    expect(second.requests[0]).toMatchObject({ method: "POST", status: 404 });
+    expect(second.sessionsCreated).toBe(1);
+  });
+
   it("ends the session with DELETE on close()", async () => {
     const http = await server("streamable");
     const mcp = new MCP({ transport: "http", url: http.url });

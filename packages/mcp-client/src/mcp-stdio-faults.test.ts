@@ -61,6 +61,21 @@ describe("a stdio server that crashes", () => {
     expect(changes).toHaveBeenCalled();
   });
 
+  it("bounds a call waiting for the reconnect by its timeout", async () => {
+    const mcp = stdio("crash-server.mjs", {
+      name: "sleepy",
+      reconnect: { initialDelayMs: 5000, maxAttempts: 1 },
+    });
+    await mcp.connect();
+    await caught(mcp.callTool("crash", { delayMs: 10 }));
+    expect(mcp.connected).toBe(false);
+    const error = await caught(mcp.callTool("pid", {}, { timeoutMs: 150 }));
+    expect(error.code).toBe("mcp-timeout");
+    expect(error.message).toBe(
+      'MCP server "sleepy" was still reconnecting when tools/call timed out after 150 ms',
+    );
+  });
+
   it("gives up after maxAttempts and says so", async () => {
     const mcp = stdio("crash-server.mjs", {
       name: "doomed",

@@ -608,13 +608,13 @@ export class MCP implements ToolSource {
     );
     const onAbort = () => controller.abort(options.signal?.reason);
     options.signal?.addEventListener("abort", onAbort, { once: true });
-    let taskId: string | undefined;
-    let finished = false;
     try {
       return await this.run(
         "tools/call",
         { timeoutMs, signal: options.signal },
         async (session, requestOptions) => {
+          let taskId: string | undefined;
+          let finished = false;
           const stream = session.client.experimental.tasks.requestStream(
             { method: "tools/call", params },
             AnyResultSchema,
@@ -632,10 +632,11 @@ export class MCP implements ToolSource {
                   finished = true;
                   return this.finishToolResult(name, message.result);
                 case "error": {
-                  finished = true;
-                  if (controller.signal.aborted && !options.signal?.aborted) {
+                  // Aborted or timed out: the finally block below cancels the task on the server.
+                  if (options.signal?.aborted) throw message.error;
+                  if (controller.signal.aborted)
                     throw new McpError(ErrorCode.RequestTimeout, "task timed out");
-                  }
+                  finished = true;
                   const result = rpcErrorAsResult(message.error, name);
                   if (result) return result;
                   throw message.error;
@@ -663,10 +664,6 @@ export class MCP implements ToolSource {
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      if (!finished && taskId && controller.signal.aborted) {
-        const session = this.session;
-        void session?.client.experimental.tasks.cancelTask(taskId).catch(() => undefined);
-      }
     }
   }
 
