@@ -1,8 +1,9 @@
 import { connectAll, MCP, type MCPConfig } from "@junction/mcp-client";
-import { echoServerPath } from "./mcp-clients.ts";
+import { echoServerPath, startHTTPEchoServer } from "./mcp-clients.ts";
 import { median } from "./stats.ts";
 
 export interface ConnectAllFigures {
+  transport: "stdio" | "http";
   connectAllMs: number;
   oneByOneMs: number;
   slowestSingleMs: number;
@@ -10,9 +11,13 @@ export interface ConnectAllFigures {
 
 const SERVERS = 5;
 
-/** `connectAll` of five stdio servers against connecting the same five one after another. */
-export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures> {
-  const configs: Record<string, MCPConfig> = Object.fromEntries(
+/**
+ * `connectAll` of five servers against connecting the same five one after another, over stdio
+ * (each connect spawns a Node process: CPU-bound on a small machine) and over Streamable HTTP
+ * (servers already running: each connect is a handshake over loopback).
+ */
+export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures[]> {
+  const stdio = Object.fromEntries(
     Array.from({ length: SERVERS }, (_, i) => [
       `echo${i}`,
       {
@@ -23,6 +28,25 @@ export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures
       } as MCPConfig,
     ]),
   );
+  const servers = await Promise.all(Array.from({ length: SERVERS }, () => startHTTPEchoServer()));
+  try {
+    const http = Object.fromEntries(
+      servers.map((server, i) => [
+        `echo${i}`,
+        { transport: "http", url: server.url, sseFallback: false, reconnect: false } as MCPConfig,
+      ]),
+    );
+    return [await measure("stdio", stdio, rounds), await measure("http", http, rounds)];
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
+
+async function measure(
+  transport: ConnectAllFigures["transport"],
+  configs: Record<string, MCPConfig>,
+  rounds: number,
+): Promise<ConnectAllFigures> {
   const together: number[] = [];
   const oneByOne: number[] = [];
   const slowest: number[] = [];
@@ -48,5 +72,10 @@ export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures
     slowest.push(Math.max(...singles));
     await Promise.all(opened.map((mcp) => mcp.close()));
   }
-  return { connectAllMs: median(together), oneByOneMs: median(oneByOne), slowestSingleMs: median(slowest) };
+  return {
+    transport,
+    connectAllMs: median(together),
+    oneByOneMs: median(oneByOne),
+    slowestSingleMs: median(slowest),
+  };
 }

@@ -201,7 +201,10 @@ class NewlineJSONPipe {
   private buffer = "";
   private readonly pending = new Map<number, (message: any) => void>();
 
-  private constructor(private readonly child: ChildProcess) {
+  private readonly child: ChildProcess;
+
+  private constructor(child: ChildProcess) {
+    this.child = child;
     child.stdout!.setEncoding("utf8");
     child.stdout!.on("data", (chunk: string) => {
       this.buffer += chunk;

@@ -136,4 +136,4 @@ async function send(res: ServerResponse, reply: WireReply): Promise<void> {
   res.end(reply.text ?? "");
 }
 
-export { startChatCompletionsToolLoop, type ToolLoopOptions } from "./chat-completions-tool-loop.js";
+export { startChatCompletionsToolLoop, type ToolLoopOptions } from "./chat-completions-tool-loop.ts";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startWireFake, type WireFake } from "./index.js";
+import { startWireFake, type WireFake } from "./index.ts";
 
 let fake: WireFake | undefined;
 afterEach(async () => fake?.close());
@@ -31,7 +31,7 @@ describe("startWireFake", () => {
 
 describe("startChatCompletionsToolLoop", () => {
   it("asks for the tool until enough results are in, then answers with text", async () => {
-    const { startChatCompletionsToolLoop } = await import("./index.js");
+    const { startChatCompletionsToolLoop } = await import("./index.ts");
     fake = await startChatCompletionsToolLoop({
       toolName: "add",
       toolSteps: 1,
