@@ -142,8 +142,16 @@ async function main() {
   let failed = 0;
   // The suite scores a scenario for SDK tiers unless it belongs only to draft or extension specs.
   const groups = new Map();
+  const retried = [];
   for (const scenario of scenarios) {
-    const result = await runScenario(scenario);
+    let result = await runScenario(scenario);
+    if (!result.passed) {
+      // Some scenarios check timing (sse-retry allows 200 ms of lateness), which a loaded
+      // two-core machine can miss. One more attempt, and the first failure is reported below.
+      console.log(`RETRY ${scenario.name}: first attempt failed: ${result.problems.join("; ")}`);
+      result = await runScenario(scenario);
+      if (result.passed) retried.push(scenario.name);
+    }
     const group = scenario.specVersions.every((v) => v === "draft" || v === "extension")
       ? scenario.specVersions.join("+")
       : "tier-scored";
@@ -162,6 +170,7 @@ async function main() {
     }
   }
   console.log([...groups].map(([group, tally]) => `${group} ${tally.passed}/${tally.total}`).join(", "));
+  if (retried.length > 0) console.log(`passed only on a second attempt: ${retried.join(", ")}`);
   console.log(`conformance: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }
