@@ -6,5 +6,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // Polls wait for real servers and a real browser; CI machines are busy.
+    expect: { poll: { timeout: 20_000, interval: 50 } },
   },
 });

@@ -158,7 +158,7 @@ describe("the playground in a real browser", () => {
     await expect
       .poll(() => page.getByTestId("message-assistant").last().textContent())
       .toBe(
-        'assistantDone. everything_get-tiny-image returned: "Here\'s the image you requested: The image above is the MCP logo." and 1 image.',
+        'assistantDone. everything_get-tiny-image returned: "Here\'s the image you requested: The image above is the MCP logo" and 1 image.',
       );
     await shot("05-chat-tool-call.png");
   });

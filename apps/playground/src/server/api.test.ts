@@ -288,7 +288,7 @@ describe("chat and persistence", () => {
       content: [{ type: "text", text: "The sum of 19 and 23 is 42." }],
       isError: false,
     });
-    expect(events.at(-1).text).toBe('Done. everything_get-sum returned: "The sum of 19 and 23 is 42.".');
+    expect(events.at(-1).text).toBe('Done. everything_get-sum returned: "The sum of 19 and 23 is 42".');
     const saved = test.playground.store.getConversation(conversation.id)!;
     expect(saved.title).toBe("please add 19 and 23");
     expect(saved.transcript.map((item) => item.kind)).toEqual(["user", "assistant", "tool", "assistant"]);
