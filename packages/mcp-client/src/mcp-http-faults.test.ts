@@ -61,6 +61,39 @@ describe("Streamable HTTP", () => {
     expect(posts.every((request) => request.headers["x-api-key"] === "key-abcdef")).toBe(true);
   });
 
+  it("uses a custom fetch and an OAuth authProvider's access token", async () => {
+    const http = await server("streamable");
+    const fetched: string[] = [];
+    const provider = {
+      redirectUrl: "http://127.0.0.1/callback",
+      clientMetadata: { redirect_uris: ["http://127.0.0.1/callback"], client_name: "junction-test" },
+      clientInformation: () => ({ client_id: "junction-test" }),
+      tokens: () => ({ access_token: "oauth-access-token-xyz", token_type: "Bearer" }),
+      saveTokens: () => undefined,
+      redirectToAuthorization: () => undefined,
+      saveCodeVerifier: () => undefined,
+      codeVerifier: () => "verifier",
+    };
+    const mcp = track(
+      new MCP({
+        transport: "http",
+        url: http.url,
+        authProvider: provider,
+        fetch: (input, init) => {
+          fetched.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname}`);
+          return fetch(input, init);
+        },
+      }),
+    );
+    await mcp.connect();
+    expect(text(await mcp.callTool("echo", { message: "authorized" }))).toBe("session-1: authorized");
+    expect(fetched.slice(0, 2)).toEqual(["POST /mcp", "POST /mcp"]);
+    const posts = http.requests.filter((request) => request.method === "POST");
+    expect(posts.every((request) => request.headers.authorization === "Bearer oauth-access-token-xyz")).toBe(
+      true,
+    );
+  });
+
   it("re-establishes a session the server forgot (404) and retries the call transparently", async () => {
     const http = await server("streamable");
     const mcp = track(new MCP({ transport: "http", url: http.url, name: "forgetful" }));

@@ -1,0 +1,34 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const srcDir = dirname(fileURLToPath(import.meta.url));
+
+/** Static imports (not `import()`) of a source file, followed through the package's own files. */
+function staticImports(file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file)) return [];
+  seen.add(file);
+  const source = readFileSync(join(srcDir, file), "utf8");
+  const specifiers = [...source.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)"/gms)]
+    .filter((match) => !/^(?:import|export)\s+type\s/.test(match[0]))
+    .map((match) => match[1] as string);
+  return specifiers.flatMap((specifier) =>
+    specifier.startsWith("./")
+      ? [specifier, ...staticImports(specifier.replace(/\.js$/, ".ts"), seen)]
+      : [specifier],
+  );
+}
+
+describe("the root entry", () => {
+  it("imports nothing Node-only statically; process spawning is loaded on demand", () => {
+    const imports = staticImports("index.ts");
+    expect(imports).toContain("./mcp.js");
+    expect(imports.filter((specifier) => specifier.startsWith("node:"))).toEqual([]);
+    expect(imports).not.toContain("./stdio-transport.js");
+    expect(imports).not.toContain("@modelcontextprotocol/sdk/client/stdio.js");
+    expect(readFileSync(join(srcDir, "mcp-session.ts"), "utf8")).toContain(
+      'await import("./stdio-transport.js")',
+    );
+  });
+});
