@@ -1,5 +1,5 @@
-// A small MCP server for the playground's fault tests: `crash` kills the process mid-call,
-// `hello` answers, and `<b>markup</b>` text checks that results are shown as text.
+// A small MCP server for the playground's tests: `crash` kills the process mid-call, `hello`
+// answers, `hostile` sends markup and links that must stay inert, `rich` and `fails` check rendering.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 
@@ -18,5 +18,18 @@ server.registerTool("hostile", { description: "Returns markup and links that mus
     { type: "resource_link", uri: "https://example.com/doc", name: "an https link" },
     { type: "image", data: "PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+", mimeType: "image/svg+xml" },
   ],
+}));
+// A 1-sample WAV file, base64.
+const wav = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQIAAAAAAA==";
+server.registerTool("rich", { description: "Returns audio, an embedded resource and structured content." }, async () => ({
+  content: [
+    { type: "audio", data: wav, mimeType: "audio/wav" },
+    { type: "resource", resource: { uri: "test://notes/1", mimeType: "text/plain", text: "embedded notes" } },
+  ],
+  structuredContent: { answer: 42, items: ["a", "b"] },
+}));
+server.registerTool("fails", { description: "Always reports an error." }, async () => ({
+  content: [{ type: "text", text: "the disk is on fire" }],
+  isError: true,
 }));
 await server.connect(new StdioServerTransport());

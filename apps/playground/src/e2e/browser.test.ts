@@ -98,6 +98,35 @@ describe("the playground in a real browser", () => {
       .toBe("The sum of 4 and 3 is 7.");
   });
 
+  it("explains a broken server config in the form, and a server that dies at start with its stderr", async () => {
+    await page.getByTestId("add-server").click();
+    const editor = page.getByTestId("server-editor");
+    await editor.getByTestId("server-name-input").fill("broken");
+    await editor.getByTestId("server-config-input").fill('{ "args": ["x"] }');
+    await editor.getByTestId("save-server").click();
+    await expect
+      .poll(async () => (await editor.getByTestId("server-form-message").textContent()) ?? "")
+      .toContain("broken");
+    await editor.getByTestId("server-config-input").fill("{ not json");
+    await editor.getByTestId("save-server").click();
+    await expect
+      .poll(async () => (await editor.getByTestId("server-form-message").textContent()) ?? "")
+      .toMatch(/^The configuration is not valid JSON: /);
+    const script = "console.error('cannot open /nowhere/db.sqlite'); process.exit(2)";
+    await editor
+      .getByTestId("server-config-input")
+      .fill(JSON.stringify({ command: process.execPath, args: ["-e", script] }));
+    await editor.getByTestId("save-server").click();
+    await expect.poll(() => page.getByTestId("server-status-broken").textContent()).toBe("error");
+    const error = page.getByTestId("server-error");
+    await expect
+      .poll(async () => (await error.textContent()) ?? "")
+      .toContain("cannot open /nowhere/db.sqlite");
+    await shot("03-server-failed-to-start.png");
+    await page.getByTestId("remove-server").click();
+    await expect.poll(() => page.getByTestId("server-broken").count()).toBe(0);
+  });
+
   it("shows hostile server output as inert text: no markup, no javascript: links, no SVG", async () => {
     const added = await test.api("POST", "/api/servers", {
       name: "hostile",
@@ -122,7 +151,32 @@ describe("the playground in a real browser", () => {
       await output.getByText("An image of type image/svg+xml that cannot be shown safely.").count(),
     ).toBe(1);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
-    await shot("03-inspector-hostile-output.png");
+    await shot("03-inspector-hostile-output-inert.png");
+  });
+
+  it("plays audio, shows embedded resources and structured content, and marks errors", async () => {
+    await page.getByTestId("tool-rich").click();
+    await page.getByTestId("run-tool").click();
+    const output = page.getByTestId("tool-output");
+    const audio = output.getByTestId("content-audio");
+    await audio.waitFor();
+    expect(
+      await audio.evaluate((element: HTMLAudioElement) => [element.controls, element.src.slice(0, 27)]),
+    ).toEqual([true, "data:audio/wav;base64,UklGR"]);
+    expect(await output.getByTestId("content-resource").textContent()).toBe(
+      "embedded resource: test://notes/1 · text/plainembedded notes",
+    );
+    expect(JSON.parse((await output.getByTestId("structured-content").textContent()) ?? "")).toEqual({
+      answer: 42,
+      items: ["a", "b"],
+    });
+    await shot("04-inspector-rich-result.png");
+    await page.getByTestId("tool-fails").click();
+    await page.getByTestId("run-tool").click();
+    await expect
+      .poll(() => output.getByTestId("tool-error").textContent())
+      .toBe("⚠ The tool reported an error");
+    expect(await output.getByTestId("content-text").textContent()).toBe("the disk is on fire");
   });
 
   it("answers an elicitation request with a form", async () => {
@@ -133,7 +187,7 @@ describe("the playground in a real browser", () => {
     await dialog.waitFor();
     await dialog.getByTestId("field-name").fill("Grace Hopper");
     await dialog.getByTestId("field-check").check();
-    await shot("04-elicitation-form.png");
+    await shot("05-elicitation-form.png");
     await dialog.getByTestId("elicitation-accept").click();
     await expect
       .poll(async () => (await page.getByTestId("tool-output").textContent()) ?? "")
@@ -160,7 +214,7 @@ describe("the playground in a real browser", () => {
       .toBe(
         'assistantDone. everything_get-tiny-image returned: "Here\'s the image you requested: The image above is the MCP logo" and 1 image.',
       );
-    await shot("05-chat-tool-call.png");
+    await shot("06-chat-tool-call.png");
   });
 
   it("asks before a destructive tool runs, and runs it once approved", async () => {
@@ -173,7 +227,7 @@ describe("the playground in a real browser", () => {
     expect(await approval.textContent()).toContain(
       "Allow filesystem_write_file to run with these arguments?",
     );
-    await shot("06-chat-approval.png");
+    await shot("07-chat-approval.png");
     await approval.getByTestId("approve").click();
     const card = page.getByTestId("tool-card").last();
     await expect.poll(() => card.getByTestId("tool-card-status").textContent()).toMatch(/^done in/);
@@ -213,7 +267,7 @@ describe("the playground in a real browser", () => {
       "everything_trigger-long-running-operation",
     ]);
     expect(await page.getByTestId("tool-card").first().getByTestId("content-image").count()).toBe(1);
-    await shot("07-chat-after-reload.png");
+    await shot("08-chat-after-reload.png");
     expect(pageErrors).toEqual([]);
   });
 });

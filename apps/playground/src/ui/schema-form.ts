@@ -56,6 +56,23 @@ export function schemaForm(schema: unknown, idPrefix: string): SchemaForm {
       if (property.default !== undefined) select.value = String(property.default);
       input = select;
       read = () => (select.value === "" ? undefined : select.value);
+    } else if (type === "array" && (property.items?.enum || property.items?.anyOf)) {
+      const choices =
+        property.items.enum?.map((value) => ({ value, title: value })) ??
+        property.items.anyOf!.map((option) => ({ value: option.const, title: option.title ?? option.const }));
+      const select = h("select", { id, name, testid: `field-${name}` });
+      select.multiple = true;
+      const defaults = Array.isArray(property.default) ? property.default.map(String) : [];
+      for (const choice of choices) {
+        const option = h("option", { value: choice.value }, choice.title);
+        option.selected = defaults.includes(choice.value);
+        select.append(option);
+      }
+      input = select;
+      read = () => {
+        const values = [...select.selectedOptions].map((option) => option.value);
+        return values.length === 0 && !required.has(name) ? undefined : values;
+      };
     } else if (type === "boolean") {
       const checkbox = h("input", { id, name, type: "checkbox", testid: `field-${name}` });
       checkbox.checked = property.default === true;
