@@ -4,7 +4,7 @@ import { runChatCommand } from "./cli/chat-command.js";
 import { runToolsCommand } from "./cli/tools-command.js";
 import { openPlayground } from "./server/app.js";
 import { startHttpServer } from "./server/http-server.js";
-import { createToken } from "./server/security.js";
+import { createToken, isLoopbackAddress } from "./server/security.js";
 
 const usage = `Junction playground
 
@@ -66,6 +66,10 @@ async function serve(values: { port?: string; host?: string; dir?: string }): Pr
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`--port must be a port number, got ${JSON.stringify(values.port)}.\n`);
+    return 2;
+  }
+  if (values.host !== undefined && !isLoopbackAddress(values.host)) {
+    process.stderr.write(`The playground listens on loopback only; ${values.host} is not a loopback address.\n`);
     return 2;
   }
   process.stderr.write("Starting the Junction playground: connecting the configured MCP servers…\n");
