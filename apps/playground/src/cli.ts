@@ -69,7 +69,9 @@ async function serve(values: { port?: string; host?: string; dir?: string }): Pr
     return 2;
   }
   if (values.host !== undefined && !isLoopbackAddress(values.host)) {
-    process.stderr.write(`The playground listens on loopback only; ${values.host} is not a loopback address.\n`);
+    process.stderr.write(
+      `The playground listens on loopback only; ${values.host} is not a loopback address.\n`,
+    );
     return 2;
   }
   process.stderr.write("Starting the Junction playground: connecting the configured MCP servers…\n");

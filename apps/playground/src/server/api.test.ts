@@ -244,6 +244,25 @@ describe("inspector", () => {
     expect(got.body.messages.length).toBeGreaterThan(0);
   });
 
+  it("keeps a server's log messages for the servers view", async () => {
+    const everything = idOf("everything");
+    const toggle = () =>
+      test.api("POST", `/api/servers/${everything}/tools/call`, {
+        name: "toggle-simulated-logging",
+        arguments: {},
+      });
+    expect((await toggle()).status).toBe(200);
+    await expect
+      .poll(async () => (await test.api("GET", `/api/servers/${everything}/logs`)).body.length)
+      .toBeGreaterThan(0);
+    const [first] = (await test.api("GET", `/api/servers/${everything}/logs`)).body;
+    expect(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]).toContain(
+      first.level,
+    );
+    expect(JSON.stringify(first.data).length).toBeGreaterThan(2);
+    expect((await toggle()).status).toBe(200);
+  });
+
   it("carries an elicitation request to the page and the answer back to the server", async () => {
     const seen: any[] = [];
     const unlisten = test.playground.hub.listen((event) => {

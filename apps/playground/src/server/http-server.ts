@@ -165,6 +165,7 @@ function createRoutes(context: AppContext): { method: string; pattern: RegExp; h
       return { ok: true };
     }),
     route("POST", "/api/servers/([^/]+)/restart", async (_request, _response, [id]) => registry.restart(id!)),
+    route("GET", "/api/servers/([^/]+)/logs", async (_request, _response, [id]) => registry.logs(id!)),
     route("GET", "/api/servers/([^/]+)/tools", async (_request, _response, [id]) => {
       return registry.client(id!).listToolDefinitions();
     }),

@@ -61,6 +61,7 @@ export function parseServerEntry(name: string, entry: unknown): MCPConfig {
 /** The playground's MCP connections: one per stored server, reconnected by the client on crashes. */
 export class ServerRegistry {
   readonly #entries = new Map<string, Entry>();
+  readonly #logs = new Map<string, { at: string; level: string; logger?: string; data: unknown }[]>();
   readonly #store: Store;
   readonly #dataDir: DataDir;
   readonly #hub: EventHub;
@@ -114,6 +115,12 @@ export class ServerRegistry {
       );
     }
     return entry.mcp;
+  }
+
+  /** The server's last 200 log messages (`notifications/message`), oldest first. */
+  logs(id: string): { at: string; level: string; logger?: string; data: unknown }[] {
+    this.#require(id);
+    return this.#logs.get(id) ?? [];
   }
 
   async add(name: unknown, entry: unknown): Promise<ServerStatus> {
@@ -277,7 +284,13 @@ export class ServerRegistry {
       roots: [{ uri: `file://${this.#dataDir.sandbox}`, name: "sandbox" }],
       handlers: {
         elicitation: (params) => this.#elicitation.ask(name, params),
-        log: (message) => this.#hub.publish({ type: "server-log", server: name, ...message }),
+        log: (message) => {
+          const log = this.#logs.get(id) ?? [];
+          log.push({ at: new Date().toISOString(), ...message });
+          if (log.length > 200) log.splice(0, log.length - 200);
+          this.#logs.set(id, log);
+          this.#hub.publish({ type: "server-log", server: name, ...message });
+        },
       },
     } as MCPConfig);
     entry.mcp = mcp;

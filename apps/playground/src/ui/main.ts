@@ -2,7 +2,7 @@ import { api, openEvents, token } from "./api.js";
 import { mountChatView } from "./chat-view.js";
 import { h } from "./dom.js";
 import { closeElicitation, showElicitation } from "./elicitation-dialog.js";
-import { mountServersView, refreshServers } from "./servers-view.js";
+import { appendServerLog, mountServersView, refreshServers } from "./servers-view.js";
 
 async function start(): Promise<void> {
   const app = document.getElementById("app")!;
@@ -44,10 +44,15 @@ async function start(): Promise<void> {
   const state = await api<{ providers: any[]; elicitations: any[] }>("GET", "/api/state");
   await mountChatView(chat, state.providers);
   for (const request of state.elicitations) showElicitation(request);
+  // A crashed server reconnects on its own: keep its status fresh while the servers view shows.
+  setInterval(() => {
+    if (!servers.hidden && document.visibilityState === "visible") void refreshServers();
+  }, 4000);
   openEvents((event) => {
     if (event.type === "servers-changed") void refreshServers();
     else if (event.type === "elicitation-request") showElicitation(event);
     else if (event.type === "elicitation-closed") closeElicitation(event.id);
+    else if (event.type === "server-log") appendServerLog(event);
   });
 }
 

@@ -123,8 +123,51 @@ function renderDetail(server: ServerStatus): HTMLElement {
       ),
     );
   detail.append(h("details", {}, h("summary", {}, "Configuration"), jsonBlock(server.config)));
+  const log = h("div", { class: "server-log", testid: "server-log" });
+  const logDetails = h("details", {}, h("summary", {}, "Log messages"), log);
+  logDetails.addEventListener("toggle", () => {
+    if (!logDetails.open) return;
+    api<{ at: string; level: string; logger?: string; data: unknown }[]>(
+      "GET",
+      `/api/servers/${server.id}/logs`,
+    ).then(
+      (entries) => {
+        log.replaceChildren(...entries.map((entry) => logLine(entry)));
+        if (entries.length === 0) log.append(h("div", { class: "muted" }, "No log messages yet."));
+      },
+      (error: Error) => log.replaceChildren(h("div", { class: "banner error" }, error.message)),
+    );
+  });
+  detail.append(logDetails);
   if (server.status === "connected") detail.append(renderInspector(server.id, server.name));
   return detail;
+}
+
+function logLine(entry: { at?: string; level: string; logger?: string; data: unknown }): HTMLElement {
+  const text = typeof entry.data === "string" ? entry.data : JSON.stringify(entry.data);
+  return h(
+    "div",
+    { class: `log-line ${entry.level}` },
+    h(
+      "span",
+      { class: "muted" },
+      `${entry.at ? entry.at.slice(11, 19) : ""} ${entry.level}${entry.logger ? ` ${entry.logger}` : ""} `,
+    ),
+    text,
+  );
+}
+
+/** Appends a live log message to the open log of that server. */
+export function appendServerLog(event: {
+  server: string;
+  level: string;
+  logger?: string;
+  data: unknown;
+}): void {
+  const server = servers.find((candidate) => candidate.name === event.server);
+  if (!server || server.id !== selectedId) return;
+  const log = root.querySelector<HTMLElement>(".server-detail details[open] .server-log");
+  log?.append(logLine({ ...event, at: new Date().toISOString() }));
 }
 
 async function restart(server: ServerStatus): Promise<void> {
