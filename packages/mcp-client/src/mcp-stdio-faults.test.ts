@@ -219,6 +219,21 @@ describe("close()", () => {
   });
 });
 
+describe("a server that dies leaving a grandchild holding its pipes", () => {
+  it("is noticed, its leftover process group is ended, and the restarted server answers", async () => {
+    const mcp = stdio("grandchild-server.mjs", { name: "wrapper", reconnect: { initialDelayMs: 20 } });
+    await mcp.connect();
+    const before = JSON.parse(text(await mcp.callTool("pids"))) as { server: number; grandchild: number };
+    const error = await caught(mcp.callTool("die"));
+    expect(error.code).toBe("mcp-connection-closed");
+    const after = JSON.parse(text(await mcp.callTool("pids"))) as { server: number; grandchild: number };
+    expect(after.server).not.toBe(before.server);
+    expect(processAlive(before.server)).toBe(false);
+    await vi.waitFor(() => expect(processAlive(before.grandchild)).toBe(false), { timeout: 8000 });
+    expect(processAlive(after.grandchild)).toBe(true);
+  });
+});
+
 describe("the server's environment", () => {
   it("inherits only the safe defaults plus the config's env", async () => {
     process.env.JUNCTION_PARENT_ONLY = "must-not-leak";

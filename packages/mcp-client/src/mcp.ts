@@ -250,6 +250,10 @@ export class MCP implements ToolSource {
   private sessionClosed(session: Session): void {
     if (session.closing || session !== this.session || this.state === "closed") return;
     this.session = undefined;
+    // The server is gone, but processes it started may linger in its group: end them too.
+    // (The SDK client has already let go of the transport, so close the transport itself.)
+    session.closing = true;
+    void session.transport.close().catch(() => undefined);
     this.invalidateTools();
     if (!this.reconnectOptions || session.kind === "memory") {
       this.state = "disconnected";

@@ -9,6 +9,8 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol
 
 /** How much of a server's stderr is kept for error messages. */
 const STDERR_TAIL_BYTES = 8 * 1024;
+/** How long to wait for the pipes to drain after the process exited. */
+const EXIT_DRAIN_MS = 200;
 /** A line longer than this is dropped as garbage rather than buffered forever. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -85,13 +87,26 @@ export class StdioProcessTransport implements Transport {
       });
       this.child = child;
       this.exited = new Promise<void>((resolveExit) => {
-        child.once("close", (code, signal) => {
-          this.exitInfo = { code, signal };
+        let done = false;
+        const finish = () => {
+          if (done) return;
+          done = true;
           resolveExit();
           if (!this.closed) {
             this.closed = true;
             this.onclose?.();
           }
+        };
+        // "close" comes once stdout and stderr are drained, so the stderr tail is complete. A
+        // grandchild that inherited the pipes can hold them open after the server died, though:
+        // then "exit" alone, after a short grace for the last output, ends the connection.
+        child.once("exit", (code, signal) => {
+          this.exitInfo = { code, signal };
+          setTimeout(finish, EXIT_DRAIN_MS);
+        });
+        child.once("close", (code, signal) => {
+          this.exitInfo ??= { code, signal };
+          finish();
         });
       });
       child.once("error", (error) => {
