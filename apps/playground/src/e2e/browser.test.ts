@@ -25,6 +25,7 @@ beforeAll(async () => {
       `The browser tests need Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH.`,
     );
   }
+  rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
   test = await startTestPlayground();
   profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
@@ -151,7 +152,7 @@ describe("the playground in a real browser", () => {
       await output.getByText("An image of type image/svg+xml that cannot be shown safely.").count(),
     ).toBe(1);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
-    await shot("03-inspector-hostile-output-inert.png");
+    await shot("04-inspector-hostile-output-inert.png");
   });
 
   it("plays audio, shows embedded resources and structured content, and marks errors", async () => {
@@ -170,7 +171,7 @@ describe("the playground in a real browser", () => {
       answer: 42,
       items: ["a", "b"],
     });
-    await shot("04-inspector-rich-result.png");
+    await shot("05-inspector-rich-result.png");
     await page.getByTestId("tool-fails").click();
     await page.getByTestId("run-tool").click();
     await expect
@@ -187,7 +188,7 @@ describe("the playground in a real browser", () => {
     await dialog.waitFor();
     await dialog.getByTestId("field-name").fill("Grace Hopper");
     await dialog.getByTestId("field-check").check();
-    await shot("05-elicitation-form.png");
+    await shot("06-elicitation-form.png");
     await dialog.getByTestId("elicitation-accept").click();
     await expect
       .poll(async () => (await page.getByTestId("tool-output").textContent()) ?? "")
@@ -214,7 +215,7 @@ describe("the playground in a real browser", () => {
       .toBe(
         'assistantDone. everything_get-tiny-image returned: "Here\'s the image you requested: The image above is the MCP logo" and 1 image.',
       );
-    await shot("06-chat-tool-call.png");
+    await shot("07-chat-tool-call.png");
   });
 
   it("asks before a destructive tool runs, and runs it once approved", async () => {
@@ -227,7 +228,7 @@ describe("the playground in a real browser", () => {
     expect(await approval.textContent()).toContain(
       "Allow filesystem_write_file to run with these arguments?",
     );
-    await shot("07-chat-approval.png");
+    await shot("08-chat-approval.png");
     await approval.getByTestId("approve").click();
     const card = page.getByTestId("tool-card").last();
     await expect.poll(() => card.getByTestId("tool-card-status").textContent()).toMatch(/^done in/);
@@ -267,7 +268,7 @@ describe("the playground in a real browser", () => {
       "everything_trigger-long-running-operation",
     ]);
     expect(await page.getByTestId("tool-card").first().getByTestId("content-image").count()).toBe(1);
-    await shot("08-chat-after-reload.png");
+    await shot("09-chat-after-reload.png");
     expect(pageErrors).toEqual([]);
   });
 });
