@@ -3,6 +3,7 @@ import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/m
 import type { ModelRequest, ModelStreamEvent, Warning } from "@junction/types";
 import { AnthropicStreamState } from "./anthropic-stream-state.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
+import type { AnthropicErrorClasses } from "./load-anthropic-sdk.js";
 import { abortedError, mapAnthropicError } from "./map-anthropic-error.js";
 import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
 
@@ -86,7 +87,7 @@ function defaultMaxTokens(thinking: unknown, base = DEFAULT_MAX_TOKENS): number 
 export async function* streamAnthropic(
   client: Anthropic,
   request: ModelRequest,
-  options: { providerName: string; defaultMaxTokens?: number },
+  options: { providerName: string; defaultMaxTokens?: number; sdk: AnthropicErrorClasses },
 ): AsyncGenerator<ModelStreamEvent> {
   const { providerName } = options;
   const signal = request.signal;
@@ -103,7 +104,7 @@ export async function* streamAnthropic(
       yield* state.push(event);
     }
   } catch (error) {
-    throw mapAnthropicError(error, { provider: providerName, signal });
+    throw mapAnthropicError(error, { provider: providerName, signal, sdk: options.sdk });
   }
   // The SDK ends a stream quietly when its request is aborted: the signal says why it ended.
   if (signal?.aborted) throw abortedError(signal);

@@ -1,6 +1,7 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { type ModelProvider, type ProviderCapabilities, ProviderError } from "@junction/types";
 import { streamAnthropic } from "./anthropic-model.js";
+import { type AnthropicSDK, loadAnthropicSDK } from "./load-anthropic-sdk.js";
 
 /** Settings for {@link anthropic}. */
 export interface AnthropicProviderSettings {
@@ -70,9 +71,11 @@ const providerName = "anthropic";
  * const { text } = await agent.send("Hello!").final;
  */
 export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvider {
-  let client: Anthropic | undefined;
-  const getClient = (): Anthropic => {
-    if (client) return client;
+  let loaded: { client: Anthropic; sdk: AnthropicSDK } | undefined;
+  // The SDK is imported on the first request, not with this package: importing it costs more
+  // than the rest of a provider. A missing key still fails the first request, before the import.
+  const getClient = async (): Promise<{ client: Anthropic; sdk: AnthropicSDK }> => {
+    if (loaded) return loaded;
     const apiKey = settings.apiKey ?? globalThis.process?.env?.ANTHROPIC_API_KEY;
     if (!apiKey) {
       throw new ProviderError({
@@ -81,7 +84,8 @@ export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvid
         message: "No Anthropic API key: pass apiKey to anthropic() or set ANTHROPIC_API_KEY.",
       });
     }
-    client = new Anthropic({
+    const sdk = await loadAnthropicSDK();
+    const client = new sdk.default({
       apiKey,
       ...(settings.baseURL !== undefined ? { baseURL: settings.baseURL } : {}),
       ...(settings.headers !== undefined ? { defaultHeaders: settings.headers } : {}),
@@ -89,7 +93,8 @@ export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvid
       ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
       ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
     });
-    return client;
+    loaded ??= { client, sdk };
+    return loaded;
   };
 
   return {
@@ -97,9 +102,11 @@ export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvid
     capabilities: anthropicCapabilities,
     stream: (request) =>
       (async function* () {
-        yield* streamAnthropic(getClient(), request, {
+        const { client, sdk } = await getClient();
+        yield* streamAnthropic(client, request, {
           providerName,
           defaultMaxTokens: settings.defaultMaxTokens,
+          sdk,
         });
       })(),
   };

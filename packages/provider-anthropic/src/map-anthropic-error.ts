@@ -1,10 +1,5 @@
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from "@anthropic-ai/sdk";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import type { AnthropicErrorClasses } from "./load-anthropic-sdk.js";
 
 /** Error types Anthropic sends (over HTTP or inside a stream) that may succeed when tried again. */
 const retryableErrorTypes = new Set(["overloaded_error", "api_error", "rate_limit_error", "timeout_error"]);
@@ -20,12 +15,16 @@ const retryableErrorTypes = new Set(["overloaded_error", "api_error", "rate_limi
  * - a timeout or a failed connection → retryable `provider-api-error`;
  * - a connection lost mid-stream → retryable `provider-stream-error`;
  * - an abort → `JunctionError` `aborted`.
+ *
+ * `options.sdk` gives the SDK's error classes (from `loadAnthropicSDK()`), so this module
+ * does not import the SDK itself.
  */
 export function mapAnthropicError(
   error: unknown,
-  options: { provider: string; signal?: AbortSignal },
+  options: { provider: string; signal?: AbortSignal; sdk: AnthropicErrorClasses },
 ): Error {
   const { provider, signal } = options;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = options.sdk;
   if (JunctionError.isInstance(error)) return error;
   if (error instanceof APIUserAbortError || signal?.aborted) return abortedError(signal, error);
   if (error instanceof APIConnectionTimeoutError) {

@@ -4,13 +4,15 @@ import type OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { ChatCompletionsStreamState } from "./chatcompletions-stream-state.js";
 import { convertToChatCompletionsMessages } from "./convert-to-chatcompletions-messages.js";
+import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 import { mapChatCompletionsError } from "./map-chatcompletions-error.js";
 import { prepareChatCompletionsTools } from "./prepare-chatcompletions-tools.js";
 
 /** What the stream needs from the provider's settings. */
 export interface ChatCompletionsModelConfig {
   name: string;
-  client: OpenAI;
+  /** Loads the SDK and makes the client on first use (the SDK is not imported with the package). */
+  client: () => Promise<{ client: OpenAI; sdk: OpenAIErrorClasses }>;
   includeUsage: boolean;
   echoReasoning: boolean;
   generateId: () => string;
@@ -88,11 +90,12 @@ export async function* streamChatCompletions(
 
   const signal = request.signal;
   const state = new ChatCompletionsStreamState(config.name, mapping, config.generateId);
+  const { client, sdk } = await config.client();
   let stream: AsyncIterable<unknown> & { controller: AbortController };
   try {
-    stream = await config.client.chat.completions.create(body, signal ? { signal } : undefined);
+    stream = await client.chat.completions.create(body, signal ? { signal } : undefined);
   } catch (error) {
-    throw mapChatCompletionsError(error, config.name, signal);
+    throw mapChatCompletionsError(error, config.name, sdk, signal);
   }
   const chunks = stream[Symbol.asyncIterator]();
   try {
@@ -101,7 +104,7 @@ export async function* streamChatCompletions(
       try {
         next = await chunks.next();
       } catch (error) {
-        throw mapChatCompletionsError(error, config.name, signal);
+        throw mapChatCompletionsError(error, config.name, sdk, signal);
       }
       if (next.done) break;
       yield* state.push(next.value);

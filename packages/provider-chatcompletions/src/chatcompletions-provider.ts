@@ -1,6 +1,7 @@
 import { type ModelProvider, type ProviderCapabilities, ProviderError } from "@junction/types";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { streamChatCompletions } from "./chatcompletions-model.js";
+import { loadOpenAISDK, type OpenAISDK } from "./load-openai-sdk.js";
 
 /** Settings for {@link chatCompletions}. */
 export interface ChatCompletionsSettings {
@@ -103,18 +104,29 @@ export function chatCompletions(settings: ChatCompletionsSettings = {}): ModelPr
         "chatCompletions needs an apiKey (or OPENAI_API_KEY) for api.openai.com, or a baseURL of a server that needs none, such as http://localhost:11434/v1 for Ollama.",
     });
   }
-  const client = new OpenAI({
-    // The SDK insists on a key; servers that need none get no Authorization header at all.
-    apiKey: apiKey || "unused",
-    baseURL,
-    // Never send an OpenAI organisation or project from the environment to another vendor.
-    organization: null,
-    project: null,
-    defaultHeaders: { ...(apiKey ? {} : { Authorization: null }), ...settings.headers },
-    ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-    ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
-    ...(settings.fetch ? { fetch: settings.fetch } : {}),
-  });
+  // The SDK is imported on the first request, not with this package: importing it costs more
+  // than the rest of a provider. The settings above are still checked here, at once.
+  let loaded: { client: OpenAI; sdk: OpenAISDK } | undefined;
+  const client = async (): Promise<{ client: OpenAI; sdk: OpenAISDK }> => {
+    if (loaded) return loaded;
+    const sdk = await loadOpenAISDK();
+    loaded ??= {
+      client: new sdk.default({
+        // The SDK insists on a key; servers that need none get no Authorization header at all.
+        apiKey: apiKey || "unused",
+        baseURL,
+        // Never send an OpenAI organisation or project from the environment to another vendor.
+        organization: null,
+        project: null,
+        defaultHeaders: { ...(apiKey ? {} : { Authorization: null }), ...settings.headers },
+        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+        ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
+        ...(settings.fetch ? { fetch: settings.fetch } : {}),
+      }),
+      sdk,
+    };
+    return loaded;
+  };
   const config = {
     name,
     client,

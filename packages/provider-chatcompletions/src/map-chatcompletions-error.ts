@@ -1,18 +1,21 @@
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 
 /**
  * Turns whatever the `openai` SDK threw into a Junction error: `ProviderError` with status,
  * retryability and request id for API failures (including an `error` object sent inside a
  * 200 stream, which the SDK raises as an `APIError` without a status), and
- * `JunctionError("aborted")` when the caller's signal aborted the request.
+ * `JunctionError("aborted")` when the caller's signal aborted the request. `sdk` gives the
+ * SDK's error classes (from `loadOpenAISDK()`), so this module does not import the SDK itself.
  */
 export function mapChatCompletionsError(
   error: unknown,
   providerName: string,
+  sdk: OpenAIErrorClasses,
   signal?: AbortSignal,
 ): JunctionError {
   if (JunctionError.isInstance(error)) return error;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
   if (error instanceof APIUserAbortError || signal?.aborted) {
     return new JunctionError("aborted", `The ${providerName} request was aborted.`, { cause: error });
   }

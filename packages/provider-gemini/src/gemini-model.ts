@@ -2,14 +2,18 @@ import type { GenerateContentConfig, GoogleGenAI } from "@google/genai";
 import { JunctionError, type ModelRequest, type ModelStreamEvent } from "@junction/types";
 import { convertToGeminiMessages } from "./convert-to-gemini-messages.js";
 import { GeminiStreamState } from "./gemini-stream-state.js";
+import type { GeminiErrorClasses } from "./load-gemini-sdk.js";
 import { mapGeminiError } from "./map-gemini-error.js";
 import { prepareGeminiTools } from "./prepare-gemini-tools.js";
 
 /** What the stream needs from the provider. */
 export interface GeminiModelConfig {
   name: string;
-  /** Creates the SDK client on first use (so a missing API key fails the request, not the import). */
-  client: () => GoogleGenAI;
+  /**
+   * Loads the SDK and creates its client on first use (so a missing API key fails the request,
+   * not the import, and importing the package does not load the SDK).
+   */
+  client: () => Promise<{ client: GoogleGenAI; sdk: GeminiErrorClasses }>;
   multimodalFunctionResponses: boolean | "auto";
   timeoutMs?: number;
 }
@@ -91,15 +95,18 @@ export async function* streamGemini(
   const errorContext = { providerName: name, signal: request.signal, timeoutMs: config.timeoutMs };
 
   try {
+    let sdk: GeminiErrorClasses | undefined;
     let stream: AsyncIterable<unknown>;
     try {
-      stream = await config.client().models.generateContentStream({
+      const loaded = await config.client();
+      sdk = loaded.sdk;
+      stream = await loaded.client.models.generateContentStream({
         model: request.model,
         contents: converted.contents,
         config: generationConfig,
       });
     } catch (error) {
-      throw mapGeminiError(error, { ...errorContext, phase: "request" });
+      throw mapGeminiError(error, { ...errorContext, phase: "request", sdk });
     }
     const iterator = stream[Symbol.asyncIterator]();
     while (true) {
@@ -107,7 +114,7 @@ export async function* streamGemini(
       try {
         next = await iterator.next();
       } catch (error) {
-        throw mapGeminiError(error, { ...errorContext, phase: "stream", requestId: state.responseId });
+        throw mapGeminiError(error, { ...errorContext, phase: "stream", requestId: state.responseId, sdk });
       }
       if (next.done) break;
       yield* state.push(next.value);

@@ -1,6 +1,7 @@
-import { GoogleGenAI, type HttpRetryOptions } from "@google/genai";
+import type { GoogleGenAI, HttpRetryOptions } from "@google/genai";
 import { type ModelProvider, ProviderError } from "@junction/types";
 import { streamGemini } from "./gemini-model.js";
+import { type GeminiSDK, loadGeminiSDK } from "./load-gemini-sdk.js";
 
 /** Settings for {@link gemini}. */
 export interface GeminiSettings {
@@ -58,9 +59,11 @@ export interface GeminiSettings {
  */
 export function gemini(settings: GeminiSettings = {}): ModelProvider {
   const name = settings.name ?? "gemini";
-  let client: GoogleGenAI | undefined;
-  const getClient = (): GoogleGenAI => {
-    if (client) return client;
+  let loaded: { client: GoogleGenAI; sdk: GeminiSDK } | undefined;
+  // The SDK is imported on the first request, not with this package: importing it costs more
+  // than the rest of a provider. A missing key still fails the first request, before the import.
+  const getClient = async (): Promise<{ client: GoogleGenAI; sdk: GeminiSDK }> => {
+    if (loaded) return loaded;
     const apiKey = settings.apiKey ?? readEnvironment("GEMINI_API_KEY") ?? readEnvironment("GOOGLE_API_KEY");
     if (!apiKey) {
       throw new ProviderError({
@@ -70,7 +73,8 @@ export function gemini(settings: GeminiSettings = {}): ModelProvider {
       });
     }
     const maxRetries = settings.maxRetries ?? 2;
-    client = new GoogleGenAI({
+    const sdk = await loadGeminiSDK();
+    const client = new sdk.GoogleGenAI({
       apiKey,
       ...(settings.apiVersion ? { apiVersion: settings.apiVersion } : {}),
       httpOptions: {
@@ -80,7 +84,8 @@ export function gemini(settings: GeminiSettings = {}): ModelProvider {
         ...(maxRetries > 0 ? { retryOptions: { ...settings.retryOptions, attempts: maxRetries + 1 } } : {}),
       },
     });
-    return client;
+    loaded ??= { client, sdk };
+    return loaded;
   };
 
   return {

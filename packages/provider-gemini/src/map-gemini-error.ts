@@ -1,5 +1,6 @@
-import { ApiError } from "@google/genai";
+import type { ApiError } from "@google/genai";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import type { GeminiErrorClasses } from "./load-gemini-sdk.js";
 
 /** Where the failure happened: before any response, or inside a streamed 200 response. */
 export type GeminiFailurePhase = "request" | "stream";
@@ -11,6 +12,10 @@ export type GeminiFailurePhase = "request" | "stream";
  * body) and also for an `{"error": {...}}` event inside a 200 stream (message
  * `got status: UNAVAILABLE. {...}`); network failures and cut connections surface as
  * `TypeError`s from fetch, and an aborted request as an `AbortError`.
+ *
+ * `context.sdk` gives the SDK's `ApiError` class (from `loadGeminiSDK()`), so this module does
+ * not import the SDK itself; it is absent when the failure came before the SDK was loaded, and
+ * then no error can be one of its classes.
  */
 export function mapGeminiError(
   error: unknown,
@@ -20,6 +25,7 @@ export function mapGeminiError(
     signal?: AbortSignal;
     timeoutMs?: number;
     requestId?: string;
+    sdk?: GeminiErrorClasses;
   },
 ): JunctionError {
   const { providerName, phase, signal, requestId } = context;
@@ -28,7 +34,8 @@ export function mapGeminiError(
     return new JunctionError("aborted", `The ${providerName} request was aborted.`, { cause: error });
   }
   const code = phase === "stream" ? "provider-stream-error" : "provider-api-error";
-  if (error instanceof ApiError || isApiErrorLike(error)) {
+  const sdkApiError = context.sdk?.ApiError;
+  if ((sdkApiError !== undefined && error instanceof sdkApiError) || isApiErrorLike(error)) {
     const status = (error as ApiError).status;
     const detail = parseErrorBody((error as Error).message);
     const where = phase === "stream" ? " inside the stream" : "";

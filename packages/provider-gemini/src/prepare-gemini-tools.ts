@@ -1,8 +1,8 @@
-import {
+import type {
   FunctionCallingConfigMode,
-  type FunctionDeclaration,
-  type Tool as GeminiTool,
-  type ToolConfig,
+  FunctionDeclaration,
+  Tool as GeminiTool,
+  ToolConfig,
 } from "@google/genai";
 import {
   createToolNameMapping,
@@ -81,6 +81,14 @@ export function prepareGeminiTools(options: {
   };
 }
 
+// The SDK's `FunctionCallingConfigMode` enum values, written out so that this module needs only
+// the SDK's types: the SDK itself is loaded on the first request.
+const functionCallingMode = {
+  AUTO: "AUTO" as FunctionCallingConfigMode.AUTO,
+  ANY: "ANY" as FunctionCallingConfigMode.ANY,
+  NONE: "NONE" as FunctionCallingConfigMode.NONE,
+} as const;
+
 function prepareToolConfig(
   toolChoice: ToolChoice | undefined,
   tools: ToolDefinition[],
@@ -88,19 +96,19 @@ function prepareToolConfig(
   warnings: Warning[],
 ): ToolConfig | undefined {
   if (toolChoice === undefined || tools.length === 0) return undefined;
-  if (toolChoice === "auto") return { functionCallingConfig: { mode: FunctionCallingConfigMode.AUTO } };
-  if (toolChoice === "none") return { functionCallingConfig: { mode: FunctionCallingConfigMode.NONE } };
-  if (toolChoice === "required") return { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } };
+  if (toolChoice === "auto") return { functionCallingConfig: { mode: functionCallingMode.AUTO } };
+  if (toolChoice === "none") return { functionCallingConfig: { mode: functionCallingMode.NONE } };
+  if (toolChoice === "required") return { functionCallingConfig: { mode: functionCallingMode.ANY } };
   if (!tools.some((tool) => tool.name === toolChoice.name)) {
     warnings.push({
       code: "tool-choice-unknown-tool",
       message: `toolChoice names "${toolChoice.name}", which is not among the request's tools; the model chooses freely instead.`,
     });
-    return { functionCallingConfig: { mode: FunctionCallingConfigMode.AUTO } };
+    return { functionCallingConfig: { mode: functionCallingMode.AUTO } };
   }
   return {
     functionCallingConfig: {
-      mode: FunctionCallingConfigMode.ANY,
+      mode: functionCallingMode.ANY,
       allowedFunctionNames: [toolNames.toVendor(toolChoice.name)],
     },
   };

@@ -1,5 +1,5 @@
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 
 /** Error codes OpenAI sends inside a 200 stream for failures that may pass on a later attempt. */
 export const retryableStreamCodes = new Set([
@@ -13,7 +13,8 @@ export const retryableStreamCodes = new Set([
  * Maps whatever the `openai` SDK threw to a Junction error: HTTP failures (after the SDK's own
  * retries) to `provider-api-error` with status, retryability and request id; `error` events inside
  * a 200 stream (the SDK throws them as an `APIError` without a status) to `provider-stream-error`;
- * an aborted request to `JunctionError("aborted")`.
+ * an aborted request to `JunctionError("aborted")`. `context.sdk` gives the SDK's error classes
+ * (from `loadOpenAISDK()`), so this module does not import the SDK itself.
  */
 export function mapOpenAIError(
   error: unknown,
@@ -23,9 +24,11 @@ export function mapOpenAIError(
     signal?: AbortSignal;
     /** True once the response headers arrived: a connection error then means the stream broke off. */
     streaming?: boolean;
+    sdk: OpenAIErrorClasses;
   },
 ): JunctionError {
   if (JunctionError.isInstance(error)) return error;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = context.sdk;
   const provider = context.providerName;
   if (error instanceof APIUserAbortError || context.signal?.aborted)
     return new JunctionError("aborted", "The OpenAI request was aborted.", {

@@ -7,6 +7,7 @@ import {
 } from "@junction/types";
 import type OpenAI from "openai";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
+import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 import { mapOpenAIError } from "./map-openai-error.js";
 import { OpenAIStreamMapper } from "./map-openai-stream.js";
 import { prepareOpenAITools } from "./prepare-openai-tools.js";
@@ -90,7 +91,7 @@ export function buildOpenAIRequest(
 export async function* streamOpenAIResponse(
   client: OpenAI,
   request: ModelRequest,
-  options: { providerName: string; strictTools: boolean },
+  options: { providerName: string; strictTools: boolean; sdk: OpenAIErrorClasses },
 ): AsyncGenerator<ModelStreamEvent> {
   const { providerName } = options;
   const { body, toolNames, warnings } = buildOpenAIRequest(request, options);
@@ -108,7 +109,13 @@ export async function* streamOpenAIResponse(
       if (mapper.finished) break;
     }
   } catch (error) {
-    throw mapOpenAIError(error, { providerName, requestId, signal, streaming: mapper !== undefined });
+    throw mapOpenAIError(error, {
+      providerName,
+      requestId,
+      signal,
+      streaming: mapper !== undefined,
+      sdk: options.sdk,
+    });
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
   if (signal?.aborted)

@@ -5,7 +5,8 @@ import {
   type ProviderCapabilities,
   ProviderError,
 } from "@junction/types";
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { loadOpenAISDK, type OpenAISDK } from "./load-openai-sdk.js";
 import { streamOpenAIResponse } from "./openai-model.js";
 
 /** Settings for {@link openai}. */
@@ -72,9 +73,11 @@ const providerName = "openai";
  * ```
  */
 export function openai(settings: OpenAIProviderSettings = {}): ModelProvider {
-  let client: OpenAI | undefined;
-  const getClient = (): OpenAI => {
-    if (client) return client;
+  let loaded: { client: OpenAI; sdk: OpenAISDK } | undefined;
+  // The SDK is imported on the first request, not with this package: importing it costs more
+  // than the rest of a provider. A missing key still fails the first request, before the import.
+  const getClient = async (): Promise<{ client: OpenAI; sdk: OpenAISDK }> => {
+    if (loaded) return loaded;
     const apiKey = settings.apiKey ?? environment("OPENAI_API_KEY");
     if (!apiKey)
       throw new ProviderError({
@@ -82,7 +85,8 @@ export function openai(settings: OpenAIProviderSettings = {}): ModelProvider {
         provider: providerName,
         message: "No OpenAI API key: pass apiKey to openai() or set OPENAI_API_KEY.",
       });
-    client = new OpenAI({
+    const sdk = await loadOpenAISDK();
+    const client = new sdk.default({
       apiKey,
       baseURL: settings.baseURL ?? environment("OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
       organization: settings.organization ?? null,
@@ -92,7 +96,8 @@ export function openai(settings: OpenAIProviderSettings = {}): ModelProvider {
       timeout: settings.timeout,
       fetch: settings.fetch,
     });
-    return client;
+    loaded ??= { client, sdk };
+    return loaded;
   };
 
   return {
@@ -100,9 +105,11 @@ export function openai(settings: OpenAIProviderSettings = {}): ModelProvider {
     capabilities: openAICapabilities,
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
       // The client is made on first use, so a missing key is an error of the stream, not of openai().
-      yield* streamOpenAIResponse(getClient(), request, {
+      const { client, sdk } = await getClient();
+      yield* streamOpenAIResponse(client, request, {
         providerName,
         strictTools: settings.strictTools ?? false,
+        sdk,
       });
     },
   };

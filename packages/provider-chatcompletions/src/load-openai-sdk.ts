@@ -1,0 +1,25 @@
+import type * as OpenAIModule from "openai";
+
+/** The `openai` module, as a dynamic `import()` gives it. */
+export type OpenAISDK = typeof OpenAIModule;
+
+/** The SDK's error classes the error mapper tells apart, taken from the lazily loaded SDK. */
+export type OpenAIErrorClasses = Pick<
+  OpenAISDK,
+  "APIError" | "APIConnectionError" | "APIConnectionTimeoutError" | "APIUserAbortError"
+>;
+
+let loading: Promise<OpenAISDK> | undefined;
+
+/**
+ * Loads the `openai` SDK on first use and caches it, so importing this package (and calling
+ * its factory) costs nothing until the first request. A failed load is not cached: the next
+ * request tries again.
+ */
+export function loadOpenAISDK(): Promise<OpenAISDK> {
+  loading ??= import("openai").catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
