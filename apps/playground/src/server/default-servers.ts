@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { JunctionError } from "@junction/types";
 
 const require = createRequire(import.meta.url);
 
@@ -21,7 +22,7 @@ export function resolvePackageBin(packageName: string): string {
     bin?: string | Record<string, string>;
   };
   const bin = typeof manifest.bin === "string" ? manifest.bin : Object.values(manifest.bin ?? {})[0];
-  if (!bin) throw new TypeError(`${packageName} has no executable`);
+  if (!bin) throw new JunctionError("mcp-config-invalid", `${packageName} has no executable.`);
   return join(dirname(manifestPath), bin);
 }
 
@@ -47,7 +48,7 @@ export function builtinServerEntry(
       };
     default: {
       const unknown: never = server;
-      throw new TypeError(`unknown default server ${String(unknown)}`);
+      throw new JunctionError("mcp-config-invalid", `Unknown default server ${String(unknown)}.`);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { JunctionError } from "@junction/types";
 import { h } from "./dom.js";
 
 type Property = {
@@ -91,7 +92,7 @@ export function schemaForm(schema: unknown, idPrefix: string): SchemaForm {
       read = () => {
         if (number.value.trim() === "") return undefined;
         const value = Number(number.value);
-        if (Number.isNaN(value)) throw new Error(`${name} must be a number.`);
+        if (Number.isNaN(value)) throw new JunctionError("invalid-argument", `${name} must be a number.`);
         return value;
       };
     } else if (type === "string") {
@@ -117,7 +118,10 @@ export function schemaForm(schema: unknown, idPrefix: string): SchemaForm {
         try {
           return JSON.parse(area.value);
         } catch (error) {
-          throw new Error(`${name} is not valid JSON: ${(error as Error).message}`);
+          throw new JunctionError(
+            "invalid-argument",
+            `${name} is not valid JSON: ${(error as Error).message}`,
+          );
         }
       };
     }
