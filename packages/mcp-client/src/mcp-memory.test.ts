@@ -235,6 +235,12 @@ describe("tools, lists and results (in-process servers)", () => {
     expect(error.code).toBe("mcp-capability-missing");
   });
 
+  it("has no tools when the server does not offer them", async () => {
+    const server = new Server({ name: "prompts-only", version: "1.0.0" }, { capabilities: { prompts: {} } });
+    const mcp = await connect(server);
+    expect(await mcp.listTools()).toEqual([]);
+  });
+
   it("follows cursors for prompts too", async () => {
     const server = new Server({ name: "prompts", version: "1.0.0" }, { capabilities: { prompts: {} } });
     server.setRequestHandler(ListPromptsRequestSchema, async (request) =>

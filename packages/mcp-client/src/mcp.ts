@@ -462,6 +462,9 @@ export class MCP implements ToolSource {
   private loadTools(options: MCPRequestOptions = {}): Promise<MCPTool[]> {
     if (this.tools) return Promise.resolve(this.tools);
     if (this.toolsLoading) return this.toolsLoading;
+    // A server without the tools capability has no tools (and may not answer tools/list at all).
+    if (this.capabilities && !this.capabilities.tools && this.state === "connected")
+      return Promise.resolve([]);
     const generation = this.toolsGeneration;
     const loading = this.run("tools/list", options, (session, requestOptions) =>
       collectPages(async (cursor) => {
