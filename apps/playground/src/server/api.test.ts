@@ -263,6 +263,40 @@ describe("inspector", () => {
     expect((await toggle()).status).toBe(200);
   });
 
+  it("lets a server ask the model (sampling) only once the person agrees", async () => {
+    const seen: any[] = [];
+    const unlisten = test.playground.hub.listen((event) => {
+      if (event.type === "elicitation-request") seen.push(event);
+    });
+    const call = test.api("POST", `/api/servers/${idOf("everything")}/tools/call`, {
+      name: "trigger-sampling-request",
+      arguments: { prompt: "name a colour", maxTokens: 20 },
+    });
+    await expect.poll(() => seen.length).toBe(1);
+    expect(seen[0].message).toMatch(
+      /^everything wants to ask the model \(Offline scripted model \(not an LLM\), offline-scripted\): user: .*name a colour.* \(up to 20 tokens\)$/,
+    );
+    await test.api("POST", `/api/elicitations/${seen[0].id}`, { action: "accept", content: {} });
+    const result = await call;
+    expect(result.status).toBe(200);
+    expect(JSON.stringify(result.body.result)).toContain(
+      "I am the offline scripted model, not an LLM, and I have no tools here.",
+    );
+
+    const refused = test.api("POST", `/api/servers/${idOf("everything")}/tools/call`, {
+      name: "trigger-sampling-request",
+      arguments: { prompt: "spend my tokens", maxTokens: 20 },
+    });
+    await expect.poll(() => seen.length).toBe(2);
+    await test.api("POST", `/api/elicitations/${seen[1].id}`, { action: "decline" });
+    const declined = await refused;
+    unlisten();
+    expect(declined.body.result).toEqual({
+      content: [{ type: "text", text: "MCP error -32603: The user declined the server's sampling request." }],
+      isError: true,
+    });
+  });
+
   it("carries an elicitation request to the page and the answer back to the server", async () => {
     const seen: any[] = [];
     const unlisten = test.playground.hub.listen((event) => {

@@ -3,6 +3,8 @@ import { type DataDir, prepareDataDir } from "./data-dir.js";
 import { ElicitationBroker } from "./elicitation-broker.js";
 import { EventHub } from "./event-hub.js";
 import type { AppContext } from "./http-server.js";
+import { createProvider } from "./providers.js";
+import { createSamplingBridge } from "./sampling-bridge.js";
 import { ServerRegistry } from "./server-registry.js";
 import { Store } from "./store.js";
 
@@ -23,8 +25,16 @@ export async function openPlayground(
   const store = new Store(dataDir.databaseFile);
   const hub = new EventHub();
   const elicitation = new ElicitationBroker(hub);
-  const registry = new ServerRegistry({ store, dataDir, hub, elicitation });
-  const chat = new ChatService({ store, registry, dataDir, environment: options.environment });
+  // ChatService needs the registry and the registry's sampling needs the chat's providers.
+  let chat: ChatService | undefined;
+  const sampling = createSamplingBridge({
+    elicitation,
+    providers: () => chat!.providers(),
+    createProvider: (id) =>
+      createProvider(id, options.environment ?? process.env, chat!.settings(), { sandbox: dataDir.sandbox }),
+  });
+  const registry = new ServerRegistry({ store, dataDir, hub, elicitation, sampling });
+  chat = new ChatService({ store, registry, dataDir, environment: options.environment });
   await registry.start({ seedDefaults: options.seedDefaults });
   return {
     dataDir,

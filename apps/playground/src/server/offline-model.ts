@@ -30,8 +30,15 @@ export function createOfflineModel(options: { sandbox: string; delayMs?: number 
     const last = request.messages.at(-1);
     if (last?.role === "tool") return { ...base, text: summarise(last) };
     const text = last?.role === "user" ? userText(last) : "";
-    const plan = planToolCall(text, request.tools ?? [], options.sandbox);
-    if (!plan) return { ...base, text: helpText(request.tools ?? []) };
+    if (!request.tools || request.tools.length === 0) {
+      const excerpt = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+      return {
+        ...base,
+        text: `I am the offline scripted model, not an LLM, and I have no tools here. You said: "${excerpt}"`,
+      };
+    }
+    const plan = planToolCall(text, request.tools, options.sandbox);
+    if (!plan) return { ...base, text: helpText(request.tools) };
     return { ...base, text: plan.preface, toolCalls: [{ name: plan.tool, input: plan.input }] };
   };
   // One scripted turn per model call; a run never has more steps than the agent's maxSteps.

@@ -1,5 +1,5 @@
 import { loadMCPConfig, MCP, type MCPConfig } from "@junction/mcp-client";
-import { JunctionError } from "@junction/types";
+import { type CreateMessageRequestParams, type CreateMessageResult, JunctionError } from "@junction/types";
 import type { DataDir } from "./data-dir.js";
 import { BUILTIN_SERVERS, builtinServerEntry, isBuiltinServer } from "./default-servers.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
@@ -29,6 +29,12 @@ interface Entry {
   status: "connecting" | "connected" | "error" | "disabled";
   error?: string;
 }
+
+/** Answers a server's `sampling/createMessage` request on behalf of the named server. */
+export type SamplingBridge = (
+  server: string,
+  request: CreateMessageRequestParams,
+) => Promise<CreateMessageResult>;
 
 const serverNamePattern = /^[A-Za-z0-9][A-Za-z0-9-]{0,39}$/;
 
@@ -66,8 +72,16 @@ export class ServerRegistry {
   readonly #dataDir: DataDir;
   readonly #hub: EventHub;
   readonly #elicitation: ElicitationBroker;
+  readonly #sampling?: SamplingBridge;
 
-  constructor(options: { store: Store; dataDir: DataDir; hub: EventHub; elicitation: ElicitationBroker }) {
+  constructor(options: {
+    store: Store;
+    dataDir: DataDir;
+    hub: EventHub;
+    elicitation: ElicitationBroker;
+    sampling?: SamplingBridge;
+  }) {
+    this.#sampling = options.sampling;
     this.#store = options.store;
     this.#dataDir = options.dataDir;
     this.#hub = options.hub;
@@ -284,6 +298,9 @@ export class ServerRegistry {
       roots: [{ uri: `file://${this.#dataDir.sandbox}`, name: "sandbox" }],
       handlers: {
         elicitation: (params) => this.#elicitation.ask(name, params),
+        ...(this.#sampling
+          ? { sampling: (params: CreateMessageRequestParams) => this.#sampling!(name, params) }
+          : {}),
         log: (message) => {
           const log = this.#logs.get(id) ?? [];
           log.push({ at: new Date().toISOString(), ...message });

@@ -13,7 +13,7 @@ export function showElicitation(request: {
 }): void {
   if (open.has(request.id)) return;
   const schema = request.requestedSchema as { url?: unknown };
-  const form = schemaForm(request.requestedSchema, `elicit-${request.id}`);
+  const form = schemaForm(request.requestedSchema, `elicit-${request.id}`, "");
   const message = h("div", { class: "form-message" });
   const answer = async (action: "accept" | "decline" | "cancel") => {
     let content: Record<string, unknown> | undefined;

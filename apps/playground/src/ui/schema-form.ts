@@ -22,7 +22,11 @@ export interface SchemaForm {
  * Builds inputs for each property: text, number, checkbox, select for enums, a JSON text box
  * for objects and arrays. Empty optional fields are left out, so the server's defaults apply.
  */
-export function schemaForm(schema: unknown, idPrefix: string): SchemaForm {
+export function schemaForm(
+  schema: unknown,
+  idPrefix: string,
+  emptyText = "This takes no arguments.",
+): SchemaForm {
   const object = (typeof schema === "object" && schema !== null ? schema : {}) as {
     properties?: Record<string, Property>;
     required?: string[];
@@ -32,7 +36,7 @@ export function schemaForm(schema: unknown, idPrefix: string): SchemaForm {
   const readers: (() => [string, unknown] | undefined)[] = [];
   const element = h("div", { class: "schema-form" });
   const names = Object.keys(properties);
-  if (names.length === 0) element.append(h("div", { class: "muted" }, "This takes no arguments."));
+  if (names.length === 0 && emptyText) element.append(h("div", { class: "muted" }, emptyText));
   for (const name of names) {
     const property = properties[name] ?? {};
     const type = Array.isArray(property.type) ? property.type.find((t) => t !== "null") : property.type;
