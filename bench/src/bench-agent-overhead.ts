@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { Agent, tool as junctionTool } from "@junction/core";
 import { chatCompletions } from "@junction/provider-chatcompletions";
-import { startChatCompletionsToolLoop } from "@junction/wire-fake";
+import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
 import { tool as aiTool, stepCountIs, streamText } from "ai";
 import { z } from "zod";
 import { median, shuffled } from "./stats.ts";

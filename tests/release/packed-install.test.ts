@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { installConsumerProject, packPublishedPackages } from "@junction/consumer-install";
-import { startChatCompletionsToolLoop } from "@junction/wire-fake";
+import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
 import { afterAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);

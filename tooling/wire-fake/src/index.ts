@@ -135,5 +135,3 @@ async function send(res: ServerResponse, reply: WireReply): Promise<void> {
   res.writeHead(status, { "content-type": "text/plain", ...reply.headers });
   res.end(reply.text ?? "");
 }
-
-export { startChatCompletionsToolLoop, type ToolLoopOptions } from "./chat-completions-tool-loop.ts";

@@ -31,7 +31,7 @@ describe("startWireFake", () => {
 
 describe("startChatCompletionsToolLoop", () => {
   it("asks for the tool until enough results are in, then answers with text", async () => {
-    const { startChatCompletionsToolLoop } = await import("./index.ts");
+    const { startChatCompletionsToolLoop } = await import("./chat-completions-tool-loop.ts");
     fake = await startChatCompletionsToolLoop({
       toolName: "add",
       toolSteps: 1,
