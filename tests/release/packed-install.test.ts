@@ -1,13 +1,15 @@
-import { execFile } from "node:child_process";
 import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { installConsumerProject, packPublishedPackages } from "@junction/consumer-install";
+import {
+  consumerEnvironment,
+  installConsumerProject,
+  packPublishedPackages,
+  runCommand,
+} from "@junction/consumer-install";
 import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
 import { afterAll, describe, expect, it } from "vitest";
 
-const run = promisify(execFile);
 let work: string | undefined;
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
@@ -16,6 +18,8 @@ afterAll(async () => {
 describe("packed packages, installed as a consumer installs them", () => {
   it("core + mcp-client + one provider install from tarballs alone and run an agent", async () => {
     work = await mkdtemp(join(tmpdir(), "junction-consumer-"));
+    const step = (what: string) => console.log(`packed-install: ${what} at ${new Date().toISOString()}`);
+    step("packing");
     const tarballs = await packPublishedPackages(join(work, "tarballs"));
     expect([...tarballs.keys()].sort()).toEqual([
       "@junction/core",
@@ -34,6 +38,7 @@ describe("packed packages, installed as a consumer installs them", () => {
       "@junction/mcp-client",
       "@junction/provider-chatcompletions",
     ];
+    step("installing");
     await installConsumerProject(project, {
       ...Object.fromEntries(wanted.map((name) => [name, `file:${tarballs.get(name)}`])),
       "@modelcontextprotocol/sdk": "^1.32.2",
@@ -47,6 +52,7 @@ describe("packed packages, installed as a consumer installs them", () => {
       "types",
     ]);
 
+    step("running the agent");
     await copyFile(new URL("./consumer-agent.mjs", import.meta.url), join(project, "consumer-agent.mjs"));
     const fake = await startChatCompletionsToolLoop({
       toolName: "add",
@@ -55,14 +61,15 @@ describe("packed packages, installed as a consumer installs them", () => {
       finalText: (results) => `The sum is ${results[0]}.`,
     });
     try {
-      const { stdout } = await run(process.execPath, ["consumer-agent.mjs"], {
+      const { stdout } = await runCommand(process.execPath, ["consumer-agent.mjs"], {
         cwd: project,
-        env: { ...process.env, FAKE_URL: fake.url },
+        env: { ...consumerEnvironment(), FAKE_URL: fake.url },
+        timeout: 60_000,
       });
       expect(JSON.parse(stdout)).toEqual({ text: "The sum is 5.", steps: 2 });
       expect(fake.requests[1]?.body.messages.at(-1)).toMatchObject({ role: "tool", content: "5" });
     } finally {
       await fake.close();
     }
-  }, 180_000);
+  }, 400_000);
 });

@@ -4,7 +4,18 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+
+/** Runs a command with its stdin closed, so nothing can wait on a prompt. */
+export function runCommand(
+  command: string,
+  args: string[],
+  options: Parameters<typeof execFileAsync>[2] & { encoding?: "utf8" },
+): Promise<{ stdout: string; stderr: string }> {
+  const running = execFileAsync(command, args, { encoding: "utf8", ...options });
+  running.child.stdin?.end();
+  return running as Promise<{ stdout: string; stderr: string }>;
+}
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** Packs every published (non-private) package under packages/ and returns name → tarball path. */
@@ -17,7 +28,10 @@ export async function packPublishedPackages(outDir: string): Promise<Map<string,
     const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
     if (manifest.private) continue;
     // pnpm pack turns workspace:* into the real version, as publishing does.
-    const { stdout } = await run("pnpm", ["pack", "--pack-destination", outDir], { cwd: dir });
+    const { stdout } = await runCommand("pnpm", ["pack", "--pack-destination", outDir], {
+      cwd: dir,
+      timeout: 120_000,
+    });
     const file = stdout.trim().split("\n").pop()!.trim();
     tarballs.set(manifest.name, file.startsWith("/") ? file : join(outDir, file));
   }
@@ -37,10 +51,21 @@ export async function installConsumerProject(
     join(dir, "package.json"),
     JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }, null, 2),
   );
-  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
+  await runCommand("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd: dir,
+    env: consumerEnvironment(),
     maxBuffer: 16 * 1024 * 1024,
+    timeout: 240_000,
   });
+}
+
+/**
+ * The environment a user's shell would give npm: without the npm_config_* and pnpm_* variables
+ * that `pnpm run` exports to our scripts (auto-install-peers, an empty `yes`, …), so the
+ * consumer's install follows npm's own defaults.
+ */
+export function consumerEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm|pnpm)_/i.test(name)));
 }
 
 /** The bytes a directory tree takes on disk (files only, links not followed). */
