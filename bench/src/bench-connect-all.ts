@@ -1,4 +1,7 @@
 import { connectAll, MCP, type MCPConfig } from "@junction/mcp-client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { echoServerPath, startHTTPEchoServer } from "./mcp-clients.ts";
 import { median } from "./stats.ts";
 
@@ -7,6 +10,8 @@ export interface ConnectAllFigures {
   connectAllMs: number;
   oneByOneMs: number;
   slowestSingleMs: number;
+  /** The raw SDK connecting the same five at once (Promise.all): what the machine allows. */
+  rawSDKParallelMs: number;
 }
 
 const SERVERS = 5;
@@ -48,6 +53,7 @@ async function measure(
   rounds: number,
 ): Promise<ConnectAllFigures> {
   const together: number[] = [];
+  const rawParallel: number[] = [];
   const oneByOne: number[] = [];
   const slowest: number[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -57,6 +63,11 @@ async function measure(
     if (failed.length > 0)
       throw new Error(`connectAll failed: ${failed.map((f) => f.error.message).join("; ")}`);
     await Promise.all(connected.map((mcp) => mcp.close()));
+
+    start = performance.now();
+    const clients = await Promise.all(Object.values(configs).map(connectRawSDK));
+    rawParallel.push(performance.now() - start);
+    await Promise.all(clients.map((client) => client.close()));
 
     const singles: number[] = [];
     const opened: MCP[] = [];
@@ -77,5 +88,18 @@ async function measure(
     connectAllMs: median(together),
     oneByOneMs: median(oneByOne),
     slowestSingleMs: median(slowest),
+    rawSDKParallelMs: median(rawParallel),
   };
+}
+
+async function connectRawSDK(config: MCPConfig): Promise<Client> {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  if (config.transport === "stdio") {
+    await client.connect(new StdioClientTransport({ command: config.command, args: config.args ?? [] }));
+  } else if (config.transport === "http") {
+    await client.connect(new StreamableHTTPClientTransport(new URL(config.url)));
+  } else {
+    throw new Error(`the benchmark connects stdio and http servers, not ${config.transport}`);
+  }
+  return client;
 }
