@@ -36,7 +36,20 @@ fi
 
 pnpm install --frozen-lockfile --prefer-offline >&2
 case "${1:-}" in
-  test) shift; exec pnpm run ci "$@" ;;
+  test)
+    shift
+    log=$(mktemp)
+    trap 'rm -f "$log"' EXIT
+    status=0
+    pnpm run ci "$@" 2>&1 | tee "$log" || status=$?
+    # One closing line for every suite: vitest's "Tests N passed | M failed" lines and the
+    # conformance scenarios, added up.
+    sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
+      /Tests +[0-9]/ { for (i = 1; i < NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+      /^conformance: [0-9]+ passed, [0-9]+ failed$/ { p += $2; f += $4 }
+      END { printf "tests: %d passed, %d failed\n", p, f }'
+    exit "$status"
+    ;;
   "") echo "usage: bash scripts/run.sh <playground|test|script> [args…]" >&2; exit 2 ;;
   *) exec pnpm run "$@" ;;
 esac
