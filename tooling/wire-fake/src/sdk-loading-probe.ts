@@ -1,0 +1,60 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+
+export interface SDKLoadingProbe {
+  /** Modules resolved by importing the package and calling its factory. */
+  beforeStream: { sawTypes: boolean; sdk: string[] };
+  /** SDK modules resolved once the first stream() has run. */
+  afterStream: { sdk: string[] };
+  /** The text the stream produced. */
+  text: string;
+}
+
+// Runs in a fresh Node process with a resolve hook that records every module it resolves.
+const probe = `
+import { registerHooks } from "node:module";
+const [distURL, options] = [process.argv[1], JSON.parse(process.argv[2])];
+const resolved = [];
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    const result = nextResolve(specifier, context);
+    resolved.push({ specifier, url: result.url });
+    return result;
+  },
+});
+const isSDK = (entry) =>
+  entry.specifier === options.sdk || entry.specifier.startsWith(options.sdk + "/") ||
+  entry.url.includes("/node_modules/" + options.sdk + "/");
+const sdkSeen = () => [...new Set(resolved.filter(isSDK).map((entry) => entry.specifier))];
+const provider = (await import(distURL))[options.factory](options.settings);
+const beforeStream = { sawTypes: resolved.some((entry) => entry.specifier === "@junction/types"), sdk: sdkSeen() };
+let text = "";
+for await (const event of provider.stream({ model: options.model, messages: [{ role: "user", content: "Hello" }] })) {
+  if (event.type === "text-delta") text += event.text;
+}
+process.stdout.write(JSON.stringify({ beforeStream, afterStream: { sdk: sdkSeen() }, text }));
+`;
+
+/**
+ * Imports a built provider package in a fresh Node process, calls its factory, then streams once,
+ * and reports which vendor SDK modules were resolved before and after the first stream. Runs the
+ * child asynchronously, so a wire fake in the calling process can answer its request.
+ */
+export async function probeSDKLoading(options: {
+  /** file: URL of the package's built entry. */
+  distURL: string;
+  /** The directory to run in, so the package's dependencies resolve. */
+  cwd: string;
+  sdk: string;
+  factory: string;
+  settings: Record<string, unknown>;
+  model: string;
+}): Promise<SDKLoadingProbe> {
+  const { distURL, cwd, ...rest } = options;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--input-type=module", "--eval", probe, distURL, JSON.stringify(rest)],
+    { cwd },
+  );
+  return JSON.parse(stdout) as SDKLoadingProbe;
+}
