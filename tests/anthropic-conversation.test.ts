@@ -3,34 +3,20 @@
 // local wire fake that replays the Messages API's SSE stream. The fake model asks for
 // get-tiny-image; the next request must carry the image natively: an `image` block with a base64
 // source inside the `tool_result`.
-import { createRequire } from "node:module";
 import { Agent } from "@junction/core";
-import { MCP } from "@junction/mcp-client";
 import { anthropic } from "@junction/provider-anthropic";
-import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSSEFixture } from "@junction/wire-fake";
+import { describe, expect, it } from "vitest";
+import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
-const require = createRequire(import.meta.url);
-const everythingEntry = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const fixture = (name: string) =>
   readSSEFixture(new URL(`./__fixtures__/anthropic/${name}`, import.meta.url));
 
-let fake: WireFake;
-let everything: MCP;
-
-beforeAll(async () => {
-  fake = await startWireFake();
-  everything = new MCP({ transport: "stdio", command: process.execPath, args: [everythingEntry, "stdio"] });
-  await everything.connect();
-});
-
-afterAll(async () => {
-  await everything?.close();
-  await fake?.close();
-});
+const context = useEverythingWithWireFake();
 
 describe("Anthropic conversation with server-everything", () => {
   it("runs get-tiny-image and sends the image back as an image block inside the tool_result", async () => {
+    const { fake, everything } = context;
     fake.enqueue(
       { chunks: fixture("anthropic-tiny-image-tool-call.sse.txt") },
       { chunks: fixture("anthropic-logo-answer.sse.txt") },

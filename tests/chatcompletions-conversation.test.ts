@@ -3,15 +3,10 @@
 // local wire fake. The fake model asks for get-tiny-image; the next request must carry the image
 // the way Chat Completions can: the tool message with the text, then a user message with the
 // image as an image_url data URL.
-import { createRequire } from "node:module";
 import { Agent } from "@junction/core";
-import { MCP } from "@junction/mcp-client";
 import { chatCompletions } from "@junction/provider-chatcompletions";
-import { startWireFake, type WireFake } from "@junction/wire-fake";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const require = createRequire(import.meta.url);
-const everythingEntry = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+import { describe, expect, it } from "vitest";
+import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
 const sse = (...chunks: unknown[]) => [
   ...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`),
@@ -26,22 +21,11 @@ const chunk = (id: string, delta: object, finish: string | null = null, usage?: 
   ...(usage ? { usage } : {}),
 });
 
-let fake: WireFake;
-let everything: MCP;
-
-beforeAll(async () => {
-  fake = await startWireFake();
-  everything = new MCP({ transport: "stdio", command: process.execPath, args: [everythingEntry, "stdio"] });
-  await everything.connect();
-});
-
-afterAll(async () => {
-  await everything?.close();
-  await fake?.close();
-});
+const context = useEverythingWithWireFake();
 
 describe("Chat Completions conversation with server-everything", () => {
   it("runs get-tiny-image and sends the image in a user message after the tool message", async () => {
+    const { fake, everything } = context;
     fake.enqueue(
       {
         chunks: sse(

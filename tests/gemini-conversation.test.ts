@@ -3,35 +3,21 @@
 // local wire fake that replays Gemini's `?alt=sse` stream. The fake model asks for get-tiny-image;
 // the next request must carry the image natively for a Gemini 3 model: `inlineData` inside
 // `functionResponse.parts`, with the call's thoughtSignature echoed back.
-import { createRequire } from "node:module";
 import { Agent } from "@junction/core";
-import { MCP } from "@junction/mcp-client";
 import { cleanGeminiJSONSchema, gemini } from "@junction/provider-gemini";
-import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSSEFixture } from "@junction/wire-fake";
+import { describe, expect, it } from "vitest";
+import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
-const require = createRequire(import.meta.url);
-const everythingEntry = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const fixture = (name: string) => readSSEFixture(new URL(`./__fixtures__/gemini/${name}`, import.meta.url));
 const SIGNATURE =
   "EqUCCqICAb4+9vsh8Pd5taZVoPzSvjWWwzBrvhEQWBLCGa7IdY8FBMm7Z6dCKFU3Ft0la15gF7RaHe1NlPRygQec0bFwPDfMwGcUOMNiJiNIKxusCs4ejCZRuouNYQ4etEIt7CujEUHiILLfZXSJZYhs4UCrD2bLqPq0sE0lWgYJnzHkkKUOnMsA2hKffAhtF4DWn5INYj8pPssvch/2VpDFW2F9XSE04zLDzkIWF2eztJX50Y0lTehRZC3FW7fOrXCzGx+PwdataD6eXlF5O1zn+86XtmktOs2DEp4o1PMvXFFAXe8GGvPt8Idf3UtHMq7AsapwMW9sjiKj+FJk54m+9LMTSaj7C86smfvoQryYBEHTVazr1bEnpl4bPG5JUtm2yAMkHj4=";
 
-let fake: WireFake;
-let everything: MCP;
-
-beforeAll(async () => {
-  fake = await startWireFake();
-  everything = new MCP({ transport: "stdio", command: process.execPath, args: [everythingEntry, "stdio"] });
-  await everything.connect();
-});
-
-afterAll(async () => {
-  await everything?.close();
-  await fake?.close();
-});
+const context = useEverythingWithWireFake();
 
 describe("Gemini conversation with server-everything", () => {
   it("runs get-tiny-image and sends the image back inside functionResponse.parts", async () => {
+    const { fake, everything } = context;
     fake.enqueue(
       { chunks: fixture("gemini-tiny-image-tool-call.sse.txt") },
       { chunks: fixture("gemini-logo-answer.sse.txt") },

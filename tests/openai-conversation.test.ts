@@ -3,33 +3,19 @@
 // fake that replays the Responses API's SSE stream. The fake model asks for get-tiny-image; the next
 // request must carry the image natively: an `input_image` with a data URL inside the
 // `function_call_output`'s output array.
-import { createRequire } from "node:module";
 import { Agent } from "@junction/core";
-import { MCP } from "@junction/mcp-client";
 import { openai } from "@junction/provider-openai";
-import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSSEFixture } from "@junction/wire-fake";
+import { describe, expect, it } from "vitest";
+import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
-const require = createRequire(import.meta.url);
-const everythingEntry = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const fixture = (name: string) => readSSEFixture(new URL(`./__fixtures__/openai/${name}`, import.meta.url));
 
-let fake: WireFake;
-let everything: MCP;
-
-beforeAll(async () => {
-  fake = await startWireFake();
-  everything = new MCP({ transport: "stdio", command: process.execPath, args: [everythingEntry, "stdio"] });
-  await everything.connect();
-});
-
-afterAll(async () => {
-  await everything?.close();
-  await fake?.close();
-});
+const context = useEverythingWithWireFake();
 
 describe("OpenAI Responses conversation with server-everything", () => {
   it("runs get-tiny-image and sends the image back as input_image inside the function_call_output", async () => {
+    const { fake, everything } = context;
     fake.enqueue(
       { chunks: fixture("openai-tiny-image-tool-call.sse.txt") },
       { chunks: fixture("openai-logo-answer.sse.txt") },
