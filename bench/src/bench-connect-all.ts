@@ -6,7 +6,8 @@ import { echoServerPath, startHTTPEchoServer } from "./mcp-clients.ts";
 import { median } from "./stats.ts";
 
 export interface ConnectAllFigures {
-  transport: "stdio" | "http";
+  /** What is connected: local stdio servers, local HTTP servers, or HTTP servers a network away. */
+  setting: string;
   connectAllMs: number;
   oneByOneMs: number;
   slowestSingleMs: number;
@@ -15,11 +16,14 @@ export interface ConnectAllFigures {
 }
 
 const SERVERS = 5;
+/** The remote case: every HTTP request answered after this long, as from a server in another region. */
+export const REMOTE_DELAY_MS = 20;
 
 /**
- * `connectAll` of five servers against connecting the same five one after another, over stdio
- * (each connect spawns a Node process: CPU-bound on a small machine) and over Streamable HTTP
- * (servers already running: each connect is a handshake over loopback).
+ * `connectAll` of five servers against connecting the same five one after another: over stdio
+ * (each connect spawns a Node process: CPU-bound on a small machine), over Streamable HTTP on
+ * loopback (servers already running: each connect is a handshake, CPU work on both sides), and
+ * over HTTP to servers that answer after {@link REMOTE_DELAY_MS} (waiting, as for remote servers).
  */
 export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures[]> {
   const stdio = Object.fromEntries(
@@ -33,22 +37,31 @@ export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures
       } as MCPConfig,
     ]),
   );
-  const servers = await Promise.all(Array.from({ length: SERVERS }, () => startHTTPEchoServer()));
-  try {
-    const http = Object.fromEntries(
-      servers.map((server, i) => [
-        `echo${i}`,
-        { transport: "http", url: server.url, sseFallback: false, reconnect: false } as MCPConfig,
-      ]),
+  const figures = [await measure("stdio", stdio, rounds)];
+  for (const [setting, delayMs] of [
+    ["http (loopback)", 0],
+    [`http (${REMOTE_DELAY_MS} ms away)`, REMOTE_DELAY_MS],
+  ] as const) {
+    const servers = await Promise.all(
+      Array.from({ length: SERVERS }, () => startHTTPEchoServer({ delayMs })),
     );
-    return [await measure("stdio", stdio, rounds), await measure("http", http, rounds)];
-  } finally {
-    await Promise.all(servers.map((server) => server.stop()));
+    try {
+      const http = Object.fromEntries(
+        servers.map((server, i) => [
+          `echo${i}`,
+          { transport: "http", url: server.url, sseFallback: false, reconnect: false } as MCPConfig,
+        ]),
+      );
+      figures.push(await measure(setting, http, rounds));
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+    }
   }
+  return figures;
 }
 
 async function measure(
-  transport: ConnectAllFigures["transport"],
+  setting: string,
   configs: Record<string, MCPConfig>,
   rounds: number,
 ): Promise<ConnectAllFigures> {
@@ -84,7 +97,7 @@ async function measure(
     await Promise.all(opened.map((mcp) => mcp.close()));
   }
   return {
-    transport,
+    setting,
     connectAllMs: median(together),
     oneByOneMs: median(oneByOne),
     slowestSingleMs: median(slowest),

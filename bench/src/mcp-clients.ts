@@ -1,13 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { experimental_createMCPClient as createAISDKClient } from "@ai-sdk/mcp";
-import { Experimental_StdioMCPTransport as AISDKStdioTransport } from "@ai-sdk/mcp/mcp-stdio";
-import { MCP } from "@junction/mcp-client";
-import { MultiServerMCPClient } from "@langchain/mcp-adapters";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+// Each client's library is imported inside its connect(): a measurement process loads only the
+// client it measures, so it starts quicker and no other library's module state sits in its heap.
 
 export const echoServerPath = fileURLToPath(new URL("../servers/echo-server.mjs", import.meta.url));
 
@@ -41,6 +37,7 @@ const junction: Contender = {
   name: "Junction MCP",
   transports: ["stdio", "http"],
   async connect(endpoint) {
+    const { MCP } = await import("@junction/mcp-client");
     const mcp =
       endpoint.transport === "stdio"
         ? new MCP({ transport: "stdio", ...stdioCommand, reconnect: false })
@@ -51,29 +48,52 @@ const junction: Contender = {
   },
 };
 
-/** The official SDK's Client, used directly. */
-const rawSDK: Contender = {
-  name: "raw MCP SDK Client",
-  transports: ["stdio", "http"],
-  async connect(endpoint) {
-    const client = new Client({ name: "bench", version: "1.0.0" });
-    await client.connect(
-      endpoint.transport === "stdio"
-        ? new StdioClientTransport(stdioCommand)
-        : new StreamableHTTPClientTransport(new URL(endpoint.url)),
-    );
-    return {
-      call: async (text) => textOf(await client.callTool({ name: "echo", arguments: { text } })),
-      close: () => client.close(),
-    };
-  },
-};
+/** The official SDK's Client, used directly, with the server spawned by `command`. */
+function rawSDKClient(name: string, command: { command: string; args: string[] }): Contender {
+  return {
+    name,
+    transports: command === stdioCommand ? ["stdio", "http"] : ["stdio"],
+    async connect(endpoint) {
+      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+      const { StreamableHTTPClientTransport } = await import(
+        "@modelcontextprotocol/sdk/client/streamableHttp.js"
+      );
+      const client = new Client({ name: "bench", version: "1.0.0" });
+      await client.connect(
+        endpoint.transport === "stdio"
+          ? new StdioClientTransport(command)
+          : new StreamableHTTPClientTransport(new URL(endpoint.url)),
+      );
+      return {
+        call: async (text) => textOf(await client.callTool({ name: "echo", arguments: { text } })),
+        close: () => client.close(),
+      };
+    },
+  };
+}
+
+const rawSDK = rawSDKClient("raw MCP SDK Client", stdioCommand);
+
+/**
+ * The same, with the server in a session of its own (`setsid`), as Junction runs every stdio
+ * server (its own process group, so close() can end everything the server started). On Linux
+ * with scheduler autogroups, a new session also means a separately scheduled group, which
+ * costs some throughput in a tight call loop: this row measures that cost apart from any client.
+ */
+export const RAW_SDK_OWN_SESSION = "raw MCP SDK Client, server in own session";
+const rawSDKOwnSession = rawSDKClient(RAW_SDK_OWN_SESSION, {
+  command: "setsid",
+  args: [stdioCommand.command, ...stdioCommand.args],
+});
 
 /** The Vercel AI SDK's MCP client, through the tool set it hands to generateText. */
 const aiSDK: Contender = {
   name: "@ai-sdk/mcp",
   transports: ["stdio", "http"],
   async connect(endpoint) {
+    const { experimental_createMCPClient: createAISDKClient } = await import("@ai-sdk/mcp");
+    const { Experimental_StdioMCPTransport: AISDKStdioTransport } = await import("@ai-sdk/mcp/mcp-stdio");
     const client = await createAISDKClient({
       transport:
         endpoint.transport === "stdio"
@@ -96,6 +116,7 @@ const langChain: Contender = {
   name: "@langchain/mcp-adapters",
   transports: ["stdio", "http"],
   async connect(endpoint) {
+    const { MultiServerMCPClient } = await import("@langchain/mcp-adapters");
     const client = new MultiServerMCPClient({
       mcpServers: {
         echo:
@@ -246,11 +267,23 @@ class NewlineJSONPipe {
   }
 }
 
-export const contenders: Contender[] = [junction, rawSDK, aiSDK, langChain, spawnPerCall, rawPipe, rawFetch];
+export const contenders: Contender[] = [
+  junction,
+  rawSDK,
+  rawSDKOwnSession,
+  aiSDK,
+  langChain,
+  spawnPerCall,
+  rawPipe,
+  rawFetch,
+];
 
-/** Starts the echo server over Streamable HTTP on a free loopback port. */
-export async function startHTTPEchoServer(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [echoServerPath, "--http", "0"], {
+/** Starts the echo server over Streamable HTTP on a free loopback port, answering after `delayMs`. */
+export async function startHTTPEchoServer(
+  options: { delayMs?: number } = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const delay = options.delayMs ? ["--delay-ms", String(options.delayMs)] : [];
+  const child = spawn(process.execPath, [echoServerPath, "--http", "0", ...delay], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const [line] = (await once(child.stdout!, "data")) as [Buffer];

@@ -16,12 +16,30 @@ export interface Measurement {
 interface Sizes {
   warmUp: number;
   latencyCalls: number;
-  throughputCalls: Record<ConcurrencyLevel, number>;
+  /** Each concurrency level first runs this long unmeasured (the JIT and both sides' buffers settle)… */
+  throughputWarmUpMs: number;
+  /** …then calls for at least this long, and at least `throughputMinCalls` times. */
+  throughputWindowMs: number;
+  throughputMinCalls: number;
 }
 
-const fullSizes: Sizes = { warmUp: 200, latencyCalls: 300, throughputCalls: { 1: 300, 8: 800, 64: 2000 } };
+// Windows of time rather than counts of calls: a few hundred calls at 20,000 calls/s last tens of
+// milliseconds, short enough for one GC pause or scheduler hiccup to move the figure by 15%.
+const fullSizes: Sizes = {
+  warmUp: 200,
+  latencyCalls: 300,
+  throughputWarmUpMs: 100,
+  throughputWindowMs: 400,
+  throughputMinCalls: 100,
+};
 // A process per call costs hundreds of milliseconds: few calls give the same picture.
-const spawnSizes: Sizes = { warmUp: 1, latencyCalls: 5, throughputCalls: { 1: 5, 8: 16, 64: 64 } };
+const spawnSizes: Sizes = {
+  warmUp: 1,
+  latencyCalls: 5,
+  throughputWarmUpMs: 0,
+  throughputWindowMs: 0,
+  throughputMinCalls: 8,
+};
 
 async function measure(name: string, transport: Endpoint["transport"]): Promise<Measurement> {
   const contender = contenders.find((c) => c.name === name);
@@ -37,7 +55,13 @@ async function measure(name: string, transport: Endpoint["transport"]): Promise<
       const latencies = await sequentialLatencies(client.call, sizes.latencyCalls);
       const throughput = {} as Record<ConcurrencyLevel, number>;
       for (const level of CONCURRENCY_LEVELS) {
-        throughput[level] = await callsPerSecond(client.call, level, sizes.throughputCalls[level]);
+        await callsPerSecond(client.call, level, sizes.throughputWarmUpMs, 0);
+        throughput[level] = await callsPerSecond(
+          client.call,
+          level,
+          sizes.throughputWindowMs,
+          sizes.throughputMinCalls,
+        );
       }
       return { latencies, p50Ms: median(latencies), throughput };
     } finally {
@@ -63,19 +87,28 @@ async function sequentialLatencies(
   return latencies;
 }
 
-async function callsPerSecond(call: (text: string) => Promise<string>, concurrency: number, total: number) {
-  let next = 0;
+/** Calls at the given concurrency until `windowMs` have passed and `minCalls` were made. */
+async function callsPerSecond(
+  call: (text: string) => Promise<string>,
+  concurrency: number,
+  windowMs: number,
+  minCalls: number,
+): Promise<number> {
+  let started = 0;
+  let finished = 0;
   const start = performance.now();
+  const deadline = start + windowMs;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const text = `call ${next++}`;
+      while (started < minCalls || performance.now() < deadline) {
+        const text = `call ${started++}`;
         const echoed = await call(text);
         if (echoed !== text) throw new Error(`echo mismatch: sent ${text}, got ${echoed}`);
+        finished++;
       }
     }),
   );
-  return total / ((performance.now() - start) / 1000);
+  return finished / ((performance.now() - start) / 1000);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -10,6 +10,7 @@ export function collectSecrets(config: MCPConfig): string[] {
   const values: string[] = [];
   if (config.transport === "stdio") values.push(...Object.values(config.env ?? {}));
   if (config.transport === "http" || config.transport === "sse") {
+    values.push(...urlSecrets(config.url));
     values.push(...Object.values(config.headers ?? {}));
     for (const value of Object.values(config.headers ?? {})) {
       // "Bearer abc": the token alone may be echoed back too.
@@ -18,6 +19,34 @@ export function collectSecrets(config: MCPConfig): string[] {
     }
   }
   return [...new Set(values.filter((value) => value.length >= 4))].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The parts of a server URL that may be credentials: user name, password and query values (API
+ * keys often travel as `?api_key=…`), raw and decoded, and the whole URL when it has any of them.
+ */
+function urlSecrets(text: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return [];
+  }
+  const values = [url.username, url.password, decode(url.username), decode(url.password)];
+  for (const pair of url.search.slice(1).split("&")) {
+    const raw = pair.slice(pair.indexOf("=") + 1);
+    values.push(raw, decode(raw.replaceAll("+", " ")));
+  }
+  if (url.username || url.password || url.search) values.push(text, url.href);
+  return values;
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Replaces every secret value in a text with `[redacted]`. */

@@ -192,6 +192,19 @@ describe("fallback to legacy SSE", () => {
     );
     expect(error.message).not.toMatch(/SSE/);
   });
+
+  it("names an unnamed server by its URL once, without the credentials in it", async () => {
+    const port = await freePort();
+    const url = `http://alice:hunter22@127.0.0.1:${port}/mcp?api_key=sk-abc%2B123`;
+    const mcp = track(new MCP({ transport: "http", url }));
+    const error = await caught(mcp.connect());
+    expect(error.message).toMatch(/^could not connect to MCP server at http:\/\/127\.0\.0\.1:\d+\/mcp: /);
+    // fetch refuses a URL with credentials and quotes it whole in its error.
+    expect(error.message).toContain("[redacted]");
+    for (const text of [error.message, String((error.cause as Error | undefined)?.message)]) {
+      expect(text).not.toMatch(/hunter22|alice|sk-abc/);
+    }
+  });
 });
 
 describe("sse transport", () => {

@@ -5,6 +5,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { MCPConfig, MCPHttpConfig } from "./mcp-config.js";
 import { httpStatus, safeError } from "./mcp-errors.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
@@ -26,6 +27,8 @@ export interface SessionSetup {
   config: MCPConfig;
   serverName: () => string;
   capabilities: ClientCapabilities;
+  /** Given to the SDK client, so a connection builds at most one Ajv instance, and only when needed. */
+  validator: jsonSchemaValidator;
   /** Registers request and notification handlers on a fresh client. */
   install: (client: Client) => void;
   secrets: readonly string[];
@@ -40,7 +43,10 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
   const { config } = setup;
   const timeout = config.connectTimeoutMs ?? 30_000;
   const newClient = (): Client => {
-    const client = new Client(CLIENT_INFO, { capabilities: setup.capabilities });
+    const client = new Client(CLIENT_INFO, {
+      capabilities: setup.capabilities,
+      jsonSchemaValidator: setup.validator,
+    });
     setup.install(client);
     return client;
   };
@@ -171,9 +177,12 @@ function reason(error: unknown, timeout: number): string {
 }
 
 function connectFailure(setup: SessionSetup, target: string, error: unknown, timeout: number) {
+  const name = setup.serverName();
+  // An unnamed server is named by its URL: say the URL once.
+  const server = target.startsWith(name) ? "MCP server" : `MCP server "${name}"`;
   return safeError(
     "mcp-connect-failed",
-    `could not connect to MCP server "${setup.serverName()}" at ${target}: ${reason(error, timeout)}`,
+    `could not connect to ${server} at ${target}: ${reason(error, timeout)}`,
     setup.secrets,
     error,
   );

@@ -36,13 +36,14 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { convertCallToolResult } from "./convert-tool-result.js";
 import type { MCPConfig, MCPReconnectOptions, MCPRoot } from "./mcp-config.js";
 import { collectSecrets, safeError, toJunctionError } from "./mcp-errors.js";
 import { describeUrl, openSession, type Session } from "./mcp-session.js";
+import { LazySchemaValidator } from "./output-schema-validator.js";
 import { collectPages } from "./paginate.js";
+import { runToolTask } from "./tool-task.js";
 
 /** Options of one request: its own timeout and a signal to cancel it. */
 export interface MCPRequestOptions {
@@ -109,7 +110,7 @@ export class MCP implements ToolSource {
   private readonly toolListeners = new Set<() => void>();
   private readonly subscriptions = new Map<string, Set<(uri: string) => void>>();
   private authTransport?: StreamableHTTPClientTransport | SSEClientTransport;
-  private readonly validator = new AjvJsonSchemaValidator();
+  private readonly validator = new LazySchemaValidator();
 
   /** The server's name and version, after `connect()`. */
   serverInfo?: Implementation;
@@ -187,6 +188,7 @@ export class MCP implements ToolSource {
       config: this.config,
       serverName: () => this.name,
       capabilities,
+      validator: this.validator,
       secrets: this.secrets,
       streamableOnly,
       onUnauthorized: (transport) => {
@@ -378,7 +380,10 @@ export class MCP implements ToolSource {
     const { signal } = options;
     const failure = { server: this.name, method, timeoutMs, signal, secrets: this.secrets };
     if (signal?.aborted) throw toJunctionError(signal.reason, failure);
-    let session = await this.acquire(method, deadline, timeoutMs, signal);
+    let session =
+      this.state === "connected" && this.session
+        ? this.session
+        : await this.acquire(method, deadline, timeoutMs, signal);
     const requestOptions = (): RequestOptions => ({ timeout: Math.max(1, deadline - Date.now()), signal });
     try {
       return await send(session, requestOptions());
@@ -600,78 +605,28 @@ export class MCP implements ToolSource {
     });
   }
 
-  private async callToolAsTask(
+  private callToolAsTask(
     name: string,
     params: { name: string; arguments: Record<string, unknown> },
     options: MCPCallToolOptions,
     onprogress: RequestOptions["onprogress"],
   ): Promise<ToolResult> {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? 60_000;
-    // Each poll has its own request timeout; the whole task is bounded by the call's timeout too.
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new McpError(ErrorCode.RequestTimeout, "task timed out")),
-      timeoutMs,
-    );
-    const onAbort = () => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      return await this.run(
-        "tools/call",
-        { timeoutMs, signal: options.signal },
-        async (session, requestOptions) => {
-          let taskId: string | undefined;
-          let finished = false;
-          const stream = session.client.experimental.tasks.requestStream(
-            { method: "tools/call", params },
-            AnyResultSchema,
-            { ...requestOptions, signal: controller.signal, onprogress, task: {} },
-          );
-          try {
-            for await (const message of stream) {
-              switch (message.type) {
-                case "taskCreated":
-                  taskId = message.task.taskId;
-                  break;
-                case "taskStatus":
-                  break;
-                case "result":
-                  finished = true;
-                  return this.finishToolResult(name, message.result);
-                case "error": {
-                  // Aborted or timed out: the finally block below cancels the task on the server.
-                  if (options.signal?.aborted) throw message.error;
-                  if (controller.signal.aborted)
-                    throw new McpError(ErrorCode.RequestTimeout, "task timed out");
-                  finished = true;
-                  const result = rpcErrorAsResult(message.error, name);
-                  if (result) return result;
-                  throw message.error;
-                }
-                default: {
-                  const unknown: never = message;
-                  throw new JunctionError(
-                    "mcp-invalid-response",
-                    `unexpected task stream message ${JSON.stringify((unknown as { type?: unknown }).type)}`,
-                  );
-                }
-              }
-            }
-          } finally {
-            if (!finished && taskId) {
-              void session.client.experimental.tasks.cancelTask(taskId).catch(() => undefined);
-            }
-          }
-          throw new JunctionError(
-            "mcp-invalid-response",
-            `the task for tool "${name}" ended without a result`,
-          );
-        },
-      );
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-    }
+    return this.run("tools/call", { timeoutMs, signal: options.signal }, async (session, requestOptions) => {
+      try {
+        const raw = await runToolTask(session.client, params, {
+          requestOptions,
+          signal: options.signal,
+          timeoutMs,
+          onprogress,
+        });
+        return this.finishToolResult(name, raw);
+      } catch (error) {
+        const result = options.signal?.aborted ? undefined : rpcErrorAsResult(error, name);
+        if (result) return result;
+        throw error;
+      }
+    });
   }
 
   private finishToolResult(name: string, raw: unknown): ToolResult {

@@ -5,14 +5,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { JunctionError } from "@junction/types";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** How much of a server's stderr is kept for error messages. */
 const STDERR_TAIL_BYTES = 8 * 1024;
 /** How long to wait for the pipes to drain after the process exited. */
 const EXIT_DRAIN_MS = 200;
-/** A line longer than this is dropped as garbage rather than buffered forever. */
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Options for {@link StdioProcessTransport}. */
 export interface StdioProcessTransportOptions {
@@ -25,6 +23,8 @@ export interface StdioProcessTransportOptions {
   gracefulExitMs?: number;
   /** How long to wait after SIGTERM before SIGKILL. @default 2000 */
   killGraceMs?: number;
+  /** A stdout line longer than this is dropped as garbage rather than buffered forever. @default 64 Mi characters */
+  maxLineChars?: number;
 }
 
 /** Why the process ended, once it has. */
@@ -45,7 +45,11 @@ export class StdioProcessTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
   private child?: ChildProcess;
-  private buffer = "";
+  /** The pieces of a line that has not ended yet. */
+  private partial: string[] = [];
+  private partialLength = 0;
+  /** Set while skipping the rest of a line that grew past `maxLineChars`. */
+  private droppingLine = false;
   private stderrTail = "";
   private exitInfo?: StdioExit;
   private exited?: Promise<void>;
@@ -129,44 +133,67 @@ export class StdioProcessTransport implements Transport {
     });
   }
 
+  /**
+   * Splits stdout into lines. Only the new chunk is searched for a newline, and the pieces of an
+   * unfinished line are joined once it ends, so a message of many megabytes arriving in small
+   * chunks costs linear time, not quadratic.
+   */
   private receive(chunk: string): void {
-    this.buffer += chunk;
-    let newline = this.buffer.indexOf("\n");
-    while (newline !== -1) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, "");
-      this.buffer = this.buffer.slice(newline + 1);
+    let start = 0;
+    for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", start)) {
+      let line = chunk.slice(start, newline);
+      start = newline + 1;
+      if (this.droppingLine) {
+        this.droppingLine = false; // the end of an overlong line that was already dropped
+        continue;
+      }
+      if (this.partial.length > 0) {
+        this.partial.push(line);
+        line = this.partial.join("");
+        this.partial = [];
+        this.partialLength = 0;
+      }
       this.handleLine(line);
-      newline = this.buffer.indexOf("\n");
     }
-    if (this.buffer.length > MAX_LINE_BYTES) {
-      this.buffer = "";
+    if (start === chunk.length || this.droppingLine) return;
+    const rest = start === 0 ? chunk : chunk.slice(start);
+    this.partial.push(rest);
+    this.partialLength += rest.length;
+    const maxLineChars = this.options.maxLineChars ?? 64 * 1024 * 1024;
+    if (this.partialLength > maxLineChars) {
+      this.partial = [];
+      this.partialLength = 0;
+      this.droppingLine = true;
       this.garbageLines++;
       this.onerror?.(
-        new JunctionError("mcp-invalid-response", `server wrote a line longer than ${MAX_LINE_BYTES} bytes`),
+        new JunctionError(
+          "mcp-invalid-response",
+          `server wrote a line longer than ${maxLineChars} characters; it was dropped`,
+        ),
       );
     }
   }
 
   private handleLine(line: string): void {
-    if (line.trim() === "") return;
     let parsed: unknown;
     try {
+      // JSON.parse skips the whitespace around a message, a "\r" of CRLF line ends included.
       parsed = JSON.parse(line);
     } catch {
+      if (line.trim() !== "") this.reportGarbage(line);
+      return;
+    }
+    if (!looksLikeJSONRPC(parsed)) {
       this.reportGarbage(line);
       return;
     }
-    const message = JSONRPCMessageSchema.safeParse(parsed);
-    if (!message.success) {
-      this.reportGarbage(line);
-      return;
-    }
-    this.onmessage?.(message.data);
+    this.onmessage?.(parsed);
   }
 
   private reportGarbage(line: string): void {
     this.garbageLines++;
-    const preview = line.length > 120 ? `${line.slice(0, 120)}…` : line;
+    const text = line.trimEnd();
+    const preview = text.length > 120 ? `${text.slice(0, 120)}…` : text;
     this.onerror?.(
       new JunctionError("mcp-invalid-response", `ignored a stdout line that is not JSON-RPC: ${preview}`),
     );
@@ -264,4 +291,18 @@ async function waitUntil(condition: () => boolean, ms: number): Promise<void> {
   while (!condition() && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * Tells a JSON-RPC message from other JSON a server prints (a stray `console.log` of an array
+ * or an object). Only the envelope: the SDK's protocol layer checks every message's full shape
+ * anyway, so a second full schema parse here would cost every call without catching more.
+ */
+function looksLikeJSONRPC(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== "object" || value === null) return false;
+  const message = value as Record<string, unknown>;
+  return (
+    message.jsonrpc === "2.0" &&
+    (typeof message.method === "string" || "result" in message || "error" in message)
+  );
 }
