@@ -30,18 +30,25 @@ const imports = benchImportTime(quick ? 3 : 9);
 log("bench: installed footprint (packs, then installs from tarballs and the npm registry)…");
 const footprint = process.argv.includes("--no-footprint") ? [] : await benchFootprint();
 
-const report = [
-  "# Junction benchmarks",
-  "",
-  machine(),
-  "",
-  "## MCP tool calls",
-  "",
+const header = machine();
+const callsSection = [
   "Latency of one call at a time (p50 is the median over rounds of each round's median; p99 over all calls), and calls per second at 1, 8 and 64 concurrent calls. Each client calls the echo tool the way an agent built on it does.",
   "",
   callsTable(calls),
   "",
   "Junction runs every stdio server in a session of its own (its own process group), so that `close()` ends everything the server started, grandchildren included; the other clients leave a server's children running. On Linux with scheduler autogroups (on here), a new session is also scheduled as a group of its own, which costs throughput in a tight loop of instant calls: the row with the raw SDK's server in its own session (`setsid`) measures that cost without Junction.",
+].join("\n");
+const targets = targetsTable(calls, connect, agent, imports, footprint);
+const wholeRun = `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s. Reproduce with \`pnpm bench\`.`;
+
+const report = [
+  "# Junction benchmarks",
+  "",
+  header,
+  "",
+  "## MCP tool calls",
+  "",
+  callsSection,
   "",
   "## Connecting five servers",
   "",
@@ -58,15 +65,33 @@ const report = [
   ...(footprint.length ? ["## Installed footprint", "", footprintTable(footprint), ""] : []),
   "## Targets",
   "",
-  targetsTable(calls, connect, agent, imports, footprint),
+  targets,
   "",
-  `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s. Reproduce with \`pnpm bench\`.`,
+  wholeRun,
   "",
 ].join("\n");
 
 process.stdout.write(`${report}\n`);
 writeFileSync(new URL("../results/latest.md", import.meta.url), report);
 log("bench: written to bench/results/latest.md");
+if (!quick) {
+  updateReadme(
+    [header, "", callsSection, "", "Targets from the latest run:", "", targets, "", wholeRun].join("\n"),
+  );
+  log("bench: the root README's benchmark section updated");
+}
+
+/** Replaces the root README's text between the bench markers with the latest figures. */
+function updateReadme(section: string): void {
+  const path = new URL("../../README.md", import.meta.url);
+  const readme = readFileSync(path, "utf8");
+  const start = "<!-- bench:start (written by pnpm bench) -->";
+  const end = "<!-- bench:end -->";
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`README.md has no ${start} … ${end} section to update`);
+  writeFileSync(path, `${readme.slice(0, from + start.length)}\n${section}\n${readme.slice(to)}`);
+}
 
 function machine(): string {
   const require = createRequire(import.meta.url);
