@@ -1,3 +1,4 @@
+import { JunctionError } from "@junction/types";
 import { MCP } from "./mcp.js";
 import type { MCPConfig } from "./mcp-config.js";
 
@@ -14,29 +15,37 @@ import type { MCPConfig } from "./mcp-config.js";
 export async function connectAll(
   configs: Record<string, MCPConfig>,
 ): Promise<{ connected: MCP[]; failed: { name: string; error: Error }[] }> {
-  const entries = Object.entries(configs).map(([key, config]) => {
-    let mcp: MCP | undefined;
-    let error: Error | undefined;
-    try {
-      mcp = new MCP({ ...config, name: config.name ?? key });
-    } catch (caught) {
-      error = caught instanceof Error ? caught : new Error(String(caught));
-    }
-    return { name: config.name ?? key, mcp, error };
-  });
-  const outcomes = await Promise.allSettled(
-    entries.map((entry) => (entry.mcp ? entry.mcp.connect() : Promise.reject(entry.error))),
+  const outcomes = await Promise.all(
+    Object.entries(configs).map(
+      async ([key, config]): Promise<{ name: string; mcp: MCP } | { name: string; error: Error }> => {
+        const name = config.name ?? key;
+        try {
+          const mcp = new MCP({ ...config, name });
+          await mcp.connect();
+          return { name, mcp };
+        } catch (error) {
+          return { name, error: asError(error, name) };
+        }
+      },
+    ),
   );
   const connected: MCP[] = [];
   const failed: { name: string; error: Error }[] = [];
-  outcomes.forEach((outcome, index) => {
-    const entry = entries[index];
-    if (!entry) return;
-    if (outcome.status === "fulfilled" && entry.mcp) connected.push(entry.mcp);
-    else {
-      const reason = outcome.status === "rejected" ? outcome.reason : entry.error;
-      failed.push({ name: entry.name, error: reason instanceof Error ? reason : new Error(String(reason)) });
-    }
-  });
+  for (const outcome of outcomes) {
+    if ("mcp" in outcome) connected.push(outcome.mcp);
+    else failed.push(outcome);
+  }
   return { connected, failed };
+}
+
+/** What was thrown, as an Error that names the server when it was not an Error already. */
+function asError(thrown: unknown, name: string): Error {
+  if (thrown instanceof Error) return thrown;
+  return new JunctionError(
+    "mcp-connect-failed",
+    `MCP server "${name}" failed to connect: ${String(thrown)}`,
+    {
+      cause: thrown,
+    },
+  );
 }

@@ -37,6 +37,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { checkMCPConfig } from "./check-mcp-config.js";
 import { convertCallToolResult } from "./convert-tool-result.js";
 import type { MCPConfig, MCPReconnectOptions, MCPRoot } from "./mcp-config.js";
 import { collectSecrets, safeError, toJunctionError } from "./mcp-errors.js";
@@ -119,7 +120,9 @@ export class MCP implements ToolSource {
   /** The server's instructions for the model, after `connect()`, if it gave any. */
   instructions?: string;
 
+  /** @throws JunctionError `mcp-config-invalid` when the config is malformed, naming the field */
   constructor(config: MCPConfig) {
+    checkMCPConfig(config);
     this.config = config;
     this.secrets = collectSecrets(config);
     this.roots = config.roots ? [...config.roots] : undefined;
