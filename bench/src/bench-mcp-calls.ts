@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { contenders, type Endpoint } from "./mcp-clients.ts";
+import { contenders, type Endpoint, JUNCTION, RAW_SDK } from "./mcp-clients.ts";
 import { CONCURRENCY_LEVELS, type ConcurrencyLevel, type Measurement } from "./measure-client.ts";
 import { median, percentile, shuffled } from "./stats.ts";
 
@@ -10,6 +10,9 @@ export { CONCURRENCY_LEVELS };
 const run = promisify(execFile);
 const measureScript = fileURLToPath(new URL("./measure-client.ts", import.meta.url));
 
+/** Back-to-back Junction/raw SDK pairs per transport and round. */
+const PAIRS_PER_ROUND = 3;
+
 export interface CallFigures {
   contender: string;
   transport: Endpoint["transport"];
@@ -17,34 +20,68 @@ export interface CallFigures {
   p99Ms: number;
   /** Calls per second at each concurrency level. */
   throughput: Record<ConcurrencyLevel, number>;
+  /** Measurements behind the figures. */
+  runs: number;
+}
+
+/** Junction against the raw SDK from back-to-back runs: medians of the per-pair ratios. */
+export interface PairedRatios {
+  transport: Endpoint["transport"];
+  pairs: number;
+  p50: number;
+  throughput8: number;
 }
 
 /**
- * MCP tool-call latency and throughput for every client over stdio and Streamable HTTP. Rounds
- * are interleaved (every client once per round, in a fresh order), so drift in the machine's
- * load spreads over all of them; each measurement runs in a fresh process with its own server;
- * figures are medians over rounds.
+ * MCP tool-call latency and throughput for every client over stdio and Streamable HTTP. Each
+ * measurement runs in a fresh process with its own server. Rounds are interleaved (every client
+ * once per round, in a fresh order), so drift in the machine's load spreads over all of them, and
+ * figures are medians over rounds. Junction and the raw SDK, whose ratio the targets are about,
+ * are also measured in back-to-back pairs, so each ratio compares runs made under the same load.
  */
-export async function benchMCPCalls(rounds: number, log: (line: string) => void): Promise<CallFigures[]> {
+export async function benchMCPCalls(
+  rounds: number,
+  log: (line: string) => void,
+): Promise<{ figures: CallFigures[]; paired: PairedRatios[] }> {
   const runs = contenders.flatMap((contender) =>
     contender.transports.map((transport) => ({ name: contender.name, transport })),
   );
   const results = new Map<string, Measurement[]>();
+  const key = (name: string, transport: Endpoint["transport"]) => `${name}\u0000${transport}`;
+  const measure = async (name: string, transport: Endpoint["transport"]): Promise<Measurement> => {
+    const { stdout } = await run(process.execPath, [measureScript, name, transport], {
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 120_000,
+    });
+    const measurement = JSON.parse(stdout) as Measurement;
+    results.set(key(name, transport), [...(results.get(key(name, transport)) ?? []), measurement]);
+    return measurement;
+  };
+  const pairs = new Map<Endpoint["transport"], { ours: Measurement; raw: Measurement }[]>();
+  const measurePair = async (transport: Endpoint["transport"], junctionFirst: boolean) => {
+    const [first, second] = junctionFirst ? [JUNCTION, RAW_SDK] : [RAW_SDK, JUNCTION];
+    const a = await measure(first, transport);
+    const b = await measure(second, transport);
+    const pair = junctionFirst ? { ours: a, raw: b } : { ours: b, raw: a };
+    pairs.set(transport, [...(pairs.get(transport) ?? []), pair]);
+  };
+
   for (let round = 1; round <= rounds; round++) {
     for (const { name, transport } of shuffled(runs)) {
       // A process per call is a reference point orders of magnitude off: once is enough.
       if (name.startsWith("spawn") && round > 1) continue;
-      const { stdout } = await run(process.execPath, [measureScript, name, transport], {
-        maxBuffer: 16 * 1024 * 1024,
-        timeout: 120_000,
-      });
-      const key = `${name}\u0000${transport}`;
-      results.set(key, [...(results.get(key) ?? []), JSON.parse(stdout) as Measurement]);
+      if (name === JUNCTION || name === RAW_SDK) continue; // measured in pairs below
+      await measure(name, transport);
+    }
+    for (const transport of shuffled(["stdio", "http"] as const)) {
+      // Alternating who goes first, so neither always runs on the heels of the other.
+      for (let pair = 0; pair < PAIRS_PER_ROUND; pair++) await measurePair(transport, pair % 2 === round % 2);
     }
     log(`  mcp calls: round ${round}/${rounds} done`);
   }
-  return [...results.entries()].map(([key, measurements]) => {
-    const [contender, transport] = key.split("\u0000") as [string, Endpoint["transport"]];
+
+  const figures = [...results.entries()].map(([entry, measurements]) => {
+    const [contender, transport] = entry.split("\u0000") as [string, Endpoint["transport"]];
     return {
       contender,
       transport,
@@ -56,6 +93,14 @@ export async function benchMCPCalls(rounds: number, log: (line: string) => void)
       throughput: Object.fromEntries(
         CONCURRENCY_LEVELS.map((level) => [level, median(measurements.map((m) => m.throughput[level]))]),
       ) as CallFigures["throughput"],
+      runs: measurements.length,
     };
   });
+  const paired = [...pairs.entries()].map(([transport, list]) => ({
+    transport,
+    pairs: list.length,
+    p50: median(list.map(({ ours, raw }) => ours.p50Ms / raw.p50Ms)),
+    throughput8: median(list.map(({ ours, raw }) => ours.throughput[8] / raw.throughput[8])),
+  }));
+  return { figures, paired };
 }

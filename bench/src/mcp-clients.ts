@@ -32,9 +32,12 @@ function textOf(result: unknown): string {
   return first.text;
 }
 
+export const JUNCTION = "Junction MCP";
+export const RAW_SDK = "raw MCP SDK Client";
+
 /** Junction's MCP class, through the proxy tool an Agent uses. */
 const junction: Contender = {
-  name: "Junction MCP",
+  name: JUNCTION,
   transports: ["stdio", "http"],
   async connect(endpoint) {
     const { MCP } = await import("@junction/mcp-client");
@@ -73,7 +76,7 @@ function rawSDKClient(name: string, command: { command: string; args: string[] }
   };
 }
 
-const rawSDK = rawSDKClient("raw MCP SDK Client", stdioCommand);
+const rawSDK = rawSDKClient(RAW_SDK, stdioCommand);
 
 /**
  * The same, with the server in a session of its own (`setsid`), as Junction runs every stdio

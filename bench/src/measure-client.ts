@@ -29,7 +29,7 @@ const fullSizes: Sizes = {
   warmUp: 200,
   latencyCalls: 300,
   throughputWarmUpMs: 100,
-  throughputWindowMs: 400,
+  throughputWindowMs: 300,
   throughputMinCalls: 100,
 };
 // A process per call costs hundreds of milliseconds: few calls give the same picture.

@@ -9,18 +9,18 @@ import { type AgentOverheadFigures, benchAgentOverhead } from "./bench-agent-ove
 import { benchConnectAll, type ConnectAllFigures, REMOTE_DELAY_MS } from "./bench-connect-all.ts";
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
-import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS } from "./bench-mcp-calls.ts";
-import { RAW_SDK_OWN_SESSION } from "./mcp-clients.ts";
+import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios } from "./bench-mcp-calls.ts";
+import { JUNCTION, RAW_SDK, RAW_SDK_OWN_SESSION } from "./mcp-clients.ts";
 import { formatMs, formatRatio, table } from "./stats.ts";
 
 const quick = process.argv.includes("--quick");
-const rounds = quick ? 1 : 5;
+const rounds = quick ? 1 : 4;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
 
 log(`bench: ${rounds} interleaved round(s) per measurement${quick ? " (--quick)" : ""}`);
 log("bench: MCP tool calls over stdio and Streamable HTTP…");
-const calls = await benchMCPCalls(rounds, log);
+const { figures: calls, paired } = await benchMCPCalls(rounds, log);
 log("bench: connectAll…");
 const connect = await benchConnectAll(rounds);
 log("bench: agent overhead per step…");
@@ -34,11 +34,13 @@ const header = machine();
 const callsSection = [
   "Latency of one call at a time (p50 is the median over rounds of each round's median; p99 over all calls), and calls per second at 1, 8 and 64 concurrent calls. Each client calls the echo tool the way an agent built on it does.",
   "",
-  callsTable(calls),
+  callsTable(calls, paired),
+  "",
+  `\\* Junction against the raw SDK: the median of the ratios of ${paired[0]?.pairs ?? 0} back-to-back pairs of runs per transport (each pair under the same load), rather than a ratio of medians. \`runs\`: fresh-process measurements behind each row.`,
   "",
   "Junction runs every stdio server in a session of its own (its own process group), so that `close()` ends everything the server started, grandchildren included; the other clients leave a server's children running. On Linux with scheduler autogroups (on here), a new session is also scheduled as a group of its own, which costs throughput in a tight loop of instant calls: the row with the raw SDK's server in its own session (`setsid`) measures that cost without Junction.",
 ].join("\n");
-const targets = targetsTable(calls, connect, agent, imports, footprint);
+const targets = targetsTable(calls, paired, connect, agent, imports, footprint);
 const wholeRun = `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s. Reproduce with \`pnpm bench\`.`;
 
 const report = [
@@ -128,19 +130,26 @@ function machine(): string {
   ].join("\n");
 }
 
-function callsTable(figures: CallFigures[]): string {
+function callsTable(figures: CallFigures[], paired: PairedRatios[]): string {
   const rows: string[][] = [];
   for (const transport of ["stdio", "http"] as const) {
-    const raw = figures.find((f) => f.transport === transport && f.contender === "raw MCP SDK Client");
+    const raw = figures.find((f) => f.transport === transport && f.contender === RAW_SDK);
+    const pairs = paired.find((p) => p.transport === transport);
     for (const f of figures.filter((f) => f.transport === transport).sort((a, b) => a.p50Ms - b.p50Ms)) {
+      const ours = f.contender === JUNCTION && pairs;
       rows.push([
         transport === "http" ? "Streamable HTTP" : "stdio",
         f.contender,
+        String(f.runs),
         formatMs(f.p50Ms),
         formatMs(f.p99Ms),
         ...CONCURRENCY_LEVELS.map((level) => f.throughput[level].toFixed(0)),
-        raw ? formatRatio(f.p50Ms / raw.p50Ms) : "—",
-        raw ? formatRatio(f.throughput[8] / raw.throughput[8]) : "—",
+        ours ? `${formatRatio(pairs.p50)}*` : raw ? formatRatio(f.p50Ms / raw.p50Ms) : "—",
+        ours
+          ? `${formatRatio(pairs.throughput8)}*`
+          : raw
+            ? formatRatio(f.throughput[8] / raw.throughput[8])
+            : "—",
       ]);
     }
   }
@@ -148,6 +157,7 @@ function callsTable(figures: CallFigures[]): string {
     [
       "transport",
       "client",
+      "runs",
       "p50 ms",
       "p99 ms",
       "calls/s ×1",
@@ -225,6 +235,7 @@ function footprintTable(figures: FootprintFigures[]): string {
 
 function targetsTable(
   calls: CallFigures[],
+  paired: PairedRatios[],
   connect: ConnectAllFigures[],
   agent: AgentOverheadFigures,
   imports: ImportFigures[],
@@ -232,21 +243,23 @@ function targetsTable(
 ): string {
   const rows: string[][] = [];
   const verdict = (met: boolean) => (met ? "met" : "**short**");
-  for (const transport of ["stdio", "http"] as const) {
-    const ours = calls.find((f) => f.transport === transport && f.contender === "Junction MCP");
-    const raw = calls.find((f) => f.transport === transport && f.contender === "raw MCP SDK Client");
-    if (!ours || !raw) continue;
-    const p50 = ours.p50Ms / raw.p50Ms;
-    const tput = ours.throughput[8] / raw.throughput[8];
+  for (const pairs of paired) {
+    const { transport } = pairs;
+    const ours = calls.find((f) => f.transport === transport && f.contender === JUNCTION);
     const isolated = calls.find((f) => f.transport === transport && f.contender === RAW_SDK_OWN_SESSION);
-    const likeForLike = isolated
-      ? ` (${formatRatio(ours.throughput[8] / isolated.throughput[8])} the raw SDK with its server in its own session)`
-      : "";
-    rows.push([`MCP call p50 (${transport}) ≤ 1.05× raw SDK`, formatRatio(p50), verdict(p50 <= 1.05)]);
+    const likeForLike =
+      ours && isolated
+        ? ` (${formatRatio(ours.throughput[8] / isolated.throughput[8])} the raw SDK with its server in its own session)`
+        : "";
+    rows.push([
+      `MCP call p50 (${transport}) ≤ 1.05× raw SDK`,
+      formatRatio(pairs.p50),
+      verdict(pairs.p50 <= 1.05),
+    ]);
     rows.push([
       `MCP ×8 throughput (${transport}) ≥ 0.95× raw SDK`,
-      `${formatRatio(tput)}${likeForLike}`,
-      verdict(tput >= 0.95),
+      `${formatRatio(pairs.throughput8)}${likeForLike}`,
+      verdict(pairs.throughput8 >= 0.95),
     ]);
   }
   for (const f of connect) {

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { fetchWithOwnSignal } from "./fetch-with-own-signal.js";
 import type { MCPConfig, MCPHttpConfig } from "./mcp-config.js";
 import { httpStatus, safeError } from "./mcp-errors.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
@@ -107,10 +108,11 @@ async function openHttp(
   timeout: number,
 ): Promise<Session> {
   const url = new URL(config.url);
+  const fetch = fetchWithOwnSignal(config.fetch);
   const streamable = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: config.headers },
     authProvider: config.authProvider,
-    fetch: config.fetch,
+    fetch,
   });
   const client = newClient();
   try {
@@ -136,7 +138,7 @@ async function openHttp(
     const sse = new SSEClientTransport(url, {
       requestInit: { headers: config.headers },
       authProvider: config.authProvider,
-      fetch: config.fetch,
+      fetch,
     });
     const sseClient = newClient();
     await connectRemote(setup, sseClient, sse, timeout, `SSE (after Streamable HTTP answered ${status})`);
