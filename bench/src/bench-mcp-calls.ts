@@ -96,11 +96,13 @@ export async function benchMCPCalls(
       runs: measurements.length,
     };
   });
-  const paired = [...pairs.entries()].map(([transport, list]) => ({
-    transport,
-    pairs: list.length,
-    p50: median(list.map(({ ours, raw }) => ours.p50Ms / raw.p50Ms)),
-    throughput8: median(list.map(({ ours, raw }) => ours.throughput[8] / raw.throughput[8])),
-  }));
+  const paired = [...pairs.entries()]
+    .sort(([a], [b]) => (a === b ? 0 : a === "stdio" ? -1 : 1))
+    .map(([transport, list]) => ({
+      transport,
+      pairs: list.length,
+      p50: median(list.map(({ ours, raw }) => ours.p50Ms / raw.p50Ms)),
+      throughput8: median(list.map(({ ours, raw }) => ours.throughput[8] / raw.throughput[8])),
+    }));
   return { figures, paired };
 }
