@@ -7,19 +7,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { publishedPackageDirs } from "./published-packages.ts";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-const published = [
-  "packages/types",
-  "packages/mcp-client",
-  "packages/core",
-  "packages/provider-anthropic",
-  "packages/provider-openai",
-  "packages/provider-gemini",
-  "packages/provider-chatcompletions",
-];
 
 let work: string | undefined;
 afterAll(async () => {
@@ -61,21 +53,21 @@ describe("changeset version", () => {
       .filter((file) => file && !file.endsWith("README.md"));
     expect(pending.length, "no pending changesets: nothing would be released").toBeGreaterThan(0);
 
-    const before = await Promise.all(published.map((dir) => manifest(join(work ?? "", dir))));
+    const before = await Promise.all(publishedPackageDirs.map((dir) => manifest(join(work ?? "", dir))));
     const privateBefore = await manifest(join(work, "apps/playground"));
     await run(process.execPath, [join(root, "node_modules/@changesets/cli/bin.js"), "version"], {
       cwd: work,
       env: { ...process.env, CI: "true" },
     });
 
-    const after = await Promise.all(published.map((dir) => manifest(join(work ?? "", dir))));
+    const after = await Promise.all(publishedPackageDirs.map((dir) => manifest(join(work ?? "", dir))));
     const versions = new Set(after.map((m) => m.version));
     expect(versions.size, "the fixed group shares one version").toBe(1);
     const [version] = [...versions];
     expect(version).not.toBe(before[0]?.version);
     expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     console.log(`changeset version: ${before[0]?.version} → ${version}`);
-    for (const [index, dir] of published.entries()) {
+    for (const [index, dir] of publishedPackageDirs.entries()) {
       const changelog = await readFile(join(work, dir, "CHANGELOG.md"), "utf8");
       expect(changelog, `${dir}/CHANGELOG.md`).toContain(`## ${version}`);
       // Internal dependencies stay workspace ranges; pnpm publish turns them into versions.

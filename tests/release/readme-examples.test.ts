@@ -6,22 +6,14 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishedPackageDirs } from "./published-packages.ts";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 // Inside tests/, so the examples resolve @junction/* and zod as a consumer's project would.
 const work = fileURLToPath(new URL("../.readme-examples", import.meta.url));
 
-const readmes = [
-  "README.md",
-  "packages/types/README.md",
-  "packages/mcp-client/README.md",
-  "packages/core/README.md",
-  "packages/provider-anthropic/README.md",
-  "packages/provider-openai/README.md",
-  "packages/provider-gemini/README.md",
-  "packages/provider-chatcompletions/README.md",
-];
+const readmes = ["README.md", ...publishedPackageDirs.map((dir) => `${dir}/README.md`)];
 
 /** Examples that need no network, no API key and no MCP server from npm: these are run too. */
 const offline = [

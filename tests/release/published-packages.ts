@@ -1,0 +1,10 @@
+/** The workspace folders of the packages published to npm, as one fixed release group. */
+export const publishedPackageDirs = [
+  "packages/types",
+  "packages/mcp-client",
+  "packages/core",
+  "packages/provider-anthropic",
+  "packages/provider-openai",
+  "packages/provider-gemini",
+  "packages/provider-chatcompletions",
+];
