@@ -12,7 +12,6 @@ import { publishedPackageDirs } from "./published-packages.ts";
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-
 let work: string | undefined;
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });

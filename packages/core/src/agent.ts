@@ -61,7 +61,7 @@ export interface AgentConfig {
  *
  * @example
  * ```ts
- * const agent = new Agent({ provider: anthropic(), model: "claude-sonnet-4-5", tools: [add], mcps: [fs] });
+ * const agent = new Agent({ provider: anthropic(), model: "claude-sonnet-5-5", tools: [add], mcps: [fs] });
  * const handle = agent.send("What is 2 + 3?");
  * for await (const event of handle) if (event.type === "text-delta") process.stdout.write(event.text);
  * const { text, usage } = await handle.final;

@@ -34,7 +34,7 @@ export interface SamplingHandlerOptions {
  *
  * @example
  * ```ts
- * const sampling = createSamplingHandler({ provider: anthropic(), model: "claude-haiku-4-5",
+ * const sampling = createSamplingHandler({ provider: anthropic(), model: "claude-haiku-5-5",
  *   approve: async (request) => confirm(`Let the server ask the model ${request.messages.length} messages?`) });
  * const server = new MCP({ transport: "stdio", command: "my-server", handlers: { sampling } });
  * ```

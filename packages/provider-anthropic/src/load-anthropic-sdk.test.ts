@@ -22,7 +22,7 @@ describe("loading @anthropic-ai/sdk", () => {
       sdk: "@anthropic-ai/sdk",
       factory: "anthropic",
       settings: { apiKey: "test-key", baseURL: fake.url, maxRetries: 0 },
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
     });
 
     // The hook saw the package's own imports, and none of them was the SDK.

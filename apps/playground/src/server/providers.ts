@@ -32,8 +32,8 @@ export function detectProviders(
       id: "anthropic",
       label: "Anthropic",
       source: "ANTHROPIC_API_KEY",
-      defaultModel: "claude-sonnet-4-5",
-      models: ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1"],
+      defaultModel: "claude-sonnet-5-5",
+      models: ["claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5"],
     });
   }
   if (environment.OPENAI_API_KEY) {
@@ -80,7 +80,12 @@ export function detectProviders(
   return providers;
 }
 
-/** Creates the `ModelProvider` for one of the detected providers. Vendor packages load lazily. */
+/**
+ * Creates the `ModelProvider` for one of the detected providers. Vendor packages load lazily.
+ * `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL` and `GEMINI_BASE_URL` (or `GOOGLE_GEMINI_BASE_URL`)
+ * in `environment` point a vendor at a gateway or proxy; each means what its provider's
+ * `baseURL` means (Anthropic without `/v1`, OpenAI with `/v1`, Gemini the host alone).
+ */
 export async function createProvider(
   id: string,
   environment: NodeJS.ProcessEnv,
@@ -90,15 +95,22 @@ export async function createProvider(
   switch (id) {
     case "anthropic": {
       const { anthropic } = await import("@junction/provider-anthropic");
-      return anthropic({ apiKey: environment.ANTHROPIC_API_KEY });
+      return anthropic({
+        apiKey: environment.ANTHROPIC_API_KEY,
+        ...baseURLOption(environment.ANTHROPIC_BASE_URL),
+      });
     }
     case "openai": {
       const { openai } = await import("@junction/provider-openai");
-      return openai({ apiKey: environment.OPENAI_API_KEY });
+      // Passed from the playground's environment: the provider alone would read process.env.
+      return openai({ apiKey: environment.OPENAI_API_KEY, ...baseURLOption(environment.OPENAI_BASE_URL) });
     }
     case "gemini": {
       const { gemini } = await import("@junction/provider-gemini");
-      return gemini({ apiKey: environment.GEMINI_API_KEY ?? environment.GOOGLE_API_KEY });
+      return gemini({
+        apiKey: environment.GEMINI_API_KEY || environment.GOOGLE_API_KEY,
+        ...baseURLOption(environment.GEMINI_BASE_URL || environment.GOOGLE_GEMINI_BASE_URL),
+      });
     }
     case "openai-compatible": {
       const baseURL = settings.openaiCompatibleBaseURL || environment.OPENAI_COMPATIBLE_BASE_URL;
@@ -118,4 +130,9 @@ export async function createProvider(
     default:
       throw new JunctionError("provider-config-invalid", `Unknown provider ${JSON.stringify(id)}.`);
   }
+}
+
+/** A `baseURL` setting when the variable is set and not empty; otherwise the provider's default. */
+function baseURLOption(value: string | undefined): { baseURL?: string } {
+  return value ? { baseURL: value } : {};
 }
