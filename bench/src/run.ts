@@ -13,6 +13,7 @@ import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios 
 import { JUNCTION, RAW_SDK, RAW_SDK_OWN_SESSION } from "./mcp-clients.ts";
 import { formatMs, formatRatio, table } from "./stats.ts";
 
+// `--quick`: one round and few samples, to check the benchmark runs; `--no-footprint`: skip the installs.
 const quick = process.argv.includes("--quick");
 const rounds = quick ? 1 : 4;
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -27,8 +28,10 @@ log("bench: agent overhead per step…");
 const agent = await benchAgentOverhead(quick ? 3 : 10);
 log("bench: cold import time…");
 const imports = benchImportTime(quick ? 3 : 9);
-log("bench: installed footprint (packs, then installs from tarballs and the npm registry)…");
-const footprint = process.argv.includes("--no-footprint") ? [] : await benchFootprint();
+const skipFootprint = process.argv.includes("--no-footprint");
+if (!skipFootprint)
+  log("bench: installed footprint (packs, then installs from tarballs and the npm registry)…");
+const footprint = skipFootprint ? [] : await benchFootprint();
 
 const header = machine();
 const callsSection = [
@@ -74,8 +77,10 @@ const report = [
 ].join("\n");
 
 process.stdout.write(`${report}\n`);
-writeFileSync(new URL("../results/latest.md", import.meta.url), report);
-log("bench: written to bench/results/latest.md");
+// A quick run is a smoke test: it must not replace the figures of the last full run.
+const written = quick ? "quick.md" : "latest.md";
+writeFileSync(new URL(`../results/${written}`, import.meta.url), report);
+log(`bench: written to bench/results/${written}`);
 if (!quick) {
   updateReadme(
     [header, "", callsSection, "", "Targets from the latest run:", "", targets, "", wholeRun].join("\n"),
