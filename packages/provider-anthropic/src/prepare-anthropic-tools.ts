@@ -10,6 +10,7 @@ import {
   type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
+  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 
@@ -41,7 +42,7 @@ export function prepareAnthropicTools(options: {
   const warnings: Warning[] = [];
   const definitions = options.tools ?? [];
   const toolNames = createToolNameMapping(
-    [...definitions.map((tool) => tool.name), ...namesInHistory(options.messages)],
+    [...definitions.map((tool) => tool.name), ...toolNamesInMessages(options.messages)],
     COMMON_TOOL_NAME_RULE,
   );
 
@@ -74,18 +75,6 @@ export function prepareAnthropicTools(options: {
     return { toolNames, warnings };
   }
   return { tools, toolChoice: mapToolChoice(options.toolChoice, toolNames), toolNames, warnings };
-}
-
-function namesInHistory(messages: Message[]): string[] {
-  const names: string[] = [];
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      for (const part of message.content) if (part.type === "tool-call") names.push(part.name);
-    } else if (message.role === "tool") {
-      for (const part of message.content) names.push(part.toolName);
-    }
-  }
-  return names;
 }
 
 function mapToolChoice(

@@ -6,6 +6,7 @@ import {
   type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
+  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 import type {
@@ -34,7 +35,7 @@ export function prepareChatCompletionsTools(options: {
 }): PreparedChatCompletionsTools {
   const warnings: Warning[] = [];
   const tools = options.tools ?? [];
-  const names = [...tools.map((tool) => tool.name), ...toolNamesInHistory(options.messages)];
+  const names = [...tools.map((tool) => tool.name), ...toolNamesInMessages(options.messages)];
   const mapping = createToolNameMapping(names, COMMON_TOOL_NAME_RULE);
 
   const wireTools: ChatCompletionFunctionTool[] = tools.map((tool) => ({
@@ -67,18 +68,6 @@ export function prepareChatCompletionsTools(options: {
   }
 
   return { tools: wireTools.length > 0 ? wireTools : undefined, toolChoice, mapping, warnings };
-}
-
-function toolNamesInHistory(messages: Message[]): string[] {
-  const names: string[] = [];
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      for (const part of message.content) if (part.type === "tool-call") names.push(part.name);
-    } else if (message.role === "tool") {
-      for (const part of message.content) names.push(part.toolName);
-    }
-  }
-  return names;
 }
 
 // Keywords some compatible servers reject at the top of `parameters` (Gemini's OpenAI

@@ -11,6 +11,7 @@ import {
   type ToolDefinition,
   type ToolNameMapping,
   type ToolNameRule,
+  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 import { cleanGeminiJSONSchema } from "./clean-gemini-json-schema.js";
@@ -47,7 +48,7 @@ export function prepareGeminiTools(options: {
   const warnings: Warning[] = [];
   const toolNames = createGeminiToolNameMapping([
     ...tools.map((tool) => tool.name),
-    ...namesInHistory(options.messages ?? []),
+    ...toolNamesInMessages(options.messages ?? []),
   ]);
 
   const declarations: FunctionDeclaration[] = tools.map((tool) => {
@@ -112,18 +113,6 @@ function prepareToolConfig(
       allowedFunctionNames: [toolNames.toVendor(toolChoice.name)],
     },
   };
-}
-
-function namesInHistory(messages: Message[]): string[] {
-  const names: string[] = [];
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      for (const part of message.content) if (part.type === "tool-call") names.push(part.name);
-    } else if (message.role === "tool") {
-      for (const part of message.content) names.push(part.toolName);
-    }
-  }
-  return names;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
+  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 import type OpenAI from "openai";
@@ -44,7 +45,7 @@ export function prepareOpenAITools(options: {
   const warnings: Warning[] = [];
   const definitions = options.tools ?? [];
   const toolNames = createToolNameMapping(
-    [...definitions.map((tool) => tool.name), ...historyToolNames(options.messages)],
+    [...definitions.map((tool) => tool.name), ...toolNamesInMessages(options.messages)],
     COMMON_TOOL_NAME_RULE,
   );
 
@@ -85,18 +86,6 @@ export function prepareOpenAITools(options: {
     toolNames,
     warnings,
   };
-}
-
-function historyToolNames(messages: Message[]): string[] {
-  const names: string[] = [];
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      for (const part of message.content) if (part.type === "tool-call") names.push(part.name);
-    } else if (message.role === "tool") {
-      for (const part of message.content) names.push(part.toolName);
-    }
-  }
-  return names;
 }
 
 function objectSchema(tool: ToolDefinition, warnings: Warning[]): JSONSchema {

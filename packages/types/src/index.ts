@@ -45,5 +45,6 @@ export {
   createToolNameMapping,
   type ToolNameMapping,
   type ToolNameRule,
+  toolNamesInMessages,
 } from "./tool-names.js";
 export { isToolResult, isToolResultPart } from "./type-guards.js";

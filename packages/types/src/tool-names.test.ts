@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COMMON_TOOL_NAME_RULE, createToolNameMapping } from "./tool-names.js";
+import { COMMON_TOOL_NAME_RULE, createToolNameMapping, toolNamesInMessages } from "./tool-names.js";
 
 describe("createToolNameMapping", () => {
   it("keeps names that already fit the rule", () => {
@@ -39,5 +39,26 @@ describe("createToolNameMapping", () => {
     const first = createToolNameMapping(["a.b", "c d"], COMMON_TOOL_NAME_RULE);
     const second = createToolNameMapping(["a.b", "c d"], COMMON_TOOL_NAME_RULE);
     expect(second.toVendor("a.b")).toBe(first.toVendor("a.b"));
+  });
+});
+
+describe("toolNamesInMessages", () => {
+  it("lists the tools a conversation called and answered, in order", () => {
+    expect(
+      toolNamesInMessages([
+        { role: "user", content: "hi" },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "let me look" },
+            { type: "tool-call", id: "1", name: "files.read", input: {} },
+          ],
+        },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: "1", toolName: "files.read", output: "x" }],
+        },
+      ]),
+    ).toEqual(["files.read", "files.read"]);
   });
 });

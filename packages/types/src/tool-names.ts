@@ -1,3 +1,5 @@
+import type { Message } from "./messages.js";
+
 /** A vendor's rule for tool names. */
 export interface ToolNameRule {
   /** Characters allowed; every other character becomes `_`. Must not be global. */
@@ -39,6 +41,23 @@ export function createToolNameMapping(names: Iterable<string>, rule: ToolNameRul
     toVendor: (name) => toVendor.get(name) ?? adapt(name, rule),
     fromVendor: (vendorName) => fromVendor.get(vendorName) ?? vendorName,
   };
+}
+
+/**
+ * Every tool name a conversation has used: the calls the model made and the results sent back.
+ * A mapping made from these names as well as today's tools maps earlier turns the same way,
+ * even for a tool that is no longer offered.
+ */
+export function toolNamesInMessages(messages: readonly Message[]): string[] {
+  const names: string[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      for (const part of message.content) if (part.type === "tool-call") names.push(part.name);
+    } else if (message.role === "tool") {
+      for (const part of message.content) names.push(part.toolName);
+    }
+  }
+  return names;
 }
 
 function fits(name: string, rule: ToolNameRule): boolean {
