@@ -1,4 +1,11 @@
 import type { ToolResult, ToolResultPart } from "@junction/types";
+import { z } from "zod";
+
+/**
+ * The schema handed to the SDK for results we check ourselves (tool results go through
+ * {@link convertCallToolResult}): any object.
+ */
+export const AnyResultSchema = z.looseObject({});
 
 /**
  * Turns a `tools/call` result as a server sent it (untrusted) into a `ToolResult`. Pure and

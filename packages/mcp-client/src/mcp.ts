@@ -36,9 +36,8 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { checkMCPConfig } from "./check-mcp-config.js";
-import { convertCallToolResult } from "./convert-tool-result.js";
+import { AnyResultSchema, convertCallToolResult } from "./convert-tool-result.js";
 import type { MCPConfig, MCPReconnectOptions, MCPRoot } from "./mcp-config.js";
 import { collectSecrets, safeError, toJunctionError } from "./mcp-errors.js";
 import { describeUrl, openSession, type Session } from "./mcp-session.js";
@@ -72,8 +71,6 @@ interface ToolMetadata {
   taskSupport?: "forbidden" | "optional" | "required";
 }
 
-// Tool results are validated by our own pure converter, so the SDK gets a schema that accepts any object.
-const AnyResultSchema = z.looseObject({});
 const DEFAULT_RECONNECT: Required<MCPReconnectOptions> = {
   maxAttempts: 5,
   initialDelayMs: 500,
@@ -383,10 +380,7 @@ export class MCP implements ToolSource {
     const { signal } = options;
     const failure = { server: this.name, method, timeoutMs, signal, secrets: this.secrets };
     if (signal?.aborted) throw toJunctionError(signal.reason, failure);
-    let session =
-      this.state === "connected" && this.session
-        ? this.session
-        : await this.acquire(method, deadline, timeoutMs, signal);
+    let session = await this.acquire(method, deadline, timeoutMs, signal);
     const requestOptions = (): RequestOptions => ({ timeout: Math.max(1, deadline - Date.now()), signal });
     try {
       return await send(session, requestOptions());

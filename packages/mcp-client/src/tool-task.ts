@@ -2,12 +2,10 @@ import { JunctionError } from "@junction/types";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import { AnyResultSchema } from "./convert-tool-result.js";
 
 /** How long to keep listening for the id of a task the caller gave up on, so it can be cancelled. */
 const TASK_ID_GRACE_MS = 10_000;
-
-const AnyResultSchema = z.looseObject({});
 
 export interface ToolTaskOptions {
   /** Options for each request of the task (the call, every poll). */
