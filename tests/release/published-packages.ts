@@ -7,4 +7,6 @@ export const publishedPackageDirs = [
   "packages/provider-openai",
   "packages/provider-gemini",
   "packages/provider-chatcompletions",
+  "packages/provider-utils",
+  "packages/provider-bedrock",
 ];
