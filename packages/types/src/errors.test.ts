@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRetryableStatus, JunctionError, ProviderError } from "./errors.js";
+import { createAbortError, isAbortError, isRetryableStatus, JunctionError, ProviderError } from "./errors.js";
 
 describe("JunctionError", () => {
   it("is recognised across copies of the package by its symbol marker", () => {
@@ -36,5 +36,19 @@ describe("JunctionError", () => {
     });
     expect(isRetryableStatus(400)).toBe(false);
     expect(isRetryableStatus(503)).toBe(true);
+  });
+});
+
+describe("createAbortError", () => {
+  it("makes an aborted JunctionError that keeps the signal's reason as cause", () => {
+    const controller = new AbortController();
+    controller.abort(new Error("user pressed stop"));
+    const error = createAbortError("The call was aborted.", controller.signal.reason);
+    expect(error.code).toBe("aborted");
+    expect(error.message).toBe("The call was aborted.");
+    expect((error.cause as Error).message).toBe("user pressed stop");
+    expect(isAbortError(error)).toBe(true);
+    expect(isAbortError(new JunctionError("mcp-timeout", "late"))).toBe(false);
+    expect(isAbortError(new Error("aborted"))).toBe(false);
   });
 });

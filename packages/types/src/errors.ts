@@ -88,3 +88,21 @@ export class ProviderError extends JunctionError {
 export function isRetryableStatus(status: number | undefined): boolean {
   return status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
 }
+
+/**
+ * The one error every Junction package throws when an `AbortSignal` stops its work: code
+ * `"aborted"`, with the signal's reason (or the given cause) kept as `cause`.
+ *
+ * @example
+ * ```ts
+ * if (signal.aborted) throw createAbortError("The MCP call was aborted.", signal.reason);
+ * ```
+ */
+export function createAbortError(message: string, cause?: unknown): JunctionError {
+  return new JunctionError("aborted", message, { cause });
+}
+
+/** True for the error `createAbortError` makes, from whatever copy of this package it came. */
+export function isAbortError(error: unknown): error is JunctionError {
+  return JunctionError.isInstance(error) && error.code === "aborted";
+}

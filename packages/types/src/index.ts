@@ -1,4 +1,11 @@
-export { isRetryableStatus, JunctionError, type JunctionErrorCode, ProviderError } from "./errors.js";
+export {
+  createAbortError,
+  isAbortError,
+  isRetryableStatus,
+  JunctionError,
+  type JunctionErrorCode,
+  ProviderError,
+} from "./errors.js";
 export type * from "./mcp-protocol.js";
 export type {
   AssistantContentPart,
