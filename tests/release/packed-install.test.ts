@@ -25,9 +25,11 @@ describe("packed packages, installed as a consumer installs them", () => {
       "@junction/core",
       "@junction/mcp-client",
       "@junction/provider-anthropic",
+      "@junction/provider-bedrock",
       "@junction/provider-chatcompletions",
       "@junction/provider-gemini",
       "@junction/provider-openai",
+      "@junction/provider-utils",
       "@junction/types",
     ]);
 
@@ -37,6 +39,7 @@ describe("packed packages, installed as a consumer installs them", () => {
       "@junction/core",
       "@junction/mcp-client",
       "@junction/provider-chatcompletions",
+      "@junction/provider-utils",
     ];
     step("installing");
     await installConsumerProject(project, {
@@ -49,6 +52,7 @@ describe("packed packages, installed as a consumer installs them", () => {
       "core",
       "mcp-client",
       "provider-chatcompletions",
+      "provider-utils",
       "types",
     ]);
 
