@@ -1,6 +1,6 @@
 export { connectAll } from "./connect-all.js";
 export { convertCallToolResult, convertContentBlock } from "./convert-tool-result.js";
-export { loadMCPConfig } from "./load-mcp-config.js";
+export { type LoadMCPConfigOptions, loadMCPConfig, type MCPConfigSubstitution } from "./load-mcp-config.js";
 export { MCP, type MCPCallToolOptions, type MCPCompletionReference, type MCPRequestOptions } from "./mcp.js";
 export type {
   MCPCommon,

@@ -146,3 +146,54 @@ describe("loadMCPConfig", () => {
     );
   });
 });
+
+describe("loadMCPConfig with a chosen environment and options", () => {
+  const pasted = {
+    mcpServers: {
+      tool: {
+        command: "node",
+        args: ["server.js", "--token=${GITHUB_TOKEN}"],
+        env: { HOME_DIR: "${env:HOME}" },
+      },
+      remote: { url: "http://127.0.0.1:${PORT}/mcp", headers: { Authorization: "Bearer ${GITHUB_TOKEN}" } },
+    },
+  };
+
+  it("reports every value it put in, with server, field and variable", () => {
+    const seen: unknown[] = [];
+    const configs = loadMCPConfig(pasted, env, { onSubstitution: (substitution) => seen.push(substitution) });
+    expect(configs.tool).toMatchObject({ args: ["server.js", "--token=ghp_secret123"] });
+    expect(seen).toEqual([
+      { server: "tool", field: "args[1]", variable: "GITHUB_TOKEN", value: "ghp_secret123" },
+      { server: "tool", field: "env.HOME_DIR", variable: "HOME", value: "/home/ada" },
+      { server: "remote", field: "url", variable: "PORT", value: "8080" },
+      { server: "remote", field: "headers.Authorization", variable: "GITHUB_TOKEN", value: "ghp_secret123" },
+    ]);
+  });
+
+  it("reads only the map it is given, and words an unresolved variable as the caller asks", () => {
+    const allowed = { HOME: "/home/ada", PORT: "8080" };
+    const error = failure(() =>
+      loadMCPConfig(pasted, allowed, { unresolvedVariable: (name) => `${name} is not set or not allowed` }),
+    );
+    expect(error.code).toBe("mcp-config-invalid");
+    expect(error.message).toBe(
+      'MCP server "tool": args[1] uses ${GITHUB_TOKEN} but GITHUB_TOKEN is not set or not allowed',
+    );
+    // The same words for a variable that exists nowhere: an error does not tell which exist.
+    const absent = failure(() =>
+      loadMCPConfig({ mcpServers: { x: { command: "${NO_SUCH_VARIABLE}" } } }, allowed, {
+        unresolvedVariable: (name) => `${name} is not set or not allowed`,
+      }),
+    );
+    expect(absent.message).toBe(
+      'MCP server "x": command uses ${NO_SUCH_VARIABLE} but NO_SUCH_VARIABLE is not set or not allowed',
+    );
+  });
+
+  it("never resolves a name from the map's prototype", () => {
+    expect(
+      failure(() => loadMCPConfig({ mcpServers: { x: { command: "${constructor}" } } }, {})).message,
+    ).toBe('MCP server "x": command uses ${constructor} but constructor is not set in the environment');
+  });
+});

@@ -3,6 +3,38 @@ import type { MCPConfig } from "./mcp-config.js";
 
 type Environment = Record<string, string | undefined>;
 
+/** One `${VAR}` that {@link loadMCPConfig} replaced, as {@link LoadMCPConfigOptions.onSubstitution} sees it. */
+export interface MCPConfigSubstitution {
+  /** The entry's key in `mcpServers` / `servers`. */
+  server: string;
+  /** Where it was replaced, for example `args[1]` or `headers.Authorization`. */
+  field: string;
+  /** The variable's name, without `env:`. */
+  variable: string;
+  /** The value put in its place. */
+  value: string;
+}
+
+/** Options of {@link loadMCPConfig}. */
+export interface LoadMCPConfigOptions {
+  /**
+   * Called for every `${VAR}` replaced, with the value put in: a caller that expands variables
+   * it did not choose (a config pasted into an app) can redact these values from errors and logs.
+   */
+  onSubstitution?: (substitution: MCPConfigSubstitution) => void;
+  /**
+   * The words after "… uses ${VAR} but" when a variable is not in `env`.
+   * @default `${variable} is not set in the environment`
+   * @example
+   * ```ts
+   * // an app that expands only variables the person allowed says the same for both cases,
+   * // so an error does not reveal which variables exist
+   * { unresolvedVariable: (name) => `${name} is not set or not allowed` }
+   * ```
+   */
+  unresolvedVariable?: (variable: string) => string;
+}
+
 /**
  * Reads the `mcpServers` JSON that Claude Desktop and Cursor use, or VS Code's `servers`
  * (`mcp.json`, comments allowed), synchronously, from a file path or an already parsed object.
@@ -13,13 +45,31 @@ type Environment = Record<string, string | undefined>;
  *   type is stdio; a `url` without a type is Streamable HTTP with fallback to legacy SSE.
  * - Each entry's key becomes its `name`.
  *
+ * @param env - the variables `${VAR}` may name, instead of `process.env` (only these are read).
+ *   An app loading a config it did not write (pasted or imported by a user) should pass only the
+ *   variables the person allowed, never the whole environment with its API keys.
+ * @param options - {@link LoadMCPConfigOptions}: see each value substituted, word the error for
+ *   a variable that is not in `env`.
+ *
  * @example
  * ```ts
  * const configs = loadMCPConfig(`${process.env.HOME}/.cursor/mcp.json`);
  * const { connected } = await connectAll(configs);
  * ```
+ * @example
+ * ```ts
+ * // expand only GITHUB_TOKEN, and learn its value to keep it out of what the page shows
+ * const secrets: string[] = [];
+ * const configs = loadMCPConfig(pasted, { GITHUB_TOKEN: process.env.GITHUB_TOKEN }, {
+ *   onSubstitution: ({ value }) => secrets.push(value),
+ * });
+ * ```
  */
-export function loadMCPConfig(fileOrObject: string | object, env?: Environment): Record<string, MCPConfig> {
+export function loadMCPConfig(
+  fileOrObject: string | object,
+  env?: Environment,
+  options: LoadMCPConfigOptions = {},
+): Record<string, MCPConfig> {
   const environment = env ?? (globalThis as { process?: { env?: Environment } }).process?.env ?? {};
   const source = typeof fileOrObject === "string" ? readConfigFile(fileOrObject) : fileOrObject;
   const where = typeof fileOrObject === "string" ? ` in ${fileOrObject}` : "";
@@ -32,18 +82,23 @@ export function loadMCPConfig(fileOrObject: string | object, env?: Environment):
   }
   const configs: Record<string, MCPConfig> = {};
   for (const [name, entry] of Object.entries(servers)) {
-    configs[name] = parseEntry(name, entry, environment, where);
+    configs[name] = parseEntry(name, entry, { env: environment, options }, where);
   }
   return configs;
 }
 
-function parseEntry(name: string, entry: unknown, env: Environment, where: string): MCPConfig {
+interface Resolver {
+  env: Environment;
+  options: LoadMCPConfigOptions;
+}
+
+function parseEntry(name: string, entry: unknown, resolver: Resolver, where: string): MCPConfig {
   const fail = (field: string, problem: string) =>
     invalid(`MCP server "${name}"${where}: ${field} ${problem}`);
   if (!isRecord(entry)) throw fail("entry", "is not an object");
   const text = (field: string, value: unknown): string => {
     if (typeof value !== "string") throw fail(field, "must be a string");
-    return substitute(value, field, fail, env);
+    return substitute(value, name, field, fail, resolver);
   };
   const record = (field: string, value: unknown): Record<string, string> | undefined => {
     if (value === undefined) return undefined;
@@ -53,7 +108,7 @@ function parseEntry(name: string, entry: unknown, env: Environment, where: strin
       if (typeof item !== "string" && typeof item !== "number" && typeof item !== "boolean") {
         throw fail(`${field}.${key}`, "must be a string");
       }
-      result[key] = substitute(String(item), `${field}.${key}`, fail, env);
+      result[key] = substitute(String(item), name, `${field}.${key}`, fail, resolver);
     }
     return result;
   };
@@ -103,9 +158,10 @@ function parseEntry(name: string, entry: unknown, env: Environment, where: strin
 /** Replaces `${VAR}` and `${env:VAR}`; anything else in `${…}` (VS Code's `${input:…}`) is an error. */
 function substitute(
   value: string,
+  server: string,
   field: string,
   fail: (field: string, problem: string) => JunctionError,
-  env: Environment,
+  { env, options }: Resolver,
 ): string {
   return value.replace(/\$\{([^}]*)\}/g, (_match, expression: string) => {
     const variable = expression.startsWith("env:") ? expression.slice(4) : expression;
@@ -115,9 +171,12 @@ function substitute(
         `uses \${${expression}}, which loadMCPConfig cannot resolve (only \${VAR} and \${env:VAR})`,
       );
     }
-    const resolved = env[variable];
-    if (resolved === undefined)
-      throw fail(field, `uses \${${expression}} but ${variable} is not set in the environment`);
+    const resolved = Object.hasOwn(env, variable) ? env[variable] : undefined;
+    if (resolved === undefined) {
+      const problem = options.unresolvedVariable?.(variable) ?? `${variable} is not set in the environment`;
+      throw fail(field, `uses \${${expression}} but ${problem}`);
+    }
+    options.onSubstitution?.({ server, field, variable, value: resolved });
     return resolved;
   });
 }
