@@ -358,7 +358,7 @@ export function describeEverything(
         taskId = fresh?.taskId ?? "";
       });
       controller.abort();
-      expect(await settled).toBe("mcp-aborted");
+      expect(await settled).toBe("aborted");
       await vi.waitFor(async () => expect((await tasks.getTask(taskId)).status).toBe("cancelled"));
     });
   });

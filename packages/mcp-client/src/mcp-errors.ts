@@ -1,5 +1,8 @@
-import { JunctionError, type JunctionErrorCode } from "@junction/types";
+import { createAbortError, JunctionError, type JunctionErrorCode } from "@junction/types";
+import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { $ZodError } from "zod/v4/core";
 import type { MCPConfig } from "./mcp-config.js";
 
 /**
@@ -63,15 +66,24 @@ export function safeError(
   secrets: readonly string[],
   cause?: unknown,
 ): JunctionError {
-  let safeCause = cause;
-  if (cause instanceof Error && secrets.some((secret) => cause.message.includes(secret))) {
-    safeCause = new Error(redact(cause.message, secrets));
-  }
+  const safeCause = redactCause(cause, secrets);
   return new JunctionError(
     code,
     redact(message, secrets),
     safeCause === undefined ? undefined : { cause: safeCause },
   );
+}
+
+/** The shared abort error (`createAbortError`, code `"aborted"`), with no secret in it. */
+export function safeAbortError(message: string, secrets: readonly string[], cause?: unknown): JunctionError {
+  return createAbortError(redact(message, secrets), redactCause(cause, secrets));
+}
+
+function redactCause(cause: unknown, secrets: readonly string[]): unknown {
+  if (cause instanceof Error && secrets.some((secret) => cause.message.includes(secret))) {
+    return new Error(redact(cause.message, secrets));
+  }
+  return cause;
 }
 
 /** What went wrong with a request, for the message. */
@@ -89,15 +101,10 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
   const { server, method, timeoutMs, signal, secrets } = failure;
   const where = `MCP server "${server}"`;
   if (signal?.aborted) {
-    return safeError(
-      "mcp-aborted",
-      `${method} to ${where} was aborted (notifications/cancelled sent)`,
-      secrets,
-      error,
-    );
+    return safeAbortError(`${method} to ${where} was aborted (notifications/cancelled sent)`, secrets, error);
   }
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
+    if (isRequestTimeout(error)) {
       return safeError(
         "mcp-timeout",
         `${where} did not answer ${method} within ${timeoutMs} ms (notifications/cancelled sent)`,
@@ -115,7 +122,7 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
     }
     return safeError(
       "mcp-request-failed",
-      `${where} answered ${method} with error ${error.code}: ${stripPrefix(error.message)}`,
+      `${where} answered ${method} with error ${error.code}: ${serverMessage(error)}`,
       secrets,
       error,
     );
@@ -141,18 +148,43 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
   return safeError("mcp-request-failed", `${method} to ${where} failed: ${message}`, secrets, error);
 }
 
-/** The HTTP status of a StreamableHTTPError or SseError (both carry it as `code`). */
+/**
+ * The HTTP status of a failed HTTP exchange: a `StreamableHTTPError` or an `SseError`, which
+ * both carry it as `code`. Undefined for anything else, and for the codes these classes use
+ * that are not statuses (-1 for an unexpected content type, a missing code on a dropped stream).
+ */
 export function httpStatus(error: unknown): number | undefined {
-  if (!(error instanceof Error) || error instanceof McpError) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== "number" || code < 100 || code > 599) return undefined;
-  return /^(Streamable HTTP|SSE) error/.test(error.message) ? code : undefined;
+  if (!(error instanceof StreamableHTTPError || error instanceof SseError)) return undefined;
+  const code: unknown = error.code;
+  return typeof code === "number" && code >= 100 && code <= 599 ? code : undefined;
 }
 
+/** The server answered 404 for our Streamable HTTP session id: it no longer knows the session. */
+export function isSessionGone(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
+}
+
+/** The SDK's own request timeout (`ErrorCode.RequestTimeout`), for initialize as for any request. */
+export function isRequestTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+}
+
+/**
+ * A result that failed the SDK's schema: the request layer rejects with zod's own error. zod 4
+ * marks its errors with a `$ZodError` trait that `instanceof $ZodError` checks, so this holds
+ * for the SDK's zod copy as for ours.
+ */
 function isValidationError(error: unknown): boolean {
-  return error instanceof Error && (error.name === "ZodError" || error.name === "$ZodError");
+  return error instanceof $ZodError;
 }
 
-function stripPrefix(message: string): string {
-  return message.replace(/^MCP error -?\d+: /, "");
+/**
+ * What the server said in a JSON-RPC error, without the prefix the SDK adds. `McpError` keeps
+ * only the combined text (`MCP error <code>: <message>`), not the server's message on its own,
+ * so this is the one place that takes a message apart; built from `error.code`, it leaves the
+ * text whole if the SDK ever words its prefix differently, and no decision depends on it.
+ */
+function serverMessage(error: McpError): string {
+  const prefix = `MCP error ${error.code}: `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }

@@ -8,7 +8,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { fetchWithOwnSignal } from "./fetch-with-own-signal.js";
 import type { MCPConfig, MCPHttpConfig } from "./mcp-config.js";
-import { httpStatus, safeError } from "./mcp-errors.js";
+import { httpStatus, isRequestTimeout, safeError } from "./mcp-errors.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
 
 /** The client identity sent in `initialize`. */
@@ -171,9 +171,10 @@ export function describeUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
 }
 
-function reason(error: unknown, timeout: number): string {
+/** Why a handshake failed, for the message. */
+export function connectFailureReason(error: unknown, timeout: number): string {
+  if (isRequestTimeout(error)) return `no answer to initialize within ${timeout} ms`;
   const message = error instanceof Error ? error.message : String(error);
-  if (/Request timed out/.test(message)) return `no answer to initialize within ${timeout} ms`;
   const status = httpStatus(error);
   return status === undefined ? message : `HTTP ${status}: ${message}`;
 }
@@ -184,7 +185,7 @@ function connectFailure(setup: SessionSetup, target: string, error: unknown, tim
   const server = target.startsWith(name) ? "MCP server" : `MCP server "${name}"`;
   return safeError(
     "mcp-connect-failed",
-    `could not connect to ${server} at ${target}: ${reason(error, timeout)}`,
+    `could not connect to ${server} at ${target}: ${connectFailureReason(error, timeout)}`,
     setup.secrets,
     error,
   );
@@ -200,13 +201,12 @@ function startFailure(
   const commandLine = [config.command, ...(config.args ?? [])].join(" ");
   const exit = transport.exit;
   let what: string;
-  const timedOut = error instanceof Error && /Request timed out/.test(error.message);
-  if (timedOut) what = reason(error, timeout);
+  if (isRequestTimeout(error)) what = connectFailureReason(error, timeout);
   else if (transport.pid === undefined)
     what = `could not run it: ${error instanceof Error ? error.message : String(error)}`;
   else if (exit?.signal) what = `it was killed by ${exit.signal} before finishing the handshake`;
   else if (exit) what = `it exited with code ${exit.code} before finishing the handshake`;
-  else what = reason(error, timeout);
+  else what = connectFailureReason(error, timeout);
   const stderr = transport.stderr().trim();
   const tail = stderr ? `\nstderr (last lines):\n${stderr.split("\n").slice(-20).join("\n")}` : "";
   return safeError(

@@ -133,7 +133,7 @@ describe("a tool call that never answers", () => {
     const pending = caught(hang?.execute({}, { signal: controller.signal }) ?? Promise.resolve());
     setTimeout(() => controller.abort(), 50);
     const error = await pending;
-    expect(error.code).toBe("mcp-aborted");
+    expect(error.code).toBe("aborted");
     expect(error.message).toBe(
       'tools/call to MCP server "aborts" was aborted (notifications/cancelled sent)',
     );

@@ -71,7 +71,7 @@ describe("a tool that runs as a task", () => {
 
     controller.abort();
     const error = await call; // rejects at once, without waiting for the server
-    expect(error.code).toBe("mcp-aborted");
+    expect(error.code).toBe("aborted");
     expect((await store.getTask(taskId))?.status).toBe("working");
 
     answer(); // the id arrives after the caller gave up: the task is cancelled all the same

@@ -7,7 +7,6 @@ export type JunctionErrorCode =
   | "mcp-connection-closed"
   | "mcp-not-connected"
   | "mcp-timeout"
-  | "mcp-aborted"
   | "mcp-request-failed"
   | "mcp-invalid-response"
   | "mcp-config-invalid"

@@ -1,0 +1,407 @@
+import { type ClientCapabilities, JunctionError } from "@junction/types";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { MCPConfig, MCPReconnectOptions } from "./mcp-config.js";
+import { isSessionGone, safeAbortError, safeError, toJunctionError } from "./mcp-errors.js";
+import { openSession, type Session } from "./mcp-session.js";
+import type { LazySchemaValidator } from "./output-schema-validator.js";
+
+/** Options of one request: its own timeout and a signal to cancel it. */
+export interface MCPRequestOptions {
+  /** Cancels the request: the server gets `notifications/cancelled`. */
+  signal?: AbortSignal;
+  /** Overrides the server's `timeoutMs` for this request. */
+  timeoutMs?: number;
+}
+
+type State = "idle" | "connecting" | "connected" | "reconnecting" | "disconnected" | "closed";
+
+const DEFAULT_RECONNECT: Required<MCPReconnectOptions> = {
+  maxAttempts: 5,
+  initialDelayMs: 500,
+  maxDelayMs: 10_000,
+};
+
+/** What the connection asks of the `MCP` that owns it. */
+export interface ConnectionHooks {
+  /** The name errors use (it can change once the server has told its own). */
+  serverName(): string;
+  /** The capabilities to advertise in `initialize`. */
+  clientCapabilities(): ClientCapabilities;
+  /** Registers request and notification handlers on a fresh client. */
+  install(client: Client): void;
+  /** A session became current (first connect or reconnect): read what the server told. */
+  adopted(session: Session): void;
+  /** The current session is gone (lost or closed): drop what was cached from it. */
+  dropped(): void;
+  /** A new session replaced a lost one: restore what the old one had set up. */
+  resumed(session: Session, requestOptions: RequestOptions): Promise<void>;
+}
+
+/**
+ * The connection state machine of one `MCP`: connect, lose the session, reconnect with bounded
+ * backoff, re-establish an HTTP session the server forgot, wait for a usable session within a
+ * request's deadline, and close. It knows nothing of tools, resources or prompts.
+ */
+export class MCPConnection {
+  private state: State = "idle";
+  private current?: Session;
+  private connecting?: Promise<void>;
+  private ready?: { promise: Promise<Session>; resolve(session: Session): void; reject(error: Error): void };
+  private reconnectTimer?: ReturnType<typeof setTimeout>;
+  private lastFailure?: Error;
+  private authTransport?: StreamableHTTPClientTransport | SSEClientTransport;
+  private readonly reconnectOptions: Required<MCPReconnectOptions> | false;
+
+  constructor(
+    private readonly config: MCPConfig,
+    private readonly secrets: readonly string[],
+    private readonly validator: LazySchemaValidator,
+    private readonly hooks: ConnectionHooks,
+  ) {
+    this.reconnectOptions =
+      config.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...config.reconnect };
+  }
+
+  /** Whether a session is live. */
+  get connected(): boolean {
+    return this.state === "connected";
+  }
+
+  /** The live session, if there is one. */
+  get session(): Session | undefined {
+    return this.current;
+  }
+
+  private get name(): string {
+    return this.hooks.serverName();
+  }
+
+  /** Opens the first session; concurrent callers share one attempt. */
+  async connect(): Promise<void> {
+    if (this.state === "connected") return;
+    if (this.state === "closed") {
+      throw new JunctionError(
+        "mcp-not-connected",
+        `MCP connection "${this.name}" was closed; create a new MCP`,
+      );
+    }
+    this.connecting ??= (async () => {
+      this.state = "connecting";
+      try {
+        this.adopt(await this.open());
+      } catch (error) {
+        if (this.state === "connecting") this.state = "idle";
+        throw error;
+      } finally {
+        this.connecting = undefined;
+      }
+    })();
+    return this.connecting;
+  }
+
+  private open(streamableOnly = false): Promise<Session> {
+    return openSession({
+      config: this.config,
+      serverName: () => this.name,
+      capabilities: this.hooks.clientCapabilities(),
+      validator: this.validator,
+      secrets: this.secrets,
+      streamableOnly,
+      onUnauthorized: (transport) => {
+        this.authTransport = transport;
+      },
+      install: (client) => this.hooks.install(client),
+    });
+  }
+
+  private adopt(session: Session): void {
+    this.current = session;
+    this.hooks.adopted(session);
+    this.state = "connected";
+    this.lastFailure = undefined;
+    session.client.onerror = () => {
+      // Transport noise (a garbage stdout line, a dropped SSE stream) is not fatal; a real
+      // failure shows up as a rejected request or a close.
+    };
+    session.client.onclose = () => this.sessionClosed(session);
+    // The SDK handles notifications a microtask late but responses at once, so a progress
+    // notification sent just before the result would find its handler gone. Delaying responses
+    // by one microtask keeps the server's order.
+    const deliver = session.transport.onmessage;
+    if (deliver) {
+      session.transport.onmessage = (message, extra) => {
+        if ("id" in message && !("method" in message)) queueMicrotask(() => deliver(message, extra));
+        else deliver(message, extra);
+      };
+    }
+  }
+
+  private sessionClosed(session: Session): void {
+    if (session.closing || session !== this.current || this.state === "closed") return;
+    this.current = undefined;
+    // The server is gone, but processes it started may linger in its group: end them too.
+    // (The SDK client has already let go of the transport, so close the transport itself.)
+    session.closing = true;
+    void session.transport.close().catch(() => undefined);
+    this.hooks.dropped();
+    if (!this.reconnectOptions || session.kind === "memory") {
+      this.state = "disconnected";
+      this.lastFailure = new JunctionError(
+        "mcp-connection-closed",
+        `MCP server "${this.name}" closed the connection`,
+      );
+      return;
+    }
+    this.state = "reconnecting";
+    this.ready = deferred();
+    this.scheduleReconnect(0, this.reconnectOptions);
+  }
+
+  private scheduleReconnect(
+    attempt: number,
+    options: Required<MCPReconnectOptions>,
+    lastError?: unknown,
+  ): void {
+    if (this.state !== "reconnecting") return;
+    if (attempt >= options.maxAttempts) {
+      const detail = lastError instanceof Error ? `: ${lastError.message}` : "";
+      const error = safeError(
+        "mcp-connection-closed",
+        `MCP server "${this.name}" stopped and could not be restarted after ${options.maxAttempts} attempts${detail}`,
+        this.secrets,
+        lastError,
+      );
+      this.state = "disconnected";
+      this.lastFailure = error;
+      this.ready?.reject(error);
+      this.ready = undefined;
+      return;
+    }
+    const delay = Math.min(options.initialDelayMs * 2 ** attempt, options.maxDelayMs);
+    this.reconnectTimer = setTimeout(async () => {
+      this.reconnectTimer = undefined;
+      if (this.state !== "reconnecting") return;
+      let session: Session;
+      try {
+        session = await this.open();
+      } catch (error) {
+        this.scheduleReconnect(attempt + 1, options, error);
+        return;
+      }
+      if (this.state !== "reconnecting") {
+        session.closing = true;
+        await session.client.close().catch(() => undefined);
+        return;
+      }
+      await this.resume(session);
+    }, delay);
+  }
+
+  /** Makes a new session current, restores what the old one had set up, and wakes waiting calls. */
+  private async resume(session: Session): Promise<void> {
+    this.adopt(session);
+    const ready = this.ready;
+    this.ready = undefined;
+    ready?.resolve(session);
+    await this.hooks.resumed(session, { timeout: this.config.timeoutMs ?? 60_000 });
+  }
+
+  /** Waits for a usable session, bounded by the request's deadline. */
+  private async acquire(
+    method: string,
+    deadline: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Session> {
+    if (this.state === "connected" && this.current) return this.current;
+    if (this.state === "reconnecting" && this.ready) {
+      const remaining = deadline - Date.now();
+      return await raceDeadline(this.ready.promise, remaining, signal, () =>
+        signal?.aborted
+          ? safeAbortError(
+              `${method} to MCP server "${this.name}" was aborted while reconnecting`,
+              this.secrets,
+              signal.reason,
+            )
+          : new JunctionError(
+              "mcp-timeout",
+              `MCP server "${this.name}" was still reconnecting when ${method} timed out after ${timeoutMs} ms`,
+            ),
+      );
+    }
+    if (this.state === "closed") {
+      throw new JunctionError("mcp-not-connected", `${method}: MCP connection "${this.name}" is closed`);
+    }
+    if (this.state === "disconnected" && this.lastFailure) {
+      throw new JunctionError(
+        "mcp-not-connected",
+        `${method}: MCP server "${this.name}" is not connected (${this.lastFailure.message}); call connect() to try again`,
+        { cause: this.lastFailure },
+      );
+    }
+    throw new JunctionError(
+      "mcp-not-connected",
+      `${method}: MCP server "${this.name}" is not connected; call connect() first`,
+    );
+  }
+
+  /**
+   * Runs one request on the current session: waits for a reconnect if one is under way,
+   * re-establishes an HTTP session the server forgot (404) and retries once, and maps errors.
+   */
+  async run<T>(
+    method: string,
+    options: MCPRequestOptions,
+    send: (session: Session, requestOptions: RequestOptions) => Promise<T>,
+  ): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? 60_000;
+    const deadline = Date.now() + timeoutMs;
+    const { signal } = options;
+    const failure = { server: this.name, method, timeoutMs, signal, secrets: this.secrets };
+    if (signal?.aborted) throw toJunctionError(signal.reason, failure);
+    let session = await this.acquire(method, deadline, timeoutMs, signal);
+    const requestOptions = (): RequestOptions => ({ timeout: Math.max(1, deadline - Date.now()), signal });
+    try {
+      return await send(session, requestOptions());
+    } catch (error) {
+      if (!(session.kind === "http" && isSessionGone(error))) throw toJunctionError(error, failure);
+    }
+    try {
+      session = await this.reestablish(session, method, deadline, timeoutMs, signal);
+      return await send(session, requestOptions());
+    } catch (error) {
+      throw toJunctionError(error, failure);
+    }
+  }
+
+  /** The server answered 404 for our session id: open a new session (once, shared by all callers). */
+  private async reestablish(
+    gone: Session,
+    method: string,
+    deadline: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Session> {
+    if (this.current === gone && this.state === "connected") {
+      this.state = "reconnecting";
+      this.ready = deferred();
+      this.current = undefined;
+      gone.closing = true;
+      void gone.client.close().catch(() => undefined);
+      const ready = this.ready;
+      this.open(true).then(
+        (session) => {
+          if (this.state === "reconnecting") void this.resume(session);
+          else {
+            session.closing = true;
+            void session.client.close().catch(() => undefined);
+          }
+        },
+        (error: unknown) => {
+          if (this.state !== "reconnecting") return;
+          this.state = "disconnected";
+          this.lastFailure = error instanceof Error ? error : new Error(String(error));
+          ready.reject(this.lastFailure);
+          this.ready = undefined;
+        },
+      );
+    }
+    return this.acquire(method, deadline, timeoutMs, signal);
+  }
+
+  /**
+   * Completes an OAuth authorization code flow on the transport that asked for it: the one a
+   * failed connect left, else the live HTTP/SSE session's.
+   */
+  async finishAuth(authorizationCode: string): Promise<void> {
+    // A request of a live session can ask for authorization too (401 after an open initialize,
+    // 403 insufficient_scope step-up): its transport then holds the flow's state.
+    const live = this.current;
+    const transport =
+      this.authTransport ??
+      (live?.kind === "http" || live?.kind === "sse"
+        ? (live.transport as StreamableHTTPClientTransport | SSEClientTransport)
+        : undefined);
+    if (!transport) {
+      throw new JunctionError(
+        "invalid-argument",
+        `finishAuth: MCP server "${this.name}" has no pending authorization (it needs an http config with an authProvider, and a connect() that asked for authorization)`,
+      );
+    }
+    try {
+      await transport.finishAuth(authorizationCode);
+    } catch (error) {
+      throw safeError(
+        "mcp-connect-failed",
+        `finishAuth for MCP server "${this.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+        this.secrets,
+        error,
+      );
+    }
+    this.authTransport = undefined;
+  }
+
+  /**
+   * Closes the connection. For stdio, resolves once the server's whole process tree is gone;
+   * for Streamable HTTP, ends the session (DELETE) first.
+   */
+  async close(): Promise<void> {
+    const previous = this.state;
+    this.state = "closed";
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.ready?.reject(new JunctionError("mcp-not-connected", `MCP connection "${this.name}" was closed`));
+    this.ready = undefined;
+    if (previous === "connecting") await this.connecting?.catch(() => undefined);
+    const session = this.current;
+    this.current = undefined;
+    this.hooks.dropped();
+    if (!session) return;
+    session.closing = true;
+    if (session.kind === "http") {
+      const transport = session.transport as StreamableHTTPClientTransport;
+      await raceDeadline(transport.terminateSession(), 2000).catch(() => undefined);
+    }
+    await session.client.close().catch(() => undefined);
+  }
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: Error): void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Nobody may be waiting when it rejects.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+async function raceDeadline<T>(
+  promise: Promise<T>,
+  ms: number,
+  signal?: AbortSignal,
+  makeError: () => Error = () => new JunctionError("mcp-timeout", `timed out after ${ms} ms`),
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(makeError()), Math.max(0, ms));
+        if (signal) {
+          onAbort = () => reject(makeError());
+          signal.addEventListener("abort", onAbort, { once: true });
+        }
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  }
+}
