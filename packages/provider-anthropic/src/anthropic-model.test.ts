@@ -654,7 +654,7 @@ describe("anthropic provider failures", () => {
       const { error } = await collect(anthropic({ baseURL: fake.url }).stream(request));
       expect(error).toMatchObject({
         code: "provider-config-invalid",
-        message: "No Anthropic API key: pass apiKey to anthropic() or set ANTHROPIC_API_KEY.",
+        message: "Anthropic API key is missing: pass apiKey or set ANTHROPIC_API_KEY.",
       });
       expect(fake.requests).toHaveLength(0);
     } finally {
@@ -732,5 +732,114 @@ describe("anthropic provider abort", () => {
     );
     expect(error).toMatchObject({ code: "aborted" });
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("anthropic provider, recorded streams the stream state once missed", () => {
+  it("yields the tool call and finish reason a message_start already carries (programmatic tool calling)", async () => {
+    fake.enqueue({ chunks: fixture("anthropic-message-start-content.sse.txt") });
+    const tools = [
+      {
+        name: "lookup_customer",
+        description: "Look a customer up.",
+        inputSchema: { type: "object", properties: { id: { type: "string" } } },
+      },
+    ];
+    const { events, error } = await collect(
+      provider().stream({
+        model: "claude-sonnet-4-6",
+        tools,
+        messages: [{ role: "user", content: "Find them." }],
+      }),
+    );
+    expect(error).toBeUndefined();
+    const caller = { type: "code_execution_20250825", tool_id: "srvtoolu_unrelated_caller" };
+    const unsupported = {
+      type: "warning",
+      warning: {
+        code: "response-block-unsupported",
+        message:
+          'Anthropic sent a "code_execution_tool_result" content block, which Junction does not carry; it was left out of the turn.',
+      },
+    };
+    expect(events).toEqual([
+      unsupported,
+      unsupported,
+      { type: "tool-call-start", id: "toolu_followup", name: "lookup_customer" },
+      {
+        type: "tool-call",
+        id: "toolu_followup",
+        name: "lookup_customer",
+        input: { id: "customer_123" },
+        providerMetadata: { anthropic: { caller } },
+      },
+      {
+        type: "finish",
+        reason: "tool-calls",
+        rawReason: "tool_use",
+        responseId: "msg_prepopulated_content",
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        content: [
+          {
+            type: "tool-call",
+            id: "toolu_followup",
+            name: "lookup_customer",
+            input: { id: "customer_123" },
+            providerMetadata: { anthropic: { caller } },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("keeps a compaction block and sends it back unchanged on the next turn", async () => {
+    fake.enqueue({ chunks: fixture("anthropic-compaction.sse.txt") });
+    const user: Message = { role: "user", content: "Summarise the algorithms section." };
+    const first = await collect(provider().stream({ model: "claude-opus-4-6", messages: [user] }));
+    expect(first.error).toBeUndefined();
+    expect(first.events.filter((event) => event.type !== "finish")).toEqual([
+      { type: "text-delta", text: "Based" },
+      { type: "text-delta", text: " on the conversation" },
+      { type: "text-delta", text: " history" },
+    ]);
+    const finish = first.events.at(-1) as Extract<ModelStreamEvent, { type: "finish" }>;
+    const summary = (
+      readSSEFixture(new URL("./__fixtures__/anthropic-compaction.sse.txt", import.meta.url))
+        .map((chunk) => JSON.parse(chunk.slice(chunk.indexOf("data: ") + 6)))
+        .find((event) => event.delta?.type === "compaction_delta") as { delta: { content: string } }
+    ).delta.content;
+    expect(finish).toMatchObject({ reason: "stop", usage: { inputTokens: 612, outputTokens: 2819 } });
+    expect(finish.content).toEqual([
+      {
+        type: "reasoning",
+        text: "",
+        providerMetadata: { anthropic: { compaction: { type: "compaction", content: summary } } },
+      },
+      { type: "text", text: "Based on the conversation history" },
+    ]);
+
+    fake.enqueue({ chunks: fixture("anthropic-text.sse.txt") });
+    const second = await collect(
+      provider().stream({
+        model: "claude-opus-4-6",
+        messages: [
+          user,
+          { role: "assistant", content: finish.content },
+          { role: "user", content: "Thanks." },
+        ],
+      }),
+    );
+    expect(second.error).toBeUndefined();
+    expect(fake.requests[1]!.body.messages).toEqual([
+      { role: "user", content: "Summarise the algorithms section." },
+      {
+        role: "assistant",
+        content: [
+          { type: "compaction", content: summary },
+          { type: "text", text: "Based on the conversation history" },
+        ],
+      },
+      { role: "user", content: "Thanks." },
+    ]);
   });
 });

@@ -1,112 +1,66 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
-import type { ModelRequest, ModelStreamEvent, Warning } from "@junction/types";
+import { loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
+import type { ModelRequest, ModelStreamEvent } from "@junction/types";
+import type { AnthropicProviderSettings } from "./anthropic-provider.js";
 import { AnthropicStreamState } from "./anthropic-stream-state.js";
-import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
-import type { AnthropicErrorClasses } from "./load-anthropic-sdk.js";
-import { abortedError, mapAnthropicError } from "./map-anthropic-error.js";
-import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
+import { anthropicProviderName, buildAnthropicRequest } from "./build-anthropic-request.js";
+import { type AnthropicSDK, loadAnthropicSDK } from "./load-anthropic-sdk.js";
+import { mapAnthropicError } from "./map-anthropic-error.js";
 
 /**
- * The `max_tokens` sent when a request gives none (the Messages API requires it): 4096, plus
- * the thinking budget when extended thinking is on, so thinking never eats the whole answer.
+ * The provider's only I/O: reads the key and loads the SDK on the first request, then streams
+ * each turn through `messages.create({ stream: true })`. Warnings from building the request
+ * come first, then the turn's events, then `finish`. Failures are thrown as `ProviderError`; an
+ * aborted signal stops the HTTP stream and throws the `aborted` error.
  */
-export const DEFAULT_MAX_TOKENS = 4096;
-
-/** Request fields Junction sets itself; `providerOptions.anthropic` cannot replace them. */
-const reservedFields = new Set(["model", "messages", "stream", "system", "tools"]);
-
-/**
- * The streaming request body. `temperature` and `top_p` are no longer in the SDK's types
- * (newer models fix them), but the API still takes them for models that do; they are sent
- * only when the request sets them.
- */
-export type AnthropicRequestBody = MessageCreateParamsStreaming & { temperature?: number; top_p?: number };
-
-/** The request body a `ModelRequest` becomes, and the warnings on the way. */
-export function buildAnthropicRequest(
-  request: ModelRequest,
-  options: { providerName: string; defaultMaxTokens?: number },
-): {
-  body: AnthropicRequestBody;
-  warnings: Warning[];
-  toolNames: ReturnType<typeof prepareAnthropicTools>["toolNames"];
-} {
-  const prepared = prepareAnthropicTools({
-    tools: request.tools,
-    toolChoice: request.toolChoice,
-    messages: request.messages,
-  });
-  const converted = convertToAnthropicMessages(request.messages, { toolNames: prepared.toolNames });
-  const warnings = [...prepared.warnings, ...converted.warnings];
-
-  const passthrough: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(request.providerOptions?.[options.providerName] ?? {})) {
-    if (reservedFields.has(key)) {
-      warnings.push({
-        code: "provider-option-ignored",
-        message: `providerOptions.${options.providerName}.${key} was ignored: Junction sets "${key}" from the request itself.`,
-      });
-    } else {
-      passthrough[key] = value;
-    }
-  }
-
-  const body: AnthropicRequestBody = {
-    model: request.model,
-    max_tokens: request.maxTokens ?? defaultMaxTokens(passthrough.thinking, options.defaultMaxTokens),
-    messages: converted.messages,
-    stream: true,
+export function createAnthropicModel(
+  settings: AnthropicProviderSettings,
+): (request: ModelRequest) => AsyncGenerator<ModelStreamEvent> {
+  let loaded: { client: Anthropic; sdk: AnthropicSDK } | undefined;
+  // The SDK is imported on the first request, not with this package: importing it costs more
+  // than the rest of a provider. A missing key fails the first request, before the import.
+  const connect = async (): Promise<{ client: Anthropic; sdk: AnthropicSDK }> => {
+    if (loaded) return loaded;
+    const apiKey = loadApiKey({
+      apiKey: settings.apiKey,
+      environmentVariables: ["ANTHROPIC_API_KEY"],
+      provider: anthropicProviderName,
+      label: "Anthropic",
+    });
+    const baseURL = loadSetting({ value: settings.baseURL, environmentVariable: "ANTHROPIC_BASE_URL" });
+    const sdk = await loadAnthropicSDK();
+    const client = new sdk.default({
+      apiKey,
+      ...(baseURL !== undefined ? { baseURL } : {}),
+      ...(settings.headers !== undefined ? { defaultHeaders: settings.headers } : {}),
+      ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+      ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
+      ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
+    });
+    loaded ??= { client, sdk };
+    return loaded;
   };
-  if (request.system !== undefined && request.system !== "") body.system = request.system;
-  if (prepared.tools) body.tools = prepared.tools;
-  if (prepared.toolChoice) body.tool_choice = prepared.toolChoice;
-  if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.topP !== undefined) body.top_p = request.topP;
-  if (request.stopSequences !== undefined && request.stopSequences.length > 0) {
-    body.stop_sequences = request.stopSequences;
-  }
-  Object.assign(body, passthrough);
-  return { body, warnings, toolNames: prepared.toolNames };
-}
 
-function defaultMaxTokens(thinking: unknown, base = DEFAULT_MAX_TOKENS): number {
-  const budget =
-    typeof thinking === "object" && thinking !== null && (thinking as { type?: unknown }).type === "enabled"
-      ? (thinking as { budget_tokens?: unknown }).budget_tokens
-      : undefined;
-  return typeof budget === "number" ? base + budget : base;
-}
+  return async function* streamAnthropic(request) {
+    const signal = request.signal;
+    if (signal?.aborted) throw toAbortError(signal, undefined, "Anthropic");
+    const { client, sdk } = await connect();
 
-/**
- * Streams one model turn through the SDK's `messages.create({ stream: true })`. Warnings
- * from converting the request come first, then the turn's events, then `finish`. Failures
- * are thrown as `ProviderError`; an aborted signal stops the HTTP stream and throws a
- * `JunctionError` with code `aborted`.
- */
-export async function* streamAnthropic(
-  client: Anthropic,
-  request: ModelRequest,
-  options: { providerName: string; defaultMaxTokens?: number; sdk: AnthropicErrorClasses },
-): AsyncGenerator<ModelStreamEvent> {
-  const { providerName } = options;
-  const signal = request.signal;
-  if (signal?.aborted) throw abortedError(signal);
+    const { body, warnings, toolNames } = buildAnthropicRequest(request, settings);
+    for (const warning of warnings) yield { type: "warning", warning };
 
-  const { body, warnings, toolNames } = buildAnthropicRequest(request, options);
-  for (const warning of warnings) yield { type: "warning", warning };
-
-  const state = new AnthropicStreamState({ toolNames, providerName });
-  try {
-    const stream = await client.messages.create(body, signal ? { signal } : undefined);
-    for await (const event of stream) {
-      if (signal?.aborted) break;
-      yield* state.push(event);
+    const state = new AnthropicStreamState({ toolNames, providerName: anthropicProviderName });
+    try {
+      const stream = await client.messages.create(body, signal ? { signal } : undefined);
+      for await (const event of stream) {
+        if (signal?.aborted) break;
+        yield* state.push(event);
+      }
+    } catch (error) {
+      throw mapAnthropicError(error, { signal, sdk });
     }
-  } catch (error) {
-    throw mapAnthropicError(error, { provider: providerName, signal, sdk: options.sdk });
-  }
-  // The SDK ends a stream quietly when its request is aborted: the signal says why it ended.
-  if (signal?.aborted) throw abortedError(signal);
-  yield state.finish();
+    // The SDK ends a stream quietly when its request is aborted: the signal says why it ended.
+    if (signal?.aborted) throw toAbortError(signal, undefined, "Anthropic");
+    yield* state.finish();
+  };
 }

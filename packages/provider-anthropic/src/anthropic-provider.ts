@@ -1,12 +1,12 @@
-import type Anthropic from "@anthropic-ai/sdk";
-import { type ModelProvider, type ProviderCapabilities, ProviderError } from "@junction/types";
-import { streamAnthropic } from "./anthropic-model.js";
-import { type AnthropicSDK, loadAnthropicSDK } from "./load-anthropic-sdk.js";
+import type { ModelProvider, ProviderCapabilities } from "@junction/types";
+import { createAnthropicModel } from "./anthropic-model.js";
+import { anthropicProviderName } from "./build-anthropic-request.js";
 
 /** Settings for {@link anthropic}. */
 export interface AnthropicProviderSettings {
   /**
-   * The API key.
+   * The API key, trimmed. Checked on the first request: without one, `stream()` throws a
+   * `ProviderError` with code `provider-config-invalid`.
    * @default process.env.ANTHROPIC_API_KEY
    */
   apiKey?: string;
@@ -43,7 +43,7 @@ export interface AnthropicProviderSettings {
  * results and user messages, parallel tool calls and extended thinking. Audio is not
  * accepted anywhere; it becomes a warning and a text note.
  */
-export const anthropicCapabilities: ProviderCapabilities = {
+const anthropicCapabilities: ProviderCapabilities = {
   toolResultImages: true,
   toolResultAudio: false,
   toolResultDocuments: true,
@@ -52,8 +52,6 @@ export const anthropicCapabilities: ProviderCapabilities = {
   parallelToolCalls: true,
   reasoning: true,
 };
-
-const providerName = "anthropic";
 
 /**
  * Creates a model provider for Anthropic's Messages API, through the official
@@ -71,43 +69,9 @@ const providerName = "anthropic";
  * const { text } = await agent.send("Hello!").final;
  */
 export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvider {
-  let loaded: { client: Anthropic; sdk: AnthropicSDK } | undefined;
-  // The SDK is imported on the first request, not with this package: importing it costs more
-  // than the rest of a provider. A missing key still fails the first request, before the import.
-  const getClient = async (): Promise<{ client: Anthropic; sdk: AnthropicSDK }> => {
-    if (loaded) return loaded;
-    const apiKey = settings.apiKey ?? globalThis.process?.env?.ANTHROPIC_API_KEY;
-    if (!apiKey) {
-      throw new ProviderError({
-        code: "provider-config-invalid",
-        provider: providerName,
-        message: "No Anthropic API key: pass apiKey to anthropic() or set ANTHROPIC_API_KEY.",
-      });
-    }
-    const sdk = await loadAnthropicSDK();
-    const client = new sdk.default({
-      apiKey,
-      ...(settings.baseURL !== undefined ? { baseURL: settings.baseURL } : {}),
-      ...(settings.headers !== undefined ? { defaultHeaders: settings.headers } : {}),
-      ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-      ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
-      ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
-    });
-    loaded ??= { client, sdk };
-    return loaded;
-  };
-
   return {
-    name: providerName,
+    name: anthropicProviderName,
     capabilities: anthropicCapabilities,
-    stream: (request) =>
-      (async function* () {
-        const { client, sdk } = await getClient();
-        yield* streamAnthropic(client, request, {
-          providerName,
-          defaultMaxTokens: settings.defaultMaxTokens,
-          sdk,
-        });
-      })(),
+    stream: createAnthropicModel(settings),
   };
 }

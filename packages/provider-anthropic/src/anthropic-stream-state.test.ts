@@ -16,7 +16,7 @@ function run(events: unknown[]) {
   const state = new AnthropicStreamState({ toolNames, providerName: "anthropic" });
   const out: ModelStreamEvent[] = [];
   for (const event of events) out.push(...state.push(event));
-  out.push(state.finish());
+  out.push(...state.finish());
   return out;
 }
 
@@ -97,7 +97,7 @@ describe("AnthropicStreamState", () => {
         warning: {
           code: "tool-call-arguments-invalid",
           message: expect.stringMatching(
-            /^Anthropic sent arguments for tool call toolu_1 \(run\) that are not valid JSON: /,
+            /^Anthropic sent arguments for tool call toolu_1 \(run\) that are not a JSON object: not valid JSON /,
           ),
         },
       },
@@ -207,5 +207,119 @@ describe("AnthropicStreamState", () => {
         message: "The Anthropic stream ended without any message.",
       }),
     );
+  });
+});
+
+describe("AnthropicStreamState, whole blocks in message_start", () => {
+  it("reads text and tool calls a message_start carries, its stop_reason, and blocks streamed after them", () => {
+    const events = run([
+      {
+        type: "message_start",
+        message: {
+          id: "msg_whole",
+          content: [
+            { type: "text", text: "Looking it up." },
+            { type: "tool_use", id: "toolu_a", name: "lookup", input: { id: "c_1" } },
+          ],
+          stop_reason: "tool_use",
+          usage: { input_tokens: 4, output_tokens: 9 },
+        },
+      },
+      {
+        type: "content_block_start",
+        index: 2,
+        content_block: { type: "tool_use", id: "toolu_b", name: "lookup", input: {} },
+      },
+      {
+        type: "content_block_delta",
+        index: 2,
+        delta: { type: "input_json_delta", partial_json: '{"id":"c_2"}' },
+      },
+      { type: "content_block_stop", index: 2 },
+      { type: "message_delta", delta: { stop_reason: null }, usage: { output_tokens: 12 } },
+      { type: "message_stop" },
+    ]);
+    expect(events).toEqual([
+      { type: "text-delta", text: "Looking it up." },
+      { type: "tool-call-start", id: "toolu_a", name: "lookup" },
+      { type: "tool-call", id: "toolu_a", name: "lookup", input: { id: "c_1" } },
+      { type: "tool-call-start", id: "toolu_b", name: "lookup" },
+      { type: "tool-call-delta", id: "toolu_b", argumentsDelta: '{"id":"c_2"}' },
+      { type: "tool-call", id: "toolu_b", name: "lookup", input: { id: "c_2" } },
+      {
+        type: "finish",
+        reason: "tool-calls",
+        rawReason: "tool_use",
+        responseId: "msg_whole",
+        usage: { inputTokens: 4, outputTokens: 12, totalTokens: 16 },
+        content: [
+          { type: "text", text: "Looking it up." },
+          { type: "tool-call", id: "toolu_a", name: "lookup", input: { id: "c_1" } },
+          { type: "tool-call", id: "toolu_b", name: "lookup", input: { id: "c_2" } },
+        ],
+      },
+    ]);
+  });
+
+  it("does not repeat blocks when a proxy sends message_start twice", () => {
+    const message = {
+      id: "msg_dup",
+      content: [{ type: "tool_use", id: "toolu_a", name: "lookup", input: {} }],
+      usage: { input_tokens: 17, output_tokens: 1 },
+    };
+    const events = run([
+      { type: "message_start", message },
+      { type: "message_start", message },
+      { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 3 } },
+      { type: "message_stop" },
+    ]);
+    expect(events.filter((event) => event.type === "tool-call")).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ content: [{ type: "tool-call", id: "toolu_a", input: {} }] });
+  });
+
+  it("rejects a streamed block at an index message_start already filled", () => {
+    const state = new AnthropicStreamState({ toolNames, providerName: "anthropic" });
+    state.push({ type: "message_start", message: { id: "m", content: [{ type: "text", text: "a" }] } });
+    expect(() =>
+      state.push({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+    ).toThrow("Invalid Anthropic stream: content_block_start for block 0, which exists.");
+  });
+});
+
+describe("AnthropicStreamState, compaction", () => {
+  it("keeps a compaction block whole, with the value its compaction_delta and signature_delta give", () => {
+    const events = run([
+      start,
+      { type: "content_block_start", index: 0, content_block: { type: "compaction", content: null } },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "compaction_delta", content: "Summary.", encrypted_content: "enc_1" },
+      },
+      { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig_1" } },
+      { type: "content_block_stop", index: 0 },
+      ...stop,
+    ]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: "finish",
+        content: [
+          {
+            type: "reasoning",
+            text: "",
+            providerMetadata: {
+              anthropic: {
+                compaction: {
+                  type: "compaction",
+                  content: "Summary.",
+                  encrypted_content: "enc_1",
+                  signature: "sig_1",
+                },
+              },
+            },
+          },
+        ],
+      }),
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { isRecord, parseToolArguments } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   type ModelStreamEvent,
@@ -8,12 +9,22 @@ import {
 import { mapAnthropicFinishReason } from "./map-anthropic-finish-reason.js";
 
 type FinishEvent = Extract<ModelStreamEvent, { type: "finish" }>;
+type ToolCallState = {
+  kind: "tool-call";
+  id: string;
+  name: string;
+  json: string;
+  input: unknown;
+  caller?: Record<string, unknown>;
+  emitted: boolean;
+};
 
 type BlockState =
   | { kind: "text"; text: string }
   | { kind: "thinking"; text: string; signature?: string }
   | { kind: "redacted-thinking"; data: string }
-  | { kind: "tool-call"; id: string; name: string; json: string; startInput: unknown; emitted: boolean }
+  | { kind: "compaction"; block: Record<string, unknown> }
+  | ToolCallState
   | { kind: "unsupported"; type: string };
 
 interface WireUsage {
@@ -29,6 +40,10 @@ interface WireUsage {
  * neutral events. Pure and synchronous: feed each event to `push`, then call `finish` once
  * the stream has ended. Everything the server sends is checked; malformed events throw a
  * `ProviderError` naming what was wrong.
+ *
+ * A `message_start` may already carry whole content blocks and a `stop_reason` (programmatic
+ * tool calling and other non-incremental messages): they count as blocks started and stopped
+ * at once, and blocks streamed after them take the following indexes.
  */
 export class AnthropicStreamState {
   readonly #toolNames: ToolNameMapping;
@@ -36,7 +51,7 @@ export class AnthropicStreamState {
   readonly #blocks = new Map<number, BlockState>();
   readonly #usage: WireUsage = {};
   #responseId: string | undefined;
-  #stopReason: string | null | undefined;
+  #stopReason: string | undefined;
   #started = false;
   #stopped = false;
   #warnedCitations = false;
@@ -54,16 +69,22 @@ export class AnthropicStreamState {
     switch (event.type) {
       case "message_start":
         return this.#messageStart(event);
-      case "content_block_start":
-        return this.#blockStart(event);
+      case "content_block_start": {
+        this.#requireStarted(event.type);
+        const index = this.#index(event);
+        if (this.#blocks.has(index))
+          throw this.#invalid(`content_block_start for block ${index}, which exists`);
+        return this.#startBlock(index, event.content_block, "content_block_start");
+      }
       case "content_block_delta":
         return this.#blockDelta(event);
       case "content_block_stop":
         return this.#blockStop(event);
       case "message_delta":
         this.#requireStarted(event.type);
-        if (isRecord(event.delta) && "stop_reason" in event.delta) {
-          this.#stopReason = optionalString(event.delta.stop_reason);
+        // A null stop_reason leaves one that message_start already gave.
+        if (isRecord(event.delta) && typeof event.delta.stop_reason === "string") {
+          this.#stopReason = event.delta.stop_reason;
         }
         this.#readUsage(event.usage);
         return [];
@@ -80,7 +101,7 @@ export class AnthropicStreamState {
   }
 
   /** The final `finish` event. Throws when the stream ended before `message_stop`. */
-  finish(): FinishEvent {
+  finish(): ModelStreamEvent[] {
     if (!this.#stopped) {
       throw new ProviderError({
         code: "provider-stream-error",
@@ -99,23 +120,31 @@ export class AnthropicStreamState {
     };
     if (typeof this.#stopReason === "string") event.rawReason = this.#stopReason;
     if (this.#responseId !== undefined) event.responseId = this.#responseId;
-    return event;
+    return [event];
   }
 
   #messageStart(event: Record<string, unknown>): ModelStreamEvent[] {
-    if (!isRecord(event.message)) throw this.#invalid("message_start has no message object");
+    const message = event.message;
+    if (!isRecord(message)) throw this.#invalid("message_start has no message object");
     this.#started = true;
-    if (typeof event.message.id === "string") this.#responseId = event.message.id;
-    this.#readUsage(event.message.usage);
-    return [];
+    if (typeof message.id === "string") this.#responseId = message.id;
+    if (typeof message.stop_reason === "string") this.#stopReason = message.stop_reason;
+    this.#readUsage(message.usage);
+    const content = message.content ?? [];
+    if (!Array.isArray(content))
+      throw this.#invalid(`message_start content is not an array: ${preview(content)}`);
+    // Blocks that arrive whole: started and stopped at once, tool calls announced complete. A
+    // repeated message_start (some proxies send one twice) does not repeat blocks already read.
+    return content.flatMap((block, index) =>
+      this.#blocks.has(index)
+        ? []
+        : [...this.#startBlock(index, block, "message_start content"), ...this.#stopBlock(index)],
+    );
   }
 
-  #blockStart(event: Record<string, unknown>): ModelStreamEvent[] {
-    this.#requireStarted("content_block_start");
-    const index = this.#index(event);
-    const block = event.content_block;
+  #startBlock(index: number, block: unknown, where: string): ModelStreamEvent[] {
     if (!isRecord(block) || typeof block.type !== "string") {
-      throw this.#invalid(`content_block_start ${index} has no content_block with a type`);
+      throw this.#invalid(`${where} block ${index} has no type`);
     }
     switch (block.type) {
       case "text": {
@@ -135,6 +164,10 @@ export class AnthropicStreamState {
           throw this.#invalid(`redacted_thinking block ${index} has no data`);
         this.#blocks.set(index, { kind: "redacted-thinking", data: block.data });
         return [];
+      case "compaction":
+        // Kept whole and sent back unchanged: its signature covers the fields as they are.
+        this.#blocks.set(index, { kind: "compaction", block: { ...block } });
+        return [];
       case "tool_use": {
         if (typeof block.id !== "string" || block.id === "") {
           throw this.#invalid(`tool_use block ${index} has no id`);
@@ -143,26 +176,25 @@ export class AnthropicStreamState {
           throw this.#invalid(`tool_use block ${index} (${block.id}) has no name`);
         }
         const name = this.#toolNames.fromVendor(block.name);
-        this.#blocks.set(index, {
+        const state: ToolCallState = {
           kind: "tool-call",
           id: block.id,
           name,
           json: "",
-          startInput: block.input,
+          input: block.input,
           emitted: false,
-        });
+        };
+        if (isRecord(block.caller) && block.caller.type !== "direct") state.caller = block.caller;
+        this.#blocks.set(index, state);
         return [{ type: "tool-call-start", id: block.id, name }];
       }
       default:
         this.#blocks.set(index, { kind: "unsupported", type: block.type });
         return [
-          {
-            type: "warning",
-            warning: {
-              code: "response-block-unsupported",
-              message: `Anthropic sent a "${block.type}" content block, which Junction does not carry; it was left out of the turn.`,
-            },
-          },
+          warning(
+            "response-block-unsupported",
+            `Anthropic sent a "${block.type}" content block, which Junction does not carry; it was left out of the turn.`,
+          ),
         ];
     }
   }
@@ -192,9 +224,19 @@ export class AnthropicStreamState {
         return text ? [{ type: "reasoning-delta", text }] : [];
       }
       case "signature_delta":
+        if (state.kind === "compaction") {
+          state.block.signature = this.#string(delta.signature, "signature_delta.signature");
+          return [];
+        }
         if (state.kind !== "thinking") throw this.#mismatch(delta.type, index, state);
         state.signature =
           (state.signature ?? "") + this.#string(delta.signature, "signature_delta.signature");
+        return [];
+      case "compaction_delta":
+        if (state.kind !== "compaction") throw this.#mismatch(delta.type, index, state);
+        // The delta carries the block's final value (null content: a failed compaction), as the SDK reads it.
+        if ("content" in delta) state.block.content = delta.content;
+        if ("encrypted_content" in delta) state.block.encrypted_content = delta.encrypted_content;
         return [];
       case "input_json_delta": {
         if (state.kind !== "tool-call") throw this.#mismatch(delta.type, index, state);
@@ -206,30 +248,27 @@ export class AnthropicStreamState {
         if (this.#warnedCitations) return [];
         this.#warnedCitations = true;
         return [
-          {
-            type: "warning",
-            warning: {
-              code: "response-citations-unsupported",
-              message: "Anthropic sent citations, which Junction does not carry; the cited text is kept.",
-            },
-          },
+          warning(
+            "response-citations-unsupported",
+            "Anthropic sent citations, which Junction does not carry; the cited text is kept.",
+          ),
         ];
       default:
         return [
-          {
-            type: "warning",
-            warning: {
-              code: "response-delta-unsupported",
-              message: `Anthropic sent a "${delta.type}" delta, which Junction does not carry; it was left out.`,
-            },
-          },
+          warning(
+            "response-delta-unsupported",
+            `Anthropic sent a "${delta.type}" delta, which Junction does not carry; it was left out.`,
+          ),
         ];
     }
   }
 
   #blockStop(event: Record<string, unknown>): ModelStreamEvent[] {
     this.#requireStarted("content_block_stop");
-    const index = this.#index(event);
+    return this.#stopBlock(this.#index(event));
+  }
+
+  #stopBlock(index: number): ModelStreamEvent[] {
     const state = this.#blocks.get(index);
     if (!state) throw this.#invalid(`content_block_stop for block ${index}, which was never started`);
     return state.kind === "tool-call" ? this.#emitToolCall(state) : [];
@@ -243,23 +282,31 @@ export class AnthropicStreamState {
     return events;
   }
 
-  #emitToolCall(state: Extract<BlockState, { kind: "tool-call" }>): ModelStreamEvent[] {
+  #emitToolCall(state: ToolCallState): ModelStreamEvent[] {
     if (state.emitted) return [];
     state.emitted = true;
-    const parsed = parseToolInput(state);
     const events: ModelStreamEvent[] = [];
-    if (!parsed.ok) {
-      // Passed on as the raw text: the caller's input validation tells the model what was wrong.
-      events.push({
-        type: "warning",
-        warning: {
-          code: "tool-call-arguments-invalid",
-          message: `Anthropic sent arguments for tool call ${state.id} (${state.name}) that are not valid JSON: ${parsed.error}`,
-        },
-      });
+    if (state.json.trim() === "") {
+      // A tool without streamed arguments: the start block's input (whole, or {}) is the input.
+      state.input = isRecord(state.input) ? state.input : {};
+    } else {
+      const parsed = parseToolArguments(state.json);
+      if (parsed.ok) state.input = parsed.value;
+      else {
+        // Passed on as the raw text: the caller's input validation tells the model what was wrong.
+        state.input = state.json;
+        events.push(
+          warning(
+            "tool-call-arguments-invalid",
+            `Anthropic sent arguments for tool call ${state.id} (${state.name}) that are not a JSON object: ${parsed.error}`,
+          ),
+        );
+      }
     }
-    state.startInput = parsed.value;
-    events.push({ type: "tool-call", id: state.id, name: state.name, input: parsed.value });
+    const metadata = state.caller
+      ? { providerMetadata: { [this.#providerName]: { caller: state.caller } } }
+      : {};
+    events.push({ type: "tool-call", id: state.id, name: state.name, input: state.input, ...metadata });
     return events;
   }
 
@@ -276,20 +323,23 @@ export class AnthropicStreamState {
           content.push({
             type: "reasoning",
             text: state.text,
-            ...(state.signature !== undefined
-              ? { providerMetadata: { [this.#providerName]: { signature: state.signature } } }
-              : {}),
+            ...(state.signature !== undefined ? this.#metadata({ signature: state.signature }) : {}),
           });
           break;
         case "redacted-thinking":
-          content.push({
-            type: "reasoning",
-            text: "",
-            providerMetadata: { [this.#providerName]: { redactedData: state.data } },
-          });
+          content.push({ type: "reasoning", text: "", ...this.#metadata({ redactedData: state.data }) });
+          break;
+        case "compaction":
+          content.push({ type: "reasoning", text: "", ...this.#metadata({ compaction: state.block }) });
           break;
         case "tool-call":
-          content.push({ type: "tool-call", id: state.id, name: state.name, input: state.startInput });
+          content.push({
+            type: "tool-call",
+            id: state.id,
+            name: state.name,
+            input: state.input,
+            ...(state.caller ? this.#metadata({ caller: state.caller }) : {}),
+          });
           break;
         case "unsupported":
           break;
@@ -300,6 +350,10 @@ export class AnthropicStreamState {
       }
     }
     return content;
+  }
+
+  #metadata(fields: Record<string, unknown>) {
+    return { providerMetadata: { [this.#providerName]: fields } };
   }
 
   #buildUsage(): Usage {
@@ -369,26 +423,8 @@ export class AnthropicStreamState {
   }
 }
 
-function parseToolInput(
-  state: Extract<BlockState, { kind: "tool-call" }>,
-): { ok: true; value: unknown } | { ok: false; value: string; error: string } {
-  if (state.json.trim() === "") {
-    // A tool without arguments streams no JSON; the start block's input ({}) is the whole input.
-    return { ok: true, value: isRecord(state.startInput) ? state.startInput : {} };
-  }
-  try {
-    return { ok: true, value: JSON.parse(state.json) };
-  } catch (error) {
-    return { ok: false, value: state.json, error: (error as Error).message };
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function optionalString(value: unknown): string | null {
-  return typeof value === "string" ? value : null;
+function warning(code: string, message: string): ModelStreamEvent {
+  return { type: "warning", warning: { code, message } };
 }
 
 function preview(value: unknown): string {

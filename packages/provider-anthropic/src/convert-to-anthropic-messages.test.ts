@@ -247,3 +247,47 @@ describe("convertToAnthropicMessages", () => {
     ]);
   });
 });
+
+describe("convertToAnthropicMessages, blocks sent back unchanged", () => {
+  const names = createToolNameMapping(["lookup"], COMMON_TOOL_NAME_RULE);
+
+  it("sends a compaction block back exactly as it came, and a tool call with its caller", () => {
+    const compaction = {
+      type: "compaction",
+      content: "Summary.",
+      encrypted_content: "enc_1",
+      signature: "sig_1",
+      tool_changes: [],
+    };
+    const caller = { type: "code_execution_20250825", tool_id: "srvtoolu_1" };
+    const { messages, warnings } = convertToAnthropicMessages(
+      [
+        { role: "user", content: "Go on." },
+        {
+          role: "assistant",
+          content: [
+            { type: "reasoning", text: "", providerMetadata: { anthropic: { compaction } } },
+            { type: "text", text: "Looking." },
+            {
+              type: "tool-call",
+              id: "toolu_1",
+              name: "lookup",
+              input: { id: "c_1" },
+              providerMetadata: { anthropic: { caller } },
+            },
+          ],
+        },
+      ],
+      { toolNames: names },
+    );
+    expect(warnings).toEqual([]);
+    expect(messages[1]).toEqual({
+      role: "assistant",
+      content: [
+        compaction,
+        { type: "text", text: "Looking." },
+        { type: "tool_use", id: "toolu_1", name: "lookup", input: { id: "c_1" }, caller },
+      ],
+    });
+  });
+});

@@ -5,7 +5,9 @@ import type {
   MessageParam,
   TextBlockParam,
   ToolResultBlockParam,
+  ToolUseBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
+import { isRecord } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -37,9 +39,10 @@ type Where = "user-content" | "tool-result";
  *   resources cannot be carried: each becomes a warning and a short text note in its
  *   place, so the model knows something was there.
  * - A tool result whose output is a string stays a string (`tool_result.content`).
- * - Reasoning is echoed as `thinking` (with its signature) or `redacted_thinking` (with its
- *   data) from `providerMetadata.anthropic`; reasoning from another provider cannot be
- *   replayed and is left out with a warning.
+ * - Reasoning is echoed as `thinking` (with its signature), `redacted_thinking` (with its
+ *   data) or the `compaction` block it carries, unchanged, from `providerMetadata.anthropic`;
+ *   reasoning from another provider cannot be replayed and is left out with a warning.
+ * - Tool calls made by code execution keep their `caller`.
  * - Tool results go in a `user` message; consecutive messages of the same role are merged,
  *   with `tool_result` blocks first, as the API requires.
  */
@@ -117,7 +120,10 @@ function convertAssistant(
         break;
       case "reasoning": {
         const metadata = part.providerMetadata?.anthropic;
-        if (typeof metadata?.signature === "string") {
+        if (isRecord(metadata?.compaction) && metadata.compaction.type === "compaction") {
+          // Sent back exactly as it came: its signature covers the fields as they are.
+          blocks.push(metadata.compaction as unknown as ContentBlockParam);
+        } else if (typeof metadata?.signature === "string") {
           blocks.push({ type: "thinking", thinking: part.text, signature: metadata.signature });
         } else if (typeof metadata?.redactedData === "string") {
           blocks.push({ type: "redacted_thinking", data: metadata.redactedData });
@@ -132,14 +138,23 @@ function convertAssistant(
       }
       case "tool-call": {
         let input = part.input;
-        if (typeof input !== "object" || input === null || Array.isArray(input)) {
+        if (!isRecord(input)) {
           warnings.push({
             code: "tool-call-input-not-object",
             message: `Tool call ${part.id} (${part.name}) has input that is not a JSON object; it was sent as an empty object.`,
           });
           input = {};
         }
-        blocks.push({ type: "tool_use", id: part.id, name: toolNames.toVendor(part.name), input });
+        const block: ToolUseBlockParam = {
+          type: "tool_use",
+          id: part.id,
+          name: toolNames.toVendor(part.name),
+          input,
+        };
+        // A call made by code execution (programmatic tool calling) goes back with its caller.
+        const caller = part.providerMetadata?.anthropic?.caller;
+        if (isRecord(caller)) Object.assign(block, { caller });
+        blocks.push(block);
         break;
       }
       default: {

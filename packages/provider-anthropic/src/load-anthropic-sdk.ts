@@ -1,4 +1,5 @@
 import type * as AnthropicModule from "@anthropic-ai/sdk";
+import { createLazyImport } from "@junction/provider-utils";
 
 /** The `@anthropic-ai/sdk` module, as a dynamic `import()` gives it. */
 export type AnthropicSDK = typeof AnthropicModule;
@@ -9,17 +10,12 @@ export type AnthropicErrorClasses = Pick<
   "APIError" | "APIConnectionError" | "APIConnectionTimeoutError" | "APIUserAbortError"
 >;
 
-let loading: Promise<AnthropicSDK> | undefined;
-
 /**
  * Loads `@anthropic-ai/sdk` on first use and caches it, so importing this package (and
  * calling `anthropic()`) costs nothing until the first request. A failed load is not
  * cached: the next request tries again.
  */
-export function loadAnthropicSDK(): Promise<AnthropicSDK> {
-  loading ??= import("@anthropic-ai/sdk").catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export const loadAnthropicSDK = createLazyImport(() => import("@anthropic-ai/sdk"), {
+  packageName: "@anthropic-ai/sdk",
+  provider: "anthropic",
+});

@@ -1,4 +1,6 @@
+import { toAbortError } from "@junction/provider-utils";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { anthropicProviderName as provider } from "./build-anthropic-request.js";
 import type { AnthropicErrorClasses } from "./load-anthropic-sdk.js";
 
 /** Error types Anthropic sends (over HTTP or inside a stream) that may succeed when tried again. */
@@ -16,17 +18,21 @@ const retryableErrorTypes = new Set(["overloaded_error", "api_error", "rate_limi
  * - a connection lost mid-stream → retryable `provider-stream-error`;
  * - an abort → `JunctionError` `aborted`.
  *
- * `options.sdk` gives the SDK's error classes (from `loadAnthropicSDK()`), so this module
- * does not import the SDK itself.
+ * `context.sdk` gives the SDK's error classes (from `loadAnthropicSDK()`), so this module
+ * does not import the SDK itself; without it (the SDK failed to load) only Junction errors and
+ * aborts are told apart.
  */
 export function mapAnthropicError(
   error: unknown,
-  options: { provider: string; signal?: AbortSignal; sdk: AnthropicErrorClasses },
-): Error {
-  const { provider, signal } = options;
-  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = options.sdk;
+  context: { signal?: AbortSignal; sdk?: AnthropicErrorClasses },
+): JunctionError {
+  const { signal, sdk } = context;
   if (JunctionError.isInstance(error)) return error;
-  if (error instanceof APIUserAbortError || signal?.aborted) return abortedError(signal, error);
+  if (signal?.aborted || (sdk && error instanceof sdk.APIUserAbortError)) {
+    return toAbortError(signal, error, "Anthropic");
+  }
+  if (!sdk) return streamFailure(error);
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
   if (error instanceof APIConnectionTimeoutError) {
     return new ProviderError({
       provider,
@@ -73,6 +79,10 @@ export function mapAnthropicError(
       cause: error,
     });
   }
+  return streamFailure(error);
+}
+
+function streamFailure(error: unknown): ProviderError {
   return new ProviderError({
     code: "provider-stream-error",
     provider,
@@ -80,12 +90,5 @@ export function mapAnthropicError(
     // fetch reports a connection lost while reading the body as a TypeError ("terminated").
     retryable: error instanceof TypeError,
     cause: error,
-  });
-}
-
-/** The error thrown when the caller's signal stops a request. */
-export function abortedError(signal: AbortSignal | undefined, cause?: unknown): JunctionError {
-  return new JunctionError("aborted", "The Anthropic request was aborted.", {
-    cause: cause ?? signal?.reason,
   });
 }

@@ -1,0 +1,25 @@
+/**
+ * What the Anthropic provider keeps in `providerMetadata.anthropic` of a `reasoning` part, so the
+ * block goes back to Anthropic unchanged on the next turn. Exactly one field is set.
+ */
+export interface AnthropicReasoningMetadata {
+  /** A `thinking` block's signature: the part's text is the thinking, echoed as `thinking`. */
+  signature?: string;
+  /** A `redacted_thinking` block's encrypted data (the part's text is empty). */
+  redactedData?: string;
+  /**
+   * A context-management `compaction` block (`content`, `encrypted_content`, `signature`,
+   * `tool_changes`), exactly as Anthropic sent it; the part's text is empty. It is sent back
+   * as the same `compaction` block, where Anthropic summarised the conversation before it.
+   */
+  compaction?: Record<string, unknown>;
+}
+
+/** What the Anthropic provider keeps in `providerMetadata.anthropic` of a `tool-call` part. */
+export interface AnthropicToolCallMetadata {
+  /**
+   * Who called the tool, when not the model itself: with programmatic tool calling, the code
+   * execution tool (`{ type: "code_execution_20250825", tool_id }`). Sent back with the call.
+   */
+  caller?: Record<string, unknown>;
+}

@@ -1,0 +1,68 @@
+import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
+import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
+import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
+import type { AnthropicProviderSettings } from "./anthropic-provider.js";
+import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
+import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
+
+/**
+ * The `max_tokens` sent when a request gives none (the Messages API requires it): 4096, plus
+ * the thinking budget when extended thinking is on, so thinking never eats the whole answer.
+ */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** The provider's name: its key in `providerOptions` and `providerMetadata`. */
+export const anthropicProviderName = "anthropic";
+
+/** Request fields Junction sets itself; `providerOptions.anthropic` cannot replace them. */
+const reservedFields = ["model", "messages", "stream", "system", "tools"];
+
+/**
+ * The streaming request body. `temperature` and `top_p` are no longer in the SDK's types
+ * (newer models fix them), but the API still takes them for models that do; they are sent
+ * only when the request sets them.
+ */
+export type AnthropicRequestBody = MessageCreateParamsStreaming & { temperature?: number; top_p?: number };
+
+/** The request body a `ModelRequest` becomes, the warnings on the way, and the tool names used. Pure. */
+export function buildAnthropicRequest(
+  request: ModelRequest,
+  settings: Pick<AnthropicProviderSettings, "defaultMaxTokens">,
+): { body: AnthropicRequestBody; warnings: Warning[]; toolNames: ToolNameMapping } {
+  const prepared = prepareAnthropicTools({
+    tools: request.tools,
+    toolChoice: request.toolChoice,
+    messages: request.messages,
+  });
+  const converted = convertToAnthropicMessages(request.messages, { toolNames: prepared.toolNames });
+  const passthrough = passThroughOptions(providerOptionsFor(request, anthropicProviderName), {
+    provider: anthropicProviderName,
+    reserved: reservedFields,
+  });
+  const warnings = [...prepared.warnings, ...converted.warnings, ...passthrough.warnings];
+
+  const body: AnthropicRequestBody = {
+    model: request.model,
+    max_tokens: request.maxTokens ?? defaultMaxTokens(passthrough.fields.thinking, settings.defaultMaxTokens),
+    messages: converted.messages,
+    stream: true,
+  };
+  if (request.system !== undefined && request.system !== "") body.system = request.system;
+  if (prepared.tools) body.tools = prepared.tools;
+  if (prepared.toolChoice) body.tool_choice = prepared.toolChoice;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.stopSequences !== undefined && request.stopSequences.length > 0) {
+    body.stop_sequences = request.stopSequences;
+  }
+  Object.assign(body, passthrough.fields);
+  return { body, warnings, toolNames: prepared.toolNames };
+}
+
+function defaultMaxTokens(thinking: unknown, base = DEFAULT_MAX_TOKENS): number {
+  const budget =
+    typeof thinking === "object" && thinking !== null && (thinking as { type?: unknown }).type === "enabled"
+      ? (thinking as { budget_tokens?: unknown }).budget_tokens
+      : undefined;
+  return typeof budget === "number" ? base + budget : base;
+}
