@@ -539,19 +539,25 @@ describe("chatCompletions settings", () => {
     }
   });
 
-  it("fails clearly without a key and without a baseURL", () => {
+  it("fails clearly on the first request, not in the factory, without a key and without a baseURL", async () => {
     const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
-    delete process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "  ";
     delete process.env.OPENAI_BASE_URL;
     try {
-      expect(() => chatCompletions()).toThrowError(/needs an apiKey/);
-      try {
-        chatCompletions();
-      } catch (error) {
-        expect(ProviderError.isInstance(error) && error.code).toBe("provider-config-invalid");
-      }
+      const provider = chatCompletions();
+      const { events, error } = await collectUntilError(
+        provider.stream({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+      );
+      expect(events).toEqual([]);
+      expect(ProviderError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: "provider-config-invalid",
+        provider: "chatcompletions",
+        message: "OpenAI API key is missing: pass apiKey or set OPENAI_API_KEY.",
+      });
     } finally {
       if (saved.key !== undefined) process.env.OPENAI_API_KEY = saved.key;
+      else delete process.env.OPENAI_API_KEY;
       if (saved.url !== undefined) process.env.OPENAI_BASE_URL = saved.url;
     }
   });
@@ -594,7 +600,8 @@ describe("chatCompletions provider options", () => {
       type: "warning",
       warning: {
         code: "provider-option-ignored",
-        message: "providerOptions.chatcompletions.messages cannot be overridden and was ignored.",
+        message:
+          'providerOptions.chatcompletions.messages was ignored: Junction sets "messages" from the request itself.',
       },
     });
     expect(fake.requests[0]!.body.messages).toEqual([{ role: "user", content: "hi" }]);

@@ -1,13 +1,14 @@
-import { type ModelProvider, type ProviderCapabilities, ProviderError } from "@junction/types";
-import type OpenAI from "openai";
-import { streamChatCompletions } from "./chatcompletions-model.js";
-import { loadOpenAISDK, type OpenAISDK } from "./load-openai-sdk.js";
+import type { ModelProvider, ProviderCapabilities } from "@junction/types";
+import { chatCompletionsProviderName } from "./build-chatcompletions-request.js";
+import { createChatCompletionsModel } from "./chatcompletions-model.js";
 
 /** Settings for {@link chatCompletions}. */
 export interface ChatCompletionsSettings {
   /**
-   * The API key, sent as `Authorization: Bearer …`.
-   * @default process.env.OPENAI_API_KEY; with a `baseURL` and no key, no Authorization header is sent
+   * The API key, sent as `Authorization: Bearer …`; trimmed. Checked on the first request: without
+   * a `baseURL` (so for api.openai.com) a missing key throws a `ProviderError` with code
+   * `provider-config-invalid`; with a `baseURL` and no key, no Authorization header is sent.
+   * @default process.env.OPENAI_API_KEY
    */
   apiKey?: string;
   /**
@@ -93,57 +94,9 @@ const capabilities: ProviderCapabilities = {
  * }
  */
 export function chatCompletions(settings: ChatCompletionsSettings = {}): ModelProvider {
-  const name = settings.name ?? "chatcompletions";
-  const apiKey = settings.apiKey ?? readEnvironment("OPENAI_API_KEY");
-  const baseURL = settings.baseURL ?? readEnvironment("OPENAI_BASE_URL");
-  if (!apiKey && !baseURL) {
-    throw new ProviderError({
-      code: "provider-config-invalid",
-      provider: name,
-      message:
-        "chatCompletions needs an apiKey (or OPENAI_API_KEY) for api.openai.com, or a baseURL of a server that needs none, such as http://localhost:11434/v1 for Ollama.",
-    });
-  }
-  // The SDK is imported on the first request, not with this package: importing it costs more
-  // than the rest of a provider. The settings above are still checked here, at once.
-  let loaded: { client: OpenAI; sdk: OpenAISDK } | undefined;
-  const client = async (): Promise<{ client: OpenAI; sdk: OpenAISDK }> => {
-    if (loaded) return loaded;
-    const sdk = await loadOpenAISDK();
-    loaded ??= {
-      client: new sdk.default({
-        // The SDK insists on a key; servers that need none get no Authorization header at all.
-        apiKey: apiKey || "unused",
-        baseURL,
-        // Never send an OpenAI organisation or project from the environment to another vendor.
-        organization: null,
-        project: null,
-        defaultHeaders: { ...(apiKey ? {} : { Authorization: null }), ...settings.headers },
-        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-        ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
-        ...(settings.fetch ? { fetch: settings.fetch } : {}),
-      }),
-      sdk,
-    };
-    return loaded;
-  };
-  const config = {
-    name,
-    client,
-    includeUsage: settings.includeUsage ?? true,
-    echoReasoning: settings.echoReasoning ?? false,
-    generateId: () => `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`,
-  };
   return {
-    name,
+    name: chatCompletionsProviderName(settings),
     capabilities,
-    stream: (request) => streamChatCompletions(config, request),
+    stream: createChatCompletionsModel(settings),
   };
-}
-
-function readEnvironment(variable: string): string | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
-    variable
-  ];
-  return value === undefined || value.trim() === "" ? undefined : value.trim();
 }

@@ -1,3 +1,4 @@
+import { isRecord as isObject, parseToolArguments } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   type FinishReason,
@@ -41,11 +42,21 @@ export class ChatCompletionsStreamState {
   private responseId: string | undefined;
   private lastKind: "text" | "reasoning" | "tool" | undefined;
 
-  constructor(
-    private readonly providerName: string,
-    private readonly mapping: ToolNameMapping,
-    private readonly makeId: () => string,
-  ) {}
+  private readonly providerName: string;
+  private readonly toolNames: ToolNameMapping;
+  private readonly makeId: () => string;
+
+  constructor(options: {
+    toolNames: ToolNameMapping;
+    /** The provider's name, for metadata and errors. */
+    providerName: string;
+    /** Makes an id for a tool call the server sent without one. */
+    generateId: () => string;
+  }) {
+    this.toolNames = options.toolNames;
+    this.providerName = options.providerName;
+    this.makeId = options.generateId;
+  }
 
   /** Takes one parsed chunk and returns the events it produces. */
   push(chunk: unknown): ModelStreamEvent[] {
@@ -159,7 +170,7 @@ export class ChatCompletionsStreamState {
     if (name !== undefined && call.vendorName === "") call.vendorName = name;
     if (!call.started && call.vendorName !== "") {
       call.started = true;
-      events.push({ type: "tool-call-start", id: call.id, name: this.mapping.fromVendor(call.vendorName) });
+      events.push({ type: "tool-call-start", id: call.id, name: this.toolNames.fromVendor(call.vendorName) });
       if (call.buffered !== "") {
         events.push({ type: "tool-call-delta", id: call.id, argumentsDelta: call.buffered });
         call.buffered = "";
@@ -207,23 +218,17 @@ export class ChatCompletionsStreamState {
       throw this.invalid(`tool call ${call.id} ended without a function name`);
     }
     call.done = true;
-    const name = this.mapping.fromVendor(call.vendorName);
-    let input: unknown;
-    const text = call.arguments.trim();
-    if (text === "") input = {};
-    else {
-      try {
-        input = JSON.parse(text);
-      } catch {
-        // Passed on as the raw text: the tool's input validation tells the model what was wrong.
-        input = call.arguments;
-        events.push(
-          warning(
-            "tool-call-arguments-invalid",
-            `The arguments of tool call ${call.id} (${name}) are not valid JSON; they are passed on as text.`,
-          ),
-        );
-      }
+    const name = this.toolNames.fromVendor(call.vendorName);
+    const parsed = parseToolArguments(call.arguments);
+    // Not a JSON object: passed on as the raw text, so the tool's input validation tells the model what was wrong.
+    const input: unknown = parsed.ok ? parsed.value : call.arguments;
+    if (!parsed.ok) {
+      events.push(
+        warning(
+          "tool-call-arguments-invalid",
+          `The arguments of tool call ${call.id} (${name}) are ${parsed.error}; they are passed on as text.`,
+        ),
+      );
     }
     this.content[call.position] = { type: "tool-call", id: call.id, name, input };
     events.push({ type: "tool-call", id: call.id, name, input });
@@ -243,22 +248,32 @@ export class ChatCompletionsStreamState {
     this.lastKind = "reasoning";
   }
 
+  /**
+   * Maps a `usage` object. `reasoningTokens` is part of `outputTokens` (the `Usage` contract), as
+   * OpenAI counts it; servers that leave reasoning out of `completion_tokens` (xAI) report more
+   * reasoning than completion tokens, and then `outputTokens` is completion + reasoning.
+   */
   private readUsage(usage: unknown): Usage {
     if (!isObject(usage)) throw this.invalid(`"usage" is ${describe(usage)}`);
     const inputTokens = count(usage.prompt_tokens) ?? 0;
-    const outputTokens = count(usage.completion_tokens) ?? 0;
+    const completionTokens = count(usage.completion_tokens) ?? 0;
+    const reasoning = isObject(usage.completion_tokens_details)
+      ? count(usage.completion_tokens_details.reasoning_tokens)
+      : undefined;
+    const outputTokens =
+      reasoning !== undefined && reasoning > completionTokens
+        ? completionTokens + reasoning
+        : completionTokens;
     const result: Usage = {
       inputTokens,
       outputTokens,
-      totalTokens: count(usage.total_tokens) ?? inputTokens + outputTokens,
+      // total_tokens counts reasoning either way; it never falls below input + output.
+      totalTokens: Math.max(count(usage.total_tokens) ?? 0, inputTokens + outputTokens),
     };
     const cached = isObject(usage.prompt_tokens_details)
       ? count(usage.prompt_tokens_details.cached_tokens)
       : undefined;
     if (cached !== undefined) result.cachedInputTokens = cached;
-    const reasoning = isObject(usage.completion_tokens_details)
-      ? count(usage.completion_tokens_details.reasoning_tokens)
-      : undefined;
     if (reasoning !== undefined) result.reasoningTokens = reasoning;
     return result;
   }
@@ -272,21 +287,12 @@ export class ChatCompletionsStreamState {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function count(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 function parsesAsObject(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value);
-  } catch {
-    return false;
-  }
+  return text.trim() !== "" && parseToolArguments(text).ok;
 }
 
 function describe(value: unknown): string {

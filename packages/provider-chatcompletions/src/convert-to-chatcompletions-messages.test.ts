@@ -2,9 +2,9 @@ import { COMMON_TOOL_NAME_RULE, createToolNameMapping, type Message, type ToolRe
 import { describe, expect, it } from "vitest";
 import { convertToChatCompletionsMessages } from "./convert-to-chatcompletions-messages.js";
 
-const mapping = createToolNameMapping(["tool"], COMMON_TOOL_NAME_RULE);
+const toolNames = createToolNameMapping(["tool"], COMMON_TOOL_NAME_RULE);
 const convert = (messages: Message[], extra: { system?: string; echoReasoning?: boolean } = {}) =>
-  convertToChatCompletionsMessages({ messages, mapping, providerName: "chatcompletions", ...extra });
+  convertToChatCompletionsMessages({ messages, toolNames, providerName: "chatcompletions", ...extra });
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {

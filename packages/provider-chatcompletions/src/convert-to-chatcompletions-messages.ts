@@ -21,7 +21,7 @@ export interface ConvertToChatCompletionsMessagesOptions {
   system?: string;
   messages: Message[];
   /** Real tool names to the names sent on the wire. */
-  mapping: ToolNameMapping;
+  toolNames: ToolNameMapping;
   /** The provider's name: the key of its entries in `providerMetadata`. */
   providerName: string;
   /** Send earlier reasoning back in the field it arrived in (`reasoning_content` or `reasoning`). */
@@ -149,7 +149,7 @@ function convertAssistantMessage(
           id: part.id,
           type: "function",
           function: {
-            name: options.mapping.toVendor(part.name),
+            name: options.toolNames.toVendor(part.name),
             // Arguments the model sent that were not valid JSON are kept as the raw text.
             arguments: typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {}),
           },

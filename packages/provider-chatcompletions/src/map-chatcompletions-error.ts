@@ -1,24 +1,26 @@
+import { toAbortError } from "@junction/provider-utils";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 
 /**
  * Turns whatever the `openai` SDK threw into a Junction error: `ProviderError` with status,
  * retryability and request id for API failures (including an `error` object sent inside a
- * 200 stream, which the SDK raises as an `APIError` without a status), and
- * `JunctionError("aborted")` when the caller's signal aborted the request. `sdk` gives the
- * SDK's error classes (from `loadOpenAISDK()`), so this module does not import the SDK itself.
+ * 200 stream, which the SDK raises as an `APIError` without a status), and the shared
+ * `aborted` error when the caller's signal aborted the request. `context.sdk` gives the SDK's
+ * error classes (from `loadOpenAISDK()`), so this module does not import the SDK itself;
+ * `context.provider` is the provider's name (`settings.name`).
  */
 export function mapChatCompletionsError(
   error: unknown,
-  providerName: string,
-  sdk: OpenAIErrorClasses,
-  signal?: AbortSignal,
+  context: { signal?: AbortSignal; sdk?: OpenAIErrorClasses; provider: string },
 ): JunctionError {
+  const { signal, sdk, provider: providerName } = context;
   if (JunctionError.isInstance(error)) return error;
-  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
-  if (error instanceof APIUserAbortError || signal?.aborted) {
-    return new JunctionError("aborted", `The ${providerName} request was aborted.`, { cause: error });
+  if (signal?.aborted || (sdk && error instanceof sdk.APIUserAbortError)) {
+    return toAbortError(signal, error, providerName);
   }
+  if (!sdk) return streamFailure(error, providerName);
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
   if (error instanceof APIConnectionTimeoutError) {
     return new ProviderError({
       provider: providerName,
@@ -62,6 +64,10 @@ export function mapChatCompletionsError(
       cause: error,
     });
   }
+  return streamFailure(error, providerName);
+}
+
+function streamFailure(error: unknown, providerName: string): ProviderError {
   const message = error instanceof Error ? error.message : String(error);
   const cut = /terminated|socket|ECONNRESET|aborted/i.test(message);
   return new ProviderError({

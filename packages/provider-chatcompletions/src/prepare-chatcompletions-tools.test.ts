@@ -40,9 +40,9 @@ describe("prepareChatCompletionsTools", () => {
         { role: "assistant", content: [{ type: "tool-call", id: "c", name: "fs.read file", input: {} }] },
       ],
     });
-    const wire = prepared.mapping.toVendor("fs.read file");
+    const wire = prepared.toolNames.toVendor("fs.read file");
     expect(wire).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-    expect(prepared.mapping.fromVendor(wire)).toBe("fs.read file");
+    expect(prepared.toolNames.fromVendor(wire)).toBe("fs.read file");
     expect(prepared.tools).toBeUndefined();
   });
 });

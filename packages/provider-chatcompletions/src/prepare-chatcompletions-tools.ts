@@ -18,7 +18,7 @@ import type {
 export interface PreparedChatCompletionsTools {
   tools: ChatCompletionFunctionTool[] | undefined;
   toolChoice: ChatCompletionToolChoiceOption | undefined;
-  mapping: ToolNameMapping;
+  toolNames: ToolNameMapping;
   warnings: Warning[];
 }
 
@@ -36,12 +36,12 @@ export function prepareChatCompletionsTools(options: {
   const warnings: Warning[] = [];
   const tools = options.tools ?? [];
   const names = [...tools.map((tool) => tool.name), ...toolNamesInMessages(options.messages)];
-  const mapping = createToolNameMapping(names, COMMON_TOOL_NAME_RULE);
+  const toolNames = createToolNameMapping(names, COMMON_TOOL_NAME_RULE);
 
   const wireTools: ChatCompletionFunctionTool[] = tools.map((tool) => ({
     type: "function",
     function: {
-      name: mapping.toVendor(tool.name),
+      name: toolNames.toVendor(tool.name),
       description: tool.description,
       parameters: cleanParameters(tool.inputSchema, tool.name, warnings),
     },
@@ -58,7 +58,7 @@ export function prepareChatCompletionsTools(options: {
         message: `toolChoice names "${choice.name}", which is not among the request's tools; it is sent anyway.`,
       });
     }
-    toolChoice = { type: "function", function: { name: mapping.toVendor(choice.name) } };
+    toolChoice = { type: "function", function: { name: toolNames.toVendor(choice.name) } };
   } else {
     const unknown: never = choice.type;
     warnings.push({
@@ -67,7 +67,7 @@ export function prepareChatCompletionsTools(options: {
     });
   }
 
-  return { tools: wireTools.length > 0 ? wireTools : undefined, toolChoice, mapping, warnings };
+  return { tools: wireTools.length > 0 ? wireTools : undefined, toolChoice, toolNames, warnings };
 }
 
 // Keywords some compatible servers reject at the top of `parameters` (Gemini's OpenAI

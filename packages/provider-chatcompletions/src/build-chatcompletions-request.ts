@@ -1,0 +1,60 @@
+import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
+import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
+import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type { ChatCompletionsSettings } from "./chatcompletions-provider.js";
+import { convertToChatCompletionsMessages } from "./convert-to-chatcompletions-messages.js";
+import { prepareChatCompletionsTools } from "./prepare-chatcompletions-tools.js";
+
+/** The provider's name: `settings.name`, else `"chatcompletions"`. */
+export function chatCompletionsProviderName(settings: Pick<ChatCompletionsSettings, "name">): string {
+  return settings.name ?? "chatcompletions";
+}
+
+// Fields the provider owns; `providerOptions` may not replace them.
+const reservedFields = ["model", "messages", "stream"];
+
+/** The exact request body for one turn, the warnings met on the way, and the tool names used. Pure. */
+export function buildChatCompletionsRequest(
+  request: ModelRequest,
+  settings: Pick<ChatCompletionsSettings, "name" | "includeUsage" | "echoReasoning">,
+): { body: ChatCompletionCreateParamsStreaming; warnings: Warning[]; toolNames: ToolNameMapping } {
+  const name = chatCompletionsProviderName(settings);
+  const prepared = prepareChatCompletionsTools({
+    tools: request.tools,
+    toolChoice: request.toolChoice,
+    messages: request.messages,
+  });
+  const converted = convertToChatCompletionsMessages({
+    system: request.system,
+    messages: request.messages,
+    toolNames: prepared.toolNames,
+    providerName: name,
+    echoReasoning: settings.echoReasoning ?? false,
+  });
+  const vendorOptions = providerOptionsFor(request, name);
+  const passthrough = passThroughOptions(vendorOptions, { provider: name, reserved: reservedFields });
+  const warnings: Warning[] = [...prepared.warnings, ...converted.warnings, ...passthrough.warnings];
+
+  const body: Record<string, unknown> = {
+    model: request.model,
+    messages: converted.messages,
+    stream: true,
+  };
+  if (settings.includeUsage ?? true) body.stream_options = { include_usage: true };
+  if (prepared.tools) body.tools = prepared.tools;
+  if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;
+  // OpenAI's reasoning models reject max_tokens; whoever passes max_completion_tokens wants that field only.
+  if (request.maxTokens !== undefined && !("max_completion_tokens" in vendorOptions)) {
+    body.max_tokens = request.maxTokens;
+  }
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.stopSequences !== undefined && request.stopSequences.length > 0)
+    body.stop = request.stopSequences;
+  Object.assign(body, passthrough.fields);
+  return {
+    body: body as unknown as ChatCompletionCreateParamsStreaming,
+    warnings,
+    toolNames: prepared.toolNames,
+  };
+}
