@@ -1,3 +1,4 @@
+import { isRecord } from "@junction/provider-utils";
 import type {
   AssistantContentPart,
   Message,
@@ -22,6 +23,41 @@ export interface OpenAIPartMetadata {
   encryptedContent?: string;
   /** An assistant message's `phase` (`commentary`, `final_answer`), which newer models want back. */
   phase?: string;
+  /**
+   * True for a reasoning part holding the reasoning item's own text (its `content` of type
+   * `reasoning_text`, as LM Studio and other compatible servers send it), not a summary.
+   */
+  reasoningText?: boolean;
+  /**
+   * A hosted MCP server's request for approval (an `mcp_approval_request` output item), kept on
+   * an empty text part. Junction never answers it on its own.
+   */
+  mcpApprovalRequest?: OpenAIMCPApprovalRequest;
+  /**
+   * The caller's answer to `mcpApprovalRequest`, set on the same part. The next request then
+   * sends the approval request and an `mcp_approval_response` item; without an answer the
+   * request is left out of the next request, with a warning.
+   */
+  mcpApprovalResponse?: OpenAIMCPApprovalResponse;
+}
+
+/** A hosted MCP tool call waiting for approval, as OpenAI sent it (all of it untrusted). */
+export interface OpenAIMCPApprovalRequest {
+  /** The approval request id (`mcpr_…`), which the answer refers to. */
+  id: string;
+  /** The `server_label` of the hosted MCP tool. */
+  serverLabel: string;
+  /** The MCP tool the server would run. */
+  name: string;
+  /** The tool's arguments, as JSON text. */
+  arguments: string;
+}
+
+/** The caller's decision on an {@link OpenAIMCPApprovalRequest}. */
+export interface OpenAIMCPApprovalResponse {
+  approve: boolean;
+  /** Why, for the model (mostly for a denial). */
+  reason?: string;
 }
 
 /**
@@ -116,6 +152,14 @@ function convertAssistant(
 
   for (const part of parts) {
     const metadata = metadataOf(part.providerMetadata, providerName);
+    if (metadata.mcpApprovalRequest) {
+      flushMessage();
+      reasoning = undefined;
+      items.push(
+        ...approvalItems(metadata.mcpApprovalRequest, metadata.mcpApprovalResponse, index, warnings),
+      );
+      continue;
+    }
     switch (part.type) {
       case "text": {
         if (message && message.itemId !== metadata.itemId) flushMessage();
@@ -137,7 +181,10 @@ function convertAssistant(
           reasoning = { type: "reasoning", id: metadata.itemId, summary: [] };
           items.push(reasoning);
         }
-        if (part.text) reasoning.summary.push({ type: "summary_text", text: part.text });
+        if (metadata.reasoningText) {
+          reasoning.content ??= [];
+          reasoning.content.push({ type: "reasoning_text", text: part.text });
+        } else if (part.text) reasoning.summary.push({ type: "summary_text", text: part.text });
         if (metadata.encryptedContent) reasoning.encrypted_content = metadata.encryptedContent;
         break;
       }
@@ -167,6 +214,37 @@ function convertAssistant(
   return items;
 }
 
+/** The approval request echoed with the caller's answer; an unanswered request is left out. */
+function approvalItems(
+  request: OpenAIMCPApprovalRequest,
+  response: OpenAIMCPApprovalResponse | undefined,
+  index: number,
+  warnings: Warning[],
+): OpenAIInputItem[] {
+  if (!response) {
+    warnings.push({
+      code: "mcp-approval-unanswered",
+      message: `Message ${index}: the hosted MCP approval request ${request.id} ("${request.name}" on "${request.serverLabel}") has no answer (providerMetadata.openai.mcpApprovalResponse), so it is left out and the tool does not run.`,
+    });
+    return [];
+  }
+  return [
+    {
+      type: "mcp_approval_request",
+      id: request.id,
+      server_label: request.serverLabel,
+      name: request.name,
+      arguments: request.arguments,
+    },
+    {
+      type: "mcp_approval_response",
+      approval_request_id: request.id,
+      approve: response.approve,
+      ...(response.reason !== undefined ? { reason: response.reason } : {}),
+    },
+  ];
+}
+
 function metadataOf(metadata: ProviderMetadata | undefined, providerName: string): OpenAIPartMetadata {
   const entry = metadata?.[providerName];
   if (!entry) return {};
@@ -174,6 +252,28 @@ function metadataOf(metadata: ProviderMetadata | undefined, providerName: string
   if (typeof entry.itemId === "string") out.itemId = entry.itemId;
   if (typeof entry.encryptedContent === "string") out.encryptedContent = entry.encryptedContent;
   if (typeof entry.phase === "string") out.phase = entry.phase;
+  if (entry.reasoningText === true) out.reasoningText = true;
+  const request = entry.mcpApprovalRequest;
+  if (
+    isRecord(request) &&
+    typeof request.id === "string" &&
+    typeof request.serverLabel === "string" &&
+    typeof request.name === "string" &&
+    typeof request.arguments === "string"
+  )
+    out.mcpApprovalRequest = {
+      id: request.id,
+      serverLabel: request.serverLabel,
+      name: request.name,
+      arguments: request.arguments,
+    };
+  const response = entry.mcpApprovalResponse;
+  // Only an explicit boolean counts as an answer: anything else is no approval.
+  if (isRecord(response) && typeof response.approve === "boolean")
+    out.mcpApprovalResponse = {
+      approve: response.approve,
+      ...(typeof response.reason === "string" ? { reason: response.reason } : {}),
+    };
   return out;
 }
 

@@ -1,2 +1,6 @@
-export type { OpenAIPartMetadata } from "./convert-to-openai-messages.js";
-export { type OpenAIProviderSettings, openAICapabilities, openai } from "./openai-provider.js";
+export type {
+  OpenAIMCPApprovalRequest,
+  OpenAIMCPApprovalResponse,
+  OpenAIPartMetadata,
+} from "./convert-to-openai-messages.js";
+export { type OpenAIProviderSettings, openai } from "./openai-provider.js";

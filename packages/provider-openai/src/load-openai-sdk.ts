@@ -1,3 +1,4 @@
+import { createLazyImport } from "@junction/provider-utils";
 import type * as OpenAIModule from "openai";
 
 /** The `openai` module, as a dynamic `import()` gives it. */
@@ -9,17 +10,12 @@ export type OpenAIErrorClasses = Pick<
   "APIError" | "APIConnectionError" | "APIConnectionTimeoutError" | "APIUserAbortError"
 >;
 
-let loading: Promise<OpenAISDK> | undefined;
-
 /**
  * Loads the `openai` SDK on first use and caches it, so importing this package (and calling
  * its factory) costs nothing until the first request. A failed load is not cached: the next
- * request tries again.
+ * request tries again, and the error says to install `openai`.
  */
-export function loadOpenAISDK(): Promise<OpenAISDK> {
-  loading ??= import("openai").catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export const loadOpenAISDK: () => Promise<OpenAISDK> = createLazyImport(() => import("openai"), {
+  packageName: "openai",
+  provider: "openai",
+});

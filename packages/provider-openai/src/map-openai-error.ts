@@ -1,4 +1,6 @@
+import { toAbortError } from "@junction/provider-utils";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { openAIProviderName } from "./build-openai-request.js";
 import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 
 /** Error codes OpenAI sends inside a 200 stream for failures that may pass on a later attempt. */
@@ -13,27 +15,26 @@ export const retryableStreamCodes = new Set([
  * Maps whatever the `openai` SDK threw to a Junction error: HTTP failures (after the SDK's own
  * retries) to `provider-api-error` with status, retryability and request id; `error` events inside
  * a 200 stream (the SDK throws them as an `APIError` without a status) to `provider-stream-error`;
- * an aborted request to `JunctionError("aborted")`. `context.sdk` gives the SDK's error classes
- * (from `loadOpenAISDK()`), so this module does not import the SDK itself.
+ * an aborted request to the abort error of `@junction/types`. `context.sdk` gives the SDK's error
+ * classes (from `loadOpenAISDK()`), so this module does not import the SDK itself; it is absent
+ * when the failure came before the SDK was loaded, and then no error can be one of its classes.
  */
 export function mapOpenAIError(
   error: unknown,
   context: {
-    providerName: string;
-    requestId?: string;
     signal?: AbortSignal;
+    sdk?: OpenAIErrorClasses;
+    requestId?: string;
     /** True once the response headers arrived: a connection error then means the stream broke off. */
     streaming?: boolean;
-    sdk: OpenAIErrorClasses;
   },
 ): JunctionError {
   if (JunctionError.isInstance(error)) return error;
-  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = context.sdk;
-  const provider = context.providerName;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } =
+    context.sdk ?? noClasses;
+  const provider = openAIProviderName;
   if (error instanceof APIUserAbortError || context.signal?.aborted)
-    return new JunctionError("aborted", "The OpenAI request was aborted.", {
-      cause: context.signal?.reason ?? error,
-    });
+    return toAbortError(context.signal, error, "OpenAI");
   if (error instanceof APIConnectionTimeoutError)
     return new ProviderError({
       provider,
@@ -100,3 +101,12 @@ export function mapOpenAIError(
     cause: error,
   });
 }
+
+// Before the SDK is loaded nothing can be an instance of its classes.
+class NoClass {}
+const noClasses = {
+  APIConnectionError: NoClass,
+  APIConnectionTimeoutError: NoClass,
+  APIError: NoClass,
+  APIUserAbortError: NoClass,
+} as unknown as OpenAIErrorClasses;

@@ -681,7 +681,7 @@ describe("openai provider failures", () => {
       const { error } = await collect(openai({ baseURL: `${fake.url}/v1` }).stream(request));
       expect(error).toMatchObject({
         code: "provider-config-invalid",
-        message: "No OpenAI API key: pass apiKey to openai() or set OPENAI_API_KEY.",
+        message: "OpenAI API key is missing: pass apiKey or set OPENAI_API_KEY.",
       });
       expect(fake.requests).toHaveLength(0);
     } finally {
@@ -839,8 +839,48 @@ describe("openai provider options", () => {
         type: "warning",
         warning: {
           code: "provider-option-ignored",
+          message: 'providerOptions.openai.model was ignored: Junction sets "model" from the request itself.',
+        },
+      },
+    ]);
+  });
+
+  it("sends hosted tools from providerOptions.openai.tools after the function tools, and refuses a non-array", async () => {
+    fake.enqueue({ chunks: fixture("openai-text.sse.txt") }, { chunks: fixture("openai-text.sse.txt") });
+    await collect(
+      provider().stream({
+        model: "gpt-5.1",
+        messages: [{ role: "user", content: "Hi" }],
+        tools: [weatherTool],
+        providerOptions: { openai: { tools: [{ type: "web_search" }] } },
+      }),
+    );
+    expect(fake.requests[0]!.body.tools).toEqual([
+      {
+        type: "function",
+        name: "get_weather",
+        description: "Get weather",
+        parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        strict: false,
+      },
+      { type: "web_search" },
+    ]);
+
+    const { events } = await collect(
+      provider().stream({
+        model: "gpt-5.1",
+        messages: [{ role: "user", content: "Hi" }],
+        providerOptions: { openai: { tools: { type: "web_search" } } },
+      }),
+    );
+    expect(fake.requests[1]!.body.tools).toBeUndefined();
+    expect(events.filter((event) => event.type === "warning")).toEqual([
+      {
+        type: "warning",
+        warning: {
+          code: "provider-option-ignored",
           message:
-            'providerOptions.openai.model is ignored: Junction builds "model" from the request itself.',
+            'providerOptions.openai.tools was ignored: it must be an array of OpenAI tools (hosted tools such as { type: "web_search" }).',
         },
       },
     ]);

@@ -1,17 +1,10 @@
-import {
-  type ModelProvider,
-  type ModelRequest,
-  type ModelStreamEvent,
-  type ProviderCapabilities,
-  ProviderError,
-} from "@junction/types";
-import type OpenAI from "openai";
-import { loadOpenAISDK, type OpenAISDK } from "./load-openai-sdk.js";
-import { streamOpenAIResponse } from "./openai-model.js";
+import type { ModelProvider, ModelRequest, ModelStreamEvent, ProviderCapabilities } from "@junction/types";
+import { openAIProviderName } from "./build-openai-request.js";
+import { createOpenAIClientLoader, streamOpenAIResponse } from "./openai-model.js";
 
 /** Settings for {@link openai}. */
 export interface OpenAIProviderSettings {
-  /** API key. @default process.env.OPENAI_API_KEY */
+  /** API key (trimmed; an empty one counts as unset). @default process.env.OPENAI_API_KEY */
   apiKey?: string;
   /**
    * Base URL, as the `openai` SDK means it: including `/v1`.
@@ -50,14 +43,14 @@ export const openAICapabilities: ProviderCapabilities = {
   reasoning: true,
 };
 
-const providerName = "openai";
-
 /**
  * A Junction model provider for the OpenAI Responses API, through the official `openai` SDK.
  *
  * Vendor-specific request fields go in `providerOptions.openai` and are passed through as is
  * (`store`, `reasoning: { effort, summary }`, `parallel_tool_calls`, `include`, `service_tier`, …).
  * Reasoning items come back in the turn's `providerMetadata.openai` and are echoed on the next request.
+ * A hosted MCP tool's approval request is never approved on its own: it is kept in the turn
+ * (`providerMetadata.openai.mcpApprovalRequest`) with a warning saying how to answer it.
  *
  * @example
  * ```ts
@@ -73,51 +66,14 @@ const providerName = "openai";
  * ```
  */
 export function openai(settings: OpenAIProviderSettings = {}): ModelProvider {
-  let loaded: { client: OpenAI; sdk: OpenAISDK } | undefined;
-  // The SDK is imported on the first request, not with this package: importing it costs more
-  // than the rest of a provider. A missing key still fails the first request, before the import.
-  const getClient = async (): Promise<{ client: OpenAI; sdk: OpenAISDK }> => {
-    if (loaded) return loaded;
-    const apiKey = settings.apiKey ?? environment("OPENAI_API_KEY");
-    if (!apiKey)
-      throw new ProviderError({
-        code: "provider-config-invalid",
-        provider: providerName,
-        message: "No OpenAI API key: pass apiKey to openai() or set OPENAI_API_KEY.",
-      });
-    const sdk = await loadOpenAISDK();
-    const client = new sdk.default({
-      apiKey,
-      baseURL: settings.baseURL ?? environment("OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
-      organization: settings.organization ?? null,
-      project: settings.project ?? null,
-      defaultHeaders: settings.headers,
-      maxRetries: settings.maxRetries,
-      timeout: settings.timeout,
-      fetch: settings.fetch,
-    });
-    loaded ??= { client, sdk };
-    return loaded;
-  };
-
+  // The SDK is imported and the key read on the first request, not with this package or here:
+  // importing the SDK costs more than the rest of a provider, and a missing key is an error of
+  // the stream, not of openai().
+  const loadClient = createOpenAIClientLoader(settings);
   return {
-    name: providerName,
+    name: openAIProviderName,
     capabilities: openAICapabilities,
-    async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-      // The client is made on first use, so a missing key is an error of the stream, not of openai().
-      const { client, sdk } = await getClient();
-      yield* streamOpenAIResponse(client, request, {
-        providerName,
-        strictTools: settings.strictTools ?? false,
-        sdk,
-      });
-    },
+    stream: (request: ModelRequest): AsyncIterable<ModelStreamEvent> =>
+      streamOpenAIResponse(loadClient, request, settings),
   };
-}
-
-function environment(name: string): string | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
-    name
-  ];
-  return value === "" ? undefined : value;
 }

@@ -1,3 +1,4 @@
+import { isRecord } from "@junction/provider-utils";
 import type { JSONSchema } from "@junction/types";
 
 /** The outcome of making a JSON Schema fit OpenAI's strict mode. */
@@ -207,10 +208,6 @@ function nullable(schema: JSONSchema): JSONSchema {
 
 function includesType(type: unknown, name: string): boolean {
   return type === name || (Array.isArray(type) && type.includes(name));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function escapePointer(name: string): string {

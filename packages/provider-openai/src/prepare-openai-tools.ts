@@ -1,3 +1,4 @@
+import { isRecord } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
   createToolNameMapping,
@@ -90,7 +91,7 @@ export function prepareOpenAITools(options: {
 
 function objectSchema(tool: ToolDefinition, warnings: Warning[]): JSONSchema {
   const schema = tool.inputSchema;
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+  if (!isRecord(schema)) {
     warnings.push({
       code: "tool-schema-invalid",
       message: `Tool "${tool.name}" has no valid input schema; sent as an object accepting any properties.`,

@@ -1,15 +1,15 @@
 import { COMMON_TOOL_NAME_RULE, createToolNameMapping, ProviderError } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { mapUsage, OpenAIStreamMapper } from "./map-openai-stream.js";
+import { mapOpenAIUsage } from "./map-openai-usage.js";
+import { OpenAIStreamState } from "./openai-stream-state.js";
 
 const mapper = () =>
-  new OpenAIStreamMapper({
+  new OpenAIStreamState({
     toolNames: createToolNameMapping(["lookup"], COMMON_TOOL_NAME_RULE),
-    providerName: "openai",
     requestId: "req_1",
   });
 
-describe("OpenAIStreamMapper", () => {
+describe("OpenAIStreamState", () => {
   it("emits a call whose arguments arrive only in output_item.done, with start, one delta and the call", () => {
     const m = mapper();
     const item = {
@@ -105,6 +105,119 @@ describe("OpenAIStreamMapper", () => {
     });
   });
 
+  it("reads reasoning_text deltas and done events, and the item's final content, as reasoning", () => {
+    const m = mapper();
+    // No output_item.added: some compatible servers start with the deltas.
+    expect(
+      m.push({
+        type: "response.reasoning_text.delta",
+        output_index: 0,
+        item_id: "rs_2",
+        content_index: 0,
+        delta: "Think",
+      }),
+    ).toEqual([{ type: "reasoning-delta", text: "Think" }]);
+    // The done event carries the whole text: only what the deltas missed is streamed.
+    expect(
+      m.push({
+        type: "response.reasoning_text.done",
+        item_id: "rs_2",
+        content_index: 0,
+        text: "Think hard.",
+      }),
+    ).toEqual([{ type: "reasoning-delta", text: " hard." }]);
+    expect(
+      m.push({
+        type: "response.reasoning_text.done",
+        item_id: "rs_2",
+        content_index: 0,
+        text: "Think hard.",
+      }),
+    ).toEqual([]);
+    // The item's content is final, even where it differs from what was streamed.
+    m.push({
+      type: "response.output_item.done",
+      output_index: 0,
+      item: {
+        id: "rs_2",
+        type: "reasoning",
+        summary: [],
+        content: [{ type: "reasoning_text", text: "Think harder." }],
+      },
+    });
+    const [finish] = m.push({ type: "response.completed", response: { status: "completed" } });
+    expect(finish).toMatchObject({
+      content: [
+        {
+          type: "reasoning",
+          text: "Think harder.",
+          providerMetadata: { openai: { itemId: "rs_2", reasoningText: true } },
+        },
+      ],
+    });
+  });
+
+  it("rejects reasoning_text events without a string delta or text", () => {
+    const m = mapper();
+    expect(() => m.push({ type: "response.reasoning_text.delta", output_index: 0, delta: null })).toThrow(
+      'OpenAI sent response.reasoning_text.delta without a string "delta" (got null).',
+    );
+    expect(() => m.push({ type: "response.reasoning_text.done", output_index: 0 })).toThrow(
+      'OpenAI sent response.reasoning_text.done without a string "text" (got undefined).',
+    );
+  });
+
+  it("reports an mcp_approval_request once, keeps it in the turn, and rejects one without a server label", () => {
+    const m = mapper();
+    const item = {
+      id: "mcpr_1",
+      type: "mcp_approval_request",
+      server_label: "docs",
+      name: "search",
+      arguments: '{"q":"x"}',
+    };
+    const added = m.push({ type: "response.output_item.added", output_index: 0, item });
+    expect(added).toMatchObject([{ type: "warning", warning: { code: "mcp-approval-requested" } }]);
+    expect(m.push({ type: "response.output_item.done", output_index: 0, item })).toEqual([]);
+    const [finish] = m.push({ type: "response.completed", response: { status: "completed" } });
+    expect(finish).toMatchObject({
+      reason: "stop",
+      content: [
+        {
+          type: "text",
+          text: "",
+          providerMetadata: {
+            openai: {
+              mcpApprovalRequest: {
+                id: "mcpr_1",
+                serverLabel: "docs",
+                name: "search",
+                arguments: '{"q":"x"}',
+              },
+            },
+          },
+        },
+      ],
+    });
+
+    const other = mapper();
+    expect(() =>
+      other.push({
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { id: "mcpr_2", type: "mcp_approval_request", name: "search" },
+      }),
+    ).toThrow('OpenAI sent mcp_approval_request item without a string "server_label" (got undefined).');
+  });
+
+  it("throws a retryable stream error from finish() when the stream ended before response.completed", () => {
+    const m = mapper();
+    m.push({ type: "response.output_text.delta", output_index: 0, delta: "Hi" });
+    expect(() => m.finish()).toThrow("The OpenAI stream ended before response.completed.");
+    m.push({ type: "response.completed", response: { status: "completed" } });
+    expect(m.finish()).toEqual([]);
+  });
+
   it("throws clear errors for events it cannot read", () => {
     const m = mapper();
     const attempt = (event: unknown) => {
@@ -134,15 +247,15 @@ describe("OpenAIStreamMapper", () => {
   });
 });
 
-describe("mapUsage", () => {
+describe("mapOpenAIUsage", () => {
   it("keeps absent counts absent and reads cache and reasoning details", () => {
-    expect(mapUsage({ input_tokens: 10, output_tokens: 5 })).toEqual({
+    expect(mapOpenAIUsage({ input_tokens: 10, output_tokens: 5 })).toEqual({
       inputTokens: 10,
       outputTokens: 5,
       totalTokens: 15,
     });
     expect(
-      mapUsage({
+      mapOpenAIUsage({
         input_tokens: 100,
         output_tokens: 50,
         total_tokens: 150,

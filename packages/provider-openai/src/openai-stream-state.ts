@@ -1,16 +1,26 @@
+import { isRecord, parseToolArguments } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   type ModelStreamEvent,
   ProviderError,
   type ToolNameMapping,
-  type Usage,
 } from "@junction/types";
+import { openAIProviderName } from "./build-openai-request.js";
+import type { OpenAIMCPApprovalRequest, OpenAIPartMetadata } from "./convert-to-openai-messages.js";
 import { retryableStreamCodes } from "./map-openai-error.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
+import { mapOpenAIUsage } from "./map-openai-usage.js";
 
 type ItemState =
   | { kind: "message"; itemId?: string; phase?: string; texts: string[] }
-  | { kind: "reasoning"; itemId?: string; summaries: string[]; encryptedContent?: string }
+  | {
+      kind: "reasoning";
+      itemId?: string;
+      summaries: string[];
+      /** The item's own reasoning text (`content` of type `reasoning_text`), by content index. */
+      texts: string[];
+      encryptedContent?: string;
+    }
   | {
       kind: "function_call";
       itemId?: string;
@@ -22,44 +32,64 @@ type ItemState =
       /** The parsed input, once the call was emitted. */
       input?: unknown;
     }
+  | { kind: "mcp_approval_request"; request: OpenAIMCPApprovalRequest; reported: boolean }
   | { kind: "other"; type: string };
 
 type JSONObject = Record<string, unknown>;
 
 /**
  * Turns Responses API stream events into Junction's neutral events. Pure and synchronous:
- * feed it each parsed event with `push`; it validates what it reads (the stream is untrusted
- * input) and throws a `ProviderError` naming the event and field when something is malformed,
- * or when the response failed.
+ * feed it each parsed event with `push`, then call `finish` when the stream ends; it validates
+ * what it reads (the stream is untrusted input) and throws a `ProviderError` naming the event
+ * and field when something is malformed, or when the response failed.
+ *
+ * Hosted MCP approval requests (`mcp_approval_request` items) are never answered here: each
+ * one is kept in the turn's content (see `OpenAIPartMetadata.mcpApprovalRequest`) and reported
+ * with an `mcp-approval-requested` warning that says how to answer it.
  */
-export class OpenAIStreamMapper {
+export class OpenAIStreamState {
   /** The response id from `response.created`, once seen. */
   responseId: string | undefined;
   /** True once `response.completed` or `response.incomplete` produced the `finish` event. */
   finished = false;
 
   readonly #toolNames: ToolNameMapping;
-  readonly #providerName: string;
+  readonly #providerName = openAIProviderName;
   readonly #requestId: string | undefined;
   readonly #items = new Map<number, ItemState>();
   readonly #indexByItemId = new Map<string, number>();
 
-  constructor(options: { toolNames: ToolNameMapping; providerName: string; requestId?: string }) {
+  constructor(options: { toolNames: ToolNameMapping; requestId?: string }) {
     this.#toolNames = options.toolNames;
-    this.#providerName = options.providerName;
     this.#requestId = options.requestId;
+  }
+
+  /**
+   * The events that end the stream. `push` already produced the `finish` event when
+   * `response.completed` or `response.incomplete` arrived; a stream that ended without one
+   * was cut short, and this throws a retryable `provider-stream-error`.
+   */
+  finish(): ModelStreamEvent[] {
+    if (this.finished) return [];
+    throw new ProviderError({
+      code: "provider-stream-error",
+      provider: this.#providerName,
+      message: "The OpenAI stream ended before response.completed.",
+      retryable: true,
+      requestId: this.#requestId,
+    });
   }
 
   /** Maps one stream event; returns the neutral events it produces (often none). */
   push(event: unknown): ModelStreamEvent[] {
     if (this.finished) return [];
-    if (!isObject(event) || typeof event.type !== "string")
+    if (!isRecord(event) || typeof event.type !== "string")
       throw this.#invalid(`a stream event without a type: ${preview(event)}`);
     switch (event.type) {
       case "response.created":
       case "response.in_progress":
       case "response.queued":
-        if (isObject(event.response) && typeof event.response.id === "string")
+        if (isRecord(event.response) && typeof event.response.id === "string")
           this.responseId = event.response.id;
         return [];
       case "response.output_item.added":
@@ -88,6 +118,10 @@ export class OpenAIStreamMapper {
         if (delta) events.push({ type: "reasoning-delta", text: delta });
         return events;
       }
+      case "response.reasoning_text.delta":
+        return this.#reasoningText(event, this.#string(event, "delta"), "delta");
+      case "response.reasoning_text.done":
+        return this.#reasoningText(event, this.#string(event, "text"), "done");
       case "response.function_call_arguments.delta": {
         const delta = this.#string(event, "delta");
         const item = this.#item(event, "function_call");
@@ -115,6 +149,32 @@ export class OpenAIStreamMapper {
     }
   }
 
+  /**
+   * Reasoning text as LM Studio and other compatible servers stream it (`reasoning_text`
+   * deltas, then a `done` event with the whole text of that content part). A `done` event adds
+   * whatever the deltas did not already carry, so a server that sends only `done` still streams.
+   */
+  #reasoningText(event: JSONObject, text: string, kind: "delta" | "done"): ModelStreamEvent[] {
+    const item = this.#item(event, "reasoning");
+    if (item.kind !== "reasoning") return [];
+    const contentIndex = typeof event.content_index === "number" ? event.content_index : 0;
+    const current = item.texts[contentIndex];
+    let delta = text;
+    if (kind === "done") {
+      item.texts[contentIndex] = text;
+      if (current !== undefined && !text.startsWith(current)) return [];
+      delta = text.slice(current?.length ?? 0);
+    } else {
+      item.texts[contentIndex] = (current ?? "") + text;
+    }
+    const events: ModelStreamEvent[] = [];
+    // Separate content parts (and summaries before them) as paragraphs, as summaries are.
+    if (current === undefined && delta && (contentIndex > 0 || item.summaries.length > 0))
+      events.push({ type: "reasoning-delta", text: "\n\n" });
+    if (delta) events.push({ type: "reasoning-delta", text: delta });
+    return events;
+  }
+
   #itemAdded(event: JSONObject): ModelStreamEvent[] {
     const item = this.#object(event, "item");
     const index = this.#outputIndex(event);
@@ -130,8 +190,10 @@ export class OpenAIStreamMapper {
         });
         return [];
       case "reasoning":
-        this.#items.set(index, { kind: "reasoning", itemId, summaries: [] });
+        this.#items.set(index, { kind: "reasoning", itemId, summaries: [], texts: [] });
         return [];
+      case "mcp_approval_request":
+        return this.#approvalRequest(index, item);
       case "function_call": {
         const state: ItemState = {
           kind: "function_call",
@@ -172,9 +234,9 @@ export class OpenAIStreamMapper {
       case "message": {
         const texts = Array.isArray(item.content)
           ? item.content.map((part) =>
-              isObject(part) && typeof part.text === "string"
+              isRecord(part) && typeof part.text === "string"
                 ? part.text
-                : isObject(part) && typeof part.refusal === "string"
+                : isRecord(part) && typeof part.refusal === "string"
                   ? part.refusal
                   : "",
             )
@@ -191,13 +253,18 @@ export class OpenAIStreamMapper {
       }
       case "reasoning": {
         const summaries = Array.isArray(item.summary)
-          ? item.summary.map((part) => (isObject(part) && typeof part.text === "string" ? part.text : ""))
+          ? item.summary.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
           : undefined;
-        const state = known?.kind === "reasoning" ? known : { kind: "reasoning" as const, summaries: [] };
+        const texts = Array.isArray(item.content)
+          ? item.content.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
+          : undefined;
+        const state =
+          known?.kind === "reasoning" ? known : { kind: "reasoning" as const, summaries: [], texts: [] };
         this.#items.set(index, {
           ...state,
           itemId: itemId ?? state.itemId,
           summaries: summaries ?? state.summaries,
+          texts: texts && texts.length > 0 ? texts : state.texts,
           // The encrypted content in output_item.added may be incomplete; this one is final.
           encryptedContent:
             typeof item.encrypted_content === "string" ? item.encrypted_content : state.encryptedContent,
@@ -239,16 +306,44 @@ export class OpenAIStreamMapper {
         events.push(...this.#emitToolCall(state));
         return events;
       }
+      case "mcp_approval_request":
+        return this.#approvalRequest(index, item);
       default:
         return [];
     }
+  }
+
+  /**
+   * A hosted MCP server's request for approval, from `output_item.added` or `.done` (whichever
+   * comes first; both carry the whole request). Kept for the turn's content and reported once.
+   */
+  #approvalRequest(index: number, item: JSONObject): ModelStreamEvent[] {
+    const what = "mcp_approval_request item";
+    const request: OpenAIMCPApprovalRequest = {
+      id: this.#string(item, "id", what),
+      serverLabel: this.#string(item, "server_label", what),
+      name: this.#string(item, "name", what),
+      arguments: typeof item.arguments === "string" ? item.arguments : "",
+    };
+    const known = this.#items.get(index);
+    if (known?.kind === "mcp_approval_request" && known.reported) return [];
+    this.#items.set(index, { kind: "mcp_approval_request", request, reported: true });
+    return [
+      {
+        type: "warning",
+        warning: {
+          code: "mcp-approval-requested",
+          message: `OpenAI's hosted MCP server "${request.serverLabel}" asks for approval to run its tool "${request.name}" with arguments ${preview(request.arguments)} (approval request ${request.id}). Junction never approves it on its own: the request is kept in the turn's content (providerMetadata.openai.mcpApprovalRequest). To answer, set providerMetadata.openai.mcpApprovalResponse to { approve: true } or { approve: false, reason } on that part and send the conversation again; it goes to OpenAI as an mcp_approval_response item.`,
+        },
+      },
+    ];
   }
 
   #emitToolCall(item: Extract<ItemState, { kind: "function_call" }>): ModelStreamEvent[] {
     if (item.emitted) return [];
     item.emitted = true;
     const name = this.#toolNames.fromVendor(item.vendorName);
-    const parsed = parseArguments(item.arguments);
+    const parsed = parseToolArguments(item.arguments);
     const events: ModelStreamEvent[] = [];
     if (!parsed.ok)
       events.push({
@@ -285,7 +380,7 @@ export class OpenAIStreamMapper {
           ? "completed"
           : "incomplete";
     const incompleteReason =
-      isObject(response.incomplete_details) && typeof response.incomplete_details.reason === "string"
+      isRecord(response.incomplete_details) && typeof response.incomplete_details.reason === "string"
         ? response.incomplete_details.reason
         : undefined;
     this.finished = true;
@@ -297,7 +392,7 @@ export class OpenAIStreamMapper {
         hasToolCalls: content.some((part) => part.type === "tool-call"),
       }),
       rawReason: incompleteReason ?? status,
-      usage: mapUsage(response.usage),
+      usage: mapOpenAIUsage(response.usage),
       content,
       ...(this.responseId ? { responseId: this.responseId } : {}),
     });
@@ -313,23 +408,35 @@ export class OpenAIStreamMapper {
         case "message": {
           const text = item.texts.join("");
           if (!text) break;
-          const metadata: Record<string, unknown> = {};
+          const metadata: OpenAIPartMetadata = {};
           if (item.itemId) metadata.itemId = item.itemId;
           if (item.phase) metadata.phase = item.phase;
           content.push({ type: "text", text, ...this.#metadata(metadata) });
           break;
         }
         case "reasoning": {
-          const summaries = item.summaries.length > 0 ? item.summaries : [""];
-          summaries.forEach((text, summaryIndex) => {
-            const metadata: Record<string, unknown> = {};
+          // One part per summary, then one per reasoning text; an item with neither still
+          // needs a part, to echo its id and encrypted content.
+          const texts = [...item.texts].map((text) => text ?? "");
+          const summaries = item.summaries.length > 0 || texts.length === 0 ? [...item.summaries] : [];
+          if (summaries.length === 0 && texts.length === 0) summaries.push("");
+          const parts = [
+            ...summaries.map((text) => ({ text: text ?? "", reasoningText: false })),
+            ...texts.map((text) => ({ text, reasoningText: true })),
+          ];
+          parts.forEach((part, partIndex) => {
+            const metadata: OpenAIPartMetadata = {};
             if (item.itemId) metadata.itemId = item.itemId;
-            if (summaryIndex === 0 && item.encryptedContent)
-              metadata.encryptedContent = item.encryptedContent;
-            content.push({ type: "reasoning", text: text ?? "", ...this.#metadata(metadata) });
+            if (partIndex === 0 && item.encryptedContent) metadata.encryptedContent = item.encryptedContent;
+            if (part.reasoningText) metadata.reasoningText = true;
+            content.push({ type: "reasoning", text: part.text, ...this.#metadata(metadata) });
           });
           break;
         }
+        case "mcp_approval_request":
+          // Nothing for the model to say: the part only carries the request, for the caller.
+          content.push({ type: "text", text: "", ...this.#metadata({ mcpApprovalRequest: item.request }) });
+          break;
         case "function_call":
           if (!item.emitted) break;
           content.push({
@@ -351,15 +458,17 @@ export class OpenAIStreamMapper {
     return content;
   }
 
-  #metadata(metadata: Record<string, unknown>): {
+  #metadata(metadata: OpenAIPartMetadata): {
     providerMetadata?: Record<string, Record<string, unknown>>;
   } {
-    return Object.keys(metadata).length > 0 ? { providerMetadata: { [this.#providerName]: metadata } } : {};
+    return Object.keys(metadata).length > 0
+      ? { providerMetadata: { [this.#providerName]: { ...metadata } } }
+      : {};
   }
 
   #failed(event: JSONObject): ProviderError {
-    const response = isObject(event.response) ? event.response : {};
-    const error = isObject(response.error) ? response.error : {};
+    const response = isRecord(event.response) ? event.response : {};
+    const error = isRecord(response.error) ? response.error : {};
     const code = typeof error.code === "string" ? error.code : undefined;
     const message = typeof error.message === "string" ? error.message : "no error message";
     return new ProviderError({
@@ -372,7 +481,7 @@ export class OpenAIStreamMapper {
   }
 
   #error(event: JSONObject): ProviderError {
-    const error = isObject(event.error) ? event.error : event;
+    const error = isRecord(event.error) ? event.error : event;
     const code = typeof error.code === "string" ? error.code : undefined;
     const message = typeof error.message === "string" ? error.message : "no error message";
     return new ProviderError({
@@ -395,8 +504,11 @@ export class OpenAIStreamMapper {
     if (kind === "function_call")
       throw this.#invalid(`${event.type} for output ${index}, which no function_call item announced`);
     const itemId = typeof event.item_id === "string" ? event.item_id : undefined;
+    if (itemId) this.#indexByItemId.set(itemId, index);
     const created: ItemState =
-      kind === "message" ? { kind, itemId, texts: [] } : { kind: "reasoning", itemId, summaries: [] };
+      kind === "message"
+        ? { kind, itemId, texts: [] }
+        : { kind: "reasoning", itemId, summaries: [], texts: [] };
     this.#items.set(index, created);
     return created;
   }
@@ -408,7 +520,7 @@ export class OpenAIStreamMapper {
 
   #object(event: JSONObject, field: string): JSONObject {
     const value = event[field];
-    if (isObject(value)) return value;
+    if (isRecord(value)) return value;
     throw this.#invalid(`${event.type} without an object "${field}"`);
   }
 
@@ -426,44 +538,6 @@ export class OpenAIStreamMapper {
       requestId: this.#requestId,
     });
   }
-}
-
-/** Maps Responses API usage; counts OpenAI did not report stay absent. */
-export function mapUsage(usage: unknown): Usage {
-  if (!isObject(usage)) return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  const inputTokens = numberOr(usage.input_tokens, 0);
-  const outputTokens = numberOr(usage.output_tokens, 0);
-  const out: Usage = {
-    inputTokens,
-    outputTokens,
-    totalTokens: numberOr(usage.total_tokens, inputTokens + outputTokens),
-  };
-  const input = isObject(usage.input_tokens_details) ? usage.input_tokens_details : {};
-  const output = isObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
-  if (typeof input.cached_tokens === "number") out.cachedInputTokens = input.cached_tokens;
-  if (typeof input.cache_write_tokens === "number") out.cacheWriteInputTokens = input.cache_write_tokens;
-  if (typeof output.reasoning_tokens === "number") out.reasoningTokens = output.reasoning_tokens;
-  return out;
-}
-
-function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  if (text.trim() === "") return { ok: true, value: {} };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!isObject(value))
-      return { ok: false, error: `a JSON ${Array.isArray(value) ? "array" : typeof value}` };
-    return { ok: true, value };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-function numberOr(value: unknown, fallback: number): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
-}
-
-function isObject(value: unknown): value is JSONObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function preview(value: unknown): string {

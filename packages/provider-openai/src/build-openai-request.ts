@@ -1,0 +1,84 @@
+import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
+import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
+import type OpenAI from "openai";
+import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
+import type { OpenAIProviderSettings } from "./openai-provider.js";
+import { prepareOpenAITools } from "./prepare-openai-tools.js";
+
+/** The body of a streaming Responses API request. */
+export type OpenAIRequestBody = OpenAI.Responses.ResponseCreateParamsStreaming;
+
+/** The provider's name: its key in `providerOptions` and `providerMetadata`. */
+export const openAIProviderName = "openai";
+
+// Request fields Junction builds itself; a provider option cannot replace them. (`tools` is
+// read separately: hosted tools given there are sent after the request's function tools.)
+const reservedOptions = ["model", "input", "instructions", "stream"];
+
+/**
+ * Builds the Responses API request body for a model request. Pure.
+ *
+ * `providerOptions.openai` is passed through as Responses API fields (`store`, `reasoning`,
+ * `parallel_tool_calls`, `include`, `service_tier`, `text`, …), except `strictTools`, which
+ * Junction reads itself, and `tools`: OpenAI's hosted tools (`web_search`, `mcp`, `file_search`, …),
+ * sent after the function tools Junction builds from `request.tools`. With `store: false` and `reasoning` set, `include` gets
+ * `reasoning.encrypted_content` so reasoning can be echoed on the next turn.
+ */
+export function buildOpenAIRequest(
+  request: ModelRequest,
+  settings: Pick<OpenAIProviderSettings, "strictTools">,
+): { body: OpenAIRequestBody; warnings: Warning[]; toolNames: ToolNameMapping } {
+  const {
+    strictTools,
+    tools: hostedTools,
+    ...vendorOptions
+  } = providerOptionsFor(request, openAIProviderName);
+  const warnings: Warning[] = [];
+  const prepared = prepareOpenAITools({
+    tools: request.tools,
+    toolChoice: request.toolChoice,
+    messages: request.messages,
+    strict: typeof strictTools === "boolean" ? strictTools : (settings.strictTools ?? false),
+  });
+  warnings.push(...prepared.warnings);
+  const converted = convertToOpenAIMessages({
+    messages: request.messages,
+    toolNames: prepared.toolNames,
+    providerName: openAIProviderName,
+  });
+  warnings.push(...converted.warnings);
+
+  const body: Record<string, unknown> = { model: request.model, input: converted.input };
+  if (request.system) body.instructions = request.system;
+  const tools: unknown[] = [...(prepared.tools ?? [])];
+  if (Array.isArray(hostedTools)) tools.push(...hostedTools);
+  else if (hostedTools !== undefined)
+    warnings.push({
+      code: "provider-option-ignored",
+      message: `providerOptions.${openAIProviderName}.tools was ignored: it must be an array of OpenAI tools (hosted tools such as { type: "web_search" }).`,
+    });
+  if (tools.length > 0) body.tools = tools;
+  if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;
+  if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.stopSequences && request.stopSequences.length > 0)
+    warnings.push({
+      code: "setting-unsupported",
+      message: "The OpenAI Responses API has no stop sequences; stopSequences is ignored.",
+    });
+
+  const passed = passThroughOptions(vendorOptions, {
+    provider: openAIProviderName,
+    reserved: reservedOptions,
+  });
+  warnings.push(...passed.warnings);
+  Object.assign(body, passed.fields);
+  if (body.store === false && body.reasoning !== undefined) {
+    const include = Array.isArray(body.include) ? body.include : [];
+    if (!include.includes("reasoning.encrypted_content"))
+      body.include = [...include, "reasoning.encrypted_content"];
+  }
+  body.stream = true;
+  return { body: body as unknown as OpenAIRequestBody, warnings, toolNames: prepared.toolNames };
+}
