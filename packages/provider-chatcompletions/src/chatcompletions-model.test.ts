@@ -539,6 +539,25 @@ describe("chatCompletions settings", () => {
     }
   });
 
+  it("sends no key when apiKey is an explicit empty string, even with OPENAI_API_KEY set", async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "sk-openai-secret";
+    try {
+      fake.enqueue({ chunks: fixture("chatcompletions-text.sse.txt") });
+      await collect(
+        chatCompletions({ baseURL: `${fake.url}/v1`, apiKey: "" }).stream({
+          model: "m",
+          messages: [{ role: "user", content: "hi" }],
+        }),
+      );
+      expect(fake.requests[0]!.headers.authorization).toBeUndefined();
+      expect(JSON.stringify(fake.requests[0]!.headers)).not.toContain("sk-openai-secret");
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
   it("fails clearly on the first request, not in the factory, without a key and without a baseURL", async () => {
     const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
     process.env.OPENAI_API_KEY = "  ";

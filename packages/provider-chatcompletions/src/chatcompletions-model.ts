@@ -34,7 +34,11 @@ export function createChatCompletionsModel(
             provider: name,
             label: "OpenAI",
           })
-        : loadSetting({ value: settings.apiKey, environmentVariable: "OPENAI_API_KEY" });
+        : // An explicit apiKey, even "", is the caller's word: "" means "send no key", and
+          // OPENAI_API_KEY must not follow a baseURL the caller chose to leave keyless.
+          settings.apiKey !== undefined
+          ? settings.apiKey.trim() || undefined
+          : loadSetting({ environmentVariable: "OPENAI_API_KEY" });
     const sdk = await loadOpenAISDK();
     loaded ??= {
       client: new sdk.default({
