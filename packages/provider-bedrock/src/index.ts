@@ -1,1 +1,2 @@
-export {};
+export type { BedrockReasoningMetadata } from "./bedrock-metadata.js";
+export { type BedrockSettings, bedrock } from "./bedrock-provider.js";

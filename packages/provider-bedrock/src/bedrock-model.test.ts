@@ -1,0 +1,698 @@
+import type { Message, ModelRequest, ModelStreamEvent } from "@junction/types";
+import { JunctionError, ProviderError } from "@junction/types";
+import {
+  type BedrockFake,
+  bedrockError,
+  bedrockEvent,
+  bedrockException,
+  readBedrockFixture,
+  startBedrockFake,
+} from "@junction/wire-fake/bedrock";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type BedrockSettings, bedrock } from "./bedrock-provider.js";
+
+const fixture = (name: string) => readBedrockFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
+
+const credentials = { accessKeyId: "AKIDFAKEBEDROCK", secretAccessKey: "fake-secret" };
+
+let fake: BedrockFake;
+beforeEach(async () => {
+  fake = await startBedrockFake();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+function provider(settings: BedrockSettings = {}) {
+  return bedrock({ region: "us-east-1", credentials, baseURL: fake.url, ...settings });
+}
+
+async function collect(stream: AsyncIterable<ModelStreamEvent>) {
+  const events: ModelStreamEvent[] = [];
+  try {
+    for await (const event of stream) events.push(event);
+  } catch (error) {
+    return { events, error: error as Error };
+  }
+  return { events, error: undefined };
+}
+
+const model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+const path = `/model/${encodeURIComponent(model)}/converse-stream`;
+
+const weatherTool = {
+  name: "get_weather",
+  description: "Get the current weather for a city.",
+  inputSchema: {
+    type: "object",
+    properties: { city: { type: "string" } },
+    required: ["city"],
+    additionalProperties: false,
+  },
+};
+const weatherSpec = {
+  toolSpec: {
+    name: "get_weather",
+    description: "Get the current weather for a city.",
+    inputSchema: { json: weatherTool.inputSchema },
+  },
+};
+
+const textFinish = {
+  type: "finish",
+  reason: "stop",
+  rawReason: "end_turn",
+  usage: { inputTokens: 14, outputTokens: 11, totalTokens: 25 },
+  content: [{ type: "text", text: "Hello! How can I help you today?" }],
+};
+
+describe("bedrock provider against the ConverseStream event stream", () => {
+  it("streams text, signs the request with the given credentials and sends the exact body", async () => {
+    fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
+    const { events, error } = await collect(
+      provider().stream({
+        model,
+        system: "Be brief.",
+        messages: [{ role: "user", content: "Hello" }],
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(fake.requests).toHaveLength(1);
+    const [request] = fake.requests;
+    expect(request!.method).toBe("POST");
+    expect(request!.path).toBe(path);
+    expect(request!.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDFAKEBEDROCK\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=/,
+    );
+    expect(request!.body).toEqual({
+      messages: [{ role: "user", content: [{ text: "Hello" }] }],
+      system: [{ text: "Be brief." }],
+    });
+    expect(events).toEqual([
+      { type: "text-delta", text: "Hello" },
+      { type: "text-delta", text: "! How can I" },
+      { type: "text-delta", text: " help you today?" },
+      textFinish,
+    ]);
+  });
+
+  it("streams a tool call with arguments in pieces and sends tools, tool choice and inference settings", async () => {
+    fake.enqueue({ frames: fixture("bedrock-tool-call.jsonl") });
+    const { events, error } = await collect(
+      provider({ defaultMaxTokens: 2048 }).stream({
+        model,
+        messages: [{ role: "user", content: "What is the weather in San Francisco?" }],
+        tools: [weatherTool],
+        toolChoice: "auto",
+        temperature: 0,
+        topP: 0.9,
+        stopSequences: ["END"],
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(fake.requests[0]!.body).toEqual({
+      messages: [{ role: "user", content: [{ text: "What is the weather in San Francisco?" }] }],
+      toolConfig: { tools: [weatherSpec], toolChoice: { auto: {} } },
+      inferenceConfig: { maxTokens: 2048, temperature: 0, topP: 0.9, stopSequences: ["END"] },
+    });
+    const id = "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q";
+    expect(events).toEqual([
+      { type: "text-delta", text: "Let me check" },
+      { type: "text-delta", text: " the weather." },
+      { type: "tool-call-start", id, name: "get_weather" },
+      { type: "tool-call-delta", id, argumentsDelta: '{"city": "San' },
+      { type: "tool-call-delta", id, argumentsDelta: ' Francisco"}' },
+      { type: "tool-call", id, name: "get_weather", input: { city: "San Francisco" } },
+      {
+        type: "finish",
+        reason: "tool-calls",
+        rawReason: "tool_use",
+        usage: { inputTokens: 408, outputTokens: 71, totalTokens: 479 },
+        content: [
+          { type: "text", text: "Let me check the weather." },
+          { type: "tool-call", id, name: "get_weather", input: { city: "San Francisco" } },
+        ],
+      },
+    ]);
+  });
+
+  it("maps tool names that break Bedrock's rule and maps them back on the way in", async () => {
+    // The shared mapping: invalid characters become "_", plus a short hash of the real name.
+    const vendorName = "fs_read_file_1uwfgkn";
+    const frames = fixture("bedrock-tool-call.jsonl").map((frame) =>
+      frame.type === "contentBlockStart"
+        ? bedrockEvent("contentBlockStart", {
+            contentBlockIndex: 1,
+            start: { toolUse: { toolUseId: "tooluse_1", name: vendorName } },
+          })
+        : frame,
+    );
+    fake.enqueue({ frames });
+    const { events } = await collect(
+      provider().stream({
+        model,
+        messages: [{ role: "user", content: "Read it." }],
+        tools: [{ ...weatherTool, name: "fs.read_file" }],
+        toolChoice: { type: "tool", name: "fs.read_file" },
+      }),
+    );
+    expect(fake.requests[0]!.body.toolConfig).toEqual({
+      tools: [{ toolSpec: { ...weatherSpec.toolSpec, name: vendorName } }],
+      toolChoice: { tool: { name: vendorName } },
+    });
+    expect(events).toContainEqual({ type: "tool-call-start", id: "tooluse_1", name: "fs.read_file" });
+    expect(events).toContainEqual({
+      type: "tool-call",
+      id: "tooluse_1",
+      name: "fs.read_file",
+      input: { city: "San Francisco" },
+    });
+  });
+
+  it("streams parallel tool calls, each complete when its block stops", async () => {
+    fake.enqueue({ frames: fixture("bedrock-parallel-tool-calls.jsonl") });
+    const { events, error } = await collect(
+      provider().stream({
+        model,
+        messages: [{ role: "user", content: "Weather in Paris and Tokyo?" }],
+        tools: [weatherTool],
+        toolChoice: "required",
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(fake.requests[0]!.body.toolConfig.toolChoice).toEqual({ any: {} });
+    expect(events.slice(0, -1)).toEqual([
+      { type: "tool-call-start", id: "tooluse_Paris01", name: "get_weather" },
+      { type: "tool-call-delta", id: "tooluse_Paris01", argumentsDelta: '{"city":' },
+      { type: "tool-call-delta", id: "tooluse_Paris01", argumentsDelta: ' "Paris"}' },
+      { type: "tool-call", id: "tooluse_Paris01", name: "get_weather", input: { city: "Paris" } },
+      { type: "tool-call-start", id: "tooluse_Tokyo02", name: "get_weather" },
+      { type: "tool-call-delta", id: "tooluse_Tokyo02", argumentsDelta: '{"city": "Tokyo"}' },
+      { type: "tool-call", id: "tooluse_Tokyo02", name: "get_weather", input: { city: "Tokyo" } },
+    ]);
+    expect(events.at(-1)).toEqual({
+      type: "finish",
+      reason: "tool-calls",
+      rawReason: "tool_use",
+      usage: { inputTokens: 420, outputTokens: 88, totalTokens: 508 },
+      content: [
+        { type: "tool-call", id: "tooluse_Paris01", name: "get_weather", input: { city: "Paris" } },
+        { type: "tool-call", id: "tooluse_Tokyo02", name: "get_weather", input: { city: "Tokyo" } },
+      ],
+    });
+  });
+
+  it("sends tool results natively: images, documents, JSON, error status; audio becomes a warning and a note", async () => {
+    fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
+    const png =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const pdf = btoa("%PDF-1.4 tiny");
+    const messages: Message[] = [
+      { role: "user", content: "Weather in Paris and Tokyo, and the report?" },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Checking." },
+          { type: "tool-call", id: "tooluse_Paris01", name: "get_weather", input: { city: "Paris" } },
+          { type: "tool-call", id: "tooluse_Tokyo02", name: "get_weather", input: { city: "Tokyo" } },
+          { type: "tool-call", id: "tooluse_Report03", name: "get_report", input: {} },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "tooluse_Paris01",
+            toolName: "get_weather",
+            output: "18°C, sunny",
+          },
+          {
+            type: "tool-result",
+            toolCallId: "tooluse_Tokyo02",
+            toolName: "get_weather",
+            output: { content: [{ type: "text", text: "Station offline" }], isError: true },
+          },
+          {
+            type: "tool-result",
+            toolCallId: "tooluse_Report03",
+            toolName: "get_report",
+            output: {
+              content: [
+                { type: "image", data: png, mimeType: "image/png" },
+                {
+                  type: "resource",
+                  resource: { uri: "file:///reports/q3.report.pdf", mimeType: "application/pdf", blob: pdf },
+                },
+                {
+                  type: "resource",
+                  resource: { uri: "file:///notes/read me.md", mimeType: "text/markdown", text: "# Notes" },
+                },
+                { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+              ],
+              structuredContent: { pages: 1 },
+              isError: false,
+            },
+          },
+        ],
+      },
+    ];
+    const { events, error } = await collect(
+      provider().stream({
+        model,
+        messages,
+        tools: [
+          weatherTool,
+          { name: "get_report", description: "The report.", inputSchema: { type: "object" } },
+        ],
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(fake.requests[0]!.body.messages).toEqual([
+      { role: "user", content: [{ text: "Weather in Paris and Tokyo, and the report?" }] },
+      {
+        role: "assistant",
+        content: [
+          { text: "Checking." },
+          { toolUse: { toolUseId: "tooluse_Paris01", name: "get_weather", input: { city: "Paris" } } },
+          { toolUse: { toolUseId: "tooluse_Tokyo02", name: "get_weather", input: { city: "Tokyo" } } },
+          { toolUse: { toolUseId: "tooluse_Report03", name: "get_report", input: {} } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { toolResult: { toolUseId: "tooluse_Paris01", content: [{ text: "18°C, sunny" }] } },
+          {
+            toolResult: {
+              toolUseId: "tooluse_Tokyo02",
+              content: [{ text: "Station offline" }],
+              status: "error",
+            },
+          },
+          {
+            toolResult: {
+              toolUseId: "tooluse_Report03",
+              content: [
+                { image: { format: "png", source: { bytes: png } } },
+                { document: { format: "pdf", name: "q3-report", source: { bytes: pdf } } },
+                { document: { format: "md", name: "read me", source: { bytes: btoa("# Notes") } } },
+                { text: "[audio (audio/wav) omitted: not supported by this model provider]" },
+                { json: { pages: 1 } },
+              ],
+            },
+          },
+        ],
+      },
+    ]);
+    expect(events.filter((event) => event.type === "warning")).toEqual([
+      {
+        type: "warning",
+        warning: {
+          code: "tool-result-audio-unsupported",
+          message:
+            "Bedrock cannot take audio (audio/wav) in a tool result; a text note was sent in its place.",
+        },
+      },
+    ]);
+  });
+
+  it("streams reasoning, passes additionalModelRequestFields through, and echoes signed and redacted reasoning next turn", async () => {
+    fake.enqueue(
+      { frames: fixture("bedrock-reasoning-tool-call.jsonl") },
+      { frames: fixture("bedrock-text.jsonl") },
+    );
+    const thinking = { thinking: { type: "enabled", budget_tokens: 1024 } };
+    const request: ModelRequest = {
+      model,
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+      tools: [weatherTool],
+      maxTokens: 4096,
+      providerOptions: { bedrock: { additionalModelRequestFields: thinking, modelId: "other" } },
+    };
+    const { events, error } = await collect(provider().stream(request));
+    expect(error).toBeUndefined();
+    expect(fake.requests[0]!.path).toBe(path);
+    expect(fake.requests[0]!.body).toEqual({
+      messages: [{ role: "user", content: [{ text: "Weather in Paris?" }] }],
+      toolConfig: { tools: [weatherSpec] },
+      inferenceConfig: { maxTokens: 4096 },
+      additionalModelRequestFields: thinking,
+    });
+    const signature = "EqoBCkgIARABGAIiQL2Vg0f3Z";
+    const redacted = "RW5jcnlwdGVkIHRoaW5raW5n";
+    const content = [
+      {
+        type: "reasoning",
+        text: "The user wants the weather. I should call get_weather.",
+        providerMetadata: { bedrock: { signature } },
+      },
+      { type: "reasoning", text: "", providerMetadata: { bedrock: { redactedContent: redacted } } },
+      { type: "text", text: "Checking." },
+      { type: "tool-call", id: "tooluse_Think03", name: "get_weather", input: { city: "Paris" } },
+    ] as const;
+    expect(events).toEqual([
+      {
+        type: "warning",
+        warning: {
+          code: "provider-option-ignored",
+          message:
+            'providerOptions.bedrock.modelId was ignored: Junction sets "modelId" from the request itself.',
+        },
+      },
+      { type: "reasoning-delta", text: "The user wants the weather." },
+      { type: "reasoning-delta", text: " I should call get_weather." },
+      { type: "text-delta", text: "Checking." },
+      { type: "tool-call-start", id: "tooluse_Think03", name: "get_weather" },
+      { type: "tool-call-delta", id: "tooluse_Think03", argumentsDelta: '{"city": "Paris"}' },
+      { type: "tool-call", id: "tooluse_Think03", name: "get_weather", input: { city: "Paris" } },
+      {
+        type: "finish",
+        reason: "tool-calls",
+        rawReason: "tool_use",
+        // Cache reads and writes count inside inputTokens.
+        usage: {
+          inputTokens: 310 + 1024,
+          outputTokens: 152,
+          totalTokens: 1486,
+          cachedInputTokens: 1024,
+          cacheWriteInputTokens: 0,
+        },
+        content,
+      },
+    ]);
+
+    const next = await collect(
+      provider().stream({
+        ...request,
+        providerOptions: { bedrock: { additionalModelRequestFields: thinking } },
+        messages: [
+          ...request.messages,
+          { role: "assistant", content: [...content] },
+          {
+            role: "tool",
+            content: [
+              { type: "tool-result", toolCallId: "tooluse_Think03", toolName: "get_weather", output: "18°C" },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(next.error).toBeUndefined();
+    expect(fake.requests[1]!.body.messages).toEqual([
+      { role: "user", content: [{ text: "Weather in Paris?" }] },
+      {
+        role: "assistant",
+        content: [
+          {
+            reasoningContent: {
+              reasoningText: { text: "The user wants the weather. I should call get_weather.", signature },
+            },
+          },
+          { reasoningContent: { redactedContent: redacted } },
+          { text: "Checking." },
+          { toolUse: { toolUseId: "tooluse_Think03", name: "get_weather", input: { city: "Paris" } } },
+        ],
+      },
+      {
+        role: "user",
+        content: [{ toolResult: { toolUseId: "tooluse_Think03", content: [{ text: "18°C" }] } }],
+      },
+    ]);
+  });
+
+  it.each([
+    ["end_turn", "stop"],
+    ["stop_sequence", "stop"],
+    ["max_tokens", "length"],
+    ["model_context_window_exceeded", "length"],
+    ["tool_use", "tool-calls"],
+    ["guardrail_intervened", "content-filter"],
+    ["content_filtered", "content-filter"],
+    ["malformed_tool_use", "error"],
+    ["something_new", "other"],
+  ])("maps stopReason %s to %s", async (stopReason, reason) => {
+    fake.enqueue({
+      frames: fixture("bedrock-text.jsonl").map((frame) =>
+        frame.type === "messageStop" ? bedrockEvent("messageStop", { stopReason }) : frame,
+      ),
+    });
+    const { events } = await collect(
+      provider().stream({ model, messages: [{ role: "user", content: "Hi" }] }),
+    );
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason, rawReason: stopReason });
+  });
+});
+
+describe("bedrock provider failures", () => {
+  const request: ModelRequest = { model, messages: [{ role: "user", content: "Hi" }] };
+
+  it("throws a ValidationException as a non-retryable 400 with the request id, without retrying", async () => {
+    fake.enqueue(
+      bedrockError(
+        400,
+        "ValidationException",
+        "The model returned the following errors: messages: at least one message is required",
+      ),
+    );
+    const { events, error } = await collect(provider().stream(request));
+    expect(events).toEqual([]);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: "provider-api-error",
+      provider: "bedrock",
+      status: 400,
+      retryable: false,
+      requestId: "fake-request-1",
+      message:
+        "Bedrock API error 400 (ValidationException: The model returned the following errors: messages: at least one message is required).",
+    });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("throws AccessDenied and ResourceNotFound as non-retryable", async () => {
+    fake.enqueue(
+      bedrockError(
+        403,
+        "AccessDeniedException",
+        "You don't have access to the model with the specified model ID.",
+      ),
+      bedrockError(404, "ResourceNotFoundException", "Model not found."),
+    );
+    const denied = await collect(provider().stream(request));
+    const missing = await collect(provider().stream(request));
+    expect(denied.error).toMatchObject({ status: 403, retryable: false, requestId: "fake-request-1" });
+    expect(missing.error).toMatchObject({ status: 404, retryable: false, requestId: "fake-request-2" });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it("retries a ThrottlingException (429) through the SDK and streams the second answer", async () => {
+    fake.enqueue(
+      bedrockError(429, "ThrottlingException", "Too many requests, please wait before trying again."),
+      {
+        frames: fixture("bedrock-text.jsonl"),
+      },
+    );
+    const { events, error } = await collect(provider().stream(request));
+    expect(error).toBeUndefined();
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
+    expect(events.at(-1)).toEqual(textFinish);
+  });
+
+  it("throws a retryable 429 once the retries are spent", async () => {
+    const throttled = bedrockError(
+      429,
+      "ThrottlingException",
+      "Too many requests, please wait before trying again.",
+    );
+    fake.enqueue(throttled, throttled);
+    const { error } = await collect(provider({ maxRetries: 1 }).stream(request));
+    expect(fake.requests).toHaveLength(2);
+    expect(error).toMatchObject({
+      code: "provider-api-error",
+      status: 429,
+      retryable: true,
+      requestId: "fake-request-2",
+      message:
+        "Bedrock API error 429 (ThrottlingException: Too many requests, please wait before trying again.).",
+    });
+  });
+
+  it("throws 5xx exceptions as retryable", async () => {
+    fake.enqueue(
+      bedrockError(503, "ServiceUnavailableException", "Bedrock is unable to process your request."),
+      bedrockError(500, "InternalServerException", "An internal server error occurred."),
+    );
+    const unavailable = await collect(provider({ maxRetries: 0 }).stream(request));
+    const internal = await collect(provider({ maxRetries: 0 }).stream(request));
+    expect(unavailable.error).toMatchObject({ code: "provider-api-error", status: 503, retryable: true });
+    expect(internal.error).toMatchObject({ code: "provider-api-error", status: 500, retryable: true });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it("throws an exception sent inside the stream, after the events before it", async () => {
+    const frames = fixture("bedrock-text.jsonl").slice(0, 2);
+    fake.enqueue({
+      frames: [
+        ...frames,
+        bedrockException("modelStreamErrorException", { message: "The model stream failed." }),
+      ],
+    });
+    const { events, error } = await collect(provider().stream(request));
+    expect(events).toEqual([{ type: "text-delta", text: "Hello" }]);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: "provider-stream-error",
+      provider: "bedrock",
+      retryable: true,
+      requestId: "fake-request-1",
+      message:
+        "Bedrock sent an error inside the stream (ModelStreamErrorException: The model stream failed.).",
+    });
+    expect((error as ProviderError).status).toBeUndefined();
+  });
+
+  it("throws a validationException inside the stream as not retryable", async () => {
+    fake.enqueue({
+      frames: [
+        ...fixture("bedrock-text.jsonl").slice(0, 1),
+        bedrockException("validationException", { message: "Input is too long for requested model." }),
+      ],
+    });
+    const { error } = await collect(provider().stream(request));
+    expect(error).toMatchObject({ code: "provider-stream-error", retryable: false });
+  });
+
+  it("throws when the stream ends before messageStop", async () => {
+    fake.enqueue({ frames: fixture("bedrock-text.jsonl").slice(0, 3) });
+    const { events, error } = await collect(provider().stream(request));
+    expect(events).toEqual([
+      { type: "text-delta", text: "Hello" },
+      { type: "text-delta", text: "! How can I" },
+    ]);
+    expect(error).toMatchObject({
+      code: "provider-stream-error",
+      retryable: true,
+      message: "The Bedrock stream ended before messageStop: the response is incomplete.",
+    });
+  });
+
+  it("throws a retryable stream error when the HTTP/2 stream is reset mid-answer", async () => {
+    fake.enqueue({ frames: fixture("bedrock-text.jsonl").slice(0, 3), frameDelayMs: 20, ending: "reset" });
+    const { events, error } = await collect(provider({ maxRetries: 0 }).stream(request));
+    expect(events).toEqual([
+      { type: "text-delta", text: "Hello" },
+      { type: "text-delta", text: "! How can I" },
+    ]);
+    expect(fake.requests).toHaveLength(1);
+    expect(error).toMatchObject({
+      code: "provider-stream-error",
+      retryable: true,
+      requestId: "fake-request-1",
+    });
+  });
+
+  it("throws a config error naming AWS_REGION when no region is found, before any request", async () => {
+    vi.stubEnv("AWS_REGION", "");
+    vi.stubEnv("AWS_CONFIG_FILE", "/nonexistent/aws-config");
+    vi.stubEnv("AWS_PROFILE", "");
+    try {
+      const { error } = await collect(bedrock({ credentials, baseURL: fake.url }).stream(request));
+      expect(error).toMatchObject({
+        code: "provider-config-invalid",
+        provider: "bedrock",
+        message:
+          "Bedrock needs an AWS region: pass region to bedrock(), or set AWS_REGION (or a region in your AWS profile).",
+      });
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("throws a config error when the credential provider finds no credentials", async () => {
+    const { error } = await collect(
+      provider({
+        credentials: async () => {
+          throw Object.assign(new Error("Could not load credentials from any providers"), {
+            name: "CredentialsProviderError",
+          });
+        },
+      }).stream(request),
+    );
+    expect(error).toMatchObject({ code: "provider-config-invalid", provider: "bedrock" });
+    expect(error!.message).toContain("Could not load credentials from any providers");
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("bedrock provider credentials", () => {
+  const request: ModelRequest = { model, messages: [{ role: "user", content: "Hi" }] };
+
+  it("reads region and credentials from the AWS SDK's provider chain when none are given", async () => {
+    vi.stubEnv("AWS_REGION", "eu-west-3");
+    vi.stubEnv("AWS_ACCESS_KEY_ID", "AKIDFROMENVIRONMENT");
+    vi.stubEnv("AWS_SECRET_ACCESS_KEY", "environment-secret");
+    try {
+      fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
+      const { error } = await collect(bedrock({ baseURL: fake.url }).stream(request));
+      expect(error).toBeUndefined();
+      expect(fake.requests[0]!.headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDFROMENVIRONMENT\/\d{8}\/eu-west-3\/bedrock\/aws4_request/,
+      );
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("sends a Bedrock API key as a bearer token", async () => {
+    fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
+    const { error } = await collect(
+      bedrock({ region: "us-west-2", apiKey: " bedrock-api-key ", baseURL: fake.url }).stream(request),
+    );
+    expect(error).toBeUndefined();
+    expect(fake.requests[0]!.headers.authorization).toBe("Bearer bedrock-api-key");
+  });
+});
+
+describe("bedrock provider abort", () => {
+  it("an aborted signal cancels the HTTP/2 stream and throws the shared abort error", async () => {
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    fake.enqueue({
+      frames: fixture("bedrock-text.jsonl").slice(0, 3),
+      ending: "hold",
+      onClose: () => closed(),
+    });
+    const controller = new AbortController();
+    const events: ModelStreamEvent[] = [];
+    let error: unknown;
+    try {
+      for await (const event of provider().stream({ ...request(), signal: controller.signal })) {
+        events.push(event);
+        if (event.type === "text-delta") controller.abort();
+      }
+    } catch (caught) {
+      error = caught;
+    }
+    await serverSawClose;
+    expect(events).toEqual([{ type: "text-delta", text: "Hello" }]);
+    expect(JunctionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "aborted", message: "The Bedrock request was aborted." });
+  });
+
+  it("does not send a request when the signal is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { error } = await collect(provider().stream({ ...request(), signal: controller.signal }));
+    expect(error).toMatchObject({ code: "aborted" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  function request(): ModelRequest {
+    return { model, messages: [{ role: "user", content: "Hi" }] };
+  }
+});

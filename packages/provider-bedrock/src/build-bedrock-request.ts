@@ -1,0 +1,57 @@
+import type { ConverseStreamCommandInput, InferenceConfiguration } from "@aws-sdk/client-bedrock-runtime";
+import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
+import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
+import type { BedrockSettings } from "./bedrock-provider.js";
+import { convertToBedrockMessages } from "./convert-to-bedrock-messages.js";
+import { prepareBedrockTools } from "./prepare-bedrock-tools.js";
+
+/** The provider's name: its key in `providerOptions` and `providerMetadata`. */
+export const bedrockProviderName = "bedrock";
+
+/** Input fields Junction sets itself; `providerOptions.bedrock` cannot replace them. */
+const reservedFields = ["modelId", "messages", "system", "toolConfig", "inferenceConfig"];
+
+/** The ConverseStream input: `modelId` goes in the URL path, the rest is the JSON body. */
+export type BedrockRequestBody = ConverseStreamCommandInput;
+
+/**
+ * The ConverseStream input a `ModelRequest` becomes, the warnings on the way, and the tool names
+ * used. Pure.
+ *
+ * `providerOptions.bedrock` fields are added to the input as the API names them, for example
+ * `additionalModelRequestFields` (extended thinking: `{ thinking: { type: "enabled", budget_tokens: 2048 } }`
+ * for Anthropic models, `reasoningConfig` for Nova), `guardrailConfig`, `performanceConfig`,
+ * `requestMetadata` or `serviceTier`.
+ */
+export function buildBedrockRequest(
+  request: ModelRequest,
+  settings: Pick<BedrockSettings, "defaultMaxTokens">,
+): { body: BedrockRequestBody; warnings: Warning[]; toolNames: ToolNameMapping } {
+  const prepared = prepareBedrockTools({
+    tools: request.tools,
+    toolChoice: request.toolChoice,
+    messages: request.messages,
+  });
+  const converted = convertToBedrockMessages(request.messages, { toolNames: prepared.toolNames });
+  const passthrough = passThroughOptions(providerOptionsFor(request, bedrockProviderName), {
+    provider: bedrockProviderName,
+    reserved: reservedFields,
+  });
+  const warnings = [...prepared.warnings, ...converted.warnings, ...passthrough.warnings];
+
+  const body: BedrockRequestBody = { modelId: request.model, messages: converted.messages };
+  if (request.system !== undefined && request.system !== "") body.system = [{ text: request.system }];
+  if (prepared.toolConfig) body.toolConfig = prepared.toolConfig;
+
+  const inferenceConfig: InferenceConfiguration = {};
+  const maxTokens = request.maxTokens ?? settings.defaultMaxTokens;
+  if (maxTokens !== undefined) inferenceConfig.maxTokens = maxTokens;
+  if (request.temperature !== undefined) inferenceConfig.temperature = request.temperature;
+  if (request.topP !== undefined) inferenceConfig.topP = request.topP;
+  if (request.stopSequences !== undefined && request.stopSequences.length > 0) {
+    inferenceConfig.stopSequences = request.stopSequences;
+  }
+  if (Object.keys(inferenceConfig).length > 0) body.inferenceConfig = inferenceConfig;
+  Object.assign(body, passthrough.fields);
+  return { body, warnings, toolNames: prepared.toolNames };
+}

@@ -1,0 +1,106 @@
+import { isRecord, toAbortError } from "@junction/provider-utils";
+import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { bedrockProviderName as provider } from "./build-bedrock-request.js";
+import type { BedrockErrorClasses } from "./load-bedrock-sdk.js";
+
+/**
+ * The Bedrock runtime's modelled errors: the HTTP status each comes with (used when the SDK
+ * gives none), and whether the same request may succeed later.
+ */
+const bedrockExceptions: Record<string, { status: number; retryable: boolean }> = {
+  ThrottlingException: { status: 429, retryable: true },
+  ServiceUnavailableException: { status: 503, retryable: true },
+  InternalServerException: { status: 500, retryable: true },
+  ModelNotReadyException: { status: 429, retryable: true },
+  ModelTimeoutException: { status: 408, retryable: true },
+  ModelStreamErrorException: { status: 424, retryable: true },
+  ModelErrorException: { status: 424, retryable: false },
+  ValidationException: { status: 400, retryable: false },
+  AccessDeniedException: { status: 403, retryable: false },
+  ResourceNotFoundException: { status: 404, retryable: false },
+  ServiceQuotaExceededException: { status: 400, retryable: false },
+  ConflictException: { status: 400, retryable: false },
+};
+
+/** Errors the AWS SDK throws before any request, when it has no credentials or region to use. */
+const configErrorNames = new Set(["CredentialsProviderError", "TokenProviderError"]);
+
+/**
+ * Maps what the AWS SDK throws to Junction's errors, by the error's class and `name` (never its
+ * message):
+ *
+ * - a Bedrock exception answered over HTTP (the SDK's retries already spent) → `ProviderError`
+ *   `provider-api-error` with the status from `$metadata.httpStatusCode`, retryability
+ *   (throttling, unavailable, internal errors, model not ready: yes; validation, access denied,
+ *   not found: no) and `$metadata.requestId`;
+ * - a Bedrock exception sent inside a 200 stream (`context.inStream`, or no HTTP status) →
+ *   `ProviderError` `provider-stream-error`, retryable by its type, without a status;
+ * - credentials the AWS provider chain could not find → `provider-config-invalid`;
+ * - a connection that failed (before the answer) or was lost (inside the stream) → retryable;
+ * - an abort → the shared abort error (`JunctionError` `aborted`).
+ *
+ * `context.sdk` gives the SDK's base exception class (from `loadBedrockSDK()`), so this module
+ * does not import the SDK itself.
+ */
+export function mapBedrockError(
+  error: unknown,
+  context: { signal?: AbortSignal; sdk?: BedrockErrorClasses; inStream?: boolean; requestId?: string },
+): JunctionError {
+  if (JunctionError.isInstance(error)) return error;
+  const name = isRecord(error) || error instanceof Error ? String((error as { name?: unknown }).name) : "";
+  if (context.signal?.aborted || name === "AbortError") return toAbortError(context.signal, error, "Bedrock");
+  const detail = error instanceof Error ? error.message : String(error);
+
+  if (configErrorNames.has(name)) {
+    return new ProviderError({
+      code: "provider-config-invalid",
+      provider,
+      message: `Bedrock could not get AWS credentials: ${detail} Pass credentials to bedrock(), or configure the AWS SDK's provider chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, AWS_BEARER_TOKEN_BEDROCK, an instance role, …).`,
+      cause: error,
+    });
+  }
+
+  const isServiceError = context.sdk ? error instanceof context.sdk.BedrockRuntimeServiceException : false;
+  if (isServiceError || name in bedrockExceptions) {
+    const metadata = (error as { $metadata?: { httpStatusCode?: number; requestId?: string } }).$metadata;
+    const known = bedrockExceptions[name];
+    const requestId = metadata?.requestId ?? context.requestId;
+    const text = `${name}${detail ? `: ${detail}` : ""}`;
+    if (context.inStream || metadata?.httpStatusCode === undefined) {
+      return new ProviderError({
+        code: "provider-stream-error",
+        provider,
+        message: `Bedrock sent an error inside the stream (${text}).`,
+        retryable: known?.retryable ?? false,
+        requestId,
+        cause: error,
+      });
+    }
+    const status = metadata.httpStatusCode ?? known?.status;
+    return new ProviderError({
+      provider,
+      message: `Bedrock API error ${status} (${text}).`,
+      status,
+      retryable: known?.retryable ?? isRetryableStatus(status),
+      requestId,
+      cause: error,
+    });
+  }
+
+  if (context.inStream) {
+    return new ProviderError({
+      code: "provider-stream-error",
+      provider,
+      message: `The Bedrock stream failed: ${detail}`,
+      retryable: true,
+      requestId: context.requestId,
+      cause: error,
+    });
+  }
+  return new ProviderError({
+    provider,
+    message: `Could not reach Bedrock: ${detail}`,
+    retryable: true,
+    cause: error,
+  });
+}

@@ -1,0 +1,136 @@
+import type {
+  Tool as BedrockTool,
+  ToolChoice as BedrockToolChoice,
+  ToolConfiguration,
+} from "@aws-sdk/client-bedrock-runtime";
+import { isRecord } from "@junction/provider-utils";
+import {
+  COMMON_TOOL_NAME_RULE,
+  createToolNameMapping,
+  type Message,
+  type ToolChoice,
+  type ToolDefinition,
+  type ToolNameMapping,
+  toolNamesInMessages,
+  type Warning,
+} from "@junction/types";
+
+/** The Converse `toolConfig` and the name mapping. */
+export interface PreparedBedrockTools {
+  /** Absent when the request has no tools. */
+  toolConfig?: ToolConfiguration;
+  /** Real tool names ↔ the names sent to Bedrock (`[a-zA-Z0-9_-]{1,64}`). */
+  toolNames: ToolNameMapping;
+  warnings: Warning[];
+}
+
+/**
+ * Prepares tool definitions for the Converse API. Pure: the caller's objects are never mutated.
+ *
+ * - Names follow Bedrock's rule `[a-zA-Z0-9_-]{1,64}` (`COMMON_TOOL_NAME_RULE`); the mapping
+ *   also covers the names used in the history, so earlier turns map the same way.
+ * - Schemas go as `inputSchema.json`. Bedrock needs an object schema at the top: a schema
+ *   without `type` gets `type: "object"`; any other schema becomes an open object schema with a
+ *   warning (the tool still validates its input itself).
+ * - Tool choice: `auto` → `{ auto: {} }`, `required` → `{ any: {} }`, a named tool →
+ *   `{ tool: { name } }`. Converse has no `none`: the tools are still sent (a conversation with
+ *   tool calls needs them) and a warning says the choice was not.
+ */
+export function prepareBedrockTools(options: {
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  messages: Message[];
+}): PreparedBedrockTools {
+  const warnings: Warning[] = [];
+  const definitions = options.tools ?? [];
+  const toolNames = createToolNameMapping(
+    [...definitions.map((tool) => tool.name), ...toolNamesInMessages(options.messages)],
+    COMMON_TOOL_NAME_RULE,
+  );
+
+  const tools: BedrockTool[] = [];
+  const seen = new Set<string>();
+  for (const definition of definitions) {
+    if (seen.has(definition.name)) {
+      warnings.push({
+        code: "tool-duplicate-name",
+        message: `Two tools are named "${definition.name}"; only the first is sent to Bedrock.`,
+      });
+      continue;
+    }
+    seen.add(definition.name);
+    tools.push({
+      toolSpec: {
+        name: toolNames.toVendor(definition.name),
+        ...(definition.description ? { description: definition.description } : {}),
+        inputSchema: { json: prepareInputSchema(definition, warnings) as never },
+      },
+    });
+  }
+
+  if (tools.length === 0) {
+    if (options.toolChoice === "required" || typeof options.toolChoice === "object") {
+      warnings.push({
+        code: "tool-choice-without-tools",
+        message: "A tool choice that requires a tool was given without any tools; it was not sent.",
+      });
+    }
+    return { toolNames, warnings };
+  }
+  const toolConfig: ToolConfiguration = { tools };
+  const toolChoice = mapToolChoice(options.toolChoice, toolNames, warnings);
+  if (toolChoice) toolConfig.toolChoice = toolChoice;
+  return { toolConfig, toolNames, warnings };
+}
+
+function mapToolChoice(
+  toolChoice: ToolChoice | undefined,
+  toolNames: ToolNameMapping,
+  warnings: Warning[],
+): BedrockToolChoice | undefined {
+  if (toolChoice === undefined) return undefined;
+  if (typeof toolChoice === "object") return { tool: { name: toolNames.toVendor(toolChoice.name) } };
+  switch (toolChoice) {
+    case "auto":
+      return { auto: {} };
+    case "required":
+      return { any: {} };
+    case "none":
+      warnings.push({
+        code: "tool-choice-unsupported",
+        message:
+          'Bedrock\'s Converse API has no tool choice "none"; the tools were sent without a tool choice, so the model may still call one.',
+      });
+      return undefined;
+    default: {
+      const unknown: never = toolChoice;
+      return unknown;
+    }
+  }
+}
+
+const topLevelCombinators = ["oneOf", "anyOf", "allOf"] as const;
+
+function prepareInputSchema(definition: ToolDefinition, warnings: Warning[]): Record<string, unknown> {
+  const schema: unknown = definition.inputSchema;
+  if (!isRecord(schema)) {
+    warnings.push({
+      code: "tool-schema-invalid",
+      message: `Tool "${definition.name}" has no JSON Schema object as its input schema; an open object schema was sent instead.`,
+    });
+    return { type: "object" };
+  }
+  const copy = structuredClone(schema);
+  const combinator = topLevelCombinators.find((key) => key in copy);
+  if (combinator || (copy.type !== undefined && copy.type !== "object")) {
+    const what = combinator ? `"${combinator}" at the top` : `type ${JSON.stringify(copy.type)} at the top`;
+    warnings.push({
+      code: "tool-schema-unsupported",
+      message: `Tool "${definition.name}": Bedrock needs an object schema, not ${what}; an open object schema was sent instead, and the tool validates its input itself.`,
+    });
+    return typeof copy.description === "string"
+      ? { type: "object", description: copy.description }
+      : { type: "object" };
+  }
+  return copy.type === undefined ? { ...copy, type: "object" } : copy;
+}
