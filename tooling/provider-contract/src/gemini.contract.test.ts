@@ -1,0 +1,4 @@
+import { defineProviderContract } from "./define-provider-contract.ts";
+import { geminiVendor } from "./vendors/gemini.ts";
+
+defineProviderContract(geminiVendor);

@@ -1,0 +1,161 @@
+import type { ModelProvider } from "@junction/types";
+import type { RecordedRequest } from "@junction/wire-fake";
+
+/** One tool call the scripted model makes. `name` is the real (neutral) tool name. */
+export interface ScriptedToolCall {
+  /** The call id the vendor sends, where its wire carries one. */
+  id: string;
+  name: string;
+  /** The arguments, as the model means them. */
+  input: Record<string, unknown>;
+  /** The argument JSON text in the pieces a streaming vendor sends; joined, it is `JSON.stringify(input)`. */
+  argumentPieces: string[];
+}
+
+/** Token counts in neutral terms (`outputTokens` includes `reasoningTokens`); each vendor renders them its own way. */
+export interface ScriptedUsage {
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens?: number;
+  /** A vendor-specific way of reporting these counts (see {@link VendorAdapter.usageVariants}); absent: the vendor's own. */
+  shape?: string;
+}
+
+/** Why the scripted turn ends, in neutral terms; each vendor renders its own stop reason. */
+export type ScriptedFinish = "stop" | "tool-calls" | "length";
+
+/** One assistant turn the fake streams: reasoning, then text, then tool calls, then the end. */
+export interface ScriptedTurn {
+  responseId: string;
+  reasoning?: string[];
+  text?: string[];
+  toolCalls?: ScriptedToolCall[];
+  finish: ScriptedFinish;
+  usage: ScriptedUsage;
+}
+
+/** What the fake answers one request with, in neutral terms. */
+export type ScriptedReply =
+  /** A streamed turn; `tools` are the real names of the tools the request declares, in order. */
+  | { kind: "turn"; turn: ScriptedTurn; tools?: readonly string[] }
+  /** An HTTP error, as the vendor sends it (status, its error body with `message`, its headers). */
+  | { kind: "http-error"; status: number; message: string }
+  /** A 200 stream that carries `text` and then an error of the "overloaded / server error" kind. */
+  | { kind: "stream-error"; text: string; message: string };
+
+/** Facts the suite needs to script a reply for a given request. */
+export interface ScriptContext {
+  /** The name the request gave the vendor for a real tool (vendors answer with that name). */
+  vendorToolName(name: string): string;
+}
+
+/** A running fake of the vendor's API that answers in its exact wire format. */
+export interface VendorFake {
+  /** What `createProvider` takes as `baseURL`. */
+  url: string;
+  /** Every request received, in order, bodies parsed. */
+  requests: RecordedRequest[];
+  /** Queues replies, taken one per request in order. */
+  enqueue(...replies: ScriptedReply[]): void;
+  close(): Promise<void>;
+}
+
+/** A fake that streams the start of a turn up to its first text delta and then holds the stream open. */
+export interface HeldStream {
+  url: string;
+  requests: RecordedRequest[];
+  /** Resolves once the client has closed the HTTP stream. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An image found in a recorded request. */
+export interface FoundImage {
+  mimeType: string;
+  /** Base64. */
+  data: string;
+}
+
+/** Names of the contract's cases, for {@link VendorAdapter.knownGaps}. */
+export type ContractCase =
+  | "text"
+  | "reasoning"
+  | "tool-call"
+  | "parallel-tool-calls"
+  | "tool-result-images"
+  | "usage"
+  | "usage-variants"
+  | "finish-stop"
+  | "finish-tool-calls"
+  | "finish-length"
+  | "http-400"
+  | "http-429-retried"
+  | "http-429-no-retries"
+  | "http-5xx"
+  | "stream-error"
+  | "abort"
+  | "missing-api-key";
+
+/** Settings the suite creates a provider with. */
+export interface ProviderOptions {
+  /** The fake's URL (from {@link VendorFake.url} or {@link HeldStream.url}). */
+  baseURL: string;
+  /** How often the vendor's SDK retries; retries must be quick (the adapter sets short backoff). */
+  maxRetries: number;
+}
+
+/**
+ * What the contract suite needs to know about one vendor: how to build its provider through the
+ * public factory, how to fake its API, and how to read neutral facts out of a request it sent.
+ */
+export interface VendorAdapter {
+  /** The provider's `name` (its key in `providerOptions` and in errors). */
+  name: string;
+  /** The model id every scenario asks for. */
+  model: string;
+  /** Creates the provider through its package's public factory, with a fake key. */
+  createProvider(options: ProviderOptions): ModelProvider;
+  /**
+   * Creates the provider with no key anywhere (the suite blanks these environment variables),
+   * still pointed at the fake. Absent for vendors whose credentials come from elsewhere (AWS).
+   */
+  missingApiKey?: { environmentVariables: string[]; createProvider(options: ProviderOptions): ModelProvider };
+  /** Starts the vendor's fake. */
+  startFake(): Promise<VendorFake>;
+  /** Starts a fake whose only answer streams `turn` up to its first text delta, then holds the stream. */
+  startHeldStream(turn: ScriptedTurn): Promise<HeldStream>;
+  /** How the vendor's wire differs in ways the contract allows. */
+  wire: {
+    /** `wire`: call ids come from the vendor and must reach the events as sent; `generated`: the provider makes them. */
+    toolCallIds: "wire" | "generated";
+    /** `pieces`: one `tool-call-delta` per piece sent; `whole`: the vendor sends whole arguments, one delta. */
+    argumentDeltas: "pieces" | "whole";
+    /**
+     * How the vendor reports reasoning tokens: on every turn (0 when there was no reasoning),
+     * only when there was reasoning, or never.
+     */
+    reasoningTokens: "always" | "when-reasoning" | "never";
+    /** The vendor's rule for tool names; names that break it are mapped and mapped back. */
+    toolNamePattern: RegExp;
+  };
+  /** Reads the tool names a recorded request declared, in order. */
+  toolNames(body: unknown): string[];
+  /**
+   * Reads the images a recorded request carried for tool results: `native` inside the vendor's
+   * own tool-result structure, `elsewhere` anywhere else (for example a following user message).
+   */
+  toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: FoundImage[] };
+  /**
+   * Other ways servers speaking this wire report usage (compatible servers), each a `shape` the
+   * adapter renders; the suite checks the usage invariants hold for each.
+   */
+  usageVariants?: { label: string; shape: string }[];
+  /** Other models to run the tool-result image case with (the vendor treats them differently). */
+  imageModels?: string[];
+  /**
+   * Cases the provider is known to fail today, each with the gap, run as `it.fails` so the suite stays
+   * green and turns red once the gap is closed (then remove the entry). A key `case@variant` names one
+   * run of a case that runs per model (`tool-result-images@<model>`) or per usage shape (`usage-variants@<shape>`).
+   */
+  knownGaps?: Partial<Record<ContractCase | `${ContractCase}@${string}`, string>>;
+}

@@ -1,0 +1,256 @@
+import { openai } from "@junction/provider-openai";
+import type { WireReply } from "@junction/wire-fake";
+import { startHeldSSEStream, startSSEVendorFake } from "../sse-vendor-fake.ts";
+import type {
+  FoundImage,
+  ScriptContext,
+  ScriptedReply,
+  ScriptedTurn,
+  VendorAdapter,
+} from "../vendor-adapter.ts";
+
+const model = "gpt-5.1";
+
+/** A Responses API stream event, framed as the API sends it (`event:` line, then `data:`). */
+function streamEvents(events: Record<string, unknown>[]): string[] {
+  return events.map(
+    (event, sequence_number) =>
+      `event: ${String(event.type)}\ndata: ${JSON.stringify({ ...event, sequence_number })}\n\n`,
+  );
+}
+
+function response(turn: ScriptedTurn, status: string, output: unknown[], usage: unknown) {
+  return {
+    id: turn.responseId,
+    object: "response",
+    created_at: 1787659560,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: status === "incomplete" ? { reason: "max_output_tokens" } : null,
+    instructions: null,
+    max_output_tokens: null,
+    model: "gpt-5.1-2025-11-13",
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: "medium", summary: "auto" },
+    store: true,
+    temperature: 1,
+    text: { format: { type: "text" }, verbosity: "medium" },
+    tool_choice: "auto",
+    tools: [],
+    top_p: 1,
+    truncation: "disabled",
+    usage,
+  };
+}
+
+/**
+ * A Responses API stream (see the provider's recorded fixtures): `response.created`, each output
+ * item added → its deltas → done, then `response.completed` (or `response.incomplete` at the
+ * output limit) carrying the output and the usage.
+ */
+function turnEvents(turn: ScriptedTurn, context: ScriptContext): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [
+    { type: "response.created", response: response(turn, "in_progress", [], null) },
+    { type: "response.in_progress", response: response(turn, "in_progress", [], null) },
+  ];
+  const output: Record<string, unknown>[] = [];
+  const status = turn.finish === "length" ? "incomplete" : "completed";
+  if (turn.reasoning) {
+    const output_index = output.length;
+    const id = `rs_${turn.responseId}`;
+    const text = turn.reasoning.join("");
+    const done = { id, type: "reasoning", summary: [{ type: "summary_text", text }] };
+    events.push(
+      { type: "response.output_item.added", output_index, item: { id, type: "reasoning", summary: [] } },
+      {
+        type: "response.reasoning_summary_part.added",
+        item_id: id,
+        output_index,
+        summary_index: 0,
+        part: { type: "summary_text", text: "" },
+      },
+      ...turn.reasoning.map((delta) => ({
+        type: "response.reasoning_summary_text.delta",
+        item_id: id,
+        output_index,
+        summary_index: 0,
+        delta,
+      })),
+      { type: "response.reasoning_summary_text.done", item_id: id, output_index, summary_index: 0, text },
+      { type: "response.output_item.done", output_index, item: done },
+    );
+    output.push(done);
+  }
+  if (turn.text) {
+    const output_index = output.length;
+    const id = `msg_${turn.responseId}`;
+    const text = turn.text.join("");
+    const part = { type: "output_text", annotations: [], logprobs: [], text };
+    const done = { id, type: "message", status, content: [part], role: "assistant" };
+    events.push(
+      {
+        type: "response.output_item.added",
+        output_index,
+        item: { id, type: "message", status: "in_progress", content: [], role: "assistant" },
+      },
+      {
+        type: "response.content_part.added",
+        item_id: id,
+        output_index,
+        content_index: 0,
+        part: { ...part, text: "" },
+      },
+      ...turn.text.map((delta) => ({
+        type: "response.output_text.delta",
+        item_id: id,
+        output_index,
+        content_index: 0,
+        delta,
+        logprobs: [],
+      })),
+      { type: "response.output_text.done", item_id: id, output_index, content_index: 0, text, logprobs: [] },
+      { type: "response.content_part.done", item_id: id, output_index, content_index: 0, part },
+      { type: "response.output_item.done", output_index, item: done },
+    );
+    output.push(done);
+  }
+  for (const call of turn.toolCalls ?? []) {
+    const output_index = output.length;
+    const id = `fc_${call.id}`;
+    const item = { id, type: "function_call", call_id: call.id, name: context.vendorToolName(call.name) };
+    const args = call.argumentPieces.join("");
+    const done = { ...item, status: "completed", arguments: args };
+    events.push(
+      {
+        type: "response.output_item.added",
+        output_index,
+        item: { ...item, status: "in_progress", arguments: "" },
+      },
+      ...call.argumentPieces.map((delta) => ({
+        type: "response.function_call_arguments.delta",
+        item_id: id,
+        output_index,
+        delta,
+      })),
+      { type: "response.function_call_arguments.done", item_id: id, output_index, arguments: args },
+      { type: "response.output_item.done", output_index, item: done },
+    );
+    output.push(done);
+  }
+  const { inputTokens, outputTokens, reasoningTokens } = turn.usage;
+  const usage = {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: reasoningTokens ?? 0 },
+    total_tokens: inputTokens + outputTokens,
+  };
+  events.push({
+    type: status === "completed" ? "response.completed" : "response.incomplete",
+    response: response(turn, status, output, usage),
+  });
+  return events;
+}
+
+const errorTypes: Record<number, { type: string; code: string | null }> = {
+  400: { type: "invalid_request_error", code: null },
+  429: { type: "requests", code: "rate_limit_exceeded" },
+  500: { type: "server_error", code: null },
+  503: { type: "server_error", code: null },
+};
+
+function render(reply: ScriptedReply, context: ScriptContext): WireReply {
+  switch (reply.kind) {
+    case "turn":
+      return {
+        chunks: streamEvents(turnEvents(reply.turn, context)),
+        headers: { "x-request-id": "req_contract" },
+      };
+    case "http-error":
+      return {
+        status: reply.status,
+        headers: { "x-request-id": "req_contract_error", "retry-after": "0" },
+        json: {
+          error: { message: reply.message, param: null, ...(errorTypes[reply.status] ?? errorTypes[500]) },
+        },
+      };
+    case "stream-error": {
+      const turn: ScriptedTurn = {
+        responseId: "resp_contract_error",
+        text: [reply.text],
+        finish: "stop",
+        usage: { inputTokens: 1, outputTokens: 1 },
+      };
+      // created, in_progress, message added, content part added, the text delta; then the error
+      // event and response.failed, as the API ends a response that failed part-way.
+      const opening = turnEvents(turn, context).slice(0, 5);
+      const error = { code: "server_error", message: reply.message };
+      return {
+        chunks: streamEvents([
+          ...opening,
+          { type: "error", error: { type: "server_error", ...error, param: null } },
+          { type: "response.failed", response: { ...response(turn, "failed", [], null), error } },
+        ]),
+      };
+    }
+    default: {
+      const unknown: never = reply;
+      return unknown;
+    }
+  }
+}
+
+function toolNames(body: unknown): string[] {
+  const tools = (body as { tools?: { type: string; name: string }[] }).tools ?? [];
+  return tools.filter((tool) => tool.type === "function").map((tool) => tool.name);
+}
+
+type Item = { type: string; output?: unknown; content?: unknown; image_url?: unknown };
+
+function dataURLImage(part: Item): FoundImage | undefined {
+  if (part.type !== "input_image" || typeof part.image_url !== "string") return undefined;
+  const match = /^data:([^;]+);base64,(.*)$/.exec(part.image_url);
+  return match ? { mimeType: match[1]!, data: match[2]! } : undefined;
+}
+
+function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: FoundImage[] } {
+  const found = { native: [] as FoundImage[], elsewhere: [] as FoundImage[] };
+  for (const item of (body as { input: Item[] }).input) {
+    const nested = item.type === "function_call_output" ? item.output : item.content;
+    if (!Array.isArray(nested)) continue;
+    for (const part of nested as Item[]) {
+      const image = dataURLImage(part);
+      if (image) (item.type === "function_call_output" ? found.native : found.elsewhere).push(image);
+    }
+  }
+  return found;
+}
+
+/** OpenAI's Responses API through the `openai` SDK. */
+export const openAIVendor: VendorAdapter = {
+  name: "openai",
+  model,
+  createProvider: ({ baseURL, maxRetries }) => openai({ apiKey: "sk-contract", baseURL, maxRetries }),
+  missingApiKey: {
+    environmentVariables: ["OPENAI_API_KEY"],
+    createProvider: ({ baseURL, maxRetries }) => openai({ baseURL, maxRetries }),
+  },
+  startFake: () => startSSEVendorFake({ render, toolNames, basePath: "/v1" }),
+  startHeldStream: (turn) =>
+    startHeldSSEStream({
+      chunks: streamEvents(turnEvents(turn, { vendorToolName: (name) => name })),
+      marker: `"delta":${JSON.stringify(turn.text![0])}`,
+      basePath: "/v1",
+    }),
+  wire: {
+    toolCallIds: "wire",
+    argumentDeltas: "pieces",
+    reasoningTokens: "always",
+    toolNamePattern: /^[a-zA-Z0-9_-]{1,64}$/,
+  },
+  toolNames,
+  toolResultImages,
+};
