@@ -1,3 +1,4 @@
+import { isRecord } from "@junction/provider-utils";
 import type { JSONSchema } from "@junction/types";
 
 /** Keywords Gemini's `parametersJsonSchema` accepts; they are kept as they are (subschemas cleaned). */
@@ -60,8 +61,8 @@ export function cleanGeminiJSONSchema(schema: JSONSchema): CleanedGeminiSchema {
   const removed = new Set<string>();
   const unresolved = new Set<string>();
   const definitions = {
-    ...(isObject(schema.definitions) ? schema.definitions : {}),
-    ...(isObject(schema.$defs) ? schema.$defs : {}),
+    ...(isRecord(schema.definitions) ? schema.definitions : {}),
+    ...(isRecord(schema.$defs) ? schema.$defs : {}),
   } as Record<string, unknown>;
 
   const resolve = (reference: string): unknown => {
@@ -73,7 +74,7 @@ export function cleanGeminiJSONSchema(schema: JSONSchema): CleanedGeminiSchema {
 
   const clean = (node: unknown, expanding: readonly string[]): JSONSchema => {
     if (node === true || node === undefined) return {};
-    if (!isObject(node)) {
+    if (!isRecord(node)) {
       removed.add(node === false ? "false schema" : "non-object schema");
       return {};
     }
@@ -99,7 +100,7 @@ export function cleanGeminiJSONSchema(schema: JSONSchema): CleanedGeminiSchema {
       if (IGNORED_ANNOTATIONS.has(key)) continue;
       switch (key) {
         case "properties":
-          if (isObject(value)) {
+          if (isRecord(value)) {
             result.properties = Object.fromEntries(
               Object.entries(value).map(([name, property]) => [name, clean(property, expanding)]),
             );
@@ -146,7 +147,7 @@ function mergeAll(members: JSONSchema[]): JSONSchema {
   const merged: JSONSchema = {};
   for (const member of members) {
     for (const [key, value] of Object.entries(member)) {
-      if (key === "properties" && isObject(value)) {
+      if (key === "properties" && isRecord(value)) {
         merged.properties = { ...(merged.properties as JSONSchema | undefined), ...value };
       } else if (key === "required" && Array.isArray(value)) {
         merged.required = [...new Set([...((merged.required as string[] | undefined) ?? []), ...value])];
@@ -156,8 +157,4 @@ function mergeAll(members: JSONSchema[]): JSONSchema {
     }
   }
   return merged;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

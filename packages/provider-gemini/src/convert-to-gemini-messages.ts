@@ -1,4 +1,5 @@
 import type { Content, FunctionResponsePart, Part } from "@google/genai";
+import { isRecord } from "@junction/provider-utils";
 import type {
   AssistantContentPart,
   Message,
@@ -186,7 +187,7 @@ function convertAssistantParts(
         break;
       case "tool-call": {
         let args: Record<string, unknown>;
-        if (isPlainObject(part.input)) args = part.input;
+        if (isRecord(part.input)) args = part.input;
         else if (part.input === undefined || part.input === null) args = {};
         else {
           args = { value: part.input };
@@ -320,8 +321,4 @@ function geminiMetadata(metadata: ProviderMetadata | undefined, providerName: st
     thoughtSignature: typeof entry.thoughtSignature === "string" ? entry.thoughtSignature : undefined,
     generatedId: entry.generatedId === true,
   };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -306,6 +306,84 @@ describe("gemini provider against a local server speaking Gemini's wire format",
     ]);
   });
 
+  it("streams parallel calls without ids across chunks, in order, and answers them by name and order", async () => {
+    fake.enqueue(
+      { chunks: fixture("gemini-parallel-tool-calls-without-ids.sse.txt") },
+      { chunks: fixture("gemini-text.sse.txt") },
+    );
+    const tools = ["get_weather", "dim_lights"].map((name) => ({
+      name,
+      description: name,
+      inputSchema: { type: "object", properties: {} },
+    }));
+    const messages: Message[] = [
+      { role: "user", content: "Weather in Paris and Tokyo, and dim the lights." },
+    ];
+    const first = await collect(provider().stream({ model: "gemini-2.5-flash", messages, tools }));
+
+    const generated = { providerMetadata: { gemini: { generatedId: true } } };
+    const calls = [
+      { id: "par-noid-resp-1-0", name: "get_weather", input: { location: "Paris" } },
+      { id: "par-noid-resp-1-1", name: "get_weather", input: { location: "Tokyo", unit: "celsius" } },
+      { id: "par-noid-resp-1-2", name: "dim_lights", input: { brightness: 0.5, rooms: ["hall", "kitchen"] } },
+    ];
+    expect(first).toEqual([
+      { type: "text-delta", text: "Checking both cities and the lights." },
+      ...calls.flatMap((call) => [
+        { type: "tool-call-start", id: call.id, name: call.name },
+        { type: "tool-call-delta", id: call.id, argumentsDelta: JSON.stringify(call.input) },
+        { type: "tool-call", ...call, ...generated },
+      ]),
+      {
+        type: "finish",
+        reason: "tool-calls",
+        rawReason: "STOP",
+        usage: { inputTokens: 96, outputTokens: 41, totalTokens: 137 },
+        content: [
+          { type: "text", text: "Checking both cities and the lights." },
+          ...calls.map((call) => ({ type: "tool-call", ...call, ...generated })),
+        ],
+        responseId: "par-noid-resp-1",
+      },
+    ]);
+
+    const finish = first.at(-1);
+    if (finish?.type !== "finish") throw new Error("no finish event");
+    messages.push(
+      { role: "assistant", content: finish.content },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-result", toolCallId: calls[0]!.id, toolName: "get_weather", output: "Paris: 18 °C" },
+          { type: "tool-result", toolCallId: calls[1]!.id, toolName: "get_weather", output: "Tokyo: 24 °C" },
+          { type: "tool-result", toolCallId: calls[2]!.id, toolName: "dim_lights", output: "Dimmed." },
+        ],
+      },
+    );
+    await collect(provider().stream({ model: "gemini-2.5-flash", messages, tools }));
+    // Made-up ids mean nothing to Gemini: calls and responses go back without them, in order.
+    expect(fake.requests[1]?.body.contents).toEqual([
+      { role: "user", parts: [{ text: "Weather in Paris and Tokyo, and dim the lights." }] },
+      {
+        role: "model",
+        parts: [
+          { text: "Checking both cities and the lights." },
+          { functionCall: { name: "get_weather", args: { location: "Paris" } } },
+          { functionCall: { name: "get_weather", args: { location: "Tokyo", unit: "celsius" } } },
+          { functionCall: { name: "dim_lights", args: { brightness: 0.5, rooms: ["hall", "kitchen"] } } },
+        ],
+      },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { name: "get_weather", response: { output: "Paris: 18 °C" } } },
+          { functionResponse: { name: "get_weather", response: { output: "Tokyo: 24 °C" } } },
+          { functionResponse: { name: "dim_lights", response: { output: "Dimmed." } } },
+        ],
+      },
+    ]);
+  });
+
   it("puts tool-result images beside the function response for models before Gemini 3, with a warning", async () => {
     fake.enqueue({ chunks: fixture("gemini-text.sse.txt") }, { chunks: fixture("gemini-text.sse.txt") });
     const messages: Message[] = [
@@ -631,7 +709,7 @@ describe("gemini provider against a local server speaking Gemini's wire format",
     }
     expect(seen).toEqual([{ type: "text-delta", text: "piece 0 " }]);
     expect(JunctionError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: "aborted", message: "The gemini request was aborted." });
+    expect(error).toMatchObject({ code: "aborted", message: "The Gemini request was aborted." });
   });
 
   it("makes no request when the signal is already aborted", async () => {
@@ -649,7 +727,11 @@ describe("gemini provider against a local server speaking Gemini's wire format",
   });
 
   it("reads GEMINI_API_KEY, then GOOGLE_API_KEY, and sends custom headers", async () => {
-    fake.enqueue({ chunks: fixture("gemini-text.sse.txt") }, { chunks: fixture("gemini-text.sse.txt") });
+    fake.enqueue(
+      { chunks: fixture("gemini-text.sse.txt") },
+      { chunks: fixture("gemini-text.sse.txt") },
+      { chunks: fixture("gemini-text.sse.txt") },
+    );
     const request: ModelRequest = {
       model: "gemini-3-pro-preview",
       messages: [{ role: "user", content: "hi" }],
@@ -659,9 +741,14 @@ describe("gemini provider against a local server speaking Gemini's wire format",
     await collect(gemini({ baseURL: fake.url, headers: { "x-team": "junction" } }).stream(request));
     vi.stubEnv("GEMINI_API_KEY", "");
     await collect(gemini({ baseURL: fake.url }).stream(request));
+    // Whitespace counts as unset too, in the setting and in the environment; keys are trimmed.
+    vi.stubEnv("GEMINI_API_KEY", "   ");
+    vi.stubEnv("GOOGLE_API_KEY", " from-google-env-padded \n");
+    await collect(gemini({ apiKey: " ", baseURL: fake.url }).stream(request));
     expect(fake.requests.map((recorded) => recorded.headers["x-goog-api-key"])).toEqual([
       "from-gemini-env",
       "from-google-env",
+      "from-google-env-padded",
     ]);
     expect(fake.requests[0]?.headers["x-team"]).toBe("junction");
   });
@@ -745,7 +832,7 @@ describe("gemini provider against a local server speaking Gemini's wire format",
     );
     expect(error).toMatchObject({
       code: "provider-config-invalid",
-      message: "No Gemini API key: pass gemini({ apiKey }) or set GEMINI_API_KEY (or GOOGLE_API_KEY).",
+      message: "Gemini API key is missing: pass apiKey or set GEMINI_API_KEY (or GOOGLE_API_KEY).",
     });
     expect(fake.requests).toHaveLength(0);
   });

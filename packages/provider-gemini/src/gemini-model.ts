@@ -1,109 +1,82 @@
-import type { GenerateContentConfig, GoogleGenAI } from "@google/genai";
-import { JunctionError, type ModelRequest, type ModelStreamEvent } from "@junction/types";
-import { convertToGeminiMessages } from "./convert-to-gemini-messages.js";
+import type { GoogleGenAI } from "@google/genai";
+import { loadApiKey, toAbortError } from "@junction/provider-utils";
+import type { ModelRequest, ModelStreamEvent } from "@junction/types";
+import { buildGeminiRequest, geminiProviderName } from "./build-gemini-request.js";
+import type { GeminiSettings } from "./gemini-provider.js";
 import { GeminiStreamState } from "./gemini-stream-state.js";
-import type { GeminiErrorClasses } from "./load-gemini-sdk.js";
+import { type GeminiSDK, loadGeminiSDK } from "./load-gemini-sdk.js";
 import { mapGeminiError } from "./map-gemini-error.js";
-import { prepareGeminiTools } from "./prepare-gemini-tools.js";
 
-/** What the stream needs from the provider. */
-export interface GeminiModelConfig {
-  name: string;
-  /**
-   * Loads the SDK and creates its client on first use (so a missing API key fails the request,
-   * not the import, and importing the package does not load the SDK).
-   */
-  client: () => Promise<{ client: GoogleGenAI; sdk: GeminiErrorClasses }>;
-  multimodalFunctionResponses: boolean | "auto";
-  timeoutMs?: number;
-}
+/** A client loader: reads the key, loads the SDK and creates the client once, on first use. */
+export type GeminiClientLoader = () => Promise<{ client: GoogleGenAI; sdk: GeminiSDK }>;
 
-/** Junction's own keys in `providerOptions.gemini`; everything else goes to Gemini's config. */
-interface JunctionGeminiOptions {
-  multimodalFunctionResponses?: boolean | "auto";
-}
-
-/**
- * True for model ids of Gemini 3 and later (`gemini-3-pro-preview`, `models/gemini-3.1-flash`):
- * the models that take media inside function responses and require thought signatures.
- */
-export function isGemini3OrLater(model: string): boolean {
-  const match = /^(?:models\/)?gemini-(\d+)/.exec(model);
-  return match !== null && Number(match[1]) >= 3;
+/** Makes the SDK client for a provider's settings: reads the key, then loads the SDK. */
+export function createGeminiClientLoader(settings: GeminiSettings): GeminiClientLoader {
+  let loaded: { client: GoogleGenAI; sdk: GeminiSDK } | undefined;
+  return async () => {
+    if (loaded) return loaded;
+    // The key is checked before the SDK is imported, so a missing key fails fast. An empty
+    // GEMINI_API_KEY counts as unset and does not hide GOOGLE_API_KEY.
+    const apiKey = loadApiKey({
+      apiKey: settings.apiKey,
+      environmentVariables: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+      provider: geminiProviderName(settings),
+      label: "Gemini",
+    });
+    const maxRetries = settings.maxRetries ?? 2;
+    const sdk = await loadGeminiSDK();
+    const client = new sdk.GoogleGenAI({
+      apiKey,
+      ...(settings.apiVersion ? { apiVersion: settings.apiVersion } : {}),
+      httpOptions: {
+        ...(settings.baseURL ? { baseUrl: settings.baseURL } : {}),
+        ...(settings.headers ? { headers: settings.headers } : {}),
+        ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
+        ...(maxRetries > 0 ? { retryOptions: { ...settings.retryOptions, attempts: maxRetries + 1 } } : {}),
+      },
+    });
+    loaded ??= { client, sdk };
+    return loaded;
+  };
 }
 
 /**
  * Streams one Gemini turn with `models.generateContentStream` and yields neutral events.
  * Failures are thrown as `ProviderError`; an aborted `request.signal` (or leaving the loop
- * early) aborts the HTTP request, and an abort throws `JunctionError` with code `aborted`.
+ * early) aborts the HTTP request, and an abort throws the abort error of `@junction/types`.
  */
 export async function* streamGemini(
-  config: GeminiModelConfig,
+  loadClient: GeminiClientLoader,
   request: ModelRequest,
+  settings: GeminiSettings,
 ): AsyncGenerator<ModelStreamEvent> {
-  const { name } = config;
-  const { multimodalFunctionResponses: requested, ...vendorOptions } = (request.providerOptions?.[name] ??
-    {}) as JunctionGeminiOptions & Record<string, unknown>;
-  const multimodalSetting = requested ?? config.multimodalFunctionResponses;
-  const gemini3 = isGemini3OrLater(request.model);
+  const providerName = geminiProviderName(settings);
+  const { body, warnings, toolNames } = buildGeminiRequest(request, settings);
+  for (const warning of warnings) yield { type: "warning", warning };
+  if (request.signal?.aborted) throw toAbortError(request.signal, undefined, "Gemini");
 
-  const prepared = prepareGeminiTools({
-    tools: request.tools,
-    toolChoice: request.toolChoice,
-    messages: request.messages,
-  });
-  const converted = convertToGeminiMessages(request.system, request.messages, {
-    toolNames: prepared.toolNames,
-    multimodalFunctionResponses: multimodalSetting === "auto" ? gemini3 : multimodalSetting,
-    requireThoughtSignatures: gemini3,
-    providerName: name,
-  });
-  for (const warning of [...prepared.warnings, ...converted.warnings]) yield { type: "warning", warning };
-  if (converted.contents.length === 0) {
-    throw new JunctionError("invalid-argument", "A Gemini request needs at least one message with content.");
-  }
-
-  if (request.signal?.aborted) {
-    throw new JunctionError("aborted", `The ${name} request was aborted.`, { cause: request.signal.reason });
-  }
   // Our own controller also stops the HTTP stream when the caller leaves the loop early.
   const controller = new AbortController();
   const onAbort = () => controller.abort(request.signal?.reason);
   request.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const vendorToolConfig = vendorOptions.toolConfig as GenerateContentConfig["toolConfig"];
-  const generationConfig: GenerateContentConfig = {
-    ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...(request.topP !== undefined ? { topP: request.topP } : {}),
-    ...(request.stopSequences?.length ? { stopSequences: request.stopSequences } : {}),
-    ...vendorOptions,
-    ...(converted.systemInstruction ? { systemInstruction: converted.systemInstruction } : {}),
-    ...(prepared.tools ? { tools: prepared.tools } : {}),
-    ...(prepared.toolConfig || vendorToolConfig
-      ? { toolConfig: { ...vendorToolConfig, ...prepared.toolConfig } }
-      : {}),
-    abortSignal: controller.signal,
-  };
-
   const state: GeminiStreamState = new GeminiStreamState({
-    providerName: name,
-    toolNames: prepared.toolNames,
+    providerName,
+    toolNames,
     generateId: (index) =>
       state.responseId ? `${state.responseId}-${index}` : `gemini-${globalThis.crypto.randomUUID()}`,
   });
-  const errorContext = { providerName: name, signal: request.signal, timeoutMs: config.timeoutMs };
+  const errorContext = { providerName, signal: request.signal, timeoutMs: settings.timeout };
 
   try {
-    let sdk: GeminiErrorClasses | undefined;
+    let sdk: GeminiSDK | undefined;
     let stream: AsyncIterable<unknown>;
     try {
-      const loaded = await config.client();
+      const loaded = await loadClient();
       sdk = loaded.sdk;
       stream = await loaded.client.models.generateContentStream({
-        model: request.model,
-        contents: converted.contents,
-        config: generationConfig,
+        ...body,
+        config: { ...body.config, abortSignal: controller.signal },
       });
     } catch (error) {
       throw mapGeminiError(error, { ...errorContext, phase: "request", sdk });
@@ -119,12 +92,8 @@ export async function* streamGemini(
       if (next.done) break;
       yield* state.push(next.value);
     }
-    if (request.signal?.aborted) {
-      throw new JunctionError("aborted", `The ${name} request was aborted.`, {
-        cause: request.signal.reason,
-      });
-    }
-    yield state.finish();
+    if (request.signal?.aborted) throw toAbortError(request.signal, undefined, "Gemini");
+    yield* state.finish();
   } finally {
     request.signal?.removeEventListener("abort", onAbort);
     controller.abort();

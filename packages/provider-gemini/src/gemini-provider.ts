@@ -1,12 +1,12 @@
-import type { GoogleGenAI, HttpRetryOptions } from "@google/genai";
-import { type ModelProvider, ProviderError } from "@junction/types";
-import { streamGemini } from "./gemini-model.js";
-import { type GeminiSDK, loadGeminiSDK } from "./load-gemini-sdk.js";
+import type { HttpRetryOptions } from "@google/genai";
+import type { ModelProvider } from "@junction/types";
+import { geminiProviderName } from "./build-gemini-request.js";
+import { createGeminiClientLoader, streamGemini } from "./gemini-model.js";
 
 /** Settings for {@link gemini}. */
 export interface GeminiSettings {
   /**
-   * The Gemini API key.
+   * The Gemini API key (trimmed; an empty one counts as unset).
    * @default process.env.GEMINI_API_KEY, then process.env.GOOGLE_API_KEY
    */
   apiKey?: string;
@@ -58,38 +58,12 @@ export interface GeminiSettings {
  * ```
  */
 export function gemini(settings: GeminiSettings = {}): ModelProvider {
-  const name = settings.name ?? "gemini";
-  let loaded: { client: GoogleGenAI; sdk: GeminiSDK } | undefined;
-  // The SDK is imported on the first request, not with this package: importing it costs more
-  // than the rest of a provider. A missing key still fails the first request, before the import.
-  const getClient = async (): Promise<{ client: GoogleGenAI; sdk: GeminiSDK }> => {
-    if (loaded) return loaded;
-    const apiKey = settings.apiKey ?? readEnvironment("GEMINI_API_KEY") ?? readEnvironment("GOOGLE_API_KEY");
-    if (!apiKey) {
-      throw new ProviderError({
-        code: "provider-config-invalid",
-        provider: name,
-        message: "No Gemini API key: pass gemini({ apiKey }) or set GEMINI_API_KEY (or GOOGLE_API_KEY).",
-      });
-    }
-    const maxRetries = settings.maxRetries ?? 2;
-    const sdk = await loadGeminiSDK();
-    const client = new sdk.GoogleGenAI({
-      apiKey,
-      ...(settings.apiVersion ? { apiVersion: settings.apiVersion } : {}),
-      httpOptions: {
-        ...(settings.baseURL ? { baseUrl: settings.baseURL } : {}),
-        ...(settings.headers ? { headers: settings.headers } : {}),
-        ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
-        ...(maxRetries > 0 ? { retryOptions: { ...settings.retryOptions, attempts: maxRetries + 1 } } : {}),
-      },
-    });
-    loaded ??= { client, sdk };
-    return loaded;
-  };
-
+  // The SDK is imported and the key read on the first request, not with this package or here:
+  // importing the SDK costs more than the rest of a provider, and a missing key is an error of
+  // the stream, not of gemini().
+  const loadClient = createGeminiClientLoader(settings);
   return {
-    name,
+    name: geminiProviderName(settings),
     capabilities: {
       toolResultImages: true,
       toolResultAudio: false,
@@ -99,22 +73,6 @@ export function gemini(settings: GeminiSettings = {}): ModelProvider {
       parallelToolCalls: true,
       reasoning: true,
     },
-    stream: (request) =>
-      streamGemini(
-        {
-          name,
-          client: getClient,
-          multimodalFunctionResponses: settings.multimodalFunctionResponses ?? "auto",
-          timeoutMs: settings.timeout,
-        },
-        request,
-      ),
+    stream: (request) => streamGemini(loadClient, request, settings),
   };
-}
-
-function readEnvironment(key: string): string | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
-    key
-  ];
-  return value === "" ? undefined : value;
 }

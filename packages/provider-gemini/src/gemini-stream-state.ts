@@ -1,3 +1,4 @@
+import { isRecord } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   type ModelStreamEvent,
@@ -23,6 +24,9 @@ interface WirePart {
  *
  * Gemini sends every function call whole (name and `args` object in one part), so each call
  * yields `tool-call-start`, one `tool-call-delta` with the full JSON and `tool-call` at once.
+ * Parallel calls come as several `functionCall` parts, in one chunk or across chunks; each
+ * keeps its place in the turn and gets an id of its own (one Gemini left out is made up from
+ * the response id and the call's index, and a repeated one is replaced, with a warning).
  */
 export class GeminiStreamState {
   private readonly content: AssistantContentPart[] = [];
@@ -32,6 +36,7 @@ export class GeminiStreamState {
   private blockReason: string | undefined;
   private usage: Record<string, unknown> | undefined;
   private toolCalls = 0;
+  private readonly callIds = new Set<string>();
   private readonly reported = new Set<string>();
   /** The vendor's response id, once seen. */
   responseId: string | undefined;
@@ -47,12 +52,12 @@ export class GeminiStreamState {
 
   /** Reads one chunk and returns the events it produces. Throws `ProviderError` on malformed input. */
   push(chunk: unknown): ModelStreamEvent[] {
-    if (!isObject(chunk)) throw this.invalid("a stream chunk that is not a JSON object");
+    if (!isRecord(chunk)) throw this.invalid("a stream chunk that is not a JSON object");
     const events: ModelStreamEvent[] = [];
     if (typeof chunk.responseId === "string") this.responseId = chunk.responseId;
-    if (isObject(chunk.usageMetadata)) this.usage = chunk.usageMetadata;
+    if (isRecord(chunk.usageMetadata)) this.usage = chunk.usageMetadata;
     const feedback = chunk.promptFeedback;
-    if (isObject(feedback) && typeof feedback.blockReason === "string")
+    if (isRecord(feedback) && typeof feedback.blockReason === "string")
       this.blockReason = feedback.blockReason;
 
     const candidates = chunk.candidates;
@@ -66,26 +71,27 @@ export class GeminiStreamState {
       );
     const candidate = candidates[0];
     if (candidate === undefined) return events;
-    if (!isObject(candidate)) throw this.invalid("a candidate that is not an object");
+    if (!isRecord(candidate)) throw this.invalid("a candidate that is not an object");
     if (typeof candidate.finishReason === "string") this.rawReason = candidate.finishReason;
 
     const content = candidate.content;
     if (content === undefined) return events;
-    if (!isObject(content)) throw this.invalid("candidate `content` that is not an object");
+    if (!isRecord(content)) throw this.invalid("candidate `content` that is not an object");
     const parts = content.parts ?? [];
     if (!Array.isArray(parts)) throw this.invalid("`content.parts` that is not an array");
     for (const part of parts) {
-      if (!isObject(part)) throw this.invalid("a content part that is not an object");
+      if (!isRecord(part)) throw this.invalid("a content part that is not an object");
       this.readPart(part as WirePart, events);
     }
     return events;
   }
 
   /**
-   * The final `finish` event. Throws when the stream ended without saying why: Gemini always
-   * ends a complete response with a `finishReason`, so its absence means a cut-off stream.
+   * The events that end the stream: the `finish` event. Throws when the stream ended without
+   * saying why: Gemini always ends a complete response with a `finishReason`, so its absence
+   * means a cut-off stream.
    */
-  finish(): ModelStreamEvent {
+  finish(): ModelStreamEvent[] {
     const raw = this.rawReason ?? this.blockReason;
     if (raw === undefined) {
       throw new ProviderError({
@@ -100,14 +106,16 @@ export class GeminiStreamState {
       this.rawReason !== undefined
         ? mapGeminiFinishReason(this.rawReason, this.toolCalls > 0)
         : mapGeminiBlockReason(raw);
-    return {
-      type: "finish",
-      reason,
-      rawReason: raw,
-      usage: mapGeminiUsage(this.usage),
-      content: this.content,
-      ...(this.responseId ? { responseId: this.responseId } : {}),
-    };
+    return [
+      {
+        type: "finish",
+        reason,
+        rawReason: raw,
+        usage: mapGeminiUsage(this.usage),
+        content: this.content,
+        ...(this.responseId ? { responseId: this.responseId } : {}),
+      },
+    ];
   }
 
   private readPart(part: WirePart, events: ModelStreamEvent[]): void {
@@ -159,7 +167,7 @@ export class GeminiStreamState {
   }
 
   private readFunctionCall(value: unknown, signature: string | undefined, events: ModelStreamEvent[]) {
-    if (!isObject(value)) throw this.invalid("a `functionCall` that is not an object");
+    if (!isRecord(value)) throw this.invalid("a `functionCall` that is not an object");
     if (typeof value.name !== "string" || value.name === "")
       throw this.invalid("a `functionCall` without a name");
     if (value.partialArgs !== undefined || value.willContinue === true) {
@@ -168,13 +176,24 @@ export class GeminiStreamState {
       );
     }
     const args = value.args ?? {};
-    if (!isObject(args)) throw this.invalid(`\`args\` for "${value.name}" that are not a JSON object`);
+    if (!isRecord(args)) throw this.invalid(`\`args\` for "${value.name}" that are not a JSON object`);
     if (value.id !== undefined && (typeof value.id !== "string" || value.id === ""))
       throw this.invalid(`an \`id\` for "${value.name}" that is not a non-empty string`);
 
     this.open = undefined;
-    const generated = value.id === undefined;
-    const id = (value.id as string | undefined) ?? this.options.generateId(this.toolCalls);
+    let id = value.id as string | undefined;
+    if (id !== undefined && this.callIds.has(id)) {
+      // Results are matched to calls by id: a repeated id would hand one call the other's result.
+      this.warnOnce(
+        events,
+        `tool-call-id-repeated:${id}`,
+        `Gemini sent the call id "${id}" for more than one call; the later call to "${value.name}" got an id of its own, and its result is matched to it by name and order.`,
+      );
+      id = undefined;
+    }
+    const generated = id === undefined;
+    id ??= this.uniqueId(this.options.generateId(this.toolCalls));
+    this.callIds.add(id);
     this.toolCalls++;
     const name = this.options.toolNames.fromVendor(value.name);
     const metadata: GeminiPartMetadata = {
@@ -199,6 +218,12 @@ export class GeminiStreamState {
       input: args,
       ...(providerMetadata ? { providerMetadata } : {}),
     });
+  }
+
+  private uniqueId(candidate: string): string {
+    let id = candidate;
+    for (let n = 2; this.callIds.has(id); n++) id = `${candidate}-${n}`;
+    return id;
   }
 
   private warnOnce(events: ModelStreamEvent[], key: string, message: string) {
@@ -238,8 +263,4 @@ export function mapGeminiUsage(usage: Record<string, unknown> | undefined): Usag
     ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
     ...(thoughts !== undefined ? { reasoningTokens: thoughts } : {}),
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

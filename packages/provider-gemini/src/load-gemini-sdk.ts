@@ -1,4 +1,5 @@
 import type * as GeminiModule from "@google/genai";
+import { createLazyImport } from "@junction/provider-utils";
 
 /** The `@google/genai` module, as a dynamic `import()` gives it. */
 export type GeminiSDK = typeof GeminiModule;
@@ -6,17 +7,12 @@ export type GeminiSDK = typeof GeminiModule;
 /** The SDK's error class the error mapper recognises, taken from the lazily loaded SDK. */
 export type GeminiErrorClasses = Pick<GeminiSDK, "ApiError">;
 
-let loading: Promise<GeminiSDK> | undefined;
-
 /**
  * Loads `@google/genai` on first use and caches it, so importing this package (and calling
  * `gemini()`) costs nothing until the first request. A failed load is not cached: the next
- * request tries again.
+ * request tries again, and the error says to install `@google/genai`.
  */
-export function loadGeminiSDK(): Promise<GeminiSDK> {
-  loading ??= import("@google/genai").catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export const loadGeminiSDK: () => Promise<GeminiSDK> = createLazyImport(() => import("@google/genai"), {
+  packageName: "@google/genai",
+  provider: "gemini",
+});

@@ -1,4 +1,5 @@
 import type { ApiError } from "@google/genai";
+import { toAbortError } from "@junction/provider-utils";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { GeminiErrorClasses } from "./load-gemini-sdk.js";
 
@@ -20,19 +21,20 @@ export type GeminiFailurePhase = "request" | "stream";
 export function mapGeminiError(
   error: unknown,
   context: {
-    providerName: string;
-    phase: GeminiFailurePhase;
     signal?: AbortSignal;
+    sdk?: GeminiErrorClasses;
+    /** Where it failed. @default "request" */
+    phase?: GeminiFailurePhase;
+    /** The provider's name, as in `ProviderError.provider`. @default "gemini" */
+    providerName?: string;
+    /** The per-attempt timeout, named in a timeout's message. */
     timeoutMs?: number;
     requestId?: string;
-    sdk?: GeminiErrorClasses;
   },
 ): JunctionError {
-  const { providerName, phase, signal, requestId } = context;
+  const { providerName = "gemini", phase = "request", signal, requestId } = context;
   if (JunctionError.isInstance(error)) return error;
-  if (signal?.aborted) {
-    return new JunctionError("aborted", `The ${providerName} request was aborted.`, { cause: error });
-  }
+  if (signal?.aborted) return toAbortError(signal, error, "Gemini");
   const code = phase === "stream" ? "provider-stream-error" : "provider-api-error";
   const sdkApiError = context.sdk?.ApiError;
   if ((sdkApiError !== undefined && error instanceof sdkApiError) || isApiErrorLike(error)) {
