@@ -21,6 +21,12 @@ export type AgentEvent =
       id: string;
       name: string;
       input: unknown;
+      /**
+       * Why a person is asked when the approval policy alone would not have asked: set when the
+       * exfiltration guard turned an approval into a question (an open-world call after the
+       * conversation read private data). Show it beside the arguments.
+       */
+      reason?: string;
       /** Runs the call. */
       approve(): void;
       /** Refuses the call; the model gets an error result carrying `reason`. */

@@ -10,6 +10,12 @@ import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
 import { createAgentToolExecutor } from "./agent-tool-executor.js";
 import { type ApprovalPolicy, toApprovalFunction } from "./approval.js";
 import { EventChannel } from "./event-channel.js";
+import {
+  createExfiltrationGuard,
+  type ExfiltrationGuard,
+  type ExfiltrationGuardOptions,
+  privateDataReads,
+} from "./exfiltration-guard.js";
 import { validateMessages } from "./message-validation.js";
 import { type ModelSettings, runLoop } from "./run-loop.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
@@ -28,8 +34,20 @@ export interface AgentConfig {
   tools?: Tool[];
   /** MCP connections (or any `ToolSource`), each optionally with a name prefix. Listed lazily on the first `send()`. */
   mcps?: MCPEntry[];
-  /** Decides per call whether a tool runs. Omitted, every tool runs. */
+  /**
+   * Decides per call whether a tool runs. Omitted, every tool runs (and nothing ever asks, not
+   * even the exfiltration guard: a `warning` says when it would have).
+   */
   approval?: ApprovalPolicy;
+  /**
+   * Open-world tools and MCP connections exempt from the exfiltration guard. With any
+   * `approval` policy, once the conversation holds results of a closed-world tool
+   * (`openWorldHint: false`), a call to an open-world tool asks a person even if the policy
+   * approves it (denials stay denials). Local tools count by their own annotations, like MCP
+   * tools.
+   * @example `{ trustTools: ["slack_post_to_me"], trustSources: [companySearch] }`
+   */
+  exfiltrationGuard?: ExfiltrationGuardOptions;
   /**
    * Model turns per `send()`.
    * @default 10
@@ -78,6 +96,10 @@ export class Agent {
   #history: Message[];
   #queue: Promise<unknown> = Promise.resolve();
   readonly #warned = new WeakSet<object>();
+  readonly #guard: ExfiltrationGuard;
+  /** Ids of calls that never ran (denied, invalid, unknown tool): their results are not data read. */
+  readonly #notRun = new Set<string>();
+  #closed = false;
 
   constructor(config: AgentConfig) {
     if (!config || typeof config.provider?.stream !== "function") {
@@ -92,6 +114,7 @@ export class Agent {
     this.maxSteps = positiveInteger(config.maxSteps, 10, "maxSteps");
     this.toolConcurrency = positiveInteger(config.toolConcurrency, 8, "toolConcurrency");
     this.#config = config;
+    this.#guard = createExfiltrationGuard(config.exfiltrationGuard);
     this.#history = config.messages ? validateMessages(structuredClone(config.messages)) : [];
     for (const t of config.tools ?? []) this.addTool(t);
     for (const m of config.mcps ?? []) this.addMcp(m);
@@ -115,6 +138,17 @@ export class Agent {
   /** Adds several MCP connections. */
   addMcps(mcps: MCPEntry[]): void {
     for (const m of mcps) this.addMcp(m);
+  }
+
+  /**
+   * Stops listening to the MCP sources' tool-list changes (each source keeps one listener per
+   * Agent otherwise, for as long as the source lives). Call it when the agent is done, for
+   * example after each turn where an app makes one Agent per turn. Idempotent; a run in progress
+   * finishes with the tools it has; a later `send()` fails (`invalid-argument`).
+   */
+  close(): void {
+    this.#closed = true;
+    this.#registry.close();
   }
 
   /** The conversation so far, as plain JSON: `JSON.stringify` it to save it. */
@@ -159,6 +193,14 @@ export class Agent {
     signal: AbortSignal | undefined,
     emit: (event: AgentEvent) => void,
   ): Promise<AgentResult> {
+    if (this.#closed) {
+      const error = new JunctionError(
+        "invalid-argument",
+        "send(): this Agent was closed with close(); make a new Agent (with `messages: agent.messages`) to go on.",
+      );
+      emit({ type: "error", error });
+      throw error;
+    }
     if (typeof input !== "string" && !Array.isArray(input)) {
       const error = new JunctionError(
         "invalid-argument",
@@ -169,16 +211,21 @@ export class Agent {
     }
     this.#history.push({ role: "user", content: structuredClone(input) });
     let tools = new Map<string, RegisteredTool>();
+    let privateDataFrom: string[] = [];
+    let emitWarning: (warning: Warning) => void = () => undefined;
     const executeTool = createAgentToolExecutor({
       tools: () => tools,
       ...(this.#config.approval ? { approval: toApprovalFunction(this.#config.approval) } : {}),
+      guard: this.#guard,
+      privateDataFrom: () => privateDataFrom,
+      notRun: this.#notRun,
       warnOnce: (key, warning) => {
         if (this.#warned.has(key)) return;
         this.#warned.add(key);
         emitWarning(warning);
       },
+      warn: (warning) => emitWarning(warning),
     });
-    let emitWarning: (warning: Warning) => void = () => undefined;
     return runLoop({
       provider: this.provider,
       model: this.model,
@@ -187,6 +234,8 @@ export class Agent {
       prepareStep: async (_step, warn) => {
         emitWarning = warn;
         tools = await this.#registry.resolve(warn);
+        // What the model has seen before this step: a call's arguments can carry only that.
+        privateDataFrom = privateDataReads(this.#history, tools, this.#notRun);
         return this.#registry.definitions;
       },
       executeTool,

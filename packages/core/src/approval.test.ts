@@ -27,10 +27,10 @@ const denied = (name: string, reason?: string) => ({
 });
 
 describe("approval policies", () => {
-  it("annotationPolicy: read-only runs, destructive and unannotated ask; a UI answers through the event", async () => {
+  it("annotationPolicy: read-only closed-world runs; destructive, unannotated and merely non-destructive ask; a UI answers through the event", async () => {
     const ran: string[] = [];
     const tools = [
-      recordingTool("read_file", ran, { readOnlyHint: true }),
+      recordingTool("read_file", ran, { readOnlyHint: true, openWorldHint: false }),
       recordingTool("delete_file", ran, { destructiveHint: true }),
       recordingTool("write_file", ran),
       recordingTool("add_note", ran, { readOnlyHint: false, destructiveHint: false }),
@@ -51,7 +51,7 @@ describe("approval policies", () => {
       }
     }
     const result = await handle.final;
-    expect(asked.sort()).toEqual(["delete_file", "write_file"]);
+    expect(asked.sort()).toEqual(["add_note", "delete_file", "write_file"]);
     expect(ran.sort()).toEqual(["add_note", "read_file", "write_file"]);
     expect(result.steps[0]!.toolResults.map((r) => r.output)).toEqual([
       "read_file ran",
@@ -66,7 +66,7 @@ describe("approval policies", () => {
     const questions: ApprovalRequest[] = [];
     const tools = [
       recordingTool("rm", ran, { destructiveHint: true }),
-      recordingTool("ls", ran, { readOnlyHint: true }),
+      recordingTool("ls", ran, { readOnlyHint: true, openWorldHint: false }),
     ];
     const provider = scriptedModel([
       {

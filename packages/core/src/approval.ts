@@ -2,23 +2,32 @@ import type { ToolAnnotations } from "@junction/types";
 
 /** What an approval policy is asked about: one call the model wants to make. */
 export interface ApprovalRequest {
-  /** The call's id, as the model gave it. */
+  /** The call's id, unique in the conversation (the model's own unless it reused one). */
   id: string;
   /** The real tool name (with its MCP prefix, if any). */
   name: string;
   /** The validated arguments. */
   input: unknown;
   annotations?: ToolAnnotations;
-  /** The MCP source's name, absent for local tools. */
+  /** The MCP source's label (`MCP source "github" (prefix "gh")`), absent for local tools. */
   source?: string;
+  /**
+   * Present when the exfiltration guard covers this call: the tool is open-world, and the
+   * conversation already holds results of these closed-world tools (private data the call's
+   * arguments could carry out). The guard then asks a person even if the policy approves,
+   * unless the policy answers `"user-approved"`.
+   */
+  privateDataFrom?: string[];
 }
 
 /**
  * A policy's answer: `true`/`"approve"` runs the call, `false`/`"deny"` (or `{ deny: reason }`)
  * refuses it with an error result the model sees, `"ask"` surfaces a `tool-approval-request`
- * event for a UI to answer.
+ * event for a UI to answer. `"user-approved"` says a person was asked (by the policy itself, a
+ * CLI prompt say) and approved: it runs even where the exfiltration guard would ask, so the
+ * person is not asked twice. Return it only after a person's answer.
  */
-export type ApprovalDecision = boolean | "approve" | "deny" | "ask" | { deny: string };
+export type ApprovalDecision = boolean | "approve" | "user-approved" | "deny" | "ask" | { deny: string };
 
 /** A function deciding each call. */
 export type ApprovalFunction = (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
@@ -44,10 +53,15 @@ export interface NamePatternPolicy {
 export type ApprovalPolicy = ApprovalFunction | NamePatternPolicy;
 
 /**
- * The annotation-based policy: tools annotated `readOnlyHint` run, tools explicitly marked
- * `destructiveHint: false` run, and destructive or unannotated tools ask. `ask`, when given,
- * answers those questions itself (a CLI prompt, say); otherwise each one becomes a
- * `tool-approval-request` event.
+ * The annotation-based policy. A tool runs without a question only if it claims to be
+ * read-only (`readOnlyHint: true`) and closed-world (`openWorldHint: false`; MCP's default for
+ * a missing hint is open-world) and does not claim to be destructive. Everything else asks:
+ * open-world tools (they can send what they are given anywhere), writes, destructive,
+ * unannotated and contradictory tools (`readOnlyHint: true, destructiveHint: true`).
+ * Annotations are a server's claims, so this is as far as they are trusted: a lying read-only
+ * closed-world tool can read, but nothing that reaches outside runs unasked. `ask`, when given,
+ * answers those questions itself (a CLI prompt, say; a yes counts as `"user-approved"`);
+ * otherwise each one becomes a `tool-approval-request` event.
  *
  * @example
  * ```ts
@@ -60,12 +74,21 @@ export type ApprovalPolicy = ApprovalFunction | NamePatternPolicy;
 export function annotationPolicy(
   options: { ask?: (request: ApprovalRequest) => boolean | Promise<boolean> } = {},
 ): ApprovalFunction {
+  const ask = options.ask;
   return (request) => {
-    const annotations = request.annotations;
-    if (annotations?.readOnlyHint === true) return "approve";
-    if (annotations?.destructiveHint === false) return "approve";
-    return options.ask ? options.ask(request) : "ask";
+    if (claimsReadOnlyClosedWorld(request.annotations)) return "approve";
+    if (!ask) return "ask";
+    return Promise.resolve(ask(request)).then((yes) => (yes === true ? "user-approved" : false));
   };
+}
+
+/** Read-only, closed-world and not destructive, by the tool's own claims (strictly `true`/`false`). */
+function claimsReadOnlyClosedWorld(annotations: ToolAnnotations | undefined): boolean {
+  return (
+    annotations?.readOnlyHint === true &&
+    annotations.openWorldHint === false &&
+    annotations.destructiveHint !== true
+  );
 }
 
 /** Builds a name-pattern policy as a function, to combine with others. */
@@ -88,12 +111,16 @@ export function toApprovalFunction(policy: ApprovalPolicy | undefined): Approval
   return typeof policy === "function" ? policy : namePatternPolicy(policy);
 }
 
-/** The three outcomes a decision can have, with the reason for a denial. */
-export type NormalizedDecision = { kind: "approve" } | { kind: "deny"; reason?: string } | { kind: "ask" };
+/** The three outcomes a decision can have, with the reason for a denial and whether a person approved. */
+export type NormalizedDecision =
+  | { kind: "approve"; byUser?: true }
+  | { kind: "deny"; reason?: string }
+  | { kind: "ask" };
 
 /** Reads any policy answer; an answer of the wrong shape denies, so nothing runs by mistake. */
 export function normalizeDecision(decision: unknown): NormalizedDecision {
   if (decision === true || decision === "approve") return { kind: "approve" };
+  if (decision === "user-approved") return { kind: "approve", byUser: true };
   if (decision === "ask") return { kind: "ask" };
   if (
     typeof decision === "object" &&
@@ -106,7 +133,8 @@ export function normalizeDecision(decision: unknown): NormalizedDecision {
   return { kind: "deny", reason: `The approval policy gave an unrecognised answer (${String(decision)}).` };
 }
 
-function toRegExp(pattern: NamePattern): RegExp {
+/** A name pattern as a regular expression matching whole names. */
+export function toRegExp(pattern: NamePattern): RegExp {
   if (pattern instanceof RegExp) return pattern;
   const escaped = pattern.split("*").map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
   return new RegExp(`^${escaped.join(".*")}$`);

@@ -17,8 +17,10 @@ import {
 } from "@junction/types";
 import type { AgentEvent, AgentFinishReason, AgentResult, Step } from "./agent-events.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
+import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import {
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+  limitStructuredContent,
   normalizeToolOutput,
   toToolResult,
   truncateToolOutput,
@@ -104,9 +106,10 @@ export async function runLoop(options: RunLoopOptions): Promise<AgentResult> {
   };
   try {
     let finishReason: AgentFinishReason = "stop";
+    const ids = new ToolCallIds(options.history);
     for (let stepNumber = 1; ; stepNumber++) {
       throwIfAborted(controller.signal);
-      const step = await runStep(options, stepNumber, controller, runSpan, emitWarning);
+      const step = await runStep(options, stepNumber, controller, runSpan, emitWarning, ids);
       steps.push(step);
       usage = addUsage(usage, step.usage);
       options.emit({ type: "step-end", step: stepNumber, usage: step.usage });
@@ -160,6 +163,7 @@ async function runStep(
   runController: AbortController,
   runSpan: Span,
   emitWarning: (warning: Warning) => void,
+  ids: ToolCallIds,
 ): Promise<Step> {
   const signal = runController.signal;
   const stepWarnings: Warning[] = [];
@@ -174,9 +178,9 @@ async function runStep(
   const toolController = new AbortController();
   const stopTools = () => toolController.abort(signal.reason);
   signal.addEventListener("abort", stopTools, { once: true });
+  // Keyed by the call's id in this conversation, unique (see ToolCallIds).
   const started = new Map<string, { call: ToolCallPart; result: Promise<ToolResultMessagePart> }>();
   const startCall = (call: ToolCallPart) => {
-    if (started.has(call.id)) return;
     options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
     const executeTool = options.executeTool;
     if (!executeTool) return;
@@ -195,6 +199,7 @@ async function runStep(
     result.catch(() => undefined);
     started.set(call.id, { call, result });
   };
+  const calls = new StepToolCalls(ids, startCall, warn);
 
   const request: ModelRequest = {
     model: options.model,
@@ -224,7 +229,7 @@ async function runStep(
       finish = await consumeModelStream(options, request, signal, {
         onText: (text) => streamedText.push(text),
         onReasoning: (text) => streamedReasoning.push(text),
-        onToolCall: startCall,
+        onToolCall: (call) => calls.streamed(call),
         warn,
       });
     } catch (error) {
@@ -240,9 +245,8 @@ async function runStep(
       },
     });
 
-    const content = assistantContent(finish.content, streamedText, streamedReasoning, started, warn);
+    const content = calls.finish(assistantContent(finish.content, streamedText, streamedReasoning, warn));
     const toolCalls = content.filter((part): part is ToolCallPart => part.type === "tool-call");
-    for (const call of toolCalls) startCall(call);
     const toolResults: ToolResultMessagePart[] = [];
     if (!options.executeTool) {
       options.history.push({ role: "assistant", content });
@@ -417,12 +421,11 @@ function readToolCall(event: Extract<ModelStreamEvent, { type: "tool-call" }>, w
   return call;
 }
 
-/** The assistant turn to store: the provider's `content`, completed with anything it left out. */
+/** The assistant turn to store: the provider's valid `content` parts, or the streamed text if it gave none. */
 function assistantContent(
   content: unknown,
   streamedText: string[],
   streamedReasoning: string[],
-  started: Map<string, { call: ToolCallPart }>,
   warn: (warning: Warning) => void,
 ): AssistantContentPart[] {
   let parts: AssistantContentPart[];
@@ -446,15 +449,6 @@ function assistantContent(
     parts = [];
     if (streamedReasoning.length > 0) parts.push({ type: "reasoning", text: streamedReasoning.join("") });
     if (streamedText.length > 0) parts.push({ type: "text", text: streamedText.join("") });
-  }
-  const inContent = new Set(parts.flatMap((part) => (part.type === "tool-call" ? [part.id] : [])));
-  for (const { call } of started.values()) {
-    if (inContent.has(call.id)) continue;
-    warn({
-      code: "model-tool-call-missing",
-      message: `The model streamed tool call "${call.id}" (${call.name}) but left it out of the finished turn; it was added back.`,
-    });
-    parts.push(call);
   }
   return parts;
 }
@@ -515,7 +509,9 @@ async function runToolCall(
   if (execution.kind === "output") {
     const normalized = normalizeToolOutput(execution.value, call.name);
     for (const warning of normalized.warnings) warn(warning);
-    const truncated = truncateToolOutput(normalized.output, maxChars, call.name);
+    const limited = limitStructuredContent(normalized.output, maxChars, call.name);
+    if (limited.warning) warn(limited.warning);
+    const truncated = truncateToolOutput(limited.output, maxChars, call.name);
     if (truncated.warning) warn(truncated.warning);
     output = truncated.output;
     outcome = typeof output !== "string" && output.isError ? "error" : "success";

@@ -1,4 +1,5 @@
 import type { ToolResult, ToolResultPart, Warning } from "@junction/types";
+import { jsonLimitProblem, MAX_TOOL_OUTPUT_DEPTH, toPlainJSON } from "./json-limits.js";
 
 /** Default limit on a tool's textual output, in characters. */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
@@ -40,13 +41,106 @@ export function normalizeToolOutput(value: unknown, toolName: string): Normalize
 function normalizeParts(parts: unknown[], toolName: string, warnings: Warning[]): ToolResultPart[] {
   return parts.map((part, index) => {
     const problem = partProblem(part);
-    if (!problem) return part as ToolResultPart;
+    if (!problem) {
+      // Extra fields (MCP's annotations, _meta) pass through, unless they could not be copied or saved.
+      const extrasProblem = jsonLimitProblem(part, {
+        maxDepth: MAX_TOOL_OUTPUT_DEPTH,
+        maxChars: Number.POSITIVE_INFINITY,
+      });
+      if (!extrasProblem) return part as ToolResultPart;
+      warnings.push({
+        code: "tool-output-part-invalid",
+        message: `Tool "${toolName}" returned a content part at index ${index} whose extra fields were left out: ${extrasProblem}.`,
+      });
+      return knownFields(part as ToolResultPart);
+    }
     warnings.push({
       code: "tool-output-part-invalid",
       message: `Tool "${toolName}" returned an invalid content part at index ${index} (${problem}); it was sent as JSON text.`,
     });
-    return { type: "text", text: safeJSON(part) };
+    const text = jsonLimitProblem(part, {
+      maxDepth: MAX_TOOL_OUTPUT_DEPTH,
+      maxChars: Number.POSITIVE_INFINITY,
+    })
+      ? `[An invalid content part Junction left out: ${problem}.]`
+      : safeJSON(part);
+    return { type: "text", text };
   });
+}
+
+/** A valid part with only the fields Junction's types name. */
+function knownFields(part: ToolResultPart): ToolResultPart {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+    case "audio":
+      return { type: part.type, data: part.data, mimeType: part.mimeType };
+    case "resource": {
+      const { uri, mimeType, text, blob } = part.resource;
+      return {
+        type: "resource",
+        resource: {
+          uri,
+          ...(typeof mimeType === "string" ? { mimeType } : {}),
+          ...(typeof text === "string" ? { text } : {}),
+          ...(typeof blob === "string" ? { blob } : {}),
+        },
+      };
+    }
+    case "resource_link":
+      return {
+        type: "resource_link",
+        uri: part.uri,
+        name: part.name,
+        ...(typeof part.mimeType === "string" ? { mimeType: part.mimeType } : {}),
+        ...(typeof part.description === "string" ? { description: part.description } : {}),
+      };
+    default: {
+      const unknown: never = part;
+      return unknown;
+    }
+  }
+}
+
+/**
+ * Keeps `structuredContent` only if it is plain JSON within {@link MAX_TOOL_OUTPUT_DEPTH} levels
+ * and `maxChars` characters; otherwise it is left out, with a note in the content (MCP tools
+ * also send it as text) and a warning. A hostile server's thousands of nested levels would
+ * otherwise break copying, sending and saving the conversation.
+ */
+export function limitStructuredContent(
+  output: string | ToolResult,
+  maxChars: number,
+  toolName: string,
+): { output: string | ToolResult; warning?: Warning } {
+  if (typeof output === "string" || output.structuredContent === undefined) return { output };
+  let reason = jsonLimitProblem(output.structuredContent, { maxDepth: MAX_TOOL_OUTPUT_DEPTH, maxChars });
+  if (!reason) {
+    const plain = toPlainJSON(output.structuredContent);
+    if (plain.ok) {
+      if (plain.value === undefined) {
+        const { structuredContent: _dropped, ...rest } = output;
+        return { output: rest };
+      }
+      return { output: { ...output, structuredContent: plain.value } };
+    }
+    reason = plain.reason;
+  }
+  const { structuredContent: _dropped, ...rest } = output;
+  return {
+    output: {
+      ...rest,
+      content: [
+        ...rest.content,
+        { type: "text", text: `[Structured content left out by Junction: ${reason}.]` },
+      ],
+    },
+    warning: {
+      code: "tool-output-structured-dropped",
+      message: `Tool "${toolName}" returned structured content that was left out: ${reason}.`,
+    },
+  };
 }
 
 function partProblem(part: unknown): string | undefined {

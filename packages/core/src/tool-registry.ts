@@ -14,6 +14,8 @@ export interface RegisteredTool {
   tool: Tool;
   /** The source's label, absent for local tools. */
   source?: string;
+  /** The source itself (the `MCP` given in `mcps`), absent for local tools. */
+  origin?: ToolSource;
 }
 
 interface SourceState {
@@ -34,6 +36,7 @@ export class ToolRegistry {
   readonly #sources: SourceState[] = [];
   #resolved?: Map<string, RegisteredTool>;
   #definitions: ToolDefinition[] = [];
+  #closed = false;
 
   addTool(candidate: Tool): void {
     if (typeof candidate !== "object" || candidate === null || typeof candidate.name !== "string") {
@@ -74,7 +77,8 @@ export class ToolRegistry {
     if (this.#resolved && stale.length === 0) return this.#resolved;
     await Promise.all(stale.map((state) => this.#list(state, warn)));
     const resolved = new Map<string, RegisteredTool>();
-    const add = (candidate: Tool, source: string | undefined) => {
+    const add = (candidate: Tool, state: SourceState | undefined) => {
+      const source = state?.label;
       const existing = resolved.get(candidate.name);
       if (existing) {
         const where = (s: string | undefined) => s ?? "the local tools";
@@ -84,10 +88,13 @@ export class ToolRegistry {
             `Give an MCP source a prefix, for example mcps: [{ mcp, prefix: "github" }] makes its tools "github_<name>", or rename the local tool.`,
         );
       }
-      resolved.set(candidate.name, { tool: candidate, ...(source ? { source } : {}) });
+      resolved.set(candidate.name, {
+        tool: candidate,
+        ...(state ? { source: state.label, origin: state.source } : {}),
+      });
     };
     for (const candidate of this.#local) add(candidate, undefined);
-    for (const state of this.#sources) for (const candidate of state.tools ?? []) add(candidate, state.label);
+    for (const state of this.#sources) for (const candidate of state.tools ?? []) add(candidate, state);
     this.#resolved = resolved;
     this.#definitions = [...resolved.values()].map(({ tool }) => toDefinition(tool));
     return resolved;
@@ -98,8 +105,25 @@ export class ToolRegistry {
     return this.#definitions;
   }
 
+  /**
+   * Stops listening to every source's tool changes. Idempotent; later resolves list the sources
+   * without subscribing again.
+   */
+  close(): void {
+    this.#closed = true;
+    for (const state of this.#sources) {
+      const unsubscribe = state.unsubscribe;
+      state.unsubscribe = undefined;
+      try {
+        unsubscribe?.();
+      } catch {
+        // A source failing to unsubscribe must not keep the others subscribed.
+      }
+    }
+  }
+
   async #list(state: SourceState, warn: (warning: Warning) => void): Promise<void> {
-    if (!state.unsubscribe && typeof state.source.onToolsChanged === "function") {
+    if (!this.#closed && !state.unsubscribe && typeof state.source.onToolsChanged === "function") {
       state.unsubscribe = state.source.onToolsChanged(() => {
         state.stale = true;
       });
@@ -124,6 +148,7 @@ export class ToolRegistry {
         `${state.label} listed its tools as something other than an array.`,
       );
     }
+    const names = new Set<string>();
     state.tools = listed.filter((candidate, index) => {
       const valid =
         typeof candidate === "object" &&
@@ -136,8 +161,19 @@ export class ToolRegistry {
           code: "tool-invalid",
           message: `${state.label} listed an invalid tool at index ${index} (it needs a name and execute()); it was left out.`,
         });
+        return false;
       }
-      return valid;
+      // One server listing a name twice is the server's fault, not a setup the user can fix with a
+      // prefix: keep its first tool of that name so the other tools (and every turn) still work.
+      if (names.has(candidate.name)) {
+        warn({
+          code: "tool-duplicate",
+          message: `${state.label} listed the tool "${candidate.name}" more than once; the first one is kept and the one at index ${index} was left out.`,
+        });
+        return false;
+      }
+      names.add(candidate.name);
+      return true;
     }) as Tool[];
   }
 }

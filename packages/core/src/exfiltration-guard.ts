@@ -1,0 +1,84 @@
+import { JunctionError, type Message, type ToolAnnotations, type ToolSource } from "@junction/types";
+import { type NamePattern, toRegExp } from "./approval.js";
+import type { RegisteredTool } from "./tool-registry.js";
+
+/**
+ * Exceptions to the exfiltration guard: open-world tools you trust to receive what the
+ * conversation has read (your own mail-to-me tool, a company search).
+ *
+ * The guard: once the conversation holds a result of a closed-world tool (`openWorldHint:
+ * false`: files, notes, a local database — private data), a call to an open-world tool (one
+ * that can reach beyond: the web, a URL, another person; MCP's default when `openWorldHint` is
+ * absent) asks a person, even where the approval policy would let it run. A prompt-injected
+ * model would otherwise read a file and send it anywhere without a question.
+ */
+export interface ExfiltrationGuardOptions {
+  /** Open-world tools that run as the policy says even after private data was read, by name pattern (`"slack_post_to_me"`, `"search_*"`, `/^web_/`), matched against the real tool name with its prefix. */
+  trustTools?: NamePattern[];
+  /** MCP connections (the same objects given in `mcps`) whose open-world tools run as the policy says even after private data was read. */
+  trustSources?: ToolSource[];
+}
+
+/** Whether a tool can reach the world outside the user's machine and accounts. MCP's default for a missing `openWorldHint` is true. */
+export function isOpenWorld(annotations: ToolAnnotations | undefined): boolean {
+  return annotations?.openWorldHint !== false;
+}
+
+/** The guard, checked once, as the executor uses it. */
+export interface ExfiltrationGuard {
+  /** Whether `registered` is an open-world tool the guard covers (not trusted). */
+  covers(name: string, registered: RegisteredTool): boolean;
+}
+
+/** Checks the options and builds the guard. */
+export function createExfiltrationGuard(options: ExfiltrationGuardOptions | undefined): ExfiltrationGuard {
+  if (options !== undefined && (typeof options !== "object" || options === null)) {
+    throw invalid("must be an object { trustTools?, trustSources? }");
+  }
+  const trustTools = options?.trustTools ?? [];
+  const trustSources = options?.trustSources ?? [];
+  if (!Array.isArray(trustTools) || !trustTools.every((p) => typeof p === "string" || p instanceof RegExp)) {
+    throw invalid(
+      "`trustTools` must be an array of name patterns (strings with `*`, or regular expressions)",
+    );
+  }
+  if (!Array.isArray(trustSources) || !trustSources.every((s) => typeof s === "object" && s !== null)) {
+    throw invalid("`trustSources` must be an array of the MCP connections given in `mcps`");
+  }
+  const patterns = trustTools.map(toRegExp);
+  const sources = new Set<ToolSource>(trustSources);
+  return {
+    covers(name, registered) {
+      if (!isOpenWorld(registered.tool.annotations)) return false;
+      if (registered.origin && sources.has(registered.origin)) return false;
+      return !patterns.some((pattern) => pattern.test(name));
+    },
+  };
+}
+
+/**
+ * The tools whose results in `history` count as private data read: every result of a tool that
+ * is not open-world, and of a tool no longer known (it cannot be told apart, so it counts).
+ * Results Junction wrote itself for calls that never ran (denied, invalid, unknown tool; by id)
+ * do not count. Returns the distinct tool names, in order of first reading.
+ */
+export function privateDataReads(
+  history: readonly Message[],
+  tools: Map<string, RegisteredTool>,
+  notRun: ReadonlySet<string>,
+): string[] {
+  const names = new Set<string>();
+  for (const message of history) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (notRun.has(part.toolCallId) || names.has(part.toolName)) continue;
+      const registered = tools.get(part.toolName);
+      if (!registered || !isOpenWorld(registered.tool.annotations)) names.add(part.toolName);
+    }
+  }
+  return [...names];
+}
+
+function invalid(detail: string): JunctionError {
+  return new JunctionError("invalid-argument", `new Agent(): \`exfiltrationGuard\` ${detail}.`);
+}

@@ -1,0 +1,122 @@
+import type { AssistantContentPart, Message, ToolCallPart, Warning } from "@junction/types";
+
+/**
+ * The tool-call ids of one conversation. A model (or an OpenAI-compatible endpoint choosing its
+ * own ids) may repeat an id, in a later step, a later turn or twice in one turn; every approval,
+ * result and history entry is keyed by the id, so a repeat would show one call's arguments under
+ * another's. Each call therefore gets an id no earlier call of the conversation has: the model's
+ * own when it is free, otherwise the model's id with the first free `_2`, `_3`, … suffix (still
+ * within `[a-zA-Z0-9_-]` when the model's id was), used in the events, the assistant message and
+ * the tool message alike, so the provider pairs the result with its call on the next request.
+ */
+export class ToolCallIds {
+  readonly #used = new Set<string>();
+
+  /** Starts from every id the conversation already holds: calls and results, restored ones included. */
+  constructor(history: readonly Message[]) {
+    for (const message of history) {
+      if (message.role === "assistant") {
+        for (const part of message.content) if (part.type === "tool-call") this.#used.add(part.id);
+      } else if (message.role === "tool") {
+        for (const part of message.content) this.#used.add(part.toolCallId);
+      }
+    }
+  }
+
+  /** The id `call` runs under: its own if unused, else a fresh one, with a `tool-call-id-reused` warning. */
+  claim(call: ToolCallPart, warn: (warning: Warning) => void): ToolCallPart {
+    if (!this.#used.has(call.id)) {
+      this.#used.add(call.id);
+      return call;
+    }
+    let suffix = 2;
+    while (this.#used.has(`${call.id}_${suffix}`)) suffix++;
+    const id = `${call.id}_${suffix}`;
+    this.#used.add(id);
+    warn({
+      code: "tool-call-id-reused",
+      message: `The model reused the tool call id "${call.id}" (already used in this conversation) for a call to "${call.name}"; that call now has the id "${id}", so its approval, result and history are its own.`,
+    });
+    return { ...call, id };
+  }
+}
+
+/**
+ * Pairs the calls of a finished model turn with the calls already started from the stream. The
+ * turn's nth call with model id X is the nth streamed call with model id X; the stored part keeps
+ * the turn's own extras (provider metadata) but always the id, name and arguments that run. A
+ * turn call that was never streamed is started now; a streamed call the turn left out is added
+ * back.
+ */
+export class StepToolCalls {
+  /** Streamed calls by the model's id, in stream order, each as it runs (with its final id). */
+  readonly #streamed = new Map<string, ToolCallPart[]>();
+  readonly #unmatched: ToolCallPart[] = [];
+
+  constructor(
+    readonly ids: ToolCallIds,
+    /** Starts a call (emits `tool-call`, runs it) under the id it was given. */
+    readonly start: (call: ToolCallPart) => void,
+    readonly warn: (warning: Warning) => void,
+  ) {}
+
+  /** A complete call from the stream: gets its unique id and starts at once. */
+  streamed(call: ToolCallPart): void {
+    const running = this.ids.claim(call, this.warn);
+    const queue = this.#streamed.get(call.id) ?? [];
+    queue.push(running);
+    this.#streamed.set(call.id, queue);
+    this.#unmatched.push(running);
+    this.start(running);
+  }
+
+  /** The turn's content with every call in the form that runs; calls not streamed are started here. */
+  finish(parts: AssistantContentPart[]): AssistantContentPart[] {
+    const content = parts.map((part): AssistantContentPart => {
+      if (part.type !== "tool-call") return part;
+      const running = this.#streamed.get(part.id)?.shift();
+      if (!running) {
+        const claimed = this.ids.claim(part, this.warn);
+        this.start(claimed);
+        return claimed;
+      }
+      this.#unmatched.splice(this.#unmatched.indexOf(running), 1);
+      if (part.name !== running.name || !sameJSON(part.input, running.input)) {
+        this.warn({
+          code: "model-tool-call-mismatch",
+          message: `The finished model turn gave tool call "${part.id}" a different name or arguments than the stream did; the streamed call (to "${running.name}") is the one that ran, and it is what the history keeps.`,
+        });
+      }
+      return { ...part, id: running.id, name: running.name, input: running.input };
+    });
+    for (const call of this.#unmatched) {
+      this.warn({
+        code: "model-tool-call-missing",
+        message: `The model streamed tool call "${call.id}" (${call.name}) but left it out of the finished turn; it was added back.`,
+      });
+      content.push(call);
+    }
+    this.#unmatched.length = 0;
+    return content;
+  }
+}
+
+/** Whether two JSON values are equal (key order aside). Iterative: the values come from a model. */
+export function sameJSON(a: unknown, b: unknown): boolean {
+  const pending: [unknown, unknown][] = [[a, b]];
+  while (pending.length > 0) {
+    const [left, right] = pending.pop()!;
+    if (Object.is(left, right)) continue;
+    if (typeof left !== "object" || typeof right !== "object" || left === null || right === null)
+      return false;
+    if (Array.isArray(left) !== Array.isArray(right)) return false;
+    const leftKeys = Object.keys(left);
+    const rightKeys = Object.keys(right);
+    if (leftKeys.length !== rightKeys.length) return false;
+    for (const key of leftKeys) {
+      if (!Object.hasOwn(right, key)) return false;
+      pending.push([(left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]]);
+    }
+  }
+  return true;
+}
