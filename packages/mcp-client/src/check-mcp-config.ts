@@ -66,6 +66,11 @@ function commonProblem(config: Record<string, unknown>): string | undefined {
     )
   )
     return "`roots` must be an array of { uri, name? }";
+  if (
+    config.extensions !== undefined &&
+    !(isRecord(config.extensions) && Object.values(config.extensions).every((value) => isRecord(value)))
+  )
+    return "`extensions` must be an object of objects, keyed by extension identifier";
   return undefined;
 }
 

@@ -57,6 +57,16 @@ export interface MCPCommon {
   roots?: MCPRoot[];
   handlers?: MCPHandlers;
   /**
+   * Extensions advertised in the client's `capabilities.extensions` (MCP 2025-11-25), keyed by
+   * identifier, with each extension's own settings.
+   *
+   * @example
+   * ```ts
+   * extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } }
+   * ```
+   */
+  extensions?: Record<string, object>;
+  /**
    * Restart a server whose connection died, with bounded exponential backoff. While
    * reconnecting `connected` is false and new calls wait for it (bounded by their timeout);
    * calls in flight when the server died reject. @default on

@@ -273,4 +273,38 @@ describe("tools, lists and results (in-process servers)", () => {
     }
     expect(capabilitiesSeen).toEqual([{}, { sampling: {}, elicitation: { form: { applyDefaults: true } } }]);
   });
+
+  it("advertises the extensions it is given and lists tools as the server sent them, _meta included", async () => {
+    const server = new McpServer({ name: "apps", version: "1.0.0" });
+    let seen: unknown;
+    server.server.oninitialized = () => {
+      seen = server.server.getClientCapabilities();
+    };
+    server.registerTool(
+      "show",
+      { description: "Shows a view.", _meta: { ui: { resourceUri: "ui://apps/view.html" } } },
+      async () => ({ content: [{ type: "text", text: "shown" }] }),
+    );
+    const ui = { mimeTypes: ["text/html;profile=mcp-app"] };
+    const mcp = new MCP({ transport: "memory", server, extensions: { "io.modelcontextprotocol/ui": ui } });
+    open.push(mcp);
+    await mcp.connect();
+    expect(seen).toEqual({ extensions: { "io.modelcontextprotocol/ui": ui } });
+    const tools = await mcp.listServerTools();
+    expect(tools.map((tool) => [tool.name, tool._meta])).toEqual([
+      ["show", { ui: { resourceUri: "ui://apps/view.html" } }],
+    ]);
+    expect((await mcp.listToolDefinitions())[0]).not.toHaveProperty("_meta");
+  });
+
+  it("refuses extensions that are not an object of objects", async () => {
+    const server = new McpServer({ name: "apps", version: "1.0.0" });
+    const error = await caught(
+      Promise.resolve().then(
+        () => new MCP({ transport: "memory", server, extensions: { ui: "yes" } as never }),
+      ),
+    );
+    expect(error.code).toBe("mcp-config-invalid");
+    expect(error.message).toContain("`extensions` must be an object of objects");
+  });
 });

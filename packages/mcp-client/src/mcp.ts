@@ -155,6 +155,8 @@ export class MCP implements ToolSource {
     if (handlers.sampling) capabilities.sampling = {};
     if (handlers.elicitation) capabilities.elicitation = { form: { applyDefaults: true } };
     if (this.roots) capabilities.roots = { listChanged: true };
+    if (this.config.extensions && Object.keys(this.config.extensions).length > 0)
+      capabilities.extensions = { ...this.config.extensions };
     return capabilities;
   }
 
@@ -305,6 +307,15 @@ export class MCP implements ToolSource {
   async listToolDefinitions(options: { prefix?: string } = {}): Promise<ToolDefinition[]> {
     const tools = await this.listTools(options);
     return tools.map(({ execute: _execute, ...definition }) => definition);
+  }
+
+  /**
+   * The tools as the server listed them in `tools/list` (cached like `listTools`), with what a
+   * proxy `Tool` leaves out, such as `_meta` (where MCP Apps name a tool's `ui://` resource).
+   * Everything in them is the server's, unchecked beyond the protocol's schema.
+   */
+  async listServerTools(): Promise<MCPTool[]> {
+    return [...(await this.loadTools())];
   }
 
   /** Drops the cache and fetches the tool list again. */

@@ -47,6 +47,8 @@ export type ClientCapabilities = {
     cancel?: object;
     requests?: { sampling?: { createMessage?: object }; elicitation?: { create?: object } };
   };
+  /** Protocol extensions the client supports, keyed by identifier (MCP 2025-11-25). */
+  extensions?: { [key: string]: object };
 };
 
 export type InitializeResult = MCPResult & {
