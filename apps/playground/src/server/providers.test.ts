@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
   type FakeVendorEndpoint,
@@ -395,5 +397,118 @@ describe("chat through an OpenAI-compatible endpoint", () => {
       tool_call_id: "call_a",
       content: toolOutput,
     });
+  });
+});
+
+// Amazon Bedrock: the real AWS SDK inside provider-bedrock (SigV4 over HTTP/2) against the Bedrock
+// runtime fake of @junction/wire-fake, which answers ConverseStream with AWS event-stream frames
+// built by the SDK's own codec.
+describe("chat through Amazon Bedrock, at BEDROCK_BASE_URL", () => {
+  interface BedrockFake {
+    url: string;
+    requests: RecordedRequest[];
+    enqueue(...replies: ((request: RecordedRequest) => { frames: unknown[] })[]): void;
+    close(): Promise<void>;
+  }
+
+  /**
+   * Starts the fake. The playground does not depend on @junction/wire-fake, so it is reached
+   * through @junction/provider-bedrock, which has it as a dev dependency.
+   */
+  async function startBedrockFake(): Promise<BedrockFake> {
+    const fromPlayground = createRequire(import.meta.url);
+    const fromBedrock = createRequire(fromPlayground.resolve("@junction/provider-bedrock/package.json"));
+    const module = await import(pathToFileURL(fromBedrock.resolve("@junction/wire-fake/bedrock")).href);
+    const fake: BedrockFake = await module.startBedrockFake();
+    onTestFinished(() => fake.close());
+    return fake;
+  }
+
+  const event = (type: string, payload: unknown) => ({ kind: "event", type, payload });
+
+  /** ConverseStream: a get-sum `toolUse` with its input in two pieces, or, after a `toolResult`, the answer. */
+  function converseStream({ body }: RecordedRequest): { frames: unknown[] } {
+    const answering = body.messages.at(-1).content.some((block: any) => block.toolResult);
+    const name = sumToolName(body.toolConfig.tools.map((tool: any) => tool.toolSpec.name));
+    const blocks = answering
+      ? ["The sum ", "is 42."].map((text) =>
+          event("contentBlockDelta", { contentBlockIndex: 0, delta: { text } }),
+        )
+      : [
+          event("contentBlockStart", {
+            contentBlockIndex: 0,
+            start: { toolUse: { toolUseId: "tooluse_sum", name } },
+          }),
+          ...['{"a":20,', '"b":22}'].map((input) =>
+            event("contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input } } }),
+          ),
+        ];
+    return {
+      frames: [
+        event("messageStart", { role: "assistant" }),
+        ...blocks,
+        event("contentBlockStop", { contentBlockIndex: 0 }),
+        event("messageStop", { stopReason: answering ? "end_turn" : "tool_use" }),
+        event("metadata", {
+          usage: { inputTokens: 30, outputTokens: 12, totalTokens: 42 },
+          metrics: { latencyMs: 5 },
+        }),
+      ],
+    };
+  }
+
+  it("is offered with AWS credentials in the environment, signs with them, and sends the tool result as a toolResult block", async () => {
+    const fake = await startBedrockFake();
+    fake.enqueue(converseStream, converseStream);
+    const test = await startPlayground({
+      AWS_ACCESS_KEY_ID: "AKIDPLAYGROUNDTEST",
+      AWS_SECRET_ACCESS_KEY: "playground-secret-key",
+      AWS_DEFAULT_REGION: "eu-central-1",
+      BEDROCK_BASE_URL: fake.url,
+    });
+    await expectOfferedFirst(test, "bedrock", "playground-secret-key");
+    await expectSumTurn(test, "bedrock");
+
+    const path = `/model/${encodeURIComponent("us.amazon.nova-pro-v1:0")}/converse-stream`;
+    expect(fake.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `POST ${path}`,
+      `POST ${path}`,
+    ]);
+    for (const request of fake.requests) {
+      expect(request.headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDPLAYGROUNDTEST\/\d{8}\/eu-central-1\/bedrock\/aws4_request, /,
+      );
+    }
+    const [first, second] = fake.requests;
+    expect(first!.body.messages).toEqual([{ role: "user", content: [{ text: question }] }]);
+    expect(first!.body.toolConfig.tools.map((tool: any) => tool.toolSpec.name)).toContain(
+      "everything_get-sum",
+    );
+    expect(second!.body.messages.slice(-2)).toEqual([
+      {
+        role: "assistant",
+        content: [
+          { toolUse: { toolUseId: "tooluse_sum", name: "everything_get-sum", input: { a: 20, b: 22 } } },
+        ],
+      },
+      {
+        role: "user",
+        content: [{ toolResult: { toolUseId: "tooluse_sum", content: [{ text: toolOutput }] } }],
+      },
+    ]);
+  });
+
+  it("is offered for AWS_PROFILE or AWS_BEARER_TOKEN_BEDROCK, and not for half a key pair", () => {
+    const offered = (environment: NodeJS.ProcessEnv) =>
+      detectProviders(environment, {}).map((provider) => [provider.id, provider.source]);
+    expect(offered({ AWS_PROFILE: "dev" })).toEqual([
+      ["bedrock", "AWS_PROFILE"],
+      ["offline", "built in, no key needed"],
+    ]);
+    expect(offered({ AWS_BEARER_TOKEN_BEDROCK: "bedrock-key" })).toEqual([
+      ["bedrock", "AWS_BEARER_TOKEN_BEDROCK"],
+      ["offline", "built in, no key needed"],
+    ]);
+    expect(offered({ AWS_ACCESS_KEY_ID: "AKID" })).toEqual([["offline", "built in, no key needed"]]);
   });
 });

@@ -3,7 +3,7 @@ import { createOfflineModel } from "./offline-model.js";
 
 /** A model provider the playground can use, as the UI lists it. Never carries the key itself. */
 export interface ProviderInfo {
-  id: "anthropic" | "openai" | "gemini" | "openai-compatible" | "offline";
+  id: "anthropic" | "openai" | "gemini" | "bedrock" | "openai-compatible" | "offline";
   label: string;
   /** Where it was found: the environment variable or setting, for the UI to say. */
   source: string;
@@ -59,6 +59,20 @@ export function detectProviders(
       models: ["gemini-2.5-flash", "gemini-2.5-pro"],
     });
   }
+  const awsSource = awsCredentialsSource(environment);
+  if (awsSource) {
+    providers.push({
+      id: "bedrock",
+      label: "Amazon Bedrock",
+      source: awsSource,
+      defaultModel: "us.amazon.nova-pro-v1:0",
+      models: [
+        "us.amazon.nova-pro-v1:0",
+        "us.amazon.nova-lite-v1:0",
+        "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      ],
+    });
+  }
   const compatibleURL = settings.openaiCompatibleBaseURL || environment.OPENAI_COMPATIBLE_BASE_URL;
   if (compatibleURL) {
     const model = settings.openaiCompatibleModel || environment.OPENAI_COMPATIBLE_MODEL || "llama3.2";
@@ -82,6 +96,8 @@ export function detectProviders(
 
 /**
  * Creates the `ModelProvider` for one of the detected providers. Vendor packages load lazily.
+ * Bedrock takes its region (`AWS_REGION` or `AWS_DEFAULT_REGION`), credentials and
+ * `BEDROCK_BASE_URL` (its endpoint, for a VPC endpoint or a local fake) from `environment` too.
  * `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL` and `GEMINI_BASE_URL` (or `GOOGLE_GEMINI_BASE_URL`)
  * in `environment` point a vendor at a gateway or proxy; each means what its provider's
  * `baseURL` means (Anthropic without `/v1`, OpenAI with `/v1`, Gemini the host alone).
@@ -112,6 +128,27 @@ export async function createProvider(
         ...baseURLOption(environment.GEMINI_BASE_URL || environment.GOOGLE_GEMINI_BASE_URL),
       });
     }
+    case "bedrock": {
+      const { bedrock } = await import("@junction/provider-bedrock");
+      // From the playground's environment, as for the other vendors; the AWS SDK's own chain
+      // (profiles, SSO, roles) still applies to whatever is not given here.
+      const region = environment.AWS_REGION || environment.AWS_DEFAULT_REGION;
+      return bedrock({
+        ...(region ? { region } : {}),
+        ...(environment.AWS_ACCESS_KEY_ID && environment.AWS_SECRET_ACCESS_KEY
+          ? {
+              credentials: {
+                accessKeyId: environment.AWS_ACCESS_KEY_ID,
+                secretAccessKey: environment.AWS_SECRET_ACCESS_KEY,
+                ...(environment.AWS_SESSION_TOKEN ? { sessionToken: environment.AWS_SESSION_TOKEN } : {}),
+              },
+            }
+          : {}),
+        ...(environment.AWS_BEARER_TOKEN_BEDROCK ? { apiKey: environment.AWS_BEARER_TOKEN_BEDROCK } : {}),
+        ...(environment.AWS_PROFILE ? { profile: environment.AWS_PROFILE } : {}),
+        ...baseURLOption(environment.BEDROCK_BASE_URL),
+      });
+    }
     case "openai-compatible": {
       const baseURL = settings.openaiCompatibleBaseURL || environment.OPENAI_COMPATIBLE_BASE_URL;
       if (!baseURL) {
@@ -130,6 +167,14 @@ export async function createProvider(
     default:
       throw new JunctionError("provider-config-invalid", `Unknown provider ${JSON.stringify(id)}.`);
   }
+}
+
+/** Which AWS credentials the environment has for Bedrock, named for the UI; undefined when none. */
+function awsCredentialsSource(environment: NodeJS.ProcessEnv): string | undefined {
+  if (environment.AWS_ACCESS_KEY_ID && environment.AWS_SECRET_ACCESS_KEY) return "AWS_ACCESS_KEY_ID";
+  if (environment.AWS_BEARER_TOKEN_BEDROCK) return "AWS_BEARER_TOKEN_BEDROCK";
+  if (environment.AWS_PROFILE) return "AWS_PROFILE";
+  return undefined;
 }
 
 /** A `baseURL` setting when the variable is set and not empty; otherwise the provider's default. */
