@@ -4,12 +4,37 @@ import { openAIProviderName } from "./build-openai-request.js";
 import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 
 /** Error codes OpenAI sends inside a 200 stream for failures that may pass on a later attempt. */
-export const retryableStreamCodes = new Set([
+const retryableStreamCodes = new Set([
   "server_error",
   "rate_limit_exceeded",
   "server_is_overloaded",
   "slow_down",
 ]);
+
+/**
+ * An error OpenAI reported inside a 200 stream (an `error` event, `response.failed`) as a
+ * `provider-stream-error`, retryable when its code says a later attempt may pass.
+ *
+ * @param what How the message starts, for example "OpenAI response failed".
+ * @param error The error object as OpenAI sent it (untrusted: fields are checked).
+ */
+export function openAIStreamError(
+  what: string,
+  error: { code?: unknown; message?: unknown },
+  requestId: string | undefined,
+  cause?: unknown,
+): ProviderError {
+  const code = typeof error.code === "string" ? error.code : undefined;
+  const message = typeof error.message === "string" ? error.message : "no error message";
+  return new ProviderError({
+    code: "provider-stream-error",
+    provider: openAIProviderName,
+    message: `${what}${code ? ` (${code})` : ""}: ${message}`,
+    retryable: code !== undefined && retryableStreamCodes.has(code),
+    requestId,
+    ...(cause !== undefined ? { cause } : {}),
+  });
+}
 
 /**
  * Maps whatever the `openai` SDK threw to a Junction error: HTTP failures (after the SDK's own
@@ -62,17 +87,13 @@ export function mapOpenAIError(
   }
   if (error instanceof APIError) {
     const requestId = error.requestID ?? context.requestId;
-    if (error.status === undefined) {
-      const code = typeof error.code === "string" ? error.code : undefined;
-      return new ProviderError({
-        code: "provider-stream-error",
-        provider,
-        message: `OpenAI stream error${code ? ` (${code})` : ""}: ${error.message}`,
-        retryable: code !== undefined && retryableStreamCodes.has(code),
+    if (error.status === undefined)
+      return openAIStreamError(
+        "OpenAI stream error",
+        { code: error.code, message: error.message },
         requestId,
-        cause: error,
-      });
-    }
+        error,
+      );
     return new ProviderError({
       provider,
       message: `OpenAI API error ${error.message}`,

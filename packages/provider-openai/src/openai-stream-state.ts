@@ -7,7 +7,7 @@ import {
 } from "@junction/types";
 import { openAIProviderName } from "./build-openai-request.js";
 import type { OpenAIMCPApprovalRequest, OpenAIPartMetadata } from "./convert-to-openai-messages.js";
-import { retryableStreamCodes } from "./map-openai-error.js";
+import { openAIStreamError } from "./map-openai-error.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
 
@@ -469,28 +469,15 @@ export class OpenAIStreamState {
   #failed(event: JSONObject): ProviderError {
     const response = isRecord(event.response) ? event.response : {};
     const error = isRecord(response.error) ? response.error : {};
-    const code = typeof error.code === "string" ? error.code : undefined;
-    const message = typeof error.message === "string" ? error.message : "no error message";
-    return new ProviderError({
-      code: "provider-stream-error",
-      provider: this.#providerName,
-      message: `OpenAI response failed${code ? ` (${code})` : ""}: ${message}`,
-      retryable: code !== undefined && retryableStreamCodes.has(code),
-      requestId: this.#requestId,
-    });
+    return openAIStreamError("OpenAI response failed", error, this.#requestId);
   }
 
   #error(event: JSONObject): ProviderError {
-    const error = isRecord(event.error) ? event.error : event;
-    const code = typeof error.code === "string" ? error.code : undefined;
-    const message = typeof error.message === "string" ? error.message : "no error message";
-    return new ProviderError({
-      code: "provider-stream-error",
-      provider: this.#providerName,
-      message: `OpenAI stream error${code ? ` (${code})` : ""}: ${message}`,
-      retryable: code !== undefined && retryableStreamCodes.has(code),
-      requestId: this.#requestId,
-    });
+    return openAIStreamError(
+      "OpenAI stream error",
+      isRecord(event.error) ? event.error : event,
+      this.#requestId,
+    );
   }
 
   /** The item an event refers to, by output_index or item_id; created when the stream skipped its added event. */
