@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { runChatCommand } from "./cli/chat-command.js";
+import { toTerminalText as safe } from "./cli/terminal-text.js";
 import { runToolsCommand } from "./cli/tools-command.js";
 import { openPlayground } from "./server/app.js";
+import { parseAllowedVariables } from "./server/environment-allowance.js";
 import { startHttpServer } from "./server/http-server.js";
 import { createToken, isLoopbackAddress } from "./server/security.js";
 
@@ -19,6 +21,9 @@ Options:
   --model <name>      chat: the model id
   --yes               chat: approve every tool call without asking
   --dir <path>        data folder (default $JUNCTION_PLAYGROUND_DIR or ~/.junction-playground)
+  --allow-env <names> variables server configs may expand as \${NAME}, e.g. --allow-env HOME,GITHUB_TOKEN
+                      (comma-separated, repeatable; none by default: configs come from the page,
+                      so provider keys and other secrets stay out unless you name them here)
 `;
 
 async function main(): Promise<number> {
@@ -35,6 +40,7 @@ async function main(): Promise<number> {
       model: { type: "string" },
       yes: { type: "boolean", default: false },
       dir: { type: "string" },
+      "allow-env": { type: "string", multiple: true },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -43,13 +49,21 @@ async function main(): Promise<number> {
     return 0;
   }
   const [command = "serve", ...rest] = positionals;
+  let allowEnv: string[];
+  try {
+    allowEnv = parseAllowedVariables(values["allow-env"] ?? []);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
   switch (command) {
     case "serve":
-      return serve(values);
+      return serve({ ...values, allowEnv });
     case "tools":
-      return runToolsCommand({ directory: values.dir });
+      return runToolsCommand({ directory: values.dir, allowEnv });
     case "chat":
       return runChatCommand({
+        allowEnv,
         directory: values.dir,
         prompt: rest.join(" ").trim() || undefined,
         provider: values.provider,
@@ -62,7 +76,12 @@ async function main(): Promise<number> {
   }
 }
 
-async function serve(values: { port?: string; host?: string; dir?: string }): Promise<number> {
+async function serve(values: {
+  port?: string;
+  host?: string;
+  dir?: string;
+  allowEnv: string[];
+}): Promise<number> {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`--port must be a port number, got ${JSON.stringify(values.port)}.\n`);
@@ -75,7 +94,7 @@ async function serve(values: { port?: string; host?: string; dir?: string }): Pr
     return 2;
   }
   process.stderr.write("Starting the Junction playground: connecting the configured MCP servers…\n");
-  const playground = await openPlayground({ directory: values.dir });
+  const playground = await openPlayground({ directory: values.dir, allowEnv: values.allowEnv });
   const token = createToken();
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
@@ -87,14 +106,14 @@ async function serve(values: { port?: string; host?: string; dir?: string }): Pr
   }
   for (const server of playground.registry.list()) {
     process.stderr.write(
-      `  ${server.status === "connected" ? "✓" : "✗"} ${server.name}: ${server.status}${server.error ? ` — ${server.error.split("\n")[0]}` : ""}\n`,
+      `  ${server.status === "connected" ? "✓" : "✗"} ${safe(server.name)}: ${server.status}${server.error ? ` — ${safe(server.error.split("\n")[0]!)}` : ""}\n`,
     );
   }
   const providers = playground.chat.providers();
   const real = providers.filter((provider) => provider.id !== "offline");
   process.stderr.write(
     real.length
-      ? `  chat providers: ${real.map((provider) => `${provider.label} (from ${provider.source})`).join(", ")}, and the offline scripted model\n`
+      ? `  chat providers: ${safe(real.map((provider) => `${provider.label} (from ${provider.source})`).join(", "))}, and the offline scripted model\n`
       : "  no API key found: chat uses the offline scripted model (set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or an OpenAI-compatible URL for a real one)\n",
   );
   process.stderr.write(`  data: ${playground.dataDir.root}\n\n`);

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import type { ElicitResult } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
+import { toTerminalText as safe } from "./terminal-text.js";
 
 /**
  * `pnpm playground chat "…"`: one prompt with streamed output and every tool call shown;
@@ -13,8 +14,10 @@ export async function runChatCommand(options: {
   provider?: string;
   model?: string;
   approveAll: boolean;
+  /** The variables server configs may expand (`--allow-env`). */
+  allowEnv?: readonly string[];
 }): Promise<number> {
-  const playground = await openPlayground({ directory: options.directory });
+  const playground = await openPlayground({ directory: options.directory, allowEnv: options.allowEnv });
   const interactive = options.prompt === undefined;
   const terminal = process.stdin.isTTY === true;
   const readline = new LineReader(terminal);
@@ -25,7 +28,7 @@ export async function runChatCommand(options: {
   try {
     for (const server of playground.registry.list()) {
       if (server.status === "error")
-        process.stderr.write(`! ${server.name} is not connected: ${server.error}\n`);
+        process.stderr.write(`! ${safe(server.name)} is not connected: ${safe(server.error ?? "")}\n`);
     }
     const providers = playground.chat.providers();
     const provider = providers.find((candidate) => candidate.id === (options.provider ?? providers[0]!.id));
@@ -39,7 +42,10 @@ export async function runChatCommand(options: {
       process.stderr.write(
         "[offline scripted model: no API key found; it picks tools from your words, it is not an LLM]\n",
       );
-    } else process.stderr.write(`[${provider.label}, model ${options.model ?? provider.defaultModel}]\n`);
+    } else
+      process.stderr.write(
+        `[${safe(provider.label)}, model ${safe(options.model ?? provider.defaultModel)}]\n`,
+      );
     const conversation = playground.chat.createConversation({ provider: provider.id, model: options.model });
     const turn = async (text: string) => {
       const controller = new AbortController();
@@ -126,11 +132,12 @@ function printEvent(
       runId = event.runId;
       break;
     case "text-delta":
-      out.write(event.text);
+      out.write(safe(event.text));
       break;
     case "tool-call":
       out.write(
-        `\n→ ${event.name}${event.server ? ` [${event.server}]` : ""} ${JSON.stringify(event.input)}\n`,
+        safe(`\n→ ${event.name}${event.server ? ` [${event.server}]` : ""} ${JSON.stringify(event.input)}`) +
+          "\n",
       );
       break;
     case "approval-request": {
@@ -141,7 +148,7 @@ function printEvent(
       }
       const currentRun = runId;
       readline
-        .question(`? Allow ${event.name} with ${JSON.stringify(event.input)}? [y/N] `)
+        .question(`? Allow ${safe(event.name)} with ${safe(JSON.stringify(event.input))}? [y/N] `)
         .then((answer) =>
           answer === undefined
             ? playground.chat.answerApproval(currentRun, id, false, "No one was there to approve it.")
@@ -155,21 +162,22 @@ function printEvent(
       break;
     case "tool-result":
       out.write(
-        `← ${event.name} ${event.result.isError ? "failed" : "done"} in ${event.durationMs} ms: ${summarise(event.result)}\n`,
+        `← ${safe(event.name)} ${event.result.isError ? "failed" : "done"} in ${event.durationMs} ms: ${safe(summarise(event.result))}\n`,
       );
+      if (event.truncated) out.write(`  (${safe(event.truncated)})\n`);
       break;
     case "warning":
-      process.stderr.write(`! ${event.message}\n`);
+      process.stderr.write(`! ${safe(event.message)}\n`);
       break;
     case "error":
-      process.stderr.write(`\n${event.aborted ? "" : "✗ "}${event.message}\n`);
+      process.stderr.write(`\n${event.aborted ? "" : "✗ "}${safe(event.message)}\n`);
       break;
     case "finish":
       out.write("\n");
       break;
     default: {
       const unknown: never = event;
-      process.stderr.write(`! unknown event ${JSON.stringify(unknown)}\n`);
+      process.stderr.write(`! unknown event ${safe(JSON.stringify(unknown))}\n`);
     }
   }
 }
@@ -204,19 +212,19 @@ async function answerElicitation(
 ): Promise<void> {
   if (!terminal) {
     process.stderr.write(
-      `! ${event.server} asked for input (${event.message}); declined: no terminal to ask in.\n`,
+      `! ${safe(event.server)} asked for input (${safe(event.message)}); declined: no terminal to ask in.\n`,
     );
     playground.elicitation.answer(event.id, { action: "decline" });
     return;
   }
-  process.stderr.write(`\n${event.server} asks: ${event.message}\n`);
+  process.stderr.write(`\n${safe(event.server)} asks: ${safe(event.message)}\n`);
   const schema = event.requestedSchema as {
     properties?: Record<string, { type?: string; title?: string; default?: unknown }>;
   };
   const content: Record<string, string | number | boolean> = {};
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const answer = await readline.question(
-      `  ${property.title ?? name}${property.default !== undefined ? ` [${String(property.default)}]` : ""}: `,
+      `  ${safe(String(property.title ?? name))}${property.default !== undefined ? ` [${safe(String(property.default))}]` : ""}: `,
     );
     const value =
       (answer ?? "") === "" && property.default !== undefined ? String(property.default) : (answer ?? "");

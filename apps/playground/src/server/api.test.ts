@@ -253,9 +253,9 @@ describe("inspector", () => {
       });
     expect((await toggle()).status).toBe(200);
     await expect
-      .poll(async () => (await test.api("GET", `/api/servers/${everything}/logs`)).body.length)
+      .poll(async () => (await test.api("GET", `/api/servers/${everything}/logs`)).body.entries.length)
       .toBeGreaterThan(0);
-    const [first] = (await test.api("GET", `/api/servers/${everything}/logs`)).body;
+    const [first] = (await test.api("GET", `/api/servers/${everything}/logs`)).body.entries;
     expect(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]).toContain(
       first.level,
     );

@@ -1,10 +1,12 @@
 import { ChatService } from "./chat-service.js";
 import { type DataDir, prepareDataDir } from "./data-dir.js";
 import { ElicitationBroker } from "./elicitation-broker.js";
+import { allowedEnvironment } from "./environment-allowance.js";
 import { EventHub } from "./event-hub.js";
 import type { AppContext } from "./http-server.js";
 import { createProvider } from "./providers.js";
 import { createSamplingBridge } from "./sampling-bridge.js";
+import { SecretRedactor } from "./secret-redactor.js";
 import { ServerRegistry } from "./server-registry.js";
 import { Store } from "./store.js";
 
@@ -19,11 +21,22 @@ export interface Playground extends AppContext {
  * server. Connection failures are kept as the server's status, never thrown.
  */
 export async function openPlayground(
-  options: { directory?: string; environment?: NodeJS.ProcessEnv; seedDefaults?: boolean } = {},
+  options: {
+    directory?: string;
+    environment?: NodeJS.ProcessEnv;
+    seedDefaults?: boolean;
+    /**
+     * The variables a server config may expand with `${VAR}` (`--allow-env`). Configs come from
+     * the page, so nothing else of the environment, provider keys above all, is reachable.
+     * @default []
+     */
+    allowEnv?: readonly string[];
+  } = {},
 ): Promise<Playground> {
   const dataDir = prepareDataDir(options.directory);
   const store = new Store(dataDir.databaseFile);
-  const hub = new EventHub();
+  const redactor = new SecretRedactor();
+  const hub = new EventHub({ redact: (text) => redactor.redact(text) });
   const elicitation = new ElicitationBroker(hub);
   // ChatService needs the registry and the registry's sampling needs the chat's providers.
   let chat: ChatService | undefined;
@@ -33,7 +46,15 @@ export async function openPlayground(
     createProvider: (id) =>
       createProvider(id, options.environment ?? process.env, chat!.settings(), { sandbox: dataDir.sandbox }),
   });
-  const registry = new ServerRegistry({ store, dataDir, hub, elicitation, sampling });
+  const registry = new ServerRegistry({
+    store,
+    dataDir,
+    hub,
+    elicitation,
+    sampling,
+    environment: allowedEnvironment(options.environment ?? process.env, options.allowEnv ?? []),
+    redactor,
+  });
   chat = new ChatService({ store, registry, dataDir, environment: options.environment });
   await registry.start({ seedDefaults: options.seedDefaults });
   return {

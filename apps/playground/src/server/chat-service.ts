@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { Agent, type AgentEvent, annotationPolicy } from "@junction/core";
 import { JunctionError, type Message, type ToolResult } from "@junction/types";
 import type { DataDir } from "./data-dir.js";
+import { capDepth, capToolResult } from "./output-limits.js";
 import { createProvider, detectProviders, type PlaygroundSettings, type ProviderInfo } from "./providers.js";
 import type { ServerRegistry } from "./server-registry.js";
 import type { Store, StoredConversation, TranscriptItem } from "./store.js";
@@ -21,6 +22,8 @@ export type ChatEvent =
       server: string | null;
       result: ToolResult;
       durationMs: number;
+      /** Set when the result was too large or too deep to show whole: what was cut. */
+      truncated?: string;
     }
   | { type: "warning"; code: string; message: string }
   | { type: "error"; message: string; aborted: boolean }
@@ -36,6 +39,16 @@ const systemPrompt = (sandbox: string) =>
   "You are the assistant of the Junction playground. You can use the tools of the connected MCP servers; " +
   `tool names start with their server's name. The filesystem server may only touch ${sandbox}. ` +
   "Be brief, and say which tools you used.";
+
+/** Ends an Agent's subscriptions once its turn is over, where this version of core offers it. */
+function closeAgent(agent: Agent | undefined): void {
+  const closable = agent as { close?: () => unknown } | undefined;
+  try {
+    void Promise.resolve(closable?.close?.()).catch(() => undefined);
+  } catch {
+    // Closing is cleanup: a failure must not keep the conversation busy.
+  }
+}
 
 /** Chat: provider choice, one Agent run per turn, approvals, stop, and persistence of every turn. */
 export class ChatService {
@@ -118,7 +131,8 @@ export class ChatService {
     await this.runTurn(
       conversationId,
       body,
-      (event) => response.write(`data: ${JSON.stringify(event)}\n\n`),
+      (event) =>
+        response.write(`data: ${this.#registry.redactText(JSON.stringify(capDepth(event).value))}\n\n`),
       controller,
     );
     response.end();
@@ -172,20 +186,33 @@ export class ChatService {
     if (conversation.transcript.length === 0)
       conversation.title = text.length > 60 ? `${text.slice(0, 57)}…` : text;
     conversation.transcript.push({ kind: "user", text });
-    this.#store.saveConversation(conversation);
+    this.#saveSafely(conversation, emit);
     emit({ type: "run-start", runId, provider: info.id, model });
 
     const servers = this.#registry.connected();
     const serverOf = (toolName: string): string | null =>
       servers.find((server) => toolName.startsWith(`${server.name}_`))?.name ?? null;
+    // The model's call ids are not trusted to be unique (a model may say `call_1` at every step):
+    // each call gets a key of its own for the page, the approvals and the transcript, and a
+    // model id points at its latest call, the one core's approval request and result are about.
     const toolItems = new Map<string, Extract<TranscriptItem, { kind: "tool" }>>();
+    const usedKeys = new Set(
+      conversation.transcript.flatMap((item) => (item.kind === "tool" ? [item.id] : [])),
+    );
+    const keyFor = (modelId: string): string => {
+      let key = modelId;
+      for (let n = 2; usedKeys.has(key); n++) key = `${modelId}~${n}`;
+      usedKeys.add(key);
+      return key;
+    };
     let assistant: Extract<TranscriptItem, { kind: "assistant" }> | undefined;
     const previous = conversation.messages;
+    let agent: Agent | undefined;
     try {
       const provider = await createProvider(info.id, this.#environment, this.settings(), {
         sandbox: this.#dataDir.sandbox,
       });
-      const agent = new Agent({
+      agent = new Agent({
         provider,
         model,
         system: systemPrompt(this.#dataDir.sandbox),
@@ -210,11 +237,9 @@ export class ChatService {
             break;
           case "tool-call": {
             assistant = undefined;
-            const existing = toolItems.get(event.id);
-            if (existing) break;
             const item: Extract<TranscriptItem, { kind: "tool" }> = {
               kind: "tool",
-              id: event.id,
+              id: keyFor(event.id),
               name: event.name,
               server: serverOf(event.name),
               input: event.input,
@@ -224,7 +249,7 @@ export class ChatService {
             conversation.transcript.push(item);
             emit({
               type: "tool-call",
-              id: event.id,
+              id: item.id,
               name: event.name,
               server: item.server,
               input: event.input,
@@ -232,12 +257,17 @@ export class ChatService {
             break;
           }
           case "tool-approval-request": {
-            run.approvals.set(event.id, event);
             const item = toolItems.get(event.id);
-            if (item) item.status = "awaiting-approval";
+            const key = item?.id ?? keyFor(event.id);
+            run.approvals.set(key, event);
+            if (item) {
+              item.status = "awaiting-approval";
+              // What the person approves is what runs: the request's own arguments.
+              item.input = event.input;
+            }
             emit({
               type: "approval-request",
-              id: event.id,
+              id: key,
               name: event.name,
               server: serverOf(event.name),
               input: event.input,
@@ -248,20 +278,23 @@ export class ChatService {
             assistant = undefined;
             const item = toolItems.get(event.id);
             const denied = event.result.isError && item?.status === "awaiting-approval";
+            const { result, truncated } = capToolResult(event.result);
             if (item) {
               item.status = denied ? "denied" : "done";
-              item.result = event.result;
+              item.result = result;
               item.durationMs = Math.round(event.durationMs);
+              if (truncated) item.truncated = truncated;
             }
             emit({
               type: "tool-result",
-              id: event.id,
+              id: item?.id ?? event.id,
               name: event.name,
               server: serverOf(event.name),
-              result: event.result,
+              result,
               durationMs: Math.round(event.durationMs),
+              ...(truncated ? { truncated } : {}),
             });
-            this.#store.saveConversation(conversation);
+            this.#saveSafely(conversation, emit);
             break;
           }
           case "warning":
@@ -303,9 +336,35 @@ export class ChatService {
       conversation.messages = next;
       emit({ type: "error", message, aborted });
     } finally {
-      this.#store.saveConversation(conversation);
+      // Release the conversation first: whatever failed above, the next turn must be able to run.
       this.#runs.delete(runId);
       this.#busy.delete(conversationId);
+      closeAgent(agent);
+      this.#saveSafely(conversation, emit);
+    }
+  }
+
+  /**
+   * Saves a conversation; one too deep to serialise (a hostile result) is saved depth-capped,
+   * and a save that still fails is a warning, never a turn that cannot end.
+   */
+  #saveSafely(conversation: StoredConversation, emit: (event: ChatEvent) => void): void {
+    try {
+      this.#store.saveConversation(conversation);
+      return;
+    } catch {
+      // Retried below with every value depth-capped.
+    }
+    try {
+      conversation.messages = capDepth(conversation.messages).value as Message[];
+      conversation.transcript = capDepth(conversation.transcript).value as TranscriptItem[];
+      this.#store.saveConversation(conversation);
+    } catch (error) {
+      emit({
+        type: "warning",
+        code: "save-failed",
+        message: `The conversation could not be saved: ${(error as Error).message}`,
+      });
     }
   }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -12,12 +12,14 @@ export interface DataDir {
 /**
  * Resolves and creates the data directory: `$JUNCTION_PLAYGROUND_DIR`, else `~/.junction-playground`.
  * The sandbox folder (the only folder the default filesystem server may touch) is created with a
- * short README so there is something to list and read.
+ * short README so there is something to list and read. The folder holds server secrets (header
+ * and env values in the database): it is made, or tightened if it exists, to 0700.
  */
 export function prepareDataDir(root = process.env.JUNCTION_PLAYGROUND_DIR): DataDir {
   const directory = resolve(root && root.length > 0 ? root : join(homedir(), ".junction-playground"));
   const sandbox = join(directory, "sandbox");
   mkdirSync(sandbox, { recursive: true, mode: 0o700 });
+  chmodSync(directory, 0o700);
   const readme = join(sandbox, "README.txt");
   if (!existsSync(readme)) {
     writeFileSync(
@@ -27,4 +29,19 @@ export function prepareDataDir(root = process.env.JUNCTION_PLAYGROUND_DIR): Data
     );
   }
   return { root: directory, databaseFile: join(directory, "playground.db"), sandbox };
+}
+
+/**
+ * Makes the database file, and SQLite's `-wal` and `-shm` beside it, readable by the owner only
+ * (0600), creating them empty if they do not exist yet: SQLite gives the journal files the
+ * database's mode, and an existing file made by an older version is tightened.
+ */
+export function restrictDatabaseFiles(databaseFile: string): void {
+  for (const file of [databaseFile, `${databaseFile}-wal`, `${databaseFile}-shm`]) {
+    if (!existsSync(file)) {
+      if (file !== databaseFile) continue;
+      closeSync(openSync(file, "a", 0o600));
+    }
+    chmodSync(file, 0o600);
+  }
 }

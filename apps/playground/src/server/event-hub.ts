@@ -11,12 +11,25 @@ export type HubEvent =
       requestedSchema: unknown;
     }
   | { type: "elicitation-closed"; id: string }
-  | { type: "server-log"; server: string; level: string; data: unknown };
+  | {
+      type: "server-log";
+      server: string;
+      /** The newest messages since the last push, oldest first. */
+      entries: { at: string; level: string; logger?: string; data: unknown }[];
+      /** Messages received since the last push but not in `entries` (a flooding server). */
+      skipped: number;
+    };
 
 /** Fans events out to every page listening on `GET /api/events` (server-sent events). */
 export class EventHub {
   readonly #clients = new Set<ServerResponse>();
   readonly #listeners = new Set<(event: HubEvent) => void>();
+  readonly #redact: (text: string) => string;
+
+  /** `redact` masks secrets in every event before anyone sees it. */
+  constructor(options: { redact?: (text: string) => string } = {}) {
+    this.#redact = options.redact ?? ((text) => text);
+  }
 
   attach(response: ServerResponse): void {
     response.writeHead(200, {
@@ -40,9 +53,12 @@ export class EventHub {
   }
 
   publish(event: HubEvent): void {
-    const frame = `data: ${JSON.stringify(event)}\n\n`;
+    const json = JSON.stringify(event);
+    const redacted = this.#redact(json);
+    const frame = `data: ${redacted}\n\n`;
     for (const client of this.#clients) client.write(frame);
-    for (const listener of this.#listeners) listener(event);
+    const shown = redacted === json ? event : (JSON.parse(redacted) as HubEvent);
+    for (const listener of this.#listeners) listener(shown);
   }
 
   close(): void {

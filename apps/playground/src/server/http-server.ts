@@ -6,6 +6,7 @@ import { JunctionError } from "@junction/types";
 import type { ChatService } from "./chat-service.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
 import type { EventHub } from "./event-hub.js";
+import { capDepth, capToolResult, MAXIMUM_DEPTH } from "./output-limits.js";
 import { checkRequest, isLoopbackAddress } from "./security.js";
 import type { ServerRegistry } from "./server-registry.js";
 import type { Store } from "./store.js";
@@ -63,20 +64,21 @@ export async function startHttpServer(
   const uiDirectory = options.uiDirectory ?? fileURLToPath(new URL("../../dist/ui/", import.meta.url));
   const routes = createRoutes(context);
   let port = 0;
+  const redact = (text: string) => context.registry.redactText(text);
 
   const server = createServer((request, response) => {
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     const isStatic = request.method === "GET" && path in staticFiles;
-    const refusal = checkRequest(request, { port, token: options.token, requireToken: !isStatic });
+    const refusal = checkRequest(request, { port, host, token: options.token, requireToken: !isStatic });
     if (refusal) {
-      if (path.startsWith("/api/")) sendJson(response, refusal.status, { error: refusal.message });
+      if (path.startsWith("/api/")) sendJson(response, refusal.status, { error: refusal.message }, redact);
       else sendText(response, refusal.status, refusal.message);
       return;
     }
     handle(request, response, path).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : statusOf(error);
-      if (!response.headersSent) sendJson(response, status, { error: messageOf(error) });
+      if (!response.headersSent) sendJson(response, status, { error: messageOf(error) }, redact);
       else response.end();
     });
   });
@@ -106,7 +108,8 @@ export async function startHttpServer(
       const match = route.pattern.exec(path);
       if (!match) continue;
       const result = await route.handler(request, response, match.slice(1).map(decodeURIComponent));
-      if (!response.headersSent && !response.writableEnded) sendJson(response, 200, result ?? { ok: true });
+      if (!response.headersSent && !response.writableEnded)
+        sendJson(response, 200, result ?? { ok: true }, redact);
       return;
     }
     throw new HttpError(404, `No such endpoint: ${request.method} ${path}`);
@@ -193,8 +196,12 @@ function createRoutes(context: AppContext): { method: string; pattern: RegExp; h
         throw new HttpError(404, `Server ${registry.status(id!).name} has no tool named ${name}.`);
       const args = checkToolArguments(name, definition.inputSchema, body.arguments ?? {});
       const started = performance.now();
-      const result = await client.callTool(name, args);
-      return { result, durationMs: Math.round(performance.now() - started) };
+      const { result, truncated } = capToolResult(await client.callTool(name, args));
+      return {
+        result,
+        durationMs: Math.round(performance.now() - started),
+        ...(truncated ? { truncated } : {}),
+      };
     }),
     route("POST", "/api/servers/([^/]+)/resources/read", async (request, _response, [id]) => {
       const body = await readJson(request);
@@ -305,9 +312,29 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
+/** The largest JSON answer the API sends; a server's bigger answer is an error, not a hang. */
+const maximumAnswerBytes = 16 * 1024 * 1024;
+
+/**
+ * Sends a JSON answer: cut below {@link capDepth}'s depth (so serialising can never fail
+ * half-way), refused past {@link maximumAnswerBytes}, and with every expanded secret redacted.
+ */
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  redact: (text: string) => string,
+): void {
+  // Deeper than any result is cut to (MAXIMUM_DEPTH), so a cut result keeps its own note.
+  let text = JSON.stringify(capDepth(body, MAXIMUM_DEPTH * 2).value) ?? "null";
+  if (text.length > maximumAnswerBytes) {
+    status = 502;
+    text = JSON.stringify({
+      error: `The answer is ${(text.length / 1024 / 1024).toFixed(1)} MB, more than the page takes (${maximumAnswerBytes / 1024 / 1024} MB).`,
+    });
+  }
   response.writeHead(status, { "content-type": "application/json; charset=utf-8" });
-  response.end(JSON.stringify(body));
+  response.end(redact(text));
 }
 
 function sendText(response: ServerResponse, status: number, body: string): void {

@@ -155,10 +155,14 @@ export async function createProvider(
         throw new JunctionError("provider-config-invalid", "No OpenAI-compatible base URL is set.");
       }
       const { chatCompletions } = await import("@junction/provider-chatcompletions");
-      // An explicit key, so a vendor key from the environment never goes to this endpoint.
+      // An explicit key, so a vendor key from the environment never goes to this endpoint; and
+      // the environment's key only to the environment's URL, never to one set through the page.
+      const sameEndpoint =
+        environment.OPENAI_COMPATIBLE_BASE_URL !== undefined &&
+        sameURL(baseURL, environment.OPENAI_COMPATIBLE_BASE_URL);
       return chatCompletions({
         baseURL,
-        apiKey: environment.OPENAI_COMPATIBLE_API_KEY ?? "none",
+        apiKey: (sameEndpoint ? environment.OPENAI_COMPATIBLE_API_KEY : undefined) ?? "none",
         name: "openai-compatible",
       });
     }
@@ -166,6 +170,15 @@ export async function createProvider(
       return createOfflineModel(offline);
     default:
       throw new JunctionError("provider-config-invalid", `Unknown provider ${JSON.stringify(id)}.`);
+  }
+}
+
+/** Whether two base URLs name the same endpoint (a trailing slash aside). */
+function sameURL(a: string, b: string): boolean {
+  try {
+    return new URL(a).href.replace(/\/$/, "") === new URL(b).href.replace(/\/$/, "");
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkRequest, isLoopbackAddress } from "./security.js";
+import { startTestPlayground } from "../testing/test-playground.js";
+import { allowedHosts, checkRequest, isLoopbackAddress } from "./security.js";
 
 const port = 4100;
 const token = "secret-token";
@@ -90,5 +91,44 @@ describe("isLoopbackAddress", () => {
       false,
       false,
     ]);
+    expect(["127.0.0.256", "127.1", "127.0.0.1.evil.example"].map(isLoopbackAddress)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+// Issue 11, hole 7: `--host 127.0.0.5` was accepted, but its printed URL answered 403.
+describe("the address the playground listens on", () => {
+  it("is one of the hosts it answers to, for any loopback address", () => {
+    expect([...allowedHosts(4100, "127.0.0.5")]).toEqual([
+      "127.0.0.1:4100",
+      "localhost:4100",
+      "[::1]:4100",
+      "127.0.0.5:4100",
+    ]);
+    expect(allowedHosts(4100, "::1").size).toBe(3);
+    expect(allowedHosts(4100, "10.0.0.1").has("10.0.0.1:4100")).toBe(false);
+    const options = { port, host: "127.0.0.5", token, requireToken: true };
+    const auth = { authorization: "Bearer secret-token" };
+    expect(checkRequest(request({ ...auth, host: "127.0.0.5:4100" }), options)).toBeUndefined();
+    expect(checkRequest(request({ ...auth, host: "127.0.0.6:4100" }), options)?.status).toBe(403);
+  });
+
+  it("answers the printed URL on 127.0.0.5", async () => {
+    const test = await startTestPlayground({ host: "127.0.0.5", seedDefaults: false });
+    try {
+      expect(test.url).toMatch(/^http:\/\/127\.0\.0\.5:\d+\/\?token=/);
+      const page = await fetch(test.url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script src="/assets/app.js"></script>');
+      const api = await fetch(`${test.base}/api/servers`, {
+        headers: { authorization: `Bearer ${test.token}` },
+      });
+      expect([api.status, await api.json()]).toEqual([200, []]);
+    } finally {
+      await test.close();
+    }
   });
 });

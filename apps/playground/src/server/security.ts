@@ -6,14 +6,24 @@ export function createToken(): string {
   return randomBytes(24).toString("base64url");
 }
 
-/** The hosts a loopback server answers to; anything else is a DNS-rebinding attempt. */
-export function allowedHosts(port: number): Set<string> {
-  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+/**
+ * The hosts a loopback server answers to: the usual loopback names and the address it listens on
+ * (any of 127.0.0.0/8, so the URL it prints always works); anything else is a DNS-rebinding attempt.
+ */
+export function allowedHosts(port: number, listenHost?: string): Set<string> {
+  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  if (listenHost !== undefined && isLoopbackAddress(listenHost)) {
+    const shown = listenHost.includes(":") ? `[${listenHost}]` : listenHost;
+    hosts.add(`${shown.toLowerCase()}:${port}`);
+  }
+  return hosts;
 }
 
 /** Whether an address is a loopback one the playground may listen on. */
 export function isLoopbackAddress(host: string): boolean {
-  return host === "127.0.0.1" || host === "::1" || host === "localhost" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  if (host === "::1" || host.toLowerCase() === "localhost") return true;
+  const match = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return match?.slice(1).every((octet) => Number(octet) <= 255) ?? false;
 }
 
 /** Why a request was refused, or `undefined` when it may proceed. */
@@ -29,9 +39,9 @@ export interface Refusal {
  */
 export function checkRequest(
   request: Pick<IncomingMessage, "headers" | "url">,
-  options: { port: number; token: string; requireToken: boolean },
+  options: { port: number; host?: string; token: string; requireToken: boolean },
 ): Refusal | undefined {
-  const hosts = allowedHosts(options.port);
+  const hosts = allowedHosts(options.port, options.host);
   const host = request.headers.host;
   if (!host || !hosts.has(host.toLowerCase())) {
     return {

@@ -3,7 +3,11 @@ import { type CreateMessageRequestParams, type CreateMessageResult, JunctionErro
 import type { DataDir } from "./data-dir.js";
 import { BUILTIN_SERVERS, builtinServerEntry, isBuiltinServer } from "./default-servers.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
+import { unresolvedVariable } from "./environment-allowance.js";
 import type { EventHub } from "./event-hub.js";
+import { LogBuffer, type ServerLogEntry } from "./log-buffer.js";
+import { capLogData } from "./output-limits.js";
+import { REDACTED, type SecretRedactor } from "./secret-redactor.js";
 import type { Store, StoredServer } from "./store.js";
 
 /** What the UI shows about a server. */
@@ -51,13 +55,23 @@ export function validateServerName(name: unknown): string {
 
 /**
  * Turns one `mcpServers` entry (what Claude Desktop, Cursor and VS Code users already have)
- * into an `MCPConfig`, with the mcp-client's own loader and its error messages.
+ * into an `MCPConfig`, with the mcp-client's own loader and its error messages. `${VAR}` expands
+ * only against `environment` (the variables the person allowed), never the whole process
+ * environment; `substituted` receives every value put in, to be redacted from what the page sees.
  */
-export function parseServerEntry(name: string, entry: unknown): MCPConfig {
+export function parseServerEntry(
+  name: string,
+  entry: unknown,
+  environment: Record<string, string> = {},
+  substituted?: (value: string) => void,
+): MCPConfig {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
     throw new JunctionError("mcp-config-invalid", `The config of server ${name} must be a JSON object.`);
   }
-  const configs = loadMCPConfig({ mcpServers: { [name]: entry } });
+  const configs = loadMCPConfig({ mcpServers: { [name]: entry } }, environment, {
+    unresolvedVariable,
+    onSubstitution: ({ value }) => substituted?.(value),
+  });
   const config = configs[name];
   if (!config)
     throw new JunctionError("mcp-config-invalid", `The config of server ${name} was not understood.`);
@@ -67,8 +81,10 @@ export function parseServerEntry(name: string, entry: unknown): MCPConfig {
 /** The playground's MCP connections: one per stored server, reconnected by the client on crashes. */
 export class ServerRegistry {
   readonly #entries = new Map<string, Entry>();
-  readonly #logs = new Map<string, { at: string; level: string; logger?: string; data: unknown }[]>();
+  readonly #logs: LogBuffer;
   readonly #store: Store;
+  readonly #environment: Record<string, string>;
+  readonly #redactor: SecretRedactor;
   readonly #dataDir: DataDir;
   readonly #hub: EventHub;
   readonly #elicitation: ElicitationBroker;
@@ -80,8 +96,15 @@ export class ServerRegistry {
     hub: EventHub;
     elicitation: ElicitationBroker;
     sampling?: SamplingBridge;
+    /** The variables configs may expand (`--allow-env`); nothing else of the environment. */
+    environment: Record<string, string>;
+    /** Learns every expanded value, to keep it out of errors, logs and API answers. */
+    redactor: SecretRedactor;
   }) {
     this.#sampling = options.sampling;
+    this.#environment = options.environment;
+    this.#redactor = options.redactor;
+    this.#logs = new LogBuffer({ publish: (event) => this.#hub.publish(event) });
     this.#store = options.store;
     this.#dataDir = options.dataDir;
     this.#hub = options.hub;
@@ -131,10 +154,23 @@ export class ServerRegistry {
     return entry.mcp;
   }
 
-  /** The server's last 200 log messages (`notifications/message`), oldest first. */
-  logs(id: string): { at: string; level: string; logger?: string; data: unknown }[] {
+  /**
+   * The server's last log messages (`notifications/message`), oldest first, and how many older
+   * ones were dropped to keep the list bounded.
+   */
+  logs(id: string): { entries: ServerLogEntry[]; dropped: number } {
     this.#require(id);
-    return this.#logs.get(id) ?? [];
+    return this.#logs.get(id);
+  }
+
+  /** `value` with every value a config expanded replaced by a mask, for anything the page sees. */
+  redact<T>(value: T): T {
+    return this.#redactor.redactValue(value);
+  }
+
+  /** Text with every value a config expanded replaced by a mask. */
+  redactText(text: string): string {
+    return this.#redactor.redact(text);
   }
 
   async add(name: unknown, entry: unknown): Promise<ServerStatus> {
@@ -142,7 +178,7 @@ export class ServerRegistry {
     if (this.#store.findServerByName(checkedName)) {
       throw new JunctionError("mcp-config-invalid", `A server named ${checkedName} already exists.`);
     }
-    parseServerEntry(checkedName, entry);
+    this.#check(checkedName, entry);
     const stored = this.#store.addServer({ name: checkedName, config: entry as Record<string, unknown> });
     this.#entries.set(stored.id, { stored, status: "connecting" });
     this.#hub.publish({ type: "servers-changed" });
@@ -158,7 +194,7 @@ export class ServerRegistry {
     if (other && other.id !== id) {
       throw new JunctionError("mcp-config-invalid", `A server named ${checkedName} already exists.`);
     }
-    parseServerEntry(checkedName, entry);
+    this.#check(checkedName, entry);
     await this.#disconnect(current);
     this.#store.updateServer(id, {
       name: checkedName,
@@ -176,6 +212,8 @@ export class ServerRegistry {
     const entry = this.#require(id);
     await this.#disconnect(entry);
     this.#entries.delete(id);
+    this.#logs.delete(id);
+    this.#redactor.delete(id);
     this.#store.removeServer(id);
     this.#hub.publish({ type: "servers-changed" });
   }
@@ -223,7 +261,7 @@ export class ServerRegistry {
     const entries = Object.entries(servers as Record<string, unknown>);
     for (const [name, entry] of entries) {
       validateServerName(name);
-      parseServerEntry(name, entry);
+      this.#check(name, entry);
     }
     const added: string[] = [];
     const skipped: { name: string; reason: string }[] = [];
@@ -244,7 +282,22 @@ export class ServerRegistry {
   }
 
   async close(): Promise<void> {
+    this.#logs.close();
     await Promise.all([...this.#entries.values()].map((entry) => this.#disconnect(entry)));
+  }
+
+  /** Checks an entry as it will be connected; an error never quotes an expanded value. */
+  #check(name: string, entry: unknown): void {
+    const values: string[] = [];
+    try {
+      parseServerEntry(name, entry, this.#environment, (value) => values.push(value));
+    } catch (error) {
+      if (!JunctionError.isInstance(error)) throw error;
+      const scrub = new Set(values);
+      let message = error.message;
+      for (const value of scrub) if (value.length > 0) message = message.replaceAll(value, REDACTED);
+      throw new JunctionError(error.code, this.#redactor.redact(message));
+    }
   }
 
   #require(id: string): Entry {
@@ -284,14 +337,18 @@ export class ServerRegistry {
     if (!entry?.stored.enabled) return;
     const name = entry.stored.name;
     let config: MCPConfig;
+    const secrets: string[] = [];
     try {
-      config = parseServerEntry(name, this.#entryOf(entry.stored));
+      config = parseServerEntry(name, this.#entryOf(entry.stored), this.#environment, (value) =>
+        secrets.push(value),
+      );
     } catch (error) {
       entry.status = "error";
-      entry.error = (error as Error).message;
+      entry.error = this.#redactor.redact((error as Error).message);
       this.#hub.publish({ type: "servers-changed" });
       return;
     }
+    this.#redactor.set(id, secrets);
     const mcp = new MCP({
       ...config,
       name,
@@ -301,13 +358,16 @@ export class ServerRegistry {
         ...(this.#sampling
           ? { sampling: (params: CreateMessageRequestParams) => this.#sampling!(name, params) }
           : {}),
-        log: (message) => {
-          const log = this.#logs.get(id) ?? [];
-          log.push({ at: new Date().toISOString(), ...message });
-          if (log.length > 200) log.splice(0, log.length - 200);
-          this.#logs.set(id, log);
-          this.#hub.publish({ type: "server-log", server: name, ...message });
-        },
+        log: (message) =>
+          this.#logs.add(
+            id,
+            name,
+            this.#redactor.redactValue({
+              level: String(message.level).slice(0, 40),
+              ...(message.logger === undefined ? {} : { logger: String(message.logger).slice(0, 200) }),
+              data: capLogData(message.data),
+            }),
+          ),
       },
     } as MCPConfig);
     entry.mcp = mcp;
@@ -322,7 +382,7 @@ export class ServerRegistry {
       entry.status = "connected";
     } catch (error) {
       entry.status = "error";
-      entry.error = (error as Error).message;
+      entry.error = this.#redactor.redact((error as Error).message);
       entry.mcp = undefined;
       await mcp.close().catch(() => undefined);
     }
@@ -336,23 +396,44 @@ export class ServerRegistry {
   }
 }
 
-const redacted = "••••••";
+const redacted = REDACTED;
 
-/** Puts back the secret values an edited entry still shows as redacted. */
+/** Where a server's secrets go: its program and arguments, or its URL. */
+function destinationOf(entry: Record<string, unknown>): string {
+  return JSON.stringify([
+    entry.type ?? null,
+    entry.command ?? null,
+    entry.args ?? null,
+    entry.cwd ?? null,
+    entry.url ?? null,
+  ]);
+}
+
+/**
+ * Puts back the secret values an edited entry still shows as redacted, only while the entry
+ * still goes where it went: a masked value sent with a new command, arguments or URL is refused,
+ * so a stored secret never follows a server to a destination the person did not give it to.
+ */
 function restoreRedacted(entry: unknown, previous: Record<string, unknown>): unknown {
   if (typeof entry !== "object" || entry === null) return entry;
   const copy: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
+  const moved = destinationOf(copy) !== destinationOf(previous);
   for (const key of ["env", "headers"]) {
     const value = copy[key];
-    const before = previous[key] as Record<string, unknown> | undefined;
-    if (typeof value === "object" && value !== null && before) {
-      copy[key] = Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([name, v]) => [
-          name,
-          v === redacted && name in before ? before[name] : v,
-        ]),
-      );
-    }
+    const before = (previous[key] ?? {}) as Record<string, unknown>;
+    if (typeof value !== "object" || value === null) continue;
+    copy[key] = Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([name, v]) => {
+        if (v !== redacted || !Object.hasOwn(before, name)) return [name, v];
+        if (moved) {
+          throw new JunctionError(
+            "mcp-config-invalid",
+            `The ${key === "env" ? "env variable" : "header"} ${name} still shows its hidden value (${redacted}), but the server's command, arguments or URL changed: type the value again. A stored secret never follows a server to a new destination.`,
+          );
+        }
+        return [name, before[name]];
+      }),
+    );
   }
   return copy;
 }

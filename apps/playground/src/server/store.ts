@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import type { Message } from "@junction/types";
+import { restrictDatabaseFiles } from "./data-dir.js";
 
 /** A server as the user configured it. `config` is an MCPConfig without in-process parts. */
 export interface StoredServer {
@@ -26,6 +27,8 @@ export type TranscriptItem =
       status: "running" | "done" | "denied" | "stopped" | "awaiting-approval";
       result?: unknown;
       durationMs?: number;
+      /** Set when the result was too large or too deep to keep whole: what was cut. */
+      truncated?: string;
     }
   | { kind: "notice"; level: "info" | "warning" | "error"; text: string };
 
@@ -45,6 +48,8 @@ export class Store {
   readonly #db: DatabaseSync;
 
   constructor(file: string) {
+    // Header and env secrets live here: 0600 before SQLite writes anything (and for its -wal/-shm).
+    restrictDatabaseFiles(file);
     this.#db = new DatabaseSync(file);
     this.#db.exec(`
       PRAGMA journal_mode = WAL;
@@ -58,6 +63,7 @@ export class Store {
       );
       CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
+    restrictDatabaseFiles(file);
   }
 
   /** Whether the default servers were ever added (so removing them sticks). */

@@ -3,6 +3,48 @@ import Ajv from "ajv";
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 
+type Validator = ReturnType<typeof ajv.compile>;
+
+/** How many compiled schemas are kept; the oldest goes (and Ajv forgets it) past this. */
+const maximumCachedValidators = 256;
+/** Compiled validators by schema text: one per tool, however often it is called. `null`: cannot compile. */
+const validators = new Map<string, { validate: Validator | null; schema?: object }>();
+
+/** How many compiled validators are cached, for tests. */
+export function cachedValidatorCount(): number {
+  return validators.size;
+}
+
+function validatorFor(schema: object): Validator | null {
+  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+  let key: string;
+  try {
+    key = JSON.stringify(rest);
+  } catch {
+    return null; // a schema too deep to serialise: the server enforces its own schema
+  }
+  const cached = validators.get(key);
+  if (cached) {
+    // Most recently used last, so the oldest is evicted first.
+    validators.delete(key);
+    validators.set(key, cached);
+    return cached.validate;
+  }
+  let validate: Validator | null;
+  try {
+    validate = ajv.compile(rest);
+  } catch {
+    validate = null;
+  }
+  validators.set(key, { validate, schema: rest });
+  if (validators.size > maximumCachedValidators) {
+    const [oldestKey, oldest] = validators.entries().next().value!;
+    validators.delete(oldestKey);
+    if (oldest.schema && oldest.validate) ajv.removeSchema(oldest.schema);
+  }
+  return validate;
+}
+
 /**
  * Checks the arguments a person typed into a tool form against the tool's input schema, so a
  * mistake is explained before anything reaches the server. A schema the validator cannot
@@ -17,13 +59,8 @@ export function checkToolArguments(
     throw new JunctionError("tool-input-invalid", `The arguments for ${toolName} must be a JSON object.`);
   }
   if (typeof schema !== "object" || schema === null) return args as Record<string, unknown>;
-  let validate: ReturnType<typeof ajv.compile>;
-  try {
-    const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
-    validate = ajv.compile(rest);
-  } catch {
-    return args as Record<string, unknown>;
-  }
+  const validate = validatorFor(schema);
+  if (!validate) return args as Record<string, unknown>;
   if (!validate(args)) {
     const problems = (validate.errors ?? []).map((error) => {
       const where = error.instancePath ? error.instancePath.slice(1).replaceAll("/", ".") : "";

@@ -18,13 +18,27 @@ export interface TestPlayground {
 }
 
 export async function startTestPlayground(
-  options: { directory?: string; environment?: NodeJS.ProcessEnv } = {},
+  options: {
+    directory?: string;
+    environment?: NodeJS.ProcessEnv;
+    /** `--allow-env`: the variables server configs may expand. */
+    allowEnv?: string[];
+    /** `false`: start without the three default servers (faster, for tests that add their own). */
+    seedDefaults?: boolean;
+    /** The loopback address to listen on (`--host`). */
+    host?: string;
+  } = {},
 ): Promise<TestPlayground> {
   const directory = options.directory ?? mkdtempSync(join(tmpdir(), "junction-playground-test-"));
-  const playground = await openPlayground({ directory, environment: options.environment ?? {} });
+  const playground = await openPlayground({
+    directory,
+    environment: options.environment ?? {},
+    allowEnv: options.allowEnv,
+    seedDefaults: options.seedDefaults,
+  });
   const token = createToken();
-  const http = await startHttpServer(playground, { token, port: 0 });
-  const base = `http://127.0.0.1:${http.port}`;
+  const http = await startHttpServer(playground, { token, port: 0, host: options.host });
+  const base = `http://${options.host ?? "127.0.0.1"}:${http.port}`;
   return {
     playground,
     directory,

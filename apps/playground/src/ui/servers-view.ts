@@ -127,12 +127,13 @@ function renderDetail(server: ServerStatus): HTMLElement {
   const logDetails = h("details", {}, h("summary", {}, "Log messages"), log);
   logDetails.addEventListener("toggle", () => {
     if (!logDetails.open) return;
-    api<{ at: string; level: string; logger?: string; data: unknown }[]>(
+    api<{ entries: { at: string; level: string; logger?: string; data: unknown }[]; dropped: number }>(
       "GET",
       `/api/servers/${server.id}/logs`,
     ).then(
-      (entries) => {
+      ({ entries, dropped }) => {
         log.replaceChildren(...entries.map((entry) => logLine(entry)));
+        if (dropped > 0) log.prepend(skippedLine(`${dropped} older messages dropped`));
         if (entries.length === 0) log.append(h("div", { class: "muted" }, "No log messages yet."));
       },
       (error: Error) => log.replaceChildren(h("div", { class: "banner error" }, error.message)),
@@ -157,17 +158,27 @@ function logLine(entry: { at?: string; level: string; logger?: string; data: unk
   );
 }
 
-/** Appends a live log message to the open log of that server. */
+function skippedLine(text: string): HTMLElement {
+  return h("div", { class: "log-line muted", testid: "log-skipped" }, text);
+}
+
+/** The most log lines an open log shows; older ones go as new ones come. */
+const shownLogLines = 500;
+
+/** Appends a batch of live log messages to the open log of that server. */
 export function appendServerLog(event: {
   server: string;
-  level: string;
-  logger?: string;
-  data: unknown;
+  entries: { at: string; level: string; logger?: string; data: unknown }[];
+  skipped: number;
 }): void {
   const server = servers.find((candidate) => candidate.name === event.server);
   if (!server || server.id !== selectedId) return;
   const log = root.querySelector<HTMLElement>(".server-detail details[open] .server-log");
-  log?.append(logLine({ ...event, at: new Date().toISOString() }));
+  if (!log) return;
+  if (event.skipped > 0)
+    log.append(skippedLine(`${event.skipped} messages skipped (the server sent too many)`));
+  log.append(...event.entries.map((entry) => logLine(entry)));
+  while (log.childElementCount > shownLogLines) log.firstElementChild?.remove();
 }
 
 async function restart(server: ServerStatus): Promise<void> {
