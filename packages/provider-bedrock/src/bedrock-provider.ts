@@ -71,7 +71,7 @@ export const bedrockCapabilities: ProviderCapabilities = {
 /**
  * Creates a model provider for Amazon Bedrock's Converse API (`ConverseStream`), through the
  * official `@aws-sdk/client-bedrock-runtime`. The model is a Bedrock model or inference profile
- * id, for example `us.anthropic.claude-sonnet-4-5-20250929-v1:0` or `amazon.nova-pro-v1:0`.
+ * id, for example `us.amazon.nova-pro-v1:0` or an Anthropic Claude inference profile.
  *
  * Vendor options go in `providerOptions.bedrock` and are added to the Converse input as the API
  * names them, for example `additionalModelRequestFields`, `guardrailConfig` or `performanceConfig`.
@@ -82,7 +82,7 @@ export const bedrockCapabilities: ProviderCapabilities = {
  *
  * const agent = new Agent({
  *   provider: bedrock({ region: "us-east-1" }),
- *   model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+ *   model: "us.amazon.nova-pro-v1:0",
  * });
  * const { text } = await agent.send("Hello!").final;
  */
