@@ -68,6 +68,10 @@ export interface OpenAIMCPApprovalResponse {
  * - Assistant text, reasoning (with its item id and encrypted content, from
  *   `providerMetadata[providerName]`) and function calls are echoed back. Reasoning from
  *   another provider has nothing OpenAI can take, and becomes a warning.
+ * - A hosted MCP approval request in the last assistant message goes back with the caller's
+ *   answer (`mcpApprovalResponse`) as `mcp_approval_request` + `mcp_approval_response` items; an
+ *   unanswered one is left out with a warning. Approvals in older messages are not sent again:
+ *   OpenAI acted on them when they were, and sending them again could run the tool again.
  * - Tool results: a plain string stays a string; a `ToolResult` becomes an array of
  *   `input_text`, `input_image` and `input_file` items.
  */
@@ -80,6 +84,7 @@ export function convertToOpenAIMessages(options: {
   const providerName = options.providerName ?? "openai";
   const input: OpenAIInputItem[] = [];
   const warnings: Warning[] = [];
+  const lastAssistant = options.messages.findLastIndex((message) => message.role === "assistant");
 
   for (const [index, message] of options.messages.entries()) {
     switch (message.role) {
@@ -97,7 +102,16 @@ export function convertToOpenAIMessages(options: {
         break;
       }
       case "assistant":
-        input.push(...convertAssistant(message.content, index, providerName, options.toolNames, warnings));
+        input.push(
+          ...convertAssistant(message.content, {
+            index,
+            providerName,
+            toolNames: options.toolNames,
+            // Approvals answer the latest turn only: OpenAI acted on older ones when they were sent.
+            latest: index === lastAssistant,
+            warnings,
+          }),
+        );
         break;
       case "tool":
         for (const part of message.content) {
@@ -122,11 +136,16 @@ export function convertToOpenAIMessages(options: {
 
 function convertAssistant(
   parts: AssistantContentPart[],
-  index: number,
-  providerName: string,
-  toolNames: ToolNameMapping,
-  warnings: Warning[],
+  context: {
+    index: number;
+    providerName: string;
+    toolNames: ToolNameMapping;
+    /** True for the conversation's last assistant message, the only one whose approvals are sent. */
+    latest: boolean;
+    warnings: Warning[];
+  },
 ): OpenAIInputItem[] {
+  const { index, providerName, toolNames, warnings } = context;
   const items: OpenAIInputItem[] = [];
   let reasoning: OpenAI.Responses.ResponseReasoningItem | undefined;
   let message: { itemId?: string; phase?: string; texts: string[] } | undefined;
@@ -155,9 +174,10 @@ function convertAssistant(
     if (metadata.mcpApprovalRequest) {
       flushMessage();
       reasoning = undefined;
-      items.push(
-        ...approvalItems(metadata.mcpApprovalRequest, metadata.mcpApprovalResponse, index, warnings),
-      );
+      if (context.latest)
+        items.push(
+          ...approvalItems(metadata.mcpApprovalRequest, metadata.mcpApprovalResponse, index, warnings),
+        );
       continue;
     }
     switch (part.type) {

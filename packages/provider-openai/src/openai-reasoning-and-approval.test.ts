@@ -223,5 +223,28 @@ describe("hosted MCP approval requests", () => {
         reason: "Not this link.",
       },
     ]);
+
+    // Once the model has answered, the approval is history: it is not sent again, so the
+    // hosted tool cannot run a second time.
+    const reply = answered.at(-1)!;
+    messages.push(
+      { role: "assistant", content: reply.type === "finish" ? reply.content : [] },
+      { role: "user", content: "Thanks." },
+    );
+    fake.enqueue({ chunks: fixture("openai-text.sse.txt") });
+    const later = await collect(provider().stream({ model: "gpt-5-mini", messages }));
+    expect(later.filter((event) => event.type === "warning")).toEqual([]);
+    expect(fake.requests[3]!.body.input).toEqual([
+      { role: "user", content: "Shorten https://ai-sdk.dev/" },
+      reasoningItem,
+      {
+        type: "message",
+        role: "assistant",
+        id: "msg_sanitized_streaming",
+        status: "completed",
+        content: [{ type: "output_text", text: "OK", annotations: [] }],
+      },
+      { role: "user", content: "Thanks." },
+    ]);
   });
 });
