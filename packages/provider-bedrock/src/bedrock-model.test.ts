@@ -593,6 +593,42 @@ describe("bedrock provider failures", () => {
     });
   });
 
+  it("throws an event that is not valid JSON, or not the documented shape, as an invalid response", async () => {
+    const [messageStart] = fixture("bedrock-text.jsonl");
+    fake.enqueue(
+      {
+        frames: [
+          messageStart!,
+          { kind: "event", type: "contentBlockDelta", payload: undefined, raw: '{"contentBlockIndex":' },
+        ],
+      },
+      {
+        frames: [
+          messageStart!,
+          bedrockEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: 42 } }),
+        ],
+      },
+    );
+    const notJSON = await collect(provider().stream(request));
+    const wrongShape = await collect(provider().stream(request));
+    expect(notJSON.error).toMatchObject({ code: "provider-response-invalid", provider: "bedrock" });
+    expect(notJSON.error!.message).toMatch(/^Bedrock sent an event that is not valid JSON: /);
+    expect(wrongShape.error).toMatchObject({
+      code: "provider-response-invalid",
+      message:
+        "Bedrock sent an invalid stream: contentBlockDelta 0 has a text delta that is not a string: 42.",
+    });
+  });
+
+  it("throws a retryable error naming the failure when Bedrock cannot be reached", async () => {
+    const url = fake.url;
+    await fake.close();
+    const { error } = await collect(provider({ baseURL: url, maxRetries: 0 }).stream(request));
+    expect(error).toMatchObject({ code: "provider-api-error", provider: "bedrock", retryable: true });
+    expect(error!.message).toMatch(/^Could not reach Bedrock: .*ECONNREFUSED/);
+    fake = await startBedrockFake();
+  });
+
   it("throws a config error naming AWS_REGION when no region is found, before any request", async () => {
     vi.stubEnv("AWS_REGION", "");
     vi.stubEnv("AWS_CONFIG_FILE", "/nonexistent/aws-config");
@@ -682,6 +718,19 @@ describe("bedrock provider abort", () => {
     expect(events).toEqual([{ type: "text-delta", text: "Hello" }]);
     expect(JunctionError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: "aborted", message: "The Bedrock request was aborted." });
+  });
+
+  it("an abort while waiting for the answer cancels the request without a retry", async () => {
+    const controller = new AbortController();
+    fake.enqueue(async () => {
+      controller.abort();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { frames: fixture("bedrock-text.jsonl") };
+    });
+    const { events, error } = await collect(provider().stream({ ...request(), signal: controller.signal }));
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({ code: "aborted", message: "The Bedrock request was aborted." });
+    expect(fake.requests).toHaveLength(1);
   });
 
   it("does not send a request when the signal is already aborted", async () => {

@@ -174,6 +174,14 @@ export class BedrockStreamState {
     let state = this.#blocks.get(index);
     if (state?.kind === "unsupported") return [];
 
+    for (const key of ["text", "reasoningContent", "toolUse"] as const) {
+      const value = delta[key];
+      if (value !== undefined && (key === "text" ? typeof value !== "string" : !isRecord(value))) {
+        throw invalid(
+          `contentBlockDelta ${index} has a ${key} delta that is not ${key === "text" ? "a string" : "an object"}: ${preview(value)}`,
+        );
+      }
+    }
     if (typeof delta.text === "string") {
       state ??= this.#open(index, { kind: "text", text: "" });
       if (state.kind !== "text") throw mismatch("text", index, state);

@@ -36,6 +36,7 @@ const configErrorNames = new Set(["CredentialsProviderError", "TokenProviderErro
  * - a Bedrock exception sent inside a 200 stream (`context.inStream`, or no HTTP status) →
  *   `ProviderError` `provider-stream-error`, retryable by its type, without a status;
  * - credentials the AWS provider chain could not find → `provider-config-invalid`;
+ * - an event whose payload is not valid JSON → `provider-response-invalid`;
  * - a connection that failed (before the answer) or was lost (inside the stream) → retryable;
  * - an abort → the shared abort error (`JunctionError` `aborted`).
  *
@@ -87,6 +88,15 @@ export function mapBedrockError(
     });
   }
 
+  if (error instanceof SyntaxError) {
+    return new ProviderError({
+      code: "provider-response-invalid",
+      provider,
+      message: `Bedrock sent an event that is not valid JSON: ${detail}`,
+      requestId: context.requestId,
+      cause: error,
+    });
+  }
   if (context.inStream) {
     return new ProviderError({
       code: "provider-stream-error",

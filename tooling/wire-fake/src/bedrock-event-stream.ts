@@ -21,6 +21,8 @@ export interface BedrockFrame {
   /** `messageStart`, `contentBlockDelta`, … or `throttlingException`, `modelStreamErrorException`, … */
   type: string;
   payload: unknown;
+  /** The payload's bytes exactly, instead of `payload` as JSON: for frames that are not valid JSON. */
+  raw?: string;
 }
 
 /** A ConverseStream event frame, for example `bedrockEvent("messageStop", { stopReason: "end_turn" })`. */
@@ -44,7 +46,7 @@ export function encodeBedrockFrame(frame: BedrockFrame): Uint8Array {
       ":content-type": { type: "string", value: "application/json" },
       ":message-type": { type: "string", value: frame.kind },
     },
-    body: fromUtf8(JSON.stringify(frame.payload)),
+    body: fromUtf8(frame.raw ?? JSON.stringify(frame.payload)),
   });
 }
 
