@@ -270,4 +270,49 @@ describe("convertToOpenAIMessages", () => {
       { code: "message-unsupported", message: 'Message 1 has an unknown role "system"; not sent.' },
     ]);
   });
+
+  it("sends an approval only with a boolean answer, and only from the last assistant message", () => {
+    const request = { id: "mcpr_1", serverLabel: "docs", name: "search", arguments: '{"q":"x"}' };
+    const approvalTurn = (answer: unknown): Message => ({
+      role: "assistant",
+      content: [
+        {
+          type: "text",
+          text: "",
+          providerMetadata: { openai: { mcpApprovalRequest: request, mcpApprovalResponse: answer } },
+        },
+      ],
+    });
+    const requestItem = {
+      type: "mcp_approval_request",
+      id: "mcpr_1",
+      server_label: "docs",
+      name: "search",
+      arguments: '{"q":"x"}',
+    };
+
+    // "yes" is not an answer: nothing runs without an explicit approve: true.
+    const unanswered = convert([{ role: "user", content: "Go" }, approvalTurn({ approve: "yes" })]);
+    expect(unanswered.input).toEqual([{ role: "user", content: "Go" }]);
+    expect(unanswered.warnings.map((warning) => warning.code)).toEqual(["mcp-approval-unanswered"]);
+
+    const approved = convert([{ role: "user", content: "Go" }, approvalTurn({ approve: true, reason: 42 })]);
+    expect(approved.warnings).toEqual([]);
+    expect(approved.input).toEqual([
+      { role: "user", content: "Go" },
+      requestItem,
+      { type: "mcp_approval_response", approval_request_id: "mcpr_1", approve: true },
+    ]);
+
+    const older = convert([
+      { role: "user", content: "Go" },
+      approvalTurn({ approve: true }),
+      { role: "assistant", content: [{ type: "text", text: "Done." }] },
+    ]);
+    expect(older.warnings).toEqual([]);
+    expect(older.input).toEqual([
+      { role: "user", content: "Go" },
+      { role: "assistant", content: "Done." },
+    ]);
+  });
 });
