@@ -10,6 +10,7 @@ import { startTestPlayground, type TestPlayground } from "../testing/test-playgr
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const artifacts = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
 const crashingServer = fileURLToPath(new URL("../__fixtures__/crashing-server.mjs", import.meta.url));
+const hostileServer = fileURLToPath(new URL("../__fixtures__/hostile-server.mjs", import.meta.url));
 
 let test: TestPlayground;
 let context: BrowserContext;
@@ -155,6 +156,43 @@ describe("the playground in a real browser", () => {
     await shot("04-inspector-hostile-output-inert.png");
   });
 
+  it("cuts a result too large or too deep to show whole, with the note as text", async () => {
+    const added = await test.api("POST", "/api/servers", {
+      name: "oversized",
+      config: { command: process.execPath, args: [hostileServer] },
+    });
+    expect(added.body.status).toBe("connected");
+    await page.getByTestId("server-oversized").click();
+    await page.getByTestId("tool-huge").click();
+    await page.getByTestId("field-megabytes").fill("3");
+    await page.getByTestId("run-tool").click();
+    const output = page.getByTestId("tool-output");
+    const note = output.getByTestId("truncation-note");
+    await note.waitFor();
+    expect(await note.textContent()).toBe(
+      "This result was too large to show whole (limit 2.0 MB): a text of 3.0 MB was cut to its first 2.0 MB.",
+    );
+    expect(await note.evaluate((element) => element.children.length)).toBe(0);
+    expect(await output.getByTestId("content-text").evaluate((element) => element.textContent?.length)).toBe(
+      2 * 1024 * 1024,
+    );
+    await page.getByTestId("tool-deep").click();
+    await page.getByTestId("field-levels").fill("3000");
+    await page.getByTestId("run-tool").click();
+    await expect
+      .poll(async () => (await output.getByTestId("truncation-note").textContent()) ?? "")
+      .toBe(
+        "This result was too large to show whole (limit 2.0 MB): structured content nested deeper than 64 levels was cut.",
+      );
+    expect(await output.getByTestId("structured-content").textContent()).toContain(
+      "[cut: nested deeper than 64 levels]",
+    );
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+    await shot("05a-inspector-truncation-note.png");
+    expect((await test.api("DELETE", `/api/servers/${added.body.id}`)).status).toBe(200);
+    await page.getByTestId("server-hostile").click();
+  });
+
   it("plays audio, shows embedded resources and structured content, and marks errors", async () => {
     await page.getByTestId("tool-rich").click();
     await page.getByTestId("run-tool").click();
@@ -228,6 +266,9 @@ describe("the playground in a real browser", () => {
     expect(await approval.textContent()).toContain(
       "Allow filesystem_write_file to run with these arguments?",
     );
+    expect(JSON.parse((await approval.getByTestId("approval-arguments").textContent()) ?? "")).toMatchObject({
+      content: "written in the browser test",
+    });
     await shot("08-chat-approval.png");
     await approval.getByTestId("approve").click();
     const card = page.getByTestId("tool-card").last();

@@ -83,3 +83,38 @@ export async function runChatTurn(
     .filter((frame) => frame.startsWith("data: "))
     .map((frame) => JSON.parse(frame.slice(6)));
 }
+
+/**
+ * Reads a chat turn's server-sent events as they arrive, as the page does, calling `onEvent` for
+ * each (to answer approvals mid-turn); resolves with every event once the turn ends.
+ */
+export async function streamChatTurn(
+  test: TestPlayground,
+  conversationId: string,
+  body: unknown,
+  onEvent: (event: any) => void | Promise<void>,
+): Promise<any[]> {
+  const response = await fetch(`${test.base}/api/conversations/${conversationId}/messages`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${test.token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const events: any[] = [];
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf("\n\n");
+    while (end !== -1) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (frame.startsWith("data: ")) {
+        const event = JSON.parse(frame.slice(6));
+        events.push(event);
+        await onEvent(event);
+      }
+      end = buffer.indexOf("\n\n");
+    }
+  }
+  return events;
+}

@@ -27,6 +27,7 @@ type TranscriptItem =
       status: string;
       result?: unknown;
       durationMs?: number;
+      truncated?: string;
     }
   | { kind: "notice"; level: string; text: string };
 
@@ -297,7 +298,7 @@ function renderItem(item: TranscriptItem): HTMLElement {
       );
     case "tool": {
       const card = toolCard(item.id, item.name, item.server, item.input);
-      setToolStatus(card, item.status, item.result, item.durationMs);
+      setToolStatus(card, item.status, item.result, item.durationMs, item.truncated);
       return card;
     }
     case "notice":
@@ -328,7 +329,13 @@ function toolCard(id: string, name: string, server: string | null, input: unknow
   return card;
 }
 
-function setToolStatus(card: HTMLElement, status: string, result?: unknown, durationMs?: number): void {
+function setToolStatus(
+  card: HTMLElement,
+  status: string,
+  result?: unknown,
+  durationMs?: number,
+  truncated?: string,
+): void {
   const label = card.querySelector(".tool-status")!;
   label.textContent =
     status === "done"
@@ -338,7 +345,7 @@ function setToolStatus(card: HTMLElement, status: string, result?: unknown, dura
         : status;
   card.dataset.status = status;
   const body = card.querySelector(".tool-card-body")!;
-  if (result !== undefined) body.replaceChildren(renderToolResult(result, undefined));
+  if (result !== undefined) body.replaceChildren(renderToolResult(result, undefined, truncated));
 }
 
 function scrollDown(): void {
@@ -381,6 +388,12 @@ async function send(): Promise<void> {
             const card = toolCards.get(event.id) ?? toolCard(event.id, event.name, event.server, event.input);
             if (!card.isConnected) transcript.append(card);
             setToolStatus(card, "awaiting-approval");
+            // The arguments asked about are the request's own: what runs if approved.
+            card
+              .querySelector(".tool-input")
+              ?.replaceWith(
+                h("details", { class: "tool-input" }, h("summary", {}, "arguments"), jsonBlock(event.input)),
+              );
             const answer = async (approve: boolean) => {
               for (const button of prompt.querySelectorAll("button")) button.disabled = true;
               try {
@@ -395,6 +408,7 @@ async function send(): Promise<void> {
               "div",
               { class: "approval", testid: "approval" },
               h("span", {}, `Allow ${event.name} to run with these arguments?`),
+              jsonBlock(event.input, "approval-arguments"),
               h(
                 "button",
                 { class: "primary", testid: "approve", onclick: () => void answer(true) },
@@ -422,6 +436,7 @@ async function send(): Promise<void> {
                 card.dataset.status === "denied" ? "denied" : "done",
                 event.result,
                 event.durationMs,
+                event.truncated,
               );
             break;
           }

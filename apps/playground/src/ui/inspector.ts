@@ -76,7 +76,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
     run.disabled = true;
     output.replaceChildren(h("div", { class: "muted" }, `Calling ${tool.name}…`));
     try {
-      const answer = await api<{ result: unknown; durationMs: number }>(
+      const answer = await api<{ result: unknown; durationMs: number; truncated?: string }>(
         "POST",
         `/api/servers/${serverId}/tools/call`,
         {
@@ -84,7 +84,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
           arguments: args,
         },
       );
-      output.replaceChildren(renderToolResult(answer.result, answer.durationMs));
+      output.replaceChildren(renderToolResult(answer.result, answer.durationMs, answer.truncated));
     } catch (error) {
       output.replaceChildren(
         h("div", { class: "banner error", testid: "tool-call-error" }, (error as Error).message),

@@ -84,9 +84,14 @@ export function renderResourceContents(contents: unknown, label = "resource"): H
   return h("div", { class: "resource", testid: "content-resource" }, header, body);
 }
 
-/** Renders a full tool result: its blocks, structured content as JSON, and an error mark. */
-export function renderToolResult(result: unknown, durationMs?: number): HTMLElement {
+/**
+ * Renders a full tool result: its blocks, structured content as JSON, an error mark, and the
+ * playground's note when the result was too large or too deep to show whole (always as text).
+ */
+export function renderToolResult(result: unknown, durationMs?: number, truncated?: unknown): HTMLElement {
   const box = h("div", { class: "tool-result", testid: "tool-result" });
+  if (typeof truncated === "string" && truncated !== "")
+    box.append(h("div", { class: "warning", testid: "truncation-note" }, truncated));
   if (typeof result !== "object" || result === null) {
     box.append(unsupported(result));
     return box;
