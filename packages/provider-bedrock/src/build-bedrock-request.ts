@@ -32,7 +32,10 @@ export function buildBedrockRequest(
     toolChoice: request.toolChoice,
     messages: request.messages,
   });
-  const converted = convertToBedrockMessages(request.messages, { toolNames: prepared.toolNames });
+  const converted = convertToBedrockMessages(request.messages, {
+    toolNames: prepared.toolNames,
+    toolsAsText: prepared.toolConfig === undefined,
+  });
   const passthrough = passThroughOptions(providerOptionsFor(request, bedrockProviderName), {
     provider: bedrockProviderName,
     reserved: reservedFields,

@@ -107,6 +107,59 @@ describe("convertToBedrockMessages", () => {
   });
 });
 
+describe("convertToBedrockMessages without tools", () => {
+  it("sends tool history as text (Bedrock rejects tool blocks without toolConfig), keeping images, with one warning", () => {
+    const { messages, warnings } = convertToBedrockMessages(
+      [
+        { role: "user", content: "Hi" },
+        {
+          role: "assistant",
+          content: [
+            { type: "tool-call", id: "t1", name: "fs.read", input: { path: "a" } },
+            { type: "tool-call", id: "t2", name: "pic", input: {} },
+          ],
+        },
+        {
+          role: "tool",
+          content: [
+            { type: "tool-result", toolCallId: "t1", toolName: "fs.read", output: "contents" },
+            {
+              type: "tool-result",
+              toolCallId: "t2",
+              toolName: "pic",
+              output: {
+                content: [{ type: "image", data: btoa("GIF89a"), mimeType: "image/gif" }],
+                isError: true,
+              },
+            },
+          ],
+        },
+      ],
+      { toolNames, toolsAsText: true },
+    );
+    expect(messages).toEqual([
+      { role: "user", content: [{ text: "Hi" }] },
+      {
+        role: "assistant",
+        content: [
+          { text: '[Called tool fs.read (call t1) with {"path":"a"}]' },
+          { text: "[Called tool pic (call t2) with {}]" },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { text: "[Result of tool fs.read (call t1):]" },
+          { text: "contents" },
+          { text: "[Result of tool pic (call t2), an error:]" },
+          { image: { format: "gif", source: { bytes: bytes("GIF89a") } } },
+        ],
+      },
+    ]);
+    expect(warnings.map((warning) => warning.code)).toEqual(["tool-history-as-text"]);
+  });
+});
+
 describe("prepareBedrockTools", () => {
   it("keeps object schemas, adds a missing type, opens what Bedrock rejects, and warns about tool choice none", () => {
     const prepared = prepareBedrockTools({

@@ -53,6 +53,9 @@ type Where = "user-content" | "tool-result";
 interface Context {
   warnings: Warning[];
   documentNames: Set<string>;
+  /** Tool calls and results go as text: the request offers no tools, and Bedrock rejects tool blocks then. */
+  toolsAsText: boolean;
+  warnedToolsAsText?: boolean;
 }
 
 /**
@@ -74,9 +77,22 @@ interface Context {
  */
 export function convertToBedrockMessages(
   messages: Message[],
-  options: { toolNames: ToolNameMapping },
+  options: {
+    toolNames: ToolNameMapping;
+    /**
+     * Send tool calls and results as text. Bedrock rejects `toolUse` and `toolResult` blocks in a
+     * request without `toolConfig`, so a conversation with tool history and no tools offered goes
+     * this way (with a `tool-history-as-text` warning).
+     * @default false
+     */
+    toolsAsText?: boolean;
+  },
 ): ConvertedBedrockMessages {
-  const context: Context = { warnings: [], documentNames: new Set() };
+  const context: Context = {
+    warnings: [],
+    documentNames: new Set(),
+    toolsAsText: options.toolsAsText ?? false,
+  };
   const result: BedrockMessage[] = [];
 
   const append = (role: "user" | "assistant", content: ContentBlock[]) => {
@@ -101,12 +117,14 @@ export function convertToBedrockMessages(
         );
         break;
       case "assistant":
-        append("assistant", convertAssistant(message.content, options.toolNames, context.warnings));
+        append("assistant", convertAssistant(message.content, options.toolNames, context));
         break;
       case "tool":
         append(
           "user",
-          message.content.map((part) => convertToolResult(part, context)),
+          context.toolsAsText
+            ? message.content.flatMap((part) => toolResultAsText(part, context))
+            : message.content.map((part) => convertToolResult(part, context)),
         );
         break;
       default: {
@@ -133,8 +151,9 @@ function toolResultsFirst(blocks: ContentBlock[]): ContentBlock[] {
 function convertAssistant(
   parts: AssistantContentPart[],
   toolNames: ToolNameMapping,
-  warnings: Warning[],
+  context: Context,
 ): ContentBlock[] {
+  const { warnings } = context;
   const blocks: ContentBlock[] = [];
   for (const part of parts) {
     switch (part.type) {
@@ -168,6 +187,13 @@ function convertAssistant(
         break;
       }
       case "tool-call": {
+        if (context.toolsAsText) {
+          noteToolsAsText(context);
+          blocks.push({
+            text: `[Called tool ${part.name} (call ${part.id}) with ${JSON.stringify(part.input) ?? "{}"}]`,
+          });
+          break;
+        }
         let input = part.input;
         if (!isRecord(input)) {
           warnings.push({
@@ -191,6 +217,31 @@ function convertAssistant(
     }
   }
   return blocks;
+}
+
+function toolResultAsText(part: ToolResultMessagePart, context: Context): ContentBlock[] {
+  noteToolsAsText(context);
+  const output = part.output;
+  const failed = typeof output !== "string" && output.isError;
+  const blocks: ContentBlock[] = [
+    { text: `[Result of tool ${part.toolName} (call ${part.toolCallId})${failed ? ", an error" : ""}:]` },
+  ];
+  if (typeof output === "string") return [...blocks, ...textBlocks(output)];
+  blocks.push(...output.content.flatMap((item) => convertPart(item, "tool-result", context)));
+  if (output.structuredContent !== undefined && !output.content.some((item) => item.type === "text")) {
+    blocks.push({ text: JSON.stringify(output.structuredContent) });
+  }
+  return blocks;
+}
+
+function noteToolsAsText(context: Context): void {
+  if (context.warnedToolsAsText) return;
+  context.warnedToolsAsText = true;
+  context.warnings.push({
+    code: "tool-history-as-text",
+    message:
+      "The conversation has tool calls and results but the request offers no tools; Bedrock rejects tool blocks without tools, so they were sent as text.",
+  });
 }
 
 function convertToolResult(part: ToolResultMessagePart, context: Context): ContentBlock {
