@@ -1,0 +1,4 @@
+import { defineProviderContract } from "./define-provider-contract.ts";
+import { bedrockVendor } from "./vendors/bedrock.ts";
+
+defineProviderContract(bedrockVendor);
