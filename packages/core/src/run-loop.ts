@@ -15,8 +15,10 @@ import {
   type Usage,
   type Warning,
 } from "@junction/types";
+import { abortError, raceAbort } from "./abort.js";
 import type { AgentEvent, AgentFinishReason, AgentResult, Step } from "./agent-events.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
+import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import {
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
@@ -180,10 +182,12 @@ async function runStep(
   signal.addEventListener("abort", stopTools, { once: true });
   // Keyed by the call's id in this conversation, unique (see ToolCallIds).
   const started = new Map<string, { call: ToolCallPart; result: Promise<ToolResultMessagePart> }>();
-  const startCall = (call: ToolCallPart) => {
+  const startCall = (call: ToolCallPart, rejection?: string) => {
     options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
-    const executeTool = options.executeTool;
-    if (!executeTool) return;
+    if (!options.executeTool) return;
+    const executeTool: ToolExecutor = rejection
+      ? async () => ({ kind: "error", outcome: "invalid-input", durationMs: 0, message: rejection })
+      : options.executeTool;
     const result = runToolCall(
       options,
       executeTool,
@@ -331,137 +335,6 @@ async function commitCancelled(
   });
 }
 
-interface StreamHandlers {
-  onText(text: string): void;
-  onReasoning(text: string): void;
-  onToolCall(call: ToolCallPart): void;
-  warn(warning: Warning): void;
-}
-
-async function consumeModelStream(
-  options: RunLoopOptions,
-  request: ModelRequest,
-  signal: AbortSignal,
-  handlers: StreamHandlers,
-): Promise<Extract<ModelStreamEvent, { type: "finish" }>> {
-  let iterator: AsyncIterator<ModelStreamEvent>;
-  try {
-    iterator = options.provider.stream(request)[Symbol.asyncIterator]();
-  } catch (error) {
-    throw toProviderError(options.provider.name, error);
-  }
-  let done = false;
-  try {
-    while (true) {
-      let next: IteratorResult<ModelStreamEvent>;
-      try {
-        next = await raceAbort(iterator.next(), signal);
-      } catch (error) {
-        done = true;
-        if (signal.aborted) throw abortError(signal);
-        throw toProviderError(options.provider.name, error);
-      }
-      if (next.done) {
-        done = true;
-        throw new ProviderError({
-          provider: options.provider.name,
-          code: "provider-response-invalid",
-          message: `The ${options.provider.name} stream ended without a finish event.`,
-        });
-      }
-      const event = next.value;
-      switch (event?.type) {
-        case "text-delta":
-          if (typeof event.text === "string" && event.text.length > 0) {
-            handlers.onText(event.text);
-            options.emit({ type: "text-delta", text: event.text });
-          }
-          break;
-        case "reasoning-delta":
-          if (typeof event.text === "string" && event.text.length > 0) {
-            handlers.onReasoning(event.text);
-            options.emit({ type: "reasoning-delta", text: event.text });
-          }
-          break;
-        case "tool-call-start":
-        case "tool-call-delta":
-          break;
-        case "tool-call": {
-          const call = readToolCall(event, handlers.warn);
-          if (call) handlers.onToolCall(call);
-          break;
-        }
-        case "warning":
-          handlers.warn(event.warning);
-          break;
-        case "finish":
-          return event;
-        default:
-          handlers.warn({
-            code: "model-event-unknown",
-            message: `The ${options.provider.name} stream sent an event Junction does not know (${JSON.stringify((event as { type?: unknown })?.type)}); it was ignored.`,
-          });
-      }
-    }
-  } finally {
-    if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
-  }
-}
-
-function readToolCall(event: Extract<ModelStreamEvent, { type: "tool-call" }>, warn: (w: Warning) => void) {
-  if (typeof event.id !== "string" || event.id.length === 0 || typeof event.name !== "string") {
-    warn({
-      code: "model-tool-call-invalid",
-      message: `The model sent a tool call without a string id and name (${JSON.stringify({ id: event.id, name: event.name })}); it will be read from the finished turn instead.`,
-    });
-    return undefined;
-  }
-  const call: ToolCallPart = { type: "tool-call", id: event.id, name: event.name, input: event.input };
-  if (event.providerMetadata) call.providerMetadata = event.providerMetadata;
-  return call;
-}
-
-/** The assistant turn to store: the provider's valid `content` parts, or the streamed text if it gave none. */
-function assistantContent(
-  content: unknown,
-  streamedText: string[],
-  streamedReasoning: string[],
-  warn: (warning: Warning) => void,
-): AssistantContentPart[] {
-  let parts: AssistantContentPart[];
-  if (Array.isArray(content)) {
-    parts = content.filter((part, index) => {
-      const valid = isAssistantPart(part);
-      if (!valid) {
-        warn({
-          code: "model-content-invalid",
-          message: `The finished model turn had an invalid content part at index ${index} (${JSON.stringify(part)}); it was left out of the history.`,
-        });
-      }
-      return valid;
-    });
-  } else {
-    warn({
-      code: "model-content-invalid",
-      message:
-        "The finished model turn had no content list; the history was rebuilt from the streamed events.",
-    });
-    parts = [];
-    if (streamedReasoning.length > 0) parts.push({ type: "reasoning", text: streamedReasoning.join("") });
-    if (streamedText.length > 0) parts.push({ type: "text", text: streamedText.join("") });
-  }
-  return parts;
-}
-
-function isAssistantPart(part: unknown): part is AssistantContentPart {
-  if (typeof part !== "object" || part === null) return false;
-  const p = part as Record<string, unknown>;
-  if (p.type === "text" || p.type === "reasoning") return typeof p.text === "string";
-  if (p.type === "tool-call")
-    return typeof p.id === "string" && p.id.length > 0 && typeof p.name === "string";
-  return false;
-}
-
 async function runToolCall(
   options: RunLoopOptions,
   executeTool: ToolExecutor,
@@ -569,47 +442,8 @@ function usageAttributes(usage: Usage): Record<string, number> {
   };
 }
 
-/** The error a run fails with when its signal is aborted. */
-export function abortError(signal: AbortSignal): JunctionError {
-  const reason = signal.reason;
-  if (JunctionError.isInstance(reason) && reason.code === "aborted") return reason;
-  return new JunctionError("aborted", "The run was aborted.", { cause: reason });
-}
-
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw abortError(signal);
-}
-
-/** Waits for `promise` unless `signal` aborts first. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(abortError(signal));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-function toProviderError(provider: string, error: unknown): Error {
-  if (JunctionError.isInstance(error)) return error;
-  return new ProviderError({
-    provider,
-    code: "provider-stream-error",
-    message: `The ${provider} stream failed: ${error instanceof Error ? error.message : String(error)}`,
-    cause: error,
-  });
 }
 
 /** Any thrown value as an `Error`. */
@@ -618,3 +452,4 @@ export function toError(error: unknown): Error {
 }
 
 export type { FinishReason };
+export { abortError, raceAbort };

@@ -237,4 +237,39 @@ describe("tool-call ids are unique in the conversation (issue 11)", () => {
       ["c_2", "found b"],
     ]);
   });
+
+  it("arguments nested 10,000 levels deep are kept as {} and the call does not run, so the history stays usable", async () => {
+    const ran: unknown[] = [];
+    let deep: Record<string, unknown> = { command: "ls" };
+    for (let level = 0; level < 10_000; level++) deep = { nested: deep };
+    const events: ModelStreamEvent[] = [
+      { type: "tool-call", id: "d", name: "shell", input: deep },
+      {
+        type: "finish",
+        reason: "tool-calls",
+        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        content: [{ type: "tool-call", id: "d", name: "shell", input: deep }],
+      },
+    ];
+    const provider = scriptedModel([{ events }, { text: "ok" }]);
+    const agent = new Agent({ provider, model: "m", tools: [shellTool(ran)] });
+    const handle = agent.send("x");
+    const seen: AgentEvent[] = [];
+    for await (const event of handle) seen.push(event);
+    const result = await handle.final;
+    expect(ran).toEqual([]);
+    expect(idEvents(seen)).toEqual([
+      ["tool-call", "d", {}],
+      [
+        "tool-result",
+        "d",
+        'The arguments for tool "shell" could not be used: it is nested deeper than 100 levels (or refers to itself). Call it again with simpler arguments.',
+      ],
+    ]);
+    expect(callsAndResults(result.messages).calls).toEqual([["d", "shell", {}]]);
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      'The model\'s arguments for tool call "d" (shell) were left out: it is nested deeper than 100 levels (or refers to itself). The call did not run.',
+    ]);
+    expect(JSON.parse(JSON.stringify(agent.messages))).toEqual(result.messages);
+  });
 });

@@ -1,4 +1,5 @@
 import type { AssistantContentPart, Message, ToolCallPart, Warning } from "@junction/types";
+import { jsonLimitProblem, MAX_TOOL_OUTPUT_DEPTH } from "./json-limits.js";
 
 /**
  * The tool-call ids of one conversation. A model (or an OpenAI-compatible endpoint choosing its
@@ -46,28 +47,53 @@ export class ToolCallIds {
  * turn's nth call with model id X is the nth streamed call with model id X; the stored part keeps
  * the turn's own extras (provider metadata) but always the id, name and arguments that run. A
  * turn call that was never streamed is started now; a streamed call the turn left out is added
- * back.
+ * back. Arguments nested beyond {@link MAX_TOOL_OUTPUT_DEPTH} levels (which would overflow the
+ * stack when the conversation is copied, sent or saved) are kept as `{}` and the call does not run.
  */
 export class StepToolCalls {
   /** Streamed calls by the model's id, in stream order, each as it runs (with its final id). */
   readonly #streamed = new Map<string, ToolCallPart[]>();
   readonly #unmatched: ToolCallPart[] = [];
+  readonly #rejected = new Set<ToolCallPart>();
 
   constructor(
     readonly ids: ToolCallIds,
-    /** Starts a call (emits `tool-call`, runs it) under the id it was given. */
-    readonly start: (call: ToolCallPart) => void,
+    /** Starts a call (emits `tool-call`, runs it) under the id it was given; with `rejection`, it fails with that message instead of running. */
+    readonly start: (call: ToolCallPart, rejection?: string) => void,
     readonly warn: (warning: Warning) => void,
   ) {}
 
   /** A complete call from the stream: gets its unique id and starts at once. */
   streamed(call: ToolCallPart): void {
-    const running = this.ids.claim(call, this.warn);
+    const running = this.#claim(call);
     const queue = this.#streamed.get(call.id) ?? [];
     queue.push(running);
     this.#streamed.set(call.id, queue);
     this.#unmatched.push(running);
-    this.start(running);
+  }
+
+  /** Gives `call` its unique id, checks its arguments, and starts it. */
+  #claim(call: ToolCallPart): ToolCallPart {
+    const claimed = this.ids.claim(call, this.warn);
+    const problem = jsonLimitProblem(claimed.input, {
+      maxDepth: MAX_TOOL_OUTPUT_DEPTH,
+      maxChars: Number.POSITIVE_INFINITY,
+    });
+    if (!problem) {
+      this.start(claimed);
+      return claimed;
+    }
+    const rejected = { ...claimed, input: {} };
+    this.#rejected.add(rejected);
+    this.warn({
+      code: "model-tool-call-invalid",
+      message: `The model's arguments for tool call "${claimed.id}" (${claimed.name}) were left out: ${problem}. The call did not run.`,
+    });
+    this.start(
+      rejected,
+      `The arguments for tool "${claimed.name}" could not be used: ${problem}. Call it again with simpler arguments.`,
+    );
+    return rejected;
   }
 
   /** The turn's content with every call in the form that runs; calls not streamed are started here. */
@@ -76,12 +102,14 @@ export class StepToolCalls {
       if (part.type !== "tool-call") return part;
       const running = this.#streamed.get(part.id)?.shift();
       if (!running) {
-        const claimed = this.ids.claim(part, this.warn);
-        this.start(claimed);
-        return claimed;
+        const claimed = this.#claim(part);
+        return { ...part, id: claimed.id, input: claimed.input };
       }
       this.#unmatched.splice(this.#unmatched.indexOf(running), 1);
-      if (part.name !== running.name || !sameJSON(part.input, running.input)) {
+      const mismatch = this.#rejected.has(running)
+        ? part.name !== running.name
+        : part.name !== running.name || !sameJSON(part.input, running.input);
+      if (mismatch) {
         this.warn({
           code: "model-tool-call-mismatch",
           message: `The finished model turn gave tool call "${part.id}" a different name or arguments than the stream did; the streamed call (to "${running.name}") is the one that ran, and it is what the history keeps.`,

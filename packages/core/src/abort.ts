@@ -1,0 +1,30 @@
+import { JunctionError } from "@junction/types";
+
+/** The error a run fails with when its signal is aborted. */
+export function abortError(signal: AbortSignal): JunctionError {
+  const reason = signal.reason;
+  if (JunctionError.isInstance(reason) && reason.code === "aborted") return reason;
+  return new JunctionError("aborted", "The run was aborted.", { cause: reason });
+}
+
+/** Waits for `promise` unless `signal` aborts first. */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(abortError(signal));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,158 @@
+import {
+  type AssistantContentPart,
+  JunctionError,
+  type ModelRequest,
+  type ModelStreamEvent,
+  ProviderError,
+  type ToolCallPart,
+  type Warning,
+} from "@junction/types";
+import { abortError, raceAbort } from "./abort.js";
+import type { RunLoopOptions } from "./run-loop.js";
+
+/** What the tool loop does with each piece of a model turn as it streams. */
+export interface StreamHandlers {
+  onText(text: string): void;
+  onReasoning(text: string): void;
+  onToolCall(call: ToolCallPart): void;
+  warn(warning: Warning): void;
+}
+
+/**
+ * Reads one model turn: text and reasoning deltas are emitted as they come, each complete tool
+ * call goes to `onToolCall` at once, anything malformed becomes a warning; resolves to the
+ * turn's `finish` event. A stream failure becomes a `ProviderError` naming the provider.
+ */
+export async function consumeModelStream(
+  options: Pick<RunLoopOptions, "provider" | "emit">,
+  request: ModelRequest,
+  signal: AbortSignal,
+  handlers: StreamHandlers,
+): Promise<Extract<ModelStreamEvent, { type: "finish" }>> {
+  let iterator: AsyncIterator<ModelStreamEvent>;
+  try {
+    iterator = options.provider.stream(request)[Symbol.asyncIterator]();
+  } catch (error) {
+    throw toProviderError(options.provider.name, error);
+  }
+  let done = false;
+  try {
+    while (true) {
+      let next: IteratorResult<ModelStreamEvent>;
+      try {
+        next = await raceAbort(iterator.next(), signal);
+      } catch (error) {
+        done = true;
+        if (signal.aborted) throw abortError(signal);
+        throw toProviderError(options.provider.name, error);
+      }
+      if (next.done) {
+        done = true;
+        throw new ProviderError({
+          provider: options.provider.name,
+          code: "provider-response-invalid",
+          message: `The ${options.provider.name} stream ended without a finish event.`,
+        });
+      }
+      const event = next.value;
+      switch (event?.type) {
+        case "text-delta":
+          if (typeof event.text === "string" && event.text.length > 0) {
+            handlers.onText(event.text);
+            options.emit({ type: "text-delta", text: event.text });
+          }
+          break;
+        case "reasoning-delta":
+          if (typeof event.text === "string" && event.text.length > 0) {
+            handlers.onReasoning(event.text);
+            options.emit({ type: "reasoning-delta", text: event.text });
+          }
+          break;
+        case "tool-call-start":
+        case "tool-call-delta":
+          break;
+        case "tool-call": {
+          const call = readToolCall(event, handlers.warn);
+          if (call) handlers.onToolCall(call);
+          break;
+        }
+        case "warning":
+          handlers.warn(event.warning);
+          break;
+        case "finish":
+          return event;
+        default:
+          handlers.warn({
+            code: "model-event-unknown",
+            message: `The ${options.provider.name} stream sent an event Junction does not know (${JSON.stringify((event as { type?: unknown })?.type)}); it was ignored.`,
+          });
+      }
+    }
+  } finally {
+    if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  }
+}
+
+function readToolCall(event: Extract<ModelStreamEvent, { type: "tool-call" }>, warn: (w: Warning) => void) {
+  if (typeof event.id !== "string" || event.id.length === 0 || typeof event.name !== "string") {
+    warn({
+      code: "model-tool-call-invalid",
+      message: `The model sent a tool call without a string id and name (${JSON.stringify({ id: event.id, name: event.name })}); it will be read from the finished turn instead.`,
+    });
+    return undefined;
+  }
+  const call: ToolCallPart = { type: "tool-call", id: event.id, name: event.name, input: event.input };
+  if (event.providerMetadata) call.providerMetadata = event.providerMetadata;
+  return call;
+}
+
+/** The assistant turn to store: the provider's valid `content` parts, or the streamed text if it gave none. */
+export function assistantContent(
+  content: unknown,
+  streamedText: string[],
+  streamedReasoning: string[],
+  warn: (warning: Warning) => void,
+): AssistantContentPart[] {
+  let parts: AssistantContentPart[];
+  if (Array.isArray(content)) {
+    parts = content.filter((part, index) => {
+      const valid = isAssistantPart(part);
+      if (!valid) {
+        warn({
+          code: "model-content-invalid",
+          message: `The finished model turn had an invalid content part at index ${index} (${JSON.stringify(part)}); it was left out of the history.`,
+        });
+      }
+      return valid;
+    });
+  } else {
+    warn({
+      code: "model-content-invalid",
+      message:
+        "The finished model turn had no content list; the history was rebuilt from the streamed events.",
+    });
+    parts = [];
+    if (streamedReasoning.length > 0) parts.push({ type: "reasoning", text: streamedReasoning.join("") });
+    if (streamedText.length > 0) parts.push({ type: "text", text: streamedText.join("") });
+  }
+  return parts;
+}
+
+function isAssistantPart(part: unknown): part is AssistantContentPart {
+  if (typeof part !== "object" || part === null) return false;
+  const p = part as Record<string, unknown>;
+  if (p.type === "text" || p.type === "reasoning") return typeof p.text === "string";
+  if (p.type === "tool-call")
+    return typeof p.id === "string" && p.id.length > 0 && typeof p.name === "string";
+  return false;
+}
+
+function toProviderError(provider: string, error: unknown): Error {
+  if (JunctionError.isInstance(error)) return error;
+  return new ProviderError({
+    provider,
+    code: "provider-stream-error",
+    message: `The ${provider} stream failed: ${error instanceof Error ? error.message : String(error)}`,
+    cause: error,
+  });
+}
