@@ -1,23 +1,48 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} placeholders in configs
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { Store } from "../server/store.js";
+import { startScriptedChatCompletions, toolResultsIn } from "../testing/scripted-chat-completions.js";
 
 // The built CLI, as `pnpm playground …` runs it (the test script builds first).
 const cli = fileURLToPath(new URL("../../dist/server/cli.js", import.meta.url));
 const directories: string[] = [];
 
+const hostileServer = fileURLToPath(new URL("../__fixtures__/hostile-server.mjs", import.meta.url));
+
+/**
+ * A data folder holding only the given servers (no defaults): what a person would have after
+ * adding them on the page.
+ */
+function folderWith(servers: Record<string, Record<string, unknown>>): string {
+  const directory = mkdtempSync(join(tmpdir(), "junction-playground-cli-"));
+  directories.push(directory);
+  const store = new Store(join(directory, "playground.db"));
+  for (const [name, config] of Object.entries(servers)) store.addServer({ name, config });
+  store.markSeeded();
+  store.close();
+  return directory;
+}
+
 function run(
   args: string[],
   input = "",
+  options: { directory?: string; environment?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string; directory: string }> {
-  const directory = mkdtempSync(join(tmpdir(), "junction-playground-cli-"));
+  const directory = options.directory ?? mkdtempSync(join(tmpdir(), "junction-playground-cli-"));
   directories.push(directory);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, "--", ...args], {
-      env: { PATH: process.env.PATH, HOME: directory, JUNCTION_PLAYGROUND_DIR: directory },
+      env: {
+        PATH: process.env.PATH,
+        HOME: directory,
+        JUNCTION_PLAYGROUND_DIR: directory,
+        ...options.environment,
+      },
     });
     let stdout = "";
     let stderr = "";
@@ -81,5 +106,116 @@ describe("the CLI", () => {
     const provider = await run(["chat", "--provider", "anthropic", "hi"]);
     expect(provider.code).toBe(2);
     expect(provider.stderr).toContain("The provider anthropic is not available; available: offline.");
+  });
+});
+
+// Everything a terminal would act on: ESC, BEL, CR, other C0 controls but tab and newline, DEL, C1.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const terminalControls = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+// Issue 11, hole 4: the CLI printed what servers and models sent with raw control characters,
+// so a server could erase the approval line, recolour it, set the window title or write the
+// clipboard (OSC 52).
+describe("the CLI prints what servers and models send without terminal control sequences", () => {
+  it("lists hostile tool names and descriptions, and a start failure's stderr, as plain text", async () => {
+    const directory = folderWith({
+      hostile: { command: process.execPath, args: [hostileServer, "--evil-name"] },
+      dies: {
+        command: process.execPath,
+        args: ["-e", "process.stderr.write('\\x1b]0;owned\\x07boom\\x1b[2K\\r'); process.exit(1)"],
+      },
+    });
+    const { code, stdout } = await run(["tools"], "", { directory });
+    expect(code).toBe(1);
+    expect(stdout).not.toMatch(terminalControls);
+    expect(stdout).toContain("  hostile_terminal — Harmless red tool\n");
+    expect(stdout).toContain("  hostile_evil — bad name\n");
+    expect(stdout).toMatch(/^dies \(error\): .*boom/m);
+  });
+
+  it("asks approval, shows results, elicitation questions and model text with the controls removed", async () => {
+    const model = await startScriptedChatCompletions((request) => {
+      switch (toolResultsIn(request)) {
+        case 0:
+          return { toolCalls: [{ id: "call_t", name: "hostile_terminal", arguments: {} }] };
+        case 1:
+          return { toolCalls: [{ id: "call_a", name: "hostile_ask", arguments: {} }] };
+        default:
+          return { text: "Done\x1b]52;c;ZXZpbA==\x07\r\x1b[2K\x9b31mforged" };
+      }
+    });
+    onTestFinished(() => model.close());
+    const directory = folderWith({ hostile: { command: process.execPath, args: [hostileServer] } });
+    const { code, stdout, stderr } = await run(
+      ["chat", "--provider", "openai-compatible", "--model", "scripted", "do the thing"],
+      "y\ny\n",
+      { directory, environment: { OPENAI_COMPATIBLE_BASE_URL: `${model.url}/v1` } },
+    );
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(terminalControls);
+    expect(stderr).not.toMatch(terminalControls);
+    expect(stderr).toContain("? Allow hostile_terminal with {}? [y/N] ");
+    expect(stdout).toMatch(/← hostile_terminal done in \d+ ms: ok \? Allow nothing \[y\/N\]\n/);
+    expect(stderr).toContain(
+      "! hostile asked for input (Your password please); declined: no terminal to ask in.\n",
+    );
+    expect(stdout).toMatch(/Doneforged\n$/);
+  });
+});
+
+// Issue 11, hole 3 (CLI side): --allow-env names the variables a stored config may expand.
+describe("--allow-env", () => {
+  it("is listed in --help and refuses a name that is not a variable name", async () => {
+    const help = await run(["--help"]);
+    expect(help.stdout).toContain("--allow-env <names> variables server configs may expand as ${NAME}");
+    const bad = await run(["tools", "--allow-env", "GITHUB_TOKEN,*_KEY"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      '--allow-env takes variable names separated by commas (letters, digits and _); "*_KEY" is not one.\n',
+    );
+  });
+
+  it("expands only the variables it names", async () => {
+    const servers = {
+      token: { command: process.execPath, args: [hostileServer], env: { TOKEN: "${GITHUB_TOKEN}" } },
+    };
+    const environment = { GITHUB_TOKEN: "ghp_fromTheEnvironment" };
+    const refused = await run(["tools"], "", { directory: folderWith(servers), environment });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain(
+      'token (error): MCP server "token": env.TOKEN uses ${GITHUB_TOKEN} but GITHUB_TOKEN is not set or not allowed (the playground expands only the variables named with --allow-env)',
+    );
+    const allowed = await run(["tools", "--allow-env", "HOME,GITHUB_TOKEN"], "", {
+      directory: folderWith(servers),
+      environment,
+    });
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/^token \(connected, \d+ tools\)$/m);
+  });
+});
+
+// Issue 11, hole 7: `--host 127.0.0.5` was accepted but the URL it printed answered 403.
+describe("serve on another loopback address", () => {
+  it("prints a URL that answers", async () => {
+    const directory = folderWith({});
+    const child = spawn(process.execPath, [cli, "--host", "127.0.0.5", "--dir", directory], {
+      env: { PATH: process.env.PATH, HOME: directory },
+    });
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let stdout = "";
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        const match = /Junction playground: (\S+)\n/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      child.on("exit", (code) => reject(new Error(`the playground exited with ${code}`)));
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.5:\d+\/\?token=[\w-]+$/);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script src="/assets/app.js"></script>');
   });
 });
