@@ -99,6 +99,17 @@ export const usageTurn: ScriptedTurn = {
   usage: { inputTokens: 31, outputTokens: 57, reasoningTokens: 20 },
 };
 
+/**
+ * Usage where reasoning is most of the output (45 of 57 tokens): a server that leaves reasoning out
+ * of its output count then reports fewer output tokens (12) than reasoning tokens.
+ */
+export const reasoningHeavyUsageTurn: ScriptedTurn = {
+  responseId: "resp_contract_usage_reasoning",
+  text: ["Counted."],
+  finish: "stop",
+  usage: { inputTokens: 31, outputTokens: 57, reasoningTokens: 45 },
+};
+
 export const lengthTurn: ScriptedTurn = {
   responseId: "resp_contract_length",
   text: ["Once upon", " a"],

@@ -7,6 +7,7 @@ import {
   lengthTurn,
   parallelTurn,
   png,
+  reasoningHeavyUsageTurn,
   reasoningTurn,
   textTurn,
   timeTool,
@@ -139,13 +140,16 @@ function defineStreamingContract(vendor: VendorAdapter): void {
       "usage-variants",
       `keeps reasoning tokens within output tokens (${variant.label})`,
       async () => {
-        const turn: ScriptedTurn = { ...usageTurn, usage: { ...usageTurn.usage, shape: variant.shape } };
+        const turn: ScriptedTurn = {
+          ...reasoningHeavyUsageTurn,
+          usage: { ...reasoningHeavyUsageTurn.usage, shape: variant.shape },
+        };
         fake.enqueue({ kind: "turn", turn });
         const { events, error } = await collect(provider().stream(userRequest(vendor.model)));
         expect(error).toBeUndefined();
         const finish = events.at(-1);
         if (finish?.type !== "finish") return expect.unreachable("the stream ended without a finish event");
-        expect(finish.usage.inputTokens).toBe(usageTurn.usage.inputTokens);
+        expect(finish.usage.inputTokens).toBe(reasoningHeavyUsageTurn.usage.inputTokens);
         expect(finish.usage.reasoningTokens).toBeDefined();
         expect(finish.usage.reasoningTokens!).toBeLessThanOrEqual(finish.usage.outputTokens);
       },
