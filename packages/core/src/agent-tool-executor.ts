@@ -5,7 +5,7 @@ import {
   type NormalizedDecision,
   normalizeDecision,
 } from "./approval.js";
-import type { ExfiltrationGuard } from "./exfiltration-guard.js";
+import { type CallLedger, type ExfiltrationGuard, isOpenWorld } from "./exfiltration-guard.js";
 import { inputValidatorFor } from "./input-validation.js";
 import {
   abortError,
@@ -26,8 +26,8 @@ export interface AgentToolExecutorOptions {
   guard: ExfiltrationGuard;
   /** The closed-world tools whose results the model has seen so far (the current step's history). */
   privateDataFrom: () => string[];
-  /** Ids of calls that never ran (denied, invalid, unknown): their results carry no data read. */
-  notRun: Set<string>;
+  /** Where the executor records which calls never ran and which read private data. */
+  ledger: CallLedger;
   warnOnce: (key: object, warning: Warning) => void;
   warn: (warning: Warning) => void;
 }
@@ -45,7 +45,11 @@ export function createAgentToolExecutor(options: AgentToolExecutorOptions): Tool
       warnedUnguarded = true;
       return true;
     });
-    if (execution.kind === "error" && execution.outcome !== "error") options.notRun.add(call.id);
+    if (execution.kind === "error" && execution.outcome !== "error") {
+      options.ledger.notRun.add(call.id);
+    } else if (!isOpenWorld(options.tools().get(call.name)?.tool.annotations)) {
+      options.ledger.readPrivate.add(call.id);
+    }
     return execution;
   };
 }

@@ -11,6 +11,7 @@ import { createAgentToolExecutor } from "./agent-tool-executor.js";
 import { type ApprovalPolicy, toApprovalFunction } from "./approval.js";
 import { EventChannel } from "./event-channel.js";
 import {
+  type CallLedger,
   createExfiltrationGuard,
   type ExfiltrationGuard,
   type ExfiltrationGuardOptions,
@@ -97,8 +98,8 @@ export class Agent {
   #queue: Promise<unknown> = Promise.resolve();
   readonly #warned = new WeakSet<object>();
   readonly #guard: ExfiltrationGuard;
-  /** Ids of calls that never ran (denied, invalid, unknown tool): their results are not data read. */
-  readonly #notRun = new Set<string>();
+  /** Which calls never ran, and which read private data, for the exfiltration guard. */
+  readonly #ledger: CallLedger = { notRun: new Set(), readPrivate: new Set() };
   #closed = false;
 
   constructor(config: AgentConfig) {
@@ -218,7 +219,7 @@ export class Agent {
       ...(this.#config.approval ? { approval: toApprovalFunction(this.#config.approval) } : {}),
       guard: this.#guard,
       privateDataFrom: () => privateDataFrom,
-      notRun: this.#notRun,
+      ledger: this.#ledger,
       warnOnce: (key, warning) => {
         if (this.#warned.has(key)) return;
         this.#warned.add(key);
@@ -235,7 +236,7 @@ export class Agent {
         emitWarning = warn;
         tools = await this.#registry.resolve(warn);
         // What the model has seen before this step: a call's arguments can carry only that.
-        privateDataFrom = privateDataReads(this.#history, tools, this.#notRun);
+        privateDataFrom = privateDataReads(this.#history, tools, this.#ledger);
         return this.#registry.definitions;
       },
       executeTool,

@@ -56,22 +56,35 @@ export function createExfiltrationGuard(options: ExfiltrationGuardOptions | unde
   };
 }
 
+/** What an Agent saw become of its calls, by id (unique in the conversation). */
+export interface CallLedger {
+  /** Calls that never ran (denied, invalid arguments, unknown tool): their results carry no data read. */
+  notRun: Set<string>;
+  /** Calls that ran while their tool was closed-world: private data, even if the tool's annotations change later. */
+  readPrivate: Set<string>;
+}
+
 /**
- * The tools whose results in `history` count as private data read: every result of a tool that
- * is not open-world, and of a tool no longer known (it cannot be told apart, so it counts).
- * Results Junction wrote itself for calls that never ran (denied, invalid, unknown tool; by id)
- * do not count. Returns the distinct tool names, in order of first reading.
+ * The tools whose results in `history` count as private data read: every result of a call that
+ * ran as closed-world, of a tool that is closed-world now, and of a tool no longer known (it
+ * cannot be told apart, so it counts). Results Junction wrote itself for calls that never ran do
+ * not count. Returns the distinct tool names, in order of first reading.
  */
 export function privateDataReads(
   history: readonly Message[],
   tools: Map<string, RegisteredTool>,
-  notRun: ReadonlySet<string>,
+  ledger: CallLedger,
 ): string[] {
   const names = new Set<string>();
   for (const message of history) {
     if (message.role !== "tool") continue;
     for (const part of message.content) {
-      if (notRun.has(part.toolCallId) || names.has(part.toolName)) continue;
+      if (names.has(part.toolName)) continue;
+      if (ledger.readPrivate.has(part.toolCallId)) {
+        names.add(part.toolName);
+        continue;
+      }
+      if (ledger.notRun.has(part.toolCallId)) continue;
       const registered = tools.get(part.toolName);
       if (!registered || !isOpenWorld(registered.tool.annotations)) names.add(part.toolName);
     }
