@@ -40,11 +40,13 @@ const systemPrompt = (sandbox: string) =>
   `tool names start with their server's name. The filesystem server may only touch ${sandbox}. ` +
   "Be brief, and say which tools you used.";
 
-/** Ends an Agent's subscriptions once its turn is over, where this version of core offers it. */
+/**
+ * Ends an Agent's subscriptions once its turn is over: each turn makes a new Agent, and each
+ * Agent would otherwise keep one tools-changed listener on every server for the server's life.
+ */
 function closeAgent(agent: Agent | undefined): void {
-  const closable = agent as { close?: () => unknown } | undefined;
   try {
-    void Promise.resolve(closable?.close?.()).catch(() => undefined);
+    agent?.close();
   } catch {
     // Closing is cleanup: a failure must not keep the conversation busy.
   }

@@ -175,6 +175,21 @@ describe("a chat turn that fails anywhere releases its conversation", () => {
     expect(next.at(-1)).toEqual({ type: "finish", reason: "stop", text: "fine" });
   });
 
+  it("leaves no tools-changed listener behind on a server after many turns", async () => {
+    const { mcp } = test.playground.registry.connected().find((server) => server.name === "hostile")!;
+    // The MCP's own listener set: one per Agent still subscribed (private, read for this check).
+    const listeners = () => (mcp as unknown as { toolListeners: Set<unknown> }).toolListeners.size;
+    const before = listeners();
+    const { body: conversation } = await test.api("POST", "/api/conversations", {
+      provider: "openai-compatible",
+    });
+    for (let turn = 0; turn < 25; turn++) {
+      const events = await runChatTurn(test, conversation.id, { text: `turn ${turn}` });
+      expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", text: "fine" });
+    }
+    expect(listeners()).toBe(before);
+  });
+
   it("releases the conversation when the page's event writer itself throws", async () => {
     const { body: conversation } = await test.api("POST", "/api/conversations", {
       provider: "openai-compatible",
