@@ -4,6 +4,7 @@ import { ElicitationBroker } from "./elicitation-broker.js";
 import { allowedEnvironment } from "./environment-allowance.js";
 import { EventHub } from "./event-hub.js";
 import type { AppContext } from "./http-server.js";
+import { McpApps } from "./mcp-apps.js";
 import { createProvider } from "./providers.js";
 import { createSamplingBridge } from "./sampling-bridge.js";
 import { SecretRedactor } from "./secret-redactor.js";
@@ -64,6 +65,7 @@ export async function openPlayground(
     elicitation,
     registry,
     chat,
+    apps: new McpApps(registry),
     async close() {
       chat.stopAll();
       elicitation.cancelAll();

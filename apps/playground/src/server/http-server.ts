@@ -6,6 +6,7 @@ import { JunctionError } from "@junction/types";
 import type { ChatService } from "./chat-service.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
 import type { EventHub } from "./event-hub.js";
+import type { McpApps } from "./mcp-apps.js";
 import { capDepth, capToolResult, MAXIMUM_DEPTH } from "./output-limits.js";
 import { checkRequest, isLoopbackAddress } from "./security.js";
 import type { ServerRegistry } from "./server-registry.js";
@@ -19,11 +20,13 @@ export interface AppContext {
   hub: EventHub;
   elicitation: ElicitationBroker;
   chat: ChatService;
+  /** MCP Apps: tools' `ui://` resources served into sandboxed iframes. */
+  apps: McpApps;
 }
 
 const securityHeaders = {
   "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "x-frame-options": "DENY",
@@ -70,7 +73,14 @@ export async function startHttpServer(
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     const isStatic = request.method === "GET" && path in staticFiles;
-    const refusal = checkRequest(request, { port, host, token: options.token, requireToken: !isStatic });
+    // An app's document loads in a sandboxed iframe, which has no token: its random id is its key.
+    const isAppFrame = request.method === "GET" && path.startsWith("/mcp-apps/");
+    const refusal = checkRequest(request, {
+      port,
+      host,
+      token: options.token,
+      requireToken: !isStatic && !isAppFrame,
+    });
     if (refusal) {
       if (path.startsWith("/api/")) sendJson(response, refusal.status, { error: refusal.message }, redact);
       else sendText(response, refusal.status, refusal.message);
@@ -88,6 +98,10 @@ export async function startHttpServer(
       const html = await readFile(`${uiDirectory}/index.html`, "utf8");
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       response.end(html);
+      return;
+    }
+    if (request.method === "GET" && path.startsWith("/mcp-apps/")) {
+      context.apps.serveFrame(request, response, path);
       return;
     }
     const asset = staticFiles[path];
@@ -135,7 +149,7 @@ export async function startHttpServer(
 }
 
 function createRoutes(context: AppContext): { method: string; pattern: RegExp; handler: Handler }[] {
-  const { registry, store, chat, elicitation, hub } = context;
+  const { registry, store, chat, elicitation, hub, apps } = context;
   const route = (method: string, pattern: string, handler: Handler) => ({
     method,
     pattern: new RegExp(`^${pattern}$`),
@@ -202,6 +216,19 @@ function createRoutes(context: AppContext): { method: string; pattern: RegExp; h
         durationMs: Math.round(performance.now() - started),
         ...(truncated ? { truncated } : {}),
       };
+    }),
+    route("GET", "/api/servers/([^/]+)/apps", async (_request, _response, [id]) => apps.list(id!)),
+    route("POST", "/api/servers/([^/]+)/apps", async (request, _response, [id]) => {
+      const body = await readJson(request);
+      return apps.open(id!, body.tool);
+    }),
+    route("POST", "/api/apps/([^/]+)/tools/call", async (request, _response, [appId]) => {
+      const body = await readJson(request);
+      return apps.callTool(appId!, body.name, body.arguments);
+    }),
+    route("POST", "/api/apps/([^/]+)/approvals/([^/]+)", async (request, _response, [appId, approvalId]) => {
+      const body = await readJson(request);
+      return apps.answer(appId!, approvalId!, body.approve);
     }),
     route("POST", "/api/servers/([^/]+)/resources/read", async (request, _response, [id]) => {
       const body = await readJson(request);

@@ -6,6 +6,7 @@ import type { ElicitationBroker } from "./elicitation-broker.js";
 import { unresolvedVariable } from "./environment-allowance.js";
 import type { EventHub } from "./event-hub.js";
 import { LogBuffer, type ServerLogEntry } from "./log-buffer.js";
+import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from "./mcp-app-csp.js";
 import { capLogData } from "./output-limits.js";
 import { REDACTED, type SecretRedactor } from "./secret-redactor.js";
 import type { Store, StoredServer } from "./store.js";
@@ -353,6 +354,8 @@ export class ServerRegistry {
       ...config,
       name,
       roots: [{ uri: `file://${this.#dataDir.sandbox}`, name: "sandbox" }],
+      // The playground renders MCP Apps (tools' ui:// resources) in the inspector and the chat.
+      extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
       handlers: {
         elicitation: (params) => this.#elicitation.ask(name, params),
         ...(this.#sampling

@@ -1,5 +1,6 @@
 import { api, postStream } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
+import { appendChatApp, rememberToolCard } from "./mcp-app-frame.js";
 import { renderToolResult } from "./render-content.js";
 
 interface ProviderInfo {
@@ -326,6 +327,7 @@ function toolCard(id: string, name: string, server: string | null, input: unknow
   );
   card.dataset.callId = id;
   toolCards.set(id, card);
+  rememberToolCard(card, server, name, input);
   return card;
 }
 
@@ -345,7 +347,10 @@ function setToolStatus(
         : status;
   card.dataset.status = status;
   const body = card.querySelector(".tool-card-body")!;
-  if (result !== undefined) body.replaceChildren(renderToolResult(result, undefined, truncated));
+  if (result !== undefined) {
+    body.replaceChildren(renderToolResult(result, undefined, truncated));
+    if (status === "done") void appendChatApp(card, body as HTMLElement, result);
+  }
 }
 
 function scrollDown(): void {

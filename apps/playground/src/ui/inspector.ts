@@ -1,5 +1,6 @@
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
+import { appendAppIfAny } from "./mcp-app-frame.js";
 import { renderBlock, renderResourceContents, renderToolResult } from "./render-content.js";
 import { schemaForm } from "./schema-form.js";
 
@@ -85,6 +86,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
         },
       );
       output.replaceChildren(renderToolResult(answer.result, answer.durationMs, answer.truncated));
+      void appendAppIfAny(output, { serverId, tool: tool.name, input: args, result: answer.result });
     } catch (error) {
       output.replaceChildren(
         h("div", { class: "banner error", testid: "tool-call-error" }, (error as Error).message),

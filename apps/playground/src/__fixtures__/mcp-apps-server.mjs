@@ -1,0 +1,131 @@
+// A small MCP Apps server (the io.modelcontextprotocol/ui extension) for the playground's tests,
+// written with the official SDK over stdio. `show-counter` opens a counter app that shows the
+// tool's result and asks the host to call `increment` (unannotated: the person approves it) and
+// `peek` (read-only, closed-world: runs unasked). `show-hostile` opens an app that tries to reach
+// the parent page, the token and other origins, and reports what happened.
+// `--allowed-origin <origin>` is the one origin the counter app declares in `_meta.ui.csp`;
+// `--other-origin <origin>` is an origin the hostile app tries without declaring it.
+import { readFileSync } from "node:fs";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+const option = (name) => {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? undefined : process.argv[index + 1];
+};
+const allowedOrigin = option("--allowed-origin");
+const otherOrigin = option("--other-origin") ?? "http://127.0.0.1:9";
+const MIME = "text/html;profile=mcp-app";
+const page = (file) => readFileSync(new URL(`./mcp-apps/${file}`, import.meta.url), "utf8");
+const withConfig = (html, config) =>
+  html.replace("/*CONFIG*/", `const CONFIG = ${JSON.stringify(config).replaceAll("<", "\\u003c")};`);
+
+const objectSchema = (properties = {}, required = []) => ({ type: "object", properties, required });
+const tools = [
+  {
+    name: "show-counter",
+    description: "Show the counter app, starting at a number.",
+    inputSchema: objectSchema({ start: { type: "number" } }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: { ui: { resourceUri: "ui://apps/counter.html" } },
+  },
+  {
+    name: "increment",
+    description: "Adds one to a count (called by the counter app).",
+    inputSchema: objectSchema({ count: { type: "number" } }, ["count"]),
+    _meta: { ui: { visibility: ["app"] } },
+  },
+  {
+    name: "peek",
+    description: "Tells what the server sees (read-only).",
+    inputSchema: objectSchema(),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: { ui: { visibility: ["app"] } },
+  },
+  {
+    name: "model-only",
+    description: "A tool only the model may call.",
+    inputSchema: objectSchema(),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: { ui: { visibility: ["model"] } },
+  },
+  {
+    name: "wipe",
+    description: "Deletes everything (destructive).",
+    inputSchema: objectSchema(),
+    annotations: { destructiveHint: true },
+  },
+  {
+    name: "show-hostile",
+    description: "Show the hostile app that tries to escape its sandbox.",
+    inputSchema: objectSchema(),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: { ui: { resourceUri: "ui://apps/hostile.html" } },
+  },
+  {
+    name: "client-capabilities",
+    description: "Returns the capabilities the client advertised.",
+    inputSchema: objectSchema(),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+];
+const resources = {
+  "ui://apps/counter.html": () => ({
+    text: withConfig(page("counter.html"), { allowedOrigin }),
+    _meta: { ui: { csp: { connectDomains: allowedOrigin ? [allowedOrigin] : [] }, prefersBorder: true } },
+  }),
+  "ui://apps/hostile.html": () => ({
+    text: withConfig(page("hostile.html"), { otherOrigin }),
+    // Not origins: each is dropped, so the policy stays "no network".
+    _meta: { ui: { csp: { connectDomains: ["*", "'unsafe-eval'", "http://x; script-src *"] } } },
+  }),
+};
+
+const server = new Server(
+  { name: "mcp-apps-test-server", version: "1.0.0" },
+  { capabilities: { tools: {}, resources: {} } },
+);
+const text = (value, structuredContent) => ({
+  content: [{ type: "text", text: value }],
+  ...(structuredContent ? { structuredContent } : {}),
+});
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args = request.params.arguments ?? {};
+  switch (request.params.name) {
+    case "show-counter": {
+      const count = typeof args.start === "number" ? args.start : 0;
+      return text(`The counter starts at ${count}.`, { count });
+    }
+    case "increment":
+      return text(`The count is now ${args.count + 1}.`, { count: args.count + 1 });
+    case "peek":
+      return text("peeked: the server is fine");
+    case "model-only":
+      return text("model only");
+    case "wipe":
+      return text("WIPED");
+    case "show-hostile":
+      return text("The hostile app is here.");
+    case "client-capabilities":
+      return text(JSON.stringify(server.getClientCapabilities()));
+    default:
+      return { content: [{ type: "text", text: `no tool ${request.params.name}` }], isError: true };
+  }
+});
+server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  resources: Object.keys(resources).map((uri) => ({ uri, name: uri.slice(12), mimeType: MIME })),
+}));
+server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  const make = resources[request.params.uri];
+  if (!make) throw new Error(`No resource ${request.params.uri}`);
+  const { text: html, _meta } = make();
+  return { contents: [{ uri: request.params.uri, mimeType: MIME, text: html, _meta }] };
+});
+await server.connect(new StdioServerTransport());

@@ -1,0 +1,183 @@
+import { request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+
+const appsServer = fileURLToPath(new URL("../__fixtures__/mcp-apps-server.mjs", import.meta.url));
+let test: TestPlayground;
+let serverId: string;
+
+beforeAll(async () => {
+  test = await startTestPlayground({ seedDefaults: false });
+  const added = await test.api("POST", "/api/servers", {
+    name: "apps",
+    config: { command: process.execPath, args: [appsServer, "--allowed-origin", "http://127.0.0.1:4321"] },
+  });
+  expect(added.body.status).toBe("connected");
+  serverId = added.body.id;
+});
+afterAll(async () => {
+  await test?.close();
+});
+
+const frame = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${test.base}${path}`, { headers: { "sec-fetch-dest": "iframe", ...headers } });
+
+describe("MCP Apps, server side", () => {
+  it("advertises the io.modelcontextprotocol/ui extension to every server it connects", async () => {
+    const answer = await test.api("POST", `/api/servers/${serverId}/tools/call`, {
+      name: "client-capabilities",
+    });
+    expect(JSON.parse(answer.body.result.content[0].text)).toMatchObject({
+      extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+    });
+  });
+
+  it("lists the tools that have an app, and opens one with the CSP built from its declared domains", async () => {
+    expect((await test.api("GET", `/api/servers/${serverId}/apps`)).body).toEqual([
+      { tool: "show-counter", resourceUri: "ui://apps/counter.html" },
+      { tool: "show-hostile", resourceUri: "ui://apps/hostile.html" },
+    ]);
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({
+      frameUrl: `/mcp-apps/${opened.body.appId}`,
+      resourceUri: "ui://apps/counter.html",
+      server: "apps",
+      tool: { name: "show-counter", annotations: { readOnlyHint: true, openWorldHint: false } },
+      csp: {
+        connectDomains: ["http://127.0.0.1:4321"],
+        resourceDomains: [],
+        frameDomains: [],
+        baseUriDomains: [],
+      },
+      warnings: [],
+      prefersBorder: true,
+    });
+    expect(opened.body.appId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(opened.body.frameUrl).not.toContain(test.token);
+
+    // The iframe has no token: the document is served by its id alone, with the app's own CSP.
+    const response = await frame(opened.body.frameUrl);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src http://127.0.0.1:4321; frame-src 'none'; base-uri 'none'; object-src 'none'; worker-src 'none'; manifest-src 'none'; form-action 'none'; frame-ancestors 'self'; sandbox allow-scripts",
+    );
+    expect(response.headers.get("x-frame-options")).toBeNull();
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(await response.text()).toContain("Counter app");
+  });
+
+  it("drops undeclarable CSP values and keeps the app without network", async () => {
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-hostile" });
+    expect(opened.body.csp.connectDomains).toEqual([]);
+    expect(opened.body.warnings).toEqual([
+      'csp.connectDomains: "*" is not an origin; ignored.',
+      "csp.connectDomains: \"'unsafe-eval'\" is not an origin; ignored.",
+      'csp.connectDomains: "http://x; script-src *" is not an origin; ignored.',
+    ]);
+    const response = await frame(opened.body.frameUrl);
+    expect(response.headers.get("content-security-policy")).toContain("connect-src 'none';");
+  });
+
+  it("serves an app's document only into a frame, and only for an id it gave out", async () => {
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    expect((await frame(opened.body.frameUrl, { "sec-fetch-dest": "document" })).status).toBe(404);
+    expect((await frame("/mcp-apps/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
+    expect((await frame("/mcp-apps/../api/servers")).status).not.toBe(200);
+    // Host checks still apply to it (a rebinding DNS name is refused).
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const url = new URL(`${test.base}${opened.body.frameUrl}`);
+      request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          headers: { host: `evil.example:${url.port}` },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode);
+        },
+      )
+        .on("error", reject)
+        .end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it("refuses to open a tool without an app", async () => {
+    const answer = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "increment" });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe("Server apps has no tool increment with a ui:// app.");
+  });
+
+  it("runs an app's tools/call under the chat's policy: read-only closed-world unasked, anything else approved first", async () => {
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    const appId = opened.body.appId;
+    const peek = await test.api("POST", `/api/apps/${appId}/tools/call`, { name: "peek", arguments: {} });
+    expect(peek.body).toEqual({
+      result: { content: [{ type: "text", text: "peeked: the server is fine" }], isError: false },
+    });
+
+    const asked = await test.api("POST", `/api/apps/${appId}/tools/call`, {
+      name: "increment",
+      arguments: { count: 4 },
+    });
+    expect(asked.body).toEqual({
+      approval: { id: asked.body.approval.id, name: "apps_increment", input: { count: 4 } },
+    });
+    const approved = await test.api("POST", `/api/apps/${appId}/approvals/${asked.body.approval.id}`, {
+      approve: true,
+    });
+    expect(approved.body).toEqual({
+      result: {
+        content: [{ type: "text", text: "The count is now 5." }],
+        isError: false,
+        structuredContent: { count: 5 },
+      },
+    });
+    // An answer counts once.
+    const again = await test.api("POST", `/api/apps/${appId}/approvals/${asked.body.approval.id}`, {
+      approve: true,
+    });
+    expect(again.status).toBe(400);
+
+    const wipe = await test.api("POST", `/api/apps/${appId}/tools/call`, { name: "wipe", arguments: {} });
+    const denied = await test.api("POST", `/api/apps/${appId}/approvals/${wipe.body.approval.id}`, {
+      approve: false,
+    });
+    expect(denied.body).toEqual({ denied: true });
+  });
+
+  it("refuses calls of tools hidden from apps, unknown tools, bad arguments and unknown apps", async () => {
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    const call = (body: unknown, appId = opened.body.appId) =>
+      test.api("POST", `/api/apps/${appId}/tools/call`, body);
+    expect((await call({ name: "model-only" })).body.error).toBe(
+      "The tool model-only is not visible to apps (_meta.ui.visibility).",
+    );
+    expect((await call({ name: "filesystem_write_file" })).body.error).toBe(
+      "Server apps has no tool named filesystem_write_file.",
+    );
+    const bad = await call({ name: "increment", arguments: { count: "seven" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain("count");
+    const unknown = await call({ name: "peek" }, "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB");
+    expect(unknown.body.error).toBe("No such app is open; open its tool's app again.");
+  });
+
+  it("lets no more than four calls of one app wait for approval", async () => {
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    const call = () =>
+      test.api("POST", `/api/apps/${opened.body.appId}/tools/call`, {
+        name: "increment",
+        arguments: { count: 1 },
+      });
+    for (let index = 0; index < 4; index++) expect((await call()).body.approval).toBeDefined();
+    const fifth = await call();
+    expect(fifth.status).toBe(400);
+    expect(fifth.body.error).toBe("The app already has 4 calls waiting for approval.");
+  });
+});

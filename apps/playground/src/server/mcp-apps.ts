@@ -1,0 +1,236 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type ApprovalDecision, annotationPolicy } from "@junction/core";
+import { JunctionError, type MCPTool, type ToolAnnotations, type ToolResult } from "@junction/types";
+import {
+  type AppCspDomains,
+  buildAppCsp,
+  MCP_APP_MIME_TYPE,
+  prefersBorderOf,
+  toolVisibility,
+  uiResourceUriOf,
+} from "./mcp-app-csp.js";
+import { capToolResult } from "./output-limits.js";
+import type { ServerRegistry } from "./server-registry.js";
+import { checkToolArguments } from "./tool-arguments.js";
+
+/** A tool of a server that has an MCP App. */
+export interface AppTool {
+  tool: string;
+  resourceUri: string;
+}
+
+/** What the page needs to show one opened app. */
+export interface OpenedApp {
+  appId: string;
+  /** Where the iframe loads the app's document from (no token: the id is the only key). */
+  frameUrl: string;
+  resourceUri: string;
+  server: string;
+  /** The tool as the server described it, for the app's `hostContext.toolInfo`. */
+  tool: Pick<MCPTool, "name" | "title" | "description" | "inputSchema" | "annotations">;
+  csp: AppCspDomains;
+  warnings: string[];
+  prefersBorder?: boolean;
+}
+
+/** A `tools/call` from an app: its result, or the approval the person must give first. */
+export type AppToolCallAnswer =
+  | { result: ToolResult; truncated?: string }
+  | { approval: { id: string; name: string; input: Record<string, unknown> } };
+
+interface AppEntry {
+  id: string;
+  serverId: string;
+  html: string;
+  cspHeader: string;
+  pending: Map<string, { name: string; input: Record<string, unknown> }>;
+}
+
+/** The largest app document the playground serves. */
+export const MAXIMUM_APP_HTML_BYTES = 2 * 1024 * 1024;
+const maximumOpenApps = 64;
+const maximumPendingApprovals = 4;
+const appIdPattern = /^[A-Za-z0-9_-]{32}$/;
+
+/**
+ * The playground's MCP Apps host, server side: finds a tool's `ui://` resource, serves its HTML
+ * as a document of its own (its CSP built from what the resource declares, sandboxed to an
+ * opaque origin), and runs the app's `tools/call` requests through the same approval policy
+ * as the model's calls.
+ */
+export class McpApps {
+  readonly #registry: ServerRegistry;
+  readonly #apps = new Map<string, AppEntry>();
+  readonly #policy = annotationPolicy();
+
+  constructor(registry: ServerRegistry) {
+    this.#registry = registry;
+  }
+
+  /** The tools of a server that name a `ui://` resource. */
+  async list(serverId: string): Promise<AppTool[]> {
+    const tools = await this.#registry.client(serverId).listServerTools();
+    return tools.flatMap((tool) => {
+      const resourceUri = uiResourceUriOf(tool._meta);
+      return resourceUri ? [{ tool: tool.name, resourceUri }] : [];
+    });
+  }
+
+  /** Reads the tool's UI resource and keeps it for its iframe to load. */
+  async open(serverId: string, toolName: unknown): Promise<OpenedApp> {
+    if (typeof toolName !== "string" || toolName === "") {
+      throw new JunctionError("invalid-argument", "tool must be a tool name.");
+    }
+    const client = this.#registry.client(serverId);
+    const server = this.#registry.status(serverId).name;
+    const tool = (await client.listServerTools()).find((candidate) => candidate.name === toolName);
+    const resourceUri = tool ? uiResourceUriOf(tool._meta) : undefined;
+    if (!tool || !resourceUri) {
+      throw new JunctionError(
+        "invalid-argument",
+        `Server ${server} has no tool ${toolName} with a ui:// app.`,
+      );
+    }
+    const read = await client.readResource(resourceUri);
+    const contents = read.contents.find((item) => item.uri === resourceUri) ?? read.contents[0];
+    const mimeType = contents?.mimeType?.replace(/\s/g, "").toLowerCase();
+    if (!contents || mimeType !== MCP_APP_MIME_TYPE) {
+      throw new JunctionError(
+        "invalid-argument",
+        `The resource ${resourceUri} of server ${server} is not an MCP App: its mimeType is ${JSON.stringify(contents?.mimeType ?? null)}, not ${MCP_APP_MIME_TYPE}.`,
+      );
+    }
+    const html = "text" in contents ? contents.text : Buffer.from(contents.blob, "base64").toString("utf8");
+    if (Buffer.byteLength(html) > MAXIMUM_APP_HTML_BYTES) {
+      throw new JunctionError(
+        "invalid-argument",
+        `The app ${resourceUri} is larger than ${MAXIMUM_APP_HTML_BYTES / 1024 / 1024} MB.`,
+      );
+    }
+    const csp = buildAppCsp(contents._meta);
+    const id = randomBytes(24).toString("base64url");
+    this.#apps.set(id, { id, serverId, html, cspHeader: csp.header, pending: new Map() });
+    while (this.#apps.size > maximumOpenApps) this.#apps.delete(this.#apps.keys().next().value!);
+    const prefersBorder = prefersBorderOf(contents._meta);
+    return {
+      appId: id,
+      frameUrl: `/mcp-apps/${id}`,
+      resourceUri,
+      server,
+      tool: {
+        name: tool.name,
+        ...(tool.title ? { title: tool.title } : {}),
+        ...(tool.description ? { description: tool.description } : {}),
+        inputSchema: tool.inputSchema,
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      },
+      csp: csp.domains,
+      warnings: csp.warnings,
+      ...(prefersBorder === undefined ? {} : { prefersBorder }),
+    };
+  }
+
+  /**
+   * Serves an app's document at `/mcp-apps/<id>`: only into an iframe (when the browser says
+   * where it goes), with the app's own CSP instead of the playground's, never cached.
+   */
+  serveFrame(request: IncomingMessage, response: ServerResponse, path: string): void {
+    const id = path.slice("/mcp-apps/".length);
+    const app = appIdPattern.test(id) ? this.#apps.get(id) : undefined;
+    const destination = request.headers["sec-fetch-dest"];
+    response.removeHeader("x-frame-options");
+    if (!app || (destination !== undefined && destination !== "iframe")) {
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+      response.end("No such app, or not opened in its frame.");
+      return;
+    }
+    response.writeHead(200, {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": app.cspHeader,
+      "cross-origin-resource-policy": "same-origin",
+    });
+    response.end(app.html);
+  }
+
+  /**
+   * An app's `tools/call`: only tools of the app's own server that are visible to apps, with
+   * arguments checked against the schema, decided by the chat's policy (`annotationPolicy`):
+   * read-only closed-world tools run, anything else waits for the person's approval.
+   */
+  async callTool(appId: string, name: unknown, input: unknown): Promise<AppToolCallAnswer> {
+    const app = this.#require(appId);
+    if (typeof name !== "string" || name === "") {
+      throw new JunctionError("invalid-argument", "tools/call needs the name of a tool.");
+    }
+    const client = this.#registry.client(app.serverId);
+    const server = this.#registry.status(app.serverId).name;
+    const tool = (await client.listServerTools()).find((candidate) => candidate.name === name);
+    if (!tool) throw new JunctionError("invalid-argument", `Server ${server} has no tool named ${name}.`);
+    if (!toolVisibility(tool._meta).app) {
+      throw new JunctionError(
+        "invalid-argument",
+        `The tool ${name} is not visible to apps (_meta.ui.visibility).`,
+      );
+    }
+    const args = checkToolArguments(name, tool.inputSchema, input ?? {});
+    const decision: ApprovalDecision = await this.#policy({
+      id: `app-${appId.slice(0, 8)}`,
+      name: `${server}_${name}`,
+      input: args,
+      annotations: annotationsOf(tool),
+      source: `MCP App of server "${server}"`,
+    });
+    if (decision === true || decision === "approve" || decision === "user-approved") {
+      return this.#run(app, name, args);
+    }
+    if (decision !== "ask") throw new JunctionError("invalid-argument", `The call of ${name} was denied.`);
+    if (app.pending.size >= maximumPendingApprovals) {
+      throw new JunctionError(
+        "invalid-argument",
+        `The app already has ${maximumPendingApprovals} calls waiting for approval.`,
+      );
+    }
+    const approvalId = randomBytes(12).toString("base64url");
+    app.pending.set(approvalId, { name, input: args });
+    return { approval: { id: approvalId, name: `${server}_${name}`, input: args } };
+  }
+
+  /** The person's answer to an app's call: approved, exactly the arguments shown run. */
+  async answer(
+    appId: string,
+    approvalId: string,
+    approve: unknown,
+  ): Promise<AppToolCallAnswer | { denied: true }> {
+    const app = this.#require(appId);
+    const pending = app.pending.get(approvalId);
+    if (!pending) {
+      throw new JunctionError("invalid-argument", `No call of this app waits for approval ${approvalId}.`);
+    }
+    app.pending.delete(approvalId);
+    if (approve !== true) return { denied: true };
+    return this.#run(app, pending.name, pending.input);
+  }
+
+  async #run(app: AppEntry, name: string, input: Record<string, unknown>): Promise<AppToolCallAnswer> {
+    const { result, truncated } = capToolResult(
+      await this.#registry.client(app.serverId).callTool(name, input),
+    );
+    return { result, ...(truncated ? { truncated } : {}) };
+  }
+
+  #require(appId: string): AppEntry {
+    const app = appIdPattern.test(appId) ? this.#apps.get(appId) : undefined;
+    if (!app) throw new JunctionError("invalid-argument", "No such app is open; open its tool's app again.");
+    return app;
+  }
+}
+
+function annotationsOf(tool: MCPTool): ToolAnnotations | undefined {
+  const picked: ToolAnnotations = {};
+  for (const key of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+    const value = tool.annotations?.[key];
+    if (typeof value === "boolean") picked[key] = value;
+  }
+  return Object.keys(picked).length > 0 ? picked : undefined;
+}

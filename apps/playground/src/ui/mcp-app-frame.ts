@@ -1,0 +1,269 @@
+import { api } from "./api.js";
+import { h, jsonBlock, safeLinkUrl } from "./dom.js";
+import {
+  type BridgeDrops,
+  BridgeError,
+  MCP_APPS_PROTOCOL_VERSION,
+  McpAppBridge,
+  RPC_ERROR,
+} from "./mcp-app-bridge.js";
+
+/** What the server answers when an app is opened (see server/mcp-apps.ts). */
+interface OpenedApp {
+  appId: string;
+  frameUrl: string;
+  resourceUri: string;
+  server: string;
+  tool: Record<string, unknown> & { name: string };
+  csp: {
+    connectDomains: string[];
+    resourceDomains: string[];
+    frameDomains: string[];
+    baseUriDomains: string[];
+  };
+  warnings: string[];
+  prefersBorder?: boolean;
+}
+
+/** The tool call an app belongs to. */
+export interface AppCall {
+  serverId: string;
+  /** The tool's own name on its server (no prefix). */
+  tool: string;
+  input: unknown;
+  result: unknown;
+}
+
+const minimumHeight = 60;
+const maximumHeight = 640;
+
+/**
+ * An MCP App under a tool result: the tool's `ui://` document in an iframe sandboxed to an
+ * opaque origin (`allow-scripts` only, served with its own CSP), fed the tool's input and
+ * result, its requests carried by {@link McpAppBridge}. Its tool calls go through the server's
+ * approval policy and ask the person here; links open only after the person agrees.
+ */
+export function mcpAppView(call: AppCall): HTMLElement {
+  const header = h("div", { class: "mcp-app-header" }, "Opening the app…");
+  const prompts = h("div", { class: "mcp-app-prompts" });
+  const status = h("div", { class: "mcp-app-status muted", testid: "mcp-app-status" });
+  const container = h("div", { class: "mcp-app", testid: "mcp-app" }, header, prompts, status);
+  api<OpenedApp>("POST", `/api/servers/${call.serverId}/apps`, { tool: call.tool }).then(
+    (opened) => mount(container, header, prompts, status, opened, call),
+    (error: Error) => {
+      header.replaceChildren(
+        h("span", { class: "banner error" }, `The app could not open: ${error.message}`),
+      );
+    },
+  );
+  return container;
+}
+
+function mount(
+  container: HTMLElement,
+  header: HTMLElement,
+  prompts: HTMLElement,
+  status: HTMLElement,
+  opened: OpenedApp,
+  call: AppCall,
+): void {
+  const network = opened.csp.connectDomains.length
+    ? `network: ${opened.csp.connectDomains.join(", ")}`
+    : "no network";
+  header.replaceChildren(
+    h("span", { class: "badge" }, "MCP App"),
+    " ",
+    h("span", { class: "uri" }, opened.resourceUri),
+    h("span", { class: "muted" }, ` · server ${opened.server} · sandboxed, ${network}`),
+  );
+  for (const warning of opened.warnings) status.append(h("div", {}, `CSP: ${warning}`));
+  const frame = document.createElement("iframe");
+  // Scripts only: no same-origin (an opaque origin: no cookies, storage or access to this page),
+  // no top navigation, popups, forms or modals. The document also sandboxes itself by its CSP.
+  frame.setAttribute("sandbox", "allow-scripts");
+  frame.setAttribute("allow", "");
+  frame.setAttribute("referrerpolicy", "no-referrer");
+  frame.setAttribute("title", `MCP App ${opened.resourceUri}`);
+  frame.dataset.testid = "mcp-app-frame";
+  frame.className = opened.prefersBorder === false ? "mcp-app-frame borderless" : "mcp-app-frame";
+  frame.style.height = "160px";
+  frame.src = opened.frameUrl;
+  container.dataset.appId = opened.appId;
+  container.insertBefore(frame, status);
+
+  const dropLine = h("div", { testid: "mcp-app-drops" });
+  let sentCallData = false;
+  const bridge = new McpAppBridge({
+    post: (message) => frame.contentWindow?.postMessage(message, "*"),
+    onDrop: (drops: BridgeDrops) => {
+      if (!dropLine.isConnected) status.append(dropLine);
+      dropLine.textContent = `Refused messages: ${drops.rate} over the rate limit, ${drops.size} too large, ${drops.invalid} not JSON-RPC.`;
+    },
+    handlers: {
+      initialize: () => ({
+        protocolVersion: MCP_APPS_PROTOCOL_VERSION,
+        hostInfo: { name: "junction-playground", version: "0.0.0" },
+        hostCapabilities: { openLinks: {}, serverTools: {}, sandbox: { csp: opened.csp } },
+        hostContext: {
+          toolInfo: { tool: opened.tool },
+          theme: "light",
+          displayMode: "inline",
+          availableDisplayModes: ["inline"],
+          platform: "web",
+          locale: navigator.language,
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          containerDimensions: { maxHeight: maximumHeight, width: frame.clientWidth },
+        },
+      }),
+      initialized: () => {
+        if (sentCallData) return;
+        sentCallData = true;
+        const input = typeof call.input === "object" && call.input !== null ? call.input : {};
+        bridge.notify("ui/notifications/tool-input", { arguments: input as Record<string, unknown> });
+        bridge.notify("ui/notifications/tool-result", call.result as Record<string, unknown>);
+      },
+      callTool: (name, args) => callTool(opened, prompts, name, args),
+      openLink: (url) => openLink(prompts, url),
+      sizeChanged: ({ height }) => {
+        if (height !== undefined)
+          frame.style.height = `${Math.round(Math.min(maximumHeight, Math.max(minimumHeight, height)))}px`;
+      },
+    },
+  });
+  const listener = (event: MessageEvent) => {
+    if (!frame.isConnected) {
+      window.removeEventListener("message", listener);
+      bridge.close();
+      return;
+    }
+    // Only this iframe's window, and only while it holds an opaque-origin document.
+    if (event.source === null || event.source !== frame.contentWindow || event.origin !== "null") return;
+    bridge.receive(event.data);
+  };
+  window.addEventListener("message", listener);
+}
+
+async function callTool(
+  opened: OpenedApp,
+  prompts: HTMLElement,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  let answer: { result?: unknown; approval?: { id: string; name: string; input: unknown } };
+  try {
+    answer = await api("POST", `/api/apps/${opened.appId}/tools/call`, { name, arguments: args });
+  } catch (error) {
+    throw new BridgeError(RPC_ERROR.refused, (error as Error).message);
+  }
+  if (!answer.approval) return answer.result;
+  const approval = answer.approval;
+  const approve = await ask(
+    prompts,
+    "app-approval",
+    `The app asks to run ${approval.name} with these arguments. Allow?`,
+    jsonBlock(approval.input),
+    ["Approve", "Deny"],
+  );
+  let answered: { result?: unknown; denied?: boolean };
+  try {
+    answered = await api("POST", `/api/apps/${opened.appId}/approvals/${encodeURIComponent(approval.id)}`, {
+      approve,
+    });
+  } catch (error) {
+    throw new BridgeError(RPC_ERROR.refused, (error as Error).message);
+  }
+  if (answered.denied)
+    throw new BridgeError(RPC_ERROR.refused, `The person denied the call of ${approval.name}.`);
+  return answered.result;
+}
+
+async function openLink(prompts: HTMLElement, url: string): Promise<Record<string, unknown>> {
+  const safe = safeLinkUrl(url);
+  if (!safe) throw new BridgeError(RPC_ERROR.invalidParams, "Only http and https links open.");
+  const yes = await ask(
+    prompts,
+    "app-open-link",
+    "The app asks to open this link in a new tab:",
+    h("div", { class: "uri" }, safe),
+    ["Open", "Cancel"],
+  );
+  if (!yes) return { isError: true };
+  window.open(safe, "_blank", "noopener,noreferrer");
+  return {};
+}
+
+/** Asks the person in the app's own prompt area; resolves `true` for the first button. */
+function ask(
+  prompts: HTMLElement,
+  testid: string,
+  question: string,
+  detail: HTMLElement,
+  [yes, no]: [string, string],
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    const answer = (value: boolean) => {
+      prompt.remove();
+      resolve(value);
+    };
+    const prompt = h(
+      "div",
+      { class: "approval", testid },
+      h("span", {}, question),
+      detail,
+      h("button", { class: "primary", testid: `${testid}-yes`, onclick: () => answer(true) }, yes),
+      h("button", { class: "danger", testid: `${testid}-no`, onclick: () => answer(false) }, no),
+    );
+    prompts.append(prompt);
+  });
+}
+
+const appToolsCache = new Map<string, Promise<Set<string>>>();
+
+/** The names of a server's tools that have an app, cached for the page's life (per server id). */
+function appTools(serverId: string): Promise<Set<string>> {
+  let cached = appToolsCache.get(serverId);
+  if (!cached) {
+    cached = api<{ tool: string }[]>("GET", `/api/servers/${serverId}/apps`).then(
+      (list) => new Set(list.map((entry) => entry.tool)),
+    );
+    cached.catch(() => appToolsCache.delete(serverId));
+    appToolsCache.set(serverId, cached);
+  }
+  return cached;
+}
+
+/** Appends the tool's app to `parent` when the tool has one (an inspector result). */
+export async function appendAppIfAny(parent: HTMLElement, call: AppCall): Promise<void> {
+  if ((await appTools(call.serverId).catch(() => new Set<string>())).has(call.tool))
+    parent.append(mcpAppView(call));
+}
+
+const cardCalls = new WeakMap<HTMLElement, { server: string | null; name: string; input: unknown }>();
+
+/** Remembers which call a chat tool card shows, so its app can be found once the result is in. */
+export function rememberToolCard(
+  card: HTMLElement,
+  server: string | null,
+  name: string,
+  input: unknown,
+): void {
+  cardCalls.set(card, { server, name, input });
+}
+
+/**
+ * Appends the app of a chat tool card's tool under its result, when the tool (named
+ * `server_tool` in chat) has one.
+ */
+export async function appendChatApp(card: HTMLElement, body: HTMLElement, result: unknown): Promise<void> {
+  const call = cardCalls.get(card);
+  if (!call?.server || !call.name.startsWith(`${call.server}_`)) return;
+  const servers = await api<{ id: string; name: string }[]>("GET", "/api/servers").catch(() => []);
+  const server = servers.find((candidate) => candidate.name === call.server);
+  if (!server) return;
+  await appendAppIfAny(body, {
+    serverId: server.id,
+    tool: call.name.slice(call.server.length + 1),
+    input: call.input,
+    result,
+  });
+}
