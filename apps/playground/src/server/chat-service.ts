@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { Agent, type AgentEvent, annotationPolicy } from "@junction/core";
 import { JunctionError, type Message, type ToolResult } from "@junction/types";
 import type { DataDir } from "./data-dir.js";
+import { modelVisibleTools } from "./mcp-apps.js";
 import { capDepth, capToolResult } from "./output-limits.js";
 import { createProvider, detectProviders, type PlaygroundSettings, type ProviderInfo } from "./providers.js";
 import type { ServerRegistry } from "./server-registry.js";
@@ -218,7 +219,8 @@ export class ChatService {
         provider,
         model,
         system: systemPrompt(this.#dataDir.sandbox),
-        mcps: servers.map((server) => ({ mcp: server.mcp, prefix: server.name })),
+        // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
+        mcps: servers.map((server) => ({ mcp: modelVisibleTools(server.mcp), prefix: server.name })),
         approval: annotationPolicy(),
         maxSteps: 10,
         messages: previous,

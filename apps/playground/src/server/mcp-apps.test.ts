@@ -1,7 +1,8 @@
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { modelVisibleTools } from "./mcp-apps.js";
 
 const appsServer = fileURLToPath(new URL("../__fixtures__/mcp-apps-server.mjs", import.meta.url));
 let test: TestPlayground;
@@ -179,5 +180,28 @@ describe("MCP Apps, server side", () => {
     const fifth = await call();
     expect(fifth.status).toBe(400);
     expect(fifth.body.error).toBe("The app already has 4 calls waiting for approval.");
+  });
+
+  it("offers the model no tool that only apps may call, and the offline model opens the counter app", async () => {
+    const apps = test.playground.registry.connected().find((server) => server.name === "apps")!;
+    const offered = await modelVisibleTools(apps.mcp).listTools({ prefix: "apps" });
+    expect(offered.map((tool) => tool.name)).toEqual([
+      "apps_show-counter",
+      "apps_model-only",
+      "apps_wipe",
+      "apps_show-hostile",
+      "apps_client-capabilities",
+    ]);
+    const conversation = await test.api("POST", "/api/conversations", {});
+    const events = await runChatTurn(test, conversation.body.id, { text: "open the counter app" });
+    expect(events.find((event) => event.type === "tool-call")).toMatchObject({
+      name: "apps_show-counter",
+      server: "apps",
+    });
+    expect(events.find((event) => event.type === "tool-result")?.result).toEqual({
+      content: [{ type: "text", text: "The counter starts at 0." }],
+      isError: false,
+      structuredContent: { count: 0 },
+    });
   });
 });

@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApprovalDecision, annotationPolicy } from "@junction/core";
-import { JunctionError, type MCPTool, type ToolAnnotations, type ToolResult } from "@junction/types";
+import type { MCP } from "@junction/mcp-client";
+import {
+  JunctionError,
+  type MCPTool,
+  type ToolAnnotations,
+  type ToolResult,
+  type ToolSource,
+} from "@junction/types";
 import {
   type AppCspDomains,
   buildAppCsp,
@@ -224,6 +231,26 @@ export class McpApps {
     if (!app) throw new JunctionError("invalid-argument", "No such app is open; open its tool's app again.");
     return app;
   }
+}
+
+/**
+ * The server's tools the model may see: those whose `_meta.ui.visibility` leaves out "model"
+ * (tools only an app may call) are not offered to the model.
+ */
+export function modelVisibleTools(mcp: MCP): ToolSource {
+  return {
+    name: mcp.name,
+    async listTools(options) {
+      const [tools, listed] = await Promise.all([mcp.listTools(options), mcp.listServerTools()]);
+      const hidden = new Set(
+        listed.filter((tool) => !toolVisibility(tool._meta).model).map((tool) => tool.name),
+      );
+      if (hidden.size === 0) return tools;
+      const prefix = options?.prefix ? `${options.prefix}_` : "";
+      return tools.filter((tool) => !hidden.has(tool.name.slice(prefix.length)));
+    },
+    onToolsChanged: (listener) => mcp.onToolsChanged(listener),
+  };
 }
 
 function annotationsOf(tool: MCPTool): ToolAnnotations | undefined {
