@@ -95,8 +95,8 @@ async function decideAndRun(
     options.warn({
       code: "exfiltration-unguarded",
       message:
-        `Tool "${call.name}" can reach outside (open world) and ran after the conversation read data with ${quoteList(readFrom)}; ` +
-        "no approval policy is configured, so nothing asked. Set `approval` (any policy) to have such calls asked.",
+        `Tool "${call.name}" can reach outside (open world) and runs after the conversation read data with ${quoteList(readFrom)}; ` +
+        "no approval policy is configured, so nothing asks. Set `approval` (any policy) to have such calls asked.",
     });
   }
   if (options.approval) {

@@ -346,6 +346,19 @@ describe("the exfiltration guard (issue 11)", () => {
     expect(byServer.asked).toEqual([]);
     expect(collected).toEqual(["/a hello", `/b ${SECRET}`]);
     collected = [];
+    // The `{ mcp, prefix }` entry as given in `mcps` names the same server.
+    const entry = { mcp: hostile, prefix: "h" };
+    const byEntry = await run(
+      { mcps: [entry], approval: () => true, exfiltrationGuard: { trustSources: [entry] } },
+      chain().map((turn) =>
+        typeof turn === "function"
+          ? turn
+          : { ...turn, toolCalls: turn.toolCalls?.map((call) => ({ ...call, name: `h_${call.name}` })) },
+      ),
+    );
+    expect(byEntry.asked).toEqual([]);
+    expect(collected).toEqual(["/a hello", `/b ${SECRET}`]);
+    collected = [];
     // Trusting another server, or another tool, does not trust this one.
     const other = await run(
       {
@@ -417,7 +430,7 @@ describe("the exfiltration guard (issue 11)", () => {
       {
         code: "exfiltration-unguarded",
         message:
-          'Tool "upload" can reach outside (open world) and ran after the conversation read data with "read_file"; no approval policy is configured, so nothing asked. Set `approval` (any policy) to have such calls asked.',
+          'Tool "upload" can reach outside (open world) and runs after the conversation read data with "read_file"; no approval policy is configured, so nothing asks. Set `approval` (any policy) to have such calls asked.',
       },
     ]);
     expect(result.warnings).toEqual(warnings);

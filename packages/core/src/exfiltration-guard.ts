@@ -1,6 +1,6 @@
 import { JunctionError, type Message, type ToolAnnotations, type ToolSource } from "@junction/types";
 import { type NamePattern, toRegExp } from "./approval.js";
-import type { RegisteredTool } from "./tool-registry.js";
+import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 
 /**
  * Exceptions to the exfiltration guard: open-world tools you trust to receive what the
@@ -15,8 +15,8 @@ import type { RegisteredTool } from "./tool-registry.js";
 export interface ExfiltrationGuardOptions {
   /** Open-world tools that run as the policy says even after private data was read, by name pattern (`"slack_post_to_me"`, `"search_*"`, `/^web_/`), matched against the real tool name with its prefix. */
   trustTools?: NamePattern[];
-  /** MCP connections (the same objects given in `mcps`) whose open-world tools run as the policy says even after private data was read. */
-  trustSources?: ToolSource[];
+  /** MCP connections (as given in `mcps`: the connection, or its `{ mcp, prefix }` entry) whose open-world tools run as the policy says even after private data was read. */
+  trustSources?: MCPEntry[];
 }
 
 /** Whether a tool can reach the world outside the user's machine and accounts. MCP's default for a missing `openWorldHint` is true. */
@@ -46,7 +46,11 @@ export function createExfiltrationGuard(options: ExfiltrationGuardOptions | unde
     throw invalid("`trustSources` must be an array of the MCP connections given in `mcps`");
   }
   const patterns = trustTools.map(toRegExp);
-  const sources = new Set<ToolSource>(trustSources);
+  const sources = new Set<ToolSource>(
+    trustSources.map(
+      (entry) => ("mcp" in entry && typeof entry.mcp === "object" ? entry.mcp : entry) as ToolSource,
+    ),
+  );
   return {
     covers(name, registered) {
       if (!isOpenWorld(registered.tool.annotations)) return false;
