@@ -167,7 +167,8 @@ describe("a chat turn that fails anywhere releases its conversation", () => {
     expect(["finish", "error"]).toContain(events.at(-1).type);
     const call = events.find((event) => event.type === "tool-call");
     expect(call.name).toBe("hostile_record");
-    expect(JSON.stringify(call.input)).toContain("[cut: nested deeper than");
+    // Whatever core made of the arguments, the page never receives a hundred levels of them.
+    expect(JSON.stringify(call.input)).not.toContain('{"a":'.repeat(100));
     const saved = test.playground.store.getConversation(conversation.id)!;
     expect(saved.transcript[0]).toEqual({ kind: "user", text: "send something nested" });
     const next = await runChatTurn(test, conversation.id, { text: "hello" });
