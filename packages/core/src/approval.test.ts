@@ -183,4 +183,22 @@ describe("approval policies", () => {
     expect(asked).toEqual([]);
     expect(ran).toEqual([]);
   });
+
+  it("a global regular expression in a name list matches every time, not every other time", async () => {
+    const ran: string[] = [];
+    const tools = ["fs_a", "fs_b", "fs_c"].map((n) => recordingTool(n, ran));
+    const provider = scriptedModel([
+      { toolCalls: tools.map((t) => ({ id: t.name, name: t.name })) },
+      { text: "ok" },
+    ]);
+    const result = await new Agent({
+      provider,
+      model: "m",
+      tools,
+      approval: { allow: [/^fs_/g], otherwise: "deny" },
+      toolConcurrency: 1,
+    }).send("x").final;
+    expect(ran).toEqual(["fs_a", "fs_b", "fs_c"]);
+    expect(result.steps[0]!.toolResults.map((r) => r.output)).toEqual(["fs_a ran", "fs_b ran", "fs_c ran"]);
+  });
 });

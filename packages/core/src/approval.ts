@@ -135,7 +135,8 @@ export function normalizeDecision(decision: unknown): NormalizedDecision {
 
 /** A name pattern as a regular expression matching whole names. */
 export function toRegExp(pattern: NamePattern): RegExp {
-  if (pattern instanceof RegExp) return pattern;
+  // A global or sticky expression remembers where it last matched: test() would alternate.
+  if (pattern instanceof RegExp) return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ""));
   const escaped = pattern.split("*").map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
   return new RegExp(`^${escaped.join(".*")}$`);
 }
