@@ -170,7 +170,7 @@ describe("the playground in a real browser", () => {
     const note = output.getByTestId("truncation-note");
     await note.waitFor();
     expect(await note.textContent()).toBe(
-      "This result was too large to show whole (limit 2.0 MB): a text of 3.0 MB was cut to its first 2.0 MB.",
+      "This result was too large or too deep to show whole (limits 2.0 MB, 64 levels): a text of 3.0 MB was cut to its first 2.0 MB.",
     );
     expect(await note.evaluate((element) => element.children.length)).toBe(0);
     expect(await output.getByTestId("content-text").evaluate((element) => element.textContent?.length)).toBe(
@@ -182,13 +182,30 @@ describe("the playground in a real browser", () => {
     await expect
       .poll(async () => (await output.getByTestId("truncation-note").textContent()) ?? "")
       .toBe(
-        "This result was too large to show whole (limit 2.0 MB): structured content nested deeper than 64 levels was cut.",
+        "This result was too large or too deep to show whole (limits 2.0 MB, 64 levels): structured content nested deeper than 64 levels was cut.",
       );
     expect(await output.getByTestId("structured-content").textContent()).toContain(
       "[cut: nested deeper than 64 levels]",
     );
     expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
     await shot("05a-inspector-truncation-note.png");
+    // A flood of log messages reaches the open log in a few batches, the skipped ones counted.
+    await page.locator(".server-detail").getByText("Log messages").click();
+    await page.getByTestId("server-log").getByText("No log messages yet.").waitFor();
+    const flood = await test.api("POST", `/api/servers/${added.body.id}/tools/call`, {
+      name: "flood",
+      arguments: { count: 3000 },
+    });
+    expect(flood.body.result.content).toEqual([{ type: "text", text: "flooded" }]);
+    const log = page.getByTestId("server-log");
+    await expect.poll(() => log.getByText("flood 2999").count()).toBe(1);
+    const skipped = (await log.getByTestId("log-skipped").allTextContents()).map((text) =>
+      Number(/^(\d+) messages skipped \(the server sent too many\)$/.exec(text)?.[1]),
+    );
+    const shown = await log.locator(".log-line:not([data-testid=log-skipped])").count();
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(shown).toBeLessThanOrEqual(500);
+    expect(skipped.reduce((sum, count) => sum + count, 0) + shown).toBe(3000);
     expect((await test.api("DELETE", `/api/servers/${added.body.id}`)).status).toBe(200);
     await page.getByTestId("server-hostile").click();
   });

@@ -72,7 +72,7 @@ describe("one hostile server cannot take the playground down", () => {
     const { status, body } = await callTool("deep", { levels: 5000 });
     expect(status).toBe(200);
     expect(body.truncated).toBe(
-      "This result was too large to show whole (limit 2.0 MB): structured content nested deeper than 64 levels was cut.",
+      "This result was too large or too deep to show whole (limits 2.0 MB, 64 levels): structured content nested deeper than 64 levels was cut.",
     );
     let node = body.result.structuredContent;
     for (let depth = 0; depth < 64; depth++) node = node.a;
@@ -92,7 +92,7 @@ describe("one hostile server cannot take the playground down", () => {
     const body = JSON.parse(text);
     expect(body.result.content[0].text).toHaveLength(2 * 1024 * 1024);
     expect(body.truncated).toBe(
-      "This result was too large to show whole (limit 2.0 MB): a text of 50.0 MB was cut to its first 2.0 MB.",
+      "This result was too large or too deep to show whole (limits 2.0 MB, 64 levels): a text of 50.0 MB was cut to its first 2.0 MB.",
     );
   });
 

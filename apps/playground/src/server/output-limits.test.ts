@@ -55,7 +55,7 @@ describe("capToolResult", () => {
       isError: true,
     });
     expect(capped.truncated).toBe(
-      "This result was too large to show whole (limit 0.0 MB): a image part of 0.0 MB was left out; a text of 0.0 MB was cut to its first 0.0 MB; structured content of 0.0 MB was left out.",
+      "This result was too large or too deep to show whole (limits 0.0 MB, 64 levels): a image part of 0.0 MB was left out; a text of 0.0 MB was cut to its first 0.0 MB; structured content of 0.0 MB was left out.",
     );
   });
 });

@@ -74,7 +74,7 @@ export function capToolResult(
   if (notes.length === 0) return { result: capped };
   return {
     result: capped,
-    truncated: `This result was too large to show whole (limit ${megabytes(maxBytes)}): ${notes.join("; ")}.`,
+    truncated: `This result was too large or too deep to show whole (limits ${megabytes(maxBytes)}, ${maxDepth} levels): ${notes.join("; ")}.`,
   };
 }
 
