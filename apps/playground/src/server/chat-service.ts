@@ -189,8 +189,15 @@ export class ChatService {
     if (conversation.transcript.length === 0)
       conversation.title = text.length > 60 ? `${text.slice(0, 57)}…` : text;
     conversation.transcript.push({ kind: "user", text });
-    this.#saveSafely(conversation, emit);
-    emit({ type: "run-start", runId, provider: info.id, model });
+    try {
+      this.#saveSafely(conversation, emit);
+      emit({ type: "run-start", runId, provider: info.id, model });
+    } catch (error) {
+      // Even a failure before the run starts must not leave the conversation busy.
+      this.#runs.delete(runId);
+      this.#busy.delete(conversationId);
+      throw error;
+    }
 
     const servers = this.#registry.connected();
     const serverOf = (toolName: string): string | null =>

@@ -191,6 +191,18 @@ describe("a chat turn that fails anywhere releases its conversation", () => {
     expect(listeners()).toBe(before);
   });
 
+  it("releases the conversation when the page's event writer throws at the start of a turn", async () => {
+    const { body: conversation } = await test.api("POST", "/api/conversations", {
+      provider: "openai-compatible",
+    });
+    const failing = test.playground.chat.runTurn(conversation.id, { text: "hello" }, () => {
+      throw new RangeError("the writer broke at once");
+    });
+    await expect(failing).rejects.toThrow("the writer broke at once");
+    const next = await runChatTurn(test, conversation.id, { text: "hello again" });
+    expect(next.at(-1)).toEqual({ type: "finish", reason: "stop", text: "fine" });
+  });
+
   it("releases the conversation when the page's event writer itself throws", async () => {
     const { body: conversation } = await test.api("POST", "/api/conversations", {
       provider: "openai-compatible",
