@@ -13,7 +13,7 @@ import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
  * model would otherwise read a file and send it anywhere without a question.
  */
 export interface ExfiltrationGuardOptions {
-  /** Open-world tools that run as the policy says even after private data was read, by name pattern (`"slack_post_to_me"`, `"search_*"`, `/^web_/`), matched against the real tool name with its prefix. */
+  /** Open-world tools that run as the policy says even after private data was read, by name pattern (`"slack_post_to_me"`, `"search_*"`, `/^web_/`), matched against the real tool name with its prefix. `["*"]` turns the guard off. */
   trustTools?: NamePattern[];
   /** MCP connections (as given in `mcps`: the connection, or its `{ mcp, prefix }` entry) whose open-world tools run as the policy says even after private data was read. */
   trustSources?: MCPEntry[];
