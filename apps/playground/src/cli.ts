@@ -116,6 +116,11 @@ async function serve(values: {
       ? `  chat providers: ${safe(real.map((provider) => `${provider.label} (from ${provider.source})`).join(", "))}, and the offline scripted model\n`
       : "  no API key found: chat uses the offline scripted model (set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or an OpenAI-compatible URL for a real one)\n",
   );
+  process.stderr.write(
+    values.allowEnv.length
+      ? `  server configs may expand: ${values.allowEnv.join(", ")} (--allow-env; their values are masked on the page)\n`
+      : "  server configs expand no environment variables (name them with --allow-env)\n",
+  );
   process.stderr.write(`  data: ${playground.dataDir.root}\n\n`);
   process.stdout.write(`Junction playground: ${http.url}\n`);
   await new Promise<void>((resolve) => {

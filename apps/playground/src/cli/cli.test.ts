@@ -198,11 +198,19 @@ describe("--allow-env", () => {
 describe("serve on another loopback address", () => {
   it("prints a URL that answers", async () => {
     const directory = folderWith({});
-    const child = spawn(process.execPath, [cli, "--host", "127.0.0.5", "--dir", directory], {
-      env: { PATH: process.env.PATH, HOME: directory },
-    });
+    const child = spawn(
+      process.execPath,
+      [cli, "--host", "127.0.0.5", "--dir", directory, "--allow-env", "HOME"],
+      {
+        env: { PATH: process.env.PATH, HOME: directory },
+      },
+    );
     onTestFinished(() => {
       if (child.exitCode === null) child.kill("SIGTERM");
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
     });
     const url = await new Promise<string>((resolve, reject) => {
       let stdout = "";
@@ -214,6 +222,9 @@ describe("serve on another loopback address", () => {
       child.on("exit", (code) => reject(new Error(`the playground exited with ${code}`)));
     });
     expect(url).toMatch(/^http:\/\/127\.0\.0\.5:\d+\/\?token=[\w-]+$/);
+    expect(stderr).toContain(
+      "  server configs may expand: HOME (--allow-env; their values are masked on the page)\n",
+    );
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<script src="/assets/app.js"></script>');
