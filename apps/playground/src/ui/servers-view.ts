@@ -80,6 +80,12 @@ function render(): void {
             { class: "server-detail muted" },
             "No servers configured. Add one, or import an mcpServers file.",
           );
+  const previousList = root.querySelector(".server-list");
+  if (detail === previousDetail && previousList && previousDetail.parentNode === root) {
+    // Only the list changes: moving the detail out and back would reload any MCP App iframe in it.
+    previousList.replaceWith(list);
+    return;
+  }
   clear(root);
   root.append(list, detail);
 }

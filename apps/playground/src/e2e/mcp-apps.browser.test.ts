@@ -1,0 +1,313 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type BrowserContext, chromium, type FrameLocator, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPlayground, type Playground } from "../server/app.js";
+import { startHttpServer } from "../server/http-server.js";
+import { createToken } from "../server/security.js";
+
+// MCP Apps in a real browser: a counter app and a hostile app from a server of our own (written
+// with the official SDK), rendered by the playground in the inspector and in chat.
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const artifacts = fileURLToPath(new URL("../../test-artifacts/mcp-apps/", import.meta.url));
+const appsServer = fileURLToPath(new URL("../__fixtures__/mcp-apps-server.mjs", import.meta.url));
+
+interface SeenRequest {
+  url: string;
+  origin?: string;
+  site?: string;
+  hasToken: boolean;
+}
+
+let playground: Playground;
+let http: Awaited<ReturnType<typeof startHttpServer>>;
+let directory: string;
+let token: string;
+let other: Server;
+let otherOrigin: string;
+const otherHits: string[] = [];
+const seen: SeenRequest[] = [];
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+const pageErrors: string[] = [];
+
+const shot = (name: string) => page.screenshot({ path: join(artifacts, name), fullPage: true });
+const report = async (frame: FrameLocator): Promise<Record<string, any>> =>
+  JSON.parse((await frame.locator("#report").textContent()) ?? "{}");
+
+beforeAll(async () => {
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `The browser tests need Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH.`,
+    );
+  }
+  rmSync(artifacts, { recursive: true, force: true });
+  mkdirSync(artifacts, { recursive: true });
+  // Another origin: the counter app declares it in its CSP, the hostile app tries it undeclared.
+  other = createServer((request, response) => {
+    otherHits.push(`${request.method} ${request.url}`);
+    response.writeHead(200, { "access-control-allow-origin": "*", "content-type": "text/plain" });
+    response.end("hello");
+  });
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+
+  directory = mkdtempSync(join(tmpdir(), "junction-playground-apps-"));
+  playground = await openPlayground({ directory, environment: {}, seedDefaults: false });
+  token = createToken();
+  http = await startHttpServer(playground, { token, port: 0 });
+  // Every request the playground gets, to prove none came from an app.
+  http.server.prependListener("request", (request) => {
+    const url = request.url ?? "";
+    seen.push({
+      url,
+      origin: request.headers.origin,
+      site: request.headers["sec-fetch-site"] as string | undefined,
+      hasToken: request.headers.authorization === `Bearer ${token}` || url.includes(`token=${token}`),
+    });
+  });
+  const added = await fetch(`http://127.0.0.1:${http.port}/api/servers`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      name: "apps",
+      config: {
+        command: process.execPath,
+        args: [appsServer, "--allowed-origin", otherOrigin, "--other-origin", otherOrigin],
+      },
+    }),
+  });
+  expect(((await added.json()) as { status: string }).status).toBe("connected");
+
+  profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+});
+
+afterAll(async () => {
+  await context?.close();
+  await http?.close();
+  await playground?.close();
+  await new Promise((resolve) => other?.close(resolve));
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  if (directory) rmSync(directory, { recursive: true, force: true });
+});
+
+async function runTool(name: string, fill?: () => Promise<void>): Promise<void> {
+  await page.getByTestId(`tool-${name}`).click();
+  await fill?.();
+  await page.getByTestId("run-tool").click();
+}
+
+describe("MCP Apps in a real browser", () => {
+  it("renders the counter app under the inspector's result, fed the tool's input and result", async () => {
+    await page.goto(http.url);
+    await expect.poll(() => page.getByTestId("server-status-apps").textContent()).toBe("connected");
+    await page.getByTestId("server-apps").click();
+    await runTool("show-counter", () => page.getByTestId("field-start").fill("3"));
+    const app = page.getByTestId("tool-output").getByTestId("mcp-app");
+    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    await expect.poll(() => frame.locator("#count").textContent()).toBe("3");
+    expect(await frame.locator("#input").textContent()).toBe('input: {"start":3}');
+    expect(await frame.locator("#host").textContent()).toBe("in junction-playground");
+    // A read-only, closed-world tool runs without asking, as in chat.
+    await expect.poll(() => frame.locator("#peek").textContent()).toBe("peeked: the server is fine");
+    // The one origin the app declared in _meta.ui.csp is reachable.
+    await expect
+      .poll(() => frame.locator("#network").textContent())
+      .toBe("declared origin answered: 200 hello");
+    expect(otherHits).toEqual(["GET /from-counter"]);
+    const attributes = await app.getByTestId("mcp-app-frame").evaluate((element: HTMLIFrameElement) => ({
+      sandbox: element.getAttribute("sandbox"),
+      src: element.getAttribute("src"),
+      referrerPolicy: element.getAttribute("referrerpolicy"),
+    }));
+    expect(attributes.sandbox).toBe("allow-scripts");
+    expect(attributes.referrerPolicy).toBe("no-referrer");
+    expect(attributes.src).toMatch(/^\/mcp-apps\/[A-Za-z0-9_-]{32}$/);
+    expect(await app.textContent()).toContain(
+      `ui://apps/counter.html · server apps · sandboxed, network: ${otherOrigin}`,
+    );
+    // The app asked for more room; the host gave it.
+    expect(
+      await app.getByTestId("mcp-app-frame").evaluate((element: HTMLElement) => element.style.height),
+    ).not.toBe("160px");
+    await shot("01-mcp-app-in-inspector.png");
+  });
+
+  it("asks the person before the app's tools/call of an unannotated tool, and answers the app either way", async () => {
+    const app = page.getByTestId("tool-output").getByTestId("mcp-app");
+    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    await frame.locator("#plus").click();
+    const approval = app.getByTestId("app-approval");
+    await approval.waitFor();
+    expect(await approval.textContent()).toContain(
+      "The app asks to run apps_increment with these arguments. Allow?",
+    );
+    expect(JSON.parse((await approval.locator("pre").textContent()) ?? "")).toEqual({ count: 3 });
+    await shot("02-mcp-app-tool-call-approval.png");
+    await approval.getByTestId("app-approval-yes").click();
+    await expect.poll(() => frame.locator("#count").textContent()).toBe("4");
+    expect(await frame.locator("#status").textContent()).toBe("increment: The count is now 4.");
+
+    await frame.locator("#plus").click();
+    await app.getByTestId("app-approval").getByTestId("app-approval-no").click();
+    await expect
+      .poll(() => frame.locator("#status").textContent())
+      .toBe("increment refused: The person denied the call of apps_increment.");
+    expect(await frame.locator("#count").textContent()).toBe("4");
+  });
+
+  it("refuses everything the hostile app tries: the page, the token, storage, other origins and protocol misuse", async () => {
+    const before = seen.length;
+    await runTool("show-hostile");
+    const app = page.getByTestId("tool-output").getByTestId("mcp-app");
+    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    await expect.poll(async () => (await report(frame)).destructiveTool).toBe("waiting");
+    // Its destructive call waits for the person, who denies it.
+    const approval = app.getByTestId("app-approval");
+    expect(await approval.textContent()).toContain(
+      "The app asks to run apps_wipe with these arguments. Allow?",
+    );
+    await approval.getByTestId("app-approval-no").click();
+    await expect.poll(async () => (await report(frame)).done).toBe(true);
+    await expect.poll(async () => (await report(frame)).webSocket).toBeDefined();
+    const found = await report(frame);
+
+    // The parent page, its location (with the token) and its storage are out of reach.
+    expect(found.parentDocument).toBe("refused: SecurityError");
+    expect(found.topLocationRead).toBe("refused: SecurityError");
+    expect(found.parentLocalStorage).toBe("refused: SecurityError");
+    expect(found.cookie).toBe("refused: SecurityError");
+    expect(found.localStorage).toBe("refused: SecurityError");
+    expect(found.sessionStorage).toBe("refused: SecurityError");
+    expect(found.visible.origin).toBe("null");
+    expect(found.visible.referrer).toBe("");
+    expect(found.visible.name).toBe("");
+    expect(JSON.stringify(found.visible)).not.toContain(token);
+    expect(JSON.stringify(found)).not.toContain(token);
+    // No navigation of the page, no popup, no form.
+    expect(found.topNavigate).toBe("refused: SecurityError");
+    expect(found.windowOpen).toBe("refused: no window");
+    expect(found.formToTop).toBe("submitted");
+    expect(page.url()).toBe(`${http.url}#servers`);
+    // No network: the playground's API and page, another origin, a WebSocket.
+    expect(found.fetchPlaygroundApi).toBe("refused: TypeError");
+    expect(found.fetchPlaygroundPage).toBe("refused: TypeError");
+    expect(found.fetchOtherOrigin).toBe("refused: TypeError");
+    expect(found.webSocket).toMatch(/^refused: /);
+    expect(found.cspViolations).toEqual(
+      expect.arrayContaining([
+        `img-src ${otherOrigin}/beacon.png`,
+        // A blocked frame is reported by its origin only.
+        `frame-src ${otherOrigin}`,
+        `connect-src http://127.0.0.1:${http.port}/api/servers`,
+        `connect-src ${otherOrigin}/fetch`,
+      ]),
+    );
+    // The protocol: every misuse answered with a JSON-RPC error.
+    expect(found.oversized).toBe(
+      "error -32600: The message is larger than the host's limit of 262144 bytes.",
+    );
+    expect(found.notJsonRpc).toBe('error -32600: Not a JSON-RPC 2.0 request: jsonrpc is not "2.0".');
+    expect(found.unknownMethod).toBe("error -32601: The host does not support evil/escalate.");
+    expect(found.openLinkJavascript).toBe("error -32602: Only http and https links open.");
+    expect(found.message).toBe(
+      "error -32000: ui/message is refused: the playground does not let an app write in the chat.",
+    );
+    expect(found.modelOnlyTool).toBe(
+      "error -32000: The tool model-only is not visible to apps (_meta.ui.visibility).",
+    );
+    expect(found.otherServerTool).toBe("error -32000: Server apps has no tool named filesystem_write_file.");
+    expect(found.initialize).toMatch(
+      /^result \{"protocolVersion":"2026-01-26","hostInfo":\{"name":"junction-playground"/,
+    );
+    expect(found.destructiveTool).toBe("error -32000: The person denied the call of apps_wipe.");
+    // The host shows what it dropped from the declared CSP.
+    expect(await app.getByTestId("mcp-app-status").textContent()).toContain(
+      'CSP: csp.connectDomains: "*" is not an origin; ignored.',
+    );
+
+    // Nothing reached the other origin but the counter app's declared fetch,
+    expect(otherHits).toEqual(["GET /from-counter"]);
+    // and every request the playground got came from the page with its token, or loaded a frame.
+    const fromApps = seen
+      .slice(before)
+      .filter((request) => !request.hasToken && !request.url.startsWith("/mcp-apps/"));
+    expect(fromApps).toEqual([]);
+    expect(seen.filter((request) => request.origin === "null" || request.site === "cross-site")).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await shot("03-mcp-app-hostile-all-refused.png");
+  });
+
+  it("ignores a message that does not come from the app's own frame, and never reloads an app", async () => {
+    const before = seen.length;
+    await page.evaluate(() =>
+      window.postMessage(
+        { jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "wipe", arguments: {} } },
+        "*",
+      ),
+    );
+    // Long enough for the servers view's periodic refresh, which must not reload the app.
+    await page.waitForTimeout(4500);
+    expect(await page.getByTestId("app-approval").allTextContents()).toEqual([]);
+    const loads = new Map<string, number>();
+    for (const request of seen.filter((request) => request.url.startsWith("/mcp-apps/")))
+      loads.set(request.url, (loads.get(request.url) ?? 0) + 1);
+    expect([...loads.values()]).toEqual([1, 1]);
+    expect(seen.slice(before).filter((request) => request.url.startsWith("/api/apps/"))).toEqual([]);
+  });
+
+  it("rate-limits a flood of messages from one app", async () => {
+    const app = page.getByTestId("tool-output").getByTestId("mcp-app");
+    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    await frame.locator("#flood").click();
+    await expect.poll(async () => (await report(frame)).flood).toBeDefined();
+    const answered = Number(/^(\d+) of 3000 answered$/.exec((await report(frame)).flood)?.[1]);
+    expect(answered).toBeGreaterThanOrEqual(40);
+    expect(answered).toBeLessThan(200);
+    const drops = (await app.getByTestId("mcp-app-drops").textContent()) ?? "";
+    const rate = Number(/Refused messages: (\d+) over the rate limit/.exec(drops)?.[1]);
+    expect(rate).toBe(3000 - answered);
+    await shot("04-mcp-app-flood-rate-limited.png");
+  });
+
+  it("renders the app inline in chat under the tool card, and its tool call asks there", async () => {
+    await page.getByTestId("nav-chat").click();
+    await page.getByTestId("composer").fill("open the counter app");
+    await page.getByTestId("send").click();
+    const card = page.getByTestId("tool-card").last();
+    await expect.poll(() => card.getByTestId("tool-card-status").textContent()).toMatch(/^done in \d+ ms$/);
+    expect(await card.getByTestId("tool-card-name").textContent()).toBe("apps_show-counter");
+    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').last();
+    await expect.poll(() => frame.locator("#count").textContent()).toBe("0");
+    await expect.poll(() => frame.locator("#peek").textContent()).toBe("peeked: the server is fine");
+    await frame.locator("#plus").click();
+    await card.getByTestId("app-approval").getByTestId("app-approval-yes").click();
+    await expect.poll(() => frame.locator("#count").textContent()).toBe("1");
+    await expect
+      .poll(() => page.getByTestId("message-assistant").last().textContent())
+      .toContain("apps_show-counter returned");
+    await shot("05-mcp-app-in-chat.png");
+  });
+});
