@@ -129,10 +129,14 @@ export class AutoApproveOAuthProvider {
     if (code === null || code === "") {
       throw new Error("OAuth: the authorization redirect carries no code");
     }
-    this.#pendingCode = code;
+    // The whole callback query, so finishAuth() can check the `iss` the server sent (RFC 9207).
+    this.#pendingCode = redirect.searchParams;
   }
 
-  /** The code from the last redirect, once; `undefined` when no authorization is pending. */
+  /**
+   * The last redirect's callback parameters (`code`, and `iss` when the server sends it), once;
+   * `undefined` when no authorization is pending.
+   */
   takeAuthorizationCode() {
     const code = this.#pendingCode;
     this.#pendingCode = undefined;

@@ -6,12 +6,11 @@
 // The conformance runner starts a server for the scenario, passes its URL as the last
 // argument, and judges what this client sends. MCP_CONFORMANCE_CONTEXT carries
 // scenario data (pre-registered credentials, keys) as JSON for the scenarios that need it.
+// MCP_CONFORMANCE_PROTOCOL_VERSION (set with --spec-version) chooses the lifecycle: a 2025
+// revision pins the 2025 handshake; 2026-07-28 uses the default negotiation ("auto").
 
 import { MCP } from "@junction/mcp-client";
-import {
-  ClientCredentialsProvider,
-  PrivateKeyJwtProvider,
-} from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
 import {
   AutoApproveOAuthProvider,
   CONFORMANCE_CLIENT_METADATA_URL,
@@ -19,6 +18,18 @@ import {
 } from "./auto-approve-oauth-provider.mjs";
 
 const CLIENT_NAME = "junction-conformance-client";
+
+/** The `protocolVersion` every connection of this run uses. */
+const PROTOCOL_VERSION = (() => {
+  const asked = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+  if (asked === undefined || asked === "") return "auto";
+  return asked >= "2026-07-28" ? "auto" : "2025-11-25";
+})();
+
+/** An `MCP` for the scenario's server, speaking the run's protocol revision. */
+function connectTo(serverUrl, options = {}) {
+  return new MCP({ transport: "http", url: serverUrl, protocolVersion: PROTOCOL_VERSION, ...options });
+}
 
 /** Authorization rounds one operation may go through: the first grant, then one step-up. */
 const MAX_AUTHORIZATION_ROUNDS = 2;
@@ -89,18 +100,18 @@ function isUnauthorized(error) {
 }
 
 /**
- * Runs `operation`; when it stops at an authorization redirect, hands the code the provider
- * collected to `mcp.finishAuth()` and runs it again, for at most MAX_AUTHORIZATION_ROUNDS.
+ * Runs `operation`; when it stops at an authorization redirect, hands the callback parameters
+ * the provider collected (code and iss) to `mcp.finishAuth()` and runs it again, for at most MAX_AUTHORIZATION_ROUNDS.
  */
 async function authorized(mcp, provider, label, operation) {
   for (let round = 1; ; round += 1) {
     try {
       return await operation();
     } catch (error) {
-      const code = isUnauthorized(error) ? provider.takeAuthorizationCode() : undefined;
-      if (code === undefined || round > MAX_AUTHORIZATION_ROUNDS) throw error;
+      const callback = isUnauthorized(error) ? provider.takeAuthorizationCode() : undefined;
+      if (callback === undefined || round > MAX_AUTHORIZATION_ROUNDS) throw error;
       log(`${label}: authorization needed (round ${round}); exchanging the code`);
-      await mcp.finishAuth(code);
+      await mcp.finishAuth(callback);
     }
   }
 }
@@ -109,7 +120,7 @@ async function authorized(mcp, provider, label, operation) {
 
 /** initialize: the handshake, one request, a clean close. */
 async function runInitialize(serverUrl) {
-  const mcp = new MCP({ transport: "http", url: serverUrl });
+  const mcp = connectTo(serverUrl);
   await mcp.connect();
   log(`connected to ${JSON.stringify(mcp.serverInfo)}`);
   await listToolNames(mcp);
@@ -118,7 +129,7 @@ async function runInitialize(serverUrl) {
 
 /** tools_call: list the tools and call add_numbers with numbers of our own. */
 async function runToolsCall(serverUrl) {
-  const mcp = new MCP({ transport: "http", url: serverUrl });
+  const mcp = connectTo(serverUrl);
   await mcp.connect();
   const names = await listToolNames(mcp);
   requireTool(names, "add_numbers");
@@ -133,9 +144,7 @@ async function runToolsCall(serverUrl) {
  */
 async function runElicitationDefaults(serverUrl) {
   const requests = [];
-  const mcp = new MCP({
-    transport: "http",
-    url: serverUrl,
+  const mcp = connectTo(serverUrl, {
     handlers: {
       elicitation: async (request) => {
         requests.push(request);
@@ -158,7 +167,7 @@ async function runElicitationDefaults(serverUrl) {
  * reconnect with GET after the `retry` interval, with Last-Event-ID, and get the answer.
  */
 async function runSSERetry(serverUrl) {
-  const mcp = new MCP({ transport: "http", url: serverUrl });
+  const mcp = connectTo(serverUrl);
   await mcp.connect();
   const names = await listToolNames(mcp);
   requireTool(names, "test_reconnection");
@@ -177,9 +186,7 @@ async function runAuthorizationCode(serverUrl, scenario, clientInformation) {
     clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
     clientInformation,
   });
-  const mcp = new MCP({
-    transport: "http",
-    url: serverUrl,
+  const mcp = connectTo(serverUrl, {
     authProvider: provider,
   });
   try {
@@ -218,9 +225,7 @@ async function runClientCredentials(serverUrl, scenario) {
           clientId: requireString(context, "client_id"),
           clientSecret: requireString(context, "client_secret"),
         });
-  const mcp = new MCP({
-    transport: "http",
-    url: serverUrl,
+  const mcp = connectTo(serverUrl, {
     authProvider,
   });
   try {
@@ -289,9 +294,7 @@ async function runCrossAppAccess(serverUrl, scenario) {
     { authorization: `Basic ${credentials}` },
   );
 
-  const mcp = new MCP({
-    transport: "http",
-    url: serverUrl,
+  const mcp = connectTo(serverUrl, {
     headers: { Authorization: `Bearer ${token.access_token}` },
   });
   try {
@@ -304,6 +307,103 @@ async function runCrossAppAccess(serverUrl, scenario) {
   }
 }
 
+/** request-metadata: every request carries the client's info and capabilities in `_meta`. */
+async function runRequestMetadata(serverUrl) {
+  const mcp = connectTo(serverUrl, {
+    roots: [],
+    handlers: {
+      sampling: async () => fail("the scenario sends no sampling request"),
+      elicitation: async () => ({ action: "decline" }),
+    },
+  });
+  await mcp.connect();
+  log(`negotiated ${mcp.protocolVersion}`);
+  await listToolNames(mcp);
+  await mcp.close();
+}
+
+/** http-standard-headers: one request of each kind, each with its Mcp-Method / Mcp-Name headers. */
+async function runStandardHeaders(serverUrl) {
+  const mcp = connectTo(serverUrl);
+  await mcp.connect();
+  const [tool] = await mcp.listServerTools();
+  if (tool) log(`${tool.name} -> ${JSON.stringify((await mcp.callTool(tool.name, {})).content)}`);
+  const [resource] = await mcp.listResources();
+  if (resource) await mcp.readResource(resource.uri);
+  const [prompt] = await mcp.listPrompts();
+  if (prompt) await mcp.getPrompt(prompt.name, {});
+  await mcp.close();
+}
+
+/** http-custom-headers: the calls the context names, whose x-mcp-header arguments become headers. */
+async function runCustomHeaders(serverUrl, scenario) {
+  const context = readContext(scenario);
+  const mcp = connectTo(serverUrl);
+  await mcp.connect();
+  await listToolNames(mcp);
+  for (const call of context.toolCalls ?? []) {
+    const result = await mcp.callTool(call.name, call.arguments ?? {});
+    log(`${call.name} -> ${JSON.stringify(result.content)}`);
+  }
+  await mcp.close();
+}
+
+/** http-invalid-tool-headers: tools with invalid x-mcp-header declarations are left out; call the rest. */
+async function runInvalidToolHeaders(serverUrl) {
+  const mcp = connectTo(serverUrl);
+  await mcp.connect();
+  for (const name of await listToolNames(mcp)) {
+    const result = await mcp.callTool(name, { region: "us-west1" }).catch((error) => error);
+    log(`${name} -> ${result instanceof Error ? result.message : JSON.stringify(result.content)}`);
+  }
+  await mcp.close();
+}
+
+/** sep-2322-client-request-state: input_required rounds answered through handlers.elicitation. */
+async function runRequestState(serverUrl) {
+  const mcp = connectTo(serverUrl, {
+    handlers: {
+      elicitation: async (request) => {
+        log(`elicitation: ${request.message}`);
+        return { action: "accept", content: { confirmed: true } };
+      },
+    },
+  });
+  await mcp.connect();
+  for (const name of [
+    "test_mrtr_echo_state",
+    "test_mrtr_no_state",
+    "test_mrtr_unrelated",
+    "test_mrtr_no_result_type",
+  ]) {
+    const result = await mcp.callTool(name, {}).catch((error) => error);
+    log(`${name} -> ${result instanceof Error ? result.message : JSON.stringify(result.content)}`);
+  }
+  await mcp.close();
+}
+
+/** json-schema-ref-no-deref: listing tools must not fetch a schema's network `$ref`. */
+async function runRefNoDeref(serverUrl) {
+  const mcp = connectTo(serverUrl);
+  await mcp.connect();
+  log(JSON.stringify(await mcp.listServerTools()));
+  await mcp.close();
+}
+
+/** json-schema-2020-12-preservation: a tool's inputSchema goes back to the server exactly as sent. */
+async function runSchemaPreservation(serverUrl) {
+  const mcp = connectTo(serverUrl);
+  await mcp.connect();
+  const tools = await mcp.listServerTools();
+  const focal = tools.find((tool) => tool.name === "json_schema_2020_12_tool");
+  if (!focal) fail("json_schema_2020_12_tool is not listed");
+  expectSuccessfulCall(
+    "json_schema_echo",
+    await mcp.callTool("json_schema_echo", { schema: focal.inputSchema }),
+  );
+  await mcp.close();
+}
+
 const scenarios = {
   initialize: runInitialize,
   tools_call: runToolsCall,
@@ -313,6 +413,13 @@ const scenarios = {
   "auth/client-credentials-jwt": runClientCredentials,
   "auth/client-credentials-basic": runClientCredentials,
   "auth/cross-app-access-complete-flow": runCrossAppAccess,
+  "request-metadata": runRequestMetadata,
+  "http-standard-headers": runStandardHeaders,
+  "http-custom-headers": runCustomHeaders,
+  "http-invalid-tool-headers": runInvalidToolHeaders,
+  "sep-2322-client-request-state": runRequestState,
+  "json-schema-ref-no-deref": runRefNoDeref,
+  "json-schema-2020-12-preservation": runSchemaPreservation,
 };
 
 function handlerFor(scenario) {

@@ -36,7 +36,7 @@ describe("MCP config checks", () => {
     ],
     [
       { transport: "memory", server: {} },
-      "MCP server: memory needs `server`, an SDK McpServer or Server instance",
+      "MCP server: memory needs `server`, an McpServer or Server of @modelcontextprotocol/server",
     ],
     [
       { transport: "pigeon", name: "coop" },
@@ -49,6 +49,10 @@ describe("MCP config checks", () => {
     [
       { transport: "stdio", command: "node", roots: ["file:///x"] },
       "MCP server: `roots` must be an array of { uri, name? }",
+    ],
+    [
+      { transport: "stdio", command: "node", protocolVersion: "2024-11-05" },
+      'MCP server: `protocolVersion` must be "auto", "2026-07-28", "2025-11-25" (got "2024-11-05")',
     ],
     ["stdio", 'MCP server: the config must be an object, got "stdio"'],
   ])("rejects %j before starting anything", (config, message) => {

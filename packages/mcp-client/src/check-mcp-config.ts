@@ -43,7 +43,7 @@ function findProblem(config: unknown): string | undefined {
     }
     case "memory":
       if (!isRecord(config.server) || typeof config.server.connect !== "function")
-        return "memory needs `server`, an SDK McpServer or Server instance";
+        return "memory needs `server`, an McpServer or Server of @modelcontextprotocol/server";
       return undefined;
     default:
       return `unknown transport ${shown(config.transport)}; use "stdio", "http", "sse" or "memory"`;
@@ -71,8 +71,15 @@ function commonProblem(config: Record<string, unknown>): string | undefined {
     !(isRecord(config.extensions) && Object.values(config.extensions).every((value) => isRecord(value)))
   )
     return "`extensions` must be an object of objects, keyed by extension identifier";
+  if (
+    config.protocolVersion !== undefined &&
+    !PROTOCOL_VERSIONS.includes(config.protocolVersion as (typeof PROTOCOL_VERSIONS)[number])
+  )
+    return `\`protocolVersion\` must be ${PROTOCOL_VERSIONS.map((v) => JSON.stringify(v)).join(", ")} (got ${shown(config.protocolVersion)})`;
   return undefined;
 }
+
+const PROTOCOL_VERSIONS = ["auto", "2026-07-28", "2025-11-25"] as const;
 
 function shown(value: unknown): string {
   if (value === undefined || value === null) return String(value);

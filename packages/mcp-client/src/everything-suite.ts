@@ -1,12 +1,25 @@
 // The server-everything scenarios, run over each transport by mcp-everything-*.test.ts.
 import type { CreateMessageRequestParams, ElicitRequestParams, ToolProgress } from "@junction/types";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { AnyResultSchema } from "./convert-tool-result.js";
 import { MCP } from "./mcp.js";
 import type { MCPConfig, MCPLogMessage } from "./mcp-config.js";
 
 interface TaskApi {
   listTasks(): Promise<{ tasks: { taskId: string; status: string }[] }>;
   getTask(taskId: string): Promise<{ status: string }>;
+}
+
+/** The server's task list, read through the live session's SDK client (which has no task API). */
+function taskApi(mcp: MCP): TaskApi {
+  const client = () =>
+    (mcp as unknown as { session: { client: { request(r: unknown, s: unknown): Promise<unknown> } } }).session
+      .client;
+  return {
+    listTasks: () => client().request({ method: "tasks/list", params: {} }, AnyResultSchema) as never,
+    getTask: (taskId) =>
+      client().request({ method: "tasks/get", params: { taskId } }, AnyResultSchema) as never,
+  };
 }
 
 type TransportConfig = Extract<MCPConfig, { transport: "stdio" }> | Extract<MCPConfig, { transport: "http" }>;
@@ -58,6 +71,8 @@ export function describeEverything(
         resources: { subscribe: true },
       });
       expect(mcp.instructions).toEqual(expect.stringContaining("Everything"));
+      // A legacy (SDK 1.x) server: "auto" probes with server/discover and falls back to initialize.
+      expect(mcp.protocolVersion).toBe("2025-11-25");
     });
 
     it("lists tools as prefixed proxies that call the original name", async () => {
@@ -338,8 +353,7 @@ export function describeEverything(
     });
 
     it("cancels the task (tasks/cancel) when the call is aborted", async () => {
-      const tasks = (mcp as unknown as { session: { client: { experimental: { tasks: TaskApi } } } }).session
-        .client.experimental.tasks;
+      const tasks = taskApi(mcp);
       const before = new Set((await tasks.listTasks()).tasks.map((task) => task.taskId));
       const controller = new AbortController();
       const call = mcp.callTool(

@@ -4,9 +4,7 @@ import type {
   ElicitRequestParams,
   ElicitResult,
 } from "@junction/types";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
 
 /** A root the client lets servers work within, such as a project folder (`file://…`). */
 export interface MCPRoot {
@@ -72,6 +70,12 @@ export interface MCPCommon {
    * calls in flight when the server died reject. @default on
    */
   reconnect?: false | MCPReconnectOptions;
+  /**
+   * The MCP protocol revision to speak: `"auto"` negotiates (2026-07-28 with a server that
+   * offers it, 2025-11-25 otherwise), a revision pins it. Read the outcome from
+   * `MCP.protocolVersion` after `connect()`. @default "auto"
+   */
+  protocolVersion?: MCPProtocolVersion;
 }
 
 /** A local server started as a process and spoken to over stdin/stdout. */
@@ -103,11 +107,26 @@ export type MCPSseConfig = {
   headers?: Record<string, string>;
 } & MCPCommon;
 
-/** A server in the same process (an SDK `McpServer` or `Server`), linked in memory. */
+/**
+ * A server in the same process, linked in memory: anything with `connect(transport)`, such as
+ * an `McpServer` or `Server` of `@modelcontextprotocol/server` (the SDK's v2 line).
+ */
 export type MCPMemoryConfig = {
   transport: "memory";
-  server: McpServer | Server;
+  server: MCPInProcessServer;
 } & MCPCommon;
+
+/** A server object that serves one connection over a transport it is given. */
+export interface MCPInProcessServer {
+  connect(transport: Transport): Promise<void>;
+}
+
+/**
+ * The protocol revision a connection speaks. `"auto"` (the default) asks the server with
+ * `server/discover` and speaks 2026-07-28 when it offers it, else falls back to the 2025
+ * `initialize` handshake; a revision pins it (a server that does not speak it fails `connect()`).
+ */
+export type MCPProtocolVersion = "auto" | "2026-07-28" | "2025-11-25";
 
 /** How to reach one MCP server: a discriminated union on `transport`. */
 export type MCPConfig = MCPStdioConfig | MCPHttpConfig | MCPSseConfig | MCPMemoryConfig;

@@ -1,11 +1,12 @@
 import { type ClientCapabilities, JunctionError } from "@junction/types";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type {
+  RequestOptions,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import type { MCPConfig, MCPReconnectOptions } from "./mcp-config.js";
 import { isSessionGone, safeAbortError, safeError, toJunctionError } from "./mcp-errors.js";
-import { openSession, type Session } from "./mcp-session.js";
+import { type JunctionClient, openSession, type Session } from "./mcp-session.js";
 import type { LazySchemaValidator } from "./output-schema-validator.js";
 
 /** Options of one request: its own timeout and a signal to cancel it. */
@@ -31,7 +32,7 @@ export interface ConnectionHooks {
   /** The capabilities to advertise in `initialize`. */
   clientCapabilities(): ClientCapabilities;
   /** Registers request and notification handlers on a fresh client. */
-  install(client: Client): void;
+  install(client: JunctionClient): void;
   /** A session became current (first connect or reconnect): read what the server told. */
   adopted(session: Session): void;
   /** The current session is gone (lost or closed): drop what was cached from it. */
@@ -53,6 +54,8 @@ export class MCPConnection {
   private reconnectTimer?: ReturnType<typeof setTimeout>;
   private lastFailure?: Error;
   private authTransport?: StreamableHTTPClientTransport | SSEClientTransport;
+  /** The era the last session negotiated, so a reconnect to a legacy server skips the probe. */
+  private era?: "modern" | "legacy";
   private readonly reconnectOptions: Required<MCPReconnectOptions> | false;
 
   constructor(
@@ -110,6 +113,7 @@ export class MCPConnection {
       validator: this.validator,
       secrets: this.secrets,
       streamableOnly,
+      priorEra: this.era,
       onUnauthorized: (transport) => {
         this.authTransport = transport;
       },
@@ -119,6 +123,7 @@ export class MCPConnection {
 
   private adopt(session: Session): void {
     this.current = session;
+    this.era = session.client.getProtocolEra();
     this.hooks.adopted(session);
     this.state = "connected";
     this.lastFailure = undefined;
@@ -316,7 +321,7 @@ export class MCPConnection {
    * Completes an OAuth authorization code flow on the transport that asked for it: the one a
    * failed connect left, else the live HTTP/SSE session's.
    */
-  async finishAuth(authorizationCode: string): Promise<void> {
+  async finishAuth(callback: string | URLSearchParams, iss?: string): Promise<void> {
     // A request of a live session can ask for authorization too (401 after an open initialize,
     // 403 insufficient_scope step-up): its transport then holds the flow's state.
     const live = this.current;
@@ -332,7 +337,8 @@ export class MCPConnection {
       );
     }
     try {
-      await transport.finishAuth(authorizationCode);
+      if (typeof callback === "string") await transport.finishAuth(callback, iss);
+      else await transport.finishAuth(callback);
     } catch (error) {
       throw safeError(
         "mcp-connect-failed",

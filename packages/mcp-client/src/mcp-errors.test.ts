@@ -1,8 +1,13 @@
 import { isAbortError, JunctionError } from "@junction/types";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, ListToolsResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SseError,
+  UnauthorizedError,
+} from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { httpStatus, isRequestTimeout, isSessionGone, toJunctionError } from "./mcp-errors.js";
 import { connectFailureReason } from "./mcp-session.js";
@@ -18,78 +23,129 @@ function sseError(code: number, message: string): SseError {
   return new SseError(code, message, undefined as unknown as ConstructorParameters<typeof SseError>[2]);
 }
 
+/** An HTTP failure as the v2 Streamable HTTP transport throws it. */
+function httpError(status: number, message: string): SdkHttpError {
+  return new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, message, { status } as never);
+}
+
 const failure = { server: "files", method: "tools/call", timeoutMs: 250, secrets: ["sk-secret-1234"] };
 
 describe("SDK errors are recognised by class and code, not by their wording", () => {
-  it("reads the HTTP status of a StreamableHTTPError or SseError whatever its message says", () => {
-    expect(httpStatus(reworded(new StreamableHTTPError(503, "x"), "POST failed"))).toBe(503);
+  it("reads the HTTP status of an SdkHttpError or SseError whatever its message says", () => {
+    expect(httpStatus(reworded(httpError(503, "x"), "POST failed"))).toBe(503);
     expect(httpStatus(reworded(sseError(405, "x"), "stream refused"))).toBe(405);
   });
 
   it("takes no status from other errors that merely look like HTTP errors", () => {
     const lookalike = Object.assign(new Error("Streamable HTTP error: Error POSTing to endpoint"), {
       code: 503,
+      status: 503,
     });
     expect(httpStatus(lookalike)).toBeUndefined();
-    expect(httpStatus(new McpError(404, "not found"))).toBeUndefined();
-    // -1 is the SDK's code for an unexpected content type: not a status.
-    expect(httpStatus(new StreamableHTTPError(-1, "Unexpected content type: text/html"))).toBeUndefined();
+    expect(httpStatus(new ProtocolError(404, "not found"))).toBeUndefined();
+    expect(
+      httpStatus(new SdkError(SdkErrorCode.SendFailed, "Unexpected content type: text/html")),
+    ).toBeUndefined();
     expect(httpStatus(new UnauthorizedError())).toBeUndefined();
   });
 
-  it("knows a forgotten HTTP session by StreamableHTTPError 404 alone", () => {
-    expect(isSessionGone(reworded(new StreamableHTTPError(404, "x"), "session unknown"))).toBe(true);
-    expect(isSessionGone(new StreamableHTTPError(400, "Bad Request"))).toBe(false);
+  it("knows a forgotten HTTP session by SdkHttpError status 404 alone", () => {
+    expect(isSessionGone(reworded(httpError(404, "x"), "session unknown"))).toBe(true);
+    expect(isSessionGone(httpError(400, "Bad Request"))).toBe(false);
     expect(isSessionGone(sseError(404, "Not Found"))).toBe(false);
-    expect(isSessionGone(Object.assign(new Error("Streamable HTTP error: gone"), { code: 404 }))).toBe(false);
+    expect(isSessionGone(Object.assign(new Error("Streamable HTTP error: gone"), { status: 404 }))).toBe(
+      false,
+    );
   });
 
-  it("knows the SDK's request timeout by ErrorCode.RequestTimeout", () => {
-    expect(isRequestTimeout(new McpError(ErrorCode.RequestTimeout, "deadline passed"))).toBe(true);
-    expect(isRequestTimeout(new McpError(ErrorCode.InternalError, "Request timed out"))).toBe(false);
+  it("knows the SDK's request timeout by SdkErrorCode.RequestTimeout", () => {
+    expect(isRequestTimeout(new SdkError(SdkErrorCode.RequestTimeout, "deadline passed"))).toBe(true);
+    expect(isRequestTimeout(new ProtocolError(ProtocolErrorCode.InternalError, "Request timed out"))).toBe(
+      false,
+    );
     expect(isRequestTimeout(new Error("Request timed out"))).toBe(false);
   });
 
-  it("says an initialize timed out from the error's code, not its text", () => {
-    expect(connectFailureReason(new McpError(ErrorCode.RequestTimeout, "deadline passed"), 250)).toBe(
+  it("says a handshake timed out from the error's code, not its text", () => {
+    expect(connectFailureReason(new SdkError(SdkErrorCode.RequestTimeout, "deadline passed"), 250)).toBe(
       "no answer to initialize within 250 ms",
     );
-    expect(connectFailureReason(reworded(new StreamableHTTPError(502, "x"), "bad gateway"), 250)).toBe(
+    expect(connectFailureReason(reworded(httpError(502, "x"), "bad gateway"), 250)).toBe(
       "HTTP 502: bad gateway",
     );
+    expect(
+      connectFailureReason(new SdkError(SdkErrorCode.EraNegotiationFailed, "server offers 2025-11-25"), 250),
+    ).toBe("no protocol revision both sides speak: server offers 2025-11-25");
   });
 
   it("maps a reworded HTTP failure to mcp-request-failed with its status", () => {
-    const error = toJunctionError(reworded(new StreamableHTTPError(502, "x"), "upstream down"), failure);
+    const error = toJunctionError(reworded(httpError(502, "x"), "upstream down"), failure);
     expect(error.code).toBe("mcp-request-failed");
     expect(error.message).toBe('tools/call to MCP server "files" failed with HTTP 502: upstream down');
   });
 
-  it("maps McpError codes: timeout, closed connection, and a server's own error", () => {
-    const timeout = toJunctionError(new McpError(ErrorCode.RequestTimeout, "deadline passed"), failure);
+  it("maps SDK and protocol codes: timeout, closed connection, and a server's own error", () => {
+    const timeout = toJunctionError(new SdkError(SdkErrorCode.RequestTimeout, "deadline passed"), failure);
     expect([timeout.code, timeout.message]).toEqual([
       "mcp-timeout",
       'MCP server "files" did not answer tools/call within 250 ms (notifications/cancelled sent)',
     ]);
-    const closed = toJunctionError(new McpError(ErrorCode.ConnectionClosed, "gone away"), failure);
+    const closed = toJunctionError(new SdkError(SdkErrorCode.ConnectionClosed, "gone away"), failure);
     expect([closed.code, closed.message]).toEqual([
       "mcp-connection-closed",
       'connection to MCP server "files" closed during tools/call',
     ]);
-    const answered = toJunctionError(new McpError(ErrorCode.InvalidParams, "no such tool"), failure);
+    const answered = toJunctionError(
+      new ProtocolError(ProtocolErrorCode.InvalidParams, "no such tool"),
+      failure,
+    );
     expect([answered.code, answered.message]).toEqual([
       "mcp-request-failed",
       'MCP server "files" answered tools/call with error -32602: no such tool',
     ]);
   });
 
+  it("maps the 2026-07-28 error codes -32021 and -32022 and the SDK's revision errors", () => {
+    const capability = toJunctionError(
+      new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, "needs elicitation"),
+      failure,
+    );
+    expect([capability.code, capability.message]).toEqual([
+      "mcp-capability-missing",
+      'MCP server "files" needs a client capability this connection does not advertise for tools/call (error -32021): needs elicitation',
+    ]);
+    const version = toJunctionError(
+      new ProtocolError(ProtocolErrorCode.UnsupportedProtocolVersion, "supported: 2027-01-01"),
+      failure,
+    );
+    expect([version.code, version.message]).toEqual([
+      "mcp-request-failed",
+      'MCP server "files" does not support the protocol revision of tools/call (error -32022): supported: 2027-01-01',
+    ]);
+    const removed = toJunctionError(
+      new SdkError(SdkErrorCode.MethodNotSupportedByProtocolVersion, "ping is not part of 2026-07-28"),
+      { ...failure, method: "ping" },
+    );
+    expect([removed.code, removed.message]).toEqual([
+      "mcp-capability-missing",
+      'ping is not available on MCP server "files": ping is not part of 2026-07-28',
+    ]);
+    const rounds = toJunctionError(
+      new SdkError(SdkErrorCode.InputRequiredRoundsExceeded, "10 rounds"),
+      failure,
+    );
+    expect(rounds.code).toBe("mcp-request-failed");
+    expect(rounds.message).toBe(
+      'MCP server "files" kept asking for input on tools/call past the round limit: 10 rounds',
+    );
+  });
+
   it("maps a result that fails the SDK's schema to mcp-invalid-response", () => {
-    const parsed = ListToolsResultSchema.safeParse({ tools: "none" });
-    if (parsed.success) throw new TypeError("expected the schema to reject the page");
-    const error = toJunctionError(parsed.error, { ...failure, method: "tools/list" });
+    const invalid = new SdkError(SdkErrorCode.InvalidResult, "tools: expected array");
+    const error = toJunctionError(invalid, { ...failure, method: "tools/list" });
     expect(error.code).toBe("mcp-invalid-response");
-    expect(error.message).toMatch(/^MCP server "files" sent an invalid tools\/list result: /);
-    expect(error.cause).toBe(parsed.error);
+    expect(error.message).toBe('MCP server "files" sent an invalid tools/list result: tools: expected array');
+    expect(error.cause).toBe(invalid);
   });
 });
 

@@ -1,8 +1,12 @@
 import { createAbortError, JunctionError, type JunctionErrorCode } from "@junction/types";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { $ZodError } from "zod/v4/core";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SseError,
+} from "@modelcontextprotocol/client";
 import type { MCPConfig } from "./mcp-config.js";
 
 /**
@@ -100,41 +104,88 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
   if (JunctionError.isInstance(error)) return error;
   const { server, method, timeoutMs, signal, secrets } = failure;
   const where = `MCP server "${server}"`;
+  // The SDK rejects an aborted request with its timeout error (message: the abort reason), so
+  // the signal is asked first.
   if (signal?.aborted) {
     return safeAbortError(`${method} to ${where} was aborted (notifications/cancelled sent)`, secrets, error);
   }
-  if (error instanceof McpError) {
-    if (isRequestTimeout(error)) {
+  if (isRequestTimeout(error)) {
+    return safeError(
+      "mcp-timeout",
+      `${where} did not answer ${method} within ${timeoutMs} ms (notifications/cancelled sent)`,
+      secrets,
+      error,
+    );
+  }
+  if (isConnectionClosed(error)) {
+    return safeError(
+      "mcp-connection-closed",
+      `connection to ${where} closed during ${method}`,
+      secrets,
+      error,
+    );
+  }
+  if (error instanceof ProtocolError) {
+    if (error.code === ProtocolErrorCode.MissingRequiredClientCapability) {
       return safeError(
-        "mcp-timeout",
-        `${where} did not answer ${method} within ${timeoutMs} ms (notifications/cancelled sent)`,
+        "mcp-capability-missing",
+        `${where} needs a client capability this connection does not advertise for ${method} (error ${error.code}): ${error.message}`,
         secrets,
         error,
       );
     }
-    if (error.code === ErrorCode.ConnectionClosed) {
+    if (error.code === ProtocolErrorCode.UnsupportedProtocolVersion) {
       return safeError(
-        "mcp-connection-closed",
-        `connection to ${where} closed during ${method}`,
+        "mcp-request-failed",
+        `${where} does not support the protocol revision of ${method} (error ${error.code}): ${error.message}`,
         secrets,
         error,
       );
     }
     return safeError(
       "mcp-request-failed",
-      `${where} answered ${method} with error ${error.code}: ${serverMessage(error)}`,
+      `${where} answered ${method} with error ${error.code}: ${error.message}`,
       secrets,
       error,
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (isValidationError(error)) {
-    return safeError(
-      "mcp-invalid-response",
-      `${where} sent an invalid ${method} result: ${message}`,
-      secrets,
-      error,
-    );
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.InvalidResult:
+      case SdkErrorCode.UnsupportedResultType:
+      case SdkErrorCode.ListPaginationExceeded:
+        return safeError(
+          "mcp-invalid-response",
+          `${where} sent an invalid ${method} result: ${message}`,
+          secrets,
+          error,
+        );
+      case SdkErrorCode.InputRequiredRoundsExceeded:
+        return safeError(
+          "mcp-request-failed",
+          `${where} kept asking for input on ${method} past the round limit: ${message}`,
+          secrets,
+          error,
+        );
+      case SdkErrorCode.MethodNotSupportedByProtocolVersion:
+      case SdkErrorCode.CapabilityNotSupported:
+        return safeError(
+          "mcp-capability-missing",
+          `${method} is not available on ${where}: ${message}`,
+          secrets,
+          error,
+        );
+      case SdkErrorCode.NotConnected:
+        return safeError(
+          "mcp-not-connected",
+          `${method}: ${where} is not connected: ${message}`,
+          secrets,
+          error,
+        );
+      default:
+        break;
+    }
   }
   const status = httpStatus(error);
   if (status !== undefined) {
@@ -149,42 +200,34 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
 }
 
 /**
- * The HTTP status of a failed HTTP exchange: a `StreamableHTTPError` or an `SseError`, which
- * both carry it as `code`. Undefined for anything else, and for the codes these classes use
- * that are not statuses (-1 for an unexpected content type, a missing code on a dropped stream).
+ * The HTTP status of a failed HTTP exchange: an `SdkHttpError` (`status`) or an `SseError`
+ * (`code`). Undefined for anything else, and for values that are not statuses (a missing
+ * code on a dropped SSE stream).
  */
 export function httpStatus(error: unknown): number | undefined {
-  if (!(error instanceof StreamableHTTPError || error instanceof SseError)) return undefined;
-  const code: unknown = error.code;
-  return typeof code === "number" && code >= 100 && code <= 599 ? code : undefined;
+  let status: unknown;
+  if (error instanceof SdkHttpError) status = error.status;
+  else if (error instanceof SseError) status = error.code;
+  else return undefined;
+  return typeof status === "number" && status >= 100 && status <= 599 ? status : undefined;
 }
 
 /** The server answered 404 for our Streamable HTTP session id: it no longer knows the session. */
 export function isSessionGone(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+  return error instanceof SdkHttpError && error.status === 404;
 }
 
-/** The SDK's own request timeout (`ErrorCode.RequestTimeout`), for initialize as for any request. */
+/** The SDK's own request timeout (`SdkErrorCode.RequestTimeout`), for the handshake as for any request. */
 export function isRequestTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
 }
 
-/**
- * A result that failed the SDK's schema: the request layer rejects with zod's own error. zod 4
- * marks its errors with a `$ZodError` trait that `instanceof $ZodError` checks, so this holds
- * for the SDK's zod copy as for ours.
- */
-function isValidationError(error: unknown): boolean {
-  return error instanceof $ZodError;
+/** The connection closed under a request (`SdkErrorCode.ConnectionClosed`). */
+export function isConnectionClosed(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
 }
 
-/**
- * What the server said in a JSON-RPC error, without the prefix the SDK adds. `McpError` keeps
- * only the combined text (`MCP error <code>: <message>`), not the server's message on its own,
- * so this is the one place that takes a message apart; built from `error.code`, it leaves the
- * text whole if the SDK ever words its prefix differently, and no decision depends on it.
- */
-function serverMessage(error: McpError): string {
-  const prefix = `MCP error ${error.code}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+/** Version negotiation found no revision both sides speak (`SdkErrorCode.EraNegotiationFailed`). */
+export function isEraNegotiationFailure(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed;
 }

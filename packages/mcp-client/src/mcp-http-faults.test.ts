@@ -140,8 +140,10 @@ describe("fallback to legacy SSE", () => {
     );
     await mcp.connect();
     expect(text(await mcp.callTool("echo", { message: "old" }))).toBe("legacy: old");
+    // The server/discover probe and then initialize each get 405; then the SSE stream opens.
     expect(http.requests[0]).toMatchObject({ method: "POST", path: "/mcp", status: 405 });
-    expect(http.requests[1]).toMatchObject({ method: "GET", path: "/mcp", status: 200 });
+    expect(http.requests[1]).toMatchObject({ method: "POST", path: "/mcp", status: 405 });
+    expect(http.requests[2]).toMatchObject({ method: "GET", path: "/mcp", status: 200 });
     // The headers go along on the SSE stream and on the message POSTs.
     expect(http.requests.every((request) => request.headers.authorization === "Bearer tok-legacy-123")).toBe(
       true,
@@ -156,7 +158,8 @@ describe("fallback to legacy SSE", () => {
     expect(error.message).toMatch(
       /^could not connect to MCP server "strict" at http:\/\/127\.0\.0\.1:\d+\/mcp: HTTP 405/,
     );
-    expect(http.requests.map((request) => request.method)).toEqual(["POST"]);
+    // The server/discover probe, then initialize: no GET.
+    expect(http.requests.map((request) => request.method)).toEqual(["POST", "POST"]);
   });
 
   it("does not hide a 5xx behind a fallback, and never shows header values", async () => {

@@ -1,22 +1,43 @@
 import type { ClientCapabilities } from "@junction/types";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import {
+  Client,
+  type ClientOptions,
+  type ConnectOptions,
+  InMemoryTransport,
+  type jsonSchemaValidator,
+  LOG_LEVEL_META_KEY,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+  UnauthorizedError,
+  type VersionNegotiationOptions,
+} from "@modelcontextprotocol/client";
 import { fetchWithOwnSignal } from "./fetch-with-own-signal.js";
-import type { MCPConfig, MCPHttpConfig } from "./mcp-config.js";
-import { httpStatus, isRequestTimeout, safeError } from "./mcp-errors.js";
+import type { MCPConfig, MCPHttpConfig, MCPProtocolVersion } from "./mcp-config.js";
+import { httpStatus, isEraNegotiationFailure, isRequestTimeout, safeError } from "./mcp-errors.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
 
-/** The client identity sent in `initialize`. */
+/** The client identity sent in `initialize` (and, on 2026-07-28, in every request's `_meta`). */
 export const CLIENT_INFO = { name: "junction-mcp-client", version: "0.1.0" };
+
+/**
+ * The SDK client with one addition: on 2026-07-28, which has no `logging/setLevel`, the log
+ * level the user chose travels in the `_meta` of every request, beside the SDK's own keys.
+ */
+export class JunctionClient extends Client {
+  /** The log level to send, read at each request. */
+  logLevel: () => string | undefined = () => undefined;
+
+  protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
+    const envelope = super._outboundMetaEnvelope();
+    const level = this.logLevel();
+    return envelope && level !== undefined ? { ...envelope, [LOG_LEVEL_META_KEY]: level } : envelope;
+  }
+}
 
 /** One live connection: an SDK client over one transport. A reconnect makes a new session. */
 export interface Session {
-  client: Client;
+  client: JunctionClient;
   transport: Transport;
   kind: "stdio" | "http" | "sse" | "memory";
   /** Set when the session is being closed on purpose, so its close is not taken for a crash. */
@@ -31,22 +52,47 @@ export interface SessionSetup {
   /** Given to the SDK client, so a connection builds at most one Ajv instance, and only when needed. */
   validator: jsonSchemaValidator;
   /** Registers request and notification handlers on a fresh client. */
-  install: (client: Client) => void;
+  install: (client: JunctionClient) => void;
   secrets: readonly string[];
   /** Remembers an HTTP/SSE transport that needs `finishAuth()`. */
   onUnauthorized: (transport: StreamableHTTPClientTransport | SSEClientTransport) => void;
   /** Skip the SSE fallback (re-establishing a Streamable HTTP session that already worked). */
   streamableOnly?: boolean;
+  /**
+   * The era an earlier session of this connection negotiated: a server that was legacy is
+   * reconnected without the `server/discover` probe.
+   */
+  priorEra?: "modern" | "legacy";
+}
+
+/**
+ * The SDK's negotiation mode for a configured `protocolVersion`: `"auto"` probes with
+ * `server/discover` and falls back to `initialize`, a revision pins it.
+ */
+export function versionNegotiation(
+  protocolVersion: MCPProtocolVersion | undefined,
+): VersionNegotiationOptions {
+  switch (protocolVersion ?? "auto") {
+    case "2025-11-25":
+      return { mode: "legacy" };
+    case "2026-07-28":
+      return { mode: { pin: "2026-07-28" } };
+    default:
+      return { mode: "auto" };
+  }
 }
 
 /** Opens a session: makes the transport, connects, and runs the initialize handshake. */
 export async function openSession(setup: SessionSetup): Promise<Session> {
   const { config } = setup;
   const timeout = config.connectTimeoutMs ?? 30_000;
-  const newClient = (): Client => {
-    const client = new Client(CLIENT_INFO, {
-      capabilities: setup.capabilities,
+  const newClient = (): JunctionClient => {
+    const client = new JunctionClient(CLIENT_INFO, {
+      // @junction/types describes the capabilities as the specification does; the SDK's type
+      // narrows `experimental` values to JSON objects.
+      capabilities: setup.capabilities as ClientOptions["capabilities"],
       jsonSchemaValidator: setup.validator,
+      versionNegotiation: versionNegotiation(config.protocolVersion),
     });
     setup.install(client);
     return client;
@@ -54,18 +100,36 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
   switch (config.transport) {
     case "stdio": {
       const { StdioProcessTransport } = await import("./stdio-transport.js");
-      const transport = new StdioProcessTransport({
-        command: config.command,
-        args: config.args,
-        env: config.env,
-        cwd: config.cwd,
-      });
-      const client = newClient();
+      const spawn = () =>
+        new StdioProcessTransport({
+          command: config.command,
+          args: config.args,
+          env: config.env,
+          cwd: config.cwd,
+        });
+      const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
+      let transport = spawn();
+      let client = newClient();
       try {
-        await client.connect(transport, { timeout });
+        await client.connect(transport, connectOptions(timeout, legacyKnown));
       } catch (error) {
+        const exitedByItself = transport.pid !== undefined && transport.exit !== undefined;
         await transport.close();
-        throw startFailure(setup, transport, error, timeout);
+        // "auto" probes in place with `server/discover`: a legacy server may take the unknown
+        // request as fatal and exit. Whatever the error, a server that went away during the
+        // probe is started again and spoken to in the 2025 handshake, which is what it knows.
+        const probed = (config.protocolVersion ?? "auto") === "auto" && !legacyKnown;
+        if (!probed || !exitedByItself || isRequestTimeout(error)) {
+          throw startFailure(setup, transport, error, timeout);
+        }
+        transport = spawn();
+        client = newClient();
+        try {
+          await client.connect(transport, connectOptions(timeout, true));
+        } catch (retryError) {
+          await transport.close();
+          throw startFailure(setup, transport, retryError, timeout);
+        }
       }
       return { client, transport, kind: "stdio", closing: false };
     }
@@ -84,7 +148,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       await config.server.connect(serverSide);
       const client = newClient();
       try {
-        await client.connect(clientSide, { timeout });
+        await client.connect(clientSide, connectOptions(timeout, setup.priorEra === "legacy"));
       } catch (error) {
         throw connectFailure(setup, "the in-memory server", error, timeout);
       }
@@ -104,7 +168,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
 async function openHttp(
   setup: SessionSetup,
   config: MCPHttpConfig,
-  newClient: () => Client,
+  newClient: () => JunctionClient,
   timeout: number,
 ): Promise<Session> {
   const url = new URL(config.url);
@@ -115,8 +179,9 @@ async function openHttp(
     fetch,
   });
   const client = newClient();
+  const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
   try {
-    await client.connect(streamable, { timeout });
+    await client.connect(streamable, connectOptions(timeout, legacyKnown));
     return { client, transport: streamable, kind: "http", closing: false };
   } catch (error) {
     const status = httpStatus(error);
@@ -148,7 +213,7 @@ async function openHttp(
 
 async function connectRemote(
   setup: SessionSetup,
-  client: Client,
+  client: JunctionClient,
   transport: SSEClientTransport,
   timeout: number,
   via: string,
@@ -166,6 +231,10 @@ async function connectRemote(
   }
 }
 
+function connectOptions(timeout: number, legacyKnown: boolean): ConnectOptions {
+  return legacyKnown ? { timeout, prior: { kind: "legacy" } } : { timeout };
+}
+
 /** The URL without credentials, query or fragment, which may carry secrets. */
 export function describeUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
@@ -176,7 +245,15 @@ export function connectFailureReason(error: unknown, timeout: number): string {
   if (isRequestTimeout(error)) return `no answer to initialize within ${timeout} ms`;
   const message = error instanceof Error ? error.message : String(error);
   const status = httpStatus(error);
-  return status === undefined ? message : `HTTP ${status}: ${message}`;
+  if (status !== undefined) {
+    // The v2 transport keeps the response body apart from the message: say it, it is often the why.
+    const body = (error as { data?: { text?: unknown } }).data?.text;
+    const text =
+      typeof body === "string" && body && !message.includes(body) ? `: ${body.slice(0, 1000)}` : "";
+    return `HTTP ${status}: ${message}${text}`;
+  }
+  if (isEraNegotiationFailure(error)) return `no protocol revision both sides speak: ${message}`;
+  return message;
 }
 
 function connectFailure(setup: SessionSetup, target: string, error: unknown, timeout: number) {

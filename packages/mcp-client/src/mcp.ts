@@ -16,27 +16,17 @@ import {
   type ToolResult,
   type ToolSource,
 } from "@junction/types";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  CompleteResultSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  GetPromptResultSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  ReadResourceResultSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel, RequestOptions } from "@modelcontextprotocol/client";
 import { checkMCPConfig } from "./check-mcp-config.js";
 import { AnyResultSchema, convertCallToolResult } from "./convert-tool-result.js";
 import type { MCPConfig, MCPRoot } from "./mcp-config.js";
 import { MCPConnection, type MCPRequestOptions } from "./mcp-connection.js";
 import { collectSecrets, toJunctionError } from "./mcp-errors.js";
-import { describeUrl, type Session } from "./mcp-session.js";
+import { ListenStream } from "./mcp-listen.js";
+import { describeUrl, type JunctionClient, type Session } from "./mcp-session.js";
 import { LazySchemaValidator } from "./output-schema-validator.js";
 import { type ListItems, type ListMethod, listAll } from "./paginate.js";
+import { subscribeResource } from "./resource-subscribe.js";
 import { checkStructuredContent, type OutputValidator, proxyTool, rpcErrorAsResult } from "./tool-proxy.js";
 import { runToolTask } from "./tool-task.js";
 
@@ -83,6 +73,7 @@ export class MCP implements ToolSource {
   private readonly toolListeners = new Set<() => void>();
   private readonly subscriptions = new Map<string, Set<(uri: string) => void>>();
   private readonly validator = new LazySchemaValidator();
+  private readonly listenStream: ListenStream;
 
   /** The server's name and version, after `connect()`. */
   serverInfo?: Implementation;
@@ -90,6 +81,11 @@ export class MCP implements ToolSource {
   capabilities?: ServerCapabilities;
   /** The server's instructions for the model, after `connect()`, if it gave any. */
   instructions?: string;
+  /**
+   * The protocol revision negotiated with the server, after `connect()`: `"2026-07-28"` with a
+   * server that offers it (unless pinned otherwise), else the revision of the 2025 handshake.
+   */
+  protocolVersion?: string;
 
   /** @throws JunctionError `mcp-config-invalid` when the config is malformed, naming the field */
   constructor(config: MCPConfig) {
@@ -97,6 +93,13 @@ export class MCP implements ToolSource {
     this.config = config;
     this.secrets = collectSecrets(config);
     this.roots = config.roots ? [...config.roots] : undefined;
+    this.listenStream = new ListenStream(
+      () => ({
+        ...(this.capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
+        ...(this.subscriptions.size > 0 ? { resourceSubscriptions: [...this.subscriptions.keys()] } : {}),
+      }),
+      () => this.config.timeoutMs ?? 60_000,
+    );
     this.connection = new MCPConnection(config, this.secrets, this.validator, {
       serverName: () => this.name,
       clientCapabilities: () => this.clientCapabilities(),
@@ -105,8 +108,12 @@ export class MCP implements ToolSource {
         this.serverInfo = session.client.getServerVersion();
         this.capabilities = session.client.getServerCapabilities();
         this.instructions = session.client.getInstructions();
+        this.protocolVersion = session.client.getNegotiatedProtocolVersion();
       },
-      dropped: () => this.invalidateTools(),
+      dropped: () => {
+        this.invalidateTools();
+        void this.listenStream.close();
+      },
       resumed: (session, requestOptions) => this.restore(session, requestOptions),
     });
   }
@@ -146,7 +153,11 @@ export class MCP implements ToolSource {
    * of its stderr) when that fails.
    */
   async connect(): Promise<void> {
-    return this.connection.connect();
+    await this.connection.connect();
+    // On 2026-07-28, tool list changes arrive on a `subscriptions/listen` stream. A server that
+    // refuses it still serves every request: the tool cache then refreshes on reconnect only.
+    const session = this.session;
+    if (session) await this.listenStream.open(session).catch(() => undefined);
   }
 
   private clientCapabilities(): ClientCapabilities {
@@ -161,13 +172,25 @@ export class MCP implements ToolSource {
   }
 
   /** Registers the handlers of the client features on a fresh SDK client. */
-  private install(client: Client): void {
+  private install(client: JunctionClient): void {
+    client.logLevel = () => this.logLevel;
     const { sampling, elicitation, log } = this.config.handlers ?? {};
-    if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (request) => sampling(request.params));
-    if (elicitation) client.setRequestHandler(ElicitRequestSchema, (request) => elicitation(request.params));
-    if (this.roots)
-      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [...(this.roots ?? [])] }));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    // On 2026-07-28 the same handlers answer the server's `input_required` rounds (MRTR).
+    if (sampling)
+      client.setRequestHandler(
+        "sampling/createMessage",
+        (request) =>
+          // Junction's types are the specification's (a tool result's structuredContent an object);
+          // the SDK's follow SEP-2106 (any JSON value): the same wire data.
+          sampling(request.params as never) as never,
+      );
+    if (elicitation)
+      client.setRequestHandler(
+        "elicitation/create",
+        (request) => elicitation(request.params as never) as never,
+      );
+    if (this.roots) client.setRequestHandler("roots/list", () => ({ roots: [...(this.roots ?? [])] }));
+    client.setNotificationHandler("notifications/message", (notification) => {
       const { level, logger, data } = notification.params;
       try {
         log?.({ level, ...(logger === undefined ? {} : { logger }), data });
@@ -175,8 +198,8 @@ export class MCP implements ToolSource {
         // A throwing log handler must not break the connection.
       }
     });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.toolsChanged());
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.toolsChanged());
+    client.setNotificationHandler("notifications/resources/updated", (notification) => {
       const uri = notification.params.uri;
       for (const listener of this.subscriptions.get(uri) ?? []) {
         try {
@@ -190,10 +213,14 @@ export class MCP implements ToolSource {
 
   /** After a reconnect: the log level and resource subscriptions the old session had, and a tools refresh. */
   private async restore(session: Session, options: RequestOptions): Promise<void> {
+    if (session.client.getProtocolEra() === "modern") {
+      // The log level travels in each request's `_meta`; subscriptions in one listen stream.
+      await this.listenStream.open(session).catch(() => undefined);
+      this.notifyToolListeners();
+      return;
+    }
     if (this.logLevel) {
-      await session.client
-        .setLoggingLevel(this.logLevel as Parameters<typeof session.client.setLoggingLevel>[0], options)
-        .catch(() => undefined);
+      await session.client.setLoggingLevel(this.logLevel as LoggingLevel, options).catch(() => undefined);
     }
     for (const uri of this.subscriptions.keys()) {
       await session.client.subscribeResource({ uri }, options).catch(() => undefined);
@@ -360,10 +387,7 @@ export class MCP implements ToolSource {
     }
     return this.run("tools/call", options, async (session, requestOptions) => {
       try {
-        const raw = await session.client.request({ method: "tools/call", params }, AnyResultSchema, {
-          ...requestOptions,
-          onprogress,
-        });
+        const raw = await this.sendToolCall(session, params, { ...requestOptions, onprogress });
         return this.finishToolResult(name, raw);
       } catch (error) {
         const result = rpcErrorAsResult(error, name);
@@ -371,6 +395,25 @@ export class MCP implements ToolSource {
         throw error;
       }
     });
+  }
+
+  /**
+   * On 2026-07-28 over Streamable HTTP, through the SDK's `callTool` with the listed definition:
+   * the one path that mirrors `x-mcp-header` arguments into `Mcp-Param-*` headers. (Without the
+   * `outputSchema`, which we check ourselves, turning a mismatch into an error result.)
+   * Elsewhere as a plain request whose result {@link convertCallToolResult} checks leniently.
+   */
+  private sendToolCall(
+    session: Session,
+    params: { name: string; arguments: Record<string, unknown> },
+    requestOptions: RequestOptions,
+  ): Promise<unknown> {
+    const tool = this.tools?.find((candidate) => candidate.name === params.name);
+    if (session.kind === "http" && session.client.getProtocolEra() === "modern" && tool) {
+      const { outputSchema: _checkedByUs, ...toolDefinition } = tool;
+      return session.client.callTool(params, { ...requestOptions, toolDefinition: toolDefinition as never });
+    }
+    return session.client.request({ method: "tools/call", params }, AnyResultSchema, requestOptions);
   }
 
   private callToolAsTask(
@@ -424,7 +467,6 @@ export class MCP implements ToolSource {
       (session, requestOptions) =>
         session.client.request(
           { method: "resources/read", params: { uri } },
-          ReadResourceResultSchema,
           requestOptions,
         ) as Promise<ReadResourceResult>,
     );
@@ -432,33 +474,22 @@ export class MCP implements ToolSource {
 
   /**
    * Subscribes to updates of a resource (`notifications/resources/updated`). Returns a function
-   * that unsubscribes. Subscriptions are renewed after a reconnect.
+   * that unsubscribes. Subscriptions are renewed after a reconnect. On 2026-07-28 they are the
+   * `resourceSubscriptions` of the connection's `subscriptions/listen` stream (reopened when the
+   * server drops it); on 2025-11-25, `resources/subscribe`.
    */
   async subscribe(uri: string, onUpdate: (uri: string) => void): Promise<() => Promise<void>> {
-    let listeners = this.subscriptions.get(uri);
-    if (!listeners) {
-      await this.run("resources/subscribe", {}, (session, requestOptions) =>
-        session.client.subscribeResource({ uri }, requestOptions),
-      );
-      listeners = this.subscriptions.get(uri) ?? new Set();
-      this.subscriptions.set(uri, listeners);
-    }
-    listeners.add(onUpdate);
-    let active = true;
-    return async () => {
-      if (!active) return;
-      active = false;
-      const current = this.subscriptions.get(uri);
-      current?.delete(onUpdate);
-      if (current && current.size === 0) {
-        this.subscriptions.delete(uri);
-        if (this.connection.connected) {
-          await this.run("resources/unsubscribe", {}, (session, requestOptions) =>
-            session.client.unsubscribeResource({ uri }, requestOptions),
-          );
-        }
-      }
-    };
+    return subscribeResource(
+      {
+        listeners: this.subscriptions,
+        stream: this.listenStream,
+        serverName: () => this.name,
+        connected: () => this.connection.connected,
+        run: (method, send) => this.run(method, {}, send),
+      },
+      uri,
+      onUpdate,
+    );
   }
 
   /** Every prompt the server lists (all pages). Empty when the server offers no prompts. */
@@ -479,7 +510,6 @@ export class MCP implements ToolSource {
       (session, requestOptions) =>
         session.client.request(
           { method: "prompts/get", params: { name, arguments: args } },
-          GetPromptResultSchema,
           requestOptions,
         ) as Promise<GetPromptResult>,
     );
@@ -499,7 +529,6 @@ export class MCP implements ToolSource {
     const result = (await this.run("completion/complete", options, (session, requestOptions) =>
       session.client.request(
         { method: "completion/complete", params: { ref, argument, ...(context ? { context } : {}) } },
-        CompleteResultSchema,
         requestOptions,
       ),
     )) as CompleteResult;
@@ -518,8 +547,8 @@ export class MCP implements ToolSource {
    * unauthorized (then call `connect()` again), or after a request of a connected session did,
    * such as a scope step-up (then repeat the request).
    */
-  async finishAuth(authorizationCode: string): Promise<void> {
-    return this.connection.finishAuth(authorizationCode);
+  async finishAuth(callback: string | URLSearchParams, iss?: string): Promise<void> {
+    return this.connection.finishAuth(callback, iss);
   }
 
   /** Replaces the roots served to the server and tells it (`notifications/roots/list_changed`). */
@@ -546,21 +575,32 @@ export class MCP implements ToolSource {
     }
   }
 
-  /** Sets the level of log messages the server sends to `handlers.log` (kept across reconnects). */
+  /**
+   * Sets the level of log messages the server sends to `handlers.log` (kept across reconnects).
+   * On 2025-11-25, `logging/setLevel`; on 2026-07-28, which has no such request, the level goes
+   * in the `_meta` of every later request (`io.modelcontextprotocol/logLevel`), so it applies to
+   * the logs of those requests.
+   */
   async setLogLevel(level: string, options: MCPRequestOptions = {}): Promise<void> {
-    await this.run("logging/setLevel", options, (session, requestOptions) =>
-      session.client.request(
-        { method: "logging/setLevel", params: { level: level as "info" } },
-        AnyResultSchema,
+    await this.run("logging/setLevel", options, async (session, requestOptions) => {
+      if (session.client.getProtocolEra() === "modern") return;
+      await session.client.request(
+        { method: "logging/setLevel", params: { level: level as LoggingLevel } },
         requestOptions,
-      ),
-    );
+      );
+    });
     this.logLevel = level;
   }
 
-  /** Checks the server answers. */
+  /**
+   * Checks the server answers: `ping` on 2025-11-25; on 2026-07-28, which has no `ping`,
+   * `server/discover`.
+   */
   async ping(options: MCPRequestOptions = {}): Promise<void> {
-    await this.run("ping", options, (session, requestOptions) => session.client.ping(requestOptions));
+    await this.run("ping", options, async (session, requestOptions) => {
+      if (session.client.getProtocolEra() === "modern") await session.client.discover(requestOptions);
+      else await session.client.ping(requestOptions);
+    });
   }
 
   /**

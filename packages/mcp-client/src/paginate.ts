@@ -5,14 +5,7 @@ import {
   type Resource,
   type ResourceTemplate,
 } from "@junction/types";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  ListPromptsResultSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesResultSchema,
-  ListToolsResultSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Client, RequestOptions } from "@modelcontextprotocol/client";
 
 /** More pages than this is a server that never ends its list. */
 const MAX_PAGES = 1000;
@@ -51,12 +44,12 @@ export async function collectPages<T>(
   }
 }
 
-/** The paginated MCP lists, each with the field its items come in and the schema of a page. */
+/** The paginated MCP lists, each with the field its items come in. */
 const LISTS = {
-  "tools/list": { field: "tools", schema: ListToolsResultSchema },
-  "resources/list": { field: "resources", schema: ListResourcesResultSchema },
-  "resources/templates/list": { field: "resourceTemplates", schema: ListResourceTemplatesResultSchema },
-  "prompts/list": { field: "prompts", schema: ListPromptsResultSchema },
+  "tools/list": "tools",
+  "resources/list": "resources",
+  "resources/templates/list": "resourceTemplates",
+  "prompts/list": "prompts",
 } as const;
 
 /** A paginated MCP list method. */
@@ -72,8 +65,11 @@ export interface ListItems {
 
 /**
  * Every item of a paginated MCP list (`tools/list`, `resources/list`, `resources/templates/list`,
- * `prompts/list`): one request per page, each checked against the SDK's schema of that page,
- * cursors followed to the end with {@link collectPages}' guards.
+ * `prompts/list`): one request per page, each checked by the SDK against the schema of that
+ * page for the negotiated revision, cursors followed to the end with {@link collectPages}' guards.
+ * (Our own walk rather than the SDK's aggregate, which stops silently on a repeated cursor.)
+ * A `tools/list` goes through the SDK's SEP-2243 check too: on 2026-07-28, tools whose
+ * `x-mcp-header` declarations are invalid are left out, as the specification requires.
  */
 export function listAll<M extends ListMethod>(
   client: Client,
@@ -81,13 +77,23 @@ export function listAll<M extends ListMethod>(
   requestOptions: RequestOptions,
   describe: string,
 ): Promise<ListItems[M][]> {
-  const { field, schema } = LISTS[method];
+  const field = LISTS[method];
   return collectPages(async (cursor) => {
-    const page = (await client.request(
-      { method, params: cursor ? { cursor } : {} },
-      schema,
-      requestOptions,
-    )) as { nextCursor?: string } & Record<string, unknown>;
+    const page = (await client.request({ method, params: cursor ? { cursor } : {} }, requestOptions)) as {
+      nextCursor?: string;
+    } & Record<string, unknown>;
+    if (method === "tools/list") excludeInvalidToolHeaders(client, page);
     return { items: page[field] as ListItems[M][], nextCursor: page.nextCursor };
   }, describe);
+}
+
+/**
+ * The SDK's own SEP-2243 filter (what its `listTools()` applies to every page it returns),
+ * reached on the client because it is not exported on its own. If a later SDK renames it, the
+ * page is kept whole: `callTool` still sends the headers it can, and the server refuses the rest.
+ */
+function excludeInvalidToolHeaders(client: Client, page: Record<string, unknown>): void {
+  const filter = (client as unknown as { _excludeInvalidXMcpHeaderTools?: (page: unknown) => void })
+    ._excludeInvalidXMcpHeaderTools;
+  if (typeof filter === "function" && Array.isArray(page.tools)) filter.call(client, page);
 }

@@ -26,7 +26,7 @@ describe("the root entry", () => {
     expect(imports).toContain("./mcp.js");
     expect(imports.filter((specifier) => specifier.startsWith("node:"))).toEqual([]);
     expect(imports).not.toContain("./stdio-transport.js");
-    expect(imports).not.toContain("@modelcontextprotocol/sdk/client/stdio.js");
+    expect(imports).not.toContain("@modelcontextprotocol/client/stdio");
     expect(readFileSync(join(srcDir, "mcp-session.ts"), "utf8")).toContain(
       'await import("./stdio-transport.js")',
     );

@@ -1,5 +1,5 @@
 import type { MCPTool, Tool, ToolContext, ToolResult } from "@junction/types";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "@modelcontextprotocol/client";
 
 /** A compiled `outputSchema` check, as the SDK's JSON Schema validator returns it. */
 export type OutputValidator = (value: unknown) => { valid: boolean; errorMessage?: string };
@@ -81,8 +81,9 @@ export function checkStructuredContent(
  * model can read. The SDK's own timeout and closed-connection errors are not answers: undefined.
  */
 export function rpcErrorAsResult(error: unknown, name: string): ToolResult | undefined {
-  if (!(error instanceof McpError)) return undefined;
-  if (error.code === ErrorCode.RequestTimeout || error.code === ErrorCode.ConnectionClosed) return undefined;
+  // Only the server's JSON-RPC error answer (`ProtocolError`); the SDK's own timeout and
+  // closed-connection errors are `SdkError`s.
+  if (!(error instanceof ProtocolError)) return undefined;
   return {
     content: [{ type: "text", text: `Tool "${name}" failed: ${error.message}` }],
     isError: true,

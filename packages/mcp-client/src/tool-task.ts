@@ -1,11 +1,12 @@
 import { JunctionError } from "@junction/types";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type Client, type RequestOptions, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
 
 /** How long to keep listening for the id of a task the caller gave up on, so it can be cancelled. */
 const TASK_ID_GRACE_MS = 10_000;
+/** Poll interval when the server suggests none (or an absurd one). */
+const DEFAULT_POLL_MS = 500;
+const MAX_POLL_MS = 5_000;
 
 export interface ToolTaskOptions {
   /** Options for each request of the task (the call, every poll). */
@@ -17,11 +18,24 @@ export interface ToolTaskOptions {
   onprogress?: RequestOptions["onprogress"];
 }
 
+/** What `tasks/get` (and the task in the call's answer) tells of a task. */
+interface TaskState {
+  taskId: string;
+  status: string;
+  pollInterval?: number;
+  statusMessage?: string;
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
 /**
- * Runs a `tools/call` as a task (`tasks/get` polled to the end) and resolves with the raw result.
- * A failed call rejects with the server's error. An abort or the time limit rejects at once and
- * cancels the task on the server (`tasks/cancel`), also when the caller gives up after the server
- * created the task but before its id reached us: the id is then awaited (for a while) to cancel it.
+ * Runs a `tools/call` as a task (MCP 2025-11-25 tasks, on the SDK's plain `request`, since the
+ * v2 client has no task API): the call with `task: {}` answers with the task, `tasks/get` is
+ * polled until the task ends or needs input, and `tasks/result` gives the tool's result (and,
+ * while the task waits for input, carries the server's elicitation/sampling requests). A failed
+ * call rejects with the server's error. An abort or the time limit rejects at once and cancels
+ * the task on the server (`tasks/cancel`), also when the caller gives up after the server
+ * created the task but before its id reached us: the id is then awaited (for a while).
  */
 export function runToolTask(
   client: Client,
@@ -35,7 +49,9 @@ export function runToolTask(
   const cancelOnServer = () => {
     if (done || !taskId) return;
     done = true;
-    void client.experimental.tasks.cancelTask(taskId).catch(() => undefined);
+    void client
+      .request({ method: "tasks/cancel", params: { taskId } }, AnyResultSchema, { timeout: 5_000 })
+      .catch(() => undefined);
   };
   let waitingForId: ReturnType<typeof setTimeout> | undefined;
   const giveUp = () => {
@@ -48,47 +64,61 @@ export function runToolTask(
       waitingForId ??= setTimeout(() => stream.abort(), TASK_ID_GRACE_MS);
     }
   };
+  const each = (): RequestOptions => ({
+    ...options.requestOptions,
+    // Our own timer bounds the task; the SDK's must not drop a late answer with the task id.
+    timeout: options.timeoutMs + TASK_ID_GRACE_MS,
+    signal: stream.signal,
+  });
 
   const outcome = (async () => {
-    const messages = client.experimental.tasks.requestStream(
-      { method: "tools/call", params },
-      AnyResultSchema,
-      {
-        ...options.requestOptions,
-        // Our own timer bounds the task; the SDK's must not drop a late answer with the task id.
-        timeout: options.timeoutMs + TASK_ID_GRACE_MS,
-        signal: stream.signal,
-        onprogress: options.onprogress,
-        task: {},
-      },
-    );
     try {
-      for await (const message of messages) {
-        switch (message.type) {
-          case "taskCreated":
-            taskId = message.task.taskId;
-            if (gaveUp) giveUp();
-            break;
-          case "taskStatus":
-            break;
-          case "result":
-            done = true;
-            return message.result;
-          case "error":
-            throw message.error;
-          default: {
-            const unknown: never = message;
-            throw new JunctionError(
-              "mcp-invalid-response",
-              `unexpected task stream message ${JSON.stringify((unknown as { type?: unknown }).type)}`,
-            );
-          }
-        }
-      }
-      throw new JunctionError(
-        "mcp-invalid-response",
-        `the task for tool "${params.name}" ended without a result`,
+      const created = await client.request(
+        { method: "tools/call", params: { ...params, task: {} } },
+        AnyResultSchema,
+        { ...each(), onprogress: options.onprogress },
       );
+      const first = taskOf(created);
+      // A server may run the call at once and answer with the result itself.
+      if (!first) {
+        done = true;
+        return created;
+      }
+      taskId = first.taskId;
+      if (gaveUp) {
+        giveUp();
+        throw new JunctionError("aborted", `the task for tool "${params.name}" was given up`);
+      }
+      let state = first;
+      while (!TERMINAL.has(state.status) && state.status !== "input_required") {
+        await sleep(pollDelay(state), stream.signal);
+        const polled = taskOf({
+          task: await client.request({ method: "tasks/get", params: { taskId } }, AnyResultSchema, each()),
+        });
+        if (!polled) {
+          throw new JunctionError(
+            "mcp-invalid-response",
+            `tasks/get for tool "${params.name}" sent no task status`,
+          );
+        }
+        state = polled;
+      }
+      if (state.status === "cancelled") {
+        done = true;
+        throw new JunctionError(
+          "mcp-request-failed",
+          `the task for tool "${params.name}" was cancelled on the server`,
+        );
+      }
+      // Completed, failed (its result says why) or waiting for input (answered through the
+      // client's handlers while tasks/result is pending).
+      const result = await client.request(
+        { method: "tasks/result", params: { taskId } },
+        AnyResultSchema,
+        each(),
+      );
+      done = true;
+      return result;
     } finally {
       // A task we stop following (a failed poll, a lost connection) should not run on unwatched.
       cancelOnServer();
@@ -98,7 +128,7 @@ export function runToolTask(
   return new Promise((resolve, reject) => {
     const { signal } = options;
     const timer = setTimeout(() => {
-      reject(new McpError(ErrorCode.RequestTimeout, "task timed out"));
+      reject(new SdkError(SdkErrorCode.RequestTimeout, "task timed out"));
       giveUp();
     }, options.timeoutMs);
     const onAbort = () => {
@@ -110,5 +140,44 @@ export function runToolTask(
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
     });
+  });
+}
+
+/** The task of a `CreateTaskResult` (`{ task }`) or of a `tasks/get` answer, if it is one. */
+function taskOf(result: Record<string, unknown>): TaskState | undefined {
+  const task = result.task;
+  if (typeof task !== "object" || task === null) return undefined;
+  const { taskId, status, pollInterval, statusMessage } = task as Record<string, unknown>;
+  if (typeof taskId !== "string" || typeof status !== "string") return undefined;
+  return {
+    taskId,
+    status,
+    ...(typeof pollInterval === "number" ? { pollInterval } : {}),
+    ...(typeof statusMessage === "string" ? { statusMessage } : {}),
+  };
+}
+
+function pollDelay(state: TaskState): number {
+  const suggested = state.pollInterval;
+  return suggested !== undefined && Number.isFinite(suggested) && suggested >= 0
+    ? Math.min(suggested, MAX_POLL_MS)
+    : DEFAULT_POLL_MS;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 }

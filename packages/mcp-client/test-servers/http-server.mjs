@@ -88,6 +88,15 @@ export async function startHttpServer({ mode, port = 0 }) {
       }
       if (req.method !== "POST") return reply(400, { error: "session id required" });
       const body = await readBody(req);
+      // As the SDK's stateful transport does: without a session, only initialize opens one (a
+      // 2026-07-28 client's server/discover probe gets this 400 and falls back to initialize).
+      if (body?.method !== "initialize") {
+        return reply(400, {
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Bad Request: Server not initialized" },
+          id: null,
+        });
+      }
       const label = `session-${++sessionsCreated}`;
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
