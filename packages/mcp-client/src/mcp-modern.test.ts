@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { JunctionError } from "@junction/types";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
+import type { MCPStdioConfig } from "./mcp-config.js";
 
 // A 2026-07-28-only server (legacy traffic refused) over stdio and Streamable HTTP.
 const serverScript = join(dirname(fileURLToPath(import.meta.url)), "../test-servers/modern-server.mjs");
@@ -68,19 +69,18 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 describe("a 2026-07-28-only server over stdio", () => {
-  const config = () =>
-    ({
-      transport: "stdio",
-      command: process.execPath,
-      args: [serverScript, "stdio"],
-      name: "modern",
-      handlers: {
-        elicitation: async (request: { message: string }) => ({
-          action: "accept" as const,
-          content: { confirm: request.message === "Deploy to prod?" },
-        }),
-      },
-    }) as const;
+  const config = (): MCPStdioConfig => ({
+    transport: "stdio",
+    command: process.execPath,
+    args: [serverScript, "stdio"],
+    name: "modern",
+    handlers: {
+      elicitation: async (request) => ({
+        action: "accept",
+        content: { confirm: request.message === "Deploy to prod?" },
+      }),
+    },
+  });
 
   it("negotiates 2026-07-28 by default and serves tools, images, resources and prompts", async () => {
     const mcp = track(new MCP(config()));
@@ -194,7 +194,11 @@ describe("a 2026-07-28-only server over Streamable HTTP", () => {
           headers,
           ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
         });
-        res.writeHead(response.status, Object.fromEntries(response.headers));
+        const responseHeaders: Record<string, string> = {};
+        response.headers.forEach((value, name) => {
+          responseHeaders[name] = value;
+        });
+        res.writeHead(response.status, responseHeaders);
         if (!response.body) return void res.end();
         // A stream the backend ends early (a listen stream at close) ends ours too.
         Readable.fromWeb(response.body as never)
