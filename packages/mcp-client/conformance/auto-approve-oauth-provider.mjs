@@ -4,6 +4,7 @@
 // authorization request with a redirect carrying `code=…`.
 
 import { randomBytes } from "node:crypto";
+import { DpopSession } from "@modelcontextprotocol/client";
 
 /** Where the authorization server is told to send the browser; nothing listens here. */
 export const CONFORMANCE_REDIRECT_URL = "http://localhost:3000/callback";
@@ -25,17 +26,26 @@ export class AutoApproveOAuthProvider {
   #state;
   #pendingCode;
   #fetch;
+  #dpop;
 
   /**
    * @param {{ clientName: string; redirectUrl?: string; clientMetadataUrl?: string;
-   *   clientInformation?: Record<string, unknown>; fetch?: typeof fetch }} options
+   *   clientInformation?: Record<string, unknown>; fetch?: typeof fetch; dpop?: boolean }} options
    */
   constructor(options) {
+    // DPoP (RFC 9449, SEP-1932): one key for the life of the registration; the SDK signs the
+    // token request and every MCP request with it.
+    this.#dpop = options.dpop ? DpopSession.create() : undefined;
     this.#clientName = options.clientName;
     this.#redirectUrl = options.redirectUrl ?? CONFORMANCE_REDIRECT_URL;
     this.#clientMetadataUrl = options.clientMetadataUrl;
     this.#clientInformation = options.clientInformation;
     this.#fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /** The DPoP session, when this provider asks for sender-constrained tokens. */
+  dpop() {
+    return this.#dpop;
   }
 
   get redirectUrl() {

@@ -185,6 +185,7 @@ async function runAuthorizationCode(serverUrl, scenario, clientInformation) {
     clientName: CLIENT_NAME,
     clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
     clientInformation,
+    dpop: scenario.startsWith("auth/dpop"),
   });
   const mcp = connectTo(serverUrl, {
     authProvider: provider,
@@ -307,6 +308,33 @@ async function runCrossAppAccess(serverUrl, scenario) {
   }
 }
 
+/**
+ * auth/wif-jwt-bearer (SEP-1933, workload identity federation): the workload's JWT from its
+ * platform is exchanged at the MCP server's authorization server (RFC 7523 jwt-bearer grant)
+ * for an access token, which goes to MCP as a plain bearer header.
+ */
+async function runWorkloadIdentity(serverUrl, scenario) {
+  const context = readContext(scenario);
+  const resourceMetadata = await getJSON(new URL("/.well-known/oauth-protected-resource/mcp", serverUrl));
+  const authorizationServer = resourceMetadata.authorization_servers?.[0];
+  if (typeof authorizationServer !== "string")
+    fail("the protected resource metadata names no authorization server");
+  const metadata = await getJSON(new URL("/.well-known/oauth-authorization-server", authorizationServer));
+  const token = await postForm(metadata.token_endpoint, {
+    grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+    assertion: requireString(context, "valid_jwt"),
+    client_id: requireString(context, "client_id"),
+    resource: resourceMetadata.resource,
+  });
+  const mcp = connectTo(serverUrl, { headers: { Authorization: `Bearer ${token.access_token}` } });
+  try {
+    await mcp.connect();
+    await listToolNames(mcp);
+  } finally {
+    await mcp.close();
+  }
+}
+
 /** request-metadata: every request carries the client's info and capabilities in `_meta`. */
 async function runRequestMetadata(serverUrl) {
   const mcp = connectTo(serverUrl, {
@@ -413,6 +441,9 @@ const scenarios = {
   "auth/client-credentials-jwt": runClientCredentials,
   "auth/client-credentials-basic": runClientCredentials,
   "auth/cross-app-access-complete-flow": runCrossAppAccess,
+  // The 0.2 name of the same SEP-990 flow.
+  "auth/enterprise-managed-authorization": runCrossAppAccess,
+  "auth/wif-jwt-bearer": runWorkloadIdentity,
   "request-metadata": runRequestMetadata,
   "http-standard-headers": runStandardHeaders,
   "http-custom-headers": runCustomHeaders,

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer, type Server } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { JunctionError } from "@junction/types";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MCP } from "./mcp.js";
 import type { MCPStdioConfig } from "./mcp-config.js";
 
@@ -88,6 +88,7 @@ describe("a 2026-07-28-only server over stdio", () => {
     expect(mcp.protocolVersion).toBe("2026-07-28");
     expect(mcp.serverInfo).toMatchObject({ name: "modern-test-server", version: "1.0.0" });
     expect((await mcp.listTools()).map((tool) => tool.name)).toEqual([
+      "announce",
       "echo",
       "tiny-image",
       "deploy",
@@ -166,56 +167,91 @@ describe("a 2026-07-28-only server over stdio", () => {
   });
 });
 
+interface Proxy {
+  url: string;
+  /** What each request carried: its Mcp-Session-Id (never on 2026-07-28) and Mcp-Method headers. */
+  seen: { sessionHeader?: string; method?: string; logLevel?: unknown }[];
+  /** Drops every open subscriptions/listen stream, as a load balancer's idle timeout would. */
+  cutListenStreams(): void;
+  close(): Promise<void>;
+}
+
+/** An HTTP proxy spreading requests round robin over the backends (no session affinity). */
+async function startProxy(backends: { port: number }[]): Promise<Proxy> {
+  let next = 0;
+  const seen: Proxy["seen"] = [];
+  const listening = new Set<ServerResponse>();
+  const proxy = createServer(async (req, res) => {
+    const backend = backends[next++ % backends.length];
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === "string" && name !== "host") headers.set(name, value);
+    }
+    const method = req.headers["mcp-method"] as string | undefined;
+    let logLevel: unknown;
+    try {
+      logLevel = JSON.parse(Buffer.concat(chunks).toString("utf8"))?.params?._meta?.[
+        "io.modelcontextprotocol/logLevel"
+      ];
+    } catch {
+      // Not JSON: nothing to record.
+    }
+    seen.push({ sessionHeader: req.headers["mcp-session-id"] as string | undefined, method, logLevel });
+    if (method === "subscriptions/listen") {
+      listening.add(res);
+      res.once("close", () => listening.delete(res));
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${backend?.port}${req.url}`, {
+        method: req.method,
+        headers,
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+      });
+      const responseHeaders: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        responseHeaders[name] = value;
+      });
+      res.writeHead(response.status, responseHeaders);
+      if (!response.body) return void res.end();
+      // A stream the backend ends early (a listen stream at close) ends ours too.
+      Readable.fromWeb(response.body as never)
+        .on("error", () => res.destroy())
+        .pipe(res);
+    } catch {
+      res.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const address = proxy.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`,
+    seen,
+    cutListenStreams: () => {
+      for (const res of listening) res.destroy();
+    },
+    close: async () => {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    },
+  };
+}
+
 describe("a 2026-07-28-only server over Streamable HTTP", () => {
   let servers: { child: ChildProcess; port: number }[] = [];
-  let proxy: Server;
-  let proxyUrl = "";
-  const seen: { pid?: string; sessionHeader?: string; method?: string }[] = [];
+  let proxy: Proxy;
+  let single: Proxy;
 
   beforeAll(async () => {
     servers = await Promise.all([startHttp(), startHttp()]);
-    // Round robin over two separate server processes: with no session, either may answer.
-    let next = 0;
-    proxy = createServer(async (req, res) => {
-      const backend = servers[next++ % servers.length];
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === "string" && name !== "host") headers.set(name, value);
-      }
-      seen.push({
-        sessionHeader: req.headers["mcp-session-id"] as string | undefined,
-        method: req.headers["mcp-method"] as string | undefined,
-      });
-      try {
-        const response = await fetch(`http://127.0.0.1:${backend?.port}${req.url}`, {
-          method: req.method,
-          headers,
-          ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-        });
-        const responseHeaders: Record<string, string> = {};
-        response.headers.forEach((value, name) => {
-          responseHeaders[name] = value;
-        });
-        res.writeHead(response.status, responseHeaders);
-        if (!response.body) return void res.end();
-        // A stream the backend ends early (a listen stream at close) ends ours too.
-        Readable.fromWeb(response.body as never)
-          .on("error", () => res.destroy())
-          .pipe(res);
-      } catch {
-        res.destroy();
-      }
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    const address = proxy.address();
-    proxyUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
+    proxy = await startProxy(servers);
+    single = await startProxy(servers.slice(0, 1));
   });
 
   afterAll(async () => {
-    proxy?.closeAllConnections();
-    await new Promise((resolve) => proxy?.close(resolve));
+    await proxy?.close();
+    await single?.close();
     await Promise.all(servers.map((server) => stop(server.child)));
   });
 
@@ -223,7 +259,7 @@ describe("a 2026-07-28-only server over Streamable HTTP", () => {
     const mcp = track(
       new MCP({
         transport: "http",
-        url: proxyUrl,
+        url: proxy.url,
         name: "modern-http",
         handlers: { elicitation: async () => ({ action: "accept", content: { confirm: true } }) },
       }),
@@ -239,19 +275,52 @@ describe("a 2026-07-28-only server over Streamable HTTP", () => {
     expect([...answers].sort()).toEqual(servers.map((server) => String(server.child.pid)).sort());
     // MRTR over HTTP: the retry with inputResponses may land on the other process.
     expect(text(await mcp.callTool("deploy", { env: "prod" }))).toBe("deployed to prod");
-    expect(await mcp.readResource("memo://greeting")).toMatchObject({
-      contents: [{ text: "hello from 2026" }],
-    });
+    expect((await mcp.readResource("memo://greeting")).contents).toEqual([
+      { uri: "memo://greeting", mimeType: "text/plain", text: "hello from 2026" },
+    ]);
+    // No logging/setLevel on 2026-07-28: the level rides in the _meta of the later requests.
+    const before = proxy.seen.length;
+    await mcp.setLogLevel("debug");
+    expect(proxy.seen.length).toBe(before);
+    await mcp.callTool("echo", { message: "logged" });
+    expect(proxy.seen.at(-1)).toMatchObject({ method: "tools/call", logLevel: "debug" });
     await mcp.close();
-    expect(seen.every((request) => request.sessionHeader === undefined)).toBe(true);
-    expect(seen.map((request) => request.method)).toContain("tools/call");
+    expect(proxy.seen.every((request) => request.sessionHeader === undefined)).toBe(true);
+    expect(proxy.seen.map((request) => request.method)).toContain("tools/call");
+  });
+
+  it("hears tool list changes and resource updates on subscriptions/listen, and listens again after the stream is cut", async () => {
+    const mcp = track(new MCP({ transport: "http", url: single.url, name: "listening" }));
+    await mcp.connect();
+    let toolChanges = 0;
+    mcp.onToolsChanged(() => toolChanges++);
+    const updates: string[] = [];
+    const unsubscribe = await mcp.subscribe("memo://greeting", (uri) => updates.push(uri));
+    const listens = () => single.seen.filter((request) => request.method === "subscriptions/listen").length;
+    // One stream for the tool list, reopened with the resource added.
+    expect(listens()).toBe(2);
+
+    expect(text(await mcp.callTool("announce", { what: "tools" }))).toBe("announced tools");
+    await vi.waitFor(() => expect(toolChanges).toBe(1));
+    expect(text(await mcp.callTool("announce", { what: "greeting" }))).toBe("announced greeting");
+    await vi.waitFor(() => expect(updates).toEqual(["memo://greeting"]));
+
+    single.cutListenStreams();
+    await vi.waitFor(() => expect(listens()).toBe(3));
+    // Let the new stream's acknowledgement arrive before announcing.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await mcp.callTool("announce", { what: "tools" });
+    await vi.waitFor(() => expect(toolChanges).toBe(2));
+
+    await unsubscribe();
+    expect(listens()).toBe(4);
   });
 
   it("maps a pinned 2025-11-25 refused by the server to mcp-connect-failed", async () => {
     const mcp = track(
       new MCP({
         transport: "http",
-        url: proxyUrl,
+        url: proxy.url,
         name: "pinned",
         protocolVersion: "2025-11-25",
         sseFallback: false,

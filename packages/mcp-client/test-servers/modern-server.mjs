@@ -16,10 +16,25 @@ import { z } from "zod";
 const TINY_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
+/** Publishes change events to open `subscriptions/listen` streams (HTTP mode only). */
+let notify;
+
 function build() {
   const server = new McpServer(
     { name: "modern-test-server", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } },
+    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {} } },
+  );
+  server.registerTool(
+    "announce",
+    {
+      description: "Publishes a change to the open listen streams (HTTP mode)",
+      inputSchema: z.object({ what: z.enum(["tools", "greeting"]) }),
+    },
+    async ({ what }) => {
+      if (what === "tools") notify?.toolsChanged();
+      else notify?.resourceUpdated("memo://greeting");
+      return { content: [{ type: "text", text: `announced ${what}` }] };
+    },
   );
   server.registerTool(
     "echo",
@@ -75,6 +90,7 @@ if (mode === "stdio") {
   serveStdio(build, { legacy: "reject" });
 } else if (mode === "http") {
   const handler = createMcpHandler(build, { legacy: "reject" });
+  notify = handler.notify;
   const http = createServer(async (req, res) => {
     try {
       const chunks = [];
