@@ -9,6 +9,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { fetchWithOwnSignal } from "./fetch-with-own-signal.js";
 import type { MCPConfig, MCPHttpConfig } from "./mcp-config.js";
 import { httpStatus, isRequestTimeout, safeError } from "./mcp-errors.js";
+import { tapTransport } from "./message-tap.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
 
 /** The client identity sent in `initialize`. */
@@ -59,10 +60,11 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
         args: config.args,
         env: config.env,
         cwd: config.cwd,
+        onStderr: config.onStderr,
       });
       const client = newClient();
       try {
-        await client.connect(transport, { timeout });
+        await client.connect(tapTransport(transport, config.onMessage), { timeout });
       } catch (error) {
         await transport.close();
         throw startFailure(setup, transport, error, timeout);
@@ -84,7 +86,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       await config.server.connect(serverSide);
       const client = newClient();
       try {
-        await client.connect(clientSide, { timeout });
+        await client.connect(tapTransport(clientSide, config.onMessage), { timeout });
       } catch (error) {
         throw connectFailure(setup, "the in-memory server", error, timeout);
       }
@@ -116,7 +118,7 @@ async function openHttp(
   });
   const client = newClient();
   try {
-    await client.connect(streamable, { timeout });
+    await client.connect(tapTransport(streamable, config.onMessage), { timeout });
     return { client, transport: streamable, kind: "http", closing: false };
   } catch (error) {
     const status = httpStatus(error);
@@ -154,7 +156,7 @@ async function connectRemote(
   via: string,
 ): Promise<void> {
   try {
-    await client.connect(transport, { timeout });
+    await client.connect(tapTransport(transport, setup.config.onMessage), { timeout });
   } catch (error) {
     if (error instanceof UnauthorizedError) setup.onUnauthorized(transport);
     throw connectFailure(
