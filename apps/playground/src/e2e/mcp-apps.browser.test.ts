@@ -319,6 +319,18 @@ describe("MCP Apps in a real browser", () => {
     await shot("04-mcp-app-flood-rate-limited.png");
   });
 
+  it("keeps an app from navigating its own frame to another origin", async () => {
+    const frameElement = page.getByTestId("tool-output").getByTestId("mcp-app-frame");
+    await page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .locator("#leave")
+      .click();
+    await page.waitForTimeout(1000);
+    expect(otherHits).toEqual(["GET /from-counter"]);
+    const frame = await (await frameElement.elementHandle())?.contentFrame();
+    expect(frame?.url()).not.toContain(otherOrigin);
+  });
+
   it("renders the app inline in chat under the tool card, and its tool call asks there", async () => {
     await page.getByTestId("nav-chat").click();
     await page.getByTestId("composer").fill("open the counter app");
