@@ -284,7 +284,7 @@ describe("MCP Apps in a real browser", () => {
     expect(fromApps).toEqual([]);
     expect(seen.filter((request) => request.origin === "null" || request.site === "cross-site")).toEqual([]);
     expect(pageErrors).toEqual([]);
-    await shot("03-mcp-app-hostile-all-refused.png");
+    await app.screenshot({ path: join(artifacts, "03-mcp-app-hostile-all-refused.png") });
   });
 
   it("ignores a message that does not come from the app's own frame, and never reloads an app", async () => {
@@ -316,7 +316,7 @@ describe("MCP Apps in a real browser", () => {
     const drops = (await app.getByTestId("mcp-app-drops").textContent()) ?? "";
     const rate = Number(/Refused messages: (\d+) over the rate limit/.exec(drops)?.[1]);
     expect(rate).toBe(3000 - answered);
-    await shot("04-mcp-app-flood-rate-limited.png");
+    await app.screenshot({ path: join(artifacts, "04-mcp-app-flood-rate-limited.png") });
   });
 
   it("keeps an app from navigating its own frame to another origin", async () => {
