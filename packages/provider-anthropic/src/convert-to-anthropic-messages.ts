@@ -7,7 +7,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
-import { isRecord } from "@junction/provider-utils";
+import { isRecord, omittedPartNote, resourceLinkText } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -197,15 +197,8 @@ function convertPart(part: ToolResultPart, where: Where, warnings: Warning[]): M
       return [omitted(where, "audio", `audio (${part.mimeType})`, warnings)];
     case "resource":
       return convertResource(part.resource, where, warnings);
-    case "resource_link": {
-      const details = [part.mimeType, part.description].filter(Boolean).join(", ");
-      return [
-        {
-          type: "text",
-          text: `Resource link: ${part.name} <${part.uri}>${details ? ` (${details})` : ""}`,
-        },
-      ];
-    }
+    case "resource_link":
+      return [{ type: "text", text: resourceLinkText(part) }];
     default: {
       const unknown: never = part;
       return [
@@ -256,12 +249,9 @@ function textDocument(text: string, uri: string): DocumentBlockParam {
 }
 
 function omitted(where: Where, what: string, description: string, warnings: Warning[]): TextBlockParam {
-  const place = where === "tool-result" ? "a tool result" : "a user message";
-  warnings.push({
-    code: `${where}-${what}-unsupported`,
-    message: `Anthropic cannot take ${description} in ${place}; a text note was sent in its place.`,
-  });
-  return { type: "text", text: `[${description} omitted: not supported by this model provider]` };
+  const note = omittedPartNote({ provider: "Anthropic", where, what, description });
+  warnings.push(note.warning);
+  return { type: "text", text: note.text };
 }
 
 function decodeBase64Text(base64: string): string | undefined {

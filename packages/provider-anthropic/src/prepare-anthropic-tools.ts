@@ -2,15 +2,14 @@ import type {
   Tool as AnthropicTool,
   ToolChoice as AnthropicToolChoice,
 } from "@anthropic-ai/sdk/resources/messages";
+import { prepareToolNames } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
-  createToolNameMapping,
   type JSONSchema,
   type Message,
   type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
-  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 
@@ -28,8 +27,9 @@ export interface PreparedAnthropicTools {
  * Prepares tool definitions for the Messages API. Pure: the caller's objects are never
  * mutated.
  *
- * - Names follow `COMMON_TOOL_NAME_RULE`; the mapping also covers the names used in the
- *   history's tool calls and results, so earlier turns map the same way.
+ * - Names follow `COMMON_TOOL_NAME_RULE` (`prepareToolNames`): the mapping also covers the names
+ *   used in the history's tool calls and results, so earlier turns map the same way; a second
+ *   tool with a taken name is left out with a warning.
  * - Schemas: the API takes JSON Schema but needs an object schema at the top without
  *   `oneOf`/`anyOf`/`allOf` there. A schema it would reject becomes a permissive object
  *   schema with a warning (the tool itself still validates its input).
@@ -39,24 +39,16 @@ export function prepareAnthropicTools(options: {
   toolChoice?: ToolChoice;
   messages: Message[];
 }): PreparedAnthropicTools {
-  const warnings: Warning[] = [];
-  const definitions = options.tools ?? [];
-  const toolNames = createToolNameMapping(
-    [...definitions.map((tool) => tool.name), ...toolNamesInMessages(options.messages)],
-    COMMON_TOOL_NAME_RULE,
-  );
+  const named = prepareToolNames({
+    tools: options.tools,
+    messages: options.messages,
+    rule: COMMON_TOOL_NAME_RULE,
+    provider: "Anthropic",
+  });
+  const { toolNames, warnings } = named;
 
   const tools: AnthropicTool[] = [];
-  const seen = new Set<string>();
-  for (const definition of definitions) {
-    if (seen.has(definition.name)) {
-      warnings.push({
-        code: "tool-duplicate-name",
-        message: `Two tools are named "${definition.name}"; only the first is sent to Anthropic.`,
-      });
-      continue;
-    }
-    seen.add(definition.name);
+  for (const definition of named.tools) {
     const tool: AnthropicTool = {
       name: toolNames.toVendor(definition.name),
       input_schema: prepareInputSchema(definition, warnings),

@@ -5,7 +5,7 @@ import type {
   ImageFormat,
   ToolResultContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
-import { isRecord } from "@junction/provider-utils";
+import { isRecord, omittedPartNote, resourceLinkText } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -278,10 +278,8 @@ function convertPart(part: ToolResultPart, where: Where, context: Context): Medi
       return [omitted(where, "audio", `audio (${part.mimeType})`, context)];
     case "resource":
       return [convertResource(part.resource, where, context)];
-    case "resource_link": {
-      const details = [part.mimeType, part.description].filter(Boolean).join(", ");
-      return [{ text: `Resource link: ${part.name} <${part.uri}>${details ? ` (${details})` : ""}` }];
-    }
+    case "resource_link":
+      return [{ text: resourceLinkText(part) }];
     default: {
       const unknown: never = part;
       return [
@@ -374,10 +372,7 @@ function safeDecode(text: string): string {
 }
 
 function omitted(where: Where, what: string, description: string, context: Context): MediaBlock {
-  const place = where === "tool-result" ? "a tool result" : "a user message";
-  context.warnings.push({
-    code: `${where}-${what}-unsupported`,
-    message: `Bedrock cannot take ${description} in ${place}; a text note was sent in its place.`,
-  });
-  return { text: `[${description} omitted: not supported by this model provider]` };
+  const note = omittedPartNote({ provider: "Bedrock", where, what, description });
+  context.warnings.push(note.warning);
+  return { text: note.text };
 }

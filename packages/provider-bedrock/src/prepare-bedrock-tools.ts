@@ -3,15 +3,13 @@ import type {
   ToolChoice as BedrockToolChoice,
   ToolConfiguration,
 } from "@aws-sdk/client-bedrock-runtime";
-import { isRecord } from "@junction/provider-utils";
+import { isRecord, prepareToolNames } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
-  createToolNameMapping,
   type Message,
   type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
-  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 
@@ -27,8 +25,9 @@ export interface PreparedBedrockTools {
 /**
  * Prepares tool definitions for the Converse API. Pure: the caller's objects are never mutated.
  *
- * - Names follow Bedrock's rule `[a-zA-Z0-9_-]{1,64}` (`COMMON_TOOL_NAME_RULE`); the mapping
- *   also covers the names used in the history, so earlier turns map the same way.
+ * - Names follow Bedrock's rule `[a-zA-Z0-9_-]{1,64}` (`COMMON_TOOL_NAME_RULE`, through
+ *   `prepareToolNames`); the mapping also covers the names used in the history, so earlier turns
+ *   map the same way; a second tool with a taken name is left out with a warning.
  * - Schemas go as `inputSchema.json`. Bedrock needs an object schema at the top: a schema
  *   without `type` gets `type: "object"`; any other schema becomes an open object schema with a
  *   warning (the tool still validates its input itself).
@@ -41,24 +40,16 @@ export function prepareBedrockTools(options: {
   toolChoice?: ToolChoice;
   messages: Message[];
 }): PreparedBedrockTools {
-  const warnings: Warning[] = [];
-  const definitions = options.tools ?? [];
-  const toolNames = createToolNameMapping(
-    [...definitions.map((tool) => tool.name), ...toolNamesInMessages(options.messages)],
-    COMMON_TOOL_NAME_RULE,
-  );
+  const named = prepareToolNames({
+    tools: options.tools,
+    messages: options.messages,
+    rule: COMMON_TOOL_NAME_RULE,
+    provider: "Bedrock",
+  });
+  const { toolNames, warnings } = named;
 
   const tools: BedrockTool[] = [];
-  const seen = new Set<string>();
-  for (const definition of definitions) {
-    if (seen.has(definition.name)) {
-      warnings.push({
-        code: "tool-duplicate-name",
-        message: `Two tools are named "${definition.name}"; only the first is sent to Bedrock.`,
-      });
-      continue;
-    }
-    seen.add(definition.name);
+  for (const definition of named.tools) {
     tools.push({
       toolSpec: {
         name: toolNames.toVendor(definition.name),
