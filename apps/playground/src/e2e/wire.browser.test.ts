@@ -157,6 +157,10 @@ describe("what went over the wire, in a real browser", () => {
     });
     expect(offered).toEqual(completion.body.values.slice(0, 12));
     expect(offered.every((value) => value.startsWith("1"))).toBe(true);
+    // Fold the traffic and stderr away, so the form is in view.
+    await page.getByTestId("traffic").locator("summary").first().click();
+    await page.getByTestId("stderr").locator("summary").click();
+    await page.getByTestId("template-form").scrollIntoViewIfNeeded();
     await shot("04-template-completion.png");
     await suggestions.first().click();
     await expect
