@@ -5,7 +5,7 @@ import type {
   ImageFormat,
   ToolResultContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
-import { isRecord, omittedPartNote, resourceLinkText } from "@junction/provider-utils";
+import { isRecord, omittedPartNote, textInPlaceOf } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -270,35 +270,21 @@ function convertPart(part: ToolResultPart, where: Where, context: Context): Medi
     case "text":
       return part.text === "" ? [] : [{ text: part.text }];
     case "image":
-      return [
-        image(part.data, part.mimeType, where, context) ??
-          omitted(where, "image-type", `an image of type ${part.mimeType}`, context),
-      ];
-    case "audio":
-      return [omitted(where, "audio", `audio (${part.mimeType})`, context)];
+      return [image(part.data, part.mimeType, where, context) ?? inPlaceOf(part, where, context)];
     case "resource":
-      return [convertResource(part.resource, where, context)];
-    case "resource_link":
-      return [{ text: resourceLinkText(part) }];
-    default: {
-      const unknown: never = part;
-      return [
-        omitted(
-          where,
-          "part",
-          `a part of type ${JSON.stringify((unknown as { type?: unknown }).type)}`,
-          context,
-        ),
-      ];
-    }
+      return [convertResource(part, where, context)];
+    default:
+      // Audio, resource links and parts of unknown types: a text line, with a warning where something is lost.
+      return [inPlaceOf(part, where, context)];
   }
 }
 
 function convertResource(
-  resource: { uri: string; mimeType?: string; text?: string; blob?: string },
+  part: Extract<ToolResultPart, { type: "resource" }>,
   where: Where,
   context: Context,
 ): MediaBlock {
+  const resource = part.resource;
   const mimeType = resource.mimeType?.split(";")[0]?.trim().toLowerCase();
   if (typeof resource.text === "string") {
     // Any text goes as a document; its type picks the format where Bedrock has one.
@@ -321,7 +307,7 @@ function convertResource(
     if (format && bytes) return document(bytes, format, resource.uri, context);
     return omitted(where, "resource", `the resource ${resource.uri} (${type})`, context);
   }
-  return { text: `Resource: <${resource.uri}>` };
+  return inPlaceOf(part, where, context);
 }
 
 function image(data: string, mimeType: string, where: Where, context: Context): MediaBlock | undefined {
@@ -369,6 +355,12 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+function inPlaceOf(part: ToolResultPart, where: Where, context: Context): MediaBlock {
+  const note = textInPlaceOf(part, { provider: "Bedrock", where });
+  if (note.warning) context.warnings.push(note.warning);
+  return { text: note.text };
 }
 
 function omitted(where: Where, what: string, description: string, context: Context): MediaBlock {

@@ -1,5 +1,11 @@
+import type { ToolResultPart } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { describeResourceLink, omittedPartNote, resourceLinkText } from "./content-part-notes.js";
+import {
+  describeResourceLink,
+  omittedPartNote,
+  resourceLinkText,
+  textInPlaceOf,
+} from "./content-part-notes.js";
 
 describe("describeResourceLink and resourceLinkText", () => {
   it("name and URI, then MIME type and description in parentheses", () => {
@@ -60,5 +66,66 @@ describe("omittedPartNote", () => {
         "Bedrock cannot take an image of type image/bmp in a user message; a text note was sent in its place.",
     });
     expect(note.text).toBe("[an image of type image/bmp omitted: not supported by this model provider]");
+  });
+});
+
+describe("textInPlaceOf", () => {
+  const place = { provider: "Acme", where: "tool-result" } as const;
+
+  it("keeps text and writes links and resources without contents as lines, without a warning", () => {
+    expect(textInPlaceOf({ type: "text", text: "hello" }, place)).toEqual({ text: "hello" });
+    expect(
+      textInPlaceOf(
+        { type: "resource_link", uri: "file:///a.md", name: "a.md", mimeType: "text/markdown" },
+        place,
+      ),
+    ).toEqual({ text: "Resource link: a.md <file:///a.md> (text/markdown)" });
+    expect(textInPlaceOf({ type: "resource", resource: { uri: "file:///empty" } }, place)).toEqual({
+      text: "Resource: <file:///empty>",
+    });
+    expect(
+      textInPlaceOf({ type: "resource", resource: { uri: "file:///n.txt", text: "notes" } }, place),
+    ).toEqual({
+      text: "Resource: <file:///n.txt>\nnotes",
+    });
+  });
+
+  it("notes an image, audio and a binary resource as left out, with a warning each", () => {
+    expect(textInPlaceOf({ type: "image", data: "AAAA", mimeType: "image/bmp" }, place)).toEqual({
+      text: "[an image of type image/bmp omitted: not supported by this model provider]",
+      warning: {
+        code: "tool-result-image-type-unsupported",
+        message:
+          "Acme cannot take an image of type image/bmp in a tool result; a text note was sent in its place.",
+      },
+    });
+    expect(textInPlaceOf({ type: "audio", data: "AAAA", mimeType: "audio/wav" }, place).warning?.code).toBe(
+      "tool-result-audio-unsupported",
+    );
+    expect(
+      textInPlaceOf(
+        { type: "resource", resource: { uri: "file:///a.zip", blob: "AAAA" } },
+        { ...place, where: "user-content" },
+      ),
+    ).toEqual({
+      text: "[the resource file:///a.zip (application/octet-stream) omitted: not supported by this model provider]",
+      warning: {
+        code: "user-content-resource-unsupported",
+        message:
+          "Acme cannot take the resource file:///a.zip (application/octet-stream) in a user message; a text note was sent in its place.",
+      },
+    });
+  });
+
+  it("notes a part of a type it does not know (untrusted input) instead of dropping it", () => {
+    const part = { type: "video", data: "AAAA" } as unknown as ToolResultPart;
+    expect(textInPlaceOf(part, place)).toEqual({
+      text: '[a part of type "video" omitted: not supported by this model provider]',
+      warning: {
+        code: "tool-result-part-unsupported",
+        message:
+          'Acme cannot take a part of type "video" in a tool result; a text note was sent in its place.',
+      },
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { Warning } from "@junction/types";
+import type { ToolResultPart, Warning } from "@junction/types";
 
 /** An MCP `resource_link` content part, as far as a text line about it needs. */
 export interface ResourceLinkDescription {
@@ -58,4 +58,56 @@ export function omittedPartNote(options: {
     },
     text: `[${options.description} omitted: not supported by this model provider]`,
   };
+}
+
+/**
+ * The text a provider sends in place of a content part it has no native form for, and the warning
+ * that says so where something is lost. Each provider carries natively what its vendor takes and
+ * hands the rest here, so every vendor words the same fallbacks alike:
+ *
+ * - `text`: the text itself;
+ * - `resource_link`: {@link resourceLinkText}, no warning (nothing is lost);
+ * - a `resource` without contents: `Resource: <uri>`; with text: that line and the text; neither warns;
+ * - `image`, `audio`, a `resource` with a blob, or a part of an unknown type:
+ *   {@link omittedPartNote} (`image-type`, `audio`, `resource`, `part`).
+ *
+ * @example
+ * ```ts
+ * const note = textInPlaceOf(part, { provider: "Acme", where: "tool-result" });
+ * if (note.warning) warnings.push(note.warning);
+ * blocks.push({ type: "text", text: note.text });
+ * ```
+ */
+export function textInPlaceOf(
+  part: ToolResultPart,
+  options: { provider: string; where: ContentPartPlace },
+): { text: string; warning?: Warning } {
+  switch (part.type) {
+    case "text":
+      return { text: part.text };
+    case "image":
+      return omittedPartNote({
+        ...options,
+        what: "image-type",
+        description: `an image of type ${part.mimeType}`,
+      });
+    case "audio":
+      return omittedPartNote({ ...options, what: "audio", description: `audio (${part.mimeType})` });
+    case "resource": {
+      const { uri, mimeType, text, blob } = part.resource;
+      if (typeof text === "string") return { text: `Resource: <${uri}>\n${text}` };
+      if (typeof blob === "string") {
+        const description = `the resource ${uri} (${mimeType ?? "application/octet-stream"})`;
+        return omittedPartNote({ ...options, what: "resource", description });
+      }
+      return { text: `Resource: <${uri}>` };
+    }
+    case "resource_link":
+      return { text: resourceLinkText(part) };
+    default: {
+      const unknown: never = part;
+      const type = JSON.stringify((unknown as { type?: unknown }).type);
+      return omittedPartNote({ ...options, what: "part", description: `a part of type ${type}` });
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRecord, parseToolArguments } from "./parse-tool-arguments.js";
+import { isRecord, parseToolArguments, toolCallInput } from "./parse-tool-arguments.js";
 
 describe("parseToolArguments", () => {
   it("parses a JSON object", () => {
@@ -36,5 +36,30 @@ describe("isRecord", () => {
     expect(isRecord([])).toBe(false);
     expect(isRecord("x")).toBe(false);
     expect(isRecord(undefined)).toBe(false);
+  });
+});
+
+describe("toolCallInput", () => {
+  it("is the parsed object when the text is one, and {} for no text", () => {
+    expect(toolCallInput({ text: '{"q":"x"}', id: "c1", name: "search", provider: "Acme" })).toEqual({
+      input: { q: "x" },
+    });
+    expect(toolCallInput({ text: "", id: "c1", name: "search", provider: "Acme" })).toEqual({ input: {} });
+  });
+
+  it("passes other text on as it is, with a warning naming the call and what was wrong", () => {
+    expect(toolCallInput({ text: "[1,2]", id: "c2", name: "get_weather", provider: "Bedrock" })).toEqual({
+      input: "[1,2]",
+      warning: {
+        code: "tool-call-arguments-invalid",
+        message:
+          "Bedrock sent arguments for tool call c2 (get_weather) that are not a JSON object: expected a JSON object, got an array",
+      },
+    });
+    const broken = toolCallInput({ text: '{"q":', id: "c3", name: "search", provider: "Acme" });
+    expect(broken.input).toBe('{"q":');
+    expect(broken.warning?.message).toMatch(
+      /^Acme sent arguments for tool call c3 \(search\) that are not a JSON object: not valid JSON \(.+\)$/,
+    );
   });
 });
