@@ -7,7 +7,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
-import { isRecord, textInPlaceOf } from "@junction/provider-utils";
+import { isRecord, objectToolInput, textInPlaceOf } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -137,14 +137,8 @@ function convertAssistant(
         break;
       }
       case "tool-call": {
-        let input = part.input;
-        if (!isRecord(input)) {
-          warnings.push({
-            code: "tool-call-input-not-object",
-            message: `Tool call ${part.id} (${part.name}) has input that is not a JSON object; it was sent as an empty object.`,
-          });
-          input = {};
-        }
+        const { input, warning } = objectToolInput(part);
+        if (warning) warnings.push(warning);
         const block: ToolUseBlockParam = {
           type: "tool_use",
           id: part.id,

@@ -39,12 +39,7 @@ export function prepareAnthropicTools(options: {
   toolChoice?: ToolChoice;
   messages: Message[];
 }): PreparedAnthropicTools {
-  const named = prepareToolNames({
-    tools: options.tools,
-    messages: options.messages,
-    rule: COMMON_TOOL_NAME_RULE,
-    provider: "Anthropic",
-  });
+  const named = prepareToolNames({ ...options, rule: COMMON_TOOL_NAME_RULE, provider: "Anthropic" });
   const { toolNames, warnings } = named;
 
   const tools: AnthropicTool[] = [];

@@ -5,7 +5,7 @@ import type {
   ImageFormat,
   ToolResultContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
-import { isRecord, omittedPartNote, textInPlaceOf } from "@junction/provider-utils";
+import { isRecord, objectToolInput, omittedPartNote, textInPlaceOf } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -194,14 +194,8 @@ function convertAssistant(
           });
           break;
         }
-        let input = part.input;
-        if (!isRecord(input)) {
-          warnings.push({
-            code: "tool-call-input-not-object",
-            message: `Tool call ${part.id} (${part.name}) has input that is not a JSON object; it was sent as an empty object.`,
-          });
-          input = {};
-        }
+        const { input, warning } = objectToolInput(part);
+        if (warning) warnings.push(warning);
         blocks.push({
           toolUse: { toolUseId: part.id, name: toolNames.toVendor(part.name), input: input as never },
         });

@@ -40,12 +40,7 @@ export function prepareBedrockTools(options: {
   toolChoice?: ToolChoice;
   messages: Message[];
 }): PreparedBedrockTools {
-  const named = prepareToolNames({
-    tools: options.tools,
-    messages: options.messages,
-    rule: COMMON_TOOL_NAME_RULE,
-    provider: "Bedrock",
-  });
+  const named = prepareToolNames({ ...options, rule: COMMON_TOOL_NAME_RULE, provider: "Bedrock" });
   const { toolNames, warnings } = named;
 
   const tools: BedrockTool[] = [];

@@ -34,8 +34,7 @@ export function prepareChatCompletionsTools(options: {
   messages: Message[];
 }): PreparedChatCompletionsTools {
   const { tools, toolNames, warnings } = prepareToolNames({
-    tools: options.tools,
-    messages: options.messages,
+    ...options,
     rule: COMMON_TOOL_NAME_RULE,
     provider: "Chat Completions",
   });

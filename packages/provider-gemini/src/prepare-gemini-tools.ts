@@ -46,8 +46,7 @@ export function prepareGeminiTools(options: {
   messages?: Message[];
 }): PreparedGeminiTools {
   const { tools, toolNames, warnings } = prepareToolNames({
-    tools: options.tools,
-    messages: options.messages,
+    ...options,
     rule: createGeminiToolNameMapping,
     provider: "Gemini",
   });

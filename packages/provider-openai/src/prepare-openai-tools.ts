@@ -46,12 +46,7 @@ export function prepareOpenAITools(options: {
     tools: definitions,
     toolNames,
     warnings,
-  } = prepareToolNames({
-    tools: options.tools,
-    messages: options.messages,
-    rule: COMMON_TOOL_NAME_RULE,
-    provider: "OpenAI",
-  });
+  } = prepareToolNames({ ...options, rule: COMMON_TOOL_NAME_RULE, provider: "OpenAI" });
 
   const tools = definitions.map((tool): OpenAIFunctionTool => {
     const parameters = objectSchema(tool, warnings);

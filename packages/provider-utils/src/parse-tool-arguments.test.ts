@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRecord, parseToolArguments, toolCallInput } from "./parse-tool-arguments.js";
+import { isRecord, objectToolInput, parseToolArguments, toolCallInput } from "./parse-tool-arguments.js";
 
 describe("parseToolArguments", () => {
   it("parses a JSON object", () => {
@@ -61,5 +61,26 @@ describe("toolCallInput", () => {
     expect(broken.warning?.message).toMatch(
       /^Acme sent arguments for tool call c3 \(search\) that are not a JSON object: not valid JSON \(.+\)$/,
     );
+  });
+});
+
+describe("objectToolInput", () => {
+  it("keeps an object input as it is", () => {
+    const input = { q: "x" };
+    expect(objectToolInput({ id: "c1", name: "search", input })).toEqual({ input });
+    expect(objectToolInput({ id: "c1", name: "search", input }).input).toBe(input);
+  });
+
+  it("sends anything else as {} with a warning naming the call", () => {
+    for (const input of ["raw text", [1], null, 3]) {
+      expect(objectToolInput({ id: "c2", name: "search", input })).toEqual({
+        input: {},
+        warning: {
+          code: "tool-call-input-not-object",
+          message:
+            "Tool call c2 (search) has input that is not a JSON object; it was sent as an empty object.",
+        },
+      });
+    }
   });
 });

@@ -63,3 +63,23 @@ export function toolCallInput(options: { text: string; id: string; name: string;
     },
   };
 }
+
+/**
+ * A tool call's input for a vendor that takes only a JSON object there (Anthropic's `tool_use`,
+ * Bedrock's `toolUse`), when a conversation sends the call back: the input when it is an object,
+ * else `{}` with a `tool-call-input-not-object` warning ("Tool call c1 (search) has input that is
+ * not a JSON object; it was sent as an empty object.").
+ */
+export function objectToolInput(call: { id: string; name: string; input: unknown }): {
+  input: Record<string, unknown>;
+  warning?: Warning;
+} {
+  if (isRecord(call.input)) return { input: call.input };
+  return {
+    input: {},
+    warning: {
+      code: "tool-call-input-not-object",
+      message: `Tool call ${call.id} (${call.name}) has input that is not a JSON object; it was sent as an empty object.`,
+    },
+  };
+}

@@ -42,8 +42,8 @@ export interface PreparedToolNames<Tool extends { name: string } = ToolDefinitio
  * ```
  */
 export function prepareToolNames<Tool extends { name: string } = ToolDefinition>(options: {
-  tools: readonly Tool[] | undefined;
-  messages: readonly Message[] | undefined;
+  tools?: readonly Tool[];
+  messages?: readonly Message[];
   rule: ToolNameRule | ToolNameMapper;
   provider: string;
 }): PreparedToolNames<Tool> {
