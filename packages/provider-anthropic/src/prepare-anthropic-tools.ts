@@ -2,10 +2,9 @@ import type {
   Tool as AnthropicTool,
   ToolChoice as AnthropicToolChoice,
 } from "@anthropic-ai/sdk/resources/messages";
-import { prepareToolNames } from "@junction/provider-utils";
+import { objectInputSchema, prepareToolNames } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
-  type JSONSchema,
   type Message,
   type ToolChoice,
   type ToolDefinition,
@@ -84,39 +83,8 @@ function mapToolChoice(
   }
 }
 
-const topLevelCombinators = ["oneOf", "anyOf", "allOf"] as const;
-
 function prepareInputSchema(definition: ToolDefinition, warnings: Warning[]): AnthropicTool.InputSchema {
-  const schema: unknown = definition.inputSchema;
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-    warnings.push({
-      code: "tool-schema-invalid",
-      message: `Tool "${definition.name}" has no JSON Schema object as its input schema; an open object schema was sent instead.`,
-    });
-    return { type: "object" };
-  }
-  const copy = structuredClone(schema) as JSONSchema;
-  const combinator = topLevelCombinators.find((key) => key in copy);
-  if (combinator) {
-    warnings.push({
-      code: "tool-schema-unsupported",
-      message: `Tool "${definition.name}": Anthropic rejects "${combinator}" at the top of an input schema; an open object schema was sent instead, and the tool validates its input itself.`,
-    });
-    return permissive(copy);
-  }
-  if (copy.type === undefined) return { ...copy, type: "object" };
-  if (copy.type !== "object") {
-    warnings.push({
-      code: "tool-schema-unsupported",
-      message: `Tool "${definition.name}": Anthropic needs an object schema at the top, not type ${JSON.stringify(copy.type)}; an open object schema was sent instead.`,
-    });
-    return permissive(copy);
-  }
-  return copy as AnthropicTool.InputSchema;
-}
-
-function permissive(schema: JSONSchema): AnthropicTool.InputSchema {
-  return typeof schema.description === "string"
-    ? { type: "object", description: schema.description }
-    : { type: "object" };
+  const { schema, warning } = objectInputSchema(definition, { provider: "Anthropic" });
+  if (warning) warnings.push(warning);
+  return schema as AnthropicTool.InputSchema;
 }

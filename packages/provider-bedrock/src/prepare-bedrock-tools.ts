@@ -3,7 +3,7 @@ import type {
   ToolChoice as BedrockToolChoice,
   ToolConfiguration,
 } from "@aws-sdk/client-bedrock-runtime";
-import { isRecord, prepareToolNames } from "@junction/provider-utils";
+import { objectInputSchema, prepareToolNames } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
   type Message,
@@ -95,28 +95,8 @@ function mapToolChoice(
   }
 }
 
-const topLevelCombinators = ["oneOf", "anyOf", "allOf"] as const;
-
 function prepareInputSchema(definition: ToolDefinition, warnings: Warning[]): Record<string, unknown> {
-  const schema: unknown = definition.inputSchema;
-  if (!isRecord(schema)) {
-    warnings.push({
-      code: "tool-schema-invalid",
-      message: `Tool "${definition.name}" has no JSON Schema object as its input schema; an open object schema was sent instead.`,
-    });
-    return { type: "object" };
-  }
-  const copy = structuredClone(schema);
-  const combinator = topLevelCombinators.find((key) => key in copy);
-  if (combinator || (copy.type !== undefined && copy.type !== "object")) {
-    const what = combinator ? `"${combinator}" at the top` : `type ${JSON.stringify(copy.type)} at the top`;
-    warnings.push({
-      code: "tool-schema-unsupported",
-      message: `Tool "${definition.name}": Bedrock needs an object schema, not ${what}; an open object schema was sent instead, and the tool validates its input itself.`,
-    });
-    return typeof copy.description === "string"
-      ? { type: "object", description: copy.description }
-      : { type: "object" };
-  }
-  return copy.type === undefined ? { ...copy, type: "object" } : copy;
+  const { schema, warning } = objectInputSchema(definition, { provider: "Bedrock" });
+  if (warning) warnings.push(warning);
+  return schema;
 }
