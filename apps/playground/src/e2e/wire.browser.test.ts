@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +17,9 @@ import { runChatTurn, startTestPlayground, type TestPlayground } from "../testin
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const artifacts = fileURLToPath(new URL("../../test-artifacts/wire/", import.meta.url));
 const everything = resolvePackageBin("@modelcontextprotocol/server-everything");
+const wireServer = fileURLToPath(new URL("../__fixtures__/wire-server.mjs", import.meta.url));
 const secret = "wire-secret-7f3a9c2e";
+const literalKey = "literal-key-5b1d8e";
 /** The config expands the variable; the playground learns the value as a secret to mask. */
 const fromEnvironment = (name: string) => `\${${name}}`;
 
@@ -26,6 +29,7 @@ let page: Page;
 let profile: string;
 let serverId: string;
 let endpoint: FakeVendorEndpoint;
+let httpFixture: ChildProcess | undefined;
 const pageErrors: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, name), fullPage: true });
@@ -69,6 +73,7 @@ afterAll(async () => {
   await context?.close();
   await test?.close();
   await endpoint?.close();
+  httpFixture?.kill("SIGKILL");
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
@@ -227,6 +232,85 @@ describe("what went over the wire, in a real browser", () => {
     const notices = await page.getByTestId("transcript").getByTestId("notice").allTextContents();
     expect(notices).toEqual([warnings[0].message]);
     await shot("06-warning-once-per-turn.png");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("masks header secrets a server echoes, and says when a server has no ping", async () => {
+    httpFixture = spawn(process.execPath, [wireServer, "--http"], { stdio: ["ignore", "pipe", "inherit"] });
+    const port = await new Promise<number>((resolve, reject) => {
+      httpFixture!.stdout!.on("data", (chunk: Buffer) => {
+        const match = /listening on (\d+)/.exec(chunk.toString());
+        if (match) resolve(Number(match[1]));
+      });
+      httpFixture!.once("exit", (code) => reject(new Error(`the wire fixture exited with ${code}`)));
+    });
+    const added = await test.api<ServerStatus>("POST", "/api/servers", {
+      name: "wire-http",
+      config: {
+        type: "http",
+        url: `http://127.0.0.1:${port}/mcp`,
+        headers: { Authorization: `Bearer ${fromEnvironment("WIRE_SECRET")}`, "X-Api-Key": literalKey },
+      },
+    });
+    expect(added.body.status).toBe("connected");
+    const ping = await test.api("POST", `/api/servers/${added.body.id}/ping`, {});
+    expect(ping.body).toMatchObject({
+      state: "unsupported",
+      error: "This server does not answer ping (method not found).",
+    });
+
+    await page.getByTestId("nav-servers").click();
+    await page.getByTestId("server-wire-http").click();
+    await expect
+      .poll(() => page.getByTestId("health-text").textContent())
+      .toBe("connected · ping not available on this server");
+    await page.getByTestId("tool-whoami").click();
+    await page.getByTestId("run-tool").click();
+    await expect
+      .poll(async () => (await page.getByTestId("tool-output").textContent()) ?? "")
+      .toContain('You are {"authorization":"••••••","x-api-key":"••••••"}');
+
+    const log = (await test.api<TrafficLog>("GET", `/api/servers/${added.body.id}/traffic`)).body;
+    expect(JSON.stringify(log)).not.toContain(secret);
+    expect(JSON.stringify(log)).not.toContain(literalKey);
+    const pingEntries = log.entries.filter((entry) => entry.method === "ping");
+    expect(pingEntries.map(({ direction, kind }) => ({ direction, kind }))).toContainEqual({
+      direction: "in",
+      kind: "error",
+    });
+
+    await page.getByTestId("traffic").locator("summary").first().click();
+    const rows = page.locator('[data-testid="traffic-row"]');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(6);
+    const call = page.locator('[data-testid="traffic-row"][data-method="tools/call"]');
+    await expect.poll(() => call.count()).toBe(2);
+    await call.nth(1).locator("summary").click();
+    const shown = (await call.nth(1).getByTestId("traffic-json").textContent()) ?? "";
+    expect(shown).toContain('\\"authorization\\":\\"••••••\\"');
+    expect(shown).toContain('\\"x-api-key\\":\\"••••••\\"');
+    await page.getByTestId("traffic").scrollIntoViewIfNeeded();
+    await shot("07-traffic-header-secret-masked.png");
+  });
+
+  it("shows what a stdio server writes to stderr while it runs", async () => {
+    const added = await test.api<ServerStatus>("POST", "/api/servers", {
+      name: "wire-stdio",
+      config: { command: process.execPath, args: [wireServer] },
+    });
+    expect(added.body.status).toBe("connected");
+    await page.getByTestId("server-wire-stdio").click();
+    await page.getByTestId("stderr").locator("summary").click();
+    await expect
+      .poll(() => page.getByTestId("stderr-output").textContent())
+      .toBe("wire fixture ready on stdio\n");
+    await page.getByTestId("tool-say-on-stderr").click();
+    await page.getByTestId("field-line").fill("disk almost full: 97% used");
+    await page.getByTestId("run-tool").click();
+    // The open view picks the new line up by itself.
+    await expect
+      .poll(() => page.getByTestId("stderr-output").textContent())
+      .toBe("wire fixture ready on stdio\ndisk almost full: 97% used\n");
+    await shot("08-stderr-while-running.png");
     expect(pageErrors).toEqual([]);
   });
 });

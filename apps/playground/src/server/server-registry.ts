@@ -393,7 +393,7 @@ export class ServerRegistry {
       this.#hub.publish({ type: "servers-changed" });
       return;
     }
-    this.#redactor.set(id, secrets);
+    this.#redactor.set(id, [...secrets, ...literalHeaderSecrets(config)]);
     let diagnostics = this.#diagnostics.get(id);
     if (!diagnostics) {
       diagnostics = {
@@ -495,6 +495,24 @@ function restoreRedacted(entry: unknown, previous: Record<string, unknown>): unk
     );
   }
   return copy;
+}
+
+/**
+ * Header values written into a config as they are (not through `${VAR}`): credentials too, to be
+ * masked wherever a server echoes them (an error, a log, the traffic view). A `Bearer`/`Basic`
+ * scheme's credential is masked on its own as well. Literal env values are not: they are often
+ * paths and names that would mask a server's ordinary output.
+ */
+function literalHeaderSecrets(config: MCPConfig): string[] {
+  if (config.transport !== "http" && config.transport !== "sse") return [];
+  const values: string[] = [];
+  for (const value of Object.values(config.headers ?? {})) {
+    if (typeof value !== "string") continue;
+    values.push(value);
+    const credential = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
+    if (credential) values.push(credential);
+  }
+  return values;
 }
 
 /** Header and env values are secrets: the UI is told which exist, never what they are. */
