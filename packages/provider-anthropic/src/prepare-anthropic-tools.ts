@@ -2,7 +2,7 @@ import type {
   Tool as AnthropicTool,
   ToolChoice as AnthropicToolChoice,
 } from "@anthropic-ai/sdk/resources/messages";
-import { objectInputSchema, prepareToolNames } from "@junction/provider-utils";
+import { objectInputSchema, prepareToolNames, toolChoiceWithoutTools } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
   type Message,
@@ -52,13 +52,8 @@ export function prepareAnthropicTools(options: {
   }
 
   if (tools.length === 0) {
-    if (options.toolChoice === "required" || typeof options.toolChoice === "object") {
-      warnings.push({
-        code: "tool-choice-without-tools",
-        message: "A tool choice that requires a tool was given without any tools; it was not sent.",
-      });
-    }
-    return { toolNames, warnings };
+    const unsent = toolChoiceWithoutTools(options.toolChoice);
+    return { toolNames, warnings: unsent ? [...warnings, unsent] : warnings };
   }
   return { tools, toolChoice: mapToolChoice(options.toolChoice, toolNames), toolNames, warnings };
 }

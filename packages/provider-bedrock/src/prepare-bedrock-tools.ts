@@ -3,7 +3,7 @@ import type {
   ToolChoice as BedrockToolChoice,
   ToolConfiguration,
 } from "@aws-sdk/client-bedrock-runtime";
-import { objectInputSchema, prepareToolNames } from "@junction/provider-utils";
+import { objectInputSchema, prepareToolNames, toolChoiceWithoutTools } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
   type Message,
@@ -55,13 +55,8 @@ export function prepareBedrockTools(options: {
   }
 
   if (tools.length === 0) {
-    if (options.toolChoice === "required" || typeof options.toolChoice === "object") {
-      warnings.push({
-        code: "tool-choice-without-tools",
-        message: "A tool choice that requires a tool was given without any tools; it was not sent.",
-      });
-    }
-    return { toolNames, warnings };
+    const unsent = toolChoiceWithoutTools(options.toolChoice);
+    return { toolNames, warnings: unsent ? [...warnings, unsent] : warnings };
   }
   const toolConfig: ToolConfiguration = { tools };
   const toolChoice = mapToolChoice(options.toolChoice, toolNames, warnings);

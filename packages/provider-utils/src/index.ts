@@ -10,6 +10,11 @@ export { createLazyImport } from "./create-lazy-import.js";
 export { loadApiKey, loadSetting } from "./load-api-key.js";
 export { objectInputSchema } from "./object-input-schema.js";
 export { isRecord, objectToolInput, parseToolArguments, toolCallInput } from "./parse-tool-arguments.js";
-export { type PreparedToolNames, prepareToolNames, type ToolNameMapper } from "./prepare-tool-names.js";
+export {
+  type PreparedToolNames,
+  prepareToolNames,
+  type ToolNameMapper,
+  toolChoiceWithoutTools,
+} from "./prepare-tool-names.js";
 export { passThroughOptions, providerOptionsFor } from "./provider-options.js";
 export { toAbortError } from "./to-abort-error.js";

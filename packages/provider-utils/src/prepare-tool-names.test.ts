@@ -5,7 +5,7 @@ import {
   type ToolDefinition,
 } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { prepareToolNames } from "./prepare-tool-names.js";
+import { prepareToolNames, toolChoiceWithoutTools } from "./prepare-tool-names.js";
 
 const tool = (name: string, description = ""): ToolDefinition => ({
   name,
@@ -102,5 +102,19 @@ describe("prepareToolNames", () => {
     expect(prepared.tools).toEqual([]);
     expect(prepared.warnings).toEqual([]);
     expect(prepared.toolNames.fromVendor("anything")).toBe("anything");
+  });
+});
+
+describe("toolChoiceWithoutTools", () => {
+  it("warns for a choice that needs a tool, and only for one", () => {
+    const warning = {
+      code: "tool-choice-without-tools",
+      message: "A tool choice that requires a tool was given without any tools; it was not sent.",
+    };
+    expect(toolChoiceWithoutTools("required")).toEqual(warning);
+    expect(toolChoiceWithoutTools({ type: "tool", name: "search" })).toEqual(warning);
+    expect(toolChoiceWithoutTools("auto")).toBeUndefined();
+    expect(toolChoiceWithoutTools("none")).toBeUndefined();
+    expect(toolChoiceWithoutTools(undefined)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import {
   createToolNameMapping,
   type Message,
+  type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
   type ToolNameRule,
@@ -67,4 +68,17 @@ export function prepareToolNames<Tool extends { name: string } = ToolDefinition>
     tools.push(tool);
   }
   return { tools, toolNames, warnings };
+}
+
+/**
+ * The warning for a tool choice that needs a tool (`"required"` or a named tool) in a request
+ * without tools, for a provider that then sends no tool choice at all (a vendor rejects one
+ * without tools); `undefined` for any other choice.
+ */
+export function toolChoiceWithoutTools(toolChoice: ToolChoice | undefined): Warning | undefined {
+  if (toolChoice !== "required" && typeof toolChoice !== "object") return undefined;
+  return {
+    code: "tool-choice-without-tools",
+    message: "A tool choice that requires a tool was given without any tools; it was not sent.",
+  };
 }
