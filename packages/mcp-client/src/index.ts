@@ -16,3 +16,4 @@ export type {
   MCPSseConfig,
   MCPStdioConfig,
 } from "./mcp-config.js";
+export type { MCPJSONRPCMessage, MCPWireMessage } from "./message-tap.js";

@@ -5,6 +5,7 @@ import type {
   ElicitResult,
 } from "@junction/types";
 import type { OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
+import type { MCPWireMessage } from "./message-tap.js";
 
 /** A root the client lets servers work within, such as a project folder (`file://…`). */
 export interface MCPRoot {
@@ -76,6 +77,19 @@ export interface MCPCommon {
    * `MCP.protocolVersion` after `connect()`. @default "auto"
    */
   protocolVersion?: MCPProtocolVersion;
+  /**
+   * Sees every JSON-RPC message sent to and received from the server (the initialize handshake
+   * and every session after a reconnect included), with its direction and time, as a protocol
+   * inspector shows them. Messages are the client's own objects and may carry secrets (tool
+   * arguments, tokens a server returns): copy and redact before keeping or showing them.
+   * A throwing callback is ignored.
+   *
+   * @example
+   * ```ts
+   * onMessage: ({ direction, message, at }) => console.log(direction, at, JSON.stringify(message))
+   * ```
+   */
+  onMessage?: (message: MCPWireMessage) => void;
 }
 
 /** A local server started as a process and spoken to over stdin/stdout. */
@@ -86,6 +100,12 @@ export type MCPStdioConfig = {
   /** Added to a safe default environment (PATH, HOME, USER, …); nothing else is inherited. */
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * Receives what the server writes to stderr, chunk by chunk as it arrives (UTF-8, not split
+   * into lines), for every process a reconnect starts too. Error messages carry the last lines
+   * whether or not this is set.
+   */
+  onStderr?: (chunk: string) => void;
 } & MCPCommon;
 
 /** A remote server over Streamable HTTP, falling back to legacy SSE when the first POST gets a 4xx. */

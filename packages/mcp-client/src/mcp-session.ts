@@ -15,6 +15,7 @@ import {
 import { fetchWithOwnSignal } from "./fetch-with-own-signal.js";
 import type { MCPConfig, MCPHttpConfig, MCPProtocolVersion } from "./mcp-config.js";
 import { httpStatus, isEraNegotiationFailure, isRequestTimeout, safeError } from "./mcp-errors.js";
+import { tapTransport } from "./message-tap.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
 
 /** The client identity sent in `initialize` (and, on 2026-07-28, in every request's `_meta`). */
@@ -106,12 +107,13 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
           args: config.args,
           env: config.env,
           cwd: config.cwd,
+          onStderr: config.onStderr,
         });
       const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
       let transport = spawn();
       let client = newClient();
       try {
-        await client.connect(transport, connectOptions(timeout, legacyKnown));
+        await client.connect(tapTransport(transport, config.onMessage), connectOptions(timeout, legacyKnown));
       } catch (error) {
         const exitedByItself = transport.pid !== undefined && transport.exit !== undefined;
         await transport.close();
@@ -125,7 +127,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
         transport = spawn();
         client = newClient();
         try {
-          await client.connect(transport, connectOptions(timeout, true));
+          await client.connect(tapTransport(transport, config.onMessage), connectOptions(timeout, true));
         } catch (retryError) {
           await transport.close();
           throw startFailure(setup, transport, retryError, timeout);
@@ -148,7 +150,10 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       await config.server.connect(serverSide);
       const client = newClient();
       try {
-        await client.connect(clientSide, connectOptions(timeout, setup.priorEra === "legacy"));
+        await client.connect(
+          tapTransport(clientSide, config.onMessage),
+          connectOptions(timeout, setup.priorEra === "legacy"),
+        );
       } catch (error) {
         throw connectFailure(setup, "the in-memory server", error, timeout);
       }
@@ -181,7 +186,7 @@ async function openHttp(
   const client = newClient();
   const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
   try {
-    await client.connect(streamable, connectOptions(timeout, legacyKnown));
+    await client.connect(tapTransport(streamable, config.onMessage), connectOptions(timeout, legacyKnown));
     return { client, transport: streamable, kind: "http", closing: false };
   } catch (error) {
     const status = httpStatus(error);
@@ -219,7 +224,8 @@ async function connectRemote(
   via: string,
 ): Promise<void> {
   try {
-    await client.connect(transport, { timeout });
+    // HTTP+SSE is the 2024-11-05 transport: no server/discover probe on it.
+    await client.connect(tapTransport(transport, setup.config.onMessage), connectOptions(timeout, true));
   } catch (error) {
     if (error instanceof UnauthorizedError) setup.onUnauthorized(transport);
     throw connectFailure(

@@ -24,6 +24,8 @@ export interface StdioProcessTransportOptions {
   killGraceMs?: number;
   /** A stdout line longer than this is dropped as garbage rather than buffered forever. @default 64 Mi characters */
   maxLineChars?: number;
+  /** Receives every chunk the server writes to stderr, as it arrives. A throwing callback is ignored. */
+  onStderr?: (chunk: string) => void;
 }
 
 /** Why the process ended, once it has. */
@@ -128,6 +130,11 @@ export class StdioProcessTransport implements Transport {
       child.stderr?.setEncoding("utf8");
       child.stderr?.on("data", (chunk: string) => {
         this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+        try {
+          this.options.onStderr?.(chunk);
+        } catch {
+          // An observer's failure must not stop the server's stderr from being drained.
+        }
       });
     });
   }

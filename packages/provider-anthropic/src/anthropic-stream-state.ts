@@ -1,4 +1,4 @@
-import { isRecord, parseToolArguments } from "@junction/provider-utils";
+import { isRecord, toolCallInput } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   type ModelStreamEvent,
@@ -290,18 +290,14 @@ export class AnthropicStreamState {
       // A tool without streamed arguments: the start block's input (whole, or {}) is the input.
       state.input = isRecord(state.input) ? state.input : {};
     } else {
-      const parsed = parseToolArguments(state.json);
-      if (parsed.ok) state.input = parsed.value;
-      else {
-        // Passed on as the raw text: the caller's input validation tells the model what was wrong.
-        state.input = state.json;
-        events.push(
-          warning(
-            "tool-call-arguments-invalid",
-            `Anthropic sent arguments for tool call ${state.id} (${state.name}) that are not a JSON object: ${parsed.error}`,
-          ),
-        );
-      }
+      const { input, warning: invalid } = toolCallInput({
+        text: state.json,
+        id: state.id,
+        name: state.name,
+        provider: "Anthropic",
+      });
+      state.input = input;
+      if (invalid) events.push({ type: "warning", warning: invalid });
     }
     const metadata = state.caller
       ? { providerMetadata: { [this.#providerName]: { caller: state.caller } } }

@@ -7,7 +7,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
-import { isRecord } from "@junction/provider-utils";
+import { isRecord, objectToolInput, textInPlaceOf } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -137,14 +137,8 @@ function convertAssistant(
         break;
       }
       case "tool-call": {
-        let input = part.input;
-        if (!isRecord(input)) {
-          warnings.push({
-            code: "tool-call-input-not-object",
-            message: `Tool call ${part.id} (${part.name}) has input that is not a JSON object; it was sent as an empty object.`,
-          });
-          input = {};
-        }
+        const { input, warning } = objectToolInput(part);
+        if (warning) warnings.push(warning);
         const block: ToolUseBlockParam = {
           type: "tool_use",
           id: part.id,
@@ -191,40 +185,25 @@ function convertPart(part: ToolResultPart, where: Where, warnings: Warning[]): M
     case "text":
       return part.text === "" ? [] : [{ type: "text", text: part.text }];
     case "image":
-      if (imageMediaTypes.has(part.mimeType)) return [imageBlock(part.data, part.mimeType)];
-      return [omitted(where, "image-type", `an image of type ${part.mimeType}`, warnings)];
-    case "audio":
-      return [omitted(where, "audio", `audio (${part.mimeType})`, warnings)];
+      return [
+        imageMediaTypes.has(part.mimeType)
+          ? imageBlock(part.data, part.mimeType)
+          : inPlaceOf(part, where, warnings),
+      ];
     case "resource":
-      return convertResource(part.resource, where, warnings);
-    case "resource_link": {
-      const details = [part.mimeType, part.description].filter(Boolean).join(", ");
-      return [
-        {
-          type: "text",
-          text: `Resource link: ${part.name} <${part.uri}>${details ? ` (${details})` : ""}`,
-        },
-      ];
-    }
-    default: {
-      const unknown: never = part;
-      return [
-        omitted(
-          where,
-          "part",
-          `a part of type ${JSON.stringify((unknown as { type?: unknown }).type)}`,
-          warnings,
-        ),
-      ];
-    }
+      return convertResource(part, where, warnings);
+    default:
+      // Audio, resource links and parts of unknown types: a text line, with a warning where something is lost.
+      return [inPlaceOf(part, where, warnings)];
   }
 }
 
 function convertResource(
-  resource: { uri: string; mimeType?: string; text?: string; blob?: string },
+  part: Extract<ToolResultPart, { type: "resource" }>,
   where: Where,
   warnings: Warning[],
 ): MediaBlock[] {
+  const resource = part.resource;
   if (typeof resource.text === "string") return [textDocument(resource.text, resource.uri)];
   if (typeof resource.blob === "string") {
     const mimeType = resource.mimeType ?? "application/octet-stream";
@@ -242,9 +221,8 @@ function convertResource(
       const text = decodeBase64Text(resource.blob);
       if (text !== undefined) return [textDocument(text, resource.uri)];
     }
-    return [omitted(where, "resource", `the resource ${resource.uri} (${mimeType})`, warnings)];
   }
-  return [{ type: "text", text: `Resource: <${resource.uri}>` }];
+  return [inPlaceOf(part, where, warnings)];
 }
 
 function imageBlock(data: string, mimeType: string): ImageBlockParam {
@@ -255,13 +233,10 @@ function textDocument(text: string, uri: string): DocumentBlockParam {
   return { type: "document", source: { type: "text", media_type: "text/plain", data: text }, title: uri };
 }
 
-function omitted(where: Where, what: string, description: string, warnings: Warning[]): TextBlockParam {
-  const place = where === "tool-result" ? "a tool result" : "a user message";
-  warnings.push({
-    code: `${where}-${what}-unsupported`,
-    message: `Anthropic cannot take ${description} in ${place}; a text note was sent in its place.`,
-  });
-  return { type: "text", text: `[${description} omitted: not supported by this model provider]` };
+function inPlaceOf(part: ToolResultPart, where: Where, warnings: Warning[]): TextBlockParam {
+  const note = textInPlaceOf(part, { provider: "Anthropic", where });
+  if (note.warning) warnings.push(note.warning);
+  return { type: "text", text: note.text };
 }
 
 function decodeBase64Text(base64: string): string | undefined {

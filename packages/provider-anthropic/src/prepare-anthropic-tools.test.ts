@@ -70,12 +70,12 @@ describe("prepareAnthropicTools", () => {
       {
         code: "tool-schema-unsupported",
         message:
-          'Tool "b": Anthropic rejects "anyOf" at the top of an input schema; an open object schema was sent instead, and the tool validates its input itself.',
+          'Tool "b": Anthropic needs an object schema at the top, not "anyOf"; an open object schema was sent instead, and the tool validates its input itself.',
       },
       {
         code: "tool-schema-unsupported",
         message:
-          'Tool "c": Anthropic needs an object schema at the top, not type "array"; an open object schema was sent instead.',
+          'Tool "c": Anthropic needs an object schema at the top, not type "array"; an open object schema was sent instead, and the tool validates its input itself.',
       },
     ]);
   });

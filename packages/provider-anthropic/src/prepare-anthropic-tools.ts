@@ -2,15 +2,13 @@ import type {
   Tool as AnthropicTool,
   ToolChoice as AnthropicToolChoice,
 } from "@anthropic-ai/sdk/resources/messages";
+import { objectInputSchema, prepareToolNames, toolChoiceWithoutTools } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
-  createToolNameMapping,
-  type JSONSchema,
   type Message,
   type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
-  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 
@@ -28,8 +26,9 @@ export interface PreparedAnthropicTools {
  * Prepares tool definitions for the Messages API. Pure: the caller's objects are never
  * mutated.
  *
- * - Names follow `COMMON_TOOL_NAME_RULE`; the mapping also covers the names used in the
- *   history's tool calls and results, so earlier turns map the same way.
+ * - Names follow `COMMON_TOOL_NAME_RULE` (`prepareToolNames`): the mapping also covers the names
+ *   used in the history's tool calls and results, so earlier turns map the same way; a second
+ *   tool with a taken name is left out with a warning.
  * - Schemas: the API takes JSON Schema but needs an object schema at the top without
  *   `oneOf`/`anyOf`/`allOf` there. A schema it would reject becomes a permissive object
  *   schema with a warning (the tool itself still validates its input).
@@ -39,24 +38,11 @@ export function prepareAnthropicTools(options: {
   toolChoice?: ToolChoice;
   messages: Message[];
 }): PreparedAnthropicTools {
-  const warnings: Warning[] = [];
-  const definitions = options.tools ?? [];
-  const toolNames = createToolNameMapping(
-    [...definitions.map((tool) => tool.name), ...toolNamesInMessages(options.messages)],
-    COMMON_TOOL_NAME_RULE,
-  );
+  const named = prepareToolNames({ ...options, rule: COMMON_TOOL_NAME_RULE, provider: "Anthropic" });
+  const { toolNames, warnings } = named;
 
   const tools: AnthropicTool[] = [];
-  const seen = new Set<string>();
-  for (const definition of definitions) {
-    if (seen.has(definition.name)) {
-      warnings.push({
-        code: "tool-duplicate-name",
-        message: `Two tools are named "${definition.name}"; only the first is sent to Anthropic.`,
-      });
-      continue;
-    }
-    seen.add(definition.name);
+  for (const definition of named.tools) {
     const tool: AnthropicTool = {
       name: toolNames.toVendor(definition.name),
       input_schema: prepareInputSchema(definition, warnings),
@@ -66,13 +52,8 @@ export function prepareAnthropicTools(options: {
   }
 
   if (tools.length === 0) {
-    if (options.toolChoice === "required" || typeof options.toolChoice === "object") {
-      warnings.push({
-        code: "tool-choice-without-tools",
-        message: "A tool choice that requires a tool was given without any tools; it was not sent.",
-      });
-    }
-    return { toolNames, warnings };
+    const unsent = toolChoiceWithoutTools(options.toolChoice);
+    return { toolNames, warnings: unsent ? [...warnings, unsent] : warnings };
   }
   return { tools, toolChoice: mapToolChoice(options.toolChoice, toolNames), toolNames, warnings };
 }
@@ -97,39 +78,8 @@ function mapToolChoice(
   }
 }
 
-const topLevelCombinators = ["oneOf", "anyOf", "allOf"] as const;
-
 function prepareInputSchema(definition: ToolDefinition, warnings: Warning[]): AnthropicTool.InputSchema {
-  const schema: unknown = definition.inputSchema;
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-    warnings.push({
-      code: "tool-schema-invalid",
-      message: `Tool "${definition.name}" has no JSON Schema object as its input schema; an open object schema was sent instead.`,
-    });
-    return { type: "object" };
-  }
-  const copy = structuredClone(schema) as JSONSchema;
-  const combinator = topLevelCombinators.find((key) => key in copy);
-  if (combinator) {
-    warnings.push({
-      code: "tool-schema-unsupported",
-      message: `Tool "${definition.name}": Anthropic rejects "${combinator}" at the top of an input schema; an open object schema was sent instead, and the tool validates its input itself.`,
-    });
-    return permissive(copy);
-  }
-  if (copy.type === undefined) return { ...copy, type: "object" };
-  if (copy.type !== "object") {
-    warnings.push({
-      code: "tool-schema-unsupported",
-      message: `Tool "${definition.name}": Anthropic needs an object schema at the top, not type ${JSON.stringify(copy.type)}; an open object schema was sent instead.`,
-    });
-    return permissive(copy);
-  }
-  return copy as AnthropicTool.InputSchema;
-}
-
-function permissive(schema: JSONSchema): AnthropicTool.InputSchema {
-  return typeof schema.description === "string"
-    ? { type: "object", description: schema.description }
-    : { type: "object" };
+  const { schema, warning } = objectInputSchema(definition, { provider: "Anthropic" });
+  if (warning) warnings.push(warning);
+  return schema as AnthropicTool.InputSchema;
 }

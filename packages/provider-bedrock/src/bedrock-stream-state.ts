@@ -1,4 +1,4 @@
-import { isRecord, parseToolArguments } from "@junction/provider-utils";
+import { isRecord, toolCallInput } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   type ModelStreamEvent,
@@ -240,21 +240,17 @@ export class BedrockStreamState {
   #emitToolCall(state: ToolCallState): ModelStreamEvent[] {
     if (state.emitted) return [];
     state.emitted = true;
-    const events: ModelStreamEvent[] = [];
-    const parsed = parseToolArguments(state.json);
-    if (parsed.ok) state.input = parsed.value;
-    else {
-      // Passed on as the raw text: the caller's input validation tells the model what was wrong.
-      state.input = state.json;
-      events.push(
-        warning(
-          "tool-call-arguments-invalid",
-          `Bedrock sent arguments for tool call ${state.id} (${state.name}) that are not a JSON object: ${parsed.error}`,
-        ),
-      );
-    }
-    events.push({ type: "tool-call", id: state.id, name: state.name, input: state.input });
-    return events;
+    const { input, warning: invalid } = toolCallInput({
+      text: state.json,
+      id: state.id,
+      name: state.name,
+      provider: "Bedrock",
+    });
+    state.input = input;
+    return [
+      ...(invalid ? [{ type: "warning" as const, warning: invalid }] : []),
+      { type: "tool-call", id: state.id, name: state.name, input },
+    ];
   }
 
   #buildContent(): AssistantContentPart[] {

@@ -192,9 +192,10 @@ describe("prepareBedrockTools", () => {
         },
       ],
     });
+    // Duplicate names are settled first (prepareToolNames), before any schema is looked at.
     expect(prepared.warnings.map((warning) => warning.code)).toEqual([
-      "tool-schema-unsupported",
       "tool-duplicate-name",
+      "tool-schema-unsupported",
       "tool-choice-unsupported",
     ]);
   });

@@ -5,7 +5,7 @@ import type {
   ImageFormat,
   ToolResultContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
-import { isRecord } from "@junction/provider-utils";
+import { isRecord, objectToolInput, omittedPartNote, textInPlaceOf } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -194,14 +194,8 @@ function convertAssistant(
           });
           break;
         }
-        let input = part.input;
-        if (!isRecord(input)) {
-          warnings.push({
-            code: "tool-call-input-not-object",
-            message: `Tool call ${part.id} (${part.name}) has input that is not a JSON object; it was sent as an empty object.`,
-          });
-          input = {};
-        }
+        const { input, warning } = objectToolInput(part);
+        if (warning) warnings.push(warning);
         blocks.push({
           toolUse: { toolUseId: part.id, name: toolNames.toVendor(part.name), input: input as never },
         });
@@ -270,37 +264,21 @@ function convertPart(part: ToolResultPart, where: Where, context: Context): Medi
     case "text":
       return part.text === "" ? [] : [{ text: part.text }];
     case "image":
-      return [
-        image(part.data, part.mimeType, where, context) ??
-          omitted(where, "image-type", `an image of type ${part.mimeType}`, context),
-      ];
-    case "audio":
-      return [omitted(where, "audio", `audio (${part.mimeType})`, context)];
+      return [image(part.data, part.mimeType, where, context) ?? inPlaceOf(part, where, context)];
     case "resource":
-      return [convertResource(part.resource, where, context)];
-    case "resource_link": {
-      const details = [part.mimeType, part.description].filter(Boolean).join(", ");
-      return [{ text: `Resource link: ${part.name} <${part.uri}>${details ? ` (${details})` : ""}` }];
-    }
-    default: {
-      const unknown: never = part;
-      return [
-        omitted(
-          where,
-          "part",
-          `a part of type ${JSON.stringify((unknown as { type?: unknown }).type)}`,
-          context,
-        ),
-      ];
-    }
+      return [convertResource(part, where, context)];
+    default:
+      // Audio, resource links and parts of unknown types: a text line, with a warning where something is lost.
+      return [inPlaceOf(part, where, context)];
   }
 }
 
 function convertResource(
-  resource: { uri: string; mimeType?: string; text?: string; blob?: string },
+  part: Extract<ToolResultPart, { type: "resource" }>,
   where: Where,
   context: Context,
 ): MediaBlock {
+  const resource = part.resource;
   const mimeType = resource.mimeType?.split(";")[0]?.trim().toLowerCase();
   if (typeof resource.text === "string") {
     // Any text goes as a document; its type picks the format where Bedrock has one.
@@ -323,7 +301,7 @@ function convertResource(
     if (format && bytes) return document(bytes, format, resource.uri, context);
     return omitted(where, "resource", `the resource ${resource.uri} (${type})`, context);
   }
-  return { text: `Resource: <${resource.uri}>` };
+  return inPlaceOf(part, where, context);
 }
 
 function image(data: string, mimeType: string, where: Where, context: Context): MediaBlock | undefined {
@@ -373,11 +351,14 @@ function safeDecode(text: string): string {
   }
 }
 
+function inPlaceOf(part: ToolResultPart, where: Where, context: Context): MediaBlock {
+  const note = textInPlaceOf(part, { provider: "Bedrock", where });
+  if (note.warning) context.warnings.push(note.warning);
+  return { text: note.text };
+}
+
 function omitted(where: Where, what: string, description: string, context: Context): MediaBlock {
-  const place = where === "tool-result" ? "a tool result" : "a user message";
-  context.warnings.push({
-    code: `${where}-${what}-unsupported`,
-    message: `Bedrock cannot take ${description} in ${place}; a text note was sent in its place.`,
-  });
-  return { text: `[${description} omitted: not supported by this model provider]` };
+  const note = omittedPartNote({ provider: "Bedrock", where, what, description });
+  context.warnings.push(note.warning);
+  return { text: note.text };
 }

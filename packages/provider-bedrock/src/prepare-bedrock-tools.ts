@@ -3,15 +3,13 @@ import type {
   ToolChoice as BedrockToolChoice,
   ToolConfiguration,
 } from "@aws-sdk/client-bedrock-runtime";
-import { isRecord } from "@junction/provider-utils";
+import { objectInputSchema, prepareToolNames, toolChoiceWithoutTools } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
-  createToolNameMapping,
   type Message,
   type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
-  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 
@@ -27,8 +25,9 @@ export interface PreparedBedrockTools {
 /**
  * Prepares tool definitions for the Converse API. Pure: the caller's objects are never mutated.
  *
- * - Names follow Bedrock's rule `[a-zA-Z0-9_-]{1,64}` (`COMMON_TOOL_NAME_RULE`); the mapping
- *   also covers the names used in the history, so earlier turns map the same way.
+ * - Names follow Bedrock's rule `[a-zA-Z0-9_-]{1,64}` (`COMMON_TOOL_NAME_RULE`, through
+ *   `prepareToolNames`); the mapping also covers the names used in the history, so earlier turns
+ *   map the same way; a second tool with a taken name is left out with a warning.
  * - Schemas go as `inputSchema.json`. Bedrock needs an object schema at the top: a schema
  *   without `type` gets `type: "object"`; any other schema becomes an open object schema with a
  *   warning (the tool still validates its input itself).
@@ -41,24 +40,11 @@ export function prepareBedrockTools(options: {
   toolChoice?: ToolChoice;
   messages: Message[];
 }): PreparedBedrockTools {
-  const warnings: Warning[] = [];
-  const definitions = options.tools ?? [];
-  const toolNames = createToolNameMapping(
-    [...definitions.map((tool) => tool.name), ...toolNamesInMessages(options.messages)],
-    COMMON_TOOL_NAME_RULE,
-  );
+  const named = prepareToolNames({ ...options, rule: COMMON_TOOL_NAME_RULE, provider: "Bedrock" });
+  const { toolNames, warnings } = named;
 
   const tools: BedrockTool[] = [];
-  const seen = new Set<string>();
-  for (const definition of definitions) {
-    if (seen.has(definition.name)) {
-      warnings.push({
-        code: "tool-duplicate-name",
-        message: `Two tools are named "${definition.name}"; only the first is sent to Bedrock.`,
-      });
-      continue;
-    }
-    seen.add(definition.name);
+  for (const definition of named.tools) {
     tools.push({
       toolSpec: {
         name: toolNames.toVendor(definition.name),
@@ -69,13 +55,8 @@ export function prepareBedrockTools(options: {
   }
 
   if (tools.length === 0) {
-    if (options.toolChoice === "required" || typeof options.toolChoice === "object") {
-      warnings.push({
-        code: "tool-choice-without-tools",
-        message: "A tool choice that requires a tool was given without any tools; it was not sent.",
-      });
-    }
-    return { toolNames, warnings };
+    const unsent = toolChoiceWithoutTools(options.toolChoice);
+    return { toolNames, warnings: unsent ? [...warnings, unsent] : warnings };
   }
   const toolConfig: ToolConfiguration = { tools };
   const toolChoice = mapToolChoice(options.toolChoice, toolNames, warnings);
@@ -109,28 +90,8 @@ function mapToolChoice(
   }
 }
 
-const topLevelCombinators = ["oneOf", "anyOf", "allOf"] as const;
-
 function prepareInputSchema(definition: ToolDefinition, warnings: Warning[]): Record<string, unknown> {
-  const schema: unknown = definition.inputSchema;
-  if (!isRecord(schema)) {
-    warnings.push({
-      code: "tool-schema-invalid",
-      message: `Tool "${definition.name}" has no JSON Schema object as its input schema; an open object schema was sent instead.`,
-    });
-    return { type: "object" };
-  }
-  const copy = structuredClone(schema);
-  const combinator = topLevelCombinators.find((key) => key in copy);
-  if (combinator || (copy.type !== undefined && copy.type !== "object")) {
-    const what = combinator ? `"${combinator}" at the top` : `type ${JSON.stringify(copy.type)} at the top`;
-    warnings.push({
-      code: "tool-schema-unsupported",
-      message: `Tool "${definition.name}": Bedrock needs an object schema, not ${what}; an open object schema was sent instead, and the tool validates its input itself.`,
-    });
-    return typeof copy.description === "string"
-      ? { type: "object", description: copy.description }
-      : { type: "object" };
-  }
-  return copy.type === undefined ? { ...copy, type: "object" } : copy;
+  const { schema, warning } = objectInputSchema(definition, { provider: "Bedrock" });
+  if (warning) warnings.push(warning);
+  return schema;
 }

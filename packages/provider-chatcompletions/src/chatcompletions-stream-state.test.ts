@@ -29,7 +29,7 @@ describe("ChatCompletionsStreamState", () => {
         warning: {
           code: "tool-call-arguments-invalid",
           message: expect.stringMatching(
-            /^The arguments of tool call call_made_1 \(t\) are not valid JSON \(.+\); they are passed on as text\.$/,
+            /^Chat Completions sent arguments for tool call call_made_1 \(t\) that are not a JSON object: not valid JSON \(.+\)$/,
           ),
         },
       },

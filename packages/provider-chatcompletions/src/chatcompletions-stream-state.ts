@@ -1,4 +1,4 @@
-import { isRecord as isObject, parseToolArguments } from "@junction/provider-utils";
+import { isRecord as isObject, parseToolArguments, toolCallInput } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   type FinishReason,
@@ -219,17 +219,13 @@ export class ChatCompletionsStreamState {
     }
     call.done = true;
     const name = this.toolNames.fromVendor(call.vendorName);
-    const parsed = parseToolArguments(call.arguments);
-    // Not a JSON object: passed on as the raw text, so the tool's input validation tells the model what was wrong.
-    const input: unknown = parsed.ok ? parsed.value : call.arguments;
-    if (!parsed.ok) {
-      events.push(
-        warning(
-          "tool-call-arguments-invalid",
-          `The arguments of tool call ${call.id} (${name}) are ${parsed.error}; they are passed on as text.`,
-        ),
-      );
-    }
+    const { input, warning: invalid } = toolCallInput({
+      text: call.arguments,
+      id: call.id,
+      name,
+      provider: "Chat Completions",
+    });
+    if (invalid) events.push({ type: "warning", warning: invalid });
     this.content[call.position] = { type: "tool-call", id: call.id, name, input };
     events.push({ type: "tool-call", id: call.id, name, input });
   }

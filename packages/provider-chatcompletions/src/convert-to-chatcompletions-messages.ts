@@ -1,3 +1,4 @@
+import { describeResourceLink } from "@junction/provider-utils";
 import type {
   AssistantMessage,
   Message,
@@ -292,14 +293,8 @@ function imagePart(mimeType: string, data: string): ChatCompletionContentPart {
   return { type: "image_url", image_url: { url: `data:${mimeType};base64,${data}` } };
 }
 
-function resourceLinkText(part: {
-  uri: string;
-  name: string;
-  mimeType?: string;
-  description?: string;
-}): string {
-  const details = [part.mimeType, part.description].filter(Boolean).join(", ");
-  return `[resource link: ${part.name} <${part.uri}>${details ? ` (${details})` : ""}]`;
+function resourceLinkText(part: Parameters<typeof describeResourceLink>[0]): string {
+  return `[resource link: ${describeResourceLink(part)}]`;
 }
 
 function imageMoved(mimeType: string, toolName: string): Warning {

@@ -3,6 +3,29 @@ import { describe, expect, it } from "vitest";
 import { prepareChatCompletionsTools } from "./prepare-chatcompletions-tools.js";
 
 describe("prepareChatCompletionsTools", () => {
+  it("sends a name once: a second tool with it is left out with a warning", () => {
+    const prepared = prepareChatCompletionsTools({
+      tools: [
+        { name: "search", description: "first", inputSchema: { type: "object", properties: {} } },
+        { name: "search", description: "second", inputSchema: { type: "object", properties: {} } },
+      ],
+      toolChoice: undefined,
+      messages: [],
+    });
+    expect(prepared.tools).toEqual([
+      {
+        type: "function",
+        function: { name: "search", description: "first", parameters: { type: "object", properties: {} } },
+      },
+    ]);
+    expect(prepared.warnings).toEqual([
+      {
+        code: "tool-duplicate-name",
+        message: 'Two tools are named "search"; only the first is sent to Chat Completions.',
+      },
+    ]);
+  });
+
   it("cleans schemas into copies, fills in properties, and maps tool choice", () => {
     const schema = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" };
     const tools: ToolDefinition[] = [{ name: "ping", description: "Ping", inputSchema: schema }];

@@ -1,12 +1,11 @@
+import { prepareToolNames } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
-  createToolNameMapping,
   type JSONSchema,
   type Message,
   type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
-  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 import type {
@@ -25,18 +24,20 @@ export interface PreparedChatCompletionsTools {
 /**
  * Turns tool definitions into Chat Completions `tools`: names made to fit
  * `^[a-zA-Z0-9_-]{1,64}$` (the mapping also covers names used by tool calls earlier in the
- * history, so those turns are sent with the same names), and schemas copied and cleaned to
- * what compatible servers accept. The caller's objects are never mutated.
+ * history, so those turns are sent with the same names; a second tool with a taken name is left
+ * out with a warning), and schemas copied and cleaned to what compatible servers accept. The
+ * caller's objects are never mutated.
  */
 export function prepareChatCompletionsTools(options: {
   tools: ToolDefinition[] | undefined;
   toolChoice: ToolChoice | undefined;
   messages: Message[];
 }): PreparedChatCompletionsTools {
-  const warnings: Warning[] = [];
-  const tools = options.tools ?? [];
-  const names = [...tools.map((tool) => tool.name), ...toolNamesInMessages(options.messages)];
-  const toolNames = createToolNameMapping(names, COMMON_TOOL_NAME_RULE);
+  const { tools, toolNames, warnings } = prepareToolNames({
+    ...options,
+    rule: COMMON_TOOL_NAME_RULE,
+    provider: "Chat Completions",
+  });
 
   const wireTools: ChatCompletionFunctionTool[] = tools.map((tool) => ({
     type: "function",

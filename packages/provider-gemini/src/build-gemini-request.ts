@@ -27,6 +27,17 @@ export function isGemini3OrLater(model: string): boolean {
 }
 
 /**
+ * Whether tool-result media go inside `functionResponse.parts` for `model`: the setting when it is
+ * a boolean, else (`"auto"`, the default) whether the model is Gemini 3 or later.
+ */
+export function usesMultimodalFunctionResponses(
+  setting: boolean | "auto" | undefined,
+  model: string,
+): boolean {
+  return setting === undefined || setting === "auto" ? isGemini3OrLater(model) : setting;
+}
+
+/**
  * Builds the `generateContentStream` parameters for a model request. Pure.
  *
  * Everything in `providerOptions.gemini` besides `multimodalFunctionResponses` goes into
@@ -57,7 +68,7 @@ export function buildGeminiRequest(
   });
   const converted = convertToGeminiMessages(request.system, request.messages, {
     toolNames: prepared.toolNames,
-    multimodalFunctionResponses: multimodalSetting === "auto" ? gemini3 : multimodalSetting,
+    multimodalFunctionResponses: usesMultimodalFunctionResponses(multimodalSetting, request.model),
     requireThoughtSignatures: gemini3,
     providerName,
   });

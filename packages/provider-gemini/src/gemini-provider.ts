@@ -1,6 +1,6 @@
 import type { HttpRetryOptions } from "@google/genai";
-import type { ModelProvider } from "@junction/types";
-import { geminiProviderName } from "./build-gemini-request.js";
+import type { ModelProvider, ProviderCapabilities } from "@junction/types";
+import { geminiProviderName, usesMultimodalFunctionResponses } from "./build-gemini-request.js";
 import { createGeminiClientLoader, streamGemini } from "./gemini-model.js";
 
 /** Settings for {@link gemini}. */
@@ -35,6 +35,8 @@ export interface GeminiSettings {
    * and later take them there). `false`: as `inlineData` parts beside the function response in
    * the same turn, for older models, with a warning. `"auto"`: `true` for model ids
    * `gemini-3…` and later, `false` otherwise. Per request: `providerOptions.gemini.multimodalFunctionResponses`.
+   * The provider's `capabilitiesFor(model)` follows this setting: `toolResultImages` and
+   * `toolResultDocuments` are `true` exactly where the media go inside.
    * @default "auto"
    */
   multimodalFunctionResponses?: boolean | "auto";
@@ -64,15 +66,29 @@ export function gemini(settings: GeminiSettings = {}): ModelProvider {
   const loadClient = createGeminiClientLoader(settings);
   return {
     name: geminiProviderName(settings),
-    capabilities: {
-      toolResultImages: true,
-      toolResultAudio: false,
-      toolResultDocuments: true,
-      userImages: true,
-      userAudio: true,
-      parallelToolCalls: true,
-      reasoning: true,
-    },
+    // For Gemini models in general: media inside function responses unless turned off outright.
+    capabilities: geminiCapabilities(settings.multimodalFunctionResponses !== false),
+    capabilitiesFor: (model) =>
+      geminiCapabilities(usesMultimodalFunctionResponses(settings.multimodalFunctionResponses, model)),
     stream: (request) => streamGemini(loadClient, request, settings),
+  };
+}
+
+/**
+ * What Gemini carries natively. Images and PDFs in tool results go inside `functionResponse.parts`
+ * only with multimodal function responses (Gemini 3 and later, or the setting forced on); without
+ * them they go beside the function response with a warning, so the provider does not count them
+ * as carried. A request's `providerOptions.gemini.multimodalFunctionResponses` can still change
+ * that one request.
+ */
+function geminiCapabilities(multimodalFunctionResponses: boolean): ProviderCapabilities {
+  return {
+    toolResultImages: multimodalFunctionResponses,
+    toolResultAudio: false,
+    toolResultDocuments: multimodalFunctionResponses,
+    userImages: true,
+    userAudio: true,
+    parallelToolCalls: true,
+    reasoning: true,
   };
 }

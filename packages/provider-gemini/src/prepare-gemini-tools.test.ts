@@ -8,6 +8,25 @@ import {
 const schema = { type: "object", properties: {} };
 
 describe("prepareGeminiTools", () => {
+  it("declares a name once: a second tool with it is left out with a warning", () => {
+    const prepared = prepareGeminiTools({
+      tools: [
+        { name: "9lives", description: "first", inputSchema: schema },
+        { name: "9lives", description: "second", inputSchema: schema },
+      ],
+    });
+    expect(prepared.tools).toEqual([
+      { functionDeclarations: [{ name: "_9lives", description: "first", parametersJsonSchema: schema }] },
+    ]);
+    expect(prepared.toolNames.fromVendor("_9lives")).toBe("9lives");
+    expect(prepared.warnings).toEqual([
+      {
+        code: "tool-duplicate-name",
+        message: 'Two tools are named "9lives"; only the first is sent to Gemini.',
+      },
+    ]);
+  });
+
   it("keeps names Gemini accepts (dots, colons, dashes) and fixes the others reversibly", () => {
     const names = [
       "fs.read_file",

@@ -4,6 +4,7 @@ import type {
   Tool as GeminiTool,
   ToolConfig,
 } from "@google/genai";
+import { prepareToolNames } from "@junction/provider-utils";
 import {
   createToolNameMapping,
   type Message,
@@ -11,7 +12,6 @@ import {
   type ToolDefinition,
   type ToolNameMapping,
   type ToolNameRule,
-  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 import { cleanGeminiJSONSchema } from "./clean-gemini-json-schema.js";
@@ -35,7 +35,8 @@ export interface PreparedGeminiTools {
 
 /**
  * Declares tools for Gemini: names made to fit {@link GEMINI_TOOL_NAME_RULE} (including the
- * names of earlier calls in `messages`, so past turns map the same way), schemas passed as
+ * names of earlier calls in `messages`, so past turns map the same way; a second tool with a
+ * taken name is left out with a warning), schemas passed as
  * `parametersJsonSchema` after {@link cleanGeminiJSONSchema}, and the tool choice as a
  * `functionCallingConfig`. Pure; never mutates the definitions.
  */
@@ -44,12 +45,11 @@ export function prepareGeminiTools(options: {
   toolChoice?: ToolChoice;
   messages?: Message[];
 }): PreparedGeminiTools {
-  const tools = options.tools ?? [];
-  const warnings: Warning[] = [];
-  const toolNames = createGeminiToolNameMapping([
-    ...tools.map((tool) => tool.name),
-    ...toolNamesInMessages(options.messages ?? []),
-  ]);
+  const { tools, toolNames, warnings } = prepareToolNames({
+    ...options,
+    rule: createGeminiToolNameMapping,
+    provider: "Gemini",
+  });
 
   const declarations: FunctionDeclaration[] = tools.map((tool) => {
     const cleaned = cleanGeminiJSONSchema(tool.inputSchema ?? { type: "object" });

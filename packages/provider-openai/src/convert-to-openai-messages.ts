@@ -1,4 +1,4 @@
-import { isRecord } from "@junction/provider-utils";
+import { describeResourceLink, isRecord } from "@junction/provider-utils";
 import type {
   AssistantContentPart,
   Message,
@@ -348,13 +348,8 @@ function convertContentPart(
       });
       return { type: "input_text", text: `[resource ${uri} (${mimeType ?? "unknown type"}) omitted]` };
     }
-    case "resource_link": {
-      const details = [part.mimeType, part.description].filter(Boolean).join(", ");
-      return {
-        type: "input_text",
-        text: `[resource link: ${part.name} <${part.uri}>${details ? ` (${details})` : ""}]`,
-      };
-    }
+    case "resource_link":
+      return { type: "input_text", text: `[resource link: ${describeResourceLink(part)}]` };
     default: {
       const unknown: never = part;
       warnings.push({

@@ -1,4 +1,4 @@
-import { isRecord, parseToolArguments } from "@junction/provider-utils";
+import { isRecord, toolCallInput } from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   type ModelStreamEvent,
@@ -343,17 +343,14 @@ export class OpenAIStreamState {
     if (item.emitted) return [];
     item.emitted = true;
     const name = this.#toolNames.fromVendor(item.vendorName);
-    const parsed = parseToolArguments(item.arguments);
-    const events: ModelStreamEvent[] = [];
-    if (!parsed.ok)
-      events.push({
-        type: "warning",
-        warning: {
-          code: "tool-call-arguments-invalid",
-          message: `OpenAI sent arguments for "${name}" (call ${item.callId}) that are not a JSON object (${parsed.error}); passed on as the raw text so the tool reports the error to the model.`,
-        },
-      });
-    item.input = parsed.ok ? parsed.value : item.arguments;
+    const { input, warning: invalid } = toolCallInput({
+      text: item.arguments,
+      id: item.callId,
+      name,
+      provider: "OpenAI",
+    });
+    const events: ModelStreamEvent[] = invalid ? [{ type: "warning", warning: invalid }] : [];
+    item.input = input;
     events.push({
       type: "tool-call",
       id: item.callId,

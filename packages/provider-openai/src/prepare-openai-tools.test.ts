@@ -5,6 +5,33 @@ import { toOpenAIStrictSchema } from "./openai-strict-schema.js";
 import { prepareOpenAITools } from "./prepare-openai-tools.js";
 
 describe("prepareOpenAITools", () => {
+  it("sends a name once: a second tool with it is left out with a warning (OpenAI rejects it twice)", () => {
+    const prepared = prepareOpenAITools({
+      tools: [
+        { name: "search", description: "first", inputSchema: { type: "object", properties: {} } },
+        { name: "search", description: "second", inputSchema: { type: "object", properties: {} } },
+      ],
+      toolChoice: undefined,
+      messages: [],
+      strict: false,
+    });
+    expect(prepared.tools).toEqual([
+      {
+        type: "function",
+        name: "search",
+        description: "first",
+        parameters: { type: "object", properties: {} },
+        strict: false,
+      },
+    ]);
+    expect(prepared.warnings).toEqual([
+      {
+        code: "tool-duplicate-name",
+        message: 'Two tools are named "search"; only the first is sent to OpenAI.',
+      },
+    ]);
+  });
+
   it("adds the type and properties OpenAI insists on, without touching the caller's schema", () => {
     const tools: ToolDefinition[] = [
       { name: "ping", description: "", inputSchema: {} },

@@ -1,13 +1,11 @@
-import { isRecord } from "@junction/provider-utils";
+import { isRecord, prepareToolNames } from "@junction/provider-utils";
 import {
   COMMON_TOOL_NAME_RULE,
-  createToolNameMapping,
   type JSONSchema,
   type Message,
   type ToolChoice,
   type ToolDefinition,
   type ToolNameMapping,
-  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 import type OpenAI from "openai";
@@ -30,8 +28,9 @@ export interface PreparedOpenAITools {
 /**
  * Prepares tool definitions for the Responses API. Pure: the caller's objects are never mutated.
  *
- * - Names follow `^[a-zA-Z0-9_-]{1,64}$`. The mapping also covers the names of tool calls in
- *   the history, so earlier turns map the same way even when a tool is gone.
+ * - Names follow `^[a-zA-Z0-9_-]{1,64}$` (`prepareToolNames`). The mapping also covers the names
+ *   of tool calls in the history, so earlier turns map the same way even when a tool is gone; a
+ *   second tool with a taken name is left out with a warning (OpenAI rejects a name declared twice).
  * - The Responses API makes function tools strict by default, so `strict` is always sent:
  *   `false` unless `strict` is asked for. In strict mode each schema is rewritten to OpenAI's
  *   rules; a schema that cannot be strict stays non-strict, with a warning.
@@ -43,12 +42,11 @@ export function prepareOpenAITools(options: {
   messages: Message[];
   strict: boolean;
 }): PreparedOpenAITools {
-  const warnings: Warning[] = [];
-  const definitions = options.tools ?? [];
-  const toolNames = createToolNameMapping(
-    [...definitions.map((tool) => tool.name), ...toolNamesInMessages(options.messages)],
-    COMMON_TOOL_NAME_RULE,
-  );
+  const {
+    tools: definitions,
+    toolNames,
+    warnings,
+  } = prepareToolNames({ ...options, rule: COMMON_TOOL_NAME_RULE, provider: "OpenAI" });
 
   const tools = definitions.map((tool): OpenAIFunctionTool => {
     const parameters = objectSchema(tool, warnings);

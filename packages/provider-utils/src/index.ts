@@ -1,5 +1,20 @@
+export {
+  type ContentPartPlace,
+  describeResourceLink,
+  omittedPartNote,
+  type ResourceLinkDescription,
+  resourceLinkText,
+  textInPlaceOf,
+} from "./content-part-notes.js";
 export { createLazyImport } from "./create-lazy-import.js";
 export { loadApiKey, loadSetting } from "./load-api-key.js";
-export { isRecord, parseToolArguments } from "./parse-tool-arguments.js";
+export { objectInputSchema } from "./object-input-schema.js";
+export { isRecord, objectToolInput, parseToolArguments, toolCallInput } from "./parse-tool-arguments.js";
+export {
+  type PreparedToolNames,
+  prepareToolNames,
+  type ToolNameMapper,
+  toolChoiceWithoutTools,
+} from "./prepare-tool-names.js";
 export { passThroughOptions, providerOptionsFor } from "./provider-options.js";
 export { toAbortError } from "./to-abort-error.js";

@@ -88,7 +88,21 @@ export interface ProviderCapabilities {
 export interface ModelProvider {
   /** The provider's name, also its key in `providerOptions` and `ProviderMetadata`. */
   readonly name: string;
+  /**
+   * What the provider carries natively, for its models in general. Where a model can carry
+   * less (or more), {@link ModelProvider.capabilitiesFor} says so for that model.
+   */
   readonly capabilities: ProviderCapabilities;
+  /**
+   * What the provider can carry natively for one model, where that differs by model (Gemini
+   * takes images inside function responses only from Gemini 3 on; older models get them beside
+   * it, with a warning). A reader asks `provider.capabilitiesFor?.(model) ?? provider.capabilities`.
+   *
+   * Omitted: every model carries what {@link ModelProvider.capabilities} says.
+   *
+   * @param model The model id as it goes in `ModelRequest.model`.
+   */
+  capabilitiesFor?(model: string): ProviderCapabilities;
   /** Streams one model turn. Non-streaming use reads the stream to its `finish` event. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }

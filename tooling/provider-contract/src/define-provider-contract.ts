@@ -1,3 +1,4 @@
+import type { ModelProvider, ProviderCapabilities } from "@junction/types";
 import { afterEach, beforeEach, describe, expect } from "vitest";
 import { collect, coreUsage, neutralEvents } from "./collect-events.ts";
 import { contractCase } from "./contract-case.ts";
@@ -40,6 +41,11 @@ export function defineProviderContract(vendor: VendorAdapter): void {
   });
 }
 
+/** What `provider` says it carries for `model`: its per-model answer where it has one. */
+function capabilitiesFor(provider: ModelProvider, model: string): ProviderCapabilities {
+  return provider.capabilitiesFor?.(model) ?? provider.capabilities;
+}
+
 function defineStreamingContract(vendor: VendorAdapter): void {
   const contract = contractCase(vendor);
   let fake: VendorFake;
@@ -66,7 +72,10 @@ function defineStreamingContract(vendor: VendorAdapter): void {
     await expectTurn(textTurn);
   });
 
-  if (vendor.createProvider({ baseURL: "http://127.0.0.1:9", maxRetries: 0 }).capabilities.reasoning) {
+  if (
+    capabilitiesFor(vendor.createProvider({ baseURL: "http://127.0.0.1:9", maxRetries: 0 }), vendor.model)
+      .reasoning
+  ) {
     contract("reasoning", "streams reasoning before the text and keeps it in the turn", async () => {
       await expectTurn(reasoningTurn);
     });
@@ -98,7 +107,7 @@ function defineStreamingContract(vendor: VendorAdapter): void {
   );
 
   for (const model of [vendor.model, ...(vendor.imageModels ?? [])]) {
-    const title = `carries a tool result's image natively or degrades it with a warning, as its capabilities say${model === vendor.model ? "" : ` (${model})`}`;
+    const title = `carries a tool result's image natively or degrades it with a warning, as its capabilities for the model say${model === vendor.model ? "" : ` (${model})`}`;
     contract(
       "tool-result-images",
       title,
@@ -113,7 +122,7 @@ function defineStreamingContract(vendor: VendorAdapter): void {
           (event) => event.type === "warning" && event.warning.code.startsWith("tool-result-"),
         );
         const image = { mimeType: "image/png", data: png };
-        if (stream.capabilities.toolResultImages) {
+        if (capabilitiesFor(stream, model).toolResultImages) {
           expect(images).toEqual({ native: [image], elsewhere: [] });
           expect(degraded).toEqual([]);
         } else {

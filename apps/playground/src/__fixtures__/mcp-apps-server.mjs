@@ -69,6 +69,13 @@ const tools = [
     _meta: { ui: { resourceUri: "ui://apps/hostile.html" } },
   },
   {
+    name: "show-listed",
+    description: "Show an app whose CSP is declared in resources/list only.",
+    inputSchema: objectSchema(),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: { ui: { resourceUri: "ui://apps/listed.html" } },
+  },
+  {
     name: "client-capabilities",
     description: "Returns the capabilities the client advertised.",
     inputSchema: objectSchema(),
@@ -85,6 +92,11 @@ const resources = {
     // Not origins: each is dropped, so the policy stays "no network".
     _meta: { ui: { csp: { connectDomains: ["*", "'unsafe-eval'", "http://x; script-src *"] } } },
   }),
+  // Its read content carries no _meta: the host falls back to the resources/list entry's.
+  "ui://apps/listed.html": () => ({ text: withConfig(page("counter.html"), {}) }),
+};
+const listedMeta = {
+  "ui://apps/listed.html": { ui: { csp: { connectDomains: ["https://listed.example.com"] }, prefersBorder: false } },
 };
 
 const server = new Server(
@@ -120,12 +132,17 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   }
 });
 server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-  resources: Object.keys(resources).map((uri) => ({ uri, name: uri.slice(12), mimeType: MIME })),
+  resources: Object.keys(resources).map((uri) => ({
+    uri,
+    name: uri.slice(12),
+    mimeType: MIME,
+    ...(listedMeta[uri] ? { _meta: listedMeta[uri] } : {}),
+  })),
 }));
 server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
   const make = resources[request.params.uri];
   if (!make) throw new Error(`No resource ${request.params.uri}`);
   const { text: html, _meta } = make();
-  return { contents: [{ uri: request.params.uri, mimeType: MIME, text: html, _meta }] };
+  return { contents: [{ uri: request.params.uri, mimeType: MIME, text: html, ...(_meta ? { _meta } : {}) }] };
 });
 await server.connect(new StdioServerTransport());

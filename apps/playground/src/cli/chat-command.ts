@@ -160,6 +160,8 @@ function printEvent(
     case "approval-answered":
       out.write(`  ${event.approved ? "approved" : "denied"}\n`);
       break;
+    case "tool-progress":
+      break;
     case "tool-result":
       out.write(
         `← ${safe(event.name)} ${event.result.isError ? "failed" : "done"} in ${event.durationMs} ms: ${safe(summarise(event.result))}\n`,

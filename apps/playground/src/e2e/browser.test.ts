@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,8 +26,9 @@ beforeAll(async () => {
       `The browser tests need Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH.`,
     );
   }
-  rmSync(artifacts, { recursive: true, force: true });
+  // Only this file's screenshots: other browser tests keep theirs in folders of their own.
   mkdirSync(artifacts, { recursive: true });
+  for (const file of readdirSync(artifacts)) if (file.endsWith(".png")) rmSync(join(artifacts, file));
   test = await startTestPlayground();
   profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
   context = await chromium.launchPersistentContext(profile, {

@@ -178,6 +178,33 @@ describe("MCP Apps in a real browser", () => {
     expect(await frame.locator("#count").textContent()).toBe("4");
   });
 
+  it("opens an app's http(s) link in a new tab only once the person agrees", async () => {
+    const app = page.getByTestId("tool-output").getByTestId("mcp-app");
+    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    await frame.locator("#link").click();
+    const prompt = app.getByTestId("app-open-link");
+    expect(await prompt.textContent()).toBe(
+      "The app asks to open this link in a new tab:https://example.com/counter-docsOpenCancel",
+    );
+    await prompt.getByTestId("app-open-link-no").click();
+    await expect.poll(() => frame.locator("#status").textContent()).toBe("link: not opened");
+    expect(context.pages()).toHaveLength(1);
+    // No network here: the browser answers for example.com itself.
+    await context.route("https://example.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/plain", body: "counter docs" }),
+    );
+    const opened = context.waitForEvent("page");
+    await frame.locator("#link").click();
+    await app.getByTestId("app-open-link").getByTestId("app-open-link-yes").click();
+    await expect.poll(() => frame.locator("#status").textContent()).toBe("link: opened");
+    const tab = await opened;
+    await tab.waitForLoadState();
+    expect(tab.url()).toBe("https://example.com/counter-docs");
+    // noopener: the new tab cannot reach back into the playground.
+    expect(await tab.evaluate(() => window.opener)).toBeNull();
+    await tab.close();
+  });
+
   it("refuses everything the hostile app tries: the page, the token, storage, other origins and protocol misuse", async () => {
     const before = seen.length;
     await runTool("show-hostile");
@@ -257,7 +284,7 @@ describe("MCP Apps in a real browser", () => {
     expect(fromApps).toEqual([]);
     expect(seen.filter((request) => request.origin === "null" || request.site === "cross-site")).toEqual([]);
     expect(pageErrors).toEqual([]);
-    await shot("03-mcp-app-hostile-all-refused.png");
+    await app.screenshot({ path: join(artifacts, "03-mcp-app-hostile-all-refused.png") });
   });
 
   it("ignores a message that does not come from the app's own frame, and never reloads an app", async () => {
@@ -289,7 +316,19 @@ describe("MCP Apps in a real browser", () => {
     const drops = (await app.getByTestId("mcp-app-drops").textContent()) ?? "";
     const rate = Number(/Refused messages: (\d+) over the rate limit/.exec(drops)?.[1]);
     expect(rate).toBe(3000 - answered);
-    await shot("04-mcp-app-flood-rate-limited.png");
+    await app.screenshot({ path: join(artifacts, "04-mcp-app-flood-rate-limited.png") });
+  });
+
+  it("keeps an app from navigating its own frame to another origin", async () => {
+    const frameElement = page.getByTestId("tool-output").getByTestId("mcp-app-frame");
+    await page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .locator("#leave")
+      .click();
+    await page.waitForTimeout(1000);
+    expect(otherHits).toEqual(["GET /from-counter"]);
+    const frame = await (await frameElement.elementHandle())?.contentFrame();
+    expect(frame?.url()).not.toContain(otherOrigin);
   });
 
   it("renders the app inline in chat under the tool card, and its tool call asks there", async () => {

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { Agent, type AgentEvent, annotationPolicy } from "@junction/core";
-import { JunctionError, type Message, type ToolResult } from "@junction/types";
+import { JunctionError, type Message, type Tool, type ToolSource } from "@junction/types";
+import type { ChatEvent, ToolProgressReport } from "../shared/api-types.js";
+import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { DataDir } from "./data-dir.js";
 import { modelVisibleTools } from "./mcp-apps.js";
 import { capDepth, capToolResult } from "./output-limits.js";
@@ -9,26 +11,8 @@ import { createProvider, detectProviders, type PlaygroundSettings, type Provider
 import type { ServerRegistry } from "./server-registry.js";
 import type { Store, StoredConversation, TranscriptItem } from "./store.js";
 
-/** What a chat turn streams to the page (and the CLI). Plain JSON. */
-export type ChatEvent =
-  | { type: "run-start"; runId: string; provider: string; model: string }
-  | { type: "text-delta"; text: string }
-  | { type: "tool-call"; id: string; name: string; server: string | null; input: unknown }
-  | { type: "approval-request"; id: string; name: string; server: string | null; input: unknown }
-  | { type: "approval-answered"; id: string; approved: boolean }
-  | {
-      type: "tool-result";
-      id: string;
-      name: string;
-      server: string | null;
-      result: ToolResult;
-      durationMs: number;
-      /** Set when the result was too large or too deep to show whole: what was cut. */
-      truncated?: string;
-    }
-  | { type: "warning"; code: string; message: string }
-  | { type: "error"; message: string; aborted: boolean }
-  | { type: "finish"; reason: string; text: string };
+/** What a chat turn streams to the page (and the CLI): the shared contract. */
+export type { ChatEvent } from "../shared/api-types.js";
 
 interface Run {
   controller: AbortController;
@@ -182,7 +166,13 @@ export class ChatService {
     const model = typeof body.model === "string" && body.model.trim() ? body.model.trim() : info.defaultModel;
     this.#busy.add(conversationId);
     const runId = randomUUID();
-    const run: Run = { controller, approvals: new Map(), emit };
+    // Every event the page sees is folded into the stored transcript by the same pure function
+    // the page uses, so what is saved is what was shown.
+    const publish = (event: ChatEvent): void => {
+      conversation.transcript = foldChatEvent(conversation.transcript, event);
+      emit(event);
+    };
+    const run: Run = { controller, approvals: new Map(), emit: publish };
     this.#runs.set(runId, run);
     conversation.provider = info.id;
     conversation.model = model;
@@ -191,7 +181,7 @@ export class ChatService {
     conversation.transcript.push({ kind: "user", text });
     try {
       this.#saveSafely(conversation, emit);
-      emit({ type: "run-start", runId, provider: info.id, model });
+      publish({ type: "run-start", runId, provider: info.id, model });
     } catch (error) {
       // Even a failure before the run starts must not leave the conversation busy.
       this.#runs.delete(runId);
@@ -205,7 +195,7 @@ export class ChatService {
     // The model's call ids are not trusted to be unique (a model may say `call_1` at every step):
     // each call gets a key of its own for the page, the approvals and the transcript, and a
     // model id points at its latest call, the one core's approval request and result are about.
-    const toolItems = new Map<string, Extract<TranscriptItem, { kind: "tool" }>>();
+    const keys = new Map<string, string>();
     const usedKeys = new Set(
       conversation.transcript.flatMap((item) => (item.kind === "tool" ? [item.id] : [])),
     );
@@ -215,7 +205,19 @@ export class ChatService {
       usedKeys.add(key);
       return key;
     };
-    let assistant: Extract<TranscriptItem, { kind: "assistant" }> | undefined;
+    // Progress reports reach a tool's execute, which does not know the call's id: a running call
+    // of that tool with the same arguments is the one reporting.
+    const reportProgress = (toolName: string, input: unknown, report: ToolProgressReport): void => {
+      const serialized = JSON.stringify(input ?? {});
+      const item = conversation.transcript.findLast(
+        (candidate): candidate is Extract<TranscriptItem, { kind: "tool" }> =>
+          candidate.kind === "tool" &&
+          candidate.status === "running" &&
+          candidate.name === toolName &&
+          JSON.stringify(candidate.input ?? {}) === serialized,
+      );
+      if (item) publish({ type: "tool-progress", id: item.id, ...progressReport(report) });
+    };
     const previous = conversation.messages;
     let agent: Agent | undefined;
     try {
@@ -227,7 +229,10 @@ export class ChatService {
         model,
         system: systemPrompt(this.#dataDir.sandbox),
         // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
-        mcps: servers.map((server) => ({ mcp: modelVisibleTools(server.mcp), prefix: server.name })),
+        mcps: servers.map((server) => ({
+          mcp: withProgress(modelVisibleTools(server.mcp), reportProgress),
+          prefix: server.name,
+        })),
         approval: annotationPolicy(),
         maxSteps: 10,
         messages: previous,
@@ -236,47 +241,28 @@ export class ChatService {
       for await (const event of handle) {
         switch (event.type) {
           case "text-delta":
-            if (!assistant) {
-              assistant = { kind: "assistant", text: "" };
-              conversation.transcript.push(assistant);
-            }
-            assistant.text += event.text;
-            emit({ type: "text-delta", text: event.text });
+            publish({ type: "text-delta", text: event.text });
             break;
           case "reasoning-delta":
           case "step-end":
             break;
           case "tool-call": {
-            assistant = undefined;
-            const item: Extract<TranscriptItem, { kind: "tool" }> = {
-              kind: "tool",
-              id: keyFor(event.id),
+            const key = keyFor(event.id);
+            keys.set(event.id, key);
+            publish({
+              type: "tool-call",
+              id: key,
               name: event.name,
               server: serverOf(event.name),
-              input: event.input,
-              status: "running",
-            };
-            toolItems.set(event.id, item);
-            conversation.transcript.push(item);
-            emit({
-              type: "tool-call",
-              id: item.id,
-              name: event.name,
-              server: item.server,
               input: event.input,
             });
             break;
           }
           case "tool-approval-request": {
-            const item = toolItems.get(event.id);
-            const key = item?.id ?? keyFor(event.id);
+            const key = keys.get(event.id) ?? keyFor(event.id);
+            keys.set(event.id, key);
             run.approvals.set(key, event);
-            if (item) {
-              item.status = "awaiting-approval";
-              // What the person approves is what runs: the request's own arguments.
-              item.input = event.input;
-            }
-            emit({
+            publish({
               type: "approval-request",
               id: key,
               name: event.name,
@@ -286,19 +272,11 @@ export class ChatService {
             break;
           }
           case "tool-result": {
-            assistant = undefined;
-            const item = toolItems.get(event.id);
-            const denied = event.result.isError && item?.status === "awaiting-approval";
+            const key = keys.get(event.id) ?? event.id;
             const { result, truncated } = capToolResult(event.result);
-            if (item) {
-              item.status = denied ? "denied" : "done";
-              item.result = result;
-              item.durationMs = Math.round(event.durationMs);
-              if (truncated) item.truncated = truncated;
-            }
-            emit({
+            publish({
               type: "tool-result",
-              id: item?.id ?? event.id,
+              id: key,
               name: event.name,
               server: serverOf(event.name),
               result,
@@ -309,8 +287,7 @@ export class ChatService {
             break;
           }
           case "warning":
-            conversation.transcript.push({ kind: "notice", level: "warning", text: event.warning.message });
-            emit({ type: "warning", code: event.warning.code, message: event.warning.message });
+            publish({ type: "warning", code: event.warning.code, message: event.warning.message });
             break;
           case "finish":
             break;
@@ -318,7 +295,7 @@ export class ChatService {
             break;
           default: {
             const unknown: never = event;
-            emit({
+            publish({
               type: "warning",
               code: "unknown-event",
               message: `Unknown agent event ${JSON.stringify(unknown)}`,
@@ -328,15 +305,10 @@ export class ChatService {
       }
       const result = await handle.final;
       conversation.messages = result.messages;
-      emit({ type: "finish", reason: result.finishReason, text: result.text });
+      publish({ type: "finish", reason: result.finishReason, text: result.text });
     } catch (error) {
       const aborted = controller.signal.aborted;
       const message = aborted ? "Stopped." : `The run failed: ${(error as Error).message}`;
-      conversation.transcript.push({ kind: "notice", level: aborted ? "info" : "error", text: message });
-      for (const item of toolItems.values()) {
-        if (item.status === "running" || item.status === "awaiting-approval")
-          item.status = aborted ? "stopped" : "denied";
-      }
       // Keep what the person said and what the model wrote so far for the next turn.
       const partial = conversation.transcript
         .slice(conversation.transcript.findLastIndex((item) => item.kind === "user") + 1)
@@ -345,7 +317,7 @@ export class ChatService {
       const next: Message[] = [...previous, { role: "user", content: text }];
       if (partial) next.push({ role: "assistant", content: [{ type: "text", text: partial }] });
       conversation.messages = next;
-      emit({ type: "error", message, aborted });
+      publish({ type: "error", message, aborted });
     } finally {
       // Release the conversation first: whatever failed above, the next turn must be able to run.
       this.#runs.delete(runId);
@@ -407,4 +379,47 @@ export class ChatService {
     for (const run of this.#runs.values())
       run.controller.abort(new JunctionError("aborted", "The playground is closing."));
   }
+}
+
+/** A progress report as plain JSON, whatever else a tool put in it. */
+function progressReport(report: ToolProgressReport): ToolProgressReport {
+  return {
+    progress: Number(report.progress),
+    ...(typeof report.total === "number" ? { total: report.total } : {}),
+    ...(typeof report.message === "string" ? { message: report.message.slice(0, 500) } : {}),
+  };
+}
+
+/**
+ * A tool source whose tools also tell `report` of every progress report (core passes a tool's
+ * progress to tracing only), so a running tool card can show it.
+ */
+function withProgress(
+  source: ToolSource,
+  report: (toolName: string, input: unknown, progress: ToolProgressReport) => void,
+): ToolSource {
+  return {
+    name: source.name,
+    ...(source.onToolsChanged ? { onToolsChanged: (listener) => source.onToolsChanged!(listener) } : {}),
+    async listTools(options) {
+      const tools = await source.listTools(options);
+      return tools.map(
+        (tool): Tool => ({
+          ...tool,
+          execute: (input, context) =>
+            tool.execute(input, {
+              ...context,
+              onProgress: (progress) => {
+                context?.onProgress?.(progress);
+                try {
+                  report(tool.name, input, progress);
+                } catch {
+                  // Showing progress must never fail the call.
+                }
+              },
+            }),
+        }),
+      );
+    },
+  };
 }

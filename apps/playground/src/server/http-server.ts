@@ -183,6 +183,42 @@ function createRoutes(context: AppContext): { method: string; pattern: RegExp; h
     }),
     route("POST", "/api/servers/([^/]+)/restart", async (_request, _response, [id]) => registry.restart(id!)),
     route("GET", "/api/servers/([^/]+)/logs", async (_request, _response, [id]) => registry.logs(id!)),
+    route("GET", "/api/servers/([^/]+)/traffic", async (request, _response, [id]) => {
+      const since = Number(new URL(request.url ?? "/", "http://localhost").searchParams.get("since") ?? 0);
+      return registry.traffic(id!, Number.isFinite(since) ? since : 0);
+    }),
+    route("GET", "/api/servers/([^/]+)/stderr", async (_request, _response, [id]) => registry.stderr(id!)),
+    route("POST", "/api/servers/([^/]+)/ping", async (_request, _response, [id]) => registry.ping(id!)),
+    route("POST", "/api/servers/([^/]+)/complete", async (request, _response, [id]) => {
+      const body = await readJson(request);
+      const ref = body.ref as { type?: unknown; uri?: unknown; name?: unknown } | undefined;
+      const reference =
+        ref?.type === "ref/resource"
+          ? { type: "ref/resource" as const, uri: requireString(ref.uri, "ref.uri") }
+          : ref?.type === "ref/prompt"
+            ? { type: "ref/prompt" as const, name: requireString(ref.name, "ref.name") }
+            : undefined;
+      if (!reference)
+        throw new HttpError(
+          400,
+          'ref must be { type: "ref/resource", uri } or { type: "ref/prompt", name }.',
+        );
+      const argument = body.argument as { name?: unknown; value?: unknown } | undefined;
+      const client = registry.client(id!);
+      if (!client.capabilities?.completions) return { values: [], unsupported: true };
+      const completion = await client.complete(reference, {
+        name: requireString(argument?.name, "argument.name"),
+        value: typeof argument?.value === "string" ? argument.value : "",
+      });
+      // Suggestions come from the server: strings only, a bounded number of bounded length.
+      return {
+        values: completion.values
+          .filter((value): value is string => typeof value === "string")
+          .slice(0, 100)
+          .map((value) => value.slice(0, 500)),
+        ...(completion.hasMore ? { hasMore: true } : {}),
+      };
+    }),
     route("GET", "/api/servers/([^/]+)/tools", async (_request, _response, [id]) => {
       return registry.client(id!).listToolDefinitions();
     }),

@@ -38,6 +38,7 @@ describe("MCP Apps, server side", () => {
     expect((await test.api("GET", `/api/servers/${serverId}/apps`)).body).toEqual([
       { tool: "show-counter", resourceUri: "ui://apps/counter.html" },
       { tool: "show-hostile", resourceUri: "ui://apps/hostile.html" },
+      { tool: "show-listed", resourceUri: "ui://apps/listed.html" },
     ]);
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
     expect(opened.status).toBe(200);
@@ -80,6 +81,16 @@ describe("MCP Apps, server side", () => {
     ]);
     const response = await frame(opened.body.frameUrl);
     expect(response.headers.get("content-security-policy")).toContain("connect-src 'none';");
+  });
+
+  it("falls back to the resources/list entry's _meta.ui when the read content has none", async () => {
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-listed" });
+    expect(opened.body.csp.connectDomains).toEqual(["https://listed.example.com"]);
+    expect(opened.body.prefersBorder).toBe(false);
+    const response = await frame(opened.body.frameUrl);
+    expect(response.headers.get("content-security-policy")).toContain(
+      "connect-src https://listed.example.com;",
+    );
   });
 
   it("serves an app's document only into a frame, and only for an id it gave out", async () => {
@@ -190,6 +201,7 @@ describe("MCP Apps, server side", () => {
       "apps_model-only",
       "apps_wipe",
       "apps_show-hostile",
+      "apps_show-listed",
       "apps_client-capabilities",
     ]);
     const conversation = await test.api("POST", "/api/conversations", {});

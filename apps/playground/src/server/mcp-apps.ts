@@ -115,11 +115,13 @@ export class McpApps {
         `The app ${resourceUri} is larger than ${MAXIMUM_APP_HTML_BYTES / 1024 / 1024} MB.`,
       );
     }
-    const csp = buildAppCsp(contents._meta);
+    // The read content's _meta.ui is the truth; the resources/list entry's is the fallback.
+    const meta = hasUiMeta(contents._meta) ? contents._meta : await this.#listedMeta(serverId, resourceUri);
+    const csp = buildAppCsp(meta);
     const id = randomBytes(24).toString("base64url");
     this.#apps.set(id, { id, serverId, html, cspHeader: csp.header, pending: new Map() });
     while (this.#apps.size > maximumOpenApps) this.#apps.delete(this.#apps.keys().next().value!);
-    const prefersBorder = prefersBorderOf(contents._meta);
+    const prefersBorder = prefersBorderOf(meta);
     return {
       appId: id,
       frameUrl: `/mcp-apps/${id}`,
@@ -219,6 +221,13 @@ export class McpApps {
     return this.#run(app, pending.name, pending.input);
   }
 
+  async #listedMeta(serverId: string, uri: string): Promise<unknown> {
+    const client = this.#registry.client(serverId);
+    if (!client.capabilities?.resources) return undefined;
+    const listed = await client.listResources().catch(() => []);
+    return listed.find((resource) => resource.uri === uri)?._meta;
+  }
+
   async #run(app: AppEntry, name: string, input: Record<string, unknown>): Promise<AppToolCallAnswer> {
     const { result, truncated } = capToolResult(
       await this.#registry.client(app.serverId).callTool(name, input),
@@ -251,6 +260,10 @@ export function modelVisibleTools(mcp: MCP): ToolSource {
     },
     onToolsChanged: (listener) => mcp.onToolsChanged(listener),
   };
+}
+
+function hasUiMeta(meta: unknown): boolean {
+  return typeof meta === "object" && meta !== null && "ui" in meta;
 }
 
 function annotationsOf(tool: MCPTool): ToolAnnotations | undefined {

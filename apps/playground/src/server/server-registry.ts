@@ -1,5 +1,6 @@
 import { loadMCPConfig, MCP, type MCPConfig } from "@junction/mcp-client";
 import { type CreateMessageRequestParams, type CreateMessageResult, JunctionError } from "@junction/types";
+import type { ServerHealth, ServerStatus, StderrLog, TrafficLog } from "../shared/api-types.js";
 import type { DataDir } from "./data-dir.js";
 import { BUILTIN_SERVERS, builtinServerEntry, isBuiltinServer } from "./default-servers.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
@@ -10,29 +11,23 @@ import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from "./mcp-app-csp.js";
 import { capLogData } from "./output-limits.js";
 import { REDACTED, type SecretRedactor } from "./secret-redactor.js";
 import type { Store, StoredServer } from "./store.js";
+import { StderrRecorder, TrafficRecorder } from "./traffic-log.js";
 
-/** What the UI shows about a server. */
-export interface ServerStatus {
-  id: string;
-  name: string;
-  /** The `mcpServers` entry, as stored (default servers: as resolved on this machine). */
-  config: Record<string, unknown>;
-  builtin: string | null;
-  enabled: boolean;
-  /** `reconnecting`: the server died and the client is restarting it (calls wait for it). */
-  status: "connecting" | "connected" | "reconnecting" | "error" | "disabled";
-  /** The connection error, with the server's stderr tail where the client gave it. */
-  error?: string;
-  serverInfo?: unknown;
-  instructions?: string;
-  capabilities?: unknown;
-}
+/** What the UI shows about a server: the shared contract. */
+export type { ServerStatus } from "../shared/api-types.js";
 
 interface Entry {
   stored: StoredServer;
   mcp?: MCP;
   status: "connecting" | "connected" | "error" | "disabled";
   error?: string;
+  health?: ServerHealth;
+}
+
+/** A server's traffic and stderr, kept across reconnects and edits until it is removed. */
+interface Diagnostics {
+  traffic: TrafficRecorder;
+  stderr: StderrRecorder;
 }
 
 /** Answers a server's `sampling/createMessage` request on behalf of the named server. */
@@ -83,6 +78,7 @@ export function parseServerEntry(
 export class ServerRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #logs: LogBuffer;
+  readonly #diagnostics = new Map<string, Diagnostics>();
   readonly #store: Store;
   readonly #environment: Record<string, string>;
   readonly #redactor: SecretRedactor;
@@ -164,6 +160,52 @@ export class ServerRegistry {
     return this.#logs.get(id);
   }
 
+  /** The server's last JSON-RPC messages (after `since`, a `seq`), secrets masked. */
+  traffic(id: string, since = 0): TrafficLog {
+    this.#require(id);
+    return this.#diagnostics.get(id)?.traffic.read(since) ?? { entries: [], dropped: 0 };
+  }
+
+  /** What the server wrote to stderr lately (stdio servers), secrets masked. */
+  stderr(id: string): StderrLog {
+    this.#require(id);
+    return (
+      this.#diagnostics.get(id)?.stderr.read((text) => this.#redactor.redact(text)) ?? {
+        text: "",
+        dropped: 0,
+      }
+    );
+  }
+
+  /**
+   * Pings the server and keeps the outcome as its health: the round trip when it answers, or
+   * `unsupported` when it answers that it has no `ping` (JSON-RPC -32601).
+   */
+  async ping(id: string): Promise<ServerHealth> {
+    const entry = this.#require(id);
+    const mcp = this.client(id);
+    const started = performance.now();
+    let health: ServerHealth;
+    try {
+      await mcp.ping();
+      health = {
+        state: "ok",
+        at: new Date().toISOString(),
+        latencyMs: Math.round((performance.now() - started) * 10) / 10,
+      };
+    } catch (error) {
+      const message = this.#redactor.redact((error as Error).message);
+      const unsupported = /-32601|method not found/i.test(message);
+      health = {
+        state: unsupported ? "unsupported" : "failed",
+        at: new Date().toISOString(),
+        error: unsupported ? "This server does not answer ping (method not found)." : message,
+      };
+    }
+    if (this.#entries.get(id) === entry) entry.health = health;
+    return health;
+  }
+
   /** `value` with every value a config expanded replaced by a mask, for anything the page sees. */
   redact<T>(value: T): T {
     return this.#redactor.redactValue(value);
@@ -214,6 +256,7 @@ export class ServerRegistry {
     await this.#disconnect(entry);
     this.#entries.delete(id);
     this.#logs.delete(id);
+    this.#diagnostics.delete(id);
     this.#redactor.delete(id);
     this.#store.removeServer(id);
     this.#hub.publish({ type: "servers-changed" });
@@ -327,6 +370,7 @@ export class ServerRegistry {
           ? "reconnecting"
           : (entry?.status ?? "connecting"),
       ...(entry?.error ? { error: entry.error } : {}),
+      ...(entry?.health && entry.status === "connected" ? { health: entry.health } : {}),
       ...(mcp
         ? { serverInfo: mcp.serverInfo, instructions: mcp.instructions, capabilities: mcp.capabilities }
         : {}),
@@ -349,10 +393,22 @@ export class ServerRegistry {
       this.#hub.publish({ type: "servers-changed" });
       return;
     }
-    this.#redactor.set(id, secrets);
+    this.#redactor.set(id, [...secrets, ...literalHeaderSecrets(config)]);
+    let diagnostics = this.#diagnostics.get(id);
+    if (!diagnostics) {
+      diagnostics = {
+        traffic: new TrafficRecorder((text) => this.#redactor.redact(text)),
+        stderr: new StderrRecorder(),
+      };
+      this.#diagnostics.set(id, diagnostics);
+    }
+    const { traffic, stderr } = diagnostics;
     const mcp = new MCP({
       ...config,
       name,
+      // What went over the wire, for the traffic view, and the server's stderr at any time.
+      onMessage: (message) => traffic.record(message),
+      ...(config.transport === "stdio" ? { onStderr: (chunk: string) => stderr.add(chunk) } : {}),
       roots: [{ uri: `file://${this.#dataDir.sandbox}`, name: "sandbox" }],
       // The playground renders MCP Apps (tools' ui:// resources) in the inspector and the chat.
       extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
@@ -439,6 +495,24 @@ function restoreRedacted(entry: unknown, previous: Record<string, unknown>): unk
     );
   }
   return copy;
+}
+
+/**
+ * Header values written into a config as they are (not through `${VAR}`): credentials too, to be
+ * masked wherever a server echoes them (an error, a log, the traffic view). A `Bearer`/`Basic`
+ * scheme's credential is masked on its own as well. Literal env values are not: they are often
+ * paths and names that would mask a server's ordinary output.
+ */
+function literalHeaderSecrets(config: MCPConfig): string[] {
+  if (config.transport !== "http" && config.transport !== "sse") return [];
+  const values: string[] = [];
+  for (const value of Object.values(config.headers ?? {})) {
+    if (typeof value !== "string") continue;
+    values.push(value);
+    const credential = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
+    if (credential) values.push(credential);
+  }
+  return values;
 }
 
 /** Header and env values are secrets: the UI is told which exist, never what they are. */

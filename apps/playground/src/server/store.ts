@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import type { Message } from "@junction/types";
+import type { TranscriptItem } from "../shared/api-types.js";
 import { restrictDatabaseFiles } from "./data-dir.js";
 
 /** A server as the user configured it. `config` is an MCPConfig without in-process parts. */
@@ -15,22 +16,8 @@ export interface StoredServer {
 }
 
 /** One entry of a conversation as the UI shows it. */
-export type TranscriptItem =
-  | { kind: "user"; text: string }
-  | { kind: "assistant"; text: string }
-  | {
-      kind: "tool";
-      id: string;
-      name: string;
-      server: string | null;
-      input: unknown;
-      status: "running" | "done" | "denied" | "stopped" | "awaiting-approval";
-      result?: unknown;
-      durationMs?: number;
-      /** Set when the result was too large or too deep to keep whole: what was cut. */
-      truncated?: string;
-    }
-  | { kind: "notice"; level: "info" | "warning" | "error"; text: string };
+/** One entry of a conversation's transcript: the shared contract. */
+export type { TranscriptItem } from "../shared/api-types.js";
 
 export interface StoredConversation {
   id: string;

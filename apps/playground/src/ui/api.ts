@@ -36,7 +36,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
 }
 
 /** POSTs JSON and reads the answer as server-sent events, one parsed object per `data:` line. */
-export async function postStream(path: string, body: unknown, onEvent: (event: any) => void): Promise<void> {
+export async function postStream<E>(path: string, body: unknown, onEvent: (event: E) => void): Promise<void> {
   const response = await fetch(path, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -61,7 +61,7 @@ export async function postStream(path: string, body: unknown, onEvent: (event: a
       const frame = buffer.slice(0, boundary);
       buffer = buffer.slice(boundary + 2);
       for (const line of frame.split("\n")) {
-        if (line.startsWith("data: ")) onEvent(JSON.parse(line.slice(6)));
+        if (line.startsWith("data: ")) onEvent(JSON.parse(line.slice(6)) as E);
       }
       boundary = buffer.indexOf("\n\n");
     }

@@ -1,36 +1,15 @@
+import type {
+  ChatEvent,
+  ConversationDetail,
+  ConversationSummary,
+  ProviderInfo,
+  TranscriptItem,
+} from "../shared/api-types.js";
+import { foldChatEvent } from "../shared/fold-chat-events.js";
 import { api, postStream } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { appendChatApp, rememberToolCard } from "./mcp-app-frame.js";
 import { renderToolResult } from "./render-content.js";
-
-interface ProviderInfo {
-  id: string;
-  label: string;
-  source: string;
-  defaultModel: string;
-  models: string[];
-}
-interface ConversationSummary {
-  id: string;
-  title: string;
-  provider: string;
-  model: string;
-}
-type TranscriptItem =
-  | { kind: "user"; text: string }
-  | { kind: "assistant"; text: string }
-  | {
-      kind: "tool";
-      id: string;
-      name: string;
-      server: string | null;
-      input: unknown;
-      status: string;
-      result?: unknown;
-      durationMs?: number;
-      truncated?: string;
-    }
-  | { kind: "notice"; level: string; text: string };
 
 let providers: ProviderInfo[] = [];
 let conversations: ConversationSummary[] = [];
@@ -45,7 +24,8 @@ let sendButton: HTMLButtonElement;
 let stopButton: HTMLButtonElement;
 let banner: HTMLElement;
 let conversationList: HTMLElement;
-const toolCards = new Map<string, HTMLElement>();
+/** The transcript as shown: each item with its element, in order. */
+let shown: { item: TranscriptItem; node: HTMLElement }[] = [];
 
 /** The chat view: conversations, provider and model, the transcript, and the composer. */
 export async function mountChatView(container: HTMLElement, initialProviders: ProviderInfo[]): Promise<void> {
@@ -251,10 +231,7 @@ async function loadConversations(): Promise<void> {
 }
 
 async function openConversation(id: string): Promise<void> {
-  const conversation = await api<ConversationSummary & { transcript: TranscriptItem[] }>(
-    "GET",
-    `/api/conversations/${id}`,
-  );
+  const conversation = await api<ConversationDetail>("GET", `/api/conversations/${id}`);
   currentId = id;
   if (providers.some((provider) => provider.id === conversation.provider)) {
     providerSelect.value = conversation.provider;
@@ -262,8 +239,8 @@ async function openConversation(id: string): Promise<void> {
     modelInput.value = conversation.model;
   }
   clear(transcript);
-  toolCards.clear();
-  for (const item of conversation.transcript) transcript.append(renderItem(item));
+  shown = [];
+  showTranscript(conversation.transcript);
   await loadConversations();
   scrollDown();
 }
@@ -275,7 +252,7 @@ async function newConversation(): Promise<string> {
   });
   currentId = conversation.id;
   clear(transcript);
-  toolCards.clear();
+  shown = [];
   await loadConversations();
   composer.focus();
   return conversation.id;
@@ -297,11 +274,8 @@ function renderItem(item: TranscriptItem): HTMLElement {
         h("div", { class: "label" }, "assistant"),
         h("div", { class: "text" }, item.text),
       );
-    case "tool": {
-      const card = toolCard(item.id, item.name, item.server, item.input);
-      setToolStatus(card, item.status, item.result, item.durationMs, item.truncated);
-      return card;
-    }
+    case "tool":
+      return renderToolCard(item);
     case "notice":
       return h("div", { class: `notice ${item.level}`, testid: "notice" }, item.text);
     default: {
@@ -311,46 +285,104 @@ function renderItem(item: TranscriptItem): HTMLElement {
   }
 }
 
-function toolCard(id: string, name: string, server: string | null, input: unknown): HTMLElement {
+/**
+ * Shows a transcript: items the fold left as they were keep their element, changed ones are
+ * rendered again, new ones appended (the fold only appends or replaces).
+ */
+function showTranscript(items: readonly TranscriptItem[]): void {
+  items.forEach((item, index) => {
+    const current = shown[index];
+    if (current?.item === item) return;
+    const node = renderItem(item);
+    if (current) current.node.replaceWith(node);
+    else transcript.append(node);
+    shown[index] = { item, node };
+  });
+}
+
+function statusLabel(item: Extract<TranscriptItem, { kind: "tool" }>): string {
+  switch (item.status) {
+    case "done":
+      return `done in ${item.durationMs ?? "?"} ms`;
+    case "awaiting-approval":
+      return "waiting for approval";
+    case "running":
+      return "running…";
+    case "denied":
+    case "stopped":
+      return item.status;
+    default: {
+      const unknown: never = item.status;
+      return String(unknown);
+    }
+  }
+}
+
+function progressLine(
+  progress: NonNullable<Extract<TranscriptItem, { kind: "tool" }>["progress"]>,
+): HTMLElement {
+  const bar = h("progress", { testid: "tool-card-progress-bar" });
+  if (progress.total !== undefined && progress.total > 0) {
+    bar.max = progress.total;
+    bar.value = Math.min(progress.progress, progress.total);
+  }
+  const count =
+    progress.total === undefined ? `${progress.progress}` : `${progress.progress} / ${progress.total}`;
+  return h(
+    "div",
+    { class: "tool-progress", testid: "tool-card-progress" },
+    bar,
+    // The server's message, as text.
+    h("span", {}, ` progress ${count}${progress.message ? ` — ${progress.message}` : ""}`),
+  );
+}
+
+function approvalPrompt(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLElement {
+  const answer = async (approve: boolean) => {
+    for (const button of prompt.querySelectorAll("button")) button.disabled = true;
+    try {
+      await api("POST", `/api/runs/${runId}/approvals/${encodeURIComponent(item.id)}`, { approve });
+    } catch (error) {
+      prompt.append(h("div", { class: "form-message error" }, (error as Error).message));
+    }
+  };
+  const prompt = h(
+    "div",
+    { class: "approval", testid: "approval" },
+    h("span", {}, `Allow ${item.name} to run with these arguments?`),
+    jsonBlock(item.input, "approval-arguments"),
+    h("button", { class: "primary", testid: "approve", onclick: () => void answer(true) }, "Approve"),
+    h("button", { class: "danger", testid: "deny", onclick: () => void answer(false) }, "Deny"),
+  );
+  return prompt;
+}
+
+function renderToolCard(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLElement {
+  const body = h("div", { class: "tool-card-body" });
   const card = h(
     "div",
     { class: "tool-card", testid: "tool-card" },
     h(
       "div",
       { class: "tool-card-header" },
-      h("span", { class: "tool-name", testid: "tool-card-name" }, name),
-      server ? h("span", { class: "badge" }, `server: ${server}`) : null,
-      h("span", { class: "tool-status", testid: "tool-card-status" }, "running…"),
+      h("span", { class: "tool-name", testid: "tool-card-name" }, item.name),
+      item.server ? h("span", { class: "badge" }, `server: ${item.server}`) : null,
+      h("span", { class: "tool-status", testid: "tool-card-status" }, statusLabel(item)),
     ),
-    h("details", { class: "tool-input" }, h("summary", {}, "arguments"), jsonBlock(input)),
-    h("div", { class: "tool-card-body" }),
+    // The arguments shown are the ones that run (an approval request's own).
+    h("details", { class: "tool-input" }, h("summary", {}, "arguments"), jsonBlock(item.input)),
+    body,
   );
-  card.dataset.callId = id;
-  toolCards.set(id, card);
-  rememberToolCard(card, server, name, input);
-  return card;
-}
-
-function setToolStatus(
-  card: HTMLElement,
-  status: string,
-  result?: unknown,
-  durationMs?: number,
-  truncated?: string,
-): void {
-  const label = card.querySelector(".tool-status")!;
-  label.textContent =
-    status === "done"
-      ? `done in ${durationMs ?? "?"} ms`
-      : status === "awaiting-approval"
-        ? "waiting for approval"
-        : status;
-  card.dataset.status = status;
-  const body = card.querySelector(".tool-card-body")!;
-  if (result !== undefined) {
-    body.replaceChildren(renderToolResult(result, undefined, truncated));
-    if (status === "done") void appendChatApp(card, body as HTMLElement, result);
+  card.dataset.callId = item.id;
+  card.dataset.status = item.status;
+  rememberToolCard(card, item.server, item.name, item.input);
+  if (item.status === "running" && item.progress) body.append(progressLine(item.progress));
+  if (item.status === "awaiting-approval" && runId) body.append(approvalPrompt(item));
+  if (item.result !== undefined) {
+    body.replaceChildren(renderToolResult(item.result, undefined, item.truncated));
+    if (item.status === "done") void appendChatApp(card, body, item.result);
   }
+  return card;
 }
 
 function scrollDown(): void {
@@ -362,115 +394,20 @@ async function send(): Promise<void> {
   if (!text || runId) return;
   const conversationId = currentId ?? (await newConversation());
   composer.value = "";
-  transcript.append(renderItem({ kind: "user", text }));
-  let assistant: HTMLElement | undefined;
+  let items: TranscriptItem[] = [...shown.map((entry) => entry.item), { kind: "user", text }];
+  showTranscript(items);
+  scrollDown();
   sendButton.disabled = true;
   stopButton.disabled = false;
   try {
-    await postStream(
+    await postStream<ChatEvent>(
       `/api/conversations/${conversationId}/messages`,
       { text, provider: providerSelect.value, model: modelInput.value },
       (event) => {
-        switch (event.type) {
-          case "run-start":
-            runId = event.runId;
-            // Call ids are unique within a run only.
-            toolCards.clear();
-            break;
-          case "text-delta":
-            if (!assistant) {
-              assistant = renderItem({ kind: "assistant", text: "" });
-              transcript.append(assistant);
-            }
-            assistant.querySelector(".text")!.append(String(event.text));
-            break;
-          case "tool-call":
-            assistant = undefined;
-            if (!toolCards.has(event.id))
-              transcript.append(toolCard(event.id, event.name, event.server, event.input));
-            break;
-          case "approval-request": {
-            const card = toolCards.get(event.id) ?? toolCard(event.id, event.name, event.server, event.input);
-            if (!card.isConnected) transcript.append(card);
-            setToolStatus(card, "awaiting-approval");
-            // The arguments asked about are the request's own: what runs if approved.
-            card
-              .querySelector(".tool-input")
-              ?.replaceWith(
-                h("details", { class: "tool-input" }, h("summary", {}, "arguments"), jsonBlock(event.input)),
-              );
-            const answer = async (approve: boolean) => {
-              for (const button of prompt.querySelectorAll("button")) button.disabled = true;
-              try {
-                await api("POST", `/api/runs/${runId}/approvals/${encodeURIComponent(event.id)}`, {
-                  approve,
-                });
-              } catch (error) {
-                prompt.append(h("div", { class: "form-message error" }, (error as Error).message));
-              }
-            };
-            const prompt = h(
-              "div",
-              { class: "approval", testid: "approval" },
-              h("span", {}, `Allow ${event.name} to run with these arguments?`),
-              jsonBlock(event.input, "approval-arguments"),
-              h(
-                "button",
-                { class: "primary", testid: "approve", onclick: () => void answer(true) },
-                "Approve",
-              ),
-              h("button", { class: "danger", testid: "deny", onclick: () => void answer(false) }, "Deny"),
-            );
-            card.querySelector(".tool-card-body")!.replaceChildren(prompt);
-            break;
-          }
-          case "approval-answered": {
-            const card = toolCards.get(event.id);
-            if (card) {
-              setToolStatus(card, event.approved ? "running…" : "denied");
-              card.querySelector(".approval")?.remove();
-            }
-            break;
-          }
-          case "tool-result": {
-            assistant = undefined;
-            const card = toolCards.get(event.id);
-            if (card)
-              setToolStatus(
-                card,
-                card.dataset.status === "denied" ? "denied" : "done",
-                event.result,
-                event.durationMs,
-                event.truncated,
-              );
-            break;
-          }
-          case "warning":
-            transcript.append(renderItem({ kind: "notice", level: "warning", text: event.message }));
-            break;
-          case "error":
-            for (const card of toolCards.values()) {
-              const status = card.dataset.status;
-              if (status === undefined || status === "running…" || status === "awaiting-approval") {
-                setToolStatus(card, event.aborted ? "stopped" : "denied");
-                card.querySelector(".approval")?.remove();
-              }
-            }
-            transcript.append(
-              renderItem({ kind: "notice", level: event.aborted ? "info" : "error", text: event.message }),
-            );
-            break;
-          case "finish":
-            break;
-          default:
-            transcript.append(
-              renderItem({
-                kind: "notice",
-                level: "warning",
-                text: `Unknown event ${JSON.stringify(event)}`,
-              }),
-            );
-        }
+        if (event.type === "run-start") runId = event.runId;
+        // The same fold the server stores the transcript with.
+        items = foldChatEvent(items, event);
+        showTranscript(items);
         scrollDown();
       },
     );

@@ -2,6 +2,7 @@ import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { appendAppIfAny } from "./mcp-app-frame.js";
 import { renderBlock, renderResourceContents, renderToolResult } from "./render-content.js";
+import { resourceTemplateForm } from "./resource-template-form.js";
 import { schemaForm } from "./schema-form.js";
 
 interface ToolDefinition {
@@ -146,6 +147,7 @@ async function resourcesTab(serverId: string): Promise<HTMLElement> {
     placeholder: "a URI, or a template filled in",
     testid: "resource-uri",
   });
+  const templateForm = h("div", { class: "template-form-slot" });
   const templateList = h(
     "div",
     {},
@@ -154,8 +156,10 @@ async function resourcesTab(serverId: string): Promise<HTMLElement> {
         "button",
         {
           class: "item",
+          testid: `template-${template.name}`,
           onclick: () => {
             uriInput.value = template.uriTemplate;
+            templateForm.replaceChildren(resourceTemplateForm(serverId, template, read));
           },
         },
         h("span", { class: "item-name" }, template.name),
@@ -171,7 +175,9 @@ async function resourcesTab(serverId: string): Promise<HTMLElement> {
       "div",
       {},
       h("h3", {}, "Read a resource"),
-      templates.length ? h("div", {}, h("div", { class: "label" }, "Templates"), templateList) : null,
+      templates.length
+        ? h("div", {}, h("div", { class: "label" }, "Templates"), templateList, templateForm)
+        : null,
       h(
         "form",
         {

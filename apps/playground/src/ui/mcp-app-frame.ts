@@ -217,19 +217,19 @@ function ask(
   });
 }
 
-const appToolsCache = new Map<string, Promise<Set<string>>>();
+const appToolsCache = new Map<string, { at: number; tools: Promise<Set<string>> }>();
+const appToolsLifetimeMs = 15_000;
 
-/** The names of a server's tools that have an app, cached for the page's life (per server id). */
+/** The names of a server's tools that have an app, cached a few seconds per server id. */
 function appTools(serverId: string): Promise<Set<string>> {
-  let cached = appToolsCache.get(serverId);
-  if (!cached) {
-    cached = api<{ tool: string }[]>("GET", `/api/servers/${serverId}/apps`).then(
-      (list) => new Set(list.map((entry) => entry.tool)),
-    );
-    cached.catch(() => appToolsCache.delete(serverId));
-    appToolsCache.set(serverId, cached);
-  }
-  return cached;
+  const cached = appToolsCache.get(serverId);
+  if (cached && performance.now() - cached.at < appToolsLifetimeMs) return cached.tools;
+  const tools = api<{ tool: string }[]>("GET", `/api/servers/${serverId}/apps`).then(
+    (list) => new Set(list.map((entry) => entry.tool)),
+  );
+  tools.catch(() => appToolsCache.delete(serverId));
+  appToolsCache.set(serverId, { at: performance.now(), tools });
+  return tools;
 }
 
 /** Appends the tool's app to `parent` when the tool has one (an inspector result). */

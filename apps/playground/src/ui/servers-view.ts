@@ -1,18 +1,10 @@
+import type { ServerStatus } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { renderInspector } from "./inspector.js";
+import { healthIndicator, stderrPanel, trafficPanel } from "./server-diagnostics.js";
 
-export interface ServerStatus {
-  id: string;
-  name: string;
-  config: Record<string, unknown>;
-  builtin: string | null;
-  enabled: boolean;
-  status: "connecting" | "connected" | "error" | "disabled";
-  error?: string;
-  serverInfo?: { name?: string; version?: string };
-  instructions?: string;
-}
+export type { ServerStatus } from "../shared/api-types.js";
 
 let servers: ServerStatus[] = [];
 let selectedId: string | undefined;
@@ -103,6 +95,7 @@ function renderDetail(server: ServerStatus): HTMLElement {
       server.serverInfo
         ? h("span", { class: "muted" }, `${server.serverInfo.name ?? ""} ${server.serverInfo.version ?? ""}`)
         : null,
+      healthIndicator(server),
       h("span", { class: "spacer" }),
       h("button", { onclick: () => void restart(server) }, "Reconnect"),
       h("button", { testid: "edit-server", onclick: () => openServerEditor(server) }, "Edit"),
@@ -145,7 +138,8 @@ function renderDetail(server: ServerStatus): HTMLElement {
       (error: Error) => log.replaceChildren(h("div", { class: "banner error" }, error.message)),
     );
   });
-  detail.append(logDetails);
+  detail.append(logDetails, trafficPanel(server.id));
+  if (server.config.command !== undefined) detail.append(stderrPanel(server.id));
   if (server.status === "connected") detail.append(renderInspector(server.id, server.name));
   return detail;
 }

@@ -148,11 +148,4 @@ export const geminiVendor: VendorAdapter = {
   toolNames,
   toolResultImages,
   imageModels: ["gemini-2.5-flash"],
-  knownGaps: {
-    // Capabilities are per provider, the behaviour per model: gemini() declares toolResultImages
-    // true, yet with multimodalFunctionResponses "auto" a model before Gemini 3 gets the image as an
-    // inlineData part beside the functionResponse, with a tool-result-media-beside-response warning.
-    "tool-result-images@gemini-2.5-flash":
-      "gemini declares toolResultImages: true, but models before Gemini 3 get the image beside the functionResponse with a warning",
-  },
 };

@@ -1,0 +1,156 @@
+// The playground's API contract: the shapes the server sends and the page receives. Types only
+// (plus nothing at run time), imported by the server modules and, as types, by the page bundle,
+// so the two cannot drift apart.
+import type { ToolResult } from "@junction/types";
+
+/** Where a chat tool call is in its life. */
+export type ToolStatus = "running" | "done" | "denied" | "stopped" | "awaiting-approval";
+
+/** A progress report a server sent for a running tool call (`notifications/progress`). */
+export interface ToolProgressReport {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a chat turn streams to the page (and the CLI). Plain JSON. */
+export type ChatEvent =
+  | { type: "run-start"; runId: string; provider: string; model: string }
+  | { type: "text-delta"; text: string }
+  | { type: "tool-call"; id: string; name: string; server: string | null; input: unknown }
+  | { type: "approval-request"; id: string; name: string; server: string | null; input: unknown }
+  | { type: "approval-answered"; id: string; approved: boolean }
+  | ({ type: "tool-progress"; id: string } & ToolProgressReport)
+  | {
+      type: "tool-result";
+      id: string;
+      name: string;
+      server: string | null;
+      result: ToolResult;
+      durationMs: number;
+      /** Set when the result was too large or too deep to show whole: what was cut. */
+      truncated?: string;
+    }
+  | { type: "warning"; code: string; message: string }
+  | { type: "error"; message: string; aborted: boolean }
+  | { type: "finish"; reason: string; text: string };
+
+/** One entry of a conversation's transcript, as stored and as the page shows it. */
+export type TranscriptItem =
+  | { kind: "user"; text: string }
+  | { kind: "assistant"; text: string }
+  | {
+      kind: "tool";
+      id: string;
+      name: string;
+      server: string | null;
+      input: unknown;
+      status: ToolStatus;
+      result?: unknown;
+      durationMs?: number;
+      /** Set when the result was too large or too deep to keep whole: what was cut. */
+      truncated?: string;
+      /** The server's latest progress report while the call ran. */
+      progress?: ToolProgressReport;
+    }
+  | {
+      kind: "notice";
+      level: "info" | "warning" | "error";
+      text: string;
+      /** A warning's code: the same code is shown once per turn. */
+      code?: string;
+    };
+
+/** A model provider the chat can use. */
+export interface ProviderInfo {
+  id: string;
+  label: string;
+  /** Where its key or URL came from. */
+  source: string;
+  defaultModel: string;
+  models: string[];
+}
+
+/** A conversation in the list. */
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  provider: string;
+  model: string;
+}
+
+/** A whole conversation, as `GET /api/conversations/:id` answers. */
+export interface ConversationDetail extends ConversationSummary {
+  createdAt: string;
+  updatedAt: string;
+  transcript: TranscriptItem[];
+}
+
+/** The last health check of a server (`ping`). */
+export interface ServerHealth {
+  /** `ok`: it answered; `unsupported`: it answered that it has no `ping`; `failed`: no answer. */
+  state: "ok" | "unsupported" | "failed";
+  /** When the check ended (ISO time). */
+  at: string;
+  /** The round trip, when it answered. */
+  latencyMs?: number;
+  /** Why it failed or is not available. */
+  error?: string;
+}
+
+/** What the UI shows about a server. */
+export interface ServerStatus {
+  id: string;
+  name: string;
+  /** The `mcpServers` entry, as stored (default servers: as resolved on this machine). */
+  config: Record<string, unknown>;
+  builtin: string | null;
+  enabled: boolean;
+  /** `reconnecting`: the server died and the client is restarting it (calls wait for it). */
+  status: "connecting" | "connected" | "reconnecting" | "error" | "disabled";
+  /** The connection error, with the server's stderr tail where the client gave it. */
+  error?: string;
+  serverInfo?: { name?: string; version?: string; [key: string]: unknown };
+  instructions?: string;
+  capabilities?: Record<string, unknown>;
+  /** The last ping, if one was made. */
+  health?: ServerHealth;
+}
+
+/** One JSON-RPC message between the playground and a server, as the traffic view shows it. */
+export interface TrafficEntry {
+  /** Increases by one per message of this server, so a reader can ask for what is new. */
+  seq: number;
+  /** `out`: the playground sent it; `in`: the server sent it. */
+  direction: "in" | "out";
+  /** When it crossed, in epoch milliseconds. */
+  at: number;
+  kind: "request" | "notification" | "response" | "error";
+  /** The method (of the request a response answers, for responses). */
+  method?: string;
+  /** The JSON-RPC id, for requests and responses. */
+  id?: string | number;
+  /** For a response: milliseconds since its request crossed. */
+  durationMs?: number;
+  /** The message as JSON, secrets masked, cut to a bounded length. */
+  text: string;
+  /** The size of the whole message as JSON, in characters. */
+  size: number;
+  /** Whether `text` was cut. */
+  truncated: boolean;
+}
+
+/** `GET /api/servers/:id/traffic`. */
+export interface TrafficLog {
+  entries: TrafficEntry[];
+  /** Older messages dropped to keep the log bounded. */
+  dropped: number;
+}
+
+/** `GET /api/servers/:id/stderr`. */
+export interface StderrLog {
+  /** The newest part of what the server wrote to stderr (secrets masked). */
+  text: string;
+  /** Characters dropped from the front to keep it bounded. */
+  dropped: number;
+}

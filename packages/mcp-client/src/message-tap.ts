@@ -1,0 +1,108 @@
+import type {
+  JSONRPCMessage,
+  MessageExtraInfo,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/client";
+
+/**
+ * One JSON-RPC 2.0 message as it crossed the wire: a request (`id` and `method`), a notification
+ * (`method`, no `id`), a result (`id` and `result`) or an error (`id` and `error`).
+ */
+export type MCPJSONRPCMessage =
+  | { jsonrpc: "2.0"; id: string | number; method: string; params?: Record<string, unknown> }
+  | { jsonrpc: "2.0"; method: string; params?: Record<string, unknown> }
+  | { jsonrpc: "2.0"; id: string | number; result: Record<string, unknown> }
+  | {
+      jsonrpc: "2.0";
+      id?: string | number;
+      error: { code: number; message: string; data?: unknown };
+    };
+
+/** What {@link MCPCommon.onMessage} receives for each message sent to or received from the server. */
+export interface MCPWireMessage {
+  /** `out`: the client sent it to the server; `in`: the server sent it to the client. */
+  direction: "in" | "out";
+  /** The message as sent or received (the same object the client uses: do not change it). */
+  message: MCPJSONRPCMessage;
+  /** When it was handed to the transport (`out`) or came out of it (`in`), in epoch milliseconds with fractions. */
+  at: number;
+}
+
+/** Epoch milliseconds with sub-millisecond precision, so a fast local round trip still measures. */
+function now(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * Wraps a transport so every JSON-RPC message going out (`send`) and coming in (`onmessage`)
+ * is reported to `onMessage`, the initialize handshake included. The wrapped transport is
+ * left untouched apart from its handlers, which the wrapper owns once started. A throwing
+ * `onMessage` never breaks the connection.
+ */
+export class TappedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly onMessage: (message: MCPWireMessage) => void,
+  ) {
+    // The v2 SDK tells a stdio transport by its `pid` and `stderr` (a probe timeout on stdio means
+    // a legacy server) and reads `hasPerRequestStream` on HTTP: the wrapper shows what it wraps.
+    for (const name of ["pid", "stderr", "hasPerRequestStream"] as const) {
+      if (name in inner) {
+        Object.defineProperty(this, name, {
+          get: () => {
+            const value = (inner as unknown as Record<string, unknown>)[name];
+            return typeof value === "function" ? value.bind(inner) : value;
+          },
+        });
+      }
+    }
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  start(): Promise<void> {
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onmessage = (message, extra) => {
+      this.report("in", message);
+      this.onmessage?.(message, extra);
+    };
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.report("out", message);
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private report(direction: "in" | "out", message: JSONRPCMessage): void {
+    try {
+      this.onMessage({ direction, message: message as MCPJSONRPCMessage, at: now() });
+    } catch {
+      // The tap is an observer: its failure must not break the connection.
+    }
+  }
+}
+
+/** `transport` wrapped with a tap when `onMessage` is given, else `transport` itself. */
+export function tapTransport(
+  transport: Transport,
+  onMessage: ((message: MCPWireMessage) => void) | undefined,
+): Transport {
+  return onMessage ? new TappedTransport(transport, onMessage) : transport;
+}
