@@ -115,8 +115,13 @@ describe("what went over the wire, in a real browser", () => {
     expect(response!.durationMs).toBeGreaterThanOrEqual(0);
     expect(response!.text).toContain('API_TOKEN\\": \\"••••••\\"');
     expect(JSON.stringify(log)).not.toContain(secret);
-    // The handshake is there too, from the first message.
-    expect(log.entries[0]).toMatchObject({ direction: "out", kind: "request", method: "initialize" });
+    // The handshake is there too, from the first message: the client's server/discover probe
+    // (MCP 2026-07-28), which this 2025 server refuses, then initialize.
+    expect(log.entries[0]).toMatchObject({ direction: "out", kind: "request", method: "server/discover" });
+    expect(log.entries.find((entry) => entry.method === "initialize")).toMatchObject({
+      direction: "out",
+      kind: "request",
+    });
 
     await page.getByTestId("traffic").locator("summary").first().click();
     await page.getByTestId("traffic-filter").fill("tools/call");
