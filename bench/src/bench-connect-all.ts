@@ -1,7 +1,6 @@
 import { connectAll, MCP, type MCPConfig } from "@junction/mcp-client";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { echoServerPath, startHTTPEchoServer } from "./mcp-clients.ts";
 import { median } from "./stats.ts";
 

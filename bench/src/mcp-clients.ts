@@ -57,11 +57,9 @@ function rawSDKClient(name: string, command: { command: string; args: string[] }
     name,
     transports: command === stdioCommand ? ["stdio", "http"] : ["stdio"],
     async connect(endpoint) {
-      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-      const { StreamableHTTPClientTransport } = await import(
-        "@modelcontextprotocol/sdk/client/streamableHttp.js"
-      );
+      // The SDK line @junction/mcp-client is built on (v2), so the ratios compare like with like.
+      const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+      const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
       const client = new Client({ name: "bench", version: "1.0.0" });
       await client.connect(
         endpoint.transport === "stdio"

@@ -116,7 +116,7 @@ function machine(): string {
     return "?";
   };
   const versions = [
-    `@modelcontextprotocol/sdk ${version("@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/client/index.js")}`,
+    `@modelcontextprotocol/client ${version("@modelcontextprotocol/client")}`,
     ...["@ai-sdk/mcp", "ai", "@langchain/mcp-adapters", "@langchain/core"].map(
       (name) => `${name} ${version(name)}`,
     ),
