@@ -22,6 +22,8 @@ export async function benchFootprint(): Promise<FootprintFigures[]> {
       "@junction/core",
       "@junction/mcp-client",
       "@junction/provider-anthropic",
+      // provider-anthropic's own workspace dependency: not on the registry, so from its tarball too.
+      "@junction/provider-utils",
     ];
     const stacks: { name: string; dependencies: Record<string, string> }[] = [
       {
