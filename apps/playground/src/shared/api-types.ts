@@ -88,8 +88,11 @@ export interface ConversationDetail extends ConversationSummary {
 
 /** The last health check of a server (`ping`). */
 export interface ServerHealth {
-  /** `ok`: it answered; `unsupported`: it answered that it has no `ping`; `failed`: no answer. */
-  state: "ok" | "unsupported" | "failed";
+  /**
+   * `ok`: it answered; `unsupported`: it answered that it has no `ping`; `reconnecting`: it
+   * stopped and the client is restarting it; `failed`: no answer in time, or an error.
+   */
+  state: "ok" | "unsupported" | "reconnecting" | "failed";
   /** When the check ended (ISO time). */
   at: string;
   /** The round trip, when it answered. */
