@@ -37,6 +37,12 @@ const tools = [
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
+    name: "flood-progress",
+    description: "Sends many progress notifications as fast as it can, then answers.",
+    inputSchema: { type: "object", properties: { count: { type: "number" } }, required: ["count"] },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
     name: "crash",
     description: "Ends the server process in the middle of the call.",
     inputSchema: { type: "object", properties: {} },
@@ -57,6 +63,17 @@ function makeServer() {
     if (request.params.name === "say-on-stderr") {
       process.stderr.write(`${String(request.params.arguments?.line ?? "")}\n`);
       return { content: [{ type: "text", text: "written" }] };
+    }
+    if (request.params.name === "flood-progress") {
+      const count = Number(request.params.arguments?.count ?? 0);
+      const progressToken = request.params._meta?.progressToken;
+      for (let progress = 1; progress <= count && progressToken !== undefined; progress++) {
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress, total: count, message: `step ${progress}` },
+        });
+      }
+      return { content: [{ type: "text", text: `sent ${count}` }] };
     }
     if (request.params.name === "crash") {
       process.stderr.write("crashing on purpose\n");

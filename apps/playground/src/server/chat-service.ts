@@ -20,6 +20,9 @@ interface Run {
   emit(event: ChatEvent): void;
 }
 
+/** At most one progress report per tool call reaches the page in this many milliseconds. */
+const PROGRESS_INTERVAL_MS = 100;
+
 const systemPrompt = (sandbox: string) =>
   "You are the assistant of the Junction playground. You can use the tools of the connected MCP servers; " +
   `tool names start with their server's name. The filesystem server may only touch ${sandbox}. ` +
@@ -206,17 +209,44 @@ export class ChatService {
       return key;
     };
     // Progress reports reach a tool's execute, which does not know the call's id: a running call
-    // of that tool with the same arguments is the one reporting.
-    const reportProgress = (toolName: string, input: unknown, report: ToolProgressReport): void => {
-      const serialized = JSON.stringify(input ?? {});
-      const item = conversation.transcript.findLast(
-        (candidate): candidate is Extract<TranscriptItem, { kind: "tool" }> =>
-          candidate.kind === "tool" &&
-          candidate.status === "running" &&
-          candidate.name === toolName &&
-          JSON.stringify(candidate.input ?? {}) === serialized,
-      );
-      if (item) publish({ type: "tool-progress", id: item.id, ...progressReport(report) });
+    // of that tool with the same arguments is the one reporting. A server may report as often as
+    // it likes; the page hears at most one report per call every PROGRESS_INTERVAL_MS (the latest).
+    const progressTimers = new Set<ReturnType<typeof setTimeout>>();
+    let turnOver = false;
+    const progressReporter = (toolName: string, input: unknown) => {
+      let id: string | null | undefined;
+      let pending: ToolProgressReport | undefined;
+      let last = Number.NEGATIVE_INFINITY;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const flush = () => {
+        if (timer) progressTimers.delete(timer);
+        timer = undefined;
+        if (!pending || !id || turnOver) return;
+        last = performance.now();
+        publish({ type: "tool-progress", id, ...pending });
+        pending = undefined;
+      };
+      return (report: ToolProgressReport): void => {
+        if (id === undefined) {
+          const serialized = JSON.stringify(input ?? {});
+          id =
+            conversation.transcript.findLast(
+              (candidate): candidate is Extract<TranscriptItem, { kind: "tool" }> =>
+                candidate.kind === "tool" &&
+                candidate.status === "running" &&
+                candidate.name === toolName &&
+                JSON.stringify(candidate.input ?? {}) === serialized,
+            )?.id ?? null;
+        }
+        if (!id || turnOver) return;
+        pending = progressReport(report);
+        const waited = performance.now() - last;
+        if (waited >= PROGRESS_INTERVAL_MS) flush();
+        else if (!timer) {
+          timer = setTimeout(flush, PROGRESS_INTERVAL_MS - waited);
+          progressTimers.add(timer);
+        }
+      };
     };
     const previous = conversation.messages;
     let agent: Agent | undefined;
@@ -230,7 +260,7 @@ export class ChatService {
         system: systemPrompt(this.#dataDir.sandbox),
         // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
         mcps: servers.map((server) => ({
-          mcp: withProgress(modelVisibleTools(server.mcp), reportProgress),
+          mcp: withProgress(modelVisibleTools(server.mcp), progressReporter),
           prefix: server.name,
         })),
         approval: annotationPolicy(),
@@ -319,6 +349,8 @@ export class ChatService {
       conversation.messages = next;
       publish({ type: "error", message, aborted });
     } finally {
+      turnOver = true;
+      for (const timer of progressTimers) clearTimeout(timer);
       // Release the conversation first: whatever failed above, the next turn must be able to run.
       this.#runs.delete(runId);
       this.#busy.delete(conversationId);
@@ -391,12 +423,12 @@ function progressReport(report: ToolProgressReport): ToolProgressReport {
 }
 
 /**
- * A tool source whose tools also tell `report` of every progress report (core passes a tool's
- * progress to tracing only), so a running tool card can show it.
+ * A tool source whose tools also report their progress to a reporter made for each call (core
+ * passes a tool's progress to tracing only), so a running tool card can show it.
  */
 function withProgress(
   source: ToolSource,
-  report: (toolName: string, input: unknown, progress: ToolProgressReport) => void,
+  reporter: (toolName: string, input: unknown) => (progress: ToolProgressReport) => void,
 ): ToolSource {
   return {
     name: source.name,
@@ -406,18 +438,21 @@ function withProgress(
       return tools.map(
         (tool): Tool => ({
           ...tool,
-          execute: (input, context) =>
-            tool.execute(input, {
+          execute: (input, context) => {
+            let report: ((progress: ToolProgressReport) => void) | undefined;
+            return tool.execute(input, {
               ...context,
               onProgress: (progress) => {
                 context?.onProgress?.(progress);
                 try {
-                  report(tool.name, input, progress);
+                  report ??= reporter(tool.name, input);
+                  report(progress);
                 } catch {
                   // Showing progress must never fail the call.
                 }
               },
-            }),
+            });
+          },
         }),
       );
     },

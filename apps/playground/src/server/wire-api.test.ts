@@ -114,7 +114,8 @@ describe("the wire API", () => {
               {
                 id: "call_long",
                 name: "everything_trigger-long-running-operation",
-                arguments: { duration: 0.3, steps: 3 },
+                // Reports 300 ms apart: each reaches the page.
+                arguments: { duration: 0.9, steps: 3 },
               },
             ],
           }
@@ -137,5 +138,28 @@ describe("the wire API", () => {
     const tool = stored.body.transcript.find((item: { kind: string }) => item.kind === "tool");
     expect(tool).toMatchObject({ id: "call_long", status: "done" });
     expect(tool).not.toHaveProperty("progress");
+  });
+
+  it("passes at most one progress report per call every 100 ms to the page, the latest", async () => {
+    await endpoint.close();
+    endpoint = await startScriptedChatCompletions((request) =>
+      toolResultsIn(request) === 0
+        ? { toolCalls: [{ id: "call_flood", name: "wire_flood-progress", arguments: { count: 5000 } }] }
+        : { text: "Done." },
+    );
+    await test.api("POST", "/api/settings", { openaiCompatibleBaseURL: `${endpoint.url}/v1` });
+    const created = await test.api("POST", "/api/conversations", { provider: "openai-compatible" });
+    const started = performance.now();
+    const events: ChatEvent[] = await runChatTurn(test, created.body.id, { text: "flood" });
+    const elapsed = performance.now() - started;
+    const progress = events.filter((event) => event.type === "tool-progress");
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    // One at once, then at most one per 100 ms while the flood lasts.
+    expect(progress.length).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 1);
+    expect(progress.length).toBeLessThan(100);
+    const result = events.find((event) => event.type === "tool-result");
+    expect(result).toMatchObject({ result: { content: [{ type: "text", text: "sent 5000" }] } });
+    const last = progress.at(-1)!;
+    expect(last).toMatchObject({ type: "tool-progress", id: "call_flood", total: 5000 });
   });
 });
