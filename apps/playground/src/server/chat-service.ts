@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { Agent, type AgentEvent, annotationPolicy } from "@junction/core";
-import { JunctionError, type Message, type Tool, type ToolSource } from "@junction/types";
-import type { ChatEvent, ToolProgressReport } from "../shared/api-types.js";
+import { JunctionError, type Message } from "@junction/types";
+import type { ChatEvent } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { DataDir } from "./data-dir.js";
 import { modelVisibleTools } from "./mcp-apps.js";
@@ -19,9 +19,6 @@ interface Run {
   approvals: Map<string, Extract<AgentEvent, { type: "tool-approval-request" }>>;
   emit(event: ChatEvent): void;
 }
-
-/** At most one progress report per tool call reaches the page in this many milliseconds. */
-const PROGRESS_INTERVAL_MS = 100;
 
 const systemPrompt = (sandbox: string) =>
   "You are the assistant of the Junction playground. You can use the tools of the connected MCP servers; " +
@@ -208,46 +205,6 @@ export class ChatService {
       usedKeys.add(key);
       return key;
     };
-    // Progress reports reach a tool's execute, which does not know the call's id: a running call
-    // of that tool with the same arguments is the one reporting. A server may report as often as
-    // it likes; the page hears at most one report per call every PROGRESS_INTERVAL_MS (the latest).
-    const progressTimers = new Set<ReturnType<typeof setTimeout>>();
-    let turnOver = false;
-    const progressReporter = (toolName: string, input: unknown) => {
-      let id: string | null | undefined;
-      let pending: ToolProgressReport | undefined;
-      let last = Number.NEGATIVE_INFINITY;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const flush = () => {
-        if (timer) progressTimers.delete(timer);
-        timer = undefined;
-        if (!pending || !id || turnOver) return;
-        last = performance.now();
-        publish({ type: "tool-progress", id, ...pending });
-        pending = undefined;
-      };
-      return (report: ToolProgressReport): void => {
-        if (id === undefined) {
-          const serialized = JSON.stringify(input ?? {});
-          id =
-            conversation.transcript.findLast(
-              (candidate): candidate is Extract<TranscriptItem, { kind: "tool" }> =>
-                candidate.kind === "tool" &&
-                candidate.status === "running" &&
-                candidate.name === toolName &&
-                JSON.stringify(candidate.input ?? {}) === serialized,
-            )?.id ?? null;
-        }
-        if (!id || turnOver) return;
-        pending = progressReport(report);
-        const waited = performance.now() - last;
-        if (waited >= PROGRESS_INTERVAL_MS) flush();
-        else if (!timer) {
-          timer = setTimeout(flush, PROGRESS_INTERVAL_MS - waited);
-          progressTimers.add(timer);
-        }
-      };
-    };
     const previous = conversation.messages;
     let agent: Agent | undefined;
     try {
@@ -260,7 +217,7 @@ export class ChatService {
         system: systemPrompt(this.#dataDir.sandbox),
         // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
         mcps: servers.map((server) => ({
-          mcp: withProgress(modelVisibleTools(server.mcp), progressReporter),
+          mcp: modelVisibleTools(server.mcp),
           prefix: server.name,
         })),
         approval: annotationPolicy(),
@@ -301,6 +258,17 @@ export class ChatService {
             });
             break;
           }
+          case "tool-progress":
+            // Core gives each call its own id and bounds the reports (at most one per call every
+            // 100 ms, none after its result); the page's key for that call is the one to use.
+            publish({
+              type: "tool-progress",
+              id: keys.get(event.id) ?? event.id,
+              progress: event.progress,
+              ...(event.total !== undefined ? { total: event.total } : {}),
+              ...(event.message !== undefined ? { message: event.message } : {}),
+            });
+            break;
           case "tool-result": {
             const key = keys.get(event.id) ?? event.id;
             const { result, truncated } = capToolResult(event.result);
@@ -349,8 +317,6 @@ export class ChatService {
       conversation.messages = next;
       publish({ type: "error", message, aborted });
     } finally {
-      turnOver = true;
-      for (const timer of progressTimers) clearTimeout(timer);
       // Release the conversation first: whatever failed above, the next turn must be able to run.
       this.#runs.delete(runId);
       this.#busy.delete(conversationId);
@@ -411,50 +377,4 @@ export class ChatService {
     for (const run of this.#runs.values())
       run.controller.abort(new JunctionError("aborted", "The playground is closing."));
   }
-}
-
-/** A progress report as plain JSON, whatever else a tool put in it. */
-function progressReport(report: ToolProgressReport): ToolProgressReport {
-  return {
-    progress: Number(report.progress),
-    ...(typeof report.total === "number" ? { total: report.total } : {}),
-    ...(typeof report.message === "string" ? { message: report.message.slice(0, 500) } : {}),
-  };
-}
-
-/**
- * A tool source whose tools also report their progress to a reporter made for each call (core
- * passes a tool's progress to tracing only), so a running tool card can show it.
- */
-function withProgress(
-  source: ToolSource,
-  reporter: (toolName: string, input: unknown) => (progress: ToolProgressReport) => void,
-): ToolSource {
-  return {
-    name: source.name,
-    ...(source.onToolsChanged ? { onToolsChanged: (listener) => source.onToolsChanged!(listener) } : {}),
-    async listTools(options) {
-      const tools = await source.listTools(options);
-      return tools.map(
-        (tool): Tool => ({
-          ...tool,
-          execute: (input, context) => {
-            let report: ((progress: ToolProgressReport) => void) | undefined;
-            return tool.execute(input, {
-              ...context,
-              onProgress: (progress) => {
-                context?.onProgress?.(progress);
-                try {
-                  report ??= reporter(tool.name, input);
-                  report(progress);
-                } catch {
-                  // Showing progress must never fail the call.
-                }
-              },
-            });
-          },
-        }),
-      );
-    },
-  };
 }

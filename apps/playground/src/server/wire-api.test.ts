@@ -140,6 +140,43 @@ describe("the wire API", () => {
     expect(tool).not.toHaveProperty("progress");
   });
 
+  it("gives two identical calls running at once each its own progress (no longer matched by name and arguments)", async () => {
+    await endpoint.close();
+    const call = {
+      name: "everything_trigger-long-running-operation",
+      // Reports 300 ms apart: each reaches the page.
+      arguments: { duration: 0.9, steps: 3 },
+    };
+    endpoint = await startScriptedChatCompletions((request) =>
+      toolResultsIn(request) === 0
+        ? {
+            toolCalls: [
+              { id: "call_one", ...call },
+              { id: "call_two", ...call },
+            ],
+          }
+        : { text: "Done." },
+    );
+    await test.api("POST", "/api/settings", { openaiCompatibleBaseURL: `${endpoint.url}/v1` });
+    const created = await test.api("POST", "/api/conversations", { provider: "openai-compatible" });
+    const events: ChatEvent[] = await runChatTurn(test, created.body.id, { text: "run two" });
+    for (const id of ["call_one", "call_two"]) {
+      const mine = events.filter((event) => "id" in event && event.id === id);
+      expect(mine.filter((event) => event.type === "tool-progress")).toEqual([
+        { type: "tool-progress", id, progress: 1, total: 3 },
+        { type: "tool-progress", id, progress: 2, total: 3 },
+        { type: "tool-progress", id, progress: 3, total: 3 },
+      ]);
+      expect(mine.map((event) => event.type)).toEqual([
+        "tool-call",
+        "tool-progress",
+        "tool-progress",
+        "tool-progress",
+        "tool-result",
+      ]);
+    }
+  });
+
   it("passes at most one progress report per call every 100 ms to the page, the latest", async () => {
     await endpoint.close();
     endpoint = await startScriptedChatCompletions((request) =>
