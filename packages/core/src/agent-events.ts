@@ -10,7 +10,8 @@ import type {
 
 /**
  * What a run streams, noun-verb. `tool-call` comes as soon as a call's arguments are complete
- * (the tool may already be starting); `tool-result` when it is done, in completion order.
+ * (the tool may already be starting); `tool-progress` while it runs, if the tool reports
+ * progress; `tool-result` when it is done, in completion order.
  */
 export type AgentEvent =
   | { type: "text-delta"; text: string }
@@ -31,6 +32,23 @@ export type AgentEvent =
       approve(): void;
       /** Refuses the call; the model gets an error result carrying `reason`. */
       deny(reason?: string): void;
+    }
+  | {
+      /**
+       * A running call's progress report (for an MCP tool, the server's `notifications/progress`),
+       * for the call with this `id` (unique in the conversation, as in `tool-call`). Bounded: the
+       * first report comes at once, then at most one per call every 100 ms, the latest; none comes
+       * after the call's `tool-result`. Checked as untrusted input: `progress` and `total` are
+       * finite numbers, `message` is at most 500 characters (not otherwise cleaned: escape it
+       * before showing it).
+       */
+      type: "tool-progress";
+      id: string;
+      name: string;
+      progress: number;
+      /** What `progress` counts towards, when the tool knows. */
+      total?: number;
+      message?: string;
     }
   | { type: "tool-result"; id: string; name: string; result: ToolResult; durationMs: number }
   | { type: "step-end"; step: number; usage: Usage }

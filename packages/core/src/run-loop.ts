@@ -27,6 +27,7 @@ import {
   toToolResult,
   truncateToolOutput,
 } from "./tool-output.js";
+import { ToolProgressReporter } from "./tool-progress.js";
 import { endSpan, type Span, startSpan, type Tracer } from "./tracing.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";
 
@@ -55,7 +56,10 @@ export interface ToolExecutorContext {
   emit(event: AgentEvent): void;
   /** Runs `task` within the run's tool concurrency bound. */
   limit<T>(task: () => Promise<T>): Promise<T>;
-  /** Records a tool's progress report on its span. */
+  /**
+   * Takes a tool's progress report: recorded on its span and, checked and rate-limited, emitted
+   * as a `tool-progress` event for this call. Never throws.
+   */
   onProgress(progress: ToolProgress): void;
 }
 
@@ -352,6 +356,7 @@ async function runToolCall(
     { "junction.tool.name": call.name, "junction.tool.call_id": call.id, "junction.step": step },
     runSpan,
   );
+  const progress = new ToolProgressReporter({ call, emit: options.emit, warn });
   let execution: ToolCallExecution;
   try {
     execution = await executeTool(
@@ -361,7 +366,10 @@ async function runToolCall(
         step,
         emit: options.emit,
         limit: (task) => limit.run(task),
-        onProgress: (progress) => recordProgress(span, progress),
+        onProgress: (report) => {
+          recordProgress(span, report);
+          progress.report(report);
+        },
       },
     );
   } catch (error) {
@@ -376,6 +384,9 @@ async function runToolCall(
       outcome: "error",
       durationMs: 0,
     };
+  } finally {
+    // The result (or the abort) supersedes a report still waiting; none is emitted after it.
+    progress.close();
   }
   let output: string | ToolResult;
   let outcome: string;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
 import type { MCPWireMessage } from "./message-tap.js";
-import { everythingEntry, startEverythingHttp } from "./test-support.js";
+import { everythingEntry, startEverythingHttp, testServer } from "./test-support.js";
 
 /** Messages without their time, for exact comparisons. */
 function untimed(messages: MCPWireMessage[]): { direction: string; message: unknown }[] {
@@ -148,5 +148,28 @@ describe("onMessage and onStderr against server-everything", () => {
       { direction: "out", message: { jsonrpc: "2.0", id: 1, method: "ping" } },
       { direction: "in", message: { jsonrpc: "2.0", id: 1, result: {} } },
     ]);
+  });
+
+  it("keeps reporting after a crash: the restarted server's handshake and calls", async () => {
+    const messages: MCPWireMessage[] = [];
+    mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      args: [testServer("crash-server.mjs")],
+      reconnect: { initialDelayMs: 50, maxAttempts: 3 },
+      onMessage: (message) => messages.push(message),
+    });
+    await mcp.connect();
+    await mcp.callTool("crash", { delayMs: 20 }).catch(() => undefined);
+    const result = await mcp.callTool("pid");
+    expect(result.isError).toBe(false);
+    const methods = messages.flatMap(({ direction, message }) =>
+      "method" in message ? [`${direction} ${message.method}`] : [],
+    );
+    // Two sessions, each with its handshake; the call after the crash went to the second.
+    expect(methods.filter((method) => method === "out initialize")).toHaveLength(2);
+    const secondSession = methods.lastIndexOf("out initialize");
+    expect(methods.slice(secondSession)).toContain("out tools/call");
+    expect(methods.slice(0, secondSession)).toContain("out tools/call");
   });
 });

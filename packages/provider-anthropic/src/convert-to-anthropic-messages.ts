@@ -7,7 +7,13 @@ import type {
   ToolResultBlockParam,
   ToolUseBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
-import { isRecord, objectToolInput, textInPlaceOf } from "@junction/provider-utils";
+import {
+  type AlternatingMessage,
+  appendAlternating,
+  isRecord,
+  objectToolInput,
+  textInPlaceOf,
+} from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -51,17 +57,17 @@ export function convertToAnthropicMessages(
   options: { toolNames: ToolNameMapping },
 ): ConvertedAnthropicMessages {
   const warnings: Warning[] = [];
-  const result: MessageParam[] = [];
-
+  const result: AlternatingMessage<ContentBlockParam>[] = [];
+  // A user message given as a plain string goes as that string when nothing joins it.
+  const fromString = new WeakSet<ContentBlockParam>();
   const append = (role: "user" | "assistant", content: string | ContentBlockParam[]) => {
-    if (Array.isArray(content) && content.length === 0) return;
-    const last = result.at(-1);
-    if (last && last.role === role) {
-      last.content = [...asBlocks(last.content), ...asBlocks(content)];
-      if (role === "user") last.content = toolResultsFirst(last.content);
-      return;
+    let blocks = content;
+    if (typeof blocks === "string") {
+      const block: ContentBlockParam = { type: "text", text: blocks };
+      fromString.add(block);
+      blocks = [block];
     }
-    result.push({ role, content });
+    appendAlternating(result, role, blocks, (block) => block.type === "tool_result");
   };
 
   for (const [index, message] of messages.entries()) {
@@ -92,18 +98,15 @@ export function convertToAnthropicMessages(
       }
     }
   }
-  return { messages: result, warnings };
-}
-
-function asBlocks(content: MessageParam["content"]): ContentBlockParam[] {
-  return typeof content === "string" ? [{ type: "text", text: content }] : [...content];
-}
-
-function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
-  return [
-    ...blocks.filter((block) => block.type === "tool_result"),
-    ...blocks.filter((block) => block.type !== "tool_result"),
-  ];
+  return {
+    messages: result.map(({ role, content }): MessageParam => {
+      const [only] = content;
+      return content.length === 1 && only?.type === "text" && fromString.has(only)
+        ? { role, content: only.text }
+        : { role, content };
+    }),
+    warnings,
+  };
 }
 
 function convertAssistant(

@@ -5,7 +5,14 @@ import type {
   ImageFormat,
   ToolResultContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
-import { isRecord, objectToolInput, omittedPartNote, textInPlaceOf } from "@junction/provider-utils";
+import {
+  type AlternatingMessage,
+  appendAlternating,
+  isRecord,
+  objectToolInput,
+  omittedPartNote,
+  textInPlaceOf,
+} from "@junction/provider-utils";
 import {
   type AssistantContentPart,
   JunctionError,
@@ -93,18 +100,10 @@ export function convertToBedrockMessages(
     documentNames: new Set(),
     toolsAsText: options.toolsAsText ?? false,
   };
-  const result: BedrockMessage[] = [];
-
-  const append = (role: "user" | "assistant", content: ContentBlock[]) => {
-    if (content.length === 0) return;
-    const last = result.at(-1);
-    if (last && last.role === role) {
-      last.content = [...(last.content ?? []), ...content];
-      if (role === "user") last.content = toolResultsFirst(last.content);
-      return;
-    }
-    result.push({ role, content });
-  };
+  const result: AlternatingMessage<ContentBlock>[] = [];
+  // Converse wants user and assistant turns to alternate, with tool results first in a user turn.
+  const append = (role: "user" | "assistant", content: ContentBlock[]) =>
+    appendAlternating(result, role, content, (block) => block.toolResult !== undefined);
 
   for (const [index, message] of messages.entries()) {
     switch (message.role) {
@@ -142,10 +141,6 @@ export function convertToBedrockMessages(
 /** Converse rejects blank text blocks: an empty text carries nothing. */
 function textBlocks(text: string): ContentBlock[] {
   return text === "" ? [] : [{ text }];
-}
-
-function toolResultsFirst(blocks: ContentBlock[]): ContentBlock[] {
-  return [...blocks.filter((block) => block.toolResult), ...blocks.filter((block) => !block.toolResult)];
 }
 
 function convertAssistant(

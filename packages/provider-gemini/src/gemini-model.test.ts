@@ -795,10 +795,11 @@ describe("gemini provider against a local server speaking Gemini's wire format",
         frame({ candidates: [{ content: { parts: [{ text: "slow" }], role: "model" } }] }),
         "data: {}\n\n",
       ],
-      chunkDelayMs: 2_000,
+      // The first chunk must beat the timeout even on a loaded machine; the second never does.
+      chunkDelayMs: 5_000,
     });
     const { seen, error } = await collectUntilError(
-      provider({ timeout: 100 }).stream({
+      provider({ timeout: 1_000 }).stream({
         model: "gemini-2.5-flash",
         messages: [{ role: "user", content: "hi" }],
       }),
@@ -808,7 +809,7 @@ describe("gemini provider against a local server speaking Gemini's wire format",
     expect(error).toMatchObject({
       code: "provider-stream-error",
       retryable: true,
-      message: "The Gemini request timed out after 100 ms.",
+      message: "The Gemini request timed out after 1000 ms.",
     });
   });
 

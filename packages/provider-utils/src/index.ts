@@ -1,3 +1,4 @@
+export { type AlternatingMessage, appendAlternating } from "./append-alternating.js";
 export {
   type ContentPartPlace,
   describeResourceLink,

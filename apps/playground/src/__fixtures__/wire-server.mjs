@@ -2,14 +2,26 @@
 // official SDK. `whoami` answers with the request headers it got (as servers echoing a
 // credential in an error do), `say-on-stderr` writes a line to stderr whenever it is called, and
 // the server has no `ping` handler (JSON-RPC -32601), as some servers do not.
+// `crash` ends the process mid-call; with `--once <marker>` the server starts only once (later
+// starts, such as the client's restarts, exit at once), so a restart never succeeds.
 // Over stdio by default; `--http` serves Streamable HTTP on a free loopback port and prints
 // `listening on <port>` to stdout.
 import { randomUUID } from "node:crypto";
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const marker = process.argv.includes("--once") ? process.argv[process.argv.indexOf("--once") + 1] : undefined;
+if (marker) {
+  if (existsSync(marker)) {
+    process.stderr.write("started before: refusing to start again\n");
+    process.exit(3);
+  }
+  writeFileSync(marker, "started\n");
+}
 
 const tools = [
   {
@@ -22,6 +34,18 @@ const tools = [
     name: "say-on-stderr",
     description: "Writes a line to the server's stderr.",
     inputSchema: { type: "object", properties: { line: { type: "string" } }, required: ["line"] },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: "flood-progress",
+    description: "Sends many progress notifications as fast as it can, then answers.",
+    inputSchema: { type: "object", properties: { count: { type: "number" } }, required: ["count"] },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: "crash",
+    description: "Ends the server process in the middle of the call.",
+    inputSchema: { type: "object", properties: {} },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 ];
@@ -39,6 +63,21 @@ function makeServer() {
     if (request.params.name === "say-on-stderr") {
       process.stderr.write(`${String(request.params.arguments?.line ?? "")}\n`);
       return { content: [{ type: "text", text: "written" }] };
+    }
+    if (request.params.name === "flood-progress") {
+      const count = Number(request.params.arguments?.count ?? 0);
+      const progressToken = request.params._meta?.progressToken;
+      for (let progress = 1; progress <= count && progressToken !== undefined; progress++) {
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress, total: count, message: `step ${progress}` },
+        });
+      }
+      return { content: [{ type: "text", text: `sent ${count}` }] };
+    }
+    if (request.params.name === "crash") {
+      process.stderr.write("crashing on purpose\n");
+      process.exit(7);
     }
     return { content: [{ type: "text", text: `unknown tool ${request.params.name}` }], isError: true };
   });

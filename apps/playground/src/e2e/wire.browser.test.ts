@@ -318,4 +318,50 @@ describe("what went over the wire, in a real browser", () => {
     await shot("08-stderr-while-running.png");
     expect(pageErrors).toEqual([]);
   });
+
+  it("shows a server that stopped as reconnecting, then failed once its restarts give up", async () => {
+    const marker = join(test.directory, "wire-once.marker");
+    const added = await test.api<ServerStatus>("POST", "/api/servers", {
+      name: "wire-once",
+      config: { command: process.execPath, args: [wireServer, "--once", marker] },
+    });
+    expect(added.body.status).toBe("connected");
+    await page.goto(test.url);
+    await page.getByTestId("server-wire-once").click();
+    await expect
+      .poll(() => page.getByTestId("health-text").textContent())
+      .toBe("connected · ping not available on this server");
+    const crashed = await test.api("POST", `/api/servers/${added.body.id}/tools/call`, { name: "crash" });
+    expect(crashed.status).toBeGreaterThanOrEqual(400);
+    await page.getByTestId("ping").click();
+    await expect
+      .poll(() => page.getByTestId("health-text").textContent())
+      .toBe("reconnecting · the server stopped and is being restarted");
+    // The health change was announced: the list follows without a reload.
+    await expect.poll(() => page.getByTestId("server-status-wire-once").textContent()).toBe("reconnecting");
+    await shot("09-health-reconnecting.png");
+    // Five restarts (0.5 + 1 + 2 + 4 + 8 s) fail, each saying why on stderr.
+    await expect
+      .poll(
+        async () => {
+          // Once the server is down the button is disabled (Reconnect is the way back).
+          if (await page.getByTestId("ping").isEnabled()) await page.getByTestId("ping").click();
+          return (await page.getByTestId("health-text").textContent()) ?? "";
+        },
+        { timeout: 30_000, interval: 1000 },
+      )
+      .toBe("ping failed");
+    // The list and the detail say the server is down, and why.
+    await expect.poll(() => page.getByTestId("server-status-wire-once").textContent()).toBe("error");
+    expect(await page.getByTestId("server-error").textContent()).toMatch(
+      /could not be restarted after 5 attempts.*exited with code 3 before finishing the handshake/s,
+    );
+    await page.getByTestId("stderr").locator("summary").click();
+    await expect
+      .poll(() => page.getByTestId("stderr-output").textContent())
+      .toBe(
+        `wire fixture ready on stdio\ncrashing on purpose\n${"started before: refusing to start again\n".repeat(5)}`,
+      );
+    await shot("10-health-failed.png");
+  }, 60_000);
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { Agent, type AgentEvent, annotationPolicy } from "@junction/core";
-import { JunctionError, type Message, type Tool, type ToolSource } from "@junction/types";
-import type { ChatEvent, ToolProgressReport } from "../shared/api-types.js";
+import { JunctionError, type Message } from "@junction/types";
+import type { ChatEvent } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { DataDir } from "./data-dir.js";
 import { modelVisibleTools } from "./mcp-apps.js";
@@ -205,19 +205,6 @@ export class ChatService {
       usedKeys.add(key);
       return key;
     };
-    // Progress reports reach a tool's execute, which does not know the call's id: a running call
-    // of that tool with the same arguments is the one reporting.
-    const reportProgress = (toolName: string, input: unknown, report: ToolProgressReport): void => {
-      const serialized = JSON.stringify(input ?? {});
-      const item = conversation.transcript.findLast(
-        (candidate): candidate is Extract<TranscriptItem, { kind: "tool" }> =>
-          candidate.kind === "tool" &&
-          candidate.status === "running" &&
-          candidate.name === toolName &&
-          JSON.stringify(candidate.input ?? {}) === serialized,
-      );
-      if (item) publish({ type: "tool-progress", id: item.id, ...progressReport(report) });
-    };
     const previous = conversation.messages;
     let agent: Agent | undefined;
     try {
@@ -230,7 +217,7 @@ export class ChatService {
         system: systemPrompt(this.#dataDir.sandbox),
         // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
         mcps: servers.map((server) => ({
-          mcp: withProgress(modelVisibleTools(server.mcp), reportProgress),
+          mcp: modelVisibleTools(server.mcp),
           prefix: server.name,
         })),
         approval: annotationPolicy(),
@@ -271,6 +258,17 @@ export class ChatService {
             });
             break;
           }
+          case "tool-progress":
+            // Core gives each call its own id and bounds the reports (at most one per call every
+            // 100 ms, none after its result); the page's key for that call is the one to use.
+            publish({
+              type: "tool-progress",
+              id: keys.get(event.id) ?? event.id,
+              progress: event.progress,
+              ...(event.total !== undefined ? { total: event.total } : {}),
+              ...(event.message !== undefined ? { message: event.message } : {}),
+            });
+            break;
           case "tool-result": {
             const key = keys.get(event.id) ?? event.id;
             const { result, truncated } = capToolResult(event.result);
@@ -379,47 +377,4 @@ export class ChatService {
     for (const run of this.#runs.values())
       run.controller.abort(new JunctionError("aborted", "The playground is closing."));
   }
-}
-
-/** A progress report as plain JSON, whatever else a tool put in it. */
-function progressReport(report: ToolProgressReport): ToolProgressReport {
-  return {
-    progress: Number(report.progress),
-    ...(typeof report.total === "number" ? { total: report.total } : {}),
-    ...(typeof report.message === "string" ? { message: report.message.slice(0, 500) } : {}),
-  };
-}
-
-/**
- * A tool source whose tools also tell `report` of every progress report (core passes a tool's
- * progress to tracing only), so a running tool card can show it.
- */
-function withProgress(
-  source: ToolSource,
-  report: (toolName: string, input: unknown, progress: ToolProgressReport) => void,
-): ToolSource {
-  return {
-    name: source.name,
-    ...(source.onToolsChanged ? { onToolsChanged: (listener) => source.onToolsChanged!(listener) } : {}),
-    async listTools(options) {
-      const tools = await source.listTools(options);
-      return tools.map(
-        (tool): Tool => ({
-          ...tool,
-          execute: (input, context) =>
-            tool.execute(input, {
-              ...context,
-              onProgress: (progress) => {
-                context?.onProgress?.(progress);
-                try {
-                  report(tool.name, input, progress);
-                } catch {
-                  // Showing progress must never fail the call.
-                }
-              },
-            }),
-        }),
-      );
-    },
-  };
 }

@@ -1,24 +1,8 @@
 import type { ServerResponse } from "node:http";
+import type { HubEvent } from "../shared/api-types.js";
 
-/** An event for every open page: server status, elicitation requests. */
-export type HubEvent =
-  | { type: "servers-changed" }
-  | {
-      type: "elicitation-request";
-      id: string;
-      server: string;
-      message: string;
-      requestedSchema: unknown;
-    }
-  | { type: "elicitation-closed"; id: string }
-  | {
-      type: "server-log";
-      server: string;
-      /** The newest messages since the last push, oldest first. */
-      entries: { at: string; level: string; logger?: string; data: unknown }[];
-      /** Messages received since the last push but not in `entries` (a flooding server). */
-      skipped: number;
-    };
+/** An event for every open page: the shared contract. */
+export type { HubEvent } from "../shared/api-types.js";
 
 /** Fans events out to every page listening on `GET /api/events` (server-sent events). */
 export class EventHub {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { JunctionError } from "@junction/types";
+import type { PlaygroundState } from "../shared/api-types.js";
 import type { ChatService } from "./chat-service.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
 import type { EventHub } from "./event-hub.js";
@@ -159,11 +160,15 @@ function createRoutes(context: AppContext): { method: string; pattern: RegExp; h
     route("GET", "/api/events", async (_request, response) => {
       hub.attach(response);
     }),
-    route("GET", "/api/state", async () => ({
-      providers: chat.providers(),
-      settings: chat.settings(),
-      elicitations: elicitation.list(),
-    })),
+    route(
+      "GET",
+      "/api/state",
+      async (): Promise<PlaygroundState> => ({
+        providers: chat.providers(),
+        settings: chat.settings(),
+        elicitations: elicitation.list(),
+      }),
+    ),
     route("GET", "/api/servers", async () => registry.list()),
     route("POST", "/api/servers", async (request) => {
       const body = await readJson(request);

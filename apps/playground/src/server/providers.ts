@@ -1,22 +1,10 @@
 import { JunctionError, type ModelProvider } from "@junction/types";
+import type { PlaygroundSettings, ProviderInfo } from "../shared/api-types.js";
 import { createOfflineModel } from "./offline-model.js";
 
-/** A model provider the playground can use, as the UI lists it. Never carries the key itself. */
-export interface ProviderInfo {
-  id: "anthropic" | "openai" | "gemini" | "bedrock" | "openai-compatible" | "offline";
-  label: string;
-  /** Where it was found: the environment variable or setting, for the UI to say. */
-  source: string;
-  defaultModel: string;
-  models: string[];
-}
-
-/** Settings the UI can change; kept in the database. */
-export interface PlaygroundSettings {
-  /** An OpenAI-compatible endpoint, OpenAI-style with /v1, for example http://127.0.0.1:11434/v1 (Ollama). */
-  openaiCompatibleBaseURL?: string;
-  openaiCompatibleModel?: string;
-}
+/** A model provider the chat can use: the shared contract. */
+/** Settings the UI can change; kept in the database: the shared contract. */
+export type { PlaygroundSettings, ProviderInfo } from "../shared/api-types.js";
 
 /**
  * The providers available now: one per vendor key in the environment, an OpenAI-compatible

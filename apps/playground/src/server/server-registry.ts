@@ -36,6 +36,9 @@ export type SamplingBridge = (
   request: CreateMessageRequestParams,
 ) => Promise<CreateMessageResult>;
 
+/** How long a health check waits for the server's answer. */
+const PING_TIMEOUT_MS = 5000;
+
 const serverNamePattern = /^[A-Za-z0-9][A-Za-z0-9-]{0,39}$/;
 
 /** Checks a server name: it becomes the tool-name prefix the model sees, so vendors' rules apply. */
@@ -178,31 +181,40 @@ export class ServerRegistry {
   }
 
   /**
-   * Pings the server and keeps the outcome as its health: the round trip when it answers, or
-   * `unsupported` when it answers that it has no `ping` (JSON-RPC -32601).
+   * Pings the server (waiting at most {@link PING_TIMEOUT_MS}) and keeps the outcome as its health:
+   * the round trip when it answers, `unsupported` when it answers that it has no `ping`
+   * (JSON-RPC -32601), `reconnecting` while the client restarts it, `failed` otherwise. A change
+   * of health is announced (`servers-changed`), so every page's list follows.
    */
   async ping(id: string): Promise<ServerHealth> {
     const entry = this.#require(id);
     const mcp = this.client(id);
-    const started = performance.now();
+    const at = () => new Date().toISOString();
     let health: ServerHealth;
+    const started = performance.now();
+    // While the client restarts the server a ping waits for it: briefly, so the page hears soon.
+    const timeoutMs = mcp.connected ? PING_TIMEOUT_MS : 1000;
     try {
-      await mcp.ping();
-      health = {
-        state: "ok",
-        at: new Date().toISOString(),
-        latencyMs: Math.round((performance.now() - started) * 10) / 10,
-      };
+      await mcp.ping({ timeoutMs });
+      health = { state: "ok", at: at(), latencyMs: Math.round((performance.now() - started) * 10) / 10 };
     } catch (error) {
       const message = this.#redactor.redact((error as Error).message);
       const unsupported = /-32601|method not found/i.test(message);
+      const reconnecting = !unsupported && /still reconnecting|reconnecting when/i.test(message);
       health = {
-        state: unsupported ? "unsupported" : "failed",
-        at: new Date().toISOString(),
-        error: unsupported ? "This server does not answer ping (method not found)." : message,
+        state: unsupported ? "unsupported" : reconnecting ? "reconnecting" : "failed",
+        at: at(),
+        error: unsupported
+          ? "This server does not answer ping (method not found)."
+          : reconnecting
+            ? "The server stopped; the client is restarting it."
+            : message,
       };
     }
-    if (this.#entries.get(id) === entry) entry.health = health;
+    if (this.#entries.get(id) !== entry) return health;
+    const changed = entry.health?.state !== health.state;
+    entry.health = health;
+    if (changed) this.#hub.publish({ type: "servers-changed" });
     return health;
   }
 
@@ -359,17 +371,21 @@ export class ServerRegistry {
   #status(stored: StoredServer): ServerStatus {
     const entry = this.#entries.get(stored.id);
     const mcp = entry?.status === "connected" ? entry.mcp : undefined;
+    // A server whose restarts gave up is down, not reconnecting: its last health check says so.
+    const gaveUp = mcp && !mcp.connected && entry?.health?.state === "failed";
+    const error = gaveUp ? entry?.health?.error : entry?.error;
     return {
       id: stored.id,
       name: stored.name,
       config: redactEntry(this.#entryOf(stored)),
       builtin: stored.builtin,
       enabled: stored.enabled,
-      status:
-        entry?.status === "connected" && mcp && !mcp.connected
+      status: gaveUp
+        ? "error"
+        : entry?.status === "connected" && mcp && !mcp.connected
           ? "reconnecting"
           : (entry?.status ?? "connecting"),
-      ...(entry?.error ? { error: entry.error } : {}),
+      ...(error ? { error } : {}),
       ...(entry?.health && entry.status === "connected" ? { health: entry.health } : {}),
       ...(mcp
         ? { serverInfo: mcp.serverInfo, instructions: mcp.instructions, capabilities: mcp.capabilities }
@@ -432,6 +448,8 @@ export class ServerRegistry {
     entry.mcp = mcp;
     entry.status = "connecting";
     entry.error = undefined;
+    // A new connection's health is checked afresh.
+    entry.health = undefined;
     try {
       await mcp.connect();
       if (this.#entries.get(id) !== entry || entry.mcp !== mcp) {

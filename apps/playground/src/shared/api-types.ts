@@ -61,11 +61,11 @@ export type TranscriptItem =
       code?: string;
     };
 
-/** A model provider the chat can use. */
+/** A model provider the playground can use, as the UI lists it. Never carries the key itself. */
 export interface ProviderInfo {
-  id: string;
+  id: "anthropic" | "openai" | "gemini" | "bedrock" | "openai-compatible" | "offline";
   label: string;
-  /** Where its key or URL came from. */
+  /** Where it was found: the environment variable or setting, for the UI to say. */
   source: string;
   defaultModel: string;
   models: string[];
@@ -88,8 +88,11 @@ export interface ConversationDetail extends ConversationSummary {
 
 /** The last health check of a server (`ping`). */
 export interface ServerHealth {
-  /** `ok`: it answered; `unsupported`: it answered that it has no `ping`; `failed`: no answer. */
-  state: "ok" | "unsupported" | "failed";
+  /**
+   * `ok`: it answered; `unsupported`: it answered that it has no `ping`; `reconnecting`: it
+   * stopped and the client is restarting it; `failed`: no answer in time, or an error.
+   */
+  state: "ok" | "unsupported" | "reconnecting" | "failed";
   /** When the check ended (ISO time). */
   at: string;
   /** The round trip, when it answered. */
@@ -153,4 +156,40 @@ export interface StderrLog {
   text: string;
   /** Characters dropped from the front to keep it bounded. */
   dropped: number;
+}
+
+/** An elicitation request waiting for the person's answer. */
+export interface ElicitationRequest {
+  id: string;
+  server: string;
+  message: string;
+  requestedSchema: unknown;
+}
+
+/** An event for every open page (`GET /api/events`): server status, elicitation requests, logs. */
+export type HubEvent =
+  | { type: "servers-changed" }
+  | ({ type: "elicitation-request" } & ElicitationRequest)
+  | { type: "elicitation-closed"; id: string }
+  | {
+      type: "server-log";
+      server: string;
+      /** The newest messages since the last push, oldest first. */
+      entries: { at: string; level: string; logger?: string; data: unknown }[];
+      /** Messages received since the last push but not in `entries` (a flooding server). */
+      skipped: number;
+    };
+
+/** Settings the UI can change; kept in the database. */
+export interface PlaygroundSettings {
+  /** An OpenAI-compatible endpoint, OpenAI-style with /v1, for example http://127.0.0.1:11434/v1 (Ollama). */
+  openaiCompatibleBaseURL?: string;
+  openaiCompatibleModel?: string;
+}
+
+/** `GET /api/state`. */
+export interface PlaygroundState {
+  providers: ProviderInfo[];
+  settings: PlaygroundSettings;
+  elicitations: ElicitationRequest[];
 }

@@ -1,3 +1,5 @@
+import type { HubEvent } from "../shared/api-types.js";
+
 /** The page's token: read from the URL the playground printed, sent with every API call. */
 export const token = new URLSearchParams(location.search).get("token") ?? "";
 
@@ -69,8 +71,8 @@ export async function postStream<E>(path: string, body: unknown, onEvent: (event
 }
 
 /** The live events of the whole app (server status, elicitation requests). */
-export function openEvents(onEvent: (event: any) => void): EventSource {
+export function openEvents(onEvent: (event: HubEvent) => void): EventSource {
   const source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
-  source.onmessage = (message) => onEvent(JSON.parse(message.data as string));
+  source.onmessage = (message) => onEvent(JSON.parse(message.data as string) as HubEvent);
   return source;
 }

@@ -1,3 +1,4 @@
+import type { PlaygroundState } from "../shared/api-types.js";
 import { api, openEvents, token } from "./api.js";
 import { mountChatView } from "./chat-view.js";
 import { h } from "./dom.js";
@@ -41,7 +42,7 @@ async function start(): Promise<void> {
   );
   show(location.hash === "#chat" ? "chat" : "servers");
   mountServersView(servers);
-  const state = await api<{ providers: any[]; elicitations: any[] }>("GET", "/api/state");
+  const state = await api<PlaygroundState>("GET", "/api/state");
   await mountChatView(chat, state.providers);
   for (const request of state.elicitations) showElicitation(request);
   // A crashed server reconnects on its own: keep its status fresh while the servers view shows.
@@ -49,10 +50,25 @@ async function start(): Promise<void> {
     if (!servers.hidden && document.visibilityState === "visible") void refreshServers();
   }, 4000);
   openEvents((event) => {
-    if (event.type === "servers-changed") void refreshServers();
-    else if (event.type === "elicitation-request") showElicitation(event);
-    else if (event.type === "elicitation-closed") closeElicitation(event.id);
-    else if (event.type === "server-log") appendServerLog(event);
+    switch (event.type) {
+      case "servers-changed":
+        void refreshServers();
+        break;
+      case "elicitation-request":
+        showElicitation(event);
+        break;
+      case "elicitation-closed":
+        closeElicitation(event.id);
+        break;
+      case "server-log":
+        appendServerLog(event);
+        break;
+      default: {
+        // A newer server may send events this page does not know: ignore them.
+        const unknown: never = event;
+        void unknown;
+      }
+    }
   });
 }
 

@@ -22,15 +22,17 @@ function every(element: HTMLElement, ms: number, active: () => boolean, tick: ()
 }
 
 function describeHealth(server: ServerStatus, health: ServerHealth | undefined): string {
-  if (server.status !== "connected") return server.status;
-  if (!health) return "connected · checking…";
+  if (!health) return server.status === "connected" ? "connected · checking…" : server.status;
   switch (health.state) {
     case "ok":
       return `healthy · ping ${health.latencyMs} ms`;
     case "unsupported":
       return "connected · ping not available on this server";
+    case "reconnecting":
+      return "reconnecting · the server stopped and is being restarted";
     case "failed":
-      return `ping failed: ${health.error ?? "no answer"}`;
+      // The whole error is in the tooltip (and, for a server that is down, in its banner).
+      return "ping failed";
     default: {
       const unknown: never = health.state;
       return String(unknown);
@@ -52,7 +54,7 @@ export function healthIndicator(server: ServerStatus): HTMLElement {
   const show = (health: ServerHealth) => {
     text.textContent = describeHealth(server, health);
     indicator.className = `health ${health.state}`;
-    text.title = `checked ${health.at}`;
+    text.title = `checked ${health.at}${health.error ? `: ${health.error}` : ""}`;
   };
   const ping = async () => {
     try {
@@ -61,13 +63,10 @@ export function healthIndicator(server: ServerStatus): HTMLElement {
       show({ state: "failed", at: new Date().toISOString(), error: (error as Error).message });
     }
   };
-  const button = h(
-    "button",
-    { testid: "ping", disabled: server.status !== "connected", onclick: () => void ping() },
-    "Ping",
-  );
+  const live = server.status === "connected" || server.status === "reconnecting";
+  const button = h("button", { testid: "ping", disabled: !live, onclick: () => void ping() }, "Ping");
   const element = h("span", { class: "health-indicator" }, indicator, text, button);
-  if (server.status === "connected") {
+  if (live) {
     if (!server.health) void ping();
     every(element, PING_MS, () => true, ping);
   }
@@ -135,12 +134,21 @@ export function trafficPanel(serverId: string): HTMLElement {
       row.hidden = term !== "" && !(row.dataset.method ?? "").toLowerCase().includes(term);
   };
   filter.addEventListener("input", applyFilter);
-  const load = async () => {
+  let loading: Promise<void> | undefined;
+  // One request at a time: the toggle and the poll may both ask at once.
+  const load = () => {
+    loading ??= loadNew().finally(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
+  const loadNew = async () => {
     const log = await api<TrafficLog>("GET", `/api/servers/${serverId}/traffic?since=${since}`);
-    if (log.entries.length === 0 && since > 0) return;
-    first ??= log.entries[0]?.at;
-    for (const entry of log.entries) list.append(trafficRow(entry, first ?? entry.at));
-    since = log.entries.at(-1)?.seq ?? since;
+    const fresh = log.entries.filter((entry) => entry.seq > since);
+    if (fresh.length === 0 && since > 0) return;
+    first ??= fresh[0]?.at;
+    for (const entry of fresh) list.append(trafficRow(entry, first ?? entry.at));
+    since = fresh.at(-1)?.seq ?? since;
     while (list.childElementCount > SHOWN_MESSAGES) list.firstElementChild?.remove();
     note.textContent =
       `${list.childElementCount} messages shown` +

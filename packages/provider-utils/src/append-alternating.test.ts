@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { type AlternatingMessage, appendAlternating } from "./append-alternating.js";
+
+type Block = { text: string } | { result: string };
+const isToolResult = (block: Block) => "result" in block;
+
+describe("appendAlternating", () => {
+  it("starts a message for a new role and skips empty content", () => {
+    const messages: AlternatingMessage<Block>[] = [];
+    appendAlternating(messages, "user", [{ text: "hi" }], isToolResult);
+    appendAlternating(messages, "assistant", [], isToolResult);
+    appendAlternating(messages, "assistant", [{ text: "hello" }], isToolResult);
+    expect(messages).toEqual([
+      { role: "user", content: [{ text: "hi" }] },
+      { role: "assistant", content: [{ text: "hello" }] },
+    ]);
+  });
+
+  it("joins blocks of the same role, tool results first in a user message", () => {
+    const messages: AlternatingMessage<Block>[] = [];
+    appendAlternating(messages, "user", [{ text: "look" }], isToolResult);
+    appendAlternating(messages, "user", [{ result: "r1" }, { text: "note" }, { result: "r2" }], isToolResult);
+    expect(messages).toEqual([
+      { role: "user", content: [{ result: "r1" }, { result: "r2" }, { text: "look" }, { text: "note" }] },
+    ]);
+  });
+
+  it("keeps the order of an assistant message's blocks", () => {
+    const messages: AlternatingMessage<Block>[] = [];
+    appendAlternating(messages, "assistant", [{ text: "a" }], isToolResult);
+    appendAlternating(messages, "assistant", [{ result: "odd" }, { text: "b" }], isToolResult);
+    expect(messages).toEqual([
+      { role: "assistant", content: [{ text: "a" }, { result: "odd" }, { text: "b" }] },
+    ]);
+  });
+});
