@@ -5,7 +5,7 @@
 // the parent page, the token and other origins, and reports what happened.
 // `--allowed-origin <origin>` is the one origin the counter app declares in `_meta.ui.csp`;
 // `--other-origin <origin>` is an origin the hostile app tries without declaring it.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
@@ -21,6 +21,12 @@ const option = (name) => {
 };
 const allowedOrigin = option("--allowed-origin");
 const otherOrigin = option("--other-origin") ?? "http://127.0.0.1:9";
+// The playground's own origin and its app origin, which the hostile app declares in its CSP (so
+// only the playground itself stands between it and them), and a file naming another app's
+// document URLs when the hostile app is read (an app that learnt another app's id).
+const playgroundOrigin = option("--playground-origin");
+const appOrigin = option("--app-origin");
+const neighbourFile = option("--neighbour-file");
 const MIME = "text/html;profile=mcp-app";
 const page = (file) => readFileSync(new URL(`./mcp-apps/${file}`, import.meta.url), "utf8");
 const withConfig = (html, config) =>
@@ -88,9 +94,22 @@ const resources = {
     _meta: { ui: { csp: { connectDomains: allowedOrigin ? [allowedOrigin] : [] }, prefersBorder: true } },
   }),
   "ui://apps/hostile.html": () => ({
-    text: withConfig(page("hostile.html"), { otherOrigin }),
-    // Not origins: each is dropped, so the policy stays "no network".
-    _meta: { ui: { csp: { connectDomains: ["*", "'unsafe-eval'", "http://x; script-src *"] } } },
+    text: withConfig(page("hostile.html"), {
+      otherOrigin,
+      playgroundOrigin: playgroundOrigin ?? null,
+      appOrigin: appOrigin ?? null,
+      neighbour: neighbourFile && existsSync(neighbourFile) ? JSON.parse(readFileSync(neighbourFile, "utf8")) : null,
+    }),
+    // Not origins: each is dropped, so the policy stays "no network" (but for the app origin,
+    // when given: the hostile app may then reach it, and the app origin itself must refuse).
+    _meta: {
+      ui: {
+        csp: {
+          connectDomains: ["*", "'unsafe-eval'", "http://x; script-src *", ...(appOrigin ? [appOrigin] : [])],
+          ...(appOrigin ? { frameDomains: [appOrigin] } : {}),
+        },
+      },
+    },
   }),
   // Its read content carries no _meta: the host falls back to the resources/list entry's.
   "ui://apps/listed.html": () => ({ text: withConfig(page("counter.html"), {}) }),

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -31,6 +31,12 @@ let other: Server;
 let otherOrigin: string;
 const otherHits: string[] = [];
 const seen: SeenRequest[] = [];
+/** Every request the app origin got, with the status it answered. */
+const appSeen: { url: string; site?: string; destination?: string; origin?: string; status: number }[] = [];
+let neighbourFile: string;
+let appsServerId: string;
+/** The document the hostile test loaded itself (to show it was still there), not a frame's load. */
+let loadedByTest = "";
 let context: BrowserContext;
 let page: Page;
 let profile: string;
@@ -71,6 +77,18 @@ beforeAll(async () => {
       hasToken: request.headers.authorization === `Bearer ${token}` || url.includes(`token=${token}`),
     });
   });
+  http.appServer.prependListener("request", (request, response) => {
+    response.on("finish", () =>
+      appSeen.push({
+        url: request.url ?? "",
+        site: request.headers["sec-fetch-site"] as string | undefined,
+        destination: request.headers["sec-fetch-dest"] as string | undefined,
+        origin: request.headers.origin,
+        status: response.statusCode,
+      }),
+    );
+  });
+  neighbourFile = join(directory, "neighbour.json");
   const added = await fetch(`http://127.0.0.1:${http.port}/api/servers`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -78,11 +96,18 @@ beforeAll(async () => {
       name: "apps",
       config: {
         command: process.execPath,
-        args: [appsServer, "--allowed-origin", otherOrigin, "--other-origin", otherOrigin],
+        args: [
+          appsServer,
+          ...["--allowed-origin", otherOrigin, "--other-origin", otherOrigin],
+          ...["--playground-origin", `http://127.0.0.1:${http.port}`],
+          ...["--app-origin", `http://127.0.0.1:${http.appPort}`, "--neighbour-file", neighbourFile],
+        ],
       },
     }),
   });
-  expect(((await added.json()) as { status: string }).status).toBe("connected");
+  const server = (await added.json()) as { id: string; status: string };
+  expect(server.status).toBe("connected");
+  appsServerId = server.id;
 
   profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
   context = await chromium.launchPersistentContext(profile, {
@@ -144,7 +169,9 @@ describe("MCP Apps in a real browser", () => {
     }));
     expect(attributes.sandbox).toBe("allow-scripts");
     expect(attributes.referrerPolicy).toBe("no-referrer");
-    expect(attributes.src).toMatch(/^\/mcp-apps\/[A-Za-z0-9_-]{32}$/);
+    // From the app origin: the same host, a port of its own (so not the page's origin).
+    expect(attributes.src).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${http.appPort}/[A-Za-z0-9_-]{32}$`));
+    expect(http.appPort).not.toBe(http.port);
     expect(await app.textContent()).toContain(
       `ui://apps/counter.html · server apps · sandboxed, network: ${otherOrigin}`,
     );
@@ -207,6 +234,19 @@ describe("MCP Apps in a real browser", () => {
 
   it("refuses everything the hostile app tries: the page, the token, storage, other origins and protocol misuse", async () => {
     const before = seen.length;
+    // The hostile app learns two other apps' document URLs: the counter's, already loaded, and
+    // one opened (as the page would) but not loaded yet.
+    const opened = await page.getByTestId("mcp-app-frame").first().getAttribute("src");
+    const unopened = (
+      (await (
+        await fetch(`http://127.0.0.1:${http.port}/api/servers/${appsServerId}/apps`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ tool: "show-counter" }),
+        })
+      ).json()) as { frameUrl: string }
+    ).frameUrl;
+    writeFileSync(neighbourFile, JSON.stringify({ opened, unopened }));
     await runTool("show-hostile");
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
     const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
@@ -252,6 +292,33 @@ describe("MCP Apps in a real browser", () => {
         `connect-src ${otherOrigin}/fetch`,
       ]),
     );
+    // Another app's document, though the hostile app's CSP allows the app origin: refused by
+    // the app origin itself (a fetch carries an Origin, a no-cors fetch is not for a frame (and its refusal is
+    // same-origin only, so not even an opaque answer comes back), a
+    // frame from an opaque origin is cross-site), and the unopened one is still there for its page.
+    expect(found.neighbourFetch).toBe("refused: TypeError");
+    expect(found.appOriginApi).toBe("refused: TypeError");
+    expect(found.neighbourNoCors).toBe("refused: TypeError");
+    expect(found.neighbourFrame).toBe("refused: SecurityError");
+    expect(found.neighbourFrameOpened).toBe("refused: SecurityError");
+    const unopenedPath = new URL(unopened).pathname;
+    const openedPath = new URL(opened!).pathname;
+    const attempts = appSeen.filter((request) => request.url === unopenedPath || request.url === openedPath);
+    expect(attempts.map(({ url, status }) => [url === unopenedPath ? "unopened" : "opened", status])).toEqual(
+      [
+        ["opened", 200],
+        ["unopened", 403],
+        ["unopened", 404],
+        ["unopened", 403],
+        ["opened", 403],
+      ],
+    );
+    expect(appSeen.find((request) => request.url === "/api/servers")?.status).toBe(403);
+    loadedByTest = unopenedPath;
+    const still = await fetch(unopened, {
+      headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "same-site" },
+    });
+    expect(still.status).toBe(200);
     // The protocol: every misuse answered with a JSON-RPC error.
     expect(found.oversized).toBe(
       "error -32600: The message is larger than the host's limit of 262144 bytes.",
@@ -278,9 +345,7 @@ describe("MCP Apps in a real browser", () => {
     // Nothing reached the other origin but the counter app's declared fetch,
     expect(otherHits).toEqual(["GET /from-counter"]);
     // and every request the playground got came from the page with its token, or loaded a frame.
-    const fromApps = seen
-      .slice(before)
-      .filter((request) => !request.hasToken && !request.url.startsWith("/mcp-apps/"));
+    const fromApps = seen.slice(before).filter((request) => !request.hasToken);
     expect(fromApps).toEqual([]);
     expect(seen.filter((request) => request.origin === "null" || request.site === "cross-site")).toEqual([]);
     expect(pageErrors).toEqual([]);
@@ -298,10 +363,16 @@ describe("MCP Apps in a real browser", () => {
     // Long enough for the servers view's periodic refresh, which must not reload the app.
     await page.waitForTimeout(4500);
     expect(await page.getByTestId("app-approval").allTextContents()).toEqual([]);
+    // Each app's frame loaded its document once, from the app origin; the playground served none.
+    const frameLoads = appSeen.filter(
+      (request) =>
+        request.destination === "iframe" && request.site === "same-site" && request.url !== loadedByTest,
+    );
     const loads = new Map<string, number>();
-    for (const request of seen.filter((request) => request.url.startsWith("/mcp-apps/")))
-      loads.set(request.url, (loads.get(request.url) ?? 0) + 1);
+    for (const request of frameLoads) loads.set(request.url, (loads.get(request.url) ?? 0) + 1);
     expect([...loads.values()]).toEqual([1, 1]);
+    expect(frameLoads.map((request) => request.status)).toEqual([200, 200]);
+    expect(seen.filter((request) => request.url.startsWith("/mcp-apps/"))).toEqual([]);
     expect(seen.slice(before).filter((request) => request.url.startsWith("/api/apps/"))).toEqual([]);
   });
 

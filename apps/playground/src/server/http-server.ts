@@ -7,6 +7,7 @@ import type { PlaygroundState } from "../shared/api-types.js";
 import type { ChatService } from "./chat-service.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
 import type { EventHub } from "./event-hub.js";
+import { startAppOrigin } from "./mcp-app-origin.js";
 import type { McpApps } from "./mcp-apps.js";
 import { capDepth, capToolResult, MAXIMUM_DEPTH } from "./output-limits.js";
 import { checkRequest, isLoopbackAddress } from "./security.js";
@@ -25,9 +26,12 @@ export interface AppContext {
   apps: McpApps;
 }
 
+/** The page's CSP; `frameSource` is the app origin as this page reaches it (apps are framed from there only). */
+const pageCsp = (frameSource: string) =>
+  `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; connect-src 'self'; frame-src ${frameSource}; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
+
 const securityHeaders = {
-  "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy": pageCsp("'none'"),
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "x-frame-options": "DENY",
@@ -52,12 +56,22 @@ type Handler = (request: IncomingMessage, response: ServerResponse, params: stri
 
 /**
  * Starts the playground's web server on loopback. Every API call needs the per-run token, and
- * every request must name this server in Host (and Origin, when the browser sends one).
+ * every request must name this server in Host (and Origin, when the browser sends one). MCP App
+ * documents come from a second listener, the app origin (see mcp-app-origin.ts): this origin
+ * never serves a server's HTML.
  */
 export async function startHttpServer(
   context: AppContext,
   options: { host?: string; port?: number; token: string; uiDirectory?: string },
-): Promise<{ server: Server; url: string; port: number; close(): Promise<void> }> {
+): Promise<{
+  server: Server;
+  url: string;
+  port: number;
+  /** The app origin's listener: MCP App documents only. */
+  appServer: Server;
+  appPort: number;
+  close(): Promise<void>;
+}> {
   const host = options.host ?? "127.0.0.1";
   if (!isLoopbackAddress(host)) {
     throw new JunctionError(
@@ -66,7 +80,11 @@ export async function startHttpServer(
     );
   }
   const uiDirectory = options.uiDirectory ?? fileURLToPath(new URL("../../dist/ui/", import.meta.url));
-  const routes = createRoutes(context);
+  const appOrigin = await startAppOrigin({ host, takeDocument: (id) => context.apps.takeDocument(id) });
+  // The app origin as the page reaches it: the page's own host name, the app origin's port.
+  const appOriginFor = (request: IncomingMessage) =>
+    `http://${hostNameOf(request.headers.host ?? "")}:${appOrigin.port}`;
+  const routes = createRoutes(context, appOriginFor);
   let port = 0;
   const redact = (text: string) => context.registry.redactText(text);
 
@@ -74,19 +92,19 @@ export async function startHttpServer(
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     const isStatic = request.method === "GET" && path in staticFiles;
-    // An app's document loads in a sandboxed iframe, which has no token: its random id is its key.
-    const isAppFrame = request.method === "GET" && path.startsWith("/mcp-apps/");
     const refusal = checkRequest(request, {
       port,
       host,
       token: options.token,
-      requireToken: !isStatic && !isAppFrame,
+      requireToken: !isStatic,
     });
     if (refusal) {
       if (path.startsWith("/api/")) sendJson(response, refusal.status, { error: refusal.message }, redact);
       else sendText(response, refusal.status, refusal.message);
       return;
     }
+    // Host is one of this server's names now: the page may frame the app origin under that name.
+    response.setHeader("content-security-policy", pageCsp(appOriginFor(request)));
     handle(request, response, path).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : statusOf(error);
       if (!response.headersSent) sendJson(response, status, { error: messageOf(error) }, redact);
@@ -99,10 +117,6 @@ export async function startHttpServer(
       const html = await readFile(`${uiDirectory}/index.html`, "utf8");
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       response.end(html);
-      return;
-    }
-    if (request.method === "GET" && path.startsWith("/mcp-apps/")) {
-      context.apps.serveFrame(request, response, path);
       return;
     }
     const asset = staticFiles[path];
@@ -130,26 +144,43 @@ export async function startHttpServer(
     throw new HttpError(404, `No such endpoint: ${request.method} ${path}`);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    await appOrigin.close();
+    throw error;
+  }
   port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
     server,
     port,
     url: `http://${shownHost}:${port}/?token=${options.token}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    appServer: appOrigin.server,
+    appPort: appOrigin.port,
+    close: async () => {
+      await new Promise<void>((resolve) => {
         context.hub.close();
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await appOrigin.close();
+    },
   };
 }
 
-function createRoutes(context: AppContext): { method: string; pattern: RegExp; handler: Handler }[] {
+/** The host name of a Host header (`[::1]` kept in brackets), without its port. */
+function hostNameOf(hostHeader: string): string {
+  return hostHeader.toLowerCase().replace(/:\d+$/, "");
+}
+
+function createRoutes(
+  context: AppContext,
+  appOriginFor: (request: IncomingMessage) => string,
+): { method: string; pattern: RegExp; handler: Handler }[] {
   const { registry, store, chat, elicitation, hub, apps } = context;
   const route = (method: string, pattern: string, handler: Handler) => ({
     method,
@@ -261,7 +292,11 @@ function createRoutes(context: AppContext): { method: string; pattern: RegExp; h
     route("GET", "/api/servers/([^/]+)/apps", async (_request, _response, [id]) => apps.list(id!)),
     route("POST", "/api/servers/([^/]+)/apps", async (request, _response, [id]) => {
       const body = await readJson(request);
-      return apps.open(id!, body.tool);
+      // The page's origin is its checked Host: the one page allowed to frame the document.
+      return apps.open(id!, body.tool, {
+        pageOrigin: `http://${request.headers.host?.toLowerCase()}`,
+        appOrigin: appOriginFor(request),
+      });
     }),
     route("POST", "/api/apps/([^/]+)/tools/call", async (request, _response, [appId]) => {
       const body = await readJson(request);

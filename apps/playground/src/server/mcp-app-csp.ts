@@ -64,9 +64,10 @@ export function prefersBorderOf(meta: unknown): boolean | undefined {
  * Builds the app document's CSP from the resource's `_meta.ui.csp`. Nothing declared means no
  * network at all: inline script and style only, images and media from `data:`/`blob:`, no
  * fetch, no frames, no forms, and the `sandbox allow-scripts` directive so the document has an
- * opaque origin even when opened outside its iframe.
+ * opaque origin even when opened outside its iframe. `frameAncestors` is the one page that may
+ * frame it (the playground page that opened it, an origin the playground checked).
  */
-export function buildAppCsp(meta: unknown): AppCsp {
+export function buildAppCsp(meta: unknown, frameAncestors = "'self'"): AppCsp {
   const ui = isRecord(meta) ? meta.ui : undefined;
   const declared = isRecord(ui) && isRecord(ui.csp) ? ui.csp : {};
   const warnings: string[] = [];
@@ -103,7 +104,7 @@ export function buildAppCsp(meta: unknown): AppCsp {
     "worker-src 'none'",
     "manifest-src 'none'",
     "form-action 'none'",
-    "frame-ancestors 'self'",
+    `frame-ancestors ${frameAncestors}`,
     "sandbox allow-scripts",
   ].join("; ");
   return { header, domains, warnings };

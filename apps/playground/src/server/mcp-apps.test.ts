@@ -21,8 +21,18 @@ afterAll(async () => {
   await test?.close();
 });
 
-const frame = (path: string, headers: Record<string, string> = {}) =>
-  fetch(`${test.base}${path}`, { headers: { "sec-fetch-dest": "iframe", ...headers } });
+// As the browser loads a frame from the playground's page: into an iframe, from the same site.
+const frame = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "same-site", ...headers } });
+const rawGet = (port: number, path: string, headers: Record<string, string>) =>
+  new Promise<number | undefined>((resolve, reject) => {
+    request({ host: "127.0.0.1", port, path, headers }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    })
+      .on("error", reject)
+      .end();
+  });
 
 describe("MCP Apps, server side", () => {
   it("advertises the io.modelcontextprotocol/ui extension to every server it connects", async () => {
@@ -43,7 +53,7 @@ describe("MCP Apps, server side", () => {
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
     expect(opened.status).toBe(200);
     expect(opened.body).toMatchObject({
-      frameUrl: `/mcp-apps/${opened.body.appId}`,
+      frameUrl: `http://127.0.0.1:${test.appPort}/${opened.body.appId}`,
       resourceUri: "ui://apps/counter.html",
       server: "apps",
       tool: { name: "show-counter", annotations: { readOnlyHint: true, openWorldHint: false } },
@@ -59,16 +69,24 @@ describe("MCP Apps, server side", () => {
     expect(opened.body.appId).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(opened.body.frameUrl).not.toContain(test.token);
 
-    // The iframe has no token: the document is served by its id alone, with the app's own CSP.
+    // The iframe has no token: the document is served by its id alone, from the app origin (a
+    // port of its own), with the app's own CSP; only the page that opened it may frame it.
+    expect(test.appPort).not.toBe(test.port);
     const response = await frame(opened.body.frameUrl);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(response.headers.get("content-security-policy")).toBe(
-      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src http://127.0.0.1:4321; frame-src 'none'; base-uri 'none'; object-src 'none'; worker-src 'none'; manifest-src 'none'; form-action 'none'; frame-ancestors 'self'; sandbox allow-scripts",
+      `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src http://127.0.0.1:4321; frame-src 'none'; base-uri 'none'; object-src 'none'; worker-src 'none'; manifest-src 'none'; form-action 'none'; frame-ancestors http://127.0.0.1:${test.port}; sandbox allow-scripts`,
     );
     expect(response.headers.get("x-frame-options")).toBeNull();
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
     expect(await response.text()).toContain("Counter app");
+    // Served once: a reload, or an app that learnt the id, gets nothing.
+    const again = await frame(opened.body.frameUrl);
+    expect(again.status).toBe(404);
+    expect(await again.text()).toBe(
+      "No such app document: each is served once, into the frame that opened it.",
+    );
   });
 
   it("drops undeclarable CSP values and keeps the app without network", async () => {
@@ -93,30 +111,85 @@ describe("MCP Apps, server side", () => {
     );
   });
 
-  it("serves an app's document only into a frame, and only for an id it gave out", async () => {
+  it("serves an app's document only into a frame from the playground's site, and nothing else on the app origin", async () => {
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    const url = new URL(opened.body.frameUrl);
+    const path = url.pathname;
+    // Each refusal leaves the document in place for its real frame.
     expect((await frame(opened.body.frameUrl, { "sec-fetch-dest": "document" })).status).toBe(404);
-    expect((await frame("/mcp-apps/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
-    expect((await frame("/mcp-apps/../api/servers")).status).not.toBe(200);
-    // Host checks still apply to it (a rebinding DNS name is refused).
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      const url = new URL(`${test.base}${opened.body.frameUrl}`);
+    // A fetch (it carries an Origin; an app's is "null"), a frame of another site (an app's own
+    // frames are: its origin is opaque), a rebinding Host, anything but GET: refused.
+    expect((await frame(opened.body.frameUrl, { origin: "null" })).status).toBe(403);
+    expect((await frame(opened.body.frameUrl, { "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect((await frame(opened.body.frameUrl, { "sec-fetch-site": "same-origin" })).status).toBe(403);
+    expect(await rawGet(test.appPort, path, { host: `evil.example:${test.appPort}` })).toBe(403);
+    expect((await fetch(opened.body.frameUrl, { method: "POST", body: "{}" })).status).toBe(405);
+    // Then the frame loads it, once.
+    expect((await frame(opened.body.frameUrl)).status).toBe(200);
+    expect((await frame(opened.body.frameUrl)).status).toBe(404);
+    expect((await frame(`http://127.0.0.1:${test.appPort}/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(
+      404,
+    );
+
+    // The app origin serves nothing else, token or not: no API, no page, no assets.
+    const appBase = `http://127.0.0.1:${test.appPort}`;
+    for (const other of ["/", "/api/servers", `/api/servers?token=${test.token}`, "/assets/app.js"]) {
+      const answer = await fetch(`${appBase}${other}`, {
+        headers: { authorization: `Bearer ${test.token}` },
+      });
+      expect([other, answer.status]).toEqual([other, 404]);
+      expect(answer.headers.get("content-security-policy")).toBe(
+        "default-src 'none'; frame-ancestors 'none'; sandbox",
+      );
+    }
+    // And the playground's origin no longer serves app documents.
+    const next = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    const id = new URL(next.body.frameUrl).pathname.slice(1);
+    expect((await test.api("GET", `/mcp-apps/${id}`)).status).toBe(404);
+    expect((await frame(`${test.base}/mcp-apps/${id}`)).status).toBe(401);
+  });
+
+  it("frames the app origin, and only it, from the page", async () => {
+    const page = await fetch(test.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain(
+      `frame-src http://127.0.0.1:${test.appPort};`,
+    );
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    // Opened by a page on localhost: the app origin is reached, and framed from, under that name.
+    const viaLocalhost = await new Promise<string>((resolve, reject) => {
+      const body = JSON.stringify({ tool: "show-counter" });
       request(
         {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          headers: { host: `evil.example:${url.port}` },
+          host: "127.0.0.1",
+          port: test.port,
+          method: "POST",
+          path: `/api/servers/${serverId}/apps`,
+          headers: {
+            host: `localhost:${test.port}`,
+            authorization: `Bearer ${test.token}`,
+            "content-type": "application/json",
+          },
         },
         (response) => {
-          response.resume();
-          resolve(response.statusCode);
+          let text = "";
+          response.on("data", (chunk) => {
+            text += chunk;
+          });
+          response.on("end", () => resolve(text));
         },
       )
         .on("error", reject)
-        .end();
+        .end(body);
     });
-    expect(status).toBe(403);
+    const localFrameUrl = (JSON.parse(viaLocalhost) as { frameUrl: string }).frameUrl;
+    expect(localFrameUrl).toMatch(new RegExp(`^http://localhost:${test.appPort}/[A-Za-z0-9_-]{32}$`));
+    const local = await rawGet(test.appPort, new URL(localFrameUrl).pathname, {
+      host: `localhost:${test.appPort}`,
+      "sec-fetch-dest": "iframe",
+    });
+    expect(local).toBe(200);
+    expect(opened.body.frameUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${test.appPort}/`));
   });
 
   it("refuses to open a tool without an app", async () => {

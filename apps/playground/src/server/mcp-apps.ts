@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApprovalDecision, annotationPolicy } from "@junction/core";
 import type { MCP } from "@junction/mcp-client";
 import {
@@ -30,7 +29,10 @@ export interface AppTool {
 /** What the page needs to show one opened app. */
 export interface OpenedApp {
   appId: string;
-  /** Where the iframe loads the app's document from (no token: the id is the only key). */
+  /**
+   * Where the iframe loads the app's document from: the app origin (a listener of its own, see
+   * mcp-app-origin.ts), no token, served once.
+   */
   frameUrl: string;
   resourceUri: string;
   server: string;
@@ -46,11 +48,25 @@ export type AppToolCallAnswer =
   | { result: ToolResult; truncated?: string }
   | { approval: { id: string; name: string; input: Record<string, unknown> } };
 
+/** Where an app is opened from and served to. */
+export interface AppOrigins {
+  /** The playground page that asked (`http://host:port`, checked): the only page that may frame it. */
+  pageOrigin: string;
+  /** The app origin's address as that page reaches it (`http://host:port`). */
+  appOrigin: string;
+}
+
+/** An app document, ready to serve once. */
+export interface AppDocument {
+  html: string;
+  cspHeader: string;
+}
+
 interface AppEntry {
   id: string;
   serverId: string;
-  html: string;
-  cspHeader: string;
+  /** Gone once served: a document loads once, into the frame of the page that opened it. */
+  document: AppDocument | undefined;
   pending: Map<string, { name: string; input: Record<string, unknown> }>;
 }
 
@@ -84,8 +100,8 @@ export class McpApps {
     });
   }
 
-  /** Reads the tool's UI resource and keeps it for its iframe to load. */
-  async open(serverId: string, toolName: unknown): Promise<OpenedApp> {
+  /** Reads the tool's UI resource and keeps it for its iframe to load, once. */
+  async open(serverId: string, toolName: unknown, origins: AppOrigins): Promise<OpenedApp> {
     if (typeof toolName !== "string" || toolName === "") {
       throw new JunctionError("invalid-argument", "tool must be a tool name.");
     }
@@ -117,14 +133,14 @@ export class McpApps {
     }
     // The read content's _meta.ui is the truth; the resources/list entry's is the fallback.
     const meta = hasUiMeta(contents._meta) ? contents._meta : await this.#listedMeta(serverId, resourceUri);
-    const csp = buildAppCsp(meta);
+    const csp = buildAppCsp(meta, origins.pageOrigin);
     const id = randomBytes(24).toString("base64url");
-    this.#apps.set(id, { id, serverId, html, cspHeader: csp.header, pending: new Map() });
+    this.#apps.set(id, { id, serverId, document: { html, cspHeader: csp.header }, pending: new Map() });
     while (this.#apps.size > maximumOpenApps) this.#apps.delete(this.#apps.keys().next().value!);
     const prefersBorder = prefersBorderOf(meta);
     return {
       appId: id,
-      frameUrl: `/mcp-apps/${id}`,
+      frameUrl: `${origins.appOrigin}/${id}`,
       resourceUri,
       server,
       tool: {
@@ -141,25 +157,14 @@ export class McpApps {
   }
 
   /**
-   * Serves an app's document at `/mcp-apps/<id>`: only into an iframe (when the browser says
-   * where it goes), with the app's own CSP instead of the playground's, never cached.
+   * The document of app `id`, taken: the first request gets it, every later one (a reload, an
+   * app that learnt the id) gets nothing. The app's tool calls keep working by its id.
    */
-  serveFrame(request: IncomingMessage, response: ServerResponse, path: string): void {
-    const id = path.slice("/mcp-apps/".length);
+  takeDocument(id: string): AppDocument | undefined {
     const app = appIdPattern.test(id) ? this.#apps.get(id) : undefined;
-    const destination = request.headers["sec-fetch-dest"];
-    response.removeHeader("x-frame-options");
-    if (!app || (destination !== undefined && destination !== "iframe")) {
-      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
-      response.end("No such app, or not opened in its frame.");
-      return;
-    }
-    response.writeHead(200, {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": app.cspHeader,
-      "cross-origin-resource-policy": "same-origin",
-    });
-    response.end(app.html);
+    const document = app?.document;
+    if (app) app.document = undefined;
+    return document;
   }
 
   /**

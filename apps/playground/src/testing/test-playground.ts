@@ -11,6 +11,8 @@ export interface TestPlayground {
   directory: string;
   token: string;
   port: number;
+  /** The app origin's port: MCP App documents only. */
+  appPort: number;
   base: string;
   url: string;
   api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
@@ -44,6 +46,7 @@ export async function startTestPlayground(
     directory,
     token,
     port: http.port,
+    appPort: http.appPort,
     base,
     url: http.url,
     async api(method, path, body) {
