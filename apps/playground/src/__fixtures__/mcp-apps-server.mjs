@@ -153,7 +153,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 server.setRequestHandler(ListResourcesRequestSchema, async () => ({
   resources: Object.keys(resources).map((uri) => ({
     uri,
-    name: uri.slice(12),
+    name: uri.slice("ui://apps/".length),
     mimeType: MIME,
     ...(listedMeta[uri] ? { _meta: listedMeta[uri] } : {}),
   })),

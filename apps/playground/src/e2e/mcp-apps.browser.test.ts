@@ -402,6 +402,43 @@ describe("MCP Apps in a real browser", () => {
     expect(frame?.url()).not.toContain(otherOrigin);
   });
 
+  it("previews a ui:// resource in the Resources tab in the same sandbox, its tool calls refused, its source as text", async () => {
+    const before = seen.length;
+    await page.getByTestId("tab-resources").click();
+    await page.getByTestId("resource-list").getByText("ui://apps/counter.html", { exact: true }).click();
+    const preview = page.getByTestId("resource-app").getByTestId("mcp-app-preview");
+    await expect
+      .poll(() => preview.locator(".mcp-app-header").textContent())
+      .toBe(
+        `MCP App preview ui://apps/counter.html · server apps · sandboxed, network: ${otherOrigin} · no tools (a preview, not a tool call)`,
+      );
+    const frameElement = preview.getByTestId("mcp-app-frame");
+    expect(await frameElement.getAttribute("sandbox")).toBe("allow-scripts");
+    expect(await frameElement.getAttribute("src")).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${http.appPort}/[A-Za-z0-9_-]{32}$`),
+    );
+    const frame = page.frameLocator('[data-testid="mcp-app-preview"] [data-testid="mcp-app-frame"]');
+    await expect.poll(() => frame.locator("#host").textContent()).toBe("in junction-playground");
+    // No tool call, so no tool input or result: the app still waits for them.
+    expect(await frame.locator("#status").textContent()).toBe("connecting…");
+    await frame.locator("#plus").click();
+    await expect
+      .poll(() => frame.locator("#status").textContent())
+      .toBe("increment refused: This is a preview of the resource: it may call no tools.");
+    expect(await page.getByTestId("app-approval").count()).toBe(0);
+    expect(seen.slice(before).filter((request) => request.url.includes("/tools/call"))).toEqual([]);
+    // The source is there too, as inert text.
+    const source = page.getByTestId("resource-app-source");
+    expect(await source.locator("summary").textContent()).toBe(
+      "Source (the app's HTML, shown as text: it does not run here)",
+    );
+    await source.locator("summary").click();
+    expect(await source.locator("pre").textContent()).toContain("<h2>Counter app");
+    expect(await source.locator("script").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+    await shot("06-mcp-app-resource-preview.png");
+  });
+
   it("renders the app inline in chat under the tool card, and its tool call asks there", async () => {
     await page.getByTestId("nav-chat").click();
     await page.getByTestId("composer").fill("open the counter app");

@@ -263,7 +263,11 @@ function createRoutes(
       if (!client.capabilities?.resources) return { resources: [], templates: [] };
       const [resources, templates] = await Promise.all([
         client.listResources(),
-        client.listResourceTemplates(),
+        // resources/templates/list is optional: a server without it (-32601) has no templates.
+        client.listResourceTemplates().catch((error: unknown) => {
+          if ((error as { cause?: { code?: unknown } } | undefined)?.cause?.code === -32601) return [];
+          throw error;
+        }),
       ]);
       return { resources, templates };
     }),
@@ -294,6 +298,13 @@ function createRoutes(
       const body = await readJson(request);
       // The page's origin is its checked Host: the one page allowed to frame the document.
       return apps.open(id!, body.tool, {
+        pageOrigin: `http://${request.headers.host?.toLowerCase()}`,
+        appOrigin: appOriginFor(request),
+      });
+    }),
+    route("POST", "/api/servers/([^/]+)/apps/preview", async (request, _response, [id]) => {
+      const body = await readJson(request);
+      return apps.preview(id!, body.uri, {
         pageOrigin: `http://${request.headers.host?.toLowerCase()}`,
         appOrigin: appOriginFor(request),
       });

@@ -192,6 +192,50 @@ describe("MCP Apps, server side", () => {
     expect(opened.body.frameUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${test.appPort}/`));
   });
 
+  it("previews a ui:// resource without a tool: the same sandboxed document, and no tool calls at all", async () => {
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps/preview`, {
+      uri: "ui://apps/counter.html",
+    });
+    expect(opened.status).toBe(200);
+    expect(opened.body).not.toHaveProperty("tool");
+    expect(opened.body).toMatchObject({
+      frameUrl: `http://127.0.0.1:${test.appPort}/${opened.body.appId}`,
+      resourceUri: "ui://apps/counter.html",
+      server: "apps",
+      csp: { connectDomains: ["http://127.0.0.1:4321"] },
+    });
+    const response = await frame(opened.body.frameUrl);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-security-policy")).toContain("sandbox allow-scripts");
+    // Even a read-only tool that an app of a tool call may run unasked.
+    const peek = await test.api("POST", `/api/apps/${opened.body.appId}/tools/call`, { name: "peek" });
+    expect(peek).toEqual({
+      status: 400,
+      body: { error: "This app is a preview of a resource, opened without a tool: it may call no tools." },
+    });
+    const notUi = await test.api("POST", `/api/servers/${serverId}/apps/preview`, {
+      uri: "file:///etc/passwd",
+    });
+    expect(notUi).toEqual({ status: 400, body: { error: "uri must be a ui:// resource URI." } });
+  });
+
+  it("lists the resources of a server that does not answer resources/templates/list (it is optional)", async () => {
+    const listed = await test.api("GET", `/api/servers/${serverId}/resources`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.templates).toEqual([]);
+    expect(
+      listed.body.resources.map((resource: { uri: string; name: string; mimeType: string }) => [
+        resource.name,
+        resource.uri,
+        resource.mimeType,
+      ]),
+    ).toEqual([
+      ["counter.html", "ui://apps/counter.html", "text/html;profile=mcp-app"],
+      ["hostile.html", "ui://apps/hostile.html", "text/html;profile=mcp-app"],
+      ["listed.html", "ui://apps/listed.html", "text/html;profile=mcp-app"],
+    ]);
+  });
+
   it("refuses to open a tool without an app", async () => {
     const answer = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "increment" });
     expect(answer.status).toBe(400);

@@ -36,8 +36,11 @@ export interface OpenedApp {
   frameUrl: string;
   resourceUri: string;
   server: string;
-  /** The tool as the server described it, for the app's `hostContext.toolInfo`. */
-  tool: Pick<MCPTool, "name" | "title" | "description" | "inputSchema" | "annotations">;
+  /**
+   * The tool as the server described it, for the app's `hostContext.toolInfo`; absent for a
+   * preview of a resource (no tool: the app may call none).
+   */
+  tool?: Pick<MCPTool, "name" | "title" | "description" | "inputSchema" | "annotations">;
   csp: AppCspDomains;
   warnings: string[];
   prefersBorder?: boolean;
@@ -68,6 +71,8 @@ interface AppEntry {
   /** Gone once served: a document loads once, into the frame of the page that opened it. */
   document: AppDocument | undefined;
   pending: Map<string, { name: string; input: Record<string, unknown> }>;
+  /** Opened from the Resources tab, without a tool: every tools/call is refused. */
+  preview: boolean;
 }
 
 /** The largest app document the playground serves. */
@@ -115,6 +120,34 @@ export class McpApps {
         `Server ${server} has no tool ${toolName} with a ui:// app.`,
       );
     }
+    return this.#load(serverId, resourceUri, origins, {
+      name: tool.name,
+      ...(tool.title ? { title: tool.title } : {}),
+      ...(tool.description ? { description: tool.description } : {}),
+      inputSchema: tool.inputSchema,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    });
+  }
+
+  /**
+   * Opens a `ui://` resource as an app preview, without a tool (the inspector's Resources tab):
+   * the same sandboxed document from the app origin, but it may call no tool at all.
+   */
+  async preview(serverId: string, uri: unknown, origins: AppOrigins): Promise<OpenedApp> {
+    if (typeof uri !== "string" || !uri.startsWith("ui://") || uri.length > 2048) {
+      throw new JunctionError("invalid-argument", "uri must be a ui:// resource URI.");
+    }
+    return this.#load(serverId, uri, origins, undefined);
+  }
+
+  async #load(
+    serverId: string,
+    resourceUri: string,
+    origins: AppOrigins,
+    tool: OpenedApp["tool"] | undefined,
+  ): Promise<OpenedApp> {
+    const client = this.#registry.client(serverId);
+    const server = this.#registry.status(serverId).name;
     const read = await client.readResource(resourceUri);
     const contents = read.contents.find((item) => item.uri === resourceUri) ?? read.contents[0];
     const mimeType = contents?.mimeType?.replace(/\s/g, "").toLowerCase();
@@ -135,7 +168,13 @@ export class McpApps {
     const meta = hasUiMeta(contents._meta) ? contents._meta : await this.#listedMeta(serverId, resourceUri);
     const csp = buildAppCsp(meta, origins.pageOrigin);
     const id = randomBytes(24).toString("base64url");
-    this.#apps.set(id, { id, serverId, document: { html, cspHeader: csp.header }, pending: new Map() });
+    this.#apps.set(id, {
+      id,
+      serverId,
+      document: { html, cspHeader: csp.header },
+      pending: new Map(),
+      preview: tool === undefined,
+    });
     while (this.#apps.size > maximumOpenApps) this.#apps.delete(this.#apps.keys().next().value!);
     const prefersBorder = prefersBorderOf(meta);
     return {
@@ -143,13 +182,7 @@ export class McpApps {
       frameUrl: `${origins.appOrigin}/${id}`,
       resourceUri,
       server,
-      tool: {
-        name: tool.name,
-        ...(tool.title ? { title: tool.title } : {}),
-        ...(tool.description ? { description: tool.description } : {}),
-        inputSchema: tool.inputSchema,
-        ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      },
+      ...(tool ? { tool } : {}),
       csp: csp.domains,
       warnings: csp.warnings,
       ...(prefersBorder === undefined ? {} : { prefersBorder }),
@@ -174,6 +207,12 @@ export class McpApps {
    */
   async callTool(appId: string, name: unknown, input: unknown): Promise<AppToolCallAnswer> {
     const app = this.#require(appId);
+    if (app.preview) {
+      throw new JunctionError(
+        "invalid-argument",
+        "This app is a preview of a resource, opened without a tool: it may call no tools.",
+      );
+    }
     if (typeof name !== "string" || name === "") {
       throw new JunctionError("invalid-argument", "tools/call needs the name of a tool.");
     }

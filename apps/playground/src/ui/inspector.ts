@@ -1,6 +1,6 @@
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
-import { appendAppIfAny } from "./mcp-app-frame.js";
+import { appendAppIfAny, MCP_APP_MIME_TYPE, mcpAppPreview } from "./mcp-app-frame.js";
 import { renderBlock, renderResourceContents, renderToolResult } from "./render-content.js";
 import { resourceTemplateForm } from "./resource-template-form.js";
 import { schemaForm } from "./schema-form.js";
@@ -113,6 +113,35 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
   );
 }
 
+/**
+ * One read content: an MCP App document (`text/html;profile=mcp-app` at a `ui://` URI) is shown
+ * as a preview in the apps' sandboxed frame, no tools, with its source as inert text below;
+ * anything else as the resource it is.
+ */
+function renderReadContents(serverId: string, uri: string, contents: unknown): HTMLElement {
+  const item = (typeof contents === "object" && contents !== null ? contents : {}) as {
+    uri?: unknown;
+    mimeType?: unknown;
+  };
+  const isApp =
+    typeof item.mimeType === "string" &&
+    item.mimeType.replace(/\s/g, "").toLowerCase() === MCP_APP_MIME_TYPE &&
+    item.uri === uri &&
+    uri.startsWith("ui://");
+  if (!isApp) return renderResourceContents(contents);
+  return h(
+    "div",
+    { testid: "resource-app" },
+    mcpAppPreview(serverId, uri),
+    h(
+      "details",
+      { testid: "resource-app-source" },
+      h("summary", {}, "Source (the app's HTML, shown as text: it does not run here)"),
+      renderResourceContents(contents),
+    ),
+  );
+}
+
 async function resourcesTab(serverId: string): Promise<HTMLElement> {
   const { resources, templates } = await api<{
     resources: { uri: string; name: string; mimeType?: string; description?: string }[];
@@ -125,7 +154,9 @@ async function resourcesTab(serverId: string): Promise<HTMLElement> {
       const result = await api<{ contents: unknown[] }>("POST", `/api/servers/${serverId}/resources/read`, {
         uri,
       });
-      output.replaceChildren(...(result.contents ?? []).map((contents) => renderResourceContents(contents)));
+      output.replaceChildren(
+        ...(result.contents ?? []).map((contents) => renderReadContents(serverId, uri, contents)),
+      );
     } catch (error) {
       output.replaceChildren(h("div", { class: "banner error" }, (error as Error).message));
     }

@@ -14,7 +14,8 @@ interface OpenedApp {
   frameUrl: string;
   resourceUri: string;
   server: string;
-  tool: Record<string, unknown> & { name: string };
+  /** Absent for a preview of a resource: no tool, no tool calls. */
+  tool?: Record<string, unknown> & { name: string };
   csp: {
     connectDomains: string[];
     resourceDomains: string[];
@@ -33,6 +34,9 @@ export interface AppCall {
   input: unknown;
   result: unknown;
 }
+
+/** The MIME type of an MCP App's HTML resource. */
+export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 
 const minimumHeight = 60;
 const maximumHeight = 640;
@@ -59,22 +63,47 @@ export function mcpAppView(call: AppCall): HTMLElement {
   return container;
 }
 
+/**
+ * A `ui://` resource of the Resources tab shown as an app preview: the same sandboxed frame from
+ * the app origin, but opened without a tool, so the app gets no tool input or result and every
+ * `tools/call` it makes is refused (here, and by the server).
+ */
+export function mcpAppPreview(serverId: string, uri: string): HTMLElement {
+  const header = h("div", { class: "mcp-app-header" }, "Opening the preview…");
+  const prompts = h("div", { class: "mcp-app-prompts" });
+  const status = h("div", { class: "mcp-app-status muted", testid: "mcp-app-status" });
+  const container = h("div", { class: "mcp-app", testid: "mcp-app-preview" }, header, prompts, status);
+  api<OpenedApp>("POST", `/api/servers/${serverId}/apps/preview`, { uri }).then(
+    (opened) => mount(container, header, prompts, status, opened, undefined),
+    (error: Error) => {
+      header.replaceChildren(
+        h("span", { class: "banner error" }, `The preview could not open: ${error.message}`),
+      );
+    },
+  );
+  return container;
+}
+
 function mount(
   container: HTMLElement,
   header: HTMLElement,
   prompts: HTMLElement,
   status: HTMLElement,
   opened: OpenedApp,
-  call: AppCall,
+  call: AppCall | undefined,
 ): void {
   const network = opened.csp.connectDomains.length
     ? `network: ${opened.csp.connectDomains.join(", ")}`
     : "no network";
   header.replaceChildren(
-    h("span", { class: "badge" }, "MCP App"),
+    h("span", { class: "badge" }, call ? "MCP App" : "MCP App preview"),
     " ",
     h("span", { class: "uri" }, opened.resourceUri),
-    h("span", { class: "muted" }, ` · server ${opened.server} · sandboxed, ${network}`),
+    h(
+      "span",
+      { class: "muted" },
+      ` · server ${opened.server} · sandboxed, ${network}${call ? "" : " · no tools (a preview, not a tool call)"}`,
+    ),
   );
   for (const warning of opened.warnings) status.append(h("div", {}, `CSP: ${warning}`));
   const frame = document.createElement("iframe");
@@ -105,7 +134,7 @@ function mount(
         hostInfo: { name: "junction-playground", version: "0.0.0" },
         hostCapabilities: { openLinks: {}, serverTools: {}, sandbox: { csp: opened.csp } },
         hostContext: {
-          toolInfo: { tool: opened.tool },
+          ...(opened.tool ? { toolInfo: { tool: opened.tool } } : {}),
           theme: "light",
           displayMode: "inline",
           availableDisplayModes: ["inline"],
@@ -116,13 +145,20 @@ function mount(
         },
       }),
       initialized: () => {
-        if (sentCallData) return;
+        if (sentCallData || !call) return;
         sentCallData = true;
         const input = typeof call.input === "object" && call.input !== null ? call.input : {};
         bridge.notify("ui/notifications/tool-input", { arguments: input as Record<string, unknown> });
         bridge.notify("ui/notifications/tool-result", call.result as Record<string, unknown>);
       },
-      callTool: (name, args) => callTool(opened, prompts, name, args),
+      callTool: (name, args) => {
+        if (!call) {
+          return Promise.reject(
+            new BridgeError(RPC_ERROR.refused, "This is a preview of the resource: it may call no tools."),
+          );
+        }
+        return callTool(opened, prompts, name, args);
+      },
       openLink: (url) => openLink(prompts, url),
       sizeChanged: ({ height }) => {
         if (height !== undefined)
