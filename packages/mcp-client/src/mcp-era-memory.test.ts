@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { MCP } from "./mcp.js";
+import type { MCPWireMessage } from "./message-tap.js";
+import { processAlive, testServer } from "./test-support.js";
+
+/** The methods of the requests and notifications the tap saw, as "out initialize" etc. */
+function methods(messages: MCPWireMessage[]): string[] {
+  return messages.flatMap(({ direction, message }) =>
+    "method" in message ? [`${direction} ${message.method}`] : [],
+  );
+}
+
+function text(result: { content: { type: string; text?: string }[] }): string {
+  return result.content.map((part) => part.text ?? "").join("");
+}
+
+async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("a reconnect remembers the revision the connection negotiated", () => {
+  let mcp: MCP | undefined;
+  afterEach(async () => {
+    await mcp?.close();
+    mcp = undefined;
+  });
+
+  it("reconnects to a legacy server with initialize alone (no second server/discover probe)", async () => {
+    const messages: MCPWireMessage[] = [];
+    mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      args: [testServer("crash-server.mjs")],
+      reconnect: { initialDelayMs: 50, maxAttempts: 3 },
+      onMessage: (message) => messages.push(message),
+    });
+    await mcp.connect();
+    expect(mcp.protocolVersion).toBe("2025-11-25");
+    // The first connect probes, is refused, and falls back to the 2025 handshake.
+    expect(methods(messages).slice(0, 2)).toEqual(["out server/discover", "out initialize"]);
+    const before = messages.length;
+
+    await mcp.callTool("crash", { delayMs: 20 }).catch(() => undefined);
+    const result = await mcp.callTool("pid");
+    expect(result.isError).toBe(false);
+
+    const afterCrash = methods(messages.slice(before));
+    // The restarted server got initialize straight away, and the call went to it.
+    expect(afterCrash).not.toContain("out server/discover");
+    const restart = afterCrash.indexOf("out initialize");
+    expect(restart).toBeGreaterThan(-1);
+    expect(afterCrash.slice(restart)).toEqual([
+      "out initialize",
+      "out notifications/initialized",
+      expect.stringMatching(/^out tools\/(list|call)$/),
+      ...afterCrash.slice(restart + 3),
+    ]);
+    expect(afterCrash.slice(restart)).toContain("out tools/call");
+    expect(methods(messages).filter((method) => method === "out server/discover")).toHaveLength(1);
+    expect(mcp.protocolVersion).toBe("2025-11-25");
+  });
+
+  it("still negotiates 2026-07-28 with a modern server after it was killed and restarted", async () => {
+    const messages: MCPWireMessage[] = [];
+    mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      args: [testServer("modern-server.mjs"), "stdio"],
+      reconnect: { initialDelayMs: 50, maxAttempts: 3 },
+      onMessage: (message) => messages.push(message),
+    });
+    await mcp.connect();
+    expect(mcp.protocolVersion).toBe("2026-07-28");
+    const first = text(await mcp.callTool("echo", { message: "one" }));
+    const pid = Number(first.split(":")[0]);
+    expect(first).toBe(`${pid}: one`);
+
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => !processAlive(pid));
+    // The restart opens with the 2026 discovery again (a modern server is never spoken to in 2025).
+    await waitFor(() => methods(messages).filter((method) => method === "out server/discover").length === 2);
+    const second = text(await mcp.callTool("echo", { message: "two" }));
+    const newPid = Number(second.split(":")[0]);
+    expect(newPid).not.toBe(pid);
+    expect(second).toBe(`${newPid}: two`);
+    expect(mcp.protocolVersion).toBe("2026-07-28");
+    // No 2025 handshake was ever tried on this server, before or after the restart.
+    expect(methods(messages)).not.toContain("out initialize");
+  });
+});
