@@ -3,6 +3,7 @@ import type {
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
+  JSONObject,
 } from "@junction/types";
 import type { OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
 import type { MCPWireMessage } from "./message-tap.js";
@@ -57,14 +58,14 @@ export interface MCPCommon {
   handlers?: MCPHandlers;
   /**
    * Extensions advertised in the client's `capabilities.extensions` (MCP 2025-11-25), keyed by
-   * identifier, with each extension's own settings.
+   * identifier, with each extension's own settings (JSON, as the protocol carries them).
    *
    * @example
    * ```ts
    * extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } }
    * ```
    */
-  extensions?: Record<string, object>;
+  extensions?: Record<string, JSONObject>;
   /**
    * Restart a server whose connection died, with bounded exponential backoff. While
    * reconnecting `connected` is false and new calls wait for it (bounded by their timeout);

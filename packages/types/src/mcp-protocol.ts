@@ -1,15 +1,22 @@
 /**
  * The Model Context Protocol's shapes that users of a client meet: what servers describe
- * and return, and what they ask of a client. They follow the 2025-11-25 revision of the
- * specification and stay assignable both ways with `@modelcontextprotocol/sdk`'s types (a
- * compile-time test checks that). Type aliases rather than interfaces, so extra fields a
- * newer server sends are allowed where the SDK allows them.
+ * and return, and what they ask of a client. They follow the 2026-07-28 and 2025-11-25
+ * revisions of the specification and stay assignable both ways with the v2 MCP SDK's types
+ * (`@modelcontextprotocol/client`; a compile-time test checks that, and against the v1 SDK
+ * where the two SDK lines agree). Free-form fields are JSON (`JSONObject`, `JSONValue`) as in
+ * v2. Type aliases rather than interfaces, so extra fields a newer server sends are allowed
+ * where the SDK allows them.
  */
 
-/** The protocol revision these types follow. */
-export type MCPProtocolVersion = "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05";
+/** The protocol revisions these types follow. */
+export type MCPProtocolVersion = "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05";
 
 type Meta = { [key: string]: unknown };
+
+/** Any JSON value (the 2026-07-28 revision types free-form fields as JSON rather than `object`). */
+export type JSONValue = string | number | boolean | null | JSONValue[] | JSONObject;
+/** A JSON object. */
+export type JSONObject = { [key: string]: JSONValue };
 
 /** A result object: may carry `_meta` and, by the specification, further fields. */
 export type MCPResult = { _meta?: Meta; [key: string]: unknown };
@@ -27,28 +34,28 @@ export type Implementation = {
 };
 
 export type ServerCapabilities = {
-  experimental?: { [key: string]: object };
-  logging?: object;
-  completions?: object;
+  experimental?: { [key: string]: JSONObject };
+  logging?: JSONObject;
+  completions?: JSONObject;
   prompts?: { listChanged?: boolean };
   resources?: { subscribe?: boolean; listChanged?: boolean };
   tools?: { listChanged?: boolean };
-  tasks?: { list?: object; cancel?: object; requests?: { tools?: { call?: object } } };
-  extensions?: { [key: string]: object };
+  tasks?: { list?: JSONObject; cancel?: JSONObject; requests?: { tools?: { call?: JSONObject } } };
+  extensions?: { [key: string]: JSONObject };
 };
 
 export type ClientCapabilities = {
-  experimental?: { [key: string]: object };
+  experimental?: { [key: string]: JSONObject };
   roots?: { listChanged?: boolean };
-  sampling?: { context?: object; tools?: object };
-  elicitation?: { form?: { applyDefaults?: boolean; [key: string]: unknown }; url?: object };
+  sampling?: { context?: JSONObject; tools?: JSONObject };
+  elicitation?: { form?: { applyDefaults?: boolean } & JSONObject; url?: JSONObject } & JSONObject;
   tasks?: {
-    list?: object;
-    cancel?: object;
-    requests?: { sampling?: { createMessage?: object }; elicitation?: { create?: object } };
+    list?: JSONObject;
+    cancel?: JSONObject;
+    requests?: { sampling?: { createMessage?: JSONObject }; elicitation?: { create?: JSONObject } };
   };
   /** Protocol extensions the client supports, keyed by identifier (MCP 2025-11-25). */
-  extensions?: { [key: string]: object };
+  extensions?: { [key: string]: JSONObject };
 };
 
 export type InitializeResult = MCPResult & {
@@ -126,7 +133,7 @@ export type MCPToolAnnotations = {
 type ObjectSchema = {
   $schema?: string;
   type: "object";
-  properties?: { [key: string]: object };
+  properties?: { [key: string]: JSONValue };
   required?: string[];
   [key: string]: unknown;
 };
@@ -137,7 +144,7 @@ export type MCPTool = {
   title?: string;
   description?: string;
   inputSchema: ObjectSchema;
-  outputSchema?: ObjectSchema;
+  outputSchema?: { $schema?: string; [key: string]: unknown };
   annotations?: MCPToolAnnotations;
   execution?: { taskSupport?: "forbidden" | "optional" | "required" };
   icons?: Icon[];
@@ -147,7 +154,7 @@ export type MCPTool = {
 /** A `tools/call` result as the server sent it. */
 export type CallToolResult = MCPResult & {
   content: MCPContentBlock[];
-  structuredContent?: { [key: string]: unknown };
+  structuredContent?: unknown;
   isError?: boolean;
 };
 
@@ -194,7 +201,7 @@ export type ToolResultContent = {
   type: "tool_result";
   toolUseId: string;
   content: MCPContentBlock[];
-  structuredContent?: { [key: string]: unknown };
+  structuredContent?: unknown;
   isError?: boolean;
   _meta?: Meta;
 };
@@ -225,7 +232,7 @@ export type CreateMessageRequestParams = {
   temperature?: number;
   maxTokens: number;
   stopSequences?: string[];
-  metadata?: object;
+  metadata?: JSONObject;
   tools?: MCPTool[];
   toolChoice?: { mode?: "auto" | "required" | "none" };
   _meta?: Meta;
