@@ -6,6 +6,10 @@ import { fileURLToPath } from "node:url";
 // client it measures, so it starts quicker and no other library's module state sits in its heap.
 
 export const echoServerPath = fileURLToPath(new URL("../servers/echo-server.mjs", import.meta.url));
+/** The same echo tool on a 2026-07-28-only server (the SDK's v2 server, legacy traffic refused). */
+export const modernEchoServerPath = fileURLToPath(
+  new URL("../servers/modern-echo-server.mjs", import.meta.url),
+);
 
 /** Where the echo server is: a command to spawn (stdio), or a URL (Streamable HTTP). */
 export type Endpoint = { transport: "stdio" } | { transport: "http"; url: string };
@@ -19,10 +23,13 @@ export interface BenchClient {
 export interface Contender {
   name: string;
   transports: Endpoint["transport"][];
+  /** Which echo server it talks to: the 2025 one (default) or the 2026-07-28-only one. */
+  server?: "legacy" | "modern";
   connect(endpoint: Endpoint): Promise<BenchClient>;
 }
 
 const stdioCommand = { command: process.execPath, args: [echoServerPath] };
+const modernStdioCommand = { command: process.execPath, args: [modernEchoServerPath] };
 
 function textOf(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content;
@@ -34,33 +41,54 @@ function textOf(result: unknown): string {
 
 export const JUNCTION = "Junction MCP";
 export const RAW_SDK = "raw MCP SDK Client";
+/** The same two clients against the 2026-07-28-only server (rows of their own, own ratios). */
+export const JUNCTION_MODERN = "Junction MCP, 2026-07-28 server";
+export const RAW_SDK_MODERN = "raw MCP SDK Client, 2026-07-28 server";
 
 /** Junction's MCP class, through the proxy tool an Agent uses. */
-const junction: Contender = {
-  name: JUNCTION,
-  transports: ["stdio", "http"],
-  async connect(endpoint) {
-    const { MCP } = await import("@junction/mcp-client");
-    const mcp =
-      endpoint.transport === "stdio"
-        ? new MCP({ transport: "stdio", ...stdioCommand, reconnect: false })
-        : new MCP({ transport: "http", url: endpoint.url, sseFallback: false, reconnect: false });
-    await mcp.connect();
-    const echo = (await mcp.listTools()).find((tool) => tool.name === "echo")!;
-    return { call: async (text) => textOf(await echo.execute({ text })), close: () => mcp.close() };
-  },
-};
-
-/** The official SDK's Client, used directly, with the server spawned by `command`. */
-function rawSDKClient(name: string, command: { command: string; args: string[] }): Contender {
+function junctionClient(name: string, server: "legacy" | "modern"): Contender {
+  const command = server === "modern" ? modernStdioCommand : stdioCommand;
   return {
     name,
-    transports: command === stdioCommand ? ["stdio", "http"] : ["stdio"],
+    server,
+    transports: ["stdio", "http"],
+    async connect(endpoint) {
+      const { MCP } = await import("@junction/mcp-client");
+      const mcp =
+        endpoint.transport === "stdio"
+          ? new MCP({ transport: "stdio", ...command, reconnect: false })
+          : new MCP({ transport: "http", url: endpoint.url, sseFallback: false, reconnect: false });
+      await mcp.connect();
+      if (server === "modern" && mcp.protocolVersion !== "2026-07-28")
+        throw new Error(`expected 2026-07-28 with the modern server, negotiated ${mcp.protocolVersion}`);
+      const echo = (await mcp.listTools()).find((tool) => tool.name === "echo")!;
+      return { call: async (text) => textOf(await echo.execute({ text })), close: () => mcp.close() };
+    },
+  };
+}
+
+const junction = junctionClient(JUNCTION, "legacy");
+const junctionModern = junctionClient(JUNCTION_MODERN, "modern");
+
+/** The official SDK's Client, used directly, with the server spawned by `command`. */
+function rawSDKClient(
+  name: string,
+  command: { command: string; args: string[] },
+  server: "legacy" | "modern" = "legacy",
+): Contender {
+  return {
+    name,
+    server,
+    transports: command === stdioCommand || command === modernStdioCommand ? ["stdio", "http"] : ["stdio"],
     async connect(endpoint) {
       // The SDK line @junction/mcp-client is built on (v2), so the ratios compare like with like.
       const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
       const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
-      const client = new Client({ name: "bench", version: "1.0.0" });
+      // A modern server is reached as Junction reaches it by default: probe, then 2026-07-28.
+      const client = new Client(
+        { name: "bench", version: "1.0.0" },
+        server === "modern" ? { versionNegotiation: { mode: "auto" } } : {},
+      );
       await client.connect(
         endpoint.transport === "stdio"
           ? new StdioClientTransport(command)
@@ -75,6 +103,7 @@ function rawSDKClient(name: string, command: { command: string; args: string[] }
 }
 
 const rawSDK = rawSDKClient(RAW_SDK, stdioCommand);
+const rawSDKModern = rawSDKClient(RAW_SDK_MODERN, modernStdioCommand, "modern");
 
 /**
  * The same, with the server in a session of its own (`setsid`), as Junction runs every stdio
@@ -271,6 +300,8 @@ class NewlineJSONPipe {
 export const contenders: Contender[] = [
   junction,
   rawSDK,
+  junctionModern,
+  rawSDKModern,
   rawSDKOwnSession,
   aiSDK,
   langChain,
@@ -281,10 +312,11 @@ export const contenders: Contender[] = [
 
 /** Starts the echo server over Streamable HTTP on a free loopback port, answering after `delayMs`. */
 export async function startHTTPEchoServer(
-  options: { delayMs?: number } = {},
+  options: { delayMs?: number; server?: "legacy" | "modern" } = {},
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const delay = options.delayMs ? ["--delay-ms", String(options.delayMs)] : [];
-  const child = spawn(process.execPath, [echoServerPath, "--http", "0", ...delay], {
+  const script = options.server === "modern" ? modernEchoServerPath : echoServerPath;
+  const child = spawn(process.execPath, [script, "--http", "0", ...delay], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const [line] = (await once(child.stdout!, "data")) as [Buffer];

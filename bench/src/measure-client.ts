@@ -45,7 +45,8 @@ async function measure(name: string, transport: Endpoint["transport"]): Promise<
   const contender = contenders.find((c) => c.name === name);
   if (!contender) throw new Error(`unknown client ${JSON.stringify(name)}`);
   const sizes = name.startsWith("spawn") ? spawnSizes : fullSizes;
-  const server = transport === "http" ? await startHTTPEchoServer() : undefined;
+  const server =
+    transport === "http" ? await startHTTPEchoServer({ server: contender.server ?? "legacy" }) : undefined;
   try {
     const client = await contender.connect(
       server ? { transport: "http", url: server.url } : { transport: "stdio" },

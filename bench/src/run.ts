@@ -10,7 +10,7 @@ import { benchConnectAll, type ConnectAllFigures, REMOTE_DELAY_MS } from "./benc
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
 import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios } from "./bench-mcp-calls.ts";
-import { JUNCTION, RAW_SDK, RAW_SDK_OWN_SESSION } from "./mcp-clients.ts";
+import { JUNCTION, JUNCTION_MODERN, RAW_SDK, RAW_SDK_MODERN, RAW_SDK_OWN_SESSION } from "./mcp-clients.ts";
 import { formatMs, formatRatio, table } from "./stats.ts";
 
 // `--quick`: one round and few samples, to check the benchmark runs; `--no-footprint`: skip the installs.
@@ -138,10 +138,13 @@ function machine(): string {
 function callsTable(figures: CallFigures[], paired: PairedRatios[]): string {
   const rows: string[][] = [];
   for (const transport of ["stdio", "http"] as const) {
-    const raw = figures.find((f) => f.transport === transport && f.contender === RAW_SDK);
+    const rawLegacy = figures.find((f) => f.transport === transport && f.contender === RAW_SDK);
+    const rawModern = figures.find((f) => f.transport === transport && f.contender === RAW_SDK_MODERN);
     const pairs = paired.find((p) => p.transport === transport);
     for (const f of figures.filter((f) => f.transport === transport).sort((a, b) => a.p50Ms - b.p50Ms)) {
       const ours = f.contender === JUNCTION && pairs;
+      // Rows against the 2026-07-28 server compare with the raw client against that server.
+      const raw = f.contender === JUNCTION_MODERN || f.contender === RAW_SDK_MODERN ? rawModern : rawLegacy;
       rows.push([
         transport === "http" ? "Streamable HTTP" : "stdio",
         f.contender,
