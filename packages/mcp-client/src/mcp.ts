@@ -16,7 +16,7 @@ import {
   type ToolResult,
   type ToolSource,
 } from "@junction/types";
-import type { LoggingLevel, RequestOptions } from "@modelcontextprotocol/client";
+import { type LoggingLevel, ProtocolError, type RequestOptions } from "@modelcontextprotocol/client";
 import { checkMCPConfig } from "./check-mcp-config.js";
 import { AnyResultSchema, convertCallToolResult } from "./convert-tool-result.js";
 import type { MCPConfig, MCPRoot } from "./mcp-config.js";
@@ -25,12 +25,15 @@ import { collectSecrets, toJunctionError } from "./mcp-errors.js";
 import { ListenStream } from "./mcp-listen.js";
 import { describeUrl, type JunctionClient, type Session } from "./mcp-session.js";
 import { LazySchemaValidator } from "./output-schema-validator.js";
-import { type ListItems, type ListMethod, listAll } from "./paginate.js";
+import { type ListItems, type ListMethod, listAll, listAllWithHints } from "./paginate.js";
 import { subscribeResource } from "./resource-subscribe.js";
 import { checkStructuredContent, type OutputValidator, proxyTool, rpcErrorAsResult } from "./tool-proxy.js";
 import { runToolTask } from "./tool-task.js";
 
 export type { MCPRequestOptions } from "./mcp-connection.js";
+
+/** The 2026-07-28 `HeaderMismatch` error: request headers that disagree with the body. */
+const HEADER_MISMATCH = -32020;
 
 /** Options of `MCP.callTool`. */
 export interface MCPCallToolOptions extends MCPRequestOptions {
@@ -69,6 +72,8 @@ export class MCP implements ToolSource {
   private tools?: MCPTool[];
   private toolsLoading?: Promise<MCPTool[]>;
   private toolsGeneration = 0;
+  /** When the cached tool list goes stale (`Date.now()` ms, from the server's `ttlMs`); never if unset. */
+  private toolsExpireAt?: number;
   private readonly toolMetadata = new Map<string, ToolMetadata>();
   private readonly toolListeners = new Set<() => void>();
   private readonly subscriptions = new Map<string, Set<(uri: string) => void>>();
@@ -261,6 +266,7 @@ export class MCP implements ToolSource {
 
   private invalidateTools(): void {
     this.tools = undefined;
+    this.toolsExpireAt = undefined;
     this.toolsLoading = undefined;
     this.toolsGeneration++;
   }
@@ -275,20 +281,22 @@ export class MCP implements ToolSource {
     }
   }
 
+  /**
+   * The tool list, from the cache while it is fresh. On 2026-07-28 a list is fresh for the
+   * `ttlMs` the server sent with it (0: every call fetches it again); a 2025 list has no hint
+   * and stays until the server says it changed. A stale list is still what tool calls use
+   * until the new one arrives (a changed definition is caught by the -32020 retry).
+   */
   private loadTools(options: MCPRequestOptions = {}): Promise<MCPTool[]> {
-    if (this.tools) return Promise.resolve(this.tools);
+    if (this.tools && !this.toolsStale()) return Promise.resolve(this.tools);
     if (this.toolsLoading) return this.toolsLoading;
     // A server without the tools capability has no tools (and may not answer tools/list at all).
     if (this.capabilities && !this.capabilities.tools && this.connection.connected)
       return Promise.resolve([]);
     const generation = this.toolsGeneration;
-    const loading = this.listAll("tools/list", options).then((tools) => {
-      if (generation === this.toolsGeneration) {
-        this.tools = tools;
-        this.rememberToolMetadata(tools);
-      }
-      return tools;
-    });
+    const loading = this.run("tools/list", options, (session, requestOptions) =>
+      this.fetchTools(session, requestOptions, generation),
+    );
     this.toolsLoading = loading;
     loading
       .catch(() => undefined)
@@ -296,6 +304,36 @@ export class MCP implements ToolSource {
         if (this.toolsLoading === loading) this.toolsLoading = undefined;
       });
     return loading;
+  }
+
+  private toolsStale(): boolean {
+    return this.toolsExpireAt !== undefined && Date.now() >= this.toolsExpireAt;
+  }
+
+  /**
+   * Fetches `tools/list` (all pages) and caches it with its freshness, unless the list changed
+   * (a newer generation) while it was in flight. `cacheScope` asks nothing more of this cache:
+   * it belongs to one connection, so one authorization context, and is never shared; a
+   * reconnect drops it.
+   */
+  private async fetchTools(
+    session: Session,
+    requestOptions: RequestOptions,
+    generation: number,
+  ): Promise<MCPTool[]> {
+    const fetchedAt = Date.now();
+    const list = await listAllWithHints(
+      session.client,
+      "tools/list",
+      requestOptions,
+      `tools/list from MCP server "${this.name}"`,
+    );
+    if (generation === this.toolsGeneration) {
+      this.tools = list.items;
+      this.toolsExpireAt = list.ttlMs === undefined ? undefined : fetchedAt + list.ttlMs;
+      this.rememberToolMetadata(list.items);
+    }
+    return list.items;
   }
 
   private rememberToolMetadata(tools: MCPTool[]): void {
@@ -317,7 +355,8 @@ export class MCP implements ToolSource {
 
   /**
    * The server's tools as proxy `Tool`s whose `execute` calls the server. Cached; the cache
-   * is refreshed when the server sends `tools/list_changed`.
+   * is refreshed when the server sends `tools/list_changed`, and on 2026-07-28 once the list's
+   * `ttlMs` has passed.
    *
    * @param options.prefix - names become `${prefix}_${name}`; `execute` still calls the original name
    */
@@ -403,17 +442,38 @@ export class MCP implements ToolSource {
    * `outputSchema`, which we check ourselves, turning a mismatch into an error result.)
    * Elsewhere as a plain request whose result {@link convertCallToolResult} checks leniently.
    */
-  private sendToolCall(
+  private async sendToolCall(
     session: Session,
     params: { name: string; arguments: Record<string, unknown> },
     requestOptions: RequestOptions,
   ): Promise<unknown> {
     const tool = this.tools?.find((candidate) => candidate.name === params.name);
     if (session.kind === "http" && session.client.getProtocolEra() === "modern" && tool) {
-      const { outputSchema: _checkedByUs, ...toolDefinition } = tool;
-      return session.client.callTool(params, { ...requestOptions, toolDefinition: toolDefinition as never });
+      try {
+        return await this.callWithDefinition(session, params, tool, requestOptions);
+      } catch (error) {
+        if (!(error instanceof ProtocolError && error.code === HEADER_MISMATCH)) throw error;
+        // 2026-07-28: the server's definition of the tool (its `x-mcp-header` parameters) is not
+        // the one we listed. Evict the cached list, fetch it again and retry once.
+        this.invalidateTools();
+        const tools = await this.fetchTools(session, requestOptions, this.toolsGeneration);
+        this.notifyToolListeners();
+        const current = tools.find((candidate) => candidate.name === params.name);
+        if (!current) throw error;
+        return this.callWithDefinition(session, params, current, requestOptions);
+      }
     }
     return session.client.request({ method: "tools/call", params }, AnyResultSchema, requestOptions);
+  }
+
+  private callWithDefinition(
+    session: Session,
+    params: { name: string; arguments: Record<string, unknown> },
+    tool: MCPTool,
+    requestOptions: RequestOptions,
+  ): Promise<unknown> {
+    const { outputSchema: _checkedByUs, ...toolDefinition } = tool;
+    return session.client.callTool(params, { ...requestOptions, toolDefinition: toolDefinition as never });
   }
 
   private callToolAsTask(

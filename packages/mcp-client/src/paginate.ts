@@ -71,20 +71,59 @@ export interface ListItems {
  * A `tools/list` goes through the SDK's SEP-2243 check too: on 2026-07-28, tools whose
  * `x-mcp-header` declarations are invalid are left out, as the specification requires.
  */
-export function listAll<M extends ListMethod>(
+export async function listAll<M extends ListMethod>(
   client: Client,
   method: M,
   requestOptions: RequestOptions,
   describe: string,
 ): Promise<ListItems[M][]> {
+  return (await listAllWithHints(client, method, requestOptions, describe)).items;
+}
+
+/** A whole list with the caching hints its pages carried (MCP 2026-07-28). */
+export interface HintedList<T> {
+  items: T[];
+  /**
+   * How long the list may be considered fresh, in milliseconds: the shortest `ttlMs` of its
+   * pages (negative or non-finite counts as 0). Absent when no page carried one (2025 revisions).
+   */
+  ttlMs?: number;
+  /** `"private"` if any page said so, else `"public"` if a page said so; absent otherwise. */
+  cacheScope?: "public" | "private";
+}
+
+/** {@link listAll}, keeping the pages' `ttlMs`/`cacheScope` caching hints. */
+export async function listAllWithHints<M extends ListMethod>(
+  client: Client,
+  method: M,
+  requestOptions: RequestOptions,
+  describe: string,
+): Promise<HintedList<ListItems[M]>> {
   const field = LISTS[method];
-  return collectPages(async (cursor) => {
+  const hints: { ttlMs?: number; cacheScope?: "public" | "private" } = {};
+  const items = await collectPages(async (cursor) => {
     const page = (await client.request({ method, params: cursor ? { cursor } : {} }, requestOptions)) as {
       nextCursor?: string;
     } & Record<string, unknown>;
     if (method === "tools/list") excludeInvalidToolHeaders(client, page);
+    mergeCacheHints(hints, page);
     return { items: page[field] as ListItems[M][], nextCursor: page.nextCursor };
   }, describe);
+  return { items, ...hints };
+}
+
+/** Folds one page's hints into the list's: the shortest lifetime and the narrowest scope win. */
+function mergeCacheHints(
+  hints: { ttlMs?: number; cacheScope?: "public" | "private" },
+  page: Record<string, unknown>,
+): void {
+  if (typeof page.ttlMs === "number") {
+    const ttlMs = Number.isFinite(page.ttlMs) && page.ttlMs > 0 ? page.ttlMs : 0;
+    hints.ttlMs = hints.ttlMs === undefined ? ttlMs : Math.min(hints.ttlMs, ttlMs);
+  }
+  if (page.cacheScope === "private" || page.cacheScope === "public") {
+    hints.cacheScope = hints.cacheScope === "private" ? "private" : page.cacheScope;
+  }
 }
 
 /**

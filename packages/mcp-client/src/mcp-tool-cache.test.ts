@@ -1,0 +1,105 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { MCP } from "./mcp.js";
+
+// A 2026-07-28-only Streamable HTTP server whose tools/list carries the ttlMs/cacheScope given
+// on its command line, and whose `switch-header` tool renames `route`'s x-mcp-header parameter.
+const serverScript = join(dirname(fileURLToPath(import.meta.url)), "../test-servers/cache-server.mjs");
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+async function startServer(ttlMs: number, cacheScope: "public" | "private"): Promise<string> {
+  const child = spawn(process.execPath, [serverScript, String(ttlMs), cacheScope], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  cleanups.push(() => stop(child));
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`cache server exited with ${code}`)));
+  });
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+async function connect(url: string): Promise<MCP> {
+  const mcp = new MCP({ transport: "http", url, name: "cache" });
+  cleanups.push(() => mcp.close());
+  await mcp.connect();
+  expect(mcp.protocolVersion).toBe("2026-07-28");
+  return mcp;
+}
+
+function text(result: { content: { type: string; text?: string }[] }): string {
+  return result.content.map((part) => part.text ?? "").join("");
+}
+
+/** How many tools/list and tools/call requests reached the server (this stats call included). */
+async function stats(mcp: MCP): Promise<{ "tools/list": number; "tools/call": number }> {
+  return JSON.parse(text(await mcp.callTool("stats")));
+}
+
+describe("the tool cache on a 2026-07-28 server", () => {
+  it("on -32020 (HeaderMismatch) evicts the cached tool list, fetches it again and retries the call once", async () => {
+    const mcp = await connect(await startServer(60_000, "public"));
+    const headerOf = async () =>
+      (await mcp.listServerTools()).find((tool) => tool.name === "route")?.inputSchema.properties?.region;
+    expect(await headerOf()).toEqual({ type: "string", "x-mcp-header": "Region" });
+    let changes = 0;
+    mcp.onToolsChanged(() => changes++);
+
+    // The server now wants Mcp-Param-Zone; our listed definition still says Region.
+    expect(text(await mcp.callTool("switch-header"))).toBe("route now reads Mcp-Param-Zone");
+    const result = await mcp.callTool("route", { region: "eu-west" });
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toBe("routed to eu-west by Zone");
+
+    // The refetched list is the cache now (served without another tools/list).
+    expect(await headerOf()).toEqual({ type: "string", "x-mcp-header": "Zone" });
+    expect(changes).toBe(1);
+    // tools/list: the first listing and the refetch; tools/call: switch-header, route rejected,
+    // route retried, stats.
+    expect(await stats(mcp)).toEqual({ "tools/list": 2, "tools/call": 4 });
+  });
+
+  it("serves the tool list from the cache for the server's ttlMs and fetches it again once stale", async () => {
+    const mcp = await connect(await startServer(600, "private"));
+    const first = await mcp.listTools();
+    expect(first.map((tool) => tool.name)).toEqual(["route", "switch-header", "stats"]);
+    await mcp.listTools();
+    await mcp.listServerTools();
+    expect((await stats(mcp))["tools/list"]).toBe(1);
+
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const again = await mcp.listTools();
+    expect(again.map((tool) => tool.name)).toEqual(["route", "switch-header", "stats"]);
+    await mcp.listTools();
+    expect((await stats(mcp))["tools/list"]).toBe(2);
+  });
+
+  it("fetches the tool list on every listTools when the server says ttlMs 0 (immediately stale)", async () => {
+    const mcp = await connect(await startServer(0, "private"));
+    await mcp.listTools();
+    await mcp.listTools();
+    await mcp.listServerTools();
+    // Tool calls keep using the held definitions: no tools/list of their own.
+    await mcp.callTool("stats");
+    expect((await stats(mcp))["tools/list"]).toBe(3);
+  });
+});
