@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
+import { mergeCacheHints } from "./paginate.js";
 
 const open: MCP[] = [];
 afterEach(async () => {
@@ -81,5 +82,28 @@ describe("every paginated list goes through one listAll", () => {
     expect(error.code).toBe("mcp-invalid-response");
     expect(error.message).toMatch(/^MCP server "pages" sent an invalid resources\/list result: /);
     expect(error.message).toContain("uri");
+  });
+});
+
+describe("a list's caching hints (MCP 2026-07-28)", () => {
+  it("take the shortest ttlMs of the pages and private over public", () => {
+    const hints = {};
+    mergeCacheHints(hints, { ttlMs: 5000, cacheScope: "public" });
+    expect(hints).toEqual({ ttlMs: 5000, cacheScope: "public" });
+    mergeCacheHints(hints, { ttlMs: 800, cacheScope: "private" });
+    mergeCacheHints(hints, { ttlMs: 9000, cacheScope: "public" });
+    expect(hints).toEqual({ ttlMs: 800, cacheScope: "private" });
+  });
+
+  it("count a negative or non-finite ttlMs as 0 and ignore what is not a hint", () => {
+    const negative = {};
+    mergeCacheHints(negative, { ttlMs: -5 });
+    expect(negative).toEqual({ ttlMs: 0 });
+    const infinite = {};
+    mergeCacheHints(infinite, { ttlMs: Number.POSITIVE_INFINITY, cacheScope: "shared" });
+    expect(infinite).toEqual({ ttlMs: 0 });
+    const none = {};
+    mergeCacheHints(none, { ttlMs: "60000", tools: [] });
+    expect(none).toEqual({});
   });
 });

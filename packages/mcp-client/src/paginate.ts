@@ -112,8 +112,11 @@ export async function listAllWithHints<M extends ListMethod>(
   return { items, ...hints };
 }
 
-/** Folds one page's hints into the list's: the shortest lifetime and the narrowest scope win. */
-function mergeCacheHints(
+/**
+ * Folds one page's caching hints into the list's: the shortest lifetime and the narrowest scope
+ * win (a negative or non-finite `ttlMs` counts as 0, anything that is not a hint is ignored).
+ */
+export function mergeCacheHints(
   hints: { ttlMs?: number; cacheScope?: "public" | "private" },
   page: Record<string, unknown>,
 ): void {
