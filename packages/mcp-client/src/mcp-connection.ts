@@ -7,6 +7,7 @@ import type {
 import type { MCPConfig, MCPReconnectOptions } from "./mcp-config.js";
 import { isSessionGone, safeAbortError, safeError, toJunctionError } from "./mcp-errors.js";
 import { type JunctionClient, openSession, type Session } from "./mcp-session.js";
+import { followTasks } from "./modern-task.js";
 import type { LazySchemaValidator } from "./output-schema-validator.js";
 
 /** Options of one request: its own timeout and a signal to cancel it. */
@@ -57,6 +58,8 @@ export class MCPConnection {
   /** The era the last session negotiated, so a reconnect to a legacy server skips the probe. */
   private era?: "modern" | "legacy";
   private readonly reconnectOptions: Required<MCPReconnectOptions> | false;
+  /** Stops following the tasks of the current 2026-07-28 session. */
+  private stopFollowingTasks?: () => void;
 
   constructor(
     private readonly config: MCPConfig,
@@ -122,8 +125,14 @@ export class MCPConnection {
   }
 
   private adopt(session: Session): void {
+    this.stopFollowingTasks?.();
+    this.stopFollowingTasks = undefined;
     this.current = session;
     this.era = session.client.getProtocolEra();
+    // On 2026-07-28, tasks are the io.modelcontextprotocol/tasks extension, which the SDK's client
+    // does not follow: declare it per request and follow the tasks beneath the client.
+    const tapped = session.client.transport;
+    if (this.era === "modern" && tapped) this.stopFollowingTasks = followTasks(session.client, tapped);
     this.hooks.adopted(session);
     this.state = "connected";
     this.lastFailure = undefined;
@@ -147,6 +156,8 @@ export class MCPConnection {
   private sessionClosed(session: Session): void {
     if (session.closing || session !== this.current || this.state === "closed") return;
     this.current = undefined;
+    this.stopFollowingTasks?.();
+    this.stopFollowingTasks = undefined;
     // The server is gone, but processes it started may linger in its group: end them too.
     // (The SDK client has already let go of the transport, so close the transport itself.)
     session.closing = true;
@@ -364,6 +375,8 @@ export class MCPConnection {
     if (previous === "connecting") await this.connecting?.catch(() => undefined);
     const session = this.current;
     this.current = undefined;
+    this.stopFollowingTasks?.();
+    this.stopFollowingTasks = undefined;
     this.hooks.dropped();
     if (!session) return;
     session.closing = true;

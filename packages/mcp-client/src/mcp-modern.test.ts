@@ -94,6 +94,8 @@ describe("a 2026-07-28-only server over stdio", () => {
       "deploy",
       "fail",
       "hang",
+      "slow-task",
+      "task-log",
     ]);
     const pid = (mcp as unknown as { session: { transport: { pid: number } } }).session.transport.pid;
     expect(text(await mcp.callTool("echo", { message: "hi" }))).toBe(`${pid}: hi`);

@@ -9,7 +9,14 @@
 // Every tool answer names the process (pid), so tests can tell which process served a call.
 import { createServer } from "node:http";
 import { Readable } from "node:stream";
-import { acceptedContent, createMcpHandler, inputRequired, McpServer } from "@modelcontextprotocol/server";
+import {
+  acceptedContent,
+  createMcpHandler,
+  inputRequired,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+} from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 
@@ -19,11 +26,110 @@ const TINY_PNG =
 /** Publishes change events to open `subscriptions/listen` streams (HTTP mode only). */
 let notify;
 
+// The `io.modelcontextprotocol/tasks` extension (SEP-2663), which the v2 server SDK does not
+// implement: a minimal server side on the SDK's own request handlers. `slow-task` is run as a
+// task when the request declares the extension in `_meta`; `tasks/get` reports it (with the
+// result inlined once complete), `tasks/cancel` ends it. Tasks live in this process.
+const TASKS = "io.modelcontextprotocol/tasks";
+const tasks = new Map();
+/** Every `tasks/cancel` this process received, in order (the `task-log` tool tells them). */
+const cancelled = [];
+let nextTask = 1;
+
+/** Whether the request declared the extension (its `_meta` envelope, as the SDK hands it over). */
+function declaresTasks(ctx) {
+  const capabilities = ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"];
+  return capabilities?.extensions?.[TASKS] !== undefined;
+}
+
+function taskView(task) {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: 60_000,
+    pollIntervalMs: 20,
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+  };
+}
+
+function startTask({ ms = 100, fail = false }) {
+  const now = new Date().toISOString();
+  const task = {
+    taskId: `task-${process.pid}-${nextTask++}`,
+    status: "working",
+    createdAt: now,
+    lastUpdatedAt: now,
+  };
+  tasks.set(task.taskId, task);
+  const halfway = setTimeout(() => {
+    task.statusMessage = "halfway";
+    task.lastUpdatedAt = new Date().toISOString();
+  }, ms / 2);
+  task.timer = setTimeout(() => {
+    clearTimeout(halfway);
+    task.lastUpdatedAt = new Date().toISOString();
+    if (fail) {
+      task.status = "failed";
+      task.error = { code: -32603, message: "the task's worker crashed" };
+    } else {
+      task.status = "completed";
+      task.result = { content: [{ type: "text", text: `${process.pid}: slept ${ms} ms as ${task.taskId}` }] };
+    }
+  }, ms);
+  task.halfway = halfway;
+  return { resultType: "task", ...taskView(task) };
+}
+
+/** Runs `slow-task` as a task, ahead of the SDK's tools/call handling, when the client asked. */
+function withTasks(server) {
+  // The server's tools/call handler (set in its constructor, since it declares tools) runs every
+  // other call; slow-task from a client that declared the extension becomes a task instead.
+  const handlers = server.server._requestHandlers;
+  const callTool = handlers.get("tools/call");
+  handlers.set("tools/call", async (request, ctx) =>
+    request.params?.name === "slow-task" && declaresTasks(ctx)
+      ? startTask(request.params.arguments ?? {})
+      : callTool(request, ctx),
+  );
+  const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
+  server.server.setRequestHandler("tasks/get", taskParams, async ({ taskId }) => {
+    const task = tasks.get(taskId);
+    if (!task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown task ${taskId}`);
+    return {
+      ...taskView(task),
+      ...(task.result ? { result: task.result } : {}),
+      ...(task.error ? { error: task.error } : {}),
+    };
+  });
+  server.server.setRequestHandler("tasks/cancel", taskParams, async ({ taskId }) => {
+    const task = tasks.get(taskId);
+    if (!task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown task ${taskId}`);
+    cancelled.push(taskId);
+    if (task.status === "working") {
+      clearTimeout(task.timer);
+      clearTimeout(task.halfway);
+      task.status = "cancelled";
+      task.lastUpdatedAt = new Date().toISOString();
+    }
+    return {};
+  });
+}
+
 function build() {
   const server = new McpServer(
     { name: "modern-test-server", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {} } },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true },
+        prompts: {},
+        extensions: { [TASKS]: {} },
+      },
+    },
   );
+  withTasks(server);
   server.registerTool(
     "announce",
     {
@@ -80,6 +186,23 @@ function build() {
     async ({ topic }) => ({
       messages: [{ role: "user", content: { type: "text", text: `Summarize ${topic}.` } }],
     }),
+  );
+  const slowTask = server.registerTool(
+    "slow-task",
+    {
+      description: "Runs as a task (io.modelcontextprotocol/tasks) for `ms` milliseconds",
+      inputSchema: z.object({ ms: z.number().optional(), fail: z.boolean().optional() }),
+    },
+    async ({ ms = 100 }) => ({
+      content: [{ type: "text", text: `${process.pid}: slept ${ms} ms, not as a task` }],
+    }),
+  );
+  // registerTool takes no `execution`; the listed tool says it runs only as a task.
+  slowTask.execution = { taskSupport: "required" };
+  server.registerTool(
+    "task-log",
+    { description: "The task ids this process got tasks/cancel for", inputSchema: z.object({}) },
+    async () => ({ content: [{ type: "text", text: JSON.stringify(cancelled) }] }),
   );
   return server;
 }

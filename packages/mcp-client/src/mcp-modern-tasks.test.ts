@@ -1,0 +1,164 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { JunctionError } from "@junction/types";
+import { afterEach, describe, expect, it } from "vitest";
+import { MCP } from "./mcp.js";
+import type { MCPConfig } from "./mcp-config.js";
+import type { MCPWireMessage } from "./message-tap.js";
+import { testServer } from "./test-support.js";
+
+// Tasks as the 2026-07-28 io.modelcontextprotocol/tasks extension, against the v2 SDK server in
+// modern-only mode (test-servers/modern-server.mjs runs `slow-task` as a task when a request
+// declares the extension), over stdio and Streamable HTTP.
+const serverScript = testServer("modern-server.mjs");
+
+const open: MCP[] = [];
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((mcp) => mcp.close()));
+  await Promise.all(children.splice(0).map(stop));
+});
+
+function text(result: { content: { type: string; text?: string }[] }): string {
+  return result.content.map((part) => part.text ?? "").join("");
+}
+
+async function rejection(promise: Promise<unknown>): Promise<JunctionError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!JunctionError.isInstance(error)) throw new Error(`expected a JunctionError, got ${String(error)}`);
+  return error;
+}
+
+async function startHttp(): Promise<string> {
+  const child = spawn(process.execPath, [serverScript, "http", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`modern HTTP server exited with ${code}`)));
+  });
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** The task ids the server process got `tasks/cancel` for, once there are `count` of them. */
+async function cancelledOnServer(mcp: MCP, count: number): Promise<string[]> {
+  const end = Date.now() + 5_000;
+  for (;;) {
+    const ids = JSON.parse(text(await mcp.callTool("task-log"))) as string[];
+    if (ids.length >= count || Date.now() > end) return ids;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** What went out and came in, as "out tools/call", "in result task" etc. */
+function traffic(messages: MCPWireMessage[]): string[] {
+  return messages.map(({ direction, message }) => {
+    if ("method" in message) return `${direction} ${message.method}`;
+    if ("result" in message) {
+      const resultType = (message.result as { resultType?: string }).resultType;
+      return `${direction} result ${resultType}`;
+    }
+    return `${direction} error`;
+  });
+}
+
+const transports: [string, () => Promise<MCPConfig>][] = [
+  ["stdio", async () => ({ transport: "stdio", command: process.execPath, args: [serverScript, "stdio"] })],
+  ["Streamable HTTP", async () => ({ transport: "http", url: await startHttp(), sseFallback: false })],
+];
+
+describe.each(transports)("the tasks extension on a 2026-07-28 server over %s", (_, config) => {
+  it("runs a task to its end through callTool: the result is the task's, progress its status message", async () => {
+    const messages: MCPWireMessage[] = [];
+    const mcp = new MCP({ ...(await config()), onMessage: (message) => messages.push(message) });
+    open.push(mcp);
+    await mcp.connect();
+    expect(mcp.protocolVersion).toBe("2026-07-28");
+    const progress: { progress: number; message?: string }[] = [];
+    const result = await mcp.callTool("slow-task", { ms: 300 }, { onProgress: (p) => progress.push(p) });
+    expect(result.isError).toBe(false);
+    expect(text(result)).toMatch(/^\d+: slept 300 ms as task-\d+-\d+$/);
+    // The server's status message, reported once, while the task ran.
+    expect(progress.map((p) => p.message)).toEqual(["halfway"]);
+
+    const calls = messages.filter(
+      ({ direction, message }) =>
+        direction === "out" && "method" in message && message.method === "tools/call",
+    );
+    // The extension was declared on the call (per request, in its _meta).
+    expect(calls.at(-1)?.message).toMatchObject({
+      params: {
+        name: "slow-task",
+        _meta: {
+          "io.modelcontextprotocol/clientCapabilities": {
+            extensions: { "io.modelcontextprotocol/tasks": {} },
+          },
+        },
+      },
+    });
+    // The call was answered with a task, then polled with tasks/get until it completed.
+    const seen = traffic(messages);
+    const created = seen.indexOf("in result task");
+    expect(created).toBeGreaterThan(-1);
+    expect(seen.slice(created + 1)).toContain("out tasks/get");
+    expect(seen).not.toContain("out tasks/cancel");
+  });
+
+  it("also through the proxy tool an Agent uses", async () => {
+    const mcp = new MCP(await config());
+    open.push(mcp);
+    await mcp.connect();
+    const tool = (await mcp.listTools()).find((candidate) => candidate.name === "slow-task");
+    const output = await tool?.execute({ ms: 50 });
+    expect(output).toMatchObject({
+      content: [{ type: "text", text: expect.stringMatching(/slept 50 ms as task-/) }],
+    });
+  });
+
+  it("gives a failed task's error", async () => {
+    const mcp = new MCP(await config());
+    open.push(mcp);
+    await mcp.connect();
+    const result = await mcp.callTool("slow-task", { ms: 50, fail: true });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("the task's worker crashed");
+  });
+
+  it("cancels the task on the server (tasks/cancel) when the caller aborts", async () => {
+    const mcp = new MCP(await config());
+    open.push(mcp);
+    await mcp.connect();
+    const controller = new AbortController();
+    const call = rejection(mcp.callTool("slow-task", { ms: 10_000 }, { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 150);
+    expect((await call).code).toBe("aborted");
+    const cancelled = await cancelledOnServer(mcp, 1);
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]).toMatch(/^task-\d+-\d+$/);
+  });
+
+  it("cancels the task on the server when the call times out", async () => {
+    const mcp = new MCP(await config());
+    open.push(mcp);
+    await mcp.connect();
+    const error = await rejection(mcp.callTool("slow-task", { ms: 10_000 }, { timeoutMs: 200 }));
+    expect(error.code).toBe("mcp-timeout");
+    expect(await cancelledOnServer(mcp, 1)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,293 @@
+import type { ClientCapabilities } from "@junction/types";
+import type { Client, JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
+import { AnyResultSchema } from "./convert-tool-result.js";
+
+/** The MCP 2026-07-28 tasks extension (SEP-2663). */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** Poll interval when the server suggests none (or an absurd one). */
+const DEFAULT_POLL_MS = 500;
+const MIN_POLL_MS = 10;
+const MAX_POLL_MS = 5_000;
+/** Time limit of each `tasks/get` and `tasks/cancel` (the call's own deadline bounds the whole). */
+const TASK_REQUEST_MS = 10_000;
+/** How long a call given up before its answer came is remembered, to cancel a task it created. */
+const TASK_ID_GRACE_MS = 10_000;
+
+/** The capabilities with the tasks extension declared (the user's own extensions kept). */
+export function withTasksExtension(capabilities: ClientCapabilities): ClientCapabilities {
+  return { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } };
+}
+
+const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+
+/**
+ * A 2026-07-28 request with the tasks extension declared in its `_meta` client capabilities (the
+ * per-request declaration of SEP-2575). Messages without that envelope are returned as they are.
+ */
+export function declaringTasks(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("method" in message) || !("id" in message)) return message;
+  const params = message.params as { _meta?: Record<string, unknown> } | undefined;
+  const declared = params?._meta?.[CLIENT_CAPABILITIES];
+  if (typeof declared !== "object" || declared === null) return message;
+  const capabilities = declared as ClientCapabilities;
+  return {
+    ...message,
+    params: {
+      ...params,
+      _meta: { ...params?._meta, [CLIENT_CAPABILITIES]: withTasksExtension(capabilities) },
+    },
+  } as JSONRPCMessage;
+}
+
+/** A `CreateTaskResult` of the extension: `resultType: "task"` with the task's fields flat beside it. */
+export interface CreatedTask {
+  taskId: string;
+  status: string;
+  pollIntervalMs?: number;
+  statusMessage?: string;
+}
+
+/** The task a `tools/call` answer created, if the answer is a `CreateTaskResult`. */
+export function createdTaskOf(result: unknown): CreatedTask | undefined {
+  if (typeof result !== "object" || result === null) return undefined;
+  const { resultType, taskId, status, pollIntervalMs, statusMessage } = result as Record<string, unknown>;
+  if (resultType !== "task" || typeof taskId !== "string" || typeof status !== "string") return undefined;
+  return {
+    taskId,
+    status,
+    ...(typeof pollIntervalMs === "number" ? { pollIntervalMs } : {}),
+    ...(typeof statusMessage === "string" ? { statusMessage } : {}),
+  };
+}
+
+/** How a `tasks/get` answer (a `DetailedTask`) ends the call, or `undefined` while it runs. */
+export type TaskOutcome =
+  | { kind: "result"; result: Record<string, unknown> }
+  | { kind: "error"; code: number; message: string; data?: unknown };
+
+/**
+ * The JSON-RPC outcome of a finished task for the `tools/call` that created it: a completed task
+ * gives its inlined tool result (a tool error is `isError` inside it), a failed one its inlined
+ * error, a cancelled one an error saying so. A task still working gives `undefined`. A task that
+ * waits for input (`input_required`) is not supported yet (no `tasks/update`): an error.
+ */
+export function taskOutcome(detailed: Record<string, unknown>, tool: string): TaskOutcome | undefined {
+  const status = detailed.status;
+  if (typeof status !== "string") {
+    return { kind: "error", code: -32603, message: `tasks/get for tool "${tool}" sent no task status` };
+  }
+  switch (status) {
+    case "completed": {
+      const result = detailed.result;
+      if (typeof result !== "object" || result === null || Array.isArray(result)) {
+        return {
+          kind: "error",
+          code: -32603,
+          message: `the completed task of tool "${tool}" carried no result object`,
+        };
+      }
+      return { kind: "result", result: { ...(result as Record<string, unknown>), resultType: "complete" } };
+    }
+    case "failed": {
+      const error = detailed.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+      const message = typeof error?.message === "string" ? error.message : "no reason given";
+      return {
+        kind: "error",
+        code: typeof error?.code === "number" ? error.code : -32603,
+        message: `the task of tool "${tool}" failed on the server: ${message}`,
+        ...(error?.data === undefined ? {} : { data: error.data }),
+      };
+    }
+    case "cancelled":
+      return {
+        kind: "error",
+        code: -32603,
+        message: `the task of tool "${tool}" was cancelled on the server`,
+      };
+    case "input_required":
+      return {
+        kind: "error",
+        code: -32603,
+        message: `the task of tool "${tool}" asks for input (tasks/update), which this client does not support yet`,
+      };
+    default:
+      return undefined;
+  }
+}
+
+export function pollDelayMs(pollIntervalMs: unknown): number {
+  return typeof pollIntervalMs === "number" && Number.isFinite(pollIntervalMs) && pollIntervalMs >= 0
+    ? Math.min(Math.max(pollIntervalMs, MIN_POLL_MS), MAX_POLL_MS)
+    : DEFAULT_POLL_MS;
+}
+
+interface HeldCall {
+  tool: string;
+  progressToken?: string | number;
+  /** The request's own stream (Streamable HTTP on 2026-07-28): aborted when the call is given up. */
+  requestSignal?: AbortSignal;
+  taskId?: string;
+  timer?: ReturnType<typeof setTimeout>;
+  done: boolean;
+  polls: number;
+  lastMessage?: string;
+}
+
+/**
+ * Follows tasks of the `io.modelcontextprotocol/tasks` extension on a 2026-07-28 session, beneath
+ * the SDK's client (whose v2 line refuses a `resultType: "task"` answer): a `tools/call` answered
+ * with a `CreateTaskResult` is held back, `tasks/get` is polled (at the server's `pollIntervalMs`)
+ * until the task ends, and the call then gets the task's inlined result or error as its own
+ * answer, so `callTool` and the proxy tools work as on any other call. A status message the task
+ * reports while it runs reaches the call's `onProgress`. When the caller gives the call up (abort
+ * or timeout: `notifications/cancelled` for it, or its HTTP request stream aborted), polling stops
+ * and the server gets `tasks/cancel`. Returns a function that stops following (session gone).
+ */
+export function followTasks(client: Client, transport: Transport): () => void {
+  const calls = new Map<string | number, HeldCall>();
+  const deliver = transport.onmessage;
+  const send = transport.send.bind(transport);
+  let stopped = false;
+
+  const request = (method: "tasks/get" | "tasks/cancel", taskId: string) =>
+    client.request({ method, params: { taskId } }, AnyResultSchema, { timeout: TASK_REQUEST_MS });
+
+  const finish = (id: string | number, call: HeldCall, outcome: TaskOutcome) => {
+    call.done = true;
+    clearTimeout(call.timer);
+    calls.delete(id);
+    if (stopped) return;
+    const message: JSONRPCMessage =
+      outcome.kind === "result"
+        ? { jsonrpc: "2.0", id, result: outcome.result as never }
+        : {
+            jsonrpc: "2.0",
+            id,
+            error: {
+              code: outcome.code,
+              message: outcome.message,
+              ...(outcome.data === undefined ? {} : { data: outcome.data }),
+            },
+          };
+    deliver?.(message);
+  };
+
+  const giveUp = (id: string | number) => {
+    const call = calls.get(id);
+    if (!call || call.done) return;
+    call.done = true;
+    clearTimeout(call.timer);
+    // Before the answer came, the entry stays a while: an answer that creates a task then gets
+    // the task cancelled.
+    if (!call.taskId) {
+      call.timer = setTimeout(() => calls.delete(id), TASK_ID_GRACE_MS);
+      // Remembering must not keep a Node process alive.
+      (call.timer as { unref?: () => void }).unref?.();
+      return;
+    }
+    calls.delete(id);
+    void request("tasks/cancel", call.taskId).catch(() => undefined);
+  };
+
+  const reportProgress = (call: HeldCall, message: string | undefined) => {
+    if (call.progressToken === undefined || message === undefined || message === call.lastMessage) return;
+    call.lastMessage = message;
+    deliver?.({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: call.progressToken, progress: call.polls, message },
+    });
+  };
+
+  const poll = (id: string | number, call: HeldCall, delayMs: number) => {
+    call.timer = setTimeout(async () => {
+      if (call.done || stopped || !call.taskId) return;
+      let detailed: Record<string, unknown>;
+      try {
+        detailed = await request("tasks/get", call.taskId);
+      } catch (error) {
+        if (call.done || stopped) return;
+        // A task we stop following should not run on unwatched.
+        void request("tasks/cancel", call.taskId).catch(() => undefined);
+        const reason = error instanceof Error ? error.message : String(error);
+        finish(id, call, {
+          kind: "error",
+          code: -32603,
+          message: `tasks/get for tool "${call.tool}" failed: ${reason}`,
+        });
+        return;
+      }
+      if (call.done || stopped) return;
+      call.polls++;
+      const outcome = taskOutcome(detailed, call.tool);
+      if (!outcome) {
+        reportProgress(call, typeof detailed.statusMessage === "string" ? detailed.statusMessage : undefined);
+        poll(id, call, pollDelayMs(detailed.pollIntervalMs));
+        return;
+      }
+      if (detailed.status === "input_required")
+        void request("tasks/cancel", call.taskId).catch(() => undefined);
+      finish(id, call, outcome);
+    }, delayMs);
+  };
+
+  transport.send = (original: JSONRPCMessage, options?: TransportSendOptions) => {
+    const message = declaringTasks(original);
+    if ("method" in message) {
+      if ("id" in message && message.method === "tools/call") {
+        const params = message.params as { name?: unknown; _meta?: { progressToken?: unknown } } | undefined;
+        const token = params?._meta?.progressToken;
+        const call: HeldCall = {
+          tool: typeof params?.name === "string" ? params.name : "?",
+          ...(typeof token === "string" || typeof token === "number" ? { progressToken: token } : {}),
+          done: false,
+          polls: 0,
+        };
+        const requestSignal = (options as { requestSignal?: AbortSignal } | undefined)?.requestSignal;
+        if (requestSignal) {
+          call.requestSignal = requestSignal;
+          requestSignal.addEventListener("abort", () => giveUp(message.id), { once: true });
+        }
+        calls.set(message.id, call);
+      } else if (message.method === "notifications/cancelled") {
+        const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+        if (typeof requestId === "string" || typeof requestId === "number") giveUp(requestId);
+      }
+    }
+    return send(message, options);
+  };
+
+  transport.onmessage = (message, extra) => {
+    const id = !("method" in message) && "id" in message ? message.id : undefined;
+    if ((typeof id === "string" || typeof id === "number") && calls.has(id)) {
+      const call = calls.get(id)!;
+      const created = "result" in message ? createdTaskOf(message.result) : undefined;
+      if (!created) {
+        calls.delete(id);
+      } else if (!call.done) {
+        call.taskId = created.taskId;
+        reportProgress(call, created.statusMessage);
+        const early = taskOutcome({ ...created }, call.tool);
+        // A task created already terminal still has its result or error on tasks/get.
+        poll(id, call, early ? 0 : pollDelayMs(created.pollIntervalMs));
+        return;
+      } else {
+        // Given up before the task's id arrived: cancel it now.
+        calls.delete(id);
+        void request("tasks/cancel", created.taskId).catch(() => undefined);
+        return;
+      }
+    }
+    deliver?.(message, extra);
+  };
+
+  return () => {
+    stopped = true;
+    for (const call of calls.values()) {
+      call.done = true;
+      clearTimeout(call.timer);
+    }
+    calls.clear();
+  };
+}
