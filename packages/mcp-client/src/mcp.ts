@@ -25,8 +25,9 @@ import { collectSecrets, toJunctionError } from "./mcp-errors.js";
 import { ListenStream } from "./mcp-listen.js";
 import { describeUrl, type JunctionClient, type Session } from "./mcp-session.js";
 import { LazySchemaValidator } from "./output-schema-validator.js";
-import { type ListItems, type ListMethod, listAll, listAllWithHints } from "./paginate.js";
+import { type HintedList, type ListItems, type ListMethod, listAll, listAllWithHints } from "./paginate.js";
 import { subscribeResource } from "./resource-subscribe.js";
+import { ToolCache } from "./tool-cache.js";
 import { checkStructuredContent, type OutputValidator, proxyTool, rpcErrorAsResult } from "./tool-proxy.js";
 import { runToolTask } from "./tool-task.js";
 
@@ -69,11 +70,7 @@ export class MCP implements ToolSource {
   private readonly connection: MCPConnection;
   private roots?: MCPRoot[];
   private logLevel?: string;
-  private tools?: MCPTool[];
-  private toolsLoading?: Promise<MCPTool[]>;
-  private toolsGeneration = 0;
-  /** When the cached tool list goes stale (`Date.now()` ms, from the server's `ttlMs`); never if unset. */
-  private toolsExpireAt?: number;
+  private readonly toolCache = new ToolCache((tools) => this.rememberToolMetadata(tools));
   private readonly toolMetadata = new Map<string, ToolMetadata>();
   private readonly toolListeners = new Set<() => void>();
   private readonly subscriptions = new Map<string, Set<(uri: string) => void>>();
@@ -265,10 +262,7 @@ export class MCP implements ToolSource {
   }
 
   private invalidateTools(): void {
-    this.tools = undefined;
-    this.toolsExpireAt = undefined;
-    this.toolsLoading = undefined;
-    this.toolsGeneration++;
+    this.toolCache.invalidate();
   }
 
   private notifyToolListeners(): void {
@@ -281,59 +275,25 @@ export class MCP implements ToolSource {
     }
   }
 
-  /**
-   * The tool list, from the cache while it is fresh. On 2026-07-28 a list is fresh for the
-   * `ttlMs` the server sent with it (0: every call fetches it again); a 2025 list has no hint
-   * and stays until the server says it changed. A stale list is still what tool calls use
-   * until the new one arrives (a changed definition is caught by the -32020 retry).
-   */
+  /** The tool list, from the {@link ToolCache} while it is fresh. */
   private loadTools(options: MCPRequestOptions = {}): Promise<MCPTool[]> {
-    if (this.tools && !this.toolsStale()) return Promise.resolve(this.tools);
-    if (this.toolsLoading) return this.toolsLoading;
     // A server without the tools capability has no tools (and may not answer tools/list at all).
     if (this.capabilities && !this.capabilities.tools && this.connection.connected)
       return Promise.resolve([]);
-    const generation = this.toolsGeneration;
-    const loading = this.run("tools/list", options, (session, requestOptions) =>
-      this.fetchTools(session, requestOptions, generation),
+    return this.toolCache.get(() =>
+      this.run("tools/list", options, (session, requestOptions) =>
+        this.fetchToolList(session, requestOptions),
+      ),
     );
-    this.toolsLoading = loading;
-    loading
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.toolsLoading === loading) this.toolsLoading = undefined;
-      });
-    return loading;
   }
 
-  private toolsStale(): boolean {
-    return this.toolsExpireAt !== undefined && Date.now() >= this.toolsExpireAt;
-  }
-
-  /**
-   * Fetches `tools/list` (all pages) and caches it with its freshness, unless the list changed
-   * (a newer generation) while it was in flight. `cacheScope` asks nothing more of this cache:
-   * it belongs to one connection, so one authorization context, and is never shared; a
-   * reconnect drops it.
-   */
-  private async fetchTools(
-    session: Session,
-    requestOptions: RequestOptions,
-    generation: number,
-  ): Promise<MCPTool[]> {
-    const fetchedAt = Date.now();
-    const list = await listAllWithHints(
+  private fetchToolList(session: Session, requestOptions: RequestOptions): Promise<HintedList<MCPTool>> {
+    return listAllWithHints(
       session.client,
       "tools/list",
       requestOptions,
       `tools/list from MCP server "${this.name}"`,
     );
-    if (generation === this.toolsGeneration) {
-      this.tools = list.items;
-      this.toolsExpireAt = list.ttlMs === undefined ? undefined : fetchedAt + list.ttlMs;
-      this.rememberToolMetadata(list.items);
-    }
-    return list.items;
   }
 
   private rememberToolMetadata(tools: MCPTool[]): void {
@@ -403,7 +363,8 @@ export class MCP implements ToolSource {
     options: MCPCallToolOptions = {},
   ): Promise<ToolResult> {
     // The tool list tells us output schemas and task support; fetch it once if we have not.
-    if (!this.tools && this.connection.connected) await this.loadTools(options).catch(() => undefined);
+    if (!this.toolCache.held && this.connection.connected)
+      await this.loadTools(options).catch(() => undefined);
     const onprogress = options.onProgress
       ? (progress: { progress: number; total?: number; message?: string }) => {
           try {
@@ -447,7 +408,7 @@ export class MCP implements ToolSource {
     params: { name: string; arguments: Record<string, unknown> },
     requestOptions: RequestOptions,
   ): Promise<unknown> {
-    const tool = this.tools?.find((candidate) => candidate.name === params.name);
+    const tool = this.toolCache.held?.find((candidate) => candidate.name === params.name);
     if (session.kind === "http" && session.client.getProtocolEra() === "modern" && tool) {
       try {
         return await this.callWithDefinition(session, params, tool, requestOptions);
@@ -456,7 +417,7 @@ export class MCP implements ToolSource {
         // 2026-07-28: the server's definition of the tool (its `x-mcp-header` parameters) is not
         // the one we listed. Evict the cached list, fetch it again and retry once.
         this.invalidateTools();
-        const tools = await this.fetchTools(session, requestOptions, this.toolsGeneration);
+        const tools = await this.toolCache.fetch(() => this.fetchToolList(session, requestOptions));
         this.notifyToolListeners();
         const current = tools.find((candidate) => candidate.name === params.name);
         if (!current) throw error;

@@ -1,0 +1,67 @@
+import type { MCPTool } from "@junction/types";
+import type { HintedList } from "./paginate.js";
+
+/**
+ * One connection's cached `tools/list`. On 2026-07-28 a list is fresh for the `ttlMs` the server
+ * sent with it (0: immediately stale); a list without the hint (2025 revisions) stays until
+ * {@link ToolCache.invalidate} (a list-changed notice, a reconnect). A stale list is still
+ * {@link ToolCache.held} for tool calls until its successor arrives. `cacheScope` asks nothing
+ * more: the cache belongs to one connection, so one authorization context, and is never shared.
+ */
+export class ToolCache {
+  private tools?: MCPTool[];
+  private loading?: Promise<MCPTool[]>;
+  private generation = 0;
+  private expireAt?: number;
+
+  /**
+   * @param onStore - called with each list the cache takes (to derive per-tool data)
+   * @param now - the clock, in milliseconds
+   */
+  constructor(
+    private readonly onStore: (tools: MCPTool[]) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The listed tools, fresh or stale; `undefined` before the first list or after an invalidation. */
+  get held(): MCPTool[] | undefined {
+    return this.tools;
+  }
+
+  /** Drops the list; a fetch already under way will not be stored. */
+  invalidate(): void {
+    this.tools = undefined;
+    this.expireAt = undefined;
+    this.loading = undefined;
+    this.generation++;
+  }
+
+  /** The list while it is fresh, else the fetch under way, else a new one through `fetchList`. */
+  get(fetchList: () => Promise<HintedList<MCPTool>>): Promise<MCPTool[]> {
+    if (this.tools && !this.stale()) return Promise.resolve(this.tools);
+    if (this.loading) return this.loading;
+    // Cleared before any caller resumes, so a later get() sees the stored list, not this fetch.
+    const loading: Promise<MCPTool[]> = this.fetch(fetchList).finally(() => {
+      if (this.loading === loading) this.loading = undefined;
+    });
+    this.loading = loading;
+    return loading;
+  }
+
+  /** Fetches the list now and stores it with its freshness, unless invalidated meanwhile. */
+  async fetch(fetchList: () => Promise<HintedList<MCPTool>>): Promise<MCPTool[]> {
+    const generation = this.generation;
+    const fetchedAt = this.now();
+    const list = await fetchList();
+    if (generation === this.generation) {
+      this.tools = list.items;
+      this.expireAt = list.ttlMs === undefined ? undefined : fetchedAt + list.ttlMs;
+      this.onStore(list.items);
+    }
+    return list.items;
+  }
+
+  private stale(): boolean {
+    return this.expireAt !== undefined && this.now() >= this.expireAt;
+  }
+}
