@@ -108,20 +108,30 @@ export class MCPConnection {
     return this.connecting;
   }
 
-  private open(streamableOnly = false): Promise<Session> {
-    return openSession({
-      config: this.config,
-      serverName: () => this.name,
-      capabilities: this.hooks.clientCapabilities(),
-      validator: this.validator,
-      secrets: this.secrets,
-      streamableOnly,
-      priorEra: this.era,
-      onUnauthorized: (transport) => {
-        this.authTransport = transport;
-      },
-      install: (client) => this.hooks.install(client),
-    });
+  /**
+   * Opens a session. A server this connection found legacy is spoken to with `initialize` at once
+   * (no `server/discover` probe); if that fails, the era is forgotten, so the next reconnect
+   * attempt probes afresh (the server may have been upgraded in place).
+   */
+  private async open(streamableOnly = false): Promise<Session> {
+    try {
+      return await openSession({
+        config: this.config,
+        serverName: () => this.name,
+        capabilities: this.hooks.clientCapabilities(),
+        validator: this.validator,
+        secrets: this.secrets,
+        streamableOnly,
+        priorEra: this.era,
+        onUnauthorized: (transport) => {
+          this.authTransport = transport;
+        },
+        install: (client) => this.hooks.install(client),
+      });
+    } catch (error) {
+      this.era = undefined;
+      throw error;
+    }
   }
 
   private adopt(session: Session): void {

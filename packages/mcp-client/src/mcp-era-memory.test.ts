@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
 import type { MCPWireMessage } from "./message-tap.js";
@@ -90,5 +93,45 @@ describe("a reconnect remembers the revision the connection negotiated", () => {
     expect(mcp.protocolVersion).toBe("2026-07-28");
     // No 2025 handshake was ever tried on this server, before or after the restart.
     expect(methods(messages)).not.toContain("out initialize");
+  });
+});
+
+describe("a remembered era that no longer works", () => {
+  let mcp: MCP | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await mcp?.close();
+    mcp = undefined;
+    if (dir) await rm(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it("is forgotten: a legacy server upgraded in place is probed afresh and reached on 2026-07-28", async () => {
+    dir = await mkdtemp(join(tmpdir(), "junction-era-"));
+    const eraFile = join(dir, "era");
+    await writeFile(eraFile, "legacy");
+    const messages: MCPWireMessage[] = [];
+    mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      args: [testServer("era-switch-server.mjs")],
+      env: { ERA_FILE: eraFile },
+      reconnect: { initialDelayMs: 50, maxAttempts: 4 },
+      onMessage: (message) => messages.push(message),
+    });
+    await mcp.connect();
+    expect(mcp.protocolVersion).toBe("2025-11-25");
+
+    // The next start of the same command runs a 2026-07-28-only server.
+    await writeFile(eraFile, "modern");
+    await mcp.callTool("crash", { delayMs: 20 }).catch(() => undefined);
+    const result = await mcp.callTool("echo", { message: "upgraded" }, { timeoutMs: 10_000 });
+    expect(text(result)).toMatch(/^\d+: upgraded$/);
+    expect(mcp.protocolVersion).toBe("2026-07-28");
+    const seen = methods(messages);
+    const firstAfterCrash = seen.indexOf("out initialize", seen.indexOf("out tools/call"));
+    // The first restart tried the remembered 2025 handshake (refused), the next one probed.
+    expect(firstAfterCrash).toBeGreaterThan(-1);
+    expect(seen.slice(firstAfterCrash)).toContain("out server/discover");
   });
 });
