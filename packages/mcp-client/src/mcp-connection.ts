@@ -6,7 +6,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import type { MCPConfig, MCPReconnectOptions } from "./mcp-config.js";
 import { isSessionGone, safeAbortError, safeError, toJunctionError } from "./mcp-errors.js";
-import { type JunctionClient, openSession, type Session } from "./mcp-session.js";
+import { type JunctionClient, openSession, type Session, serverDiedDuringHandshake } from "./mcp-session.js";
 import { followTasks } from "./modern-task.js";
 import type { LazySchemaValidator } from "./output-schema-validator.js";
 
@@ -129,7 +129,9 @@ export class MCPConnection {
         install: (client) => this.hooks.install(client),
       });
     } catch (error) {
-      this.era = undefined;
+      // A server that answered but would not speak the remembered revision may have been upgraded
+      // in place: probe afresh next time. One that died on its own tells nothing: keep the revision.
+      if (!serverDiedDuringHandshake(error)) this.era = undefined;
       throw error;
     }
   }

@@ -122,7 +122,9 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
         // probe is started again and spoken to in the 2025 handshake, which is what it knows.
         const probed = (config.protocolVersion ?? "auto") === "auto" && !legacyKnown;
         if (!probed || !exitedByItself || isRequestTimeout(error)) {
-          throw startFailure(setup, transport, error, timeout);
+          const failure = startFailure(setup, transport, error, timeout);
+          if (exitedByItself) diedBeforeAnswering.add(failure);
+          throw failure;
         }
         transport = spawn();
         client = newClient();
@@ -130,7 +132,9 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
           await client.connect(tapTransport(transport, config.onMessage), connectOptions(timeout, true));
         } catch (retryError) {
           await transport.close();
-          throw startFailure(setup, transport, retryError, timeout);
+          const failure = startFailure(setup, transport, retryError, timeout);
+          if (transport.exit !== undefined) diedBeforeAnswering.add(failure);
+          throw failure;
         }
       }
       return { client, transport, kind: "stdio", closing: false };
@@ -272,6 +276,17 @@ function connectFailure(setup: SessionSetup, target: string, error: unknown, tim
     setup.secrets,
     error,
   );
+}
+
+const diedBeforeAnswering = new WeakSet<object>();
+
+/**
+ * Whether a stdio connect failed because the server process exited by itself during the
+ * handshake. Such a failure says nothing about the protocol revision it speaks, so a remembered
+ * revision is kept (and a dying server is not started twice per reconnect attempt).
+ */
+export function serverDiedDuringHandshake(error: unknown): boolean {
+  return typeof error === "object" && error !== null && diedBeforeAnswering.has(error);
 }
 
 function startFailure(
