@@ -8,10 +8,9 @@
 // Tools: `route` ({ region }, its header "Region" until switched), `switch-header` (route's
 // header becomes "Zone", with no list-changed notice), `stats` (how many tools/list and
 // tools/call requests reached the server, as JSON).
-import { createServer } from "node:http";
-import { Readable } from "node:stream";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { serveFetchHandler } from "./serve-fetch-handler.mjs";
 
 const [ttlArgument = "0", scopeArgument = "private"] = process.argv.slice(2);
 let headerName = "Region";
@@ -48,40 +47,13 @@ function build() {
 }
 
 const handler = createMcpHandler(build, { legacy: "reject" });
-const http = createServer(async (req, res) => {
-  try {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    const body = Buffer.concat(chunks);
+serveFetchHandler((request) => handler.fetch(request), {
+  onBody(body) {
     try {
       const method = JSON.parse(body.toString()).method;
       if (method in seen) seen[method]++;
     } catch {
       // Not a JSON-RPC body: nothing to count.
     }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === "string") headers.set(name, value);
-      else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    }
-    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
-      method: req.method,
-      headers,
-      ...(body.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? { body } : {}),
-    });
-    const response = await handler.fetch(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (response.body) Readable.fromWeb(response.body).pipe(res);
-    else res.end();
-  } catch (error) {
-    if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-    res.end(String(error));
-  }
-});
-http.listen(0, "127.0.0.1", () => {
-  process.stdout.write(`listening ${http.address().port}\n`);
-});
-process.on("SIGTERM", () => {
-  http.closeAllConnections();
-  http.close(() => process.exit(0));
+  },
 });

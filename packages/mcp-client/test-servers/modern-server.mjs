@@ -7,8 +7,6 @@
 //                                          prints "listening <port>" once it accepts requests
 //
 // Every tool answer names the process (pid), so tests can tell which process served a call.
-import { createServer } from "node:http";
-import { Readable } from "node:stream";
 import {
   acceptedContent,
   createMcpHandler,
@@ -19,6 +17,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
+import { serveFetchHandler } from "./serve-fetch-handler.mjs";
 
 const TINY_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
@@ -214,37 +213,7 @@ if (mode === "stdio") {
 } else if (mode === "http") {
   const handler = createMcpHandler(build, { legacy: "reject" });
   notify = handler.notify;
-  const http = createServer(async (req, res) => {
-    try {
-      const chunks = [];
-      for await (const chunk of req) chunks.push(chunk);
-      const body = Buffer.concat(chunks);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === "string") headers.set(name, value);
-        else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-      }
-      const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
-        method: req.method,
-        headers,
-        ...(body.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? { body } : {}),
-      });
-      const response = await handler.fetch(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (response.body) Readable.fromWeb(response.body).pipe(res);
-      else res.end();
-    } catch (error) {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(String(error));
-    }
-  });
-  http.listen(Number(portArgument), "127.0.0.1", () => {
-    process.stdout.write(`listening ${http.address().port}\n`);
-  });
-  process.on("SIGTERM", () => {
-    http.closeAllConnections();
-    http.close(() => process.exit(0));
-  });
+  serveFetchHandler((request) => handler.fetch(request), { port: Number(portArgument) });
 } else {
   process.stderr.write(`unknown mode ${mode}; use stdio or http\n`);
   process.exit(2);
