@@ -5,14 +5,14 @@
 // source inside the `tool_result`.
 import { Agent } from "@junction/core";
 import { anthropic } from "@junction/provider-anthropic";
-import { readSSEFixture } from "@junction/wire-fake";
+import { readSSEFixture, startWireFake } from "@junction/wire-fake";
 import { describe, expect, it } from "vitest";
 import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
 const fixture = (name: string) =>
   readSSEFixture(new URL(`./__fixtures__/anthropic/${name}`, import.meta.url));
 
-const context = useEverythingWithWireFake();
+const context = useEverythingWithWireFake(startWireFake);
 
 describe("Anthropic conversation with server-everything", () => {
   it("runs get-tiny-image and sends the image back as an image block inside the tool_result", async () => {

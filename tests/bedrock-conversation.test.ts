@@ -5,14 +5,14 @@
 // image natively: an `image` block with the PNG's bytes inside the `toolResult`.
 import { Agent } from "@junction/core";
 import { bedrock } from "@junction/provider-bedrock";
-import { readBedrockFixture } from "@junction/wire-fake/bedrock";
+import { readBedrockFixture, startBedrockFake } from "@junction/wire-fake/bedrock";
 import { describe, expect, it } from "vitest";
-import { useEverythingWithBedrockFake } from "./support/everything-with-bedrock-fake.js";
+import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
 const fixture = (name: string) =>
   readBedrockFixture(new URL(`./__fixtures__/bedrock/${name}`, import.meta.url));
 
-const context = useEverythingWithBedrockFake();
+const context = useEverythingWithWireFake(startBedrockFake);
 
 describe("Bedrock conversation with server-everything", () => {
   it("runs get-tiny-image and sends the image back as an image block inside the toolResult", async () => {

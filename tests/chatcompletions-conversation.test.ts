@@ -5,6 +5,7 @@
 // image as an image_url data URL.
 import { Agent } from "@junction/core";
 import { chatCompletions } from "@junction/provider-chatcompletions";
+import { startWireFake } from "@junction/wire-fake";
 import { describe, expect, it } from "vitest";
 import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
@@ -21,7 +22,7 @@ const chunk = (id: string, delta: object, finish: string | null = null, usage?: 
   ...(usage ? { usage } : {}),
 });
 
-const context = useEverythingWithWireFake();
+const context = useEverythingWithWireFake(startWireFake);
 
 describe("Chat Completions conversation with server-everything", () => {
   it("runs get-tiny-image and sends the image in a user message after the tool message", async () => {

@@ -5,7 +5,7 @@
 // `functionResponse.parts`, with the call's thoughtSignature echoed back.
 import { Agent } from "@junction/core";
 import { gemini } from "@junction/provider-gemini";
-import { readSSEFixture } from "@junction/wire-fake";
+import { readSSEFixture, startWireFake } from "@junction/wire-fake";
 import { describe, expect, it } from "vitest";
 import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
@@ -13,7 +13,7 @@ const fixture = (name: string) => readSSEFixture(new URL(`./__fixtures__/gemini/
 const SIGNATURE =
   "EqUCCqICAb4+9vsh8Pd5taZVoPzSvjWWwzBrvhEQWBLCGa7IdY8FBMm7Z6dCKFU3Ft0la15gF7RaHe1NlPRygQec0bFwPDfMwGcUOMNiJiNIKxusCs4ejCZRuouNYQ4etEIt7CujEUHiILLfZXSJZYhs4UCrD2bLqPq0sE0lWgYJnzHkkKUOnMsA2hKffAhtF4DWn5INYj8pPssvch/2VpDFW2F9XSE04zLDzkIWF2eztJX50Y0lTehRZC3FW7fOrXCzGx+PwdataD6eXlF5O1zn+86XtmktOs2DEp4o1PMvXFFAXe8GGvPt8Idf3UtHMq7AsapwMW9sjiKj+FJk54m+9LMTSaj7C86smfvoQryYBEHTVazr1bEnpl4bPG5JUtm2yAMkHj4=";
 
-const context = useEverythingWithWireFake();
+const context = useEverythingWithWireFake(startWireFake);
 
 describe("Gemini conversation with server-everything", () => {
   it("runs get-tiny-image and sends the image back inside functionResponse.parts", async () => {

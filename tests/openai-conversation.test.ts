@@ -5,13 +5,13 @@
 // `function_call_output`'s output array.
 import { Agent } from "@junction/core";
 import { openai } from "@junction/provider-openai";
-import { readSSEFixture } from "@junction/wire-fake";
+import { readSSEFixture, startWireFake } from "@junction/wire-fake";
 import { describe, expect, it } from "vitest";
 import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
 const fixture = (name: string) => readSSEFixture(new URL(`./__fixtures__/openai/${name}`, import.meta.url));
 
-const context = useEverythingWithWireFake();
+const context = useEverythingWithWireFake(startWireFake);
 
 describe("OpenAI Responses conversation with server-everything", () => {
   it("runs get-tiny-image and sends the image back as input_image inside the function_call_output", async () => {
