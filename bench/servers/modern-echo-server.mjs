@@ -4,17 +4,10 @@ import { createServer } from "node:http";
 // tool as echo-server.mjs, served over stdio (default) or stateless Streamable HTTP
 // (`--http PORT`, prints `{"port":N}`), legacy (2025) traffic refused, so a client reaches it only
 // by negotiating the new revision.
-//
-// @modelcontextprotocol/server is a dev dependency of @junction/mcp-client, not (yet) of the
-// bench: it is resolved from that package so the bench needs no install of its own.
-import { createRequire } from "node:module";
 import { Readable } from "node:stream";
-import { pathToFileURL } from "node:url";
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
-
-const fromMcpClient = createRequire(new URL("../../packages/mcp-client/package.json", import.meta.url));
-const load = (specifier) => import(pathToFileURL(fromMcpClient.resolve(specifier)).href);
-const { createMcpHandler, McpServer } = await load("@modelcontextprotocol/server");
 
 function createEchoServer() {
   const server = new McpServer({ name: "bench-echo-modern", version: "1.0.0" });
@@ -28,7 +21,6 @@ function createEchoServer() {
 
 const httpFlag = process.argv.indexOf("--http");
 if (httpFlag === -1) {
-  const { serveStdio } = await load("@modelcontextprotocol/server/stdio");
   serveStdio(createEchoServer, { legacy: "reject" });
 } else {
   const handler = createMcpHandler(createEchoServer, { legacy: "reject" });

@@ -287,7 +287,7 @@ function targetsTable(
   rows.push(["cold import ≤ 250 ms", `${formatMs(ourImport.ms)} ms`, verdict(ourImport.ms <= 250)]);
   if (footprint[0]) {
     const mb = footprint[0].bytes / 1e6;
-    rows.push(["footprint ≤ 40 MB", `${mb.toFixed(1)} MB`, verdict(mb <= 40)]);
+    rows.push(["footprint ≤ 25 MB", `${mb.toFixed(1)} MB`, verdict(mb <= 25)]);
   }
   return table(["target", "measured", "verdict"], rows);
 }

@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { bundleVendorSDK } from "../../tooling/build/bundle-vendor-sdk.js";
 
 export default defineConfig({
   entry: ["src/index.ts"],
@@ -7,4 +8,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: "node22",
+  ...bundleVendorSDK("@anthropic-ai/sdk", "anthropic-sdk"),
 });

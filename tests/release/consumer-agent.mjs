@@ -2,6 +2,7 @@
 // tarballs and their registry dependencies are reachable from here, no workspace links.
 import { Agent } from "@junction/core";
 import { MCP } from "@junction/mcp-client";
+import { anthropic } from "@junction/provider-anthropic";
 import { chatCompletions } from "@junction/provider-chatcompletions";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -22,4 +23,16 @@ const agent = new Agent({
 });
 const result = await agent.send("What is 2 + 3?").final;
 await calculator.close();
-process.stdout.write(JSON.stringify({ text: result.text, steps: result.steps.length }));
+
+// One Anthropic turn: the provider's bundled SDK, with no @anthropic-ai/sdk installed.
+let answer = "";
+const claude = anthropic({ apiKey: "test", baseURL: process.env.ANTHROPIC_FAKE_URL, maxRetries: 0 });
+for await (const event of claude.stream({
+  model: "claude-sonnet-4-6",
+  messages: [{ role: "user", content: "What is the image?" }],
+}))
+  if (event.type === "text-delta") answer += event.text;
+
+process.stdout.write(
+  JSON.stringify({ chatCompletions: { text: result.text, steps: result.steps.length }, anthropic: answer }),
+);

@@ -7,6 +7,7 @@ import {
   packPublishedPackages,
   runCommand,
 } from "@junction/consumer-install";
+import { readSSEFixture, startWireFake } from "@junction/wire-fake";
 import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -16,7 +17,7 @@ afterAll(async () => {
 });
 
 describe("packed packages, installed as a consumer installs them", () => {
-  it("core + mcp-client + one provider install from tarballs alone and run an agent", async () => {
+  it("core + mcp-client + two providers install from tarballs alone (no vendor SDK) and run", async () => {
     work = await mkdtemp(join(tmpdir(), "junction-consumer-"));
     const step = (what: string) => console.log(`packed-install: ${what} at ${new Date().toISOString()}`);
     step("packing");
@@ -39,6 +40,7 @@ describe("packed packages, installed as a consumer installs them", () => {
       "@junction/core",
       "@junction/mcp-client",
       "@junction/provider-chatcompletions",
+      "@junction/provider-anthropic",
       "@junction/provider-utils",
     ];
     step("installing");
@@ -51,13 +53,24 @@ describe("packed packages, installed as a consumer installs them", () => {
     expect((await readdir(join(project, "node_modules/@junction"))).sort()).toEqual([
       "core",
       "mcp-client",
+      "provider-anthropic",
       "provider-chatcompletions",
       "provider-utils",
       "types",
     ]);
+    // The providers run their bundled vendor SDKs: neither SDK is installed.
+    const installed = await readdir(join(project, "node_modules"));
+    expect(installed).not.toContain("openai");
+    expect(installed).not.toContain("@anthropic-ai");
 
     step("running the agent");
     await copyFile(new URL("./consumer-agent.mjs", import.meta.url), join(project, "consumer-agent.mjs"));
+    const anthropicFake = await startWireFake();
+    anthropicFake.enqueue({
+      chunks: readSSEFixture(
+        new URL("../__fixtures__/anthropic/anthropic-logo-answer.sse.txt", import.meta.url),
+      ),
+    });
     const fake = await startChatCompletionsToolLoop({
       toolName: "add",
       toolSteps: 1,
@@ -67,13 +80,20 @@ describe("packed packages, installed as a consumer installs them", () => {
     try {
       const { stdout } = await runCommand(process.execPath, ["consumer-agent.mjs"], {
         cwd: project,
-        env: { ...consumerEnvironment(), FAKE_URL: fake.url },
+        env: { ...consumerEnvironment(), FAKE_URL: fake.url, ANTHROPIC_FAKE_URL: anthropicFake.url },
         timeout: 60_000,
       });
-      expect(JSON.parse(stdout)).toEqual({ text: "The sum is 5.", steps: 2 });
+      expect(JSON.parse(stdout)).toEqual({
+        chatCompletions: { text: "The sum is 5.", steps: 2 },
+        anthropic: "It is the MCP logo.",
+      });
       expect(fake.requests[1]?.body.messages.at(-1)).toMatchObject({ role: "tool", content: "5" });
+      expect(anthropicFake.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+        "POST /v1/messages",
+      ]);
     } finally {
       await fake.close();
+      await anthropicFake.close();
     }
   }, 400_000);
 });

@@ -6,6 +6,10 @@ export interface SDKLoadingProbe {
   beforeStream: { sawTypes: boolean; sdk: string[] };
   /** SDK modules resolved once the first stream() has run. */
   afterStream: { sdk: string[] };
+  /** Modules resolved from an installed copy of the SDK (node_modules), before or after. */
+  installedSDK: string[];
+  /** With `bundledDir`: the bytes of the bundled SDK's files loaded before and after the first stream. */
+  bundledBytes: { beforeStream: number; afterStream: number };
   /** The text the stream produced. */
   text: string;
 }
@@ -13,6 +17,8 @@ export interface SDKLoadingProbe {
 // Runs in a fresh Node process with a resolve hook that records every module it resolves.
 const probe = `
 import { registerHooks } from "node:module";
+import { statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 const [distURL, options] = [process.argv[1], JSON.parse(process.argv[2])];
 const resolved = [];
 registerHooks({
@@ -22,17 +28,28 @@ registerHooks({
     return result;
   },
 });
+const isInstalledSDK = (entry) => entry.url.includes("/node_modules/" + options.sdk + "/");
+const isBundledSDK = (entry) =>
+  options.bundledDir !== undefined && entry.url.startsWith(new URL(options.bundledDir, distURL).href);
 const isSDK = (entry) =>
   entry.specifier === options.sdk || entry.specifier.startsWith(options.sdk + "/") ||
-  entry.url.includes("/node_modules/" + options.sdk + "/");
+  isInstalledSDK(entry) || isBundledSDK(entry);
+const bundledBytes = () =>
+  [...new Set(resolved.filter(isBundledSDK).map((entry) => entry.url))]
+    .reduce((total, url) => total + statSync(fileURLToPath(url)).size, 0);
 const sdkSeen = () => [...new Set(resolved.filter(isSDK).map((entry) => entry.specifier))];
 const provider = (await import(distURL))[options.factory](options.settings);
 const beforeStream = { sawTypes: resolved.some((entry) => entry.specifier === "@junction/types"), sdk: sdkSeen() };
+const bundledBytesBefore = bundledBytes();
 let text = "";
 for await (const event of provider.stream({ model: options.model, messages: [{ role: "user", content: "Hello" }] })) {
   if (event.type === "text-delta") text += event.text;
 }
-process.stdout.write(JSON.stringify({ beforeStream, afterStream: { sdk: sdkSeen() }, text }));
+const installedSDK = [...new Set(resolved.filter(isInstalledSDK).map((entry) => entry.url))];
+process.stdout.write(JSON.stringify({
+  beforeStream, afterStream: { sdk: sdkSeen() }, installedSDK,
+  bundledBytes: { beforeStream: bundledBytesBefore, afterStream: bundledBytes() }, text,
+}));
 `;
 
 /**
@@ -46,6 +63,12 @@ export async function probeSDKLoading(options: {
   /** The directory to run in, so the package's dependencies resolve. */
   cwd: string;
   sdk: string;
+  /**
+   * For a package that bundles its SDK: the folder of the bundled SDK's chunks, relative to the
+   * built entry (for example "./anthropic-sdk/"). Modules resolved there count as the SDK, and
+   * their bytes are summed (the folder also holds esbuild's small shared module helpers).
+   */
+  bundledDir?: string;
   factory: string;
   settings: Record<string, unknown>;
   model: string;
