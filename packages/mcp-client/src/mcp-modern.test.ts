@@ -92,6 +92,7 @@ describe("a 2026-07-28-only server over stdio", () => {
       "echo",
       "tiny-image",
       "deploy",
+      "brief",
       "fail",
       "hang",
       "slow-task",
@@ -128,6 +129,36 @@ describe("a 2026-07-28-only server over stdio", () => {
     await mcp.connect();
     expect(text(await mcp.callTool("deploy", { env: "prod" }))).toBe("deployed to prod");
     expect(text(await mcp.callTool("deploy", { env: "staging" }))).toBe("not deployed");
+  });
+
+  it("answers sampling and roots asked in one input_required round, and completes prompt arguments", async () => {
+    const sampled: unknown[] = [];
+    const mcp = track(
+      new MCP({
+        ...config(),
+        handlers: {
+          sampling: async (request) => {
+            sampled.push(request.messages);
+            return {
+              role: "assistant",
+              content: { type: "text", text: "MCP joins tools to models." },
+              model: "local-7b",
+            };
+          },
+        },
+        roots: [{ uri: "file:///work/project", name: "project" }],
+      }),
+    );
+    await mcp.connect();
+    expect(text(await mcp.callTool("brief", { topic: "MCP" }))).toBe(
+      "MCP joins tools to models. [local-7b] in file:///work/project",
+    );
+    expect(sampled).toEqual([[{ role: "user", content: { type: "text", text: "One line on MCP." } }]]);
+    const completion = await mcp.complete(
+      { type: "ref/prompt", name: "summarize" },
+      { name: "topic", value: "ma" },
+    );
+    expect(completion.values).toEqual(["Markdown", "Mars"]);
   });
 
   it("times out and aborts a call, and the connection keeps working", async () => {

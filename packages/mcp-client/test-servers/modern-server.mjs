@@ -9,8 +9,10 @@
 // Every tool answer names the process (pid), so tests can tell which process served a call.
 import {
   acceptedContent,
+  completable,
   createMcpHandler,
   inputRequired,
+  inputResponse,
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
@@ -165,6 +167,31 @@ function build() {
       return { content: [{ type: "text", text: answer.confirm ? `deployed to ${env}` : "not deployed" }] };
     },
   );
+  server.registerTool(
+    "brief",
+    {
+      description: "Asks the client's model for a line and the client's roots in one input_required round",
+      inputSchema: z.object({ topic: z.string() }),
+    },
+    async ({ topic }, ctx) => {
+      const line = inputResponse(ctx.mcpReq.inputResponses, "line");
+      const roots = inputResponse(ctx.mcpReq.inputResponses, "roots");
+      if (line.kind !== "sampling" || roots.kind !== "roots") {
+        return inputRequired({
+          inputRequests: {
+            line: inputRequired.createMessage({
+              messages: [{ role: "user", content: { type: "text", text: `One line on ${topic}.` } }],
+              maxTokens: 50,
+            }),
+            roots: inputRequired.listRoots(),
+          },
+        });
+      }
+      const said = line.result.content.type === "text" ? line.result.content.text : "(no text)";
+      const where = roots.roots.map((root) => root.uri).join(", ");
+      return { content: [{ type: "text", text: `${said} [${line.result.model}] in ${where}` }] };
+    },
+  );
   server.registerTool("fail", { description: "Always fails", inputSchema: z.object({}) }, async () => {
     throw new Error("the tool broke");
   });
@@ -181,7 +208,14 @@ function build() {
   );
   server.registerPrompt(
     "summarize",
-    { description: "Summarize a topic", argsSchema: z.object({ topic: z.string() }) },
+    {
+      description: "Summarize a topic",
+      argsSchema: z.object({
+        topic: completable(z.string(), (value) =>
+          ["MCP", "Markdown", "Mars"].filter((topic) => topic.toLowerCase().startsWith(value.toLowerCase())),
+        ),
+      }),
+    },
     async ({ topic }) => ({
       messages: [{ role: "user", content: { type: "text", text: `Summarize ${topic}.` } }],
     }),
