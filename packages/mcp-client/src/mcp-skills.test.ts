@@ -280,6 +280,18 @@ describe.each(transports)("the skills API over %s", (transport) => {
     });
   });
 
+  it("refuses a hand-made entry that is not a valid skill entry, before any request", async () => {
+    const { mcp, messages } = connectTo("auto");
+    await mcp.connect();
+    const forged = { ...PDF, resources: [{ uri: PDF.uri, digest: "sha256:beef", size: 139 }] };
+    const error = await rejection(mcp.readSkill(forged));
+    expect([error.code, error.message]).toEqual([
+      "invalid-argument",
+      'readSkill: cannot read SKILL.md of skill "pdf-processing": skill://pdf-processing/SKILL.md is not a valid skill entry: resources.0.digest: digest must be "sha256:" followed by 64 lowercase hexadecimal characters',
+    ]);
+    expect(sent(messages, "resources/read")).toEqual([]);
+  });
+
   it("needs `skills: true`: without it the extension is not advertised and the methods say so", async () => {
     const { mcp, messages } = connectTo("2025-11-25", { skills: false });
     await mcp.connect();
