@@ -432,6 +432,49 @@ async function runSchemaPreservation(serverUrl) {
   await mcp.close();
 }
 
+/**
+ * sep-2640-client-no-prefetch: list the server's skills and load none, so no skill file is read
+ * ahead of need.
+ */
+async function runSkillsNoPrefetch(serverUrl) {
+  const mcp = connectTo(serverUrl, { skills: true });
+  await mcp.connect();
+  const { skills, invalid } = await mcp.listSkills();
+  log(`skills: ${skills.map((skill) => skill.uri).join(", ") || "(none)"}; invalid: ${invalid.length}`);
+  await mcp.close();
+}
+
+/**
+ * sep-2640-client-verify-{digest,size,frontmatter}: load each listed skill, SKILL.md first (verified
+ * against its entry), then its other files. A SKILL.md that fails verification means the skill is
+ * not loaded, so none of its other files is read.
+ */
+async function runSkillsVerify(serverUrl) {
+  const mcp = connectTo(serverUrl, { skills: true });
+  await mcp.connect();
+  try {
+    const { skills, invalid } = await mcp.listSkills();
+    for (const entry of invalid) log(`refused entry #${entry.index} ${entry.uri ?? ""}: ${entry.reason}`);
+    for (const skill of skills) {
+      try {
+        const document = await mcp.readSkill(skill);
+        log(`loaded ${skill.uri}: ${document.bytes.length} bytes, verified ${document.verified}`);
+      } catch (error) {
+        if (error?.code !== "mcp-skill-verification-failed") throw error;
+        log(`not loading ${skill.uri}: ${error.message}`);
+        continue;
+      }
+      for (const file of Array.isArray(skill.resources) ? skill.resources : []) {
+        if (file.uri === skill.uri) continue;
+        const read = await mcp.readSkillFile(skill, file.uri);
+        log(`read ${read.uri}: ${read.bytes.length} bytes, verified ${read.verified}`);
+      }
+    }
+  } finally {
+    await mcp.close();
+  }
+}
+
 const scenarios = {
   initialize: runInitialize,
   tools_call: runToolsCall,
@@ -451,6 +494,10 @@ const scenarios = {
   "sep-2322-client-request-state": runRequestState,
   "json-schema-ref-no-deref": runRefNoDeref,
   "json-schema-2020-12-preservation": runSchemaPreservation,
+  "sep-2640-client-no-prefetch": runSkillsNoPrefetch,
+  "sep-2640-client-verify-digest": runSkillsVerify,
+  "sep-2640-client-verify-size": runSkillsVerify,
+  "sep-2640-client-verify-frontmatter": runSkillsVerify,
 };
 
 function handlerFor(scenario) {

@@ -143,12 +143,6 @@ function assertClientBuilt() {
   }
 }
 
-/**
- * UNFINISHED: the SEP-2640 skills scenarios need a skills API (`skills/list`, verified reads),
- * which `MCP` does not have yet; they are listed as not run (CONFORMANCE_SKILLS=1 runs them).
- */
-const SKILLS = /^sep-2640-/;
-
 /** The runs, each a conformance CLI, a spec version (or none) and which scenarios it runs. */
 async function plan() {
   const alphaAll = await listClientScenarios(ALPHA.cli);
@@ -176,15 +170,7 @@ async function plan() {
     {
       label: "extension",
       ...ALPHA,
-      scenarios: alphaAll.filter(
-        (scenario) =>
-          scenario.specVersions.every((v) => v === "extension") &&
-          (!SKILLS.test(scenario.name) || process.env.CONFORMANCE_SKILLS === "1"),
-      ),
-      skipped:
-        process.env.CONFORMANCE_SKILLS === "1"
-          ? []
-          : alphaAll.filter((scenario) => SKILLS.test(scenario.name)),
+      scenarios: alphaAll.filter((scenario) => scenario.specVersions.every((v) => v === "extension")),
     },
     {
       label: `${PREVIOUS.version} (not in ${ALPHA.version})`,
@@ -202,10 +188,6 @@ async function runSuite(suite, wanted) {
   console.log(
     `\n@modelcontextprotocol/conformance ${suite.version}${version}: ${scenarios.length} client scenarios`,
   );
-  for (const scenario of suite.skipped ?? [])
-    console.log(
-      `NOT RUN ${scenario.name}: @junction/mcp-client has no skills API yet (CONFORMANCE_SKILLS=1 runs it)`,
-    );
   if (suite.covered !== undefined)
     console.log(
       `(${suite.covered} other ${suite.version} scenarios run above under the same name, in their ${ALPHA.version} form)`,

@@ -35,6 +35,10 @@ describe("MCP config checks", () => {
       "MCP server: `headers` must map header names to string values",
     ],
     [
+      { transport: "stdio", command: "node", skills: "yes" },
+      'MCP server: `skills` must be true or false (got "yes")',
+    ],
+    [
       { transport: "memory", server: {} },
       "MCP server: memory needs `server`, an McpServer or Server of @modelcontextprotocol/server",
     ],

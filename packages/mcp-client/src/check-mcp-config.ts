@@ -71,6 +71,8 @@ function commonProblem(config: Record<string, unknown>): string | undefined {
     !(isRecord(config.extensions) && Object.values(config.extensions).every((value) => isRecord(value)))
   )
     return "`extensions` must be an object of objects, keyed by extension identifier";
+  if (config.skills !== undefined && typeof config.skills !== "boolean")
+    return `\`skills\` must be true or false (got ${shown(config.skills)})`;
   if (
     config.protocolVersion !== undefined &&
     !PROTOCOL_VERSIONS.includes(config.protocolVersion as (typeof PROTOCOL_VERSIONS)[number])

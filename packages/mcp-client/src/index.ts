@@ -17,3 +17,12 @@ export type {
   MCPStdioConfig,
 } from "./mcp-config.js";
 export type { MCPJSONRPCMessage, MCPWireMessage } from "./message-tap.js";
+export {
+  MCP_SKILLS_EXTENSION,
+  type MCPInvalidSkillEntry,
+  type MCPSkillDocument,
+  type MCPSkillFile,
+  type MCPSkillListing,
+  MCPSkillVerificationError,
+  type MCPSkillVerificationReason,
+} from "./skills.js";

@@ -67,6 +67,14 @@ export interface MCPCommon {
    */
   extensions?: Record<string, JSONObject>;
   /**
+   * Use the Skills extension (`io.modelcontextprotocol/skills`, SEP-2640): advertises it in the
+   * client's `capabilities.extensions` and enables `MCP.listSkills()`, `getSkill()`,
+   * `readSkill()` and `readSkillFile()`. Off by default: a client that advertises it tells
+   * servers the host will load their skills. (Listing the extension in `extensions` works too.)
+   * @default false
+   */
+  skills?: boolean;
+  /**
    * Restart a server whose connection died, with bounded exponential backoff. While
    * reconnecting `connected` is false and new calls wait for it (bounded by their timeout);
    * calls in flight when the server died reject. @default on

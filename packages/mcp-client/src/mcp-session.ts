@@ -250,6 +250,23 @@ export function describeUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
 }
 
+/** Where a server runs, for its name when it has no other: the command line, or the URL without secrets. */
+export function describeServer(config: MCPConfig): string {
+  switch (config.transport) {
+    case "stdio":
+      return [config.command, ...(config.args ?? [])].join(" ");
+    case "http":
+    case "sse":
+      return URL.canParse(config.url) ? describeUrl(new URL(config.url)) : "invalid URL";
+    case "memory":
+      return "in-memory server";
+    default: {
+      const unknown: never = config;
+      return String((unknown as { transport?: unknown }).transport);
+    }
+  }
+}
+
 /** Why a handshake failed, for the message. */
 export function connectFailureReason(error: unknown, timeout: number): string {
   if (isRequestTimeout(error)) return `no answer to initialize within ${timeout} ms`;

@@ -4,6 +4,7 @@ import {
   type GetPromptResult,
   type Implementation,
   JunctionError,
+  type MCPSkill,
   type MCPTool,
   type Prompt,
   type ReadResourceResult,
@@ -23,10 +24,18 @@ import type { MCPConfig, MCPRoot } from "./mcp-config.js";
 import { MCPConnection, type MCPRequestOptions } from "./mcp-connection.js";
 import { collectSecrets, toJunctionError } from "./mcp-errors.js";
 import { ListenStream } from "./mcp-listen.js";
-import { describeUrl, type JunctionClient, type Session } from "./mcp-session.js";
+import { describeServer, type JunctionClient, type Session } from "./mcp-session.js";
 import { LazySchemaValidator } from "./output-schema-validator.js";
 import { type HintedList, type ListItems, type ListMethod, listAll, listAllWithHints } from "./paginate.js";
 import { subscribeResource } from "./resource-subscribe.js";
+import {
+  advertisedExtensions,
+  type MCPSkillDocument,
+  type MCPSkillFile,
+  type MCPSkillListing,
+  MCPSkills,
+  skillsEnabled,
+} from "./skills.js";
 import { ToolCache } from "./tool-cache.js";
 import { checkStructuredContent, type OutputValidator, proxyTool, rpcErrorAsResult } from "./tool-proxy.js";
 import { runToolTask } from "./tool-task.js";
@@ -76,6 +85,11 @@ export class MCP implements ToolSource {
   private readonly subscriptions = new Map<string, Set<(uri: string) => void>>();
   private readonly validator = new LazySchemaValidator();
   private readonly listenStream: ListenStream;
+  private readonly skills = new MCPSkills({
+    enabled: () => skillsEnabled(this.config),
+    serverName: () => this.name,
+    run: (method, options, send) => this.run(method, options, send),
+  });
 
   /** The server's name and version, after `connect()`. */
   serverInfo?: Implementation;
@@ -134,19 +148,7 @@ export class MCP implements ToolSource {
   get name(): string {
     if (this.config.name) return this.config.name;
     if (this.serverInfo?.name) return this.serverInfo.name;
-    switch (this.config.transport) {
-      case "stdio":
-        return [this.config.command, ...(this.config.args ?? [])].join(" ");
-      case "http":
-      case "sse":
-        return safeUrl(this.config.url);
-      case "memory":
-        return "in-memory server";
-      default: {
-        const unknown: never = this.config;
-        return String((unknown as { transport?: unknown }).transport);
-      }
-    }
+    return describeServer(this.config);
   }
 
   /**
@@ -168,8 +170,8 @@ export class MCP implements ToolSource {
     if (handlers.sampling) capabilities.sampling = {};
     if (handlers.elicitation) capabilities.elicitation = { form: { applyDefaults: true } };
     if (this.roots) capabilities.roots = { listChanged: true };
-    if (this.config.extensions && Object.keys(this.config.extensions).length > 0)
-      capabilities.extensions = { ...this.config.extensions };
+    const extensions = advertisedExtensions(this.config);
+    if (extensions) capabilities.extensions = extensions;
     return capabilities;
   }
 
@@ -561,6 +563,32 @@ export class MCP implements ToolSource {
     };
   }
 
+  // ---- skills (the Skills extension, SEP-2640; needs `skills: true`) --------------------------------
+
+  /** The server's skills (`skills/list`, every page); entries that fail the checks are in `invalid`. */
+  async listSkills(options: MCPRequestOptions = {}): Promise<MCPSkillListing> {
+    return this.skills.list(options);
+  }
+
+  /** One skill's entry by its `SKILL.md` URI (`skills/get`), listed or not. */
+  async getSkill(uri: string, options: MCPRequestOptions = {}): Promise<MCPSkill> {
+    return this.skills.get(uri, options);
+  }
+
+  /** Reads a skill's `SKILL.md` (a URI: its entry from `skills/get`) and verifies it against the entry. */
+  async readSkill(skill: MCPSkill | string, options: MCPRequestOptions = {}): Promise<MCPSkillDocument> {
+    return this.skills.read(skill, options);
+  }
+
+  /** Reads a file of a skill by its path in the skill (`references/FORMS.md`) or URI, verified. */
+  async readSkillFile(
+    skill: MCPSkill | string,
+    path: string,
+    options: MCPRequestOptions = {},
+  ): Promise<MCPSkillFile> {
+    return this.skills.readFile(skill, path, options);
+  }
+
   // ---- client features and housekeeping ---------------------------------------------------------
 
   /**
@@ -630,13 +658,5 @@ export class MCP implements ToolSource {
    */
   async close(): Promise<void> {
     return this.connection.close();
-  }
-}
-
-function safeUrl(url: string): string {
-  try {
-    return describeUrl(new URL(url));
-  } catch {
-    return "invalid URL";
   }
 }

@@ -11,6 +11,7 @@ export type JunctionErrorCode =
   | "mcp-invalid-response"
   | "mcp-config-invalid"
   | "mcp-capability-missing"
+  | "mcp-skill-verification-failed"
   // tools and the agent
   | "tool-not-found"
   | "tool-input-invalid"

@@ -9,6 +9,7 @@
 // (v1: an object). Ours follows v2 there, so against v1 those types hold in one direction only
 // (noted below), or in neither for `Tool` and `CreateMessageRequest["params"]`.
 import type * as V2 from "@modelcontextprotocol/client";
+import type * as V2Skills from "@modelcontextprotocol/client/ext/skills";
 import type * as SDK from "@modelcontextprotocol/sdk/types.js";
 import type * as Ours from "./mcp-protocol.js";
 
@@ -47,6 +48,10 @@ export type ChecksV2 = [
   Assert<Mutual<Ours.ElicitResult, V2.ElicitResult>>,
   Assert<Mutual<Ours.Task, V2.Task>>,
   Assert<Mutual<Ours.JSONValue, V2.JSONValue>>,
+  // The Skills extension (SEP-2640), from the SDK's `ext/skills` entry.
+  Assert<Mutual<Ours.MCPSkill, V2Skills.Skill>>,
+  Assert<Mutual<Ours.MCPSkillFrontmatter, V2Skills.SkillFrontmatter>>,
+  Assert<Mutual<Ours.MCPSkillResourceEntry, V2Skills.SkillResourceEntry>>,
 ];
 
 export type ChecksV1 = [

@@ -313,3 +313,31 @@ export type Task = {
   ttl: number | null;
   pollInterval?: number;
 };
+
+/** One file of a skill (Skills extension, SEP-2640), with what a host needs to verify it. */
+export type MCPSkillResourceEntry = {
+  /** The file's resource URI. */
+  uri: string;
+  /** `sha256:` and the lowercase hex SHA-256 of the file's raw bytes. */
+  digest: string;
+  /** The length of the file's raw bytes. */
+  size: number;
+  [key: string]: unknown;
+};
+
+/** A skill's `SKILL.md` frontmatter as JSON, verbatim: at least `name` and `description`. */
+export type MCPSkillFrontmatter = { name: string; description: string; [key: string]: unknown };
+
+/**
+ * A skill entry as the Skills extension (`io.modelcontextprotocol/skills`, SEP-2640) carries
+ * it in `skills/list` and `skills/get`: the URI of its `SKILL.md`, its frontmatter, and every
+ * file with size and digest (or `"dynamic"`: files are not enumerated, reads go unverified).
+ */
+export type MCPSkill = {
+  /** The resource URI of the skill's `SKILL.md`, such as `skill://pdf-processing/SKILL.md`. */
+  uri: string;
+  frontmatter: MCPSkillFrontmatter;
+  resources: MCPSkillResourceEntry[] | "dynamic";
+  _meta?: Meta;
+  [key: string]: unknown;
+};
