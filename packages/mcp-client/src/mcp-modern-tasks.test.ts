@@ -329,4 +329,38 @@ describe.each(transports)("the tasks extension on a 2026-07-28 server over %s", 
     expect(traffic(messages)).not.toContain("out tasks/update");
     expect(asked).toHaveLength(1);
   });
+
+  it("a handler that fails, a request no client may be asked, or garbled inputRequests: the task is cancelled, the call gives an error result", async () => {
+    const mcp = new MCP({
+      ...(await config()),
+      handlers: {
+        elicitation: async () => {
+          throw new Error("the user closed the dialog");
+        },
+      },
+    });
+    open.push(mcp);
+    await mcp.connect();
+    const failed = await mcp.callTool("slow-task", { ms: 100, ask: "elicitation" });
+    expect(failed.isError).toBe(true);
+    expect(text(failed)).toContain(
+      'answering the task of tool "slow-task", which asked for elicitation (elicitation/create, input request "elicitation-1"), failed; the task was cancelled (tasks/cancel): ',
+    );
+    expect(text(failed)).toContain("the user closed the dialog");
+
+    const bogus = await mcp.callTool("slow-task", { ms: 100, ask: "bogus" });
+    expect(bogus.isError).toBe(true);
+    expect(text(bogus)).toContain(
+      'the task of tool "slow-task" sent an invalid input request; the task was cancelled (tasks/cancel): ',
+    );
+    expect(text(bogus)).toContain("'tools/call' is not an embedded request");
+
+    const garbled = await mcp.callTool("slow-task", { ms: 100, ask: "garbled" });
+    expect(garbled.isError).toBe(true);
+    expect(text(garbled)).toContain(
+      'the task of tool "slow-task" asked for input with inputRequests that are not an object; the task was cancelled (tasks/cancel)',
+    );
+    expect(await cancelledOnServer(mcp, 3)).toHaveLength(3);
+    expect(await updatesOnServer(mcp)).toEqual([]);
+  });
 });

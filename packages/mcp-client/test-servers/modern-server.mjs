@@ -30,7 +30,8 @@ let notify;
 // task when the request declares the extension in `_meta`; `tasks/get` reports it (with the
 // result inlined once complete), `tasks/cancel` ends it. Tasks live in this process.
 //
-// With `ask` ("elicitation", "sampling" or "roots"), the task stops halfway with status
+// With `ask` ("elicitation", "sampling", "roots"; "bogus": a tools/call; "garbled": a list for a
+// map), the task stops halfway with status
 // `input_required` and one input request (key `<ask>-1`) in the `inputRequests` of tasks/get,
 // whether or not the client declared that capability (so tests see how a client refuses);
 // `tasks/update` answers it, and the task then completes with the answers in its result text.
@@ -68,6 +69,8 @@ const INPUT_REQUESTS = {
     },
   },
   roots: { method: "roots/list", params: {} },
+  // Not something a server may ask a client in a task.
+  bogus: { method: "tools/call", params: { name: "echo", arguments: { message: "hi" } } },
 };
 
 /** Whether the request declared the extension (its `_meta` envelope, as the SDK hands it over). */
@@ -112,7 +115,8 @@ function startTask({ ms = 100, fail = false, ask }) {
       task.status = "input_required";
       task.statusMessage = "waiting for input";
       task.lastUpdatedAt = new Date().toISOString();
-      task.inputRequests = { [`${ask}-1`]: INPUT_REQUESTS[ask] };
+      // "garbled": an inputRequests that is not a map at all.
+      task.inputRequests = ask === "garbled" ? ["elicitation/create"] : { [`${ask}-1`]: INPUT_REQUESTS[ask] };
       task.answers = {};
       task.resume = () => {
         task.timer = setTimeout(
@@ -276,7 +280,7 @@ function build() {
       inputSchema: z.object({
         ms: z.number().optional(),
         fail: z.boolean().optional(),
-        ask: z.enum(["elicitation", "sampling", "roots"]).optional(),
+        ask: z.enum(["elicitation", "sampling", "roots", "bogus", "garbled"]).optional(),
       }),
     },
     async ({ ms = 100 }) => ({
