@@ -8,7 +8,8 @@ import { testServer } from "./test-support.js";
 
 // Tasks as the 2026-07-28 io.modelcontextprotocol/tasks extension, against the v2 SDK server in
 // modern-only mode (test-servers/modern-server.mjs runs `slow-task` as a task when a request
-// declares the extension), over stdio and Streamable HTTP.
+// declares the extension, and with `ask` has the task wait for input), over stdio and Streamable
+// HTTP.
 const serverScript = testServer("modern-server.mjs");
 
 const open: MCP[] = [];
@@ -64,6 +65,28 @@ async function cancelledOnServer(mcp: MCP, count: number): Promise<string[]> {
     if (ids.length >= count || Date.now() > end) return ids;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Every tasks/update the server process received. */
+async function updatesOnServer(
+  mcp: MCP,
+): Promise<{ taskId: string; inputResponses: unknown; requestState?: string }[]> {
+  return JSON.parse(text(await mcp.callTool("task-log", { of: "update" })));
+}
+
+async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The answers the server's task result reports, parsed from "<pid>: <taskId> got <json>". */
+function answersIn(result: { content: { type: string; text?: string }[] }): unknown {
+  const match = /^\d+: task-\d+-\d+ got (.*)$/.exec(text(result));
+  if (!match) throw new Error(`not a task result with answers: ${text(result)}`);
+  return JSON.parse(match[1]!);
 }
 
 /** What went out and came in, as "out tools/call", "in result task" etc. */
@@ -160,5 +183,184 @@ describe.each(transports)("the tasks extension on a 2026-07-28 server over %s", 
     const error = await rejection(mcp.callTool("slow-task", { ms: 10_000 }, { timeoutMs: 200 }));
     expect(error.code).toBe("mcp-timeout");
     expect(await cancelledOnServer(mcp, 1)).toHaveLength(1);
+  });
+
+  it("answers a task's elicitation through handlers.elicitation, sends it with tasks/update, and returns the result", async () => {
+    const asked: unknown[] = [];
+    const messages: MCPWireMessage[] = [];
+    const mcp = new MCP({
+      ...(await config()),
+      onMessage: (message) => messages.push(message),
+      handlers: {
+        elicitation: async (request) => {
+          asked.push(request);
+          return { action: "accept", content: { confirm: true } };
+        },
+      },
+    });
+    open.push(mcp);
+    await mcp.connect();
+    const progress: (string | undefined)[] = [];
+    const result = await mcp.callTool(
+      "slow-task",
+      { ms: 200, ask: "elicitation" },
+      { onProgress: (p) => progress.push(p.message) },
+    );
+
+    // The handler saw the server's request exactly, once.
+    expect(asked).toEqual([
+      {
+        mode: "form",
+        message: "Go ahead with the slow task?",
+        requestedSchema: {
+          type: "object",
+          properties: { confirm: { type: "boolean" }, note: { type: "string", default: "none" } },
+          required: ["confirm"],
+        },
+      },
+    ]);
+    // The answer as the server got it, with the schema's default applied as on any elicitation.
+    const answer = { "elicitation-1": { action: "accept", content: { confirm: true, note: "none" } } };
+    const updates = await updatesOnServer(mcp);
+    const taskId = updates[0]?.taskId;
+    expect(taskId).toMatch(/^task-\d+-\d+$/);
+    // With the requestState of the task's latest answer (the tasks/get that listed the input).
+    expect(updates).toEqual([{ taskId, inputResponses: answer, requestState: `${taskId}:input_required` }]);
+    // The task went on and its result carries the answer.
+    expect(result.isError).toBe(false);
+    expect(answersIn(result)).toEqual(answer);
+    expect(progress[0]).toBe("waiting for input");
+
+    const seen = traffic(messages);
+    const created = seen.indexOf("in result task");
+    expect(created).toBeGreaterThan(-1);
+    expect(seen.slice(created).filter((entry) => entry === "out tasks/update")).toHaveLength(1);
+    expect(seen).not.toContain("out tasks/cancel");
+    const update = messages.find(
+      ({ direction, message }) =>
+        direction === "out" && "method" in message && message.method === "tasks/update",
+    );
+    expect(update?.message).toMatchObject({ params: { taskId, inputResponses: answer } });
+  });
+
+  it("answers sampling through handlers.sampling and roots from the configured roots", async () => {
+    const sampled: unknown[] = [];
+    const mcp = new MCP({
+      ...(await config()),
+      roots: [{ uri: "file:///work", name: "work" }],
+      handlers: {
+        sampling: async (request) => {
+          sampled.push(request);
+          return {
+            role: "assistant",
+            content: { type: "text", text: "teal" },
+            model: "m",
+            stopReason: "endTurn",
+          };
+        },
+      },
+    });
+    open.push(mcp);
+    await mcp.connect();
+    const sampling = await mcp.callTool("slow-task", { ms: 100, ask: "sampling" });
+    expect(sampled).toEqual([
+      { messages: [{ role: "user", content: { type: "text", text: "Name a colour" } }], maxTokens: 10 },
+    ]);
+    expect(answersIn(sampling)).toEqual({
+      "sampling-1": {
+        role: "assistant",
+        content: { type: "text", text: "teal" },
+        model: "m",
+        stopReason: "endTurn",
+      },
+    });
+    const roots = await mcp.callTool("slow-task", { ms: 100, ask: "roots" });
+    expect(answersIn(roots)).toEqual({ "roots-1": { roots: [{ uri: "file:///work", name: "work" }] } });
+  });
+
+  it("without a handler for what the task asks: the task is cancelled and the call rejects naming tool and request", async () => {
+    const messages: MCPWireMessage[] = [];
+    const mcp = new MCP({ ...(await config()), onMessage: (message) => messages.push(message) });
+    open.push(mcp);
+    await mcp.connect();
+    const error = await rejection(mcp.callTool("slow-task", { ms: 200, ask: "elicitation" }));
+    expect(error.code).toBe("mcp-capability-missing");
+    expect(error.message).toContain(
+      'the task of tool "slow-task" asked for elicitation (elicitation/create, input request "elicitation-1"), and this connection has no handlers.elicitation to answer it; the task was cancelled (tasks/cancel)',
+    );
+    expect(error.message).toContain("(error -32021)");
+    const cancelled = await cancelledOnServer(mcp, 1);
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]).toMatch(/^task-\d+-\d+$/);
+    expect(await updatesOnServer(mcp)).toEqual([]);
+    expect(traffic(messages)).not.toContain("out tasks/update");
+  });
+
+  it("an abort while the user is still answering cancels the task, and the late answer is not sent", async () => {
+    const asked: unknown[] = [];
+    let answer: ((result: { action: "accept"; content: { confirm: boolean } }) => void) | undefined;
+    const messages: MCPWireMessage[] = [];
+    const mcp = new MCP({
+      ...(await config()),
+      onMessage: (message) => messages.push(message),
+      handlers: {
+        elicitation: (request) =>
+          new Promise((resolve) => {
+            asked.push(request);
+            answer = resolve;
+          }),
+      },
+    });
+    open.push(mcp);
+    await mcp.connect();
+    const controller = new AbortController();
+    const call = rejection(
+      mcp.callTool("slow-task", { ms: 200, ask: "elicitation" }, { signal: controller.signal }),
+    );
+    await waitFor(() => asked.length === 1);
+    controller.abort();
+    expect((await call).code).toBe("aborted");
+    const cancelled = await cancelledOnServer(mcp, 1);
+    expect(cancelled).toHaveLength(1);
+
+    answer?.({ action: "accept", content: { confirm: true } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await updatesOnServer(mcp)).toEqual([]);
+    expect(traffic(messages)).not.toContain("out tasks/update");
+    expect(asked).toHaveLength(1);
+  });
+
+  it("a handler that fails, a request no client may be asked, or garbled inputRequests: the task is cancelled, the call gives an error result", async () => {
+    const mcp = new MCP({
+      ...(await config()),
+      handlers: {
+        elicitation: async () => {
+          throw new Error("the user closed the dialog");
+        },
+      },
+    });
+    open.push(mcp);
+    await mcp.connect();
+    const failed = await mcp.callTool("slow-task", { ms: 100, ask: "elicitation" });
+    expect(failed.isError).toBe(true);
+    expect(text(failed)).toContain(
+      'answering the task of tool "slow-task", which asked for elicitation (elicitation/create, input request "elicitation-1"), failed; the task was cancelled (tasks/cancel): ',
+    );
+    expect(text(failed)).toContain("the user closed the dialog");
+
+    const bogus = await mcp.callTool("slow-task", { ms: 100, ask: "bogus" });
+    expect(bogus.isError).toBe(true);
+    expect(text(bogus)).toContain(
+      'the task of tool "slow-task" sent an invalid input request; the task was cancelled (tasks/cancel): ',
+    );
+    expect(text(bogus)).toContain("'tools/call' is not an embedded request");
+
+    const garbled = await mcp.callTool("slow-task", { ms: 100, ask: "garbled" });
+    expect(garbled.isError).toBe(true);
+    expect(text(garbled)).toContain(
+      'the task of tool "slow-task" asked for input with inputRequests that are not an object; the task was cancelled (tasks/cancel)',
+    );
+    expect(await cancelledOnServer(mcp, 3)).toHaveLength(3);
+    expect(await updatesOnServer(mcp)).toEqual([]);
   });
 });

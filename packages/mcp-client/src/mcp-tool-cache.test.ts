@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
 
 // A 2026-07-28-only Streamable HTTP server whose tools/list carries the ttlMs/cacheScope given
-// on its command line, and whose `switch-header` tool renames `route`'s x-mcp-header parameter.
+// on its command line, whose `switch-header` tool renames `route`'s x-mcp-header parameter, and
+// whose `grow` tool adds a tool to later lists, neither with a list-changed notice.
 const serverScript = join(dirname(fileURLToPath(import.meta.url)), "../test-servers/cache-server.mjs");
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -81,14 +82,14 @@ describe("the tool cache on a 2026-07-28 server", () => {
   it("serves the tool list from the cache for the server's ttlMs and fetches it again once stale", async () => {
     const mcp = await connect(await startServer(600, "private"));
     const first = await mcp.listTools();
-    expect(first.map((tool) => tool.name)).toEqual(["route", "switch-header", "stats"]);
+    expect(first.map((tool) => tool.name)).toEqual(["route", "switch-header", "stats", "grow"]);
     await mcp.listTools();
     await mcp.listServerTools();
     expect((await stats(mcp))["tools/list"]).toBe(1);
 
     await new Promise((resolve) => setTimeout(resolve, 700));
     const again = await mcp.listTools();
-    expect(again.map((tool) => tool.name)).toEqual(["route", "switch-header", "stats"]);
+    expect(again.map((tool) => tool.name)).toEqual(["route", "switch-header", "stats", "grow"]);
     await mcp.listTools();
     expect((await stats(mcp))["tools/list"]).toBe(2);
   });
@@ -101,5 +102,47 @@ describe("the tool cache on a 2026-07-28 server", () => {
     // Tool calls keep using the held definitions: no tools/list of their own.
     await mcp.callTool("stats");
     expect((await stats(mcp))["tools/list"]).toBe(3);
+  });
+
+  it("tells onToolsChanged listeners once the list's ttlMs has passed, so they see a tool added without notice", async () => {
+    const mcp = await connect(await startServer(1_000, "private"));
+    const changes: number[] = [];
+    const listedAt = Date.now();
+    mcp.onToolsChanged(() => changes.push(Date.now() - listedAt));
+    expect((await mcp.listTools()).map((tool) => tool.name)).toEqual([
+      "route",
+      "switch-header",
+      "stats",
+      "grow",
+    ]);
+    expect(text(await mcp.callTool("grow"))).toBe("grown is listed from now on");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(changes).toEqual([]);
+    const end = Date.now() + 5_000;
+    while (changes.length === 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toBeGreaterThanOrEqual(1_000);
+    // Once: no further notice until the list is fetched again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(changes).toHaveLength(1);
+
+    // Listing again gets the grown tool, and arms the notice for the new list.
+    const tools = await mcp.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["route", "switch-header", "stats", "grow", "grown"]);
+    expect(text(await mcp.callTool("grown"))).toBe("grown");
+    while (changes.length === 1 && Date.now() < end + 2_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(changes).toHaveLength(2);
+    expect((await stats(mcp))["tools/list"]).toBe(2);
+  });
+
+  it("sends no expiry notice after close()", async () => {
+    const mcp = await connect(await startServer(1_000, "private"));
+    let changes = 0;
+    mcp.onToolsChanged(() => changes++);
+    await mcp.listTools();
+    await mcp.close();
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(changes).toBe(0);
   });
 });

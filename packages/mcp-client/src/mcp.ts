@@ -79,7 +79,11 @@ export class MCP implements ToolSource {
   private readonly connection: MCPConnection;
   private roots?: MCPRoot[];
   private logLevel?: string;
-  private readonly toolCache = new ToolCache((tools) => this.rememberToolMetadata(tools));
+  private readonly toolCache = new ToolCache(
+    (tools) => this.rememberToolMetadata(tools),
+    Date.now,
+    () => this.notifyToolListeners(),
+  );
   private readonly toolMetadata = new Map<string, ToolMetadata>();
   private readonly toolListeners = new Set<() => void>();
   private readonly subscriptions = new Map<string, Set<(uri: string) => void>>();
@@ -250,7 +254,12 @@ export class MCP implements ToolSource {
 
   // ---- tools ----------------------------------------------------------------------------------
 
-  /** Subscribes to changes of the server's tool list (`tools/list_changed`, or a restart). */
+  /**
+   * Subscribes to changes of the server's tool list: `tools/list_changed`, a restart, and on
+   * 2026-07-28 the end of the listed tools' `ttlMs` (no sooner than a second after the list),
+   * after which the server may list different tools without saying so. A listener lists again
+   * when it next needs the tools (an Agent: before its next step).
+   */
   onToolsChanged(listener: () => void): () => void {
     this.toolListeners.add(listener);
     return () => {

@@ -1,6 +1,7 @@
 import type { ClientCapabilities } from "@junction/types";
 import type { Client, JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
+import { answerTaskInput, taskInputFailure } from "./task-input.js";
 
 /** The MCP 2026-07-28 tasks extension (SEP-2663). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -9,7 +10,7 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 const DEFAULT_POLL_MS = 500;
 const MIN_POLL_MS = 10;
 const MAX_POLL_MS = 5_000;
-/** Time limit of each `tasks/get` and `tasks/cancel` (the call's own deadline bounds the whole). */
+/** Time limit of each `tasks/get`, `tasks/update` and `tasks/cancel` (the call's own deadline bounds the whole). */
 const TASK_REQUEST_MS = 10_000;
 /** How long a call given up before its answer came is remembered, to cancel a task it created. */
 const TASK_ID_GRACE_MS = 10_000;
@@ -69,8 +70,8 @@ export type TaskOutcome =
 /**
  * The JSON-RPC outcome of a finished task for the `tools/call` that created it: a completed task
  * gives its inlined tool result (a tool error is `isError` inside it), a failed one its inlined
- * error, a cancelled one an error saying so. A task still working gives `undefined`. A task that
- * waits for input (`input_required`) is not supported yet (no `tasks/update`): an error.
+ * error, a cancelled one an error saying so. A task still working, or waiting for input
+ * (`input_required`, answered by {@link followTasks}), gives `undefined`.
  */
 export function taskOutcome(detailed: Record<string, unknown>, tool: string): TaskOutcome | undefined {
   const status = detailed.status;
@@ -105,12 +106,6 @@ export function taskOutcome(detailed: Record<string, unknown>, tool: string): Ta
         code: -32603,
         message: `the task of tool "${tool}" was cancelled on the server`,
       };
-    case "input_required":
-      return {
-        kind: "error",
-        code: -32603,
-        message: `the task of tool "${tool}" asks for input (tasks/update), which this client does not support yet`,
-      };
     default:
       return undefined;
   }
@@ -132,6 +127,12 @@ interface HeldCall {
   done: boolean;
   polls: number;
   lastMessage?: string;
+  /** The task's latest `requestState` (SEP-2322), echoed on each later task request. */
+  requestState?: string;
+  /** The keys of the task's input requests already handed to the handlers (answered once each). */
+  asked: Set<string>;
+  /** Aborted when the call ends: answers still being prepared are then not sent. */
+  input: AbortController;
 }
 
 /**
@@ -140,9 +141,19 @@ interface HeldCall {
  * with a `CreateTaskResult` is held back, `tasks/get` is polled (at the server's `pollIntervalMs`)
  * until the task ends, and the call then gets the task's inlined result or error as its own
  * answer, so `callTool` and the proxy tools work as on any other call. A status message the task
- * reports while it runs reaches the call's `onProgress`. When the caller gives the call up (abort
- * or timeout: `notifications/cancelled` for it, or its HTTP request stream aborted), polling stops
- * and the server gets `tasks/cancel`. Returns a function that stops following (session gone).
+ * reports while it runs reaches the call's `onProgress`.
+ *
+ * A task that needs input (`input_required`) lists it in the `inputRequests` of `tasks/get`: each
+ * new entry (by key; a key is answered once) goes to the handlers the user gave the `MCP`
+ * (elicitation, sampling, roots) on the same path as an `input_required` answer of an ordinary
+ * request (see {@link answerTaskInput}), and the answers go back in one `tasks/update`. Polling
+ * goes on meanwhile, so a task that ends while the user is still answering ends the call. Input
+ * that cannot be answered (no handler for what was asked, a malformed request, a handler that
+ * fails) cancels the task and fails the call ({@link taskInputFailure}).
+ *
+ * When the caller gives the call up (abort or timeout: `notifications/cancelled` for it, or its
+ * HTTP request stream aborted), polling stops, answers not yet sent are dropped, and the server
+ * gets `tasks/cancel`. Returns a function that stops following (session gone).
  */
 export function followTasks(client: Client, transport: Transport): () => void {
   const calls = new Map<string | number, HeldCall>();
@@ -150,12 +161,25 @@ export function followTasks(client: Client, transport: Transport): () => void {
   const send = transport.send.bind(transport);
   let stopped = false;
 
-  const request = (method: "tasks/get" | "tasks/cancel", taskId: string) =>
-    client.request({ method, params: { taskId } }, AnyResultSchema, { timeout: TASK_REQUEST_MS });
+  const request = (
+    method: "tasks/get" | "tasks/update" | "tasks/cancel",
+    params: { taskId: string; requestState?: string } & Record<string, unknown>,
+  ) => client.request({ method, params }, AnyResultSchema, { timeout: TASK_REQUEST_MS });
+
+  /** The params of a task request: the task's id, and its latest `requestState` if it has one. */
+  const taskParams = (call: HeldCall, taskId: string) => ({
+    taskId,
+    ...(call.requestState === undefined ? {} : { requestState: call.requestState }),
+  });
+
+  const cancelTask = (call: HeldCall, taskId: string) => {
+    void request("tasks/cancel", taskParams(call, taskId)).catch(() => undefined);
+  };
 
   const finish = (id: string | number, call: HeldCall, outcome: TaskOutcome) => {
     call.done = true;
     clearTimeout(call.timer);
+    call.input.abort();
     calls.delete(id);
     if (stopped) return;
     const message: JSONRPCMessage =
@@ -178,6 +202,7 @@ export function followTasks(client: Client, transport: Transport): () => void {
     if (!call || call.done) return;
     call.done = true;
     clearTimeout(call.timer);
+    call.input.abort();
     // Before the answer came, the entry stays a while: an answer that creates a task then gets
     // the task cancelled.
     if (!call.taskId) {
@@ -187,7 +212,7 @@ export function followTasks(client: Client, transport: Transport): () => void {
       return;
     }
     calls.delete(id);
-    void request("tasks/cancel", call.taskId).catch(() => undefined);
+    cancelTask(call, call.taskId);
   };
 
   const reportProgress = (call: HeldCall, message: string | undefined) => {
@@ -205,11 +230,11 @@ export function followTasks(client: Client, transport: Transport): () => void {
       if (call.done || stopped || !call.taskId) return;
       let detailed: Record<string, unknown>;
       try {
-        detailed = await request("tasks/get", call.taskId);
+        detailed = await request("tasks/get", taskParams(call, call.taskId));
       } catch (error) {
         if (call.done || stopped) return;
         // A task we stop following should not run on unwatched.
-        void request("tasks/cancel", call.taskId).catch(() => undefined);
+        cancelTask(call, call.taskId);
         const reason = error instanceof Error ? error.message : String(error);
         finish(id, call, {
           kind: "error",
@@ -220,16 +245,65 @@ export function followTasks(client: Client, transport: Transport): () => void {
       }
       if (call.done || stopped) return;
       call.polls++;
+      rememberRequestState(call, detailed);
       const outcome = taskOutcome(detailed, call.tool);
       if (!outcome) {
         reportProgress(call, typeof detailed.statusMessage === "string" ? detailed.statusMessage : undefined);
+        if (detailed.status === "input_required" && !answerInput(id, call, call.taskId, detailed)) return;
         poll(id, call, pollDelayMs(detailed.pollIntervalMs));
         return;
       }
-      if (detailed.status === "input_required")
-        void request("tasks/cancel", call.taskId).catch(() => undefined);
       finish(id, call, outcome);
     }, delayMs);
+  };
+
+  /**
+   * Hands the new input requests of an `input_required` task to the handlers and sends their
+   * answers with `tasks/update` (in the background: polling goes on). False when the call ended
+   * here (malformed `inputRequests`).
+   */
+  const answerInput = (
+    id: string | number,
+    call: HeldCall,
+    taskId: string,
+    detailed: Record<string, unknown>,
+  ): boolean => {
+    const listed = detailed.inputRequests;
+    // None listed: the answers sent are not yet reflected (tasks/update is eventually consistent).
+    if (listed === undefined) return true;
+    if (typeof listed !== "object" || listed === null || Array.isArray(listed)) {
+      cancelTask(call, taskId);
+      finish(id, call, {
+        kind: "error",
+        code: -32603,
+        message: `the task of tool "${call.tool}" asked for input with inputRequests that are not an object; the task was cancelled (tasks/cancel)`,
+      });
+      return false;
+    }
+    const fresh = Object.entries(listed).filter(([key]) => !call.asked.has(key));
+    if (fresh.length === 0) return true;
+    for (const [key] of fresh) call.asked.add(key);
+    const inputRequests = Object.fromEntries(fresh);
+    answerTaskInput(client, {
+      taskId,
+      inputRequests,
+      ...(call.requestState === undefined ? {} : { requestState: call.requestState }),
+      signal: call.input.signal,
+      update: (params) => {
+        // A call given up while its user answered: the task is cancelled, the answer stays here.
+        if (call.done || stopped) return Promise.reject(call.input.signal.reason);
+        // The latest requestState, not the one of the round's start (maybe none by now).
+        return request("tasks/update", {
+          ...taskParams(call, taskId),
+          inputResponses: params.inputResponses,
+        });
+      },
+    }).catch((error: unknown) => {
+      if (call.done || stopped) return;
+      cancelTask(call, taskId);
+      finish(id, call, { kind: "error", ...taskInputFailure(error, call.tool, inputRequests) });
+    });
+    return true;
   };
 
   transport.send = (original: JSONRPCMessage, options?: TransportSendOptions) => {
@@ -243,6 +317,8 @@ export function followTasks(client: Client, transport: Transport): () => void {
           ...(typeof token === "string" || typeof token === "number" ? { progressToken: token } : {}),
           done: false,
           polls: 0,
+          asked: new Set(),
+          input: new AbortController(),
         };
         const requestSignal = (options as { requestSignal?: AbortSignal } | undefined)?.requestSignal;
         if (requestSignal) {
@@ -262,11 +338,13 @@ export function followTasks(client: Client, transport: Transport): () => void {
     const id = !("method" in message) && "id" in message ? message.id : undefined;
     if ((typeof id === "string" || typeof id === "number") && calls.has(id)) {
       const call = calls.get(id)!;
-      const created = "result" in message ? createdTaskOf(message.result) : undefined;
+      const result = "result" in message ? message.result : undefined;
+      const created = createdTaskOf(result);
       if (!created) {
         calls.delete(id);
       } else if (!call.done) {
         call.taskId = created.taskId;
+        rememberRequestState(call, result);
         reportProgress(call, created.statusMessage);
         const early = taskOutcome({ ...created }, call.tool);
         // A task created already terminal still has its result or error on tasks/get.
@@ -275,7 +353,8 @@ export function followTasks(client: Client, transport: Transport): () => void {
       } else {
         // Given up before the task's id arrived: cancel it now.
         calls.delete(id);
-        void request("tasks/cancel", created.taskId).catch(() => undefined);
+        rememberRequestState(call, result);
+        cancelTask(call, created.taskId);
         return;
       }
     }
@@ -287,7 +366,17 @@ export function followTasks(client: Client, transport: Transport): () => void {
     for (const call of calls.values()) {
       call.done = true;
       clearTimeout(call.timer);
+      call.input.abort();
     }
     calls.clear();
   };
+}
+
+/**
+ * Keeps the `requestState` of a task-bearing answer (a `CreateTaskResult`, a `tasks/get` result):
+ * the client must echo the latest one, and none when the latest answer had none (SEP-2663).
+ */
+function rememberRequestState(call: { requestState?: string }, answer: unknown): void {
+  const requestState = (answer as { requestState?: unknown } | undefined)?.requestState;
+  call.requestState = typeof requestState === "string" ? requestState : undefined;
 }

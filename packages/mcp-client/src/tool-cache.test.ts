@@ -1,7 +1,7 @@
 import type { MCPTool } from "@junction/types";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { HintedList } from "./paginate.js";
-import { ToolCache } from "./tool-cache.js";
+import { MIN_EXPIRY_NOTICE_MS, ToolCache } from "./tool-cache.js";
 
 function tool(name: string): MCPTool {
   return { name, inputSchema: { type: "object" } };
@@ -83,5 +83,84 @@ describe("ToolCache", () => {
     expect(await inFlight).toEqual([tool("a")]);
     expect(test.cache.held).toBeUndefined();
     expect(test.stored).toEqual([["a"]]);
+  });
+
+  describe("the expiry notice", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    function notices(lists: HintedList<MCPTool>[]) {
+      vi.useFakeTimers();
+      let expired = 0;
+      const cache = new ToolCache(
+        () => {},
+        () => Date.now(),
+        () => expired++,
+      );
+      let fetches = 0;
+      const fetchList = async () => lists[Math.min(fetches++, lists.length - 1)]!;
+      return { cache, fetchList, expired: () => expired };
+    }
+
+    it("fires once when the list's ttlMs has passed, and a fresh list arms it anew", async () => {
+      const test = notices([
+        { items: [tool("a")], ttlMs: 5_000 },
+        { items: [tool("b")], ttlMs: 5_000 },
+      ]);
+      await test.cache.get(test.fetchList);
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(test.expired()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(test.expired()).toBe(1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(test.expired()).toBe(1);
+
+      // Listing again (the list is stale) replaces the notice of the old list by its own.
+      expect(await test.cache.get(test.fetchList)).toEqual([tool("b")]);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(test.expired()).toBe(2);
+    });
+
+    it("a list fetched before the notice cancels it: only the newest list's notice fires", async () => {
+      const test = notices([{ items: [tool("a")], ttlMs: 3_000 }]);
+      await test.cache.get(test.fetchList);
+      await vi.advanceTimersByTimeAsync(2_000);
+      await test.cache.fetch(test.fetchList);
+      await vi.advanceTimersByTimeAsync(2_999);
+      expect(test.expired()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(test.expired()).toBe(1);
+    });
+
+    it(`comes no sooner than ${MIN_EXPIRY_NOTICE_MS} ms after the list, even for ttlMs 0`, async () => {
+      const test = notices([{ items: [tool("a")], ttlMs: 0 }]);
+      await test.cache.get(test.fetchList);
+      await vi.advanceTimersByTimeAsync(MIN_EXPIRY_NOTICE_MS - 1);
+      expect(test.expired()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(test.expired()).toBe(1);
+    });
+
+    it("never fires for a list without ttlMs, nor after invalidate()", async () => {
+      const lasting = notices([{ items: [tool("a")] }]);
+      await lasting.cache.get(lasting.fetchList);
+      await vi.advanceTimersByTimeAsync(86_400_000);
+      expect(lasting.expired()).toBe(0);
+      vi.useRealTimers();
+
+      const dropped = notices([{ items: [tool("a")], ttlMs: 2_000 }]);
+      await dropped.cache.get(dropped.fetchList);
+      dropped.cache.invalidate();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(dropped.expired()).toBe(0);
+    });
+
+    it("a ttlMs past what a timer can hold (2^31-1 ms) does not fire at once", async () => {
+      const test = notices([{ items: [tool("a")], ttlMs: 40 * 86_400_000 }]);
+      await test.cache.get(test.fetchList);
+      await vi.advanceTimersByTimeAsync(86_400_000);
+      expect(test.expired()).toBe(0);
+    });
   });
 });

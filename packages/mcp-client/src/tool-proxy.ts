@@ -1,5 +1,5 @@
 import type { MCPTool, Tool, ToolContext, ToolResult } from "@junction/types";
-import { ProtocolError } from "@modelcontextprotocol/client";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 
 /** A compiled `outputSchema` check, as the SDK's JSON Schema validator returns it. */
 export type OutputValidator = (value: unknown) => { valid: boolean; errorMessage?: string };
@@ -79,11 +79,15 @@ export function checkStructuredContent(
 /**
  * A JSON-RPC error answer to tools/call is the server's failure to run the tool: a result the
  * model can read. The SDK's own timeout and closed-connection errors are not answers: undefined.
+ * Nor is a missing client capability (-32021 `MissingRequiredClientCapability`: the call needs,
+ * say, an elicitation handler this connection lacks), which is the setup's fault and rejects as
+ * `mcp-capability-missing`.
  */
 export function rpcErrorAsResult(error: unknown, name: string): ToolResult | undefined {
   // Only the server's JSON-RPC error answer (`ProtocolError`); the SDK's own timeout and
   // closed-connection errors are `SdkError`s.
   if (!(error instanceof ProtocolError)) return undefined;
+  if (error.code === ProtocolErrorCode.MissingRequiredClientCapability) return undefined;
   return {
     content: [{ type: "text", text: `Tool "${name}" failed: ${error.message}` }],
     isError: true,

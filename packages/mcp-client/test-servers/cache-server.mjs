@@ -7,13 +7,15 @@
 //
 // Tools: `route` ({ region }, its header "Region" until switched), `switch-header` (route's
 // header becomes "Zone", with no list-changed notice), `stats` (how many tools/list and
-// tools/call requests reached the server, as JSON).
+// tools/call requests reached the server, as JSON), `grow` (adds the tool `grown`, which says
+// "grown", to later lists, again with no notice: the server has only its ttlMs to say so).
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { serveFetchHandler } from "./serve-fetch-handler.mjs";
 
 const [ttlArgument = "0", scopeArgument = "private"] = process.argv.slice(2);
 let headerName = "Region";
+let grown = false;
 const seen = { "tools/list": 0, "tools/call": 0 };
 
 function build() {
@@ -43,6 +45,19 @@ function build() {
   server.registerTool("stats", { description: "Request counts", inputSchema: z.object({}) }, async () => ({
     content: [{ type: "text", text: JSON.stringify(seen) }],
   }));
+  server.registerTool(
+    "grow",
+    { description: "Adds the tool `grown`", inputSchema: z.object({}) },
+    async () => {
+      grown = true;
+      return { content: [{ type: "text", text: "grown is listed from now on" }] };
+    },
+  );
+  if (grown) {
+    server.registerTool("grown", { description: "Appeared later", inputSchema: z.object({}) }, async () => ({
+      content: [{ type: "text", text: "grown" }],
+    }));
+  }
   return server;
 }
 

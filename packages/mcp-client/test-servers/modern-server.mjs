@@ -31,11 +31,49 @@ let notify;
 // implement: a minimal server side on the SDK's own request handlers. `slow-task` is run as a
 // task when the request declares the extension in `_meta`; `tasks/get` reports it (with the
 // result inlined once complete), `tasks/cancel` ends it. Tasks live in this process.
+//
+// With `ask` ("elicitation", "sampling", "roots"; "bogus": a tools/call; "garbled": a list for a
+// map), the task stops halfway with status
+// `input_required` and one input request (key `<ask>-1`) in the `inputRequests` of tasks/get,
+// whether or not the client declared that capability (so tests see how a client refuses);
+// `tasks/update` answers it, and the task then completes with the answers in its result text.
+// Such a task's answers carry a `requestState` ("<taskId>:<status>") for the client to echo.
 const TASKS = "io.modelcontextprotocol/tasks";
 const tasks = new Map();
 /** Every `tasks/cancel` this process received, in order (the `task-log` tool tells them). */
 const cancelled = [];
+/** Every `tasks/update` this process received, as `{ taskId, inputResponses, requestState }`. */
+const updates = [];
 let nextTask = 1;
+
+/** The input request `slow-task` makes for each `ask`. */
+const INPUT_REQUESTS = {
+  elicitation: {
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message: "Go ahead with the slow task?",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          confirm: { type: "boolean" },
+          note: { type: "string", default: "none" },
+        },
+        required: ["confirm"],
+      },
+    },
+  },
+  sampling: {
+    method: "sampling/createMessage",
+    params: {
+      messages: [{ role: "user", content: { type: "text", text: "Name a colour" } }],
+      maxTokens: 10,
+    },
+  },
+  roots: { method: "roots/list", params: {} },
+  // Not something a server may ask a client in a task.
+  bogus: { method: "tools/call", params: { name: "echo", arguments: { message: "hi" } } },
+};
 
 /** Whether the request declared the extension (its `_meta` envelope, as the SDK hands it over). */
 function declaresTasks(ctx) {
@@ -52,10 +90,19 @@ function taskView(task) {
     ttlMs: 60_000,
     pollIntervalMs: 20,
     ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    // A task that asks for input hands out a requestState that follows its status; the client
+    // must echo the latest one (tasks/update records what came back).
+    ...(task.asks ? { requestState: `${task.taskId}:${task.status}` } : {}),
   };
 }
 
-function startTask({ ms = 100, fail = false }) {
+function complete(task, text) {
+  task.lastUpdatedAt = new Date().toISOString();
+  task.status = "completed";
+  task.result = { content: [{ type: "text", text }] };
+}
+
+function startTask({ ms = 100, fail = false, ask }) {
   const now = new Date().toISOString();
   const task = {
     taskId: `task-${process.pid}-${nextTask++}`,
@@ -64,6 +111,24 @@ function startTask({ ms = 100, fail = false }) {
     lastUpdatedAt: now,
   };
   tasks.set(task.taskId, task);
+  if (ask) {
+    task.asks = true;
+    task.timer = setTimeout(() => {
+      task.status = "input_required";
+      task.statusMessage = "waiting for input";
+      task.lastUpdatedAt = new Date().toISOString();
+      // "garbled": an inputRequests that is not a map at all.
+      task.inputRequests = ask === "garbled" ? ["elicitation/create"] : { [`${ask}-1`]: INPUT_REQUESTS[ask] };
+      task.answers = {};
+      task.resume = () => {
+        task.timer = setTimeout(
+          () => complete(task, `${process.pid}: ${task.taskId} got ${JSON.stringify(task.answers)}`),
+          ms / 2,
+        );
+      };
+    }, ms / 2);
+    return { resultType: "task", ...taskView(task) };
+  }
   const halfway = setTimeout(() => {
     task.statusMessage = "halfway";
     task.lastUpdatedAt = new Date().toISOString();
@@ -100,15 +165,37 @@ function withTasks(server) {
     if (!task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown task ${taskId}`);
     return {
       ...taskView(task),
+      ...(task.status === "input_required" ? { inputRequests: task.inputRequests } : {}),
       ...(task.result ? { result: task.result } : {}),
       ...(task.error ? { error: task.error } : {}),
     };
+  });
+  // The SDK lifts `inputResponses` out of the params into ctx.mcpReq (bare results only).
+  server.server.setRequestHandler("tasks/update", taskParams, async ({ taskId }, ctx) => {
+    const inputResponses = ctx.mcpReq.inputResponses ?? {};
+    updates.push({ taskId, inputResponses, requestState: ctx.mcpReq.requestState() });
+    const task = tasks.get(taskId);
+    // Acknowledged whatever the task (SEP-2663); only outstanding keys count.
+    if (task?.status === "input_required") {
+      for (const [key, answer] of Object.entries(inputResponses)) {
+        if (!(key in task.inputRequests)) continue;
+        task.answers[key] = answer;
+        delete task.inputRequests[key];
+      }
+      if (Object.keys(task.inputRequests).length === 0) {
+        task.status = "working";
+        task.statusMessage = "answered";
+        task.lastUpdatedAt = new Date().toISOString();
+        task.resume();
+      }
+    }
+    return {};
   });
   server.server.setRequestHandler("tasks/cancel", taskParams, async ({ taskId }) => {
     const task = tasks.get(taskId);
     if (!task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown task ${taskId}`);
     cancelled.push(taskId);
-    if (task.status === "working") {
+    if (task.status === "working" || task.status === "input_required") {
       clearTimeout(task.timer);
       clearTimeout(task.halfway);
       task.status = "cancelled";
@@ -224,7 +311,11 @@ function build() {
     "slow-task",
     {
       description: "Runs as a task (io.modelcontextprotocol/tasks) for `ms` milliseconds",
-      inputSchema: z.object({ ms: z.number().optional(), fail: z.boolean().optional() }),
+      inputSchema: z.object({
+        ms: z.number().optional(),
+        fail: z.boolean().optional(),
+        ask: z.enum(["elicitation", "sampling", "roots", "bogus", "garbled"]).optional(),
+      }),
     },
     async ({ ms = 100 }) => ({
       content: [{ type: "text", text: `${process.pid}: slept ${ms} ms, not as a task` }],
@@ -234,8 +325,13 @@ function build() {
   slowTask.execution = { taskSupport: "required" };
   server.registerTool(
     "task-log",
-    { description: "The task ids this process got tasks/cancel for", inputSchema: z.object({}) },
-    async () => ({ content: [{ type: "text", text: JSON.stringify(cancelled) }] }),
+    {
+      description: "The task ids this process got tasks/cancel for, or (of: update) every tasks/update",
+      inputSchema: z.object({ of: z.enum(["cancel", "update"]).optional() }),
+    },
+    async ({ of = "cancel" }) => ({
+      content: [{ type: "text", text: JSON.stringify(of === "update" ? updates : cancelled) }],
+    }),
   );
   return server;
 }
