@@ -4,17 +4,13 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
 import type { MCPWireMessage } from "./message-tap.js";
-import { processAlive, testServer } from "./test-support.js";
+import { processAlive, resultText, testServer } from "./test-support.js";
 
 /** The methods of the requests and notifications the tap saw, as "out initialize" etc. */
 function methods(messages: MCPWireMessage[]): string[] {
   return messages.flatMap(({ direction, message }) =>
     "method" in message ? [`${direction} ${message.method}`] : [],
   );
-}
-
-function text(result: { content: { type: string; text?: string }[] }): string {
-  return result.content.map((part) => part.text ?? "").join("");
 }
 
 async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
@@ -78,7 +74,7 @@ describe("a reconnect remembers the revision the connection negotiated", () => {
     });
     await mcp.connect();
     expect(mcp.protocolVersion).toBe("2026-07-28");
-    const first = text(await mcp.callTool("echo", { message: "one" }));
+    const first = resultText(await mcp.callTool("echo", { message: "one" }));
     const pid = Number(first.split(":")[0]);
     expect(first).toBe(`${pid}: one`);
 
@@ -86,7 +82,7 @@ describe("a reconnect remembers the revision the connection negotiated", () => {
     await waitFor(() => !processAlive(pid));
     // The restart opens with the 2026 discovery again (a modern server is never spoken to in 2025).
     await waitFor(() => methods(messages).filter((method) => method === "out server/discover").length === 2);
-    const second = text(await mcp.callTool("echo", { message: "two" }));
+    const second = resultText(await mcp.callTool("echo", { message: "two" }));
     const newPid = Number(second.split(":")[0]);
     expect(newPid).not.toBe(pid);
     expect(second).toBe(`${newPid}: two`);
@@ -126,7 +122,7 @@ describe("a remembered era that no longer works", () => {
     await writeFile(eraFile, "modern");
     await mcp.callTool("crash", { delayMs: 20 }).catch(() => undefined);
     const result = await mcp.callTool("echo", { message: "upgraded" }, { timeoutMs: 10_000 });
-    expect(text(result)).toMatch(/^\d+: upgraded$/);
+    expect(resultText(result)).toMatch(/^\d+: upgraded$/);
     expect(mcp.protocolVersion).toBe("2026-07-28");
     const seen = methods(messages);
     const firstAfterCrash = seen.indexOf("out initialize", seen.indexOf("out tools/call"));

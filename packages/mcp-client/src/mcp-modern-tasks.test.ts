@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { JunctionError } from "@junction/types";
+import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
 import type { MCPConfig } from "./mcp-config.js";
 import type { MCPWireMessage } from "./message-tap.js";
-import { testServer } from "./test-support.js";
+import { rejection, resultText, startListeningServer, stopProcess, testServer } from "./test-support.js";
 
 // Tasks as the 2026-07-28 io.modelcontextprotocol/tasks extension, against the v2 SDK server in
 // modern-only mode (test-servers/modern-server.mjs runs `slow-task` as a task when a request
@@ -16,52 +15,20 @@ const open: MCP[] = [];
 const children: ChildProcess[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((mcp) => mcp.close()));
-  await Promise.all(children.splice(0).map(stop));
+  await Promise.all(children.splice(0).map(stopProcess));
 });
 
-function text(result: { content: { type: string; text?: string }[] }): string {
-  return result.content.map((part) => part.text ?? "").join("");
-}
-
-async function rejection(promise: Promise<unknown>): Promise<JunctionError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!JunctionError.isInstance(error)) throw new Error(`expected a JunctionError, got ${String(error)}`);
-  return error;
-}
-
 async function startHttp(): Promise<string> {
-  const child = spawn(process.execPath, [serverScript, "http", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const { child, url } = await startListeningServer(serverScript, ["http", "0"]);
   children.push(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`modern HTTP server exited with ${code}`)));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+  return url;
 }
 
 /** The task ids the server process got `tasks/cancel` for, once there are `count` of them. */
 async function cancelledOnServer(mcp: MCP, count: number): Promise<string[]> {
   const end = Date.now() + 5_000;
   for (;;) {
-    const ids = JSON.parse(text(await mcp.callTool("task-log"))) as string[];
+    const ids = JSON.parse(resultText(await mcp.callTool("task-log"))) as string[];
     if (ids.length >= count || Date.now() > end) return ids;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -71,7 +38,7 @@ async function cancelledOnServer(mcp: MCP, count: number): Promise<string[]> {
 async function updatesOnServer(
   mcp: MCP,
 ): Promise<{ taskId: string; inputResponses: unknown; requestState?: string }[]> {
-  return JSON.parse(text(await mcp.callTool("task-log", { of: "update" })));
+  return JSON.parse(resultText(await mcp.callTool("task-log", { of: "update" })));
 }
 
 async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
@@ -84,8 +51,8 @@ async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
 
 /** The answers the server's task result reports, parsed from "<pid>: <taskId> got <json>". */
 function answersIn(result: { content: { type: string; text?: string }[] }): unknown {
-  const match = /^\d+: task-\d+-\d+ got (.*)$/.exec(text(result));
-  if (!match) throw new Error(`not a task result with answers: ${text(result)}`);
+  const match = /^\d+: task-\d+-\d+ got (.*)$/.exec(resultText(result));
+  if (!match) throw new Error(`not a task result with answers: ${resultText(result)}`);
   return JSON.parse(match[1]!);
 }
 
@@ -116,7 +83,7 @@ describe.each(transports)("the tasks extension on a 2026-07-28 server over %s", 
     const progress: { progress: number; message?: string }[] = [];
     const result = await mcp.callTool("slow-task", { ms: 300 }, { onProgress: (p) => progress.push(p) });
     expect(result.isError).toBe(false);
-    expect(text(result)).toMatch(/^\d+: slept 300 ms as task-\d+-\d+$/);
+    expect(resultText(result)).toMatch(/^\d+: slept 300 ms as task-\d+-\d+$/);
     // The server's status message, reported once, while the task ran.
     expect(progress.map((p) => p.message)).toEqual(["halfway"]);
 
@@ -160,7 +127,7 @@ describe.each(transports)("the tasks extension on a 2026-07-28 server over %s", 
     await mcp.connect();
     const result = await mcp.callTool("slow-task", { ms: 50, fail: true });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain("the task's worker crashed");
+    expect(resultText(result)).toContain("the task's worker crashed");
   });
 
   it("cancels the task on the server (tasks/cancel) when the caller aborts", async () => {
@@ -343,21 +310,21 @@ describe.each(transports)("the tasks extension on a 2026-07-28 server over %s", 
     await mcp.connect();
     const failed = await mcp.callTool("slow-task", { ms: 100, ask: "elicitation" });
     expect(failed.isError).toBe(true);
-    expect(text(failed)).toContain(
+    expect(resultText(failed)).toContain(
       'answering the task of tool "slow-task", which asked for elicitation (elicitation/create, input request "elicitation-1"), failed; the task was cancelled (tasks/cancel): ',
     );
-    expect(text(failed)).toContain("the user closed the dialog");
+    expect(resultText(failed)).toContain("the user closed the dialog");
 
     const bogus = await mcp.callTool("slow-task", { ms: 100, ask: "bogus" });
     expect(bogus.isError).toBe(true);
-    expect(text(bogus)).toContain(
+    expect(resultText(bogus)).toContain(
       'the task of tool "slow-task" sent an invalid input request; the task was cancelled (tasks/cancel): ',
     );
-    expect(text(bogus)).toContain("'tools/call' is not an embedded request");
+    expect(resultText(bogus)).toContain("'tools/call' is not an embedded request");
 
     const garbled = await mcp.callTool("slow-task", { ms: 100, ask: "garbled" });
     expect(garbled.isError).toBe(true);
-    expect(text(garbled)).toContain(
+    expect(resultText(garbled)).toContain(
       'the task of tool "slow-task" asked for input with inputRequests that are not an object; the task was cancelled (tasks/cancel)',
     );
     expect(await cancelledOnServer(mcp, 3)).toHaveLength(3);

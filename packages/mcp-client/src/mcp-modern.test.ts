@@ -1,12 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer, type ServerResponse } from "node:http";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { JunctionError } from "@junction/types";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MCP } from "./mcp.js";
 import type { MCPStdioConfig } from "./mcp-config.js";
+import { rejection, resultText, startListeningServer, stopProcess } from "./test-support.js";
 
 // A 2026-07-28-only server (legacy traffic refused) over stdio and Streamable HTTP.
 const serverScript = join(dirname(fileURLToPath(import.meta.url)), "../test-servers/modern-server.mjs");
@@ -21,19 +21,6 @@ function track(mcp: MCP): MCP {
   return mcp;
 }
 
-function text(result: { content: { type: string; text?: string }[] }): string {
-  return result.content.map((part) => part.text ?? "").join("");
-}
-
-async function rejection(promise: Promise<unknown>): Promise<JunctionError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!JunctionError.isInstance(error)) throw new Error(`expected a JunctionError, got ${String(error)}`);
-  return error;
-}
-
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -44,28 +31,8 @@ function alive(pid: number): boolean {
 }
 
 /** Starts the server in HTTP mode as its own process; resolves with its port once it listens. */
-async function startHttp(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [serverScript, "http", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`modern HTTP server exited with ${code}`)));
-  });
-  return { child, port };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+function startHttp(): Promise<{ child: ChildProcess; port: number }> {
+  return startListeningServer(serverScript, ["http", "0"]);
 }
 
 describe("a 2026-07-28-only server over stdio", () => {
@@ -99,7 +66,7 @@ describe("a 2026-07-28-only server over stdio", () => {
       "task-log",
     ]);
     const pid = (mcp as unknown as { session: { transport: { pid: number } } }).session.transport.pid;
-    expect(text(await mcp.callTool("echo", { message: "hi" }))).toBe(`${pid}: hi`);
+    expect(resultText(await mcp.callTool("echo", { message: "hi" }))).toBe(`${pid}: hi`);
     const image = await mcp.callTool("tiny-image");
     expect(image.content).toEqual([
       {
@@ -110,7 +77,7 @@ describe("a 2026-07-28-only server over stdio", () => {
     ]);
     const failed = await mcp.callTool("fail");
     expect(failed.isError).toBe(true);
-    expect(text(failed)).toContain("the tool broke");
+    expect(resultText(failed)).toContain("the tool broke");
     const read = await mcp.readResource("memo://greeting");
     expect(read.contents).toEqual([
       { uri: "memo://greeting", mimeType: "text/plain", text: "hello from 2026" },
@@ -127,8 +94,8 @@ describe("a 2026-07-28-only server over stdio", () => {
   it("answers input_required rounds (MRTR) through handlers.elicitation", async () => {
     const mcp = track(new MCP(config()));
     await mcp.connect();
-    expect(text(await mcp.callTool("deploy", { env: "prod" }))).toBe("deployed to prod");
-    expect(text(await mcp.callTool("deploy", { env: "staging" }))).toBe("not deployed");
+    expect(resultText(await mcp.callTool("deploy", { env: "prod" }))).toBe("deployed to prod");
+    expect(resultText(await mcp.callTool("deploy", { env: "staging" }))).toBe("not deployed");
   });
 
   it("answers sampling and roots asked in one input_required round, and completes prompt arguments", async () => {
@@ -150,7 +117,7 @@ describe("a 2026-07-28-only server over stdio", () => {
       }),
     );
     await mcp.connect();
-    expect(text(await mcp.callTool("brief", { topic: "MCP" }))).toBe(
+    expect(resultText(await mcp.callTool("brief", { topic: "MCP" }))).toBe(
       "MCP joins tools to models. [local-7b] in file:///work/project",
     );
     expect(sampled).toEqual([[{ role: "user", content: { type: "text", text: "One line on MCP." } }]]);
@@ -170,7 +137,7 @@ describe("a 2026-07-28-only server over stdio", () => {
     const call = rejection(mcp.callTool("hang", {}, { signal: controller.signal }));
     controller.abort();
     expect((await call).code).toBe("aborted");
-    expect(text(await mcp.callTool("echo", { message: "still here" }))).toContain("still here");
+    expect(resultText(await mcp.callTool("echo", { message: "still here" }))).toContain("still here");
   });
 
   it("refuses a pinned 2025-11-25 with a clear error (the server takes no legacy traffic)", async () => {
@@ -194,7 +161,7 @@ describe("a 2026-07-28-only server over stdio", () => {
     }
     expect(second).not.toBe(0);
     expect(mcp.protocolVersion).toBe("2026-07-28");
-    expect(text(await mcp.callTool("echo", { message: "back" }))).toBe(`${second}: back`);
+    expect(resultText(await mcp.callTool("echo", { message: "back" }))).toBe(`${second}: back`);
     await mcp.close();
     expect(alive(second)).toBe(false);
   });
@@ -285,7 +252,7 @@ describe("a 2026-07-28-only server over Streamable HTTP", () => {
   afterAll(async () => {
     await proxy?.close();
     await single?.close();
-    await Promise.all(servers.map((server) => stop(server.child)));
+    await Promise.all(servers.map((server) => stopProcess(server.child)));
   });
 
   it("needs no session: calls alternate between two server processes and all succeed", async () => {
@@ -301,13 +268,13 @@ describe("a 2026-07-28-only server over Streamable HTTP", () => {
     expect(mcp.protocolVersion).toBe("2026-07-28");
     const answers = new Set<string>();
     for (let i = 0; i < 4; i++) {
-      const reply = text(await mcp.callTool("echo", { message: `call ${i}` }));
+      const reply = resultText(await mcp.callTool("echo", { message: `call ${i}` }));
       expect(reply).toMatch(new RegExp(`^\\d+: call ${i}$`));
       answers.add(reply.split(":")[0] ?? "");
     }
     expect([...answers].sort()).toEqual(servers.map((server) => String(server.child.pid)).sort());
     // MRTR over HTTP: the retry with inputResponses may land on the other process.
-    expect(text(await mcp.callTool("deploy", { env: "prod" }))).toBe("deployed to prod");
+    expect(resultText(await mcp.callTool("deploy", { env: "prod" }))).toBe("deployed to prod");
     expect((await mcp.readResource("memo://greeting")).contents).toEqual([
       { uri: "memo://greeting", mimeType: "text/plain", text: "hello from 2026" },
     ]);
@@ -333,9 +300,9 @@ describe("a 2026-07-28-only server over Streamable HTTP", () => {
     // One stream for the tool list, reopened with the resource added.
     expect(listens()).toBe(2);
 
-    expect(text(await mcp.callTool("announce", { what: "tools" }))).toBe("announced tools");
+    expect(resultText(await mcp.callTool("announce", { what: "tools" }))).toBe("announced tools");
     await vi.waitFor(() => expect(toolChanges).toBe(1));
-    expect(text(await mcp.callTool("announce", { what: "greeting" }))).toBe("announced greeting");
+    expect(resultText(await mcp.callTool("announce", { what: "greeting" }))).toBe("announced greeting");
     await vi.waitFor(() => expect(updates).toEqual(["memo://greeting"]));
 
     single.cutListenStreams();

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { JunctionError } from "@junction/types";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
 import type { MCPCommon, MCPConfig, MCPProtocolVersion } from "./mcp-config.js";
 import type { MCPWireMessage } from "./message-tap.js";
 import { MCPSkillVerificationError } from "./skills.js";
-import { testServer } from "./test-support.js";
+import { rejection, startListeningServer, stopProcess, testServer } from "./test-support.js";
 
 // The Skills extension (SEP-2640) against test-servers/skills-server.mjs, a server built on the
 // SDK's own skills support that also serves tampered files and a malformed entry, over stdio and
@@ -23,35 +22,8 @@ function track(mcp: MCP): MCP {
   return mcp;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<JunctionError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!JunctionError.isInstance(error)) throw new Error(`expected a JunctionError, got ${String(error)}`);
-  return error;
-}
-
-async function startHttp(script: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [script, "http", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}/mcp` };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+function startHttp(script: string): Promise<{ child: ChildProcess; url: string }> {
+  return startListeningServer(script, ["http", "0"]);
 }
 
 const sha256 = (text: string) => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
@@ -117,7 +89,7 @@ describe.each(transports)("the skills API over %s", (transport) => {
     if (transport === "http") http = await startHttp(skillsServer);
   });
   afterAll(async () => {
-    if (http) await stop(http.child);
+    if (http) await stopProcess(http.child);
   });
 
   function connectTo(

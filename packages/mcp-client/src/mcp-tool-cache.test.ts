@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
+import { resultText, startListeningServer, stopProcess } from "./test-support.js";
 
 // A 2026-07-28-only Streamable HTTP server whose tools/list carries the ttlMs/cacheScope given
 // on its command line, whose `switch-header` tool renames `route`'s x-mcp-header parameter, and
@@ -15,28 +15,9 @@ afterEach(async () => {
 });
 
 async function startServer(ttlMs: number, cacheScope: "public" | "private"): Promise<string> {
-  const child = spawn(process.execPath, [serverScript, String(ttlMs), cacheScope], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  cleanups.push(() => stop(child));
-  const port = await new Promise<number>((resolve, reject) => {
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening (\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`cache server exited with ${code}`)));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+  const server = startListeningServer(serverScript, [String(ttlMs), cacheScope]);
+  cleanups.push(async () => stopProcess((await server).child));
+  return (await server).url;
 }
 
 async function connect(url: string): Promise<MCP> {
@@ -47,13 +28,9 @@ async function connect(url: string): Promise<MCP> {
   return mcp;
 }
 
-function text(result: { content: { type: string; text?: string }[] }): string {
-  return result.content.map((part) => part.text ?? "").join("");
-}
-
 /** How many tools/list and tools/call requests reached the server (this stats call included). */
 async function stats(mcp: MCP): Promise<{ "tools/list": number; "tools/call": number }> {
-  return JSON.parse(text(await mcp.callTool("stats")));
+  return JSON.parse(resultText(await mcp.callTool("stats")));
 }
 
 describe("the tool cache on a 2026-07-28 server", () => {
@@ -66,10 +43,10 @@ describe("the tool cache on a 2026-07-28 server", () => {
     mcp.onToolsChanged(() => changes++);
 
     // The server now wants Mcp-Param-Zone; our listed definition still says Region.
-    expect(text(await mcp.callTool("switch-header"))).toBe("route now reads Mcp-Param-Zone");
+    expect(resultText(await mcp.callTool("switch-header"))).toBe("route now reads Mcp-Param-Zone");
     const result = await mcp.callTool("route", { region: "eu-west" });
     expect(result.isError).toBeFalsy();
-    expect(text(result)).toBe("routed to eu-west by Zone");
+    expect(resultText(result)).toBe("routed to eu-west by Zone");
 
     // The refetched list is the cache now (served without another tools/list).
     expect(await headerOf()).toEqual({ type: "string", "x-mcp-header": "Zone" });
@@ -115,7 +92,7 @@ describe("the tool cache on a 2026-07-28 server", () => {
       "stats",
       "grow",
     ]);
-    expect(text(await mcp.callTool("grow"))).toBe("grown is listed from now on");
+    expect(resultText(await mcp.callTool("grow"))).toBe("grown is listed from now on");
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(changes).toEqual([]);
     const end = Date.now() + 5_000;
@@ -129,7 +106,7 @@ describe("the tool cache on a 2026-07-28 server", () => {
     // Listing again gets the grown tool, and arms the notice for the new list.
     const tools = await mcp.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["route", "switch-header", "stats", "grow", "grown"]);
-    expect(text(await mcp.callTool("grown"))).toBe("grown");
+    expect(resultText(await mcp.callTool("grown"))).toBe("grown");
     while (changes.length === 1 && Date.now() < end + 2_000)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(changes).toHaveLength(2);

@@ -1,9 +1,9 @@
-import { JunctionError } from "@junction/types";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCP } from "./mcp.js";
+import { rejection } from "./test-support.js";
 
 const open: MCP[] = [];
 afterEach(async () => {
@@ -50,15 +50,6 @@ async function connect(server: McpServer): Promise<MCP> {
   open.push(mcp);
   await mcp.connect();
   return mcp;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<JunctionError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!JunctionError.isInstance(error)) throw new Error(`expected a JunctionError, got ${String(error)}`);
-  return error;
 }
 
 describe("a tool that runs as a task", () => {

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { JunctionError } from "@junction/types";
 
 const require = createRequire(import.meta.url);
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -81,4 +82,49 @@ export async function startEverythingHttp(): Promise<{
       await exited;
     },
   };
+}
+
+/**
+ * Starts `node script ...args` (a server from test-servers/ in HTTP mode); resolves once it
+ * prints `listening <port>`, with its Streamable HTTP endpoint.
+ */
+export async function startListeningServer(
+  script: string,
+  args: string[],
+): Promise<{ child: ChildProcess; port: number; url: string }> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new TypeError(`${script} exited with ${code} before listening`)));
+  });
+  return { child, port, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+/** Ends a process with SIGTERM and waits for it (at once if it has already exited). */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** The JunctionError a promise rejects with; fails the test if it resolves or rejects otherwise. */
+export async function rejection(promise: Promise<unknown>): Promise<JunctionError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!JunctionError.isInstance(error)) throw new TypeError(`expected a JunctionError, got ${String(error)}`);
+  return error;
+}
+
+/** The text parts of a tool result, joined. */
+export function resultText(result: { content: { type: string; text?: string }[] }): string {
+  return result.content.map((part) => part.text ?? "").join("");
 }
