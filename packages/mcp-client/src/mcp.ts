@@ -12,21 +12,20 @@ import {
   type ResourceTemplate,
   type ServerCapabilities,
   type Tool,
-  type ToolContext,
   type ToolDefinition,
   type ToolResult,
   type ToolSource,
 } from "@junction/types";
-import { type LoggingLevel, ProtocolError, type RequestOptions } from "@modelcontextprotocol/client";
+import type { LoggingLevel, RequestOptions } from "@modelcontextprotocol/client";
 import { checkMCPConfig } from "./check-mcp-config.js";
-import { AnyResultSchema, convertCallToolResult } from "./convert-tool-result.js";
 import type { MCPConfig, MCPRoot } from "./mcp-config.js";
 import { MCPConnection, type MCPRequestOptions } from "./mcp-connection.js";
 import { collectSecrets, toJunctionError } from "./mcp-errors.js";
 import { ListenStream } from "./mcp-listen.js";
 import { describeServer, type JunctionClient, type Session } from "./mcp-session.js";
+import { type MCPCallToolOptions, MCPTools } from "./mcp-tools.js";
 import { LazySchemaValidator } from "./output-schema-validator.js";
-import { type HintedList, type ListItems, type ListMethod, listAll, listAllWithHints } from "./paginate.js";
+import { type ListItems, type ListMethod, listAll } from "./paginate.js";
 import { subscribeResource } from "./resource-subscribe.js";
 import {
   advertisedExtensions,
@@ -36,30 +35,15 @@ import {
   MCPSkills,
   skillsEnabled,
 } from "./skills.js";
-import { ToolCache } from "./tool-cache.js";
-import { checkStructuredContent, type OutputValidator, proxyTool, rpcErrorAsResult } from "./tool-proxy.js";
-import { runToolTask } from "./tool-task.js";
+import { proxyTool } from "./tool-proxy.js";
 
 export type { MCPRequestOptions } from "./mcp-connection.js";
-
-/** The 2026-07-28 `HeaderMismatch` error: request headers that disagree with the body. */
-const HEADER_MISMATCH = -32020;
-
-/** Options of `MCP.callTool`. */
-export interface MCPCallToolOptions extends MCPRequestOptions {
-  /** Receives the server's progress notifications for this call. */
-  onProgress?: ToolContext["onProgress"];
-}
+export type { MCPCallToolOptions } from "./mcp-tools.js";
 
 /** A completion request's reference: a prompt by name or a resource template by URI. */
 export type MCPCompletionReference =
   | { type: "ref/prompt"; name: string }
   | { type: "ref/resource"; uri: string };
-
-interface ToolMetadata {
-  validate?: OutputValidator;
-  taskSupport?: "forbidden" | "optional" | "required";
-}
 
 /**
  * A connection to one MCP server, over stdio, Streamable HTTP (with legacy SSE fallback), SSE
@@ -79,16 +63,9 @@ export class MCP implements ToolSource {
   private readonly connection: MCPConnection;
   private roots?: MCPRoot[];
   private logLevel?: string;
-  private readonly toolCache = new ToolCache(
-    (tools) => this.rememberToolMetadata(tools),
-    Date.now,
-    () => this.notifyToolListeners(),
-  );
-  private readonly toolMetadata = new Map<string, ToolMetadata>();
-  private readonly toolListeners = new Set<() => void>();
   private readonly subscriptions = new Map<string, Set<(uri: string) => void>>();
-  private readonly validator = new LazySchemaValidator();
   private readonly listenStream: ListenStream;
+  private readonly tools: MCPTools;
   private readonly skills = new MCPSkills({
     enabled: () => skillsEnabled(this.config),
     serverName: () => this.name,
@@ -120,7 +97,17 @@ export class MCP implements ToolSource {
       }),
       () => this.config.timeoutMs ?? 60_000,
     );
-    this.connection = new MCPConnection(config, this.secrets, this.validator, {
+    // One validator per connection: the SDK client's, and the one for the tools' output schemas.
+    const validator = new LazySchemaValidator();
+    this.tools = new MCPTools({
+      serverName: () => this.name,
+      connected: () => this.connection.connected,
+      capabilities: () => this.capabilities,
+      timeoutMs: () => this.config.timeoutMs ?? 60_000,
+      validator,
+      run: (method, options, send) => this.run(method, options, send),
+    });
+    this.connection = new MCPConnection(config, this.secrets, validator, {
       serverName: () => this.name,
       clientCapabilities: () => this.clientCapabilities(),
       install: (client) => this.install(client),
@@ -131,7 +118,7 @@ export class MCP implements ToolSource {
         this.protocolVersion = session.client.getNegotiatedProtocolVersion();
       },
       dropped: () => {
-        this.invalidateTools();
+        this.tools.invalidate();
         void this.listenStream.close();
       },
       resumed: (session, requestOptions) => this.restore(session, requestOptions),
@@ -146,6 +133,12 @@ export class MCP implements ToolSource {
   /** The live session (tests reach for its transport and client). */
   private get session(): Session | undefined {
     return this.connection.session;
+  }
+
+  /** The tools-changed listeners, for tests that count them (apps/playground's denial-of-service test). */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read by tests from outside the class
+  private get toolListeners(): ReadonlySet<() => void> {
+    return this.tools.listeners;
   }
 
   /** The configured name, else the server's own name, else a description of where it runs. */
@@ -206,7 +199,7 @@ export class MCP implements ToolSource {
         // A throwing log handler must not break the connection.
       }
     });
-    client.setNotificationHandler("notifications/tools/list_changed", () => this.toolsChanged());
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.tools.changed());
     client.setNotificationHandler("notifications/resources/updated", (notification) => {
       const uri = notification.params.uri;
       for (const listener of this.subscriptions.get(uri) ?? []) {
@@ -224,7 +217,7 @@ export class MCP implements ToolSource {
     if (session.client.getProtocolEra() === "modern") {
       // The log level travels in each request's `_meta`; subscriptions in one listen stream.
       await this.listenStream.open(session).catch(() => undefined);
-      this.notifyToolListeners();
+      this.tools.notifyListeners();
       return;
     }
     if (this.logLevel) {
@@ -233,7 +226,7 @@ export class MCP implements ToolSource {
     for (const uri of this.subscriptions.keys()) {
       await session.client.subscribeResource({ uri }, options).catch(() => undefined);
     }
-    this.notifyToolListeners();
+    this.tools.notifyListeners();
   }
 
   /** Runs one request on the connection (see {@link MCPConnection.run}). */
@@ -261,67 +254,7 @@ export class MCP implements ToolSource {
    * when it next needs the tools (an Agent: before its next step).
    */
   onToolsChanged(listener: () => void): () => void {
-    this.toolListeners.add(listener);
-    return () => {
-      this.toolListeners.delete(listener);
-    };
-  }
-
-  private toolsChanged(): void {
-    this.invalidateTools();
-    this.notifyToolListeners();
-  }
-
-  private invalidateTools(): void {
-    this.toolCache.invalidate();
-  }
-
-  private notifyToolListeners(): void {
-    for (const listener of this.toolListeners) {
-      try {
-        listener();
-      } catch {
-        // A listener's failure is its own.
-      }
-    }
-  }
-
-  /** The tool list, from the {@link ToolCache} while it is fresh. */
-  private loadTools(options: MCPRequestOptions = {}): Promise<MCPTool[]> {
-    // A server without the tools capability has no tools (and may not answer tools/list at all).
-    if (this.capabilities && !this.capabilities.tools && this.connection.connected)
-      return Promise.resolve([]);
-    return this.toolCache.get(() =>
-      this.run("tools/list", options, (session, requestOptions) =>
-        this.fetchToolList(session, requestOptions),
-      ),
-    );
-  }
-
-  private fetchToolList(session: Session, requestOptions: RequestOptions): Promise<HintedList<MCPTool>> {
-    return listAllWithHints(
-      session.client,
-      "tools/list",
-      requestOptions,
-      `tools/list from MCP server "${this.name}"`,
-    );
-  }
-
-  private rememberToolMetadata(tools: MCPTool[]): void {
-    this.toolMetadata.clear();
-    for (const tool of tools) {
-      const metadata: ToolMetadata = { taskSupport: tool.execution?.taskSupport };
-      if (tool.outputSchema) {
-        try {
-          metadata.validate = this.validator.getValidator(
-            tool.outputSchema as never,
-          ) as ToolMetadata["validate"];
-        } catch {
-          // An outputSchema Ajv cannot compile: results of this tool go unchecked.
-        }
-      }
-      this.toolMetadata.set(tool.name, metadata);
-    }
+    return this.tools.onChanged(listener);
   }
 
   /**
@@ -332,7 +265,7 @@ export class MCP implements ToolSource {
    * @param options.prefix - names become `${prefix}_${name}`; `execute` still calls the original name
    */
   async listTools(options: { prefix?: string } = {}): Promise<Tool[]> {
-    const tools = await this.loadTools();
+    const tools = await this.tools.load();
     return tools.map((tool) =>
       proxyTool(tool, options.prefix, (input, context) =>
         this.callTool(tool.name, input, { signal: context?.signal, onProgress: context?.onProgress }),
@@ -352,12 +285,12 @@ export class MCP implements ToolSource {
    * Everything in them is the server's, unchecked beyond the protocol's schema.
    */
   async listServerTools(): Promise<MCPTool[]> {
-    return [...(await this.loadTools())];
+    return [...(await this.tools.load())];
   }
 
   /** Drops the cache and fetches the tool list again. */
   async refreshTools(): Promise<Tool[]> {
-    this.invalidateTools();
+    this.tools.invalidate();
     return this.listTools();
   }
 
@@ -373,108 +306,7 @@ export class MCP implements ToolSource {
     args: Record<string, unknown> = {},
     options: MCPCallToolOptions = {},
   ): Promise<ToolResult> {
-    // The tool list tells us output schemas and task support; fetch it once if we have not.
-    if (!this.toolCache.held && this.connection.connected)
-      await this.loadTools(options).catch(() => undefined);
-    const onprogress = options.onProgress
-      ? (progress: { progress: number; total?: number; message?: string }) => {
-          try {
-            options.onProgress?.({
-              progress: progress.progress,
-              ...(progress.total === undefined ? {} : { total: progress.total }),
-              ...(progress.message === undefined ? {} : { message: progress.message }),
-            });
-          } catch {
-            // A throwing progress callback must not fail the call.
-          }
-        }
-      : undefined;
-    const params = { name, arguments: args };
-    if (
-      this.toolMetadata.get(name)?.taskSupport === "required" &&
-      this.capabilities?.tasks?.requests?.tools?.call
-    ) {
-      return this.callToolAsTask(name, params, options, onprogress);
-    }
-    return this.run("tools/call", options, async (session, requestOptions) => {
-      try {
-        const raw = await this.sendToolCall(session, params, { ...requestOptions, onprogress });
-        return this.finishToolResult(name, raw);
-      } catch (error) {
-        const result = rpcErrorAsResult(error, name);
-        if (result) return result;
-        throw error;
-      }
-    });
-  }
-
-  /**
-   * On 2026-07-28 over Streamable HTTP, through the SDK's `callTool` with the listed definition:
-   * the one path that mirrors `x-mcp-header` arguments into `Mcp-Param-*` headers. (Without the
-   * `outputSchema`, which we check ourselves, turning a mismatch into an error result.)
-   * Elsewhere as a plain request whose result {@link convertCallToolResult} checks leniently.
-   */
-  private async sendToolCall(
-    session: Session,
-    params: { name: string; arguments: Record<string, unknown> },
-    requestOptions: RequestOptions,
-  ): Promise<unknown> {
-    const tool = this.toolCache.held?.find((candidate) => candidate.name === params.name);
-    if (session.kind === "http" && session.client.getProtocolEra() === "modern" && tool) {
-      try {
-        return await this.callWithDefinition(session, params, tool, requestOptions);
-      } catch (error) {
-        if (!(error instanceof ProtocolError && error.code === HEADER_MISMATCH)) throw error;
-        // 2026-07-28: the server's definition of the tool (its `x-mcp-header` parameters) is not
-        // the one we listed. Evict the cached list, fetch it again and retry once.
-        this.invalidateTools();
-        const tools = await this.toolCache.fetch(() => this.fetchToolList(session, requestOptions));
-        this.notifyToolListeners();
-        const current = tools.find((candidate) => candidate.name === params.name);
-        if (!current) throw error;
-        return this.callWithDefinition(session, params, current, requestOptions);
-      }
-    }
-    return session.client.request({ method: "tools/call", params }, AnyResultSchema, requestOptions);
-  }
-
-  private callWithDefinition(
-    session: Session,
-    params: { name: string; arguments: Record<string, unknown> },
-    tool: MCPTool,
-    requestOptions: RequestOptions,
-  ): Promise<unknown> {
-    const { outputSchema: _checkedByUs, ...toolDefinition } = tool;
-    return session.client.callTool(params, { ...requestOptions, toolDefinition: toolDefinition as never });
-  }
-
-  private callToolAsTask(
-    name: string,
-    params: { name: string; arguments: Record<string, unknown> },
-    options: MCPCallToolOptions,
-    onprogress: RequestOptions["onprogress"],
-  ): Promise<ToolResult> {
-    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? 60_000;
-    return this.run("tools/call", { timeoutMs, signal: options.signal }, async (session, requestOptions) => {
-      try {
-        const raw = await runToolTask(session.client, params, {
-          requestOptions,
-          signal: options.signal,
-          timeoutMs,
-          onprogress,
-        });
-        return this.finishToolResult(name, raw);
-      } catch (error) {
-        const result = options.signal?.aborted ? undefined : rpcErrorAsResult(error, name);
-        if (result) return result;
-        throw error;
-      }
-    });
-  }
-
-  private finishToolResult(name: string, raw: unknown): ToolResult {
-    const result = convertCallToolResult(raw, this.name);
-    return checkStructuredContent(result, this.toolMetadata.get(name)?.validate, this.name, name);
+    return this.tools.call(name, args, options);
   }
 
   // ---- resources, prompts, completions ----------------------------------------------------------

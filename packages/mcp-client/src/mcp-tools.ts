@@ -1,0 +1,242 @@
+// The tools of one `MCP`: the cached `tools/list` with what each tool's entry tells about calling
+// it (its output schema, its task support), the listeners told when the list changes, and
+// `tools/call` (plain, with the listed definition on 2026-07-28 over HTTP, or as a task).
+import type { MCPTool, ServerCapabilities, ToolContext, ToolResult } from "@junction/types";
+import { ProtocolError, type RequestOptions } from "@modelcontextprotocol/client";
+import { AnyResultSchema, convertCallToolResult } from "./convert-tool-result.js";
+import type { MCPRequestOptions } from "./mcp-connection.js";
+import type { Session } from "./mcp-session.js";
+import type { LazySchemaValidator } from "./output-schema-validator.js";
+import { type HintedList, listAllWithHints } from "./paginate.js";
+import { ToolCache } from "./tool-cache.js";
+import { checkStructuredContent, type OutputValidator, rpcErrorAsResult } from "./tool-proxy.js";
+import { runToolTask } from "./tool-task.js";
+
+/** The 2026-07-28 `HeaderMismatch` error: request headers that disagree with the body. */
+const HEADER_MISMATCH = -32020;
+
+/** Options of `MCP.callTool`. */
+export interface MCPCallToolOptions extends MCPRequestOptions {
+  /** Receives the server's progress notifications for this call. */
+  onProgress?: ToolContext["onProgress"];
+}
+
+interface ToolMetadata {
+  validate?: OutputValidator;
+  taskSupport?: "forbidden" | "optional" | "required";
+}
+
+/** What {@link MCPTools} needs of the `MCP` it works for. */
+export interface ToolsContext {
+  serverName(): string;
+  /** Whether a session is live (`MCP.connected`). */
+  connected(): boolean;
+  /** The server's capabilities, once known (`MCP.capabilities`). */
+  capabilities(): ServerCapabilities | undefined;
+  /** The config's per-request time limit (`timeoutMs`, default 60 s): a task-run call's whole limit. */
+  timeoutMs(): number;
+  /** The connection's JSON Schema validator (the SDK client's too), for the tools' output schemas. */
+  validator: LazySchemaValidator;
+  /** Runs one request on the connection, as `MCP` runs any other. */
+  run<T>(
+    method: string,
+    options: MCPRequestOptions,
+    send: (session: Session, requestOptions: RequestOptions) => Promise<T>,
+  ): Promise<T>;
+}
+
+/** The tools methods of one `MCP` (see `MCP.listTools()`, `MCP.callTool()` and the others). */
+export class MCPTools {
+  private readonly cache = new ToolCache(
+    (tools) => this.rememberMetadata(tools),
+    Date.now,
+    () => this.notifyListeners(),
+  );
+  private readonly metadata = new Map<string, ToolMetadata>();
+  private readonly changeListeners = new Set<() => void>();
+
+  constructor(private readonly context: ToolsContext) {}
+
+  /** The listeners subscribed with {@link MCPTools.onChanged}. */
+  get listeners(): ReadonlySet<() => void> {
+    return this.changeListeners;
+  }
+
+  /** Subscribes to changes of the tool list (see `MCP.onToolsChanged`); returns the unsubscribe. */
+  onChanged(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => {
+      this.changeListeners.delete(listener);
+    };
+  }
+
+  /** The server said its tool list changed: drops the cached list and tells the listeners. */
+  changed(): void {
+    this.invalidate();
+    this.notifyListeners();
+  }
+
+  /** Drops the cached list (a list-changed notice, a lost session, `refreshTools`). */
+  invalidate(): void {
+    this.cache.invalidate();
+  }
+
+  /** Tells every listener the tools may have changed; a throwing listener does not stop the others. */
+  notifyListeners(): void {
+    for (const listener of this.changeListeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+
+  /** The tool list, from the {@link ToolCache} while it is fresh. */
+  load(options: MCPRequestOptions = {}): Promise<MCPTool[]> {
+    // A server without the tools capability has no tools (and may not answer tools/list at all).
+    const capabilities = this.context.capabilities();
+    if (capabilities && !capabilities.tools && this.context.connected()) return Promise.resolve([]);
+    return this.cache.get(() =>
+      this.context.run("tools/list", options, (session, requestOptions) =>
+        this.fetchList(session, requestOptions),
+      ),
+    );
+  }
+
+  /** Calls a tool by its server-side name (see `MCP.callTool`). */
+  async call(name: string, args: Record<string, unknown>, options: MCPCallToolOptions): Promise<ToolResult> {
+    // The tool list tells us output schemas and task support; fetch it once if we have not.
+    if (!this.cache.held && this.context.connected()) await this.load(options).catch(() => undefined);
+    const onprogress = options.onProgress
+      ? (progress: { progress: number; total?: number; message?: string }) => {
+          try {
+            options.onProgress?.({
+              progress: progress.progress,
+              ...(progress.total === undefined ? {} : { total: progress.total }),
+              ...(progress.message === undefined ? {} : { message: progress.message }),
+            });
+          } catch {
+            // A throwing progress callback must not fail the call.
+          }
+        }
+      : undefined;
+    const params = { name, arguments: args };
+    if (
+      this.metadata.get(name)?.taskSupport === "required" &&
+      this.context.capabilities()?.tasks?.requests?.tools?.call
+    ) {
+      return this.callAsTask(name, params, options, onprogress);
+    }
+    return this.context.run("tools/call", options, async (session, requestOptions) => {
+      try {
+        const raw = await this.send(session, params, { ...requestOptions, onprogress });
+        return this.finishResult(name, raw);
+      } catch (error) {
+        const result = rpcErrorAsResult(error, name);
+        if (result) return result;
+        throw error;
+      }
+    });
+  }
+
+  private fetchList(session: Session, requestOptions: RequestOptions): Promise<HintedList<MCPTool>> {
+    return listAllWithHints(
+      session.client,
+      "tools/list",
+      requestOptions,
+      `tools/list from MCP server "${this.context.serverName()}"`,
+    );
+  }
+
+  private rememberMetadata(tools: MCPTool[]): void {
+    this.metadata.clear();
+    for (const tool of tools) {
+      const metadata: ToolMetadata = { taskSupport: tool.execution?.taskSupport };
+      if (tool.outputSchema) {
+        try {
+          metadata.validate = this.context.validator.getValidator(
+            tool.outputSchema as never,
+          ) as ToolMetadata["validate"];
+        } catch {
+          // An outputSchema Ajv cannot compile: results of this tool go unchecked.
+        }
+      }
+      this.metadata.set(tool.name, metadata);
+    }
+  }
+
+  /**
+   * On 2026-07-28 over Streamable HTTP, through the SDK's `callTool` with the listed definition:
+   * the one path that mirrors `x-mcp-header` arguments into `Mcp-Param-*` headers. (Without the
+   * `outputSchema`, which we check ourselves, turning a mismatch into an error result.)
+   * Elsewhere as a plain request whose result {@link convertCallToolResult} checks leniently.
+   */
+  private async send(
+    session: Session,
+    params: { name: string; arguments: Record<string, unknown> },
+    requestOptions: RequestOptions,
+  ): Promise<unknown> {
+    const tool = this.cache.held?.find((candidate) => candidate.name === params.name);
+    if (session.kind === "http" && session.client.getProtocolEra() === "modern" && tool) {
+      try {
+        return await this.callWithDefinition(session, params, tool, requestOptions);
+      } catch (error) {
+        if (!(error instanceof ProtocolError && error.code === HEADER_MISMATCH)) throw error;
+        // 2026-07-28: the server's definition of the tool (its `x-mcp-header` parameters) is not
+        // the one we listed. Evict the cached list, fetch it again and retry once.
+        this.invalidate();
+        const tools = await this.cache.fetch(() => this.fetchList(session, requestOptions));
+        this.notifyListeners();
+        const current = tools.find((candidate) => candidate.name === params.name);
+        if (!current) throw error;
+        return this.callWithDefinition(session, params, current, requestOptions);
+      }
+    }
+    return session.client.request({ method: "tools/call", params }, AnyResultSchema, requestOptions);
+  }
+
+  private callWithDefinition(
+    session: Session,
+    params: { name: string; arguments: Record<string, unknown> },
+    tool: MCPTool,
+    requestOptions: RequestOptions,
+  ): Promise<unknown> {
+    const { outputSchema: _checkedByUs, ...toolDefinition } = tool;
+    return session.client.callTool(params, { ...requestOptions, toolDefinition: toolDefinition as never });
+  }
+
+  private callAsTask(
+    name: string,
+    params: { name: string; arguments: Record<string, unknown> },
+    options: MCPCallToolOptions,
+    onprogress: RequestOptions["onprogress"],
+  ): Promise<ToolResult> {
+    const timeoutMs = options.timeoutMs ?? this.context.timeoutMs();
+    return this.context.run(
+      "tools/call",
+      { timeoutMs, signal: options.signal },
+      async (session, requestOptions) => {
+        try {
+          const raw = await runToolTask(session.client, params, {
+            requestOptions,
+            signal: options.signal,
+            timeoutMs,
+            onprogress,
+          });
+          return this.finishResult(name, raw);
+        } catch (error) {
+          const result = options.signal?.aborted ? undefined : rpcErrorAsResult(error, name);
+          if (result) return result;
+          throw error;
+        }
+      },
+    );
+  }
+
+  private finishResult(name: string, raw: unknown): ToolResult {
+    const serverName = this.context.serverName();
+    const result = convertCallToolResult(raw, serverName);
+    return checkStructuredContent(result, this.metadata.get(name)?.validate, serverName, name);
+  }
+}
