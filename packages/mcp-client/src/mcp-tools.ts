@@ -57,11 +57,6 @@ export class MCPTools {
 
   constructor(private readonly context: ToolsContext) {}
 
-  /** The listeners subscribed with {@link MCPTools.onChanged}. */
-  get listeners(): ReadonlySet<() => void> {
-    return this.changeListeners;
-  }
-
   /** Subscribes to changes of the tool list (see `MCP.onToolsChanged`); returns the unsubscribe. */
   onChanged(listener: () => void): () => void {
     this.changeListeners.add(listener);

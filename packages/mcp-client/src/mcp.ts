@@ -135,12 +135,6 @@ export class MCP implements ToolSource {
     return this.connection.session;
   }
 
-  /** The tools-changed listeners, for tests that count them (apps/playground's denial-of-service test). */
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read by tests from outside the class
-  private get toolListeners(): ReadonlySet<() => void> {
-    return this.tools.listeners;
-  }
-
   /** The configured name, else the server's own name, else a description of where it runs. */
   get name(): string {
     if (this.config.name) return this.config.name;

@@ -179,7 +179,8 @@ describe("a chat turn that fails anywhere releases its conversation", () => {
   it("leaves no tools-changed listener behind on a server after many turns", async () => {
     const { mcp } = test.playground.registry.connected().find((server) => server.name === "hostile")!;
     // The MCP's own listener set: one per Agent still subscribed (private, read for this check).
-    const listeners = () => (mcp as unknown as { toolListeners: Set<unknown> }).toolListeners.size;
+    const listeners = () =>
+      (mcp as unknown as { tools: { changeListeners: Set<unknown> } }).tools.changeListeners.size;
     const before = listeners();
     const { body: conversation } = await test.api("POST", "/api/conversations", {
       provider: "openai-compatible",
