@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Message, ModelRequest, ModelStreamEvent } from "@junction/types";
 import { JunctionError, ProviderError } from "@junction/types";
-import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
+import { collectStream, readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { anthropic } from "./anthropic-provider.js";
 
@@ -18,16 +18,6 @@ afterEach(async () => {
 
 function provider(settings: Parameters<typeof anthropic>[0] = {}) {
   return anthropic({ apiKey: "test-key", baseURL: fake.url, ...settings });
-}
-
-async function collect(stream: AsyncIterable<ModelStreamEvent>) {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-  } catch (error) {
-    return { events, error: error as Error };
-  }
-  return { events, error: undefined };
 }
 
 const weatherTool = {
@@ -64,7 +54,7 @@ const textFinish = {
 describe("anthropic provider against the Messages API wire format", () => {
   it("streams text and sends the exact request body", async () => {
     fake.enqueue({ chunks: fixture("anthropic-text.sse.txt") });
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider({ headers: { "x-team": "junction" } }).stream({
         model: "claude-sonnet-4-6",
         system: "Be brief.",
@@ -100,7 +90,7 @@ describe("anthropic provider against the Messages API wire format", () => {
 
   it("streams a tool call with incremental arguments and emits it complete before the stream ends", async () => {
     fake.enqueue({ chunks: fixture("anthropic-tool-call.sse.txt") });
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider().stream({
         model: "claude-sonnet-4-6",
         messages: [{ role: "user", content: "What is the weather in San Francisco?" }],
@@ -172,7 +162,7 @@ describe("anthropic provider against the Messages API wire format", () => {
       };
     });
     const tool = { ...weatherTool, name: "weather.get current" };
-    const { events } = await collect(
+    const { events } = await collectStream(
       provider().stream({
         model: "claude-sonnet-4-6",
         messages: [{ role: "user", content: "Weather?" }],
@@ -208,7 +198,7 @@ describe("anthropic provider against the Messages API wire format", () => {
       { name: "multiply", description: "Multiply two numbers", inputSchema: numberSchema },
     ];
     const user: Message = { role: "user", content: "Add and multiply the number 2 and 3" };
-    const first = await collect(
+    const first = await collectStream(
       provider().stream({ model: "claude-sonnet-4-20250514", messages: [user], tools }),
     );
     expect(first.error).toBeUndefined();
@@ -246,7 +236,7 @@ describe("anthropic provider against the Messages API wire format", () => {
     ]);
 
     fake.enqueue({ chunks: fixture("anthropic-text.sse.txt") });
-    const second = await collect(
+    const second = await collectStream(
       provider().stream({
         model: "claude-sonnet-4-20250514",
         tools,
@@ -307,7 +297,7 @@ describe("anthropic provider against the Messages API wire format", () => {
     fake.enqueue({ chunks: fixture("anthropic-text.sse.txt") });
     const png =
       "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider().stream({
         model: "claude-sonnet-4-6",
         tools: [weatherTool],
@@ -410,7 +400,7 @@ describe("anthropic provider against the Messages API wire format", () => {
       tools: [tool],
       providerOptions: { anthropic: { thinking: { type: "enabled", budget_tokens: 4000 } } },
     };
-    const first = await collect(provider().stream(request));
+    const first = await collectStream(provider().stream(request));
     expect(first.error).toBeUndefined();
     expect(fake.requests[0]!.body).toMatchObject({
       max_tokens: 8096,
@@ -438,7 +428,7 @@ describe("anthropic provider against the Messages API wire format", () => {
     ]);
 
     fake.enqueue({ chunks: fixture("anthropic-text.sse.txt") });
-    await collect(
+    await collectStream(
       provider().stream({
         ...request,
         messages: [
@@ -475,7 +465,7 @@ describe("anthropic provider against the Messages API wire format", () => {
 
   it("reports cached input tokens inside inputTokens", async () => {
     fake.enqueue({ chunks: fixture("anthropic-cached-usage.sse.txt") });
-    const { events } = await collect(
+    const { events } = await collectStream(
       provider().stream({ model: "claude-sonnet-4-6", messages: [{ role: "user", content: "Hi" }] }),
     );
     expect(events.at(-1)).toMatchObject({
@@ -501,7 +491,7 @@ describe("anthropic provider against the Messages API wire format", () => {
         chunk.replace('"stop_reason":"end_turn"', `"stop_reason":"${stopReason}"`),
       ),
     });
-    const { events } = await collect(
+    const { events } = await collectStream(
       provider().stream({ model: "claude-sonnet-4-6", messages: [{ role: "user", content: "Hi" }] }),
     );
     expect(events.at(-1)).toMatchObject({ type: "finish", reason, rawReason: stopReason });
@@ -521,7 +511,7 @@ describe("anthropic provider failures", () => {
         request_id: "req_011CSHoEeqs5C35K2UUqR7Fy",
       },
     });
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(events).toEqual([]);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
@@ -550,7 +540,7 @@ describe("anthropic provider failures", () => {
       },
       { chunks: fixture("anthropic-text.sse.txt") },
     );
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(error).toBeUndefined();
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
@@ -564,7 +554,7 @@ describe("anthropic provider failures", () => {
       json: { type: "error", error: { type: "rate_limit_error", message: "Rate limited" } },
     };
     fake.enqueue(limited, limited);
-    const { error } = await collect(provider({ maxRetries: 1 }).stream(request));
+    const { error } = await collectStream(provider({ maxRetries: 1 }).stream(request));
     expect(fake.requests).toHaveLength(2);
     expect(error).toMatchObject({
       code: "provider-api-error",
@@ -580,7 +570,7 @@ describe("anthropic provider failures", () => {
       headers: { "request-id": "req_overloaded" },
       json: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
     });
-    const { error } = await collect(provider({ maxRetries: 0 }).stream(request));
+    const { error } = await collectStream(provider({ maxRetries: 0 }).stream(request));
     expect(fake.requests).toHaveLength(1);
     expect(error).toMatchObject({
       code: "provider-api-error",
@@ -596,7 +586,7 @@ describe("anthropic provider failures", () => {
       chunks: fixture("anthropic-overloaded-mid-stream.sse.txt"),
       headers: { "request-id": "req_mid" },
     });
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(events).toEqual([{ type: "text-delta", text: "Hello" }]);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
@@ -611,7 +601,7 @@ describe("anthropic provider failures", () => {
 
   it("throws when the stream ends before message_stop", async () => {
     fake.enqueue({ chunks: fixture("anthropic-text.sse.txt").slice(0, 5) });
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(events).toEqual([
       { type: "text-delta", text: "Hello" },
       { type: "text-delta", text: "! I" },
@@ -630,7 +620,7 @@ describe("anthropic provider failures", () => {
       chunkDelayMs: 20,
       destroyAfterChunks: true,
     });
-    const { events, error } = await collect(provider({ maxRetries: 0 }).stream(request));
+    const { events, error } = await collectStream(provider({ maxRetries: 0 }).stream(request));
     expect(events).toEqual([
       { type: "text-delta", text: "Hello" },
       { type: "text-delta", text: "! I" },
@@ -644,14 +634,14 @@ describe("anthropic provider failures", () => {
     const chunks = fixture("anthropic-text.sse.txt");
     chunks.splice(3, 0, 'event: content_block_delta\ndata: {"type":"content_block_delta",\n\n');
     fake.enqueue({ chunks });
-    const { error } = await collect(provider({ maxRetries: 0 }).stream(request));
+    const { error } = await collectStream(provider({ maxRetries: 0 }).stream(request));
     expect(error).toMatchObject({ code: "provider-response-invalid", provider: "anthropic" });
   });
 
   it("throws a config error naming ANTHROPIC_API_KEY when there is no key", async () => {
     vi.stubEnv("ANTHROPIC_API_KEY", "");
     try {
-      const { error } = await collect(anthropic({ baseURL: fake.url }).stream(request));
+      const { error } = await collectStream(anthropic({ baseURL: fake.url }).stream(request));
       expect(error).toMatchObject({
         code: "provider-config-invalid",
         message: "Anthropic API key is missing: pass apiKey or set ANTHROPIC_API_KEY.",
@@ -666,7 +656,7 @@ describe("anthropic provider failures", () => {
     vi.stubEnv("ANTHROPIC_API_KEY", "env-key");
     try {
       fake.enqueue({ chunks: fixture("anthropic-text.sse.txt") });
-      const { error } = await collect(anthropic({ baseURL: fake.url }).stream(request));
+      const { error } = await collectStream(anthropic({ baseURL: fake.url }).stream(request));
       expect(error).toBeUndefined();
       expect(fake.requests[0]!.headers.authorization).toBe("Bearer env-key");
     } finally {
@@ -723,7 +713,7 @@ describe("anthropic provider abort", () => {
   it("does not send a request when the signal is already aborted", async () => {
     const controller = new AbortController();
     controller.abort();
-    const { error } = await collect(
+    const { error } = await collectStream(
       provider().stream({
         model: "m",
         messages: [{ role: "user", content: "Hi" }],
@@ -745,7 +735,7 @@ describe("anthropic provider, recorded streams the stream state once missed", ()
         inputSchema: { type: "object", properties: { id: { type: "string" } } },
       },
     ];
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider().stream({
         model: "claude-sonnet-4-6",
         tools,
@@ -795,7 +785,7 @@ describe("anthropic provider, recorded streams the stream state once missed", ()
   it("keeps a compaction block and sends it back unchanged on the next turn", async () => {
     fake.enqueue({ chunks: fixture("anthropic-compaction.sse.txt") });
     const user: Message = { role: "user", content: "Summarise the algorithms section." };
-    const first = await collect(provider().stream({ model: "claude-opus-4-6", messages: [user] }));
+    const first = await collectStream(provider().stream({ model: "claude-opus-4-6", messages: [user] }));
     expect(first.error).toBeUndefined();
     expect(first.events.filter((event) => event.type !== "finish")).toEqual([
       { type: "text-delta", text: "Based" },
@@ -819,7 +809,7 @@ describe("anthropic provider, recorded streams the stream state once missed", ()
     ]);
 
     fake.enqueue({ chunks: fixture("anthropic-text.sse.txt") });
-    const second = await collect(
+    const second = await collectStream(
       provider().stream({
         model: "claude-opus-4-6",
         messages: [

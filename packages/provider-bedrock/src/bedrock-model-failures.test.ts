@@ -1,44 +1,14 @@
-// Failures, credentials and abort: the real AWS SDK against the Bedrock event-stream fake.
+// Failures, credentials and abort: the real AWS SDK against the Bedrock event-stream bedrockFake.fake.
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
 import { JunctionError, ProviderError } from "@junction/types";
-import {
-  type BedrockFake,
-  bedrockError,
-  bedrockEvent,
-  bedrockException,
-  readBedrockFixture,
-  startBedrockFake,
-} from "@junction/wire-fake/bedrock";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type BedrockSettings, bedrock } from "./bedrock-provider.js";
+import { collectStream } from "@junction/wire-fake";
+import { bedrockError, bedrockEvent, bedrockException } from "@junction/wire-fake/bedrock";
+import { describe, expect, it, vi } from "vitest";
+import { bedrock } from "./bedrock-provider.js";
+import { credentials, fixture, model, useBedrockFake } from "./bedrock-test-support.js";
 
-const fixture = (name: string) => readBedrockFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
-
-const credentials = { accessKeyId: "AKIDFAKEBEDROCK", secretAccessKey: "fake-secret" };
-
-let fake: BedrockFake;
-beforeEach(async () => {
-  fake = await startBedrockFake();
-});
-afterEach(async () => {
-  await fake.close();
-});
-
-function provider(settings: BedrockSettings = {}) {
-  return bedrock({ region: "us-east-1", credentials, baseURL: fake.url, ...settings });
-}
-
-async function collect(stream: AsyncIterable<ModelStreamEvent>) {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-  } catch (error) {
-    return { events, error: error as Error };
-  }
-  return { events, error: undefined };
-}
-
-const model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+const bedrockFake = useBedrockFake();
+const provider = bedrockFake.provider;
 
 const textFinish = {
   type: "finish",
@@ -52,14 +22,14 @@ describe("bedrock provider failures", () => {
   const request: ModelRequest = { model, messages: [{ role: "user", content: "Hi" }] };
 
   it("throws a ValidationException as a non-retryable 400 with the request id, without retrying", async () => {
-    fake.enqueue(
+    bedrockFake.fake.enqueue(
       bedrockError(
         400,
         "ValidationException",
         "The model returned the following errors: messages: at least one message is required",
       ),
     );
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(events).toEqual([]);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
@@ -71,11 +41,11 @@ describe("bedrock provider failures", () => {
       message:
         "Bedrock API error 400 (ValidationException: The model returned the following errors: messages: at least one message is required).",
     });
-    expect(fake.requests).toHaveLength(1);
+    expect(bedrockFake.fake.requests).toHaveLength(1);
   });
 
   it("throws AccessDenied and ResourceNotFound as non-retryable", async () => {
-    fake.enqueue(
+    bedrockFake.fake.enqueue(
       bedrockError(
         403,
         "AccessDeniedException",
@@ -83,24 +53,24 @@ describe("bedrock provider failures", () => {
       ),
       bedrockError(404, "ResourceNotFoundException", "Model not found."),
     );
-    const denied = await collect(provider().stream(request));
-    const missing = await collect(provider().stream(request));
+    const denied = await collectStream(provider().stream(request));
+    const missing = await collectStream(provider().stream(request));
     expect(denied.error).toMatchObject({ status: 403, retryable: false, requestId: "fake-request-1" });
     expect(missing.error).toMatchObject({ status: 404, retryable: false, requestId: "fake-request-2" });
-    expect(fake.requests).toHaveLength(2);
+    expect(bedrockFake.fake.requests).toHaveLength(2);
   });
 
   it("retries a ThrottlingException (429) through the SDK and streams the second answer", async () => {
-    fake.enqueue(
+    bedrockFake.fake.enqueue(
       bedrockError(429, "ThrottlingException", "Too many requests, please wait before trying again."),
       {
         frames: fixture("bedrock-text.jsonl"),
       },
     );
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(error).toBeUndefined();
-    expect(fake.requests).toHaveLength(2);
-    expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
+    expect(bedrockFake.fake.requests).toHaveLength(2);
+    expect(bedrockFake.fake.requests[1]!.body).toEqual(bedrockFake.fake.requests[0]!.body);
     expect(events.at(-1)).toEqual(textFinish);
   });
 
@@ -110,9 +80,9 @@ describe("bedrock provider failures", () => {
       "ThrottlingException",
       "Too many requests, please wait before trying again.",
     );
-    fake.enqueue(throttled, throttled);
-    const { error } = await collect(provider({ maxRetries: 1 }).stream(request));
-    expect(fake.requests).toHaveLength(2);
+    bedrockFake.fake.enqueue(throttled, throttled);
+    const { error } = await collectStream(provider({ maxRetries: 1 }).stream(request));
+    expect(bedrockFake.fake.requests).toHaveLength(2);
     expect(error).toMatchObject({
       code: "provider-api-error",
       status: 429,
@@ -124,26 +94,26 @@ describe("bedrock provider failures", () => {
   });
 
   it("throws 5xx exceptions as retryable", async () => {
-    fake.enqueue(
+    bedrockFake.fake.enqueue(
       bedrockError(503, "ServiceUnavailableException", "Bedrock is unable to process your request."),
       bedrockError(500, "InternalServerException", "An internal server error occurred."),
     );
-    const unavailable = await collect(provider({ maxRetries: 0 }).stream(request));
-    const internal = await collect(provider({ maxRetries: 0 }).stream(request));
+    const unavailable = await collectStream(provider({ maxRetries: 0 }).stream(request));
+    const internal = await collectStream(provider({ maxRetries: 0 }).stream(request));
     expect(unavailable.error).toMatchObject({ code: "provider-api-error", status: 503, retryable: true });
     expect(internal.error).toMatchObject({ code: "provider-api-error", status: 500, retryable: true });
-    expect(fake.requests).toHaveLength(2);
+    expect(bedrockFake.fake.requests).toHaveLength(2);
   });
 
   it("throws an exception sent inside the stream, after the events before it", async () => {
     const frames = fixture("bedrock-text.jsonl").slice(0, 2);
-    fake.enqueue({
+    bedrockFake.fake.enqueue({
       frames: [
         ...frames,
         bedrockException("modelStreamErrorException", { message: "The model stream failed." }),
       ],
     });
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(events).toEqual([{ type: "text-delta", text: "Hello" }]);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
@@ -158,19 +128,19 @@ describe("bedrock provider failures", () => {
   });
 
   it("throws a validationException inside the stream as not retryable", async () => {
-    fake.enqueue({
+    bedrockFake.fake.enqueue({
       frames: [
         ...fixture("bedrock-text.jsonl").slice(0, 1),
         bedrockException("validationException", { message: "Input is too long for requested model." }),
       ],
     });
-    const { error } = await collect(provider().stream(request));
+    const { error } = await collectStream(provider().stream(request));
     expect(error).toMatchObject({ code: "provider-stream-error", retryable: false });
   });
 
   it("throws when the stream ends before messageStop", async () => {
-    fake.enqueue({ frames: fixture("bedrock-text.jsonl").slice(0, 3) });
-    const { events, error } = await collect(provider().stream(request));
+    bedrockFake.fake.enqueue({ frames: fixture("bedrock-text.jsonl").slice(0, 3) });
+    const { events, error } = await collectStream(provider().stream(request));
     expect(events).toEqual([
       { type: "text-delta", text: "Hello" },
       { type: "text-delta", text: "! How can I" },
@@ -183,13 +153,17 @@ describe("bedrock provider failures", () => {
   });
 
   it("throws a retryable stream error when the HTTP/2 stream is reset mid-answer", async () => {
-    fake.enqueue({ frames: fixture("bedrock-text.jsonl").slice(0, 3), frameDelayMs: 20, ending: "reset" });
-    const { events, error } = await collect(provider({ maxRetries: 0 }).stream(request));
+    bedrockFake.fake.enqueue({
+      frames: fixture("bedrock-text.jsonl").slice(0, 3),
+      frameDelayMs: 20,
+      ending: "reset",
+    });
+    const { events, error } = await collectStream(provider({ maxRetries: 0 }).stream(request));
     expect(events).toEqual([
       { type: "text-delta", text: "Hello" },
       { type: "text-delta", text: "! How can I" },
     ]);
-    expect(fake.requests).toHaveLength(1);
+    expect(bedrockFake.fake.requests).toHaveLength(1);
     expect(error).toMatchObject({
       code: "provider-stream-error",
       retryable: true,
@@ -199,7 +173,7 @@ describe("bedrock provider failures", () => {
 
   it("throws an event that is not valid JSON, or not the documented shape, as an invalid response", async () => {
     const [messageStart] = fixture("bedrock-text.jsonl");
-    fake.enqueue(
+    bedrockFake.fake.enqueue(
       {
         frames: [
           messageStart!,
@@ -213,8 +187,8 @@ describe("bedrock provider failures", () => {
         ],
       },
     );
-    const notJSON = await collect(provider().stream(request));
-    const wrongShape = await collect(provider().stream(request));
+    const notJSON = await collectStream(provider().stream(request));
+    const wrongShape = await collectStream(provider().stream(request));
     expect(notJSON.error).toMatchObject({ code: "provider-response-invalid", provider: "bedrock" });
     expect(notJSON.error!.message).toMatch(/^Bedrock sent an event that is not valid JSON: /);
     expect(wrongShape.error).toMatchObject({
@@ -225,12 +199,11 @@ describe("bedrock provider failures", () => {
   });
 
   it("throws a retryable error naming the failure when Bedrock cannot be reached", async () => {
-    const url = fake.url;
-    await fake.close();
-    const { error } = await collect(provider({ baseURL: url, maxRetries: 0 }).stream(request));
+    const url = bedrockFake.fake.url;
+    await bedrockFake.fake.close();
+    const { error } = await collectStream(provider({ baseURL: url, maxRetries: 0 }).stream(request));
     expect(error).toMatchObject({ code: "provider-api-error", provider: "bedrock", retryable: true });
     expect(error!.message).toMatch(/^Could not reach Bedrock: .*ECONNREFUSED/);
-    fake = await startBedrockFake();
   });
 
   it("throws a config error naming AWS_REGION when no region is found, before any request", async () => {
@@ -238,21 +211,23 @@ describe("bedrock provider failures", () => {
     vi.stubEnv("AWS_CONFIG_FILE", "/nonexistent/aws-config");
     vi.stubEnv("AWS_PROFILE", "");
     try {
-      const { error } = await collect(bedrock({ credentials, baseURL: fake.url }).stream(request));
+      const { error } = await collectStream(
+        bedrock({ credentials, baseURL: bedrockFake.fake.url }).stream(request),
+      );
       expect(error).toMatchObject({
         code: "provider-config-invalid",
         provider: "bedrock",
         message:
           "Bedrock needs an AWS region: pass region to bedrock(), or set AWS_REGION (or a region in your AWS profile).",
       });
-      expect(fake.requests).toHaveLength(0);
+      expect(bedrockFake.fake.requests).toHaveLength(0);
     } finally {
       vi.unstubAllEnvs();
     }
   });
 
   it("throws a config error when the credential provider finds no credentials", async () => {
-    const { error } = await collect(
+    const { error } = await collectStream(
       provider({
         credentials: async () => {
           throw Object.assign(new Error("Could not load credentials from any providers"), {
@@ -263,7 +238,7 @@ describe("bedrock provider failures", () => {
     );
     expect(error).toMatchObject({ code: "provider-config-invalid", provider: "bedrock" });
     expect(error!.message).toContain("Could not load credentials from any providers");
-    expect(fake.requests).toHaveLength(0);
+    expect(bedrockFake.fake.requests).toHaveLength(0);
   });
 });
 
@@ -275,10 +250,10 @@ describe("bedrock provider credentials", () => {
     vi.stubEnv("AWS_ACCESS_KEY_ID", "AKIDFROMENVIRONMENT");
     vi.stubEnv("AWS_SECRET_ACCESS_KEY", "environment-secret");
     try {
-      fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
-      const { error } = await collect(bedrock({ baseURL: fake.url }).stream(request));
+      bedrockFake.fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
+      const { error } = await collectStream(bedrock({ baseURL: bedrockFake.fake.url }).stream(request));
       expect(error).toBeUndefined();
-      expect(fake.requests[0]!.headers.authorization).toMatch(
+      expect(bedrockFake.fake.requests[0]!.headers.authorization).toMatch(
         /^AWS4-HMAC-SHA256 Credential=AKIDFROMENVIRONMENT\/\d{8}\/eu-west-3\/bedrock\/aws4_request/,
       );
     } finally {
@@ -287,12 +262,14 @@ describe("bedrock provider credentials", () => {
   });
 
   it("sends a Bedrock API key as a bearer token", async () => {
-    fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
-    const { error } = await collect(
-      bedrock({ region: "us-west-2", apiKey: " bedrock-api-key ", baseURL: fake.url }).stream(request),
+    bedrockFake.fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
+    const { error } = await collectStream(
+      bedrock({ region: "us-west-2", apiKey: " bedrock-api-key ", baseURL: bedrockFake.fake.url }).stream(
+        request,
+      ),
     );
     expect(error).toBeUndefined();
-    expect(fake.requests[0]!.headers.authorization).toBe("Bearer bedrock-api-key");
+    expect(bedrockFake.fake.requests[0]!.headers.authorization).toBe("Bearer bedrock-api-key");
   });
 });
 
@@ -302,7 +279,7 @@ describe("bedrock provider abort", () => {
     const serverSawClose = new Promise<void>((resolve) => {
       closed = resolve;
     });
-    fake.enqueue({
+    bedrockFake.fake.enqueue({
       frames: fixture("bedrock-text.jsonl").slice(0, 3),
       ending: "hold",
       onClose: () => closed(),
@@ -326,23 +303,25 @@ describe("bedrock provider abort", () => {
 
   it("an abort while waiting for the answer cancels the request without a retry", async () => {
     const controller = new AbortController();
-    fake.enqueue(async () => {
+    bedrockFake.fake.enqueue(async () => {
       controller.abort();
       await new Promise((resolve) => setTimeout(resolve, 50));
       return { frames: fixture("bedrock-text.jsonl") };
     });
-    const { events, error } = await collect(provider().stream({ ...request(), signal: controller.signal }));
+    const { events, error } = await collectStream(
+      provider().stream({ ...request(), signal: controller.signal }),
+    );
     expect(events).toEqual([]);
     expect(error).toMatchObject({ code: "aborted", message: "The Bedrock request was aborted." });
-    expect(fake.requests).toHaveLength(1);
+    expect(bedrockFake.fake.requests).toHaveLength(1);
   });
 
   it("does not send a request when the signal is already aborted", async () => {
     const controller = new AbortController();
     controller.abort();
-    const { error } = await collect(provider().stream({ ...request(), signal: controller.signal }));
+    const { error } = await collectStream(provider().stream({ ...request(), signal: controller.signal }));
     expect(error).toMatchObject({ code: "aborted" });
-    expect(fake.requests).toHaveLength(0);
+    expect(bedrockFake.fake.requests).toHaveLength(0);
   });
 
   function request(): ModelRequest {

@@ -1,40 +1,11 @@
-import type { Message, ModelRequest, ModelStreamEvent } from "@junction/types";
-import {
-  type BedrockFake,
-  bedrockEvent,
-  readBedrockFixture,
-  startBedrockFake,
-} from "@junction/wire-fake/bedrock";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type BedrockSettings, bedrock } from "./bedrock-provider.js";
+import type { Message, ModelRequest } from "@junction/types";
+import { collectStream } from "@junction/wire-fake";
+import { bedrockEvent } from "@junction/wire-fake/bedrock";
+import { describe, expect, it } from "vitest";
+import { fixture, model, useBedrockFake } from "./bedrock-test-support.js";
 
-const fixture = (name: string) => readBedrockFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
-
-const credentials = { accessKeyId: "AKIDFAKEBEDROCK", secretAccessKey: "fake-secret" };
-
-let fake: BedrockFake;
-beforeEach(async () => {
-  fake = await startBedrockFake();
-});
-afterEach(async () => {
-  await fake.close();
-});
-
-function provider(settings: BedrockSettings = {}) {
-  return bedrock({ region: "us-east-1", credentials, baseURL: fake.url, ...settings });
-}
-
-async function collect(stream: AsyncIterable<ModelStreamEvent>) {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-  } catch (error) {
-    return { events, error: error as Error };
-  }
-  return { events, error: undefined };
-}
-
-const model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+const bedrockFake = useBedrockFake();
+const provider = bedrockFake.provider;
 const path = `/model/${encodeURIComponent(model)}/converse-stream`;
 
 const weatherTool = {
@@ -65,8 +36,8 @@ const textFinish = {
 
 describe("bedrock provider against the ConverseStream event stream", () => {
   it("streams text, signs the request with the given credentials and sends the exact body", async () => {
-    fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
-    const { events, error } = await collect(
+    bedrockFake.fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
+    const { events, error } = await collectStream(
       provider().stream({
         model,
         system: "Be brief.",
@@ -74,8 +45,8 @@ describe("bedrock provider against the ConverseStream event stream", () => {
       }),
     );
     expect(error).toBeUndefined();
-    expect(fake.requests).toHaveLength(1);
-    const [request] = fake.requests;
+    expect(bedrockFake.fake.requests).toHaveLength(1);
+    const [request] = bedrockFake.fake.requests;
     expect(request!.method).toBe("POST");
     expect(request!.path).toBe(path);
     expect(request!.headers.authorization).toMatch(
@@ -94,8 +65,8 @@ describe("bedrock provider against the ConverseStream event stream", () => {
   });
 
   it("streams a tool call with arguments in pieces and sends tools, tool choice and inference settings", async () => {
-    fake.enqueue({ frames: fixture("bedrock-tool-call.jsonl") });
-    const { events, error } = await collect(
+    bedrockFake.fake.enqueue({ frames: fixture("bedrock-tool-call.jsonl") });
+    const { events, error } = await collectStream(
       provider({ defaultMaxTokens: 2048 }).stream({
         model,
         messages: [{ role: "user", content: "What is the weather in San Francisco?" }],
@@ -107,7 +78,7 @@ describe("bedrock provider against the ConverseStream event stream", () => {
       }),
     );
     expect(error).toBeUndefined();
-    expect(fake.requests[0]!.body).toEqual({
+    expect(bedrockFake.fake.requests[0]!.body).toEqual({
       messages: [{ role: "user", content: [{ text: "What is the weather in San Francisco?" }] }],
       toolConfig: { tools: [weatherSpec], toolChoice: { auto: {} } },
       inferenceConfig: { maxTokens: 2048, temperature: 0, topP: 0.9, stopSequences: ["END"] },
@@ -144,8 +115,8 @@ describe("bedrock provider against the ConverseStream event stream", () => {
           })
         : frame,
     );
-    fake.enqueue({ frames });
-    const { events } = await collect(
+    bedrockFake.fake.enqueue({ frames });
+    const { events } = await collectStream(
       provider().stream({
         model,
         messages: [{ role: "user", content: "Read it." }],
@@ -153,7 +124,7 @@ describe("bedrock provider against the ConverseStream event stream", () => {
         toolChoice: { type: "tool", name: "fs.read_file" },
       }),
     );
-    expect(fake.requests[0]!.body.toolConfig).toEqual({
+    expect(bedrockFake.fake.requests[0]!.body.toolConfig).toEqual({
       tools: [{ toolSpec: { ...weatherSpec.toolSpec, name: vendorName } }],
       toolChoice: { tool: { name: vendorName } },
     });
@@ -167,8 +138,8 @@ describe("bedrock provider against the ConverseStream event stream", () => {
   });
 
   it("streams parallel tool calls, each complete when its block stops", async () => {
-    fake.enqueue({ frames: fixture("bedrock-parallel-tool-calls.jsonl") });
-    const { events, error } = await collect(
+    bedrockFake.fake.enqueue({ frames: fixture("bedrock-parallel-tool-calls.jsonl") });
+    const { events, error } = await collectStream(
       provider().stream({
         model,
         messages: [{ role: "user", content: "Weather in Paris and Tokyo?" }],
@@ -177,7 +148,7 @@ describe("bedrock provider against the ConverseStream event stream", () => {
       }),
     );
     expect(error).toBeUndefined();
-    expect(fake.requests[0]!.body.toolConfig.toolChoice).toEqual({ any: {} });
+    expect(bedrockFake.fake.requests[0]!.body.toolConfig.toolChoice).toEqual({ any: {} });
     expect(events.slice(0, -1)).toEqual([
       { type: "tool-call-start", id: "tooluse_Paris01", name: "get_weather" },
       { type: "tool-call-delta", id: "tooluse_Paris01", argumentsDelta: '{"city":' },
@@ -200,7 +171,7 @@ describe("bedrock provider against the ConverseStream event stream", () => {
   });
 
   it("sends tool results natively: images, documents, JSON, error status; audio becomes a warning and a note", async () => {
-    fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
+    bedrockFake.fake.enqueue({ frames: fixture("bedrock-text.jsonl") });
     const png =
       "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
     const pdf = btoa("%PDF-1.4 tiny");
@@ -254,7 +225,7 @@ describe("bedrock provider against the ConverseStream event stream", () => {
         ],
       },
     ];
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider().stream({
         model,
         messages,
@@ -265,7 +236,7 @@ describe("bedrock provider against the ConverseStream event stream", () => {
       }),
     );
     expect(error).toBeUndefined();
-    expect(fake.requests[0]!.body.messages).toEqual([
+    expect(bedrockFake.fake.requests[0]!.body.messages).toEqual([
       { role: "user", content: [{ text: "Weather in Paris and Tokyo, and the report?" }] },
       {
         role: "assistant",
@@ -315,7 +286,7 @@ describe("bedrock provider against the ConverseStream event stream", () => {
   });
 
   it("streams reasoning, passes additionalModelRequestFields through, and echoes signed and redacted reasoning next turn", async () => {
-    fake.enqueue(
+    bedrockFake.fake.enqueue(
       { frames: fixture("bedrock-reasoning-tool-call.jsonl") },
       { frames: fixture("bedrock-text.jsonl") },
     );
@@ -327,10 +298,10 @@ describe("bedrock provider against the ConverseStream event stream", () => {
       maxTokens: 4096,
       providerOptions: { bedrock: { additionalModelRequestFields: thinking, modelId: "other" } },
     };
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(error).toBeUndefined();
-    expect(fake.requests[0]!.path).toBe(path);
-    expect(fake.requests[0]!.body).toEqual({
+    expect(bedrockFake.fake.requests[0]!.path).toBe(path);
+    expect(bedrockFake.fake.requests[0]!.body).toEqual({
       messages: [{ role: "user", content: [{ text: "Weather in Paris?" }] }],
       toolConfig: { tools: [weatherSpec] },
       inferenceConfig: { maxTokens: 4096 },
@@ -379,7 +350,7 @@ describe("bedrock provider against the ConverseStream event stream", () => {
       },
     ]);
 
-    const next = await collect(
+    const next = await collectStream(
       provider().stream({
         ...request,
         providerOptions: { bedrock: { additionalModelRequestFields: thinking } },
@@ -396,7 +367,7 @@ describe("bedrock provider against the ConverseStream event stream", () => {
       }),
     );
     expect(next.error).toBeUndefined();
-    expect(fake.requests[1]!.body.messages).toEqual([
+    expect(bedrockFake.fake.requests[1]!.body.messages).toEqual([
       { role: "user", content: [{ text: "Weather in Paris?" }] },
       {
         role: "assistant",
@@ -429,12 +400,12 @@ describe("bedrock provider against the ConverseStream event stream", () => {
     ["malformed_tool_use", "error"],
     ["something_new", "other"],
   ])("maps stopReason %s to %s", async (stopReason, reason) => {
-    fake.enqueue({
+    bedrockFake.fake.enqueue({
       frames: fixture("bedrock-text.jsonl").map((frame) =>
         frame.type === "messageStop" ? bedrockEvent("messageStop", { stopReason }) : frame,
       ),
     });
-    const { events } = await collect(
+    const { events } = await collectStream(
       provider().stream({ model, messages: [{ role: "user", content: "Hi" }] }),
     );
     expect(events.at(-1)).toMatchObject({ type: "finish", reason, rawReason: stopReason });

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { JunctionError, type Message, type ModelStreamEvent, ProviderError } from "@junction/types";
-import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
+import { collectStream, readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openai } from "./openai-provider.js";
 
@@ -17,16 +17,6 @@ const fixtureEvents = (name: string): any[] =>
         .slice(6),
     ),
   );
-
-async function collect(stream: AsyncIterable<ModelStreamEvent>) {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-  } catch (error) {
-    return { events, error };
-  }
-  return { events, error: undefined };
-}
 
 let fake: WireFake;
 beforeEach(async () => {
@@ -48,7 +38,7 @@ const weatherTool = {
 describe("openai provider against the Responses API wire format", () => {
   it("streams text and sends the exact request body", async () => {
     fake.enqueue({ chunks: fixture("openai-text.sse.txt"), headers: { "x-request-id": "req_text_1" } });
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider({ headers: { "X-Team": "junction" } }).stream({
         model: "gpt-4o-mini",
         system: "Answer with one word.",
@@ -98,7 +88,7 @@ describe("openai provider against the Responses API wire format", () => {
 
   it("streams one tool call with incremental arguments and emits it before the finish", async () => {
     fake.enqueue({ chunks: fixture("openai-tool-call.sse.txt") });
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider().stream({
         model: "gpt-5.1",
         messages: [{ role: "user", content: "Weather in Beijing?" }],
@@ -166,7 +156,7 @@ describe("openai provider against the Responses API wire format", () => {
         chunks: fixture("openai-tool-call.sse.txt").map((chunk) => chunk.replaceAll("get_weather", sentName)),
       };
     });
-    const { events } = await collect(
+    const { events } = await collectStream(
       provider().stream({
         model: "gpt-5.1",
         messages: [{ role: "user", content: "Weather?" }],
@@ -204,13 +194,13 @@ describe("openai provider against the Responses API wire format", () => {
         ],
       },
     ];
-    await collect(provider().stream({ model: "gpt-5.1", messages: history }));
+    await collectStream(provider().stream({ model: "gpt-5.1", messages: history }));
     expect(fake.requests[1]!.body.input[1]).toMatchObject({ type: "function_call", name: sentName });
   });
 
   it("streams parallel tool calls, each emitted as soon as its arguments are complete, with cached token usage", async () => {
     fake.enqueue({ chunks: fixture("openai-parallel-tool-calls.sse.txt") });
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider().stream({
         model: "gpt-5.1",
         messages: [{ role: "user", content: "Weather in Beijing and Paris?" }],
@@ -286,7 +276,7 @@ describe("openai provider against the Responses API wire format", () => {
       },
     };
     const options = { openai: { store: false, reasoning: { effort: "high", summary: "detailed" } } };
-    const first = await collect(
+    const first = await collectStream(
       provider().stream({
         model: "gpt-5.1-codex-max",
         messages: [{ role: "user", content: "(12 + 7) * 3 * 10?" }],
@@ -326,7 +316,7 @@ describe("openai provider against the Responses API wire format", () => {
     ]);
 
     fake.enqueue({ chunks: fixture("openai-text.sse.txt") });
-    const second = await collect(
+    const second = await collectStream(
       provider().stream({
         model: "gpt-5.1-codex-max",
         messages: [
@@ -372,7 +362,7 @@ describe("openai provider against the Responses API wire format", () => {
     fake.enqueue({ chunks: fixture("openai-text.sse.txt") });
     const pixel =
       "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-    const { error } = await collect(
+    const { error } = await collectStream(
       provider().stream({
         model: "gpt-5.1",
         messages: [
@@ -422,7 +412,7 @@ describe("openai provider against the Responses API wire format", () => {
 
   it("maps response.incomplete (max_output_tokens) to a length finish", async () => {
     fake.enqueue({ chunks: fixture("openai-incomplete.sse.txt") });
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider().stream({
         model: "gpt-4o-mini",
         messages: [{ role: "user", content: "A story" }],
@@ -469,7 +459,7 @@ describe("openai provider failures", () => {
         },
       },
     });
-    const { events, error } = await collect(
+    const { events, error } = await collectStream(
       provider({ maxRetries: 2 }).stream({ ...request, temperature: 5 }),
     );
     expect(events).toEqual([]);
@@ -494,7 +484,7 @@ describe("openai provider failures", () => {
       },
       { chunks: fixture("openai-text.sse.txt") },
     );
-    const { events, error } = await collect(provider({ maxRetries: 2 }).stream(request));
+    const { events, error } = await collectStream(provider({ maxRetries: 2 }).stream(request));
     expect(error).toBeUndefined();
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
@@ -508,7 +498,7 @@ describe("openai provider failures", () => {
       json: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } },
     };
     fake.enqueue(limited, limited);
-    const { error } = await collect(provider({ maxRetries: 1 }).stream(request));
+    const { error } = await collectStream(provider({ maxRetries: 1 }).stream(request));
     expect(fake.requests).toHaveLength(2);
     expect(error).toMatchObject({
       code: "provider-api-error",
@@ -524,7 +514,7 @@ describe("openai provider failures", () => {
       headers: { "x-request-id": "req_down" },
       json: { error: { message: "The server is overloaded", type: "server_error", code: null } },
     });
-    const { error } = await collect(provider().stream(request));
+    const { error } = await collectStream(provider().stream(request));
     expect(error).toMatchObject({
       code: "provider-api-error",
       status: 503,
@@ -536,7 +526,7 @@ describe("openai provider failures", () => {
 
   it("throws an error event inside a 200 stream as a ProviderError", async () => {
     fake.enqueue({ chunks: fixture("openai-error.sse.txt"), headers: { "x-request-id": "req_quota" } });
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(events).toEqual([]);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
@@ -559,7 +549,7 @@ describe("openai provider failures", () => {
       sequence_number: 5,
     };
     fake.enqueue({ chunks: [...text.slice(0, 5), `event: error\ndata: ${JSON.stringify(error)}\n\n`] });
-    const result = await collect(provider().stream(request));
+    const result = await collectStream(provider().stream(request));
     expect(result.events).toEqual([{ type: "text-delta", text: "OK" }]);
     expect(result.error).toMatchObject({
       code: "provider-stream-error",
@@ -578,7 +568,7 @@ describe("openai provider failures", () => {
       sequence_number: 2,
     };
     fake.enqueue({ chunks: [...text.slice(0, 2), `data: ${JSON.stringify(error)}\n\n`] });
-    const result = await collect(provider().stream(request));
+    const result = await collectStream(provider().stream(request));
     expect(result.events).toEqual([]);
     expect(result.error).toMatchObject({
       code: "provider-stream-error",
@@ -592,7 +582,7 @@ describe("openai provider failures", () => {
       chunks: fixture("openai-response-failed.sse.txt"),
       headers: { "x-request-id": "req_failed" },
     });
-    const { error } = await collect(provider().stream(request));
+    const { error } = await collectStream(provider().stream(request));
     expect(error).toMatchObject({
       code: "provider-stream-error",
       retryable: true,
@@ -608,7 +598,7 @@ describe("openai provider failures", () => {
       chunkDelayMs: 10,
       destroyAfterChunks: true,
     });
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     // How much arrives before the reset depends on the socket; never a finish.
     expect([[], [{ type: "text-delta", text: "OK" }]]).toContainEqual(events);
     expect(error).toMatchObject({ code: "provider-stream-error", retryable: true });
@@ -618,7 +608,7 @@ describe("openai provider failures", () => {
   it("throws a retryable connection error when nothing listens at the base URL", async () => {
     const closedPort = new URL(fake.url).port;
     await fake.close();
-    const { error } = await collect(
+    const { error } = await collectStream(
       openai({ apiKey: "sk-test", baseURL: `http://127.0.0.1:${closedPort}/v1`, maxRetries: 0 }).stream(
         request,
       ),
@@ -630,7 +620,7 @@ describe("openai provider failures", () => {
 
   it("throws when the stream ends without response.completed", async () => {
     fake.enqueue({ chunks: fixture("openai-text.sse.txt").slice(0, 5) });
-    const { events, error } = await collect(provider().stream(request));
+    const { events, error } = await collectStream(provider().stream(request));
     expect(events).toEqual([{ type: "text-delta", text: "OK" }]);
     expect(error).toMatchObject({
       code: "provider-stream-error",
@@ -649,7 +639,7 @@ describe("openai provider failures", () => {
     fake.enqueue({
       chunks: [created, `event: response.output_item.added\ndata: ${JSON.stringify(badItem)}\n\n`],
     });
-    const { error } = await collect(provider().stream(request));
+    const { error } = await collectStream(provider().stream(request));
     expect(error).toMatchObject({
       code: "provider-response-invalid",
       message: 'OpenAI sent function_call item without a string "call_id" (got undefined).',
@@ -658,7 +648,7 @@ describe("openai provider failures", () => {
 
   it("throws provider-response-invalid for data that is not JSON", async () => {
     fake.enqueue({ chunks: ["event: response.created\ndata: {not json\n\n"] });
-    const { error } = await collect(provider().stream(request));
+    const { error } = await collectStream(provider().stream(request));
     expect(error).toMatchObject({ code: "provider-response-invalid" });
   });
 
@@ -667,7 +657,7 @@ describe("openai provider failures", () => {
       chunk.replaceAll('"arguments":"{\\"city\\":\\"Beijing\\"}"', '"arguments":"{\\"city\\":\\"Bei"'),
     );
     fake.enqueue({ chunks });
-    const { events, error } = await collect(provider().stream({ ...request, tools: [weatherTool] }));
+    const { events, error } = await collectStream(provider().stream({ ...request, tools: [weatherTool] }));
     expect(error).toBeUndefined();
     const warning = events.find((event) => event.type === "warning");
     expect(warning).toMatchObject({ warning: { code: "tool-call-arguments-invalid" } });
@@ -678,7 +668,7 @@ describe("openai provider failures", () => {
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;
     try {
-      const { error } = await collect(openai({ baseURL: `${fake.url}/v1` }).stream(request));
+      const { error } = await collectStream(openai({ baseURL: `${fake.url}/v1` }).stream(request));
       expect(error).toMatchObject({
         code: "provider-config-invalid",
         message: "OpenAI API key is missing: pass apiKey or set OPENAI_API_KEY.",
@@ -694,7 +684,7 @@ describe("openai provider failures", () => {
     process.env.OPENAI_API_KEY = "sk-from-env";
     try {
       fake.enqueue({ chunks: fixture("openai-text.sse.txt") });
-      const { error } = await collect(openai({ baseURL: `${fake.url}/v1` }).stream(request));
+      const { error } = await collectStream(openai({ baseURL: `${fake.url}/v1` }).stream(request));
       expect(error).toBeUndefined();
       expect(fake.requests[0]!.headers.authorization).toBe("Bearer sk-from-env");
     } finally {
@@ -759,7 +749,7 @@ describe("openai provider abort", () => {
     controller.abort();
     const fake = await startWireFake();
     try {
-      const { events, error } = await collect(
+      const { events, error } = await collectStream(
         openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1` }).stream({
           model: "gpt-4o-mini",
           messages: [{ role: "user", content: "Hi" }],
@@ -808,7 +798,7 @@ describe("openai provider abort", () => {
 describe("openai provider options", () => {
   it("passes providerOptions.openai through, refuses reserved fields, and warns about stop sequences", async () => {
     fake.enqueue({ chunks: fixture("openai-text.sse.txt") });
-    const { events } = await collect(
+    const { events } = await collectStream(
       provider().stream({
         model: "gpt-4o-mini",
         messages: [{ role: "user", content: "Hi" }],
@@ -847,7 +837,7 @@ describe("openai provider options", () => {
 
   it("sends hosted tools from providerOptions.openai.tools after the function tools, and refuses a non-array", async () => {
     fake.enqueue({ chunks: fixture("openai-text.sse.txt") }, { chunks: fixture("openai-text.sse.txt") });
-    await collect(
+    await collectStream(
       provider().stream({
         model: "gpt-5.1",
         messages: [{ role: "user", content: "Hi" }],
@@ -866,7 +856,7 @@ describe("openai provider options", () => {
       { type: "web_search" },
     ]);
 
-    const { events } = await collect(
+    const { events } = await collectStream(
       provider().stream({
         model: "gpt-5.1",
         messages: [{ role: "user", content: "Hi" }],
@@ -898,7 +888,7 @@ describe("openai provider options", () => {
       required: ["city"],
     };
     const before = structuredClone(inputSchema);
-    const { events } = await collect(
+    const { events } = await collectStream(
       provider({ strictTools: true }).stream({
         model: "gpt-5.1",
         messages: [{ role: "user", content: "Weather?" }],
@@ -935,7 +925,7 @@ describe("openai provider options", () => {
 
   it("lets a request turn strict tools off again", async () => {
     fake.enqueue({ chunks: fixture("openai-text.sse.txt") });
-    await collect(
+    await collectStream(
       provider({ strictTools: true }).stream({
         model: "gpt-5.1",
         messages: [{ role: "user", content: "Weather?" }],

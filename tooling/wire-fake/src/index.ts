@@ -135,3 +135,5 @@ async function send(res: ServerResponse, reply: WireReply): Promise<void> {
   res.writeHead(status, { "content-type": "text/plain", ...reply.headers });
   res.end(reply.text ?? "");
 }
+
+export { collectStream } from "./collect-stream.js";

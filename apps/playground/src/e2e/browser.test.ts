@@ -1,60 +1,35 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
 import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
 
-// Debian's chromium, driven by playwright-core: nothing is downloaded.
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const artifacts = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
 const crashingServer = fileURLToPath(new URL("../__fixtures__/crashing-server.mjs", import.meta.url));
 const hostileServer = fileURLToPath(new URL("../__fixtures__/hostile-server.mjs", import.meta.url));
 
 let test: TestPlayground;
-let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: LaunchedChromium | undefined;
 const pageErrors: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, name), fullPage: true });
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) {
-    throw new Error(
-      `The browser tests need Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH.`,
-    );
-  }
   // Only this file's screenshots: other browser tests keep theirs in folders of their own.
   mkdirSync(artifacts, { recursive: true });
   for (const file of readdirSync(artifacts)) if (file.endsWith(".png")) rmSync(join(artifacts, file));
   test = await startTestPlayground();
-  profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    viewport: { width: 1280, height: 860 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("pageerror", (error) => pageErrors.push(error.message));
+  browser = await launchChromium({ viewport: { width: 1280, height: 860 }, pageErrors });
+  page = browser.page;
   page.on("dialog", (dialog) => void dialog.accept());
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await test?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe("the playground in a real browser", () => {

@@ -1,18 +1,18 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BrowserContext, chromium, type FrameLocator, type Page } from "playwright-core";
+import type { BrowserContext, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPlayground, type Playground } from "../server/app.js";
 import { startHttpServer } from "../server/http-server.js";
 import { createToken } from "../server/security.js";
+import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
 
 // MCP Apps in a real browser: a counter app and a hostile app from a server of our own (written
 // with the official SDK), rendered by the playground in the inspector and in chat.
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const artifacts = fileURLToPath(new URL("../../test-artifacts/mcp-apps/", import.meta.url));
 const appsServer = fileURLToPath(new URL("../__fixtures__/mcp-apps-server.mjs", import.meta.url));
 
@@ -39,7 +39,7 @@ let appsServerId: string;
 let loadedByTest = "";
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: LaunchedChromium | undefined;
 const pageErrors: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, name), fullPage: true });
@@ -47,11 +47,6 @@ const report = async (frame: FrameLocator): Promise<Record<string, any>> =>
   JSON.parse((await frame.locator("#report").textContent()) ?? "{}");
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) {
-    throw new Error(
-      `The browser tests need Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH.`,
-    );
-  }
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
   // Another origin: the counter app declares it in its CSP, the hostile app tries it undeclared.
@@ -109,32 +104,15 @@ beforeAll(async () => {
   expect(server.status).toBe("connected");
   appsServerId = server.id;
 
-  profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("pageerror", (error) => pageErrors.push(error.message));
+  browser = await launchChromium({ viewport: { width: 1280, height: 900 }, pageErrors });
+  ({ context, page } = browser);
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await http?.close();
   await playground?.close();
   await new Promise((resolve) => other?.close(resolve));
-  if (profile) rmSync(profile, { recursive: true, force: true });
   if (directory) rmSync(directory, { recursive: true, force: true });
 });
 

@@ -1,20 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolvePackageBin } from "../server/default-servers.js";
 import type { ServerStatus, TrafficLog } from "../shared/api-types.js";
 import type { FakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
+import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
 import { startScriptedChatCompletions, toolResultsIn } from "../testing/scripted-chat-completions.js";
 import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
 
 // What went over the wire (issue 13): the traffic view, stderr, the health indicator, the
 // resource-template form with completions, progress on a running tool card, and a repeated
 // warning shown once per turn. Real server-everything over stdio, real Chromium.
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const artifacts = fileURLToPath(new URL("../../test-artifacts/wire/", import.meta.url));
 const everything = resolvePackageBin("@modelcontextprotocol/server-everything");
 const wireServer = fileURLToPath(new URL("../__fixtures__/wire-server.mjs", import.meta.url));
@@ -24,9 +23,8 @@ const literalKey = "literal-key-5b1d8e";
 const fromEnvironment = (name: string) => `\${${name}}`;
 
 let test: TestPlayground;
-let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: LaunchedChromium | undefined;
 let serverId: string;
 let endpoint: FakeVendorEndpoint;
 let httpFixture: ChildProcess | undefined;
@@ -52,29 +50,15 @@ beforeAll(async () => {
   });
   expect(added.body.status).toBe("connected");
   serverId = added.body.id;
-  profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-    ],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("pageerror", (error) => pageErrors.push(error.message));
+  browser = await launchChromium({ viewport: { width: 1280, height: 900 }, pageErrors });
+  page = browser.page;
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await test?.close();
   await endpoint?.close();
   httpFixture?.kill("SIGKILL");
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe("what went over the wire, in a real browser", () => {

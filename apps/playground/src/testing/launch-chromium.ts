@@ -1,0 +1,56 @@
+// Debian's chromium, driven by playwright-core, for the browser tests: nothing is downloaded.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** A headless Chromium with a throwaway profile, and its first page. */
+export interface LaunchedChromium {
+  context: BrowserContext;
+  page: Page;
+  /** Closes the browser and deletes its profile. */
+  close(): Promise<void>;
+}
+
+/**
+ * Launches headless Chromium (CHROMIUM_PATH, else /usr/bin/chromium) with a fresh profile and
+ * its background traffic off. Errors thrown in the page are pushed to `pageErrors`.
+ */
+export async function launchChromium(options: {
+  viewport: { width: number; height: number };
+  pageErrors: string[];
+}): Promise<LaunchedChromium> {
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `The browser tests need Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH.`,
+    );
+  }
+  const profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    viewport: options.viewport,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on("pageerror", (error) => options.pageErrors.push(error.message));
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
