@@ -10,6 +10,7 @@ export {
   type NamePatternPolicy,
   namePatternPolicy,
 } from "./approval.js";
+export { type Durability, idempotencyKey, type JSONValue } from "./durability.js";
 export { type ExfiltrationGuardOptions, isOpenWorld } from "./exfiltration-guard.js";
 export type { ModelSettings } from "./run-loop.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
