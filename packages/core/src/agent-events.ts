@@ -7,6 +7,9 @@ import type {
   Usage,
   Warning,
 } from "@junction/types";
+import type { PendingToolCall, RunState } from "./run-state.js";
+
+export type { PendingToolCall };
 
 /**
  * What a run streams, noun-verb. `tool-call` comes as soon as a call's arguments are complete
@@ -28,7 +31,7 @@ export type AgentEvent =
        * conversation read private data). Show it beside the arguments.
        */
       reason?: string;
-      /** Runs the call. */
+      /** Runs the call. The first answer counts. */
       approve(): void;
       /** Refuses the call; the model gets an error result carrying `reason`. */
       deny(reason?: string): void;
@@ -56,8 +59,12 @@ export type AgentEvent =
   | { type: "finish"; reason: AgentFinishReason; usage: Usage }
   | { type: "error"; error: Error };
 
-/** Why a run ended: the model's own reason for its last turn, or `max-steps` when the step limit cut it short. */
-export type AgentFinishReason = FinishReason | "max-steps";
+/**
+ * Why a run ended: the model's own reason for its last turn, `max-steps` when the step limit cut
+ * it short, or `approval-required` when calls wait for a decision nobody gave in this process
+ * (see `AgentResult.pending` and `AgentResult.state`).
+ */
+export type AgentFinishReason = FinishReason | "max-steps" | "approval-required";
 
 /** One model turn and the tool calls it made. */
 export interface Step {
@@ -88,6 +95,14 @@ export interface AgentResult {
   usage: Usage;
   warnings: Warning[];
   finishReason: AgentFinishReason;
+  /** With `approval-required`: the calls waiting for a decision. */
+  pending?: PendingToolCall[];
+  /**
+   * With `approval-required`: the whole stopped run as versioned JSON. Store it, and continue
+   * with `agent.resume(state, { [callId]: "approve" | "deny" | { deny: reason } })` in this or
+   * any other process.
+   */
+  state?: RunState;
 }
 
 /**

@@ -7,8 +7,9 @@ import {
   type Warning,
 } from "@junction/types";
 import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
-import { createAgentToolExecutor } from "./agent-tool-executor.js";
+import { createAgentToolRunner } from "./agent-tool-runner.js";
 import { type ApprovalPolicy, toApprovalFunction } from "./approval.js";
+import { type Durability, InMemoryDurability, type JSONValue, signalKey } from "./durability.js";
 import { EventChannel } from "./event-channel.js";
 import {
   type CallLedger,
@@ -18,7 +19,19 @@ import {
   privateDataReads,
 } from "./exfiltration-guard.js";
 import { validateMessages } from "./message-validation.js";
-import { type ModelSettings, runLoop } from "./run-loop.js";
+import { approvalSignal, deniedMessage, gateKey, type ModelTurnEntry, modelKey } from "./run-journal.js";
+import { type ModelSettings, type RunLoopResult, runLoop } from "./run-loop.js";
+import {
+  closeStoppedStep,
+  decisionSignals,
+  journalOfStep,
+  parseRunState,
+  type ResumeDecision,
+  RUN_STATE_VERSION,
+  type RunState,
+  resumeRefusals,
+  snapshotTools,
+} from "./run-state.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
 import type { Tracer } from "./tracing.js";
@@ -70,6 +83,15 @@ export interface AgentConfig {
   modelSettings?: ModelSettings;
   /** Called with every event of every run, in order (for logging and UIs that do not iterate handles). */
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * How long a run waits in this process for the answer to a `tool-approval-request` before it
+   * ends with the finish reason `approval-required`, its pending calls in `result.pending` and
+   * the whole run in `result.state` (continue it with `resume()`, here or in another process).
+   * Omitted: it waits as long as someone reads the run's events (iterates the handle, or
+   * `onEvent` is set) and ends at once when nobody does, so `await agent.send(…).final` never
+   * hangs on a question nobody can see.
+   */
+  approvalTimeoutMs?: number;
   /** Receives spans for runs, model calls and tool calls; shaped so an OpenTelemetry tracer fits behind it. */
   tracer?: Tracer;
 }
@@ -101,6 +123,8 @@ export class Agent {
   /** Which calls never ran, and which read private data, for the exfiltration guard. */
   readonly #ledger: CallLedger = { notRun: new Set(), readPrivate: new Set() };
   #closed = false;
+  /** The run that stopped for approvals, until it is resumed or the conversation moves on. */
+  #stopped: RunState | undefined;
 
   constructor(config: AgentConfig) {
     if (!config || typeof config.provider?.stream !== "function") {
@@ -164,10 +188,46 @@ export class Agent {
 
   /**
    * Sends a user message and runs the tool loop. Returns at once; the run starts right away
-   * (after any run still in progress on this agent) and MCP tools are listed as part of it.
+   * (after any run still in progress on this agent) and MCP tools are listed as part of it. A
+   * run that stopped for approvals and was not resumed is closed first: its pending calls are
+   * denied ("the user went on without answering"), its finished calls keep their results.
    */
-  send(input: string | ToolResultPart[], options: { signal?: AbortSignal } = {}): AgentHandle {
+  send(input: string | ToolResultPart[], options: SendOptions = {}): AgentHandle {
+    return this.#start(options, (context) => this.#send(input, context));
+  }
+
+  /**
+   * Continues a run that stopped with `approval-required`, from its `state` (as `final.state`
+   * gave it, or parsed back from JSON), with a decision per pending call id. Works in any
+   * process, with a new Agent made with the same tools and MCP servers. Finished calls are not
+   * run again and the model is not asked again for the step it answered. Fails closed: a call
+   * whose tool is gone, changed or comes from another server now, or whose arguments were
+   * edited, is denied with a reason the model sees. A pending call without a decision stops the
+   * run again (`approval-required`) unless it is answered in process. A malformed state, or one
+   * of an unknown version, is refused (`run-state-invalid`) naming what is wrong.
+   *
+   * @example
+   * ```ts
+   * const first = await agent.send("Tidy my notes").final;
+   * if (first.finishReason === "approval-required") {
+   *   await db.save(JSON.stringify(first.state));
+   *   // later, anywhere:
+   *   const state = JSON.parse(await db.load());
+   *   const { text } = await agent.resume(state, { [state.pending[0].id]: "approve" }).final;
+   * }
+   * ```
+   */
+  resume(
+    state: RunState | unknown,
+    decisions: Record<string, ResumeDecision> = {},
+    options: SendOptions = {},
+  ): AgentHandle {
+    return this.#start(options, (context) => this.#resume(state, decisions, context));
+  }
+
+  #start(options: SendOptions, run: (context: RunContext) => Promise<AgentResult>): AgentHandle {
     const channel = new EventChannel<AgentEvent>();
+    let listening = this.#config.onEvent !== undefined;
     const emit = (event: AgentEvent) => {
       channel.push(event);
       if (this.#config.onEvent) {
@@ -178,7 +238,17 @@ export class Agent {
         }
       }
     };
-    const final = this.#queue.then(() => this.#run(input, options.signal, emit));
+    const context: RunContext = {
+      emit,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.durability ? { durability: options.durability } : {}),
+      approvalTimeoutMs: () => {
+        if (this.#config.approvalTimeoutMs !== undefined) return this.#config.approvalTimeoutMs;
+        // A durable engine's signals come from outside; in process, only a reader can answer.
+        return options.durability || listening ? undefined : 0;
+      },
+    };
+    const final = this.#queue.then(() => run(context));
     this.#queue = final.catch(() => undefined);
     final.then(
       () => channel.close(),
@@ -186,35 +256,99 @@ export class Agent {
     );
     // The handle's events report a failure too; reading only events must not leave an unhandled rejection.
     final.catch(() => undefined);
-    return { final, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+    return {
+      final,
+      [Symbol.asyncIterator]: () => {
+        listening = true;
+        return channel[Symbol.asyncIterator]();
+      },
+    };
   }
 
-  async #run(
-    input: string | ToolResultPart[],
-    signal: AbortSignal | undefined,
-    emit: (event: AgentEvent) => void,
-  ): Promise<AgentResult> {
-    if (this.#closed) {
-      const error = new JunctionError(
-        "invalid-argument",
-        "send(): this Agent was closed with close(); make a new Agent (with `messages: agent.messages`) to go on.",
-      );
-      emit({ type: "error", error });
-      throw error;
-    }
+  async #send(input: string | ToolResultPart[], context: RunContext): Promise<AgentResult> {
+    this.#checkOpen(context, "send");
     if (typeof input !== "string" && !Array.isArray(input)) {
-      const error = new JunctionError(
-        "invalid-argument",
-        "send(): input must be a string or an array of content parts.",
+      fail(
+        context,
+        new JunctionError("invalid-argument", "send(): input must be a string or an array of content parts."),
       );
-      emit({ type: "error", error });
-      throw error;
+    }
+    if (this.#stopped) {
+      this.#history = closeStoppedStep(this.#stopped, "the user went on without answering");
+      this.#stopped = undefined;
     }
     this.#history.push({ role: "user", content: structuredClone(input) });
+    return this.#execute(context, {
+      durability: context.durability ?? new InMemoryDurability(),
+      firstStep: 1,
+    });
+  }
+
+  async #resume(
+    input: unknown,
+    decisions: Record<string, ResumeDecision>,
+    context: RunContext,
+  ): Promise<AgentResult> {
+    this.#checkOpen(context, "resume");
+    let state: RunState;
+    let journal: Record<string, JSONValue>;
+    try {
+      state = parseRunState(input);
+      journal = { ...state.journal, ...(decisionSignals(state, decisions) as Record<string, JSONValue>) };
+    } catch (error) {
+      return fail(context, error as Error);
+    }
+    const warnings: Warning[] = [];
+    const current = await this.#registry.resolve((warning) => warnings.push(warning));
+    for (const [id, reason] of await resumeRefusals(state, current)) {
+      const call = state.pending.find((pending) => pending.id === id);
+      const warning: Warning = {
+        code: "run-state-mismatch",
+        message: `The call "${id}" was not run on resume: ${reason}.`,
+      };
+      warnings.push(warning);
+      if (call) journal[signalKey(approvalSignal(state.step, id))] = { approved: false, reason };
+      else {
+        const turn = journal[modelKey(state.step)] as unknown as ModelTurnEntry;
+        const name = turn.content.find((part) => part.type === "tool-call" && part.id === id);
+        journal[gateKey(state.step, id)] = {
+          kind: "refuse",
+          outcome: "denied",
+          message: deniedMessage(name?.type === "tool-call" ? name.name : id, reason),
+        };
+      }
+    }
+    for (const warning of warnings) context.emit({ type: "warning", warning });
+    this.#history = structuredClone(state.messages);
+    this.#stopped = undefined;
+    for (const id of state.ledger.notRun) this.#ledger.notRun.add(id);
+    for (const id of state.ledger.readPrivate) this.#ledger.readPrivate.add(id);
+    return this.#execute(context, {
+      durability: context.durability ?? new InMemoryDurability({ runId: state.runId, journal }),
+      firstStep: state.step,
+      usageBefore: state.usage,
+    });
+  }
+
+  #checkOpen(context: RunContext, method: string): void {
+    if (!this.#closed) return;
+    fail(
+      context,
+      new JunctionError(
+        "invalid-argument",
+        `${method}(): this Agent was closed with close(); make a new Agent (with \`messages: agent.messages\`) to go on.`,
+      ),
+    );
+  }
+
+  async #execute(
+    context: RunContext,
+    run: { durability: Durability; firstStep: number; usageBefore?: AgentResult["usage"] },
+  ): Promise<AgentResult> {
     let tools = new Map<string, RegisteredTool>();
     let privateDataFrom: string[] = [];
     let emitWarning: (warning: Warning) => void = () => undefined;
-    const executeTool = createAgentToolExecutor({
+    const runner = createAgentToolRunner({
       tools: () => tools,
       ...(this.#config.approval ? { approval: toApprovalFunction(this.#config.approval) } : {}),
       guard: this.#guard,
@@ -227,7 +361,7 @@ export class Agent {
       },
       warn: (warning) => emitWarning(warning),
     });
-    return runLoop({
+    const result = await runLoop({
       provider: this.provider,
       model: this.model,
       ...(this.system !== undefined ? { system: this.system } : {}),
@@ -239,18 +373,76 @@ export class Agent {
         privateDataFrom = privateDataReads(this.#history, tools, this.#ledger);
         return this.#registry.definitions;
       },
-      executeTool,
+      tools: runner,
       maxSteps: this.maxSteps,
       toolConcurrency: this.toolConcurrency,
       ...(this.#config.maxToolOutputChars !== undefined
         ? { maxToolOutputChars: this.#config.maxToolOutputChars }
         : {}),
       ...(this.#config.modelSettings ? { settings: this.#config.modelSettings } : {}),
-      ...(signal ? { signal } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
       ...(this.#config.tracer ? { tracer: this.#config.tracer } : {}),
-      emit,
+      durability: run.durability,
+      firstStep: run.firstStep,
+      ...(run.usageBefore ? { usageBefore: run.usageBefore } : {}),
+      approvalTimeoutMs: context.approvalTimeoutMs,
+      emit: context.emit,
     });
+    return this.#finish(result, { durability: run.durability, tools });
   }
+
+  /** The result as the user gets it; a run stopped for approvals carries its state. */
+  async #finish(
+    result: RunLoopResult,
+    run: { durability: Durability; tools: Map<string, RegisteredTool> },
+  ): Promise<AgentResult> {
+    const { interruption, ...rest } = result;
+    if (!interruption || !(run.durability instanceof InMemoryDurability)) return rest;
+    const state: RunState = {
+      kind: "junction.run-state",
+      version: RUN_STATE_VERSION,
+      runId: run.durability.runId,
+      createdAt: new Date().toISOString(),
+      provider: this.provider.name,
+      model: this.model,
+      messages: structuredClone(this.#history),
+      step: interruption.step,
+      journal: journalOfStep(run.durability.journal, interruption.step),
+      pending: rest.pending ?? [],
+      tools: await snapshotTools(run.tools),
+      sources: this.#registry.sourceDescriptors,
+      usage: interruption.usageBefore,
+      ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
+    };
+    this.#stopped = state;
+    return { ...rest, state: structuredClone(state) };
+  }
+}
+
+/** Options of one `send()` or `resume()`. */
+export interface SendOptions {
+  /** Aborts the run: the model stream and every call in flight stop. */
+  signal?: AbortSignal;
+  /**
+   * Where the run's model and tool calls are journaled and its approvals wait: a durable
+   * engine's port (`@junction/dbos`, `@junction/restate`). Omitted: in memory, and a run that
+   * stops for approvals returns its `state`.
+   */
+  durability?: Durability;
+}
+
+/** What one run of `send()` or `resume()` is given. */
+interface RunContext {
+  emit(event: AgentEvent): void;
+  signal?: AbortSignal;
+  durability?: Durability;
+  approvalTimeoutMs(): number | undefined;
+}
+
+/** Reports `error` on the run's events and throws it. */
+function fail(context: RunContext, error: Error): never {
+  context.emit({ type: "error", error });
+  throw error;
 }
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {

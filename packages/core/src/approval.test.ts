@@ -148,7 +148,7 @@ describe("approval policies", () => {
     expect(result.steps[0]!.toolResults.map((r) => r.output)).toEqual([
       "safe ran",
       denied("unsafe"),
-      denied("crash", "The approval policy failed: policy bug"),
+      denied("crash", "The approval policy failed: policy bug."),
     ]);
   });
 

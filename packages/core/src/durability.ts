@@ -1,3 +1,5 @@
+import { JunctionError } from "@junction/types";
+
 /** A JSON value: what a journaled step returns and what a signal carries. */
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 
@@ -14,18 +16,105 @@ export interface Durability {
   /**
    * Runs `run` once for `key` in this run and journals its result; a replay of the run gets the
    * journaled result without calling `run`. Keys are unique within a run and stable across
-   * replays: `model:3` for the model call of step 3, `tool:3:<callId>` for a tool call.
+   * replays: `model:3` for the model call of step 3, `tool:3:<callId>` for a tool call,
+   * `gate:3:<callId>` for the approval policy's answer.
    */
   step<T extends JSONValue>(key: string, run: () => Promise<T>): Promise<T>;
   /**
-   * Waits for the signal `name` (an approval: `approval:<callId>`), at most `timeoutMs`
+   * Waits for the signal `name` (an approval: `approval:3:<callId>`), at most `timeoutMs`
    * (omitted: as long as the engine allows). Resolves with the signal's value, or `undefined`
    * when it did not come in time.
    */
   waitForSignal<T extends JSONValue>(name: string, options?: { timeoutMs?: number }): Promise<T | undefined>;
+  /**
+   * A signal already received, without waiting: so a replayed question is not shown again.
+   * Omitted where the engine cannot tell without a journaled wait.
+   */
+  receivedSignal?(name: string): JSONValue | undefined;
+  /**
+   * Delivers a signal from inside this process (a `tool-approval-request` event's `approve()`).
+   * Omitted where signals only come from outside (the engine's client).
+   */
+  deliverSignal?(name: string, value: JSONValue): void;
 }
 
 /** The idempotency key of a step: the same in every replay of the run, unique across runs. */
 export function idempotencyKey(durability: Pick<Durability, "runId">, key: string): string {
   return `${durability.runId}:${key}`;
+}
+
+/**
+ * The default port: the journal is a plain object in memory, which is what a `RunState` carries
+ * across processes. Signals are delivered in process (`deliverSignal`) or given up front (a
+ * resume's decisions); a signal that has not come when its wait times out leaves the run to end
+ * with `approval-required`.
+ */
+export class InMemoryDurability implements Durability {
+  readonly runId: string;
+  /** Finished steps and received signals (`signal:<name>`), by key: plain JSON. */
+  readonly journal: Record<string, JSONValue>;
+  readonly #waiters = new Map<string, (value: JSONValue) => void>();
+
+  constructor(options: { runId?: string; journal?: Record<string, JSONValue> } = {}) {
+    this.runId = options.runId ?? globalThis.crypto.randomUUID();
+    this.journal = { ...options.journal };
+  }
+
+  async step<T extends JSONValue>(key: string, run: () => Promise<T>): Promise<T> {
+    if (Object.hasOwn(this.journal, key)) return this.journal[key] as T;
+    const value = toJSON(await run(), key);
+    this.journal[key] = value;
+    return value;
+  }
+
+  waitForSignal<T extends JSONValue>(
+    name: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<T | undefined> {
+    const key = signalKey(name);
+    if (Object.hasOwn(this.journal, key)) return Promise.resolve(this.journal[key] as T);
+    const timeoutMs = options.timeoutMs ?? Number.POSITIVE_INFINITY;
+    if (timeoutMs <= 0) return Promise.resolve(undefined);
+    return new Promise<T | undefined>((resolve) => {
+      const timer = Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            this.#waiters.delete(name);
+            resolve(undefined);
+          }, timeoutMs)
+        : undefined;
+      this.#waiters.set(name, (value) => {
+        if (timer) clearTimeout(timer);
+        resolve(value as T);
+      });
+    });
+  }
+
+  receivedSignal(name: string): JSONValue | undefined {
+    const key = signalKey(name);
+    return Object.hasOwn(this.journal, key) ? this.journal[key] : undefined;
+  }
+
+  deliverSignal(name: string, value: JSONValue): void {
+    const key = signalKey(name);
+    // The first answer counts; a second approve() or deny() changes nothing.
+    if (Object.hasOwn(this.journal, key)) return;
+    this.journal[key] = value;
+    const waiter = this.#waiters.get(name);
+    this.#waiters.delete(name);
+    waiter?.(value);
+  }
+}
+
+/** Where a received signal is journaled. */
+export function signalKey(name: string): string {
+  return `signal:${name}`;
+}
+
+/** A deep copy through JSON, so the journal holds exactly what a replay from storage would get. */
+function toJSON<T extends JSONValue>(value: T, key: string): T {
+  try {
+    return JSON.parse(JSON.stringify(value ?? null)) as T;
+  } catch (error) {
+    throw new JunctionError("invalid-argument", `The result of step "${key}" is not JSON.`, { cause: error });
+  }
 }

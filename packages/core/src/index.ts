@@ -1,3 +1,4 @@
+export type { SendOptions } from "./agent.js";
 export { Agent, type AgentConfig } from "./agent.js";
 export type { AgentEvent, AgentFinishReason, AgentHandle, AgentResult, Step } from "./agent-events.js";
 export {
@@ -10,9 +11,18 @@ export {
   type NamePatternPolicy,
   namePatternPolicy,
 } from "./approval.js";
-export { type Durability, idempotencyKey, type JSONValue } from "./durability.js";
+export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } from "./durability.js";
 export { type ExfiltrationGuardOptions, isOpenWorld } from "./exfiltration-guard.js";
 export type { ModelSettings } from "./run-loop.js";
+export {
+  type PendingToolCall,
+  parseRunState,
+  type ResumeDecision,
+  RUN_STATE_VERSION,
+  type RunState,
+  type SourceDescriptor,
+  type ToolSnapshot,
+} from "./run-state.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
 export {

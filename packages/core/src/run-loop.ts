@@ -5,7 +5,6 @@ import {
   type Message,
   type ModelProvider,
   type ModelRequest,
-  type ModelStreamEvent,
   ProviderError,
   type ToolCallPart,
   type ToolDefinition,
@@ -16,9 +15,21 @@ import {
   type Warning,
 } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
-import type { AgentEvent, AgentFinishReason, AgentResult, Step } from "./agent-events.js";
+import type { AgentEvent, AgentFinishReason, AgentResult, PendingToolCall, Step } from "./agent-events.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
+import { type Durability, InMemoryDurability, type JSONValue } from "./durability.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
+import {
+  type ApprovalAnswer,
+  approvalSignal,
+  deniedMessage,
+  type GateEntry,
+  gateKey,
+  type ModelTurnEntry,
+  modelKey,
+  type ToolCallEntry,
+  toolKey,
+} from "./run-journal.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import {
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
@@ -48,7 +59,7 @@ export type ToolCallExecution =
       source?: string;
     };
 
-/** What a tool executor gets besides the call. */
+/** What a tool runner gets besides the call. */
 export interface ToolExecutorContext {
   /** Aborted when the run is aborted or fails. */
   signal: AbortSignal;
@@ -63,11 +74,25 @@ export interface ToolExecutorContext {
   onProgress(progress: ToolProgress): void;
 }
 
-/** Runs one tool call the model asked for. Must not throw except on abort. */
-export type ToolExecutor = (
-  call: { id: string; name: string; input: unknown },
-  context: ToolExecutorContext,
-) => Promise<ToolCallExecution>;
+/** A call the model asked for, under its id in the conversation. */
+export interface ToolCallRequestPart {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/**
+ * How the loop runs the calls the model asks for: `decide` (may a call run, must a person be
+ * asked) and `execute` (run an allowed call). Neither throws except on abort.
+ */
+export interface ToolRunner {
+  /** Whether `decide` asks a policy whose answers must be journaled (a replay must not ask it again). */
+  readonly journalsDecisions: boolean;
+  decide(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<GateEntry>;
+  execute(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<ToolCallExecution>;
+  /** Told how every call of the run ended, replayed ones included (the Agent's exfiltration ledger). */
+  settled?(call: ToolCallRequestPart, outcome: string): void;
+}
 
 /** Everything one run of the tool loop needs. */
 export interface RunLoopOptions {
@@ -79,51 +104,106 @@ export interface RunLoopOptions {
   /** Called before each step: the tool definitions to offer (may resolve MCP sources). */
   prepareStep(step: number, emitWarning: (warning: Warning) => void): Promise<ToolDefinition[]>;
   /** Omitted, the loop stops at the first turn that calls tools and leaves the calls to the caller. */
-  executeTool?: ToolExecutor;
+  tools?: ToolRunner;
   maxSteps: number;
   toolConcurrency: number;
   maxToolOutputChars?: number;
   settings?: ModelSettings;
   signal?: AbortSignal;
   tracer?: Tracer;
+  /** Where model and tool calls are journaled and approvals wait. @default an in-memory journal */
+  durability?: Durability;
+  /** The first step's number: a resumed run starts at the step that stopped. @default 1 */
+  firstStep?: number;
+  /** Usage of the run's steps before `firstStep`. */
+  usageBefore?: Usage;
+  /**
+   * How long an approval waits for its answer (asked when the wait starts); `undefined` waits
+   * as long as the port allows, `0` does not wait: the run ends with `approval-required`.
+   */
+  approvalTimeoutMs?: () => number | undefined;
   emit(event: AgentEvent): void;
 }
+
+/** A run's result, and where it stopped when it stopped for approvals. */
+export interface RunLoopResult extends AgentResult {
+  /** Set when the run stopped for approvals: the step that stopped and the usage before it. */
+  interruption?: { step: number; usageBefore: Usage };
+}
+
+/** The state one run shares across its steps: passed around, never captured across files. */
+interface Run {
+  readonly options: RunLoopOptions;
+  readonly durability: Durability;
+  readonly controller: AbortController;
+  readonly span: Span;
+  readonly ids: ToolCallIds;
+  warn(warning: Warning): void;
+}
+
+/** How one step ended. */
+type StepOutcome =
+  | { kind: "done"; step: Step }
+  | { kind: "interrupted"; pending: PendingToolCall[]; usage: Usage };
+
+/** How one call ended: a result for the model, or a question nobody answered yet. */
+type CallOutcome =
+  | { kind: "result"; part: ToolResultMessagePart }
+  | { kind: "pending"; pending: PendingToolCall };
 
 /**
  * The tool loop. Streams model turns; starts each tool call as soon as its arguments are
  * complete (eager execution), bounded by `toolConcurrency`; feeds results back in the model's
- * order; stops when the model stops calling tools or at `maxSteps`.
+ * order; stops when the model stops calling tools, at `maxSteps`, or when a call waits for an
+ * approval nobody gave (`approval-required`). Every model turn and tool call goes through the
+ * durability port, so a replay of the run with the same journal does not repeat them.
  */
-export async function runLoop(options: RunLoopOptions): Promise<AgentResult> {
+export async function runLoop(options: RunLoopOptions): Promise<RunLoopResult> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
-  const runSpan = startSpan(options.tracer, "junction.agent.send", {
+  const span = startSpan(options.tracer, "junction.agent.send", {
     "junction.model": options.model,
     "junction.provider": options.provider.name,
   });
   const steps: Step[] = [];
   const warnings: Warning[] = [];
-  let usage = emptyUsage();
-  const emitWarning = (warning: Warning) => {
-    warnings.push(warning);
-    options.emit({ type: "warning", warning });
+  let usage = options.usageBefore ?? emptyUsage();
+  const run: Run = {
+    options,
+    durability: options.durability ?? new InMemoryDurability(),
+    controller,
+    span,
+    ids: new ToolCallIds(options.history),
+    warn: (warning) => {
+      warnings.push(warning);
+      options.emit({ type: "warning", warning });
+    },
   };
   try {
     let finishReason: AgentFinishReason = "stop";
-    const ids = new ToolCallIds(options.history);
-    for (let stepNumber = 1; ; stepNumber++) {
+    let interruption: RunLoopResult["interruption"];
+    let pending: PendingToolCall[] | undefined;
+    for (let stepNumber = options.firstStep ?? 1; ; stepNumber++) {
       throwIfAborted(controller.signal);
-      const step = await runStep(options, stepNumber, controller, runSpan, emitWarning, ids);
+      const outcome = await runStep(run, stepNumber);
+      if (outcome.kind === "interrupted") {
+        interruption = { step: stepNumber, usageBefore: usage };
+        usage = addUsage(usage, outcome.usage);
+        pending = outcome.pending;
+        finishReason = "approval-required";
+        break;
+      }
+      const { step } = outcome;
       steps.push(step);
       usage = addUsage(usage, step.usage);
       options.emit({ type: "step-end", step: stepNumber, usage: step.usage });
       finishReason = step.finishReason;
-      if (step.toolCalls.length === 0 || !options.executeTool) break;
+      if (step.toolCalls.length === 0 || !options.tools) break;
       if (stepNumber >= options.maxSteps) {
         finishReason = "max-steps";
-        emitWarning({
+        run.warn({
           code: "max-steps-reached",
           message: `The run stopped after ${options.maxSteps} steps (maxSteps) while the model was still calling tools.`,
         });
@@ -131,7 +211,7 @@ export async function runLoop(options: RunLoopOptions): Promise<AgentResult> {
       }
     }
     options.emit({ type: "finish", reason: finishReason, usage });
-    endSpan(runSpan, {
+    endSpan(span, {
       attributes: {
         "junction.steps": steps.length,
         "junction.finish_reason": finishReason,
@@ -145,13 +225,15 @@ export async function runLoop(options: RunLoopOptions): Promise<AgentResult> {
       usage,
       warnings,
       finishReason,
+      ...(pending ? { pending } : {}),
+      ...(interruption ? { interruption } : {}),
     };
   } catch (caught) {
     const error =
       controller.signal.aborted && !isFailure(caught) ? abortError(controller.signal) : toError(caught);
     controller.abort(error);
     options.emit({ type: "error", error });
-    endSpan(runSpan, { error });
+    endSpan(span, { error });
     throw error;
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
@@ -163,57 +245,137 @@ function isFailure(caught: unknown): boolean {
   return JunctionError.isInstance(caught) && caught.code !== "aborted" && !ProviderError.isInstance(caught);
 }
 
-async function runStep(
-  options: RunLoopOptions,
-  stepNumber: number,
-  runController: AbortController,
-  runSpan: Span,
-  emitWarning: (warning: Warning) => void,
-  ids: ToolCallIds,
-): Promise<Step> {
-  const signal = runController.signal;
-  const stepWarnings: Warning[] = [];
-  const warn = (warning: Warning) => {
-    stepWarnings.push(warning);
-    emitWarning(warning);
-  };
-  const tools = await raceAbort(options.prepareStep(stepNumber, warn), signal);
-  const limit = new ConcurrencyLimit(options.toolConcurrency);
-  const maxChars = options.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
-  // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
-  const toolController = new AbortController();
-  const stopTools = () => toolController.abort(signal.reason);
-  signal.addEventListener("abort", stopTools, { once: true });
-  // Keyed by the call's id in this conversation, unique (see ToolCallIds).
-  const started = new Map<string, { call: ToolCallPart; result: Promise<ToolResultMessagePart> }>();
-  const startCall = (call: ToolCallPart, rejection?: string) => {
-    options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
-    if (!options.executeTool) return;
-    const executeTool: ToolExecutor = rejection
-      ? async () => ({ kind: "error", outcome: "invalid-input", durationMs: 0, message: rejection })
-      : options.executeTool;
-    const result = runToolCall(
-      options,
-      executeTool,
-      call,
-      stepNumber,
-      toolController.signal,
-      limit,
-      maxChars,
-      runSpan,
-      warn,
-    );
-    // Rejections (aborts) are read below; this keeps an early one from counting as unhandled.
-    result.catch(() => undefined);
-    started.set(call.id, { call, result });
-  };
-  const calls = new StepToolCalls(ids, startCall, warn);
+/** The calls of one step, each started once, under the step's own tool controller. */
+class StepCalls {
+  readonly started = new Map<string, { call: ToolCallPart; outcome: Promise<CallOutcome> }>();
+  readonly limit: ConcurrencyLimit;
+  readonly controller = new AbortController();
+  readonly stepWarnings: Warning[] = [];
 
+  constructor(
+    readonly run: Run,
+    readonly stepNumber: number,
+  ) {
+    this.limit = new ConcurrencyLimit(run.options.toolConcurrency);
+  }
+
+  warn = (warning: Warning): void => {
+    this.stepWarnings.push(warning);
+    this.run.warn(warning);
+  };
+
+  /** Starts `call` (emitting `tool-call` when it comes from the live stream); with `rejection`, it fails with that message. */
+  start(call: ToolCallPart, options: { rejection?: string; live: boolean }): void {
+    if (options.live)
+      this.run.options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
+    const tools = this.run.options.tools;
+    if (!tools || this.started.has(call.id)) return;
+    const outcome = runCall({
+      calls: this,
+      tools,
+      call,
+      ...(options.rejection ? { rejection: options.rejection } : {}),
+    });
+    // Rejections (aborts) are read below; this keeps an early one from counting as unhandled.
+    outcome.catch(() => undefined);
+    this.started.set(call.id, { call, outcome });
+  }
+
+  async settleAll(): Promise<void> {
+    await Promise.allSettled([...this.started.values()].map((entry) => entry.outcome));
+  }
+}
+
+async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
+  const { options, durability } = run;
+  const signal = run.controller.signal;
+  const calls = new StepCalls(run, stepNumber);
+  const tools = await raceAbort(options.prepareStep(stepNumber, calls.warn), signal);
+  // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
+  const stopTools = () => calls.controller.abort(signal.reason);
+  signal.addEventListener("abort", stopTools, { once: true });
+  let committed = false;
+  try {
+    let live = false;
+    const turn = (await durability.step(modelKey(stepNumber), async () => {
+      live = true;
+      return (await streamModelTurn(run, { stepNumber, tools, calls })) as unknown as JSONValue;
+    })) as unknown as ModelTurnEntry;
+    const stepUsage = readUsage(turn.finish.usage);
+    const content = turn.content;
+    const toolCalls = content.filter((part): part is ToolCallPart => part.type === "tool-call");
+    if (!live) {
+      // A replayed turn: its calls were started (and maybe finished) before; the journal has them.
+      run.ids.register(toolCalls);
+      for (const call of toolCalls) calls.start(call, { live: false });
+    }
+    if (!options.tools) {
+      options.history.push({ role: "assistant", content });
+      committed = true;
+      return {
+        kind: "done",
+        step: stepOf({
+          stepNumber,
+          content,
+          turn,
+          usage: stepUsage,
+          results: [],
+          warnings: calls.stepWarnings,
+        }),
+      };
+    }
+    let outcomes: CallOutcome[];
+    try {
+      outcomes = [];
+      for (const call of toolCalls) outcomes.push(await calls.started.get(call.id)!.outcome);
+    } catch (error) {
+      calls.controller.abort(signal.reason ?? error);
+      await commitCancelled(options.history, content, toolCalls, calls);
+      committed = true;
+      throw error;
+    }
+    const pending = outcomes.flatMap((outcome) => (outcome.kind === "pending" ? [outcome.pending] : []));
+    if (pending.length > 0) {
+      // Nothing of this step enters the history: the run's state carries it until it resumes.
+      committed = true;
+      return { kind: "interrupted", pending, usage: stepUsage };
+    }
+    const results = outcomes.flatMap((outcome) => (outcome.kind === "result" ? [outcome.part] : []));
+    options.history.push({ role: "assistant", content });
+    if (results.length > 0) options.history.push({ role: "tool", content: results });
+    committed = true;
+    return {
+      kind: "done",
+      step: stepOf({ stepNumber, content, turn, usage: stepUsage, results, warnings: calls.stepWarnings }),
+    };
+  } finally {
+    if (!committed) {
+      // The model turn failed: stop every tool it started and wait for them, so nothing outlives the run.
+      calls.controller.abort(signal.reason ?? new JunctionError("aborted", "The model turn failed."));
+      await calls.settleAll();
+    }
+    signal.removeEventListener("abort", stopTools);
+  }
+}
+
+/** Streams one model turn live, starting each call as soon as it is complete; the turn as it is journaled. */
+async function streamModelTurn(
+  run: Run,
+  turn: { stepNumber: number; tools: ToolDefinition[]; calls: StepCalls },
+): Promise<ModelTurnEntry> {
+  const { options } = run;
+  const { calls } = turn;
+  const signal = run.controller.signal;
+  const streamCalls = new StepToolCalls(
+    run.ids,
+    (call, rejection) => calls.start(call, { live: true, ...(rejection ? { rejection } : {}) }),
+    calls.warn,
+  );
   const request: ModelRequest = {
     model: options.model,
     messages: options.history,
     ...(options.system !== undefined ? { system: options.system } : {}),
-    ...(tools.length > 0 ? { tools } : {}),
+    ...(turn.tools.length > 0 ? { tools: turn.tools } : {}),
     ...options.settings,
     signal,
   };
@@ -223,93 +385,69 @@ async function runStep(
     {
       "junction.model": options.model,
       "junction.provider": options.provider.name,
-      "junction.step": stepNumber,
+      "junction.step": turn.stepNumber,
     },
-    runSpan,
+    run.span,
   );
   const modelStart = performance.now();
-  let finish: Extract<ModelStreamEvent, { type: "finish" }> | undefined;
   const streamedText: string[] = [];
   const streamedReasoning: string[] = [];
-  let committed = false;
+  let finish: Awaited<ReturnType<typeof consumeModelStream>>;
   try {
-    try {
-      finish = await consumeModelStream(options, request, signal, {
-        onText: (text) => streamedText.push(text),
-        onReasoning: (text) => streamedReasoning.push(text),
-        onToolCall: (call) => calls.streamed(call),
-        warn,
-      });
-    } catch (error) {
-      endSpan(modelSpan, { error: toError(error) });
-      throw error;
-    }
-    const stepUsage = readUsage(finish.usage);
-    endSpan(modelSpan, {
-      attributes: {
-        "junction.duration_ms": Math.round(performance.now() - modelStart),
-        "junction.finish_reason": finish.reason,
-        ...usageAttributes(stepUsage),
-      },
+    finish = await consumeModelStream(options, request, signal, {
+      onText: (text) => streamedText.push(text),
+      onReasoning: (text) => streamedReasoning.push(text),
+      onToolCall: (call) => streamCalls.streamed(call),
+      warn: calls.warn,
     });
-
-    const content = calls.finish(assistantContent(finish.content, streamedText, streamedReasoning, warn));
-    const toolCalls = content.filter((part): part is ToolCallPart => part.type === "tool-call");
-    const toolResults: ToolResultMessagePart[] = [];
-    if (!options.executeTool) {
-      options.history.push({ role: "assistant", content });
-      committed = true;
-      return stepOf(stepNumber, content, toolCalls, toolResults, finish, stepUsage, stepWarnings);
-    }
-    try {
-      for (const call of toolCalls) toolResults.push(await started.get(call.id)!.result);
-    } catch (error) {
-      toolController.abort(signal.reason ?? error);
-      await commitCancelled(options.history, content, toolCalls, started);
-      committed = true;
-      throw error;
-    }
-    options.history.push({ role: "assistant", content });
-    if (toolResults.length > 0) options.history.push({ role: "tool", content: toolResults });
-    committed = true;
-    return stepOf(stepNumber, content, toolCalls, toolResults, finish, stepUsage, stepWarnings);
-  } finally {
-    if (!committed) {
-      // The model turn failed: stop every tool it started and wait for them, so nothing outlives the run.
-      toolController.abort(signal.reason ?? new JunctionError("aborted", "The model turn failed."));
-      await settleAll(started);
-    }
-    signal.removeEventListener("abort", stopTools);
+  } catch (error) {
+    endSpan(modelSpan, { error: toError(error) });
+    throw error;
   }
+  const usage = readUsage(finish.usage);
+  endSpan(modelSpan, {
+    attributes: {
+      "junction.duration_ms": Math.round(performance.now() - modelStart),
+      "junction.finish_reason": finish.reason,
+      ...usageAttributes(usage),
+    },
+  });
+  const content = streamCalls.finish(
+    assistantContent(finish.content, streamedText, streamedReasoning, calls.warn),
+  );
+  return {
+    content,
+    finish: {
+      reason: finish.reason,
+      usage,
+      ...(finish.responseId !== undefined ? { responseId: finish.responseId } : {}),
+    },
+  };
 }
 
-function stepOf(
-  stepNumber: number,
-  content: AssistantContentPart[],
-  toolCalls: ToolCallPart[],
-  toolResults: ToolResultMessagePart[],
-  finish: Extract<ModelStreamEvent, { type: "finish" }>,
-  usage: Usage,
-  warnings: Warning[],
-): Step {
+function stepOf(parts: {
+  stepNumber: number;
+  content: AssistantContentPart[];
+  turn: ModelTurnEntry;
+  usage: Usage;
+  results: ToolResultMessagePart[];
+  warnings: Warning[];
+}): Step {
+  const { content, turn } = parts;
   return {
-    step: stepNumber,
+    step: parts.stepNumber,
     text: textOf(content),
     reasoning: content
       .filter((part) => part.type === "reasoning")
       .map((part) => part.text)
       .join(""),
-    toolCalls,
-    toolResults,
-    finishReason: finish.reason,
-    usage,
-    warnings,
-    ...(finish.responseId !== undefined ? { responseId: finish.responseId } : {}),
+    toolCalls: content.filter((part): part is ToolCallPart => part.type === "tool-call"),
+    toolResults: parts.results,
+    finishReason: turn.finish.reason,
+    usage: parts.usage,
+    warnings: parts.warnings,
+    ...(turn.finish.responseId !== undefined ? { responseId: turn.finish.responseId } : {}),
   };
-}
-
-async function settleAll(started: Map<string, { result: Promise<unknown> }>): Promise<void> {
-  await Promise.allSettled([...started.values()].map((entry) => entry.result));
 }
 
 /** Keeps the history valid after an abort mid-tools: every call gets a result, cancelled ones say so. */
@@ -317,15 +455,15 @@ async function commitCancelled(
   history: Message[],
   content: AssistantContentPart[],
   toolCalls: ToolCallPart[],
-  started: Map<string, { result: Promise<ToolResultMessagePart> }>,
+  calls: StepCalls,
 ): Promise<void> {
-  const settled = await Promise.allSettled(toolCalls.map((call) => started.get(call.id)!.result));
+  const settled = await Promise.allSettled(toolCalls.map((call) => calls.started.get(call.id)!.outcome));
   history.push({ role: "assistant", content });
   history.push({
     role: "tool",
     content: toolCalls.map((call, index) => {
       const outcome = settled[index];
-      if (outcome?.status === "fulfilled") return outcome.value;
+      if (outcome?.status === "fulfilled" && outcome.value.kind === "result") return outcome.value.part;
       return {
         type: "tool-result",
         toolCallId: call.id,
@@ -339,87 +477,222 @@ async function commitCancelled(
   });
 }
 
-async function runToolCall(
-  options: RunLoopOptions,
-  executeTool: ToolExecutor,
-  call: ToolCallPart,
-  step: number,
-  signal: AbortSignal,
-  limit: ConcurrencyLimit,
-  maxChars: number,
-  runSpan: Span,
-  warn: (warning: Warning) => void,
-): Promise<ToolResultMessagePart> {
+/**
+ * One call: the policy's answer (journaled), a person's answer when it asks (a signal), then the
+ * call itself (journaled). A question nobody answers in time leaves the call pending.
+ */
+async function runCall(parts: {
+  calls: StepCalls;
+  tools: ToolRunner;
+  call: ToolCallPart;
+  rejection?: string;
+}): Promise<CallOutcome> {
+  const { calls, tools, call } = parts;
+  const { run, stepNumber } = calls;
+  const { durability, options } = run;
+  const context = toolContext(calls);
+  let decision: GateEntry;
+  if (parts.rejection !== undefined) {
+    decision = { kind: "refuse", outcome: "invalid-input", message: parts.rejection };
+  } else if (tools.journalsDecisions) {
+    decision = (await durability.step(gateKey(stepNumber, call.id), async () =>
+      toJSONValue(await tools.decide(call, context)),
+    )) as GateEntry;
+  } else {
+    decision = await tools.decide(call, context);
+  }
+  let denial: string | undefined;
+  if (decision.kind === "ask") {
+    const name = approvalSignal(stepNumber, call.id);
+    const answer = (await raceAbort(
+      waitForApproval({ run, name, call, decision }),
+      calls.controller.signal,
+    )) as ApprovalAnswer | undefined;
+    if (answer === undefined) {
+      return {
+        kind: "pending",
+        pending: {
+          id: call.id,
+          name: call.name,
+          input: decision.input,
+          step: stepNumber,
+          ...(decision.reason ? { reason: decision.reason } : {}),
+          ...sourceOf(decision),
+        },
+      };
+    }
+    if (answer.approved !== true) denial = deniedMessage(call.name, answer.reason);
+  }
+  let live = false;
+  const entry = (await durability.step(toolKey(stepNumber, call.id), async () => {
+    live = true;
+    const execution: ToolCallExecution =
+      decision.kind === "refuse"
+        ? {
+            kind: "error",
+            outcome: decision.outcome,
+            message: decision.message,
+            durationMs: 0,
+            ...sourceOf(decision),
+          }
+        : denial !== undefined
+          ? { kind: "error", outcome: "denied", message: denial, durationMs: 0 }
+          : await executeCall({ calls, tools, call, context });
+    return toJSONValue(toEntry(execution, { calls, call }));
+  })) as unknown as ToolCallEntry;
+  tools.settled?.(call, entry.outcome);
+  if (live) {
+    options.emit({
+      type: "tool-result",
+      id: call.id,
+      name: call.name,
+      result: toToolResult(entry.output),
+      durationMs: entry.durationMs,
+    });
+  }
+  return {
+    kind: "result",
+    part: { type: "tool-result", toolCallId: call.id, toolName: call.name, output: entry.output },
+  };
+}
+
+/** Surfaces the question as an event whose answer is a signal, and waits for that signal. */
+function waitForApproval(parts: {
+  run: Run;
+  name: string;
+  call: ToolCallPart;
+  decision: Extract<GateEntry, { kind: "ask" }>;
+}): Promise<JSONValue | undefined> {
+  const { run, name, call, decision } = parts;
+  const received = run.durability.receivedSignal?.(name);
+  if (received !== undefined) return Promise.resolve(received);
+  const deliver = (answer: ApprovalAnswer) => {
+    if (!run.durability.deliverSignal) {
+      throw new JunctionError(
+        "invalid-argument",
+        `This run's approvals come from its durable engine, not from the event: send the signal "${name}" to run "${run.durability.runId}" with the engine's client.`,
+      );
+    }
+    run.durability.deliverSignal(name, answer);
+  };
+  run.options.emit({
+    type: "tool-approval-request",
+    id: call.id,
+    name: call.name,
+    input: decision.input,
+    ...(decision.reason ? { reason: decision.reason } : {}),
+    approve: () => deliver({ approved: true }),
+    deny: (reason?: string) => deliver({ approved: false, ...(reason ? { reason } : {}) }),
+  });
+  const timeoutMs = run.options.approvalTimeoutMs?.();
+  return run.durability.waitForSignal(name, timeoutMs === undefined ? {} : { timeoutMs });
+}
+
+function toolContext(calls: StepCalls): ToolExecutorContext {
+  return {
+    signal: calls.controller.signal,
+    step: calls.stepNumber,
+    emit: calls.run.options.emit,
+    limit: (task) => calls.limit.run(task),
+    // Progress is taken by executeCall, which has the call's span and reporter.
+    onProgress: () => undefined,
+  };
+}
+
+/** Runs an allowed call under its span, with progress reports; an abort throws, anything else is an error result. */
+async function executeCall(parts: {
+  calls: StepCalls;
+  tools: ToolRunner;
+  call: ToolCallPart;
+  context: ToolExecutorContext;
+}): Promise<ToolCallExecution & { span: Span }> {
+  const { calls, tools, call } = parts;
+  const { run, stepNumber } = calls;
   const span = startSpan(
-    options.tracer,
+    run.options.tracer,
     "junction.tool.call",
-    { "junction.tool.name": call.name, "junction.tool.call_id": call.id, "junction.step": step },
-    runSpan,
+    { "junction.tool.name": call.name, "junction.tool.call_id": call.id, "junction.step": stepNumber },
+    run.span,
   );
-  const progress = new ToolProgressReporter({ call, emit: options.emit, warn });
-  let execution: ToolCallExecution;
+  const progress = new ToolProgressReporter({ call, emit: run.options.emit, warn: calls.warn });
   try {
-    execution = await executeTool(
+    const execution = await tools.execute(
       { id: call.id, name: call.name, input: call.input },
       {
-        signal,
-        step,
-        emit: options.emit,
-        limit: (task) => limit.run(task),
+        ...parts.context,
         onProgress: (report) => {
           recordProgress(span, report);
           progress.report(report);
         },
       },
     );
+    return { ...execution, span };
   } catch (error) {
-    if (signal.aborted) {
-      const failure = abortError(signal);
+    if (calls.controller.signal.aborted) {
+      const failure = abortError(calls.controller.signal);
       endSpan(span, { error: failure, attributes: { "junction.tool.outcome": "aborted" } });
       throw failure;
     }
-    execution = {
+    return {
       kind: "error",
       message: `Tool "${call.name}" failed: ${toError(error).message}`,
       outcome: "error",
       durationMs: 0,
+      span,
     };
   } finally {
     // The result (or the abort) supersedes a report still waiting; none is emitted after it.
     progress.close();
   }
+}
+
+/** A finished call as it is journaled: the model-facing output, normalised and within its limits. */
+function toEntry(
+  execution: ToolCallExecution & { span?: Span },
+  parts: { calls: StepCalls; call: ToolCallPart },
+): ToolCallEntry {
+  const { calls, call } = parts;
+  const maxChars = calls.run.options.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
   let output: string | ToolResult;
   let outcome: string;
   if (execution.kind === "output") {
     const normalized = normalizeToolOutput(execution.value, call.name);
-    for (const warning of normalized.warnings) warn(warning);
+    for (const warning of normalized.warnings) calls.warn(warning);
     const limited = limitStructuredContent(normalized.output, maxChars, call.name);
-    if (limited.warning) warn(limited.warning);
+    if (limited.warning) calls.warn(limited.warning);
     const truncated = truncateToolOutput(limited.output, maxChars, call.name);
-    if (truncated.warning) warn(truncated.warning);
+    if (truncated.warning) calls.warn(truncated.warning);
     output = truncated.output;
     outcome = typeof output !== "string" && output.isError ? "error" : "success";
   } else {
     output = { content: [{ type: "text", text: execution.message }], isError: true };
     outcome = execution.outcome;
   }
-  const result = toToolResult(output);
-  endSpan(span, {
-    attributes: {
-      "junction.tool.server": execution.source,
-      "junction.tool.outcome": outcome,
-      "junction.duration_ms": Math.round(execution.durationMs),
-    },
-    ...(outcome === "success" ? {} : { statusMessage: firstText(result) || outcome }),
-  });
-  options.emit({
-    type: "tool-result",
-    id: call.id,
-    name: call.name,
-    result,
+  if (execution.span) {
+    endSpan(execution.span, {
+      attributes: {
+        "junction.tool.server": execution.source,
+        "junction.tool.outcome": outcome,
+        "junction.duration_ms": Math.round(execution.durationMs),
+      },
+      ...(outcome === "success" ? {} : { statusMessage: firstText(toToolResult(output)) || outcome }),
+    });
+  }
+  return {
+    output,
     durationMs: execution.durationMs,
-  });
-  return { type: "tool-result", toolCallId: call.id, toolName: call.name, output };
+    outcome,
+    ...(execution.source !== undefined ? { source: execution.source } : {}),
+  };
+}
+
+function sourceOf(decision: { source?: string }): { source?: string } {
+  return decision.source !== undefined ? { source: decision.source } : {};
+}
+
+/** A value as JSON: what the journal keeps, so a live run and a replay see the same thing. */
+function toJSONValue(value: unknown): JSONValue {
+  return value as JSONValue;
 }
 
 function recordProgress(span: Span, progress: ToolProgress): void {

@@ -9,7 +9,7 @@ import {
 import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
 import { EventChannel } from "./event-channel.js";
 import { validateMessages } from "./message-validation.js";
-import { type ModelSettings, runLoop, type ToolExecutor } from "./run-loop.js";
+import { type ModelSettings, runLoop, type ToolRunner } from "./run-loop.js";
 import type { Tracer } from "./tracing.js";
 
 /** A tool call handed to `onToolCall`. */
@@ -93,31 +93,35 @@ async function run(options: StreamOptions, emit: (event: AgentEvent) => void): P
     throw error;
   }
   const handler = options.onToolCall;
-  const executeTool: ToolExecutor | undefined = handler
-    ? async (call, context) =>
-        context.limit(async () => {
-          const start = performance.now();
-          try {
-            const value = await handler(call, { signal: context.signal, onProgress: context.onProgress });
-            if (value === null || value === undefined) {
+  const runner: ToolRunner | undefined = handler
+    ? {
+        journalsDecisions: false,
+        decide: async () => ({ kind: "run" }),
+        execute: (call, context) =>
+          context.limit(async () => {
+            const start = performance.now();
+            try {
+              const value = await handler(call, { signal: context.signal, onProgress: context.onProgress });
+              if (value === null || value === undefined) {
+                return {
+                  kind: "error",
+                  outcome: "not-found",
+                  durationMs: performance.now() - start,
+                  message: `There is no tool named "${call.name}".`,
+                };
+              }
+              return { kind: "output", value, durationMs: performance.now() - start };
+            } catch (error) {
+              if (context.signal.aborted) throw error;
               return {
                 kind: "error",
-                outcome: "not-found",
+                outcome: "error",
                 durationMs: performance.now() - start,
-                message: `There is no tool named "${call.name}".`,
+                message: `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
               };
             }
-            return { kind: "output", value, durationMs: performance.now() - start };
-          } catch (error) {
-            if (context.signal.aborted) throw error;
-            return {
-              kind: "error",
-              outcome: "error",
-              durationMs: performance.now() - start,
-              message: `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
-            };
-          }
-        })
+          }),
+      }
     : undefined;
   const tools = options.tools ?? [];
   return runLoop({
@@ -126,7 +130,7 @@ async function run(options: StreamOptions, emit: (event: AgentEvent) => void): P
     ...(options.system !== undefined ? { system: options.system } : {}),
     history,
     prepareStep: async () => tools,
-    ...(executeTool ? { executeTool } : {}),
+    ...(runner ? { tools: runner } : {}),
     maxSteps: options.maxSteps ?? 10,
     toolConcurrency: options.toolConcurrency ?? 8,
     ...(options.maxToolOutputChars !== undefined ? { maxToolOutputChars: options.maxToolOutputChars } : {}),

@@ -24,6 +24,11 @@ export class ToolCallIds {
     }
   }
 
+  /** Marks the ids of calls that already have theirs (a replayed turn's) as used. */
+  register(calls: readonly ToolCallPart[]): void {
+    for (const call of calls) this.#used.add(call.id);
+  }
+
   /** The id `call` runs under: its own if unused, else a fresh one, with a `tool-call-id-reused` warning. */
   claim(call: ToolCallPart, warn: (warning: Warning) => void): ToolCallPart {
     if (!this.#used.has(call.id)) {

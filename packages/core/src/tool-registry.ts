@@ -100,6 +100,15 @@ export class ToolRegistry {
     return resolved;
   }
 
+  /** The sources as descriptors (labels, names and prefixes; never the connections). */
+  get sourceDescriptors(): { label: string; name?: string; prefix?: string }[] {
+    return this.#sources.map(({ source, label, prefix }) => ({
+      label,
+      ...(typeof source.name === "string" ? { name: source.name } : {}),
+      ...(prefix ? { prefix } : {}),
+    }));
+  }
+
   /** The definitions of the last resolved tools, in a stable order. */
   get definitions(): ToolDefinition[] {
     return this.#definitions;

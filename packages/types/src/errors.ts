@@ -18,6 +18,7 @@ export type JunctionErrorCode =
   | "tool-execution-failed"
   | "tool-name-collision"
   | "tool-denied"
+  | "run-state-invalid"
   | "max-steps-reached"
   | "aborted"
   | "invalid-argument"

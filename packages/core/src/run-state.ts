@@ -1,0 +1,325 @@
+import { JunctionError, type Message, type ToolResultMessagePart, type Usage } from "@junction/types";
+import { type JSONValue, signalKey } from "./durability.js";
+import { validateMessages } from "./message-validation.js";
+import {
+  type ApprovalAnswer,
+  approvalSignal,
+  deniedMessage,
+  type GateEntry,
+  gateKey,
+  type ModelTurnEntry,
+  modelKey,
+  type ToolCallEntry,
+  toolKey,
+} from "./run-journal.js";
+import { sameJSON } from "./tool-call-ids.js";
+import type { RegisteredTool } from "./tool-registry.js";
+
+/** The version of the `RunState` format this Junction writes and reads. */
+export const RUN_STATE_VERSION = 1;
+
+/** A call waiting for a person's decision. */
+export interface PendingToolCall {
+  /** The call's id in the conversation: the key of its decision in `resume()`. */
+  id: string;
+  /** The real tool name (with its MCP prefix, if any). */
+  name: string;
+  /** The MCP source's label, absent for local tools. */
+  source?: string;
+  /** The validated arguments. */
+  input: unknown;
+  /** Why a person is asked when the policy alone would not have asked (the exfiltration guard). */
+  reason?: string;
+  /** The step of the run the call belongs to. */
+  step: number;
+}
+
+/** A tool as the model saw it when the run stopped: enough to tell, on resume, whether it changed. */
+export interface ToolSnapshot {
+  name: string;
+  source?: string;
+  /** SHA-256 of the tool's description, schemas and annotations (canonical JSON), hex. */
+  digest: string;
+}
+
+/** An MCP source as the run knew it: a descriptor, never a live connection. */
+export interface SourceDescriptor {
+  label: string;
+  name?: string;
+  prefix?: string;
+}
+
+/**
+ * A run that stopped for approvals, as plain, versioned JSON: store it anywhere
+ * (`JSON.stringify`), and continue it in any process with `agent.resume(state, decisions)`.
+ * Finished calls are not run again and the model is not asked again for the step it answered.
+ */
+export interface RunState {
+  kind: "junction.run-state";
+  version: typeof RUN_STATE_VERSION;
+  runId: string;
+  /** ISO time the run stopped. */
+  createdAt: string;
+  provider: string;
+  model: string;
+  /** The conversation before the step that stopped. */
+  messages: Message[];
+  /** The step that stopped (1-based, counted in the run). */
+  step: number;
+  /** That step's finished work, by journal key: the model's answer, policy answers, finished calls, answers given. */
+  journal: Record<string, JSONValue>;
+  pending: PendingToolCall[];
+  tools: ToolSnapshot[];
+  sources: SourceDescriptor[];
+  /** Usage of the run's steps before `step`. */
+  usage: Usage;
+  /** For the exfiltration guard: calls that never ran, and calls that read private data. */
+  ledger: { notRun: string[]; readPrivate: string[] };
+}
+
+/**
+ * A decision for a pending call: `"approve"` runs it, `"deny"` or `{ deny: reason }` refuses it
+ * with an error result the model sees.
+ */
+export type ResumeDecision = "approve" | "deny" | { deny: string };
+
+/** Reads a stored state and names the first thing that is wrong with it. */
+export function parseRunState(value: unknown): RunState {
+  const state = typeof value === "string" ? parseJSON(value) : value;
+  if (!isRecord(state)) throw invalid("it is not an object");
+  if (state.kind !== "junction.run-state")
+    throw invalid(`\`kind\` is ${JSON.stringify(state.kind)}, not "junction.run-state"`);
+  if (state.version !== RUN_STATE_VERSION) {
+    throw invalid(
+      `its version is ${JSON.stringify(state.version)}; this Junction reads version ${RUN_STATE_VERSION} (a state written by a newer Junction needs that version to resume)`,
+    );
+  }
+  for (const field of ["runId", "createdAt", "provider", "model"] as const) {
+    if (typeof state[field] !== "string") throw invalid(`\`${field}\` must be a string`);
+  }
+  if (!Number.isInteger(state.step) || (state.step as number) < 1)
+    throw invalid("`step` must be a positive integer");
+  try {
+    validateMessages(state.messages);
+  } catch (error) {
+    throw invalid(`\`messages\`: ${(error as Error).message}`);
+  }
+  if (!isRecord(state.journal)) throw invalid("`journal` must be an object");
+  const step = state.step as number;
+  const turn = state.journal[modelKey(step)];
+  if (!isRecord(turn) || !Array.isArray(turn.content) || !isRecord(turn.finish)) {
+    throw invalid(`\`journal\` has no model answer for step ${step} ("${modelKey(step)}")`);
+  }
+  const calls = new Map<string, unknown>();
+  for (const part of turn.content as Record<string, unknown>[]) {
+    if (part?.type === "tool-call" && typeof part.id === "string") calls.set(part.id, part);
+  }
+  if (!Array.isArray(state.pending) || state.pending.length === 0)
+    throw invalid("`pending` must list at least one call");
+  state.pending.forEach((pending: unknown, index: number) => {
+    if (!isRecord(pending) || typeof pending.id !== "string" || typeof pending.name !== "string") {
+      throw invalid(`\`pending[${index}]\` needs a string \`id\` and \`name\``);
+    }
+    if (!calls.has(pending.id))
+      throw invalid(`\`pending[${index}]\` (${pending.id}) is not a call of step ${step}`);
+    if (pending.step !== step) throw invalid(`\`pending[${index}].step\` must be ${step}`);
+  });
+  if (!Array.isArray(state.tools) || !state.tools.every(isSnapshot)) {
+    throw invalid("`tools` must be a list of { name, digest } snapshots");
+  }
+  if (
+    !Array.isArray(state.sources) ||
+    !state.sources.every((s) => isRecord(s) && typeof s.label === "string")
+  ) {
+    throw invalid("`sources` must be a list of { label } descriptors");
+  }
+  if (!isRecord(state.usage) || typeof state.usage.inputTokens !== "number")
+    throw invalid("`usage` is missing");
+  if (
+    !isRecord(state.ledger) ||
+    !isStringList(state.ledger.notRun) ||
+    !isStringList(state.ledger.readPrivate)
+  ) {
+    throw invalid("`ledger` must be { notRun: string[], readPrivate: string[] }");
+  }
+  return state as unknown as RunState;
+}
+
+/** The journal entries of step `step` (the ones a state keeps). */
+export function journalOfStep(journal: Record<string, JSONValue>, step: number): Record<string, JSONValue> {
+  const ofStep = new RegExp(`^(?:signal:)?[a-z]+:${step}(?::|$)`);
+  return Object.fromEntries(Object.entries(journal).filter(([key]) => ofStep.test(key)));
+}
+
+/** The decisions as the signals that answer each pending call; an unknown call id or a malformed decision is an error. */
+export function decisionSignals(
+  state: RunState,
+  decisions: Record<string, ResumeDecision>,
+): Record<string, ApprovalAnswer> {
+  if (!isRecord(decisions))
+    throw new JunctionError("invalid-argument", "resume(): `decisions` must be an object keyed by call id.");
+  const pending = new Set(state.pending.map((call) => call.id));
+  const signals: Record<string, ApprovalAnswer> = {};
+  for (const [id, decision] of Object.entries(decisions)) {
+    if (!pending.has(id)) {
+      throw new JunctionError(
+        "invalid-argument",
+        `resume(): there is no pending call "${id}"; the pending calls are ${[...pending].map((p) => `"${p}"`).join(", ")}.`,
+      );
+    }
+    signals[signalKey(approvalSignal(state.step, id))] = toAnswer(decision, id);
+  }
+  return signals;
+}
+
+function toAnswer(decision: ResumeDecision, id: string): ApprovalAnswer {
+  if (decision === "approve") return { approved: true };
+  if (decision === "deny") return { approved: false };
+  if (isRecord(decision) && typeof decision.deny === "string")
+    return { approved: false, reason: decision.deny };
+  throw new JunctionError(
+    "invalid-argument",
+    `resume(): the decision for "${id}" must be "approve", "deny" or { deny: "reason" }, got ${JSON.stringify(decision)}.`,
+  );
+}
+
+/**
+ * The messages of a stopped run closed as if its pending calls were denied with `reason`: the
+ * model's answer, the results of the calls that finished, and a denial for each pending one.
+ */
+export function closeStoppedStep(state: RunState, reason: string): Message[] {
+  const turn = state.journal[modelKey(state.step)] as unknown as ModelTurnEntry;
+  const results: ToolResultMessagePart[] = [];
+  for (const part of turn.content) {
+    if (part.type !== "tool-call") continue;
+    const finished = state.journal[toolKey(state.step, part.id)] as unknown as ToolCallEntry | undefined;
+    results.push({
+      type: "tool-result",
+      toolCallId: part.id,
+      toolName: part.name,
+      output: finished?.output ?? {
+        content: [{ type: "text", text: deniedMessage(part.name, reason) }],
+        isError: true,
+      },
+    });
+  }
+  const messages: Message[] = [
+    ...structuredClone(state.messages),
+    { role: "assistant", content: turn.content },
+  ];
+  if (results.length > 0) messages.push({ role: "tool", content: results });
+  return messages;
+}
+
+/** Snapshots of the tools a run offered, for its state. */
+export async function snapshotTools(tools: Map<string, RegisteredTool>): Promise<ToolSnapshot[]> {
+  return Promise.all(
+    [...tools.values()].map(async ({ tool, source }) => ({
+      name: tool.name,
+      ...(source ? { source } : {}),
+      digest: await toolDigest(tool),
+    })),
+  );
+}
+
+/**
+ * Which calls of the stopped step must not run now, and why (a reason the model sees): every
+ * call that has not finished whose tool is gone, comes from another server, or changed since the
+ * run stopped, and every pending call whose arguments differ from what the model asked for.
+ */
+export async function resumeRefusals(
+  state: RunState,
+  current: Map<string, RegisteredTool>,
+): Promise<Map<string, string>> {
+  const refusals = new Map<string, string>();
+  const turn = state.journal[modelKey(state.step)] as unknown as ModelTurnEntry;
+  const snapshots = new Map(state.tools.map((snapshot) => [snapshot.name, snapshot]));
+  const pending = new Map(state.pending.map((call) => [call.id, call]));
+  for (const part of turn.content) {
+    if (part.type !== "tool-call" || Object.hasOwn(state.journal, toolKey(state.step, part.id))) continue;
+    const asked = pending.get(part.id);
+    const gate = state.journal[gateKey(state.step, part.id)] as unknown as GateEntry | undefined;
+    const edited =
+      asked !== undefined &&
+      (gate?.kind !== "ask" ||
+        asked.name !== part.name ||
+        !sameJSON(asked.input, gate.input) ||
+        !sameJSON(gate.callInput, part.input));
+    if (edited) {
+      refusals.set(
+        part.id,
+        "its arguments in the saved run differ from what the model asked for, so it was not run",
+      );
+      continue;
+    }
+    const before = snapshots.get(part.name);
+    const now = current.get(part.name);
+    if (!before || !now) {
+      refusals.set(part.id, `the tool "${part.name}" is no longer available, so it was not run`);
+    } else if ((before.source ?? "") !== (now.source ?? "")) {
+      refusals.set(
+        part.id,
+        `the tool "${part.name}" now comes from ${now.source ?? "the local tools"}, not ${before.source ?? "the local tools"} as when it was asked for, so it was not run`,
+      );
+    } else if (before.digest !== (await toolDigest(now.tool))) {
+      refusals.set(
+        part.id,
+        `the tool "${part.name}" changed (description, schema or annotations) since the run stopped, so it was not run`,
+      );
+    }
+  }
+  return refusals;
+}
+
+/** The SHA-256 digest of a tool as the model sees it (description, schemas, annotations). */
+export async function toolDigest(tool: {
+  description?: unknown;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+}): Promise<string> {
+  const text = canonicalJSON({
+    description: tool.description ?? "",
+    inputSchema: tool.inputSchema ?? null,
+    outputSchema: tool.outputSchema ?? null,
+    annotations: tool.annotations ?? null,
+  });
+  const bytes = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** JSON with object keys sorted, so equal values always give equal text. */
+export function canonicalJSON(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) => {
+    if (!isRecord(inner) || Array.isArray(inner)) return inner;
+    return Object.fromEntries(
+      Object.keys(inner)
+        .sort()
+        .map((key) => [key, inner[key]]),
+    );
+  });
+}
+
+function isSnapshot(value: unknown): value is ToolSnapshot {
+  return isRecord(value) && typeof value.name === "string" && typeof value.digest === "string";
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+function isRecord(value: unknown): value is Record<string, any> {
+  return typeof value === "object" && value !== null;
+}
+
+function parseJSON(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalid(`it is not JSON (${(error as Error).message})`);
+  }
+}
+
+function invalid(detail: string): JunctionError {
+  return new JunctionError("run-state-invalid", `This run state cannot be resumed: ${detail}.`);
+}
