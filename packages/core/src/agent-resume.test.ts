@@ -54,7 +54,7 @@ function resumedAgent(runs: string[], turns: Parameters<typeof scriptedModel>[0]
 
 function lastToolResults(messages: { role: string; content: unknown }[]) {
   const tool = messages.findLast((message) => message.role === "tool");
-  return (tool?.content as { toolCallId: string; output: unknown }[]).map((part) => [
+  return ((tool?.content ?? []) as { toolCallId: string; output: unknown }[]).map((part) => [
     part.toolCallId,
     part.output,
   ]);
