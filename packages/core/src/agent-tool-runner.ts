@@ -9,7 +9,7 @@ import {
 import { type CallLedger, type ExfiltrationGuard, isOpenWorld } from "./exfiltration-guard.js";
 import { inputValidatorFor } from "./input-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
-import type { ToolCallExecution, ToolCallRequestPart, ToolExecutorContext, ToolRunner } from "./run-loop.js";
+import type { ToolCallExecution, ToolCallRequestPart, ToolExecutorContext, ToolRunner } from "./run-types.js";
 import { getZodToolInternals } from "./tool.js";
 import type { RegisteredTool } from "./tool-registry.js";
 
@@ -166,7 +166,11 @@ async function execute(
   return context.limit(async (): Promise<ToolCallExecution> => {
     if (context.signal.aborted) throw abortError(context.signal);
     const start = performance.now();
-    const toolContext = { signal: context.signal, onProgress: context.onProgress };
+    const toolContext = {
+      signal: context.signal,
+      onProgress: context.onProgress,
+      ...(context.idempotencyKey ? { idempotencyKey: context.idempotencyKey } : {}),
+    };
     let value: ToolOutput;
     try {
       // Not raced against the signal: the tool has it, and waiting for it to stop means nothing

@@ -20,7 +20,7 @@ import {
 } from "./exfiltration-guard.js";
 import { validateMessages } from "./message-validation.js";
 import { approvalSignal, deniedMessage, gateKey, type ModelTurnEntry, modelKey } from "./run-journal.js";
-import { type ModelSettings, type RunLoopResult, runLoop } from "./run-loop.js";
+import { runLoop } from "./run-loop.js";
 import {
   closeStoppedStep,
   decisionSignals,
@@ -32,6 +32,7 @@ import {
   resumeRefusals,
   snapshotTools,
 } from "./run-state.js";
+import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
 import type { Tracer } from "./tracing.js";

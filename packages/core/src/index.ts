@@ -13,7 +13,6 @@ export {
 } from "./approval.js";
 export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } from "./durability.js";
 export { type ExfiltrationGuardOptions, isOpenWorld } from "./exfiltration-guard.js";
-export type { ModelSettings } from "./run-loop.js";
 export {
   type PendingToolCall,
   parseRunState,
@@ -23,6 +22,7 @@ export {
   type SourceDescriptor,
   type ToolSnapshot,
 } from "./run-state.js";
+export type { ModelSettings } from "./run-types.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
 export {

@@ -8,7 +8,7 @@ import {
   type Warning,
 } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
-import type { RunLoopOptions } from "./run-loop.js";
+import type { RunLoopOptions } from "./run-types.js";
 
 /** What the tool loop does with each piece of a model turn as it streams. */
 export interface StreamHandlers {

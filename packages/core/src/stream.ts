@@ -9,7 +9,8 @@ import {
 import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
 import { EventChannel } from "./event-channel.js";
 import { validateMessages } from "./message-validation.js";
-import { type ModelSettings, runLoop, type ToolRunner } from "./run-loop.js";
+import { runLoop } from "./run-loop.js";
+import type { ModelSettings, ToolRunner } from "./run-types.js";
 import type { Tracer } from "./tracing.js";
 
 /** A tool call handed to `onToolCall`. */
@@ -101,7 +102,11 @@ async function run(options: StreamOptions, emit: (event: AgentEvent) => void): P
           context.limit(async () => {
             const start = performance.now();
             try {
-              const value = await handler(call, { signal: context.signal, onProgress: context.onProgress });
+              const value = await handler(call, {
+                signal: context.signal,
+                onProgress: context.onProgress,
+                ...(context.idempotencyKey ? { idempotencyKey: context.idempotencyKey } : {}),
+              });
               if (value === null || value === undefined) {
                 return {
                   kind: "error",

@@ -51,6 +51,12 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Report progress on long work. */
   onProgress?: (progress: ToolProgress) => void;
+  /**
+   * The same for every attempt at this call, unique across runs (run id, step and call id): a
+   * call retried after a crash carries the same key, so the tool (or the MCP server it is sent
+   * to, in `_meta["dev.junction/idempotency-key"]`) can recognise the repeat.
+   */
+  idempotencyKey?: string;
 }
 
 /** Hints about a tool's behaviour, as MCP defines them. Hints, not guarantees. */

@@ -1,0 +1,270 @@
+import { JunctionError, type ToolCallPart, type ToolProgress, type ToolResult } from "@junction/types";
+import { abortError, raceAbort } from "./abort.js";
+import { idempotencyKey, type JSONValue } from "./durability.js";
+import {
+  type ApprovalAnswer,
+  approvalSignal,
+  deniedMessage,
+  type GateEntry,
+  gateKey,
+  type ToolCallEntry,
+  toolKey,
+} from "./run-journal.js";
+import type {
+  CallOutcome,
+  Run,
+  StepScope,
+  ToolCallExecution,
+  ToolExecutorContext,
+  ToolRunner,
+} from "./run-types.js";
+import {
+  DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+  limitStructuredContent,
+  normalizeToolOutput,
+  toToolResult,
+  truncateToolOutput,
+} from "./tool-output.js";
+import { ToolProgressReporter } from "./tool-progress.js";
+import { endSpan, type Span, startSpan } from "./tracing.js";
+
+/**
+ * One call: the policy's answer (journaled), a person's answer when it asks (a signal), then the
+ * call itself (journaled). A question nobody answers in time leaves the call pending.
+ */
+export async function runCall(parts: {
+  calls: StepScope;
+  tools: ToolRunner;
+  call: ToolCallPart;
+  rejection?: string;
+}): Promise<CallOutcome> {
+  const { calls, tools, call } = parts;
+  const { run, stepNumber } = calls;
+  const { durability, options } = run;
+  const context = toolContext(calls, call);
+  let decision: GateEntry;
+  if (parts.rejection !== undefined) {
+    decision = { kind: "refuse", outcome: "invalid-input", message: parts.rejection };
+  } else if (tools.journalsDecisions) {
+    decision = (await durability.step(gateKey(stepNumber, call.id), async () =>
+      toJSONValue(await tools.decide(call, context)),
+    )) as GateEntry;
+  } else {
+    decision = await tools.decide(call, context);
+  }
+  let denial: string | undefined;
+  if (decision.kind === "ask") {
+    const name = approvalSignal(stepNumber, call.id);
+    const answer = (await raceAbort(
+      waitForApproval({ run, name, call, decision }),
+      calls.controller.signal,
+    )) as ApprovalAnswer | undefined;
+    if (answer === undefined) {
+      return {
+        kind: "pending",
+        pending: {
+          id: call.id,
+          name: call.name,
+          input: decision.input,
+          step: stepNumber,
+          ...(decision.reason ? { reason: decision.reason } : {}),
+          ...sourceOf(decision),
+        },
+      };
+    }
+    if (answer.approved !== true) denial = deniedMessage(call.name, answer.reason);
+  }
+  let live = false;
+  const entry = (await durability.step(toolKey(stepNumber, call.id), async () => {
+    live = true;
+    const execution: ToolCallExecution =
+      decision.kind === "refuse"
+        ? {
+            kind: "error",
+            outcome: decision.outcome,
+            message: decision.message,
+            durationMs: 0,
+            ...sourceOf(decision),
+          }
+        : denial !== undefined
+          ? { kind: "error", outcome: "denied", message: denial, durationMs: 0 }
+          : await executeCall({ calls, tools, call, context });
+    return toJSONValue(toEntry(execution, { calls, call }));
+  })) as unknown as ToolCallEntry;
+  tools.settled?.(call, entry.outcome);
+  if (live) {
+    options.emit({
+      type: "tool-result",
+      id: call.id,
+      name: call.name,
+      result: toToolResult(entry.output),
+      durationMs: entry.durationMs,
+    });
+  }
+  return {
+    kind: "result",
+    part: { type: "tool-result", toolCallId: call.id, toolName: call.name, output: entry.output },
+  };
+}
+
+/** Surfaces the question as an event whose answer is a signal, and waits for that signal. */
+function waitForApproval(parts: {
+  run: Run;
+  name: string;
+  call: ToolCallPart;
+  decision: Extract<GateEntry, { kind: "ask" }>;
+}): Promise<JSONValue | undefined> {
+  const { run, name, call, decision } = parts;
+  const received = run.durability.receivedSignal?.(name);
+  if (received !== undefined) return Promise.resolve(received);
+  const deliver = (answer: ApprovalAnswer) => {
+    if (!run.durability.deliverSignal) {
+      throw new JunctionError(
+        "invalid-argument",
+        `This run's approvals come from its durable engine, not from the event: send the signal "${name}" to run "${run.durability.runId}" with the engine's client.`,
+      );
+    }
+    run.durability.deliverSignal(name, answer);
+  };
+  run.options.emit({
+    type: "tool-approval-request",
+    id: call.id,
+    name: call.name,
+    input: decision.input,
+    ...(decision.reason ? { reason: decision.reason } : {}),
+    approve: () => deliver({ approved: true }),
+    deny: (reason?: string) => deliver({ approved: false, ...(reason ? { reason } : {}) }),
+  });
+  const timeoutMs = run.options.approvalTimeoutMs?.();
+  return run.durability.waitForSignal(name, timeoutMs === undefined ? {} : { timeoutMs });
+}
+
+function toolContext(calls: StepScope, call: ToolCallPart): ToolExecutorContext {
+  return {
+    idempotencyKey: idempotencyKey(calls.run.durability, toolKey(calls.stepNumber, call.id)),
+    signal: calls.controller.signal,
+    step: calls.stepNumber,
+    emit: calls.run.options.emit,
+    limit: (task) => calls.limit.run(task),
+    // Progress is taken by executeCall, which has the call's span and reporter.
+    onProgress: () => undefined,
+  };
+}
+
+/** Runs an allowed call under its span, with progress reports; an abort throws, anything else is an error result. */
+async function executeCall(parts: {
+  calls: StepScope;
+  tools: ToolRunner;
+  call: ToolCallPart;
+  context: ToolExecutorContext;
+}): Promise<ToolCallExecution & { span: Span }> {
+  const { calls, tools, call } = parts;
+  const { run, stepNumber } = calls;
+  const span = startSpan(
+    run.options.tracer,
+    "junction.tool.call",
+    { "junction.tool.name": call.name, "junction.tool.call_id": call.id, "junction.step": stepNumber },
+    run.span,
+  );
+  const progress = new ToolProgressReporter({ call, emit: run.options.emit, warn: calls.warn });
+  try {
+    const execution = await tools.execute(
+      { id: call.id, name: call.name, input: call.input },
+      {
+        ...parts.context,
+        onProgress: (report) => {
+          recordProgress(span, report);
+          progress.report(report);
+        },
+      },
+    );
+    return { ...execution, span };
+  } catch (error) {
+    if (calls.controller.signal.aborted) {
+      const failure = abortError(calls.controller.signal);
+      endSpan(span, { error: failure, attributes: { "junction.tool.outcome": "aborted" } });
+      throw failure;
+    }
+    return {
+      kind: "error",
+      message: `Tool "${call.name}" failed: ${toError(error).message}`,
+      outcome: "error",
+      durationMs: 0,
+      span,
+    };
+  } finally {
+    // The result (or the abort) supersedes a report still waiting; none is emitted after it.
+    progress.close();
+  }
+}
+
+/** A finished call as it is journaled: the model-facing output, normalised and within its limits. */
+function toEntry(
+  execution: ToolCallExecution & { span?: Span },
+  parts: { calls: StepScope; call: ToolCallPart },
+): ToolCallEntry {
+  const { calls, call } = parts;
+  const maxChars = calls.run.options.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+  let output: string | ToolResult;
+  let outcome: string;
+  if (execution.kind === "output") {
+    const normalized = normalizeToolOutput(execution.value, call.name);
+    for (const warning of normalized.warnings) calls.warn(warning);
+    const limited = limitStructuredContent(normalized.output, maxChars, call.name);
+    if (limited.warning) calls.warn(limited.warning);
+    const truncated = truncateToolOutput(limited.output, maxChars, call.name);
+    if (truncated.warning) calls.warn(truncated.warning);
+    output = truncated.output;
+    outcome = typeof output !== "string" && output.isError ? "error" : "success";
+  } else {
+    output = { content: [{ type: "text", text: execution.message }], isError: true };
+    outcome = execution.outcome;
+  }
+  if (execution.span) {
+    endSpan(execution.span, {
+      attributes: {
+        "junction.tool.server": execution.source,
+        "junction.tool.outcome": outcome,
+        "junction.duration_ms": Math.round(execution.durationMs),
+      },
+      ...(outcome === "success" ? {} : { statusMessage: firstText(toToolResult(output)) || outcome }),
+    });
+  }
+  return {
+    output,
+    durationMs: execution.durationMs,
+    outcome,
+    ...(execution.source !== undefined ? { source: execution.source } : {}),
+  };
+}
+
+function sourceOf(decision: { source?: string }): { source?: string } {
+  return decision.source !== undefined ? { source: decision.source } : {};
+}
+
+/** A value as JSON: what the journal keeps, so a live run and a replay see the same thing. */
+function toJSONValue(value: unknown): JSONValue {
+  return value as JSONValue;
+}
+
+function recordProgress(span: Span, progress: ToolProgress): void {
+  try {
+    span.addEvent?.("junction.tool.progress", {
+      "junction.progress": typeof progress?.progress === "number" ? progress.progress : undefined,
+      "junction.progress.total": typeof progress?.total === "number" ? progress.total : undefined,
+      "junction.progress.message": typeof progress?.message === "string" ? progress.message : undefined,
+    });
+  } catch {
+    // A broken tracer must not break the tool.
+  }
+}
+
+function firstText(result: ToolResult): string {
+  const part = result.content.find((p) => p.type === "text");
+  return part?.type === "text" ? part.text : "";
+}
+
+/** Any thrown value as an `Error`. */
+export function toError(error: unknown): Error {
+  return error instanceof Error ? error : new JunctionError("tool-execution-failed", String(error));
+}

@@ -1,0 +1,132 @@
+import type {
+  Message,
+  ModelProvider,
+  ModelRequest,
+  ToolDefinition,
+  ToolProgress,
+  ToolResultMessagePart,
+  Usage,
+  Warning,
+} from "@junction/types";
+import type { AgentEvent, AgentResult, PendingToolCall } from "./agent-events.js";
+import type { ConcurrencyLimit } from "./concurrency-limit.js";
+import type { Durability } from "./durability.js";
+import type { GateEntry } from "./run-journal.js";
+import type { ToolCallIds } from "./tool-call-ids.js";
+import type { Span, Tracer } from "./tracing.js";
+
+/** Model settings passed through on every request of a run. */
+export type ModelSettings = Pick<
+  ModelRequest,
+  "maxTokens" | "temperature" | "topP" | "stopSequences" | "toolChoice" | "providerOptions"
+>;
+
+/** How one tool call ended, before its output is normalised. */
+export type ToolCallExecution =
+  | { kind: "output"; value: unknown; durationMs: number; source?: string }
+  | {
+      kind: "error";
+      message: string;
+      outcome: "error" | "denied" | "invalid-input" | "not-found";
+      durationMs: number;
+      source?: string;
+    };
+
+/** What a tool runner gets besides the call. */
+export interface ToolExecutorContext {
+  /** Aborted when the run is aborted or fails. */
+  signal: AbortSignal;
+  step: number;
+  emit(event: AgentEvent): void;
+  /** Runs `task` within the run's tool concurrency bound. */
+  limit<T>(task: () => Promise<T>): Promise<T>;
+  /**
+   * Takes a tool's progress report: recorded on its span and, checked and rate-limited, emitted
+   * as a `tool-progress` event for this call. Never throws.
+   */
+  onProgress(progress: ToolProgress): void;
+  /** The call's idempotency key (run id, step, call id): the same in every replay of the run. */
+  idempotencyKey?: string;
+}
+
+/** A call the model asked for, under its id in the conversation. */
+export interface ToolCallRequestPart {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/**
+ * How the loop runs the calls the model asks for: `decide` (may a call run, must a person be
+ * asked) and `execute` (run an allowed call). Neither throws except on abort.
+ */
+export interface ToolRunner {
+  /** Whether `decide` asks a policy whose answers must be journaled (a replay must not ask it again). */
+  readonly journalsDecisions: boolean;
+  decide(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<GateEntry>;
+  execute(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<ToolCallExecution>;
+  /** Told how every call of the run ended, replayed ones included (the Agent's exfiltration ledger). */
+  settled?(call: ToolCallRequestPart, outcome: string): void;
+}
+
+/** Everything one run of the tool loop needs. */
+export interface RunLoopOptions {
+  provider: ModelProvider;
+  model: string;
+  system?: string;
+  /** The conversation; the run appends to it at consistent points only. */
+  history: Message[];
+  /** Called before each step: the tool definitions to offer (may resolve MCP sources). */
+  prepareStep(step: number, emitWarning: (warning: Warning) => void): Promise<ToolDefinition[]>;
+  /** Omitted, the loop stops at the first turn that calls tools and leaves the calls to the caller. */
+  tools?: ToolRunner;
+  maxSteps: number;
+  toolConcurrency: number;
+  maxToolOutputChars?: number;
+  settings?: ModelSettings;
+  signal?: AbortSignal;
+  tracer?: Tracer;
+  /** Where model and tool calls are journaled and approvals wait. @default an in-memory journal */
+  durability?: Durability;
+  /** The first step's number: a resumed run starts at the step that stopped. @default 1 */
+  firstStep?: number;
+  /** Usage of the run's steps before `firstStep`. */
+  usageBefore?: Usage;
+  /**
+   * How long an approval waits for its answer (asked when the wait starts); `undefined` waits
+   * as long as the port allows, `0` does not wait: the run ends with `approval-required`.
+   */
+  approvalTimeoutMs?: () => number | undefined;
+  emit(event: AgentEvent): void;
+}
+
+/** A run's result, and where it stopped when it stopped for approvals. */
+export interface RunLoopResult extends AgentResult {
+  /** Set when the run stopped for approvals: the step that stopped and the usage before it. */
+  interruption?: { step: number; usageBefore: Usage };
+}
+
+/** The state one run shares across its steps: passed around, never captured across files. */
+export interface Run {
+  readonly options: RunLoopOptions;
+  readonly durability: Durability;
+  readonly controller: AbortController;
+  readonly span: Span;
+  readonly ids: ToolCallIds;
+  warn(warning: Warning): void;
+}
+
+/** How one call ended: a result for the model, or a question nobody answered yet. */
+export type CallOutcome =
+  | { kind: "result"; part: ToolResultMessagePart }
+  | { kind: "pending"; pending: PendingToolCall };
+
+/** What a call needs of the step it belongs to. */
+export interface StepScope {
+  readonly run: Run;
+  readonly stepNumber: number;
+  /** Aborts the step's calls (the run's abort, or a failed model turn). */
+  readonly controller: AbortController;
+  readonly limit: ConcurrencyLimit;
+  warn(warning: Warning): void;
+}
