@@ -16,6 +16,7 @@ export type {
   MCPSseConfig,
   MCPStdioConfig,
 } from "./mcp-config.js";
+export { MCPPool } from "./mcp-pool.js";
 export type { MCPJSONRPCMessage, MCPWireMessage } from "./message-tap.js";
 export {
   MCP_SKILLS_EXTENSION,
