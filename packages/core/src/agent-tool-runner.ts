@@ -9,6 +9,7 @@ import {
 import { type CallLedger, type ExfiltrationGuard, isOpenWorld } from "./exfiltration-guard.js";
 import { inputValidatorFor } from "./input-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
+import { snapshotTools } from "./run-state.js";
 import type { ToolCallExecution, ToolCallRequestPart, ToolExecutorContext, ToolRunner } from "./run-types.js";
 import { getZodToolInternals } from "./tool.js";
 import type { RegisteredTool } from "./tool-registry.js";
@@ -49,6 +50,7 @@ export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunn
     journalsDecisions: options.approval !== undefined,
     decide: (call, context) => decide({ options, call, context, firstUnguarded }),
     execute: (call, context) => execute(options, call, context),
+    snapshot: () => snapshotTools(options.tools()),
     settled: (call, outcome) => {
       if (outcome !== "success" && outcome !== "error") options.ledger.notRun.add(call.id);
       else if (!isOpenWorld(options.tools().get(call.name)?.tool.annotations)) {

@@ -19,18 +19,17 @@ import {
   privateDataReads,
 } from "./exfiltration-guard.js";
 import { validateMessages } from "./message-validation.js";
-import { approvalSignal, deniedMessage, gateKey, type ModelTurnEntry, modelKey } from "./run-journal.js";
+import { approvalSignal, toolsKey } from "./run-journal.js";
 import { runLoop } from "./run-loop.js";
 import {
   closeStoppedStep,
   decisionSignals,
+  editedCalls,
   journalOfStep,
   parseRunState,
   type ResumeDecision,
   RUN_STATE_VERSION,
   type RunState,
-  resumeRefusals,
-  snapshotTools,
 } from "./run-state.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
@@ -299,27 +298,18 @@ export class Agent {
     } catch (error) {
       return fail(context, error as Error);
     }
-    const warnings: Warning[] = [];
-    const current = await this.#registry.resolve((warning) => warnings.push(warning));
-    for (const [id, reason] of await resumeRefusals(state, current)) {
-      const call = state.pending.find((pending) => pending.id === id);
-      const warning: Warning = {
-        code: "run-state-mismatch",
-        message: `The call "${id}" was not run on resume: ${reason}.`,
-      };
-      warnings.push(warning);
-      if (call) journal[signalKey(approvalSignal(state.step, id))] = { approved: false, reason };
-      else {
-        const turn = journal[modelKey(state.step)] as unknown as ModelTurnEntry;
-        const name = turn.content.find((part) => part.type === "tool-call" && part.id === id);
-        journal[gateKey(state.step, id)] = {
-          kind: "refuse",
-          outcome: "denied",
-          message: deniedMessage(name?.type === "tool-call" ? name.name : id, reason),
-        };
-      }
+    // What the step offered, for the loop's check of changed tools; edited arguments are refused here.
+    journal[toolsKey(state.step)] = state.tools as unknown as JSONValue;
+    for (const [id, reason] of editedCalls(state)) {
+      context.emit({
+        type: "warning",
+        warning: {
+          code: "run-state-mismatch",
+          message: `The call "${id}" was not run on resume: ${reason}.`,
+        },
+      });
+      journal[signalKey(approvalSignal(state.step, id))] = { approved: false, reason };
     }
-    for (const warning of warnings) context.emit({ type: "warning", warning });
     this.#history = structuredClone(state.messages);
     this.#stopped = undefined;
     for (const id of state.ledger.notRun) this.#ledger.notRun.add(id);
@@ -389,28 +379,25 @@ export class Agent {
       approvalTimeoutMs: context.approvalTimeoutMs,
       emit: context.emit,
     });
-    return this.#finish(result, { durability: run.durability, tools });
+    return this.#finish(result, run.durability);
   }
 
   /** The result as the user gets it; a run stopped for approvals carries its state. */
-  async #finish(
-    result: RunLoopResult,
-    run: { durability: Durability; tools: Map<string, RegisteredTool> },
-  ): Promise<AgentResult> {
+  #finish(result: RunLoopResult, durability: Durability): AgentResult {
     const { interruption, ...rest } = result;
-    if (!interruption || !(run.durability instanceof InMemoryDurability)) return rest;
+    if (!interruption || !(durability instanceof InMemoryDurability)) return rest;
     const state: RunState = {
       kind: "junction.run-state",
       version: RUN_STATE_VERSION,
-      runId: run.durability.runId,
+      runId: durability.runId,
       createdAt: new Date().toISOString(),
       provider: this.provider.name,
       model: this.model,
       messages: structuredClone(this.#history),
       step: interruption.step,
-      journal: journalOfStep(run.durability.journal, interruption.step),
+      journal: journalOfStep(durability.journal, interruption.step),
       pending: rest.pending ?? [],
-      tools: await snapshotTools(run.tools),
+      tools: (durability.journal[toolsKey(interruption.step)] ?? []) as unknown as RunState["tools"],
       sources: this.#registry.sourceDescriptors,
       usage: interruption.usageBefore,
       ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },

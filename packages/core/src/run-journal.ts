@@ -39,6 +39,8 @@ export type ApprovalAnswer = { approved: true } | { approved: false; reason?: st
 
 export const modelKey = (step: number): string => `model:${step}`;
 export const toolKey = (step: number, callId: string): string => `tool:${step}:${callId}`;
+/** The tools offered in step `step`, as snapshots: a replay compares them with the tools it has now. */
+export const toolsKey = (step: number): string => `tools:${step}`;
 export const gateKey = (step: number, callId: string): string => `gate:${step}:${callId}`;
 /** The signal that answers the approval of call `callId` in step `step`. */
 export const approvalSignal = (step: number, callId: string): string => `approval:${step}:${callId}`;

@@ -15,7 +15,8 @@ import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { InMemoryDurability, type JSONValue } from "./durability.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
-import { type ModelTurnEntry, modelKey } from "./run-journal.js";
+import { type ModelTurnEntry, modelKey, toolsKey } from "./run-journal.js";
+import { type ToolSnapshot, toolChanges } from "./run-state.js";
 import { runCall, toError } from "./run-tool-call.js";
 import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from "./run-types.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
@@ -127,6 +128,7 @@ class StepCalls implements StepScope {
   readonly limit: ConcurrencyLimit;
   readonly controller = new AbortController();
   readonly stepWarnings: Warning[] = [];
+  changedTools: ReadonlyMap<string, string> = new Map();
 
   constructor(
     readonly run: Run,
@@ -167,6 +169,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   const signal = run.controller.signal;
   const calls = new StepCalls(run, stepNumber);
   const tools = await raceAbort(options.prepareStep(stepNumber, calls.warn), signal);
+  calls.changedTools = await raceAbort(changedSinceJournaled(run, stepNumber), signal);
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
   signal.addEventListener("abort", stopTools, { once: true });
@@ -232,6 +235,18 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
     }
     signal.removeEventListener("abort", stopTools);
   }
+}
+
+/** On a replayed step, which of the tools it offered changed since (none on a live step). */
+async function changedSinceJournaled(run: Run, stepNumber: number): Promise<ReadonlyMap<string, string>> {
+  const runner = run.options.tools;
+  if (!runner?.snapshot) return new Map();
+  let live = false;
+  const seen = (await run.durability.step(toolsKey(stepNumber), async () => {
+    live = true;
+    return (await runner.snapshot!()) as unknown as JSONValue;
+  })) as unknown as ToolSnapshot[];
+  return live ? new Map() : toolChanges(seen, await runner.snapshot());
 }
 
 /** Streams one model turn live, starting each call as soon as it is complete; the turn as it is journaled. */

@@ -11,6 +11,7 @@ import {
   modelKey,
   type ToolCallEntry,
   toolKey,
+  toolsKey,
 } from "./run-journal.js";
 import { sameJSON } from "./tool-call-ids.js";
 import type { RegisteredTool } from "./tool-registry.js";
@@ -148,7 +149,10 @@ export function parseRunState(value: unknown): RunState {
 /** The journal entries of step `step` (the ones a state keeps). */
 export function journalOfStep(journal: Record<string, JSONValue>, step: number): Record<string, JSONValue> {
   const ofStep = new RegExp(`^(?:signal:)?[a-z]+:${step}(?::|$)`);
-  return Object.fromEntries(Object.entries(journal).filter(([key]) => ofStep.test(key)));
+  // The step's tool snapshots travel as the state's `tools`.
+  return Object.fromEntries(
+    Object.entries(journal).filter(([key]) => ofStep.test(key) && key !== toolsKey(step)),
+  );
 }
 
 /** The decisions as the signals that answer each pending call; an unknown call id or a malformed decision is an error. */
@@ -211,64 +215,74 @@ export function closeStoppedStep(state: RunState, reason: string): Message[] {
   return messages;
 }
 
-/** Snapshots of the tools a run offered, for its state. */
+const digests = new WeakMap<object, Promise<string>>();
+
+/** Snapshots of the tools a run offers (each tool's digest computed once per tool object). */
 export async function snapshotTools(tools: Map<string, RegisteredTool>): Promise<ToolSnapshot[]> {
   return Promise.all(
-    [...tools.values()].map(async ({ tool, source }) => ({
-      name: tool.name,
-      ...(source ? { source } : {}),
-      digest: await toolDigest(tool),
-    })),
+    [...tools.values()].map(async ({ tool, source }) => {
+      let digest = digests.get(tool);
+      if (!digest) {
+        digest = toolDigest(tool);
+        digests.set(tool, digest);
+      }
+      return { name: tool.name, ...(source ? { source } : {}), digest: await digest };
+    }),
   );
 }
 
 /**
- * Which calls of the stopped step must not run now, and why (a reason the model sees): every
- * call that has not finished whose tool is gone, comes from another server, or changed since the
- * run stopped, and every pending call whose arguments differ from what the model asked for.
+ * Pending calls whose arguments in the state differ from what the model asked for (the state was
+ * edited), with the reason the call is refused.
  */
-export async function resumeRefusals(
-  state: RunState,
-  current: Map<string, RegisteredTool>,
-): Promise<Map<string, string>> {
+export function editedCalls(state: RunState): Map<string, string> {
   const refusals = new Map<string, string>();
   const turn = state.journal[modelKey(state.step)] as unknown as ModelTurnEntry;
-  const snapshots = new Map(state.tools.map((snapshot) => [snapshot.name, snapshot]));
-  const pending = new Map(state.pending.map((call) => [call.id, call]));
-  for (const part of turn.content) {
-    if (part.type !== "tool-call" || Object.hasOwn(state.journal, toolKey(state.step, part.id))) continue;
-    const asked = pending.get(part.id);
-    const gate = state.journal[gateKey(state.step, part.id)] as unknown as GateEntry | undefined;
+  for (const asked of state.pending) {
+    const part = turn.content.find(
+      (candidate) => candidate.type === "tool-call" && candidate.id === asked.id,
+    );
+    const gate = state.journal[gateKey(state.step, asked.id)] as unknown as GateEntry | undefined;
     const edited =
-      asked !== undefined &&
-      (gate?.kind !== "ask" ||
-        asked.name !== part.name ||
-        !sameJSON(asked.input, gate.input) ||
-        !sameJSON(gate.callInput, part.input));
+      part?.type !== "tool-call" ||
+      gate?.kind !== "ask" ||
+      asked.name !== part.name ||
+      !sameJSON(asked.input, gate.input) ||
+      !sameJSON(gate.callInput, part.input);
     if (edited) {
       refusals.set(
-        part.id,
+        asked.id,
         "its arguments in the saved run differ from what the model asked for, so it was not run",
-      );
-      continue;
-    }
-    const before = snapshots.get(part.name);
-    const now = current.get(part.name);
-    if (!before || !now) {
-      refusals.set(part.id, `the tool "${part.name}" is no longer available, so it was not run`);
-    } else if ((before.source ?? "") !== (now.source ?? "")) {
-      refusals.set(
-        part.id,
-        `the tool "${part.name}" now comes from ${now.source ?? "the local tools"}, not ${before.source ?? "the local tools"} as when it was asked for, so it was not run`,
-      );
-    } else if (before.digest !== (await toolDigest(now.tool))) {
-      refusals.set(
-        part.id,
-        `the tool "${part.name}" changed (description, schema or annotations) since the run stopped, so it was not run`,
       );
     }
   }
   return refusals;
+}
+
+/**
+ * The tools that changed between two snapshots of a step's tools, with the reason a call to one
+ * is refused: gone, from another server now, or a different description, schema or annotations.
+ */
+export function toolChanges(before: ToolSnapshot[], now: ToolSnapshot[]): Map<string, string> {
+  const current = new Map(now.map((snapshot) => [snapshot.name, snapshot]));
+  const changes = new Map<string, string>();
+  for (const seen of before) {
+    const tool = current.get(seen.name);
+    if (!tool) {
+      changes.set(seen.name, `the tool "${seen.name}" is no longer available, so it was not run`);
+    } else if ((seen.source ?? "") !== (tool.source ?? "")) {
+      changes.set(
+        seen.name,
+        `the tool "${seen.name}" now comes from ${tool.source ?? "the local tools"}, not ${seen.source ?? "the local tools"} as when it was asked for, so it was not run`,
+      );
+    } else if (seen.digest !== tool.digest) {
+      changes.set(
+        seen.name,
+        `the tool "${seen.name}" changed (description, schema or annotations) since the run stopped, so it was not run`,
+      );
+    }
+  }
+  return changes;
 }
 
 /** The SHA-256 digest of a tool as the model sees it (description, schemas, annotations). */

@@ -43,8 +43,11 @@ export async function runCall(parts: {
   const { durability, options } = run;
   const context = toolContext(calls, call);
   let decision: GateEntry;
+  const changed = calls.changedTools.get(call.name);
   if (parts.rejection !== undefined) {
     decision = { kind: "refuse", outcome: "invalid-input", message: parts.rejection };
+  } else if (changed !== undefined) {
+    decision = { kind: "refuse", outcome: "denied", message: deniedMessage(call.name, changed) };
   } else if (tools.journalsDecisions) {
     decision = (await durability.step(gateKey(stepNumber, call.id), async () =>
       toJSONValue(await tools.decide(call, context)),
@@ -77,6 +80,12 @@ export async function runCall(parts: {
   let live = false;
   const entry = (await durability.step(toolKey(stepNumber, call.id), async () => {
     live = true;
+    if (changed !== undefined) {
+      calls.warn({
+        code: "run-state-mismatch",
+        message: `The call "${call.id}" was not run on resume: ${changed}.`,
+      });
+    }
     const execution: ToolCallExecution =
       decision.kind === "refuse"
         ? {

@@ -12,6 +12,7 @@ import type { AgentEvent, AgentResult, PendingToolCall } from "./agent-events.js
 import type { ConcurrencyLimit } from "./concurrency-limit.js";
 import type { Durability } from "./durability.js";
 import type { GateEntry } from "./run-journal.js";
+import type { ToolSnapshot } from "./run-state.js";
 import type { ToolCallIds } from "./tool-call-ids.js";
 import type { Span, Tracer } from "./tracing.js";
 
@@ -65,6 +66,11 @@ export interface ToolRunner {
   readonly journalsDecisions: boolean;
   decide(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<GateEntry>;
   execute(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<ToolCallExecution>;
+  /**
+   * Snapshots of the tools offered this step (name, source, digest), journaled per step: a
+   * replayed step refuses calls to tools that changed since. Omitted: no such check.
+   */
+  snapshot?(): Promise<ToolSnapshot[]>;
   /** Told how every call of the run ended, replayed ones included (the Agent's exfiltration ledger). */
   settled?(call: ToolCallRequestPart, outcome: string): void;
 }
@@ -128,5 +134,7 @@ export interface StepScope {
   /** Aborts the step's calls (the run's abort, or a failed model turn). */
   readonly controller: AbortController;
   readonly limit: ConcurrencyLimit;
+  /** On a replayed step: the tools that changed since it first ran, with the reason a call to one is refused. */
+  readonly changedTools: ReadonlyMap<string, string>;
   warn(warning: Warning): void;
 }
