@@ -11,6 +11,7 @@ export {
   namePatternPolicy,
 } from "./approval.js";
 export { type ExfiltrationGuardOptions, isOpenWorld } from "./exfiltration-guard.js";
+export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";
 export type { ModelSettings } from "./run-loop.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
@@ -21,6 +22,7 @@ export {
   type ZodToolInternals,
   zodToolInternals,
 } from "./tool.js";
+export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from "./tool-output.js";
 export type { MCPEntry } from "./tool-registry.js";
 export type { Span, SpanAttributes, SpanAttributeValue, Tracer } from "./tracing.js";

@@ -18,6 +18,7 @@ import {
 import { abortError, raceAbort } from "./abort.js";
 import type { AgentEvent, AgentFinishReason, AgentResult, Step } from "./agent-events.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
+import { messagesForModel } from "./media-limits.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import {
@@ -211,7 +212,12 @@ async function runStep(
 
   const request: ModelRequest = {
     model: options.model,
-    messages: options.history,
+    messages: messagesForModel({
+      history: options.history,
+      provider: options.provider,
+      model: options.model,
+      warn,
+    }),
     ...(options.system !== undefined ? { system: options.system } : {}),
     ...(tools.length > 0 ? { tools } : {}),
     ...options.settings,
