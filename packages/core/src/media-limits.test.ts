@@ -6,6 +6,7 @@ import {
   messagesForModel,
   modelFacingMessages,
 } from "./media-limits.js";
+import { scriptedModel } from "./testing/index.js";
 
 /** Base64 text that decodes to exactly `bytes` bytes. */
 function base64Of(bytes: number): string {
@@ -102,24 +103,18 @@ describe("modelFacingMessages", () => {
 });
 
 describe("messagesForModel", () => {
+  /** A provider whose capabilities are `general`, and `perModel` for every model where given. */
   function provider(
-    capabilities: Partial<ProviderCapabilities>,
+    general: Partial<ProviderCapabilities>,
     perModel?: Partial<ProviderCapabilities>,
   ): ModelProvider {
-    const base = {
-      toolResultImages: true,
-      toolResultAudio: true,
-      toolResultDocuments: true,
-      userImages: true,
-      userAudio: true,
-      parallelToolCalls: true,
-      reasoning: true,
-    };
+    const model = scriptedModel({ responses: [], name: "vendor", capabilities: general });
+    const capabilitiesFor = () => ({ ...model.capabilities, ...perModel });
     return {
-      name: "vendor",
-      capabilities: { ...base, ...capabilities },
-      ...(perModel ? { capabilitiesFor: () => ({ ...base, ...perModel }) } : {}),
-      stream: () => (async function* () {})(),
+      name: model.name,
+      capabilities: model.capabilities,
+      stream: model.stream,
+      ...(perModel ? { capabilitiesFor } : {}),
     };
   }
 
