@@ -32,6 +32,7 @@ import {
   type RunState,
 } from "./run-state.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
+import type { ToolLimits } from "./tool-list-limits.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
 import type { Tracer } from "./tracing.js";
@@ -77,6 +78,13 @@ export interface AgentConfig {
    * @default 100000
    */
   maxToolOutputChars?: number;
+  /**
+   * Bounds on the tools offered to the model per request (count, and each tool's name,
+   * description and schema size). What goes over is cut or left out, with a `warning` naming
+   * the tool and the limit, once per tool per Agent.
+   * @default `{ maxTools: 256, maxNameChars: 256, maxDescriptionChars: 10000, maxSchemaChars: 100000 }`
+   */
+  toolLimits?: ToolLimits;
   /** A conversation to continue, for example one saved from `agent.messages`. */
   messages?: Message[];
   /** Sent with every model request: max tokens, temperature, tool choice, vendor options. */
@@ -115,7 +123,7 @@ export class Agent {
   readonly maxSteps: number;
   readonly toolConcurrency: number;
   readonly #config: AgentConfig;
-  readonly #registry = new ToolRegistry();
+  readonly #registry: ToolRegistry;
   #history: Message[];
   #queue: Promise<unknown> = Promise.resolve();
   readonly #warned = new WeakSet<object>();
@@ -139,6 +147,7 @@ export class Agent {
     this.maxSteps = positiveInteger(config.maxSteps, 10, "maxSteps");
     this.toolConcurrency = positiveInteger(config.toolConcurrency, 8, "toolConcurrency");
     this.#config = config;
+    this.#registry = new ToolRegistry(config.toolLimits);
     this.#guard = createExfiltrationGuard(config.exfiltrationGuard);
     this.#history = config.messages ? validateMessages(structuredClone(config.messages)) : [];
     for (const t of config.tools ?? []) this.addTool(t);

@@ -13,6 +13,7 @@ export {
 } from "./approval.js";
 export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } from "./durability.js";
 export { type ExfiltrationGuardOptions, isOpenWorld } from "./exfiltration-guard.js";
+export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";
 export {
   type PendingToolCall,
   parseRunState,
@@ -32,6 +33,7 @@ export {
   type ZodToolInternals,
   zodToolInternals,
 } from "./tool.js";
+export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from "./tool-output.js";
 export type { MCPEntry } from "./tool-registry.js";
 export type { Span, SpanAttributes, SpanAttributeValue, Tracer } from "./tracing.js";

@@ -14,6 +14,7 @@ import { abortError, raceAbort } from "./abort.js";
 import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { InMemoryDurability, type JSONValue } from "./durability.js";
+import { messagesForModel } from "./media-limits.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { type ModelTurnEntry, modelKey, toolsKey } from "./run-journal.js";
 import { type ToolSnapshot, toolChanges } from "./run-state.js";
@@ -264,7 +265,12 @@ async function streamModelTurn(
   );
   const request: ModelRequest = {
     model: options.model,
-    messages: options.history,
+    messages: messagesForModel({
+      history: options.history,
+      provider: options.provider,
+      model: options.model,
+      warn: calls.warn,
+    }),
     ...(options.system !== undefined ? { system: options.system } : {}),
     ...(turn.tools.length > 0 ? { tools: turn.tools } : {}),
     ...options.settings,

@@ -5,6 +5,7 @@ import {
   type ToolSource,
   type Warning,
 } from "@junction/types";
+import { type KeptTool, limitToolList, resolveToolLimits, type ToolLimits } from "./tool-list-limits.js";
 
 /** An MCP connection (or any tool source) given to an Agent, optionally with a name prefix. */
 export type MCPEntry = ToolSource | { mcp: ToolSource; prefix: string };
@@ -27,16 +28,27 @@ interface SourceState {
   unsubscribe?: () => void;
 }
 
+/** Limit warnings remembered per registry before the memory is cleared (a server renaming tools forever). */
+const MAX_REMEMBERED_WARNINGS = 10_000;
+
 /**
  * The agent's tools: local ones plus those of its sources, listed lazily (the first step of the
- * first run), cached, and listed again when a source reports its list changed.
+ * first run), cached, and listed again when a source reports its list changed. What the model
+ * is offered is bounded by {@link ToolLimits}; a tool left out cannot be called either.
  */
 export class ToolRegistry {
+  readonly #limits: Required<ToolLimits>;
+  /** Keys of the limit warnings given, so each tool and limit is reported once per registry. */
+  readonly #warnedLimits = new Set<string>();
   readonly #local: Tool[] = [];
   readonly #sources: SourceState[] = [];
   #resolved?: Map<string, RegisteredTool>;
   #definitions: ToolDefinition[] = [];
   #closed = false;
+
+  constructor(limits?: ToolLimits) {
+    this.#limits = resolveToolLimits(limits);
+  }
 
   addTool(candidate: Tool): void {
     if (typeof candidate !== "object" || candidate === null || typeof candidate.name !== "string") {
@@ -76,6 +88,19 @@ export class ToolRegistry {
     const stale = this.#sources.filter((state) => state.stale || state.tools === undefined);
     if (this.#resolved && stale.length === 0) return this.#resolved;
     await Promise.all(stale.map((state) => this.#list(state, warn)));
+    const limited = limitToolList(
+      [
+        { tools: this.#local },
+        ...this.#sources.map((state) => ({ label: state.label, tools: state.tools ?? [] })),
+      ],
+      this.#limits,
+    );
+    for (const { key, warning } of limited.warnings) {
+      if (this.#warnedLimits.has(key)) continue;
+      if (this.#warnedLimits.size >= MAX_REMEMBERED_WARNINGS) this.#warnedLimits.clear();
+      this.#warnedLimits.add(key);
+      warn(warning);
+    }
     const resolved = new Map<string, RegisteredTool>();
     const add = (candidate: Tool, state: SourceState | undefined) => {
       const source = state?.label;
@@ -93,10 +118,15 @@ export class ToolRegistry {
         ...(state ? { source: state.label, origin: state.source } : {}),
       });
     };
-    for (const candidate of this.#local) add(candidate, undefined);
-    for (const state of this.#sources) for (const candidate of state.tools ?? []) add(candidate, state);
+    const definitions: ToolDefinition[] = [];
+    limited.kept.forEach((kept, index) => {
+      for (const entry of kept) {
+        add(entry.tool, index === 0 ? undefined : this.#sources[index - 1]);
+        definitions.push(toDefinition(entry));
+      }
+    });
     this.#resolved = resolved;
-    this.#definitions = [...resolved.values()].map(({ tool }) => toDefinition(tool));
+    this.#definitions = definitions;
     return resolved;
   }
 
@@ -187,16 +217,16 @@ export class ToolRegistry {
   }
 }
 
-function toDefinition(tool: Tool): ToolDefinition {
+function toDefinition({ tool, description, outputSchemaDropped }: KeptTool): ToolDefinition {
   const definition: ToolDefinition = {
     name: tool.name,
-    description: typeof tool.description === "string" ? tool.description : "",
+    description,
     inputSchema:
       typeof tool.inputSchema === "object" && tool.inputSchema !== null
         ? tool.inputSchema
         : { type: "object", properties: {} },
   };
-  if (tool.outputSchema) definition.outputSchema = tool.outputSchema;
+  if (tool.outputSchema && !outputSchemaDropped) definition.outputSchema = tool.outputSchema;
   if (tool.annotations) definition.annotations = tool.annotations;
   return definition;
 }

@@ -51,6 +51,15 @@ const anthropicCapabilities: ProviderCapabilities = {
   userAudio: false,
   parallelToolCalls: true,
   reasoning: true,
+  mediaLimits: {
+    // "Images up to 5 MB" (https://docs.anthropic.com/en/docs/build-with-claude/vision); the API
+    // checks the base64 text ("image exceeds 5 MB maximum: … bytes > 5242880 bytes"), which is
+    // 3.75 MiB of image.
+    maxImageBytes: 3_932_160,
+    // PDFs: a request is at most 32 MB (https://docs.anthropic.com/en/docs/build-with-claude/pdf-support);
+    // one document is held to half of that as base64, so it leaves room for the rest.
+    maxDocumentBytes: 12 * 1024 * 1024,
+  },
 };
 
 /**

@@ -66,6 +66,14 @@ export const bedrockCapabilities: ProviderCapabilities = {
   userAudio: false,
   parallelToolCalls: true,
   reasoning: true,
+  mediaLimits: {
+    // Converse: "Each image's size, height, and width must be no more than 3.75 MB, 8000 px, and
+    // 8000 px"; "Each document's size must be no more than 4.5 MB"
+    // (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html). Read as
+    // decimal megabytes, the stricter reading.
+    maxImageBytes: 3_750_000,
+    maxDocumentBytes: 4_500_000,
+  },
 };
 
 /**

@@ -80,6 +80,13 @@ const capabilities: ProviderCapabilities = {
   userAudio: true,
   parallelToolCalls: true,
   reasoning: true,
+  mediaLimits: {
+    // OpenAI's limit, "Up to 50 MB total payload size per request"
+    // (https://platform.openai.com/docs/guides/images-vision#image-input-requirements), with one image
+    // held to 20 MB. Other endpoints document their own (or none); audio and documents keep the
+    // Agent's 5 MiB default, as no per-part figure is documented for input_audio.
+    maxImageBytes: 20_000_000,
+  },
 };
 
 /**

@@ -34,6 +34,7 @@ describe("gemini() capabilities per model", () => {
       userAudio: true,
       parallelToolCalls: true,
       reasoning: true,
+      mediaLimits: { maxImageBytes: 20_000_000, maxAudioBytes: 20_000_000, maxDocumentBytes: 20_000_000 },
     });
     expect(provider.capabilitiesFor!("gemini-3-pro-preview")).toEqual({
       ...rest,

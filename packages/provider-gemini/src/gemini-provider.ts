@@ -75,6 +75,19 @@ export function gemini(settings: GeminiSettings = {}): ModelProvider {
 }
 
 /**
+ * Inline data: Google is "increasing the maximum payload size for inline data from 20MB to 100MB
+ * (base64 encoded, with varying limits based on data types)"
+ * (https://blog.google/innovation-and-ai/technology/developers-tools/gemini-api-new-file-limits,
+ * January 2026). One part is held to 20 MB, the earlier whole-request limit, so several fit in one
+ * request and endpoints still on the old limit take it too.
+ */
+const geminiMediaLimits = {
+  maxImageBytes: 20_000_000,
+  maxAudioBytes: 20_000_000,
+  maxDocumentBytes: 20_000_000,
+};
+
+/**
  * What Gemini carries natively. Images and PDFs in tool results go inside `functionResponse.parts`
  * only with multimodal function responses (Gemini 3 and later, or the setting forced on); without
  * them they go beside the function response with a warning, so the provider does not count them
@@ -90,5 +103,6 @@ function geminiCapabilities(multimodalFunctionResponses: boolean): ProviderCapab
     userAudio: true,
     parallelToolCalls: true,
     reasoning: true,
+    mediaLimits: geminiMediaLimits,
   };
 }

@@ -41,6 +41,15 @@ export const openAICapabilities: ProviderCapabilities = {
   userAudio: false,
   parallelToolCalls: true,
   reasoning: true,
+  mediaLimits: {
+    // Images: "Up to 50 MB total payload size per request"
+    // (https://platform.openai.com/docs/guides/images-vision#image-input-requirements); one image is
+    // held to 20 MB (27 MB as base64), OpenAI's long-standing per-image figure, to leave room.
+    maxImageBytes: 20_000_000,
+    // PDFs: "up to 100 pages and 32MB of total content in a single request"
+    // (https://platform.openai.com/docs/guides/pdf-files#usage-considerations).
+    maxDocumentBytes: 32_000_000,
+  },
 };
 
 /**

@@ -22,6 +22,7 @@ export type {
 } from "./messages.js";
 export type {
   FinishReason,
+  MediaLimits,
   ModelProvider,
   ModelRequest,
   ModelStreamEvent,

@@ -82,6 +82,28 @@ export interface ProviderCapabilities {
   userAudio: boolean;
   parallelToolCalls: boolean;
   reasoning: boolean;
+  /**
+   * The largest media part the vendor takes, per kind. A tool result's part over its limit
+   * reaches the model as a short note instead (with a warning); the full result stays in the
+   * conversation and the `tool-result` event.
+   *
+   * Omitted (or a kind omitted): 5 MiB per part, the Agent's conservative default.
+   */
+  mediaLimits?: MediaLimits;
+}
+
+/**
+ * Per-part media limits, in bytes of decoded data (what the base64 `data` or `blob` decodes
+ * to; base64 text is 4/3 of it). Each is the vendor's documented per-part limit, or a share of
+ * its per-request limit, so one part cannot make the request fail.
+ */
+export interface MediaLimits {
+  /** The largest image (`image` part). */
+  maxImageBytes?: number;
+  /** The largest audio clip (`audio` part). */
+  maxAudioBytes?: number;
+  /** The largest document (an embedded resource's `blob`, such as a PDF). */
+  maxDocumentBytes?: number;
 }
 
 /** A model vendor's API, adapted to Junction's neutral messages and events. */

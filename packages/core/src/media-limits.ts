@@ -1,0 +1,168 @@
+import type {
+  MediaLimits,
+  Message,
+  ModelProvider,
+  ToolResult,
+  ToolResultMessagePart,
+  ToolResultPart,
+  Warning,
+} from "@junction/types";
+
+/**
+ * The per-part media limit where a provider declares none: 5 MiB of decoded data. Conservative:
+ * the smallest vendor limits are about 4 MB per image (Anthropic, Bedrock).
+ */
+export const DEFAULT_MAX_MEDIA_PART_BYTES = 5 * 1024 * 1024;
+
+/** A media part of a tool result over its provider's limit. */
+export interface OversizedMediaPart {
+  /** The raw part, as the conversation keeps it. */
+  part: ToolResultPart;
+  toolCallId: string;
+  toolName: string;
+  kind: "image" | "audio" | "document";
+  mimeType?: string;
+  /** Its decoded size. */
+  bytes: number;
+  /** The limit it is over. */
+  limit: number;
+  /** Whether the limit is the provider's declaration or {@link DEFAULT_MAX_MEDIA_PART_BYTES}. */
+  declared: boolean;
+}
+
+/**
+ * The bytes base64 text decodes to, from its length alone (no decoding, so a 30 MB part costs
+ * nothing to measure). Whitespace a server put in is counted, which only overestimates.
+ */
+export function base64DecodedBytes(data: string): number {
+  let padding = 0;
+  if (data.endsWith("==")) padding = 2;
+  else if (data.endsWith("=")) padding = 1;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+/**
+ * The model-facing view of a conversation: every tool result's image, audio or document part
+ * over `limits` replaced by a text note the model can act on. Pure, and copy-on-write: messages
+ * without such a part are the same objects, so the raw conversation (kept for code, UI and
+ * saving) is never changed and nothing large is copied.
+ */
+export function modelFacingMessages(
+  messages: Message[],
+  limits: MediaLimits | undefined,
+): { messages: Message[]; oversized: OversizedMediaPart[] } {
+  const oversized: OversizedMediaPart[] = [];
+  const result = messages.map((message) => {
+    if (message.role !== "tool") return message;
+    let changed = false;
+    const content = message.content.map((toolResult) => {
+      const limited = limitToolResult(toolResult, limits, oversized);
+      if (limited !== toolResult) changed = true;
+      return limited;
+    });
+    return changed ? { ...message, content } : message;
+  });
+  return { messages: oversized.length > 0 ? result : messages, oversized };
+}
+
+function limitToolResult(
+  toolResult: ToolResultMessagePart,
+  limits: MediaLimits | undefined,
+  oversized: OversizedMediaPart[],
+): ToolResultMessagePart {
+  const output = toolResult.output;
+  if (typeof output === "string") return toolResult;
+  let changed = false;
+  const content = output.content.map((part) => {
+    const over = oversizedPart(part, limits);
+    if (!over) return part;
+    changed = true;
+    oversized.push({ part, toolCallId: toolResult.toolCallId, toolName: toolResult.toolName, ...over });
+    return { type: "text" as const, text: noteFor(over) };
+  });
+  if (!changed) return toolResult;
+  const limited: ToolResult = { ...output, content };
+  return { ...toolResult, output: limited };
+}
+
+type Measured = Omit<OversizedMediaPart, "part" | "toolCallId" | "toolName">;
+
+function oversizedPart(part: ToolResultPart, limits: MediaLimits | undefined): Measured | undefined {
+  let kind: Measured["kind"];
+  let data: string;
+  let mimeType: string | undefined;
+  let declaredLimit: number | undefined;
+  if (part.type === "image" || part.type === "audio") {
+    kind = part.type;
+    data = part.data;
+    mimeType = part.mimeType;
+    declaredLimit = part.type === "image" ? limits?.maxImageBytes : limits?.maxAudioBytes;
+  } else if (part.type === "resource" && typeof part.resource.blob === "string") {
+    kind = "document";
+    data = part.resource.blob;
+    mimeType = part.resource.mimeType;
+    declaredLimit = limits?.maxDocumentBytes;
+  } else {
+    return undefined;
+  }
+  const declared = typeof declaredLimit === "number" && declaredLimit >= 0;
+  const limit = declared ? declaredLimit! : DEFAULT_MAX_MEDIA_PART_BYTES;
+  const bytes = base64DecodedBytes(data);
+  if (bytes <= limit) return undefined;
+  return { kind, bytes, limit, declared, ...(typeof mimeType === "string" ? { mimeType } : {}) };
+}
+
+function describePart(part: Pick<OversizedMediaPart, "kind" | "mimeType" | "bytes">): string {
+  const type = part.mimeType ? ` (${part.mimeType.slice(0, 100)})` : "";
+  const what = { image: "an image", audio: "an audio clip", document: "a document" }[part.kind];
+  return `${what}${type} of ${part.bytes} bytes`;
+}
+
+function noteFor(part: Measured): string {
+  return (
+    `[The tool returned ${describePart(part)}, over the ${part.limit}-byte limit for one ${part.kind} ` +
+    "sent to this model, so Junction left it out here; the application still has it. If you need to " +
+    `see it, ask the tool for a smaller one.]`
+  );
+}
+
+/** The warning for one oversized part: names the tool, the size and the limit. */
+export function oversizedMediaWarning(
+  part: OversizedMediaPart,
+  target: { provider: string; model: string },
+): Warning {
+  const whose = part.declared
+    ? `the limit provider "${target.provider}" declares for model "${target.model}"`
+    : `the default limit (provider "${target.provider}" declares none for model "${target.model}")`;
+  return {
+    code: "tool-result-media-too-large",
+    message:
+      `Tool "${part.toolName}" (call ${part.toolCallId}) returned ${describePart(part)}, over ${part.limit} bytes, ` +
+      `${whose}; the model got a note instead. The full result stays in the conversation and the tool-result event.`,
+  };
+}
+
+// Parts already reported, by identity: a part is reported once for as long as a conversation
+// holds it (every step and send() re-derives the view), and forgotten with it.
+const reported = new WeakSet<object>();
+
+/**
+ * The messages to send `provider`'s `model`: {@link modelFacingMessages} with the limits the
+ * provider declares for that model, each oversized part reported through `warn` once.
+ */
+export function messagesForModel(options: {
+  history: Message[];
+  provider: ModelProvider;
+  model: string;
+  warn: (warning: Warning) => void;
+}): Message[] {
+  const { provider, model } = options;
+  const capabilities = provider.capabilitiesFor?.(model) ?? provider.capabilities;
+  const view = modelFacingMessages(options.history, capabilities?.mediaLimits);
+  for (const part of view.oversized) {
+    if (reported.has(part.part)) continue;
+    reported.add(part.part);
+    options.warn(oversizedMediaWarning(part, { provider: provider.name, model }));
+  }
+  return view.messages;
+}
