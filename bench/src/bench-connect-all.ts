@@ -8,10 +8,12 @@ export interface ConnectAllFigures {
   /** What is connected: local stdio servers, local HTTP servers, or HTTP servers a network away. */
   setting: string;
   connectAllMs: number;
-  oneByOneMs: number;
-  slowestSingleMs: number;
-  /** The raw SDK connecting the same five at once (Promise.all): what the machine allows. */
+  /** The raw SDK connecting the same five at once (five `connect()`s in `Promise.all`). */
   rawSDKParallelMs: number;
+  /** `connectAll` against the raw SDK's parallel connects: the median of back-to-back pairs' ratios. */
+  connectAllVsRawSDK: number;
+  pairs: number;
+  oneByOneMs: number;
 }
 
 const SERVERS = 5;
@@ -19,12 +21,19 @@ const SERVERS = 5;
 export const REMOTE_DELAY_MS = 20;
 
 /**
- * `connectAll` of five servers against connecting the same five one after another: over stdio
- * (each connect spawns a Node process: CPU-bound on a small machine), over Streamable HTTP on
- * loopback (servers already running: each connect is a handshake, CPU work on both sides), and
- * over HTTP to servers that answer after {@link REMOTE_DELAY_MS} (waiting, as for remote servers).
+ * `connectAll` of five servers against the raw SDK connecting the same five with `Promise.all`,
+ * in back-to-back pairs (who goes first alternates), and against Junction connecting them one
+ * after another: over stdio (each connect spawns a Node process: CPU-bound on a small machine),
+ * over Streamable HTTP on loopback (servers already running: each connect is a handshake, CPU
+ * work on both sides), and over HTTP to servers that answer after {@link REMOTE_DELAY_MS}
+ * (waiting, as for remote servers).
  */
-export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures[]> {
+export async function benchConnectAll(options: {
+  /** Back-to-back pairs of `connectAll` and the raw SDK's parallel connects, per setting. */
+  pairs: number;
+  /** Runs of Junction connecting the five one by one, per setting. */
+  oneByOneRuns: number;
+}): Promise<ConnectAllFigures[]> {
   const stdio = Object.fromEntries(
     Array.from({ length: SERVERS }, (_, i) => [
       `echo${i}`,
@@ -36,7 +45,7 @@ export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures
       } as MCPConfig,
     ]),
   );
-  const figures = [await measure("stdio", stdio, rounds)];
+  const figures = [await measure("stdio", stdio, options)];
   for (const [setting, delayMs] of [
     ["http (loopback)", 0],
     [`http (${REMOTE_DELAY_MS} ms away)`, REMOTE_DELAY_MS],
@@ -51,7 +60,7 @@ export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures
           { transport: "http", url: server.url, sseFallback: false, reconnect: false } as MCPConfig,
         ]),
       );
-      figures.push(await measure(setting, http, rounds));
+      figures.push(await measure(setting, http, options));
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
     }
@@ -62,48 +71,66 @@ export async function benchConnectAll(rounds: number): Promise<ConnectAllFigures
 async function measure(
   setting: string,
   configs: Record<string, MCPConfig>,
-  rounds: number,
+  options: { pairs: number; oneByOneRuns: number },
 ): Promise<ConnectAllFigures> {
-  const together: number[] = [];
-  const rawParallel: number[] = [];
-  const oneByOne: number[] = [];
-  const slowest: number[] = [];
-  // Once untimed: the first connects in a process also pay for loading and compiling the client.
-  const warmUp = await connectAll(configs);
-  await Promise.all(warmUp.connected.map((mcp) => mcp.close()));
-  for (let round = 0; round < rounds; round++) {
-    let start = performance.now();
+  const timeConnectAll = async () => {
+    const start = performance.now();
     const { connected, failed } = await connectAll(configs);
-    together.push(performance.now() - start);
+    const ms = performance.now() - start;
+    await Promise.all(connected.map((mcp) => mcp.close()));
     if (failed.length > 0)
       throw new Error(`connectAll failed: ${failed.map((f) => f.error.message).join("; ")}`);
-    await Promise.all(connected.map((mcp) => mcp.close()));
-
-    start = performance.now();
+    return ms;
+  };
+  const timeRawSDKParallel = async () => {
+    const start = performance.now();
     const clients = await Promise.all(Object.values(configs).map(connectRawSDK));
-    rawParallel.push(performance.now() - start);
+    const ms = performance.now() - start;
     await Promise.all(clients.map((client) => client.close()));
+    return ms;
+  };
+  // Once each untimed: the first connects in a process also pay for loading and compiling the client.
+  await timeConnectAll();
+  await timeRawSDKParallel();
 
-    const singles: number[] = [];
+  const together: number[] = [];
+  const rawParallel: number[] = [];
+  const ratios: number[] = [];
+  for (let pair = 0; pair < options.pairs; pair++) {
+    // Alternating who goes first, so neither always runs on the heels of the other.
+    let ours: number;
+    let raw: number;
+    if (pair % 2 === 0) {
+      ours = await timeConnectAll();
+      raw = await timeRawSDKParallel();
+    } else {
+      raw = await timeRawSDKParallel();
+      ours = await timeConnectAll();
+    }
+    together.push(ours);
+    rawParallel.push(raw);
+    ratios.push(ours / raw);
+  }
+
+  const oneByOne: number[] = [];
+  for (let run = 0; run < options.oneByOneRuns; run++) {
     const opened: MCP[] = [];
-    start = performance.now();
+    const start = performance.now();
     for (const config of Object.values(configs)) {
-      const single = performance.now();
       const mcp = new MCP(config);
       await mcp.connect();
-      singles.push(performance.now() - single);
       opened.push(mcp);
     }
     oneByOne.push(performance.now() - start);
-    slowest.push(Math.max(...singles));
     await Promise.all(opened.map((mcp) => mcp.close()));
   }
   return {
     setting,
     connectAllMs: median(together),
-    oneByOneMs: median(oneByOne),
-    slowestSingleMs: median(slowest),
     rawSDKParallelMs: median(rawParallel),
+    connectAllVsRawSDK: median(ratios),
+    pairs: ratios.length,
+    oneByOneMs: median(oneByOne),
   };
 }
 

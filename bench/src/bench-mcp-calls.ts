@@ -2,7 +2,13 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { contenders, type Endpoint, JUNCTION, RAW_SDK } from "./mcp-clients.ts";
-import { CONCURRENCY_LEVELS, type ConcurrencyLevel, type Measurement } from "./measure-client.ts";
+import {
+  type BenchMode,
+  CONCURRENCY_LEVELS,
+  type ConcurrencyLevel,
+  type Measurement,
+} from "./measure-client.ts";
+import { RESOLVE_TYPESCRIPT_IMPORT } from "./resolve-typescript.ts";
 import { median, percentile, shuffled } from "./stats.ts";
 
 export { CONCURRENCY_LEVELS };
@@ -10,7 +16,7 @@ export { CONCURRENCY_LEVELS };
 const run = promisify(execFile);
 const measureScript = fileURLToPath(new URL("./measure-client.ts", import.meta.url));
 
-/** Back-to-back Junction/raw SDK pairs per transport and round. */
+/** Back-to-back Junction/raw SDK pairs per transport and round (one in a smoke run). */
 const PAIRS_PER_ROUND = 3;
 
 export interface CallFigures {
@@ -39,17 +45,21 @@ export interface PairedRatios {
  * figures are medians over rounds. Junction and the raw SDK, whose ratio the targets are about,
  * are also measured in back-to-back pairs, so each ratio compares runs made under the same load.
  */
-export async function benchMCPCalls(
-  rounds: number,
-  log: (line: string) => void,
-): Promise<{ figures: CallFigures[]; paired: PairedRatios[] }> {
+export async function benchMCPCalls(options: {
+  rounds: number;
+  mode: BenchMode;
+  log: (line: string) => void;
+}): Promise<{ figures: CallFigures[]; paired: PairedRatios[] }> {
+  const { rounds, mode, log } = options;
+  const pairsPerRound = mode === "smoke" ? 1 : PAIRS_PER_ROUND;
   const runs = contenders.flatMap((contender) =>
     contender.transports.map((transport) => ({ name: contender.name, transport })),
   );
   const results = new Map<string, Measurement[]>();
   const key = (name: string, transport: Endpoint["transport"]) => `${name}\u0000${transport}`;
   const measure = async (name: string, transport: Endpoint["transport"]): Promise<Measurement> => {
-    const { stdout } = await run(process.execPath, [measureScript, name, transport], {
+    const args = ["--import", RESOLVE_TYPESCRIPT_IMPORT, measureScript, name, transport];
+    const { stdout } = await run(process.execPath, mode === "smoke" ? [...args, "--smoke"] : args, {
       maxBuffer: 16 * 1024 * 1024,
       timeout: 120_000,
     });
@@ -75,7 +85,7 @@ export async function benchMCPCalls(
     }
     for (const transport of shuffled(["stdio", "http"] as const)) {
       // Alternating who goes first, so neither always runs on the heels of the other.
-      for (let pair = 0; pair < PAIRS_PER_ROUND; pair++) await measurePair(transport, pair % 2 === round % 2);
+      for (let pair = 0; pair < pairsPerRound; pair++) await measurePair(transport, pair % 2 === round % 2);
     }
     log(`  mcp calls: round ${round}/${rounds} done`);
   }

@@ -1,5 +1,5 @@
 // One measurement of one client, in a process of its own (so no client's heap, timers or
-// JIT state bears on another's figures): `node src/measure-client.ts <client> <stdio|http>`.
+// JIT state bears on another's figures): `node src/measure-client.ts <client> <stdio|http> [--smoke]`.
 // Starts its own HTTP echo server when needed, and prints the figures as one JSON line.
 import { contenders, type Endpoint, startHTTPEchoServer } from "./mcp-clients.ts";
 import { median } from "./stats.ts";
@@ -41,10 +41,29 @@ const spawnSizes: Sizes = {
   throughputMinCalls: 8,
 };
 
-async function measure(name: string, transport: Endpoint["transport"]): Promise<Measurement> {
+// `--smoke`: a handful of calls, to show every client still connects, calls and closes.
+const smokeSizes: Sizes = {
+  warmUp: 2,
+  latencyCalls: 5,
+  throughputWarmUpMs: 0,
+  throughputWindowMs: 0,
+  throughputMinCalls: 8,
+};
+const sizesByMode = {
+  full: { client: fullSizes, spawn: spawnSizes },
+  smoke: { client: smokeSizes, spawn: { ...spawnSizes, warmUp: 0, latencyCalls: 1, throughputMinCalls: 1 } },
+} satisfies Record<string, Record<string, Sizes>>;
+/** `full` for figures; `smoke` for a few calls per client that only show the benchmark still runs. */
+export type BenchMode = keyof typeof sizesByMode;
+
+async function measure(
+  name: string,
+  transport: Endpoint["transport"],
+  mode: BenchMode,
+): Promise<Measurement> {
   const contender = contenders.find((c) => c.name === name);
   if (!contender) throw new Error(`unknown client ${JSON.stringify(name)}`);
-  const sizes = name.startsWith("spawn") ? spawnSizes : fullSizes;
+  const sizes = sizesByMode[mode][name.startsWith("spawn") ? "spawn" : "client"];
   const server =
     transport === "http" ? await startHTTPEchoServer({ server: contender.server ?? "legacy" }) : undefined;
   try {
@@ -113,7 +132,8 @@ async function callsPerSecond(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [name, transport] = process.argv.slice(2) as [string, Endpoint["transport"]];
-  process.stdout.write(`${JSON.stringify(await measure(name, transport))}\n`);
+  const [name, transport, flag] = process.argv.slice(2) as [string, Endpoint["transport"], string?];
+  const measured = await measure(name, transport, flag === "--smoke" ? "smoke" : "full");
+  process.stdout.write(`${JSON.stringify(measured)}\n`);
   process.exit(0); // some peers leave handles open after close()
 }
