@@ -5,13 +5,19 @@
 // tooling file broke `pnpm bench` with ERR_MODULE_NOT_FOUND while every test passed. This hook
 // resolves as TypeScript does: a relative `.js`/`.mjs` specifier from a TypeScript file that names
 // no such file falls back to the `.ts`/`.mts` file of the same name, so either spelling works.
-import { registerHooks } from "node:module";
+import * as nodeModule from "node:module";
 import { pathToFileURL } from "node:url";
 
 const typeScriptFile = /\.m?ts$/;
-const javaScriptSpecifier = /^\.\.?\/.*\.(m?)js$/;
+const javaScriptSpecifier = /^\.\.?\/.*\.m?js$/;
 
-registerHooks({
+// Node 22.18 is also the first 22.x to run TypeScript without a flag.
+if (typeof nodeModule.registerHooks !== "function")
+  throw new Error(
+    `the benchmark needs Node 22.18 or newer (this is ${process.version}): install a newer Node`,
+  );
+
+nodeModule.registerHooks({
   resolve(specifier, context, nextResolve) {
     try {
       return nextResolve(specifier, context);
