@@ -50,7 +50,7 @@ export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunn
     journalsDecisions: options.approval !== undefined,
     decide: (call, context) => decide({ options, call, context, firstUnguarded }),
     execute: (call, context) => execute(options, call, context),
-    snapshot: () => snapshotTools(options.tools()),
+    snapshot: () => snapshotTools(options.tools().values()),
     settled: (call, outcome) => {
       if (outcome !== "success" && outcome !== "error") options.ledger.notRun.add(call.id);
       else if (!isOpenWorld(options.tools().get(call.name)?.tool.annotations)) {

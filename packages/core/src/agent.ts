@@ -9,7 +9,7 @@ import {
 import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
 import { createAgentToolRunner } from "./agent-tool-runner.js";
 import { type ApprovalPolicy, toApprovalFunction } from "./approval.js";
-import { type Durability, InMemoryDurability, type JSONValue, signalKey } from "./durability.js";
+import { type Durability, InMemoryDurability } from "./durability.js";
 import { EventChannel } from "./event-channel.js";
 import {
   type CallLedger,
@@ -19,17 +19,14 @@ import {
   privateDataReads,
 } from "./exfiltration-guard.js";
 import { validateMessages } from "./message-validation.js";
-import { approvalSignal, toolsKey } from "./run-journal.js";
 import { runLoop } from "./run-loop.js";
 import {
   closeStoppedStep,
-  decisionSignals,
-  editedCalls,
-  journalOfStep,
-  parseRunState,
+  planResume,
   type ResumeDecision,
-  RUN_STATE_VERSION,
+  type ResumePlan,
   type RunState,
+  stoppedRunState,
 } from "./run-state.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import type { ToolLimits } from "./tool-list-limits.js";
@@ -299,26 +296,14 @@ export class Agent {
     context: RunContext,
   ): Promise<AgentResult> {
     this.#checkOpen(context, "resume");
-    let state: RunState;
-    let journal: Record<string, JSONValue>;
+    let plan: ResumePlan;
     try {
-      state = parseRunState(input);
-      journal = { ...state.journal, ...(decisionSignals(state, decisions) as Record<string, JSONValue>) };
+      plan = planResume(input, decisions);
     } catch (error) {
       return fail(context, error as Error);
     }
-    // What the step offered, for the loop's check of changed tools; edited arguments are refused here.
-    journal[toolsKey(state.step)] = state.tools as unknown as JSONValue;
-    for (const [id, reason] of editedCalls(state)) {
-      context.emit({
-        type: "warning",
-        warning: {
-          code: "run-state-mismatch",
-          message: `The call "${id}" was not run on resume: ${reason}.`,
-        },
-      });
-      journal[signalKey(approvalSignal(state.step, id))] = { approved: false, reason };
-    }
+    const { state, journal } = plan;
+    for (const warning of plan.warnings) context.emit({ type: "warning", warning });
     this.#history = structuredClone(state.messages);
     this.#stopped = undefined;
     for (const id of state.ledger.notRun) this.#ledger.notRun.add(id);
@@ -395,22 +380,17 @@ export class Agent {
   #finish(result: RunLoopResult, durability: Durability): AgentResult {
     const { interruption, ...rest } = result;
     if (!interruption || !(durability instanceof InMemoryDurability)) return rest;
-    const state: RunState = {
-      kind: "junction.run-state",
-      version: RUN_STATE_VERSION,
-      runId: durability.runId,
-      createdAt: new Date().toISOString(),
+    const state = stoppedRunState({
+      journal: durability,
+      step: interruption.step,
+      pending: rest.pending ?? [],
+      usageBefore: interruption.usageBefore,
       provider: this.provider.name,
       model: this.model,
-      messages: structuredClone(this.#history),
-      step: interruption.step,
-      journal: journalOfStep(durability.journal, interruption.step),
-      pending: rest.pending ?? [],
-      tools: (durability.journal[toolsKey(interruption.step)] ?? []) as unknown as RunState["tools"],
+      messages: this.#history,
       sources: this.#registry.sourceDescriptors,
-      usage: interruption.usageBefore,
       ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
-    };
+    });
     this.#stopped = state;
     return { ...rest, state: structuredClone(state) };
   }

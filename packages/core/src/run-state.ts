@@ -1,5 +1,11 @@
-import { JunctionError, type Message, type ToolResultMessagePart, type Usage } from "@junction/types";
-import { type JSONValue, signalKey } from "./durability.js";
+import {
+  JunctionError,
+  type Message,
+  type ToolResultMessagePart,
+  type Usage,
+  type Warning,
+} from "@junction/types";
+import { type InMemoryDurability, type JSONValue, signalKey } from "./durability.js";
 import { validateMessages } from "./message-validation.js";
 import {
   type ApprovalAnswer,
@@ -14,7 +20,6 @@ import {
   toolsKey,
 } from "./run-journal.js";
 import { sameJSON } from "./tool-call-ids.js";
-import type { RegisteredTool } from "./tool-registry.js";
 
 /** The version of the `RunState` format this Junction writes and reads. */
 export const RUN_STATE_VERSION = 1;
@@ -146,6 +151,70 @@ export function parseRunState(value: unknown): RunState {
   return state as unknown as RunState;
 }
 
+/** How a stored run continues: the journal to replay, where, and what to warn about. */
+export interface ResumePlan {
+  state: RunState;
+  /** The state's journal with the decisions as signals and the step's tool snapshots. */
+  journal: Record<string, JSONValue>;
+  /** `run-state-mismatch` warnings for calls refused because the state was edited. */
+  warnings: Warning[];
+}
+
+/**
+ * Reads a stored run and the decisions for its pending calls into the journal its replay starts
+ * from. A pending call whose arguments were edited is denied, whatever was decided. Throws
+ * `run-state-invalid` for a malformed state, `invalid-argument` for a decision no call waits for.
+ */
+export function planResume(input: unknown, decisions: Record<string, ResumeDecision>): ResumePlan {
+  const state = parseRunState(input);
+  const journal: Record<string, JSONValue> = {
+    ...state.journal,
+    ...(decisionSignals(state, decisions) as Record<string, JSONValue>),
+    // What the step offered: the loop refuses calls to tools that changed since.
+    [toolsKey(state.step)]: state.tools as unknown as JSONValue,
+  };
+  const warnings: Warning[] = [];
+  for (const [id, reason] of editedCalls(state)) {
+    warnings.push({
+      code: "run-state-mismatch",
+      message: `The call "${id}" was not run on resume: ${reason}.`,
+    });
+    journal[signalKey(approvalSignal(state.step, id))] = { approved: false, reason };
+  }
+  return { state, journal, warnings };
+}
+
+/** The state of a run that stopped for approvals at `step`, from its in-memory journal. */
+export function stoppedRunState(parts: {
+  journal: InMemoryDurability;
+  step: number;
+  pending: PendingToolCall[];
+  usageBefore: Usage;
+  provider: string;
+  model: string;
+  messages: Message[];
+  sources?: SourceDescriptor[];
+  ledger?: RunState["ledger"];
+}): RunState {
+  const { journal, step } = parts;
+  return {
+    kind: "junction.run-state",
+    version: RUN_STATE_VERSION,
+    runId: journal.runId,
+    createdAt: new Date().toISOString(),
+    provider: parts.provider,
+    model: parts.model,
+    messages: structuredClone(parts.messages),
+    step,
+    journal: journalOfStep(journal.journal, step),
+    pending: parts.pending,
+    tools: (journal.journal[toolsKey(step)] ?? []) as unknown as ToolSnapshot[],
+    sources: parts.sources ?? [],
+    usage: parts.usageBefore,
+    ledger: parts.ledger ?? { notRun: [], readPrivate: [] },
+  };
+}
+
 /** The journal entries of step `step` (the ones a state keeps). */
 export function journalOfStep(journal: Record<string, JSONValue>, step: number): Record<string, JSONValue> {
   const ofStep = new RegExp(`^(?:signal:)?[a-z]+:${step}(?::|$)`);
@@ -218,9 +287,11 @@ export function closeStoppedStep(state: RunState, reason: string): Message[] {
 const digests = new WeakMap<object, Promise<string>>();
 
 /** Snapshots of the tools a run offers (each tool's digest computed once per tool object). */
-export async function snapshotTools(tools: Map<string, RegisteredTool>): Promise<ToolSnapshot[]> {
+export async function snapshotTools(
+  tools: Iterable<{ tool: Parameters<typeof toolDigest>[0] & { name: string }; source?: string }>,
+): Promise<ToolSnapshot[]> {
   return Promise.all(
-    [...tools.values()].map(async ({ tool, source }) => {
+    [...tools].map(async ({ tool, source }) => {
       let digest = digests.get(tool);
       if (!digest) {
         digest = toolDigest(tool);

@@ -99,3 +99,71 @@ describe("stream() and generate() without an Agent", () => {
     ).rejects.toThrow('Invalid conversation: message 0: unknown role "robot".');
   });
 });
+
+describe("stream() and generate() with approvals", () => {
+  it("a call the policy asks about ends generate() with approval-required; resume runs it once and asks the model only for the next step", async () => {
+    const ran: unknown[] = [];
+    const onToolCall = async (call: { input: unknown }) => {
+      ran.push(call.input);
+      return "echoed";
+    };
+    const first = await generate({
+      provider: scriptedModel([{ toolCalls: [{ id: "e1", name: "echo", input: { text: "hi" } }] }]),
+      model: "m",
+      messages,
+      tools,
+      onToolCall,
+      approval: () => "ask",
+    });
+    expect(first.finishReason).toBe("approval-required");
+    expect(first.pending).toEqual([{ id: "e1", name: "echo", input: { text: "hi" }, step: 1 }]);
+    expect(ran).toEqual([]);
+    const state = JSON.parse(JSON.stringify(first.state));
+    expect(state.messages).toEqual(messages);
+
+    const provider = scriptedModel([{ text: "done" }]);
+    const resumed = await generate({
+      provider,
+      model: "m",
+      tools,
+      onToolCall,
+      approval: () => "ask",
+      resume: { state, decisions: { e1: "approve" } },
+    });
+    expect(resumed.text).toBe("done");
+    expect(ran).toEqual([{ text: "hi" }]);
+    expect(provider.requests).toHaveLength(1);
+    expect(provider.requests[0]!.messages.at(-1)).toMatchObject({
+      role: "tool",
+      content: [{ toolCallId: "e1", output: "echoed" }],
+    });
+  });
+
+  it("a policy's denial and a reader's in-process approval both work as with an Agent", async () => {
+    const ran: string[] = [];
+    const handle = stream({
+      provider: scriptedModel([
+        {
+          toolCalls: [
+            { id: "a", name: "echo", input: { text: "ask me" } },
+            { id: "b", name: "echo", input: { text: "deny me" } },
+          ],
+        },
+        { text: "ok" },
+      ]),
+      model: "m",
+      messages,
+      tools,
+      onToolCall: async (call) => {
+        ran.push(call.id);
+        return "ran";
+      },
+      approval: (request) =>
+        (request.input as { text: string }).text === "deny me" ? { deny: "not this one" } : "ask",
+    });
+    for await (const event of handle) if (event.type === "tool-approval-request") event.approve();
+    const result = await handle.final;
+    expect(ran).toEqual(["a"]);
+    expect(JSON.stringify(result.steps[0]!.toolResults[1]!.output)).toContain("was denied: not this one.");
+  });
+});

@@ -6,10 +6,27 @@ import {
   type ToolDefinition,
   type ToolOutput,
 } from "@junction/types";
+import { raceAbort } from "./abort.js";
 import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
+import {
+  type ApprovalFunction,
+  type ApprovalPolicy,
+  type NormalizedDecision,
+  normalizeDecision,
+  toApprovalFunction,
+} from "./approval.js";
+import { type Durability, InMemoryDurability } from "./durability.js";
 import { EventChannel } from "./event-channel.js";
 import { validateMessages } from "./message-validation.js";
+import { deniedMessage, type GateEntry } from "./run-journal.js";
 import { runLoop } from "./run-loop.js";
+import {
+  planResume,
+  type ResumeDecision,
+  type ResumePlan,
+  snapshotTools,
+  stoppedRunState,
+} from "./run-state.js";
 import type { ModelSettings, ToolRunner } from "./run-types.js";
 import type { Tracer } from "./tracing.js";
 
@@ -27,8 +44,11 @@ export interface StreamOptions {
   provider: ModelProvider;
   model: string;
   system?: string;
-  /** The conversation so far; it is not changed (the result carries the new one). */
-  messages: Message[];
+  /**
+   * The conversation so far; it is not changed (the result carries the new one). Required unless
+   * `resume` is given (the conversation is then the stopped run's).
+   */
+  messages?: Message[];
   /** Definitions only, for example from `mcp.listToolDefinitions()`. */
   tools?: ToolDefinition[];
   /**
@@ -46,6 +66,19 @@ export interface StreamOptions {
   settings?: ModelSettings;
   signal?: AbortSignal;
   tracer?: Tracer;
+  /**
+   * Decides per call whether `onToolCall` runs it, as an Agent's `approval` does (by name and the
+   * definitions' annotations; there is no exfiltration guard here). A call it asks about waits
+   * for the `tool-approval-request` event's answer while someone reads the events; otherwise (or
+   * after `approvalTimeoutMs`) the run ends with `approval-required` and a `state` to resume.
+   */
+  approval?: ApprovalPolicy;
+  /** How long a call waits in process for its approval. @default waits while someone reads the events, else 0 */
+  approvalTimeoutMs?: number;
+  /** Where model and tool calls are journaled and approvals wait. @default in memory */
+  durability?: Durability;
+  /** Continues a run that stopped with `approval-required`, with a decision per pending call id. */
+  resume?: { state: unknown; decisions?: Record<string, ResumeDecision> };
 }
 
 /**
@@ -66,13 +99,26 @@ export interface StreamOptions {
  */
 export function stream(options: StreamOptions): AgentHandle {
   const channel = new EventChannel<AgentEvent>();
-  const final = Promise.resolve().then(() => run(options, (event) => channel.push(event)));
+  let listening = false;
+  const approvalTimeoutMs = () => {
+    if (options.approvalTimeoutMs !== undefined) return options.approvalTimeoutMs;
+    return options.durability || listening ? undefined : 0;
+  };
+  const final = Promise.resolve().then(() =>
+    run(options, { emit: (event) => channel.push(event), approvalTimeoutMs }),
+  );
   final.then(
     () => channel.close(),
     () => channel.close(),
   );
   final.catch(() => undefined);
-  return { final, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+  return {
+    final,
+    [Symbol.asyncIterator]: () => {
+      listening = true;
+      return channel[Symbol.asyncIterator]();
+    },
+  };
 }
 
 /** `stream()` read to its end: resolves to the result, rejects on failure or abort. */
@@ -80,24 +126,42 @@ export function generate(options: StreamOptions): Promise<AgentResult> {
   return stream(options).final;
 }
 
-async function run(options: StreamOptions, emit: (event: AgentEvent) => void): Promise<AgentResult> {
-  if (typeof options?.provider?.stream !== "function" || typeof options.model !== "string") {
-    const error = new JunctionError("invalid-argument", "stream(): `provider` and `model` are required.");
+async function run(
+  options: StreamOptions,
+  context: { emit: (event: AgentEvent) => void; approvalTimeoutMs: () => number | undefined },
+): Promise<AgentResult> {
+  const { emit } = context;
+  const fail = (error: Error): never => {
     emit({ type: "error", error });
     throw error;
+  };
+  if (typeof options?.provider?.stream !== "function" || typeof options.model !== "string") {
+    fail(new JunctionError("invalid-argument", "stream(): `provider` and `model` are required."));
   }
   let history: Message[];
+  let plan: ResumePlan | undefined;
   try {
-    history = validateMessages(structuredClone(options.messages));
+    if (options.resume) {
+      plan = planResume(options.resume.state, options.resume.decisions ?? {});
+      history = structuredClone(plan.state.messages);
+    } else {
+      history = validateMessages(structuredClone(options.messages));
+    }
   } catch (error) {
-    emit({ type: "error", error: error as Error });
-    throw error;
+    return fail(error as Error);
   }
+  for (const warning of plan?.warnings ?? []) emit({ type: "warning", warning });
+  const durability =
+    options.durability ??
+    new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
   const handler = options.onToolCall;
+  const tools = options.tools ?? [];
+  const policy = toApprovalFunction(options.approval);
   const runner: ToolRunner | undefined = handler
     ? {
-        journalsDecisions: false,
-        decide: async () => ({ kind: "run" }),
+        journalsDecisions: policy !== undefined,
+        decide: (call, callContext) => decideByPolicy({ policy, tools, call, signal: callContext.signal }),
+        snapshot: () => snapshotTools(tools.map((tool) => ({ tool }))),
         execute: (call, context) =>
           context.limit(async () => {
             const start = performance.now();
@@ -128,8 +192,7 @@ async function run(options: StreamOptions, emit: (event: AgentEvent) => void): P
           }),
       }
     : undefined;
-  const tools = options.tools ?? [];
-  return runLoop({
+  const result = await runLoop({
     provider: options.provider,
     model: options.model,
     ...(options.system !== undefined ? { system: options.system } : {}),
@@ -142,6 +205,58 @@ async function run(options: StreamOptions, emit: (event: AgentEvent) => void): P
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),
+    durability,
+    firstStep: plan?.state.step ?? 1,
+    ...(plan ? { usageBefore: plan.state.usage } : {}),
+    approvalTimeoutMs: context.approvalTimeoutMs,
     emit,
   });
+  const { interruption, ...rest } = result;
+  if (!interruption || !(durability instanceof InMemoryDurability)) return rest;
+  const state = stoppedRunState({
+    journal: durability,
+    step: interruption.step,
+    pending: rest.pending ?? [],
+    usageBefore: interruption.usageBefore,
+    provider: options.provider.name,
+    model: options.model,
+    messages: history,
+  });
+  return { ...rest, state };
+}
+
+/** The policy's answer for a call of `stream()`: run, refuse, or ask a person. */
+async function decideByPolicy(parts: {
+  policy: ApprovalFunction | undefined;
+  tools: ToolDefinition[];
+  call: ToolCallRequest;
+  signal: AbortSignal;
+}): Promise<GateEntry> {
+  const { policy, call } = parts;
+  if (!policy) return { kind: "run" };
+  const annotations = parts.tools.find((tool) => tool.name === call.name)?.annotations;
+  let decision: NormalizedDecision;
+  try {
+    decision = normalizeDecision(
+      await raceAbort(
+        Promise.resolve(
+          policy({
+            id: call.id,
+            name: call.name,
+            input: call.input,
+            ...(annotations ? { annotations } : {}),
+          }),
+        ),
+        parts.signal,
+      ),
+    );
+  } catch (error) {
+    if (parts.signal.aborted) throw error;
+    decision = { kind: "deny", reason: `The approval policy failed: ${(error as Error).message}` };
+  }
+  if (decision.kind === "approve") return { kind: "run" };
+  if (decision.kind === "deny") {
+    return { kind: "refuse", outcome: "denied", message: deniedMessage(call.name, decision.reason) };
+  }
+  return { kind: "ask", input: call.input, callInput: call.input };
 }
