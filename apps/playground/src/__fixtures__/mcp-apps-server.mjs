@@ -87,7 +87,7 @@ const tools = [
   },
   {
     name: "show-webrtc",
-    description: "Show an app that declares no network and sends its input out over WebRTC.",
+    description: "Show an app that declares no origin and sends its input out over WebRTC.",
     inputSchema: objectSchema({ note: { type: "string" } }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     _meta: { ui: { resourceUri: "ui://apps/webrtc.html" } },
@@ -118,7 +118,7 @@ const resources = {
       appOrigin: appOrigin ?? null,
       neighbour: neighbourFile && existsSync(neighbourFile) ? JSON.parse(readFileSync(neighbourFile, "utf8")) : null,
     }),
-    // Not origins: each is dropped, so the policy stays "no network" (but for the app origin,
+    // Not origins: each is dropped, so the policy names no origin (but for the app origin,
     // when given: the hostile app may then reach it, and the app origin itself must refuse).
     _meta: {
       ui: {

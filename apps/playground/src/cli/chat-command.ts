@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline";
 import type { ElicitResult } from "@junction/types";
-import type { ElicitationRequest } from "../shared/api-types.js";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
+import type { ElicitationRequest } from "../shared/api-types.js";
 import { toTerminalText as safe } from "./terminal-text.js";
 
 /**
@@ -216,7 +216,9 @@ async function answerElicitation(
   if (event.kind === "sampling") {
     // The message is everything the model would receive, uncut: shown whole before any answer.
     process.stderr.write(`\n${safe(event.message)}\n`);
-    const accept = terminal ? await readline.question("  Accept and send it to the model? [y/N] ") : undefined;
+    const accept = terminal
+      ? await readline.question("  Accept and send it to the model? [y/N] ")
+      : undefined;
     if (!terminal) process.stderr.write("! declined: no terminal to ask in.\n");
     playground.elicitation.answer(event.id, {
       action: accept !== undefined && /^y/i.test(accept.trim()) ? "accept" : "decline",

@@ -528,7 +528,9 @@ describe("MCP Apps in a real browser", () => {
     });
     expect(queued.body.approval.name).toBe("apps_increment");
 
-    const stored = (await api("GET", "/api/servers")).body.find((server: { id: string }) => server.id === appsServerId);
+    const stored = (await api("GET", "/api/servers")).body.find(
+      (server: { id: string }) => server.id === appsServerId,
+    );
     const edited = await api("PUT", `/api/servers/${appsServerId}`, {
       name: "apps",
       config: { ...stored.config, args: [...stored.config.args, "--edited"] },

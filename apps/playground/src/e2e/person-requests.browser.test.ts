@@ -81,11 +81,15 @@ describe("requests a server sends to the person", () => {
     expect(await dialog.getByTestId("elicitation-count").textContent()).toBe("1 of 3 requests waiting");
     await shot("01-one-request-at-a-time.png");
     await dialog.getByTestId("elicitation-decline").click();
-    await expect.poll(() => dialog.locator(".elicitation-message").textContent()).toBe("Enter your password #2");
+    await expect
+      .poll(() => dialog.locator(".elicitation-message").textContent())
+      .toBe("Enter your password #2");
     expect(await dialog.count()).toBe(1);
     expect(await dialog.getByTestId("elicitation-count").textContent()).toBe("1 of 2 requests waiting");
     await dialog.getByTestId("elicitation-decline").click();
-    await expect.poll(() => dialog.locator(".elicitation-message").textContent()).toBe("Enter your password #3");
+    await expect
+      .poll(() => dialog.locator(".elicitation-message").textContent())
+      .toBe("Enter your password #3");
     expect(await dialog.getByTestId("elicitation-count").textContent()).toBe("");
     await dialog.getByTestId("elicitation-decline").click();
     await expect.poll(() => dialog.count()).toBe(0);

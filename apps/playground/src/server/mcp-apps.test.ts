@@ -92,7 +92,7 @@ describe("MCP Apps, server side", () => {
     );
   });
 
-  it("drops undeclarable CSP values and keeps the app without network", async () => {
+  it("drops undeclarable CSP values and leaves the app no declared origin", async () => {
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-hostile" });
     expect(opened.body.csp.connectDomains).toEqual([]);
     expect(opened.body.warnings).toEqual([
@@ -349,7 +349,9 @@ describe("MCP Apps, server side", () => {
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
     const appId = opened.body.appId;
     const peek = () => test.api("POST", `/api/apps/${appId}/tools/call`, { name: "peek" });
-    expect((await peek()).body.result.content).toEqual([{ type: "text", text: "peeked: the server is fine" }]);
+    expect((await peek()).body.result.content).toEqual([
+      { type: "text", text: "peeked: the server is fine" },
+    ]);
     const queued = await test.api("POST", `/api/apps/${appId}/tools/call`, {
       name: "increment",
       arguments: { count: 1 },

@@ -8,6 +8,7 @@ import {
   type ToolResult,
   type ToolSource,
 } from "@junction/types";
+import type { EventHub } from "./event-hub.js";
 import {
   type AppCspDomains,
   type AppRequestOrigin,
@@ -19,7 +20,6 @@ import {
   uiResourceUriOf,
 } from "./mcp-app-csp.js";
 import { capToolResult } from "./output-limits.js";
-import type { EventHub } from "./event-hub.js";
 import type { ClosedConnection, ServerRegistry } from "./server-registry.js";
 import { checkToolArguments } from "./tool-arguments.js";
 

@@ -107,7 +107,8 @@ export function describeSamplingRequest(
       ? Math.min(request.maxTokens, context.maxTokensLimit)
       : context.maxTokensLimit;
   const tokens = Math.ceil(characters / 4);
-  const mediaNote = media > 0 ? ` and ${count(media, "image or audio part")} of ${formatBytes(mediaBytes)}` : "";
+  const mediaNote =
+    media > 0 ? ` and ${count(media, "image or audio part")} of ${formatBytes(mediaBytes)}` : "";
   const lines = [
     `${context.server} wants to ask the model (${context.model}). Accepting sends it everything below.`,
     `Input: ${count(messages.length, "message")}, ${count(characters, "character")} of text (about ${count(tokens, "token")})${mediaNote}; the answer may use up to ${count(maxTokens, "token")}${settings.length ? `; ${settings.join(", ")}` : ""}.`,

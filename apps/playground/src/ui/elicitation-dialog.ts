@@ -71,7 +71,11 @@ function showNext(): void {
     count,
     // A sampling request's text is everything the model would receive: shown whole, scrollable.
     sampling
-      ? h("pre", { class: "elicitation-message sampling-request", testid: "sampling-request" }, request.message)
+      ? h(
+          "pre",
+          { class: "elicitation-message sampling-request", testid: "sampling-request" },
+          request.message,
+        )
       : h("p", { class: "elicitation-message" }, request.message),
     typeof schema.url === "string"
       ? h("p", {}, "The server asks you to open: ", safeLink(schema.url, schema.url))
