@@ -283,6 +283,32 @@ describe("MCP Apps in a real browser", () => {
     expect(found.fetchPlaygroundPage).toBe("refused: TypeError");
     expect(found.fetchOtherOrigin).toBe("refused: TypeError");
     expect(found.webSocket).toMatch(/^refused: /);
+    // Every other way out: refused by the CSP or the sandbox (a beacon is queued, then blocked).
+    expect({
+      xhr: found.xhr,
+      eventSource: found.eventSource,
+      beacon: found.beacon,
+      worker: found.worker,
+      sharedWorker: found.sharedWorker,
+      serviceWorker: found.serviceWorker,
+      script: found.script,
+      stylesheet: found.stylesheet,
+      font: found.font,
+      audio: found.audio,
+      moduleImport: found.moduleImport,
+    }).toEqual({
+      xhr: "refused: error",
+      eventSource: "refused: error",
+      beacon: "queued",
+      worker: "refused: error",
+      sharedWorker: "refused: SecurityError",
+      serviceWorker: "refused: SecurityError",
+      script: "refused: error",
+      stylesheet: "refused: error",
+      font: "refused: NetworkError",
+      audio: "refused: error",
+      moduleImport: "refused: TypeError",
+    });
     expect(found.cspViolations).toEqual(
       expect.arrayContaining([
         `img-src ${otherOrigin}/beacon.png`,
@@ -290,6 +316,17 @@ describe("MCP Apps in a real browser", () => {
         `frame-src ${otherOrigin}`,
         `connect-src http://127.0.0.1:${http.port}/api/servers`,
         `connect-src ${otherOrigin}/fetch`,
+        `connect-src ${otherOrigin}/xhr`,
+        `connect-src ${otherOrigin}/events`,
+        `connect-src ${otherOrigin}/beacon`,
+        "worker-src blob",
+        `script-src-elem ${otherOrigin}/script.js`,
+        `script-src-elem ${otherOrigin}/module.js`,
+        `style-src-elem ${otherOrigin}/style.css`,
+        `font-src ${otherOrigin}/font.woff`,
+        `media-src ${otherOrigin}/audio.wav`,
+        `img-src ${otherOrigin}/background.png`,
+        `object-src ${otherOrigin}`,
       ]),
     );
     // Another app's document, though the hostile app's CSP allows the app origin: refused by

@@ -132,4 +132,30 @@ describe("requests a server sends to the person", () => {
     expect(JSON.stringify(sent[1])).toContain(`${harmless}${instruction}`);
     expect(pageErrors).toEqual([]);
   });
+  // What held in issue 17 keeps a test: markup a server sends stays text wherever it is shown.
+  it("shows markup in a server's question, its traffic and its stderr as text", async () => {
+    const markup = '<img src="x" onerror="window.__pwned = true"><script>window.__pwned = true</script>';
+    const asked = callTool("ask-markup");
+    const dialog = page.getByTestId("elicitation");
+    await expect.poll(() => dialog.count()).toBe(1);
+    expect(await dialog.locator(".elicitation-message").textContent()).toBe(markup);
+    expect(await dialog.locator("label").first().textContent()).toContain(markup);
+    expect(await dialog.locator("img, script").count()).toBe(0);
+    await dialog.getByTestId("elicitation-decline").click();
+    expect(await asked).toBe('asked: result {"action":"decline"}');
+
+    await page.getByTestId("stderr").locator("summary").click();
+    await expect.poll(() => page.getByTestId("stderr-output").textContent()).toContain(`starting ${markup}`);
+    await page.getByTestId("traffic").locator("summary").first().click();
+    await page.getByTestId("traffic-filter").fill("elicitation/create");
+    const rows = page.locator('[data-testid="traffic-row"][data-method="elicitation/create"]');
+    await expect.poll(() => rows.count()).toBeGreaterThan(0);
+    // The newest request of that method (the server's question, not the page's answer).
+    const last = page.locator('[data-testid="traffic-row"][data-method="elicitation/create"].request').last();
+    await last.locator("summary").click();
+    expect(await last.getByTestId("traffic-json").textContent()).toContain('<img src=\\"x\\"');
+    expect(await page.locator("main img, main script").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+    expect(pageErrors).toEqual([]);
+  });
 });
