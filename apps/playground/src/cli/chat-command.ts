@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import type { ElicitResult } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
+import type { ElicitationRequest } from "../shared/api-types.js";
 import { toTerminalText as safe } from "./terminal-text.js";
 
 /**
@@ -209,9 +210,21 @@ function summarise(result: Extract<ChatEvent, { type: "tool-result" }>["result"]
 async function answerElicitation(
   playground: Playground,
   readline: LineReader,
-  event: { id: string; server: string; message: string; requestedSchema: unknown },
+  event: ElicitationRequest,
   terminal: boolean,
 ): Promise<void> {
+  if (event.kind === "sampling") {
+    // The message is everything the model would receive, uncut: shown whole before any answer.
+    process.stderr.write(`\n${safe(event.message)}\n`);
+    const accept = terminal
+      ? await readline.question("  Accept and send it to the model? [y/N] ")
+      : undefined;
+    if (!terminal) process.stderr.write("! declined: no terminal to ask in.\n");
+    playground.elicitation.answer(event.id, {
+      action: accept !== undefined && /^y/i.test(accept.trim()) ? "accept" : "decline",
+    });
+    return;
+  }
   if (!terminal) {
     process.stderr.write(
       `! ${safe(event.server)} asked for input (${safe(event.message)}); declined: no terminal to ask in.\n`,

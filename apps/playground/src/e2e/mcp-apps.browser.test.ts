@@ -10,6 +10,7 @@ import { openPlayground, type Playground } from "../server/app.js";
 import { startHttpServer } from "../server/http-server.js";
 import { createToken } from "../server/security.js";
 import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
+import { startTurnListener, type TurnListener } from "../testing/turn-listener.js";
 
 // MCP Apps in a real browser: a counter app and a hostile app from a server of our own (written
 // with the official SDK), rendered by the playground in the inspector and in chat.
@@ -30,6 +31,11 @@ let token: string;
 let other: Server;
 let otherOrigin: string;
 const otherHits: string[] = [];
+/** A loopback UDP "attacker" playing a TURN server, and an origin an app declares for resources and frames. */
+let turn: TurnListener;
+let leak: Server;
+let leakOrigin: string;
+const leakHits: string[] = [];
 const seen: SeenRequest[] = [];
 /** Every request the app origin got, with the status it answered. */
 const appSeen: { url: string; site?: string; destination?: string; origin?: string; status: number }[] = [];
@@ -43,6 +49,9 @@ let browser: LaunchedChromium | undefined;
 const pageErrors: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, name), fullPage: true });
+/** What is said under every app that ran for a tool call: WebRTC is open, whatever it declares. */
+const webrtcWarning =
+  "Not blocked: WebRTC. Whatever it declares, this app can send what it is given (the tool's input and result) to any server. Do not type passwords, API keys or other secrets into this tool's form.";
 const report = async (frame: FrameLocator): Promise<Record<string, any>> =>
   JSON.parse((await frame.locator("#report").textContent()) ?? "{}");
 
@@ -57,6 +66,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+
+  turn = await startTurnListener();
+  leak = createServer((request, response) => {
+    leakHits.push(`${request.method} ${request.url}`);
+    response.writeHead(200, { "content-type": "text/plain" });
+    response.end("got it");
+  });
+  await new Promise<void>((resolve) => leak.listen(0, "127.0.0.1", resolve));
+  leakOrigin = `http://127.0.0.1:${(leak.address() as AddressInfo).port}`;
 
   directory = mkdtempSync(join(tmpdir(), "junction-playground-apps-"));
   playground = await openPlayground({ directory, environment: {}, seedDefaults: false });
@@ -96,6 +114,7 @@ beforeAll(async () => {
           ...["--allowed-origin", otherOrigin, "--other-origin", otherOrigin],
           ...["--playground-origin", `http://127.0.0.1:${http.port}`],
           ...["--app-origin", `http://127.0.0.1:${http.appPort}`, "--neighbour-file", neighbourFile],
+          ...["--turn-port", String(turn.port), "--leak-origin", leakOrigin],
         ],
       },
     }),
@@ -113,6 +132,8 @@ afterAll(async () => {
   await http?.close();
   await playground?.close();
   await new Promise((resolve) => other?.close(resolve));
+  await new Promise((resolve) => leak?.close(resolve));
+  await turn?.close();
   if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
@@ -150,8 +171,9 @@ describe("MCP Apps in a real browser", () => {
     // From the app origin: the same host, a port of its own (so not the page's origin).
     expect(attributes.src).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${http.appPort}/[A-Za-z0-9_-]{32}$`));
     expect(http.appPort).not.toBe(http.port);
-    expect(await app.textContent()).toContain(
-      `ui://apps/counter.html · server apps · sandboxed, network: ${otherOrigin}`,
+    // The label names every origin the app may send requests to, and that WebRTC is open anyway.
+    expect(await app.locator(".mcp-app-header").textContent()).toBe(
+      `MCP App ui://apps/counter.html · server apps · sandboxed, may send requests to ${otherOrigin} (fetch and WebSocket)${webrtcWarning}`,
     );
     // The app asked for more room; the host gave it.
     expect(
@@ -261,6 +283,32 @@ describe("MCP Apps in a real browser", () => {
     expect(found.fetchPlaygroundPage).toBe("refused: TypeError");
     expect(found.fetchOtherOrigin).toBe("refused: TypeError");
     expect(found.webSocket).toMatch(/^refused: /);
+    // Every other way out: refused by the CSP or the sandbox (a beacon is queued, then blocked).
+    expect({
+      xhr: found.xhr,
+      eventSource: found.eventSource,
+      beacon: found.beacon,
+      worker: found.worker,
+      sharedWorker: found.sharedWorker,
+      serviceWorker: found.serviceWorker,
+      script: found.script,
+      stylesheet: found.stylesheet,
+      font: found.font,
+      audio: found.audio,
+      moduleImport: found.moduleImport,
+    }).toEqual({
+      xhr: "refused: error",
+      eventSource: "refused: error",
+      beacon: "queued",
+      worker: "refused: error",
+      sharedWorker: "refused: SecurityError",
+      serviceWorker: "refused: SecurityError",
+      script: "refused: error",
+      stylesheet: "refused: error",
+      font: "refused: NetworkError",
+      audio: "refused: error",
+      moduleImport: "refused: TypeError",
+    });
     expect(found.cspViolations).toEqual(
       expect.arrayContaining([
         `img-src ${otherOrigin}/beacon.png`,
@@ -268,6 +316,17 @@ describe("MCP Apps in a real browser", () => {
         `frame-src ${otherOrigin}`,
         `connect-src http://127.0.0.1:${http.port}/api/servers`,
         `connect-src ${otherOrigin}/fetch`,
+        `connect-src ${otherOrigin}/xhr`,
+        `connect-src ${otherOrigin}/events`,
+        `connect-src ${otherOrigin}/beacon`,
+        "worker-src blob",
+        `script-src-elem ${otherOrigin}/script.js`,
+        `script-src-elem ${otherOrigin}/module.js`,
+        `style-src-elem ${otherOrigin}/style.css`,
+        `font-src ${otherOrigin}/font.woff`,
+        `media-src ${otherOrigin}/audio.wav`,
+        `img-src ${otherOrigin}/background.png`,
+        `object-src ${otherOrigin}`,
       ]),
     );
     // Another app's document, though the hostile app's CSP allows the app origin: refused by
@@ -388,7 +447,7 @@ describe("MCP Apps in a real browser", () => {
     await expect
       .poll(() => preview.locator(".mcp-app-header").textContent())
       .toBe(
-        `MCP App preview ui://apps/counter.html · server apps · sandboxed, network: ${otherOrigin} · no tools (a preview, not a tool call)`,
+        `MCP App preview ui://apps/counter.html · server apps · sandboxed, may send requests to ${otherOrigin} (fetch and WebSocket) · no tools (a preview, not a tool call)Not blocked: WebRTC. Whatever it declares, this app can reach any server.`,
       );
     const frameElement = preview.getByTestId("mcp-app-frame");
     expect(await frameElement.getAttribute("sandbox")).toBe("allow-scripts");
@@ -417,6 +476,53 @@ describe("MCP Apps in a real browser", () => {
     await shot("06-mcp-app-resource-preview.png");
   });
 
+  // Issue 17, hole 1: Chromium 156 enforces no policy on WebRTC in the app's frame (no CSP
+  // `webrtc` directive, no Permissions-Policy feature, no sandbox flag), so the page must not
+  // promise "no network". What the person typed reaches a loopback TURN listener all the same.
+  it("warns at the tool's form and under an app that declares no origin that WebRTC is open, which is true: the input reaches a loopback TURN listener", async () => {
+    await page.getByTestId("tab-tools").click();
+    await page.getByTestId("tool-show-webrtc").click();
+    const formWarning = page.getByTestId("app-form-warning");
+    await expect.poll(() => formWarning.isVisible()).toBe(true);
+    expect(await formWarning.textContent()).toBe(
+      "This tool opens an MCP App. Whatever the app declares, it can send what you type here to any server (through WebRTC, which no browser policy blocks): do not type passwords, API keys or other secrets.",
+    );
+    const secret = "typed-into-the-form-4711";
+    await page.getByTestId("field-note").fill(secret);
+    await page.getByTestId("run-tool").click();
+    const app = page.getByTestId("tool-output").getByTestId("mcp-app");
+    await expect
+      .poll(() => app.locator(".mcp-app-header").textContent())
+      .toBe(
+        `MCP App ui://apps/webrtc.html · server apps · sandboxed, declares no origin it may send requests to${webrtcWarning}`,
+      );
+    expect(await app.getByTestId("mcp-app-webrtc").isVisible()).toBe(true);
+    // The served policy is the strictest the playground builds, and the secret still leaves.
+    await expect.poll(() => turn.usernames).toContain(secret);
+    expect(turn.packets).toBeGreaterThan(1);
+    await app.screenshot({ path: join(artifacts, "07-mcp-app-webrtc-warning.png") });
+    // A tool without an app gets no such note.
+    await page.getByTestId("tool-wipe").click();
+    await page.getByTestId("run-tool").waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId("app-form-warning").isVisible()).toBe(false);
+  });
+
+  // Issue 17, hole 4: origins declared only as resource or frame origins receive requests too.
+  it("lists an origin declared only for resources and frames in the app's label, where the app does send its input", async () => {
+    await runTool("show-resource-leak", () => page.getByTestId("field-note").fill("leaked-by-image"));
+    const app = page.getByTestId("tool-output").getByTestId("mcp-app");
+    await expect
+      .poll(() => app.locator(".mcp-app-header").textContent())
+      .toBe(
+        `MCP App ui://apps/resource-leak.html · server apps · sandboxed, may send requests to ${leakOrigin} (scripts, styles, images, fonts and media; frames)${webrtcWarning}`,
+      );
+    expect(await app.locator(".mcp-app-header").textContent()).not.toContain("no network");
+    await expect
+      .poll(() => [...leakHits].sort())
+      .toEqual(["GET /frame?note=leaked-by-image", "GET /image?note=leaked-by-image"]);
+  });
+
   it("renders the app inline in chat under the tool card, and its tool call asks there", async () => {
     await page.getByTestId("nav-chat").click();
     await page.getByTestId("composer").fill("open the counter app");
@@ -434,5 +540,58 @@ describe("MCP Apps in a real browser", () => {
       .poll(() => page.getByTestId("message-assistant").last().textContent())
       .toContain("apps_show-counter returned");
     await shot("05-mcp-app-in-chat.png");
+  });
+  // Issue 17, hole 5: an open app is bound to the connection it was opened on.
+  it("closes an open app and drops its queued approval when its server is edited to run something else", async () => {
+    // The counter app in chat, from the test before: it stays on the page while its server changes
+    // (the inspector's, under the servers view, is re-rendered with the server).
+    const card = page.getByTestId("tool-card").last();
+    const app = card.getByTestId("mcp-app");
+    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').last();
+    await expect.poll(() => frame.locator("#count").textContent()).toBe("1");
+    await frame.locator("#plus").click();
+    await app.getByTestId("app-approval").waitFor();
+    const appId = (await app.getAttribute("data-app-id"))!;
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${http.port}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    // A second call queued by the app's id, answered only after the edit.
+    const queued = await api("POST", `/api/apps/${appId}/tools/call`, {
+      name: "increment",
+      arguments: { count: 1 },
+    });
+    expect(queued.body.approval.name).toBe("apps_increment");
+
+    const stored = (await api("GET", "/api/servers")).body.find(
+      (server: { id: string }) => server.id === appsServerId,
+    );
+    const edited = await api("PUT", `/api/servers/${appsServerId}`, {
+      name: "apps",
+      config: { ...stored.config, args: [...stored.config.args, "--edited"] },
+    });
+    expect(edited.body.status).toBe("connected");
+    const since = (await api("GET", `/api/servers/${appsServerId}/traffic`)).body.entries.at(-1).seq;
+
+    const closed =
+      "This app was closed: server apps was edited, restarted or removed since it opened. Run its tool again to open it on the server as it is now.";
+    await expect.poll(() => app.getByTestId("mcp-app-closed").textContent()).toBe(closed);
+    expect(await app.getByTestId("mcp-app-frame").count()).toBe(0);
+    expect(await app.getByTestId("app-approval").count()).toBe(0);
+    // Every request by the app's id is refused: a read-only call, the queued approval, a new call.
+    expect(await api("POST", `/api/apps/${appId}/tools/call`, { name: "peek" })).toEqual({
+      status: 400,
+      body: { error: closed },
+    });
+    expect(
+      await api("POST", `/api/apps/${appId}/approvals/${queued.body.approval.id}`, { approve: true }),
+    ).toEqual({ status: 400, body: { error: closed } });
+    // The replacement server was never called on the closed app's behalf.
+    const after = (await api("GET", `/api/servers/${appsServerId}/traffic?since=${since}`)).body.entries;
+    expect(after.filter((entry: { method?: string }) => entry.method === "tools/call")).toEqual([]);
+    await app.screenshot({ path: join(artifacts, "08-mcp-app-closed-on-edit.png") });
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -273,8 +273,17 @@ describe("inspector", () => {
       arguments: { prompt: "name a colour", maxTokens: 20 },
     });
     await expect.poll(() => seen.length).toBe(1);
-    expect(seen[0].message).toMatch(
-      /^everything wants to ask the model \(Offline scripted model \(not an LLM\), offline-scripted\): user: .*name a colour.* \(up to 20 tokens\)$/,
+    // Everything the model receives, the system prompt the server adds included (issue 17, hole 2).
+    expect(seen[0]).toMatchObject({ kind: "sampling", server: "everything" });
+    expect(seen[0].message).toBe(
+      [
+        "everything wants to ask the model (Offline scripted model (not an LLM), offline-scripted). Accepting sends it everything below.",
+        "Input: 1 message, 86 characters of text (about 22 tokens); the answer may use up to 20 tokens; temperature 0.7.",
+        "--- System prompt (30 characters):",
+        "You are a helpful test server.",
+        "--- Message 1 of 1, user (text, 56 characters):",
+        "Resource trigger-sampling-request context: name a colour",
+      ].join("\n"),
     );
     await test.api("POST", `/api/elicitations/${seen[0].id}`, { action: "accept", content: {} });
     const result = await call;

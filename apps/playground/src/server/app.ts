@@ -56,6 +56,9 @@ export async function openPlayground(
     environment: allowedEnvironment(options.environment ?? process.env, options.allowEnv ?? []),
     redactor,
   });
+  // A question from a connection that is gone can no longer be answered to it.
+  registry.onConnectionClosed((closed) => elicitation.cancelServer(closed.name));
+  const apps = new McpApps(registry, hub);
   chat = new ChatService({ store, registry, dataDir, environment: options.environment });
   await registry.start({ seedDefaults: options.seedDefaults });
   return {
@@ -65,7 +68,7 @@ export async function openPlayground(
     elicitation,
     registry,
     chat,
-    apps: new McpApps(registry),
+    apps,
     async close() {
       chat.stopAll();
       elicitation.cancelAll();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildAppCsp, prefersBorderOf, toolVisibility, uiResourceUriOf } from "./mcp-app-csp.js";
+import {
+  appRequestOrigins,
+  buildAppCsp,
+  prefersBorderOf,
+  toolVisibility,
+  uiResourceUriOf,
+} from "./mcp-app-csp.js";
 
 describe("MCP Apps metadata and the app's CSP", () => {
   it("finds a tool's ui:// resource in _meta.ui.resourceUri or the legacy flat key, and nothing else", () => {
@@ -19,7 +25,7 @@ describe("MCP Apps metadata and the app's CSP", () => {
     expect(prefersBorderOf({ ui: { prefersBorder: "no" } })).toBeUndefined();
   });
 
-  it("serves an app that declares nothing with no network at all, sandboxed by its own CSP", () => {
+  it("serves an app that declares nothing with no origin it may send requests to, sandboxed by its own CSP", () => {
     expect(buildAppCsp(undefined)).toEqual({
       header:
         "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src 'none'; frame-src 'none'; base-uri 'none'; object-src 'none'; worker-src 'none'; manifest-src 'none'; form-action 'none'; frame-ancestors 'self'; sandbox allow-scripts",
@@ -75,5 +81,26 @@ describe("MCP Apps metadata and the app's CSP", () => {
       "csp.connectDomains: 7 is not an origin; ignored.",
       "csp.resourceDomains is not a list; ignored.",
     ]);
+  });
+  it("names every origin that may receive a request, whichever directive lets it, and none for an app that declares none", () => {
+    expect(appRequestOrigins(buildAppCsp(undefined).domains)).toEqual([]);
+    const csp = buildAppCsp({
+      ui: {
+        csp: {
+          connectDomains: ["https://api.example.com"],
+          resourceDomains: ["https://attacker.example", "https://cdn.example.com"],
+          frameDomains: ["https://attacker.example"],
+          baseUriDomains: ["https://base.example"],
+        },
+      },
+    });
+    expect(appRequestOrigins(csp.domains)).toEqual([
+      { origin: "https://api.example.com", via: ["fetch and WebSocket"] },
+      { origin: "https://attacker.example", via: ["scripts, styles, images, fonts and media", "frames"] },
+      { origin: "https://cdn.example.com", via: ["scripts, styles, images, fonts and media"] },
+      { origin: "https://base.example", via: ["base URL"] },
+    ]);
+    // Forms go nowhere, whatever is declared.
+    expect(csp.header).toContain("form-action 'none';");
   });
 });

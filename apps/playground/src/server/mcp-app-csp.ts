@@ -62,8 +62,9 @@ export function prefersBorderOf(meta: unknown): boolean | undefined {
 
 /**
  * Builds the app document's CSP from the resource's `_meta.ui.csp`. Nothing declared means no
- * network at all: inline script and style only, images and media from `data:`/`blob:`, no
- * fetch, no frames, no forms, and the `sandbox allow-scripts` directive so the document has an
+ * origin may receive a request: inline script and style only, images and media from
+ * `data:`/`blob:`, no fetch, no frames, no forms (WebRTC, which no CSP directive governs in
+ * Chromium, stays open: see the README's MCP Apps section), and the `sandbox allow-scripts` directive so the document has an
  * opaque origin even when opened outside its iframe. `frameAncestors` is the one page that may
  * frame it (the playground page that opened it, an origin the playground checked).
  */
@@ -108,6 +109,33 @@ export function buildAppCsp(meta: unknown, frameAncestors = "'self'"): AppCsp {
     "sandbox allow-scripts",
   ].join("; ");
   return { header, domains, warnings };
+}
+
+/** An origin an app's policy lets it send requests to, and the kinds of request. */
+export interface AppRequestOrigin {
+  origin: string;
+  /** What may go there, in words: "fetch and WebSocket", "frames", … */
+  via: string[];
+}
+
+const requestKinds: [keyof AppCspDomains, string][] = [
+  ["connectDomains", "fetch and WebSocket"],
+  ["resourceDomains", "scripts, styles, images, fonts and media"],
+  ["frameDomains", "frames"],
+  ["baseUriDomains", "base URL"],
+];
+
+/**
+ * Every origin the app's CSP lets receive a request (connect, resources, frames, base URI; form
+ * submissions go nowhere: `form-action 'none'`), each with what may go there, in declared
+ * order. Empty when the policy names none. WebRTC is not in it: no CSP directive governs it.
+ */
+export function appRequestOrigins(domains: AppCspDomains): AppRequestOrigin[] {
+  const origins = new Map<string, string[]>();
+  for (const [key, kind] of requestKinds) {
+    for (const origin of domains[key]) origins.set(origin, [...(origins.get(origin) ?? []), kind]);
+  }
+  return [...origins].map(([origin, via]) => ({ origin, via }));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -49,6 +49,8 @@ describe("MCP Apps, server side", () => {
       { tool: "show-counter", resourceUri: "ui://apps/counter.html" },
       { tool: "show-hostile", resourceUri: "ui://apps/hostile.html" },
       { tool: "show-listed", resourceUri: "ui://apps/listed.html" },
+      { tool: "show-webrtc", resourceUri: "ui://apps/webrtc.html" },
+      { tool: "show-resource-leak", resourceUri: "ui://apps/resource-leak.html" },
     ]);
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
     expect(opened.status).toBe(200);
@@ -63,6 +65,7 @@ describe("MCP Apps, server side", () => {
         frameDomains: [],
         baseUriDomains: [],
       },
+      requestOrigins: [{ origin: "http://127.0.0.1:4321", via: ["fetch and WebSocket"] }],
       warnings: [],
       prefersBorder: true,
     });
@@ -89,7 +92,7 @@ describe("MCP Apps, server side", () => {
     );
   });
 
-  it("drops undeclarable CSP values and keeps the app without network", async () => {
+  it("drops undeclarable CSP values and leaves the app no declared origin", async () => {
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-hostile" });
     expect(opened.body.csp.connectDomains).toEqual([]);
     expect(opened.body.warnings).toEqual([
@@ -232,6 +235,8 @@ describe("MCP Apps, server side", () => {
     ).toEqual([
       ["counter.html", "ui://apps/counter.html", "text/html;profile=mcp-app"],
       ["hostile.html", "ui://apps/hostile.html", "text/html;profile=mcp-app"],
+      ["webrtc.html", "ui://apps/webrtc.html", "text/html;profile=mcp-app"],
+      ["resource-leak.html", "ui://apps/resource-leak.html", "text/html;profile=mcp-app"],
       ["listed.html", "ui://apps/listed.html", "text/html;profile=mcp-app"],
     ]);
   });
@@ -319,6 +324,8 @@ describe("MCP Apps, server side", () => {
       "apps_wipe",
       "apps_show-hostile",
       "apps_show-listed",
+      "apps_show-webrtc",
+      "apps_show-resource-leak",
       "apps_client-capabilities",
     ]);
     const conversation = await test.api("POST", "/api/conversations", {});
@@ -332,5 +339,39 @@ describe("MCP Apps, server side", () => {
       isError: false,
       structuredContent: { count: 0 },
     });
+  });
+  // Issue 17, hole 5 (the browser test replays an edit): a restart is a new connection too.
+  it("keeps an app bound to the connection it was opened on: a restart closes it and tells the pages", async () => {
+    const events: unknown[] = [];
+    const unlisten = test.playground.hub.listen((event) => {
+      if (event.type === "app-closed") events.push(event);
+    });
+    const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    const appId = opened.body.appId;
+    const peek = () => test.api("POST", `/api/apps/${appId}/tools/call`, { name: "peek" });
+    expect((await peek()).body.result.content).toEqual([
+      { type: "text", text: "peeked: the server is fine" },
+    ]);
+    const queued = await test.api("POST", `/api/apps/${appId}/tools/call`, {
+      name: "increment",
+      arguments: { count: 1 },
+    });
+    const restarted = await test.api("POST", `/api/servers/${serverId}/restart`, {});
+    expect(restarted.body.status, JSON.stringify(restarted)).toBe("connected");
+    unlisten();
+    const closed =
+      "This app was closed: server apps was edited, restarted or removed since it opened. Run its tool again to open it on the server as it is now.";
+    // Every app open on that connection (this one and those of the tests before) is closed once.
+    expect(events.filter((event) => (event as { appId: string }).appId === appId)).toEqual([
+      { type: "app-closed", appId, reason: closed },
+    ]);
+    expect(await peek()).toEqual({ status: 400, body: { error: closed } });
+    expect(
+      await test.api("POST", `/api/apps/${appId}/approvals/${queued.body.approval.id}`, { approve: true }),
+    ).toEqual({ status: 400, body: { error: closed } });
+    // An app opened on the new connection works.
+    const reopened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
+    const again = await test.api("POST", `/api/apps/${reopened.body.appId}/tools/call`, { name: "peek" });
+    expect(again.status).toBe(200);
   });
 });

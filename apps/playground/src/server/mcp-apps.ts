@@ -8,8 +8,11 @@ import {
   type ToolResult,
   type ToolSource,
 } from "@junction/types";
+import type { EventHub } from "./event-hub.js";
 import {
   type AppCspDomains,
+  type AppRequestOrigin,
+  appRequestOrigins,
   buildAppCsp,
   MCP_APP_MIME_TYPE,
   prefersBorderOf,
@@ -17,7 +20,7 @@ import {
   uiResourceUriOf,
 } from "./mcp-app-csp.js";
 import { capToolResult } from "./output-limits.js";
-import type { ServerRegistry } from "./server-registry.js";
+import type { ClosedConnection, ServerRegistry } from "./server-registry.js";
 import { checkToolArguments } from "./tool-arguments.js";
 
 /** A tool of a server that has an MCP App. */
@@ -42,6 +45,8 @@ export interface OpenedApp {
    */
   tool?: Pick<MCPTool, "name" | "title" | "description" | "inputSchema" | "annotations">;
   csp: AppCspDomains;
+  /** Every origin the app's policy lets receive a request, for its label (empty: none). */
+  requestOrigins: AppRequestOrigin[];
   warnings: string[];
   prefersBorder?: boolean;
 }
@@ -68,11 +73,18 @@ export interface AppDocument {
 interface AppEntry {
   id: string;
   serverId: string;
+  /**
+   * The connection the app was opened on: the server identity (its config and process) it is
+   * bound to. Once the server is edited, restarted or removed, the app is closed.
+   */
+  connection: MCP;
   /** Gone once served: a document loads once, into the frame of the page that opened it. */
   document: AppDocument | undefined;
   pending: Map<string, { name: string; input: Record<string, unknown> }>;
   /** Opened from the Resources tab, without a tool: every tools/call is refused. */
   preview: boolean;
+  /** Why the host closed the app (its server changed): every later request is refused. */
+  closed?: string;
 }
 
 /** The largest app document the playground serves. */
@@ -89,11 +101,14 @@ const appIdPattern = /^[A-Za-z0-9_-]{32}$/;
  */
 export class McpApps {
   readonly #registry: ServerRegistry;
+  readonly #hub: EventHub;
   readonly #apps = new Map<string, AppEntry>();
   readonly #policy = annotationPolicy();
 
-  constructor(registry: ServerRegistry) {
+  constructor(registry: ServerRegistry, hub: EventHub) {
     this.#registry = registry;
+    this.#hub = hub;
+    registry.onConnectionClosed((closed) => this.#closeAppsOf(closed));
   }
 
   /** The tools of a server that name a `ui://` resource. */
@@ -171,6 +186,7 @@ export class McpApps {
     this.#apps.set(id, {
       id,
       serverId,
+      connection: client,
       document: { html, cspHeader: csp.header },
       pending: new Map(),
       preview: tool === undefined,
@@ -184,6 +200,7 @@ export class McpApps {
       server,
       ...(tool ? { tool } : {}),
       csp: csp.domains,
+      requestOrigins: appRequestOrigins(csp.domains),
       warnings: csp.warnings,
       ...(prefersBorder === undefined ? {} : { prefersBorder }),
     };
@@ -216,8 +233,8 @@ export class McpApps {
     if (typeof name !== "string" || name === "") {
       throw new JunctionError("invalid-argument", "tools/call needs the name of a tool.");
     }
-    const client = this.#registry.client(app.serverId);
-    const server = this.#registry.status(app.serverId).name;
+    const client = this.#connectionOf(app);
+    const server = client.name;
     const tool = (await client.listServerTools()).find((candidate) => candidate.name === name);
     if (!tool) throw new JunctionError("invalid-argument", `Server ${server} has no tool named ${name}.`);
     if (!toolVisibility(tool._meta).app) {
@@ -273,15 +290,52 @@ export class McpApps {
   }
 
   async #run(app: AppEntry, name: string, input: Record<string, unknown>): Promise<AppToolCallAnswer> {
-    const { result, truncated } = capToolResult(
-      await this.#registry.client(app.serverId).callTool(name, input),
-    );
+    const { result, truncated } = capToolResult(await this.#connectionOf(app).callTool(name, input));
     return { result, ...(truncated ? { truncated } : {}) };
+  }
+
+  /**
+   * The connection the app was opened on, while it is still the server's: a server edited or
+   * restarted since (same id, another connection, perhaps another program) closes the app.
+   */
+  #connectionOf(app: AppEntry): MCP {
+    let current: MCP | undefined;
+    try {
+      current = this.#registry.client(app.serverId);
+    } catch {
+      // Removed, disabled or not connected: the app's connection is gone either way.
+    }
+    if (current !== app.connection) {
+      this.#close(app, `server ${app.connection.name} was edited, restarted or removed since it opened`);
+      throw new JunctionError("invalid-argument", app.closed!);
+    }
+    return current;
+  }
+
+  #closeAppsOf(closed: ClosedConnection): void {
+    for (const app of [...this.#apps.values()]) {
+      if (app.serverId === closed.id && app.connection === closed.connection) {
+        this.#close(app, `server ${closed.name} was edited, restarted or removed since it opened`);
+      }
+    }
+  }
+
+  /**
+   * Closes the app: its document and queued approvals are dropped, every later request of it is
+   * refused saying why (it stays listed, within the bound on open apps), and every page is told.
+   */
+  #close(app: AppEntry, reason: string): void {
+    if (app.closed) return;
+    app.closed = `This app was closed: ${reason}. Run its tool again to open it on the server as it is now.`;
+    app.pending.clear();
+    app.document = undefined;
+    this.#hub.publish({ type: "app-closed", appId: app.id, reason: app.closed });
   }
 
   #require(appId: string): AppEntry {
     const app = appIdPattern.test(appId) ? this.#apps.get(appId) : undefined;
     if (!app) throw new JunctionError("invalid-argument", "No such app is open; open its tool's app again.");
+    if (app.closed) throw new JunctionError("invalid-argument", app.closed);
     return app;
   }
 }

@@ -36,6 +36,15 @@ export type SamplingBridge = (
   request: CreateMessageRequestParams,
 ) => Promise<CreateMessageResult>;
 
+/** A server connection that was closed for good (see `ServerRegistry.onConnectionClosed`). */
+export interface ClosedConnection {
+  /** The server's id: the same after an edit, so compare `connection` too. */
+  id: string;
+  /** The server's name when the connection was opened. */
+  name: string;
+  connection: MCP;
+}
+
 /** How long a health check waits for the server's answer. */
 const PING_TIMEOUT_MS = 5000;
 
@@ -89,6 +98,7 @@ export class ServerRegistry {
   readonly #hub: EventHub;
   readonly #elicitation: ElicitationBroker;
   readonly #sampling?: SamplingBridge;
+  readonly #closedListeners = new Set<(closed: ClosedConnection) => void>();
 
   constructor(options: {
     store: Store;
@@ -131,6 +141,17 @@ export class ServerRegistry {
 
   status(id: string): ServerStatus {
     return this.#status(this.#require(id).stored);
+  }
+
+  /**
+   * Calls `listener` whenever a server's connection is closed for good: the server was edited,
+   * restarted, disabled or removed, or the playground stops (not while the client itself
+   * reconnects a crashed process). What was bound to that connection (an open MCP App, its
+   * queued approvals, its questions to the person) ends with it. Returns the unsubscribe.
+   */
+  onConnectionClosed(listener: (closed: ClosedConnection) => void): () => void {
+    this.#closedListeners.add(listener);
+    return () => this.#closedListeners.delete(listener);
   }
 
   /** The connected servers, each with its name as the tool prefix. */
@@ -469,7 +490,11 @@ export class ServerRegistry {
   async #disconnect(entry: Entry): Promise<void> {
     const mcp = entry.mcp;
     entry.mcp = undefined;
-    if (mcp) await mcp.close().catch(() => undefined);
+    if (!mcp) return;
+    for (const listener of this.#closedListeners) {
+      listener({ id: entry.stored.id, name: entry.stored.name, connection: mcp });
+    }
+    await mcp.close().catch(() => undefined);
   }
 }
 

@@ -162,8 +162,11 @@ export interface StderrLog {
 export interface ElicitationRequest {
   id: string;
   server: string;
+  /** The question; for a sampling approval, everything the model would receive, uncut. */
   message: string;
   requestedSchema: unknown;
+  /** `"sampling"`: the server asks the model, and the person accepts or declines. */
+  kind?: "sampling";
 }
 
 /** An event for every open page (`GET /api/events`): server status, elicitation requests, logs. */
@@ -171,6 +174,8 @@ export type HubEvent =
   | { type: "servers-changed" }
   | ({ type: "elicitation-request" } & ElicitationRequest)
   | { type: "elicitation-closed"; id: string }
+  /** An open MCP App was closed by the host (its server was edited, restarted or removed). */
+  | { type: "app-closed"; appId: string; reason: string }
   | {
       type: "server-log";
       server: string;

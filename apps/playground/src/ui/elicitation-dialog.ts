@@ -1,17 +1,46 @@
+import type { ElicitationRequest } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { h, safeLink } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 
-const open = new Map<string, HTMLDialogElement>();
+/** The requests waiting for the person, oldest first; only the first one is shown. */
+const queue = new Map<string, ElicitationRequest>();
+let shown: { id: string; dialog: HTMLDialogElement; count: HTMLElement } | undefined;
 
-/** Shows a server's elicitation request as a form; the person accepts, declines or cancels. */
-export function showElicitation(request: {
-  id: string;
-  server: string;
-  message: string;
-  requestedSchema: unknown;
-}): void {
-  if (open.has(request.id)) return;
+/**
+ * Queues a server's request for the person (an elicitation form, or a sampling request to
+ * accept or decline). One dialog at a time, saying how many wait behind it; the server side
+ * bounds how many each server may have waiting.
+ */
+export function showElicitation(request: ElicitationRequest): void {
+  if (queue.has(request.id)) return;
+  queue.set(request.id, request);
+  if (shown) updateCount();
+  else showNext();
+}
+
+/** Removes a request once answered (here or on another page) and shows the next one. */
+export function closeElicitation(id: string): void {
+  if (!queue.delete(id)) return;
+  if (shown?.id !== id) {
+    updateCount();
+    return;
+  }
+  shown.dialog.close();
+  shown.dialog.remove();
+  shown = undefined;
+  showNext();
+}
+
+function updateCount(): void {
+  if (!shown) return;
+  shown.count.textContent = queue.size > 1 ? `1 of ${queue.size} requests waiting` : "";
+}
+
+function showNext(): void {
+  const request = queue.values().next().value;
+  if (!request) return;
+  const sampling = request.kind === "sampling";
   const schema = request.requestedSchema as { url?: unknown };
   const form = schemaForm(request.requestedSchema, `elicit-${request.id}`, "");
   const message = h("div", { class: "form-message" });
@@ -34,15 +63,24 @@ export function showElicitation(request: {
       message.textContent = (error as Error).message;
     }
   };
+  const count = h("div", { class: "muted", testid: "elicitation-count" });
   const dialog = h(
     "dialog",
     { class: "modal", testid: "elicitation" },
-    h("h2", {}, `${request.server} asks for input`),
-    h("p", { class: "elicitation-message" }, request.message),
+    h("h2", {}, sampling ? `${request.server} wants to ask the model` : `${request.server} asks for input`),
+    count,
+    // A sampling request's text is everything the model would receive: shown whole, scrollable.
+    sampling
+      ? h(
+          "pre",
+          { class: "elicitation-message sampling-request", testid: "sampling-request" },
+          request.message,
+        )
+      : h("p", { class: "elicitation-message" }, request.message),
     typeof schema.url === "string"
       ? h("p", {}, "The server asks you to open: ", safeLink(schema.url, schema.url))
       : null,
-    form.element,
+    sampling ? null : form.element,
     message,
     h(
       "div",
@@ -50,7 +88,7 @@ export function showElicitation(request: {
       h(
         "button",
         { class: "primary", testid: "elicitation-accept", onclick: () => void answer("accept") },
-        "Send",
+        sampling ? "Accept: send it to the model" : "Send",
       ),
       h("button", { testid: "elicitation-decline", onclick: () => void answer("decline") }, "Decline"),
       h("button", { onclick: () => void answer("cancel") }, "Cancel"),
@@ -60,15 +98,8 @@ export function showElicitation(request: {
     event.preventDefault();
     void answer("cancel");
   });
-  open.set(request.id, dialog);
+  shown = { id: request.id, dialog, count };
+  updateCount();
   document.body.append(dialog);
   dialog.showModal();
-}
-
-export function closeElicitation(id: string): void {
-  const dialog = open.get(id);
-  if (!dialog) return;
-  open.delete(id);
-  dialog.close();
-  dialog.remove();
 }

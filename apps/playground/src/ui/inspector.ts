@@ -1,6 +1,6 @@
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
-import { appendAppIfAny, MCP_APP_MIME_TYPE, mcpAppPreview } from "./mcp-app-frame.js";
+import { appendAppIfAny, appFormWarning, MCP_APP_MIME_TYPE, mcpAppPreview } from "./mcp-app-frame.js";
 import { renderBlock, renderResourceContents, renderToolResult } from "./render-content.js";
 import { resourceTemplateForm } from "./resource-template-form.js";
 import { schemaForm } from "./schema-form.js";
@@ -104,6 +104,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
     tool.annotations
       ? h("div", { class: "muted" }, `annotations: ${JSON.stringify(tool.annotations)}`)
       : null,
+    appFormWarning(serverId, tool.name),
     h("form", { onsubmit: (event) => void submit(event), testid: "tool-form" }, form.element, run),
     h("details", {}, h("summary", {}, "Input schema"), jsonBlock(tool.inputSchema)),
     tool.outputSchema

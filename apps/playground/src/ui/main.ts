@@ -3,6 +3,7 @@ import { api, openEvents, token } from "./api.js";
 import { mountChatView } from "./chat-view.js";
 import { h } from "./dom.js";
 import { closeElicitation, showElicitation } from "./elicitation-dialog.js";
+import { closeApp } from "./mcp-app-frame.js";
 import { appendServerLog, mountServersView, refreshServers } from "./servers-view.js";
 
 async function start(): Promise<void> {
@@ -59,6 +60,9 @@ async function start(): Promise<void> {
         break;
       case "elicitation-closed":
         closeElicitation(event.id);
+        break;
+      case "app-closed":
+        closeApp(event.appId, event.reason);
         break;
       case "server-log":
         appendServerLog(event);

@@ -22,6 +22,8 @@ interface OpenedApp {
     frameDomains: string[];
     baseUriDomains: string[];
   };
+  /** Every origin the app's policy lets receive a request (server/mcp-app-csp.ts). */
+  requestOrigins: { origin: string; via: string[] }[];
   warnings: string[];
   prefersBorder?: boolean;
 }
@@ -92,9 +94,6 @@ function mount(
   opened: OpenedApp,
   call: AppCall | undefined,
 ): void {
-  const network = opened.csp.connectDomains.length
-    ? `network: ${opened.csp.connectDomains.join(", ")}`
-    : "no network";
   header.replaceChildren(
     h("span", { class: "badge" }, call ? "MCP App" : "MCP App preview"),
     " ",
@@ -102,8 +101,9 @@ function mount(
     h(
       "span",
       { class: "muted" },
-      ` · server ${opened.server} · sandboxed, ${network}${call ? "" : " · no tools (a preview, not a tool call)"}`,
+      ` · server ${opened.server} · sandboxed, ${networkLabel(opened.requestOrigins)}${call ? "" : " · no tools (a preview, not a tool call)"}`,
     ),
+    h("div", { class: "mcp-app-webrtc", testid: "mcp-app-webrtc" }, webrtcWarning(call !== undefined)),
   );
   for (const warning of opened.warnings) status.append(h("div", {}, `CSP: ${warning}`));
   const frame = document.createElement("iframe");
@@ -177,6 +177,58 @@ function mount(
     bridge.receive(event.data);
   };
   window.addEventListener("message", listener);
+}
+
+/**
+ * Closes an open app the host closed (its server was edited, restarted or removed): its frame
+ * and its prompts go, a line says why.
+ */
+export function closeApp(appId: string, reason: string): void {
+  for (const container of document.querySelectorAll<HTMLElement>('[data-testid^="mcp-app"]')) {
+    if (container.dataset.appId !== appId) continue;
+    container.querySelector("iframe")?.remove();
+    container.querySelector(".mcp-app-prompts")?.replaceChildren();
+    container
+      .querySelector(".mcp-app-status")
+      ?.replaceChildren(h("div", { class: "banner error", testid: "mcp-app-closed" }, reason));
+  }
+}
+
+/**
+ * Every origin the app's policy lets receive a request, with what may go there; "declares no
+ * origin" only when there is none. Never "no network": WebRTC stays open (see webrtcWarning).
+ */
+function networkLabel(origins: OpenedApp["requestOrigins"]): string {
+  if (origins.length === 0) return "declares no origin it may send requests to";
+  return `may send requests to ${origins.map(({ origin, via }) => `${origin} (${via.join("; ")})`).join(", ")}`;
+}
+
+/**
+ * No browser policy stops WebRTC (Chromium has no CSP directive, Permissions-Policy or sandbox
+ * flag for it): an app can reach any server whatever it declares. Said plainly under every app.
+ */
+function webrtcWarning(withTool: boolean): string {
+  return withTool
+    ? "Not blocked: WebRTC. Whatever it declares, this app can send what it is given (the tool's input and result) to any server. Do not type passwords, API keys or other secrets into this tool's form."
+    : "Not blocked: WebRTC. Whatever it declares, this app can reach any server.";
+}
+
+/**
+ * A note for the form of a tool that opens an app (filled once the page knows it does): what the
+ * person types there reaches the app, and the app can send it anywhere through WebRTC.
+ */
+export function appFormWarning(serverId: string, tool: string): HTMLElement {
+  const note = h("div", { class: "banner warn", testid: "app-form-warning" });
+  note.hidden = true;
+  void appTools(serverId)
+    .catch(() => new Set<string>())
+    .then((tools) => {
+      if (!tools.has(tool)) return;
+      note.textContent =
+        "This tool opens an MCP App. Whatever the app declares, it can send what you type here to any server (through WebRTC, which no browser policy blocks): do not type passwords, API keys or other secrets.";
+      note.hidden = false;
+    });
+  return note;
 }
 
 async function callTool(
