@@ -1,6 +1,7 @@
 import {
   type AssistantContentPart,
   JunctionError,
+  type ModelProvider,
   type ModelRequest,
   type ModelStreamEvent,
   ProviderError,
@@ -8,7 +9,17 @@ import {
   type Warning,
 } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
-import type { RunLoopOptions } from "./run-loop.js";
+import type { AgentEvent } from "./agent-events.js";
+
+/**
+ * The part of the run this module needs: the provider to stream from and where text and
+ * reasoning deltas go. Declared here, not taken from `RunLoopOptions`, so this module does not
+ * import run-loop.ts (which imports it).
+ */
+export interface ModelStreamSource {
+  provider: ModelProvider;
+  emit(event: AgentEvent): void;
+}
 
 /** What the tool loop does with each piece of a model turn as it streams. */
 export interface StreamHandlers {
@@ -24,7 +35,7 @@ export interface StreamHandlers {
  * turn's `finish` event. A stream failure becomes a `ProviderError` naming the provider.
  */
 export async function consumeModelStream(
-  options: Pick<RunLoopOptions, "provider" | "emit">,
+  options: ModelStreamSource,
   request: ModelRequest,
   signal: AbortSignal,
   handlers: StreamHandlers,

@@ -1,6 +1,6 @@
 import { toAbortError } from "@junction/provider-utils";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
-import { anthropicProviderName as provider } from "./build-anthropic-request.js";
+import { anthropicProviderName as provider } from "./anthropic-settings.js";
 import type { AnthropicErrorClasses } from "./load-anthropic-sdk.js";
 
 /** Error types Anthropic sends (over HTTP or inside a stream) that may succeed when tried again. */

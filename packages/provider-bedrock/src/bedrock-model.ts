@@ -1,7 +1,7 @@
 import type { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { toAbortError } from "@junction/provider-utils";
 import { type ModelRequest, type ModelStreamEvent, ProviderError } from "@junction/types";
-import type { BedrockSettings } from "./bedrock-provider.js";
+import type { BedrockSettings } from "./bedrock-settings.js";
 import { BedrockStreamState } from "./bedrock-stream-state.js";
 import { buildBedrockRequest } from "./build-bedrock-request.js";
 import type { BedrockSDK } from "./load-bedrock-sdk.js";

@@ -2,7 +2,8 @@
 // test, and a provider pointed at it with fake static credentials.
 import { type BedrockFake, readBedrockFixture, startBedrockFake } from "@junction/wire-fake/bedrock";
 import { afterEach, beforeEach } from "vitest";
-import { type BedrockSettings, bedrock } from "./bedrock-provider.js";
+import { bedrock } from "./bedrock-provider.js";
+import type { BedrockSettings } from "./bedrock-settings.js";
 
 export const credentials = { accessKeyId: "AKIDFAKEBEDROCK", secretAccessKey: "fake-secret" };
 

@@ -1,6 +1,6 @@
 import { isRecord, toAbortError } from "@junction/provider-utils";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
-import { bedrockProviderName as provider } from "./build-bedrock-request.js";
+import { bedrockProviderName as provider } from "./bedrock-settings.js";
 import type { BedrockErrorClasses } from "./load-bedrock-sdk.js";
 
 /**

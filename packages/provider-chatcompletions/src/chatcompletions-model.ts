@@ -1,8 +1,8 @@
 import { loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
 import type OpenAI from "openai";
-import { buildChatCompletionsRequest, chatCompletionsProviderName } from "./build-chatcompletions-request.js";
-import type { ChatCompletionsSettings } from "./chatcompletions-provider.js";
+import { buildChatCompletionsRequest } from "./build-chatcompletions-request.js";
+import { type ChatCompletionsSettings, chatCompletionsProviderName } from "./chatcompletions-settings.js";
 import { ChatCompletionsStreamState } from "./chatcompletions-stream-state.js";
 import { loadOpenAISDK, type OpenAISDK } from "./load-openai-sdk.js";
 import { mapChatCompletionsError } from "./map-chatcompletions-error.js";

@@ -1,8 +1,8 @@
 import type { GoogleGenAI } from "@google/genai";
 import { loadApiKey, toAbortError } from "@junction/provider-utils";
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
-import { buildGeminiRequest, geminiProviderName } from "./build-gemini-request.js";
-import type { GeminiSettings } from "./gemini-provider.js";
+import { buildGeminiRequest } from "./build-gemini-request.js";
+import { type GeminiSettings, geminiProviderName } from "./gemini-settings.js";
 import { GeminiStreamState } from "./gemini-stream-state.js";
 import { type GeminiSDK, loadGeminiSDK } from "./load-gemini-sdk.js";
 import { mapGeminiError } from "./map-gemini-error.js";

@@ -1,7 +1,7 @@
 import { toAbortError } from "@junction/provider-utils";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
-import { openAIProviderName } from "./build-openai-request.js";
 import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
+import { openAIProviderName } from "./openai-settings.js";
 
 /** Error codes OpenAI sends inside a 200 stream for failures that may pass on a later attempt. */
 const retryableStreamCodes = new Set([
