@@ -57,7 +57,7 @@ export function createAnthropicModel(
         yield* state.push(event);
       }
     } catch (error) {
-      throw mapAnthropicError(error, { signal, sdk });
+      throw mapAnthropicError(error, { signal, sdk, baseURL: client.baseURL });
     }
     // The SDK ends a stream quietly when its request is aborted: the signal says why it ended.
     if (signal?.aborted) throw toAbortError(signal, undefined, "Anthropic");

@@ -202,8 +202,29 @@ describe("bedrock provider failures", () => {
     const url = bedrockFake.fake.url;
     await bedrockFake.fake.close();
     const { error } = await collectStream(provider({ baseURL: url, maxRetries: 0 }).stream(request));
-    expect(error).toMatchObject({ code: "provider-api-error", provider: "bedrock", retryable: true });
-    expect(error!.message).toMatch(/^Could not reach Bedrock: .*ECONNREFUSED/);
+    expect(error).toMatchObject({
+      code: "provider-api-error",
+      provider: "bedrock",
+      retryable: true,
+      status: undefined,
+      message: `Could not reach Bedrock at ${url} (connect ECONNREFUSED ${url.slice("http://".length)}). Check that baseURL is right and that the server is running and reachable.`,
+    });
+  });
+
+  it("throws a stream error, not an unreachable endpoint, when the first event frame of a 200 answer is damaged", async () => {
+    bedrockFake.fake.enqueue({
+      frames: [{ ...bedrockEvent("messageStart", { role: "assistant" }), corrupt: true }],
+    });
+    const { events, error } = await collectStream(provider({ maxRetries: 0 }).stream(request));
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({
+      code: "provider-stream-error",
+      provider: "bedrock",
+      retryable: true,
+      status: undefined,
+      requestId: "fake-request-1",
+    });
+    expect(error!.message).toMatch(/^The Bedrock stream failed: The message checksum \(\d+\) did not match/);
   });
 
   it("throws a config error naming AWS_REGION when no region is found, before any request", async () => {

@@ -7,7 +7,7 @@ import {
   ProviderError,
   type ToolDefinition,
 } from "@junction/types";
-import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
+import { closedLocalURL, readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chatCompletions } from "./chatcompletions-provider.js";
 
@@ -572,7 +572,8 @@ describe("chatCompletions settings", () => {
       expect(error).toMatchObject({
         code: "provider-config-invalid",
         provider: "chatcompletions",
-        message: "OpenAI API key is missing: pass apiKey or set OPENAI_API_KEY.",
+        message:
+          "chatCompletions() has no baseURL: pass the endpoint's baseURL (for example http://localhost:11434/v1 for Ollama, or spread one of CHAT_COMPLETIONS_PRESETS) or set OPENAI_BASE_URL. To use api.openai.com itself, pass apiKey or set OPENAI_API_KEY.",
       });
     } finally {
       if (saved.key !== undefined) process.env.OPENAI_API_KEY = saved.key;
@@ -729,6 +730,21 @@ describe("chatCompletions failures", () => {
     expect((error as Error).message).toBe(
       "The chatcompletions stream failed: the connection closed before the stream ended (terminated)",
     );
+  });
+
+  it("names the URL it tried when nothing listens at the baseURL", async () => {
+    const url = await closedLocalURL();
+    const { events, error } = await collectUntilError(
+      chatCompletions({ baseURL: `${url}/v1`, name: "ollama", maxRetries: 0 }).stream(request),
+    );
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({
+      code: "provider-api-error",
+      provider: "ollama",
+      retryable: true,
+      status: undefined,
+      message: `Could not reach the ollama endpoint at ${url}/v1 (connect ECONNREFUSED ${url.slice("http://".length)}). Check that baseURL is right and that the server is running and reachable.`,
+    });
   });
 
   it("turns the SDK's timeout into a retryable ProviderError", async () => {

@@ -1,5 +1,5 @@
 import type { ApiError } from "@google/genai";
-import { toAbortError } from "@junction/provider-utils";
+import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { GeminiErrorClasses } from "./load-gemini-sdk.js";
 
@@ -30,6 +30,8 @@ export function mapGeminiError(
     /** The per-attempt timeout, named in a timeout's message. */
     timeoutMs?: number;
     requestId?: string;
+    /** The base URL the request went to, named when it cannot be reached. */
+    baseURL?: string;
   },
 ): JunctionError {
   const { providerName = "gemini", phase = "request", signal, requestId } = context;
@@ -63,6 +65,14 @@ export function mapGeminiError(
       cause: error,
     });
   }
+  if (error instanceof TypeError && phase === "request") {
+    return unreachableEndpointError({
+      provider: providerName,
+      label: "the Gemini API",
+      url: context.baseURL ?? "its baseURL",
+      error,
+    });
+  }
   if (error instanceof TypeError) {
     const reason = error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
     return new ProviderError({
@@ -70,10 +80,7 @@ export function mapGeminiError(
       provider: providerName,
       retryable: true,
       requestId,
-      message:
-        phase === "stream"
-          ? `The Gemini stream was cut off (${reason}).`
-          : `Could not reach the Gemini API (${reason}).`,
+      message: `The Gemini stream was cut off (${reason}).`,
       cause: error,
     });
   }

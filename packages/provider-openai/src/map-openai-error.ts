@@ -1,4 +1,4 @@
-import { toAbortError } from "@junction/provider-utils";
+import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
 import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 import { openAIProviderName } from "./openai-settings.js";
@@ -52,6 +52,8 @@ export function mapOpenAIError(
     requestId?: string;
     /** True once the response headers arrived: a connection error then means the stream broke off. */
     streaming?: boolean;
+    /** The base URL the request went to, named when it cannot be reached. */
+    baseURL?: string;
   },
 ): JunctionError {
   if (JunctionError.isInstance(error)) return error;
@@ -76,15 +78,13 @@ export function mapOpenAIError(
       requestId: context.requestId,
       cause: error,
     });
-  if (error instanceof APIConnectionError) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return new ProviderError({
+  if (error instanceof APIConnectionError)
+    return unreachableEndpointError({
       provider,
-      message: `Could not connect to the OpenAI API${cause}.`,
-      retryable: true,
-      cause: error,
+      label: "the OpenAI API",
+      url: context.baseURL ?? "its baseURL",
+      error,
     });
-  }
   if (error instanceof APIError) {
     const requestId = error.requestID ?? context.requestId;
     if (error.status === undefined)

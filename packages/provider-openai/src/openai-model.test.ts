@@ -613,8 +613,11 @@ describe("openai provider failures", () => {
         request,
       ),
     );
-    expect(error).toMatchObject({ code: "provider-api-error", retryable: true });
-    expect((error as Error).message).toMatch(/^Could not connect to the OpenAI API/);
+    expect(error).toMatchObject({
+      code: "provider-api-error",
+      retryable: true,
+      message: `Could not reach the OpenAI API at http://127.0.0.1:${closedPort}/v1 (connect ECONNREFUSED 127.0.0.1:${closedPort}). Check that baseURL is right and that the server is running and reachable.`,
+    });
     fake = await startWireFake();
   });
 

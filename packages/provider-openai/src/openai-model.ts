@@ -67,7 +67,13 @@ export async function* streamOpenAIResponse(
       if (state.finished) break;
     }
   } catch (error) {
-    throw mapOpenAIError(error, { signal, sdk, requestId, streaming: state !== undefined });
+    throw mapOpenAIError(error, {
+      signal,
+      sdk,
+      requestId,
+      streaming: state !== undefined,
+      baseURL: client.baseURL,
+    });
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
   if (signal?.aborted) throw toAbortError(signal, undefined, "OpenAI");

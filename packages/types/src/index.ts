@@ -1,3 +1,4 @@
+export { errorMessage } from "./error-message.js";
 export {
   createAbortError,
   isAbortError,
