@@ -10,17 +10,10 @@ export {
   type NamePatternPolicy,
   namePatternPolicy,
 } from "./approval.js";
-export { type ExfiltrationGuardOptions, isOpenWorld } from "./exfiltration-guard.js";
+export type { ExfiltrationGuardOptions } from "./exfiltration-guard.js";
 export type { ModelSettings } from "./run-loop.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
-export {
-  type ToolDefinitionWithSchema,
-  tool,
-  type ZodTool,
-  type ZodToolInternals,
-  zodToolInternals,
-} from "./tool.js";
-export { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from "./tool-output.js";
+export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export type { MCPEntry } from "./tool-registry.js";
 export type { Span, SpanAttributes, SpanAttributeValue, Tracer } from "./tracing.js";

@@ -4,8 +4,8 @@ import { JunctionError, ProviderError } from "@junction/types";
 import { collectStream } from "@junction/wire-fake";
 import { bedrockError, bedrockEvent, bedrockException } from "@junction/wire-fake/bedrock";
 import { describe, expect, it, vi } from "vitest";
+import { credentials, fixture, model, useBedrockFake } from "../test/bedrock-fake.js";
 import { bedrock } from "./bedrock-provider.js";
-import { credentials, fixture, model, useBedrockFake } from "./bedrock-test-support.js";
 
 const bedrockFake = useBedrockFake();
 const provider = bedrockFake.provider;

@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import * as core from "./index.js";
+
+describe("@junction/core's public API", () => {
+  it("exports exactly the values it means to publish, nothing kept only for its own modules", () => {
+    expect(Object.keys(core).sort()).toEqual([
+      "Agent",
+      "annotationPolicy",
+      "createSamplingHandler",
+      "generate",
+      "namePatternPolicy",
+      "stream",
+      "tool",
+    ]);
+  });
+});
