@@ -1,4 +1,5 @@
 import type { ToolOutput, Warning } from "@junction/types";
+import { errorMessage } from "@junction/types";
 import {
   type ApprovalFunction,
   type ApprovalRequest,
@@ -115,7 +116,7 @@ async function decideAndRun(
       );
     } catch (error) {
       if (context.signal.aborted) throw abortError(context.signal);
-      decision = { kind: "deny", reason: `The approval policy failed: ${(error as Error).message}` };
+      decision = { kind: "deny", reason: `The approval policy failed: ${errorMessage(error)}` };
     }
     // Denied stays denied; an approval the policy gave on its own becomes a question.
     if (guarded && decision.kind === "approve" && !decision.byUser) decision = { kind: "ask" };
@@ -156,7 +157,7 @@ async function decideAndRun(
         outcome: "error",
         durationMs: performance.now() - start,
         ...sourceField,
-        message: `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+        message: `Tool "${call.name}" failed: ${errorMessage(error)}`,
       };
     }
     return { kind: "output", value, durationMs: performance.now() - start, ...sourceField };

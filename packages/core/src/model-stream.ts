@@ -1,5 +1,6 @@
 import {
   type AssistantContentPart,
+  errorMessage,
   JunctionError,
   type ModelProvider,
   type ModelRequest,
@@ -163,7 +164,7 @@ function toProviderError(provider: string, error: unknown): Error {
   return new ProviderError({
     provider,
     code: "provider-stream-error",
-    message: `The ${provider} stream failed: ${error instanceof Error ? error.message : String(error)}`,
+    message: `The ${provider} stream failed: ${errorMessage(error)}`,
     cause: error,
   });
 }

@@ -1,5 +1,6 @@
 import {
   type AssistantContentPart,
+  createAbortError,
   type FinishReason,
   JunctionError,
   type Message,
@@ -276,7 +277,7 @@ async function runStep(
   } finally {
     if (!committed) {
       // The model turn failed: stop every tool it started and wait for them, so nothing outlives the run.
-      toolController.abort(signal.reason ?? new JunctionError("aborted", "The model turn failed."));
+      toolController.abort(signal.reason ?? createAbortError("The model turn failed."));
       await settleAll(started);
     }
     signal.removeEventListener("abort", stopTools);

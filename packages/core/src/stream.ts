@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   JunctionError,
   type Message,
   type ModelProvider,
@@ -114,7 +115,7 @@ async function run(options: StreamOptions, emit: (event: AgentEvent) => void): P
               kind: "error",
               outcome: "error",
               durationMs: performance.now() - start,
-              message: `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+              message: `Tool "${call.name}" failed: ${errorMessage(error)}`,
             };
           }
         })

@@ -1,4 +1,4 @@
-import { type ClientCapabilities, JunctionError } from "@junction/types";
+import { type ClientCapabilities, errorMessage, JunctionError } from "@junction/types";
 import type {
   RequestOptions,
   SSEClientTransport,
@@ -365,7 +365,7 @@ export class MCPConnection {
     } catch (error) {
       throw safeError(
         "mcp-connect-failed",
-        `finishAuth for MCP server "${this.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+        `finishAuth for MCP server "${this.name}" failed: ${errorMessage(error)}`,
         this.secrets,
         error,
       );

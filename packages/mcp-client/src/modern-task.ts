@@ -1,4 +1,5 @@
 import type { ClientCapabilities } from "@junction/types";
+import { errorMessage } from "@junction/types";
 import type { Client, JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
 import { answerTaskInput, taskInputFailure } from "./task-input.js";
@@ -235,7 +236,7 @@ export function followTasks(client: Client, transport: Transport): () => void {
         if (call.done || stopped) return;
         // A task we stop following should not run on unwatched.
         cancelTask(call, call.taskId);
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         finish(id, call, {
           kind: "error",
           code: -32603,

@@ -1,4 +1,4 @@
-import { JunctionError } from "@junction/types";
+import { createAbortError, JunctionError } from "@junction/types";
 import { type Client, type RequestOptions, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
 
@@ -87,7 +87,7 @@ export function runToolTask(
       taskId = first.taskId;
       if (gaveUp) {
         giveUp();
-        throw new JunctionError("aborted", `the task for tool "${params.name}" was given up`);
+        throw createAbortError(`the task for tool "${params.name}" was given up`);
       }
       let state = first;
       while (!TERMINAL.has(state.status) && state.status !== "input_required") {

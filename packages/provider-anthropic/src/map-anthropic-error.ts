@@ -1,5 +1,5 @@
 import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import { anthropicProviderName as provider } from "./anthropic-settings.js";
 import type { AnthropicErrorClasses } from "./load-anthropic-sdk.js";
 
@@ -87,7 +87,7 @@ function streamFailure(error: unknown): ProviderError {
   return new ProviderError({
     code: "provider-stream-error",
     provider,
-    message: `The Anthropic stream failed: ${error instanceof Error ? error.message : String(error)}`,
+    message: `The Anthropic stream failed: ${errorMessage(error)}`,
     // fetch reports a connection lost while reading the body as a TypeError ("terminated").
     retryable: error instanceof TypeError,
     cause: error,

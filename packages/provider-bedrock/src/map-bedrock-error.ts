@@ -1,5 +1,5 @@
 import { isRecord, toAbortError, unreachableEndpointError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import { bedrockProviderName as provider } from "./bedrock-settings.js";
 import type { BedrockErrorClasses } from "./load-bedrock-sdk.js";
 
@@ -60,7 +60,7 @@ export function mapBedrockError(
   if (JunctionError.isInstance(error)) return error;
   const name = isRecord(error) || error instanceof Error ? String((error as { name?: unknown }).name) : "";
   if (context.signal?.aborted || name === "AbortError") return toAbortError(context.signal, error, "Bedrock");
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
 
   if (configErrorNames.has(name)) {
     return new ProviderError({

@@ -1,5 +1,5 @@
 import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 
 /**
@@ -69,7 +69,7 @@ export function mapChatCompletionsError(
 }
 
 function streamFailure(error: unknown, providerName: string): ProviderError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const cut = /terminated|socket|ECONNRESET|aborted/i.test(message);
   return new ProviderError({
     code: "provider-stream-error",

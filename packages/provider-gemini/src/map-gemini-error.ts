@@ -1,6 +1,6 @@
 import type { ApiError } from "@google/genai";
 import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { GeminiErrorClasses } from "./load-gemini-sdk.js";
 
 /** Where the failure happened: before any response, or inside a streamed 200 response. */
@@ -41,7 +41,7 @@ export function mapGeminiError(
   const sdkApiError = context.sdk?.ApiError;
   if ((sdkApiError !== undefined && error instanceof sdkApiError) || isApiErrorLike(error)) {
     const status = (error as ApiError).status;
-    const detail = parseErrorBody((error as Error).message);
+    const detail = parseErrorBody(errorMessage(error));
     const where = phase === "stream" ? " inside the stream" : "";
     return new ProviderError({
       code,
@@ -84,7 +84,7 @@ export function mapGeminiError(
       cause: error,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (phase === "request") {
     return new ProviderError({
       provider: providerName,

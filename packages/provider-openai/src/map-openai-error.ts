@@ -1,5 +1,5 @@
 import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 import { openAIProviderName } from "./openai-settings.js";
 
@@ -112,7 +112,7 @@ export function mapOpenAIError(
       cause: error,
     });
   // A connection cut mid-stream surfaces as a fetch error (for example "terminated").
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ProviderError({
     code: "provider-stream-error",
     provider,

@@ -1,4 +1,4 @@
-import { isAbortError, type ModelStreamEvent, ProviderError } from "@junction/types";
+import { errorMessage, isAbortError, type ModelStreamEvent, ProviderError } from "@junction/types";
 import { afterEach, beforeEach, expect, vi } from "vitest";
 import { collect, neutralEvents } from "./collect-events.ts";
 import { contractCase } from "./contract-case.ts";
@@ -33,7 +33,7 @@ export function defineFailureContract(vendor: VendorAdapter): void {
         status: 400,
         retryable: false,
       });
-      expect((error as Error).message).toContain("contract: the request is malformed");
+      expect(errorMessage(error)).toContain("contract: the request is malformed");
       expect(fake.requests).toHaveLength(1);
     },
   );
@@ -80,7 +80,7 @@ export function defineFailureContract(vendor: VendorAdapter): void {
       status: 503,
       retryable: true,
     });
-    expect((error as Error).message).toContain("contract: try again later");
+    expect(errorMessage(error)).toContain("contract: try again later");
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -94,7 +94,7 @@ export function defineFailureContract(vendor: VendorAdapter): void {
       expect(events).toEqual([{ type: "text-delta", text: "Partial" }]);
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ code: "provider-stream-error", provider: vendor.name, retryable: true });
-      expect((error as Error).message).toContain("contract: overloaded mid-stream");
+      expect(errorMessage(error)).toContain("contract: overloaded mid-stream");
     },
   );
 

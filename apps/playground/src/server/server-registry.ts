@@ -1,5 +1,10 @@
 import { loadMCPConfig, MCP, type MCPConfig } from "@junction/mcp-client";
-import { type CreateMessageRequestParams, type CreateMessageResult, JunctionError } from "@junction/types";
+import {
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  errorMessage,
+  JunctionError,
+} from "@junction/types";
 import type { ServerHealth, ServerStatus, StderrLog, TrafficLog } from "../shared/api-types.js";
 import type { DataDir } from "./data-dir.js";
 import { BUILTIN_SERVERS, builtinServerEntry, isBuiltinServer } from "./default-servers.js";
@@ -198,7 +203,7 @@ export class ServerRegistry {
       await mcp.ping({ timeoutMs });
       health = { state: "ok", at: at(), latencyMs: Math.round((performance.now() - started) * 10) / 10 };
     } catch (error) {
-      const message = this.#redactor.redact((error as Error).message);
+      const message = this.#redactor.redact(errorMessage(error));
       const unsupported = /-32601|method not found/i.test(message);
       const reconnecting = !unsupported && /still reconnecting|reconnecting when/i.test(message);
       health = {
@@ -296,7 +301,7 @@ export class ServerRegistry {
       } catch (error) {
         throw new JunctionError(
           "mcp-config-invalid",
-          `The imported file is not JSON: ${(error as Error).message}`,
+          `The imported file is not JSON: ${errorMessage(error)}`,
         );
       }
     }
@@ -405,7 +410,7 @@ export class ServerRegistry {
       );
     } catch (error) {
       entry.status = "error";
-      entry.error = this.#redactor.redact((error as Error).message);
+      entry.error = this.#redactor.redact(errorMessage(error));
       this.#hub.publish({ type: "servers-changed" });
       return;
     }
@@ -459,7 +464,7 @@ export class ServerRegistry {
       entry.status = "connected";
     } catch (error) {
       entry.status = "error";
-      entry.error = this.#redactor.redact((error as Error).message);
+      entry.error = this.#redactor.redact(errorMessage(error));
       entry.mcp = undefined;
       await mcp.close().catch(() => undefined);
     }

@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import { api } from "./api.js";
 import { h, safeLink } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
@@ -22,7 +23,7 @@ export function showElicitation(request: {
         content = form.read();
       } catch (error) {
         message.className = "form-message error";
-        message.textContent = (error as Error).message;
+        message.textContent = errorMessage(error);
         return;
       }
     }
@@ -31,7 +32,7 @@ export function showElicitation(request: {
       closeElicitation(request.id);
     } catch (error) {
       message.className = "form-message error";
-      message.textContent = (error as Error).message;
+      message.textContent = errorMessage(error);
     }
   };
   const dialog = h(

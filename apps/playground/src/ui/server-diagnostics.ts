@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import type { ServerHealth, ServerStatus, StderrLog, TrafficEntry, TrafficLog } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -60,7 +61,7 @@ export function healthIndicator(server: ServerStatus): HTMLElement {
     try {
       show(await api<ServerHealth>("POST", `/api/servers/${server.id}/ping`, {}));
     } catch (error) {
-      show({ state: "failed", at: new Date().toISOString(), error: (error as Error).message });
+      show({ state: "failed", at: new Date().toISOString(), error: errorMessage(error) });
     }
   };
   const live = server.status === "connected" || server.status === "reconnecting";
