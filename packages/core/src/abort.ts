@@ -10,6 +10,7 @@ export function abortError(signal: AbortSignal): JunctionError {
 /** Waits for `promise` unless `signal` aborts first. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
+    // The caller gets the abort instead; the abandoned promise's own failure has no one left to tell.
     promise.catch(() => undefined);
     return Promise.reject(abortError(signal));
   }

@@ -179,6 +179,8 @@ export class Agent {
       }
     };
     const final = this.#queue.then(() => this.#run(input, options.signal, emit));
+    // The queue only orders runs: a failed run is reported through its own handle, and must not fail the next
+    // one.
     this.#queue = final.catch(() => undefined);
     final.then(
       () => channel.close(),

@@ -101,6 +101,8 @@ export async function consumeModelStream(
       }
     }
   } finally {
+    // Only stops the provider's stream after the turn failed or was left; that failure is already being
+    // thrown, and a second one from cleanup would only hide it.
     if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }
 }

@@ -71,6 +71,8 @@ export function stream(options: StreamOptions): AgentHandle {
     () => channel.close(),
     () => channel.close(),
   );
+  // The events report a failure too (an `error` event); reading only the events must not leave an unhandled
+  // rejection.
   final.catch(() => undefined);
   return { final, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
 }

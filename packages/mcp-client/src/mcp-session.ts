@@ -209,6 +209,7 @@ async function openHttp(
       if (error instanceof UnauthorizedError) setup.onUnauthorized(streamable);
       throw connectFailure(setup, describeUrl(url), error, timeout);
     }
+    // Dropping the Streamable HTTP attempt before trying SSE: its failure was the answer we act on.
     await client.close().catch(() => undefined);
     const sse = new SSEClientTransport(url, {
       requestInit: { headers: config.headers },

@@ -174,6 +174,8 @@ export function followTasks(client: Client, transport: Transport): () => void {
   });
 
   const cancelTask = (call: HeldCall, taskId: string) => {
+    // Cancelling is a courtesy to the server; the caller already has its abort error, and a task that ran on
+    // is the server's to end.
     void request("tasks/cancel", taskParams(call, taskId)).catch(() => undefined);
   };
 

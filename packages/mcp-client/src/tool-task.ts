@@ -49,6 +49,8 @@ export function runToolTask(
   const cancelOnServer = () => {
     if (done || !taskId) return;
     done = true;
+    // Cancelling is a courtesy to the server; the caller already has its abort error, and a task that ran on
+    // is the server's to end.
     void client
       .request({ method: "tasks/cancel", params: { taskId } }, AnyResultSchema, { timeout: 5_000 })
       .catch(() => undefined);

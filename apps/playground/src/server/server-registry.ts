@@ -466,6 +466,8 @@ export class ServerRegistry {
       entry.status = "error";
       entry.error = this.#redactor.redact(errorMessage(error));
       entry.mcp = undefined;
+      // Closing what failed to connect: the connect failure is already in entry.error, and one from the
+      // cleanup adds nothing.
       await mcp.close().catch(() => undefined);
     }
     this.#hub.publish({ type: "servers-changed" });
@@ -474,6 +476,8 @@ export class ServerRegistry {
   async #disconnect(entry: Entry): Promise<void> {
     const mcp = entry.mcp;
     entry.mcp = undefined;
+    // The user removed or disconnected the server: it is gone from the list either way, and close() failing
+    // leaves nothing to act on.
     if (mcp) await mcp.close().catch(() => undefined);
   }
 }

@@ -18,6 +18,8 @@ function every(element: HTMLElement, ms: number, active: () => boolean, tick: ()
       return;
     }
     element.dataset.mounted = "1";
+    // A failed poll is retried on the next tick; each tick shows its own failures in the view (ping failed,
+    // …).
     if (active()) void tick().catch(() => undefined);
   }, ms);
 }
