@@ -198,19 +198,6 @@ describe("bedrock provider failures", () => {
     });
   });
 
-  it("throws a retryable error naming the failure when Bedrock cannot be reached", async () => {
-    const url = bedrockFake.fake.url;
-    await bedrockFake.fake.close();
-    const { error } = await collectStream(provider({ baseURL: url, maxRetries: 0 }).stream(request));
-    expect(error).toMatchObject({
-      code: "provider-api-error",
-      provider: "bedrock",
-      retryable: true,
-      status: undefined,
-      message: `Could not reach Bedrock at ${url} (connect ECONNREFUSED ${url.slice("http://".length)}). Check that baseURL is right and that the server is running and reachable.`,
-    });
-  });
-
   it("throws a stream error, not an unreachable endpoint, when the first event frame of a 200 answer is damaged", async () => {
     bedrockFake.fake.enqueue({
       frames: [{ ...bedrockEvent("messageStart", { role: "assistant" }), corrupt: true }],

@@ -1,4 +1,5 @@
 import { errorMessage, isAbortError, type ModelStreamEvent, ProviderError } from "@junction/types";
+import { closedLocalURL } from "@junction/wire-fake";
 import { afterEach, beforeEach, expect, vi } from "vitest";
 import { collect, neutralEvents } from "./collect-events.ts";
 import { contractCase } from "./contract-case.ts";
@@ -6,7 +7,10 @@ import { heldTurn, textTurn, userRequest } from "./contract-scenarios.ts";
 import { expectedEvents } from "./expected-events.ts";
 import type { VendorAdapter, VendorFake } from "./vendor-adapter.ts";
 
-/** The failure half of the contract: HTTP errors, retries, errors inside a stream, abort, a missing key. */
+/**
+ * The failure half of the contract: HTTP errors, retries, errors inside a stream, abort, an endpoint
+ * that cannot be reached, a missing key.
+ */
 export function defineFailureContract(vendor: VendorAdapter): void {
   const contract = contractCase(vendor);
   let fake: VendorFake;
@@ -117,6 +121,27 @@ export function defineFailureContract(vendor: VendorAdapter): void {
       await held.close();
     }
   });
+
+  contract(
+    "unreachable",
+    "names the URL it tried when nothing listens there, as a retryable error without a status",
+    async () => {
+      const url = await closedLocalURL();
+      const provider = vendor.createProvider({ baseURL: url, maxRetries: 0 });
+      const { events, error } = await collect(provider.stream(request()));
+      expect(events).toEqual([]);
+      expect(ProviderError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: "provider-api-error",
+        provider: vendor.name,
+        retryable: true,
+        status: undefined,
+      });
+      expect(errorMessage(error)).toMatch(/^Could not reach .+ at http:\/\/127\.0\.0\.1:\d+/);
+      expect(errorMessage(error)).toContain(`at ${url}`);
+      expect(errorMessage(error)).toContain(`ECONNREFUSED ${url.slice("http://".length)}`);
+    },
+  );
 
   const missing = vendor.missingApiKey;
   if (missing) {
