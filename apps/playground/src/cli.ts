@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { errorMessage } from "@junction/types";
 import { runChatCommand } from "./cli/chat-command.js";
 import { toTerminalText as safe } from "./cli/terminal-text.js";
 import { runToolsCommand } from "./cli/tools-command.js";
@@ -53,7 +54,7 @@ async function main(): Promise<number> {
   try {
     allowEnv = parseAllowedVariables(values["allow-env"] ?? []);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
+    process.stderr.write(`${errorMessage(error)}\n`);
     return 2;
   }
   switch (command) {
@@ -101,7 +102,7 @@ async function serve(values: {
     http = await startHttpServer(playground, { host: values.host, port, token });
   } catch (error) {
     await playground.close();
-    process.stderr.write(`${(error as Error).message}\n`);
+    process.stderr.write(`${errorMessage(error)}\n`);
     return 1;
   }
   for (const server of playground.registry.list()) {
@@ -137,7 +138,7 @@ async function serve(values: {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${errorMessage(error)}\n`);
     process.exit(1);
   },
 );

@@ -1,15 +1,16 @@
-import { JunctionError } from "@junction/types";
+import { createAbortError, isAbortError, type JunctionError } from "@junction/types";
 
 /** The error a run fails with when its signal is aborted. */
 export function abortError(signal: AbortSignal): JunctionError {
   const reason = signal.reason;
-  if (JunctionError.isInstance(reason) && reason.code === "aborted") return reason;
-  return new JunctionError("aborted", "The run was aborted.", { cause: reason });
+  if (isAbortError(reason)) return reason;
+  return createAbortError("The run was aborted.", reason);
 }
 
 /** Waits for `promise` unless `signal` aborts first. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
+    // The caller gets the abort instead; the abandoned promise's own failure has no one left to tell.
     promise.catch(() => undefined);
     return Promise.reject(abortError(signal));
   }

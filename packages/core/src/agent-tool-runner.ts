@@ -1,4 +1,4 @@
-import type { ToolOutput, Warning } from "@junction/types";
+import { errorMessage, type ToolOutput, type Warning } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
 import {
   type ApprovalFunction,
@@ -130,7 +130,7 @@ async function decide(parts: {
     decision = normalizeDecision(await raceAbort(Promise.resolve(options.approval(request)), context.signal));
   } catch (error) {
     if (context.signal.aborted) throw abortError(context.signal);
-    decision = { kind: "deny", reason: `The approval policy failed: ${(error as Error).message}` };
+    decision = { kind: "deny", reason: `The approval policy failed: ${errorMessage(error)}` };
   }
   // Denied stays denied; an approval the policy gave on its own becomes a question.
   if (guarded && decision.kind === "approve" && !decision.byUser) decision = { kind: "ask" };
@@ -185,7 +185,7 @@ async function execute(
         outcome: "error",
         durationMs: performance.now() - start,
         ...sourceField,
-        message: `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+        message: `Tool "${call.name}" failed: ${errorMessage(error)}`,
       };
     }
     return { kind: "output", value, durationMs: performance.now() - start, ...sourceField };

@@ -255,6 +255,8 @@ export class Agent {
       },
     };
     const final = this.#queue.then(() => run(context));
+    // The queue only orders runs: a failed run is reported through its own handle, and must not
+    // fail the next one.
     this.#queue = final.catch(() => undefined);
     final.then(
       () => channel.close(),

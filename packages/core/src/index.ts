@@ -12,7 +12,7 @@ export {
   namePatternPolicy,
 } from "./approval.js";
 export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } from "./durability.js";
-export { type ExfiltrationGuardOptions, isOpenWorld } from "./exfiltration-guard.js";
+export type { ExfiltrationGuardOptions } from "./exfiltration-guard.js";
 export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";
 export {
   type PendingToolCall,
@@ -26,14 +26,7 @@ export {
 export type { ModelSettings } from "./run-types.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
-export {
-  type ToolDefinitionWithSchema,
-  tool,
-  type ZodTool,
-  type ZodToolInternals,
-  zodToolInternals,
-} from "./tool.js";
+export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
-export { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from "./tool-output.js";
 export type { MCPEntry } from "./tool-registry.js";
 export type { Span, SpanAttributes, SpanAttributeValue, Tracer } from "./tracing.js";

@@ -1,4 +1,5 @@
 import type { JSONSchema, Tool, Warning } from "@junction/types";
+import { errorMessage } from "@junction/types";
 import { type ZodType, z } from "zod";
 import { getZodToolInternals } from "./tool.js";
 
@@ -44,7 +45,7 @@ function createValidator(candidate: Tool): InputValidator {
       usesParsedInput: false,
       warning: {
         code: "tool-schema-unsupported",
-        message: `The input schema of tool "${candidate.name}" could not be converted for local validation (${(error as Error).message}); its arguments are passed unchecked and the server validates them.`,
+        message: `The input schema of tool "${candidate.name}" could not be converted for local validation (${errorMessage(error)}); its arguments are passed unchecked and the server validates them.`,
       },
     };
   }

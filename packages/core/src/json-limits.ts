@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 /**
  * How deep a tool result's JSON (`structuredContent`, extra fields of content parts) may nest.
  * Real results stay far below it; thousands of levels would overflow the stack of
@@ -67,6 +68,6 @@ export function toPlainJSON(value: unknown): { ok: true; value: unknown } | { ok
     const text = JSON.stringify(value);
     return { ok: true, value: text === undefined ? undefined : JSON.parse(text) };
   } catch (error) {
-    return { ok: false, reason: `it cannot be written as JSON (${(error as Error).message})` };
+    return { ok: false, reason: `it cannot be written as JSON (${errorMessage(error)})` };
   }
 }

@@ -1,6 +1,8 @@
 import {
   type AssistantContentPart,
+  errorMessage,
   JunctionError,
+  type ModelProvider,
   type ModelRequest,
   type ModelStreamEvent,
   ProviderError,
@@ -8,7 +10,17 @@ import {
   type Warning,
 } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
-import type { RunLoopOptions } from "./run-types.js";
+import type { AgentEvent } from "./agent-events.js";
+
+/**
+ * The part of the run this module needs: the provider to stream from and where text and
+ * reasoning deltas go. Declared here, not taken from `RunLoopOptions`, so this module does not
+ * import run-loop.ts (which imports it).
+ */
+export interface ModelStreamSource {
+  provider: ModelProvider;
+  emit(event: AgentEvent): void;
+}
 
 /** What the tool loop does with each piece of a model turn as it streams. */
 export interface StreamHandlers {
@@ -24,7 +36,7 @@ export interface StreamHandlers {
  * turn's `finish` event. A stream failure becomes a `ProviderError` naming the provider.
  */
 export async function consumeModelStream(
-  options: Pick<RunLoopOptions, "provider" | "emit">,
+  options: ModelStreamSource,
   request: ModelRequest,
   signal: AbortSignal,
   handlers: StreamHandlers,
@@ -89,6 +101,8 @@ export async function consumeModelStream(
       }
     }
   } finally {
+    // Only stops the provider's stream after the turn failed or was left; that failure is already being
+    // thrown, and a second one from cleanup would only hide it.
     if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }
 }
@@ -152,7 +166,7 @@ function toProviderError(provider: string, error: unknown): Error {
   return new ProviderError({
     provider,
     code: "provider-stream-error",
-    message: `The ${provider} stream failed: ${error instanceof Error ? error.message : String(error)}`,
+    message: `The ${provider} stream failed: ${errorMessage(error)}`,
     cause: error,
   });
 }

@@ -1,5 +1,6 @@
 import {
   type AssistantContentPart,
+  createAbortError,
   JunctionError,
   type Message,
   type ModelRequest,
@@ -231,7 +232,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   } finally {
     if (!committed) {
       // The model turn failed: stop every tool it started and wait for them, so nothing outlives the run.
-      calls.controller.abort(signal.reason ?? new JunctionError("aborted", "The model turn failed."));
+      calls.controller.abort(signal.reason ?? createAbortError("The model turn failed."));
       await calls.settleAll();
     }
     signal.removeEventListener("abort", stopTools);

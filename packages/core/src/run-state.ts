@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   JunctionError,
   type Message,
   type ToolResultMessagePart,
@@ -108,7 +109,7 @@ export function parseRunState(value: unknown): RunState {
   try {
     validateMessages(state.messages);
   } catch (error) {
-    throw invalid(`\`messages\`: ${(error as Error).message}`);
+    throw invalid(`\`messages\`: ${errorMessage(error)}`);
   }
   if (!isRecord(state.journal)) throw invalid("`journal` must be an object");
   const step = state.step as number;
@@ -401,7 +402,7 @@ function parseJSON(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw invalid(`it is not JSON (${(error as Error).message})`);
+    throw invalid(`it is not JSON (${errorMessage(error)})`);
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   JunctionError,
   type Message,
   type ModelProvider,
@@ -111,6 +112,8 @@ export function stream(options: StreamOptions): AgentHandle {
     () => channel.close(),
     () => channel.close(),
   );
+  // The events report a failure too (an `error` event); reading only the events must not leave an unhandled
+  // rejection.
   final.catch(() => undefined);
   return {
     final,
@@ -186,7 +189,7 @@ async function run(
                 kind: "error",
                 outcome: "error",
                 durationMs: performance.now() - start,
-                message: `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+                message: `Tool "${call.name}" failed: ${errorMessage(error)}`,
               };
             }
           }),
@@ -252,7 +255,7 @@ async function decideByPolicy(parts: {
     );
   } catch (error) {
     if (parts.signal.aborted) throw error;
-    decision = { kind: "deny", reason: `The approval policy failed: ${(error as Error).message}` };
+    decision = { kind: "deny", reason: `The approval policy failed: ${errorMessage(error)}` };
   }
   if (decision.kind === "approve") return { kind: "run" };
   if (decision.kind === "deny") {

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   JunctionError,
   type Tool,
   type ToolDefinition,
@@ -176,7 +177,7 @@ export class ToolRegistry {
       state.stale = true;
       throw new JunctionError(
         JunctionError.isInstance(error) ? error.code : "mcp-request-failed",
-        `Could not list the tools of ${state.label}: ${error instanceof Error ? error.message : String(error)}`,
+        `Could not list the tools of ${state.label}: ${errorMessage(error)}`,
         { cause: error },
       );
     }

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   type JSONSchema,
   JunctionError,
   type Tool,
@@ -86,7 +87,7 @@ function toJSONSchema(schema: ZodType, name: string): JSONSchema {
   } catch (error) {
     throw new JunctionError(
       "invalid-argument",
-      `tool("${name}"): its zod schema cannot be expressed as JSON Schema: ${(error as Error).message}`,
+      `tool("${name}"): its zod schema cannot be expressed as JSON Schema: ${errorMessage(error)}`,
       { cause: error },
     );
   }

@@ -1,4 +1,4 @@
-import { JunctionError } from "@junction/types";
+import { errorMessage, JunctionError } from "@junction/types";
 import type { MCPConfig } from "./mcp-config.js";
 
 type Environment = Record<string, string | undefined>;
@@ -200,7 +200,7 @@ function readConfigFile(path: string): unknown {
   } catch (error) {
     throw new JunctionError(
       "mcp-config-invalid",
-      `could not read MCP config ${path}: ${(error as Error).message}`,
+      `could not read MCP config ${path}: ${errorMessage(error)}`,
       {
         cause: error,
       },
@@ -211,7 +211,7 @@ function readConfigFile(path: string): unknown {
   } catch (error) {
     throw new JunctionError(
       "mcp-config-invalid",
-      `MCP config ${path} is not valid JSON: ${(error as Error).message}`,
+      `MCP config ${path} is not valid JSON: ${errorMessage(error)}`,
       {
         cause: error,
       },

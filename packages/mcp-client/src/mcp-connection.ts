@@ -1,4 +1,4 @@
-import { type ClientCapabilities, JunctionError } from "@junction/types";
+import { type ClientCapabilities, errorMessage, JunctionError } from "@junction/types";
 import type {
   RequestOptions,
   SSEClientTransport,
@@ -173,6 +173,7 @@ export class MCPConnection {
     // The server is gone, but processes it started may linger in its group: end them too.
     // (The SDK client has already let go of the transport, so close the transport itself.)
     session.closing = true;
+    // The server is already gone; this only reaps what it left behind, and the drop is reported below.
     void session.transport.close().catch(() => undefined);
     this.hooks.dropped();
     if (!this.reconnectOptions || session.kind === "memory") {
@@ -221,6 +222,8 @@ export class MCPConnection {
       }
       if (this.state !== "reconnecting") {
         session.closing = true;
+        // A session abandoned after the connection was closed meanwhile: nobody uses it, so its close failing
+        // changes nothing.
         await session.client.close().catch(() => undefined);
         return;
       }
@@ -318,6 +321,7 @@ export class MCPConnection {
       this.ready = deferred();
       this.current = undefined;
       gone.closing = true;
+      // The session already died (that is why we reconnect); closing it is only cleanup.
       void gone.client.close().catch(() => undefined);
       const ready = this.ready;
       this.open(true).then(
@@ -325,6 +329,8 @@ export class MCPConnection {
           if (this.state === "reconnecting") void this.resume(session);
           else {
             session.closing = true;
+            // A session opened after the connection was closed meanwhile: unused, so its close failing
+            // changes nothing.
             void session.client.close().catch(() => undefined);
           }
         },
@@ -365,7 +371,7 @@ export class MCPConnection {
     } catch (error) {
       throw safeError(
         "mcp-connect-failed",
-        `finishAuth for MCP server "${this.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+        `finishAuth for MCP server "${this.name}" failed: ${errorMessage(error)}`,
         this.secrets,
         error,
       );
@@ -384,6 +390,7 @@ export class MCPConnection {
     this.reconnectTimer = undefined;
     this.ready?.reject(new JunctionError("mcp-not-connected", `MCP connection "${this.name}" was closed`));
     this.ready = undefined;
+    // Only waits for the connect in flight to settle; its failure goes to whoever called connect().
     if (previous === "connecting") await this.connecting?.catch(() => undefined);
     const session = this.current;
     this.current = undefined;
@@ -394,8 +401,12 @@ export class MCPConnection {
     session.closing = true;
     if (session.kind === "http") {
       const transport = session.transport as StreamableHTTPClientTransport;
+      // Ending the session on the server is a courtesy (the spec lets servers refuse DELETE); the client
+      // closes either way.
       await raceDeadline(transport.terminateSession(), 2000).catch(() => undefined);
     }
+    // close() must always leave the connection closed; a transport that fails to close has nothing left to
+    // do.
     await session.client.close().catch(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-import { createAbortError, JunctionError, type JunctionErrorCode } from "@junction/types";
+import { createAbortError, errorMessage, JunctionError, type JunctionErrorCode } from "@junction/types";
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -149,7 +149,7 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
       error,
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (error instanceof SdkError) {
     switch (error.code) {
       case SdkErrorCode.InvalidResult:

@@ -40,6 +40,7 @@ export class ListenStream {
     if (session !== this.session) this.reopens = 0;
     this.session = session;
     const run = this.queue.then(() => this.reopen(session));
+    // The queue only orders reopens: `run` (returned) reports this one's failure to its caller.
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -50,6 +51,7 @@ export class ListenStream {
     this.session = undefined;
     const subscription = this.subscription;
     this.subscription = undefined;
+    // Closing a listen stream we are leaving: the server may already have ended it.
     await subscription?.close().catch(() => undefined);
   }
 
@@ -59,6 +61,7 @@ export class ListenStream {
     if (session.client.getProtocolEra() !== "modern") return;
     const previous = this.subscription;
     this.subscription = undefined;
+    // Replacing the stream: the old one may already be closed by the server.
     await previous?.close().catch(() => undefined);
     const filter = this.filter();
     const wanted =
@@ -69,6 +72,7 @@ export class ListenStream {
     if (!wanted) return;
     const subscription = await session.client.listen(filter, { timeout: this.timeoutMs() });
     if (this.session !== session || session.closing) {
+      // The session moved on while the stream opened: the stream is unused either way.
       await subscription.close().catch(() => undefined);
       return;
     }
@@ -83,6 +87,8 @@ export class ListenStream {
       const delay = REOPEN_DELAY_MS * 2 ** this.reopens;
       this.reopens++;
       this.timer = setTimeout(() => {
+        // A background reopen: a failure leaves updates to the next reconnect's tool refresh (see
+        // MCP.connect), and further drops reopen again up to MAX_REOPENS.
         void this.open(session).catch(() => undefined);
       }, delay);
     });

@@ -1,4 +1,5 @@
 import type { ClientCapabilities } from "@junction/types";
+import { errorMessage } from "@junction/types";
 import {
   Client,
   type ClientOptions,
@@ -208,6 +209,7 @@ async function openHttp(
       if (error instanceof UnauthorizedError) setup.onUnauthorized(streamable);
       throw connectFailure(setup, describeUrl(url), error, timeout);
     }
+    // Dropping the Streamable HTTP attempt before trying SSE: its failure was the answer we act on.
     await client.close().catch(() => undefined);
     const sse = new SSEClientTransport(url, {
       requestInit: { headers: config.headers },
@@ -270,7 +272,7 @@ export function describeServer(config: MCPConfig): string {
 /** Why a handshake failed, for the message. */
 export function connectFailureReason(error: unknown, timeout: number): string {
   if (isRequestTimeout(error)) return `no answer to initialize within ${timeout} ms`;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const status = httpStatus(error);
   if (status !== undefined) {
     // The v2 transport keeps the response body apart from the message: say it, it is often the why.
@@ -317,8 +319,7 @@ function startFailure(
   const exit = transport.exit;
   let what: string;
   if (isRequestTimeout(error)) what = connectFailureReason(error, timeout);
-  else if (transport.pid === undefined)
-    what = `could not run it: ${error instanceof Error ? error.message : String(error)}`;
+  else if (transport.pid === undefined) what = `could not run it: ${errorMessage(error)}`;
   else if (exit?.signal) what = `it was killed by ${exit.signal} before finishing the handshake`;
   else if (exit) what = `it exited with code ${exit.code} before finishing the handshake`;
   else what = connectFailureReason(error, timeout);

@@ -102,6 +102,8 @@ export class MCPTools {
   /** Calls a tool by its server-side name (see `MCP.callTool`). */
   async call(name: string, args: Record<string, unknown>, options: MCPCallToolOptions): Promise<ToolResult> {
     // The tool list tells us output schemas and task support; fetch it once if we have not.
+    // Only an optimisation: without the list the call goes ahead without output schemas or task hints, and
+    // the call itself reports a dead connection.
     if (!this.cache.held && this.context.connected()) await this.load(options).catch(() => undefined);
     const onprogress = options.onProgress
       ? (progress: { progress: number; total?: number; message?: string }) => {

@@ -210,14 +210,19 @@ export class MCP implements ToolSource {
   private async restore(session: Session, options: RequestOptions): Promise<void> {
     if (session.client.getProtocolEra() === "modern") {
       // The log level travels in each request's `_meta`; subscriptions in one listen stream.
+      // As in connect(): a server that refuses subscriptions/listen still serves every request.
       await this.listenStream.open(session).catch(() => undefined);
       this.tools.notifyListeners();
       return;
     }
     if (this.logLevel) {
+      // Best effort after a reconnect: the server then logs at its own default level. Not reported: MCP has
+      // no warning channel yet.
       await session.client.setLoggingLevel(this.logLevel as LoggingLevel, options).catch(() => undefined);
     }
     for (const uri of this.subscriptions.keys()) {
+      // Best effort after a reconnect: the session is usable either way. Not reported: MCP has no warning
+      // channel yet, so a refused re-subscribe means no more updates for this uri.
       await session.client.subscribeResource({ uri }, options).catch(() => undefined);
     }
     this.tools.notifyListeners();

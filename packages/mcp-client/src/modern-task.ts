@@ -1,4 +1,5 @@
 import type { ClientCapabilities } from "@junction/types";
+import { errorMessage } from "@junction/types";
 import type { Client, JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
 import { answerTaskInput, taskInputFailure } from "./task-input.js";
@@ -173,6 +174,8 @@ export function followTasks(client: Client, transport: Transport): () => void {
   });
 
   const cancelTask = (call: HeldCall, taskId: string) => {
+    // Cancelling is a courtesy to the server; the caller already has its abort error, and a task that ran on
+    // is the server's to end.
     void request("tasks/cancel", taskParams(call, taskId)).catch(() => undefined);
   };
 
@@ -235,7 +238,7 @@ export function followTasks(client: Client, transport: Transport): () => void {
         if (call.done || stopped) return;
         // A task we stop following should not run on unwatched.
         cancelTask(call, call.taskId);
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         finish(id, call, {
           kind: "error",
           code: -32603,

@@ -44,6 +44,7 @@ export async function subscribeResource(
       }
       if (!stream.honored?.resourceSubscriptions?.includes(uri)) {
         all.delete(uri);
+        // Reopening without the refused uri; the refusal is what we throw next.
         await stream.open(session).catch(() => undefined);
         throw new JunctionError(
           "mcp-capability-missing",

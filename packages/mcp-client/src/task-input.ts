@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import type { Client } from "@modelcontextprotocol/client";
 import { ProtocolErrorCode, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 
@@ -108,7 +109,7 @@ export function taskInputFailure(
   inputRequests: Record<string, unknown>,
 ): { code: number; message: string; data?: unknown } {
   const asked = describeInputRequests(inputRequests);
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   if (error instanceof SdkError && error.code === SdkErrorCode.CapabilityNotSupported) {
     const method = (error.data as { method?: unknown } | undefined)?.method;
     const missing = typeof method === "string" ? INPUT_KINDS[method] : undefined;

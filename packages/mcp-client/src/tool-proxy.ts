@@ -1,4 +1,5 @@
 import type { MCPTool, Tool, ToolContext, ToolResult } from "@junction/types";
+import { errorMessage } from "@junction/types";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 
 /** A compiled `outputSchema` check, as the SDK's JSON Schema validator returns it. */
@@ -64,7 +65,7 @@ export function checkStructuredContent(
   try {
     outcome = validate(result.structuredContent);
   } catch (error) {
-    outcome = { valid: false, errorMessage: error instanceof Error ? error.message : String(error) };
+    outcome = { valid: false, errorMessage: errorMessage(error) };
   }
   if (!outcome.valid) {
     result.content.push({

@@ -1,4 +1,4 @@
-import { JunctionError } from "@junction/types";
+import { createAbortError, JunctionError } from "@junction/types";
 import { type Client, type RequestOptions, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
 
@@ -49,6 +49,8 @@ export function runToolTask(
   const cancelOnServer = () => {
     if (done || !taskId) return;
     done = true;
+    // Cancelling is a courtesy to the server; the caller already has its abort error, and a task that ran on
+    // is the server's to end.
     void client
       .request({ method: "tasks/cancel", params: { taskId } }, AnyResultSchema, { timeout: 5_000 })
       .catch(() => undefined);
@@ -87,7 +89,7 @@ export function runToolTask(
       taskId = first.taskId;
       if (gaveUp) {
         giveUp();
-        throw new JunctionError("aborted", `the task for tool "${params.name}" was given up`);
+        throw createAbortError(`the task for tool "${params.name}" was given up`);
       }
       let state = first;
       while (!TERMINAL.has(state.status) && state.status !== "input_required") {

@@ -1,9 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
-import type { AnthropicProviderSettings } from "./anthropic-provider.js";
+import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
 import { AnthropicStreamState } from "./anthropic-stream-state.js";
-import { anthropicProviderName, buildAnthropicRequest } from "./build-anthropic-request.js";
+import { buildAnthropicRequest } from "./build-anthropic-request.js";
 import { type AnthropicSDK, loadAnthropicSDK } from "./load-anthropic-sdk.js";
 import { mapAnthropicError } from "./map-anthropic-error.js";
 
@@ -57,7 +57,7 @@ export function createAnthropicModel(
         yield* state.push(event);
       }
     } catch (error) {
-      throw mapAnthropicError(error, { signal, sdk });
+      throw mapAnthropicError(error, { signal, sdk, baseURL: client.baseURL });
     }
     // The SDK ends a stream quietly when its request is aborted: the signal says why it ended.
     if (signal?.aborted) throw toAbortError(signal, undefined, "Anthropic");

@@ -1,7 +1,7 @@
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
 import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
 import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
-import type { AnthropicProviderSettings } from "./anthropic-provider.js";
+import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
 
@@ -10,9 +10,6 @@ import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
  * the thinking budget when extended thinking is on, so thinking never eats the whole answer.
  */
 export const DEFAULT_MAX_TOKENS = 4096;
-
-/** The provider's name: its key in `providerOptions` and `providerMetadata`. */
-export const anthropicProviderName = "anthropic";
 
 /** Request fields Junction sets itself; `providerOptions.anthropic` cannot replace them. */
 const reservedFields = ["model", "messages", "stream", "system", "tools"];

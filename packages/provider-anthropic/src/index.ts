@@ -1,2 +1,3 @@
 export type { AnthropicReasoningMetadata, AnthropicToolCallMetadata } from "./anthropic-metadata.js";
-export { type AnthropicProviderSettings, anthropic } from "./anthropic-provider.js";
+export { anthropic } from "./anthropic-provider.js";
+export type { AnthropicProviderSettings } from "./anthropic-settings.js";

@@ -1,6 +1,6 @@
-import { toAbortError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
-import { anthropicProviderName as provider } from "./build-anthropic-request.js";
+import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { anthropicProviderName as provider } from "./anthropic-settings.js";
 import type { AnthropicErrorClasses } from "./load-anthropic-sdk.js";
 
 /** Error types Anthropic sends (over HTTP or inside a stream) that may succeed when tried again. */
@@ -20,11 +20,12 @@ const retryableErrorTypes = new Set(["overloaded_error", "api_error", "rate_limi
  *
  * `context.sdk` gives the SDK's error classes (from `loadAnthropicSDK()`), so this module
  * does not import the SDK itself; without it (the SDK failed to load) only Junction errors and
- * aborts are told apart.
+ * aborts are told apart. `context.baseURL`, where the request went, is named when it cannot be
+ * reached.
  */
 export function mapAnthropicError(
   error: unknown,
-  context: { signal?: AbortSignal; sdk?: AnthropicErrorClasses },
+  context: { signal?: AbortSignal; sdk?: AnthropicErrorClasses; baseURL?: string },
 ): JunctionError {
   const { signal, sdk } = context;
   if (JunctionError.isInstance(error)) return error;
@@ -42,11 +43,11 @@ export function mapAnthropicError(
     });
   }
   if (error instanceof APIConnectionError) {
-    return new ProviderError({
+    return unreachableEndpointError({
       provider,
-      message: `Could not reach Anthropic: ${error.message}`,
-      retryable: true,
-      cause: error,
+      label: "Anthropic",
+      url: context.baseURL ?? "its baseURL",
+      error,
     });
   }
   if (error instanceof APIError) {
@@ -86,7 +87,7 @@ function streamFailure(error: unknown): ProviderError {
   return new ProviderError({
     code: "provider-stream-error",
     provider,
-    message: `The Anthropic stream failed: ${error instanceof Error ? error.message : String(error)}`,
+    message: `The Anthropic stream failed: ${errorMessage(error)}`,
     // fetch reports a connection lost while reading the body as a TypeError ("terminated").
     retryable: error instanceof TypeError,
     cause: error,

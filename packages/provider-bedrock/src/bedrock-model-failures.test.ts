@@ -4,8 +4,8 @@ import { JunctionError, ProviderError } from "@junction/types";
 import { collectStream } from "@junction/wire-fake";
 import { bedrockError, bedrockEvent, bedrockException } from "@junction/wire-fake/bedrock";
 import { describe, expect, it, vi } from "vitest";
+import { credentials, fixture, model, useBedrockFake } from "../test/bedrock-fake.js";
 import { bedrock } from "./bedrock-provider.js";
-import { credentials, fixture, model, useBedrockFake } from "./bedrock-test-support.js";
 
 const bedrockFake = useBedrockFake();
 const provider = bedrockFake.provider;
@@ -198,12 +198,20 @@ describe("bedrock provider failures", () => {
     });
   });
 
-  it("throws a retryable error naming the failure when Bedrock cannot be reached", async () => {
-    const url = bedrockFake.fake.url;
-    await bedrockFake.fake.close();
-    const { error } = await collectStream(provider({ baseURL: url, maxRetries: 0 }).stream(request));
-    expect(error).toMatchObject({ code: "provider-api-error", provider: "bedrock", retryable: true });
-    expect(error!.message).toMatch(/^Could not reach Bedrock: .*ECONNREFUSED/);
+  it("throws a stream error, not an unreachable endpoint, when the first event frame of a 200 answer is damaged", async () => {
+    bedrockFake.fake.enqueue({
+      frames: [{ ...bedrockEvent("messageStart", { role: "assistant" }), corrupt: true }],
+    });
+    const { events, error } = await collectStream(provider({ maxRetries: 0 }).stream(request));
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({
+      code: "provider-stream-error",
+      provider: "bedrock",
+      retryable: true,
+      status: undefined,
+      requestId: "fake-request-1",
+    });
+    expect(error!.message).toMatch(/^The Bedrock stream failed: The message checksum \(\d+\) did not match/);
   });
 
   it("throws a config error naming AWS_REGION when no region is found, before any request", async () => {

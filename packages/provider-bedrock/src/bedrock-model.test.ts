@@ -2,7 +2,7 @@ import type { Message, ModelRequest } from "@junction/types";
 import { collectStream } from "@junction/wire-fake";
 import { bedrockEvent } from "@junction/wire-fake/bedrock";
 import { describe, expect, it } from "vitest";
-import { fixture, model, useBedrockFake } from "./bedrock-test-support.js";
+import { fixture, model, useBedrockFake } from "../test/bedrock-fake.js";
 
 const bedrockFake = useBedrockFake();
 const provider = bedrockFake.provider;

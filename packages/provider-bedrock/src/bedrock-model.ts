@@ -1,7 +1,7 @@
 import type { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { toAbortError } from "@junction/provider-utils";
 import { type ModelRequest, type ModelStreamEvent, ProviderError } from "@junction/types";
-import type { BedrockSettings } from "./bedrock-provider.js";
+import type { BedrockSettings } from "./bedrock-settings.js";
 import { BedrockStreamState } from "./bedrock-stream-state.js";
 import { buildBedrockRequest } from "./build-bedrock-request.js";
 import type { BedrockSDK } from "./load-bedrock-sdk.js";
@@ -17,7 +17,7 @@ export async function* streamBedrock(
   client: BedrockRuntimeClient,
   sdk: BedrockSDK,
   request: ModelRequest,
-  settings: Pick<BedrockSettings, "defaultMaxTokens">,
+  settings: Pick<BedrockSettings, "defaultMaxTokens" | "baseURL">,
 ): AsyncGenerator<ModelStreamEvent> {
   const signal = request.signal;
   if (signal?.aborted) throw toAbortError(signal, undefined, "Bedrock");
@@ -26,8 +26,9 @@ export async function* streamBedrock(
   for (const warning of warnings) yield { type: "warning", warning };
 
   // The SDK throws a plain error for a missing region, deep inside the request: checked here first.
+  let region: string;
   try {
-    await client.config.region();
+    region = await client.config.region();
   } catch (error) {
     throw new ProviderError({
       code: "provider-config-invalid",
@@ -61,7 +62,8 @@ export async function* streamBedrock(
       yield* state.push(event);
     }
   } catch (error) {
-    throw mapBedrockError(error, { signal, sdk, inStream, requestId });
+    const endpoint = settings.baseURL ?? `https://bedrock-runtime.${region}.amazonaws.com`;
+    throw mapBedrockError(error, { signal, sdk, inStream, requestId, endpoint });
   }
   if (signal?.aborted) throw toAbortError(signal, undefined, "Bedrock");
   yield* state.finish();

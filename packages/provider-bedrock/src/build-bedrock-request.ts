@@ -1,12 +1,9 @@
 import type { ConverseStreamCommandInput, InferenceConfiguration } from "@aws-sdk/client-bedrock-runtime";
 import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
 import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
-import type { BedrockSettings } from "./bedrock-provider.js";
+import { type BedrockSettings, bedrockProviderName } from "./bedrock-settings.js";
 import { convertToBedrockMessages } from "./convert-to-bedrock-messages.js";
 import { prepareBedrockTools } from "./prepare-bedrock-tools.js";
-
-/** The provider's name: its key in `providerOptions` and `providerMetadata`. */
-export const bedrockProviderName = "bedrock";
 
 /** Input fields Junction sets itself; `providerOptions.bedrock` cannot replace them. */
 const reservedFields = ["modelId", "messages", "system", "toolConfig", "inferenceConfig"];

@@ -1,2 +1,3 @@
 export type { BedrockReasoningMetadata } from "./bedrock-metadata.js";
-export { type BedrockSettings, bedrock } from "./bedrock-provider.js";
+export { bedrock } from "./bedrock-provider.js";
+export type { BedrockSettings } from "./bedrock-settings.js";

@@ -1,6 +1,6 @@
-import { isRecord, toAbortError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
-import { bedrockProviderName as provider } from "./build-bedrock-request.js";
+import { isRecord, toAbortError, unreachableEndpointError } from "@junction/provider-utils";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { bedrockProviderName as provider } from "./bedrock-settings.js";
 import type { BedrockErrorClasses } from "./load-bedrock-sdk.js";
 
 /**
@@ -37,7 +37,10 @@ const configErrorNames = new Set(["CredentialsProviderError", "TokenProviderErro
  *   `ProviderError` `provider-stream-error`, retryable by its type, without a status;
  * - credentials the AWS provider chain could not find → `provider-config-invalid`;
  * - an event whose payload is not valid JSON → `provider-response-invalid`;
- * - a connection that failed (before the answer) or was lost (inside the stream) → retryable;
+ * - a connection that failed before any answer → retryable `provider-api-error` naming
+ *   `context.endpoint`; a failure once a 200 answer arrived (`context.inStream`, or an error the
+ *   SDK stamped with the answer's `$metadata`, as when `send()` reads a first event frame whose
+ *   checksum is wrong) → retryable `provider-stream-error`;
  * - an abort → the shared abort error (`JunctionError` `aborted`).
  *
  * `context.sdk` gives the SDK's base exception class (from `loadBedrockSDK()`), so this module
@@ -45,12 +48,19 @@ const configErrorNames = new Set(["CredentialsProviderError", "TokenProviderErro
  */
 export function mapBedrockError(
   error: unknown,
-  context: { signal?: AbortSignal; sdk?: BedrockErrorClasses; inStream?: boolean; requestId?: string },
+  context: {
+    signal?: AbortSignal;
+    sdk?: BedrockErrorClasses;
+    inStream?: boolean;
+    requestId?: string;
+    /** The runtime endpoint the request went to, named when it cannot be reached. */
+    endpoint?: string;
+  },
 ): JunctionError {
   if (JunctionError.isInstance(error)) return error;
   const name = isRecord(error) || error instanceof Error ? String((error as { name?: unknown }).name) : "";
   if (context.signal?.aborted || name === "AbortError") return toAbortError(context.signal, error, "Bedrock");
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
 
   if (configErrorNames.has(name)) {
     return new ProviderError({
@@ -88,29 +98,35 @@ export function mapBedrockError(
     });
   }
 
+  // The SDK stamps what it failed to read with the answer's metadata: a 200 answer arrived, so
+  // this is a broken stream, not an endpoint that could not be reached.
+  const answer = isRecord(error)
+    ? (error as { $metadata?: { httpStatusCode?: number; requestId?: string } }).$metadata
+    : undefined;
+  const requestId = context.requestId ?? answer?.requestId;
   if (error instanceof SyntaxError) {
     return new ProviderError({
       code: "provider-response-invalid",
       provider,
       message: `Bedrock sent an event that is not valid JSON: ${detail}`,
-      requestId: context.requestId,
+      requestId,
       cause: error,
     });
   }
-  if (context.inStream) {
+  if (context.inStream || answer?.httpStatusCode !== undefined) {
     return new ProviderError({
       code: "provider-stream-error",
       provider,
       message: `The Bedrock stream failed: ${detail}`,
       retryable: true,
-      requestId: context.requestId,
+      requestId,
       cause: error,
     });
   }
-  return new ProviderError({
+  return unreachableEndpointError({
     provider,
-    message: `Could not reach Bedrock: ${detail}`,
-    retryable: true,
-    cause: error,
+    label: "Bedrock",
+    url: context.endpoint ?? "its endpoint",
+    error,
   });
 }

@@ -1,14 +1,9 @@
 import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
 import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import type { ChatCompletionsSettings } from "./chatcompletions-provider.js";
+import { type ChatCompletionsSettings, chatCompletionsProviderName } from "./chatcompletions-settings.js";
 import { convertToChatCompletionsMessages } from "./convert-to-chatcompletions-messages.js";
 import { prepareChatCompletionsTools } from "./prepare-chatcompletions-tools.js";
-
-/** The provider's name: `settings.name`, else `"chatcompletions"`. */
-export function chatCompletionsProviderName(settings: Pick<ChatCompletionsSettings, "name">): string {
-  return settings.name ?? "chatcompletions";
-}
 
 // Fields the provider owns; `providerOptions` may not replace them.
 const reservedFields = ["model", "messages", "stream"];

@@ -572,7 +572,8 @@ describe("chatCompletions settings", () => {
       expect(error).toMatchObject({
         code: "provider-config-invalid",
         provider: "chatcompletions",
-        message: "OpenAI API key is missing: pass apiKey or set OPENAI_API_KEY.",
+        message:
+          "chatCompletions() has no baseURL: pass the endpoint's baseURL (for example http://localhost:11434/v1 for Ollama, or spread one of CHAT_COMPLETIONS_PRESETS) or set OPENAI_BASE_URL. To use api.openai.com itself, pass apiKey or set OPENAI_API_KEY.",
       });
     } finally {
       if (saved.key !== undefined) process.env.OPENAI_API_KEY = saved.key;

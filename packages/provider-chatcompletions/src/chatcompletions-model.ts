@@ -1,8 +1,8 @@
-import { loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
-import type { ModelRequest, ModelStreamEvent } from "@junction/types";
+import { loadSetting, toAbortError } from "@junction/provider-utils";
+import { type ModelRequest, type ModelStreamEvent, ProviderError } from "@junction/types";
 import type OpenAI from "openai";
-import { buildChatCompletionsRequest, chatCompletionsProviderName } from "./build-chatcompletions-request.js";
-import type { ChatCompletionsSettings } from "./chatcompletions-provider.js";
+import { buildChatCompletionsRequest } from "./build-chatcompletions-request.js";
+import { type ChatCompletionsSettings, chatCompletionsProviderName } from "./chatcompletions-settings.js";
 import { ChatCompletionsStreamState } from "./chatcompletions-stream-state.js";
 import { loadOpenAISDK, type OpenAISDK } from "./load-openai-sdk.js";
 import { mapChatCompletionsError } from "./map-chatcompletions-error.js";
@@ -28,12 +28,7 @@ export function createChatCompletionsModel(
     // api.openai.com needs a key; a server at a baseURL may need none.
     const apiKey =
       baseURL === undefined
-        ? loadApiKey({
-            apiKey: settings.apiKey,
-            environmentVariables: ["OPENAI_API_KEY"],
-            provider: name,
-            label: "OpenAI",
-          })
+        ? keyForOpenAI(settings, name)
         : // An explicit apiKey, even "", is the caller's word: "" means "send no key", and
           // OPENAI_API_KEY must not follow a baseURL the caller chose to leave keyless.
           settings.apiKey !== undefined
@@ -70,7 +65,7 @@ export function createChatCompletionsModel(
     try {
       stream = await client.chat.completions.create(body, signal ? { signal } : undefined);
     } catch (error) {
-      throw mapChatCompletionsError(error, { signal, sdk, provider: name });
+      throw mapChatCompletionsError(error, { signal, sdk, provider: name, baseURL: client.baseURL });
     }
     const chunks = stream[Symbol.asyncIterator]();
     try {
@@ -92,4 +87,20 @@ export function createChatCompletionsModel(
       await chunks.return?.();
     }
   };
+}
+
+/**
+ * The key for api.openai.com, where the requests go when no baseURL is set. Without one the
+ * likelier mistake is a forgotten baseURL (this provider is mostly pointed at other servers), so
+ * the error names that first.
+ */
+function keyForOpenAI(settings: ChatCompletionsSettings, name: string): string {
+  const apiKey = loadSetting({ value: settings.apiKey, environmentVariable: "OPENAI_API_KEY" });
+  if (apiKey !== undefined) return apiKey;
+  throw new ProviderError({
+    code: "provider-config-invalid",
+    provider: name,
+    message:
+      "chatCompletions() has no baseURL: pass the endpoint's baseURL (for example http://localhost:11434/v1 for Ollama, or spread one of CHAT_COMPLETIONS_PRESETS) or set OPENAI_BASE_URL. To use api.openai.com itself, pass apiKey or set OPENAI_API_KEY.",
+  });
 }

@@ -1,6 +1,3 @@
-export {
-  CHAT_COMPLETIONS_PRESETS,
-  type ChatCompletionsSettings,
-  chatCompletions,
-} from "./chatcompletions-provider.js";
+export { CHAT_COMPLETIONS_PRESETS, chatCompletions } from "./chatcompletions-provider.js";
+export type { ChatCompletionsSettings } from "./chatcompletions-settings.js";
 export type { ChatCompletionsReasoningMetadata } from "./convert-to-chatcompletions-messages.js";

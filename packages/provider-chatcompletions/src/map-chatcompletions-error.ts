@@ -1,5 +1,5 @@
-import { toAbortError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
 
 /**
@@ -8,11 +8,12 @@ import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
  * 200 stream, which the SDK raises as an `APIError` without a status), and the shared
  * `aborted` error when the caller's signal aborted the request. `context.sdk` gives the SDK's
  * error classes (from `loadOpenAISDK()`), so this module does not import the SDK itself;
- * `context.provider` is the provider's name (`settings.name`).
+ * `context.provider` is the provider's name (`settings.name`); `context.baseURL`, the endpoint the
+ * request went to, is named when it cannot be reached.
  */
 export function mapChatCompletionsError(
   error: unknown,
-  context: { signal?: AbortSignal; sdk?: OpenAIErrorClasses; provider: string },
+  context: { signal?: AbortSignal; sdk?: OpenAIErrorClasses; provider: string; baseURL?: string },
 ): JunctionError {
   const { signal, sdk, provider: providerName } = context;
   if (JunctionError.isInstance(error)) return error;
@@ -30,11 +31,11 @@ export function mapChatCompletionsError(
     });
   }
   if (error instanceof APIConnectionError) {
-    return new ProviderError({
+    return unreachableEndpointError({
       provider: providerName,
-      message: `Could not reach the ${providerName} endpoint: ${error.message}`,
-      retryable: true,
-      cause: error,
+      label: `the ${providerName} endpoint`,
+      url: context.baseURL ?? "its baseURL",
+      error,
     });
   }
   if (error instanceof APIError) {
@@ -68,7 +69,7 @@ export function mapChatCompletionsError(
 }
 
 function streamFailure(error: unknown, providerName: string): ProviderError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const cut = /terminated|socket|ECONNRESET|aborted/i.test(message);
   return new ProviderError({
     code: "provider-stream-error",

@@ -2,7 +2,7 @@ import type { Content, GenerateContentConfig } from "@google/genai";
 import { providerOptionsFor } from "@junction/provider-utils";
 import { JunctionError, type ModelRequest, type ToolNameMapping, type Warning } from "@junction/types";
 import { convertToGeminiMessages } from "./convert-to-gemini-messages.js";
-import type { GeminiSettings } from "./gemini-provider.js";
+import { type GeminiSettings, geminiProviderName } from "./gemini-settings.js";
 import { prepareGeminiTools } from "./prepare-gemini-tools.js";
 
 /** What `models.generateContentStream` takes, without the abort signal the I/O adds. */
@@ -10,11 +10,6 @@ export interface GeminiRequestBody {
   model: string;
   contents: Content[];
   config: GenerateContentConfig;
-}
-
-/** The provider's name (its key in `providerOptions` and `providerMetadata`) for its settings. */
-export function geminiProviderName(settings: Pick<GeminiSettings, "name">): string {
-  return settings.name ?? "gemini";
 }
 
 /**

@@ -8,7 +8,8 @@ import {
 } from "@junction/types";
 import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type GeminiSettings, gemini } from "./gemini-provider.js";
+import { gemini } from "./gemini-provider.js";
+import type { GeminiSettings } from "./gemini-settings.js";
 
 const fixture = (name: string) => readSSEFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
 const frame = (value: unknown) => `data: ${JSON.stringify(value)}\r\n\r\n`;

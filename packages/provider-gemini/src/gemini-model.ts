@@ -1,11 +1,14 @@
 import type { GoogleGenAI } from "@google/genai";
 import { loadApiKey, toAbortError } from "@junction/provider-utils";
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
-import { buildGeminiRequest, geminiProviderName } from "./build-gemini-request.js";
-import type { GeminiSettings } from "./gemini-provider.js";
+import { buildGeminiRequest } from "./build-gemini-request.js";
+import { type GeminiSettings, geminiProviderName } from "./gemini-settings.js";
 import { GeminiStreamState } from "./gemini-stream-state.js";
 import { type GeminiSDK, loadGeminiSDK } from "./load-gemini-sdk.js";
 import { mapGeminiError } from "./map-gemini-error.js";
+
+/** Where `@google/genai` sends requests when no `baseURL` is set. */
+const defaultGeminiBaseURL = "https://generativelanguage.googleapis.com";
 
 /** A client loader: reads the key, loads the SDK and creates the client once, on first use. */
 export type GeminiClientLoader = () => Promise<{ client: GoogleGenAI; sdk: GeminiSDK }>;
@@ -66,7 +69,12 @@ export async function* streamGemini(
     generateId: (index) =>
       state.responseId ? `${state.responseId}-${index}` : `gemini-${globalThis.crypto.randomUUID()}`,
   });
-  const errorContext = { providerName, signal: request.signal, timeoutMs: settings.timeout };
+  const errorContext = {
+    providerName,
+    signal: request.signal,
+    timeoutMs: settings.timeout,
+    baseURL: settings.baseURL ?? defaultGeminiBaseURL,
+  };
 
   try {
     let sdk: GeminiSDK | undefined;

@@ -1,2 +1,3 @@
 export type { GeminiPartMetadata } from "./convert-to-gemini-messages.js";
-export { type GeminiSettings, gemini } from "./gemini-provider.js";
+export { gemini } from "./gemini-provider.js";
+export type { GeminiSettings } from "./gemini-settings.js";

@@ -1,6 +1,6 @@
 import type { ApiError } from "@google/genai";
-import { toAbortError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
+import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { GeminiErrorClasses } from "./load-gemini-sdk.js";
 
 /** Where the failure happened: before any response, or inside a streamed 200 response. */
@@ -30,6 +30,8 @@ export function mapGeminiError(
     /** The per-attempt timeout, named in a timeout's message. */
     timeoutMs?: number;
     requestId?: string;
+    /** The base URL the request went to, named when it cannot be reached. */
+    baseURL?: string;
   },
 ): JunctionError {
   const { providerName = "gemini", phase = "request", signal, requestId } = context;
@@ -39,7 +41,7 @@ export function mapGeminiError(
   const sdkApiError = context.sdk?.ApiError;
   if ((sdkApiError !== undefined && error instanceof sdkApiError) || isApiErrorLike(error)) {
     const status = (error as ApiError).status;
-    const detail = parseErrorBody((error as Error).message);
+    const detail = parseErrorBody(errorMessage(error));
     const where = phase === "stream" ? " inside the stream" : "";
     return new ProviderError({
       code,
@@ -63,6 +65,14 @@ export function mapGeminiError(
       cause: error,
     });
   }
+  if (error instanceof TypeError && phase === "request") {
+    return unreachableEndpointError({
+      provider: providerName,
+      label: "the Gemini API",
+      url: context.baseURL ?? "its baseURL",
+      error,
+    });
+  }
   if (error instanceof TypeError) {
     const reason = error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
     return new ProviderError({
@@ -70,14 +80,11 @@ export function mapGeminiError(
       provider: providerName,
       retryable: true,
       requestId,
-      message:
-        phase === "stream"
-          ? `The Gemini stream was cut off (${reason}).`
-          : `Could not reach the Gemini API (${reason}).`,
+      message: `The Gemini stream was cut off (${reason}).`,
       cause: error,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (phase === "request") {
     return new ProviderError({
       provider: providerName,

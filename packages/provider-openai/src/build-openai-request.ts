@@ -2,14 +2,11 @@ import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils
 import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
 import type OpenAI from "openai";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
-import type { OpenAIProviderSettings } from "./openai-provider.js";
+import { type OpenAIProviderSettings, openAIProviderName } from "./openai-settings.js";
 import { prepareOpenAITools } from "./prepare-openai-tools.js";
 
 /** The body of a streaming Responses API request. */
 export type OpenAIRequestBody = OpenAI.Responses.ResponseCreateParamsStreaming;
-
-/** The provider's name: its key in `providerOptions` and `providerMetadata`. */
-export const openAIProviderName = "openai";
 
 // Request fields Junction builds itself; a provider option cannot replace them. (`tools` is
 // read separately: hosted tools given there are sent after the request's function tools.)

@@ -3,4 +3,5 @@ export type {
   OpenAIMCPApprovalResponse,
   OpenAIPartMetadata,
 } from "./convert-to-openai-messages.js";
-export { type OpenAIProviderSettings, openai } from "./openai-provider.js";
+export { openai } from "./openai-provider.js";
+export type { OpenAIProviderSettings } from "./openai-settings.js";

@@ -1,7 +1,7 @@
-import { toAbortError } from "@junction/provider-utils";
-import { isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
-import { openAIProviderName } from "./build-openai-request.js";
+import { toAbortError, unreachableEndpointError } from "@junction/provider-utils";
+import { errorMessage, isRetryableStatus, JunctionError, ProviderError } from "@junction/types";
 import type { OpenAIErrorClasses } from "./load-openai-sdk.js";
+import { openAIProviderName } from "./openai-settings.js";
 
 /** Error codes OpenAI sends inside a 200 stream for failures that may pass on a later attempt. */
 const retryableStreamCodes = new Set([
@@ -52,6 +52,8 @@ export function mapOpenAIError(
     requestId?: string;
     /** True once the response headers arrived: a connection error then means the stream broke off. */
     streaming?: boolean;
+    /** The base URL the request went to, named when it cannot be reached. */
+    baseURL?: string;
   },
 ): JunctionError {
   if (JunctionError.isInstance(error)) return error;
@@ -76,15 +78,13 @@ export function mapOpenAIError(
       requestId: context.requestId,
       cause: error,
     });
-  if (error instanceof APIConnectionError) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return new ProviderError({
+  if (error instanceof APIConnectionError)
+    return unreachableEndpointError({
       provider,
-      message: `Could not connect to the OpenAI API${cause}.`,
-      retryable: true,
-      cause: error,
+      label: "the OpenAI API",
+      url: context.baseURL ?? "its baseURL",
+      error,
     });
-  }
   if (error instanceof APIError) {
     const requestId = error.requestID ?? context.requestId;
     if (error.status === undefined)
@@ -112,7 +112,7 @@ export function mapOpenAIError(
       cause: error,
     });
   // A connection cut mid-stream surfaces as a fetch error (for example "terminated").
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ProviderError({
     code: "provider-stream-error",
     provider,

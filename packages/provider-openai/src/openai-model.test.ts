@@ -605,19 +605,6 @@ describe("openai provider failures", () => {
     expect((error as Error).message).toMatch(/^The OpenAI stream broke off: /);
   });
 
-  it("throws a retryable connection error when nothing listens at the base URL", async () => {
-    const closedPort = new URL(fake.url).port;
-    await fake.close();
-    const { error } = await collectStream(
-      openai({ apiKey: "sk-test", baseURL: `http://127.0.0.1:${closedPort}/v1`, maxRetries: 0 }).stream(
-        request,
-      ),
-    );
-    expect(error).toMatchObject({ code: "provider-api-error", retryable: true });
-    expect((error as Error).message).toMatch(/^Could not connect to the OpenAI API/);
-    fake = await startWireFake();
-  });
-
   it("throws when the stream ends without response.completed", async () => {
     fake.enqueue({ chunks: fixture("openai-text.sse.txt").slice(0, 5) });
     const { events, error } = await collectStream(provider().stream(request));

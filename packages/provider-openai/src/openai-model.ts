@@ -1,10 +1,10 @@
 import { loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
 import type OpenAI from "openai";
-import { buildOpenAIRequest, openAIProviderName } from "./build-openai-request.js";
+import { buildOpenAIRequest } from "./build-openai-request.js";
 import { loadOpenAISDK, type OpenAISDK } from "./load-openai-sdk.js";
 import { mapOpenAIError } from "./map-openai-error.js";
-import type { OpenAIProviderSettings } from "./openai-provider.js";
+import { type OpenAIProviderSettings, openAIProviderName } from "./openai-settings.js";
 import { OpenAIStreamState } from "./openai-stream-state.js";
 
 /** Makes the SDK client for a provider's settings: reads the key, then loads the SDK. */
@@ -67,7 +67,13 @@ export async function* streamOpenAIResponse(
       if (state.finished) break;
     }
   } catch (error) {
-    throw mapOpenAIError(error, { signal, sdk, requestId, streaming: state !== undefined });
+    throw mapOpenAIError(error, {
+      signal,
+      sdk,
+      requestId,
+      streaming: state !== undefined,
+      baseURL: client.baseURL,
+    });
   }
   // The SDK ends the iteration quietly when the request is aborted mid-stream.
   if (signal?.aborted) throw toAbortError(signal, undefined, "OpenAI");

@@ -5,11 +5,11 @@ import {
   ProviderError,
   type ToolNameMapping,
 } from "@junction/types";
-import { openAIProviderName } from "./build-openai-request.js";
 import type { OpenAIMCPApprovalRequest, OpenAIPartMetadata } from "./convert-to-openai-messages.js";
 import { openAIStreamError } from "./map-openai-error.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
+import { openAIProviderName } from "./openai-settings.js";
 
 type ItemState =
   | { kind: "message"; itemId?: string; phase?: string; texts: string[] }

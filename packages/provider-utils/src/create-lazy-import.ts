@@ -1,4 +1,4 @@
-import { ProviderError } from "@junction/types";
+import { errorMessage, ProviderError } from "@junction/types";
 
 /**
  * Makes a memoised loader for a vendor SDK, so importing a provider package (and calling its
@@ -34,7 +34,7 @@ export function createLazyImport<T>(
       throw new ProviderError({
         code: "provider-config-invalid",
         provider: options.provider,
-        message: `The ${options.provider} provider could not load ${options.packageName}: install it (npm install ${options.packageName}). ${error instanceof Error ? error.message : String(error)}`,
+        message: `The ${options.provider} provider could not load ${options.packageName}: install it (npm install ${options.packageName}). ${errorMessage(error)}`,
         cause: error,
       });
     });

@@ -19,3 +19,4 @@ export {
 } from "./prepare-tool-names.js";
 export { passThroughOptions, providerOptionsFor } from "./provider-options.js";
 export { toAbortError } from "./to-abort-error.js";
+export { unreachableEndpointError } from "./unreachable-endpoint-error.js";

@@ -1,4 +1,5 @@
 import type { Warning } from "@junction/types";
+import { errorMessage } from "@junction/types";
 
 /**
  * True for a plain JSON object: not `null`, not an array.
@@ -33,7 +34,7 @@ export function parseToolArguments(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, error: `not valid JSON (${errorMessage(error)})` };
   }
   if (isRecord(value)) return { ok: true, value };
   const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;

@@ -1,4 +1,5 @@
-import { isAbortError, type ModelStreamEvent, ProviderError } from "@junction/types";
+import { errorMessage, isAbortError, type ModelStreamEvent, ProviderError } from "@junction/types";
+import { closedLocalURL } from "@junction/wire-fake";
 import { afterEach, beforeEach, expect, vi } from "vitest";
 import { collect, neutralEvents } from "./collect-events.ts";
 import { contractCase } from "./contract-case.ts";
@@ -6,7 +7,10 @@ import { heldTurn, textTurn, userRequest } from "./contract-scenarios.ts";
 import { expectedEvents } from "./expected-events.ts";
 import type { VendorAdapter, VendorFake } from "./vendor-adapter.ts";
 
-/** The failure half of the contract: HTTP errors, retries, errors inside a stream, abort, a missing key. */
+/**
+ * The failure half of the contract: HTTP errors, retries, errors inside a stream, abort, an endpoint
+ * that cannot be reached, a missing key.
+ */
 export function defineFailureContract(vendor: VendorAdapter): void {
   const contract = contractCase(vendor);
   let fake: VendorFake;
@@ -33,7 +37,7 @@ export function defineFailureContract(vendor: VendorAdapter): void {
         status: 400,
         retryable: false,
       });
-      expect((error as Error).message).toContain("contract: the request is malformed");
+      expect(errorMessage(error)).toContain("contract: the request is malformed");
       expect(fake.requests).toHaveLength(1);
     },
   );
@@ -80,7 +84,7 @@ export function defineFailureContract(vendor: VendorAdapter): void {
       status: 503,
       retryable: true,
     });
-    expect((error as Error).message).toContain("contract: try again later");
+    expect(errorMessage(error)).toContain("contract: try again later");
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -94,7 +98,7 @@ export function defineFailureContract(vendor: VendorAdapter): void {
       expect(events).toEqual([{ type: "text-delta", text: "Partial" }]);
       expect(ProviderError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ code: "provider-stream-error", provider: vendor.name, retryable: true });
-      expect((error as Error).message).toContain("contract: overloaded mid-stream");
+      expect(errorMessage(error)).toContain("contract: overloaded mid-stream");
     },
   );
 
@@ -117,6 +121,27 @@ export function defineFailureContract(vendor: VendorAdapter): void {
       await held.close();
     }
   });
+
+  contract(
+    "unreachable",
+    "names the URL it tried when nothing listens there, as a retryable error without a status",
+    async () => {
+      const url = await closedLocalURL();
+      const provider = vendor.createProvider({ baseURL: url, maxRetries: 0 });
+      const { events, error } = await collect(provider.stream(request()));
+      expect(events).toEqual([]);
+      expect(ProviderError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: "provider-api-error",
+        provider: vendor.name,
+        retryable: true,
+        status: undefined,
+      });
+      expect(errorMessage(error)).toMatch(/^Could not reach .+ at http:\/\/127\.0\.0\.1:\d+/);
+      expect(errorMessage(error)).toContain(`at ${url}`);
+      expect(errorMessage(error)).toContain(`ECONNREFUSED ${url.slice("http://".length)}`);
+    },
+  );
 
   const missing = vendor.missingApiKey;
   if (missing) {

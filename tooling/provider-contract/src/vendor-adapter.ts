@@ -94,6 +94,7 @@ export type ContractCase =
   | "http-5xx"
   | "stream-error"
   | "abort"
+  | "unreachable"
   | "missing-api-key";
 
 /** Settings the suite creates a provider with. */

@@ -23,6 +23,8 @@ export interface BedrockFrame {
   payload: unknown;
   /** The payload's bytes exactly, instead of `payload` as JSON: for frames that are not valid JSON. */
   raw?: string;
+  /** Send the frame with a wrong message checksum, as if a byte was damaged on the way. */
+  corrupt?: boolean;
 }
 
 /** A ConverseStream event frame, for example `bedrockEvent("messageStop", { stopReason: "end_turn" })`. */
@@ -40,7 +42,7 @@ const codec = new EventStreamCodec(toUtf8, fromUtf8);
 /** Encodes a frame with the AWS SDK's own event-stream codec (prelude, headers, CRCs). */
 export function encodeBedrockFrame(frame: BedrockFrame): Uint8Array {
   const typeHeader = frame.kind === "event" ? ":event-type" : ":exception-type";
-  return codec.encode({
+  const bytes = codec.encode({
     headers: {
       [typeHeader]: { type: "string", value: frame.type },
       ":content-type": { type: "string", value: "application/json" },
@@ -48,6 +50,9 @@ export function encodeBedrockFrame(frame: BedrockFrame): Uint8Array {
     },
     body: fromUtf8(frame.raw ?? JSON.stringify(frame.payload)),
   });
+  // The last four bytes are the message's CRC32.
+  if (frame.corrupt) bytes[bytes.length - 1]! ^= 0xff;
+  return bytes;
 }
 
 /** Decodes one encoded frame back (the codec checks both CRCs). */

@@ -84,6 +84,18 @@ export async function startWireFake(options: { fallback?: WireHandler } = {}): P
 }
 
 /**
+ * A loopback URL where nothing listens (a port that was just bound and released), for testing
+ * what a provider says when its endpoint cannot be reached: connecting to it is refused.
+ */
+export async function closedLocalURL(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/**
  * Reads an SSE fixture file and splits it into events (on blank lines), keeping the exact
  * framing. Lines starting with `#` at the top of the file are comments (e.g. the source of the
  * fixture) and are dropped.

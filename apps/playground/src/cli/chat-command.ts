@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import type { ElicitResult } from "@junction/types";
+import { type ElicitResult, errorMessage } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
 import type { ElicitationRequest } from "../shared/api-types.js";
@@ -155,7 +155,9 @@ function printEvent(
             ? playground.chat.answerApproval(currentRun, id, false, "No one was there to approve it.")
             : playground.chat.answerApproval(currentRun, id, /^y(es)?$/i.test(answer.trim())),
         )
-        .catch(() => undefined);
+        .catch((error) =>
+          process.stderr.write(`! The approval could not be answered: ${safe(errorMessage(error))}\n`),
+        );
       break;
     }
     case "approval-answered":

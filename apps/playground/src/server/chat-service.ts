@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { Agent, type AgentEvent, annotationPolicy } from "@junction/core";
-import { JunctionError, type Message } from "@junction/types";
+import { createAbortError, errorMessage, JunctionError, type Message } from "@junction/types";
 import type { ChatEvent } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { DataDir } from "./data-dir.js";
@@ -113,7 +113,7 @@ export class ChatService {
     });
     const controller = new AbortController();
     response.on("close", () => {
-      if (!response.writableFinished) controller.abort(new JunctionError("aborted", "The page went away."));
+      if (!response.writableFinished) controller.abort(createAbortError("The page went away."));
     });
     await this.runTurn(
       conversationId,
@@ -306,7 +306,7 @@ export class ChatService {
       publish({ type: "finish", reason: result.finishReason, text: result.text });
     } catch (error) {
       const aborted = controller.signal.aborted;
-      const message = aborted ? "Stopped." : `The run failed: ${(error as Error).message}`;
+      const message = aborted ? "Stopped." : `The run failed: ${errorMessage(error)}`;
       // Keep what the person said and what the model wrote so far for the next turn.
       const partial = conversation.transcript
         .slice(conversation.transcript.findLastIndex((item) => item.kind === "user") + 1)
@@ -344,7 +344,7 @@ export class ChatService {
       emit({
         type: "warning",
         code: "save-failed",
-        message: `The conversation could not be saved: ${(error as Error).message}`,
+        message: `The conversation could not be saved: ${errorMessage(error)}`,
       });
     }
   }
@@ -369,12 +369,12 @@ export class ChatService {
   stop(runId: string): void {
     const run = this.#runs.get(runId);
     if (!run) throw new JunctionError("invalid-argument", `No run ${runId} is in progress.`);
-    run.controller.abort(new JunctionError("aborted", "Stopped by the user."));
+    run.controller.abort(createAbortError("Stopped by the user."));
   }
 
   /** Stops every run, for shutdown. */
   stopAll(): void {
     for (const run of this.#runs.values())
-      run.controller.abort(new JunctionError("aborted", "The playground is closing."));
+      run.controller.abort(createAbortError("The playground is closing."));
   }
 }

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { JunctionError } from "@junction/types";
+import { errorMessage, JunctionError } from "@junction/types";
 import type { PlaygroundState } from "../shared/api-types.js";
 import type { ChatService } from "./chat-service.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
@@ -389,7 +389,7 @@ async function readJson(request: IncomingMessage): Promise<Record<string, any>> 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new HttpError(400, `The request body is not JSON: ${(error as Error).message}`);
+    throw new HttpError(400, `The request body is not JSON: ${errorMessage(error)}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new HttpError(400, "The request body must be a JSON object.");

@@ -1,5 +1,10 @@
 import { loadMCPConfig, MCP, type MCPConfig } from "@junction/mcp-client";
-import { type CreateMessageRequestParams, type CreateMessageResult, JunctionError } from "@junction/types";
+import {
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  errorMessage,
+  JunctionError,
+} from "@junction/types";
 import type { ServerHealth, ServerStatus, StderrLog, TrafficLog } from "../shared/api-types.js";
 import type { DataDir } from "./data-dir.js";
 import { BUILTIN_SERVERS, builtinServerEntry, isBuiltinServer } from "./default-servers.js";
@@ -219,7 +224,7 @@ export class ServerRegistry {
       await mcp.ping({ timeoutMs });
       health = { state: "ok", at: at(), latencyMs: Math.round((performance.now() - started) * 10) / 10 };
     } catch (error) {
-      const message = this.#redactor.redact((error as Error).message);
+      const message = this.#redactor.redact(errorMessage(error));
       const unsupported = /-32601|method not found/i.test(message);
       const reconnecting = !unsupported && /still reconnecting|reconnecting when/i.test(message);
       health = {
@@ -317,7 +322,7 @@ export class ServerRegistry {
       } catch (error) {
         throw new JunctionError(
           "mcp-config-invalid",
-          `The imported file is not JSON: ${(error as Error).message}`,
+          `The imported file is not JSON: ${errorMessage(error)}`,
         );
       }
     }
@@ -426,7 +431,7 @@ export class ServerRegistry {
       );
     } catch (error) {
       entry.status = "error";
-      entry.error = this.#redactor.redact((error as Error).message);
+      entry.error = this.#redactor.redact(errorMessage(error));
       this.#hub.publish({ type: "servers-changed" });
       return;
     }
@@ -480,8 +485,10 @@ export class ServerRegistry {
       entry.status = "connected";
     } catch (error) {
       entry.status = "error";
-      entry.error = this.#redactor.redact((error as Error).message);
+      entry.error = this.#redactor.redact(errorMessage(error));
       entry.mcp = undefined;
+      // Closing what failed to connect: the connect failure is already in entry.error, and one from the
+      // cleanup adds nothing.
       await mcp.close().catch(() => undefined);
     }
     this.#hub.publish({ type: "servers-changed" });
@@ -494,6 +501,8 @@ export class ServerRegistry {
     for (const listener of this.#closedListeners) {
       listener({ id: entry.stored.id, name: entry.stored.name, connection: mcp });
     }
+    // The user removed or disconnected the server: it is gone from the list either way, and close() failing
+    // leaves nothing to act on.
     await mcp.close().catch(() => undefined);
   }
 }

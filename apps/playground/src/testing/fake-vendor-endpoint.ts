@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { errorMessage } from "@junction/types";
 
 /** A request a {@link FakeVendorEndpoint} received, its JSON body parsed. */
 export interface RecordedRequest {
@@ -44,7 +45,7 @@ export async function startFakeVendorEndpoint(
     } catch (error) {
       // A request the fake did not expect: say why, in the error the SDK reports.
       response.writeHead(500, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: { message: `fake endpoint: ${(error as Error).message}` } }));
+      response.end(JSON.stringify({ error: { message: `fake endpoint: ${errorMessage(error)}` } }));
       return;
     }
     response.writeHead(200, { "content-type": "text/event-stream" });

@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import type {
   ChatEvent,
   ConversationDetail,
@@ -166,7 +167,7 @@ function settingsButton(): HTMLElement {
                     dialog.remove();
                   } catch (error) {
                     message.className = "form-message error";
-                    message.textContent = (error as Error).message;
+                    message.textContent = errorMessage(error);
                   }
                 },
               },
@@ -343,7 +344,7 @@ function approvalPrompt(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLEl
     try {
       await api("POST", `/api/runs/${runId}/approvals/${encodeURIComponent(item.id)}`, { approve });
     } catch (error) {
-      prompt.append(h("div", { class: "form-message error" }, (error as Error).message));
+      prompt.append(h("div", { class: "form-message error" }, errorMessage(error)));
     }
   };
   const prompt = h(
@@ -412,7 +413,7 @@ async function send(): Promise<void> {
       },
     );
   } catch (error) {
-    transcript.append(renderItem({ kind: "notice", level: "error", text: (error as Error).message }));
+    transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
   } finally {
     runId = undefined;
     sendButton.disabled = false;
@@ -427,6 +428,6 @@ async function stop(): Promise<void> {
   try {
     await api("POST", `/api/runs/${runId}/stop`, {});
   } catch (error) {
-    transcript.append(renderItem({ kind: "notice", level: "error", text: (error as Error).message }));
+    transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
   }
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import type { ElicitationRequest } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { h, safeLink } from "./dom.js";
@@ -51,7 +52,7 @@ function showNext(): void {
         content = form.read();
       } catch (error) {
         message.className = "form-message error";
-        message.textContent = (error as Error).message;
+        message.textContent = errorMessage(error);
         return;
       }
     }
@@ -60,7 +61,7 @@ function showNext(): void {
       closeElicitation(request.id);
     } catch (error) {
       message.className = "form-message error";
-      message.textContent = (error as Error).message;
+      message.textContent = errorMessage(error);
     }
   };
   const count = h("div", { class: "muted", testid: "elicitation-count" });

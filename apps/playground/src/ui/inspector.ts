@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { appendAppIfAny, appFormWarning, MCP_APP_MIME_TYPE, mcpAppPreview } from "./mcp-app-frame.js";
@@ -71,7 +72,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
       args = form.read();
     } catch (error) {
       output.replaceChildren(
-        h("div", { class: "banner error", testid: "tool-call-error" }, (error as Error).message),
+        h("div", { class: "banner error", testid: "tool-call-error" }, errorMessage(error)),
       );
       return;
     }
@@ -90,7 +91,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
       void appendAppIfAny(output, { serverId, tool: tool.name, input: args, result: answer.result });
     } catch (error) {
       output.replaceChildren(
-        h("div", { class: "banner error", testid: "tool-call-error" }, (error as Error).message),
+        h("div", { class: "banner error", testid: "tool-call-error" }, errorMessage(error)),
       );
     } finally {
       run.disabled = false;
@@ -159,7 +160,7 @@ async function resourcesTab(serverId: string): Promise<HTMLElement> {
         ...(result.contents ?? []).map((contents) => renderReadContents(serverId, uri, contents)),
       );
     } catch (error) {
-      output.replaceChildren(h("div", { class: "banner error" }, (error as Error).message));
+      output.replaceChildren(h("div", { class: "banner error" }, errorMessage(error)));
     }
   };
   const list = h("div", { class: "item-list", testid: "resource-list" });
@@ -280,7 +281,7 @@ async function promptsTab(serverId: string): Promise<HTMLElement> {
                   ),
                 );
               } catch (error) {
-                output.replaceChildren(h("div", { class: "banner error" }, (error as Error).message));
+                output.replaceChildren(h("div", { class: "banner error" }, errorMessage(error)));
               }
             };
             panel.replaceChildren(

@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import type { PlaygroundState } from "../shared/api-types.js";
 import { api, openEvents, token } from "./api.js";
 import { mountChatView } from "./chat-view.js";
@@ -79,5 +80,5 @@ async function start(): Promise<void> {
 void start().catch((error: unknown) => {
   document
     .getElementById("app")
-    ?.replaceChildren(h("div", { class: "banner error" }, String((error as Error).message ?? error)));
+    ?.replaceChildren(h("div", { class: "banner error" }, String(errorMessage(error) ?? error)));
 });

@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 /**
  * The host side of the MCP Apps protocol (`io.modelcontextprotocol/ui`, 2026-01-26): JSON-RPC
  * 2.0 over `postMessage` with one app's iframe. Everything the app sends is untrusted: each
@@ -144,7 +145,7 @@ export class McpAppBridge {
       (error: unknown) =>
         error instanceof BridgeError
           ? this.#error(requestId, error.code, error.message)
-          : this.#error(requestId, RPC_ERROR.refused, error instanceof Error ? error.message : String(error)),
+          : this.#error(requestId, RPC_ERROR.refused, errorMessage(error)),
     );
   }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import { api } from "./api.js";
 import { h, jsonBlock, safeLinkUrl } from "./dom.js";
 import {
@@ -241,7 +242,7 @@ async function callTool(
   try {
     answer = await api("POST", `/api/apps/${opened.appId}/tools/call`, { name, arguments: args });
   } catch (error) {
-    throw new BridgeError(RPC_ERROR.refused, (error as Error).message);
+    throw new BridgeError(RPC_ERROR.refused, errorMessage(error));
   }
   if (!answer.approval) return answer.result;
   const approval = answer.approval;
@@ -258,7 +259,7 @@ async function callTool(
       approve,
     });
   } catch (error) {
-    throw new BridgeError(RPC_ERROR.refused, (error as Error).message);
+    throw new BridgeError(RPC_ERROR.refused, errorMessage(error));
   }
   if (answered.denied)
     throw new BridgeError(RPC_ERROR.refused, `The person denied the call of ${approval.name}.`);

@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { expandTemplate, templateVariables } from "./uri-template.js";
@@ -68,7 +69,7 @@ export function resourceTemplateForm(
         );
       } catch (error) {
         if (ticket === asked)
-          suggestions.replaceChildren(h("span", { class: "form-message error" }, (error as Error).message));
+          suggestions.replaceChildren(h("span", { class: "form-message error" }, errorMessage(error)));
       }
     };
     input.addEventListener("input", () => {

@@ -1,4 +1,4 @@
-import { JunctionError } from "@junction/types";
+import { errorMessage, JunctionError } from "@junction/types";
 import { h } from "./dom.js";
 
 type Property = {
@@ -122,10 +122,7 @@ export function schemaForm(
         try {
           return JSON.parse(area.value);
         } catch (error) {
-          throw new JunctionError(
-            "invalid-argument",
-            `${name} is not valid JSON: ${(error as Error).message}`,
-          );
+          throw new JunctionError("invalid-argument", `${name} is not valid JSON: ${errorMessage(error)}`);
         }
       };
     }

@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import type { ServerHealth, ServerStatus, StderrLog, TrafficEntry, TrafficLog } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -17,6 +18,8 @@ function every(element: HTMLElement, ms: number, active: () => boolean, tick: ()
       return;
     }
     element.dataset.mounted = "1";
+    // A failed poll is retried on the next tick; each tick shows its own failures in the view (ping failed,
+    // …).
     if (active()) void tick().catch(() => undefined);
   }, ms);
 }
@@ -60,7 +63,7 @@ export function healthIndicator(server: ServerStatus): HTMLElement {
     try {
       show(await api<ServerHealth>("POST", `/api/servers/${server.id}/ping`, {}));
     } catch (error) {
-      show({ state: "failed", at: new Date().toISOString(), error: (error as Error).message });
+      show({ state: "failed", at: new Date().toISOString(), error: errorMessage(error) });
     }
   };
   const live = server.status === "connected" || server.status === "reconnecting";

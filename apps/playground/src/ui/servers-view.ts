@@ -1,3 +1,4 @@
+import { errorMessage } from "@junction/types";
 import type { ServerStatus } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
@@ -22,7 +23,7 @@ export async function refreshServers(): Promise<void> {
     servers = await api<ServerStatus[]>("GET", "/api/servers");
   } catch (error) {
     clear(root);
-    root.append(h("div", { class: "banner error" }, (error as Error).message));
+    root.append(h("div", { class: "banner error" }, errorMessage(error)));
     return;
   }
   if (!selectedId || !servers.some((server) => server.id === selectedId)) selectedId = servers[0]?.id;
@@ -185,7 +186,7 @@ async function restart(server: ServerStatus): Promise<void> {
   try {
     await api("POST", `/api/servers/${server.id}/restart`, {});
   } catch (error) {
-    alertBanner((error as Error).message);
+    alertBanner(errorMessage(error));
   }
   await refreshServers();
 }
@@ -222,7 +223,7 @@ function openServerEditor(server?: ServerStatus): void {
     try {
       entry = JSON.parse(config.value);
     } catch (error) {
-      message.textContent = `The configuration is not valid JSON: ${(error as Error).message}`;
+      message.textContent = `The configuration is not valid JSON: ${errorMessage(error)}`;
       message.className = "form-message error";
       return;
     }
@@ -239,7 +240,7 @@ function openServerEditor(server?: ServerStatus): void {
       dialog.remove();
       await refreshServers();
     } catch (error) {
-      message.textContent = (error as Error).message;
+      message.textContent = errorMessage(error);
       message.className = "form-message error";
     }
   };
@@ -311,7 +312,7 @@ function openImport(): void {
       await refreshServers();
     } catch (error) {
       message.className = "form-message error";
-      message.textContent = (error as Error).message;
+      message.textContent = errorMessage(error);
     }
   };
   const dialog = h(

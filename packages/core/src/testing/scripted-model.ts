@@ -1,7 +1,7 @@
 import {
   type AssistantContentPart,
+  createAbortError,
   type FinishReason,
-  JunctionError,
   type ModelProvider,
   type ModelRequest,
   type ModelStreamEvent,
@@ -209,8 +209,7 @@ function usageOf(usage: Partial<Usage> = {}): Usage {
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted)
-    throw new JunctionError("aborted", "The scripted model stream was aborted.", { cause: signal.reason });
+  if (signal?.aborted) throw createAbortError("The scripted model stream was aborted.", signal.reason);
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -218,9 +217,7 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(
-        new JunctionError("aborted", "The scripted model stream was aborted.", { cause: signal?.reason }),
-      );
+      reject(createAbortError("The scripted model stream was aborted.", signal?.reason));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);

@@ -1,8 +1,9 @@
-// Shared by this package's tests (not exported): the Bedrock event-stream fake, started for each
-// test, and a provider pointed at it with fake static credentials.
+// Shared by this package's tests, outside src/ so it is never built or published: the Bedrock
+// event-stream fake, started for each test, and a provider pointed at it with fake static credentials.
 import { type BedrockFake, readBedrockFixture, startBedrockFake } from "@junction/wire-fake/bedrock";
 import { afterEach, beforeEach } from "vitest";
-import { type BedrockSettings, bedrock } from "./bedrock-provider.js";
+import { bedrock } from "../src/bedrock-provider.js";
+import type { BedrockSettings } from "../src/bedrock-settings.js";
 
 export const credentials = { accessKeyId: "AKIDFAKEBEDROCK", secretAccessKey: "fake-secret" };
 
@@ -10,7 +11,7 @@ export const model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 
 /** A recorded ConverseStream reply from src/__fixtures__/. */
 export const fixture = (name: string) =>
-  readBedrockFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
+  readBedrockFixture(new URL(`../src/__fixtures__/${name}`, import.meta.url));
 
 /** Starts a fresh fake before each test and closes it after; `provider()` talks to the current one. */
 export function useBedrockFake(): {

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import * as core from "./index.js";
+
+describe("@junction/core's public API", () => {
+  it("exports exactly the values it means to publish, nothing kept only for its own modules", () => {
+    expect(Object.keys(core).sort()).toEqual([
+      "Agent",
+      "DEFAULT_MAX_MEDIA_PART_BYTES",
+      "DEFAULT_TOOL_LIMITS",
+      "InMemoryDurability",
+      "RUN_STATE_VERSION",
+      "annotationPolicy",
+      "createSamplingHandler",
+      "generate",
+      "idempotencyKey",
+      "namePatternPolicy",
+      "parseRunState",
+      "stream",
+      "tool",
+    ]);
+  });
+});

@@ -1,0 +1,54 @@
+/** Settings for `chatCompletions()`. */
+export interface ChatCompletionsSettings {
+  /**
+   * The API key, sent as `Authorization: Bearer …`; trimmed. Checked on the first request: without
+   * a `baseURL` (so for api.openai.com) a missing key throws a `ProviderError` with code
+   * `provider-config-invalid`; with a `baseURL` and no key, no Authorization header is sent.
+   * @default process.env.OPENAI_API_KEY
+   */
+  apiKey?: string;
+  /**
+   * The endpoint's base URL as the `openai` SDK means it, including the version path, for
+   * example `http://localhost:11434/v1` for Ollama. See {@link CHAT_COMPLETIONS_PRESETS}.
+   * @default process.env.OPENAI_BASE_URL, else https://api.openai.com/v1
+   */
+  baseURL?: string;
+  /** Extra HTTP headers on every request (OpenRouter's `HTTP-Referer`, a proxy's auth, …). */
+  headers?: Record<string, string>;
+  /**
+   * How often the SDK retries a request that failed with 408, 409, 429, 5xx or a connection error.
+   * @default 2
+   */
+  maxRetries?: number;
+  /**
+   * Per-request timeout in milliseconds.
+   * @default 600000 (the SDK's default)
+   */
+  timeout?: number;
+  /**
+   * The provider's name: its key in `providerOptions` and `providerMetadata`, and the name
+   * in errors. Set it to tell several endpoints apart, for example `"ollama"`.
+   * @default "chatcompletions"
+   */
+  name?: string;
+  /**
+   * Ask for token usage in the stream (`stream_options.include_usage`). Turn it off for old
+   * servers that reject the field.
+   * @default true
+   */
+  includeUsage?: boolean;
+  /**
+   * Send earlier reasoning back on assistant messages, in the field it arrived in
+   * (`reasoning_content` or `reasoning`). Some servers want it (DeepSeek with tool calls);
+   * OpenAI rejects it.
+   * @default false
+   */
+  echoReasoning?: boolean;
+  /** A `fetch` to use instead of the global one (proxies, tests). */
+  fetch?: typeof fetch;
+}
+
+/** The provider's name: `settings.name`, else `"chatcompletions"`. */
+export function chatCompletionsProviderName(settings: Pick<ChatCompletionsSettings, "name">): string {
+  return settings.name ?? "chatcompletions";
+}
