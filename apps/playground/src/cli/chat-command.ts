@@ -53,13 +53,12 @@ export async function runChatCommand(options: {
       process.once("SIGINT", onSignal);
       await playground.chat.runTurn(
         conversation.id,
-        { text, provider: provider.id, model: options.model },
+        { text, provider: provider.id, model: options.model, signal: controller.signal },
         (event) => {
           const result = printEvent(event, playground, readline, options.approveAll);
           if (event.type === "error" && !event.aborted) failed = true;
           return result;
         },
-        controller,
       );
       process.off("SIGINT", onSignal);
     };
