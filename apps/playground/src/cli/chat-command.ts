@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import type { ElicitResult } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
+import { unavailableProviderMessage } from "../server/providers.js";
 import { toTerminalText as safe } from "./terminal-text.js";
 
 /**
@@ -33,9 +34,7 @@ export async function runChatCommand(options: {
     const providers = playground.chat.providers();
     const provider = providers.find((candidate) => candidate.id === (options.provider ?? providers[0]!.id));
     if (!provider) {
-      process.stderr.write(
-        `The provider ${options.provider} is not available; available: ${providers.map((p) => p.id).join(", ")}.\n`,
-      );
+      process.stderr.write(`${unavailableProviderMessage(safe(options.provider ?? ""), providers)}\n`);
       return 2;
     }
     if (provider.id === "offline") {
