@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { validator } from "hono/validator";
 import type { PlaygroundState } from "../shared/api-types.js";
 import type { ChatService } from "./chat-service.js";
+import { exampleServerEntry, isExampleServer } from "./default-servers.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
 import type { EventHub } from "./event-hub.js";
 import { eventStream } from "./event-stream.js";
@@ -141,6 +142,12 @@ export function apiRoutes(
     return answer(c, registry.add(body.name, body.config));
   });
   api.post("/servers/import", json, (c) => answer(c, registry.import(c.req.valid("json").document)));
+  api.post("/servers/examples/:example", pathIds("example"), json, (c) => {
+    const { example } = c.req.valid("param");
+    if (!isExampleServer(example))
+      throw new HTTPException(404, { message: `There is no example server ${example}.` });
+    return answer(c, registry.add(example, exampleServerEntry(example)));
+  });
   api.put("/servers/:id", id, json, (c) => {
     const body = c.req.valid("json");
     return answer(c, registry.update(c.req.valid("param").id, body.name, body.config, body.enabled));

@@ -101,6 +101,22 @@ describe("errors keep their own status", () => {
   });
 });
 
+describe("example servers", () => {
+  it("answers an example the playground does not ship with 404, and adds nothing", async () => {
+    expect(await test.api("POST", "/api/servers/examples/nope", {})).toEqual({
+      status: 404,
+      body: { error: "There is no example server nope." },
+    });
+    expect(await test.api("POST", "/api/servers/examples/__proto__", {})).toEqual({
+      status: 404,
+      body: { error: "There is no example server __proto__." },
+    });
+    expect(
+      (await test.api("GET", "/api/servers")).body.map((server: { name: string }) => server.name),
+    ).toEqual(["everything", "filesystem", "memory"]);
+  });
+});
+
 describe("the page's files", () => {
   it("serves the favicon the page names without the token, so loading the page has no 401", async () => {
     const page = await (await fetch(test.url)).text();
