@@ -116,6 +116,18 @@ describe("the rough edges of issue 18, on the page", () => {
     expect(text).toContain(`"write a file notes.txt with 'hi'"`);
     expect(text).not.toContain("\\");
     await shot("03-offline-chat.png");
+  });
+
+  it("shows the example's app in chat when the offline model is asked for the counter", async () => {
+    await page.getByTestId("composer").fill("show the counter");
+    await page.getByTestId("send").click();
+    const card = page.getByTestId("tool-card").last();
+    await expect
+      .poll(() => card.getByTestId("tool-card-name").textContent())
+      .toBe("counter-app_show-counter");
+    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').last();
+    await expect.poll(() => frame.locator("#count").textContent()).toBe("0");
+    await shot("04-example-app-in-chat.png");
     expect(pageErrors).toEqual([]);
     expect(failedResponses).toEqual([]);
   });
