@@ -1,5 +1,3 @@
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,13 +13,15 @@ let browser: LaunchedChromium | undefined;
 const pageErrors: string[] = [];
 const failedResponses: string[] = [];
 
-const shot = (name: string) => page.screenshot({ path: join(artifacts, name), fullPage: true });
+const shot = (name: string) => browser!.shot(name);
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  for (const file of readdirSync(artifacts)) if (file.endsWith(".png")) rmSync(join(artifacts, file));
   test = await startTestPlayground();
-  browser = await launchChromium({ viewport: { width: 1280, height: 860 }, pageErrors });
+  browser = await launchChromium({
+    viewport: { width: 1280, height: 860 },
+    pageErrors,
+    screenshots: artifacts,
+  });
   page = browser.page;
   page.on("response", (response) => {
     if (response.status() >= 400)
