@@ -33,7 +33,7 @@ const staticFiles: Record<string, { file: string; type: string }> = {
 };
 
 /** The Hono app of the playground's own origin, with the Node request and response as bindings. */
-export type PlaygroundEnv = { Bindings: HttpBindings };
+type PlaygroundEnv = { Bindings: HttpBindings };
 
 /**
  * Starts the playground's web server on loopback: a Hono app on Node's HTTP server. Every API
