@@ -31,20 +31,12 @@ async function main(): Promise<number> {
   // `pnpm playground …` runs `start -- …`: drop that separator so options still parse.
   const args = process.argv.slice(2);
   if (args[0] === "--") args.shift();
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      provider: { type: "string" },
-      model: { type: "string" },
-      yes: { type: "boolean", default: false },
-      dir: { type: "string" },
-      "allow-env": { type: "string", multiple: true },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
+  const parsed = parseOptions(args);
+  if (typeof parsed === "string") {
+    process.stderr.write(`${parsed}\n\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   if (values.help) {
     process.stdout.write(usage);
     return 0;
@@ -74,6 +66,40 @@ async function main(): Promise<number> {
     default:
       process.stderr.write(`Unknown command ${JSON.stringify(command)}.\n\n${usage}`);
       return 2;
+  }
+}
+
+/** The command line's options and words, or what is wrong with it, said for a person. */
+function parseOptions(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        provider: { type: "string" },
+        model: { type: "string" },
+        yes: { type: "boolean", default: false },
+        dir: { type: "string" },
+        "allow-env": { type: "string", multiple: true },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message: string };
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      const option = /'([^']+)'/.exec(message)?.[1] ?? message;
+      return `Unknown option ${safe(option)}. The options are listed below.`;
+    }
+    if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+      const option = /'(--?[\w-]+)/.exec(message)?.[1];
+      if (!option) return safe(message);
+      return message.includes("does not take an argument")
+        ? `The option ${option} takes no value.`
+        : `The option ${option} needs a value, as in ${option} <value>.`;
+    }
+    throw error;
   }
 }
 

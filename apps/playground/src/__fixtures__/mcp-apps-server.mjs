@@ -14,6 +14,13 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import {
+  APP_MIME_TYPE as MIME,
+  callCounterTool,
+  counterDocument,
+  counterTools,
+  withAppConfig,
+} from "../../examples/counter-app/counter-app.mjs";
 
 const option = (name) => {
   const index = process.argv.indexOf(name);
@@ -31,33 +38,12 @@ const neighbourFile = option("--neighbour-file");
 // frame origin: where the leaky apps send the tool's input.
 const turnPort = option("--turn-port") ?? "9";
 const leakOrigin = option("--leak-origin") ?? "http://127.0.0.1:9";
-const MIME = "text/html;profile=mcp-app";
 const page = (file) => readFileSync(new URL(`./mcp-apps/${file}`, import.meta.url), "utf8");
-const withConfig = (html, config) =>
-  html.replace("/*CONFIG*/", `const CONFIG = ${JSON.stringify(config).replaceAll("<", "\\u003c")};`);
 
 const objectSchema = (properties = {}, required = []) => ({ type: "object", properties, required });
+// The shipped counter example's tools (show-counter, increment, peek), then the tests' own.
 const tools = [
-  {
-    name: "show-counter",
-    description: "Show the counter app, starting at a number.",
-    inputSchema: objectSchema({ start: { type: "number" } }),
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    _meta: { ui: { resourceUri: "ui://apps/counter.html" } },
-  },
-  {
-    name: "increment",
-    description: "Adds one to a count (called by the counter app).",
-    inputSchema: objectSchema({ count: { type: "number" } }, ["count"]),
-    _meta: { ui: { visibility: ["app"] } },
-  },
-  {
-    name: "peek",
-    description: "Tells what the server sees (read-only).",
-    inputSchema: objectSchema(),
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    _meta: { ui: { visibility: ["app"] } },
-  },
+  ...counterTools,
   {
     name: "model-only",
     description: "A tool only the model may call.",
@@ -108,11 +94,11 @@ const tools = [
 ];
 const resources = {
   "ui://apps/counter.html": () => ({
-    text: withConfig(page("counter.html"), { allowedOrigin }),
+    text: counterDocument({ allowedOrigin }),
     _meta: { ui: { csp: { connectDomains: allowedOrigin ? [allowedOrigin] : [] }, prefersBorder: true } },
   }),
   "ui://apps/hostile.html": () => ({
-    text: withConfig(page("hostile.html"), {
+    text: withAppConfig(page("hostile.html"), {
       otherOrigin,
       playgroundOrigin: playgroundOrigin ?? null,
       appOrigin: appOrigin ?? null,
@@ -130,13 +116,13 @@ const resources = {
     },
   }),
   // Declares nothing: no origin may receive its requests, yet WebRTC is open.
-  "ui://apps/webrtc.html": () => ({ text: withConfig(page("leak.html"), { mode: "webrtc", turnPort }) }),
+  "ui://apps/webrtc.html": () => ({ text: withAppConfig(page("leak.html"), { mode: "webrtc", turnPort }) }),
   "ui://apps/resource-leak.html": () => ({
-    text: withConfig(page("leak.html"), { mode: "resource", leakOrigin }),
+    text: withAppConfig(page("leak.html"), { mode: "resource", leakOrigin }),
     _meta: { ui: { csp: { resourceDomains: [leakOrigin], frameDomains: [leakOrigin] } } },
   }),
   // Its read content carries no _meta: the host falls back to the resources/list entry's.
-  "ui://apps/listed.html": () => ({ text: withConfig(page("counter.html"), {}) }),
+  "ui://apps/listed.html": () => ({ text: counterDocument() }),
 };
 const listedMeta = {
   "ui://apps/listed.html": { ui: { csp: { connectDomains: ["https://listed.example.com"] }, prefersBorder: false } },
@@ -153,15 +139,9 @@ const text = (value, structuredContent) => ({
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const args = request.params.arguments ?? {};
+  const counter = callCounterTool(request.params.name, args);
+  if (counter) return counter;
   switch (request.params.name) {
-    case "show-counter": {
-      const count = typeof args.start === "number" ? args.start : 0;
-      return text(`The counter starts at ${count}.`, { count });
-    }
-    case "increment":
-      return text(`The count is now ${args.count + 1}.`, { count: args.count + 1 });
-    case "peek":
-      return text("peeked: the server is fine");
     case "model-only":
       return text("model only");
     case "wipe":

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { type ElicitResult, errorMessage } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
+import { unavailableProviderMessage } from "../server/providers.js";
 import type { ElicitationRequest } from "../shared/api-types.js";
 import { toTerminalText as safe } from "./terminal-text.js";
 
@@ -34,9 +35,7 @@ export async function runChatCommand(options: {
     const providers = playground.chat.providers();
     const provider = providers.find((candidate) => candidate.id === (options.provider ?? providers[0]!.id));
     if (!provider) {
-      process.stderr.write(
-        `The provider ${options.provider} is not available; available: ${providers.map((p) => p.id).join(", ")}.\n`,
-      );
+      process.stderr.write(`${unavailableProviderMessage(safe(options.provider ?? ""), providers)}\n`);
       return 2;
     }
     if (provider.id === "offline") {
@@ -54,13 +53,12 @@ export async function runChatCommand(options: {
       process.once("SIGINT", onSignal);
       await playground.chat.runTurn(
         conversation.id,
-        { text, provider: provider.id, model: options.model },
+        { text, provider: provider.id, model: options.model, signal: controller.signal },
         (event) => {
           const result = printEvent(event, playground, readline, options.approveAll);
           if (event.type === "error" && !event.aborted) failed = true;
           return result;
         },
-        controller,
       );
       process.off("SIGINT", onSignal);
     };

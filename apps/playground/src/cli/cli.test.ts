@@ -108,6 +108,36 @@ describe("the CLI", () => {
     expect(provider.code).toBe(2);
     expect(provider.stderr).toContain("The provider anthropic is not available; available: offline.");
   });
+
+  // Issue 18, item 9: the missing key was not named, and an unknown option printed Node's parser text.
+  it("names the variable a missing provider needs, and an unknown provider's real ids", async () => {
+    const anthropic = await run(["chat", "--provider", "anthropic", "hi"]);
+    expect([anthropic.code, anthropic.stderr.trim().split("\n").at(-1)]).toEqual([
+      2,
+      "The provider anthropic is not available; available: offline. To use it, set ANTHROPIC_API_KEY.",
+    ]);
+    const unknown = await run(["chat", "--provider", "claude", "hi"]);
+    expect(unknown.stderr.trim().split("\n").at(-1)).toBe(
+      "There is no provider claude; the providers are anthropic, openai, gemini, bedrock, openai-compatible, offline (available now: offline).",
+    );
+  });
+
+  it("says which option is unknown or wrong, then prints the usage", async () => {
+    const unknown = await run(["--frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^Unknown option --frobnicate\. The options are listed below\.\n\nJunction playground\n/,
+    );
+    expect(unknown.stderr).toContain("  --allow-env <names>");
+    expect(unknown.stderr).not.toContain("To specify a positional argument");
+    const missing = await run(["--port"]);
+    expect([missing.code, missing.stderr.split("\n")[0]]).toEqual([
+      2,
+      "The option --port needs a value, as in --port <value>.",
+    ]);
+    const valued = await run(["--yes=3"]);
+    expect(valued.stderr.split("\n")[0]).toBe("The option --yes takes no value.");
+  });
 });
 
 // Everything a terminal would act on: ESC, BEL, CR, other C0 controls but tab and newline, DEL, C1.

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import { Agent, type AgentEvent, annotationPolicy } from "@junction/core";
 import { createAbortError, errorMessage, JunctionError, type Message } from "@junction/types";
 import type { ChatEvent } from "../shared/api-types.js";
@@ -101,69 +100,23 @@ export class ChatService {
     return this.#store.createConversation({ title: "New conversation", provider: provider.id, model });
   }
 
-  /** Runs one turn and streams it as server-sent events on `response`. */
-  async streamTurn(
-    conversationId: string,
-    body: Record<string, unknown>,
-    response: ServerResponse,
-  ): Promise<void> {
-    response.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store",
-    });
-    const controller = new AbortController();
-    response.on("close", () => {
-      if (!response.writableFinished) controller.abort(createAbortError("The page went away."));
-    });
-    await this.runTurn(
-      conversationId,
-      body,
-      (event) =>
-        response.write(`data: ${this.#registry.redactText(JSON.stringify(capDepth(event).value))}\n\n`),
-      controller,
-    );
-    response.end();
-  }
-
   /**
    * Runs one turn of a conversation: the user's text through an Agent with every connected
-   * server, approvals asked of the person, the transcript saved as it grows.
+   * server, approvals asked of the person, the transcript saved as it grows. Every event goes to
+   * `emit` (the page's stream, the CLI's printer); a turn that cannot start is one `error` event.
+   * The turn ends when `request.signal` aborts or {@link ChatService.stop} is called.
    */
   async runTurn(
     conversationId: string,
-    body: Record<string, unknown>,
+    request: TurnRequest,
     emit: (event: ChatEvent) => void,
-    controller = new AbortController(),
   ): Promise<void> {
-    const conversation = this.#store.getConversation(conversationId);
-    if (!conversation) {
-      emit({ type: "error", message: `No conversation with id ${conversationId}.`, aborted: false });
+    const turn = this.#prepare(conversationId, request);
+    if (typeof turn === "string") {
+      emit({ type: "error", message: turn, aborted: false });
       return;
     }
-    const text = typeof body.text === "string" ? body.text.trim() : "";
-    if (!text) {
-      emit({ type: "error", message: "Type a message first.", aborted: false });
-      return;
-    }
-    if (this.#busy.has(conversationId)) {
-      emit({
-        type: "error",
-        message: "This conversation is already running a turn; stop it first.",
-        aborted: false,
-      });
-      return;
-    }
-    const providerId = typeof body.provider === "string" ? body.provider : conversation.provider;
-    const info = this.providers().find((candidate) => candidate.id === providerId);
-    if (!info) {
-      emit({
-        type: "error",
-        message: `The provider ${providerId} is not available (no key or URL set).`,
-        aborted: false,
-      });
-      return;
-    }
-    const model = typeof body.model === "string" && body.model.trim() ? body.model.trim() : info.defaultModel;
+    const { conversation, provider, model, text } = turn;
     this.#busy.add(conversationId);
     const runId = randomUUID();
     // Every event the page sees is folded into the stored transcript by the same pure function
@@ -172,156 +125,105 @@ export class ChatService {
       conversation.transcript = foldChatEvent(conversation.transcript, event);
       emit(event);
     };
+    const controller = new AbortController();
+    const signal = request.signal ? AbortSignal.any([controller.signal, request.signal]) : controller.signal;
     const run: Run = { controller, approvals: new Map(), emit: publish };
     this.#runs.set(runId, run);
-    conversation.provider = info.id;
+    conversation.provider = provider.id;
     conversation.model = model;
     if (conversation.transcript.length === 0)
       conversation.title = text.length > 60 ? `${text.slice(0, 57)}…` : text;
     conversation.transcript.push({ kind: "user", text });
+    const previous = conversation.messages;
     try {
       this.#saveSafely(conversation, emit);
-      publish({ type: "run-start", runId, provider: info.id, model });
+      publish({ type: "run-start", runId, provider: provider.id, model });
     } catch (error) {
       // Even a failure before the run starts must not leave the conversation busy.
       this.#runs.delete(runId);
       this.#busy.delete(conversationId);
       throw error;
     }
-
-    const servers = this.#registry.connected();
-    const serverOf = (toolName: string): string | null =>
-      servers.find((server) => toolName.startsWith(`${server.name}_`))?.name ?? null;
-    // The model's call ids are not trusted to be unique (a model may say `call_1` at every step):
-    // each call gets a key of its own for the page, the approvals and the transcript, and a
-    // model id points at its latest call, the one core's approval request and result are about.
-    const keys = new Map<string, string>();
-    const usedKeys = new Set(
-      conversation.transcript.flatMap((item) => (item.kind === "tool" ? [item.id] : [])),
-    );
-    const keyFor = (modelId: string): string => {
-      let key = modelId;
-      for (let n = 2; usedKeys.has(key); n++) key = `${modelId}~${n}`;
-      usedKeys.add(key);
-      return key;
-    };
-    const previous = conversation.messages;
-    let agent: Agent | undefined;
     try {
-      const provider = await createProvider(info.id, this.#environment, this.settings(), {
-        sandbox: this.#dataDir.sandbox,
-      });
-      agent = new Agent({
-        provider,
-        model,
-        system: systemPrompt(this.#dataDir.sandbox),
-        // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
-        mcps: servers.map((server) => ({
-          mcp: modelVisibleTools(server.mcp),
-          prefix: server.name,
-        })),
-        approval: annotationPolicy(),
-        maxSteps: 10,
-        messages: previous,
-      });
-      const handle = agent.send(text, { signal: controller.signal });
-      for await (const event of handle) {
-        switch (event.type) {
-          case "text-delta":
-            publish({ type: "text-delta", text: event.text });
-            break;
-          case "reasoning-delta":
-          case "step-end":
-            break;
-          case "tool-call": {
-            const key = keyFor(event.id);
-            keys.set(event.id, key);
-            publish({
-              type: "tool-call",
-              id: key,
-              name: event.name,
-              server: serverOf(event.name),
-              input: event.input,
-            });
-            break;
-          }
-          case "tool-approval-request": {
-            const key = keys.get(event.id) ?? keyFor(event.id);
-            keys.set(event.id, key);
-            run.approvals.set(key, event);
-            publish({
-              type: "approval-request",
-              id: key,
-              name: event.name,
-              server: serverOf(event.name),
-              input: event.input,
-            });
-            break;
-          }
-          case "tool-progress":
-            // Core gives each call its own id and bounds the reports (at most one per call every
-            // 100 ms, none after its result); the page's key for that call is the one to use.
-            publish({
-              type: "tool-progress",
-              id: keys.get(event.id) ?? event.id,
-              progress: event.progress,
-              ...(event.total !== undefined ? { total: event.total } : {}),
-              ...(event.message !== undefined ? { message: event.message } : {}),
-            });
-            break;
-          case "tool-result": {
-            const key = keys.get(event.id) ?? event.id;
-            const { result, truncated } = capToolResult(event.result);
-            publish({
-              type: "tool-result",
-              id: key,
-              name: event.name,
-              server: serverOf(event.name),
-              result,
-              durationMs: Math.round(event.durationMs),
-              ...(truncated ? { truncated } : {}),
-            });
-            this.#saveSafely(conversation, emit);
-            break;
-          }
-          case "warning":
-            publish({ type: "warning", code: event.warning.code, message: event.warning.message });
-            break;
-          case "finish":
-            break;
-          case "error":
-            break;
-          default: {
-            const unknown: never = event;
-            publish({
-              type: "warning",
-              code: "unknown-event",
-              message: `Unknown agent event ${JSON.stringify(unknown)}`,
-            });
-          }
-        }
-      }
-      const result = await handle.final;
-      conversation.messages = result.messages;
-      publish({ type: "finish", reason: result.finishReason, text: result.text });
+      await this.#runAgent({ conversation, provider, model, text, run, signal });
     } catch (error) {
-      const aborted = controller.signal.aborted;
-      const message = aborted ? "Stopped." : `The run failed: ${errorMessage(error)}`;
-      // Keep what the person said and what the model wrote so far for the next turn.
-      const partial = conversation.transcript
-        .slice(conversation.transcript.findLastIndex((item) => item.kind === "user") + 1)
-        .flatMap((item) => (item.kind === "assistant" ? [item.text] : []))
-        .join("\n");
-      const next: Message[] = [...previous, { role: "user", content: text }];
-      if (partial) next.push({ role: "assistant", content: [{ type: "text", text: partial }] });
-      conversation.messages = next;
-      publish({ type: "error", message, aborted });
+      const aborted = signal.aborted;
+      conversation.messages = partialTurn(conversation.transcript, { previous, text });
+      publish({
+        type: "error",
+        message: aborted ? "Stopped." : `The run failed: ${errorMessage(error)}`,
+        aborted,
+      });
     } finally {
       // Release the conversation first: whatever failed above, the next turn must be able to run.
       this.#runs.delete(runId);
       this.#busy.delete(conversationId);
-      closeAgent(agent);
       this.#saveSafely(conversation, emit);
+    }
+  }
+
+  /** What a turn needs, or why it cannot run. */
+  #prepare(
+    conversationId: string,
+    request: TurnRequest,
+  ): string | { conversation: StoredConversation; provider: ProviderInfo; model: string; text: string } {
+    const conversation = this.#store.getConversation(conversationId);
+    if (!conversation) return `No conversation with id ${conversationId}.`;
+    const text = typeof request.text === "string" ? request.text.trim() : "";
+    if (!text) return "Type a message first.";
+    if (this.#busy.has(conversationId)) return "This conversation is already running a turn; stop it first.";
+    const providerId = typeof request.provider === "string" ? request.provider : conversation.provider;
+    const provider = this.providers().find((candidate) => candidate.id === providerId);
+    if (!provider) return `The provider ${providerId} is not available (no key or URL set).`;
+    const model =
+      typeof request.model === "string" && request.model.trim()
+        ? request.model.trim()
+        : provider.defaultModel;
+    return { conversation, provider, model, text };
+  }
+
+  /** Runs the Agent for one turn, publishing what it does; keeps the new history when it finishes. */
+  async #runAgent(turn: {
+    conversation: StoredConversation;
+    provider: ProviderInfo;
+    model: string;
+    text: string;
+    run: Run;
+    signal: AbortSignal;
+  }): Promise<void> {
+    const { conversation, run } = turn;
+    const servers = this.#registry.connected();
+    const serverOf = (toolName: string): string | null =>
+      servers.find((server) => toolName.startsWith(`${server.name}_`))?.name ?? null;
+    let agent: Agent | undefined;
+    try {
+      agent = new Agent({
+        provider: await createProvider(turn.provider.id, this.#environment, this.settings(), {
+          sandbox: this.#dataDir.sandbox,
+        }),
+        model: turn.model,
+        system: systemPrompt(this.#dataDir.sandbox),
+        // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
+        mcps: servers.map((server) => ({ mcp: modelVisibleTools(server.mcp), prefix: server.name })),
+        approval: annotationPolicy(),
+        maxSteps: 10,
+        messages: conversation.messages,
+      });
+      // Core gives every call an id no earlier call of the conversation has (a model that repeats
+      // `call_1` gets `call_1_2` and a warning), so the page, the approvals and the transcript key
+      // calls by core's id as it is.
+      const handle = agent.send(turn.text, { signal: turn.signal });
+      for await (const event of handle) {
+        if (event.type === "tool-approval-request") run.approvals.set(event.id, event);
+        const shown = chatEventOf(event, serverOf);
+        if (shown) run.emit(shown);
+        if (event.type === "tool-result") this.#saveSafely(conversation, run.emit);
+      }
+      const result = await handle.final;
+      conversation.messages = result.messages;
+      run.emit({ type: "finish", reason: result.finishReason, text: result.text });
+    } finally {
+      closeAgent(agent);
     }
   }
 
@@ -376,5 +278,94 @@ export class ChatService {
   stopAll(): void {
     for (const run of this.#runs.values())
       run.controller.abort(createAbortError("The playground is closing."));
+  }
+}
+
+/** One turn as asked: the person's text, the provider and model (optional), and a signal that stops it. */
+export interface TurnRequest {
+  text?: unknown;
+  /** A provider id; the conversation's own by default. */
+  provider?: unknown;
+  /** A model name; the provider's default model by default. */
+  model?: unknown;
+  /** Aborts the turn (the page went away, Ctrl-C in the CLI). */
+  signal?: AbortSignal;
+}
+
+/** The history after a failed turn: what the person said and what the model wrote so far. */
+function partialTurn(
+  transcript: readonly TranscriptItem[],
+  turn: { previous: readonly Message[]; text: string },
+): Message[] {
+  const written = transcript
+    .slice(transcript.findLastIndex((item) => item.kind === "user") + 1)
+    .flatMap((item) => (item.kind === "assistant" ? [item.text] : []))
+    .join("\n");
+  const next: Message[] = [...turn.previous, { role: "user", content: turn.text }];
+  if (written) next.push({ role: "assistant", content: [{ type: "text", text: written }] });
+  return next;
+}
+
+/** What the page is shown of an agent event, or `undefined` for events it does not show. */
+function chatEventOf(
+  event: AgentEvent,
+  serverOf: (toolName: string) => string | null,
+): ChatEvent | undefined {
+  switch (event.type) {
+    case "text-delta":
+      return { type: "text-delta", text: event.text };
+    case "tool-call":
+      return {
+        type: "tool-call",
+        id: event.id,
+        name: event.name,
+        server: serverOf(event.name),
+        input: event.input,
+      };
+    case "tool-approval-request":
+      return {
+        type: "approval-request",
+        id: event.id,
+        name: event.name,
+        server: serverOf(event.name),
+        input: event.input,
+      };
+    case "tool-progress":
+      // Core bounds the reports: at most one per call every 100 ms, none after its result.
+      return {
+        type: "tool-progress",
+        id: event.id,
+        progress: event.progress,
+        ...(event.total !== undefined ? { total: event.total } : {}),
+        ...(event.message !== undefined ? { message: event.message } : {}),
+      };
+    case "tool-result": {
+      const { result, truncated } = capToolResult(event.result);
+      return {
+        type: "tool-result",
+        id: event.id,
+        name: event.name,
+        server: serverOf(event.name),
+        result,
+        durationMs: Math.round(event.durationMs),
+        ...(truncated ? { truncated } : {}),
+      };
+    }
+    case "warning":
+      return { type: "warning", code: event.warning.code, message: event.warning.message };
+    // The run's end is published from its final result; reasoning and step ends are not shown.
+    case "reasoning-delta":
+    case "step-end":
+    case "finish":
+    case "error":
+      return undefined;
+    default: {
+      const unknown: never = event;
+      return {
+        type: "warning",
+        code: "unknown-event",
+        message: `Unknown agent event ${JSON.stringify(unknown)}`,
+      };
+    }
   }
 }

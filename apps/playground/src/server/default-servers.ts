@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { JunctionError } from "@junction/types";
 
 const require = createRequire(import.meta.url);
@@ -55,4 +56,25 @@ export function builtinServerEntry(
 
 export function isBuiltinServer(name: string | null): name is BuiltinServer {
   return name !== null && (BUILTIN_SERVERS as readonly string[]).includes(name);
+}
+
+/** Example servers the page adds in one click, shipped with the playground (`examples/`). */
+const exampleServers = {
+  /** A counter MCP App: `show-counter` opens it, and the app calls the server's own tools. */
+  "counter-app": "counter-app/server.mjs",
+} as const;
+
+/** The name of an example server. */
+export type ExampleServer = keyof typeof exampleServers;
+
+/** Whether `name` names an example server. */
+export function isExampleServer(name: string): name is ExampleServer {
+  return Object.hasOwn(exampleServers, name);
+}
+
+/** The `mcpServers` entry of an example server: this Node runs the script the playground ships. */
+export function exampleServerEntry(server: ExampleServer): { command: string; args: string[] } {
+  // From src/server/ (tests) and dist/server/ (the built CLI) alike, examples/ is two levels up.
+  const script = fileURLToPath(new URL(`../../examples/${exampleServers[server]}`, import.meta.url));
+  return { command: process.execPath, args: [script] };
 }

@@ -1,12 +1,19 @@
-import type { ServerResponse } from "node:http";
 import type { HubEvent } from "../shared/api-types.js";
 
 /** An event for every open page: the shared contract. */
 export type { HubEvent } from "../shared/api-types.js";
 
-/** Fans events out to every page listening on `GET /api/events` (server-sent events). */
+/** A page listening on `GET /api/events`: where its events go, and how its stream ends. */
+export interface HubPage {
+  /** Sends one event, serialised and redacted. */
+  send(data: string): void;
+  /** Ends the page's stream (the playground is closing). */
+  close(): void;
+}
+
+/** Fans events out to every page listening on `GET /api/events` and to in-process listeners. */
 export class EventHub {
-  readonly #clients = new Set<ServerResponse>();
+  readonly #pages = new Set<HubPage>();
   readonly #listeners = new Set<(event: HubEvent) => void>();
   readonly #redact: (text: string) => string;
 
@@ -15,15 +22,10 @@ export class EventHub {
     this.#redact = options.redact ?? ((text) => text);
   }
 
-  attach(response: ServerResponse): void {
-    response.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store",
-      connection: "keep-alive",
-    });
-    response.write(": connected\n\n");
-    this.#clients.add(response);
-    response.on("close", () => this.#clients.delete(response));
+  /** Adds a page's event stream; the function returned removes it. */
+  attach(page: HubPage): () => void {
+    this.#pages.add(page);
+    return () => this.#pages.delete(page);
   }
 
   /** In-process listeners, such as the CLI. */
@@ -32,21 +34,18 @@ export class EventHub {
     return () => this.#listeners.delete(listener);
   }
 
-  get pageCount(): number {
-    return this.#clients.size;
-  }
-
+  /** Sends an event, secrets masked, to every page and listener. */
   publish(event: HubEvent): void {
     const json = JSON.stringify(event);
     const redacted = this.#redact(json);
-    const frame = `data: ${redacted}\n\n`;
-    for (const client of this.#clients) client.write(frame);
+    for (const page of this.#pages) page.send(redacted);
     const shown = redacted === json ? event : (JSON.parse(redacted) as HubEvent);
     for (const listener of this.#listeners) listener(shown);
   }
 
+  /** Ends every page's stream. */
   close(): void {
-    for (const client of this.#clients) client.end();
-    this.#clients.clear();
+    for (const page of this.#pages) page.close();
+    this.#pages.clear();
   }
 }

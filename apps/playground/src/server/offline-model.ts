@@ -39,7 +39,11 @@ export function createOfflineModel(options: { sandbox: string; delayMs?: number 
     }
     const plan = planToolCall(text, request.tools, options.sandbox);
     if (!plan) return { ...base, text: helpText(request.tools) };
-    return { ...base, text: plan.preface, toolCalls: [{ name: plan.tool, input: plan.input }] };
+    return {
+      ...base,
+      text: plan.preface,
+      toolCalls: [{ id: nextCallId(request.messages), name: plan.tool, input: plan.input }],
+    };
   };
   // One scripted turn per model call; a run never has more steps than the agent's maxSteps.
   return scriptedModel({
@@ -47,6 +51,20 @@ export function createOfflineModel(options: { sandbox: string; delayMs?: number 
     responses: Array.from({ length: 64 }, () => respond),
     capabilities: { userImages: false, userAudio: false, parallelToolCalls: false, reasoning: false },
   });
+}
+
+/**
+ * An id no call of the conversation has: the scripted model would number calls per model (and
+ * the playground makes one model per turn), so every turn after the first reused `call_1_1`.
+ */
+function nextCallId(history: readonly Message[]): string {
+  const calls = history.reduce(
+    (count, message) =>
+      count +
+      (message.role === "assistant" ? message.content.filter((part) => part.type === "tool-call").length : 0),
+    0,
+  );
+  return `offline_call_${calls + 1}`;
 }
 
 function userText(message: Extract<Message, { role: "user" }>): string {
@@ -261,7 +279,7 @@ function helpText(tools: ToolDefinition[]): string {
   return (
     "I am the offline scripted model: I pick a tool from your words, I don't understand language. " +
     'Try "show me the tiny image", "add 2 and 3", "echo hello", "list the sandbox files", ' +
-    '"write a file notes.txt with \\"hi\\"", or "remember that I like tea". ' +
+    `"write a file notes.txt with 'hi'", or "remember that I like tea". ` +
     (names.length
       ? `Tools on offer: ${names.join(", ")}${tools.length > names.length ? ", …" : ""}.`
       : "No tools are connected.")

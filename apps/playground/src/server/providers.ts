@@ -82,6 +82,27 @@ export function detectProviders(
   return providers;
 }
 
+/** What makes each provider available, as a person sets it: named when one is asked for but missing. */
+const providerRequirements: Record<string, string> = {
+  anthropic: "set ANTHROPIC_API_KEY",
+  openai: "set OPENAI_API_KEY",
+  gemini: "set GEMINI_API_KEY (or GOOGLE_API_KEY)",
+  bedrock: "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_BEARER_TOKEN_BEDROCK or AWS_PROFILE",
+  "openai-compatible": "set OPENAI_COMPATIBLE_BASE_URL (or the endpoint in the web app)",
+};
+
+/**
+ * Why a provider asked for by id is not available, and what to do: the variable to set for a
+ * known provider, the known ids for any other.
+ */
+export function unavailableProviderMessage(id: string, available: readonly ProviderInfo[]): string {
+  const availableIds = available.map((provider) => provider.id).join(", ");
+  const requirement = providerRequirements[id];
+  return requirement
+    ? `The provider ${id} is not available; available: ${availableIds}. To use it, ${requirement}.`
+    : `There is no provider ${id}; the providers are ${[...Object.keys(providerRequirements), "offline"].join(", ")} (available now: ${availableIds}).`;
+}
+
 /**
  * Creates the `ModelProvider` for one of the detected providers. Vendor packages load lazily.
  * Bedrock takes its region (`AWS_REGION` or `AWS_DEFAULT_REGION`), credentials and

@@ -1,5 +1,5 @@
 // Debian's chromium, driven by playwright-core, for the browser tests: nothing is downloaded.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
@@ -10,6 +10,8 @@ const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export interface LaunchedChromium {
   context: BrowserContext;
   page: Page;
+  /** Saves a full-page screenshot of `page` as `name` in the `screenshots` folder. */
+  shot(name: string): Promise<void>;
   /** Closes the browser and deletes its profile. */
   close(): Promise<void>;
 }
@@ -21,11 +23,17 @@ export interface LaunchedChromium {
 export async function launchChromium(options: {
   viewport: { width: number; height: number };
   pageErrors: string[];
+  /** A folder of this test file's own for its screenshots, emptied at launch (under test-artifacts/). */
+  screenshots?: string;
 }): Promise<LaunchedChromium> {
   if (!existsSync(executablePath)) {
     throw new Error(
       `The browser tests need Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH.`,
     );
+  }
+  if (options.screenshots) {
+    rmSync(options.screenshots, { recursive: true, force: true });
+    mkdirSync(options.screenshots, { recursive: true });
   }
   const profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -48,6 +56,10 @@ export async function launchChromium(options: {
   return {
     context,
     page,
+    async shot(name) {
+      if (!options.screenshots) throw new Error("launchChromium was given no screenshots folder.");
+      await page.screenshot({ path: join(options.screenshots, name), fullPage: true });
+    },
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

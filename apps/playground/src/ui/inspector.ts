@@ -5,6 +5,7 @@ import { appendAppIfAny, appFormWarning, MCP_APP_MIME_TYPE, mcpAppPreview } from
 import { renderBlock, renderResourceContents, renderToolResult } from "./render-content.js";
 import { resourceTemplateForm } from "./resource-template-form.js";
 import { schemaForm } from "./schema-form.js";
+import { type AnnotationBadge, annotationBadges } from "./tool-annotations.js";
 
 interface ToolDefinition {
   name: string;
@@ -50,8 +51,9 @@ async function toolsTab(serverId: string, serverName: string): Promise<HTMLEleme
       "button",
       { class: "item", testid: `tool-${tool.name}`, onclick: () => select(tool) },
       h("span", { class: "item-name" }, tool.name),
-      tool.annotations?.readOnlyHint ? h("span", { class: "badge" }, "read-only") : null,
-      tool.annotations?.destructiveHint ? h("span", { class: "badge warn" }, "destructive") : null,
+      ...annotationBadges(tool.annotations)
+        .filter((badge) => badge.text === "read-only" || badge.text === "destructive")
+        .map(badgeElement),
     );
     button.dataset.name = tool.name;
     list.append(button);
@@ -102,9 +104,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
     { class: "tool-detail" },
     h("h3", {}, `${serverName} · ${tool.name}`),
     h("p", { class: "description" }, tool.description),
-    tool.annotations
-      ? h("div", { class: "muted" }, `annotations: ${JSON.stringify(tool.annotations)}`)
-      : null,
+    annotationList(tool.annotations),
     appFormWarning(serverId, tool.name),
     h("form", { onsubmit: (event) => void submit(event), testid: "tool-form" }, form.element, run),
     h("details", {}, h("summary", {}, "Input schema"), jsonBlock(tool.inputSchema)),
@@ -112,6 +112,27 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
       ? h("details", {}, h("summary", {}, "Output schema"), jsonBlock(tool.outputSchema))
       : null,
     output,
+  );
+}
+
+function badgeElement(badge: AnnotationBadge): HTMLElement {
+  return h(
+    "span",
+    { class: badge.tone === "warn" ? "badge warn" : "badge", title: badge.meaning },
+    badge.text,
+  );
+}
+
+/** A tool's annotations as badges, with its title when the server gave one; nothing when it gave none. */
+function annotationList(annotations: unknown): HTMLElement | null {
+  const badges = annotationBadges(annotations);
+  const title = (annotations as { title?: unknown } | undefined)?.title;
+  if (badges.length === 0 && typeof title !== "string") return null;
+  return h(
+    "div",
+    { class: "annotations", testid: "tool-annotations" },
+    typeof title === "string" ? h("span", { class: "annotation-title" }, title) : null,
+    ...badges.map(badgeElement),
   );
 }
 

@@ -76,23 +76,37 @@ export function healthIndicator(server: ServerStatus): HTMLElement {
   return element;
 }
 
+/**
+ * Whether an entry is the server's refusal of the client's `server/discover` probe: a server of
+ * a revision before 2026-07-28 does not know it, and the client falls back to `initialize`. That
+ * is version negotiation going as planned, not an error.
+ */
+function isDiscoverFallback(entry: TrafficEntry): boolean {
+  return entry.kind === "error" && entry.direction === "in" && entry.method === "server/discover";
+}
+
 function trafficRow(entry: TrafficEntry, first: number): HTMLElement {
   const arrow = entry.direction === "out" ? "→" : "←";
+  const negotiation = isDiscoverFallback(entry);
+  const kind = negotiation ? "negotiation" : entry.kind;
+  // The kind column names the kind: the label says which message, once.
   const label =
     entry.kind === "notification"
       ? entry.method
       : entry.kind === "request"
         ? `${entry.method} #${entry.id}`
-        : `${entry.kind === "error" ? "error" : "result"} #${entry.id ?? "?"}${entry.method ? ` ${entry.method}` : ""}`;
+        : negotiation
+          ? `#${entry.id ?? "?"} server/discover not offered: an earlier protocol revision, so the client uses initialize (expected)`
+          : `#${entry.id ?? "?"}${entry.method ? ` ${entry.method}` : ""}`;
   const row = h(
     "details",
-    { class: `traffic-row ${entry.direction} ${entry.kind}`, testid: "traffic-row" },
+    { class: `traffic-row ${entry.direction} ${kind}`, testid: "traffic-row" },
     h(
       "summary",
       {},
       h("span", { class: "traffic-time muted" }, `+${((entry.at - first) / 1000).toFixed(3)} s`),
       h("span", { class: "traffic-arrow" }, arrow),
-      h("span", { class: "traffic-kind" }, entry.kind),
+      h("span", { class: "traffic-kind", testid: "traffic-kind" }, kind),
       h("span", { class: "traffic-method" }, label ?? ""),
       entry.durationMs === undefined
         ? null

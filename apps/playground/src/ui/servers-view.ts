@@ -60,6 +60,17 @@ function render(): void {
       { class: "actions" },
       h("button", { testid: "add-server", onclick: () => openServerEditor() }, "Add server"),
       h("button", { testid: "import-servers", onclick: () => openImport() }, "Import mcpServers JSON"),
+      servers.some((server) => server.name === "counter-app")
+        ? null
+        : h(
+            "button",
+            {
+              testid: "add-example-app",
+              title: "Adds a small example server whose show-counter tool opens an MCP App",
+              onclick: () => void addExampleApp(),
+            },
+            "Add the MCP App example",
+          ),
     ),
   );
   const selected = servers.find((server) => server.id === selectedId);
@@ -180,6 +191,17 @@ export function appendServerLog(event: {
     log.append(skippedLine(`${event.skipped} messages skipped (the server sent too many)`));
   log.append(...event.entries.map((entry) => logLine(entry)));
   while (log.childElementCount > shownLogLines) log.firstElementChild?.remove();
+}
+
+/** Adds the shipped counter MCP App server and selects it. */
+async function addExampleApp(): Promise<void> {
+  try {
+    const added = await api<ServerStatus>("POST", "/api/servers/examples/counter-app", {});
+    selectedId = added.id;
+  } catch (error) {
+    alertBanner(errorMessage(error));
+  }
+  await refreshServers();
 }
 
 async function restart(server: ServerStatus): Promise<void> {
