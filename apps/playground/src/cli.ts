@@ -21,6 +21,10 @@ Options:
   --provider <id>     chat: anthropic | openai | gemini | openai-compatible | offline
   --model <name>      chat: the model id
   --yes               chat: approve every tool call without asking
+  --conversation <id> chat: continue this conversation (printed when a run waits for approval)
+  --approve <call>    chat: approve this waiting call of --conversation (repeatable)
+  --deny <call>       chat: deny this waiting call of --conversation (repeatable)
+                      (chat exits with 3 when a call waits for approval and no one could answer it)
   --dir <path>        data folder (default $JUNCTION_PLAYGROUND_DIR or ~/.junction-playground)
   --allow-env <names> variables server configs may expand as \${NAME}, e.g. --allow-env HOME,GITHUB_TOKEN
                       (comma-separated, repeatable; none by default: configs come from the page,
@@ -62,6 +66,9 @@ async function main(): Promise<number> {
         provider: values.provider,
         model: values.model,
         approveAll: values.yes ?? false,
+        ...(values.conversation !== undefined ? { conversation: values.conversation } : {}),
+        ...(values.approve ? { approve: values.approve } : {}),
+        ...(values.deny ? { deny: values.deny } : {}),
       });
     default:
       process.stderr.write(`Unknown command ${JSON.stringify(command)}.\n\n${usage}`);
@@ -81,6 +88,9 @@ function parseOptions(args: string[]) {
         provider: { type: "string" },
         model: { type: "string" },
         yes: { type: "boolean", default: false },
+        conversation: { type: "string" },
+        approve: { type: "string", multiple: true },
+        deny: { type: "string", multiple: true },
         dir: { type: "string" },
         "allow-env": { type: "string", multiple: true },
         help: { type: "boolean", short: "h", default: false },

@@ -21,7 +21,7 @@ import {
 import { validateMessages } from "./message-validation.js";
 import { runLoop } from "./run-loop.js";
 import {
-  closeStoppedStep,
+  closeRunState,
   planResume,
   type ResumeDecision,
   type ResumePlan,
@@ -282,7 +282,7 @@ export class Agent {
       );
     }
     if (this.#stopped) {
-      this.#history = closeStoppedStep(this.#stopped, "the user went on without answering");
+      this.#history = closeRunState(this.#stopped, "the user went on without answering");
       this.#stopped = undefined;
     }
     this.#history.push({ role: "user", content: structuredClone(input) });

@@ -10,6 +10,7 @@ describe("@junction/core's public API", () => {
       "InMemoryDurability",
       "RUN_STATE_VERSION",
       "annotationPolicy",
+      "closeRunState",
       "createSamplingHandler",
       "generate",
       "idempotencyKey",

@@ -15,6 +15,7 @@ export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } f
 export type { ExfiltrationGuardOptions } from "./exfiltration-guard.js";
 export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";
 export {
+  closeRunState,
   type PendingToolCall,
   parseRunState,
   type ResumeDecision,

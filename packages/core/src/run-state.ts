@@ -258,10 +258,13 @@ function toAnswer(decision: ResumeDecision, id: string): ApprovalAnswer {
 }
 
 /**
- * The messages of a stopped run closed as if its pending calls were denied with `reason`: the
- * model's answer, the results of the calls that finished, and a denial for each pending one.
+ * The conversation of a stopped run, closed as if its pending calls were denied with `reason`:
+ * the messages before the step, the model's answer, the results of the calls that finished and
+ * a denial for each pending one. For a conversation that goes on without resuming the run (a
+ * new message instead of an answer); `agent.send()` does this itself for the run it stopped.
  */
-export function closeStoppedStep(state: RunState, reason: string): Message[] {
+export function closeRunState(input: RunState | unknown, reason: string): Message[] {
+  const state = parseRunState(input);
   const turn = state.journal[modelKey(state.step)] as unknown as ModelTurnEntry;
   const results: ToolResultMessagePart[] = [];
   for (const part of turn.content) {

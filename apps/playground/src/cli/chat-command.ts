@@ -1,14 +1,20 @@
 import { createInterface } from "node:readline";
-import { type ElicitResult, errorMessage } from "@junction/types";
+import type { ElicitResult } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
 import { unavailableProviderMessage } from "../server/providers.js";
 import type { ElicitationRequest } from "../shared/api-types.js";
 import { toTerminalText as safe } from "./terminal-text.js";
 
+/** What `chat` exits with when its run waits for an approval nobody could give in the terminal. */
+export const EXIT_WAITING_FOR_APPROVAL = 3;
+
 /**
  * `pnpm playground chat "…"`: one prompt with streamed output and every tool call shown;
  * without a prompt, an interactive session. Approvals and elicitations are asked in the terminal.
+ * With no one to answer (stdin ended), a call that needs approval leaves the run waiting: the
+ * command prints the pending calls and the commands that approve or deny them
+ * (`--conversation <id> --approve <call>`), and exits with {@link EXIT_WAITING_FOR_APPROVAL}.
  */
 export async function runChatCommand(options: {
   directory?: string;
@@ -16,6 +22,12 @@ export async function runChatCommand(options: {
   provider?: string;
   model?: string;
   approveAll: boolean;
+  /** Continue this conversation instead of starting one (its waiting run, with `approve`/`deny`). */
+  conversation?: string;
+  /** Call ids of the conversation's waiting run to approve. */
+  approve?: readonly string[];
+  /** Call ids of the conversation's waiting run to deny. */
+  deny?: readonly string[];
   /** The variables server configs may expand (`--allow-env`). */
   allowEnv?: readonly string[];
 }): Promise<number> {
@@ -46,24 +58,75 @@ export async function runChatCommand(options: {
       process.stderr.write(
         `[${safe(provider.label)}, model ${safe(options.model ?? provider.defaultModel)}]\n`,
       );
-    const conversation = playground.chat.createConversation({ provider: provider.id, model: options.model });
-    const turn = async (text: string) => {
+    let conversationId: string;
+    if (options.conversation !== undefined) {
+      if (!playground.store.getConversation(options.conversation)) {
+        process.stderr.write(`There is no conversation ${safe(options.conversation)} in this data folder.\n`);
+        return 2;
+      }
+      conversationId = options.conversation;
+    } else {
+      conversationId = playground.chat.createConversation({ provider: provider.id, model: options.model }).id;
+    }
+    /** Runs `work` with Ctrl-C stopping it, printing its events. */
+    const streamed = async (
+      work: (signal: AbortSignal, print: (event: ChatEvent) => void) => Promise<void>,
+    ) => {
       const controller = new AbortController();
       const onSignal = () => controller.abort();
       process.once("SIGINT", onSignal);
-      await playground.chat.runTurn(
-        conversation.id,
-        { text, provider: provider.id, model: options.model, signal: controller.signal },
-        (event) => {
-          const result = printEvent(event, playground, readline, options.approveAll);
+      try {
+        await work(controller.signal, (event) => {
+          printEvent(event);
           if (event.type === "error" && !event.aborted) failed = true;
-          return result;
-        },
-      );
-      process.off("SIGINT", onSignal);
+        });
+      } finally {
+        process.off("SIGINT", onSignal);
+      }
     };
+    const answer = (callId: string, approve: boolean) =>
+      streamed((signal, print) =>
+        playground.chat.answerApproval(conversationId, { callId, approve, signal }, print),
+      );
+    /** Answers the waiting run's calls (the given decisions, --yes, or the terminal); false when one is left waiting. */
+    const settleApprovals = async (): Promise<boolean> => {
+      for (;;) {
+        const waiting = playground.store.getConversation(conversationId)?.runState?.pending ?? [];
+        const call = waiting[0];
+        if (!call) return true;
+        let approve: boolean | undefined;
+        if (options.approve?.includes(call.id) || options.approveAll) approve = true;
+        else if (options.deny?.includes(call.id)) approve = false;
+        else {
+          const line = await readline.question(
+            `? Allow ${safe(call.name)} with ${safe(JSON.stringify(call.input))}? [y/N] `,
+          );
+          if (line === undefined) {
+            printWaiting({ conversationId, pending: waiting, directory: options.directory });
+            return false;
+          }
+          approve = /^y(es)?$/i.test(line.trim());
+        }
+        await answer(call.id, approve);
+      }
+    };
+    const turn = async (text: string) => {
+      await streamed((signal, print) =>
+        playground.chat.runTurn(
+          conversationId,
+          { text, provider: provider.id, model: options.model, signal },
+          print,
+        ),
+      );
+      return settleApprovals();
+    };
+    if (options.conversation !== undefined && options.prompt === undefined) {
+      // Answering a waiting run: the decisions given, then the terminal for anything else.
+      if (!(await settleApprovals())) return EXIT_WAITING_FOR_APPROVAL;
+      return failed ? 1 : 0;
+    }
     if (!interactive) {
-      await turn(options.prompt!);
+      if (!(await turn(options.prompt!))) return EXIT_WAITING_FOR_APPROVAL;
       return failed ? 1 : 0;
     }
     process.stderr.write('Interactive chat. Type a message; "/exit" or Ctrl-D to leave.\n');
@@ -71,7 +134,7 @@ export async function runChatCommand(options: {
       const line = await readline.question("you> ");
       if (line === undefined || line.trim() === "/exit") break;
       if (line.trim() === "") continue;
-      await turn(line);
+      if (!(await turn(line))) return EXIT_WAITING_FOR_APPROVAL;
     }
     return 0;
   } finally {
@@ -117,18 +180,34 @@ class LineReader {
   }
 }
 
-let runId = "";
+/** Tells the person which calls wait and the commands that answer them. */
+function printWaiting(parts: {
+  conversationId: string;
+  pending: readonly { id: string; name: string; input: unknown }[];
+  directory: string | undefined;
+}): void {
+  const where = parts.directory ? ` --dir ${shellWord(parts.directory)}` : "";
+  const command = `pnpm playground chat${where} --conversation ${parts.conversationId}`;
+  const lines = [
+    `\n… The run is waiting for approval of ${parts.pending.length === 1 ? "1 call" : `${parts.pending.length} calls`} (no one to ask here):`,
+  ];
+  for (const call of parts.pending) {
+    lines.push(`  ${safe(call.id)}  ${safe(call.name)} ${safe(JSON.stringify(call.input))}`);
+    lines.push(`    approve: ${command} --approve ${shellWord(call.id)}`);
+    lines.push(`    deny:    ${command} --deny ${shellWord(call.id)}`);
+  }
+  process.stderr.write(`${lines.join("\n")}\n`);
+}
 
-function printEvent(
-  event: ChatEvent,
-  playground: Playground,
-  readline: LineReader,
-  approveAll: boolean,
-): void {
+/** A word as a POSIX shell reads it back unchanged. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+function printEvent(event: ChatEvent): void {
   const out = process.stdout;
   switch (event.type) {
     case "run-start":
-      runId = event.runId;
       break;
     case "text-delta":
       out.write(safe(event.text));
@@ -139,25 +218,9 @@ function printEvent(
           "\n",
       );
       break;
-    case "approval-request": {
-      const id = event.id;
-      if (approveAll) {
-        playground.chat.answerApproval(runId, id, true);
-        break;
-      }
-      const currentRun = runId;
-      readline
-        .question(`? Allow ${safe(event.name)} with ${safe(JSON.stringify(event.input))}? [y/N] `)
-        .then((answer) =>
-          answer === undefined
-            ? playground.chat.answerApproval(currentRun, id, false, "No one was there to approve it.")
-            : playground.chat.answerApproval(currentRun, id, /^y(es)?$/i.test(answer.trim())),
-        )
-        .catch((error) =>
-          process.stderr.write(`! The approval could not be answered: ${safe(errorMessage(error))}\n`),
-        );
+    case "approval-request":
+      out.write(`  needs approval\n`);
       break;
-    }
     case "approval-answered":
       out.write(`  ${event.approved ? "approved" : "denied"}\n`);
       break;

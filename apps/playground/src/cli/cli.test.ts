@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} placeholders in configs
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,6 +98,25 @@ describe("the CLI", () => {
     expect(stdout).toContain("  approved\n← filesystem_write_file done in");
     expect(stdout).toContain('→ everything_echo [everything] {"message":"bye"}');
     expect(readFileSync(join(directory, "sandbox", "piped.txt"), "utf8")).toBe("from stdin");
+  });
+
+  it("with no one to answer, ends waiting for the approval and prints the command that approves it; that command finishes the run", async () => {
+    const first = await run(["chat", 'write a file later.txt with "resumed"']);
+    expect(first.code).toBe(3);
+    expect(first.stderr).toContain("… The run is waiting for approval of 1 call (no one to ask here):");
+    const approve = /approve: pnpm playground chat (--conversation \S+ --approve \S+)/.exec(first.stderr);
+    expect(approve).not.toBeNull();
+    expect(first.stderr).toMatch(/deny: {4}pnpm playground chat --conversation \S+ --deny \S+/);
+    expect(existsSync(join(first.directory, "sandbox", "later.txt"))).toBe(false);
+
+    const second = await run(["chat", ...approve![1]!.split(" ")], "", { directory: first.directory });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/ {2}approved\n← filesystem_write_file done in \d+ ms/);
+    expect(readFileSync(join(first.directory, "sandbox", "later.txt"), "utf8")).toBe("resumed");
+    // Answered once: the same command now finds nothing waiting.
+    const again = await run(["chat", ...approve![1]!.split(" ")], "", { directory: first.directory });
+    expect(again.code).toBe(0);
+    expect(readFileSync(join(first.directory, "sandbox", "later.txt"), "utf8")).toBe("resumed");
   });
 
   it("says what is wrong with an unknown command or provider", async () => {

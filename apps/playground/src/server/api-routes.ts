@@ -62,7 +62,7 @@ const id = pathIds("id");
 const appIds = pathIds("appId");
 const approvalIds = pathIds("appId", "approvalId");
 const runIds = pathIds("runId");
-const callIds = pathIds("runId", "callId");
+const conversationCallIds = pathIds("id", "callId");
 
 /** The request's JSON body (hono parses it, and answers 400 when it is not JSON): an object. */
 const json = validator("json", (value: unknown): JsonBody => {
@@ -295,16 +295,23 @@ export function apiRoutes(
       ),
     );
   });
-  api.post("/runs/:runId/approvals/:callId", callIds, json, (c) => {
-    const { runId, callId } = c.req.valid("param");
+  // An answer to a stopped run's approval continues the run: its events stream like a turn's.
+  api.post("/conversations/:id/approvals/:callId", conversationCallIds, json, (c) => {
+    const { id, callId } = c.req.valid("param");
     const body = c.req.valid("json");
-    chat.answerApproval(
-      runId,
-      callId,
-      body.approve === true,
-      typeof body.reason === "string" ? body.reason : undefined,
+    chat.checkApproval(id, callId);
+    return eventStream(c, (send, signal) =>
+      chat.answerApproval(
+        id,
+        {
+          callId,
+          approve: body.approve === true,
+          ...(typeof body.reason === "string" ? { reason: body.reason } : {}),
+          signal,
+        },
+        (event) => send(redact(JSON.stringify(capDepth(event).value))),
+      ),
     );
-    return answer(c, undefined);
   });
   api.post("/runs/:runId/stop", runIds, json, (c) => {
     chat.stop(c.req.valid("param").runId);

@@ -3,7 +3,12 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import {
+  answerApprovals,
+  runChatTurn,
+  startTestPlayground,
+  type TestPlayground,
+} from "../testing/test-playground.js";
 
 const crashingServer = fileURLToPath(new URL("../__fixtures__/crashing-server.mjs", import.meta.url));
 
@@ -357,47 +362,79 @@ describe("chat and persistence", () => {
     expect(saved.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 
-  it("asks for approval of a destructive tool and runs it only when approved", async () => {
+  it("asks for approval of a destructive tool: the turn stops with the call waiting, and the answer continues it", async () => {
     const { body: conversation } = await test.api("POST", "/api/conversations", { provider: "offline" });
-    const unlisten = test.playground.hub.listen(() => undefined);
-    const events: any[] = [];
-    const run = test.playground.chat.runTurn(
-      conversation.id,
-      { text: 'write a file approved.txt with "yes"' },
-      (event) => {
-        events.push(event);
-        if (event.type === "approval-request") {
-          const runId = events[0].runId;
-          void test.api("POST", `/api/runs/${runId}/approvals/${event.id}`, { approve: true });
-        }
-      },
-    );
-    await run;
-    unlisten();
+    const events = await runChatTurn(test, conversation.id, { text: 'write a file approved.txt with "yes"' });
     expect(events.find((event) => event.type === "approval-request")).toMatchObject({
       name: "filesystem_write_file",
       server: "filesystem",
     });
-    expect(events.find((event) => event.type === "approval-answered")).toMatchObject({ approved: true });
-    expect(events.find((event) => event.type === "tool-result").result.isError).toBe(false);
-    expect(readFileSync(join(test.directory, "sandbox", "approved.txt"), "utf8")).toBe("yes");
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "approval-required" });
+    expect(existsSync(join(test.directory, "sandbox", "approved.txt"))).toBe(false);
+    const waiting = test.playground.store.getConversation(conversation.id)!;
+    expect(waiting.runState?.pending.map((call) => call.name)).toEqual(["filesystem_write_file"]);
+    expect(waiting.transcript.find((item) => item.kind === "tool")).toMatchObject({
+      status: "awaiting-approval",
+    });
 
-    const denied: any[] = [];
-    await test.playground.chat.runTurn(
-      conversation.id,
-      { text: 'write a file denied.txt with "no"' },
-      (event) => {
-        denied.push(event);
-        if (event.type === "approval-request")
-          test.playground.chat.answerApproval(denied[0].runId, event.id, false);
-      },
-    );
+    const continued = await answerApprovals(test, conversation.id);
+    expect(continued.find((event) => event.type === "approval-answered")).toMatchObject({ approved: true });
+    expect(continued.find((event) => event.type === "tool-result").result.isError).toBe(false);
+    expect(continued.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
+    expect(readFileSync(join(test.directory, "sandbox", "approved.txt"), "utf8")).toBe("yes");
+    expect(test.playground.store.getConversation(conversation.id)!.runState).toBeNull();
+
+    await runChatTurn(test, conversation.id, { text: 'write a file denied.txt with "no"' });
+    const denied = await answerApprovals(test, conversation.id, () => false);
     expect(denied.find((event) => event.type === "tool-result").result.isError).toBe(true);
     expect(existsSync(join(test.directory, "sandbox", "denied.txt"))).toBe(false);
     const saved = test.playground.store.getConversation(conversation.id)!;
     expect(
       saved.transcript.filter((item) => item.kind === "tool").map((item) => (item as any).status),
     ).toEqual(["done", "denied"]);
+    // An answer for a call that does not wait is refused with what is wrong.
+    const stale = await test.api("POST", `/api/conversations/${conversation.id}/approvals/nope`, {
+      approve: true,
+    });
+    expect(stale.status).toBe(400);
+    expect(stale.body.error).toBe(`No approval is pending for call nope of conversation ${conversation.id}.`);
+  });
+
+  it("keeps a pending approval across a restart of the playground; approving after it finishes the run once", async () => {
+    const { body: conversation } = await test.api("POST", "/api/conversations", { provider: "offline" });
+    const first = await runChatTurn(test, conversation.id, {
+      text: 'write a file restarted.txt with "after"',
+    });
+    expect(first.at(-1)).toMatchObject({ type: "finish", reason: "approval-required" });
+    const directory = test.directory;
+    await test.close({ keepDirectory: true });
+    test = await startTestPlayground({ directory });
+    const restored = (await test.api("GET", `/api/conversations/${conversation.id}`)).body;
+    expect(restored.transcript.find((item: any) => item.kind === "tool")).toMatchObject({
+      name: "filesystem_write_file",
+      status: "awaiting-approval",
+    });
+    const continued = await answerApprovals(test, conversation.id);
+    expect(continued.filter((event) => event.type === "tool-result")).toHaveLength(1);
+    expect(continued.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
+    expect(readFileSync(join(directory, "sandbox", "restarted.txt"), "utf8")).toBe("after");
+    const saved = test.playground.store.getConversation(conversation.id)!;
+    expect(saved.runState).toBeNull();
+    expect(
+      saved.transcript.filter((item) => item.kind === "tool").map((item) => (item as any).status),
+    ).toEqual(["done"]);
+  });
+
+  it("a new message instead of an answer closes the waiting run: the call is denied and never runs", async () => {
+    const { body: conversation } = await test.api("POST", "/api/conversations", { provider: "offline" });
+    await runChatTurn(test, conversation.id, { text: 'write a file skipped.txt with "never"' });
+    const next = await runChatTurn(test, conversation.id, { text: "echo moving on" });
+    expect(next.find((event) => event.type === "approval-answered")).toMatchObject({ approved: false });
+    expect(next.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
+    expect(existsSync(join(test.directory, "sandbox", "skipped.txt"))).toBe(false);
+    const saved = test.playground.store.getConversation(conversation.id)!;
+    expect(saved.runState).toBeNull();
+    expect(JSON.stringify(saved.messages)).toContain("the user went on without answering");
   });
 
   it("stops a run in the middle of a tool call: the turn ends as stopped and the call never completes", async () => {

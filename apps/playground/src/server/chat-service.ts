@@ -1,5 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { Agent, type AgentEvent, annotationPolicy } from "@junction/core";
+import {
+  Agent,
+  type AgentEvent,
+  type AgentHandle,
+  annotationPolicy,
+  closeRunState,
+  type ResumeDecision,
+  type RunState,
+} from "@junction/core";
 import { createAbortError, errorMessage, JunctionError, type Message } from "@junction/types";
 import type { ChatEvent } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
@@ -15,7 +23,6 @@ export type { ChatEvent } from "../shared/api-types.js";
 
 interface Run {
   controller: AbortController;
-  approvals: Map<string, Extract<AgentEvent, { type: "tool-approval-request" }>>;
   emit(event: ChatEvent): void;
 }
 
@@ -116,7 +123,105 @@ export class ChatService {
       emit({ type: "error", message: turn, aborted: false });
       return;
     }
-    const { conversation, provider, model, text } = turn;
+    const { conversation, text } = turn;
+    if (conversation.transcript.length === 0)
+      conversation.title = text.length > 60 ? `${text.slice(0, 57)}…` : text;
+    await this.#run({
+      ...turn,
+      emit,
+      signal: request.signal,
+      begin: (publish) => {
+        // A run that stopped for approvals nobody gave: the conversation goes on without it.
+        const stopped = conversation.runState;
+        if (stopped) {
+          conversation.messages = closeRunState(stopped, "the user went on without answering");
+          conversation.runState = null;
+          for (const call of stopped.pending)
+            publish({ type: "approval-answered", id: call.id, approved: false });
+        }
+        conversation.transcript.push({ kind: "user", text });
+      },
+      start: (agent, signal) => agent.send(text, { signal }),
+      // Keep what the person said and what the model wrote so far for the next turn.
+      failed: (previous) => {
+        conversation.messages = partialTurn(conversation.transcript, { previous, text });
+      },
+    });
+  }
+
+  /**
+   * Answers one pending approval of the conversation's stopped run and continues the run from its
+   * stored state (it survives a restart of the playground): the call runs (or is denied), and the
+   * model goes on. Another call still waiting stops the run again. Emits the continued run's
+   * events like a turn. Throws (`invalid-argument`) when no such call waits.
+   */
+  async answerApproval(
+    conversationId: string,
+    answer: { callId: string; approve: boolean; reason?: string; signal?: AbortSignal },
+    emit: (event: ChatEvent) => void,
+  ): Promise<void> {
+    const { conversation, state } = this.checkApproval(conversationId, answer.callId);
+    const provider = this.providers().find((candidate) => candidate.id === conversation.provider);
+    if (!provider) {
+      throw new JunctionError(
+        "invalid-argument",
+        `The provider ${conversation.provider} of this conversation is not available (no key or URL set).`,
+      );
+    }
+    const decision: ResumeDecision = answer.approve
+      ? "approve"
+      : { deny: answer.reason ?? "The user denied this call." };
+    await this.#run({
+      conversation,
+      provider,
+      model: conversation.model,
+      emit,
+      signal: answer.signal,
+      begin: (publish) => publish({ type: "approval-answered", id: answer.callId, approved: answer.approve }),
+      start: (agent, signal) => agent.resume(state, { [answer.callId]: decision }, { signal }),
+      // The stored state stays: the person can answer again.
+      failed: () => undefined,
+    });
+  }
+
+  /** The conversation and its stopped run, if call `callId` waits for an answer there; else an `invalid-argument` error. */
+  checkApproval(
+    conversationId: string,
+    callId: string,
+  ): { conversation: StoredConversation; state: RunState } {
+    const conversation = this.#store.getConversation(conversationId);
+    const state = conversation?.runState;
+    if (!conversation || !state?.pending.some((call) => call.id === callId)) {
+      throw new JunctionError(
+        "invalid-argument",
+        `No approval is pending for call ${callId} of conversation ${conversationId}.`,
+      );
+    }
+    if (this.#busy.has(conversationId)) {
+      throw new JunctionError(
+        "invalid-argument",
+        "This conversation is already running a turn; stop it first.",
+      );
+    }
+    return { conversation, state };
+  }
+
+  /**
+   * Runs the Agent once for a conversation (a turn or a resumed run), publishing what it does and
+   * saving the transcript as it grows; a run that stops for approvals keeps its state.
+   */
+  async #run(turn: {
+    conversation: StoredConversation;
+    provider: ProviderInfo;
+    model: string;
+    emit: (event: ChatEvent) => void;
+    signal: AbortSignal | undefined;
+    begin(publish: (event: ChatEvent) => void): void;
+    start(agent: Agent, signal: AbortSignal): AgentHandle;
+    failed(previous: Message[]): void;
+  }): Promise<void> {
+    const { conversation, provider, model, emit } = turn;
+    const conversationId = conversation.id;
     this.#busy.add(conversationId);
     const runId = randomUUID();
     // Every event the page sees is folded into the stored transcript by the same pure function
@@ -126,16 +231,15 @@ export class ChatService {
       emit(event);
     };
     const controller = new AbortController();
-    const signal = request.signal ? AbortSignal.any([controller.signal, request.signal]) : controller.signal;
-    const run: Run = { controller, approvals: new Map(), emit: publish };
+    const signal = turn.signal ? AbortSignal.any([controller.signal, turn.signal]) : controller.signal;
+    const run: Run = { controller, emit: publish };
     this.#runs.set(runId, run);
     conversation.provider = provider.id;
     conversation.model = model;
-    if (conversation.transcript.length === 0)
-      conversation.title = text.length > 60 ? `${text.slice(0, 57)}…` : text;
-    conversation.transcript.push({ kind: "user", text });
-    const previous = conversation.messages;
+    let previous = conversation.messages;
     try {
+      turn.begin(publish);
+      previous = conversation.messages;
       this.#saveSafely(conversation, emit);
       publish({ type: "run-start", runId, provider: provider.id, model });
     } catch (error) {
@@ -145,10 +249,10 @@ export class ChatService {
       throw error;
     }
     try {
-      await this.#runAgent({ conversation, provider, model, text, run, signal });
+      await this.#runAgent({ conversation, provider, model, run, signal, start: turn.start });
     } catch (error) {
       const aborted = signal.aborted;
-      conversation.messages = partialTurn(conversation.transcript, { previous, text });
+      turn.failed(previous);
       publish({
         type: "error",
         message: aborted ? "Stopped." : `The run failed: ${errorMessage(error)}`,
@@ -182,14 +286,18 @@ export class ChatService {
     return { conversation, provider, model, text };
   }
 
-  /** Runs the Agent for one turn, publishing what it does; keeps the new history when it finishes. */
+  /**
+   * Runs the Agent, publishing what it does; keeps the new history when it finishes, and the
+   * run's state when it stops for approvals. Approvals never wait in this process: a call that
+   * needs one stops the run at once, so the question survives a restart, and the answer resumes it.
+   */
   async #runAgent(turn: {
     conversation: StoredConversation;
     provider: ProviderInfo;
     model: string;
-    text: string;
     run: Run;
     signal: AbortSignal;
+    start(agent: Agent, signal: AbortSignal): AgentHandle;
   }): Promise<void> {
     const { conversation, run } = turn;
     const servers = this.#registry.connected();
@@ -206,21 +314,22 @@ export class ChatService {
         // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
         mcps: servers.map((server) => ({ mcp: modelVisibleTools(server.mcp), prefix: server.name })),
         approval: annotationPolicy(),
+        approvalTimeoutMs: 0,
         maxSteps: 10,
         messages: conversation.messages,
       });
       // Core gives every call an id no earlier call of the conversation has (a model that repeats
       // `call_1` gets `call_1_2` and a warning), so the page, the approvals and the transcript key
       // calls by core's id as it is.
-      const handle = agent.send(turn.text, { signal: turn.signal });
+      const handle = turn.start(agent, turn.signal);
       for await (const event of handle) {
-        if (event.type === "tool-approval-request") run.approvals.set(event.id, event);
         const shown = chatEventOf(event, serverOf);
         if (shown) run.emit(shown);
         if (event.type === "tool-result") this.#saveSafely(conversation, run.emit);
       }
       const result = await handle.final;
       conversation.messages = result.messages;
+      conversation.runState = result.state ?? null;
       run.emit({ type: "finish", reason: result.finishReason, text: result.text });
     } finally {
       closeAgent(agent);
@@ -249,22 +358,6 @@ export class ChatService {
         message: `The conversation could not be saved: ${errorMessage(error)}`,
       });
     }
-  }
-
-  /** Answers an approval the run asked for. */
-  answerApproval(runId: string, callId: string, approve: boolean, reason?: string): void {
-    const run = this.#runs.get(runId);
-    const request = run?.approvals.get(callId);
-    if (!run || !request) {
-      throw new JunctionError(
-        "invalid-argument",
-        `No approval is pending for call ${callId} of run ${runId}.`,
-      );
-    }
-    run.approvals.delete(callId);
-    if (approve) request.approve();
-    else request.deny(reason ?? "The user denied this call.");
-    run.emit({ type: "approval-answered", id: callId, approved: approve });
   }
 
   /** Stops a run: the model stream and every tool call in flight are cancelled. */

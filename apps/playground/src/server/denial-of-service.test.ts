@@ -6,7 +6,12 @@ import {
   startScriptedChatCompletions,
   toolResultsIn,
 } from "../testing/scripted-chat-completions.js";
-import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import {
+  answerApprovals,
+  runChatTurn,
+  startTestPlayground,
+  type TestPlayground,
+} from "../testing/test-playground.js";
 import type { ChatEvent } from "./chat-service.js";
 import { KEPT_LOG_MESSAGES } from "./log-buffer.js";
 import { cachedValidatorCount } from "./tool-arguments.js";
@@ -135,11 +140,9 @@ describe("a chat turn that fails anywhere releases its conversation", () => {
     const events: ChatEvent[] = [];
     await test.playground.chat.runTurn(conversation.id, { text: "show me something deep" }, (event) => {
       events.push(event);
-      if (event.type === "approval-request") {
-        const start = events[0] as Extract<ChatEvent, { type: "run-start" }>;
-        test.playground.chat.answerApproval(start.runId, event.id, true);
-      }
     });
+    // The turn stops at the approval; each answer continues it from the stored state.
+    events.push(...(await answerApprovals(test, conversation.id)));
     // Core cuts them for the model; the page gets what the model got, never the 5,000 levels or 5 MB.
     const results = events.filter((event) => event.type === "tool-result");
     expect(results.map((event) => event.name)).toEqual(["hostile_deep", "hostile_huge"]);

@@ -2,7 +2,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
 import { startScriptedChatCompletions, toolResultsIn } from "../testing/scripted-chat-completions.js";
-import { startTestPlayground, streamChatTurn, type TestPlayground } from "../testing/test-playground.js";
+import {
+  answerApprovals,
+  runChatTurn,
+  startTestPlayground,
+  type TestPlayground,
+} from "../testing/test-playground.js";
 
 // Issue 11, hole 2: a model that repeats `call_1` in a later step got an approval card showing the
 // first call's arguments while the second call's ran, and the saved transcript recorded the
@@ -45,25 +50,11 @@ describe("a tool-call id the model reuses across steps", () => {
     const { body: conversation } = await test.api("POST", "/api/conversations", {
       provider: "openai-compatible",
     });
-    let runId = "";
-    const events = await streamChatTurn(
-      test,
-      conversation.id,
-      { text: "record two things" },
-      async (event) => {
-        if (event.type === "run-start") runId = event.runId;
-        if (event.type === "approval-request") {
-          const answer = await test.api(
-            "POST",
-            `/api/runs/${runId}/approvals/${encodeURIComponent(event.id)}`,
-            {
-              approve: true,
-            },
-          );
-          expect(answer.status).toBe(200);
-        }
-      },
-    );
+    const events = [
+      ...(await runChatTurn(test, conversation.id, { text: "record two things" })),
+      // The turn stops at each approval; each answer continues it from the stored state.
+      ...(await answerApprovals(test, conversation.id)),
+    ];
     expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", text: "All recorded." });
 
     const approvals = events.filter((event) => event.type === "approval-request");

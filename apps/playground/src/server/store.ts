@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
+import type { RunState } from "@junction/core";
 import type { Message } from "@junction/types";
 import type { TranscriptItem } from "../shared/api-types.js";
 import { restrictDatabaseFiles } from "./data-dir.js";
@@ -28,6 +29,11 @@ export interface StoredConversation {
   updatedAt: string;
   messages: Message[];
   transcript: TranscriptItem[];
+  /**
+   * The conversation's run that stopped for approvals (a core `RunState`, as JSON), until it is
+   * resumed or the conversation goes on: what makes a pending approval survive a restart.
+   */
+  runState: RunState | null;
 }
 
 /** The playground's SQLite database (node:sqlite): servers, conversations and settings. */
@@ -50,6 +56,11 @@ export class Store {
       );
       CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
+    // Stores made before runs could stop for approvals have no run_state column yet.
+    const columns = this.#db.prepare("PRAGMA table_info(conversations)").all() as { name: string }[];
+    if (!columns.some((column) => column.name === "run_state")) {
+      this.#db.exec("ALTER TABLE conversations ADD COLUMN run_state TEXT");
+    }
     restrictDatabaseFiles(file);
   }
 
@@ -101,7 +112,7 @@ export class Store {
     this.#db.prepare("DELETE FROM servers WHERE id = ?").run(id);
   }
 
-  listConversations(): Omit<StoredConversation, "messages" | "transcript">[] {
+  listConversations(): Omit<StoredConversation, "messages" | "transcript" | "runState">[] {
     const rows = this.#db
       .prepare(
         "SELECT id, title, provider, model, created_at, updated_at FROM conversations ORDER BY updated_at DESC",
@@ -131,6 +142,7 @@ export class Store {
       updatedAt: row.updated_at!,
       messages: JSON.parse(row.messages!) as Message[],
       transcript: JSON.parse(row.transcript!) as TranscriptItem[],
+      runState: row.run_state ? (JSON.parse(row.run_state) as RunState) : null,
     };
   }
 
@@ -148,7 +160,7 @@ export class Store {
   saveConversation(conversation: StoredConversation): void {
     this.#db
       .prepare(
-        "UPDATE conversations SET title = ?, provider = ?, model = ?, updated_at = ?, messages = ?, transcript = ? WHERE id = ?",
+        "UPDATE conversations SET title = ?, provider = ?, model = ?, updated_at = ?, messages = ?, transcript = ?, run_state = ? WHERE id = ?",
       )
       .run(
         conversation.title,
@@ -157,6 +169,7 @@ export class Store {
         new Date().toISOString(),
         JSON.stringify(conversation.messages),
         JSON.stringify(conversation.transcript),
+        conversation.runState ? JSON.stringify(conversation.runState) : null,
         conversation.id,
       );
   }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { JunctionError } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import { startHttpServer } from "../server/http-server.js";
 import { createToken } from "../server/security.js";
@@ -70,38 +71,59 @@ export async function startTestPlayground(
 }
 
 /** Reads a chat turn's server-sent events to the end. */
-export async function runChatTurn(
-  test: TestPlayground,
-  conversationId: string,
-  body: unknown,
-): Promise<any[]> {
-  const response = await fetch(`${test.base}/api/conversations/${conversationId}/messages`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${test.token}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  return text
-    .split("\n\n")
-    .filter((frame) => frame.startsWith("data: "))
-    .map((frame) => JSON.parse(frame.slice(6)));
+export function runChatTurn(test: TestPlayground, conversationId: string, body: unknown): Promise<any[]> {
+  return streamEvents(test, `/api/conversations/${conversationId}/messages`, body);
 }
 
 /**
  * Reads a chat turn's server-sent events as they arrive, as the page does, calling `onEvent` for
- * each (to answer approvals mid-turn); resolves with every event once the turn ends.
+ * each; resolves with every event once the turn ends.
  */
-export async function streamChatTurn(
+export function streamChatTurn(
   test: TestPlayground,
   conversationId: string,
   body: unknown,
   onEvent: (event: any) => void | Promise<void>,
 ): Promise<any[]> {
-  const response = await fetch(`${test.base}/api/conversations/${conversationId}/messages`, {
+  return streamEvents(test, `/api/conversations/${conversationId}/messages`, body, onEvent);
+}
+
+/**
+ * Answers every call the conversation's stopped run waits for (approving, unless `approve` says
+ * otherwise), one at a time as the page does; resolves with the events of the continued runs.
+ */
+export async function answerApprovals(
+  test: TestPlayground,
+  conversationId: string,
+  approve: (call: { id: string; name: string; input: unknown }) => boolean = () => true,
+): Promise<any[]> {
+  const events: any[] = [];
+  for (;;) {
+    const call = test.playground.store.getConversation(conversationId)?.runState?.pending[0];
+    if (!call) return events;
+    const path = `/api/conversations/${conversationId}/approvals/${encodeURIComponent(call.id)}`;
+    events.push(...(await streamEvents(test, path, { approve: approve(call) })));
+  }
+}
+
+/** Posts `body` to `path` and reads the server-sent events it answers with, to the end. */
+async function streamEvents(
+  test: TestPlayground,
+  path: string,
+  body: unknown,
+  onEvent: (event: any) => void | Promise<void> = () => undefined,
+): Promise<any[]> {
+  const response = await fetch(`${test.base}${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${test.token}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
+  if (!response.ok) {
+    throw new JunctionError(
+      "invalid-argument",
+      `${path} answered ${response.status}: ${await response.text()}`,
+    );
+  }
   const events: any[] = [];
   const decoder = new TextDecoder();
   let buffer = "";

@@ -339,10 +339,14 @@ function progressLine(
 }
 
 function approvalPrompt(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLElement {
+  // The run stopped for this answer; the answer continues it (here, or after a restart).
   const answer = async (approve: boolean) => {
     for (const button of prompt.querySelectorAll("button")) button.disabled = true;
+    if (!currentId) return;
     try {
-      await api("POST", `/api/runs/${runId}/approvals/${encodeURIComponent(item.id)}`, { approve });
+      await streamRun(`/api/conversations/${currentId}/approvals/${encodeURIComponent(item.id)}`, {
+        approve,
+      });
     } catch (error) {
       prompt.append(h("div", { class: "form-message error" }, errorMessage(error)));
     }
@@ -378,7 +382,7 @@ function renderToolCard(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLEl
   card.dataset.status = item.status;
   rememberToolCard(card, item.server, item.name, item.input);
   if (item.status === "running" && item.progress) body.append(progressLine(item.progress));
-  if (item.status === "awaiting-approval" && runId) body.append(approvalPrompt(item));
+  if (item.status === "awaiting-approval" && !runId) body.append(approvalPrompt(item));
   if (item.result !== undefined) {
     body.replaceChildren(renderToolResult(item.result, undefined, item.truncated));
     if (item.status === "done") void appendChatApp(card, body, item.result);
@@ -395,29 +399,43 @@ async function send(): Promise<void> {
   if (!text || runId) return;
   const conversationId = currentId ?? (await newConversation());
   composer.value = "";
-  let items: TranscriptItem[] = [...shown.map((entry) => entry.item), { kind: "user", text }];
-  showTranscript(items);
+  showTranscript([...shown.map((entry) => entry.item), { kind: "user", text }]);
   scrollDown();
+  try {
+    await streamRun(`/api/conversations/${conversationId}/messages`, {
+      text,
+      provider: providerSelect.value,
+      model: modelInput.value,
+    });
+  } catch (error) {
+    transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
+  }
+}
+
+/** Streams one run (a turn, or a stopped run continued by an answer) into the transcript. */
+async function streamRun(url: string, body: Record<string, unknown>): Promise<void> {
+  let items: TranscriptItem[] = shown.map((entry) => entry.item);
   sendButton.disabled = true;
   stopButton.disabled = false;
   try {
-    await postStream<ChatEvent>(
-      `/api/conversations/${conversationId}/messages`,
-      { text, provider: providerSelect.value, model: modelInput.value },
-      (event) => {
-        if (event.type === "run-start") runId = event.runId;
-        // The same fold the server stores the transcript with.
-        items = foldChatEvent(items, event);
-        showTranscript(items);
-        scrollDown();
-      },
-    );
-  } catch (error) {
-    transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
+    await postStream<ChatEvent>(url, body, (event) => {
+      if (event.type === "run-start") runId = event.runId;
+      // The same fold the server stores the transcript with.
+      items = foldChatEvent(items, event);
+      showTranscript(items);
+      scrollDown();
+    });
   } finally {
     runId = undefined;
     sendButton.disabled = false;
     stopButton.disabled = true;
+    // Cards left waiting for an answer get their buttons now that no run is in progress.
+    for (const entry of shown) {
+      if (entry.item.kind !== "tool" || entry.item.status !== "awaiting-approval") continue;
+      const node = renderItem(entry.item);
+      entry.node.replaceWith(node);
+      entry.node = node;
+    }
     await loadConversations();
   }
 }
