@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { processAlive, resultText, testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
 import type { MCPWireMessage } from "./message-tap.js";
-import { processAlive, resultText, testServer } from "./test-support.js";
 
 /** The methods of the requests and notifications the tap saw, as "out initialize" etc. */
 function methods(messages: MCPWireMessage[]): string[] {

@@ -1,5 +1,5 @@
-import { describeEverything } from "./everything-suite.js";
-import { everythingEntry } from "./test-support.js";
+import { describeEverything } from "../test/everything-suite.js";
+import { everythingEntry } from "../test/test-support.js";
 
 describeEverything("stdio", async () => ({
   transport: "stdio",

@@ -1,9 +1,9 @@
 import { JunctionError } from "@junction/types";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../test/test-support.js";
 // @ts-expect-error: a plain .mjs test server without type declarations
 import { startHttpServer } from "../test-servers/http-server.mjs";
 import { MCP } from "./mcp.js";
-import { freePort } from "./test-support.js";
 
 interface RecordedRequest {
   method: string;

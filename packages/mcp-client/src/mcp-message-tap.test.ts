@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { everythingEntry, startEverythingHttp, testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
 import type { MCPWireMessage } from "./message-tap.js";
-import { everythingEntry, startEverythingHttp, testServer } from "./test-support.js";
 
 /** Messages without their time, for exact comparisons. */
 function untimed(messages: MCPWireMessage[]): { direction: string; message: unknown }[] {

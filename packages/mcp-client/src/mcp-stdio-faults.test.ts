@@ -1,7 +1,7 @@
 import { JunctionError } from "@junction/types";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { processAlive, testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
-import { processAlive, testServer } from "./test-support.js";
 
 const open: MCP[] = [];
 function track(mcp: MCP): MCP {
