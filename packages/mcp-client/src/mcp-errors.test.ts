@@ -9,6 +9,8 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
+import { rejection, testServer } from "../test/test-support.js";
+import { MCP } from "./mcp.js";
 import { httpStatus, isRequestTimeout, isSessionGone, toJunctionError } from "./mcp-errors.js";
 import { connectFailureReason } from "./mcp-session.js";
 
@@ -169,5 +171,42 @@ describe("an aborted request", () => {
     const controller = new AbortController();
     controller.abort(reason);
     expect(toJunctionError(reason, { ...failure, signal: controller.signal })).toBe(reason);
+  });
+});
+
+describe("a server's JSON-RPC error answer", () => {
+  it("keeps its code and data on the JunctionError, over real stdio", async () => {
+    const mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      args: [testServer("raw-server.mjs")],
+      reconnect: false,
+    });
+    await mcp.connect();
+    try {
+      const missing = await rejection(mcp.readResource("file:///nowhere.txt"));
+      expect(missing.code).toBe("mcp-request-failed");
+      expect(missing.jsonRPCCode).toBe(-32602);
+      expect(missing.jsonRPCData).toEqual({ uri: "file:///nowhere.txt" });
+      const unknown = await rejection(
+        mcp.complete({ type: "ref/prompt", name: "p" }, { name: "a", value: "" }),
+      );
+      expect(unknown.jsonRPCCode).toBe(-32601);
+      expect(unknown.jsonRPCData).toBeUndefined();
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("is not set on failures that got no answer, and data echoing a secret is left out", () => {
+    const timeout = toJunctionError(new SdkError(SdkErrorCode.RequestTimeout, "timed out"), failure);
+    expect(timeout.jsonRPCCode).toBeUndefined();
+    const echoed = toJunctionError(
+      new ProtocolError(-32603, "bad token", { token: "sk-secret-1234" }),
+      failure,
+    );
+    expect(echoed.jsonRPCCode).toBe(-32603);
+    expect(echoed.jsonRPCData).toBeUndefined();
+    expect(JSON.stringify(echoed)).not.toContain("sk-secret-1234");
   });
 });

@@ -4,6 +4,7 @@ export {
   isRetryableStatus,
   JunctionError,
   type JunctionErrorCode,
+  type JunctionErrorOptions,
   ProviderError,
 } from "./errors.js";
 export type * from "./mcp-protocol.js";
