@@ -72,6 +72,7 @@ export interface SessionSetup {
  */
 export function versionNegotiation(
   protocolVersion: MCPProtocolVersion | undefined,
+  probeTimeoutMs?: number,
 ): VersionNegotiationOptions {
   switch (protocolVersion ?? "auto") {
     case "2025-11-25":
@@ -79,7 +80,9 @@ export function versionNegotiation(
     case "2026-07-28":
       return { mode: { pin: "2026-07-28" } };
     default:
-      return { mode: "auto" };
+      return probeTimeoutMs === undefined
+        ? { mode: "auto" }
+        : { mode: "auto", probe: { timeoutMs: probeTimeoutMs } };
   }
 }
 
@@ -87,13 +90,20 @@ export function versionNegotiation(
 export async function openSession(setup: SessionSetup): Promise<Session> {
   const { config } = setup;
   const timeout = config.connectTimeoutMs ?? 30_000;
+  // One deadline for the whole connect: the probe, the fallback handshake, a second start. Every
+  // request of the handshake is aborted when it passes (the SDK then rejects with its timeout).
+  const deadline = AbortSignal.timeout(timeout);
+  // A stdio server that ignores the probe is legacy: the SDK falls back to initialize once the
+  // probe times out, so the probe gets half the budget and initialize keeps the rest. Over HTTP a
+  // probe timeout is an outage (no fallback): it may use the whole budget.
+  const probeTimeoutMs = config.transport === "stdio" ? Math.ceil(timeout / 2) : undefined;
   const newClient = (): JunctionClient => {
     const client = new JunctionClient(CLIENT_INFO, {
       // @junction/types describes the capabilities as the specification does; the SDK's type
       // narrows `experimental` values to JSON objects.
       capabilities: setup.capabilities as ClientOptions["capabilities"],
       jsonSchemaValidator: setup.validator,
-      versionNegotiation: versionNegotiation(config.protocolVersion),
+      versionNegotiation: versionNegotiation(config.protocolVersion, probeTimeoutMs),
     });
     setup.install(client);
     return client;
@@ -113,7 +123,10 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       let transport = spawn();
       let client = newClient();
       try {
-        await client.connect(tapTransport(transport, config.onMessage), connectOptions(timeout, legacyKnown));
+        await client.connect(
+          tapTransport(transport, config.onMessage),
+          connectOptions(timeout, legacyKnown, deadline),
+        );
       } catch (error) {
         const exitedByItself = transport.pid !== undefined && transport.exit !== undefined;
         await transport.close();
@@ -129,7 +142,10 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
         transport = spawn();
         client = newClient();
         try {
-          await client.connect(tapTransport(transport, config.onMessage), connectOptions(timeout, true));
+          await client.connect(
+            tapTransport(transport, config.onMessage),
+            connectOptions(timeout, true, deadline),
+          );
         } catch (retryError) {
           await transport.close();
           const failure = startFailure(setup, transport, retryError, timeout);
@@ -140,13 +156,13 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       return { client, transport, kind: "stdio", closing: false };
     }
     case "http":
-      return openHttp(setup, config, newClient, timeout);
+      return openHttp(setup, { config, newClient, timeout, deadline });
     case "sse": {
       const transport = new SSEClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
       });
       const client = newClient();
-      await connectRemote(setup, client, transport, timeout, "SSE");
+      await connectRemote(setup, { client, transport, timeout, deadline, via: "SSE" });
       return { client, transport, kind: "sse", closing: false };
     }
     case "memory": {
@@ -156,7 +172,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       try {
         await client.connect(
           tapTransport(clientSide, config.onMessage),
-          connectOptions(timeout, setup.priorEra === "legacy"),
+          connectOptions(timeout, setup.priorEra === "legacy", deadline),
         );
       } catch (error) {
         throw connectFailure(setup, "the in-memory server", error, timeout);
@@ -174,11 +190,23 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
   }
 }
 
+/** The budget of one connect and the deadline that enforces it. */
+interface ConnectBudget {
+  timeout: number;
+  deadline: AbortSignal;
+}
+
 async function openHttp(
   setup: SessionSetup,
-  config: MCPHttpConfig,
-  newClient: () => JunctionClient,
-  timeout: number,
+  {
+    config,
+    newClient,
+    timeout,
+    deadline,
+  }: ConnectBudget & {
+    config: MCPHttpConfig;
+    newClient: () => JunctionClient;
+  },
 ): Promise<Session> {
   const url = new URL(config.url);
   const fetch = fetchWithOwnSignal(config.fetch);
@@ -190,7 +218,10 @@ async function openHttp(
   const client = newClient();
   const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
   try {
-    await client.connect(tapTransport(streamable, config.onMessage), connectOptions(timeout, legacyKnown));
+    await client.connect(
+      tapTransport(streamable, config.onMessage),
+      connectOptions(timeout, legacyKnown, deadline),
+    );
     return { client, transport: streamable, kind: "http", closing: false };
   } catch (error) {
     const status = httpStatus(error);
@@ -215,23 +246,41 @@ async function openHttp(
       fetch,
     });
     const sseClient = newClient();
-    await connectRemote(setup, sseClient, sse, timeout, `SSE (after Streamable HTTP answered ${status})`);
+    await connectRemote(setup, {
+      client: sseClient,
+      transport: sse,
+      timeout,
+      deadline,
+      via: `SSE (after Streamable HTTP answered ${status})`,
+    });
     return { client: sseClient, transport: sse, kind: "sse", closing: false };
   }
 }
 
 async function connectRemote(
   setup: SessionSetup,
-  client: JunctionClient,
-  transport: SSEClientTransport,
-  timeout: number,
-  via: string,
+  {
+    client,
+    transport,
+    timeout,
+    deadline,
+    via,
+  }: ConnectBudget & {
+    client: JunctionClient;
+    transport: SSEClientTransport;
+    via: string;
+  },
 ): Promise<void> {
   try {
     // HTTP+SSE is the 2024-11-05 transport: no server/discover probe on it.
-    await client.connect(tapTransport(transport, setup.config.onMessage), connectOptions(timeout, true));
+    await client.connect(
+      tapTransport(transport, setup.config.onMessage),
+      connectOptions(timeout, true, deadline),
+    );
   } catch (error) {
     if (error instanceof UnauthorizedError) setup.onUnauthorized(transport);
+    // A failed SSE connect leaves its event stream retrying, which keeps the process alive.
+    else await client.close().catch(() => undefined);
     throw connectFailure(
       setup,
       `${describeUrl(new URL((setup.config as { url: string }).url))} over ${via}`,
@@ -241,8 +290,10 @@ async function connectRemote(
   }
 }
 
-function connectOptions(timeout: number, legacyKnown: boolean): ConnectOptions {
-  return legacyKnown ? { timeout, prior: { kind: "legacy" } } : { timeout };
+function connectOptions(timeout: number, legacyKnown: boolean, deadline: AbortSignal): ConnectOptions {
+  return legacyKnown
+    ? { timeout, signal: deadline, prior: { kind: "legacy" } }
+    : { timeout, signal: deadline };
 }
 
 /** The URL without credentials, query or fragment, which may carry secrets. */
@@ -270,6 +321,8 @@ export function describeServer(config: MCPConfig): string {
 /** Why a handshake failed, for the message. */
 export function connectFailureReason(error: unknown, timeout: number): string {
   if (isRequestTimeout(error)) return `no answer to initialize within ${timeout} ms`;
+  const unreachable = unreachableReason(error);
+  if (unreachable) return unreachable;
   const message = error instanceof Error ? error.message : String(error);
   const status = httpStatus(error);
   if (status !== undefined) {
@@ -282,6 +335,43 @@ export function connectFailureReason(error: unknown, timeout: number): string {
   if (isEraNegotiationFailure(error)) return `no protocol revision both sides speak: ${message}`;
   return message;
 }
+
+/**
+ * Why nothing answered at all, when the network says so (a refused connection, an unknown host,
+ * an untrusted certificate): found by the system error code anywhere in the cause chain (the SDK
+ * wraps fetch's `TypeError: fetch failed`, which wraps the socket's error), or in the text of an
+ * SSE error, which keeps no cause. Undefined when a server answered.
+ */
+export function unreachableReason(error: unknown): string | undefined {
+  let code: string | undefined;
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current && code === undefined; depth++) {
+    const candidate = (current as { code?: unknown }).code;
+    if (typeof candidate === "string" && Object.hasOwn(NETWORK_ERRORS, candidate)) code = candidate;
+    current = (current as { cause?: unknown }).cause;
+  }
+  if (code === undefined && error instanceof Error) {
+    code = Object.keys(NETWORK_ERRORS).find((known) => new RegExp(`\\b${known}\\b`).test(error.message));
+  }
+  return code === undefined ? undefined : `${NETWORK_ERRORS[code]} (${code})`;
+}
+
+const TRUST_PROXY_CA = "behind a TLS-inspecting proxy, point NODE_EXTRA_CA_CERTS at its CA certificate";
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED:
+    "the connection was refused: nothing is listening there; check the URL and that the server is running",
+  ENOTFOUND: "the host name could not be resolved; check the URL",
+  EAI_AGAIN: "the host name could not be resolved (DNS did not answer); check the URL and the network",
+  ECONNRESET: "the connection was reset before the server answered",
+  ETIMEDOUT: "the host did not accept the connection in time",
+  EHOSTUNREACH: "the host cannot be reached from this network",
+  ENETUNREACH: "the host's network cannot be reached",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: `the server's TLS certificate is not trusted (${TRUST_PROXY_CA})`,
+  SELF_SIGNED_CERT_IN_CHAIN: `the server's TLS certificate chain is not trusted (${TRUST_PROXY_CA})`,
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed and not trusted",
+  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate is not valid for this host name",
+};
 
 function connectFailure(setup: SessionSetup, target: string, error: unknown, timeout: number) {
   const name = setup.serverName();
@@ -306,6 +396,17 @@ export function serverDiedDuringHandshake(error: unknown): boolean {
   return typeof error === "object" && error !== null && diedBeforeAnswering.has(error);
 }
 
+/**
+ * What a server wrote to stdout that is not JSON-RPC, quoted: the classic mistake of logging to
+ * stdout, which is the protocol channel, so the client never sees a valid answer.
+ */
+function stdoutNoise(transport: StdioProcessTransport): string {
+  if (transport.garbageLines === 0) return "";
+  const lines = transport.garbageLines === 1 ? "1 line that is" : `${transport.garbageLines} lines that are`;
+  const quoted = transport.garbageSample.map((line) => `\n  ${line}`).join("");
+  return `\nit wrote ${lines} not JSON-RPC to stdout (stdout carries the protocol: a server must log to stderr):${quoted}`;
+}
+
 function startFailure(
   setup: SessionSetup,
   transport: StdioProcessTransport,
@@ -326,7 +427,7 @@ function startFailure(
   const tail = stderr ? `\nstderr (last lines):\n${stderr.split("\n").slice(-20).join("\n")}` : "";
   return safeError(
     "mcp-connect-failed",
-    `MCP server "${setup.serverName()}" failed to start (command: ${commandLine}): ${what}${tail}`,
+    `MCP server "${setup.serverName()}" failed to start (command: ${commandLine}): ${what}${stdoutNoise(transport)}${tail}`,
     setup.secrets,
     error,
   );

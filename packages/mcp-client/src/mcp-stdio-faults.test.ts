@@ -187,19 +187,46 @@ describe("a server that fails to start", () => {
     );
   });
 
-  it("bounds the handshake with connectTimeoutMs", async () => {
+  it("bounds the whole handshake, probe and fallback, with one connectTimeoutMs", async () => {
     const mcp = track(
       new MCP({
         transport: "stdio",
         command: process.execPath,
         args: ["-e", "setInterval(() => {}, 1000)"],
         name: "mute",
-        connectTimeoutMs: 300,
+        connectTimeoutMs: 1000,
+      }),
+    );
+    const started = performance.now();
+    const error = await caught(mcp.connect());
+    const elapsed = performance.now() - started;
+    expect(error.code).toBe("mcp-connect-failed");
+    expect(error.message).toContain("no answer to initialize within 1000 ms");
+    expect(error.message).not.toContain("stdout");
+    // The deadline, then the close of a process that ignores stdin's end (300 ms grace, SIGTERM).
+    // Before, the probe and the fallback each had the whole budget: over 2000 ms.
+    expect(elapsed).toBeGreaterThanOrEqual(990);
+    expect(elapsed).toBeLessThan(2000);
+  });
+
+  it("says when the server wrote lines that are not JSON-RPC to stdout, quoting them", async () => {
+    const mcp = track(
+      new MCP({
+        transport: "stdio",
+        command: process.execPath,
+        args: [
+          "-e",
+          'console.log("Weather server listening on stdio"); console.log({ port: 3000 }); setInterval(() => {}, 1000)',
+        ],
+        name: "chatty",
+        connectTimeoutMs: 600,
       }),
     );
     const error = await caught(mcp.connect());
-    expect(error.code).toBe("mcp-connect-failed");
-    expect(error.message).toContain("no answer to initialize within 300 ms");
+    expect(error.message).toContain("no answer to initialize within 600 ms");
+    expect(error.message).toContain(
+      "it wrote 2 lines that are not JSON-RPC to stdout (stdout carries the protocol: a server must log to stderr):\n  Weather server listening on stdio\n  { port: 3000 }",
+    );
   });
 });
 

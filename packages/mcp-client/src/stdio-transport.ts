@@ -8,6 +8,8 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 
 /** How much of a server's stderr is kept for error messages. */
 const STDERR_TAIL_BYTES = 8 * 1024;
+/** How many lines that are not JSON-RPC are kept to quote in a failed connect's error. */
+const GARBAGE_SAMPLE_LINES = 3;
 /** How long to wait for the pipes to drain after the process exited. */
 const EXIT_DRAIN_MS = 200;
 
@@ -58,6 +60,8 @@ export class StdioProcessTransport implements Transport {
   private closed = false;
   /** Lines on stdout that were not JSON-RPC messages. */
   garbageLines = 0;
+  /** The first few of those lines (shortened), for an error that says what the server printed. */
+  readonly garbageSample: string[] = [];
 
   constructor(private readonly options: StdioProcessTransportOptions) {}
 
@@ -200,6 +204,7 @@ export class StdioProcessTransport implements Transport {
     this.garbageLines++;
     const text = line.trimEnd();
     const preview = text.length > 120 ? `${text.slice(0, 120)}…` : text;
+    if (this.garbageSample.length < GARBAGE_SAMPLE_LINES) this.garbageSample.push(preview);
     this.onerror?.(
       new JunctionError("mcp-invalid-response", `ignored a stdout line that is not JSON-RPC: ${preview}`),
     );
