@@ -106,7 +106,12 @@ export type MCPStdioConfig = {
   transport: "stdio";
   command: string;
   args?: string[];
-  /** Added to a safe default environment (PATH, HOME, USER, …); nothing else is inherited. */
+  /**
+   * Added to a safe default environment: PATH, HOME, USER, …, and the certificate and proxy
+   * variables a server needs to download itself behind a corporate proxy (NODE_EXTRA_CA_CERTS,
+   * SSL_CERT_FILE, SSL_CERT_DIR, HTTP(S)_PROXY, NO_PROXY in both cases, npm_config_proxy,
+   * npm_config_cafile, …). Nothing else is inherited: API keys must be given here.
+   */
   env?: Record<string, string>;
   cwd?: string;
   /**

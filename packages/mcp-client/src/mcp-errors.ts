@@ -8,6 +8,7 @@ import {
   SseError,
 } from "@modelcontextprotocol/client";
 import type { MCPConfig } from "./mcp-config.js";
+import { networkEnvironmentSecrets } from "./stdio-environment.js";
 
 /**
  * The values a config must never leak: env values and header values. Short values are left
@@ -15,7 +16,11 @@ import type { MCPConfig } from "./mcp-config.js";
  */
 export function collectSecrets(config: MCPConfig): string[] {
   const values: string[] = [];
-  if (config.transport === "stdio") values.push(...Object.values(config.env ?? {}));
+  if (config.transport === "stdio") {
+    values.push(...Object.values(config.env ?? {}));
+    // A proxy URL with credentials that the server inherits may show up in what it prints.
+    for (const proxy of networkEnvironmentSecrets()) values.push(...urlSecrets(proxy));
+  }
   if (config.transport === "http" || config.transport === "sse") {
     values.push(...urlSecrets(config.url));
     values.push(...Object.values(config.headers ?? {}));

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { JunctionError } from "@junction/types";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { networkEnvironment } from "./stdio-environment.js";
 
 /** How much of a server's stderr is kept for error messages. */
 const STDERR_TAIL_BYTES = 8 * 1024;
@@ -17,7 +18,10 @@ const EXIT_DRAIN_MS = 200;
 export interface StdioProcessTransportOptions {
   command: string;
   args?: string[];
-  /** Added to the safe default environment (PATH, HOME, …); nothing else is inherited. */
+  /**
+   * Added to the safe default environment (PATH, HOME, …, and the certificate and proxy variables
+   * of `stdio-environment.ts`); nothing else is inherited.
+   */
   env?: Record<string, string>;
   cwd?: string;
   /** How long to wait after closing stdin before signalling the process group. @default 300 */
@@ -86,7 +90,7 @@ export class StdioProcessTransport implements Transport {
     }
     return new Promise<void>((resolve, reject) => {
       const child = spawn(this.options.command, this.options.args ?? [], {
-        env: { ...getDefaultEnvironment(), ...this.options.env },
+        env: { ...getDefaultEnvironment(), ...networkEnvironment(), ...this.options.env },
         cwd: this.options.cwd,
         stdio: ["pipe", "pipe", "pipe"],
         // Its own process group, so close() can signal the server and everything it started.
