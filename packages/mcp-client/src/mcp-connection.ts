@@ -76,6 +76,11 @@ export class MCPConnection {
     return this.state === "connected";
   }
 
+  /** Whether `close()` was called. */
+  get closed(): boolean {
+    return this.state === "closed";
+  }
+
   /** The live session, if there is one. */
   get session(): Session | undefined {
     return this.current;

@@ -49,9 +49,9 @@ export class JunctionError extends Error {
    * MCP server's `-32601` method not found, `-32602` invalid params, `-32042` URL elicitation
    * required, …). Undefined for failures that never got an answer (timeouts, lost connections).
    */
-  readonly jsonRPCCode?: number;
+  declare readonly jsonRPCCode?: number;
   /** The `data` of that JSON-RPC error answer, as the other side sent it (untrusted). */
-  readonly jsonRPCData?: unknown;
+  declare readonly jsonRPCData?: unknown;
 
   constructor(code: JunctionErrorCode, message: string, options?: JunctionErrorOptions) {
     super(message, options && "cause" in options ? { cause: options.cause } : undefined);
