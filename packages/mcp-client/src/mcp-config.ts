@@ -87,6 +87,18 @@ export interface MCPCommon {
    */
   protocolVersion?: MCPProtocolVersion;
   /**
+   * The revision this server negotiated before (`MCP.protocolVersion` after an earlier
+   * `connect()`), kept by a host across restarts. With `protocolVersion` "auto", a 2025 revision
+   * (such as `"2025-11-25"`) makes `connect()` send `initialize` at once, without the
+   * `server/discover` probe a legacy server refuses: one round trip (or one process start) less.
+   * Only a hint: a server that refuses it is probed at once. Store `MCP.protocolVersion` after
+   * each connect, and drop it when the server's config changes.
+   *
+   * Within one process this is remembered anyway: a server found legacy (same command line,
+   * working directory and env, or same URL) is not probed again until that fails.
+   */
+  protocolVersionHint?: string;
+  /**
    * Sees every JSON-RPC message sent to and received from the server (the initialize handshake
    * and every session after a reconnect included), with its direction and time, as a protocol
    * inspector shows them. Messages are the client's own objects and may carry secrets (tool

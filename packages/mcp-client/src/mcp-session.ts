@@ -385,6 +385,19 @@ function connectFailure(setup: SessionSetup, target: string, error: unknown, tim
   );
 }
 
+/**
+ * Whether a failed connect was the server's answer (a JSON-RPC error, an HTTP 4xx or 5xx, a
+ * result the client could not accept), rather than silence, an unreachable address or a request
+ * for authorization. A remembered 2025 handshake the server answered that way may be stale.
+ */
+export function refusedByServer(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | undefined)?.cause ?? error;
+  if (isRequestTimeout(cause) || unreachableReason(error) !== undefined) return false;
+  if (cause instanceof UnauthorizedError) return false;
+  const status = httpStatus(cause);
+  return status !== 401 && status !== 403;
+}
+
 const diedBeforeAnswering = new WeakSet<object>();
 
 /**
