@@ -320,9 +320,9 @@ export function describeServer(config: MCPConfig): string {
 
 /** Why a handshake failed, for the message. */
 export function connectFailureReason(error: unknown, timeout: number): string {
-  if (isRequestTimeout(error)) return `no answer to initialize within ${timeout} ms`;
   const unreachable = unreachableReason(error);
   if (unreachable) return unreachable;
+  if (isRequestTimeout(error)) return `no answer to initialize within ${timeout} ms`;
   const message = error instanceof Error ? error.message : String(error);
   const status = httpStatus(error);
   if (status !== undefined) {

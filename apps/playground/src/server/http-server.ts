@@ -265,7 +265,7 @@ function createRoutes(
         client.listResources(),
         // resources/templates/list is optional: a server without it (-32601) has no templates.
         client.listResourceTemplates().catch((error: unknown) => {
-          if (JunctionError.isInstance(error) && error.jsonRPCCode === -32601) return [];
+          if ((error as { cause?: { code?: unknown } } | undefined)?.cause?.code === -32601) return [];
           throw error;
         }),
       ]);
