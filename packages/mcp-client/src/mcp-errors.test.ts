@@ -80,6 +80,13 @@ describe("SDK errors are recognised by class and code, not by their wording", ()
     ).toBe("no protocol revision both sides speak: server offers 2025-11-25");
   });
 
+  it("says a connection was refused from the socket's code in the cause chain, not from what a server wrote", () => {
+    const socket = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" });
+    const probe = Object.assign(
+      new SdkError(SdkErrorCode.EraNegotiationFailed, "Version negotiation probe failed: fetch failed"),
+      { cause: new TypeError("fetch failed", { cause: socket }) },
+    );
+
   it("maps a reworded HTTP failure to mcp-request-failed with its status", () => {
     const error = toJunctionError(reworded(httpError(502, "x"), "upstream down"), failure);
     expect(error.code).toBe("mcp-request-failed");

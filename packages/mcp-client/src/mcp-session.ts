@@ -7,6 +7,7 @@ import {
   type jsonSchemaValidator,
   LOG_LEVEL_META_KEY,
   SSEClientTransport,
+  SseError,
   StreamableHTTPClientTransport,
   type Transport,
   UnauthorizedError,
@@ -350,7 +351,7 @@ export function unreachableReason(error: unknown): string | undefined {
     if (typeof candidate === "string" && Object.hasOwn(NETWORK_ERRORS, candidate)) code = candidate;
     current = (current as { cause?: unknown }).cause;
   }
-  if (code === undefined && error instanceof Error) {
+  if (code === undefined && error instanceof SseError) {
     code = Object.keys(NETWORK_ERRORS).find((known) => new RegExp(`\\b${known}\\b`).test(error.message));
   }
   return code === undefined ? undefined : `${NETWORK_ERRORS[code]} (${code})`;
