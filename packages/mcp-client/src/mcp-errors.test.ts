@@ -86,6 +86,14 @@ describe("SDK errors are recognised by class and code, not by their wording", ()
       new SdkError(SdkErrorCode.EraNegotiationFailed, "Version negotiation probe failed: fetch failed"),
       { cause: new TypeError("fetch failed", { cause: socket }) },
     );
+    expect(connectFailureReason(probe, 250)).toBe(
+      "the connection was refused: nothing is listening there; check the URL and that the server is running (ECONNREFUSED)",
+    );
+    // A gateway that answered, quoting its upstream's error, did answer.
+    expect(connectFailureReason(httpError(502, "upstream: connect ECONNREFUSED"), 250)).toBe(
+      "HTTP 502: upstream: connect ECONNREFUSED",
+    );
+  });
 
   it("maps a reworded HTTP failure to mcp-request-failed with its status", () => {
     const error = toJunctionError(reworded(httpError(502, "x"), "upstream down"), failure);
