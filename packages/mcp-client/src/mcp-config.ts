@@ -51,7 +51,11 @@ export interface MCPCommon {
   name?: string;
   /** Timeout of each request after connecting, in milliseconds. @default 60_000 */
   timeoutMs?: number;
-  /** Timeout of spawning and the initialize handshake, in milliseconds. @default 30_000 */
+  /**
+   * One deadline for the whole connect, in milliseconds: spawning, the `server/discover` probe,
+   * the fallback `initialize` handshake and a second start if the first process exited. (On stdio
+   * the probe gets half of it: a server that ignores the probe is legacy.) @default 30_000
+   */
   connectTimeoutMs?: number;
   /** Roots served to the server. Given (even empty), the `roots` capability is advertised. */
   roots?: MCPRoot[];
