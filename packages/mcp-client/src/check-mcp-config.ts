@@ -78,6 +78,8 @@ function commonProblem(config: Record<string, unknown>): string | undefined {
     !PROTOCOL_VERSIONS.includes(config.protocolVersion as (typeof PROTOCOL_VERSIONS)[number])
   )
     return `\`protocolVersion\` must be ${PROTOCOL_VERSIONS.map((v) => JSON.stringify(v)).join(", ")} (got ${shown(config.protocolVersion)})`;
+  if (config.protocolVersionHint !== undefined && typeof config.protocolVersionHint !== "string")
+    return `\`protocolVersionHint\` must be a protocol revision such as "2025-11-25" (got ${shown(config.protocolVersionHint)})`;
   return undefined;
 }
 

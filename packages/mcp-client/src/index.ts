@@ -1,6 +1,11 @@
 export { connectAll } from "./connect-all.js";
 export { convertCallToolResult, convertContentBlock } from "./convert-tool-result.js";
-export { type LoadMCPConfigOptions, loadMCPConfig, type MCPConfigSubstitution } from "./load-mcp-config.js";
+export {
+  type LoadMCPConfigOptions,
+  loadMCPConfig,
+  type MCPConfigSubstitution,
+  type MCPConfigWarning,
+} from "./load-mcp-config.js";
 export { MCP, type MCPCallToolOptions, type MCPCompletionReference, type MCPRequestOptions } from "./mcp.js";
 export type {
   MCPCommon,

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JunctionError } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { loadMCPConfig } from "./load-mcp-config.js";
+import { loadMCPConfig, type MCPConfigWarning } from "./load-mcp-config.js";
 
 const env = { HOME: "/home/ada", GITHUB_TOKEN: "ghp_secret123", PORT: "8080" };
 
@@ -195,5 +195,72 @@ describe("loadMCPConfig with a chosen environment and options", () => {
     expect(
       failure(() => loadMCPConfig({ mcpServers: { x: { command: "${constructor}" } } }, {})).message,
     ).toBe('MCP server "x": command uses ${constructor} but constructor is not set in the environment');
+  });
+});
+
+describe("unknown keys in an entry", () => {
+  const typos = {
+    mcpServers: {
+      files: { command: "npx", arg: ["-y", "@modelcontextprotocol/server-filesystem"], disabled: false },
+      remote: { url: "https://mcp.example.com/mcp", Headers: { "x-api-key": "k" } },
+    },
+  };
+
+  it("are warnings with a did-you-mean suggestion by default, and the rest still loads", () => {
+    const warnings: MCPConfigWarning[] = [];
+    const configs = loadMCPConfig(typos, env, { onWarning: (warning) => warnings.push(warning) });
+    expect(warnings).toEqual([
+      {
+        code: "mcp-config-unknown-key",
+        server: "files",
+        key: "arg",
+        suggestion: "args",
+        message: 'MCP server "files": unknown key "arg" is ignored (did you mean "args"?)',
+      },
+      {
+        code: "mcp-config-unknown-key",
+        server: "files",
+        key: "disabled",
+        message: 'MCP server "files": unknown key "disabled" is ignored',
+      },
+      {
+        code: "mcp-config-unknown-key",
+        server: "remote",
+        key: "Headers",
+        suggestion: "headers",
+        message: 'MCP server "remote": unknown key "Headers" is ignored (did you mean "headers"?)',
+      },
+    ]);
+    expect(configs.files).toEqual({ transport: "stdio", name: "files", command: "npx" });
+  });
+
+  it("go to process warnings when no onWarning is given, so a typo is never silent", async () => {
+    const emitted: Error[] = [];
+    const listener = (warning: Error) => emitted.push(warning);
+    process.on("warning", listener);
+    try {
+      loadMCPConfig({ mcpServers: { files: { command: "npx", arg: ["x"] } } }, env);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", listener);
+    }
+    expect(emitted.map((warning) => [warning.name, warning.message])).toEqual([
+      ["JunctionConfigWarning", 'MCP server "files": unknown key "arg" is ignored (did you mean "args"?)'],
+    ]);
+  });
+
+  it("are an error in strict mode, naming every one", () => {
+    const error = failure(() => loadMCPConfig(typos, env, { strict: true }));
+    expect(error.code).toBe("mcp-config-invalid");
+    expect(error.message).toBe('MCP server "files": unknown keys "arg" (did you mean "args"?), "disabled"');
+  });
+
+  it("explain an entry left without command or url", () => {
+    const error = failure(() =>
+      loadMCPConfig({ mcpServers: { files: { comand: "npx" } } }, env, { onWarning: () => undefined }),
+    );
+    expect(error.message).toBe(
+      'MCP server "files": entry has neither "command" nor "url" (did you mean "command" for "comand"?)',
+    );
   });
 });

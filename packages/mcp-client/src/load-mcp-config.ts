@@ -15,8 +15,36 @@ export interface MCPConfigSubstitution {
   value: string;
 }
 
+/**
+ * A key of an entry that {@link loadMCPConfig} does not read (a typo such as `"arg"`, or another
+ * host's setting such as `"disabled"`), as {@link LoadMCPConfigOptions.onWarning} sees it.
+ */
+export interface MCPConfigWarning {
+  code: "mcp-config-unknown-key";
+  /** The entry's key in `mcpServers` / `servers`. */
+  server: string;
+  /** The key that is not read. */
+  key: string;
+  /** The key it probably meant, when one is close (`args` for `arg`). */
+  suggestion?: string;
+  /** Says all of the above, for a log line. */
+  message: string;
+}
+
 /** Options of {@link loadMCPConfig}. */
 export interface LoadMCPConfigOptions {
+  /**
+   * Make a key an entry does not use an error (`mcp-config-invalid`, listing every such key with
+   * a "did you mean" suggestion) instead of a warning.
+   * @default false
+   */
+  strict?: boolean;
+  /**
+   * Receives each unknown key of an entry when not `strict`. Without it, each is emitted as a
+   * Node.js process warning (`process.emitWarning`, type `JunctionConfigWarning`), so a typo is
+   * never silent.
+   */
+  onWarning?: (warning: MCPConfigWarning) => void;
   /**
    * Called for every `${VAR}` replaced, with the value put in: a caller that expands variables
    * it did not choose (a config pasted into an app) can redact these values from errors and logs.
@@ -44,12 +72,15 @@ export interface LoadMCPConfigOptions {
  * - `type` may be `stdio`, `http`, `streamable-http` or `sse`; an entry with a `command` and no
  *   type is stdio; a `url` without a type is Streamable HTTP with fallback to legacy SSE.
  * - Each entry's key becomes its `name`.
+ * - A key an entry does not use (`"arg"` for `"args"`, `"comand"`, another host's `"disabled"`)
+ *   is reported with a "did you mean" suggestion: a warning (`onWarning`, else a process
+ *   warning), or with `strict: true` an error.
  *
  * @param env - the variables `${VAR}` may name, instead of `process.env` (only these are read).
  *   An app loading a config it did not write (pasted or imported by a user) should pass only the
  *   variables the person allowed, never the whole environment with its API keys.
- * @param options - {@link LoadMCPConfigOptions}: see each value substituted, word the error for
- *   a variable that is not in `env`.
+ * @param options - {@link LoadMCPConfigOptions}: strict mode and warnings for unknown keys, see
+ *   each value substituted, word the error for a variable that is not in `env`.
  *
  * @example
  * ```ts
@@ -96,6 +127,24 @@ function parseEntry(name: string, entry: unknown, resolver: Resolver, where: str
   const fail = (field: string, problem: string) =>
     invalid(`MCP server "${name}"${where}: ${field} ${problem}`);
   if (!isRecord(entry)) throw fail("entry", "is not an object");
+  const unknown = unknownKeys(entry);
+  if (unknown.length > 0 && resolver.options.strict) {
+    const keys = unknown.map(({ key, suggestion }) => `${JSON.stringify(key)}${didYouMean(suggestion)}`);
+    throw invalid(
+      `MCP server "${name}"${where}: unknown key${keys.length === 1 ? "" : "s"} ${keys.join(", ")}`,
+    );
+  }
+  if (!resolver.options.strict) {
+    for (const { key, suggestion } of unknown) {
+      warn(resolver.options, {
+        code: "mcp-config-unknown-key",
+        server: name,
+        key,
+        ...(suggestion === undefined ? {} : { suggestion }),
+        message: `MCP server "${name}"${where}: unknown key ${JSON.stringify(key)} is ignored${didYouMean(suggestion)}`,
+      });
+    }
+  }
   const text = (field: string, value: unknown): string => {
     if (typeof value !== "string") throw fail(field, "must be a string");
     return substitute(value, name, field, fail, resolver);
@@ -148,11 +197,73 @@ function parseEntry(name: string, entry: unknown, resolver: Resolver, where: str
       if (kind === "sse") return { transport: "sse", name, url, ...(headers ? { headers } : {}) };
       return { transport: "http", name, url, ...(headers ? { headers } : {}), sseFallback: kind === "url" };
     }
-    case undefined:
-      throw fail("entry", 'has neither "command" nor "url"');
+    case undefined: {
+      const hint = unknown.find(({ suggestion }) => suggestion === "command" || suggestion === "url");
+      throw fail(
+        "entry",
+        `has neither "command" nor "url"${hint ? ` (did you mean "${hint.suggestion}" for ${JSON.stringify(hint.key)}?)` : ""}`,
+      );
+    }
     default:
       throw fail("type", `${JSON.stringify(kind)} is not one of stdio, http, streamable-http, sse`);
   }
+}
+
+/** Every key an entry may have; which apply depends on the entry's kind (stdio or remote). */
+const ENTRY_KEYS = ["type", "command", "args", "env", "cwd", "url", "headers"] as const;
+
+/** The keys of an entry that are read by no kind of server, each with its likely intent. */
+function unknownKeys(entry: Record<string, unknown>): { key: string; suggestion?: string }[] {
+  return Object.keys(entry)
+    .filter((key) => !(ENTRY_KEYS as readonly string[]).includes(key))
+    .map((key) => {
+      const suggestion = closestKey(key);
+      return suggestion === undefined ? { key } : { key, suggestion };
+    });
+}
+
+function didYouMean(suggestion: string | undefined): string {
+  return suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`;
+}
+
+/** The known key a typo most likely meant: same letters in another case, or at most two edits away. */
+function closestKey(key: string): string | undefined {
+  let best: { key: string; distance: number } | undefined;
+  for (const known of ENTRY_KEYS) {
+    const distance = known.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key.toLowerCase(), known);
+    if (distance <= 2 && distance < known.length / 2 && (!best || distance < best.distance))
+      best = { key: known, distance };
+  }
+  return best?.key;
+}
+
+/** Levenshtein distance, for the short keys of a config entry. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+function warn(options: LoadMCPConfigOptions, warning: MCPConfigWarning): void {
+  if (options.onWarning) {
+    options.onWarning(warning);
+    return;
+  }
+  const process = (
+    globalThis as {
+      process?: { emitWarning?: (message: string, options: { type: string; code: string }) => void };
+    }
+  ).process;
+  if (process?.emitWarning)
+    process.emitWarning(warning.message, { type: "JunctionConfigWarning", code: warning.code });
+  else console.warn(warning.message);
 }
 
 /** Replaces `${VAR}` and `${env:VAR}`; anything else in `${…}` (VS Code's `${input:…}`) is an error. */

@@ -51,7 +51,11 @@ export interface MCPCommon {
   name?: string;
   /** Timeout of each request after connecting, in milliseconds. @default 60_000 */
   timeoutMs?: number;
-  /** Timeout of spawning and the initialize handshake, in milliseconds. @default 30_000 */
+  /**
+   * One deadline for the whole connect, in milliseconds: spawning, the `server/discover` probe,
+   * the fallback `initialize` handshake and a second start if the first process exited. (On stdio
+   * the probe gets half of it: a server that ignores the probe is legacy.) @default 30_000
+   */
   connectTimeoutMs?: number;
   /** Roots served to the server. Given (even empty), the `roots` capability is advertised. */
   roots?: MCPRoot[];
@@ -87,6 +91,18 @@ export interface MCPCommon {
    */
   protocolVersion?: MCPProtocolVersion;
   /**
+   * The revision this server negotiated before (`MCP.protocolVersion` after an earlier
+   * `connect()`), kept by a host across restarts. With `protocolVersion` "auto", a 2025 revision
+   * (such as `"2025-11-25"`) makes `connect()` send `initialize` at once, without the
+   * `server/discover` probe a legacy server refuses: one round trip (or one process start) less.
+   * Only a hint: a server that refuses it is probed at once. Store `MCP.protocolVersion` after
+   * each connect, and drop it when the server's config changes.
+   *
+   * Within one process this is remembered anyway: a server found legacy (same command line,
+   * working directory and env, or same URL) is not probed again until that fails.
+   */
+  protocolVersionHint?: string;
+  /**
    * Sees every JSON-RPC message sent to and received from the server (the initialize handshake
    * and every session after a reconnect included), with its direction and time, as a protocol
    * inspector shows them. Messages are the client's own objects and may carry secrets (tool
@@ -106,7 +122,12 @@ export type MCPStdioConfig = {
   transport: "stdio";
   command: string;
   args?: string[];
-  /** Added to a safe default environment (PATH, HOME, USER, …); nothing else is inherited. */
+  /**
+   * Added to a safe default environment: PATH, HOME, USER, …, and the certificate and proxy
+   * variables a server needs to download itself behind a corporate proxy (NODE_EXTRA_CA_CERTS,
+   * SSL_CERT_FILE, SSL_CERT_DIR, HTTP(S)_PROXY, NO_PROXY in both cases, npm_config_proxy,
+   * npm_config_cafile, …). Nothing else is inherited: API keys must be given here.
+   */
   env?: Record<string, string>;
   cwd?: string;
   /**

@@ -6,9 +6,16 @@ import type {
 } from "@modelcontextprotocol/client";
 import type { MCPConfig, MCPReconnectOptions } from "./mcp-config.js";
 import { isSessionGone, safeAbortError, safeError, toJunctionError } from "./mcp-errors.js";
-import { type JunctionClient, openSession, type Session, serverDiedDuringHandshake } from "./mcp-session.js";
+import {
+  type JunctionClient,
+  openSession,
+  refusedByServer,
+  type Session,
+  serverDiedDuringHandshake,
+} from "./mcp-session.js";
 import { followTasks } from "./modern-task.js";
 import type { LazySchemaValidator } from "./output-schema-validator.js";
+import { isLegacyRevision, rememberEra, rememberedLegacy } from "./protocol-memory.js";
 
 /** Options of one request: its own timeout and a signal to cancel it. */
 export interface MCPRequestOptions {
@@ -55,8 +62,13 @@ export class MCPConnection {
   private reconnectTimer?: ReturnType<typeof setTimeout>;
   private lastFailure?: Error;
   private authTransport?: StreamableHTTPClientTransport | SSEClientTransport;
-  /** The era the last session negotiated, so a reconnect to a legacy server skips the probe. */
+  /**
+   * The era the last session negotiated (or the config's `protocolVersionHint` told), so a
+   * reconnect to a legacy server skips the probe.
+   */
   private era?: "modern" | "legacy";
+  /** Whether the revision is negotiated (`protocolVersion` "auto"), the only case a remembered era serves. */
+  private readonly negotiated: boolean;
   private readonly reconnectOptions: Required<MCPReconnectOptions> | false;
   /** Stops following the tasks of the current 2026-07-28 session. */
   private stopFollowingTasks?: () => void;
@@ -69,11 +81,18 @@ export class MCPConnection {
   ) {
     this.reconnectOptions =
       config.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...config.reconnect };
+    this.negotiated = (config.protocolVersion ?? "auto") === "auto";
+    if (this.negotiated && isLegacyRevision(config.protocolVersionHint)) this.era = "legacy";
   }
 
   /** Whether a session is live. */
   get connected(): boolean {
     return this.state === "connected";
+  }
+
+  /** Whether `close()` was called. */
+  get closed(): boolean {
+    return this.state === "closed";
   }
 
   /** The live session, if there is one. */
@@ -109,31 +128,41 @@ export class MCPConnection {
   }
 
   /**
-   * Opens a session. A server this connection found legacy is spoken to with `initialize` at once
-   * (no `server/discover` probe); if that fails, the era is forgotten, so the next reconnect
-   * attempt probes afresh (the server may have been upgraded in place).
+   * Opens a session. A server known to be legacy (this connection found it so, the config's
+   * `protocolVersionHint` says so, or another connection of this process to the same server
+   * found it so) is spoken to with `initialize` at once, without the `server/discover` probe. If
+   * the server answers but refuses that, it may have been upgraded in place: the era is forgotten
+   * and the server probed at once. A server that died or never answered tells nothing about its
+   * revision; the era is forgotten for the next attempt unless it died by itself.
    */
   private async open(streamableOnly = false): Promise<Session> {
+    const priorEra = this.era ?? (this.negotiated && rememberedLegacy(this.config) ? "legacy" : undefined);
     try {
-      return await openSession({
-        config: this.config,
-        serverName: () => this.name,
-        capabilities: this.hooks.clientCapabilities(),
-        validator: this.validator,
-        secrets: this.secrets,
-        streamableOnly,
-        priorEra: this.era,
-        onUnauthorized: (transport) => {
-          this.authTransport = transport;
-        },
-        install: (client) => this.hooks.install(client),
-      });
+      return await this.openWith(priorEra, streamableOnly);
     } catch (error) {
-      // A server that answered but would not speak the remembered revision may have been upgraded
-      // in place: probe afresh next time. One that died on its own tells nothing: keep the revision.
-      if (!serverDiedDuringHandshake(error)) this.era = undefined;
-      throw error;
+      if (serverDiedDuringHandshake(error)) throw error;
+      this.era = undefined;
+      if (priorEra !== "legacy") throw error;
+      rememberEra(this.config, undefined);
+      if (!refusedByServer(error)) throw error;
     }
+    return this.openWith(undefined, streamableOnly);
+  }
+
+  private openWith(priorEra: "modern" | "legacy" | undefined, streamableOnly: boolean): Promise<Session> {
+    return openSession({
+      config: this.config,
+      serverName: () => this.name,
+      capabilities: this.hooks.clientCapabilities(),
+      validator: this.validator,
+      secrets: this.secrets,
+      streamableOnly,
+      priorEra,
+      onUnauthorized: (transport) => {
+        this.authTransport = transport;
+      },
+      install: (client) => this.hooks.install(client),
+    });
   }
 
   private adopt(session: Session): void {
@@ -141,6 +170,7 @@ export class MCPConnection {
     this.stopFollowingTasks = undefined;
     this.current = session;
     this.era = session.client.getProtocolEra();
+    if (this.negotiated) rememberEra(this.config, this.era);
     // On 2026-07-28, tasks are the io.modelcontextprotocol/tasks extension, which the SDK's client
     // does not follow: declare it per request and follow the tasks beneath the client.
     const tapped = session.client.transport;

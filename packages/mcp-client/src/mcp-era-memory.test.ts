@@ -1,10 +1,13 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { processAlive, resultText, testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
 import type { MCPWireMessage } from "./message-tap.js";
-import { processAlive, resultText, testServer } from "./test-support.js";
+import { forgetRememberedEras } from "./protocol-memory.js";
+
+beforeEach(forgetRememberedEras);
 
 /** The methods of the requests and notifications the tap saw, as "out initialize" etc. */
 function methods(messages: MCPWireMessage[]): string[] {
@@ -129,5 +132,72 @@ describe("a remembered era that no longer works", () => {
     // The first restart tried the remembered 2025 handshake (refused), the next one probed.
     expect(firstAfterCrash).toBeGreaterThan(-1);
     expect(seen.slice(firstAfterCrash)).toContain("out server/discover");
+  });
+});
+
+describe("the server/discover probe is paid at most once per server", () => {
+  const open: MCP[] = [];
+  let dir: string | undefined;
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((mcp) => mcp.close()));
+    if (dir) await rm(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+  function connectTo(config: Partial<ConstructorParameters<typeof MCP>[0]>, messages: MCPWireMessage[]) {
+    const mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      args: [testServer("crash-server.mjs")],
+      reconnect: false,
+      onMessage: (message) => messages.push(message),
+      ...config,
+    } as ConstructorParameters<typeof MCP>[0]);
+    open.push(mcp);
+    return mcp;
+  }
+
+  it("in this process: another MCP (or connectAll) for the same server sends initialize alone", async () => {
+    const first: MCPWireMessage[] = [];
+    await connectTo({}, first).connect();
+    expect(methods(first).slice(0, 2)).toEqual(["out server/discover", "out initialize"]);
+    const second: MCPWireMessage[] = [];
+    const again = connectTo({}, second);
+    await again.connect();
+    expect(again.protocolVersion).toBe("2025-11-25");
+    expect(methods(second).slice(0, 2)).toEqual(["out initialize", "out notifications/initialized"]);
+    // A different server (here: another environment) is probed.
+    const other: MCPWireMessage[] = [];
+    await connectTo({ env: { SOMETHING: "else" } }, other).connect();
+    expect(methods(other)[0]).toBe("out server/discover");
+  });
+
+  it("across restarts: protocolVersionHint from an earlier connect skips the probe", async () => {
+    const messages: MCPWireMessage[] = [];
+    const mcp = connectTo({ protocolVersionHint: "2025-11-25" }, messages);
+    await mcp.connect();
+    expect(mcp.protocolVersion).toBe("2025-11-25");
+    expect(methods(messages)).not.toContain("out server/discover");
+    expect(methods(messages).slice(0, 2)).toEqual(["out initialize", "out notifications/initialized"]);
+  });
+
+  it("a hint the server refuses is dropped and the server probed at once, in the same connect()", async () => {
+    dir = await mkdtemp(join(tmpdir(), "junction-hint-"));
+    const eraFile = join(dir, "era");
+    await writeFile(eraFile, "modern");
+    const messages: MCPWireMessage[] = [];
+    const mcp = connectTo(
+      {
+        args: [testServer("era-switch-server.mjs")],
+        env: { ERA_FILE: eraFile },
+        protocolVersionHint: "2025-11-25",
+      },
+      messages,
+    );
+    await mcp.connect();
+    expect(mcp.protocolVersion).toBe("2026-07-28");
+    const seen = methods(messages);
+    expect(seen[0]).toBe("out initialize");
+    expect(seen).toContain("out server/discover");
+    expect(seen.indexOf("out server/discover")).toBeGreaterThan(0);
   });
 });

@@ -9,6 +9,8 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
+import { rejection, testServer } from "../test/test-support.js";
+import { MCP } from "./mcp.js";
 import { httpStatus, isRequestTimeout, isSessionGone, toJunctionError } from "./mcp-errors.js";
 import { connectFailureReason } from "./mcp-session.js";
 
@@ -76,6 +78,21 @@ describe("SDK errors are recognised by class and code, not by their wording", ()
     expect(
       connectFailureReason(new SdkError(SdkErrorCode.EraNegotiationFailed, "server offers 2025-11-25"), 250),
     ).toBe("no protocol revision both sides speak: server offers 2025-11-25");
+  });
+
+  it("says a connection was refused from the socket's code in the cause chain, not from what a server wrote", () => {
+    const socket = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" });
+    const probe = Object.assign(
+      new SdkError(SdkErrorCode.EraNegotiationFailed, "Version negotiation probe failed: fetch failed"),
+      { cause: new TypeError("fetch failed", { cause: socket }) },
+    );
+    expect(connectFailureReason(probe, 250)).toBe(
+      "the connection was refused: nothing is listening there; check the URL and that the server is running (ECONNREFUSED)",
+    );
+    // A gateway that answered, quoting its upstream's error, did answer.
+    expect(connectFailureReason(httpError(502, "upstream: connect ECONNREFUSED"), 250)).toBe(
+      "HTTP 502: upstream: connect ECONNREFUSED",
+    );
   });
 
   it("maps a reworded HTTP failure to mcp-request-failed with its status", () => {
@@ -169,5 +186,42 @@ describe("an aborted request", () => {
     const controller = new AbortController();
     controller.abort(reason);
     expect(toJunctionError(reason, { ...failure, signal: controller.signal })).toBe(reason);
+  });
+});
+
+describe("a server's JSON-RPC error answer", () => {
+  it("keeps its code and data on the JunctionError, over real stdio", async () => {
+    const mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      args: [testServer("raw-server.mjs")],
+      reconnect: false,
+    });
+    await mcp.connect();
+    try {
+      const missing = await rejection(mcp.readResource("file:///nowhere.txt"));
+      expect(missing.code).toBe("mcp-request-failed");
+      expect(missing.jsonRPCCode).toBe(-32602);
+      expect(missing.jsonRPCData).toEqual({ uri: "file:///nowhere.txt" });
+      const unknown = await rejection(
+        mcp.complete({ type: "ref/prompt", name: "p" }, { name: "a", value: "" }),
+      );
+      expect(unknown.jsonRPCCode).toBe(-32601);
+      expect(unknown.jsonRPCData).toBeUndefined();
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("is not set on failures that got no answer, and data echoing a secret is left out", () => {
+    const timeout = toJunctionError(new SdkError(SdkErrorCode.RequestTimeout, "timed out"), failure);
+    expect(timeout.jsonRPCCode).toBeUndefined();
+    const echoed = toJunctionError(
+      new ProtocolError(-32603, "bad token", { token: "sk-secret-1234" }),
+      failure,
+    );
+    expect(echoed.jsonRPCCode).toBe(-32603);
+    expect(echoed.jsonRPCData).toBeUndefined();
+    expect(JSON.stringify(echoed)).not.toContain("sk-secret-1234");
   });
 });

@@ -8,6 +8,7 @@ import {
   SseError,
 } from "@modelcontextprotocol/client";
 import type { MCPConfig } from "./mcp-config.js";
+import { networkEnvironmentSecrets } from "./stdio-environment.js";
 
 /**
  * The values a config must never leak: env values and header values. Short values are left
@@ -15,7 +16,11 @@ import type { MCPConfig } from "./mcp-config.js";
  */
 export function collectSecrets(config: MCPConfig): string[] {
   const values: string[] = [];
-  if (config.transport === "stdio") values.push(...Object.values(config.env ?? {}));
+  if (config.transport === "stdio") {
+    values.push(...Object.values(config.env ?? {}));
+    // A proxy URL with credentials that the server inherits may show up in what it prints.
+    for (const proxy of networkEnvironmentSecrets()) values.push(...urlSecrets(proxy));
+  }
   if (config.transport === "http" || config.transport === "sse") {
     values.push(...urlSecrets(config.url));
     values.push(...Object.values(config.headers ?? {}));
@@ -71,11 +76,32 @@ export function safeError(
   cause?: unknown,
 ): JunctionError {
   const safeCause = redactCause(cause, secrets);
-  return new JunctionError(
-    code,
-    redact(message, secrets),
-    safeCause === undefined ? undefined : { cause: safeCause },
-  );
+  return new JunctionError(code, redact(message, secrets), {
+    ...(safeCause === undefined ? {} : { cause: safeCause }),
+    ...jsonRPCError(cause, secrets),
+  });
+}
+
+/**
+ * The code and data of a server's JSON-RPC error answer (the SDK's `ProtocolError`), kept on the
+ * JunctionError made from it, so a caller can tell `-32601` method not found from other failures
+ * without reading the message. Data that echoes a secret is left out.
+ */
+function jsonRPCError(
+  error: unknown,
+  secrets: readonly string[],
+): { jsonRPCCode?: number; jsonRPCData?: unknown } {
+  if (!(error instanceof ProtocolError)) return {};
+  if (error.data === undefined) return { jsonRPCCode: error.code };
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(error.data);
+  } catch {
+    // Data that cannot be serialized cannot have come from the wire: nothing to keep.
+    return { jsonRPCCode: error.code };
+  }
+  const leaks = text !== undefined && secrets.some((secret) => text.includes(secret));
+  return leaks ? { jsonRPCCode: error.code } : { jsonRPCCode: error.code, jsonRPCData: error.data };
 }
 
 /** The shared abort error (`createAbortError`, code `"aborted"`), with no secret in it. */

@@ -1,5 +1,5 @@
-import { describeEverything } from "./everything-suite.js";
-import { startEverythingHttp } from "./test-support.js";
+import { describeEverything } from "../test/everything-suite.js";
+import { startEverythingHttp } from "../test/test-support.js";
 
 let server: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
 

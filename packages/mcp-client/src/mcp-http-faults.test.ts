@@ -1,9 +1,10 @@
 import { JunctionError } from "@junction/types";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../test/test-support.js";
 // @ts-expect-error: a plain .mjs test server without type declarations
 import { startHttpServer } from "../test-servers/http-server.mjs";
+import { connectAll } from "./connect-all.js";
 import { MCP } from "./mcp.js";
-import { freePort } from "./test-support.js";
 
 interface RecordedRequest {
   method: string;
@@ -185,15 +186,34 @@ describe("fallback to legacy SSE", () => {
     expect(http.requests.map((request) => request.method)).toEqual(["POST"]);
   });
 
-  it("does not hide a refused connection either", async () => {
+  it("does not hide a refused connection either: it says refused and names the URL, not negotiation", async () => {
     const port = await freePort();
-    const mcp = track(new MCP({ transport: "http", url: `http://127.0.0.1:${port}/mcp`, name: "nobody" }));
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const refused = `the connection was refused: nothing is listening there; check the URL and that the server is running (ECONNREFUSED)`;
+    const mcp = track(new MCP({ transport: "http", url, name: "nobody" }));
     const error = await caught(mcp.connect());
     expect(error.code).toBe("mcp-connect-failed");
-    expect(error.message).toMatch(
-      /^could not connect to MCP server "nobody" at http:\/\/127\.0\.0\.1:\d+\/mcp: /,
+    expect(error.message).toBe(`could not connect to MCP server "nobody" at ${url}: ${refused}`);
+    // The same over legacy SSE, and through connectAll (the playground's add-server form uses it).
+    const sse = track(new MCP({ transport: "sse", url, reconnect: false }));
+    expect((await caught(sse.connect())).message).toBe(
+      `could not connect to MCP server at ${url} over SSE: ${refused}`,
     );
-    expect(error.message).not.toMatch(/SSE/);
+    const { connected, failed } = await connectAll({ nobody: { transport: "http", url } });
+    expect(connected).toEqual([]);
+    expect(failed.map(({ name, error }) => [name, error.message])).toEqual([
+      ["nobody", `could not connect to MCP server "nobody" at ${url}: ${refused}`],
+    ]);
+  });
+
+  it("reports negotiation only when a server answered", async () => {
+    const port = await freePort();
+    const unknownHost = track(
+      new MCP({ transport: "http", url: `http://junction-test.invalid:${port}/mcp` }),
+    );
+    const error = await caught(unknownHost.connect());
+    expect(error.message).toContain("the host name could not be resolved");
+    expect(error.message).not.toContain("protocol revision");
   });
 
   it("names an unnamed server by its URL once, without the credentials in it", async () => {

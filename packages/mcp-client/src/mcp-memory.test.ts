@@ -8,8 +8,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
-import { testServer } from "./test-support.js";
 
 const open: MCP[] = [];
 afterEach(async () => {

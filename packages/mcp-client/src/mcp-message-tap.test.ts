@@ -1,7 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { everythingEntry, startEverythingHttp, testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
 import type { MCPWireMessage } from "./message-tap.js";
-import { everythingEntry, startEverythingHttp, testServer } from "./test-support.js";
+import { forgetRememberedEras } from "./protocol-memory.js";
+
+// These tests watch the whole handshake, the server/discover probe included: a server an earlier
+// test found legacy would otherwise be spoken to with initialize alone.
+beforeEach(forgetRememberedEras);
 
 /** Messages without their time, for exact comparisons. */
 function untimed(messages: MCPWireMessage[]): { direction: string; message: unknown }[] {

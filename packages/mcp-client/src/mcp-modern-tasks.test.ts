@@ -1,9 +1,15 @@
 import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  rejection,
+  resultText,
+  startListeningServer,
+  stopProcess,
+  testServer,
+} from "../test/test-support.js";
 import { MCP } from "./mcp.js";
 import type { MCPConfig } from "./mcp-config.js";
 import type { MCPWireMessage } from "./message-tap.js";
-import { rejection, resultText, startListeningServer, stopProcess, testServer } from "./test-support.js";
 
 // Tasks as the 2026-07-28 io.modelcontextprotocol/tasks extension, against the v2 SDK server in
 // modern-only mode (test-servers/modern-server.mjs runs `slow-task` as a task when a request

@@ -4,9 +4,9 @@ import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { rejection, resultText, startListeningServer, stopProcess } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
 import type { MCPStdioConfig } from "./mcp-config.js";
-import { rejection, resultText, startListeningServer, stopProcess } from "./test-support.js";
 
 // A 2026-07-28-only server (legacy traffic refused) over stdio and Streamable HTTP.
 const serverScript = join(dirname(fileURLToPath(import.meta.url)), "../test-servers/modern-server.mjs");

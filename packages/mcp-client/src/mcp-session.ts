@@ -8,6 +8,7 @@ import {
   type jsonSchemaValidator,
   LOG_LEVEL_META_KEY,
   SSEClientTransport,
+  SseError,
   StreamableHTTPClientTransport,
   type Transport,
   UnauthorizedError,
@@ -73,6 +74,7 @@ export interface SessionSetup {
  */
 export function versionNegotiation(
   protocolVersion: MCPProtocolVersion | undefined,
+  probeTimeoutMs?: number,
 ): VersionNegotiationOptions {
   switch (protocolVersion ?? "auto") {
     case "2025-11-25":
@@ -80,7 +82,9 @@ export function versionNegotiation(
     case "2026-07-28":
       return { mode: { pin: "2026-07-28" } };
     default:
-      return { mode: "auto" };
+      return probeTimeoutMs === undefined
+        ? { mode: "auto" }
+        : { mode: "auto", probe: { timeoutMs: probeTimeoutMs } };
   }
 }
 
@@ -88,13 +92,20 @@ export function versionNegotiation(
 export async function openSession(setup: SessionSetup): Promise<Session> {
   const { config } = setup;
   const timeout = config.connectTimeoutMs ?? 30_000;
+  // One deadline for the whole connect: the probe, the fallback handshake, a second start. Every
+  // request of the handshake is aborted when it passes (the SDK then rejects with its timeout).
+  const deadline = AbortSignal.timeout(timeout);
+  // A stdio server that ignores the probe is legacy: the SDK falls back to initialize once the
+  // probe times out, so the probe gets half the budget and initialize keeps the rest. Over HTTP a
+  // probe timeout is an outage (no fallback): it may use the whole budget.
+  const probeTimeoutMs = config.transport === "stdio" ? Math.ceil(timeout / 2) : undefined;
   const newClient = (): JunctionClient => {
     const client = new JunctionClient(CLIENT_INFO, {
       // @junction/types describes the capabilities as the specification does; the SDK's type
       // narrows `experimental` values to JSON objects.
       capabilities: setup.capabilities as ClientOptions["capabilities"],
       jsonSchemaValidator: setup.validator,
-      versionNegotiation: versionNegotiation(config.protocolVersion),
+      versionNegotiation: versionNegotiation(config.protocolVersion, probeTimeoutMs),
     });
     setup.install(client);
     return client;
@@ -114,7 +125,10 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       let transport = spawn();
       let client = newClient();
       try {
-        await client.connect(tapTransport(transport, config.onMessage), connectOptions(timeout, legacyKnown));
+        await client.connect(
+          tapTransport(transport, config.onMessage),
+          connectOptions(timeout, legacyKnown, deadline),
+        );
       } catch (error) {
         const exitedByItself = transport.pid !== undefined && transport.exit !== undefined;
         await transport.close();
@@ -130,7 +144,10 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
         transport = spawn();
         client = newClient();
         try {
-          await client.connect(tapTransport(transport, config.onMessage), connectOptions(timeout, true));
+          await client.connect(
+            tapTransport(transport, config.onMessage),
+            connectOptions(timeout, true, deadline),
+          );
         } catch (retryError) {
           await transport.close();
           const failure = startFailure(setup, transport, retryError, timeout);
@@ -141,13 +158,13 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       return { client, transport, kind: "stdio", closing: false };
     }
     case "http":
-      return openHttp(setup, config, newClient, timeout);
+      return openHttp(setup, { config, newClient, timeout, deadline });
     case "sse": {
       const transport = new SSEClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
       });
       const client = newClient();
-      await connectRemote(setup, client, transport, timeout, "SSE");
+      await connectRemote(setup, { client, transport, timeout, deadline, via: "SSE" });
       return { client, transport, kind: "sse", closing: false };
     }
     case "memory": {
@@ -157,7 +174,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       try {
         await client.connect(
           tapTransport(clientSide, config.onMessage),
-          connectOptions(timeout, setup.priorEra === "legacy"),
+          connectOptions(timeout, setup.priorEra === "legacy", deadline),
         );
       } catch (error) {
         throw connectFailure(setup, "the in-memory server", error, timeout);
@@ -175,11 +192,23 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
   }
 }
 
+/** The budget of one connect and the deadline that enforces it. */
+interface ConnectBudget {
+  timeout: number;
+  deadline: AbortSignal;
+}
+
 async function openHttp(
   setup: SessionSetup,
-  config: MCPHttpConfig,
-  newClient: () => JunctionClient,
-  timeout: number,
+  {
+    config,
+    newClient,
+    timeout,
+    deadline,
+  }: ConnectBudget & {
+    config: MCPHttpConfig;
+    newClient: () => JunctionClient;
+  },
 ): Promise<Session> {
   const url = new URL(config.url);
   const fetch = fetchWithOwnSignal(config.fetch);
@@ -191,7 +220,10 @@ async function openHttp(
   const client = newClient();
   const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
   try {
-    await client.connect(tapTransport(streamable, config.onMessage), connectOptions(timeout, legacyKnown));
+    await client.connect(
+      tapTransport(streamable, config.onMessage),
+      connectOptions(timeout, legacyKnown, deadline),
+    );
     return { client, transport: streamable, kind: "http", closing: false };
   } catch (error) {
     const status = httpStatus(error);
@@ -217,23 +249,41 @@ async function openHttp(
       fetch,
     });
     const sseClient = newClient();
-    await connectRemote(setup, sseClient, sse, timeout, `SSE (after Streamable HTTP answered ${status})`);
+    await connectRemote(setup, {
+      client: sseClient,
+      transport: sse,
+      timeout,
+      deadline,
+      via: `SSE (after Streamable HTTP answered ${status})`,
+    });
     return { client: sseClient, transport: sse, kind: "sse", closing: false };
   }
 }
 
 async function connectRemote(
   setup: SessionSetup,
-  client: JunctionClient,
-  transport: SSEClientTransport,
-  timeout: number,
-  via: string,
+  {
+    client,
+    transport,
+    timeout,
+    deadline,
+    via,
+  }: ConnectBudget & {
+    client: JunctionClient;
+    transport: SSEClientTransport;
+    via: string;
+  },
 ): Promise<void> {
   try {
     // HTTP+SSE is the 2024-11-05 transport: no server/discover probe on it.
-    await client.connect(tapTransport(transport, setup.config.onMessage), connectOptions(timeout, true));
+    await client.connect(
+      tapTransport(transport, setup.config.onMessage),
+      connectOptions(timeout, true, deadline),
+    );
   } catch (error) {
     if (error instanceof UnauthorizedError) setup.onUnauthorized(transport);
+    // A failed SSE connect leaves its event stream retrying, which keeps the process alive.
+    else await client.close().catch(() => undefined);
     throw connectFailure(
       setup,
       `${describeUrl(new URL((setup.config as { url: string }).url))} over ${via}`,
@@ -243,8 +293,10 @@ async function connectRemote(
   }
 }
 
-function connectOptions(timeout: number, legacyKnown: boolean): ConnectOptions {
-  return legacyKnown ? { timeout, prior: { kind: "legacy" } } : { timeout };
+function connectOptions(timeout: number, legacyKnown: boolean, deadline: AbortSignal): ConnectOptions {
+  return legacyKnown
+    ? { timeout, signal: deadline, prior: { kind: "legacy" } }
+    : { timeout, signal: deadline };
 }
 
 /** The URL without credentials, query or fragment, which may carry secrets. */
@@ -271,6 +323,8 @@ export function describeServer(config: MCPConfig): string {
 
 /** Why a handshake failed, for the message. */
 export function connectFailureReason(error: unknown, timeout: number): string {
+  const unreachable = unreachableReason(error);
+  if (unreachable) return unreachable;
   if (isRequestTimeout(error)) return `no answer to initialize within ${timeout} ms`;
   const message = errorMessage(error);
   const status = httpStatus(error);
@@ -285,6 +339,43 @@ export function connectFailureReason(error: unknown, timeout: number): string {
   return message;
 }
 
+/**
+ * Why nothing answered at all, when the network says so (a refused connection, an unknown host,
+ * an untrusted certificate): found by the system error code anywhere in the cause chain (the SDK
+ * wraps fetch's `TypeError: fetch failed`, which wraps the socket's error), or in the text of an
+ * SSE error, which keeps no cause. Undefined when a server answered.
+ */
+export function unreachableReason(error: unknown): string | undefined {
+  let code: string | undefined;
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current && code === undefined; depth++) {
+    const candidate = (current as { code?: unknown }).code;
+    if (typeof candidate === "string" && Object.hasOwn(NETWORK_ERRORS, candidate)) code = candidate;
+    current = (current as { cause?: unknown }).cause;
+  }
+  if (code === undefined && error instanceof SseError) {
+    code = Object.keys(NETWORK_ERRORS).find((known) => new RegExp(`\\b${known}\\b`).test(error.message));
+  }
+  return code === undefined ? undefined : `${NETWORK_ERRORS[code]} (${code})`;
+}
+
+const TRUST_PROXY_CA = "behind a TLS-inspecting proxy, point NODE_EXTRA_CA_CERTS at its CA certificate";
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED:
+    "the connection was refused: nothing is listening there; check the URL and that the server is running",
+  ENOTFOUND: "the host name could not be resolved; check the URL",
+  EAI_AGAIN: "the host name could not be resolved (DNS did not answer); check the URL and the network",
+  ECONNRESET: "the connection was reset before the server answered",
+  ETIMEDOUT: "the host did not accept the connection in time",
+  EHOSTUNREACH: "the host cannot be reached from this network",
+  ENETUNREACH: "the host's network cannot be reached",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: `the server's TLS certificate is not trusted (${TRUST_PROXY_CA})`,
+  SELF_SIGNED_CERT_IN_CHAIN: `the server's TLS certificate chain is not trusted (${TRUST_PROXY_CA})`,
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed and not trusted",
+  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate is not valid for this host name",
+};
+
 function connectFailure(setup: SessionSetup, target: string, error: unknown, timeout: number) {
   const name = setup.serverName();
   // An unnamed server is named by its URL: say the URL once.
@@ -297,6 +388,19 @@ function connectFailure(setup: SessionSetup, target: string, error: unknown, tim
   );
 }
 
+/**
+ * Whether a failed connect was the server's answer (a JSON-RPC error, an HTTP 4xx or 5xx, a
+ * result the client could not accept), rather than silence, an unreachable address or a request
+ * for authorization. A remembered 2025 handshake the server answered that way may be stale.
+ */
+export function refusedByServer(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | undefined)?.cause ?? error;
+  if (isRequestTimeout(cause) || unreachableReason(error) !== undefined) return false;
+  if (cause instanceof UnauthorizedError) return false;
+  const status = httpStatus(cause);
+  return status !== 401 && status !== 403;
+}
+
 const diedBeforeAnswering = new WeakSet<object>();
 
 /**
@@ -306,6 +410,17 @@ const diedBeforeAnswering = new WeakSet<object>();
  */
 export function serverDiedDuringHandshake(error: unknown): boolean {
   return typeof error === "object" && error !== null && diedBeforeAnswering.has(error);
+}
+
+/**
+ * What a server wrote to stdout that is not JSON-RPC, quoted: the classic mistake of logging to
+ * stdout, which is the protocol channel, so the client never sees a valid answer.
+ */
+function stdoutNoise(transport: StdioProcessTransport): string {
+  if (transport.garbageLines === 0) return "";
+  const lines = transport.garbageLines === 1 ? "1 line that is" : `${transport.garbageLines} lines that are`;
+  const quoted = transport.garbageSample.map((line) => `\n  ${line}`).join("");
+  return `\nit wrote ${lines} not JSON-RPC to stdout (stdout carries the protocol: a server must log to stderr):${quoted}`;
 }
 
 function startFailure(
@@ -327,7 +442,7 @@ function startFailure(
   const tail = stderr ? `\nstderr (last lines):\n${stderr.split("\n").slice(-20).join("\n")}` : "";
   return safeError(
     "mcp-connect-failed",
-    `MCP server "${setup.serverName()}" failed to start (command: ${commandLine}): ${what}${tail}`,
+    `MCP server "${setup.serverName()}" failed to start (command: ${commandLine}): ${what}${stdoutNoise(transport)}${tail}`,
     setup.secrets,
     error,
   );

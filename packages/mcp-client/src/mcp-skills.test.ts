@@ -1,11 +1,11 @@
 import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rejection, startListeningServer, stopProcess, testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
 import type { MCPCommon, MCPConfig, MCPProtocolVersion } from "./mcp-config.js";
 import type { MCPWireMessage } from "./message-tap.js";
 import { MCPSkillVerificationError } from "./skills.js";
-import { rejection, startListeningServer, stopProcess, testServer } from "./test-support.js";
 
 // The Skills extension (SEP-2640) against test-servers/skills-server.mjs, a server built on the
 // SDK's own skills support that also serves tampered files and a malformed entry, over stdio and

@@ -1,7 +1,8 @@
 import { JunctionError } from "@junction/types";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { processAlive, testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
-import { processAlive, testServer } from "./test-support.js";
+import { NETWORK_ENVIRONMENT_VARIABLES } from "./stdio-environment.js";
 
 const open: MCP[] = [];
 function track(mcp: MCP): MCP {
@@ -187,19 +188,46 @@ describe("a server that fails to start", () => {
     );
   });
 
-  it("bounds the handshake with connectTimeoutMs", async () => {
+  it("bounds the whole handshake, probe and fallback, with one connectTimeoutMs", async () => {
     const mcp = track(
       new MCP({
         transport: "stdio",
         command: process.execPath,
         args: ["-e", "setInterval(() => {}, 1000)"],
         name: "mute",
-        connectTimeoutMs: 300,
+        connectTimeoutMs: 1000,
+      }),
+    );
+    const started = performance.now();
+    const error = await caught(mcp.connect());
+    const elapsed = performance.now() - started;
+    expect(error.code).toBe("mcp-connect-failed");
+    expect(error.message).toContain("no answer to initialize within 1000 ms");
+    expect(error.message).not.toContain("stdout");
+    // The deadline, then the close of a process that ignores stdin's end (300 ms grace, SIGTERM).
+    // Before, the probe and the fallback each had the whole budget: over 2000 ms.
+    expect(elapsed).toBeGreaterThanOrEqual(990);
+    expect(elapsed).toBeLessThan(2000);
+  });
+
+  it("says when the server wrote lines that are not JSON-RPC to stdout, quoting them", async () => {
+    const mcp = track(
+      new MCP({
+        transport: "stdio",
+        command: process.execPath,
+        args: [
+          "-e",
+          'console.log("Weather server listening on stdio"); console.log({ port: 3000 }); setInterval(() => {}, 1000)',
+        ],
+        name: "chatty",
+        connectTimeoutMs: 600,
       }),
     );
     const error = await caught(mcp.connect());
-    expect(error.code).toBe("mcp-connect-failed");
-    expect(error.message).toContain("no answer to initialize within 300 ms");
+    expect(error.message).toContain("no answer to initialize within 600 ms");
+    expect(error.message).toContain(
+      "it wrote 2 lines that are not JSON-RPC to stdout (stdout carries the protocol: a server must log to stderr):\n  Weather server listening on stdio\n  { port: 3000 }",
+    );
   });
 });
 
@@ -244,13 +272,73 @@ describe("the server's environment", () => {
       expect(names).toContain("SERVER_SETTING");
       expect(names).toContain("PATH");
       expect(names).not.toContain("JUNCTION_PARENT_ONLY");
-      const allowed = new Set(["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "SERVER_SETTING"]);
+      const allowed = new Set([
+        "HOME",
+        "LOGNAME",
+        "PATH",
+        "SHELL",
+        "TERM",
+        "USER",
+        "SERVER_SETTING",
+        ...NETWORK_ENVIRONMENT_VARIABLES,
+      ]);
       // Node may add a few of its own at startup; nothing else from the parent.
       expect(names.filter((name) => !allowed.has(name) && !name.startsWith("NODE_") && name !== "_")).toEqual(
         [],
       );
     } finally {
       delete process.env.JUNCTION_PARENT_ONLY;
+    }
+  });
+
+  it("passes certificate and proxy variables (an npx server behind a TLS-inspecting proxy needs them), never API keys", async () => {
+    const parent = {
+      NODE_EXTRA_CA_CERTS: "/etc/ssl/corporate-ca.pem",
+      SSL_CERT_FILE: "/etc/ssl/cert.pem",
+      HTTPS_PROXY: "http://proxy.internal:3128",
+      no_proxy: "localhost,127.0.0.1",
+      npm_config_cafile: "/etc/ssl/corporate-ca.pem",
+      JUNCTION_TEST_API_KEY: "sk-must-not-leak",
+    };
+    Object.assign(process.env, parent);
+    try {
+      const mcp = stdio("env-server.mjs");
+      await mcp.connect();
+      const names = JSON.parse(text(await mcp.callTool("env"))) as string[];
+      for (const name of [
+        "NODE_EXTRA_CA_CERTS",
+        "SSL_CERT_FILE",
+        "HTTPS_PROXY",
+        "no_proxy",
+        "npm_config_cafile",
+      ])
+        expect(names).toContain(name);
+      expect(names).not.toContain("JUNCTION_TEST_API_KEY");
+    } finally {
+      for (const name of Object.keys(parent)) delete process.env[name];
+    }
+  });
+
+  it("shows what a server that fails on them printed to stderr, with a proxy's password redacted", async () => {
+    process.env.HTTPS_PROXY = "http://alice:proxy-pass-42@proxy.internal:3128";
+    try {
+      const mcp = stdio("env-server.mjs", {
+        command: process.execPath,
+        args: [
+          "-e",
+          'console.error("npm error request to https://registry.npmjs.org/x failed via " + process.env.HTTPS_PROXY + ", reason: self-signed certificate in certificate chain"); process.exit(1)',
+        ],
+        name: "npx-behind-proxy",
+        reconnect: false,
+      });
+      const error = await caught(mcp.connect());
+      expect(error.message).toContain("it exited with code 1 before finishing the handshake");
+      expect(error.message).toContain(
+        "stderr (last lines):\nnpm error request to https://registry.npmjs.org/x failed via [redacted], reason: self-signed certificate in certificate chain",
+      );
+      expect(error.message).not.toContain("proxy-pass-42");
+    } finally {
+      delete process.env.HTTPS_PROXY;
     }
   });
 });

@@ -1,8 +1,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { resultText, startListeningServer, stopProcess } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
-import { resultText, startListeningServer, stopProcess } from "./test-support.js";
 
 // A 2026-07-28-only Streamable HTTP server whose tools/list carries the ttlMs/cacheScope given
 // on its command line, whose `switch-header` tool renames `route`'s x-mcp-header parameter, and

@@ -2,8 +2,8 @@ import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { rejection } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
-import { rejection } from "./test-support.js";
 
 const open: MCP[] = [];
 afterEach(async () => {

@@ -337,7 +337,8 @@ export class MCP implements ToolSource {
 
   /**
    * Subscribes to updates of a resource (`notifications/resources/updated`). Returns a function
-   * that unsubscribes. Subscriptions are renewed after a reconnect. On 2026-07-28 they are the
+   * that unsubscribes and returns a promise (await it to know the server was told; `close()`
+   * settles one still pending). Subscriptions are renewed after a reconnect. On 2026-07-28 they are the
    * `resourceSubscriptions` of the connection's `subscriptions/listen` stream (reopened when the
    * server drops it); on 2025-11-25, `resources/subscribe`.
    */
@@ -348,6 +349,7 @@ export class MCP implements ToolSource {
         stream: this.listenStream,
         serverName: () => this.name,
         connected: () => this.connection.connected,
+        closed: () => this.connection.closed,
         run: (method, send) => this.run(method, {}, send),
       },
       uri,

@@ -11,6 +11,8 @@ export interface SubscribeContext {
   stream: ListenStream;
   serverName(): string;
   connected(): boolean;
+  /** Whether `close()` was called: a pending unsubscribe then has nothing left to undo. */
+  closed(): boolean;
   /** Runs one request on the connection, as `MCP` runs any other. */
   run(method: string, send: (session: Session, options: RequestOptions) => Promise<void>): Promise<void>;
 }
@@ -20,7 +22,8 @@ export interface SubscribeContext {
  * listener of a URI subscribes on the server: `resources/subscribe` on 2025-11-25; on
  * 2026-07-28, the URI joins the listen stream's `resourceSubscriptions` (the stream is reopened
  * with it), and a server that does not honour it is `mcp-capability-missing`. The last
- * listener gone unsubscribes the same way.
+ * listener gone unsubscribes the same way. The returned function's promise resolves once the
+ * server was told; after (or during) `close()` it resolves without asking anything.
  */
 export async function subscribeResource(
   context: SubscribeContext,
@@ -65,10 +68,16 @@ export async function subscribeResource(
     if (current && current.size === 0) {
       all.delete(uri);
       if (context.connected()) {
-        await context.run("resources/unsubscribe", async (session, requestOptions) => {
-          if (session.client.getProtocolEra() === "modern") await stream.open(session);
-          else await session.client.unsubscribeResource({ uri }, requestOptions);
-        });
+        try {
+          await context.run("resources/unsubscribe", async (session, requestOptions) => {
+            if (session.client.getProtocolEra() === "modern") await stream.open(session);
+            else await session.client.unsubscribeResource({ uri }, requestOptions);
+          });
+        } catch (error) {
+          // close() ended every subscription with the session: an unsubscribe it interrupted has
+          // nothing left to do, and one nobody awaits must not become an unhandled rejection.
+          if (!context.closed()) throw error;
+        }
       }
     }
   };

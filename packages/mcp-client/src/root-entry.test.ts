@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -30,5 +30,18 @@ describe("the root entry", () => {
     expect(readFileSync(join(srcDir, "mcp-session.ts"), "utf8")).toContain(
       'await import("./stdio-transport.js")',
     );
+  });
+});
+
+describe("src/", () => {
+  it("holds the package's code and its tests, and no test support the build could pick up", () => {
+    // Test helpers live in test/: a module in src/ that is not a test must not import vitest.
+    const modules = readdirSync(srcDir).filter((file) => file.endsWith(".ts") && !file.includes(".test"));
+    const testSupport = modules.filter((file) =>
+      /from\s+"vitest"|from\s+"\.\.\/test\//.test(readFileSync(join(srcDir, file), "utf8")),
+    );
+    expect(testSupport).toEqual([]);
+    expect(modules).not.toContain("test-support.ts");
+    expect(modules).toContain("mcp.ts");
   });
 });

@@ -5,9 +5,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { JunctionError } from "@junction/types";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { networkEnvironment } from "./stdio-environment.js";
 
 /** How much of a server's stderr is kept for error messages. */
 const STDERR_TAIL_BYTES = 8 * 1024;
+/** How many lines that are not JSON-RPC are kept to quote in a failed connect's error. */
+const GARBAGE_SAMPLE_LINES = 3;
 /** How long to wait for the pipes to drain after the process exited. */
 const EXIT_DRAIN_MS = 200;
 
@@ -15,7 +18,10 @@ const EXIT_DRAIN_MS = 200;
 export interface StdioProcessTransportOptions {
   command: string;
   args?: string[];
-  /** Added to the safe default environment (PATH, HOME, …); nothing else is inherited. */
+  /**
+   * Added to the safe default environment (PATH, HOME, …, and the certificate and proxy variables
+   * of `stdio-environment.ts`); nothing else is inherited.
+   */
   env?: Record<string, string>;
   cwd?: string;
   /** How long to wait after closing stdin before signalling the process group. @default 300 */
@@ -58,6 +64,8 @@ export class StdioProcessTransport implements Transport {
   private closed = false;
   /** Lines on stdout that were not JSON-RPC messages. */
   garbageLines = 0;
+  /** The first few of those lines (shortened), for an error that says what the server printed. */
+  readonly garbageSample: string[] = [];
 
   constructor(private readonly options: StdioProcessTransportOptions) {}
 
@@ -82,7 +90,7 @@ export class StdioProcessTransport implements Transport {
     }
     return new Promise<void>((resolve, reject) => {
       const child = spawn(this.options.command, this.options.args ?? [], {
-        env: { ...getDefaultEnvironment(), ...this.options.env },
+        env: { ...getDefaultEnvironment(), ...networkEnvironment(), ...this.options.env },
         cwd: this.options.cwd,
         stdio: ["pipe", "pipe", "pipe"],
         // Its own process group, so close() can signal the server and everything it started.
@@ -200,6 +208,7 @@ export class StdioProcessTransport implements Transport {
     this.garbageLines++;
     const text = line.trimEnd();
     const preview = text.length > 120 ? `${text.slice(0, 120)}…` : text;
+    if (this.garbageSample.length < GARBAGE_SAMPLE_LINES) this.garbageSample.push(preview);
     this.onerror?.(
       new JunctionError("mcp-invalid-response", `ignored a stdout line that is not JSON-RPC: ${preview}`),
     );

@@ -27,6 +27,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       return send({ id: message.id, result });
     case "ping":
       return send({ id: message.id, result: {} });
+    case "resources/read":
+      return send({
+        id: message.id,
+        error: { code: -32602, message: "Resource not found", data: { uri: message.params.uri } },
+      });
     default:
       return send({
         id: message.id,

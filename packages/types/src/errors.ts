@@ -28,6 +28,16 @@ export type JunctionErrorCode =
   | "provider-response-invalid"
   | "provider-config-invalid";
 
+/** What a {@link JunctionError} keeps besides its code and message. */
+export interface JunctionErrorOptions {
+  /** What was caught. */
+  cause?: unknown;
+  /** The JSON-RPC error code of the answer that failed (see {@link JunctionError.jsonRPCCode}). */
+  jsonRPCCode?: number;
+  /** The JSON-RPC error's `data` (see {@link JunctionError.jsonRPCData}). */
+  jsonRPCData?: unknown;
+}
+
 /**
  * The base of every error Junction throws. Check with `JunctionError.isInstance(error)`:
  * it works across duplicate copies of this package, where `instanceof` does not.
@@ -35,11 +45,21 @@ export type JunctionErrorCode =
 export class JunctionError extends Error {
   readonly [marker] = true;
   readonly code: JunctionErrorCode;
+  /**
+   * The JSON-RPC error code the other side answered with, when the error is such an answer (an
+   * MCP server's `-32601` method not found, `-32602` invalid params, `-32042` URL elicitation
+   * required, …). Undefined for failures that never got an answer (timeouts, lost connections).
+   */
+  declare readonly jsonRPCCode?: number;
+  /** The `data` of that JSON-RPC error answer, as the other side sent it (untrusted). */
+  declare readonly jsonRPCData?: unknown;
 
-  constructor(code: JunctionErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: JunctionErrorCode, message: string, options?: JunctionErrorOptions) {
+    super(message, options && "cause" in options ? { cause: options.cause } : undefined);
     this.name = "JunctionError";
     this.code = code;
+    if (options?.jsonRPCCode !== undefined) this.jsonRPCCode = options.jsonRPCCode;
+    if (options?.jsonRPCData !== undefined) this.jsonRPCData = options.jsonRPCData;
   }
 
   /** True for any Junction error, from whatever copy of the package it came. */

@@ -5,6 +5,7 @@ export {
   isRetryableStatus,
   JunctionError,
   type JunctionErrorCode,
+  type JunctionErrorOptions,
   ProviderError,
 } from "./errors.js";
 // The MCP protocol's shapes, as Junction's packages take and return them. Each name is listed on

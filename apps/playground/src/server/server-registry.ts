@@ -15,7 +15,7 @@ import { LogBuffer, type ServerLogEntry } from "./log-buffer.js";
 import { MCP_APPS_CAPABILITY, MCP_APPS_EXTENSION } from "./mcp-app-csp.js";
 import { capLogData } from "./output-limits.js";
 import { REDACTED, type SecretRedactor } from "./secret-redactor.js";
-import type { Store, StoredServer } from "./store.js";
+import { configDigest, type Store, type StoredServer } from "./store.js";
 import { StderrRecorder, TrafficRecorder } from "./traffic-log.js";
 
 /** What the UI shows about a server: the shared contract. */
@@ -445,8 +445,12 @@ export class ServerRegistry {
       this.#diagnostics.set(id, diagnostics);
     }
     const { traffic, stderr } = diagnostics;
+    // The revision this server negotiated before with the same config: spares the probe on restart.
+    const digest = configDigest(config);
+    const protocolVersionHint = this.#store.getProtocolVersion(id, digest);
     const mcp = new MCP({
       ...config,
+      ...(protocolVersionHint ? { protocolVersionHint } : {}),
       name,
       // What went over the wire, for the traffic view, and the server's stderr at any time.
       onMessage: (message) => traffic.record(message),
@@ -478,6 +482,7 @@ export class ServerRegistry {
     entry.health = undefined;
     try {
       await mcp.connect();
+      if (mcp.protocolVersion) this.#store.setProtocolVersion(id, digest, mcp.protocolVersion);
       if (this.#entries.get(id) !== entry || entry.mcp !== mcp) {
         await mcp.close();
         return;

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import type { RunState } from "@junction/core";
 import type { Message } from "@junction/types";
@@ -55,6 +55,9 @@ export class Store {
         created_at TEXT NOT NULL, updated_at TEXT NOT NULL, messages TEXT NOT NULL, transcript TEXT NOT NULL
       );
       CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS protocol_versions (
+        server_id TEXT PRIMARY KEY, config_digest TEXT NOT NULL, version TEXT NOT NULL
+      );
     `);
     // Stores made before runs could stop for approvals have no run_state column yet.
     const columns = this.#db.prepare("PRAGMA table_info(conversations)").all() as { name: string }[];
@@ -110,6 +113,28 @@ export class Store {
 
   removeServer(id: string): void {
     this.#db.prepare("DELETE FROM servers WHERE id = ?").run(id);
+    this.#db.prepare("DELETE FROM protocol_versions WHERE server_id = ?").run(id);
+  }
+
+  /**
+   * The protocol revision a server negotiated last, if its config is still the one it was
+   * negotiated with (`configDigest`): a hint that spares the next start the `server/discover`
+   * probe. A changed config, or no connect yet, gives undefined.
+   */
+  getProtocolVersion(id: string, digest: string): string | undefined {
+    const row = this.#db
+      .prepare("SELECT version FROM protocol_versions WHERE server_id = ? AND config_digest = ?")
+      .get(id, digest) as { version: string } | undefined;
+    return row?.version;
+  }
+
+  /** Keeps the revision a server just negotiated with the config of that digest. */
+  setProtocolVersion(id: string, digest: string, version: string): void {
+    this.#db
+      .prepare(
+        "INSERT INTO protocol_versions (server_id, config_digest, version) VALUES (?, ?, ?) ON CONFLICT(server_id) DO UPDATE SET config_digest = excluded.config_digest, version = excluded.version",
+      )
+      .run(id, digest, version);
   }
 
   listConversations(): Omit<StoredConversation, "messages" | "transcript" | "runState">[] {
@@ -196,6 +221,11 @@ export class Store {
   close(): void {
     this.#db.close();
   }
+}
+
+/** A digest of a server's resolved config: a remembered protocol revision holds only while it matches. */
+export function configDigest(config: object): string {
+  return createHash("sha256").update(JSON.stringify(config)).digest("hex");
 }
 
 function toServer(row: unknown): StoredServer {

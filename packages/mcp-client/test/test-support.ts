@@ -1,4 +1,5 @@
-// Helpers for this package's tests (not exported): where the real servers live, and process checks.
+// Helpers for this package's tests, outside src/ so they are never built or published: where the
+// real servers live, and process checks.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1,9 +1,9 @@
 // The server-everything scenarios, run over each transport by mcp-everything-*.test.ts.
 import type { CreateMessageRequestParams, ElicitRequestParams, ToolProgress } from "@junction/types";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { AnyResultSchema } from "./convert-tool-result.js";
-import { MCP } from "./mcp.js";
-import type { MCPConfig, MCPLogMessage } from "./mcp-config.js";
+import { AnyResultSchema } from "../src/convert-tool-result.js";
+import { MCP } from "../src/mcp.js";
+import type { MCPConfig, MCPLogMessage } from "../src/mcp-config.js";
 
 interface TaskApi {
   listTasks(): Promise<{ tasks: { taskId: string; status: string }[] }>;
