@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { processAlive, testServer } from "../test/test-support.js";
 import { MCPPool } from "./mcp-pool.js";
-import { processAlive, testServer } from "./test-support.js";
 
 const pools: MCPPool[] = [];
 afterEach(async () => {

@@ -1,3 +1,4 @@
+import { JunctionError } from "@junction/types";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -201,7 +202,7 @@ export function apiRoutes(
       client.listResources(),
       // resources/templates/list is optional: a server without it (-32601) has no templates.
       client.listResourceTemplates().catch((error: unknown) => {
-        if ((error as { cause?: { code?: unknown } } | undefined)?.cause?.code === -32601) return [];
+        if (JunctionError.isInstance(error) && error.jsonRPCCode === -32601) return [];
         throw error;
       }),
     ]);

@@ -225,7 +225,7 @@ export class ServerRegistry {
       health = { state: "ok", at: at(), latencyMs: Math.round((performance.now() - started) * 10) / 10 };
     } catch (error) {
       const message = this.#redactor.redact(errorMessage(error));
-      const unsupported = /-32601|method not found/i.test(message);
+      const unsupported = JunctionError.isInstance(error) && error.jsonRPCCode === -32601;
       const reconnecting = !unsupported && /still reconnecting|reconnecting when/i.test(message);
       health = {
         state: unsupported ? "unsupported" : reconnecting ? "reconnecting" : "failed",
