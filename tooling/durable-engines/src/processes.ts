@@ -2,6 +2,7 @@
 // the lines they append to a file. Never imported by shipped code.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 
 /** Polls `check` every 20 ms until it is true; fails after `timeoutMs`, naming `what`. */
 export async function waitFor(
@@ -78,4 +79,26 @@ export async function withTimeout<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Resolves once something accepts TCP connections on the loopback `port`. */
+export async function waitForPort(
+  port: number,
+  options: { timeoutMs: number; what: () => string },
+): Promise<void> {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+  await withTimeout(
+    (async () => {
+      while (!(await accepts())) await new Promise((resolve) => setTimeout(resolve, 20));
+    })(),
+    options,
+  );
 }

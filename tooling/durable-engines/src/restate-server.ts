@@ -5,8 +5,8 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { arch, platform, tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./postgres.ts";
-import { waitFor } from "./processes.ts";
+import { freePort } from "./postgres.js";
+import { waitFor } from "./processes.js";
 
 /** A running Restate server: its ingress and admin URLs, a restart that keeps its data, a stop. */
 export interface RestateServer {
