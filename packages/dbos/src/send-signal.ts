@@ -31,7 +31,7 @@ export interface SendSignalOptions {
  * Sends the signal `name` with `value` to the run `runId`, from any process: the value is
  * stored in the system database, so it is there for the run whether the run's worker is
  * running, waiting, or down and recovered later. A signal sent before the run waits for it
- * is kept until it does.
+ * is kept until it does. DBOS refuses a signal for a run that was never started.
  *
  * @example
  * ```ts

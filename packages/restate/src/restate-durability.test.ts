@@ -1,0 +1,108 @@
+import { createServer, type Http2Server } from "node:http2";
+import type { Durability } from "@junction/core";
+import { freePort } from "@junction/durable-engines/postgres";
+import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
+import { JunctionError } from "@junction/types";
+import { createEndpointHandler } from "@restatedev/restate-sdk";
+import * as clients from "@restatedev/restate-sdk-clients";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { restateWorkflow } from "./restate-workflow.js";
+import { sendSignal } from "./send-signal.js";
+
+// The port's semantics in one process, against a real Restate server. The crash and restart
+// scenarios are in restate-workflow.test.ts.
+
+let server: RestateServer;
+let endpoint: Http2Server;
+let bodies: string[] = [];
+
+const scenarios: Record<string, (durability: Durability) => Promise<string>> = {
+  timeout: async (durability) => {
+    const value = await durability.waitForSignal("never", { timeoutMs: 200 });
+    return `timed out: ${value === undefined}`;
+  },
+  "null value": async (durability) => {
+    const value = await durability.waitForSignal("nothing", { timeoutMs: 10_000 });
+    return `value: ${JSON.stringify(value)}`;
+  },
+  "failing step": async (durability) => {
+    try {
+      await durability.step("fails", async () => {
+        bodies.push("fails");
+        throw new JunctionError("tool-execution-failed", "the tool broke");
+      });
+      return "no error";
+    } catch (error) {
+      const metadata = (error as { metadata?: Record<string, string> }).metadata;
+      return `caught: ${(error as Error).message} (${metadata?.code})`;
+    }
+  },
+  keys: async (durability) => {
+    const first = await durability.step("model:1", async () => {
+      bodies.push("model:1");
+      return { text: "hello" };
+    });
+    return `${first.text} ${durability.runId}`;
+  },
+};
+
+const scenario = restateWorkflow("port-scenario", (durability, name: string) => scenarios[name]!(durability));
+type Scenario = { run: (ctx: unknown, name: string) => Promise<string> };
+
+let ingress: clients.Ingress;
+const run = async (runId: string, name: string) => {
+  const client = ingress.workflowClient<Scenario>({ name: "port-scenario" }, runId);
+  await client.workflowSubmit(name);
+  return client.workflowAttach();
+};
+
+beforeAll(async () => {
+  server = await startRestateServer();
+  ingress = clients.connect({ url: server.ingressUrl });
+  const port = await freePort();
+  endpoint = createServer(createEndpointHandler({ services: [scenario] }));
+  await new Promise<void>((resolve) => endpoint.listen(port, "127.0.0.1", resolve));
+  await server.register(`http://127.0.0.1:${port}`);
+});
+afterAll(async () => {
+  await new Promise((resolve) => endpoint?.close(resolve));
+  await server?.stop();
+});
+
+describe("restateDurability", () => {
+  it("answers undefined when the signal does not come in time", async () => {
+    expect(await run("port-timeout", "timeout")).toBe("timed out: true");
+  });
+
+  it("delivers a signal sent before the run started, and a null value as null (not as a timeout)", async () => {
+    await sendSignal({
+      ingress,
+      workflow: "port-scenario",
+      runId: "port-null",
+      name: "nothing",
+      value: null,
+    });
+    expect(await run("port-null", "null value")).toBe("value: null");
+  });
+
+  it("journals a failing step's error instead of retrying it: the body runs once, the run sees the message and the code", async () => {
+    bodies = [];
+    expect(await run("port-failing", "failing step")).toBe("caught: the tool broke (tool-execution-failed)");
+    expect(bodies).toEqual(["fails"]);
+  });
+
+  it("uses the workflow key as the run id; submitting the same key again is the same run", async () => {
+    bodies = [];
+    expect(await run("port-keys", "keys")).toBe("hello port-keys");
+    expect(await run("port-keys", "keys")).toBe("hello port-keys");
+    expect(bodies).toEqual(["model:1"]);
+  });
+
+  it("makes a repeated send with the same idempotency key one send", async () => {
+    const signal = { ingress, workflow: "port-scenario", runId: "port-twice", name: "nothing", value: 7 };
+    await sendSignal({ ...signal, idempotencyKey: "twice-1" });
+    await sendSignal({ ...signal, idempotencyKey: "twice-1" });
+    await expect(sendSignal(signal)).rejects.toThrow("promise was already completed");
+    expect(await run("port-twice", "null value")).toBe("value: 7");
+  });
+});
