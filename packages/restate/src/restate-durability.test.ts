@@ -1,6 +1,6 @@
 import { createServer, type Http2Server } from "node:http2";
 import type { Durability } from "@junction/core";
-import { freePort } from "@junction/durable-engines/postgres";
+import { freePort } from "@junction/durable-engines/processes";
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
 import { JunctionError } from "@junction/types";
 import { createEndpointHandler } from "@restatedev/restate-sdk";

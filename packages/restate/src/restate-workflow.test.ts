@@ -2,8 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "@junction/durable-engines/postgres";
-import { readLines, startNode, waitFor, waitForPort, withTimeout } from "@junction/durable-engines/processes";
+import {
+  freePort,
+  readLines,
+  startNode,
+  waitFor,
+  waitForPort,
+  withTimeout,
+} from "@junction/durable-engines/processes";
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -2,9 +2,9 @@
 // port. Never imported by the package's own code.
 import { execFileSync, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@junction/durable-engines/processes";
 
 /** A running cluster: its URL for a database of the caller's choice, and how to stop it. */
 export interface Postgres {
@@ -39,18 +39,6 @@ function runAs(): { uid: number; gid: number } | undefined {
   if (uid.status !== 0)
     throw new Error(`PostgreSQL cannot run as root and there is no postgres user. ${INSTALL_HINT}`);
   return { uid: Number(uid.stdout.trim()), gid: Number(id("-g").stdout.trim()) };
-}
-
-/** A free loopback port (the kernel's pick, released for the caller to bind). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
-    });
-  });
 }
 
 /** Creates and starts a cluster; the caller stops it (which also removes its directory). */

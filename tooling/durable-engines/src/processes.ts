@@ -2,7 +2,7 @@
 // the lines they append to a file. Never imported by shipped code.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, createServer } from "node:net";
 
 /** Polls `check` every 20 ms until it is true; fails after `timeoutMs`, naming `what`. */
 export async function waitFor(
@@ -101,4 +101,16 @@ export async function waitForPort(
     })(),
     options,
   );
+}
+
+/** A free loopback port (the kernel's pick, released for the caller to bind). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+    });
+  });
 }

@@ -5,8 +5,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { arch, platform, tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./postgres.js";
-import { waitFor } from "./processes.js";
+import { freePort, waitFor } from "@junction/durable-engines/processes";
 
 /** A running Restate server: its ingress and admin URLs, a restart that keeps its data, a stop. */
 export interface RestateServer {
