@@ -3,9 +3,10 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { dbosWorkflow } from "@junction/dbos";
 import { startPostgres } from "@junction/durable-engines/postgres";
+import { compareStepOverhead } from "@junction/durable-engines/step-overhead";
 
 const steps = Number(process.env.STEPS ?? 200);
-const rounds = Number(process.env.ROUNDS ?? 7);
+const rounds = Number(process.env.ROUNDS ?? 21);
 
 const bare = DBOS.registerWorkflow(
   async (count: number) => {
@@ -22,8 +23,6 @@ const throughPort = dbosWorkflow("bench-port", async (durability, count: number)
   return performance.now() - started;
 });
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 const postgres = await startPostgres();
 try {
   DBOS.setConfig({
@@ -32,26 +31,16 @@ try {
     logLevel: "error",
   });
   await DBOS.launch();
-  const bareTimes: number[] = [];
-  const portTimes: number[] = [];
-  for (let round = 0; round <= rounds; round++) {
-    // Alternate which goes first, so a trend over the run (a growing table, a warming cache)
-    // does not land on one side.
-    const timeBare = async () => (await (await DBOS.startWorkflow(bare)(steps)).getResult()) / steps;
-    const timePort = async () => (await (await throughPort.start(steps)).getResult()) / steps;
-    const [bareStep, portStep] =
-      round % 2 === 0 ? [await timeBare(), await timePort()] : [await timePort(), await timeBare()].reverse();
-    if (round === 0) continue; // warm-up
-    bareTimes.push(bareStep!);
-    portTimes.push(portStep!);
-  }
-  const bareStep = median(bareTimes);
-  const portStep = median(portTimes);
-  console.log(
-    `dbos step (median of ${rounds} rounds of ${steps} steps): bare DBOS.runStep ${(bareStep * 1000).toFixed(0)} µs, ` +
-      `through the port ${(portStep * 1000).toFixed(0)} µs, ratio ${(portStep / bareStep).toFixed(3)}, ` +
-      `difference ${((portStep - bareStep) * 1000).toFixed(0)} µs`,
-  );
+  await compareStepOverhead({
+    engine: "dbos",
+    bareName: "DBOS.runStep",
+    steps,
+    rounds,
+    time: async (side) => {
+      const handle = side === "bare" ? await DBOS.startWorkflow(bare)(steps) : await throughPort.start(steps);
+      return (await handle.getResult()) / steps;
+    },
+  });
   await DBOS.shutdown();
 } finally {
   postgres.stop();

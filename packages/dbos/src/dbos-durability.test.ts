@@ -1,7 +1,6 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import type { Durability } from "@junction/core";
+import { portScenarios } from "@junction/durable-engines/port-scenarios";
 import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
-import { JunctionError } from "@junction/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dbosDurability } from "./dbos-durability.js";
 import { dbosWorkflow } from "./dbos-workflow.js";
@@ -11,38 +10,9 @@ import { sendSignal } from "./send-signal.js";
 // restart scenarios are in dbos-workflow.test.ts.
 
 let postgres: Postgres;
-let bodies: string[] = [];
 
-const scenarios: Record<string, (durability: Durability) => Promise<string>> = {
-  timeout: async (durability) => {
-    const value = await durability.waitForSignal("never", { timeoutMs: 200 });
-    return `timed out: ${value === undefined}`;
-  },
-  "null value": async (durability) => {
-    await durability.step("slow", () => new Promise<null>((resolve) => setTimeout(() => resolve(null), 300)));
-    const value = await durability.waitForSignal("nothing", { timeoutMs: 10_000 });
-    return `value: ${JSON.stringify(value)}`;
-  },
-  "failing step": async (durability) => {
-    try {
-      await durability.step("fails", async () => {
-        bodies.push("fails");
-        throw new JunctionError("tool-execution-failed", "the tool broke");
-      });
-      return "no error";
-    } catch (error) {
-      return `caught: ${(error as Error).message} (${(error as { code?: string }).code})`;
-    }
-  },
-  keys: async (durability) => {
-    const first = await durability.step("model:1", async () => {
-      bodies.push("model:1");
-      return { text: "hello" };
-    });
-    const steps = await DBOS.listWorkflowSteps(durability.runId);
-    return `${first.text} ${durability.runId} ${steps?.map((step) => step.name).join(",")}`;
-  },
-};
+const bodies: string[] = [];
+const scenarios = portScenarios(bodies);
 
 const scenario = dbosWorkflow("port-scenario", (durability, name: string) => scenarios[name]!(durability));
 
@@ -79,19 +49,22 @@ describe("dbosDurability", () => {
   });
 
   it("runs a failing step's body once (no DBOS retries) and hands its error to the run", async () => {
-    bodies = [];
+    bodies.length = 0;
     const handle = await scenario.start("failing step", { runId: "port-failing" });
-    expect(await handle.getResult()).toBe("caught: the tool broke (tool-execution-failed)");
+    expect(await handle.getResult()).toBe(
+      "caught: the tool broke (code tool-execution-failed, metadata.code undefined)",
+    );
     expect(bodies).toEqual(["fails"]);
   });
 
   it("names each DBOS step by its key and uses the workflow id as the run id; starting the same id again is the same run", async () => {
-    bodies = [];
+    bodies.length = 0;
     const handle = await scenario.start("keys", { runId: "port-keys" });
-    expect(await handle.getResult()).toBe("hello port-keys model:1");
+    expect(await handle.getResult()).toBe("hello port-keys");
     const again = await scenario.start("keys", { runId: "port-keys" });
-    expect(await again.getResult()).toBe("hello port-keys model:1");
+    expect(await again.getResult()).toBe("hello port-keys");
     expect(bodies).toEqual(["model:1"]);
+    expect((await DBOS.listWorkflowSteps("port-keys"))?.map((step) => step.name)).toEqual(["model:1"]);
   });
 
   it("refuses to make a port outside a workflow, saying where to call it", () => {

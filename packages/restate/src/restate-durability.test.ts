@@ -1,8 +1,7 @@
 import { createServer, type Http2Server } from "node:http2";
-import type { Durability } from "@junction/core";
+import { portScenarios } from "@junction/durable-engines/port-scenarios";
 import { freePort } from "@junction/durable-engines/processes";
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
-import { JunctionError } from "@junction/types";
 import { createEndpointHandler } from "@restatedev/restate-sdk";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,37 +13,9 @@ import { sendSignal } from "./send-signal.js";
 
 let server: RestateServer;
 let endpoint: Http2Server;
-let bodies: string[] = [];
 
-const scenarios: Record<string, (durability: Durability) => Promise<string>> = {
-  timeout: async (durability) => {
-    const value = await durability.waitForSignal("never", { timeoutMs: 200 });
-    return `timed out: ${value === undefined}`;
-  },
-  "null value": async (durability) => {
-    const value = await durability.waitForSignal("nothing", { timeoutMs: 10_000 });
-    return `value: ${JSON.stringify(value)}`;
-  },
-  "failing step": async (durability) => {
-    try {
-      await durability.step("fails", async () => {
-        bodies.push("fails");
-        throw new JunctionError("tool-execution-failed", "the tool broke");
-      });
-      return "no error";
-    } catch (error) {
-      const metadata = (error as { metadata?: Record<string, string> }).metadata;
-      return `caught: ${(error as Error).message} (${metadata?.code})`;
-    }
-  },
-  keys: async (durability) => {
-    const first = await durability.step("model:1", async () => {
-      bodies.push("model:1");
-      return { text: "hello" };
-    });
-    return `${first.text} ${durability.runId}`;
-  },
-};
+const bodies: string[] = [];
+const scenarios = portScenarios(bodies);
 
 const scenario = restateWorkflow("port-scenario", (durability, name: string) => scenarios[name]!(durability));
 type Scenario = { run: (ctx: unknown, name: string) => Promise<string> };
@@ -86,13 +57,15 @@ describe("restateDurability", () => {
   });
 
   it("journals a failing step's error instead of retrying it: the body runs once, the run sees the message and the code", async () => {
-    bodies = [];
-    expect(await run("port-failing", "failing step")).toBe("caught: the tool broke (tool-execution-failed)");
+    bodies.length = 0;
+    expect(await run("port-failing", "failing step")).toBe(
+      "caught: the tool broke (code 500, metadata.code tool-execution-failed)",
+    );
     expect(bodies).toEqual(["fails"]);
   });
 
   it("uses the workflow key as the run id; submitting the same key again is the same run", async () => {
-    bodies = [];
+    bodies.length = 0;
     expect(await run("port-keys", "keys")).toBe("hello port-keys");
     expect(await run("port-keys", "keys")).toBe("hello port-keys");
     expect(bodies).toEqual(["model:1"]);

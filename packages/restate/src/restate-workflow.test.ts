@@ -4,15 +4,23 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   freePort,
-  readLines,
+  type NodeProcess,
   startNode,
-  waitFor,
   waitForPort,
   withTimeout,
 } from "@junction/durable-engines/processes";
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
+import {
+  eventsOf,
+  expectedEventsAfterOneCrash,
+  expectedResult,
+  sendApprovalFrom,
+} from "@junction/durable-engines/two-step-scenario";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+// The crash scenarios, with the worker and the signal sender in processes of their own. The
+// durable function is the same one the DBOS tests run (tooling/durable-engines).
 
 const worker = fileURLToPath(new URL("./test-workers/two-step-worker.ts", import.meta.url));
 const sender = fileURLToPath(new URL("./test-workers/send-signal.ts", import.meta.url));
@@ -30,75 +38,56 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-const cleanups: Array<() => Promise<void>> = [];
+const workers: NodeProcess[] = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  for (const running of workers.splice(0)) await running.kill();
 });
 
 type TwoSteps = { run: (ctx: unknown, input: string) => Promise<string> };
 
-/** A worker port and an events file of the test's own, and a worker starter that cleans up after itself. */
+/** A worker port and an events file of the test's own; the worker is registered on its first start. */
 async function setUp() {
   testNumber += 1;
   const port = await freePort();
   const eventsFile = join(directory, `events-${testNumber}.log`);
+  let registered = false;
   const startWorker = async () => {
-    const process = startNode(worker, {
+    const running = startNode(worker, {
       PORT: String(port),
       EVENTS_FILE: eventsFile,
       RESTATE_LOGGING: "WARN",
     });
-    cleanups.push(process.kill);
+    workers.push(running);
     await waitForPort(port, {
       timeoutMs: 10_000,
-      what: () => `the worker to listen; its output:\n${process.output()}`,
+      what: () => `the worker to listen; its output:\n${running.output()}`,
     });
-    return process;
+    if (!registered) await server.register(`http://127.0.0.1:${port}`);
+    registered = true;
+    return running;
   };
-  const events = () => readLines(eventsFile);
-  const reachWait = (times: number, process: { output(): string }) =>
-    waitFor(() => events().filter((line) => line === "waiting for approval:1").length === times, {
-      timeoutMs: 15_000,
-      what: `the run to reach its wait (${times}); worker output:\n${process.output()}`,
-    });
   const ingress = clients.connect({ url: server.ingressUrl });
   const run = (runId: string) => ingress.workflowClient<TwoSteps>({ name: "two-steps" }, runId);
-  const sendApproval = async (runId: string) => {
-    const process = startNode(sender, {
-      INGRESS_URL: server.ingressUrl,
-      RUN_ID: runId,
-      SIGNAL_NAME: "approval:1",
-      SIGNAL_VALUE: JSON.stringify({ approved: true, note: "looks right" }),
-    });
-    await process.exited();
-  };
-  const result = (runId: string, process: { output(): string }) =>
+  const sendApproval = (runId: string) =>
+    sendApprovalFrom(sender, { INGRESS_URL: server.ingressUrl, RUN_ID: runId });
+  const result = (runId: string, running: NodeProcess) =>
     withTimeout(run(runId).workflowAttach(), {
       timeoutMs: 15_000,
-      what: () => `the run's result; worker output:\n${process.output()}`,
+      what: () => `the run's result; worker output:\n${running.output()}`,
     });
-  return { port, startWorker, events, reachWait, run, sendApproval, result };
+  return { ...eventsOf(eventsFile), startWorker, run, sendApproval, result };
 }
-
-const expectedEvents = [
-  "step first ran",
-  "waiting for approval:1",
-  "waiting for approval:1",
-  "step second ran",
-];
-const expectedResult = "input+first+second(approved: looks right)";
 
 describe("restateWorkflow on the Restate server", () => {
   it("survives a SIGKILL of the worker between the first step and the signal, resumes within a second of the worker's return, and takes the signal from another process", async () => {
-    const { port, startWorker, events, reachWait, run, sendApproval, result } = await setUp();
+    const { startWorker, events, reachWait, run, sendApproval, result } = await setUp();
     const first = await startWorker();
-    await server.register(`http://127.0.0.1:${port}`);
     await run("run-worker-killed").workflowSubmit("input");
     await reachWait(1, first);
     await first.kill();
 
-    // Down long enough for Restate's default backoff (retries 0.5, 1.5, 3.5, 7.5 s after the crash)
-    // to put the next retry 3 s away; promptRetryPolicy retries at most a second apart.
+    // Down long enough for Restate's default backoff (retries 0.5, 1.5, 3.5, 7.5 s after the
+    // crash) to put the next retry 3 s away; promptRetryPolicy retries at most a second apart.
     await new Promise((resolve) => setTimeout(resolve, 4200));
     const second = await startWorker();
     const back = Date.now();
@@ -107,13 +96,12 @@ describe("restateWorkflow on the Restate server", () => {
     await sendApproval("run-worker-killed");
 
     expect(await result("run-worker-killed", second)).toBe(expectedResult);
-    expect(events()).toEqual(expectedEvents);
+    expect(events()).toEqual(expectedEventsAfterOneCrash);
   });
 
   it("survives a crash of the Restate server too", async () => {
-    const { port, startWorker, events, reachWait, run, sendApproval, result } = await setUp();
+    const { startWorker, events, reachWait, run, sendApproval, result } = await setUp();
     const first = await startWorker();
-    await server.register(`http://127.0.0.1:${port}`);
     await run("run-server-restarted").workflowSubmit("input");
     await reachWait(1, first);
     await first.kill();
@@ -122,6 +110,6 @@ describe("restateWorkflow on the Restate server", () => {
     const second = await startWorker();
     await sendApproval("run-server-restarted");
     expect(await result("run-server-restarted", second)).toBe(expectedResult);
-    expect(events()).toEqual(expectedEvents);
+    expect(events()).toEqual(expectedEventsAfterOneCrash);
   });
 });

@@ -1,0 +1,58 @@
+// The durable function of the crash tests, written once against the durability port and run on
+// every engine: two steps and a signal wait between them. Each step's body appends a line to
+// an events file, as does each arrival at the wait, so a test counts what ran (in its own
+// process, across the worker's crashes). Never imported by shipped code.
+import { appendFileSync } from "node:fs";
+import type { Durability } from "@junction/core";
+import { type NodeProcess, readLines, startNode, waitFor } from "@junction/durable-engines/processes";
+
+/** The signal the function waits for, and the value the tests send. */
+export const approval = { name: "approval:1", value: { approved: true, note: "looks right" } } as const;
+
+/** What the events file holds after one crash between the steps and one recovery. */
+export const expectedEventsAfterOneCrash = [
+  "step first ran",
+  `waiting for ${approval.name}`,
+  `waiting for ${approval.name}`,
+  "step second ran",
+];
+
+/** The function's result for the input "input" and the tests' approval. */
+export const expectedResult = "input+first+second(approved: looks right)";
+
+/** The function, recording to `eventsFile`. */
+export function twoSteps(eventsFile: string) {
+  const record = (line: string) => appendFileSync(eventsFile, `${line}\n`);
+  return async (durability: Durability, input: string): Promise<string> => {
+    const first = await durability.step("first", async () => {
+      record("step first ran");
+      return `${input}+first`;
+    });
+    record(`waiting for ${approval.name}`);
+    const decision = await durability.waitForSignal<{ approved: boolean; note: string }>(approval.name);
+    return durability.step("second", async () => {
+      record("step second ran");
+      return `${first}+second(${decision?.approved ? "approved" : "denied"}: ${decision?.note})`;
+    });
+  };
+}
+
+/** The events file's lines, and a wait until the run has reached its signal wait `times` times. */
+export function eventsOf(eventsFile: string) {
+  const events = () => readLines(eventsFile);
+  const reachWait = (times: number, worker: Pick<NodeProcess, "output">) =>
+    waitFor(() => events().filter((line) => line === `waiting for ${approval.name}`).length === times, {
+      timeoutMs: 15_000,
+      what: `the run to reach its wait (${times}); worker output:\n${worker.output()}`,
+    });
+  return { events, reachWait };
+}
+
+/** Runs a signal-sending script in a process of its own with the tests' approval, until it exits. */
+export async function sendApprovalFrom(script: string, env: Record<string, string>): Promise<void> {
+  await startNode(script, {
+    ...env,
+    SIGNAL_NAME: approval.name,
+    SIGNAL_VALUE: JSON.stringify(approval.value),
+  }).exited();
+}
