@@ -79,7 +79,7 @@ async function setUp() {
 }
 
 describe("restateWorkflow on the Restate server", () => {
-  it("survives a SIGKILL of the worker between the first step and the signal, resumes within a second of the worker's return, and takes the signal from another process", async () => {
+  it("survives a SIGKILL of the worker between the first step and the signal, resumes under 2 s after the worker's return, and takes the signal from another process", async () => {
     const { startWorker, events, reachWait, run, sendApproval, result } = await setUp();
     const first = await startWorker();
     await run("run-worker-killed").workflowSubmit("input");
