@@ -71,6 +71,17 @@ describe("restateDurability", () => {
     expect(bodies).toEqual(["model:1"]);
   });
 
+  it("runs concurrent steps and concurrent waits, as the run loop's parallel tool calls and approvals do", async () => {
+    bodies.length = 0;
+    const client = ingress.workflowClient<Scenario>({ name: "port-scenario" }, "port-parallel");
+    await client.workflowSubmit("parallel");
+    const signal = { ingress, workflow: "port-scenario", runId: "port-parallel" };
+    await sendSignal({ ...signal, name: "approval:b", value: "yes b" });
+    await sendSignal({ ...signal, name: "approval:a", value: "yes a" });
+    expect(await client.workflowAttach()).toBe("tool:1:a,tool:1:b,tool:1:c yes a,yes b");
+    expect(bodies).toEqual(["tool:1:b", "tool:1:c", "tool:1:a"]);
+  });
+
   it("makes a repeated send with the same idempotency key one send", async () => {
     const signal = { ingress, workflow: "port-scenario", runId: "port-twice", name: "nothing", value: 7 };
     await sendSignal({ ...signal, idempotencyKey: "twice-1" });

@@ -1,5 +1,6 @@
 import type { Durability, JSONValue } from "@junction/core";
 import { TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
+import { createRestateDriver } from "./restate-driver.js";
 
 /**
  * The durability port on Restate, for the workflow invocation whose context it is given: each
@@ -8,11 +9,20 @@ import { TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/r
  * workflow's durable promise of the signal's name, which {@link sendSignal} resolves through
  * the workflow's `signal` handler from any process. The run's id is the workflow's key.
  *
+ * Steps and waits may be awaited concurrently (`Promise.all`), as the run loop does with the
+ * tool calls of one model step: one driver awaits them all through a `RestatePromise.race`,
+ * which the Restate SDK needs (two of its promises awaited at once fail). An operation started
+ * while the others are all waiting for signals, after an await that is not itself a step (I/O
+ * outside the journal), starts only when one of them settles: start what runs alongside an
+ * approval wait without such awaits in between.
+ *
+ * Make one port per invocation, and await the invocation's Restate operations only through
+ * it.
+ *
  * A step that throws is journaled as a failure (a `TerminalError` with the same message, and
- * the error's `code` in its metadata)
- * instead of being retried by Restate, so the run loop sees the failure, on the first run and
- * on every replay alike. A crash while a step runs is different: Restate retries the
- * invocation and the step's body runs again (at least once).
+ * the error's `code` in its metadata) instead of being retried by Restate, so the run loop
+ * sees the failure, on the first run and on every replay alike. A crash while a step runs is
+ * different: Restate retries the invocation and the step's body runs again (at least once).
  *
  * @example
  * ```ts
@@ -30,25 +40,29 @@ import { TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/r
  * ```
  */
 export function restateDurability(ctx: WorkflowContext): Durability {
+  const driven = createRestateDriver();
   return {
     runId: ctx.key,
     step: <T extends JSONValue>(key: string, run: () => Promise<T>) =>
-      ctx.run(key, async () => {
-        try {
-          return await run();
-        } catch (error) {
-          throw toTerminalError(error);
-        }
-      }),
-    waitForSignal: async <T extends JSONValue>(name: string, options?: { timeoutMs?: number }) => {
+      driven(
+        ctx.run(key, async () => {
+          try {
+            return await run();
+          } catch (error) {
+            throw toTerminalError(error);
+          }
+        }),
+      ),
+    waitForSignal: <T extends JSONValue>(name: string, options?: { timeoutMs?: number }) => {
       const signal = ctx.promise<T>(name).get();
-      if (options?.timeoutMs === undefined) return signal;
-      try {
-        return await signal.orTimeout(options.timeoutMs);
-      } catch (error) {
-        if (error instanceof TimeoutError) return undefined;
-        throw error;
-      }
+      if (options?.timeoutMs === undefined) return driven(signal);
+      return driven(
+        signal.orTimeout(options.timeoutMs).map((value?: T, failure?: TerminalError) => {
+          if (failure instanceof TimeoutError) return undefined;
+          if (failure !== undefined) throw failure;
+          return value;
+        }),
+      );
     },
   };
 }

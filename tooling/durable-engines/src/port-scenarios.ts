@@ -31,6 +31,25 @@ export function portScenarios(bodies: string[]): Record<string, (durability: Dur
         return `caught: ${(error as Error).message} (code ${code}, metadata.code ${metadata?.code})`;
       }
     },
+    // The run loop runs a step's tool calls concurrently, and may wait for several approvals.
+    parallel: async (durability) => {
+      const delayed = (key: string, milliseconds: number) =>
+        durability.step(key, async () => {
+          await new Promise((resolve) => setTimeout(resolve, milliseconds));
+          bodies.push(key);
+          return key;
+        });
+      const results = await Promise.all([
+        delayed("tool:1:a", 150),
+        delayed("tool:1:b", 10),
+        delayed("tool:1:c", 80),
+      ]);
+      const decisions = await Promise.all([
+        durability.waitForSignal<string>("approval:a", { timeoutMs: 10_000 }),
+        durability.waitForSignal<string>("approval:b", { timeoutMs: 10_000 }),
+      ]);
+      return `${results.join(",")} ${decisions.join(",")}`;
+    },
     keys: async (durability) => {
       const first = await durability.step("model:1", async () => {
         bodies.push("model:1");
