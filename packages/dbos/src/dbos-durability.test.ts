@@ -67,6 +67,21 @@ describe("dbosDurability", () => {
     expect((await DBOS.listWorkflowSteps("port-keys"))?.map((step) => step.name)).toEqual(["model:1"]);
   });
 
+  it("runs concurrent steps and concurrent waits, as the run loop's parallel tool calls and approvals do", async () => {
+    bodies.length = 0;
+    const handle = await scenario.start("parallel", { runId: "port-parallel" });
+    await sendSignal({ sender: DBOS, runId: "port-parallel", name: "approval:b", value: "yes b" });
+    await sendSignal({ sender: DBOS, runId: "port-parallel", name: "approval:a", value: "yes a" });
+    expect(await handle.getResult()).toBe("tool:1:a,tool:1:b,tool:1:c yes a,yes b");
+    expect(bodies).toEqual(["tool:1:b", "tool:1:c", "tool:1:a"]);
+    // DBOS numbers the steps in the order they were asked for, which a replay repeats.
+    expect((await DBOS.listWorkflowSteps("port-parallel"))?.map((step) => step.name).slice(0, 3)).toEqual([
+      "tool:1:a",
+      "tool:1:b",
+      "tool:1:c",
+    ]);
+  });
+
   it("refuses to make a port outside a workflow, saying where to call it", () => {
     expect(() => dbosDurability()).toThrow(
       expect.objectContaining({
