@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
-import { type NodeProcess, startNode, withTimeout } from "@junction/durable-engines/processes";
+import { type NodeProcess, startNode, waitFor, withTimeout } from "@junction/durable-engines/processes";
 import {
+  countLines,
   eventsOf,
   expectedEventsAfterOneCrash,
   expectedResult,
@@ -16,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 // The crash scenarios, with the worker and the signal sender in processes of their own. The
 // durable function is the same one the Restate tests run (tooling/durable-engines).
 
-const worker = fileURLToPath(new URL("./test-workers/two-step-worker.ts", import.meta.url));
+const worker = fileURLToPath(new URL("./test-workers/worker.ts", import.meta.url));
 const sender = fileURLToPath(new URL("./test-workers/send-signal.ts", import.meta.url));
 
 let postgres: Postgres;
@@ -76,6 +77,29 @@ describe("dbosWorkflow on PostgreSQL", () => {
 
     expect(await result("run-worker-killed", second)).toBe(expectedResult);
     expect(events()).toEqual(expectedEventsAfterOneCrash);
+  });
+
+  it("runs a step again when the worker dies while it runs (at-least-once), but not the parallel step already journaled", async () => {
+    const { startWorker, events, result } = setUp();
+    const first = startWorker({
+      START_WORKFLOW: "parallel-steps",
+      START_RUN_ID: "run-killed-in-step",
+      SLOW_MS: "60000",
+    });
+    await waitFor(() => events().includes("quick journaled") && events().includes("slow started"), {
+      timeoutMs: 15_000,
+      what: `the quick step journaled and the slow one started; worker output:\n${first.output()}`,
+    });
+    await first.kill();
+
+    const second = startWorker({ SLOW_MS: "10" });
+    expect(await result("run-killed-in-step", second)).toBe("input+quick+slow");
+    expect(countLines(events())).toEqual({
+      "quick ran": 1,
+      "quick journaled": 2,
+      "slow started": 2,
+      "slow finished": 1,
+    });
   });
 
   it("survives a crash of PostgreSQL too, with the signal sent while no worker runs", async () => {

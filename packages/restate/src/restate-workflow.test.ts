@@ -6,11 +6,13 @@ import {
   freePort,
   type NodeProcess,
   startNode,
+  waitFor,
   waitForPort,
   withTimeout,
 } from "@junction/durable-engines/processes";
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
 import {
+  countLines,
   eventsOf,
   expectedEventsAfterOneCrash,
   expectedResult,
@@ -22,7 +24,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 // The crash scenarios, with the worker and the signal sender in processes of their own. The
 // durable function is the same one the DBOS tests run (tooling/durable-engines).
 
-const worker = fileURLToPath(new URL("./test-workers/two-step-worker.ts", import.meta.url));
+const worker = fileURLToPath(new URL("./test-workers/worker.ts", import.meta.url));
 const sender = fileURLToPath(new URL("./test-workers/send-signal.ts", import.meta.url));
 
 let server: RestateServer;
@@ -43,7 +45,7 @@ afterEach(async () => {
   for (const running of workers.splice(0)) await running.kill();
 });
 
-type TwoSteps = { run: (ctx: unknown, input: string) => Promise<string> };
+type Workflow = { run: (ctx: unknown, input: string) => Promise<string> };
 
 /** A worker port and an events file of the test's own; the worker is registered on its first start. */
 async function setUp() {
@@ -51,11 +53,12 @@ async function setUp() {
   const port = await freePort();
   const eventsFile = join(directory, `events-${testNumber}.log`);
   let registered = false;
-  const startWorker = async () => {
+  const startWorker = async (env: Record<string, string> = {}) => {
     const running = startNode(worker, {
       PORT: String(port),
       EVENTS_FILE: eventsFile,
       RESTATE_LOGGING: "WARN",
+      ...env,
     });
     workers.push(running);
     await waitForPort(port, {
@@ -67,11 +70,12 @@ async function setUp() {
     return running;
   };
   const ingress = clients.connect({ url: server.ingressUrl });
-  const run = (runId: string) => ingress.workflowClient<TwoSteps>({ name: "two-steps" }, runId);
+  const run = (runId: string, workflow = "two-steps") =>
+    ingress.workflowClient<Workflow>({ name: workflow }, runId);
   const sendApproval = (runId: string) =>
     sendApprovalFrom(sender, { INGRESS_URL: server.ingressUrl, RUN_ID: runId });
-  const result = (runId: string, running: NodeProcess) =>
-    withTimeout(run(runId).workflowAttach(), {
+  const result = (runId: string, running: NodeProcess, workflow?: string) =>
+    withTimeout(run(runId, workflow).workflowAttach(), {
       timeoutMs: 15_000,
       what: () => `the run's result; worker output:\n${running.output()}`,
     });
@@ -97,6 +101,26 @@ describe("restateWorkflow on the Restate server", () => {
 
     expect(await result("run-worker-killed", second)).toBe(expectedResult);
     expect(events()).toEqual(expectedEventsAfterOneCrash);
+  });
+
+  it("runs a step again when the worker dies while it runs (at-least-once), but not the parallel step already journaled", async () => {
+    const { startWorker, events, run, result } = await setUp();
+    const first = await startWorker({ SLOW_MS: "60000" });
+    await run("run-killed-in-step", "parallel-steps").workflowSubmit("input");
+    await waitFor(() => events().includes("quick journaled") && events().includes("slow started"), {
+      timeoutMs: 15_000,
+      what: `the quick step journaled and the slow one started; worker output:\n${first.output()}`,
+    });
+    await first.kill();
+
+    const second = await startWorker({ SLOW_MS: "10" });
+    expect(await result("run-killed-in-step", second, "parallel-steps")).toBe("input+quick+slow");
+    expect(countLines(events())).toEqual({
+      "quick ran": 1,
+      "quick journaled": 2,
+      "slow started": 2,
+      "slow finished": 1,
+    });
   });
 
   it("survives a crash of the Restate server too", async () => {

@@ -37,6 +37,38 @@ export function twoSteps(eventsFile: string) {
   };
 }
 
+/**
+ * The crash-in-a-step function: two steps in parallel, as a model step's tool calls run. The
+ * slow one takes `slowMilliseconds` (long in the worker that is killed, short in the one that
+ * recovers), so the test can kill the worker after the quick step is journaled and while the
+ * slow one runs.
+ */
+export function parallelSteps(eventsFile: string, slowMilliseconds: number) {
+  const record = (line: string) => appendFileSync(eventsFile, `${line}\n`);
+  return async (durability: Durability, input: string): Promise<string> => {
+    const quick = durability.step("tool:1:quick", async () => {
+      record("quick ran");
+      return `${input}+quick`;
+    });
+    // Runs once the step's result is journaled (DBOS: written; Restate: acknowledged).
+    void quick.then(() => record("quick journaled"));
+    const slow = durability.step("tool:1:slow", async () => {
+      record("slow started");
+      await new Promise((resolve) => setTimeout(resolve, slowMilliseconds));
+      record("slow finished");
+      return "slow";
+    });
+    return (await Promise.all([quick, slow])).join("+");
+  };
+}
+
+/** How many times each line is in the events file. */
+export function countLines(lines: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of lines) counts[line] = (counts[line] ?? 0) + 1;
+  return counts;
+}
+
 /** The events file's lines, and a wait until the run has reached its signal wait `times` times. */
 export function eventsOf(eventsFile: string) {
   const events = () => readLines(eventsFile);
