@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
-import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
-import { type NodeProcess, startNode, waitFor, withTimeout } from "@junction/durable-engines/processes";
 import {
   countLines,
   eventsOf,
   expectedEventsAfterOneCrash,
   expectedResult,
   sendApprovalFrom,
-} from "@junction/durable-engines/two-step-scenario";
+} from "@junction/durable-engines/crash-scenarios";
+import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
+import { type NodeProcess, startNode, waitFor, withTimeout } from "@junction/durable-engines/processes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 // The crash scenarios, with the worker and the signal sender in processes of their own. The

@@ -3,6 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  countLines,
+  eventsOf,
+  expectedEventsAfterOneCrash,
+  expectedResult,
+  sendApprovalFrom,
+} from "@junction/durable-engines/crash-scenarios";
+import {
   freePort,
   type NodeProcess,
   startNode,
@@ -11,13 +18,6 @@ import {
   withTimeout,
 } from "@junction/durable-engines/processes";
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
-import {
-  countLines,
-  eventsOf,
-  expectedEventsAfterOneCrash,
-  expectedResult,
-  sendApprovalFrom,
-} from "@junction/durable-engines/two-step-scenario";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 

@@ -3,7 +3,7 @@
 // START_WORKFLOW (two-steps by default) when START_RUN_ID is set.
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { dbosWorkflow } from "@junction/dbos";
-import { parallelSteps, twoSteps } from "@junction/durable-engines/two-step-scenario";
+import { parallelSteps, twoSteps } from "@junction/durable-engines/crash-scenarios";
 
 const eventsFile = process.env.EVENTS_FILE!;
 const workflows = {

@@ -2,7 +2,7 @@
 // durable functions as Restate workflows on PORT. The Restate server drives the runs: it
 // invokes a workflow on this worker again after a crash.
 
-import { parallelSteps, twoSteps } from "@junction/durable-engines/two-step-scenario";
+import { parallelSteps, twoSteps } from "@junction/durable-engines/crash-scenarios";
 import { restateWorkflow } from "@junction/restate";
 import * as restate from "@restatedev/restate-sdk";
 

@@ -1,7 +1,8 @@
-// The durable function of the crash tests, written once against the durability port and run on
-// every engine: two steps and a signal wait between them. Each step's body appends a line to
-// an events file, as does each arrival at the wait, so a test counts what ran (in its own
-// process, across the worker's crashes). Never imported by shipped code.
+// The durable functions of the crash tests, written once against the durability port and run
+// on every engine: two steps with a signal wait between them, and two steps in parallel. Each
+// step's body appends a line to an events file, as does each arrival at the wait, so a test
+// counts what ran (in its own process, across the worker's crashes). Never imported by shipped
+// code.
 import { appendFileSync } from "node:fs";
 import type { Durability } from "@junction/core";
 import { type NodeProcess, readLines, startNode, waitFor } from "@junction/durable-engines/processes";
