@@ -6,12 +6,13 @@ import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import {
   countLines,
   eventsOf,
+  expectedCountsAfterCrashInStep,
   expectedEventsAfterOneCrash,
   expectedResult,
   sendApprovalFrom,
 } from "@junction/durable-engines/crash-scenarios";
 import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
-import { type NodeProcess, startNode, waitFor, withTimeout } from "@junction/durable-engines/processes";
+import { type NodeProcess, startNode, withTimeout } from "@junction/durable-engines/processes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 // The crash scenarios, with the worker and the signal sender in processes of their own. The
@@ -80,26 +81,18 @@ describe("dbosWorkflow on PostgreSQL", () => {
   });
 
   it("runs a step again when the worker dies while it runs (at-least-once), but not the parallel step already journaled", async () => {
-    const { startWorker, events, result } = setUp();
+    const { startWorker, events, reachSlowStep, result } = setUp();
     const first = startWorker({
       START_WORKFLOW: "parallel-steps",
       START_RUN_ID: "run-killed-in-step",
       SLOW_MS: "60000",
     });
-    await waitFor(() => events().includes("quick journaled") && events().includes("slow started"), {
-      timeoutMs: 15_000,
-      what: `the quick step journaled and the slow one started; worker output:\n${first.output()}`,
-    });
+    await reachSlowStep(first);
     await first.kill();
 
     const second = startWorker({ SLOW_MS: "10" });
     expect(await result("run-killed-in-step", second)).toBe("input+quick+slow");
-    expect(countLines(events())).toEqual({
-      "quick ran": 1,
-      "quick journaled": 2,
-      "slow started": 2,
-      "slow finished": 1,
-    });
+    expect(countLines(events())).toEqual(expectedCountsAfterCrashInStep);
   });
 
   it("survives a crash of PostgreSQL too, with the signal sent while no worker runs", async () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import {
   countLines,
   eventsOf,
+  expectedCountsAfterCrashInStep,
   expectedEventsAfterOneCrash,
   expectedResult,
   sendApprovalFrom,
@@ -13,7 +14,6 @@ import {
   freePort,
   type NodeProcess,
   startNode,
-  waitFor,
   waitForPort,
   withTimeout,
 } from "@junction/durable-engines/processes";
@@ -104,23 +104,15 @@ describe("restateWorkflow on the Restate server", () => {
   });
 
   it("runs a step again when the worker dies while it runs (at-least-once), but not the parallel step already journaled", async () => {
-    const { startWorker, events, run, result } = await setUp();
+    const { startWorker, events, reachSlowStep, run, result } = await setUp();
     const first = await startWorker({ SLOW_MS: "60000" });
     await run("run-killed-in-step", "parallel-steps").workflowSubmit("input");
-    await waitFor(() => events().includes("quick journaled") && events().includes("slow started"), {
-      timeoutMs: 15_000,
-      what: `the quick step journaled and the slow one started; worker output:\n${first.output()}`,
-    });
+    await reachSlowStep(first);
     await first.kill();
 
     const second = await startWorker({ SLOW_MS: "10" });
     expect(await result("run-killed-in-step", second, "parallel-steps")).toBe("input+quick+slow");
-    expect(countLines(events())).toEqual({
-      "quick ran": 1,
-      "quick journaled": 2,
-      "slow started": 2,
-      "slow finished": 1,
-    });
+    expect(countLines(events())).toEqual(expectedCountsAfterCrashInStep);
   });
 
   it("survives a crash of the Restate server too", async () => {

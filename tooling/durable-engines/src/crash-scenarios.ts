@@ -63,6 +63,14 @@ export function parallelSteps(eventsFile: string, slowMilliseconds: number) {
   };
 }
 
+/** How often each line is in the events file after a crash while the slow step ran, and a recovery. */
+export const expectedCountsAfterCrashInStep = {
+  "quick ran": 1,
+  "quick journaled": 2,
+  "slow started": 2,
+  "slow finished": 1,
+};
+
 /** How many times each line is in the events file. */
 export function countLines(lines: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -70,7 +78,7 @@ export function countLines(lines: string[]): Record<string, number> {
   return counts;
 }
 
-/** The events file's lines, and a wait until the run has reached its signal wait `times` times. */
+/** The events file's lines, and waits until a run reached its signal wait `times` times or its slow step. */
 export function eventsOf(eventsFile: string) {
   const events = () => readLines(eventsFile);
   const reachWait = (times: number, worker: Pick<NodeProcess, "output">) =>
@@ -78,7 +86,12 @@ export function eventsOf(eventsFile: string) {
       timeoutMs: 15_000,
       what: `the run to reach its wait (${times}); worker output:\n${worker.output()}`,
     });
-  return { events, reachWait };
+  const reachSlowStep = (worker: Pick<NodeProcess, "output">) =>
+    waitFor(() => events().includes("quick journaled") && events().includes("slow started"), {
+      timeoutMs: 15_000,
+      what: `the quick step journaled and the slow one started; worker output:\n${worker.output()}`,
+    });
+  return { events, reachWait, reachSlowStep };
 }
 
 /** Runs a signal-sending script in a process of its own with the tests' approval, until it exits. */
