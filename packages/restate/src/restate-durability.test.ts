@@ -83,7 +83,14 @@ describe("restateDurability", () => {
   });
 
   it("makes a repeated send with the same idempotency key one send", async () => {
-    const signal = { ingress, workflow: "port-scenario", runId: "port-twice", name: "nothing", value: 7 };
+    const signal = {
+      ingress,
+      workflow: "port-scenario",
+      runId: "port-twice",
+      name: "nothing",
+      value: 7,
+      until: "resolved" as const,
+    };
     await sendSignal({ ...signal, idempotencyKey: "twice-1" });
     await sendSignal({ ...signal, idempotencyKey: "twice-1" });
     await expect(sendSignal(signal)).rejects.toThrow("promise was already completed");

@@ -15,17 +15,31 @@ export interface SendSignalOptions {
   /** The signal's value, for example `{ approved: true }`. */
   readonly value: JSONValue;
   /**
+   * When `sendSignal` returns:
+   * - `"accepted"`: once the Restate server has stored the signal. The workflow's `signal`
+   *   handler runs on a worker, so with no worker running it runs when one is back; the caller
+   *   does not wait for that, and does not learn when it fails.
+   * - `"resolved"`: once the `signal` handler has resolved the run's promise; this needs a
+   *   worker, and rejects when the promise was already resolved.
+   * @default "accepted"
+   */
+  readonly until?: "accepted" | "resolved";
+  /**
    * Makes a retried send one send: Restate answers a repeated call with the same key with the
-   * first call's outcome instead of resolving the promise again (which would fail).
+   * first call's outcome instead of running the handler again (which would fail on a resolved
+   * promise).
    * @default none
    */
   readonly idempotencyKey?: string;
 }
 
+type SignalHandlers = { signal: (ctx: unknown, request: SignalRequest) => Promise<void> };
+
 /**
  * Sends the signal `name` with `value` to the run `runId` through the Restate ingress, from
- * any process: the workflow's `signal` handler resolves the run's durable promise, which the
- * Restate server keeps whether the run's worker is waiting, down, or not yet at the wait.
+ * any process, with or without a worker running: the workflow's `signal` handler resolves the
+ * run's durable promise, which the Restate server keeps until the run waits for it (a signal
+ * sent before the wait, or before the run was submitted, is kept too).
  *
  * @example
  * ```ts
@@ -35,8 +49,13 @@ export interface SendSignalOptions {
  */
 export async function sendSignal(options: SendSignalOptions): Promise<void> {
   const request: SignalRequest = { name: options.name, value: options.value };
-  const client = options.ingress.workflowClient<{
-    signal: (ctx: unknown, request: SignalRequest) => Promise<void>;
-  }>({ name: options.workflow }, options.runId);
-  await client.signal(request, rpc.opts({ idempotencyKey: options.idempotencyKey }));
+  const target = [{ name: options.workflow }, options.runId] as const;
+  if (options.until === "resolved") {
+    const client = options.ingress.workflowClient<SignalHandlers>(...target);
+    await client.signal(request, rpc.opts({ idempotencyKey: options.idempotencyKey }));
+    return;
+  }
+  // A workflow's shared handler is addressed as a virtual object's is: by service, key, handler.
+  const client = options.ingress.objectSendClient<SignalHandlers>(...target);
+  await client.signal(request, rpc.sendOpts({ idempotencyKey: options.idempotencyKey }));
 }
