@@ -4,7 +4,8 @@
 #   bash scripts/run.sh test         # set up, then build, lint, type-check and run every test
 # What it installs when missing: Node 24 and pnpm 10 from the npm registry (into
 # ~/.cache/junction-toolchain, leaving the system Node alone), the workspace packages, and
-# for the tests Debian's chromium for the playground's browser tests.
+# for the tests Debian's chromium for the playground's browser tests and Debian's postgresql
+# for the DBOS tests (they start a throwaway cluster of their own on a loopback port).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +32,16 @@ if $needs_browser && [ -d apps/playground/src ] && ! command -v chromium >/dev/n
     apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
   else
     echo "junction: the browser tests need Chromium: install Debian's 'chromium' package, or set CHROMIUM_PATH" >&2
+  fi
+fi
+
+has_postgres() { command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; }
+if $needs_browser && [ -d packages/dbos/src ] && ! has_postgres; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "junction: installing Debian's postgresql for the DBOS tests" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+  else
+    echo "junction: the DBOS tests need PostgreSQL: install Debian's 'postgresql' package" >&2
   fi
 fi
 

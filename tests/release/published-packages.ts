@@ -9,4 +9,6 @@ export const publishedPackageDirs = [
   "packages/provider-chatcompletions",
   "packages/provider-utils",
   "packages/provider-bedrock",
+  "packages/dbos",
+  "packages/restate",
 ];

@@ -1,0 +1,3 @@
+export { dbosDurability } from "./dbos-durability.js";
+export { type DBOSWorkflow, dbosWorkflow } from "./dbos-workflow.js";
+export { type DBOSMessageSender, type SendSignalOptions, sendSignal } from "./send-signal.js";

@@ -1,0 +1,9 @@
+export { restateDurability } from "./restate-durability.js";
+export {
+  promptRetryPolicy,
+  type RestateWorkflowOptions,
+  restateSignalHandler,
+  restateWorkflow,
+  type SignalRequest,
+} from "./restate-workflow.js";
+export { type SendSignalOptions, sendSignal } from "./send-signal.js";

@@ -1,0 +1,78 @@
+import type { Durability, JSONValue } from "@junction/core";
+import * as restate from "@restatedev/restate-sdk";
+import { restateDurability } from "./restate-durability.js";
+
+/** What the `signal` handler takes: the signal's name and value. */
+export interface SignalRequest {
+  readonly name: string;
+  readonly value: JSONValue;
+}
+
+/**
+ * The retry policy a {@link restateWorkflow} gets unless told otherwise. Restate's default
+ * (first retry after 500 ms, doubling up to one minute) leaves a run idle for up to a minute
+ * after its worker comes back from a crash or a deploy; this one retries within a second of
+ * the worker being reachable again, and keeps trying for about a day (86,400 attempts at most
+ * one second apart) before pausing the invocation for a person to resume it.
+ */
+export const promptRetryPolicy: restate.RetryPolicy = {
+  initialInterval: 100,
+  exponentiationFactor: 2,
+  maxInterval: 1000,
+  maxAttempts: 86_400,
+  onMaxAttempts: "pause",
+};
+
+/**
+ * The `signal` handler of a workflow whose `run` uses {@link restateDurability}: it resolves
+ * the durable promise the run waits on (or will wait on) with the signal's value. It is a
+ * shared handler, so it is served while the run is waiting, and it works with no worker
+ * running the run. Resolving a promise that is already resolved fails.
+ */
+export const restateSignalHandler = restate.handlers.workflow.shared(
+  async (ctx: restate.WorkflowSharedContext, signal: SignalRequest): Promise<void> => {
+    await ctx.promise<JSONValue>(signal.name).resolve(signal.value);
+  },
+);
+
+/** Options of {@link restateWorkflow}. */
+export interface RestateWorkflowOptions {
+  /** @default {@link promptRetryPolicy} */
+  readonly retryPolicy?: restate.RetryPolicy;
+  /** More of Restate's workflow options (timeouts, retention). */
+  readonly options?: Omit<restate.WorkflowOptions, "retryPolicy">;
+}
+
+/**
+ * A Restate workflow service `name` whose `run` handler calls `run` with the
+ * {@link restateDurability} port of its invocation, and whose `signal` handler answers
+ * `waitForSignal`: the way to run a Junction run (or any function written against the port)
+ * durably on Restate. Serve it with `restate.serve` (or an endpoint) and register that
+ * deployment with the Restate server; the workflow key is the run's id.
+ *
+ * @example
+ * ```ts
+ * const review = restateWorkflow("review", async (durability, document: string) => {
+ *   const draft = await durability.step("draft", () => writeDraft(document));
+ *   const decision = await durability.waitForSignal<{ approved: boolean }>("approval:draft");
+ *   return decision?.approved ? draft : "rejected";
+ * });
+ * await restate.serve({ services: [review], port: 9080 });
+ * // elsewhere: clients.connect({ url }).workflowClient(review, "review-42").workflowSubmit("report.md")
+ * ```
+ */
+export function restateWorkflow<Input extends JSONValue, Output extends JSONValue>(
+  name: string,
+  run: (durability: Durability, input: Input) => Promise<Output>,
+  options?: RestateWorkflowOptions,
+) {
+  return restate.workflow({
+    name,
+    handlers: {
+      run: (ctx: restate.WorkflowContext, input: Input): Promise<Output> =>
+        run(restateDurability(ctx), input),
+      signal: restateSignalHandler,
+    },
+    options: { ...options?.options, retryPolicy: options?.retryPolicy ?? promptRetryPolicy },
+  });
+}

@@ -1,0 +1,112 @@
+// The Restate server from npm (@restatedev/restate-server ships the binary), on loopback ports
+// in a temp directory, for the tests and benchmarks. Never imported by shipped code.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { arch, platform, tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, waitFor } from "@junction/durable-engines/processes";
+
+/** A running Restate server: its ingress and admin URLs, a restart that keeps its data, a stop. */
+export interface RestateServer {
+  readonly ingressUrl: string;
+  readonly adminUrl: string;
+  /** Registers a deployment (a worker's endpoint URL) with the server. */
+  register(endpointUrl: string): Promise<void>;
+  /** SIGKILL and a start again on the same ports and data: a crash of the server. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function binaryPath(): string {
+  const require = createRequire(import.meta.url);
+  const serverPackage = require.resolve("@restatedev/restate-server/package.json");
+  const requireFromServer = createRequire(serverPackage);
+  return requireFromServer.resolve(`@restatedev/restate-server-${platform()}-${arch()}/bin/restate-server`);
+}
+
+async function isReady(ingressUrl: string, adminUrl: string): Promise<boolean> {
+  try {
+    const [admin, ingress] = await Promise.all([
+      fetch(`${adminUrl}/health`),
+      fetch(`${ingressUrl}/restate/health`),
+    ]);
+    return admin.ok && ingress.ok;
+  } catch {
+    return false; // not listening yet
+  }
+}
+
+/** Starts a server with its own data directory; the caller stops it (which removes the directory). */
+export async function startRestateServer(): Promise<RestateServer> {
+  const directory = mkdtempSync(join(tmpdir(), "junction-restate-"));
+  const [ingressPort, adminPort, nodePort] = [await freePort(), await freePort(), await freePort()];
+  const ingressUrl = `http://127.0.0.1:${ingressPort}`;
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const log = join(directory, "server.log");
+  let child: ChildProcess | undefined;
+
+  const start = async () => {
+    const output = openSync(log, "a");
+    child = spawn(
+      binaryPath(),
+      ["--base-dir", directory, "--listen-mode", "tcp", "--node-name", "junction-test", "--no-logo"],
+      {
+        stdio: ["ignore", output, output],
+        env: {
+          ...process.env,
+          RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingressPort}`,
+          RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${adminPort}`,
+          RESTATE_BIND_ADDRESS: `127.0.0.1:${nodePort}`,
+          RESTATE_DEFAULT_NUM_PARTITIONS: "2",
+          RESTATE_DISABLE_TELEMETRY: "true",
+          RESTATE_ROCKSDB_TOTAL_MEMORY_SIZE: "256MiB",
+          RESTATE_LOG_FILTER: "warn",
+        },
+      },
+    );
+    const exited = new Promise<never>((_, reject) =>
+      child!.once("exit", (code) =>
+        reject(
+          new Error(`The Restate server exited (${code}) while starting:\n${readFileSync(log, "utf8")}`),
+        ),
+      ),
+    );
+    exited.catch(() => {}); // raced below; after a successful start the exit is expected
+    await Promise.race([
+      waitFor(() => isReady(ingressUrl, adminUrl), { timeoutMs: 15_000, what: "the Restate server" }),
+      exited,
+    ]);
+  };
+
+  const kill = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGKILL");
+    await exited;
+  };
+
+  await start();
+  return {
+    ingressUrl,
+    adminUrl,
+    register: async (endpointUrl) => {
+      const response = await fetch(`${adminUrl}/deployments`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ uri: endpointUrl, force: true }),
+      });
+      if (!response.ok)
+        throw new Error(`Registering ${endpointUrl} failed: ${response.status} ${await response.text()}`);
+    },
+    restart: async () => {
+      await kill();
+      await start();
+    },
+    stop: async () => {
+      await kill();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
