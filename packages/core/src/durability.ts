@@ -14,6 +14,14 @@ export interface Durability {
   /** The run's id: with a step's key it makes the step's idempotency key (`${runId}:${key}`). */
   readonly runId: string;
   /**
+   * `true` where the engine matches a replay's operations by the order they started (DBOS and
+   * Restate do). The run then starts them in a fixed order: no tool call before its model step
+   * is journaled, then the step's policy answers one by one, its approval waits, and its calls,
+   * each in the model's order. Otherwise (the default) each call starts as soon as the model has
+   * streamed it.
+   */
+  readonly ordered?: boolean;
+  /**
    * Runs `run` once for `key` in this run and journals its result; a replay of the run gets the
    * journaled result without calling `run`. Keys are unique within a run and stable across
    * replays: `model:3` for the model call of step 3, `tool:3:<callId>` for a tool call,

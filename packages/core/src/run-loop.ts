@@ -19,7 +19,7 @@ import { messagesForModel } from "./media-limits.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { type ModelTurnEntry, modelKey, toolsKey } from "./run-journal.js";
 import { type ToolSnapshot, toolChanges } from "./run-state.js";
-import { runCall, toError } from "./run-tool-call.js";
+import { answerCall, type DecidedCall, decideCall, finishCall, runCall, toError } from "./run-tool-call.js";
 import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from "./run-types.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import { endSpan, startSpan } from "./tracing.js";
@@ -144,18 +144,66 @@ class StepCalls implements StepScope {
     this.run.warn(warning);
   };
 
-  /** Starts `call` (emitting `tool-call` when it comes from the live stream); with `rejection`, it fails with that message. */
+  /** Calls the stream rejected (arguments too deep to use), by id, with why: for an ordered start. */
+  readonly #rejections = new Map<string, string>();
+
+  /**
+   * Starts `call` (emitting `tool-call` when it comes from the live stream); with `rejection`, it
+   * fails with that message. On an ordered port it only notes the call: `startInOrder` starts the
+   * step's calls once the model step is journaled.
+   */
   start(call: ToolCallPart, options: { rejection?: string; live: boolean }): void {
     if (options.live)
       this.run.options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
     const tools = this.run.options.tools;
     if (!tools || this.started.has(call.id)) return;
-    const outcome = runCall({
-      calls: this,
-      tools,
+    if (this.run.durability.ordered) {
+      if (options.rejection !== undefined) this.#rejections.set(call.id, options.rejection);
+      return;
+    }
+    this.#track(
       call,
-      ...(options.rejection ? { rejection: options.rejection } : {}),
+      runCall({ calls: this, tools, call, ...(options.rejection ? { rejection: options.rejection } : {}) }),
+    );
+  }
+
+  /**
+   * Starts a step's calls on an ordered port, in the model's order and in phases: each policy
+   * answer (journaled) one after the other, then every approval wait, then every call.
+   */
+  startInOrder(toolCalls: ToolCallPart[]): void {
+    const tools = this.run.options.tools;
+    if (!tools) return;
+    const phases = (async () => {
+      const decided: DecidedCall[] = [];
+      for (const call of toolCalls) {
+        const rejection = this.#rejections.get(call.id);
+        decided.push(
+          await decideCall({ calls: this, tools, call, ...(rejection !== undefined ? { rejection } : {}) }),
+        );
+      }
+      // Started in order (each begins its wait before the next), then awaited together.
+      const answered = await Promise.all(decided.map((entry) => answerCall(this, entry)));
+      return decided.map((entry, index): Promise<CallOutcome> => {
+        const answer = answered[index]!;
+        if (answer.kind === "pending") return Promise.resolve(answer);
+        return finishCall({
+          calls: this,
+          tools,
+          decided: entry,
+          ...(answer.denial ? { denial: answer.denial } : {}),
+        });
+      });
+    })();
+    toolCalls.forEach((call, index) => {
+      this.#track(
+        call,
+        phases.then((outcomes) => outcomes[index]!),
+      );
     });
+  }
+
+  #track(call: ToolCallPart, outcome: Promise<CallOutcome>): void {
     // Rejections (aborts) are read below; this keeps an early one from counting as unhandled.
     outcome.catch(() => undefined);
     this.started.set(call.id, { call, outcome });
@@ -190,6 +238,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
       run.ids.register(toolCalls);
       for (const call of toolCalls) calls.start(call, { live: false });
     }
+    if (durability.ordered) calls.startInOrder(toolCalls);
     if (!options.tools) {
       options.history.push({ role: "assistant", content });
       committed = true;

@@ -10,6 +10,7 @@ import {
   type ToolCallEntry,
   toolKey,
 } from "./run-journal.js";
+import type { PendingToolCall } from "./run-state.js";
 import type {
   CallOutcome,
   Run,
@@ -32,53 +33,104 @@ import { endSpan, type Span, startSpan } from "./tracing.js";
  * One call: the policy's answer (journaled), a person's answer when it asks (a signal), then the
  * call itself (journaled). A question nobody answers in time leaves the call pending.
  */
+/** A call as the policy left it: its answer, and the reason it must not run if its tool changed. */
+export interface DecidedCall {
+  call: ToolCallPart;
+  decision: GateEntry;
+  changed?: string;
+}
+
+/** What a person's answer left of a call: waiting still, or going on (denied, with the reason). */
+export type AnsweredCall = { kind: "pending"; pending: PendingToolCall } | { kind: "go"; denial?: string };
+
+/**
+ * One call, start to end: the policy's answer (journaled), a person's answer when it asks (a
+ * signal), then the call itself (journaled). A question nobody answers in time leaves it pending.
+ */
 export async function runCall(parts: {
   calls: StepScope;
   tools: ToolRunner;
   call: ToolCallPart;
   rejection?: string;
 }): Promise<CallOutcome> {
+  const decided = await decideCall(parts);
+  const answered = await answerCall(parts.calls, decided);
+  if (answered.kind === "pending") return answered;
+  return finishCall({
+    calls: parts.calls,
+    tools: parts.tools,
+    decided,
+    ...(answered.denial ? { denial: answered.denial } : {}),
+  });
+}
+
+/** The policy's answer for a call: journaled where a policy decides, so a replay does not ask it again. */
+export async function decideCall(parts: {
+  calls: StepScope;
+  tools: ToolRunner;
+  call: ToolCallPart;
+  rejection?: string;
+}): Promise<DecidedCall> {
   const { calls, tools, call } = parts;
-  const { run, stepNumber } = calls;
-  const { durability, options } = run;
-  const context = toolContext(calls, call);
-  let decision: GateEntry;
   const changed = calls.changedTools.get(call.name);
+  const withChange = changed !== undefined ? { changed } : {};
   if (parts.rejection !== undefined) {
-    decision = { kind: "refuse", outcome: "invalid-input", message: parts.rejection };
-  } else if (changed !== undefined) {
-    decision = { kind: "refuse", outcome: "denied", message: deniedMessage(call.name, changed) };
-  } else if (tools.journalsDecisions) {
-    decision = (await durability.step(gateKey(stepNumber, call.id), async () =>
-      toJSONValue(await tools.decide(call, context)),
-    )) as GateEntry;
-  } else {
-    decision = await tools.decide(call, context);
+    return { call, decision: { kind: "refuse", outcome: "invalid-input", message: parts.rejection } };
   }
-  let denial: string | undefined;
-  if (decision.kind === "ask") {
-    const name = approvalSignal(stepNumber, call.id);
-    const answer = (await raceAbort(
-      waitForApproval({ run, name, call, decision }),
-      calls.controller.signal,
-    )) as ApprovalAnswer | undefined;
-    if (answer === undefined) {
-      return {
-        kind: "pending",
-        pending: {
-          id: call.id,
-          name: call.name,
-          input: decision.input,
-          step: stepNumber,
-          ...(decision.reason ? { reason: decision.reason } : {}),
-          ...sourceOf(decision),
-        },
-      };
-    }
-    if (answer.approved !== true) denial = deniedMessage(call.name, answer.reason);
+  if (changed !== undefined) {
+    return {
+      call,
+      decision: { kind: "refuse", outcome: "denied", message: deniedMessage(call.name, changed) },
+      changed,
+    };
   }
+  const context = toolContext(calls, call);
+  if (!tools.journalsDecisions) return { call, decision: await tools.decide(call, context), ...withChange };
+  const decision = (await calls.run.durability.step(gateKey(calls.stepNumber, call.id), async () =>
+    toJSONValue(await tools.decide(call, context)),
+  )) as GateEntry;
+  return { call, decision, ...withChange };
+}
+
+/** A person's answer, for a call the policy asked about: a signal, waited for as long as the run allows. */
+export async function answerCall(calls: StepScope, decided: DecidedCall): Promise<AnsweredCall> {
+  const { call, decision } = decided;
+  if (decision.kind !== "ask") return { kind: "go" };
+  const name = approvalSignal(calls.stepNumber, call.id);
+  const answer = (await raceAbort(
+    waitForApproval({ run: calls.run, name, call, decision }),
+    calls.controller.signal,
+  )) as ApprovalAnswer | undefined;
+  if (answer === undefined) {
+    return {
+      kind: "pending",
+      pending: {
+        id: call.id,
+        name: call.name,
+        input: decision.input,
+        step: calls.stepNumber,
+        ...(decision.reason ? { reason: decision.reason } : {}),
+        ...sourceOf(decision),
+      },
+    };
+  }
+  return answer.approved === true
+    ? { kind: "go" }
+    : { kind: "go", denial: deniedMessage(call.name, answer.reason) };
+}
+
+/** The call itself, journaled: run when allowed, else its refusal as the result the model gets. */
+export async function finishCall(parts: {
+  calls: StepScope;
+  tools: ToolRunner;
+  decided: DecidedCall;
+  denial?: string;
+}): Promise<CallOutcome> {
+  const { calls, tools, denial } = parts;
+  const { call, decision, changed } = parts.decided;
+  const { durability, options } = calls.run;
   let live = false;
-  const entry = (await durability.step(toolKey(stepNumber, call.id), async () => {
+  const entry = (await durability.step(toolKey(calls.stepNumber, call.id), async () => {
     live = true;
     if (changed !== undefined) {
       calls.warn({
@@ -97,7 +149,7 @@ export async function runCall(parts: {
           }
         : denial !== undefined
           ? { kind: "error", outcome: "denied", message: denial, durationMs: 0 }
-          : await executeCall({ calls, tools, call, context });
+          : await executeCall({ calls, tools, call, context: toolContext(calls, call) });
     return toJSONValue(toEntry(execution, { calls, call }));
   })) as unknown as ToolCallEntry;
   tools.settled?.(call, entry.outcome);
