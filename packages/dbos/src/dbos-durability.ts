@@ -42,6 +42,8 @@ export function dbosDurability(): Durability {
   }
   return {
     runId,
+    // DBOS numbers a workflow's operations in the order they start, and a replay must repeat it.
+    ordered: true,
     step: <T extends JSONValue>(key: string, run: () => Promise<T>) => DBOS.runStep(run, { name: key }),
     waitForSignal: async <T extends JSONValue>(name: string, options?: { timeoutMs?: number }) => {
       const timeoutSeconds = options?.timeoutMs === undefined ? FOREVER_SECONDS : options.timeoutMs / 1000;

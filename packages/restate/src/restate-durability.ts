@@ -43,6 +43,8 @@ export function restateDurability(ctx: WorkflowContext): Durability {
   const driven = createRestateDriver();
   return {
     runId: ctx.key,
+    // Restate matches a replay's operations by the order they started.
+    ordered: true,
     step: <T extends JSONValue>(key: string, run: () => Promise<T>) =>
       driven(
         ctx.run(key, async () => {
