@@ -20,13 +20,13 @@ import {
 } from "./exfiltration-guard.js";
 import { validateMessages } from "./message-validation.js";
 import { runLoop } from "./run-loop.js";
+import { finalResult } from "./run-result.js";
 import {
   closeRunState,
   planResume,
   type ResumeDecision,
   type ResumePlan,
   type RunState,
-  stoppedRunState,
 } from "./run-state.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import type { ToolLimits } from "./tool-list-limits.js";
@@ -380,21 +380,16 @@ export class Agent {
 
   /** The result as the user gets it; a run stopped for approvals carries its state. */
   #finish(result: RunLoopResult, durability: Durability): AgentResult {
-    const { interruption, ...rest } = result;
-    if (!interruption || !(durability instanceof InMemoryDurability)) return rest;
-    const state = stoppedRunState({
-      journal: durability,
-      step: interruption.step,
-      pending: rest.pending ?? [],
-      usageBefore: interruption.usageBefore,
+    const final = finalResult(result, {
+      durability,
       provider: this.provider.name,
       model: this.model,
       messages: this.#history,
       sources: this.#registry.sourceDescriptors,
       ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
     });
-    this.#stopped = state;
-    return { ...rest, state: structuredClone(state) };
+    this.#stopped = final.state;
+    return final.state ? { ...final, state: structuredClone(final.state) } : final;
   }
 }
 

@@ -21,13 +21,8 @@ import { EventChannel } from "./event-channel.js";
 import { validateMessages } from "./message-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
 import { runLoop } from "./run-loop.js";
-import {
-  planResume,
-  type ResumeDecision,
-  type ResumePlan,
-  snapshotTools,
-  stoppedRunState,
-} from "./run-state.js";
+import { finalResult } from "./run-result.js";
+import { planResume, type ResumeDecision, type ResumePlan, snapshotTools } from "./run-state.js";
 import type { ModelSettings, ToolRunner } from "./run-types.js";
 import type { Tracer } from "./tracing.js";
 
@@ -214,18 +209,12 @@ async function run(
     approvalTimeoutMs: context.approvalTimeoutMs,
     emit,
   });
-  const { interruption, ...rest } = result;
-  if (!interruption || !(durability instanceof InMemoryDurability)) return rest;
-  const state = stoppedRunState({
-    journal: durability,
-    step: interruption.step,
-    pending: rest.pending ?? [],
-    usageBefore: interruption.usageBefore,
+  return finalResult(result, {
+    durability,
     provider: options.provider.name,
     model: options.model,
     messages: history,
   });
-  return { ...rest, state };
 }
 
 /** The policy's answer for a call of `stream()`: run, refuse, or ask a person. */
