@@ -24,6 +24,7 @@ describe("packed packages, installed as a consumer installs them", () => {
     const tarballs = await packPublishedPackages(join(work, "tarballs"));
     expect([...tarballs.keys()].sort()).toEqual([
       "@junction/core",
+      "@junction/dbos",
       "@junction/mcp-client",
       "@junction/provider-anthropic",
       "@junction/provider-bedrock",
@@ -31,6 +32,7 @@ describe("packed packages, installed as a consumer installs them", () => {
       "@junction/provider-gemini",
       "@junction/provider-openai",
       "@junction/provider-utils",
+      "@junction/restate",
       "@junction/types",
     ]);
 
