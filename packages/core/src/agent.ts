@@ -35,6 +35,7 @@ import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import type { ToolLimits } from "./tool-list-limits.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
+import type { TraceCarrier } from "./trace-carrier.js";
 import type { Tracer } from "./tracing.js";
 
 /** Everything an Agent is made of. */
@@ -327,6 +328,7 @@ export class Agent {
       durability: context.durability ?? new InMemoryDurability({ runId: state.runId, journal }),
       firstStep: state.step,
       usageBefore: state.usage,
+      ...(state.trace ? { resumedFrom: state.trace } : {}),
     });
   }
 
@@ -343,7 +345,12 @@ export class Agent {
 
   async #execute(
     context: RunContext,
-    run: { durability: Durability; firstStep: number; usageBefore?: AgentResult["usage"] },
+    run: {
+      durability: Durability;
+      firstStep: number;
+      usageBefore?: AgentResult["usage"];
+      resumedFrom?: TraceCarrier;
+    },
   ): Promise<AgentResult> {
     let tools = new Map<string, RegisteredTool>();
     let privateDataFrom: string[] = [];
@@ -385,6 +392,7 @@ export class Agent {
       durability: run.durability,
       firstStep: run.firstStep,
       ...(run.usageBefore ? { usageBefore: run.usageBefore } : {}),
+      ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
       approvalTimeoutMs: context.approvalTimeoutMs,
       emit: context.emit,
     });
@@ -393,7 +401,7 @@ export class Agent {
 
   /** The result as the user gets it; a run stopped for approvals carries its state. */
   #finish(result: RunLoopResult, durability: Durability): AgentResult {
-    const { interruption, ...rest } = result;
+    const { interruption, trace, ...rest } = result;
     if (!interruption || !(durability instanceof InMemoryDurability)) return rest;
     const state: RunState = {
       kind: "junction.run-state",
@@ -410,6 +418,7 @@ export class Agent {
       sources: this.#registry.sourceDescriptors,
       usage: interruption.usageBefore,
       ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
+      ...(trace ? { trace } : {}),
     };
     this.#stopped = state;
     return { ...rest, state: structuredClone(state) };

@@ -1,6 +1,13 @@
 export type { SendOptions } from "./agent.js";
 export { Agent, type AgentConfig } from "./agent.js";
-export type { AgentEvent, AgentFinishReason, AgentHandle, AgentResult, Step } from "./agent-events.js";
+export type {
+  AgentEvent,
+  AgentFinishReason,
+  AgentHandle,
+  AgentResult,
+  Step,
+  ToolCallOutcome,
+} from "./agent-events.js";
 export {
   type ApprovalDecision,
   type ApprovalFunction,
@@ -36,4 +43,5 @@ export {
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from "./tool-output.js";
 export type { MCPEntry } from "./tool-registry.js";
+export type { TraceCarrier } from "./trace-carrier.js";
 export type { Span, SpanAttributes, SpanAttributeValue, Tracer } from "./tracing.js";

@@ -15,6 +15,7 @@ import {
 } from "./run-journal.js";
 import { sameJSON } from "./tool-call-ids.js";
 import type { RegisteredTool } from "./tool-registry.js";
+import type { TraceCarrier } from "./trace-carrier.js";
 
 /** The version of the `RunState` format this Junction writes and reads. */
 export const RUN_STATE_VERSION = 1;
@@ -76,6 +77,11 @@ export interface RunState {
   usage: Usage;
   /** For the exfiltration guard: calls that never ran, and calls that read private data. */
   ledger: { notRun: string[]; readPrivate: string[] };
+  /**
+   * The trace context of the run's first part, when a tracer gave one (`Tracer` spans with
+   * `traceCarrier()`): the resumed part's run span links to it.
+   */
+  trace?: TraceCarrier;
 }
 
 /**
@@ -142,6 +148,14 @@ export function parseRunState(value: unknown): RunState {
     !isStringList(state.ledger.readPrivate)
   ) {
     throw invalid("`ledger` must be { notRun: string[], readPrivate: string[] }");
+  }
+  if (
+    state.trace !== undefined &&
+    (!isRecord(state.trace) ||
+      typeof state.trace.traceparent !== "string" ||
+      (state.trace.tracestate !== undefined && typeof state.trace.tracestate !== "string"))
+  ) {
+    throw invalid("`trace` must be { traceparent: string, tracestate?: string }");
   }
   return state as unknown as RunState;
 }

@@ -1,3 +1,6 @@
+import type { AgentEvent } from "./agent-events.js";
+import type { TraceCarrier } from "./trace-carrier.js";
+
 /** A span attribute value, as OpenTelemetry accepts it. */
 export type SpanAttributeValue = string | number | boolean | string[] | number[] | boolean[];
 
@@ -17,6 +20,11 @@ export interface Span {
   setStatus(status: { code: 0 | 1 | 2; message?: string }): unknown;
   recordException?(exception: Error): unknown;
   end(): void;
+  /**
+   * The span's context as W3C trace-context fields. A run that stops for approvals keeps its
+   * run span's in `RunState.trace`, and the resumed part's run span links to it.
+   */
+  traceCarrier?(): TraceCarrier | undefined;
 }
 
 /**
@@ -38,7 +46,23 @@ export interface Span {
  * ```
  */
 export interface Tracer {
-  startSpan(name: string, options: { attributes: SpanAttributes; parent?: Span }): Span;
+  /** `links`: the spans this one continues, such as the first part of a resumed run. */
+  startSpan(
+    name: string,
+    options: { attributes: SpanAttributes; parent?: Span; links?: TraceCarrier[] },
+  ): Span;
+  /**
+   * Runs `fn` with `span` as the current span (OpenTelemetry's `context.with`), so what runs
+   * inside it (an MCP request, a provider's HTTP call) nests under it. Junction runs the
+   * listing of tools under the run span, the model stream under the model call's span and a
+   * tool's execution under its tool call's span. Omitted: `fn` just runs.
+   */
+  withSpan?<T>(span: Span, fn: () => T): T;
+  /**
+   * Sees every event of a run, in order, with the run's span: what a tracer derives from events
+   * (approvals asked and answered, how each call ended, content when it captures content).
+   */
+  onEvent?(event: AgentEvent, run: Span): void;
 }
 
 /** OpenTelemetry status codes, without depending on it. */
@@ -56,14 +80,53 @@ const noopSpan: Span = {
 export function startSpan(
   tracer: Tracer | undefined,
   name: string,
-  attributes: SpanAttributes,
-  parent?: Span,
+  options: { attributes: SpanAttributes; parent?: Span; links?: TraceCarrier[] },
 ): Span {
   if (!tracer) return noopSpan;
   try {
-    return tracer.startSpan(name, { attributes: withoutUndefined(attributes), parent }) ?? noopSpan;
+    return (
+      tracer.startSpan(name, {
+        attributes: withoutUndefined(options.attributes),
+        ...(options.parent ? { parent: options.parent } : {}),
+        ...(options.links ? { links: options.links } : {}),
+      }) ?? noopSpan
+    );
   } catch {
     return noopSpan;
+  }
+}
+
+/** Runs `fn` with `span` current when the tracer can make it so; a failing tracer still runs `fn` once. */
+export function inSpan<T>(tracer: Tracer | undefined, span: Span, fn: () => T): T {
+  if (!tracer?.withSpan || span === noopSpan) return fn();
+  let ran = false;
+  try {
+    return tracer.withSpan(span, () => {
+      ran = true;
+      return fn();
+    });
+  } catch (error) {
+    if (ran) throw error;
+    return fn();
+  }
+}
+
+/** Hands a run's event to the tracer, swallowing its failures. */
+export function traceEvent(tracer: Tracer | undefined, event: AgentEvent, run: Span): void {
+  if (!tracer?.onEvent) return;
+  try {
+    tracer.onEvent(event, run);
+  } catch {
+    // A broken tracer must not break the agent.
+  }
+}
+
+/** The span's W3C context, when the tracer gives one. */
+export function carrierOf(span: Span): TraceCarrier | undefined {
+  try {
+    return span.traceCarrier?.();
+  } catch {
+    return undefined;
   }
 }
 
