@@ -21,14 +21,15 @@ function recordingTracer() {
         traceCarrier: () => ({ traceparent: carrier }),
       } as Span;
     },
-    async withSpan(span, fn) {
+    withSpan(span, fn) {
       const before = active;
       active = (span as Span & { spanName: string }).spanName;
-      try {
-        return await fn();
-      } finally {
+      const result = fn();
+      const restore = () => {
         active = before;
-      }
+      };
+      Promise.resolve(result).then(restore, restore);
+      return result;
     },
     onEvent(event: AgentEvent, run: Span) {
       seen.push([event.type, (run as Span & { spanName: string }).spanName]);
