@@ -113,7 +113,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       let transport = spawn();
       let client = newClient();
       try {
-        await client.connect(tapTransport(transport, config.onMessage), connectOptions(timeout, legacyKnown));
+        await client.connect(tapTransport(transport, config), connectOptions(timeout, legacyKnown));
       } catch (error) {
         const exitedByItself = transport.pid !== undefined && transport.exit !== undefined;
         await transport.close();
@@ -129,7 +129,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
         transport = spawn();
         client = newClient();
         try {
-          await client.connect(tapTransport(transport, config.onMessage), connectOptions(timeout, true));
+          await client.connect(tapTransport(transport, config), connectOptions(timeout, true));
         } catch (retryError) {
           await transport.close();
           const failure = startFailure(setup, transport, retryError, timeout);
@@ -155,7 +155,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       const client = newClient();
       try {
         await client.connect(
-          tapTransport(clientSide, config.onMessage),
+          tapTransport(clientSide, config),
           connectOptions(timeout, setup.priorEra === "legacy"),
         );
       } catch (error) {
@@ -190,7 +190,7 @@ async function openHttp(
   const client = newClient();
   const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
   try {
-    await client.connect(tapTransport(streamable, config.onMessage), connectOptions(timeout, legacyKnown));
+    await client.connect(tapTransport(streamable, config), connectOptions(timeout, legacyKnown));
     return { client, transport: streamable, kind: "http", closing: false };
   } catch (error) {
     const status = httpStatus(error);
@@ -229,7 +229,7 @@ async function connectRemote(
 ): Promise<void> {
   try {
     // HTTP+SSE is the 2024-11-05 transport: no server/discover probe on it.
-    await client.connect(tapTransport(transport, setup.config.onMessage), connectOptions(timeout, true));
+    await client.connect(tapTransport(transport, setup.config), connectOptions(timeout, true));
   } catch (error) {
     if (error instanceof UnauthorizedError) setup.onUnauthorized(transport);
     throw connectFailure(
