@@ -36,12 +36,16 @@ export interface Span {
  * tools), `junction.tool.outcome` (`success` | `error` | `denied` | `invalid-input` |
  * `not-found` | `aborted`), `junction.duration_ms`, and token usage on model calls.
  *
+ * `@junction/otel` implements it with the OpenTelemetry GenAI and MCP conventions' spans. By hand,
+ * pass the parent on so spans nest:
+ *
  * @example
  * ```ts
- * import { trace } from "@opentelemetry/api";
+ * import { context, type Span as OtelSpan, trace } from "@opentelemetry/api";
  * const otel = trace.getTracer("my-app");
  * const tracer: Tracer = {
- *   startSpan: (name, options) => otel.startSpan(name, { attributes: options.attributes }),
+ *   startSpan: (name, { attributes, parent }) =>
+ *     otel.startSpan(name, { attributes }, parent ? trace.setSpan(context.active(), parent as OtelSpan) : undefined),
  * };
  * ```
  */
