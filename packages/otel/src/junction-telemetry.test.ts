@@ -306,6 +306,44 @@ function writeTool(): Tool {
   };
 }
 
+describe("junctionTelemetry: requests the server sends", () => {
+  it("opens a SERVER span for sampling/createMessage under the context the server put in its _meta", async () => {
+    const sdk = otelSdk();
+    const telemetry = junctionTelemetry({
+      tracerProvider: sdk.tracerProvider,
+      meterProvider: sdk.meterProvider,
+    });
+    const mcp = new MCP(
+      telemetry.instrumentMCP({
+        transport: "stdio",
+        command: process.execPath,
+        args: [tracedServer, "stdio"],
+        env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url },
+        handlers: {
+          sampling: async () => ({ role: "assistant", content: { type: "text", text: "short" }, model: "m" }),
+        },
+      }),
+    );
+    open.push(mcp);
+    await mcp.connect();
+    const result = await mcp.callTool("summarize", {});
+    expect(result.content).toEqual([{ type: "text", text: "summary: short" }]);
+    const serverTool = await eventually(() => serverSpan("stdio", "summarize"));
+    const spans = sdk.spans().map(view);
+    const client = spans.find((span) => span.name === "tools/call summarize")!;
+    expect(client).toMatchObject({ kind: "CLIENT", attributes: { "gen_ai.operation.name": "execute_tool" } });
+    expect(serverTool).toMatchObject({ traceId: client.traceId, parentSpanId: client.spanId });
+    const sampling = spans.find((span) => span.name === "sampling/createMessage")!;
+    expect(sampling).toMatchObject({
+      kind: "SERVER",
+      traceId: client.traceId,
+      parentSpanId: serverTool.spanId,
+      attributes: { "mcp.method.name": "sampling/createMessage", "network.transport": "pipe" },
+    });
+    await sdk.shutdown();
+  });
+});
+
 describe("junctionTelemetry: approvals, resume and content", () => {
   it("shows a denied approval as an await_approval span with the decision and who decided", async () => {
     const sdk = otelSdk();

@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CreateMessageResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -49,7 +50,7 @@ async function traced(name, extra, work) {
     parent,
   );
   try {
-    const result = await work();
+    const result = await work(span);
     if (result.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: "tool_error" });
     return result;
   } finally {
@@ -71,6 +72,26 @@ function buildServer() {
       content: [{ type: "text", text: "it exploded" }],
       isError: true,
     })),
+  );
+  server.registerTool(
+    "summarize",
+    { description: "Asks the client's model, carrying its own span's context", inputSchema: {} },
+    async (_input, extra) =>
+      traced("summarize", extra, async (span) => {
+        const { traceId, spanId } = span.spanContext();
+        const answer = await extra.sendRequest(
+          {
+            method: "sampling/createMessage",
+            params: {
+              messages: [{ role: "user", content: { type: "text", text: "Summarize." } }],
+              maxTokens: 10,
+              _meta: { traceparent: `00-${traceId}-${spanId}-01` },
+            },
+          },
+          CreateMessageResultSchema,
+        );
+        return { content: [{ type: "text", text: `summary: ${answer.content.text}` }] };
+      }),
   );
   server.registerTool(
     "wait",
