@@ -1,9 +1,23 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
+import type { MCPConfig } from "./mcp-config.js";
 import type { MCPOutgoingRequest, MCPWireMessage } from "./message-tap.js";
 import { everythingEntry } from "./test-support.js";
 
 const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+/** server-everything over stdio with `requestMeta`, keeping every message the client sent in `sent`. */
+function everythingWithMeta(sent: MCPWireMessage[], requestMeta: MCPConfig["requestMeta"]): MCP {
+  return new MCP({
+    transport: "stdio",
+    command: process.execPath,
+    args: [everythingEntry, "stdio"],
+    onMessage: (message) => {
+      if (message.direction === "out") sent.push(message);
+    },
+    requestMeta,
+  });
+}
 
 describe("requestMeta", () => {
   let mcp: MCP | undefined;
@@ -16,17 +30,9 @@ describe("requestMeta", () => {
   it("adds its fields under params._meta of every request and notification sent, beside the client's own keys", async () => {
     const asked: MCPOutgoingRequest[] = [];
     const sent: MCPWireMessage[] = [];
-    mcp = new MCP({
-      transport: "stdio",
-      command: process.execPath,
-      args: [everythingEntry, "stdio"],
-      onMessage: (message) => {
-        if (message.direction === "out") sent.push(message);
-      },
-      requestMeta: (request) => {
-        asked.push(request);
-        return { traceparent: TRACEPARENT, tracestate: "junction=1", progressToken: "not-mine" };
-      },
+    mcp = everythingWithMeta(sent, (request) => {
+      asked.push(request);
+      return { traceparent: TRACEPARENT, tracestate: "junction=1", progressToken: "not-mine" };
     });
     await mcp.connect();
     await mcp.callTool(
@@ -59,16 +65,8 @@ describe("requestMeta", () => {
 
   it("sends the request unchanged when the hook throws", async () => {
     const sent: MCPWireMessage[] = [];
-    mcp = new MCP({
-      transport: "stdio",
-      command: process.execPath,
-      args: [everythingEntry, "stdio"],
-      onMessage: (message) => {
-        if (message.direction === "out") sent.push(message);
-      },
-      requestMeta: () => {
-        throw new TypeError("broken hook");
-      },
+    mcp = everythingWithMeta(sent, () => {
+      throw new TypeError("broken hook");
     });
     await mcp.connect();
     const tools = await mcp.listTools();

@@ -344,6 +344,22 @@ describe("junctionTelemetry: requests the server sends", () => {
   });
 });
 
+const WRITE_TURN = { toolCalls: [{ id: "w", name: "write_file", input: { path: "/a" } }] };
+
+/** An Agent with the write_file tool, traced by `telemetry`: by default it calls the tool once, then answers. */
+function writeAgent(
+  telemetry: ReturnType<typeof junctionTelemetry>,
+  options: { approval?: AgentConfig["approval"]; turns?: Parameters<typeof scriptedModel>[0] } = {},
+) {
+  return new Agent({
+    provider: scriptedModel(options.turns ?? [WRITE_TURN, { text: "ok" }]),
+    model: "test-model",
+    tools: [writeTool()],
+    ...(options.approval ? { approval: options.approval } : {}),
+    tracer: telemetry.tracer,
+  });
+}
+
 describe("junctionTelemetry: approvals, resume and content", () => {
   it("shows a denied approval as an await_approval span with the decision and who decided", async () => {
     const sdk = otelSdk();
@@ -351,16 +367,7 @@ describe("junctionTelemetry: approvals, resume and content", () => {
       tracerProvider: sdk.tracerProvider,
       meterProvider: sdk.meterProvider,
     });
-    const agent = new Agent({
-      provider: scriptedModel([
-        { toolCalls: [{ id: "w", name: "write_file", input: { path: "/a" } }] },
-        { text: "ok" },
-      ]),
-      model: "test-model",
-      tools: [writeTool()],
-      approval: () => "ask",
-      tracer: telemetry.tracer,
-    });
+    const agent = writeAgent(telemetry, { approval: () => "ask" });
     const handle = agent.send("Write");
     for await (const event of handle) if (event.type === "tool-approval-request") event.deny("not today");
     await handle.final;
@@ -388,16 +395,7 @@ describe("junctionTelemetry: approvals, resume and content", () => {
       tracerProvider: sdk.tracerProvider,
       meterProvider: sdk.meterProvider,
     });
-    const agent = new Agent({
-      provider: scriptedModel([
-        { toolCalls: [{ id: "w", name: "write_file", input: { path: "/a" } }] },
-        { text: "ok" },
-      ]),
-      model: "test-model",
-      tools: [writeTool()],
-      approval: () => "deny",
-      tracer: telemetry.tracer,
-    });
+    const agent = writeAgent(telemetry, { approval: () => "deny" });
     await agent.send("Write").final;
     const invoke = sdk
       .spans()
@@ -424,16 +422,8 @@ describe("junctionTelemetry: approvals, resume and content", () => {
       meterProvider: sdk.meterProvider,
     });
     const make = (turns: Parameters<typeof scriptedModel>[0]) =>
-      new Agent({
-        provider: scriptedModel(turns),
-        model: "test-model",
-        tools: [writeTool()],
-        approval: () => "ask",
-        tracer: telemetry.tracer,
-      });
-    const stopped = await make([
-      { toolCalls: [{ id: "w", name: "write_file", input: { path: "/a" } }] },
-    ]).send("Write").final;
+      writeAgent(telemetry, { approval: () => "ask", turns });
+    const stopped = await make([WRITE_TURN]).send("Write").final;
     expect(stopped.finishReason).toBe("approval-required");
     const first = sdk
       .spans()
