@@ -3,7 +3,7 @@ import { scriptedModel } from "@junction/core/testing";
 import { MCP } from "@junction/mcp-client";
 import { type Attributes, context, type Span as OtelSpan, trace } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { junctionTelemetry, SEMCONV_VERSION } from "./index.js";
+import { type JunctionTelemetryOptions, junctionTelemetry, SEMCONV_VERSION } from "./index.js";
 import {
   eventually,
   otelSdk,
@@ -36,6 +36,19 @@ afterAll(async () => {
 afterEach(async () => {
   for (const item of open.splice(0)) await item.close();
 });
+
+/** A real SDK, and telemetry reporting to it. */
+function tracedSdk(options: Omit<JunctionTelemetryOptions, "tracerProvider" | "meterProvider"> = {}) {
+  const sdk = otelSdk();
+  return {
+    sdk,
+    telemetry: junctionTelemetry({
+      tracerProvider: sdk.tracerProvider,
+      meterProvider: sdk.meterProvider,
+      ...options,
+    }),
+  };
+}
 
 /** The stdio and HTTP traced servers, instrumented and connected, under the prefixes `local` and `remote`. */
 async function tracedConnections(telemetry: ReturnType<typeof junctionTelemetry>) {
@@ -238,11 +251,7 @@ describe("junctionTelemetry: a run over stdio and HTTP MCP servers", () => {
   });
 
   it("marks a failing MCP tool's execute_tool span as an error (tool_error) without its output", async () => {
-    const sdk = otelSdk();
-    const telemetry = junctionTelemetry({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-    });
+    const { sdk, telemetry } = tracedSdk();
     const agent = new Agent({
       provider: scriptedModel([
         { toolCalls: [{ id: "x", name: "remote_explode", input: {} }] },
@@ -266,11 +275,7 @@ describe("junctionTelemetry: a run over stdio and HTTP MCP servers", () => {
   });
 
   it("ends an aborted run's spans with error.type aborted", async () => {
-    const sdk = otelSdk();
-    const telemetry = junctionTelemetry({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-    });
+    const { sdk, telemetry } = tracedSdk();
     const controller = new AbortController();
     const agent = new Agent({
       provider: scriptedModel([{ toolCalls: [{ id: "w", name: "remote_wait", input: {} }] }]),
@@ -308,11 +313,7 @@ function writeTool(): Tool {
 
 describe("junctionTelemetry: requests the server sends", () => {
   it("opens a SERVER span for sampling/createMessage under the context the server put in its _meta", async () => {
-    const sdk = otelSdk();
-    const telemetry = junctionTelemetry({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-    });
+    const { sdk, telemetry } = tracedSdk();
     const mcp = new MCP(
       telemetry.instrumentMCP({
         transport: "stdio",
@@ -362,11 +363,7 @@ function writeAgent(
 
 describe("junctionTelemetry: approvals, resume and content", () => {
   it("shows a denied approval as an await_approval span with the decision and who decided", async () => {
-    const sdk = otelSdk();
-    const telemetry = junctionTelemetry({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-    });
+    const { sdk, telemetry } = tracedSdk();
     const agent = writeAgent(telemetry, { approval: () => "ask" });
     const handle = agent.send("Write");
     for await (const event of handle) if (event.type === "tool-approval-request") event.deny("not today");
@@ -390,11 +387,7 @@ describe("junctionTelemetry: approvals, resume and content", () => {
   });
 
   it("records a policy's refusal as an event on invoke_agent", async () => {
-    const sdk = otelSdk();
-    const telemetry = junctionTelemetry({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-    });
+    const { sdk, telemetry } = tracedSdk();
     const agent = writeAgent(telemetry, { approval: () => "deny" });
     await agent.send("Write").final;
     const invoke = sdk
@@ -416,11 +409,7 @@ describe("junctionTelemetry: approvals, resume and content", () => {
   });
 
   it("links a resumed run's invoke_agent span to its first part, stored in RunState.trace", async () => {
-    const sdk = otelSdk();
-    const telemetry = junctionTelemetry({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-    });
+    const { sdk, telemetry } = tracedSdk();
     const make = (turns: Parameters<typeof scriptedModel>[0]) =>
       writeAgent(telemetry, { approval: () => "ask", turns });
     const stopped = await make([WRITE_TURN]).send("Write").final;
@@ -467,12 +456,7 @@ describe("junctionTelemetry: approvals, resume and content", () => {
   });
 
   it("captures content only when asked: bounded, with secret-looking keys redacted", async () => {
-    const sdk = otelSdk();
-    const telemetry = junctionTelemetry({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-      captureContent: { maxChars: 220 },
-    });
+    const { sdk, telemetry } = tracedSdk({ captureContent: { maxChars: 220 } });
     const agent = new Agent({
       provider: scriptedModel([
         {
@@ -514,12 +498,7 @@ describe("junctionTelemetry: approvals, resume and content", () => {
   });
 
   it("leaves the deprecated gen_ai.system out under OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental", async () => {
-    const sdk = otelSdk();
-    const telemetry = junctionTelemetry({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-      semconvStabilityOptIn: "http,gen_ai_latest_experimental",
-    });
+    const { sdk, telemetry } = tracedSdk({ semconvStabilityOptIn: "http,gen_ai_latest_experimental" });
     await new Agent({ provider: scriptedModel([{ text: "hi" }]), model: "m", tracer: telemetry.tracer }).send(
       "x",
     ).final;
@@ -534,11 +513,7 @@ describe("junctionTelemetry: approvals, resume and content", () => {
   });
 
   it("nests under the caller's current span", async () => {
-    const sdk = otelSdk();
-    const telemetry = junctionTelemetry({
-      tracerProvider: sdk.tracerProvider,
-      meterProvider: sdk.meterProvider,
-    });
+    const { sdk, telemetry } = tracedSdk();
     const outer = sdk.tracerProvider.getTracer("app");
     const events: AgentEvent["type"][] = [];
     await outer.startActiveSpan("handle request", async (span) => {
