@@ -361,6 +361,37 @@ function writeAgent(
   });
 }
 
+describe("junctionTelemetry: a server that dies mid-request", () => {
+  it("ends the request's span with error.type connection_closed when the reconnect starts a new session", async () => {
+    const { sdk, telemetry } = tracedSdk();
+    const mcp = new MCP(
+      telemetry.instrumentMCP({
+        transport: "stdio",
+        command: process.execPath,
+        args: [tracedServer, "stdio"],
+        reconnect: { initialDelayMs: 10 },
+      }),
+    );
+    open.push(mcp);
+    await mcp.connect();
+    await expect(mcp.callTool("crash", {})).rejects.toThrow();
+    const crashed = await eventually(() => {
+      const span = sdk
+        .spans()
+        .map(view)
+        .find((candidate) => candidate.name === "tools/call crash");
+      if (!span) throw new Error("not ended yet");
+      return span;
+    }, 15_000);
+    expect(crashed).toMatchObject({
+      kind: "CLIENT",
+      status: { code: 2, message: "connection_closed" },
+      attributes: { "error.type": "connection_closed", "mcp.method.name": "tools/call" },
+    });
+    await sdk.shutdown();
+  });
+});
+
 describe("junctionTelemetry: approvals, resume and content", () => {
   it("shows a denied approval as an await_approval span with the decision and who decided", async () => {
     const { sdk, telemetry } = tracedSdk();

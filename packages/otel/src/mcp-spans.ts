@@ -89,6 +89,8 @@ class MCPConnectionTelemetry {
       if (request.method === "notifications/cancelled") this.cancelled(request.params?.requestId);
       return injectTraceContext(active);
     }
+    // A new handshake is a new session (a reconnect): what the old one left unanswered never will be.
+    if (request.method === "initialize" || request.method === "server/discover") this.abandonPending();
     const attributes = this.requestAttributes(request);
     const activeSpan = trace.getSpan(active);
     const fold =
@@ -172,6 +174,17 @@ class MCPConnectionTelemetry {
       failure = { errorType: "tool_error" };
     }
     this.finish(pending, failure);
+  }
+
+  private abandonPending(): void {
+    for (const pending of this.pending.values()) this.finish(pending, { errorType: "connection_closed" });
+    this.pending.clear();
+    for (const span of this.incoming.values()) {
+      span.setAttribute(ATTR.errorType, "connection_closed");
+      span.setStatus({ code: SpanStatusCode.ERROR, message: "connection_closed" });
+      span.end();
+    }
+    this.incoming.clear();
   }
 
   private cancelled(requestId: unknown): void {

@@ -93,6 +93,9 @@ function buildServer() {
         return { content: [{ type: "text", text: `summary: ${answer.content.text}` }] };
       }),
   );
+  server.registerTool("crash", { description: "Exits mid-call", inputSchema: {} }, async () =>
+    process.exit(3),
+  );
   server.registerTool(
     "wait",
     { description: "Waits until cancelled", inputSchema: {} },
