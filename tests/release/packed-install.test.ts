@@ -25,6 +25,7 @@ describe("packed packages, installed as a consumer installs them", () => {
     expect([...tarballs.keys()].sort()).toEqual([
       "@junction/core",
       "@junction/mcp-client",
+      "@junction/otel",
       "@junction/provider-anthropic",
       "@junction/provider-bedrock",
       "@junction/provider-chatcompletions",

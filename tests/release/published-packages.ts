@@ -9,4 +9,5 @@ export const publishedPackageDirs = [
   "packages/provider-chatcompletions",
   "packages/provider-utils",
   "packages/provider-bedrock",
+  "packages/otel",
 ];
