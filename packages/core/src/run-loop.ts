@@ -320,6 +320,7 @@ async function streamModelTurn(
     attributes: {
       "junction.duration_ms": Math.round(performance.now() - modelStart),
       "junction.finish_reason": finish.reason,
+      "junction.response_id": finish.responseId,
       ...usageAttributes(usage),
     },
   });

@@ -363,6 +363,9 @@ class ChatSpan extends BridgeSpan {
         this.finishReason = finishReasonOf(String(value));
         this.otel.setAttribute(ATTR.finishReasons, [this.finishReason]);
         return;
+      case "junction.response_id":
+        this.otel.setAttribute(ATTR.responseId, String(value));
+        return;
       case "junction.usage.input_tokens":
         this.inputTokens = Number(value);
         this.otel.setAttribute(ATTR.inputTokens, value);

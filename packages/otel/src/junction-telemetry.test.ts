@@ -530,11 +530,21 @@ describe("junctionTelemetry: approvals, resume and content", () => {
 
   it("leaves the deprecated gen_ai.system out under OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental", async () => {
     const { sdk, telemetry } = tracedSdk({ semconvStabilityOptIn: "http,gen_ai_latest_experimental" });
-    await new Agent({ provider: scriptedModel([{ text: "hi" }]), model: "m", tracer: telemetry.tracer }).send(
-      "x",
-    ).final;
+    const answer = {
+      type: "finish" as const,
+      reason: "stop" as const,
+      usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 },
+      content: [{ type: "text" as const, text: "hi" }],
+      responseId: "resp_42",
+    };
+    await new Agent({
+      provider: scriptedModel([{ events: [{ type: "text-delta", text: "hi" }, answer] }]),
+      model: "m",
+      tracer: telemetry.tracer,
+    }).send("x").final;
     const spans = sdk.spans().map(view);
     expect(spans.map((span) => span.name)).toEqual(["chat m", "invoke_agent junction"]);
+    expect(spans[0]!.attributes["gen_ai.response.id"]).toBe("resp_42");
     for (const span of spans) {
       expect(span.attributes["gen_ai.provider.name"]).toBe("scripted");
       expect(span.attributes["gen_ai.system"]).toBeUndefined();
