@@ -44,4 +44,11 @@ export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from "./tool-output.js";
 export type { MCPEntry } from "./tool-registry.js";
 export type { TraceCarrier } from "./trace-carrier.js";
-export type { Span, SpanAttributes, SpanAttributeValue, Tracer } from "./tracing.js";
+export type {
+  ModelCallInput,
+  Span,
+  SpanAttributes,
+  SpanAttributeValue,
+  SpanStartOptions,
+  Tracer,
+} from "./tracing.js";

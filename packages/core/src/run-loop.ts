@@ -297,6 +297,10 @@ async function streamModelTurn(
       "junction.step": turn.stepNumber,
     },
     parent: run.span,
+    input: () => ({
+      messages: request.messages,
+      ...(options.system !== undefined ? { system: options.system } : {}),
+    }),
   });
   const modelStart = performance.now();
   const streamedText: string[] = [];

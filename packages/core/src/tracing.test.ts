@@ -5,14 +5,19 @@ import { scriptedModel } from "./testing/index.js";
 
 /** A tracer that records what core hands it: spans (with links), which span was current when, and events. */
 function recordingTracer() {
-  const spans: { name: string; links?: unknown[]; carrier: string }[] = [];
+  const spans: { name: string; links?: unknown[]; carrier: string; input?: unknown }[] = [];
   const current: string[] = [];
   const seen: [string, string][] = [];
   let active: string | undefined;
   const tracer: Tracer = {
     startSpan(name, options) {
       const carrier = `00-${"a".repeat(32)}-${String(spans.length + 1).padStart(16, "0")}-01`;
-      spans.push({ name, carrier, ...(options.links ? { links: options.links } : {}) });
+      spans.push({
+        name,
+        carrier,
+        ...(options.links ? { links: options.links } : {}),
+        ...(options.input ? { input: options.input() } : {}),
+      });
       return {
         spanName: name,
         setAttribute: () => undefined,
@@ -58,12 +63,18 @@ describe("Tracer hooks", () => {
     const agent = new Agent({
       provider,
       model: "m",
+      system: "Be brief.",
       tools: [writeTool(runs, recording.active)],
       tracer: recording.tracer,
     });
     const events: AgentEvent[] = [];
     for await (const event of agent.send("go")) events.push(event);
     expect(runs).toEqual(["junction.tool.call"]);
+    // A model call's span can read what the model was sent.
+    expect(recording.spans.find((span) => span.name === "junction.model.call")?.input).toEqual({
+      system: "Be brief.",
+      messages: [{ role: "user", content: "go" }],
+    });
     expect(recording.seen.map(([type]) => type)).toEqual(events.map((event) => event.type));
     expect(new Set(recording.seen.map(([, span]) => span))).toEqual(new Set(["junction.agent.send"]));
     const result = events.find((event) => event.type === "tool-result");

@@ -1,3 +1,4 @@
+import type { Message } from "@junction/types";
 import type { AgentEvent } from "./agent-events.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 
@@ -50,11 +51,12 @@ export interface Span {
  * ```
  */
 export interface Tracer {
-  /** `links`: the spans this one continues, such as the first part of a resumed run. */
-  startSpan(
-    name: string,
-    options: { attributes: SpanAttributes; parent?: Span; links?: TraceCarrier[] },
-  ): Span;
+  /**
+   * `links`: the spans this one continues, such as the first part of a resumed run. `input`, on
+   * model calls: the system prompt and messages as sent, computed only when called (for a
+   * tracer that captures content).
+   */
+  startSpan(name: string, options: SpanStartOptions): Span;
   /**
    * Runs `fn` with `span` as the current span (OpenTelemetry's `context.with`), so what runs
    * inside it (an MCP request, a provider's HTTP call) nests under it. Junction runs the
@@ -80,12 +82,22 @@ const noopSpan: Span = {
   end: () => undefined,
 };
 
+/** What a model call was asked: the system prompt and the messages, as sent. */
+export interface ModelCallInput {
+  system?: string;
+  messages: Message[];
+}
+
+/** How a span starts: its attributes, its parent, the spans it links to, and (model calls) its input. */
+export interface SpanStartOptions {
+  attributes: SpanAttributes;
+  parent?: Span;
+  links?: TraceCarrier[];
+  input?: () => ModelCallInput;
+}
+
 /** Starts a span on the tracer, or a no-op span when there is none; a failing tracer never breaks a run. */
-export function startSpan(
-  tracer: Tracer | undefined,
-  name: string,
-  options: { attributes: SpanAttributes; parent?: Span; links?: TraceCarrier[] },
-): Span {
+export function startSpan(tracer: Tracer | undefined, name: string, options: SpanStartOptions): Span {
   if (!tracer) return noopSpan;
   try {
     return (
@@ -93,6 +105,7 @@ export function startSpan(
         attributes: withoutUndefined(options.attributes),
         ...(options.parent ? { parent: options.parent } : {}),
         ...(options.links ? { links: options.links } : {}),
+        ...(options.input ? { input: options.input } : {}),
       }) ?? noopSpan
     );
   } catch {

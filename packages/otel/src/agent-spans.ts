@@ -1,5 +1,6 @@
 import type {
   AgentEvent,
+  ModelCallInput,
   Span,
   SpanAttributes,
   SpanAttributeValue,
@@ -16,6 +17,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
+import { toInputMessages, toSystemInstructions } from "./messages.js";
 import { ATTR, providerName } from "./semconv.js";
 import { errorTypeOf, type MCPFoldTarget, nowMs, type Shared } from "./shared.js";
 import { formatTraceContext, parseTraceparent } from "./trace-context.js";
@@ -33,7 +35,11 @@ export function createAgentTracer(shared: Shared): Tracer {
         case "junction.agent.send":
           return new RunSpan(shared, { attributes: options.attributes, links: options.links ?? [] });
         case "junction.model.call":
-          return new ChatSpan(shared, { attributes: options.attributes, run: parent as RunSpan | undefined });
+          return new ChatSpan(shared, {
+            attributes: options.attributes,
+            run: parent as RunSpan | undefined,
+            ...(options.input ? { input: options.input } : {}),
+          });
         case "junction.tool.call":
           return new ToolSpan(shared, { attributes: options.attributes, run: parent as RunSpan | undefined });
         default:
@@ -322,7 +328,10 @@ class ChatSpan extends BridgeSpan {
   private readonly text: string[] = [];
   private readonly toolCalls: { id: string; name: string; arguments: unknown }[] = [];
 
-  constructor(shared: Shared, parts: { attributes: SpanAttributes; run: RunSpan | undefined }) {
+  constructor(
+    shared: Shared,
+    parts: { attributes: SpanAttributes; run: RunSpan | undefined; input?: () => ModelCallInput },
+  ) {
     const provider = String(parts.attributes["junction.provider"] ?? parts.run?.provider ?? "unknown");
     const model = String(parts.attributes["junction.model"] ?? parts.run?.model ?? "");
     const step = parts.attributes["junction.step"];
@@ -347,6 +356,16 @@ class ChatSpan extends BridgeSpan {
     this.provider = provider;
     this.model = model;
     if (parts.run) parts.run.currentChat = this;
+    if (shared.capture && parts.input) {
+      const input = parts.input();
+      this.otel.setAttribute(ATTR.inputMessages, shared.capture.text(toInputMessages(input)));
+      if (input.system !== undefined) {
+        this.otel.setAttribute(
+          ATTR.systemInstructions,
+          shared.capture.text(toSystemInstructions(input.system)),
+        );
+      }
+    }
   }
 
   outputText(text: string): void {

@@ -307,7 +307,7 @@ function writeTool(): Tool {
     description: "Writes a file",
     inputSchema: { type: "object", properties: { path: { type: "string" }, api_key: { type: "string" } } },
     execute: async (input: { path?: string }) =>
-      JSON.stringify({ written: input.path, bytes: "x".repeat(300) }),
+      JSON.stringify({ written: input.path, bytes: "x".repeat(3000) }),
   };
 }
 
@@ -487,8 +487,9 @@ describe("junctionTelemetry: approvals, resume and content", () => {
   });
 
   it("captures content only when asked: bounded, with secret-looking keys redacted", async () => {
-    const { sdk, telemetry } = tracedSdk({ captureContent: { maxChars: 220 } });
+    const { sdk, telemetry } = tracedSdk({ captureContent: { maxChars: 600 } });
     const agent = new Agent({
+      system: "Be brief.",
       provider: scriptedModel([
         {
           text: "Writing.",
@@ -505,11 +506,25 @@ describe("junctionTelemetry: approvals, resume and content", () => {
     const tool = spans.find((span) => span.name === "execute_tool write_file")!;
     expect(tool.attributes["gen_ai.tool.call.arguments"]).toBe('{"path":"/a","api_key":"[REDACTED]"}');
     const captured = String(tool.attributes["gen_ai.tool.call.result"]);
-    expect(captured).toHaveLength(220);
+    expect(captured).toHaveLength(600);
     expect(captured.startsWith('{"content":[{"type":"text","text":"{\\"written\\":\\"/a\\"')).toBe(true);
     expect(captured.endsWith("…[truncated]")).toBe(true);
-    const chat = spans.find((span) => span.name === "chat test-model")!;
-    expect(JSON.parse(String(chat.attributes["gen_ai.output.messages"]))).toEqual([
+    const [chat, secondChat] = spans.filter((span) => span.name === "chat test-model");
+    expect(JSON.parse(String(chat!.attributes["gen_ai.input.messages"]))).toEqual([
+      { role: "user", parts: [{ type: "text", content: "Write" }] },
+    ]);
+    expect(JSON.parse(String(chat!.attributes["gen_ai.system_instructions"]))).toEqual([
+      { type: "text", content: "Be brief." },
+    ]);
+    // The second call's input holds the whole first turn: the tool's long result cuts it.
+    const secondInput = String(secondChat!.attributes["gen_ai.input.messages"]);
+    expect(secondInput).toHaveLength(600);
+    expect(
+      secondInput.startsWith(
+        '[{"role":"user","parts":[{"type":"text","content":"Write"}]},{"role":"assistant","parts":[{"type":"text","content":"Writing."},{"type":"tool_call","id":"w","name":"write_file","arguments":{"path":"/a","api_key":"[REDACTED]"}}]},{"role":"tool","parts":[{"type":"tool_call_response","id":"w","response":',
+      ),
+    ).toBe(true);
+    expect(JSON.parse(String(chat!.attributes["gen_ai.output.messages"]))).toEqual([
       {
         role: "assistant",
         parts: [
