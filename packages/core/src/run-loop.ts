@@ -297,8 +297,9 @@ async function streamModelTurn(
       "junction.step": turn.stepNumber,
     },
     parent: run.span,
+    // A copy: the history goes on growing after the call starts.
     input: () => ({
-      messages: request.messages,
+      messages: structuredClone(request.messages),
       ...(options.system !== undefined ? { system: options.system } : {}),
     }),
   });
