@@ -6,8 +6,8 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { AggregationTemporality, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import {
   BasicTracerProvider,
+  BatchSpanProcessor,
   type ReadableSpan,
-  SimpleSpanProcessor,
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
 import { z } from "zod";
@@ -47,13 +47,13 @@ class IdleReader extends MetricReader {
 /**
  * Tracing overhead per step: the same 20-step Agent loop (19 tool steps, then text, the scripted
  * model and an instant tool), without a tracer and with `junctionTelemetry()` on the OpenTelemetry
- * SDK (AsyncLocalStorage context, a span processor with a no-op exporter, the metric SDK),
+ * SDK (AsyncLocalStorage context, the batch span processor with a no-op exporter, the metric SDK),
  * interleaved; the figure is the difference of the medians per step.
  */
 export async function benchTracingOverhead(rounds: number): Promise<TracingOverheadFigures> {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const exporter = new NoopExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
   const meterProvider = new MeterProvider({ readers: [new IdleReader()] });
   const telemetry = junctionTelemetry({ tracerProvider, meterProvider });
   const noop = tool({
@@ -85,8 +85,10 @@ export async function benchTracingOverhead(rounds: number): Promise<TracingOverh
     await run(false);
     await run(true);
   }
+  await tracerProvider.forceFlush();
   const before = exporter.spans;
   await run(true);
+  await tracerProvider.forceFlush();
   const spansPerRun = exporter.spans - before;
   for (let round = 0; round < rounds; round++) {
     for (const name of shuffled(["traced", "untraced"] as const)) {

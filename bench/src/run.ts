@@ -245,7 +245,7 @@ function tracingTable(f: TracingOverheadFigures): string {
       ],
     ),
     "",
-    `A 20-step loop (19 tool steps, then text) with the scripted model and an instant tool, with and without \`junctionTelemetry()\` on the OpenTelemetry SDK (AsyncLocalStorage context manager, a span processor whose exporter drops every span, the metric SDK aggregating): ${f.spansPerRun} spans and their metric points per run. Only this part: \`node bench/src/bench-tracing-overhead.ts\`.`,
+    `A 20-step loop (19 tool steps, then text) with the scripted model and an instant tool, with and without \`junctionTelemetry()\` on the OpenTelemetry SDK (AsyncLocalStorage context manager, the batch span processor with an exporter that drops every span, the metric SDK aggregating): ${f.spansPerRun} spans and their metric points per run. Only this part: \`node bench/src/bench-tracing-overhead.ts\`.`,
   ].join("\n");
 }
 
