@@ -401,10 +401,12 @@ function textOf(content: AssistantContentPart[]): string {
     .join("");
 }
 
-function usageAttributes(usage: Usage): Record<string, number> {
+function usageAttributes(usage: Usage): Record<string, number | undefined> {
   return {
     "junction.usage.input_tokens": usage.inputTokens,
     "junction.usage.output_tokens": usage.outputTokens,
+    "junction.usage.cached_input_tokens": usage.cachedInputTokens,
+    "junction.usage.cache_write_input_tokens": usage.cacheWriteInputTokens,
   };
 }
 

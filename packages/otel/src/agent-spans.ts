@@ -203,6 +203,12 @@ export class RunSpan extends BridgeSpan {
       case "junction.usage.output_tokens":
         this.otel.setAttribute(ATTR.outputTokens, value);
         return;
+      case "junction.usage.cached_input_tokens":
+        this.otel.setAttribute(ATTR.cacheReadInputTokens, value);
+        return;
+      case "junction.usage.cache_write_input_tokens":
+        this.otel.setAttribute(ATTR.cacheCreationInputTokens, value);
+        return;
       case "junction.steps":
         this.otel.setAttribute("junction.steps", value);
         return;
@@ -392,6 +398,12 @@ class ChatSpan extends BridgeSpan {
       case "junction.usage.output_tokens":
         this.outputTokens = Number(value);
         this.otel.setAttribute(ATTR.outputTokens, value);
+        return;
+      case "junction.usage.cached_input_tokens":
+        this.otel.setAttribute(ATTR.cacheReadInputTokens, value);
+        return;
+      case "junction.usage.cache_write_input_tokens":
+        this.otel.setAttribute(ATTR.cacheCreationInputTokens, value);
         return;
       default:
         return;

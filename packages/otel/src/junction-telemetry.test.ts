@@ -548,7 +548,13 @@ describe("junctionTelemetry: approvals, resume and content", () => {
     const answer = {
       type: "finish" as const,
       reason: "stop" as const,
-      usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 },
+      usage: {
+        inputTokens: 4,
+        outputTokens: 2,
+        totalTokens: 6,
+        cachedInputTokens: 3,
+        cacheWriteInputTokens: 1,
+      },
       content: [{ type: "text" as const, text: "hi" }],
       responseId: "resp_42",
     };
@@ -559,7 +565,12 @@ describe("junctionTelemetry: approvals, resume and content", () => {
     }).send("x").final;
     const spans = sdk.spans().map(view);
     expect(spans.map((span) => span.name)).toEqual(["chat m", "invoke_agent junction"]);
-    expect(spans[0]!.attributes["gen_ai.response.id"]).toBe("resp_42");
+    expect(spans[0]!.attributes).toMatchObject({
+      "gen_ai.response.id": "resp_42",
+      "gen_ai.usage.input_tokens": 4,
+      "gen_ai.usage.cache_read.input_tokens": 3,
+      "gen_ai.usage.cache_creation.input_tokens": 1,
+    });
     for (const span of spans) {
       expect(span.attributes["gen_ai.provider.name"]).toBe("scripted");
       expect(span.attributes["gen_ai.system"]).toBeUndefined();

@@ -27,6 +27,8 @@ export const ATTR = {
   finishReasons: "gen_ai.response.finish_reasons",
   inputTokens: "gen_ai.usage.input_tokens",
   outputTokens: "gen_ai.usage.output_tokens",
+  cacheReadInputTokens: "gen_ai.usage.cache_read.input_tokens",
+  cacheCreationInputTokens: "gen_ai.usage.cache_creation.input_tokens",
   tokenType: "gen_ai.token.type",
   inputMessages: "gen_ai.input.messages",
   outputMessages: "gen_ai.output.messages",
