@@ -51,7 +51,9 @@ describe("requestMeta", () => {
     expect(meta.progressToken).toBeDefined();
     // Every request and notification the client sent carried them, the handshake included.
     const methods = sent.flatMap(({ message }) => ("method" in message ? [message.method] : []));
-    expect(methods).toEqual(expect.arrayContaining(["initialize", "notifications/initialized", "tools/call"]));
+    expect(methods).toEqual(
+      expect.arrayContaining(["initialize", "notifications/initialized", "tools/call"]),
+    );
     for (const { message } of sent) {
       if ("method" in message) expect(message.params?._meta).toMatchObject({ traceparent: TRACEPARENT });
     }

@@ -197,22 +197,11 @@ export class RunSpan extends BridgeSpan {
       case "junction.finish_reason":
         this.otel.setAttribute(ATTR.finishReasons, [finishReasonOf(String(value))]);
         return;
-      case "junction.usage.input_tokens":
-        this.otel.setAttribute(ATTR.inputTokens, value);
-        return;
-      case "junction.usage.output_tokens":
-        this.otel.setAttribute(ATTR.outputTokens, value);
-        return;
-      case "junction.usage.cached_input_tokens":
-        this.otel.setAttribute(ATTR.cacheReadInputTokens, value);
-        return;
-      case "junction.usage.cache_write_input_tokens":
-        this.otel.setAttribute(ATTR.cacheCreationInputTokens, value);
-        return;
       case "junction.steps":
         this.otel.setAttribute("junction.steps", value);
         return;
       default:
+        setUsage(this.otel, key, value);
         return;
     }
   }
@@ -391,21 +380,10 @@ class ChatSpan extends BridgeSpan {
       case "junction.response_id":
         this.otel.setAttribute(ATTR.responseId, String(value));
         return;
-      case "junction.usage.input_tokens":
-        this.inputTokens = Number(value);
-        this.otel.setAttribute(ATTR.inputTokens, value);
-        return;
-      case "junction.usage.output_tokens":
-        this.outputTokens = Number(value);
-        this.otel.setAttribute(ATTR.outputTokens, value);
-        return;
-      case "junction.usage.cached_input_tokens":
-        this.otel.setAttribute(ATTR.cacheReadInputTokens, value);
-        return;
-      case "junction.usage.cache_write_input_tokens":
-        this.otel.setAttribute(ATTR.cacheCreationInputTokens, value);
-        return;
       default:
+        if (key === "junction.usage.input_tokens") this.inputTokens = Number(value);
+        if (key === "junction.usage.output_tokens") this.outputTokens = Number(value);
+        setUsage(this.otel, key, value);
         return;
     }
   }
@@ -526,6 +504,20 @@ class ToolSpan extends BridgeSpan implements MCPFoldTarget {
     // A failed result's text is the tool's output: it is content, and stays off the status.
     this.finish(endTime, this.shared.capture ? undefined : this.errorType);
   }
+}
+
+/** Core's usage attributes and the conventions' names for them. */
+const USAGE_ATTRIBUTES: Record<string, string> = {
+  "junction.usage.input_tokens": ATTR.inputTokens,
+  "junction.usage.output_tokens": ATTR.outputTokens,
+  "junction.usage.cached_input_tokens": ATTR.cacheReadInputTokens,
+  "junction.usage.cache_write_input_tokens": ATTR.cacheCreationInputTokens,
+};
+
+/** Sets a usage attribute of core's under the conventions' name; other keys are left out. */
+function setUsage(span: OtelSpan, key: string, value: SpanAttributeValue): void {
+  const name = USAGE_ATTRIBUTES[key];
+  if (name !== undefined) span.setAttribute(name, value);
 }
 
 /** Junction's finish reason in the conventions' words (`tool-calls` is `tool_call`); others as they are. */

@@ -1,6 +1,6 @@
 import { Agent, type AgentConfig, type AgentEvent, type RunState, type Span } from "@junction/core";
 import { scriptedModel } from "@junction/core/testing";
-import { MCP } from "@junction/mcp-client";
+import { MCP, type MCPStdioConfig } from "@junction/mcp-client";
 import { type Attributes, context, type Span as OtelSpan, trace } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type JunctionTelemetryOptions, junctionTelemetry, SEMCONV_VERSION } from "./index.js";
@@ -50,16 +50,27 @@ function tracedSdk(options: Omit<JunctionTelemetryOptions, "tracerProvider" | "m
   };
 }
 
-/** The stdio and HTTP traced servers, instrumented and connected, under the prefixes `local` and `remote`. */
-async function tracedConnections(telemetry: ReturnType<typeof junctionTelemetry>) {
-  const local = new MCP(
+/** The traced server over stdio, instrumented (closed after the test), with `extra` settings. */
+function tracedStdio(
+  telemetry: ReturnType<typeof junctionTelemetry>,
+  extra: Pick<MCPStdioConfig, "handlers" | "reconnect"> = {},
+): MCP {
+  const mcp = new MCP(
     telemetry.instrumentMCP({
       transport: "stdio",
       command: process.execPath,
       args: [tracedServer, "stdio"],
       env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url },
+      ...extra,
     }),
   );
+  open.push(mcp);
+  return mcp;
+}
+
+/** The stdio and HTTP traced servers, instrumented and connected, under the prefixes `local` and `remote`. */
+async function tracedConnections(telemetry: ReturnType<typeof junctionTelemetry>) {
+  const local = tracedStdio(telemetry);
   const remote = new MCP(
     telemetry.instrumentMCP({
       transport: "http",
@@ -67,7 +78,7 @@ async function tracedConnections(telemetry: ReturnType<typeof junctionTelemetry>
       headers: { authorization: "Bearer secret-header-token" },
     }),
   );
-  open.push(local, remote);
+  open.push(remote);
   await Promise.all([local.connect(), remote.connect()]);
   return [
     { mcp: local, prefix: "local" },
@@ -314,18 +325,11 @@ function writeTool(): Tool {
 describe("junctionTelemetry: requests the server sends", () => {
   it("opens a SERVER span for sampling/createMessage under the context the server put in its _meta", async () => {
     const { sdk, telemetry } = tracedSdk();
-    const mcp = new MCP(
-      telemetry.instrumentMCP({
-        transport: "stdio",
-        command: process.execPath,
-        args: [tracedServer, "stdio"],
-        env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url },
-        handlers: {
-          sampling: async () => ({ role: "assistant", content: { type: "text", text: "short" }, model: "m" }),
-        },
-      }),
-    );
-    open.push(mcp);
+    const mcp = tracedStdio(telemetry, {
+      handlers: {
+        sampling: async () => ({ role: "assistant", content: { type: "text", text: "short" }, model: "m" }),
+      },
+    });
     await mcp.connect();
     const result = await mcp.callTool("summarize", {});
     expect(result.content).toEqual([{ type: "text", text: "summary: short" }]);
@@ -364,15 +368,7 @@ function writeAgent(
 describe("junctionTelemetry: a server that dies mid-request", () => {
   it("ends the request's span with error.type connection_closed when the reconnect starts a new session", async () => {
     const { sdk, telemetry } = tracedSdk();
-    const mcp = new MCP(
-      telemetry.instrumentMCP({
-        transport: "stdio",
-        command: process.execPath,
-        args: [tracedServer, "stdio"],
-        reconnect: { initialDelayMs: 10 },
-      }),
-    );
-    open.push(mcp);
+    const mcp = tracedStdio(telemetry, { reconnect: { initialDelayMs: 10 } });
     await mcp.connect();
     await expect(mcp.callTool("crash", {})).rejects.toThrow();
     const crashed = await eventually(() => {
