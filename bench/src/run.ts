@@ -10,6 +10,7 @@ import { benchConnectAll, type ConnectAllFigures, REMOTE_DELAY_MS } from "./benc
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
 import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios } from "./bench-mcp-calls.ts";
+import { benchTracingOverhead, type TracingOverheadFigures } from "./bench-tracing-overhead.ts";
 import {
   contenders,
   JUNCTION,
@@ -48,6 +49,8 @@ const connect = await benchConnectAll(
 );
 log("bench: agent overhead per step…");
 const agent = await benchAgentOverhead(smoke ? 1 : 10);
+log("bench: tracing overhead per step…");
+const tracing = await benchTracingOverhead(smoke ? 3 : 60);
 log("bench: cold import time…");
 const imports = benchImportTime(smoke ? 1 : 9);
 const skipFootprint = smoke || process.argv.includes("--no-footprint");
@@ -66,7 +69,7 @@ const callsSection = [
   "",
   "Junction runs every stdio server in a session of its own (its own process group), so that `close()` ends everything the server started, grandchildren included; the other clients leave a server's children running. On Linux with scheduler autogroups (on here), a new session is also scheduled as a group of its own, which costs throughput in a tight loop of instant calls: the row with the raw SDK's server in its own session (`setsid`) measures that cost without Junction.",
 ].join("\n");
-const targets = smoke ? "" : targetsTable(calls, paired, connect, agent, imports, footprint);
+const targets = smoke ? "" : targetsTable({ calls, paired, connect, agent, tracing, imports, footprint });
 const wholeRun = `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s. Reproduce with \`pnpm bench\`.`;
 
 const report = [
@@ -85,6 +88,10 @@ const report = [
   "## Agent overhead per step",
   "",
   agentTable(agent),
+  "",
+  "## Tracing overhead per step",
+  "",
+  tracingTable(tracing),
   "",
   "## Cold import",
   "",
@@ -293,6 +300,21 @@ function agentTable(f: AgentOverheadFigures): string {
   ].join("\n");
 }
 
+function tracingTable(f: TracingOverheadFigures): string {
+  return [
+    table(
+      ["Agent", "ms per step"],
+      [
+        ["without a tracer", formatMs(f.untracedMs)],
+        ["with `@junction/otel` (SDK, no-op exporter)", formatMs(f.tracedMs)],
+        ["overhead", formatMs(f.overheadMs)],
+      ],
+    ),
+    "",
+    `A 20-step loop (19 tool steps, then text) with the scripted model and an instant tool, with and without \`junctionTelemetry()\` on the OpenTelemetry SDK (AsyncLocalStorage context manager, the batch span processor with an exporter that drops every span, the metric SDK aggregating): ${f.spansPerRun} spans and their metric points per run. Only this part: \`node bench/src/bench-tracing-overhead.ts\`.`,
+  ].join("\n");
+}
+
 function importTable(figures: ImportFigures[]): string {
   return table(
     ["stack", "cold import ms"],
@@ -307,14 +329,16 @@ function footprintTable(figures: FootprintFigures[]): string {
   );
 }
 
-function targetsTable(
-  calls: CallFigures[],
-  paired: PairedRatios[],
-  connect: ConnectAllFigures[],
-  agent: AgentOverheadFigures,
-  imports: ImportFigures[],
-  footprint: FootprintFigures[],
-): string {
+function targetsTable(figures: {
+  calls: CallFigures[];
+  paired: PairedRatios[];
+  connect: ConnectAllFigures[];
+  agent: AgentOverheadFigures;
+  tracing: TracingOverheadFigures;
+  imports: ImportFigures[];
+  footprint: FootprintFigures[];
+}): string {
+  const { calls, paired, connect, agent, tracing, imports, footprint } = figures;
   const rows: string[][] = [];
   const verdict = (met: boolean) => (met ? "met" : "**short**");
   for (const pairs of paired) {
@@ -347,6 +371,11 @@ function targetsTable(
     "agent step overhead ≤ AI SDK's",
     `${formatMs(agent.junctionMs)} vs ${formatMs(agent.aiSDKMs)} ms`,
     verdict(agent.junctionMs <= agent.aiSDKMs),
+  ]);
+  rows.push([
+    "tracing overhead ≤ 0.2 ms per step (no-op exporter)",
+    `${formatMs(tracing.overheadMs)} ms`,
+    verdict(tracing.overheadMs <= 0.2),
   ]);
   const ourImport = imports[0]!;
   rows.push(["cold import ≤ 250 ms", `${formatMs(ourImport.ms)} ms`, verdict(ourImport.ms <= 250)]);

@@ -11,4 +11,5 @@ export const publishedPackageDirs = [
   "packages/provider-bedrock",
   "packages/dbos",
   "packages/restate",
+  "packages/otel",
 ];

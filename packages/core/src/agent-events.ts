@@ -53,11 +53,26 @@ export type AgentEvent =
       total?: number;
       message?: string;
     }
-  | { type: "tool-result"; id: string; name: string; result: ToolResult; durationMs: number }
+  | {
+      type: "tool-result";
+      id: string;
+      name: string;
+      result: ToolResult;
+      durationMs: number;
+      /** How the call ended: `success`, `error` (the tool failed), or why it never ran. */
+      outcome?: ToolCallOutcome;
+    }
   | { type: "step-end"; step: number; usage: Usage }
   | { type: "warning"; warning: Warning }
   | { type: "finish"; reason: AgentFinishReason; usage: Usage }
   | { type: "error"; error: Error };
+
+/**
+ * How a tool call ended: it ran (`success`, or `error` when the tool failed or said `isError`),
+ * or it never ran: `denied` (by the policy, a person or a resume decision), `invalid-input`
+ * (arguments that do not match the schema) or `not-found` (no such tool).
+ */
+export type ToolCallOutcome = "success" | "error" | "denied" | "invalid-input" | "not-found";
 
 /**
  * Why a run ended: the model's own reason for its last turn, `max-steps` when the step limit cut

@@ -32,6 +32,7 @@ import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import type { ToolLimits } from "./tool-list-limits.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
+import type { TraceCarrier } from "./trace-carrier.js";
 import type { Tracer } from "./tracing.js";
 
 /** Everything an Agent is made of. */
@@ -314,6 +315,7 @@ export class Agent {
       durability: context.durability ?? new InMemoryDurability({ runId: state.runId, journal }),
       firstStep: state.step,
       usageBefore: state.usage,
+      ...(state.trace ? { resumedFrom: state.trace } : {}),
     });
   }
 
@@ -330,7 +332,12 @@ export class Agent {
 
   async #execute(
     context: RunContext,
-    run: { durability: Durability; firstStep: number; usageBefore?: AgentResult["usage"] },
+    run: {
+      durability: Durability;
+      firstStep: number;
+      usageBefore?: AgentResult["usage"];
+      resumedFrom?: TraceCarrier;
+    },
   ): Promise<AgentResult> {
     let tools = new Map<string, RegisteredTool>();
     let privateDataFrom: string[] = [];
@@ -372,6 +379,7 @@ export class Agent {
       durability: run.durability,
       firstStep: run.firstStep,
       ...(run.usageBefore ? { usageBefore: run.usageBefore } : {}),
+      ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
       approvalTimeoutMs: context.approvalTimeoutMs,
       emit: context.emit,
     });

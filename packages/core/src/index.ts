@@ -1,6 +1,13 @@
 export type { SendOptions } from "./agent.js";
 export { Agent, type AgentConfig } from "./agent.js";
-export type { AgentEvent, AgentFinishReason, AgentHandle, AgentResult, Step } from "./agent-events.js";
+export type {
+  AgentEvent,
+  AgentFinishReason,
+  AgentHandle,
+  AgentResult,
+  Step,
+  ToolCallOutcome,
+} from "./agent-events.js";
 export {
   type ApprovalDecision,
   type ApprovalFunction,
@@ -30,4 +37,12 @@ export { generate, type StreamOptions, stream, type ToolCallRequest } from "./st
 export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";
-export type { Span, SpanAttributes, SpanAttributeValue, Tracer } from "./tracing.js";
+export type { TraceCarrier } from "./trace-carrier.js";
+export type {
+  ModelCallInput,
+  Span,
+  SpanAttributes,
+  SpanAttributeValue,
+  SpanStartOptions,
+  Tracer,
+} from "./tracing.js";

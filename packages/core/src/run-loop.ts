@@ -22,7 +22,8 @@ import { type ToolSnapshot, toolChanges } from "./run-state.js";
 import { answerCall, type DecidedCall, decideCall, finishCall, runCall, toError } from "./run-tool-call.js";
 import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from "./run-types.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
-import { endSpan, startSpan } from "./tracing.js";
+import type { TraceCarrier } from "./trace-carrier.js";
+import { carrierOf, endSpan, inSpan, type Span, startSpan, traceEvent } from "./tracing.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";
 
 /** How one step ended. */
@@ -37,15 +38,25 @@ type StepOutcome =
  * approval nobody gave (`approval-required`). Every model turn and tool call goes through the
  * durability port, so a replay of the run with the same journal does not repeat them.
  */
-export async function runLoop(options: RunLoopOptions): Promise<RunLoopResult> {
+export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
+  const span = startSpan(given.tracer, "junction.agent.send", {
+    attributes: { "junction.model": given.model, "junction.provider": given.provider.name },
+    ...(given.resumedFrom ? { links: [given.resumedFrom] } : {}),
+  });
+  // The tracer sees every event of the run with the run's span: it derives what it needs from them.
+  const options: RunLoopOptions = given.tracer?.onEvent
+    ? {
+        ...given,
+        emit: (event) => {
+          given.emit(event);
+          traceEvent(given.tracer, event, span);
+        },
+      }
+    : given;
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
-  const span = startSpan(options.tracer, "junction.agent.send", {
-    "junction.model": options.model,
-    "junction.provider": options.provider.name,
-  });
   const steps: Step[] = [];
   const warnings: Warning[] = [];
   let usage = options.usageBefore ?? emptyUsage();
@@ -105,7 +116,7 @@ export async function runLoop(options: RunLoopOptions): Promise<RunLoopResult> {
       warnings,
       finishReason,
       ...(pending ? { pending } : {}),
-      ...(interruption ? { interruption } : {}),
+      ...(interruption ? { interruption, ...traceOfRun(options, span) } : {}),
     };
   } catch (caught) {
     const error =
@@ -218,7 +229,10 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   const { options, durability } = run;
   const signal = run.controller.signal;
   const calls = new StepCalls(run, stepNumber);
-  const tools = await raceAbort(options.prepareStep(stepNumber, calls.warn), signal);
+  const tools = await raceAbort(
+    inSpan(options.tracer, run.span, () => options.prepareStep(stepNumber, calls.warn)),
+    signal,
+  );
   calls.changedTools = await raceAbort(changedSinceJournaled(run, stepNumber), signal);
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
@@ -326,27 +340,32 @@ async function streamModelTurn(
     ...options.settings,
     signal,
   };
-  const modelSpan = startSpan(
-    options.tracer,
-    "junction.model.call",
-    {
+  const modelSpan = startSpan(options.tracer, "junction.model.call", {
+    attributes: {
       "junction.model": options.model,
       "junction.provider": options.provider.name,
       "junction.step": turn.stepNumber,
     },
-    run.span,
-  );
+    parent: run.span,
+    // A copy: the history goes on growing after the call starts.
+    input: () => ({
+      messages: structuredClone(request.messages),
+      ...(options.system !== undefined ? { system: options.system } : {}),
+    }),
+  });
   const modelStart = performance.now();
   const streamedText: string[] = [];
   const streamedReasoning: string[] = [];
   let finish: Awaited<ReturnType<typeof consumeModelStream>>;
   try {
-    finish = await consumeModelStream(options, request, signal, {
-      onText: (text) => streamedText.push(text),
-      onReasoning: (text) => streamedReasoning.push(text),
-      onToolCall: (call) => streamCalls.streamed(call),
-      warn: calls.warn,
-    });
+    finish = await inSpan(options.tracer, modelSpan, () =>
+      consumeModelStream(options, request, signal, {
+        onText: (text) => streamedText.push(text),
+        onReasoning: (text) => streamedReasoning.push(text),
+        onToolCall: (call) => streamCalls.streamed(call),
+        warn: calls.warn,
+      }),
+    );
   } catch (error) {
     endSpan(modelSpan, { error: toError(error) });
     throw error;
@@ -356,6 +375,7 @@ async function streamModelTurn(
     attributes: {
       "junction.duration_ms": Math.round(performance.now() - modelStart),
       "junction.finish_reason": finish.reason,
+      "junction.response_id": finish.responseId,
       ...usageAttributes(usage),
     },
   });
@@ -431,11 +451,19 @@ function textOf(content: AssistantContentPart[]): string {
     .join("");
 }
 
-function usageAttributes(usage: Usage): Record<string, number> {
+function usageAttributes(usage: Usage): Record<string, number | undefined> {
   return {
     "junction.usage.input_tokens": usage.inputTokens,
     "junction.usage.output_tokens": usage.outputTokens,
+    "junction.usage.cached_input_tokens": usage.cachedInputTokens,
+    "junction.usage.cache_write_input_tokens": usage.cacheWriteInputTokens,
   };
+}
+
+/** Where a stopped run's trace lives: its first part's, carried through every resume. */
+function traceOfRun(options: RunLoopOptions, span: Span): { trace?: TraceCarrier } {
+  const trace = options.resumedFrom ?? carrierOf(span);
+  return trace ? { trace } : {};
 }
 
 function throwIfAborted(signal: AbortSignal): void {

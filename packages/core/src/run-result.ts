@@ -9,15 +9,19 @@ import type { RunLoopResult } from "./run-types.js";
  */
 export function finalResult(
   result: RunLoopResult,
-  parts: Omit<Parameters<typeof stoppedRunState>[0], "journal" | "step" | "pending" | "usageBefore"> & {
+  parts: Omit<
+    Parameters<typeof stoppedRunState>[0],
+    "journal" | "step" | "pending" | "usageBefore" | "trace"
+  > & {
     durability: Durability;
   },
 ): AgentResult & { state?: RunState } {
-  const { interruption, ...rest } = result;
+  const { interruption, trace, ...rest } = result;
   if (!interruption || !(parts.durability instanceof InMemoryDurability)) return rest;
   const { durability, ...described } = parts;
   const state = stoppedRunState({
     ...described,
+    ...(trace ? { trace } : {}),
     journal: durability,
     step: interruption.step,
     pending: rest.pending ?? [],

@@ -21,6 +21,7 @@ import {
   toolsKey,
 } from "./run-journal.js";
 import { sameJSON } from "./tool-call-ids.js";
+import type { TraceCarrier } from "./trace-carrier.js";
 
 /** The version of the `RunState` format this Junction writes and reads. */
 export const RUN_STATE_VERSION = 1;
@@ -82,6 +83,11 @@ export interface RunState {
   usage: Usage;
   /** For the exfiltration guard: calls that never ran, and calls that read private data. */
   ledger: { notRun: string[]; readPrivate: string[] };
+  /**
+   * The trace context of the run's first part, when a tracer gave one (`Tracer` spans with
+   * `traceCarrier()`): the resumed part's run span links to it.
+   */
+  trace?: TraceCarrier;
 }
 
 /**
@@ -149,6 +155,14 @@ export function parseRunState(value: unknown): RunState {
   ) {
     throw invalid("`ledger` must be { notRun: string[], readPrivate: string[] }");
   }
+  if (
+    state.trace !== undefined &&
+    (!isRecord(state.trace) ||
+      typeof state.trace.traceparent !== "string" ||
+      (state.trace.tracestate !== undefined && typeof state.trace.tracestate !== "string"))
+  ) {
+    throw invalid("`trace` must be { traceparent: string, tracestate?: string }");
+  }
   return state as unknown as RunState;
 }
 
@@ -196,6 +210,8 @@ export function stoppedRunState(parts: {
   messages: Message[];
   sources?: SourceDescriptor[];
   ledger?: RunState["ledger"];
+  /** The trace context of the run's first part. */
+  trace?: TraceCarrier;
 }): RunState {
   const { journal, step } = parts;
   return {
@@ -213,6 +229,7 @@ export function stoppedRunState(parts: {
     sources: parts.sources ?? [],
     usage: parts.usageBefore,
     ledger: parts.ledger ?? { notRun: [], readPrivate: [] },
+    ...(parts.trace ? { trace: parts.trace } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { JunctionError, type ToolCallPart, type ToolProgress, type ToolResult } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
+import type { ToolCallOutcome } from "./agent-events.js";
 import { idempotencyKey, type JSONValue } from "./durability.js";
 import {
   type ApprovalAnswer,
@@ -27,7 +28,7 @@ import {
   truncateToolOutput,
 } from "./tool-output.js";
 import { ToolProgressReporter } from "./tool-progress.js";
-import { endSpan, type Span, startSpan } from "./tracing.js";
+import { endSpan, inSpan, type Span, startSpan } from "./tracing.js";
 
 /**
  * One call: the policy's answer (journaled), a person's answer when it asks (a signal), then the
@@ -160,6 +161,7 @@ export async function finishCall(parts: {
       name: call.name,
       result: toToolResult(entry.output),
       durationMs: entry.durationMs,
+      outcome: entry.outcome as ToolCallOutcome,
     });
   }
   return {
@@ -221,23 +223,27 @@ async function executeCall(parts: {
 }): Promise<ToolCallExecution & { span: Span }> {
   const { calls, tools, call } = parts;
   const { run, stepNumber } = calls;
-  const span = startSpan(
-    run.options.tracer,
-    "junction.tool.call",
-    { "junction.tool.name": call.name, "junction.tool.call_id": call.id, "junction.step": stepNumber },
-    run.span,
-  );
+  const span = startSpan(run.options.tracer, "junction.tool.call", {
+    attributes: {
+      "junction.tool.name": call.name,
+      "junction.tool.call_id": call.id,
+      "junction.step": stepNumber,
+    },
+    parent: run.span,
+  });
   const progress = new ToolProgressReporter({ call, emit: run.options.emit, warn: calls.warn });
   try {
-    const execution = await tools.execute(
-      { id: call.id, name: call.name, input: call.input },
-      {
-        ...parts.context,
-        onProgress: (report) => {
-          recordProgress(span, report);
-          progress.report(report);
+    const execution = await inSpan(run.options.tracer, span, () =>
+      tools.execute(
+        { id: call.id, name: call.name, input: call.input },
+        {
+          ...parts.context,
+          onProgress: (report) => {
+            recordProgress(span, report);
+            progress.report(report);
+          },
         },
-      },
+      ),
     );
     return { ...execution, span };
   } catch (error) {

@@ -14,6 +14,7 @@ import type { Durability } from "./durability.js";
 import type { GateEntry } from "./run-journal.js";
 import type { ToolSnapshot } from "./run-state.js";
 import type { ToolCallIds } from "./tool-call-ids.js";
+import type { TraceCarrier } from "./trace-carrier.js";
 import type { Span, Tracer } from "./tracing.js";
 
 /** Model settings passed through on every request of a run. */
@@ -98,6 +99,8 @@ export interface RunLoopOptions {
   firstStep?: number;
   /** Usage of the run's steps before `firstStep`. */
   usageBefore?: Usage;
+  /** A resumed run: the trace context of its first part, which the run span links to. */
+  resumedFrom?: TraceCarrier;
   /**
    * How long an approval waits for its answer (asked when the wait starts); `undefined` waits
    * as long as the port allows, `0` does not wait: the run ends with `approval-required`.
@@ -110,6 +113,8 @@ export interface RunLoopOptions {
 export interface RunLoopResult extends AgentResult {
   /** Set when the run stopped for approvals: the step that stopped and the usage before it. */
   interruption?: { step: number; usageBefore: Usage };
+  /** With `interruption`: the trace context of the run's first part, for `RunState.trace`. */
+  trace?: TraceCarrier;
 }
 
 /** The state one run shares across its steps: passed around, never captured across files. */

@@ -1,3 +1,7 @@
+import type { Message } from "@junction/types";
+import type { AgentEvent } from "./agent-events.js";
+import type { TraceCarrier } from "./trace-carrier.js";
+
 /** A span attribute value, as OpenTelemetry accepts it. */
 export type SpanAttributeValue = string | number | boolean | string[] | number[] | boolean[];
 
@@ -17,6 +21,11 @@ export interface Span {
   setStatus(status: { code: 0 | 1 | 2; message?: string }): unknown;
   recordException?(exception: Error): unknown;
   end(): void;
+  /**
+   * The span's context as W3C trace-context fields. A run that stops for approvals keeps its
+   * run span's in `RunState.trace`, and the resumed part's run span links to it.
+   */
+  traceCarrier?(): TraceCarrier | undefined;
 }
 
 /**
@@ -28,17 +37,38 @@ export interface Span {
  * tools), `junction.tool.outcome` (`success` | `error` | `denied` | `invalid-input` |
  * `not-found` | `aborted`), `junction.duration_ms`, and token usage on model calls.
  *
+ * `@junction/otel` implements it with the OpenTelemetry GenAI and MCP conventions' spans. By hand,
+ * pass the parent on so spans nest:
+ *
  * @example
  * ```ts
- * import { trace } from "@opentelemetry/api";
+ * import { context, type Span as OtelSpan, trace } from "@opentelemetry/api";
  * const otel = trace.getTracer("my-app");
  * const tracer: Tracer = {
- *   startSpan: (name, options) => otel.startSpan(name, { attributes: options.attributes }),
+ *   startSpan: (name, { attributes, parent }) =>
+ *     otel.startSpan(name, { attributes }, parent ? trace.setSpan(context.active(), parent as OtelSpan) : undefined),
  * };
  * ```
  */
 export interface Tracer {
-  startSpan(name: string, options: { attributes: SpanAttributes; parent?: Span }): Span;
+  /**
+   * `links`: the spans this one continues, such as the first part of a resumed run. `input`, on
+   * model calls: the system prompt and messages as sent, computed only when called (for a
+   * tracer that captures content).
+   */
+  startSpan(name: string, options: SpanStartOptions): Span;
+  /**
+   * Runs `fn` with `span` as the current span (OpenTelemetry's `context.with`), so what runs
+   * inside it (an MCP request, a provider's HTTP call) nests under it. Junction runs the
+   * listing of tools under the run span, the model stream under the model call's span and a
+   * tool's execution under its tool call's span. Omitted: `fn` just runs.
+   */
+  withSpan?<T>(span: Span, fn: () => T): T;
+  /**
+   * Sees every event of a run, in order, with the run's span: what a tracer derives from events
+   * (approvals asked and answered, how each call ended, content when it captures content).
+   */
+  onEvent?(event: AgentEvent, run: Span): void;
 }
 
 /** OpenTelemetry status codes, without depending on it. */
@@ -52,18 +82,68 @@ const noopSpan: Span = {
   end: () => undefined,
 };
 
+/** What a model call was asked: the system prompt and the messages, as sent. */
+export interface ModelCallInput {
+  system?: string;
+  messages: Message[];
+}
+
+/** How a span starts: its attributes, its parent, the spans it links to, and (model calls) its input. */
+export interface SpanStartOptions {
+  attributes: SpanAttributes;
+  parent?: Span;
+  links?: TraceCarrier[];
+  input?: () => ModelCallInput;
+}
+
 /** Starts a span on the tracer, or a no-op span when there is none; a failing tracer never breaks a run. */
-export function startSpan(
-  tracer: Tracer | undefined,
-  name: string,
-  attributes: SpanAttributes,
-  parent?: Span,
-): Span {
+export function startSpan(tracer: Tracer | undefined, name: string, options: SpanStartOptions): Span {
   if (!tracer) return noopSpan;
   try {
-    return tracer.startSpan(name, { attributes: withoutUndefined(attributes), parent }) ?? noopSpan;
+    return (
+      tracer.startSpan(name, {
+        attributes: withoutUndefined(options.attributes),
+        ...(options.parent ? { parent: options.parent } : {}),
+        ...(options.links ? { links: options.links } : {}),
+        ...(options.input ? { input: options.input } : {}),
+      }) ?? noopSpan
+    );
   } catch {
     return noopSpan;
+  }
+}
+
+/** Runs `fn` with `span` current when the tracer can make it so; a failing tracer still runs `fn` once. */
+export function inSpan<T>(tracer: Tracer | undefined, span: Span, fn: () => T): T {
+  if (!tracer?.withSpan || span === noopSpan) return fn();
+  let ran = false;
+  try {
+    return tracer.withSpan(span, () => {
+      ran = true;
+      return fn();
+    });
+  } catch (error) {
+    if (ran) throw error;
+    return fn();
+  }
+}
+
+/** Hands a run's event to the tracer, swallowing its failures. */
+export function traceEvent(tracer: Tracer | undefined, event: AgentEvent, run: Span): void {
+  if (!tracer?.onEvent) return;
+  try {
+    tracer.onEvent(event, run);
+  } catch {
+    // A broken tracer must not break the agent.
+  }
+}
+
+/** The span's W3C context, when the tracer gives one. */
+export function carrierOf(span: Span): TraceCarrier | undefined {
+  try {
+    return span.traceCarrier?.();
+  } catch {
+    return undefined;
   }
 }
 

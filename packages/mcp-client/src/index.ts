@@ -22,7 +22,7 @@ export type {
   MCPStdioConfig,
 } from "./mcp-config.js";
 export { MCPPool } from "./mcp-pool.js";
-export type { MCPJSONRPCMessage, MCPWireMessage } from "./message-tap.js";
+export type { MCPJSONRPCMessage, MCPOutgoingRequest, MCPWireMessage } from "./message-tap.js";
 export {
   MCP_SKILLS_EXTENSION,
   type MCPInvalidSkillEntry,

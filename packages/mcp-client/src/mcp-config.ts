@@ -6,7 +6,7 @@ import type {
   JSONObject,
 } from "@junction/types";
 import type { OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
-import type { MCPWireMessage } from "./message-tap.js";
+import type { MCPOutgoingRequest, MCPWireMessage } from "./message-tap.js";
 
 /** A root the client lets servers work within, such as a project folder (`file://…`). */
 export interface MCPRoot {
@@ -115,6 +115,19 @@ export interface MCPCommon {
    * ```
    */
   onMessage?: (message: MCPWireMessage) => void;
+  /**
+   * Extra `_meta` fields for each request and notification the client sends, such as W3C trace
+   * context (`traceparent`, `tracestate`) as OpenTelemetry's MCP conventions carry it. Called
+   * just before the message goes on the wire, in the caller's async context (so the caller's
+   * current span is current); the fields are merged under `params._meta`, where the client's
+   * own keys win, and `onMessage` sees the message as sent. A throwing callback adds nothing.
+   *
+   * @example
+   * ```ts
+   * requestMeta: () => { const carrier = {}; propagation.inject(context.active(), carrier); return carrier; }
+   * ```
+   */
+  requestMeta?: (request: MCPOutgoingRequest) => Record<string, string> | undefined;
 }
 
 /** A local server started as a process and spoken to over stdin/stdout. */

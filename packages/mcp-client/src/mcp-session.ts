@@ -125,10 +125,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       let transport = spawn();
       let client = newClient();
       try {
-        await client.connect(
-          tapTransport(transport, config.onMessage),
-          connectOptions(timeout, legacyKnown, deadline),
-        );
+        await client.connect(tapTransport(transport, config), connectOptions(timeout, legacyKnown, deadline));
       } catch (error) {
         const exitedByItself = transport.pid !== undefined && transport.exit !== undefined;
         await transport.close();
@@ -144,10 +141,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
         transport = spawn();
         client = newClient();
         try {
-          await client.connect(
-            tapTransport(transport, config.onMessage),
-            connectOptions(timeout, true, deadline),
-          );
+          await client.connect(tapTransport(transport, config), connectOptions(timeout, true, deadline));
         } catch (retryError) {
           await transport.close();
           const failure = startFailure(setup, transport, retryError, timeout);
@@ -173,7 +167,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       const client = newClient();
       try {
         await client.connect(
-          tapTransport(clientSide, config.onMessage),
+          tapTransport(clientSide, config),
           connectOptions(timeout, setup.priorEra === "legacy", deadline),
         );
       } catch (error) {
@@ -220,10 +214,7 @@ async function openHttp(
   const client = newClient();
   const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
   try {
-    await client.connect(
-      tapTransport(streamable, config.onMessage),
-      connectOptions(timeout, legacyKnown, deadline),
-    );
+    await client.connect(tapTransport(streamable, config), connectOptions(timeout, legacyKnown, deadline));
     return { client, transport: streamable, kind: "http", closing: false };
   } catch (error) {
     const status = httpStatus(error);
@@ -276,10 +267,7 @@ async function connectRemote(
 ): Promise<void> {
   try {
     // HTTP+SSE is the 2024-11-05 transport: no server/discover probe on it.
-    await client.connect(
-      tapTransport(transport, setup.config.onMessage),
-      connectOptions(timeout, true, deadline),
-    );
+    await client.connect(tapTransport(transport, setup.config), connectOptions(timeout, true, deadline));
   } catch (error) {
     if (error instanceof UnauthorizedError) setup.onUnauthorized(transport);
     // A failed SSE connect leaves its event stream retrying, which keeps the process alive.

@@ -29,6 +29,20 @@ export interface MCPWireMessage {
   at: number;
 }
 
+/** What {@link MCPCommon.requestMeta} is asked about: one request or notification about to be sent. */
+export interface MCPOutgoingRequest {
+  method: string;
+  /** Absent for a notification. */
+  id?: string | number;
+  params?: Record<string, unknown>;
+}
+
+/** The hooks a tapped transport serves: see {@link MCPCommon.onMessage} and {@link MCPCommon.requestMeta}. */
+export interface TransportHooks {
+  onMessage?: ((message: MCPWireMessage) => void) | undefined;
+  requestMeta?: ((request: MCPOutgoingRequest) => Record<string, string> | undefined) | undefined;
+}
+
 /** Epoch milliseconds with sub-millisecond precision, so a fast local round trip still measures. */
 function now(): number {
   return performance.timeOrigin + performance.now();
@@ -47,7 +61,7 @@ export class TappedTransport implements Transport {
 
   constructor(
     private readonly inner: Transport,
-    private readonly onMessage: (message: MCPWireMessage) => void,
+    private readonly hooks: TransportHooks,
   ) {
     // The v2 SDK tells a stdio transport by its `pid` and `stderr` (a probe timeout on stdio means
     // a legacy server) and reads `hasPerRequestStream` on HTTP: the wrapper shows what it wraps.
@@ -82,8 +96,9 @@ export class TappedTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    this.report("out", message);
-    return this.inner.send(message, options);
+    const sent = this.withRequestMeta(message);
+    this.report("out", sent);
+    return this.inner.send(sent, options);
   }
 
   close(): Promise<void> {
@@ -91,18 +106,38 @@ export class TappedTransport implements Transport {
   }
 
   private report(direction: "in" | "out", message: JSONRPCMessage): void {
+    if (!this.hooks.onMessage) return;
     try {
-      this.onMessage({ direction, message: message as MCPJSONRPCMessage, at: now() });
+      this.hooks.onMessage({ direction, message: message as MCPJSONRPCMessage, at: now() });
     } catch {
       // The tap is an observer: its failure must not break the connection.
     }
   }
+
+  /** A request or notification with the `requestMeta` fields under `params._meta` (the client's own keys win). */
+  private withRequestMeta(message: JSONRPCMessage): JSONRPCMessage {
+    const requestMeta = this.hooks.requestMeta;
+    if (!requestMeta || !("method" in message)) return message;
+    const params = (message as { params?: Record<string, unknown> }).params;
+    let extra: Record<string, string> | undefined;
+    try {
+      extra = requestMeta({
+        method: message.method,
+        ...("id" in message ? { id: message.id } : {}),
+        ...(params ? { params } : {}),
+      });
+    } catch {
+      // A failing hook adds nothing; the request goes as it was.
+      return message;
+    }
+    if (!extra || Object.keys(extra).length === 0) return message;
+    const meta = params?._meta;
+    const own = meta !== null && typeof meta === "object" ? (meta as Record<string, unknown>) : {};
+    return { ...message, params: { ...params, _meta: { ...extra, ...own } } } as JSONRPCMessage;
+  }
 }
 
-/** `transport` wrapped with a tap when `onMessage` is given, else `transport` itself. */
-export function tapTransport(
-  transport: Transport,
-  onMessage: ((message: MCPWireMessage) => void) | undefined,
-): Transport {
-  return onMessage ? new TappedTransport(transport, onMessage) : transport;
+/** `transport` wrapped with a tap when `onMessage` or `requestMeta` is given, else `transport` itself. */
+export function tapTransport(transport: Transport, hooks: TransportHooks): Transport {
+  return hooks.onMessage || hooks.requestMeta ? new TappedTransport(transport, hooks) : transport;
 }

@@ -1,0 +1,5 @@
+/** A span context as W3C trace-context fields, as the `traceparent`/`tracestate` headers carry it. */
+export interface TraceCarrier {
+  traceparent: string;
+  tracestate?: string;
+}

@@ -1,0 +1,8 @@
+export { type ContentCaptureOptions, DEFAULT_MAX_CONTENT_CHARS } from "./content.js";
+export {
+  type JunctionTelemetry,
+  type JunctionTelemetryOptions,
+  junctionTelemetry,
+} from "./junction-telemetry.js";
+export type { InstrumentableMCPConfig, MCPOutgoingRequest, MCPTapMessage } from "./mcp-spans.js";
+export { SEMCONV_SCHEMA_URL, SEMCONV_VERSION } from "./semconv.js";
