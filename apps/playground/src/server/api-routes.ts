@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { validator } from "hono/validator";
 import type { PlaygroundState } from "../shared/api-types.js";
+import type { TraceStore } from "../trace/trace-store.js";
 import type { ChatService } from "./chat-service.js";
 import { exampleServerEntry, isExampleServer } from "./default-servers.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
@@ -25,6 +26,8 @@ export interface AppContext {
   chat: ChatService;
   /** MCP Apps: tools' `ui://` resources served into sandboxed iframes. */
   apps: McpApps;
+  /** Each chat turn's trace, for the page's waterfall. */
+  traces: TraceStore;
 }
 
 const maximumBodyBytes = 8 * 1024 * 1024;
@@ -86,7 +89,7 @@ export function apiRoutes(
     redact(text: string): string;
   },
 ): Hono {
-  const { registry, store, chat, elicitation, hub, apps } = context;
+  const { registry, store, chat, elicitation, hub, apps, traces } = context;
   const { redact } = options;
   // A handler's answer (awaited), or `{ ok: true }` when it has none.
   const answer = async (c: Context, body: unknown) =>
@@ -296,6 +299,9 @@ export function apiRoutes(
       ),
     );
   });
+  // A chat turn's trace, for the page's waterfall: names, timings, tokens and errors, no content.
+  api.get("/traces/:id", id, (c) => answer(c, traces.trace(c.req.valid("param").id)));
+
   // An answer to a stopped run's approval continues the run: its events stream like a turn's.
   api.post("/conversations/:id/approvals/:callId", conversationCallIds, json, (c) => {
     const { id, callId } = c.req.valid("param");

@@ -1,3 +1,4 @@
+import { TraceStore } from "../trace/trace-store.js";
 import { ChatService } from "./chat-service.js";
 import { type DataDir, prepareDataDir } from "./data-dir.js";
 import { ElicitationBroker } from "./elicitation-broker.js";
@@ -47,6 +48,7 @@ export async function openPlayground(
     createProvider: (id) =>
       createProvider(id, options.environment ?? process.env, chat!.settings(), { sandbox: dataDir.sandbox }),
   });
+  const traces = new TraceStore();
   const registry = new ServerRegistry({
     store,
     dataDir,
@@ -55,11 +57,12 @@ export async function openPlayground(
     sampling,
     environment: allowedEnvironment(options.environment ?? process.env, options.allowEnv ?? []),
     redactor,
+    instrument: (config) => traces.telemetry.instrumentMCP(config),
   });
   // A question from a connection that is gone can no longer be answered to it.
   registry.onConnectionClosed((closed) => elicitation.cancelServer(closed.name));
   const apps = new McpApps(registry, hub);
-  chat = new ChatService({ store, registry, dataDir, environment: options.environment });
+  chat = new ChatService({ store, registry, dataDir, traces, environment: options.environment });
   await registry.start({ seedDefaults: options.seedDefaults });
   return {
     dataDir,
@@ -69,10 +72,12 @@ export async function openPlayground(
     registry,
     chat,
     apps,
+    traces,
     async close() {
       chat.stopAll();
       elicitation.cancelAll();
       await registry.close();
+      await traces.close();
       store.close();
     },
   };

@@ -11,6 +11,7 @@ import {
 import { createAbortError, errorMessage, JunctionError, type Message } from "@junction/types";
 import type { ChatEvent } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
+import type { TraceStore } from "../trace/trace-store.js";
 import type { DataDir } from "./data-dir.js";
 import { modelVisibleTools } from "./mcp-apps.js";
 import { capDepth, capToolResult } from "./output-limits.js";
@@ -51,13 +52,17 @@ export class ChatService {
   readonly #environment: NodeJS.ProcessEnv;
   readonly #runs = new Map<string, Run>();
   readonly #busy = new Set<string>();
+  readonly #traces: TraceStore | undefined;
 
   constructor(options: {
     store: Store;
     registry: ServerRegistry;
     dataDir: DataDir;
+    /** Where each run's trace goes, for the page's waterfall. */
+    traces?: TraceStore;
     environment?: NodeJS.ProcessEnv;
   }) {
+    this.#traces = options.traces;
     this.#store = options.store;
     this.#registry = options.registry;
     this.#dataDir = options.dataDir;
@@ -315,6 +320,7 @@ export class ChatService {
         mcps: servers.map((server) => ({ mcp: modelVisibleTools(server.mcp), prefix: server.name })),
         approval: annotationPolicy(),
         approvalTimeoutMs: 0,
+        ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
         maxSteps: 10,
         messages: conversation.messages,
       });
@@ -330,7 +336,14 @@ export class ChatService {
       const result = await handle.final;
       conversation.messages = result.messages;
       conversation.runState = result.state ?? null;
-      run.emit({ type: "finish", reason: result.finishReason, text: result.text });
+      // The run span ends before final settles, so its trace is the newest kept.
+      const traceId = this.#traces?.runs().at(-1);
+      run.emit({
+        type: "finish",
+        reason: result.finishReason,
+        text: result.text,
+        ...(traceId ? { traceId } : {}),
+      });
     } finally {
       closeAgent(agent);
     }

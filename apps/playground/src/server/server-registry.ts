@@ -105,6 +105,8 @@ export class ServerRegistry {
   readonly #sampling?: SamplingBridge;
   readonly #closedListeners = new Set<(closed: ClosedConnection) => void>();
 
+  readonly #instrument: (config: MCPConfig) => MCPConfig;
+
   constructor(options: {
     store: Store;
     dataDir: DataDir;
@@ -115,7 +117,10 @@ export class ServerRegistry {
     environment: Record<string, string>;
     /** Learns every expanded value, to keep it out of errors, logs and API answers. */
     redactor: SecretRedactor;
+    /** Wraps each connection's config, for tracing (`TraceStore.telemetry.instrumentMCP`). */
+    instrument?: (config: MCPConfig) => MCPConfig;
   }) {
+    this.#instrument = options.instrument ?? ((config) => config);
     this.#sampling = options.sampling;
     this.#environment = options.environment;
     this.#redactor = options.redactor;
@@ -448,33 +453,35 @@ export class ServerRegistry {
     // The revision this server negotiated before with the same config: spares the probe on restart.
     const digest = configDigest(config);
     const protocolVersionHint = this.#store.getProtocolVersion(id, digest);
-    const mcp = new MCP({
-      ...config,
-      ...(protocolVersionHint ? { protocolVersionHint } : {}),
-      name,
-      // What went over the wire, for the traffic view, and the server's stderr at any time.
-      onMessage: (message) => traffic.record(message),
-      ...(config.transport === "stdio" ? { onStderr: (chunk: string) => stderr.add(chunk) } : {}),
-      roots: [{ uri: `file://${this.#dataDir.sandbox}`, name: "sandbox" }],
-      // The playground renders MCP Apps (tools' ui:// resources) in the inspector and the chat.
-      extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
-      handlers: {
-        elicitation: (params) => this.#elicitation.ask(name, params),
-        ...(this.#sampling
-          ? { sampling: (params: CreateMessageRequestParams) => this.#sampling!(name, params) }
-          : {}),
-        log: (message) =>
-          this.#logs.add(
-            id,
-            name,
-            this.#redactor.redactValue({
-              level: String(message.level).slice(0, 40),
-              ...(message.logger === undefined ? {} : { logger: String(message.logger).slice(0, 200) }),
-              data: capLogData(message.data),
-            }),
-          ),
-      },
-    } as MCPConfig);
+    const mcp = new MCP(
+      this.#instrument({
+        ...config,
+        ...(protocolVersionHint ? { protocolVersionHint } : {}),
+        name,
+        // What went over the wire, for the traffic view, and the server's stderr at any time.
+        onMessage: (message) => traffic.record(message),
+        ...(config.transport === "stdio" ? { onStderr: (chunk: string) => stderr.add(chunk) } : {}),
+        roots: [{ uri: `file://${this.#dataDir.sandbox}`, name: "sandbox" }],
+        // The playground renders MCP Apps (tools' ui:// resources) in the inspector and the chat.
+        extensions: { [MCP_APPS_EXTENSION]: MCP_APPS_CAPABILITY },
+        handlers: {
+          elicitation: (params) => this.#elicitation.ask(name, params),
+          ...(this.#sampling
+            ? { sampling: (params: CreateMessageRequestParams) => this.#sampling!(name, params) }
+            : {}),
+          log: (message) =>
+            this.#logs.add(
+              id,
+              name,
+              this.#redactor.redactValue({
+                level: String(message.level).slice(0, 40),
+                ...(message.logger === undefined ? {} : { logger: String(message.logger).slice(0, 200) }),
+                data: capLogData(message.data),
+              }),
+            ),
+        },
+      } as MCPConfig),
+    );
     entry.mcp = mcp;
     entry.status = "connecting";
     entry.error = undefined;

@@ -7,10 +7,12 @@ import type {
   TranscriptItem,
 } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
+import type { TraceSpan } from "../shared/trace-waterfall.js";
 import { api, postStream } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { appendChatApp, rememberToolCard } from "./mcp-app-frame.js";
 import { renderToolResult } from "./render-content.js";
+import { traceWaterfall } from "./trace-waterfall.js";
 
 let providers: ProviderInfo[] = [];
 let conversations: ConversationSummary[] = [];
@@ -412,14 +414,35 @@ async function send(): Promise<void> {
   }
 }
 
+/** A run's trace as a waterfall (run → model calls → tool calls → MCP requests), fetched when opened. */
+function traceToggle(id: string): HTMLElement {
+  const body = h("div", { class: "trace-body" });
+  const toggle = h(
+    "details",
+    { class: "trace", testid: "trace" },
+    h("summary", {}, "Trace of this run"),
+    body,
+  );
+  toggle.addEventListener("toggle", () => {
+    if (!(toggle as HTMLDetailsElement).open || body.childElementCount > 0) return;
+    void api<TraceSpan[]>("GET", `/api/traces/${encodeURIComponent(id)}`).then(
+      (spans) => body.append(traceWaterfall(spans)),
+      (error) => body.append(h("div", { class: "form-message error" }, errorMessage(error))),
+    );
+  });
+  return toggle;
+}
+
 /** Streams one run (a turn, or a stopped run continued by an answer) into the transcript. */
 async function streamRun(url: string, body: Record<string, unknown>): Promise<void> {
   let items: TranscriptItem[] = shown.map((entry) => entry.item);
+  let traceId: string | undefined;
   sendButton.disabled = true;
   stopButton.disabled = false;
   try {
     await postStream<ChatEvent>(url, body, (event) => {
       if (event.type === "run-start") runId = event.runId;
+      if (event.type === "finish" && event.traceId) traceId = event.traceId;
       // The same fold the server stores the transcript with.
       items = foldChatEvent(items, event);
       showTranscript(items);
@@ -436,6 +459,7 @@ async function streamRun(url: string, body: Record<string, unknown>): Promise<vo
       entry.node.replaceWith(node);
       entry.node = node;
     }
+    if (traceId) transcript.append(traceToggle(traceId));
     await loadConversations();
   }
 }

@@ -1,0 +1,52 @@
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
+import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+
+// Issue 21: each chat turn's trace, from the same OpenTelemetry spans @junction/otel emits, as a
+// waterfall under the turn: run → model calls → tool calls → MCP requests, with durations.
+const artifacts = fileURLToPath(new URL("../../test-artifacts/chat-trace/", import.meta.url));
+
+let test: TestPlayground;
+let page: Page;
+let browser: LaunchedChromium | undefined;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  test = await startTestPlayground();
+  browser = await launchChromium({
+    viewport: { width: 1280, height: 900 },
+    pageErrors,
+    screenshots: artifacts,
+  });
+  page = browser.page;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await test?.close();
+});
+
+describe("a chat turn's trace on the page", () => {
+  it("shows the run, its model calls, the MCP tool call and the MCP requests as a waterfall", async () => {
+    await page.goto(test.url);
+    await page.getByTestId("nav-chat").click();
+    await page.getByTestId("composer").fill("please add 2 and 3");
+    await page.getByTestId("send").click();
+    const toggle = page.getByTestId("trace");
+    await toggle.waitFor();
+    await toggle.locator("summary").click();
+    const rows = page.getByTestId("trace-row");
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(5);
+    const names = await rows.locator(".waterfall-name").allInnerTexts();
+    expect(names[0]).toContain("invoke_agent playground");
+    expect(names.filter((name) => name.startsWith("chat offline-scripted"))).toHaveLength(2);
+    // The tools/call request folds into its execute_tool span, as the MCP conventions say; the
+    // other MCP requests (tools/list) are spans of their own.
+    expect(names).toContain("execute_tool everything_get-sum · MCP over pipe");
+    expect(names.filter((name) => name.startsWith("tools/list"))).not.toHaveLength(0);
+    await browser!.shot("chat-trace.png");
+    expect(pageErrors).toEqual([]);
+  });
+});
