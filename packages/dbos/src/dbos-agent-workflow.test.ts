@@ -9,10 +9,10 @@ import {
   notesRun,
   notesWorkerEnvironment,
   startNotesModel,
+  toolResultsPerRequest,
 } from "@junction/durable-engines/agent-scenario";
 import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
 import { type NodeProcess, startNode, withTimeout } from "@junction/durable-engines/processes";
-import type { WireFake } from "@junction/wire-fake";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 // A real Agent's run as a DBOS workflow, end to end: the Chat Completions provider against a
@@ -85,14 +85,6 @@ async function setUp() {
   const journaledSteps = (runId: string) =>
     withClient(async (client) => (await client.listWorkflowSteps(runId))?.map((step) => step.name));
   return { ...notesEventsOf(files), model, startWorker, approve, result, journaledSteps };
-}
-
-/** How many tool results each model request carried: one request per model step. */
-function toolResultsPerRequest(model: WireFake): number[] {
-  return model.requests.map(
-    (request) =>
-      (request.body.messages as { role: string }[]).filter((message) => message.role === "tool").length,
-  );
 }
 
 describe("dbosAgentWorkflow: an Agent's run on DBOS, crash-tested end to end", () => {

@@ -1,4 +1,5 @@
 import type { Durability, JSONValue } from "@junction/core";
+import { errorMessage } from "@junction/types";
 import { TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
 import { createRestateDriver } from "./restate-driver.js";
 
@@ -72,7 +73,7 @@ export function restateDurability(ctx: WorkflowContext): Durability {
 /** The failure as Restate journals it: the message, and a `code` (a `JunctionError`'s) as metadata. */
 function toTerminalError(error: unknown): TerminalError {
   if (error instanceof TerminalError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const code = (error as { code?: unknown } | null)?.code;
   return new TerminalError(message, typeof code === "string" ? { metadata: { code } } : undefined);
 }

@@ -49,3 +49,11 @@ export function notesWorkerEnvironment(options: {
 }): Record<string, string> {
   return { MODEL_URL: options.model.url, CALLS_FILE: options.callsFile, EVENTS_FILE: options.eventsFile };
 }
+
+/** How many tool results each model request carried: one request per model step. */
+export function toolResultsPerRequest(model: WireFake): number[] {
+  return model.requests.map(
+    (request) =>
+      (request.body.messages as { role: string }[]).filter((message) => message.role === "tool").length,
+  );
+}

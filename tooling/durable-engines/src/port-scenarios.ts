@@ -1,7 +1,7 @@
 // Small durable functions that pin the port's semantics on each engine, written once against
 // the port. Never imported by shipped code.
 import type { Durability } from "@junction/core";
-import { JunctionError } from "@junction/types";
+import { errorMessage, JunctionError } from "@junction/types";
 
 /** Scenario name → function of the port; `bodies` collects each step body that ran. */
 export function portScenarios(bodies: string[]): Record<string, (durability: Durability) => Promise<string>> {
@@ -28,7 +28,7 @@ export function portScenarios(bodies: string[]): Record<string, (durability: Dur
         return "no error";
       } catch (error) {
         const { code, metadata } = error as { code?: unknown; metadata?: Record<string, string> };
-        return `caught: ${(error as Error).message} (code ${code}, metadata.code ${metadata?.code})`;
+        return `caught: ${errorMessage(error)} (code ${code}, metadata.code ${metadata?.code})`;
       }
     },
     // The run loop runs a step's tool calls concurrently, and may wait for several approvals.
