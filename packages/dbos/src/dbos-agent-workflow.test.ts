@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import type { AgentResult } from "@junction/core";
 import {
-  notesEventsOf,
+  approveFrom,
   notesRun,
-  notesWorkerEnvironment,
-  startNotesModel,
+  notesRuns,
   toolResultsPerRequest,
 } from "@junction/durable-engines/agent-scenario";
 import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
@@ -24,49 +20,27 @@ const worker = fileURLToPath(new URL("./test-workers/agent-worker.ts", import.me
 const sender = fileURLToPath(new URL("./test-workers/send-signal.ts", import.meta.url));
 
 let postgres: Postgres;
-let directory: string;
+const runs = notesRuns("junction-dbos-agent-test-");
 let testNumber = 0;
 
 beforeAll(async () => {
   postgres = await startPostgres();
-  directory = mkdtempSync(join(tmpdir(), "junction-dbos-agent-test-"));
 });
 afterAll(() => {
   postgres?.stop();
-  rmSync(directory, { recursive: true, force: true });
+  runs.remove();
 });
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+afterEach(() => runs.cleanUp());
 
 /** A database, a model and files of the test's own. */
 async function setUp() {
   testNumber += 1;
   const databaseUrl = postgres.url(`junction_dbos_agent_${testNumber}`);
-  const files = {
-    eventsFile: join(directory, `events-${testNumber}.log`),
-    callsFile: join(directory, `calls-${testNumber}.log`),
-  };
-  const model = await startNotesModel();
-  cleanups.push(() => model.close());
-  const startWorker = (env: Record<string, string> = {}) => {
-    const running = startNode(worker, {
-      DATABASE_URL: databaseUrl,
-      ...notesWorkerEnvironment({ model, ...files }),
-      ...env,
-    });
-    cleanups.push(() => running.kill());
-    return running;
-  };
+  const { model, environment, events, track } = await runs.next();
+  const startWorker = (env: Record<string, string> = {}) =>
+    track(startNode(worker, { DATABASE_URL: databaseUrl, ...environment, ...env }));
   const approve = (runId: string, signal: string) =>
-    startNode(sender, {
-      DATABASE_URL: databaseUrl,
-      RUN_ID: runId,
-      SIGNAL_NAME: signal,
-      SIGNAL_VALUE: JSON.stringify({ approved: true }),
-    }).exited();
+    approveFrom(sender, { env: { DATABASE_URL: databaseUrl, RUN_ID: runId }, signal });
   const withClient = async <T>(use: (client: DBOSClient) => Promise<T>): Promise<T> => {
     const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl });
     try {
@@ -84,7 +58,7 @@ async function setUp() {
     );
   const journaledSteps = (runId: string) =>
     withClient(async (client) => (await client.listWorkflowSteps(runId))?.map((step) => step.name));
-  return { ...notesEventsOf(files), model, startWorker, approve, result, journaledSteps };
+  return { ...events, model, startWorker, approve, result, journaledSteps };
 }
 
 describe("dbosAgentWorkflow: an Agent's run on DBOS, crash-tested end to end", () => {

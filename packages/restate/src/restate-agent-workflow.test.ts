@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentResult } from "@junction/core";
 import {
-  notesEventsOf,
+  approveFrom,
   notesRun,
-  notesWorkerEnvironment,
-  startNotesModel,
+  notesRuns,
   toolResultsPerRequest,
 } from "@junction/durable-engines/agent-scenario";
 import { freePort, startNode, waitForPort, withTimeout } from "@junction/durable-engines/processes";
@@ -25,43 +21,26 @@ const worker = fileURLToPath(new URL("./test-workers/agent-worker.ts", import.me
 const sender = fileURLToPath(new URL("./test-workers/send-signal.ts", import.meta.url));
 
 let server: RestateServer;
-let directory: string;
-let testNumber = 0;
+const runs = notesRuns("junction-restate-agent-test-");
 
 beforeAll(async () => {
   server = await startRestateServer();
-  directory = mkdtempSync(join(tmpdir(), "junction-restate-agent-test-"));
 });
 afterAll(async () => {
   await server?.stop();
-  rmSync(directory, { recursive: true, force: true });
+  runs.remove();
 });
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+afterEach(() => runs.cleanUp());
 
 type Notes = { run: (ctx: unknown, request: AgentRunRequest) => Promise<AgentResult> };
 
 /** A worker port, a model and files of the test's own; the worker is registered on its first start. */
 async function setUp() {
-  testNumber += 1;
   const port = await freePort();
-  const files = {
-    eventsFile: join(directory, `events-${testNumber}.log`),
-    callsFile: join(directory, `calls-${testNumber}.log`),
-  };
-  const model = await startNotesModel();
-  cleanups.push(() => model.close());
+  const { model, environment, events, track } = await runs.next();
   let registered = false;
   const startWorker = async () => {
-    const running = startNode(worker, {
-      PORT: String(port),
-      RESTATE_LOGGING: "WARN",
-      ...notesWorkerEnvironment({ model, ...files }),
-    });
-    cleanups.push(() => running.kill());
+    const running = track(startNode(worker, { PORT: String(port), RESTATE_LOGGING: "WARN", ...environment }));
     await waitForPort(port, {
       timeoutMs: 10_000,
       what: () => `the worker to listen; its output:\n${running.output()}`,
@@ -73,19 +52,16 @@ async function setUp() {
   const ingress = clients.connect({ url: server.ingressUrl });
   const run = (runId: string) => ingress.workflowClient<Notes>({ name: "notes" }, runId);
   const approve = (runId: string, signal: string) =>
-    startNode(sender, {
-      INGRESS_URL: server.ingressUrl,
-      WORKFLOW: "notes",
-      RUN_ID: runId,
-      SIGNAL_NAME: signal,
-      SIGNAL_VALUE: JSON.stringify({ approved: true }),
-    }).exited();
+    approveFrom(sender, {
+      env: { INGRESS_URL: server.ingressUrl, WORKFLOW: "notes", RUN_ID: runId },
+      signal,
+    });
   const result = (runId: string, running: { output(): string }) =>
     withTimeout(run(runId).workflowAttach(), {
       timeoutMs: 15_000,
       what: () => `the run's result; worker output:\n${running.output()}`,
     });
-  return { ...notesEventsOf(files), model, startWorker, run, approve, result };
+  return { ...events, model, startWorker, run, approve, result };
 }
 
 describe("restateAgentWorkflow: an Agent's run on Restate, crash-tested end to end", () => {

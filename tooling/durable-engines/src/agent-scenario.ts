@@ -2,8 +2,11 @@
 // the test's process), the worker's environment, and what the workers recorded. The worker half
 // is agent-worker.ts. Never imported by shipped code.
 
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ASKED, notesRun } from "@junction/durable-engines/agent-worker";
-import { type NodeProcess, readLines, waitFor } from "@junction/durable-engines/processes";
+import { type NodeProcess, readLines, startNode, waitFor } from "@junction/durable-engines/processes";
 import type { WireFake } from "@junction/wire-fake";
 import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
 
@@ -56,4 +59,61 @@ export function toolResultsPerRequest(model: WireFake): number[] {
     (request) =>
       (request.body.messages as { role: string }[]).filter((message) => message.role === "tool").length,
   );
+}
+
+/** What one crash-and-resume run has of its own: a model, files, and the worker's environment. */
+export interface NotesRun {
+  readonly model: WireFake;
+  readonly files: { eventsFile: string; callsFile: string };
+  /** MODEL_URL, CALLS_FILE, EVENTS_FILE for the worker processes. */
+  readonly environment: Record<string, string>;
+  /** The worker's questions, the server's calls, and the wait for a question. */
+  readonly events: ReturnType<typeof notesEventsOf>;
+  /** Kills `worker` when the run is cleaned up. */
+  track(worker: NodeProcess): NodeProcess;
+}
+
+/**
+ * A scratch directory for a series of runs: `next()` starts a run's model and names its files,
+ * `cleanUp()` kills its workers and stops its model (after each test), `remove()` deletes the
+ * directory (after all of them).
+ */
+export function notesRuns(prefix: string) {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  const cleanups: Array<() => Promise<void>> = [];
+  let count = 0;
+  return {
+    next: async (): Promise<NotesRun> => {
+      count += 1;
+      const files = {
+        eventsFile: join(directory, `events-${count}.log`),
+        callsFile: join(directory, `calls-${count}.log`),
+      };
+      const model = await startNotesModel();
+      cleanups.push(() => model.close());
+      return {
+        model,
+        files,
+        environment: notesWorkerEnvironment({ model, ...files }),
+        events: notesEventsOf(files),
+        track: (worker) => {
+          cleanups.push(() => worker.kill());
+          return worker;
+        },
+      };
+    },
+    cleanUp: async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    },
+    remove: () => rmSync(directory, { recursive: true, force: true }),
+  };
+}
+
+/** Approves the call: runs the package's signal-sending script in a process of its own, until it exits. */
+export function approveFrom(script: string, options: { env: Record<string, string>; signal: string }) {
+  return startNode(script, {
+    ...options.env,
+    SIGNAL_NAME: options.signal,
+    SIGNAL_VALUE: JSON.stringify({ approved: true }),
+  }).exited();
 }
