@@ -22,7 +22,9 @@ async function metaServer(): Promise<MCP> {
 
 /** The `_meta` the server saw, without the SDK's progress token. */
 function metaSeen(result: { content: { type: string }[] }): Record<string, unknown> {
-  const { progressToken: _progressToken, ...meta } = JSON.parse((result.content[0] as unknown as { text: string }).text);
+  const { progressToken: _progressToken, ...meta } = JSON.parse(
+    (result.content[0] as unknown as { text: string }).text,
+  );
   return meta;
 }
 
