@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { type AgentOverheadFigures, benchAgentOverhead } from "./bench-agent-overhead.ts";
 import { benchConnectAll, type ConnectAllFigures, REMOTE_DELAY_MS } from "./bench-connect-all.ts";
+import { benchDurableEngines, type DurableEngineFigures } from "./bench-durable-engines.ts";
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
 import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios } from "./bench-mcp-calls.ts";
@@ -26,7 +27,8 @@ const SMOKE_DEADLINE_MS = 180_000;
 
 // `--smoke`: every measurement once with a handful of calls, no footprint, no targets, nothing
 // written: it shows the benchmark still runs (the root `ci` script runs it), not how fast anything is.
-// `--no-footprint`: a full run without the installs.
+// `--no-footprint`: a full run without the installs. `--no-engines`: without the durable engines
+// (a smoke run never starts them: it needs neither PostgreSQL nor the Restate server).
 const mode: BenchMode = process.argv.includes("--smoke") ? "smoke" : "full";
 const smoke = mode === "smoke";
 const rounds = smoke ? 1 : 4;
@@ -53,11 +55,22 @@ log("bench: tracing overhead per step…");
 const tracing = await benchTracingOverhead(smoke ? 3 : 60);
 log("bench: cold import time…");
 const imports = benchImportTime(smoke ? 1 : 9);
+const skipEngines = smoke || process.argv.includes("--no-engines");
+if (skipEngines) {
+  log(
+    `bench: durable engines (DBOS on PostgreSQL, Restate) skipped${smoke ? " in --smoke" : " (--no-engines)"}: a full \`pnpm bench\` measures them`,
+  );
+} else {
+  log("bench: durable engines: step overhead and resume after a worker restart…");
+}
+const engines = skipEngines
+  ? undefined
+  : await benchDurableEngines({ steps: 200, rounds: 11, resumeRuns: 5, log });
 const skipFootprint = smoke || process.argv.includes("--no-footprint");
 if (!skipFootprint)
   log("bench: installed footprint (packs, then installs from tarballs and the npm registry)…");
 const footprint = skipFootprint ? [] : await benchFootprint();
-checkFigures({ calls, paired, connect, agent, imports, footprint });
+checkFigures({ calls, paired, connect, agent, imports, footprint, engines });
 
 const header = machine();
 const callsSection = [
@@ -69,7 +82,9 @@ const callsSection = [
   "",
   "Junction runs every stdio server in a session of its own (its own process group), so that `close()` ends everything the server started, grandchildren included; the other clients leave a server's children running. On Linux with scheduler autogroups (on here), a new session is also scheduled as a group of its own, which costs throughput in a tight loop of instant calls: the row with the raw SDK's server in its own session (`setsid`) measures that cost without Junction.",
 ].join("\n");
-const targets = smoke ? "" : targetsTable({ calls, paired, connect, agent, tracing, imports, footprint });
+const targets = smoke
+  ? ""
+  : targetsTable({ calls, paired, connect, agent, tracing, imports, footprint, engines });
 const wholeRun = `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s. Reproduce with \`pnpm bench\`.`;
 
 const report = [
@@ -92,6 +107,10 @@ const report = [
   "## Tracing overhead per step",
   "",
   tracingTable(tracing),
+  "",
+  "## Durable engines",
+  "",
+  engines ? enginesSection(engines) : "Not measured in this run (`--smoke` or `--no-engines`).",
   "",
   "## Cold import",
   "",
@@ -127,6 +146,7 @@ function checkFigures(figures: {
   agent: AgentOverheadFigures;
   imports: ImportFigures[];
   footprint: FootprintFigures[];
+  engines: DurableEngineFigures | undefined;
 }): void {
   const wrong: string[] = [];
   const positive = (label: string, value: number) => {
@@ -157,6 +177,14 @@ function checkFigures(figures: {
     if (!Number.isFinite(value)) wrong.push(`agent overhead ${label} is ${value}`);
   for (const f of figures.imports) positive(`cold import of ${f.name}`, f.ms);
   for (const f of figures.footprint) positive(`footprint of ${f.name}`, f.bytes);
+  for (const f of figures.engines?.steps ?? []) {
+    positive(`${f.engine} bare step`, f.bareMs);
+    positive(`${f.engine} step through the port`, f.portMs);
+  }
+  for (const f of figures.engines?.resumes ?? []) {
+    positive(`${f.engine} approval to next model request`, f.approvalToModelMs);
+    positive(`${f.engine} worker start to the question asked again`, f.workerToQuestionMs);
+  }
   if (wrong.length > 0) throw new Error(`bench: figures missing or wrong:\n  ${wrong.join("\n  ")}`);
 }
 
@@ -337,8 +365,9 @@ function targetsTable(figures: {
   tracing: TracingOverheadFigures;
   imports: ImportFigures[];
   footprint: FootprintFigures[];
+  engines: DurableEngineFigures | undefined;
 }): string {
-  const { calls, paired, connect, agent, tracing, imports, footprint } = figures;
+  const { calls, paired, connect, agent, tracing, imports, footprint, engines } = figures;
   const rows: string[][] = [];
   const verdict = (met: boolean) => (met ? "met" : "**short**");
   for (const pairs of paired) {
@@ -383,5 +412,69 @@ function targetsTable(figures: {
     const mb = footprint[0].bytes / 1e6;
     rows.push(["footprint ≤ 25 MB", `${mb.toFixed(1)} MB`, verdict(mb <= 25)]);
   }
+  for (const f of engines?.steps ?? []) {
+    rows.push([
+      `${engineName(f.engine)} step through the port ≤ 1.2× its bare \`${f.bareName}\``,
+      `${formatRatio(f.portMs / f.bareMs)} (${formatMs(f.portMs)} vs ${formatMs(f.bareMs)} ms)`,
+      verdict(f.portMs <= 1.2 * f.bareMs),
+    ]);
+  }
+  if (engines?.steps.length) {
+    rows.push([
+      "Junction's own work per agent step < 1 ms (the agent overhead above, in memory)",
+      `${formatMs(agent.junctionMs)} ms`,
+      verdict(agent.junctionMs < 1),
+    ]);
+  }
+  for (const f of engines?.resumes ?? []) {
+    rows.push([
+      `${engineName(f.engine)}: approval → next model request after a worker restart < 2 s`,
+      `${formatMs(f.approvalToModelMs)} ms (worst of ${f.runs}: ${formatMs(f.approvalToModelWorstMs)} ms)`,
+      verdict(f.approvalToModelWorstMs < 2000),
+    ]);
+  }
+  for (const line of engines?.skipped ?? []) rows.push([line, "—", "not measured"]);
   return table(["target", "measured", "verdict"], rows);
+}
+
+function engineName(engine: string): string {
+  return engine === "dbos" ? "DBOS" : "Restate";
+}
+
+function enginesSection(f: DurableEngineFigures): string {
+  const microseconds = (ms: number) => (ms * 1000).toFixed(0);
+  return [
+    table(
+      ["engine", "bare step µs", "through Junction's port µs", "ratio", "difference µs"],
+      f.steps.map((s) => [
+        `${engineName(s.engine)} (\`${s.bareName}\`)`,
+        microseconds(s.bareMs),
+        microseconds(s.portMs),
+        formatRatio(s.portMs / s.bareMs),
+        microseconds(s.portMs - s.bareMs),
+      ]),
+    ),
+    "",
+    `Per step, the median over ${f.steps[0]?.rounds ?? 0} rounds of ${f.steps[0]?.steps ?? 0} sequential steps with a trivial body, the engine's own step against the same step through \`dbosWorkflow\` / \`restateWorkflow\`, in one workflow each, alternating which goes first (\`packages/{dbos,restate}/bench/step-overhead.ts\`). DBOS journals in a throwaway PostgreSQL cluster (fsync off); Restate in its server from npm, both on this machine.`,
+    "",
+    table(
+      [
+        "engine",
+        "runs",
+        "approval → next model request ms (median)",
+        "worst ms",
+        "worker start → question asked again ms",
+      ],
+      f.resumes.map((r) => [
+        engineName(r.engine),
+        String(r.runs),
+        formatMs(r.approvalToModelMs),
+        formatMs(r.approvalToModelWorstMs),
+        formatMs(r.workerToQuestionMs),
+      ]),
+    ),
+    "",
+    "A real Agent's run (provider-chatcompletions against a local wire fake, an MCP server over stdio through `MCPPool`, `annotationPolicy()` asking before the tool) in a worker process: the worker is SIGKILLed while the approval waits and started again; once the recovered run has asked again, the approval is sent from this process with the package's `sendSignal` (its client connected beforehand), and the clock runs until the wire fake receives the run's next model request (polled every millisecond). The last column is the recovery itself: from starting the new worker process (Node, the engine's SDK, the MCP server's connection) until the replayed run asks again, without a model request.",
+    ...(f.skipped.length ? ["", ...f.skipped] : []),
+  ].join("\n");
 }

@@ -26,6 +26,13 @@ export type AgentEvent =
       name: string;
       input: unknown;
       /**
+       * The signal that answers this question on the run's durability port:
+       * `approval:<step>:<callId>`. On a durable engine (`@junction/dbos`, `@junction/restate`)
+       * the answer comes from outside: send this signal to the run with `{ approved: true }` or
+       * `{ approved: false, reason }` from any process.
+       */
+      signal: string;
+      /**
        * Why a person is asked when the approval policy alone would not have asked: set when the
        * exfiltration guard turned an approval into a question (an open-world call after the
        * conversation read private data). Show it beside the arguments.

@@ -63,14 +63,16 @@ describe("a durable engine's port that replays by position", () => {
     const questions: string[] = [];
     for await (const event of handle) {
       if (event.type !== "tool-approval-request") continue;
-      questions.push(event.id);
+      // The event names the signal that answers it, for an engine's client to send.
+      questions.push(event.signal);
       // Answered in the reverse order, from outside, as an engine's client would.
       if (questions.length === 2) {
-        setTimeout(() => port.deliverSignal("approval:1:b", { approved: true }), 5);
-        setTimeout(() => port.deliverSignal("approval:1:a", { approved: true }), 15);
+        setTimeout(() => port.deliverSignal(questions[1]!, { approved: true }), 5);
+        setTimeout(() => port.deliverSignal(questions[0]!, { approved: true }), 15);
       }
     }
     const result = await handle.final;
+    expect(questions).toEqual(["approval:1:a", "approval:1:b"]);
     expect(result.text).toBe("both done");
     const expected = [
       "tools:1",

@@ -194,6 +194,7 @@ function waitForApproval(parts: {
     id: call.id,
     name: call.name,
     input: decision.input,
+    signal: name,
     ...(decision.reason ? { reason: decision.reason } : {}),
     approve: () => deliver({ approved: true }),
     deny: (reason?: string) => deliver({ approved: false, ...(reason ? { reason } : {}) }),

@@ -3,7 +3,7 @@ import type { Durability, JSONValue } from "@junction/core";
 import { dbosDurability } from "./dbos-durability.js";
 
 /** A durable function registered with DBOS by {@link dbosWorkflow}. */
-export interface DBOSWorkflow<Input extends JSONValue, Output extends JSONValue> {
+export interface DBOSWorkflow<Input, Output> {
   /** The DBOS workflow's name, the same in every process that runs it. */
   readonly name: string;
   /**

@@ -15,10 +15,29 @@ import { runToolTask } from "./tool-task.js";
 /** The 2026-07-28 `HeaderMismatch` error: request headers that disagree with the body. */
 const HEADER_MISMATCH = -32020;
 
+/**
+ * The `_meta` key that carries a tool call's idempotency key to the server: the same for every
+ * attempt at one call of a run (a replay after a crash included), so a server can deduplicate.
+ */
+export const IDEMPOTENCY_KEY_META = "dev.junction/idempotency-key";
+
 /** Options of `MCP.callTool`. */
 export interface MCPCallToolOptions extends MCPRequestOptions {
   /** Receives the server's progress notifications for this call. */
   onProgress?: ToolContext["onProgress"];
+  /**
+   * Sent to the server as `_meta["dev.junction/idempotency-key"]`: an Agent passes its tool
+   * context's key (`<runId>:tool:<step>:<callId>`), the same when the call is retried.
+   */
+  idempotencyKey?: string;
+}
+
+/** A `tools/call` request's params. */
+interface CallParams {
+  [key: string]: unknown;
+  name: string;
+  arguments: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }
 
 interface ToolMetadata {
@@ -118,7 +137,13 @@ export class MCPTools {
           }
         }
       : undefined;
-    const params = { name, arguments: args };
+    const params = {
+      name,
+      arguments: args,
+      ...(options.idempotencyKey === undefined
+        ? {}
+        : { _meta: { [IDEMPOTENCY_KEY_META]: options.idempotencyKey } }),
+    };
     if (
       this.metadata.get(name)?.taskSupport === "required" &&
       this.context.capabilities()?.tasks?.requests?.tools?.call
@@ -169,11 +194,7 @@ export class MCPTools {
    * `outputSchema`, which we check ourselves, turning a mismatch into an error result.)
    * Elsewhere as a plain request whose result {@link convertCallToolResult} checks leniently.
    */
-  private async send(
-    session: Session,
-    params: { name: string; arguments: Record<string, unknown> },
-    requestOptions: RequestOptions,
-  ): Promise<unknown> {
+  private async send(session: Session, params: CallParams, requestOptions: RequestOptions): Promise<unknown> {
     const tool = this.cache.held?.find((candidate) => candidate.name === params.name);
     if (session.kind === "http" && session.client.getProtocolEra() === "modern" && tool) {
       try {
@@ -195,7 +216,7 @@ export class MCPTools {
 
   private callWithDefinition(
     session: Session,
-    params: { name: string; arguments: Record<string, unknown> },
+    params: CallParams,
     tool: MCPTool,
     requestOptions: RequestOptions,
   ): Promise<unknown> {
@@ -205,7 +226,7 @@ export class MCPTools {
 
   private callAsTask(
     name: string,
-    params: { name: string; arguments: Record<string, unknown> },
+    params: CallParams,
     options: MCPCallToolOptions,
     onprogress: RequestOptions["onprogress"],
   ): Promise<ToolResult> {

@@ -267,7 +267,11 @@ export class MCP implements ToolSource {
     const tools = await this.tools.load();
     return tools.map((tool) =>
       proxyTool(tool, options.prefix, (input, context) =>
-        this.callTool(tool.name, input, { signal: context?.signal, onProgress: context?.onProgress }),
+        this.callTool(tool.name, input, {
+          signal: context?.signal,
+          onProgress: context?.onProgress,
+          ...(context?.idempotencyKey === undefined ? {} : { idempotencyKey: context.idempotencyKey }),
+        }),
       ),
     );
   }

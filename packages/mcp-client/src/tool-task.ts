@@ -39,7 +39,7 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
  */
 export function runToolTask(
   client: Client,
-  params: { name: string; arguments: Record<string, unknown> },
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
   options: ToolTaskOptions,
 ): Promise<Record<string, unknown>> {
   const stream = new AbortController();

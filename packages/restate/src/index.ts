@@ -1,3 +1,8 @@
+export {
+  type AgentRunRequest,
+  type RestateAgentWorkflow,
+  restateAgentWorkflow,
+} from "./restate-agent-workflow.js";
 export { restateDurability } from "./restate-durability.js";
 export {
   promptRetryPolicy,

@@ -1,5 +1,21 @@
 // The shared half of the step-overhead benchmarks: rounds alternating which side goes first,
-// medians, one line of figures. Never imported by shipped code.
+// medians, one line of figures (and, for `pnpm bench` at the root, the figures as JSON). Never
+// imported by shipped code.
+
+/** A step's cost through the durability port next to the engine's own bare step, per step. */
+export interface StepOverheadFigures {
+  engine: string;
+  /** The engine's own step, for example `DBOS.runStep`. */
+  bareName: string;
+  steps: number;
+  rounds: number;
+  /** Medians over the rounds of the time per step, in milliseconds. */
+  bareMs: number;
+  portMs: number;
+}
+
+/** The prefix of the line that carries the figures as JSON, when BENCH_FIGURES is set. */
+export const FIGURES_LINE = "step-overhead-figures ";
 
 /** Times `time("bare" | "port", round)` (milliseconds per step) over rounds and prints the comparison. */
 export async function compareStepOverhead(options: {
@@ -8,7 +24,7 @@ export async function compareStepOverhead(options: {
   steps: number;
   rounds: number;
   time: (side: "bare" | "port", round: number) => Promise<number>;
-}): Promise<void> {
+}): Promise<StepOverheadFigures> {
   const bare: number[] = [];
   const port: number[] = [];
   for (let round = 0; round <= options.rounds; round++) {
@@ -22,11 +38,20 @@ export async function compareStepOverhead(options: {
     port.push(times.port!);
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const [bareStep, portStep] = [median(bare), median(port)];
+  const figures: StepOverheadFigures = {
+    engine: options.engine,
+    bareName: options.bareName,
+    steps: options.steps,
+    rounds: options.rounds,
+    bareMs: median(bare),
+    portMs: median(port),
+  };
   const microseconds = (milliseconds: number) => `${(milliseconds * 1000).toFixed(0)} µs`;
   console.log(
-    `${options.engine} step (median of ${options.rounds} rounds of ${options.steps} steps): bare ${options.bareName} ` +
-      `${microseconds(bareStep)}, through the port ${microseconds(portStep)}, ratio ${(portStep / bareStep).toFixed(3)}, ` +
-      `difference ${microseconds(portStep - bareStep)}`,
+    `${figures.engine} step (median of ${figures.rounds} rounds of ${figures.steps} steps): bare ${figures.bareName} ` +
+      `${microseconds(figures.bareMs)}, through the port ${microseconds(figures.portMs)}, ratio ${(figures.portMs / figures.bareMs).toFixed(3)}, ` +
+      `difference ${microseconds(figures.portMs - figures.bareMs)}`,
   );
+  if (process.env.BENCH_FIGURES) console.log(`${FIGURES_LINE}${JSON.stringify(figures)}`);
+  return figures;
 }

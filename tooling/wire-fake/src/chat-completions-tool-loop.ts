@@ -1,4 +1,4 @@
-import { startWireFake, type WireFake } from "./index.ts";
+import { startWireFake, type WireFake } from "./index.js";
 
 export interface ToolLoopOptions {
   /** The tool the fake asks for on every tool step. */

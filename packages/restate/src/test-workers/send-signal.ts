@@ -5,7 +5,7 @@ import * as clients from "@restatedev/restate-sdk-clients";
 
 await sendSignal({
   ingress: clients.connect({ url: process.env.INGRESS_URL! }),
-  workflow: "two-steps",
+  workflow: process.env.WORKFLOW ?? "two-steps",
   runId: process.env.RUN_ID!,
   name: process.env.SIGNAL_NAME!,
   value: JSON.parse(process.env.SIGNAL_VALUE!),

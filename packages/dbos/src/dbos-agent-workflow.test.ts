@@ -1,0 +1,108 @@
+import { fileURLToPath } from "node:url";
+import { DBOSClient } from "@dbos-inc/dbos-sdk";
+import type { AgentResult } from "@junction/core";
+import {
+  approveFrom,
+  notesRun,
+  notesRuns,
+  toolResultsPerRequest,
+} from "@junction/durable-engines/agent-scenario";
+import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
+import { type NodeProcess, startNode, withTimeout } from "@junction/durable-engines/processes";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+// A real Agent's run as a DBOS workflow, end to end: the Chat Completions provider against a
+// wire fake in this process, an MCP server over stdio through an MCPPool in the worker,
+// annotationPolicy() asking before the call, the worker SIGKILLed while the approval waits, and
+// the approval sent by a process of its own.
+
+const worker = fileURLToPath(new URL("./test-workers/agent-worker.ts", import.meta.url));
+const sender = fileURLToPath(new URL("./test-workers/send-signal.ts", import.meta.url));
+
+let postgres: Postgres;
+const runs = notesRuns("junction-dbos-agent-test-");
+let testNumber = 0;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+});
+afterAll(() => {
+  postgres?.stop();
+  runs.remove();
+});
+afterEach(() => runs.cleanUp());
+
+/** A database, a model and files of the test's own. */
+async function setUp() {
+  testNumber += 1;
+  const databaseUrl = postgres.url(`junction_dbos_agent_${testNumber}`);
+  const { model, environment, events, track } = await runs.next();
+  const startWorker = (env: Record<string, string> = {}) =>
+    track(startNode(worker, { DATABASE_URL: databaseUrl, ...environment, ...env }));
+  const approve = (runId: string, signal: string) =>
+    approveFrom(sender, { env: { DATABASE_URL: databaseUrl, RUN_ID: runId }, signal });
+  const withClient = async <T>(use: (client: DBOSClient) => Promise<T>): Promise<T> => {
+    const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl });
+    try {
+      return await use(client);
+    } finally {
+      await client.destroy();
+    }
+  };
+  const result = (runId: string, running: NodeProcess) =>
+    withClient((client) =>
+      withTimeout(client.retrieveWorkflow<AgentResult>(runId).getResult({ pollingIntervalMs: 50 }), {
+        timeoutMs: 15_000,
+        what: () => `the run's result; worker output:\n${running.output()}`,
+      }),
+    );
+  const journaledSteps = (runId: string) =>
+    withClient(async (client) => (await client.listWorkflowSteps(runId))?.map((step) => step.name));
+  return { ...events, model, startWorker, approve, result, journaledSteps };
+}
+
+describe("dbosAgentWorkflow: an Agent's run on DBOS, crash-tested end to end", () => {
+  it("survives a SIGKILL of the worker while the approval waits: the model and the MCP tool each run once, the approval comes from another process", async () => {
+    const { model, startWorker, reachApproval, approve, result, journaledSteps, calls, questions } =
+      await setUp();
+    const first = startWorker({ START_RUN_ID: "agent-worker-killed" });
+    const signal = await reachApproval(1, first);
+    expect(signal).toBe("approval:1:call_0");
+    // The model's first step is journaled (then the wait's own durable sleep, DBOS.sleep).
+    expect((await journaledSteps("agent-worker-killed"))?.slice(0, 3)).toEqual([
+      "tools:1",
+      "model:1",
+      "gate:1:call_0",
+    ]);
+    await first.kill();
+    expect(model.requests).toHaveLength(1);
+
+    const second = startWorker();
+    // The recovered run asks again (the question is shown again), without asking the model again.
+    await reachApproval(2, second);
+    expect(model.requests).toHaveLength(1);
+    await approve("agent-worker-killed", signal);
+
+    const final = await result("agent-worker-killed", second);
+    expect(final.text).toBe(notesRun.answer);
+    expect(final.finishReason).toBe("stop");
+    expect(toolResultsPerRequest(model)).toEqual([0, 1]);
+    expect(calls()).toEqual([{ text: notesRun.note, key: "agent-worker-killed:tool:1:call_0" }]);
+    expect(questions()).toEqual([signal, signal]);
+  });
+
+  it("survives a crash of PostgreSQL too, with the approval sent while no worker runs", async () => {
+    const { model, startWorker, reachApproval, approve, result, calls } = await setUp();
+    const first = startWorker({ START_RUN_ID: "agent-engine-restarted" });
+    const signal = await reachApproval(1, first);
+    await first.kill();
+    postgres.restart();
+    await approve("agent-engine-restarted", signal);
+
+    const second = startWorker();
+    const final = await result("agent-engine-restarted", second);
+    expect(final.text).toBe(notesRun.answer);
+    expect(toolResultsPerRequest(model)).toEqual([0, 1]);
+    expect(calls()).toEqual([{ text: notesRun.note, key: "agent-engine-restarted:tool:1:call_0" }]);
+  });
+});

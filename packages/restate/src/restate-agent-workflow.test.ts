@@ -1,0 +1,106 @@
+import { fileURLToPath } from "node:url";
+import type { AgentResult } from "@junction/core";
+import {
+  approveFrom,
+  notesRun,
+  notesRuns,
+  toolResultsPerRequest,
+} from "@junction/durable-engines/agent-scenario";
+import { freePort, startNode, waitForPort, withTimeout } from "@junction/durable-engines/processes";
+import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
+import * as clients from "@restatedev/restate-sdk-clients";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { AgentRunRequest } from "./restate-agent-workflow.js";
+
+// A real Agent's run as a Restate workflow, end to end: the Chat Completions provider against a
+// wire fake in this process, an MCP server over stdio through an MCPPool in the worker,
+// annotationPolicy() asking before the call, the worker SIGKILLed while the approval waits, and
+// the approval sent by a process of its own.
+
+const worker = fileURLToPath(new URL("./test-workers/agent-worker.ts", import.meta.url));
+const sender = fileURLToPath(new URL("./test-workers/send-signal.ts", import.meta.url));
+
+let server: RestateServer;
+const runs = notesRuns("junction-restate-agent-test-");
+
+beforeAll(async () => {
+  server = await startRestateServer();
+});
+afterAll(async () => {
+  await server?.stop();
+  runs.remove();
+});
+afterEach(() => runs.cleanUp());
+
+type Notes = { run: (ctx: unknown, request: AgentRunRequest) => Promise<AgentResult> };
+
+/** A worker port, a model and files of the test's own; the worker is registered on its first start. */
+async function setUp() {
+  const port = await freePort();
+  const { model, environment, events, track } = await runs.next();
+  let registered = false;
+  const startWorker = async () => {
+    const running = track(startNode(worker, { PORT: String(port), RESTATE_LOGGING: "WARN", ...environment }));
+    await waitForPort(port, {
+      timeoutMs: 10_000,
+      what: () => `the worker to listen; its output:\n${running.output()}`,
+    });
+    if (!registered) await server.register(`http://127.0.0.1:${port}`);
+    registered = true;
+    return running;
+  };
+  const ingress = clients.connect({ url: server.ingressUrl });
+  const run = (runId: string) => ingress.workflowClient<Notes>({ name: "notes" }, runId);
+  const approve = (runId: string, signal: string) =>
+    approveFrom(sender, {
+      env: { INGRESS_URL: server.ingressUrl, WORKFLOW: "notes", RUN_ID: runId },
+      signal,
+    });
+  const result = (runId: string, running: { output(): string }) =>
+    withTimeout(run(runId).workflowAttach(), {
+      timeoutMs: 15_000,
+      what: () => `the run's result; worker output:\n${running.output()}`,
+    });
+  return { ...events, model, startWorker, run, approve, result };
+}
+
+describe("restateAgentWorkflow: an Agent's run on Restate, crash-tested end to end", () => {
+  it("survives a SIGKILL of the worker while the approval waits: the model and the MCP tool each run once, the approval comes from another process", async () => {
+    const { model, startWorker, run, reachApproval, approve, result, calls, questions } = await setUp();
+    const first = await startWorker();
+    await run("agent-worker-killed").workflowSubmit({ input: notesRun.input });
+    const signal = await reachApproval(1, first);
+    expect(signal).toBe("approval:1:call_0");
+    await first.kill();
+    expect(model.requests).toHaveLength(1);
+
+    const second = await startWorker();
+    // The replayed run asks again (the question is shown again), without asking the model again.
+    await reachApproval(2, second);
+    expect(model.requests).toHaveLength(1);
+    await approve("agent-worker-killed", signal);
+
+    const final = await result("agent-worker-killed", second);
+    expect(final.text).toBe(notesRun.answer);
+    expect(final.finishReason).toBe("stop");
+    expect(toolResultsPerRequest(model)).toEqual([0, 1]);
+    expect(calls()).toEqual([{ text: notesRun.note, key: "agent-worker-killed:tool:1:call_0" }]);
+    expect(questions()).toEqual([signal, signal]);
+  });
+
+  it("survives a crash of the Restate server too, with the approval sent while no worker runs", async () => {
+    const { model, startWorker, run, reachApproval, approve, result, calls } = await setUp();
+    const first = await startWorker();
+    await run("agent-server-restarted").workflowSubmit({ input: notesRun.input });
+    const signal = await reachApproval(1, first);
+    await first.kill();
+    await server.restart();
+    await approve("agent-server-restarted", signal);
+
+    const second = await startWorker();
+    const final = await result("agent-server-restarted", second);
+    expect(final.text).toBe(notesRun.answer);
+    expect(toolResultsPerRequest(model)).toEqual([0, 1]);
+    expect(calls()).toEqual([{ text: notesRun.note, key: "agent-server-restarted:tool:1:call_0" }]);
+  });
+});

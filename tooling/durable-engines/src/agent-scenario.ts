@@ -1,0 +1,119 @@
+// The test half of the Agent crash tests and the resume benchmark: the model (a wire fake in
+// the test's process), the worker's environment, and what the workers recorded. The worker half
+// is agent-worker.ts. Never imported by shipped code.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ASKED, notesRun } from "@junction/durable-engines/agent-worker";
+import { type NodeProcess, readLines, startNode, waitFor } from "@junction/durable-engines/processes";
+import type { WireFake } from "@junction/wire-fake";
+import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
+
+export { notesRun };
+
+/**
+ * The model: one step asking for `save_note`, then (once the conversation holds its result) a
+ * text answer built from it. Each request is recorded in `requests`: one per model step.
+ */
+export function startNotesModel(): Promise<WireFake> {
+  return startChatCompletionsToolLoop({
+    toolName: "save_note",
+    toolSteps: 1,
+    toolArguments: () => ({ text: notesRun.note }),
+    finalText: (results) => `Noted: ${results.join("; ")}`,
+  });
+}
+
+/** The test side: the questions the workers surfaced, the calls the MCP server saw, and waits on them. */
+export function notesEventsOf(files: { eventsFile: string; callsFile: string }) {
+  const questions = () =>
+    readLines(files.eventsFile)
+      .filter((line) => line.startsWith(ASKED))
+      .map((line) => line.slice(ASKED.length));
+  const calls = () =>
+    readLines(files.callsFile).map((line) => JSON.parse(line) as { text: string; key: string | null });
+  /** Waits until the run has asked `times` times (once per worker that reached the wait); the signal's name. */
+  const reachApproval = async (times: number, worker: Pick<NodeProcess, "output">): Promise<string> => {
+    await waitFor(() => questions().length >= times, {
+      timeoutMs: 15_000,
+      what: `the run to ask for approval (${times}); worker output:\n${worker.output()}`,
+    });
+    return questions()[times - 1]!;
+  };
+  return { questions, calls, reachApproval };
+}
+
+/** The environment of a worker process: the model's URL and the test's files. */
+export function notesWorkerEnvironment(options: {
+  model: WireFake;
+  callsFile: string;
+  eventsFile: string;
+}): Record<string, string> {
+  return { MODEL_URL: options.model.url, CALLS_FILE: options.callsFile, EVENTS_FILE: options.eventsFile };
+}
+
+/** How many tool results each model request carried: one request per model step. */
+export function toolResultsPerRequest(model: WireFake): number[] {
+  return model.requests.map(
+    (request) =>
+      (request.body.messages as { role: string }[]).filter((message) => message.role === "tool").length,
+  );
+}
+
+/** What one crash-and-resume run has of its own: a model, files, and the worker's environment. */
+export interface NotesRun {
+  readonly model: WireFake;
+  readonly files: { eventsFile: string; callsFile: string };
+  /** MODEL_URL, CALLS_FILE, EVENTS_FILE for the worker processes. */
+  readonly environment: Record<string, string>;
+  /** The worker's questions, the server's calls, and the wait for a question. */
+  readonly events: ReturnType<typeof notesEventsOf>;
+  /** Kills `worker` when the run is cleaned up. */
+  track(worker: NodeProcess): NodeProcess;
+}
+
+/**
+ * A scratch directory for a series of runs: `next()` starts a run's model and names its files,
+ * `cleanUp()` kills its workers and stops its model (after each test), `remove()` deletes the
+ * directory (after all of them).
+ */
+export function notesRuns(prefix: string) {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  const cleanups: Array<() => Promise<void>> = [];
+  let count = 0;
+  return {
+    next: async (): Promise<NotesRun> => {
+      count += 1;
+      const files = {
+        eventsFile: join(directory, `events-${count}.log`),
+        callsFile: join(directory, `calls-${count}.log`),
+      };
+      const model = await startNotesModel();
+      cleanups.push(() => model.close());
+      return {
+        model,
+        files,
+        environment: notesWorkerEnvironment({ model, ...files }),
+        events: notesEventsOf(files),
+        track: (worker) => {
+          cleanups.push(() => worker.kill());
+          return worker;
+        },
+      };
+    },
+    cleanUp: async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    },
+    remove: () => rmSync(directory, { recursive: true, force: true }),
+  };
+}
+
+/** Approves the call: runs the package's signal-sending script in a process of its own, until it exits. */
+export function approveFrom(script: string, options: { env: Record<string, string>; signal: string }) {
+  return startNode(script, {
+    ...options.env,
+    SIGNAL_NAME: options.signal,
+    SIGNAL_VALUE: JSON.stringify({ approved: true }),
+  }).exited();
+}
