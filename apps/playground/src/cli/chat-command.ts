@@ -208,6 +208,7 @@ function printEvent(event: ChatEvent): void {
   const out = process.stdout;
   switch (event.type) {
     case "run-start":
+    case "trace":
       break;
     case "text-delta":
       out.write(safe(event.text));

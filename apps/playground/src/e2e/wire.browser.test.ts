@@ -93,7 +93,12 @@ describe("what went over the wire, in a real browser", () => {
       jsonrpc: "2.0",
       id: request!.id,
       method: "tools/call",
-      params: { name: "get-env", arguments: {} },
+      // The playground traces its MCP requests: the call carries its trace context to the server.
+      params: {
+        name: "get-env",
+        arguments: {},
+        _meta: { traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/) },
+      },
     });
     expect(response).toMatchObject({ method: "tools/call", kind: "response" });
     expect(response!.durationMs).toBeGreaterThanOrEqual(0);

@@ -338,12 +338,8 @@ export class ChatService {
       conversation.runState = result.state ?? null;
       // The run span ends before final settles, so its trace is the newest kept.
       const traceId = this.#traces?.runs().at(-1);
-      run.emit({
-        type: "finish",
-        reason: result.finishReason,
-        text: result.text,
-        ...(traceId ? { traceId } : {}),
-      });
+      if (traceId) run.emit({ type: "trace", traceId });
+      run.emit({ type: "finish", reason: result.finishReason, text: result.text });
     } finally {
       closeAgent(agent);
     }

@@ -33,13 +33,9 @@ export type ChatEvent =
     }
   | { type: "warning"; code: string; message: string }
   | { type: "error"; message: string; aborted: boolean }
-  | {
-      type: "finish";
-      reason: string;
-      text: string;
-      /** The run's trace in the playground's trace store (`GET /api/traces/:id`), when it was kept. */
-      traceId?: string;
-    };
+  /** The run's trace in the playground's trace store (`GET /api/traces/:id`), just before `finish`. */
+  | { type: "trace"; traceId: string }
+  | { type: "finish"; reason: string; text: string };
 
 /** One entry of a conversation's transcript, as stored and as the page shows it. */
 export type TranscriptItem =

@@ -14,6 +14,7 @@ import type { ChatEvent, TranscriptItem } from "./api-types.js";
 export function foldChatEvent(transcript: readonly TranscriptItem[], event: ChatEvent): TranscriptItem[] {
   switch (event.type) {
     case "run-start":
+    case "trace":
     case "finish":
       return [...transcript];
     case "text-delta": {

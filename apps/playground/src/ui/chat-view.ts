@@ -442,7 +442,7 @@ async function streamRun(url: string, body: Record<string, unknown>): Promise<vo
   try {
     await postStream<ChatEvent>(url, body, (event) => {
       if (event.type === "run-start") runId = event.runId;
-      if (event.type === "finish" && event.traceId) traceId = event.traceId;
+      if (event.type === "trace") traceId = event.traceId;
       // The same fold the server stores the transcript with.
       items = foldChatEvent(items, event);
       showTranscript(items);
