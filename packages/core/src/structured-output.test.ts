@@ -196,6 +196,37 @@ describe("structured output: final-step-only", () => {
     });
   });
 
+  it("sends the format on the first step when no tools are offered", async () => {
+    const provider = scriptedModel({
+      capabilities: { structuredOutput: "final-step-only" },
+      responses: [{ text: answer }],
+    });
+    const result = await new Agent({ provider, model: "m", output: weather }).send("x").final;
+    expect(result.output).toEqual({ city: "Paris", temperatureC: 21 });
+    expect(provider.requests[0]!.responseFormat?.type).toBe("json");
+    expect(provider.requests[0]!.tools).toBeUndefined();
+  });
+
+  it("repairs JSON that breaks the schema with its errors, and with the format", async () => {
+    const provider = scriptedModel({
+      capabilities: { structuredOutput: "final-step-only" },
+      responses: [
+        { toolCalls: [{ id: "c1", name: "lookup", input: { city: "Paris" } }] },
+        { text: '{"city": "Paris"}' },
+        { text: answer },
+      ],
+    });
+    const result = await new Agent({ provider, model: "m", tools: [lookup], output: weather }).send("x").final;
+    expect(result.output).toEqual({ city: "Paris", temperatureC: 21 });
+    expect(provider.requests[2]!.responseFormat?.type).toBe("json");
+    expect(provider.requests[2]!.tools).toBeUndefined();
+    expect(provider.requests[2]!.messages.at(-1)).toEqual({
+      role: "user",
+      content:
+        "Your answer did not match the required JSON schema:\n- temperatureC: Invalid input: expected number, received undefined\nReply with only the corrected JSON object.",
+    });
+  });
+
   it("takes a valid JSON answer at once, with no extra turn", async () => {
     const provider = scriptedModel({
       capabilities: { structuredOutput: "final-step-only" },

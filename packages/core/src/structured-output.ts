@@ -100,7 +100,7 @@ export function structuredOutputFor(options: {
   });
 }
 
-type Check = { ok: true; value: unknown } | { ok: false; issues: string[] };
+type Check = { ok: true; value: unknown } | { ok: false; issues: string[]; notJSON?: boolean };
 
 /** The structured answer of one run (see {@link StructuredOutput}). */
 export function createStructuredOutput(options: StructuredOutputOptions): StructuredOutput {
@@ -133,7 +133,7 @@ export function createStructuredOutput(options: StructuredOutputOptions): Struct
     try {
       value = JSON.parse(answerJSONText(text));
     } catch (error) {
-      return { ok: false, issues: [`The answer is not JSON: ${errorMessage(error)}.`] };
+      return { ok: false, issues: [`The answer is not JSON: ${errorMessage(error)}.`], notJSON: true };
     }
     return check(value);
   };
@@ -194,8 +194,9 @@ export function createStructuredOutput(options: StructuredOutputOptions): Struct
         case "native-with-tools":
           return { tools, responseFormat };
         case "final-step-only":
-          // The vendor's format stops tool calls: it goes alone, on the step that answers.
-          return formatNext ? { tools: [], responseFormat } : { tools };
+          // The vendor's format stops tool calls: it goes alone, on the step that answers (or on
+          // every step when no tools are offered at all).
+          return formatNext || tools.length === 0 ? { tools: [], responseFormat } : { tools };
         case "answer-tool":
           return formatNext ? { tools, toolChoice: { type: "tool", name: answerName } } : { tools };
         default: {
@@ -265,7 +266,7 @@ export function createStructuredOutput(options: StructuredOutputOptions): Struct
         return { kind: "done", output: result.value };
       }
       const formatInForce = mode === "native-with-tools" || formatNext;
-      if (!formatInForce && !formatTurnUsed) {
+      if (!formatInForce && !formatTurnUsed && result.notJSON) {
         // A prose answer on a vendor whose format could not go with the tools: ask once, with the format.
         formatTurnUsed = true;
         formatNext = true;
@@ -273,6 +274,8 @@ export function createStructuredOutput(options: StructuredOutputOptions): Struct
       }
       if (repairsUsed >= repairTurns) exhausted(step.text, result.issues);
       repairsUsed++;
+      // The repair goes with the format where the vendor's mode allows it.
+      formatNext = true;
       return {
         kind: "repair",
         message: {
