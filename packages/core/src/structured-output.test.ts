@@ -216,7 +216,8 @@ describe("structured output: final-step-only", () => {
         { text: answer },
       ],
     });
-    const result = await new Agent({ provider, model: "m", tools: [lookup], output: weather }).send("x").final;
+    const result = await new Agent({ provider, model: "m", tools: [lookup], output: weather }).send("x")
+      .final;
     expect(result.output).toEqual({ city: "Paris", temperatureC: 21 });
     expect(provider.requests[2]!.responseFormat?.type).toBe("json");
     expect(provider.requests[2]!.tools).toBeUndefined();
