@@ -122,6 +122,21 @@ describe("structured output: native-with-tools", () => {
     expect(provider.remaining).toBe(0);
   });
 
+  it("reads null for an optional property as absent (OpenAI's strict mode sends null there)", async () => {
+    const provider = scriptedModel({
+      capabilities: { structuredOutput: "native-with-tools" },
+      responses: [{ text: '{"city": "Paris", "note": null, "days": [{"rain": null}]}' }],
+    });
+    const schema = z.object({
+      city: z.string(),
+      note: z.string().optional(),
+      days: z.array(z.object({ rain: z.number().optional() })),
+    });
+    const result = await new Agent({ provider, model: "m", output: schema }).send("x").final;
+    expect(result.output).toEqual({ city: "Paris", days: [{}] });
+    expect(provider.requests).toHaveLength(1);
+  });
+
   it("reads an answer inside a Markdown code fence", async () => {
     const provider = scriptedModel({
       capabilities: { structuredOutput: "native-with-tools" },

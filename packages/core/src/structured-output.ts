@@ -349,6 +349,27 @@ function compileSchema(
   return { jsonSchema: schema, validate: zodValidate(converted) };
 }
 
+/** `value` with every object property whose value is `null` left out, at any depth (`value` itself when none is). */
+function withoutNullProperties(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map(withoutNullProperties);
+    return items.some((item, index) => item !== value[index]) ? items : value;
+  }
+  if (typeof value !== "object" || value === null) return value;
+  let changed = false;
+  const entries: [string, unknown][] = [];
+  for (const [key, entry] of Object.entries(value)) {
+    if (entry === null) {
+      changed = true;
+      continue;
+    }
+    const next = withoutNullProperties(entry);
+    if (next !== entry) changed = true;
+    entries.push([key, next]);
+  }
+  return changed ? Object.fromEntries(entries) : value;
+}
+
 function requireObject(schema: JSONSchema): void {
   if (schema.type !== "object") {
     throw new JunctionError(
@@ -362,6 +383,13 @@ function zodValidate(schema: ZodType): (value: unknown) => Check {
   return (value) => {
     const result = schema.safeParse(value);
     if (result.success) return { ok: true, value: result.data };
+    // OpenAI's strict mode makes optional properties required and nullable: a `null` there means
+    // "absent", so an answer that fits once its null properties are left out is taken that way.
+    const withoutNulls = withoutNullProperties(value);
+    if (withoutNulls !== value) {
+      const second = schema.safeParse(withoutNulls);
+      if (second.success) return { ok: true, value: second.data };
+    }
     return {
       ok: false,
       issues: result.error.issues.map(
