@@ -20,6 +20,11 @@ const offline = [
   { readme: "packages/types/README.md", block: 0, prints: "provider-config-invalid parrot repeats text" },
   { readme: "packages/core/README.md", block: 1, prints: "2 + 3 = 5." },
   { readme: "packages/core/README.md", block: 2, prints: "approval-required [ 'write_note' ]\nNoted." },
+  {
+    readme: "packages/core/README.md",
+    block: 3,
+    prints: "{}\n{ city: 'Paris' }\n{ city: 'Paris', temperatureC: 21 }\n21",
+  },
 ];
 
 interface Example {

@@ -69,6 +69,19 @@ export type AgentEvent =
       /** How the call ended: `success`, `error` (the tool failed), or why it never ran. */
       outcome?: ToolCallOutcome;
     }
+  | {
+      /**
+       * The structured answer as far as it has streamed (a run with `output`): the object read from
+       * the incomplete JSON, not validated yet. Sent when it changes.
+       */
+      type: "output-delta";
+      partial: unknown;
+    }
+  | {
+      /** The structured answer, parsed and validated against the output schema; `final.output` holds it too. */
+      type: "output";
+      output: unknown;
+    }
   | { type: "step-end"; step: number; usage: Usage }
   | { type: "warning"; warning: Warning }
   | { type: "finish"; reason: AgentFinishReason; usage: Usage }
@@ -104,10 +117,12 @@ export interface Step {
   warnings: Warning[];
   /** The vendor's response id, where it has one. */
   responseId?: string;
+  /** The model's refusal, where the vendor reported one apart from the text. */
+  refusal?: string;
 }
 
-/** What `final` resolves to. */
-export interface AgentResult {
+/** What `final` resolves to; `Output` is the structured answer's type (see `output`). */
+export interface AgentResult<Output = unknown> {
   /** The text of the last model turn: the answer. */
   text: string;
   /** The whole conversation after the run, plain JSON. */
@@ -117,6 +132,12 @@ export interface AgentResult {
   usage: Usage;
   warnings: Warning[];
   finishReason: AgentFinishReason;
+  /**
+   * With an `output` schema: the answer, parsed and validated. Absent when the run stopped before
+   * the model answered (`approval-required`, `max-steps`); a run whose answer stays invalid, is
+   * refused or is cut off rejects with an `OutputError` instead.
+   */
+  output?: Output;
   /** With `approval-required`: the calls waiting for a decision. */
   pending?: PendingToolCall[];
   /**
@@ -132,6 +153,6 @@ export interface AgentResult {
  * Events are buffered, so reading late loses nothing, and several readers each see them all.
  * On failure or abort the stream ends with an `error` event and `final` rejects.
  */
-export interface AgentHandle extends AsyncIterable<AgentEvent> {
-  final: Promise<AgentResult>;
+export interface AgentHandle<Output = unknown> extends AsyncIterable<AgentEvent> {
+  final: Promise<AgentResult<Output>>;
 }

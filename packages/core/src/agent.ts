@@ -29,14 +29,15 @@ import {
   type RunState,
 } from "./run-state.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
+import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import type { ToolLimits } from "./tool-list-limits.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import type { Tracer } from "./tracing.js";
 
-/** Everything an Agent is made of. */
-export interface AgentConfig {
+/** Everything an Agent is made of; `Output` is the type of its structured answer, from `output`. */
+export interface AgentConfig<Output = unknown> {
   /** The model vendor, for example `anthropic({ apiKey })`. */
   provider: ModelProvider;
   /** The vendor's model id. */
@@ -100,6 +101,21 @@ export interface AgentConfig {
   approvalTimeoutMs?: number;
   /** Receives spans for runs, model calls and tool calls; shaped so an OpenTelemetry tracer fits behind it. */
   tracer?: Tracer;
+  /**
+   * Every run ends with a structured answer matching this schema (a zod schema, or a JSON Schema
+   * with an object root): `final.output` holds it, parsed and validated, and a streamed run sends
+   * `output-delta` events with the partial object. Tools stay usable on every step before the
+   * answer. How the format reaches the vendor follows the provider's `structuredOutput`
+   * capability. A `send()` can set its own.
+   * @example `output: z.object({ city: z.string(), temperatureC: z.number() })`
+   */
+  output?: OutputSchema<Output>;
+  /**
+   * Turns the model gets to fix an answer that does not match `output` (the validation errors go
+   * back to it); after them the run rejects with an `OutputError` (`output-invalid`) carrying the raw text.
+   * @default 1
+   */
+  outputRepairTurns?: number;
 }
 
 /**
@@ -114,13 +130,13 @@ export interface AgentConfig {
  * const { text, usage } = await handle.final;
  * ```
  */
-export class Agent {
+export class Agent<Output = unknown> {
   readonly provider: ModelProvider;
   readonly model: string;
   readonly system?: string;
   readonly maxSteps: number;
   readonly toolConcurrency: number;
-  readonly #config: AgentConfig;
+  readonly #config: AgentConfig<Output>;
   readonly #registry: ToolRegistry;
   #history: Message[];
   #queue: Promise<unknown> = Promise.resolve();
@@ -132,7 +148,7 @@ export class Agent {
   /** The run that stopped for approvals, until it is resumed or the conversation moves on. */
   #stopped: RunState | undefined;
 
-  constructor(config: AgentConfig) {
+  constructor(config: AgentConfig<Output>) {
     if (!config || typeof config.provider?.stream !== "function") {
       throw new JunctionError("invalid-argument", "new Agent(): `provider` must be a ModelProvider.");
     }
@@ -199,8 +215,8 @@ export class Agent {
    * run that stopped for approvals and was not resumed is closed first: its pending calls are
    * denied ("the user went on without answering"), its finished calls keep their results.
    */
-  send(input: string | ToolResultPart[], options: SendOptions = {}): AgentHandle {
-    return this.#start(options, (context) => this.#send(input, context));
+  send<O = Output>(input: string | ToolResultPart[], options: SendOptions<O> = {}): AgentHandle<O> {
+    return this.#start(options, (context) => this.#send(input, context)) as AgentHandle<O>;
   }
 
   /**
@@ -227,12 +243,12 @@ export class Agent {
   resume(
     state: RunState | unknown,
     decisions: Record<string, ResumeDecision> = {},
-    options: SendOptions = {},
-  ): AgentHandle {
-    return this.#start(options, (context) => this.#resume(state, decisions, context));
+    options: SendOptions<Output> = {},
+  ): AgentHandle<Output> {
+    return this.#start(options, (context) => this.#resume(state, decisions, context)) as AgentHandle<Output>;
   }
 
-  #start(options: SendOptions, run: (context: RunContext) => Promise<AgentResult>): AgentHandle {
+  #start(options: SendOptions<unknown>, run: (context: RunContext) => Promise<AgentResult>): AgentHandle {
     const channel = new EventChannel<AgentEvent>();
     let listening = this.#config.onEvent !== undefined;
     const emit = (event: AgentEvent) => {
@@ -249,6 +265,10 @@ export class Agent {
       emit,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.durability ? { durability: options.durability } : {}),
+      output: {
+        schema: options.output ?? this.#config.output,
+        repairTurns: options.outputRepairTurns ?? this.#config.outputRepairTurns,
+      },
       approvalTimeoutMs: () => {
         if (this.#config.approvalTimeoutMs !== undefined) return this.#config.approvalTimeoutMs;
         // A durable engine's signals come from outside; in process, only a reader can answer.
@@ -342,6 +362,17 @@ export class Agent {
     let tools = new Map<string, RegisteredTool>();
     let privateDataFrom: string[] = [];
     let emitWarning: (warning: Warning) => void = () => undefined;
+    let output: StructuredOutput | undefined;
+    try {
+      output = structuredOutputFor({
+        ...context.output,
+        provider: this.provider,
+        model: this.model,
+        emit: context.emit,
+      });
+    } catch (error) {
+      return fail(context, error as Error);
+    }
     const runner = createAgentToolRunner({
       tools: () => tools,
       ...(this.#config.approval ? { approval: toApprovalFunction(this.#config.approval) } : {}),
@@ -381,6 +412,7 @@ export class Agent {
       ...(run.usageBefore ? { usageBefore: run.usageBefore } : {}),
       ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
       approvalTimeoutMs: context.approvalTimeoutMs,
+      ...(output ? { output } : {}),
       emit: context.emit,
     });
     return this.#finish(result, run.durability);
@@ -401,8 +433,8 @@ export class Agent {
   }
 }
 
-/** Options of one `send()` or `resume()`. */
-export interface SendOptions {
+/** Options of one `send()` or `resume()`; `Output` is the type of the structured answer. */
+export interface SendOptions<Output = unknown> {
   /** Aborts the run: the model stream and every call in flight stop. */
   signal?: AbortSignal;
   /**
@@ -411,6 +443,10 @@ export interface SendOptions {
    * stops for approvals returns its `state`.
    */
   durability?: Durability;
+  /** This run's structured answer (see `AgentConfig.output`), instead of the Agent's. */
+  output?: OutputSchema<Output>;
+  /** This run's repair turns (see `AgentConfig.outputRepairTurns`). */
+  outputRepairTurns?: number;
 }
 
 /** What one run of `send()` or `resume()` is given. */
@@ -418,6 +454,7 @@ interface RunContext {
   emit(event: AgentEvent): void;
   signal?: AbortSignal;
   durability?: Durability;
+  output: { schema: OutputSchema | undefined; repairTurns: number | undefined };
   approvalTimeoutMs(): number | undefined;
 }
 

@@ -34,6 +34,7 @@ export {
 export type { ModelSettings } from "./run-types.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
+export { ANSWER_TOOL_NAME, type InferOutput, type OutputSchema } from "./structured-output.js";
 export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";

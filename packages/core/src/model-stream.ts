@@ -27,6 +27,8 @@ export interface StreamHandlers {
   onText(text: string): void;
   onReasoning(text: string): void;
   onToolCall(call: ToolCallPart): void;
+  /** A call's start (with its name) and each piece of its argument JSON, as they stream. */
+  onToolCallPiece?(piece: { id: string; name?: string; argumentsDelta?: string }): void;
   warn(warning: Warning): void;
 }
 
@@ -81,7 +83,10 @@ export async function consumeModelStream(
           }
           break;
         case "tool-call-start":
+          handlers.onToolCallPiece?.({ id: event.id, name: event.name });
+          break;
         case "tool-call-delta":
+          handlers.onToolCallPiece?.({ id: event.id, argumentsDelta: event.argumentsDelta });
           break;
         case "tool-call": {
           const call = readToolCall(event, handlers.warn);

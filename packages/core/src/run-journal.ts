@@ -8,7 +8,7 @@ import type { AssistantContentPart, FinishReason, ToolResult, Usage } from "@jun
 /** The model's answer for one step: the content as stored in the history, and how the turn ended. */
 export interface ModelTurnEntry {
   content: AssistantContentPart[];
-  finish: { reason: FinishReason; usage: Usage; responseId?: string };
+  finish: { reason: FinishReason; usage: Usage; responseId?: string; refusal?: string };
 }
 
 /** A finished tool call: what goes back to the model, and how it went. */

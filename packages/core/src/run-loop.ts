@@ -75,6 +75,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     let finishReason: AgentFinishReason = "stop";
     let interruption: RunLoopResult["interruption"];
     let pending: PendingToolCall[] | undefined;
+    let output: { value: unknown } | undefined;
     for (let stepNumber = options.firstStep ?? 1; ; stepNumber++) {
       throwIfAborted(controller.signal);
       const outcome = await runStep(run, stepNumber);
@@ -90,6 +91,18 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
       usage = addUsage(usage, step.usage);
       options.emit({ type: "step-end", step: stepNumber, usage: step.usage });
       finishReason = step.finishReason;
+      if (options.output) {
+        const verdict = options.output.afterStep(step);
+        if (verdict.kind === "done") {
+          output = { value: verdict.output };
+          finishReason = "stop";
+          break;
+        }
+        if (verdict.kind === "repair") {
+          options.history.push(verdict.message);
+          continue;
+        }
+      }
       if (step.toolCalls.length === 0 || !options.tools) break;
       if (stepNumber >= options.maxSteps) {
         finishReason = "max-steps";
@@ -116,6 +129,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
       warnings,
       finishReason,
       ...(pending ? { pending } : {}),
+      ...(output ? { output: output.value } : {}),
       ...(interruption ? { interruption, ...traceOfRun(options, span) } : {}),
     };
   } catch (caught) {
@@ -164,6 +178,13 @@ class StepCalls implements StepScope {
    * step's calls once the model step is journaled.
    */
   start(call: ToolCallPart, options: { rejection?: string; live: boolean }): void {
+    const output = this.run.options.output;
+    if (output?.isAnswerCall(call)) {
+      // The answer tool is not a real tool: its input is checked, and the result says how it went.
+      if (!this.started.has(call.id))
+        this.#track(call, Promise.resolve({ kind: "result", part: output.answerResult(call) }));
+      return;
+    }
     if (options.live)
       this.run.options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
     const tools = this.run.options.tools;
@@ -185,9 +206,11 @@ class StepCalls implements StepScope {
   startInOrder(toolCalls: ToolCallPart[]): void {
     const tools = this.run.options.tools;
     if (!tools) return;
+    // Answer-tool calls were settled in `start`.
+    const realCalls = toolCalls.filter((call) => !this.started.has(call.id));
     const phases = (async () => {
       const decided: DecidedCall[] = [];
-      for (const call of toolCalls) {
+      for (const call of realCalls) {
         const rejection = this.#rejections.get(call.id);
         decided.push(
           await decideCall({ calls: this, tools, call, ...(rejection !== undefined ? { rejection } : {}) }),
@@ -206,7 +229,7 @@ class StepCalls implements StepScope {
         });
       });
     })();
-    toolCalls.forEach((call, index) => {
+    realCalls.forEach((call, index) => {
       this.#track(
         call,
         phases.then((outcomes) => outcomes[index]!),
@@ -229,10 +252,11 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   const { options, durability } = run;
   const signal = run.controller.signal;
   const calls = new StepCalls(run, stepNumber);
-  const tools = await raceAbort(
+  const prepared = await raceAbort(
     inSpan(options.tracer, run.span, () => options.prepareStep(stepNumber, calls.warn)),
     signal,
   );
+  const tools = options.output ? options.output.offer(prepared) : prepared;
   calls.changedTools = await raceAbort(changedSinceJournaled(run, stepNumber), signal);
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
@@ -255,6 +279,8 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
     if (durability.ordered) calls.startInOrder(toolCalls);
     if (!options.tools) {
       options.history.push({ role: "assistant", content });
+      const answers = await answerResults(toolCalls, calls);
+      if (answers.length > 0) options.history.push({ role: "tool", content: answers });
       committed = true;
       return {
         kind: "done",
@@ -336,8 +362,8 @@ async function streamModelTurn(
       warn: calls.warn,
     }),
     ...(options.system !== undefined ? { system: options.system } : {}),
-    ...(turn.tools.length > 0 ? { tools: turn.tools } : {}),
     ...options.settings,
+    ...requestTools(run, turn.tools),
     signal,
   };
   const modelSpan = startSpan(options.tracer, "junction.model.call", {
@@ -356,11 +382,16 @@ async function streamModelTurn(
   const modelStart = performance.now();
   const streamedText: string[] = [];
   const streamedReasoning: string[] = [];
+  options.output?.turnStart();
   let finish: Awaited<ReturnType<typeof consumeModelStream>>;
   try {
     finish = await inSpan(options.tracer, modelSpan, () =>
       consumeModelStream(options, request, signal, {
-        onText: (text) => streamedText.push(text),
+        onText: (text) => {
+          streamedText.push(text);
+          options.output?.onText(text);
+        },
+        ...(options.output ? { onToolCallPiece: options.output.onToolCallPiece } : {}),
         onReasoning: (text) => streamedReasoning.push(text),
         onToolCall: (call) => streamCalls.streamed(call),
         warn: calls.warn,
@@ -388,6 +419,7 @@ async function streamModelTurn(
       reason: finish.reason,
       usage,
       ...(finish.responseId !== undefined ? { responseId: finish.responseId } : {}),
+      ...(typeof finish.refusal === "string" ? { refusal: finish.refusal } : {}),
     },
   };
 }
@@ -414,7 +446,25 @@ function stepOf(parts: {
     usage: parts.usage,
     warnings: parts.warnings,
     ...(turn.finish.responseId !== undefined ? { responseId: turn.finish.responseId } : {}),
+    ...(turn.finish.refusal !== undefined ? { refusal: turn.finish.refusal } : {}),
   };
+}
+
+/** The tools of a request, with the response format and tool choice a structured answer sets for it. */
+function requestTools(run: Run, tools: ToolDefinition[]): Partial<ModelRequest> {
+  const fields = run.options.output ? run.options.output.request(tools) : { tools };
+  const { tools: offered, ...rest } = fields;
+  return { ...(offered.length > 0 ? { tools: offered } : {}), ...rest };
+}
+
+/** The results of a step's answer-tool calls, where the loop runs no other tools. */
+async function answerResults(toolCalls: ToolCallPart[], calls: StepCalls): Promise<ToolResultMessagePart[]> {
+  const results: ToolResultMessagePart[] = [];
+  for (const call of toolCalls) {
+    const outcome = await calls.started.get(call.id)?.outcome;
+    if (outcome?.kind === "result") results.push(outcome.part);
+  }
+  return results;
 }
 
 /** Keeps the history valid after an abort mid-tools: every call gets a result, cancelled ones say so. */

@@ -13,6 +13,7 @@ import type { ConcurrencyLimit } from "./concurrency-limit.js";
 import type { Durability } from "./durability.js";
 import type { GateEntry } from "./run-journal.js";
 import type { ToolSnapshot } from "./run-state.js";
+import type { StructuredOutput } from "./structured-output.js";
 import type { ToolCallIds } from "./tool-call-ids.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import type { Span, Tracer } from "./tracing.js";
@@ -106,6 +107,8 @@ export interface RunLoopOptions {
    * as long as the port allows, `0` does not wait: the run ends with `approval-required`.
    */
   approvalTimeoutMs?: () => number | undefined;
+  /** The run asks for a structured answer: where its format goes, and the check of the answer. */
+  output?: StructuredOutput;
   emit(event: AgentEvent): void;
 }
 

@@ -24,6 +24,7 @@ import { runLoop } from "./run-loop.js";
 import { finalResult } from "./run-result.js";
 import { planResume, type ResumeDecision, type ResumePlan, snapshotTools } from "./run-state.js";
 import type { ModelSettings, ToolRunner } from "./run-types.js";
+import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import type { Tracer } from "./tracing.js";
 
 /** A tool call handed to `onToolCall`. */
@@ -35,8 +36,8 @@ export interface ToolCallRequest {
   input: unknown;
 }
 
-/** What `stream()` and `generate()` take. */
-export interface StreamOptions {
+/** What `stream()` and `generate()` take; `Output` is the structured answer's type, from `output`. */
+export interface StreamOptions<Output = unknown> {
   provider: ModelProvider;
   model: string;
   system?: string;
@@ -75,6 +76,13 @@ export interface StreamOptions {
   durability?: Durability;
   /** Continues a run that stopped with `approval-required`, with a decision per pending call id. */
   resume?: { state: unknown; decisions?: Record<string, ResumeDecision> };
+  /**
+   * The run ends with a structured answer matching this schema (zod, or a JSON Schema with an
+   * object root): `final.output`, and `output-delta` events while it streams (see `AgentConfig.output`).
+   */
+  output?: OutputSchema<Output>;
+  /** Turns the model gets to fix an invalid answer before an `OutputError`. @default 1 */
+  outputRepairTurns?: number;
 }
 
 /**
@@ -93,15 +101,18 @@ export interface StreamOptions {
  * for await (const event of handle) console.log(event.type);
  * ```
  */
-export function stream(options: StreamOptions): AgentHandle {
+export function stream<Output = unknown>(options: StreamOptions<Output>): AgentHandle<Output> {
   const channel = new EventChannel<AgentEvent>();
   let listening = false;
   const approvalTimeoutMs = () => {
     if (options.approvalTimeoutMs !== undefined) return options.approvalTimeoutMs;
     return options.durability || listening ? undefined : 0;
   };
-  const final = Promise.resolve().then(() =>
-    run(options, { emit: (event) => channel.push(event), approvalTimeoutMs }),
+  const final = Promise.resolve().then(
+    () =>
+      run(options as StreamOptions, { emit: (event) => channel.push(event), approvalTimeoutMs }) as Promise<
+        AgentResult<Output>
+      >,
   );
   final.then(
     () => channel.close(),
@@ -120,7 +131,7 @@ export function stream(options: StreamOptions): AgentHandle {
 }
 
 /** `stream()` read to its end: resolves to the result, rejects on failure or abort. */
-export function generate(options: StreamOptions): Promise<AgentResult> {
+export function generate<Output = unknown>(options: StreamOptions<Output>): Promise<AgentResult<Output>> {
   return stream(options).final;
 }
 
@@ -149,6 +160,18 @@ async function run(
     return fail(error as Error);
   }
   for (const warning of plan?.warnings ?? []) emit({ type: "warning", warning });
+  let output: StructuredOutput | undefined;
+  try {
+    output = structuredOutputFor({
+      schema: options.output,
+      repairTurns: options.outputRepairTurns,
+      provider: options.provider,
+      model: options.model,
+      emit,
+    });
+  } catch (error) {
+    return fail(error as Error);
+  }
   const durability =
     options.durability ??
     new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
@@ -207,6 +230,7 @@ async function run(
     firstStep: plan?.state.step ?? 1,
     ...(plan ? { usageBefore: plan.state.usage } : {}),
     approvalTimeoutMs: context.approvalTimeoutMs,
+    ...(output ? { output } : {}),
     emit,
   });
   return finalResult(result, {

@@ -225,6 +225,8 @@ export class RunSpan extends BridgeSpan {
         if (event.reason === "approval-required") this.closeApprovals("pending", "none");
         return;
       case "reasoning-delta":
+      case "output-delta":
+      case "output":
       case "tool-progress":
       case "step-end":
       case "warning":

@@ -15,6 +15,9 @@ const anthropicCapabilities: ProviderCapabilities = {
   userAudio: false,
   parallelToolCalls: true,
   reasoning: true,
+  // JSON outputs (`output_config.format`) and tools "can be used independently or together in the
+  // same request" (https://platform.claude.com/docs/en/build-with-claude/structured-outputs).
+  structuredOutput: "native-with-tools",
   mediaLimits: {
     // "Images up to 5 MB" (https://docs.anthropic.com/en/docs/build-with-claude/vision); the API
     // checks the base64 text ("image exceeds 5 MB maximum: … bytes > 5242880 bytes"), which is

@@ -1,5 +1,5 @@
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
-import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
+import { closedObjectSchema, passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
 import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
 import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
@@ -53,6 +53,18 @@ export function buildAnthropicRequest(
     body.stop_sequences = request.stopSequences;
   }
   Object.assign(body, passthrough.fields);
+  if (request.responseFormat) {
+    // JSON outputs: `output_config.format` of type `json_schema`, generally available and usable
+    // together with tools in the same request; objects need `additionalProperties: false`
+    // (https://platform.claude.com/docs/en/build-with-claude/structured-outputs).
+    const outputConfig = (body as { output_config?: unknown }).output_config;
+    Object.assign(body, {
+      output_config: {
+        ...(typeof outputConfig === "object" && outputConfig !== null ? outputConfig : {}),
+        format: { type: "json_schema", schema: closedObjectSchema(request.responseFormat.schema) },
+      },
+    });
+  }
   return { body, warnings, toolNames: prepared.toolNames };
 }
 

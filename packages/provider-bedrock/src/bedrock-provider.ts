@@ -19,6 +19,9 @@ export const bedrockCapabilities: ProviderCapabilities = {
   userAudio: false,
   parallelToolCalls: true,
   reasoning: true,
+  // `outputConfig.textFormat` (JSON outputs) and strict tool use are "two complementary mechanisms"
+  // of one request (https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html).
+  structuredOutput: "native-with-tools",
   mediaLimits: {
     // Converse: "Each image's size, height, and width must be no more than 3.75 MB, 8000 px, and
     // 8000 px"; "Each document's size must be no more than 4.5 MB"

@@ -1,5 +1,5 @@
 import type { ConverseStreamCommandInput, InferenceConfiguration } from "@aws-sdk/client-bedrock-runtime";
-import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
+import { closedObjectSchema, passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
 import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
 import { type BedrockSettings, bedrockProviderName } from "./bedrock-settings.js";
 import { convertToBedrockMessages } from "./convert-to-bedrock-messages.js";
@@ -53,5 +53,23 @@ export function buildBedrockRequest(
   }
   if (Object.keys(inferenceConfig).length > 0) body.inferenceConfig = inferenceConfig;
   Object.assign(body, passthrough.fields);
+  const format = request.responseFormat;
+  if (format) {
+    // Converse structured output: `outputConfig.textFormat` of type `json_schema`, the schema as a
+    // JSON string (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_OutputFormat.html,
+    // https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html).
+    body.outputConfig = {
+      textFormat: {
+        type: "json_schema",
+        structure: {
+          jsonSchema: {
+            schema: JSON.stringify(closedObjectSchema(format.schema)),
+            name: format.name ?? "answer",
+            ...(format.description !== undefined ? { description: format.description } : {}),
+          },
+        },
+      },
+    };
+  }
   return { body, warnings, toolNames: prepared.toolNames };
 }

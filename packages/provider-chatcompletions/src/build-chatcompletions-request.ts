@@ -1,5 +1,5 @@
 import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
-import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
+import type { JSONSchema, ModelRequest, ToolNameMapping, Warning } from "@junction/types";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { type ChatCompletionsSettings, chatCompletionsProviderName } from "./chatcompletions-settings.js";
 import { convertToChatCompletionsMessages } from "./convert-to-chatcompletions-messages.js";
@@ -8,10 +8,16 @@ import { prepareChatCompletionsTools } from "./prepare-chatcompletions-tools.js"
 // Fields the provider owns; `providerOptions` may not replace them.
 const reservedFields = ["model", "messages", "stream"];
 
+/** The system message with the answer's schema after it, for JSON mode (which has no schema field). */
+function withSchemaInstruction(system: string | undefined, schema: JSONSchema): string {
+  const instruction = `Answer with a JSON object that matches this JSON Schema:\n${JSON.stringify(schema)}`;
+  return system ? `${system}\n\n${instruction}` : instruction;
+}
+
 /** The exact request body for one turn, the warnings met on the way, and the tool names used. Pure. */
 export function buildChatCompletionsRequest(
   request: ModelRequest,
-  settings: Pick<ChatCompletionsSettings, "name" | "includeUsage" | "echoReasoning">,
+  settings: Pick<ChatCompletionsSettings, "name" | "includeUsage" | "echoReasoning" | "structuredOutputs">,
 ): { body: ChatCompletionCreateParamsStreaming; warnings: Warning[]; toolNames: ToolNameMapping } {
   const name = chatCompletionsProviderName(settings);
   const prepared = prepareChatCompletionsTools({
@@ -19,8 +25,10 @@ export function buildChatCompletionsRequest(
     toolChoice: request.toolChoice,
     messages: request.messages,
   });
+  const format = settings.structuredOutputs ?? "json-schema";
+  const jsonMode = request.responseFormat !== undefined && format === "json-object";
   const converted = convertToChatCompletionsMessages({
-    system: request.system,
+    system: jsonMode ? withSchemaInstruction(request.system, request.responseFormat!.schema) : request.system,
     messages: request.messages,
     toolNames: prepared.toolNames,
     providerName: name,
@@ -47,6 +55,20 @@ export function buildChatCompletionsRequest(
   if (request.stopSequences !== undefined && request.stopSequences.length > 0)
     body.stop = request.stopSequences;
   Object.assign(body, passthrough.fields);
+  if (request.responseFormat && format === "json-schema") {
+    body.response_format = {
+      type: "json_schema",
+      json_schema: {
+        name: request.responseFormat.name ?? "answer",
+        ...(request.responseFormat.description !== undefined
+          ? { description: request.responseFormat.description }
+          : {}),
+        schema: request.responseFormat.schema,
+      },
+    };
+  } else if (jsonMode) {
+    body.response_format = { type: "json_object" };
+  }
   return {
     body: body as unknown as ChatCompletionCreateParamsStreaming,
     warnings,

@@ -53,7 +53,12 @@ const capabilities: ProviderCapabilities = {
 export function chatCompletions(settings: ChatCompletionsSettings = {}): ModelProvider {
   return {
     name: chatCompletionsProviderName(settings),
-    capabilities,
+    capabilities: {
+      ...capabilities,
+      // json_schema and JSON mode both go beside tools; without either, core's answer tool does.
+      structuredOutput:
+        (settings.structuredOutputs ?? "json-schema") === "none" ? "answer-tool" : "native-with-tools",
+    },
     stream: createChatCompletionsModel(settings),
   };
 }

@@ -44,6 +44,18 @@ export interface ChatCompletionsSettings {
    * @default false
    */
   echoReasoning?: boolean;
+  /**
+   * How a requested JSON answer (`ModelRequest.responseFormat`) is sent:
+   *
+   * - `"json-schema"`: `response_format: { type: "json_schema", json_schema: { name, schema } }`,
+   *   OpenAI's Structured Outputs (https://platform.openai.com/docs/guides/structured-outputs), also
+   *   taken by vLLM, Ollama, LM Studio, llama.cpp server and OpenRouter.
+   * - `"json-object"`: for endpoints that only know JSON mode: `response_format: { type: "json_object" }`,
+   *   with the schema given to the model in the system message (JSON mode needs the word JSON there).
+   * - `"none"`: nothing is sent; core offers a final-answer tool instead (the capability says `answer-tool`).
+   * @default "json-schema"
+   */
+  structuredOutputs?: "json-schema" | "json-object" | "none";
   /** A `fetch` to use instead of the global one (proxies, tests). */
   fetch?: typeof fetch;
 }

@@ -95,7 +95,7 @@ describe("ChatCompletionsStreamState", () => {
     ]);
   });
 
-  it("reads refusals as text, the legacy function_call delta, and Groq's x_groq usage", () => {
+  it("reads refusals as text and also as the finish's refusal (for a structured answer), the legacy function_call delta, and Groq's x_groq usage", () => {
     const state = newState();
     const events = [
       ...state.push(chunk({ refusal: "I can't help with that." })),
@@ -122,6 +122,7 @@ describe("ChatCompletionsStreamState", () => {
           { type: "text", text: "I can't help with that." },
           { type: "tool-call", id: "call_made_1", name: "t", input: { q: 1 } },
         ],
+        refusal: "I can't help with that.",
       },
     ]);
   });

@@ -40,6 +40,8 @@ export class ChatCompletionsStreamState {
   private usage: Usage | undefined;
   private finishReason: string | undefined;
   private responseId: string | undefined;
+  /** The refusal text the model streamed in its own field. */
+  private refusal: string | undefined;
   private lastKind: "text" | "reasoning" | "tool" | undefined;
 
   private readonly providerName: string;
@@ -108,6 +110,7 @@ export class ChatCompletionsStreamState {
       usage: this.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       content: this.content.filter((part): part is AssistantContentPart => part !== undefined),
       ...(this.responseId !== undefined ? { responseId: this.responseId } : {}),
+      ...(this.refusal !== undefined ? { refusal: this.refusal } : {}),
     });
     return events;
   }
@@ -130,6 +133,7 @@ export class ChatCompletionsStreamState {
     // OpenAI streams a refusal in its own field; it is what the model said, so it is text.
     if (typeof delta.refusal === "string" && delta.refusal !== "") {
       this.appendText(delta.refusal);
+      this.refusal = (this.refusal ?? "") + delta.refusal;
       events.push({ type: "text-delta", text: delta.refusal });
     }
     // The deprecated single `function_call` (older servers) is one tool call without an id.

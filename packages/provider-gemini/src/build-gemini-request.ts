@@ -83,6 +83,11 @@ export function buildGeminiRequest(
     ...(prepared.toolConfig || vendorToolConfig
       ? { toolConfig: { ...vendorToolConfig, ...prepared.toolConfig } }
       : {}),
+    // Structured output: `responseMimeType` application/json with `responseJsonSchema`, plain JSON
+    // Schema (https://ai.google.dev/gemini-api/docs/structured-output).
+    ...(request.responseFormat
+      ? { responseMimeType: "application/json", responseJsonSchema: request.responseFormat.schema }
+      : {}),
   };
   return {
     body: { model: request.model, contents: converted.contents, config },

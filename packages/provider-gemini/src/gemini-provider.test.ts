@@ -27,7 +27,11 @@ describe("gemini() capabilities per model", () => {
 
   it("the rest does not depend on the model", () => {
     const provider = gemini({ apiKey: "k" });
-    const { toolResultImages, toolResultDocuments, ...rest } = provider.capabilitiesFor!("gemini-2.5-flash");
+    const { toolResultImages, toolResultDocuments, structuredOutput, ...rest } =
+      provider.capabilitiesFor!("gemini-2.5-flash");
+    // Structured output with function calling is documented from Gemini 3 on
+    // (https://ai.google.dev/gemini-api/docs/structured-output).
+    expect(structuredOutput).toBe("final-step-only");
     expect(rest).toEqual({
       toolResultAudio: false,
       userImages: true,
@@ -40,6 +44,7 @@ describe("gemini() capabilities per model", () => {
       ...rest,
       toolResultImages: true,
       toolResultDocuments: true,
+      structuredOutput: "native-with-tools",
     });
   });
 });

@@ -1,5 +1,5 @@
-import type { ModelProvider, ProviderCapabilities } from "@junction/types";
-import { usesMultimodalFunctionResponses } from "./build-gemini-request.js";
+import type { ModelProvider, ProviderCapabilities, StructuredOutputMode } from "@junction/types";
+import { isGemini3OrLater, usesMultimodalFunctionResponses } from "./build-gemini-request.js";
 import { createGeminiClientLoader, streamGemini } from "./gemini-model.js";
 import { type GeminiSettings, geminiProviderName } from "./gemini-settings.js";
 
@@ -26,9 +26,20 @@ export function gemini(settings: GeminiSettings = {}): ModelProvider {
   return {
     name: geminiProviderName(settings),
     // For Gemini models in general: media inside function responses unless turned off outright.
-    capabilities: geminiCapabilities(settings.multimodalFunctionResponses !== false),
+    capabilities: geminiCapabilities({
+      multimodalFunctionResponses: settings.multimodalFunctionResponses !== false,
+      structuredOutput: "final-step-only",
+    }),
     capabilitiesFor: (model) =>
-      geminiCapabilities(usesMultimodalFunctionResponses(settings.multimodalFunctionResponses, model)),
+      geminiCapabilities({
+        multimodalFunctionResponses: usesMultimodalFunctionResponses(
+          settings.multimodalFunctionResponses,
+          model,
+        ),
+        // Structured output combines with function calling from Gemini 3 on; older models answer
+        // in JSON only on a step without tools (https://ai.google.dev/gemini-api/docs/structured-output).
+        structuredOutput: isGemini3OrLater(model) ? "native-with-tools" : "final-step-only",
+      }),
     stream: (request) => streamGemini(loadClient, request, settings),
   };
 }
@@ -53,8 +64,13 @@ const geminiMediaLimits = {
  * as carried. A request's `providerOptions.gemini.multimodalFunctionResponses` can still change
  * that one request.
  */
-function geminiCapabilities(multimodalFunctionResponses: boolean): ProviderCapabilities {
+function geminiCapabilities(options: {
+  multimodalFunctionResponses: boolean;
+  structuredOutput: StructuredOutputMode;
+}): ProviderCapabilities {
+  const { multimodalFunctionResponses, structuredOutput } = options;
   return {
+    structuredOutput,
     toolResultImages: multimodalFunctionResponses,
     toolResultAudio: false,
     toolResultDocuments: multimodalFunctionResponses,

@@ -1,8 +1,9 @@
 import { passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
-import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
+import type { ModelRequest, ResponseFormat, ToolNameMapping, Warning } from "@junction/types";
 import type OpenAI from "openai";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 import { type OpenAIProviderSettings, openAIProviderName } from "./openai-settings.js";
+import { toOpenAIStrictSchema } from "./openai-strict-schema.js";
 import { prepareOpenAITools } from "./prepare-openai-tools.js";
 
 /** The body of a streaming Responses API request. */
@@ -71,6 +72,13 @@ export function buildOpenAIRequest(
   });
   warnings.push(...passed.warnings);
   Object.assign(body, passed.fields);
+  if (request.responseFormat) {
+    // Structured Outputs in the Responses API: `text.format` of type `json_schema`
+    // (https://platform.openai.com/docs/guides/structured-outputs?api-mode=responses); it goes with
+    // function tools on the same request. Other `text` fields passed through (`verbosity`) stay.
+    const text = typeof body.text === "object" && body.text !== null ? body.text : {};
+    body.text = { ...text, format: openAITextFormat(request.responseFormat, warnings) };
+  }
   if (body.store === false && body.reasoning !== undefined) {
     const include = Array.isArray(body.include) ? body.include : [];
     if (!include.includes("reasoning.encrypted_content"))
@@ -78,4 +86,31 @@ export function buildOpenAIRequest(
   }
   body.stream = true;
   return { body: body as unknown as OpenAIRequestBody, warnings, toolNames: prepared.toolNames };
+}
+
+/**
+ * The `json_schema` format for a requested answer: strict where the schema fits strict mode (its
+ * rules made to fit by the strict-schema converter, with a warning for what it removed), else
+ * `strict: false` with the schema as given and a warning. Core checks the answer either way.
+ */
+export function openAITextFormat(format: ResponseFormat, warnings: Warning[]): Record<string, unknown> {
+  const strict = toOpenAIStrictSchema(format.schema);
+  if (!strict.ok) {
+    warnings.push({
+      code: "output-schema-not-strict",
+      message: `The output schema cannot use OpenAI's strict mode (${strict.reason}); it is sent with strict: false, and the answer is checked when it arrives.`,
+    });
+  } else if (strict.removed.length > 0) {
+    warnings.push({
+      code: "output-schema-loosened",
+      message: `OpenAI's strict mode does not take ${strict.removed.join(", ")}; left out of the schema sent, still checked on the answer.`,
+    });
+  }
+  return {
+    type: "json_schema",
+    name: format.name ?? "answer",
+    ...(format.description !== undefined ? { description: format.description } : {}),
+    schema: strict.ok ? strict.schema : format.schema,
+    strict: strict.ok,
+  };
 }

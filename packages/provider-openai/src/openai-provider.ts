@@ -11,6 +11,9 @@ export const openAICapabilities: ProviderCapabilities = {
   userAudio: false,
   parallelToolCalls: true,
   reasoning: true,
+  // `text.format` json_schema works beside function tools
+  // (https://platform.openai.com/docs/guides/structured-outputs?api-mode=responses).
+  structuredOutput: "native-with-tools",
   mediaLimits: {
     // Images: "Up to 50 MB total payload size per request"
     // (https://platform.openai.com/docs/guides/images-vision#image-input-requirements); one image is

@@ -50,6 +50,8 @@ type JSONObject = Record<string, unknown>;
 export class OpenAIStreamState {
   /** The response id from `response.created`, once seen. */
   responseId: string | undefined;
+  /** The refusal text the model streamed, apart from its answer text. */
+  refusal: string | undefined;
   /** True once `response.completed` or `response.incomplete` produced the `finish` event. */
   finished = false;
 
@@ -103,6 +105,7 @@ export class OpenAIStreamState {
         if (item.kind !== "message") return [];
         const contentIndex = typeof event.content_index === "number" ? event.content_index : 0;
         item.texts[contentIndex] = (item.texts[contentIndex] ?? "") + delta;
+        if (event.type === "response.refusal.delta") this.refusal = (this.refusal ?? "") + delta;
         return delta ? [{ type: "text-delta", text: delta }] : [];
       }
       case "response.reasoning_summary_text.delta": {
@@ -392,6 +395,7 @@ export class OpenAIStreamState {
       usage: mapOpenAIUsage(response.usage),
       content,
       ...(this.responseId ? { responseId: this.responseId } : {}),
+      ...(this.refusal !== undefined ? { refusal: this.refusal } : {}),
     });
     return events;
   }

@@ -1,4 +1,5 @@
 export { type AlternatingMessage, appendAlternating } from "./append-alternating.js";
+export { closedObjectSchema } from "./closed-object-schema.js";
 export {
   type ContentPartPlace,
   describeResourceLink,

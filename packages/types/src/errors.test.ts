@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createAbortError, isAbortError, isRetryableStatus, JunctionError, ProviderError } from "./errors.js";
+import {
+  createAbortError,
+  isAbortError,
+  isRetryableStatus,
+  JunctionError,
+  OutputError,
+  ProviderError,
+} from "./errors.js";
 
 describe("JunctionError", () => {
   it("is recognised across copies of the package by its symbol marker", () => {
@@ -50,5 +57,25 @@ describe("createAbortError", () => {
     expect(isAbortError(error)).toBe(true);
     expect(isAbortError(new JunctionError("mcp-timeout", "late"))).toBe(false);
     expect(isAbortError(new Error("aborted"))).toBe(false);
+  });
+});
+
+describe("OutputError", () => {
+  it("carries the raw answer and its issues, and is told apart from other Junction errors", () => {
+    const error = new OutputError({
+      code: "output-invalid",
+      message: "The answer did not match the schema.",
+      text: '{"city":1}',
+      issues: ["city: expected string"],
+    });
+    expect(OutputError.isInstance(error)).toBe(true);
+    expect(JunctionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: "output-invalid",
+      text: '{"city":1}',
+      issues: ["city: expected string"],
+    });
+    expect(OutputError.isInstance(new JunctionError("aborted", "x"))).toBe(false);
+    expect(new OutputError({ code: "output-refused", message: "no", text: "I can't." }).issues).toEqual([]);
   });
 });

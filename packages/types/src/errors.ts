@@ -22,6 +22,10 @@ export type JunctionErrorCode =
   | "max-steps-reached"
   | "aborted"
   | "invalid-argument"
+  // structured output
+  | "output-invalid"
+  | "output-refused"
+  | "output-truncated"
   // providers
   | "provider-api-error"
   | "provider-stream-error"
@@ -102,6 +106,45 @@ export class ProviderError extends JunctionError {
 
   static override isInstance(error: unknown): error is ProviderError {
     return JunctionError.isInstance(error) && error.code.startsWith("provider-") && "provider" in error;
+  }
+}
+
+/** The codes of an {@link OutputError}. */
+export type OutputErrorCode = "output-invalid" | "output-refused" | "output-truncated";
+
+/**
+ * A run asked for a structured answer and did not get a valid one:
+ *
+ * - `output-invalid`: the answer did not parse or did not match the schema, repair turns included;
+ *   `issues` says why.
+ * - `output-refused`: the model refused (its refusal, or the vendor's content filter).
+ * - `output-truncated`: the answer was cut at the output limit (finish reason `length`); raise
+ *   `maxTokens` or ask for less.
+ *
+ * `text` is the raw answer as the model sent it (untrusted): never a half object passed as valid.
+ */
+export class OutputError extends JunctionError {
+  declare readonly code: OutputErrorCode;
+  /** The model's raw answer (the JSON text, or the answer tool's arguments as JSON). */
+  readonly text: string;
+  /** What was wrong with it, one line per problem. Empty for a refusal or a truncation. */
+  readonly issues: string[];
+
+  constructor(options: {
+    code: OutputErrorCode;
+    message: string;
+    text: string;
+    issues?: string[];
+    cause?: unknown;
+  }) {
+    super(options.code, options.message, { cause: options.cause });
+    this.name = "OutputError";
+    this.text = options.text;
+    this.issues = options.issues ?? [];
+  }
+
+  static override isInstance(error: unknown): error is OutputError {
+    return JunctionError.isInstance(error) && error.code.startsWith("output-") && "issues" in error;
   }
 }
 

@@ -7,6 +7,7 @@ describe("@junction/types' public API", () => {
     expect(Object.keys(types).sort()).toEqual([
       "COMMON_TOOL_NAME_RULE",
       "JunctionError",
+      "OutputError",
       "ProviderError",
       "createAbortError",
       "createToolNameMapping",

@@ -6,6 +6,8 @@ export {
   JunctionError,
   type JunctionErrorCode,
   type JunctionErrorOptions,
+  OutputError,
+  type OutputErrorCode,
   ProviderError,
 } from "./errors.js";
 // The MCP protocol's shapes, as Junction's packages take and return them. Each name is listed on
@@ -84,6 +86,8 @@ export type {
   ModelRequest,
   ModelStreamEvent,
   ProviderCapabilities,
+  ResponseFormat,
+  StructuredOutputMode,
   ToolChoice,
   Usage,
   Warning,

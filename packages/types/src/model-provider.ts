@@ -1,5 +1,5 @@
 import type { AssistantContentPart, Message, ProviderMetadata } from "./messages.js";
-import type { ToolDefinition } from "./tool.js";
+import type { JSONSchema, ToolDefinition } from "./tool.js";
 
 /** Something worth telling the user that did not stop the work: a dropped setting, a degraded result. */
 export interface Warning {
@@ -42,7 +42,36 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** Vendor-specific settings keyed by provider name, passed through to that vendor only. */
   providerOptions?: Record<string, Record<string, unknown>>;
+  /**
+   * Asks for the answer as JSON matching `schema`, in the vendor's native structured-output form.
+   * Core sets it only on the steps where the provider's {@link StructuredOutputMode} says the
+   * format and the offered tools mix; a provider without a native form ignores it with a warning.
+   */
+  responseFormat?: ResponseFormat;
 }
+
+/** A JSON answer the request asks for (see {@link ModelRequest.responseFormat}). */
+export interface ResponseFormat {
+  type: "json";
+  /** The JSON Schema of the answer (an object schema). */
+  schema: JSONSchema;
+  /** A name for the schema, where the vendor wants one (`^[a-zA-Z0-9_-]{1,64}$`). @default "answer" */
+  name?: string;
+  description?: string;
+}
+
+/**
+ * How a vendor's structured output combines with tools, so core knows where the format goes:
+ *
+ * - `native-with-tools`: the response format is sent on every step beside the tools; the model
+ *   still calls tools, and its final text is the JSON answer.
+ * - `final-step-only`: the format stops tool calls (or is ignored with them), so steps with tools
+ *   go without it; once the model stops calling tools, an answer that is not valid JSON is asked
+ *   for once more with the format and without tools.
+ * - `answer-tool`: no usable native form: core offers a final-answer tool (its input schema is the
+ *   answer's) beside the real tools, and the model ends by calling it.
+ */
+export type StructuredOutputMode = "native-with-tools" | "final-step-only" | "answer-tool";
 
 /**
  * The neutral stream every provider produces.
@@ -70,6 +99,8 @@ export type ModelStreamEvent =
       content: AssistantContentPart[];
       /** The vendor's response id, where it has one. */
       responseId?: string;
+      /** The model's refusal, where the vendor reports one apart from the text (OpenAI's `refusal`). */
+      refusal?: string;
     };
 
 /** What a provider can carry natively; whatever it cannot becomes a warning, never a silent drop. */
@@ -90,6 +121,12 @@ export interface ProviderCapabilities {
    * Omitted (or a kind omitted): 5 MiB per part, the Agent's conservative default.
    */
   mediaLimits?: MediaLimits;
+  /**
+   * How a requested JSON answer combines with tools on this model (see {@link StructuredOutputMode}).
+   *
+   * Omitted: `answer-tool`, which works wherever tools do.
+   */
+  structuredOutput?: StructuredOutputMode;
 }
 
 /**

@@ -22,7 +22,7 @@ export interface ScriptedUsage {
 }
 
 /** Why the scripted turn ends, in neutral terms; each vendor renders its own stop reason. */
-export type ScriptedFinish = "stop" | "tool-calls" | "length";
+export type ScriptedFinish = "stop" | "tool-calls" | "length" | "refusal";
 
 /** One assistant turn the fake streams: reasoning, then text, then tool calls, then the end. */
 export interface ScriptedTurn {
@@ -95,7 +95,13 @@ export type ContractCase =
   | "stream-error"
   | "abort"
   | "unreachable"
-  | "missing-api-key";
+  | "missing-api-key"
+  | "structured-plain"
+  | "structured-after-tools"
+  | "structured-streamed"
+  | "structured-repaired"
+  | "structured-invalid"
+  | "structured-refusal";
 
 /** Settings the suite creates a provider with. */
 export interface ProviderOptions {
@@ -159,4 +165,15 @@ export interface VendorAdapter {
    * run of a case that runs per model (`tool-result-images@<model>`) or per usage shape (`usage-variants@<shape>`).
    */
   knownGaps?: Partial<Record<ContractCase | `${ContractCase}@${string}`, string>>;
+  /** Where the vendor's wire carries a requested JSON answer (`ModelRequest.responseFormat`). */
+  structuredOutput: {
+    /** The response format a recorded request carried, as the wire has it; `undefined` when it has none. */
+    format(body: unknown): unknown;
+    /** The format the vendor documents for `schema` (named "answer"), as the request must carry it. */
+    expected(schema: Record<string, unknown>): unknown;
+    /** Where the vendor documents that wire form. */
+    documentation: string;
+    /** Other models to run the structured-output cases with (their mode differs from `model`'s). */
+    models?: string[];
+  };
 }

@@ -460,6 +460,9 @@ function chatEventOf(
     case "step-end":
     case "finish":
     case "error":
+    // The playground's chat asks for no structured output.
+    case "output-delta":
+    case "output":
       return undefined;
     default: {
       const unknown: never = event;

@@ -43,6 +43,8 @@ export interface ScriptedTurn {
   delayMs?: number;
   /** Low-level: these exact events (and pauses) instead of the fields above; a `finish` is added when missing. */
   events?: (ModelStreamEvent | ScriptedPause)[];
+  /** The model's refusal, carried on the `finish` event as a vendor reports it apart from the text. */
+  refusal?: string;
   /** Thrown by the stream in place of its `finish` (a `ProviderError`, as a real provider would throw). */
   error?: Error;
 }
@@ -178,6 +180,7 @@ function eventsOf(turn: ScriptedTurn, turnIndex: number): (ModelStreamEvent | Sc
     reason: turn.finishReason ?? (hasCalls ? "tool-calls" : "stop"),
     usage: usageOf(turn.usage),
     content,
+    ...(turn.refusal !== undefined ? { refusal: turn.refusal } : {}),
   });
   return events;
 }

@@ -14,7 +14,12 @@ const model = "claude-sonnet-4-6";
 const sse = (type: string, data: Record<string, unknown>) =>
   `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
-const stopReasons = { stop: "end_turn", "tool-calls": "tool_use", length: "max_tokens" } as const;
+const stopReasons = {
+  stop: "end_turn",
+  "tool-calls": "tool_use",
+  length: "max_tokens",
+  refusal: "refusal",
+} as const;
 
 /** A Messages API stream, event by event as the API sends it (see the provider's recorded fixtures). */
 function turnChunks(turn: ScriptedTurn, context: ScriptContext): string[] {
@@ -169,5 +174,11 @@ export const anthropicVendor: VendorAdapter = {
     toolNamePattern: /^[a-zA-Z0-9_-]{1,64}$/,
   },
   toolNames,
+  structuredOutput: {
+    format: (body) => (body as { output_config?: { format?: unknown } }).output_config?.format,
+    expected: (schema) => ({ type: "json_schema", schema }),
+    documentation:
+      "https://platform.claude.com/docs/en/build-with-claude/structured-outputs (output_config.format, type json_schema)",
+  },
   toolResultImages,
 };

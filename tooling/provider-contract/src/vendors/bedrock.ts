@@ -22,7 +22,12 @@ const model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 
 const credentials = { accessKeyId: "AKIDCONTRACT", secretAccessKey: "contract-secret" };
 
-const stopReasons = { stop: "end_turn", "tool-calls": "tool_use", length: "max_tokens" } as const;
+const stopReasons = {
+  stop: "end_turn",
+  "tool-calls": "tool_use",
+  length: "max_tokens",
+  refusal: "content_filtered",
+} as const;
 
 /**
  * A ConverseStream answer as event-stream frames (see the provider's recorded fixtures): text and
@@ -173,5 +178,14 @@ export const bedrockVendor: VendorAdapter = {
     toolNamePattern: /^[a-zA-Z0-9_-]{1,64}$/,
   },
   toolNames,
+  structuredOutput: {
+    format: (body) => (body as { outputConfig?: { textFormat?: unknown } }).outputConfig?.textFormat,
+    expected: (schema) => ({
+      type: "json_schema",
+      structure: { jsonSchema: { schema: JSON.stringify(schema), name: "answer" } },
+    }),
+    documentation:
+      "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_OutputFormat.html (outputConfig.textFormat: type json_schema, structure.jsonSchema.schema as a JSON string)",
+  },
   toolResultImages,
 };

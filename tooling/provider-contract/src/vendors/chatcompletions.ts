@@ -12,7 +12,12 @@ import type {
 
 const model = "gpt-4o-2024-08-06";
 
-const finishReasons = { stop: "stop", "tool-calls": "tool_calls", length: "length" } as const;
+const finishReasons = {
+  stop: "stop",
+  "tool-calls": "tool_calls",
+  length: "length",
+  refusal: "stop",
+} as const;
 
 const frame = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 
@@ -44,7 +49,9 @@ function turnChunks(turn: ScriptedTurn, context: ScriptContext): string[] {
     frame({ ...envelope, choices: [{ index: 0, delta, logprobs: null, finish_reason }] });
   const chunks = [chunk({ role: "assistant", content: "" })];
   for (const reasoning_content of turn.reasoning ?? []) chunks.push(chunk({ reasoning_content }));
-  for (const content of turn.text ?? []) chunks.push(chunk({ content }));
+  // OpenAI streams a refusal in `delta.refusal` instead of `delta.content`.
+  for (const content of turn.text ?? [])
+    chunks.push(chunk(turn.finish === "refusal" ? { refusal: content } : { content }));
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
     chunks.push(
       chunk({
@@ -169,6 +176,12 @@ export const chatCompletionsVendor: VendorAdapter = {
     toolNamePattern: /^[a-zA-Z0-9_-]{1,64}$/,
   },
   toolNames,
+  structuredOutput: {
+    format: (body) => (body as { response_format?: unknown }).response_format,
+    expected: (schema) => ({ type: "json_schema", json_schema: { name: "answer", schema } }),
+    documentation:
+      "https://platform.openai.com/docs/guides/structured-outputs?api-mode=chat (response_format, type json_schema)",
+  },
   toolResultImages,
   usageVariants: [
     { label: "xAI: reasoning left out of completion_tokens", shape: "reasoning-outside-completion" },

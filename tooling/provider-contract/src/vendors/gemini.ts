@@ -12,7 +12,12 @@ import type {
 /** Gemini 3 takes images inside `functionResponse.parts`; older models get them beside it. */
 const model = "gemini-3-flash-preview";
 
-const finishReasons = { stop: "STOP", "tool-calls": "STOP", length: "MAX_TOKENS" } as const;
+const finishReasons = {
+  stop: "STOP",
+  "tool-calls": "STOP",
+  length: "MAX_TOKENS",
+  refusal: "SAFETY",
+} as const;
 
 /** One `?alt=sse` frame, as `@google/genai` reads it. */
 const frame = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
@@ -146,6 +151,18 @@ export const geminiVendor: VendorAdapter = {
     toolNamePattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/,
   },
   toolNames,
+  structuredOutput: {
+    format: (body) => {
+      const config = (body as { generationConfig?: Record<string, unknown> }).generationConfig ?? {};
+      if (config.responseMimeType === undefined && config.responseJsonSchema === undefined) return undefined;
+      return { responseMimeType: config.responseMimeType, responseJsonSchema: config.responseJsonSchema };
+    },
+    expected: (schema) => ({ responseMimeType: "application/json", responseJsonSchema: schema }),
+    documentation:
+      "https://ai.google.dev/gemini-api/docs/structured-output (generationConfig.responseMimeType application/json with responseJsonSchema)",
+    // Before Gemini 3 the format does not go with function calling: final-step-only.
+    models: ["gemini-2.5-flash"],
+  },
   toolResultImages,
   imageModels: ["gemini-2.5-flash"],
 };

@@ -88,7 +88,12 @@ function turnEvents(turn: ScriptedTurn, context: ScriptContext): Record<string, 
     const output_index = output.length;
     const id = `msg_${turn.responseId}`;
     const text = turn.text.join("");
-    const part = { type: "output_text", annotations: [], logprobs: [], text };
+    // A refusal is its own content part, streamed as `response.refusal.delta`
+    // (https://platform.openai.com/docs/guides/structured-outputs#refusals).
+    const refused = turn.finish === "refusal";
+    const part = refused
+      ? { type: "refusal", refusal: text }
+      : { type: "output_text", annotations: [], logprobs: [], text };
     const done = { id, type: "message", status, content: [part], role: "assistant" };
     events.push(
       {
@@ -101,17 +106,30 @@ function turnEvents(turn: ScriptedTurn, context: ScriptContext): Record<string, 
         item_id: id,
         output_index,
         content_index: 0,
-        part: { ...part, text: "" },
+        part: refused ? { ...part, refusal: "" } : { ...part, text: "" },
       },
-      ...turn.text.map((delta) => ({
-        type: "response.output_text.delta",
-        item_id: id,
-        output_index,
-        content_index: 0,
-        delta,
-        logprobs: [],
-      })),
-      { type: "response.output_text.done", item_id: id, output_index, content_index: 0, text, logprobs: [] },
+      ...turn.text.map((delta) =>
+        refused
+          ? { type: "response.refusal.delta", item_id: id, output_index, content_index: 0, delta }
+          : {
+              type: "response.output_text.delta",
+              item_id: id,
+              output_index,
+              content_index: 0,
+              delta,
+              logprobs: [],
+            },
+      ),
+      refused
+        ? { type: "response.refusal.done", item_id: id, output_index, content_index: 0, refusal: text }
+        : {
+            type: "response.output_text.done",
+            item_id: id,
+            output_index,
+            content_index: 0,
+            text,
+            logprobs: [],
+          },
       { type: "response.content_part.done", item_id: id, output_index, content_index: 0, part },
       { type: "response.output_item.done", output_index, item: done },
     );
@@ -252,5 +270,11 @@ export const openAIVendor: VendorAdapter = {
     toolNamePattern: /^[a-zA-Z0-9_-]{1,64}$/,
   },
   toolNames,
+  structuredOutput: {
+    format: (body) => (body as { text?: { format?: unknown } }).text?.format,
+    expected: (schema) => ({ type: "json_schema", name: "answer", schema, strict: true }),
+    documentation:
+      "https://platform.openai.com/docs/guides/structured-outputs?api-mode=responses (text.format, type json_schema, strict)",
+  },
   toolResultImages,
 };
