@@ -210,6 +210,9 @@ function printEvent(event: ChatEvent): void {
     case "run-start":
     case "trace":
       break;
+    case "output":
+      out.write(`\n${safe(JSON.stringify(event.output, null, 2))}\n`);
+      break;
     case "text-delta":
       out.write(safe(event.text));
       break;

@@ -299,6 +299,14 @@ export function apiRoutes(
       ),
     );
   });
+  // The JSON Schema every answer of the conversation must match (null clears it).
+  api.put("/conversations/:id/output-schema", id, json, (c) =>
+    answer(c, {
+      outputSchema: chat.setOutputSchema(c.req.valid("param").id, c.req.valid("json").schema ?? null)
+        .outputSchema,
+    }),
+  );
+
   // A chat turn's trace, for the page's waterfall: names, timings, tokens and errors, no content.
   api.get("/traces/:id", id, (c) => answer(c, traces.trace(c.req.valid("param").id)));
 

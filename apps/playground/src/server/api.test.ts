@@ -437,6 +437,45 @@ describe("chat and persistence", () => {
     expect(JSON.stringify(saved.messages)).toContain("the user went on without answering");
   });
 
+  it("a conversation with an output schema ends each turn with a validated object beside the text; a bad schema is refused", async () => {
+    const { body: conversation } = await test.api("POST", "/api/conversations", { provider: "offline" });
+    const notObject = await test.api("PUT", `/api/conversations/${conversation.id}/output-schema`, {
+      schema: { type: "string" },
+    });
+    expect(notObject.status).toBe(400);
+    expect(notObject.body.error).toBe(
+      'The output schema must describe an object: give it "type": "object" and its "properties".',
+    );
+    const schema = {
+      type: "object",
+      properties: { summary: { type: "string" }, result: { type: "number" } },
+      required: ["summary", "result"],
+    };
+    const set = await test.api("PUT", `/api/conversations/${conversation.id}/output-schema`, { schema });
+    expect(set.body).toEqual({ outputSchema: schema });
+    const events = await runChatTurn(test, conversation.id, { text: "please add 20 and 22" });
+    // Tools stay usable before the answer: the sum tool runs, then the answer comes as an object.
+    expect(events.find((event) => event.type === "tool-result")).toMatchObject({
+      name: "everything_get-sum",
+    });
+    const output = events.find((event) => event.type === "output");
+    expect(output.output).toEqual({
+      summary: 'Done. everything_get-sum returned: "The sum of 20 and 22 is 42".',
+      result: 42,
+    });
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
+    const saved = test.playground.store.getConversation(conversation.id)!;
+    expect(saved.outputSchema).toEqual(schema);
+    expect(saved.transcript.find((item) => item.kind === "output")).toEqual({
+      kind: "output",
+      value: output.output,
+    });
+    // Cleared, the next turn answers in prose only.
+    await test.api("PUT", `/api/conversations/${conversation.id}/output-schema`, { schema: null });
+    const prose = await runChatTurn(test, conversation.id, { text: "echo plain" });
+    expect(prose.some((event) => event.type === "output")).toBe(false);
+  });
+
   it("stops a run in the middle of a tool call: the turn ends as stopped and the call never completes", async () => {
     const { body: conversation } = await test.api("POST", "/api/conversations", { provider: "offline" });
     const events: any[] = [];

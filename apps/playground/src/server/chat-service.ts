@@ -113,6 +113,38 @@ export class ChatService {
   }
 
   /**
+   * Sets (or, with `null`, clears) the JSON Schema every answer of the conversation must match:
+   * each turn then ends with a validated object beside the text. The schema must be a JSON
+   * object whose `type` is `"object"` (what core's `output` takes); anything else is refused
+   * with what is wrong.
+   */
+  setOutputSchema(conversationId: string, schema: unknown): StoredConversation {
+    const conversation = this.#store.getConversation(conversationId);
+    if (!conversation)
+      throw new JunctionError("invalid-argument", `No conversation with id ${conversationId}.`);
+    if (schema !== null) {
+      if (typeof schema !== "object" || Array.isArray(schema)) {
+        throw new JunctionError(
+          "invalid-argument",
+          "The output schema must be a JSON object (a JSON Schema), or null to clear it.",
+        );
+      }
+      if ((schema as { type?: unknown }).type !== "object") {
+        throw new JunctionError(
+          "invalid-argument",
+          'The output schema must describe an object: give it "type": "object" and its "properties".',
+        );
+      }
+      if (JSON.stringify(schema).length > 100_000) {
+        throw new JunctionError("invalid-argument", "The output schema is larger than 100,000 characters.");
+      }
+    }
+    conversation.outputSchema = schema as Record<string, unknown> | null;
+    this.#store.saveConversation(conversation);
+    return conversation;
+  }
+
+  /**
    * Runs one turn of a conversation: the user's text through an Agent with every connected
    * server, approvals asked of the person, the transcript saved as it grows. Every event goes to
    * `emit` (the page's stream, the CLI's printer); a turn that cannot start is one `error` event.
@@ -320,6 +352,7 @@ export class ChatService {
         mcps: servers.map((server) => ({ mcp: modelVisibleTools(server.mcp), prefix: server.name })),
         approval: annotationPolicy(),
         approvalTimeoutMs: 0,
+        ...(turn.conversation.outputSchema ? { output: turn.conversation.outputSchema } : {}),
         ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
         maxSteps: 10,
         messages: conversation.messages,
@@ -456,13 +489,14 @@ function chatEventOf(
     case "warning":
       return { type: "warning", code: event.warning.code, message: event.warning.message };
     // The run's end is published from its final result; reasoning and step ends are not shown.
+    case "output":
+      return { type: "output", output: event.output };
+    // The answer is shown once validated; reasoning and step ends are not shown.
+    case "output-delta":
     case "reasoning-delta":
     case "step-end":
     case "finish":
     case "error":
-    // The playground's chat asks for no structured output.
-    case "output-delta":
-    case "output":
       return undefined;
     default: {
       const unknown: never = event;

@@ -28,6 +28,21 @@ export function createOfflineModel(options: { sandbox: string; delayMs?: number 
   const respond = (request: ModelRequest): ScriptedTurn => {
     const base = { usage: noUsage, delayMs: options.delayMs ?? 8 };
     const last = request.messages.at(-1);
+    // A conversation with an output schema: core asks for the answer through a tool it names.
+    const forced = typeof request.toolChoice === "object" ? request.toolChoice.name : undefined;
+    const answerTool = forced ? request.tools?.find((tool) => tool.name === forced) : undefined;
+    if (answerTool) {
+      return {
+        ...base,
+        toolCalls: [
+          {
+            id: nextCallId(request.messages),
+            name: answerTool.name,
+            input: exampleOf(answerTool.inputSchema, answerContext(request.messages)),
+          },
+        ],
+      };
+    }
     if (last?.role === "tool") return { ...base, text: summarise(last) };
     const text = last?.role === "user" ? userText(last) : "";
     if (!request.tools || request.tools.length === 0) {
@@ -284,4 +299,58 @@ function helpText(tools: ToolDefinition[]): string {
       ? `Tools on offer: ${names.join(", ")}${tools.length > names.length ? ", …" : ""}.`
       : "No tools are connected.")
   );
+}
+
+/** What an offline answer is filled from: the model's last words and the numbers in the last result. */
+interface AnswerContext {
+  text: string;
+  numbers: number[];
+}
+
+function answerContext(history: readonly Message[]): AnswerContext {
+  const said = history.findLast((message) => message.role === "assistant");
+  const text =
+    said?.role === "assistant"
+      ? said.content
+          .flatMap((part) => (part.type === "text" ? [part.text] : []))
+          .join(" ")
+          .trim()
+      : "";
+  const result = history.findLast((message) => message.role === "tool");
+  const resultText = result ? JSON.stringify(result.content) : text;
+  const numbers = (resultText.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
+  return { text, numbers };
+}
+
+/**
+ * A value matching `schema`, as the offline model's structured answer: strings from its last
+ * words, numbers from the last tool result (its last number), the first of an enum, and every
+ * property of an object. Not an LLM: it fills the shape, it does not understand it.
+ */
+export function exampleOf(schema: unknown, context: AnswerContext, depth = 0): unknown {
+  const node = (typeof schema === "object" && schema !== null ? schema : {}) as Record<string, unknown>;
+  if (Array.isArray(node.enum) && node.enum.length > 0) return node.enum[0];
+  if ("const" in node) return node.const;
+  const type = Array.isArray(node.type) ? node.type.find((candidate) => candidate !== "null") : node.type;
+  switch (type) {
+    case "object": {
+      const properties = (node.properties ?? {}) as Record<string, unknown>;
+      if (depth > 8) return {};
+      return Object.fromEntries(
+        Object.entries(properties).map(([key, value]) => [key, exampleOf(value, context, depth + 1)]),
+      );
+    }
+    case "array":
+      return depth > 8 ? [] : [exampleOf(node.items, context, depth + 1)];
+    case "number":
+      return context.numbers.at(-1) ?? 0;
+    case "integer":
+      return Math.round(context.numbers.at(-1) ?? 0);
+    case "boolean":
+      return true;
+    case "null":
+      return null;
+    default:
+      return context.text || "offline answer";
+  }
 }

@@ -34,6 +34,8 @@ export interface StoredConversation {
    * resumed or the conversation goes on: what makes a pending approval survive a restart.
    */
   runState: RunState | null;
+  /** The JSON Schema every answer must match (core's `output`), or null for prose answers. */
+  outputSchema: Record<string, unknown> | null;
 }
 
 /** The playground's SQLite database (node:sqlite): servers, conversations and settings. */
@@ -61,8 +63,10 @@ export class Store {
     `);
     // Stores made before runs could stop for approvals have no run_state column yet.
     const columns = this.#db.prepare("PRAGMA table_info(conversations)").all() as { name: string }[];
-    if (!columns.some((column) => column.name === "run_state")) {
-      this.#db.exec("ALTER TABLE conversations ADD COLUMN run_state TEXT");
+    for (const column of ["run_state", "output_schema"]) {
+      if (!columns.some((existing) => existing.name === column)) {
+        this.#db.exec(`ALTER TABLE conversations ADD COLUMN ${column} TEXT`);
+      }
     }
     restrictDatabaseFiles(file);
   }
@@ -137,7 +141,7 @@ export class Store {
       .run(id, digest, version);
   }
 
-  listConversations(): Omit<StoredConversation, "messages" | "transcript" | "runState">[] {
+  listConversations(): Omit<StoredConversation, "messages" | "transcript" | "runState" | "outputSchema">[] {
     const rows = this.#db
       .prepare(
         "SELECT id, title, provider, model, created_at, updated_at FROM conversations ORDER BY updated_at DESC",
@@ -168,6 +172,7 @@ export class Store {
       messages: JSON.parse(row.messages!) as Message[],
       transcript: JSON.parse(row.transcript!) as TranscriptItem[],
       runState: row.run_state ? (JSON.parse(row.run_state) as RunState) : null,
+      outputSchema: row.output_schema ? (JSON.parse(row.output_schema) as Record<string, unknown>) : null,
     };
   }
 
@@ -185,7 +190,7 @@ export class Store {
   saveConversation(conversation: StoredConversation): void {
     this.#db
       .prepare(
-        "UPDATE conversations SET title = ?, provider = ?, model = ?, updated_at = ?, messages = ?, transcript = ?, run_state = ? WHERE id = ?",
+        "UPDATE conversations SET title = ?, provider = ?, model = ?, updated_at = ?, messages = ?, transcript = ?, run_state = ?, output_schema = ? WHERE id = ?",
       )
       .run(
         conversation.title,
@@ -195,6 +200,7 @@ export class Store {
         JSON.stringify(conversation.messages),
         JSON.stringify(conversation.transcript),
         conversation.runState ? JSON.stringify(conversation.runState) : null,
+        conversation.outputSchema ? JSON.stringify(conversation.outputSchema) : null,
         conversation.id,
       );
   }

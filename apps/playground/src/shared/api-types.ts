@@ -35,6 +35,8 @@ export type ChatEvent =
   | { type: "error"; message: string; aborted: boolean }
   /** The run's trace in the playground's trace store (`GET /api/traces/:id`), just before `finish`. */
   | { type: "trace"; traceId: string }
+  /** The run's structured answer, validated against the conversation's output schema. */
+  | { type: "output"; output: unknown }
   | { type: "finish"; reason: string; text: string };
 
 /** One entry of a conversation's transcript, as stored and as the page shows it. */
@@ -55,6 +57,8 @@ export type TranscriptItem =
       /** The server's latest progress report while the call ran. */
       progress?: ToolProgressReport;
     }
+  /** The run's structured answer (a conversation with an output schema), validated by core. */
+  | { kind: "output"; value: unknown }
   | {
       kind: "notice";
       level: "info" | "warning" | "error";
@@ -86,6 +90,8 @@ export interface ConversationDetail extends ConversationSummary {
   createdAt: string;
   updatedAt: string;
   transcript: TranscriptItem[];
+  /** The JSON Schema every answer of this conversation must match, if one is set. */
+  outputSchema: Record<string, unknown> | null;
 }
 
 /** The last health check of a server (`ping`). */

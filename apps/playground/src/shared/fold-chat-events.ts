@@ -87,6 +87,8 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
       };
       return [...transcript.slice(0, index), next, ...transcript.slice(index + 1)];
     }
+    case "output":
+      return [...transcript, { kind: "output", value: event.output }];
     case "warning": {
       const turnStart = transcript.findLastIndex((item) => item.kind === "user") + 1;
       const shown = transcript

@@ -10,6 +10,7 @@ import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { TraceSpan } from "../shared/trace-waterfall.js";
 import { api, postStream } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
+import { jsonTree } from "./json-tree.js";
 import { appendChatApp, rememberToolCard } from "./mcp-app-frame.js";
 import { renderToolResult } from "./render-content.js";
 import { traceWaterfall } from "./trace-waterfall.js";
@@ -81,6 +82,7 @@ export async function mountChatView(container: HTMLElement, initialProviders: Pr
         h("label", {}, " Model "),
         modelInput,
         settingsButton(),
+        outputSchemaButton(),
       ),
       banner,
       transcript,
@@ -121,6 +123,87 @@ function onProviderChange(): void {
       ? "Offline scripted model — no API key was found, so this is not an LLM: it picks a tool from your words and summarises the result. Try “show me the tiny image”, “add 2 and 3”, “list the sandbox files” or “write a file notes.txt”. Set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or an OpenAI-compatible URL for a real model."
       : "Offline scripted model — not an LLM: it picks a tool from your words and summarises the result."
     : `${provider.label}, key from ${provider.source}.`;
+}
+
+/** An example a person can start from: an answer with a summary and a number. */
+const exampleOutputSchema = {
+  type: "object",
+  properties: { summary: { type: "string" }, result: { type: "number" } },
+  required: ["summary", "result"],
+};
+
+/**
+ * "Output schema…": a JSON Schema editor for the current conversation (a new one is made when
+ * there is none yet). With a schema set, every answer ends with a validated object, shown as a
+ * collapsible tree beside the text.
+ */
+function outputSchemaButton(): HTMLElement {
+  return h(
+    "button",
+    {
+      testid: "output-schema",
+      onclick: async () => {
+        const conversationId = currentId ?? (await newConversation());
+        const current = await api<ConversationDetail>("GET", `/api/conversations/${conversationId}`);
+        const editor = h("textarea", { class: "schema-editor", testid: "output-schema-editor", rows: 12 });
+        editor.value = JSON.stringify(current.outputSchema ?? exampleOutputSchema, null, 2);
+        const message = h("div", { class: "form-message" });
+        const close = () => {
+          dialog.close();
+          dialog.remove();
+        };
+        const save = async (schema: unknown) => {
+          try {
+            await api("PUT", `/api/conversations/${conversationId}/output-schema`, { schema });
+            close();
+          } catch (error) {
+            message.className = "form-message error";
+            message.textContent = errorMessage(error);
+          }
+        };
+        const dialog = h(
+          "dialog",
+          { class: "modal" },
+          h("h2", {}, "Output schema"),
+          h(
+            "p",
+            { class: "muted" },
+            "A JSON Schema for an object. Every answer of this conversation then ends with an object that matches it, checked by Junction, shown beside the text. Tools stay usable on every step before it.",
+          ),
+          editor,
+          message,
+          h(
+            "div",
+            { class: "actions" },
+            h(
+              "button",
+              {
+                class: "primary",
+                testid: "output-schema-save",
+                onclick: () => {
+                  let schema: unknown;
+                  try {
+                    schema = JSON.parse(editor.value);
+                  } catch (error) {
+                    message.className = "form-message error";
+                    message.textContent = `Not JSON: ${errorMessage(error)}`;
+                    return;
+                  }
+                  void save(schema);
+                },
+              },
+              "Save",
+            ),
+            h("button", { testid: "output-schema-clear", onclick: () => void save(null) }, "No schema"),
+            h("button", { onclick: close }, "Cancel"),
+          ),
+        );
+        document.body.append(dialog);
+        dialog.showModal();
+      },
+    },
+    "Output schema…",
+  );
 }
 
 function settingsButton(): HTMLElement {
@@ -281,6 +364,13 @@ function renderItem(item: TranscriptItem): HTMLElement {
       return renderToolCard(item);
     case "notice":
       return h("div", { class: `notice ${item.level}`, testid: "notice" }, item.text);
+    case "output":
+      return h(
+        "div",
+        { class: "message output", testid: "message-output" },
+        h("div", { class: "label" }, "structured answer"),
+        jsonTree(item.value),
+      );
     default: {
       const unknown: never = item;
       return h("div", { class: "notice warning" }, `Unknown transcript item: ${JSON.stringify(unknown)}`);
