@@ -34,6 +34,18 @@ export {
 export type { ModelSettings } from "./run-types.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
+export {
+  contextWindowOf,
+  DEFAULT_CONTEXT_WINDOW_TOKENS,
+  estimateJSONTokens,
+  estimatePartTokens,
+  estimateRequestSize,
+  estimateTextTokens,
+  estimateToolDefinitionTokens,
+  estimateToolOutputTokens,
+  type RequestSize,
+  TOKEN_ESTIMATE,
+} from "./token-estimate.js";
 export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";

@@ -1,3 +1,4 @@
+import { CLAUDE_CONTEXT_LIMITS, CLAUDE_DEFAULT_LIMITS, contextLimitsFor } from "@junction/provider-utils";
 import type { ModelProvider, ProviderCapabilities } from "@junction/types";
 import { createAnthropicModel } from "./anthropic-model.js";
 import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
@@ -45,6 +46,10 @@ export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvid
   return {
     name: anthropicProviderName,
     capabilities: anthropicCapabilities,
+    capabilitiesFor: (model) => ({
+      ...anthropicCapabilities,
+      ...contextLimitsFor(model, CLAUDE_CONTEXT_LIMITS, CLAUDE_DEFAULT_LIMITS),
+    }),
     stream: createAnthropicModel(settings),
   };
 }

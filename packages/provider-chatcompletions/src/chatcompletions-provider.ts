@@ -1,3 +1,4 @@
+import { contextLimitsFor, OPENAI_CONTEXT_LIMITS } from "@junction/provider-utils";
 import type { ModelProvider, ProviderCapabilities } from "@junction/types";
 import { createChatCompletionsModel } from "./chatcompletions-model.js";
 import { type ChatCompletionsSettings, chatCompletionsProviderName } from "./chatcompletions-settings.js";
@@ -54,6 +55,9 @@ export function chatCompletions(settings: ChatCompletionsSettings = {}): ModelPr
   return {
     name: chatCompletionsProviderName(settings),
     capabilities,
+    // OpenAI's models have documented limits; another server's model is unknown here, and the
+    // Agent assumes its default window for it.
+    capabilitiesFor: (model) => ({ ...capabilities, ...contextLimitsFor(model, OPENAI_CONTEXT_LIMITS) }),
     stream: createChatCompletionsModel(settings),
   };
 }

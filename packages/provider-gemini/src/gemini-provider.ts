@@ -1,3 +1,4 @@
+import { contextLimitsFor, type ModelContextLimits } from "@junction/provider-utils";
 import type { ModelProvider, ProviderCapabilities } from "@junction/types";
 import { usesMultimodalFunctionResponses } from "./build-gemini-request.js";
 import { createGeminiClientLoader, streamGemini } from "./gemini-model.js";
@@ -27,8 +28,10 @@ export function gemini(settings: GeminiSettings = {}): ModelProvider {
     name: geminiProviderName(settings),
     // For Gemini models in general: media inside function responses unless turned off outright.
     capabilities: geminiCapabilities(settings.multimodalFunctionResponses !== false),
-    capabilitiesFor: (model) =>
-      geminiCapabilities(usesMultimodalFunctionResponses(settings.multimodalFunctionResponses, model)),
+    capabilitiesFor: (model) => ({
+      ...geminiCapabilities(usesMultimodalFunctionResponses(settings.multimodalFunctionResponses, model)),
+      ...contextLimitsFor(model, GEMINI_CONTEXT_LIMITS, GEMINI_DEFAULT_LIMITS),
+    }),
     stream: (request) => streamGemini(loadClient, request, settings),
   };
 }
@@ -65,3 +68,20 @@ function geminiCapabilities(multimodalFunctionResponses: boolean): ProviderCapab
     mediaLimits: geminiMediaLimits,
   };
 }
+
+/**
+ * Gemini's limits, from the model pages (https://ai.google.dev/gemini-api/docs/models, "Input
+ * token limit" and "Output token limit", November 2025).
+ */
+const GEMINI_CONTEXT_LIMITS: Readonly<Record<string, ModelContextLimits>> = {
+  "gemini-3-pro": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-3-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-2.5-pro": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-2.5-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-2.0-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 8_192 },
+  "gemini-1.5-pro": { contextWindowTokens: 2_097_152, maxOutputTokens: 8_192 },
+  "gemini-1.5-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 8_192 },
+};
+
+/** An unlisted Gemini model: every current one takes 1M tokens; the output limit of the oldest listed. */
+const GEMINI_DEFAULT_LIMITS: ModelContextLimits = { contextWindowTokens: 1_048_576, maxOutputTokens: 8_192 };

@@ -90,6 +90,16 @@ export interface ProviderCapabilities {
    * Omitted (or a kind omitted): 5 MiB per part, the Agent's conservative default.
    */
   mediaLimits?: MediaLimits;
+  /**
+   * The model's context window in tokens: what one request (system prompt, tool definitions,
+   * messages) and its answer may take together. Core derives its budgets from it (how much of a
+   * tool result reaches the model, when tool definitions are deferred behind a search).
+   *
+   * Omitted: the Agent assumes 128,000 tokens.
+   */
+  contextWindowTokens?: number;
+  /** The most tokens the model writes in one answer, as the vendor documents it. Omitted: unknown. */
+  maxOutputTokens?: number;
 }
 
 /**
