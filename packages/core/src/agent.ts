@@ -72,8 +72,11 @@ export interface AgentConfig {
    */
   toolConcurrency?: number;
   /**
-   * Characters of text a tool result may carry; beyond it the text is cut, with a note to the model and a warning.
-   * @default 100000
+   * Characters of text a tool result may carry as the conversation keeps it (a safety floor);
+   * beyond it the text is cut, with a note and a warning. What the model sees of a result is
+   * smaller: a share of its context window (`TOOL_RESULT_WINDOW_SHARE`), head and tail, with the
+   * rest readable through the `read_tool_result` tool Junction adds.
+   * @default 10000000
    */
   maxToolOutputChars?: number;
   /**

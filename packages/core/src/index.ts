@@ -38,17 +38,15 @@ export {
   contextWindowOf,
   DEFAULT_CONTEXT_WINDOW_TOKENS,
   estimateJSONTokens,
-  estimatePartTokens,
   estimateRequestSize,
   estimateTextTokens,
-  estimateToolDefinitionTokens,
-  estimateToolOutputTokens,
   type RequestSize,
   TOKEN_ESTIMATE,
 } from "./token-estimate.js";
 export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";
+export { READ_TOOL_RESULT, TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
 export type { TraceCarrier } from "./trace-carrier.js";
 export type {
   ModelCallInput,

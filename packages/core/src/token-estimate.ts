@@ -95,6 +95,10 @@ export function estimateToolOutputTokens(output: string | ToolResult): number {
   if (typeof output === "string") return estimateTextTokens(output);
   let tokens = 0;
   for (const part of output.content) tokens += estimatePartTokens(part);
+  // Providers send structuredContent as JSON when no text part mirrors it.
+  if (output.structuredContent !== undefined && !output.content.some((part) => part.type === "text")) {
+    tokens += estimateJSONTokens(output.structuredContent);
+  }
   return tokens;
 }
 
