@@ -29,9 +29,11 @@ import {
   type RunState,
 } from "./run-state.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
+import { contextWindowOf } from "./token-estimate.js";
 import type { ToolLimits } from "./tool-list-limits.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
+import { DeferredTools, type ToolSearchOptions } from "./tool-search.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import type { Tracer } from "./tracing.js";
 
@@ -86,6 +88,17 @@ export interface AgentConfig {
    * @default `{ maxTools: 256, maxNameChars: 256, maxDescriptionChars: 10000, maxSchemaChars: 100000 }`
    */
   toolLimits?: ToolLimits;
+  /**
+   * Deferred tools and the tool search, for every provider: tools marked `defer` (per tool, or per
+   * MCP source in `mcps`), and in the automatic mode every tool not marked `alwaysLoad` once the
+   * definitions would take more than a share of the model's context window, are sent only after the
+   * model finds them with `search_tools` (BM25 over names, titles, descriptions and parameter
+   * names), which Junction adds while any tool is deferred. Found tools stay loaded for the
+   * following steps and runs, and in a stopped run's state. The trade-off: a search costs a round
+   * trip before a deferred tool's first use; every request saves the deferred definitions' tokens.
+   * @default `{ mode: "auto", maxDefinitionShare: 0.1, maxResults: 5 }`
+   */
+  toolSearch?: ToolSearchOptions;
   /** A conversation to continue, for example one saved from `agent.messages`. */
   messages?: Message[];
   /** Sent with every model request: max tokens, temperature, tool choice, vendor options. */
@@ -134,6 +147,8 @@ export class Agent {
   #closed = false;
   /** The run that stopped for approvals, until it is resumed or the conversation moves on. */
   #stopped: RunState | undefined;
+  /** Deferred tools and those the model found. */
+  readonly #deferred: DeferredTools;
 
   constructor(config: AgentConfig) {
     if (!config || typeof config.provider?.stream !== "function") {
@@ -149,6 +164,7 @@ export class Agent {
     this.toolConcurrency = positiveInteger(config.toolConcurrency, 8, "toolConcurrency");
     this.#config = config;
     this.#registry = new ToolRegistry(config.toolLimits);
+    this.#deferred = new DeferredTools(config.toolSearch);
     this.#guard = createExfiltrationGuard(config.exfiltrationGuard);
     this.#history = config.messages ? validateMessages(structuredClone(config.messages)) : [];
     for (const t of config.tools ?? []) this.addTool(t);
@@ -314,6 +330,7 @@ export class Agent {
     this.#stopped = undefined;
     for (const id of state.ledger.notRun) this.#ledger.notRun.add(id);
     for (const id of state.ledger.readPrivate) this.#ledger.readPrivate.add(id);
+    this.#deferred.restore(state.loadedTools ?? []);
     return this.#execute(context, {
       durability: context.durability ?? new InMemoryDurability({ runId: state.runId, journal }),
       firstStep: state.step,
@@ -368,8 +385,15 @@ export class Agent {
         tools = await this.#registry.resolve(warn);
         // What the model has seen before this step: a call's arguments can carry only that.
         privateDataFrom = privateDataReads(this.#history, tools, this.#ledger);
-        return this.#registry.definitions;
+        return this.#deferred.offer({
+          definitions: this.#registry.definitions,
+          deferralOf: (name) => tools.get(name)?.deferral ?? {},
+          contextWindow: contextWindowOf(this.provider, this.model),
+          model: this.model,
+          warn,
+        });
       },
+      coreTools: () => this.#deferred.coreTools(),
       tools: runner,
       maxSteps: this.maxSteps,
       toolConcurrency: this.toolConcurrency,
@@ -398,6 +422,7 @@ export class Agent {
       messages: this.#history,
       sources: this.#registry.sourceDescriptors,
       ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
+      loadedTools: [...this.#deferred.loaded],
     });
     this.#stopped = final.state;
     return final.state ? { ...final, state: structuredClone(final.state) } : final;

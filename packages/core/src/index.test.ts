@@ -11,6 +11,7 @@ describe("@junction/core's public API", () => {
       "InMemoryDurability",
       "READ_TOOL_RESULT",
       "RUN_STATE_VERSION",
+      "SEARCH_TOOLS",
       "TOKEN_ESTIMATE",
       "TOOL_RESULT_WINDOW_SHARE",
       "annotationPolicy",

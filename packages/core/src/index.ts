@@ -56,3 +56,4 @@ export type {
   SpanStartOptions,
   Tracer,
 } from "./tracing.js";
+export { SEARCH_TOOLS, type ToolSearchOptions } from "./tool-search.js";
