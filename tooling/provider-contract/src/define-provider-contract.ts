@@ -18,6 +18,7 @@ import {
   userRequest,
   weatherTool,
 } from "./contract-scenarios.ts";
+import { defineToolSearchContract } from "./contract-tool-search.ts";
 import { expectedEvents, expectedUsage } from "./expected-events.ts";
 import type { ScriptedTurn, VendorAdapter, VendorFake } from "./vendor-adapter.ts";
 
@@ -38,6 +39,7 @@ export function defineProviderContract(vendor: VendorAdapter): void {
   describe(`${vendor.name} provider contract`, () => {
     defineStreamingContract(vendor);
     defineFailureContract(vendor);
+    defineToolSearchContract(vendor);
   });
 }
 
