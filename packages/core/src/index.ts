@@ -47,6 +47,7 @@ export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";
 export { READ_TOOL_RESULT, TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
+export { SEARCH_TOOLS, type ToolSearchOptions } from "./tool-search.js";
 export type { TraceCarrier } from "./trace-carrier.js";
 export type {
   ModelCallInput,
@@ -56,4 +57,3 @@ export type {
   SpanStartOptions,
   Tracer,
 } from "./tracing.js";
-export { SEARCH_TOOLS, type ToolSearchOptions } from "./tool-search.js";

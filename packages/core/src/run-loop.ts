@@ -368,6 +368,11 @@ async function streamModelTurn(
       "junction.model": options.model,
       "junction.provider": options.provider.name,
       "junction.step": turn.stepNumber,
+      // The request's size by Junction's estimator, as step-end reports it.
+      "junction.request.tool_tokens": calls.request.tools,
+      "junction.request.history_tokens": calls.request.history,
+      "junction.request.tool_result_tokens": calls.request.toolResults,
+      "junction.request.context_window": calls.request.contextWindow,
     },
     parent: run.span,
     // A copy: the history goes on growing after the call starts.
