@@ -10,6 +10,7 @@ import { benchConnectAll, type ConnectAllFigures, REMOTE_DELAY_MS } from "./benc
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
 import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios } from "./bench-mcp-calls.ts";
+import { toolSearchSection } from "./bench-tool-search.ts";
 import { benchTracingOverhead, type TracingOverheadFigures } from "./bench-tracing-overhead.ts";
 import {
   contenders,
@@ -51,6 +52,8 @@ log("bench: agent overhead per step…");
 const agent = await benchAgentOverhead(smoke ? 1 : 10);
 log("bench: tracing overhead per step…");
 const tracing = await benchTracingOverhead(smoke ? 3 : 60);
+log("bench: tool search on captured tool lists…");
+const toolSearch = await toolSearchSection();
 log("bench: cold import time…");
 const imports = benchImportTime(smoke ? 1 : 9);
 const skipFootprint = smoke || process.argv.includes("--no-footprint");
@@ -93,6 +96,9 @@ const report = [
   "",
   tracingTable(tracing),
   "",
+  "## Tool search and deferred tools",
+  "",
+  toolSearch,
   "## Cold import",
   "",
   importTable(imports),
