@@ -54,3 +54,13 @@ export function offerCoreTools(options: {
 export function coreToolError(message: string): ToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
+
+/** A core tool's arguments as a record to read fields from (anything else reads as empty: the model's input is untrusted). */
+export function coreToolInput(input: unknown): Record<string, unknown> {
+  return typeof input === "object" && input !== null && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : {};
+}
+
+/** Core tools only read what the run already holds. */
+export const CORE_TOOL_ANNOTATIONS = { readOnlyHint: true, openWorldHint: false } as const;

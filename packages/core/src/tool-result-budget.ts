@@ -6,7 +6,7 @@ import type {
   ToolResultPart,
   Warning,
 } from "@junction/types";
-import { coreToolError } from "./core-tools.js";
+import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput } from "./core-tools.js";
 import { messagesForModel } from "./media-limits.js";
 import type { CoreTool } from "./run-types.js";
 import { contextWindowOf, estimatePartTokens, TOKEN_ESTIMATE } from "./token-estimate.js";
@@ -243,13 +243,10 @@ export function readToolResultTool(history: Message[], budget: ToolResultBudget)
         required: ["toolCallId", "offset"],
         additionalProperties: false,
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: CORE_TOOL_ANNOTATIONS,
     },
     execute: (input) => {
-      const { toolCallId, offset } = (typeof input === "object" && input !== null ? input : {}) as Record<
-        string,
-        unknown
-      >;
+      const { toolCallId, offset } = coreToolInput(input);
       if (
         typeof toolCallId !== "string" ||
         typeof offset !== "number" ||

@@ -1,5 +1,5 @@
 import type { ToolDefinition, Warning } from "@junction/types";
-import { coreToolError } from "./core-tools.js";
+import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput } from "./core-tools.js";
 import type { CoreTool } from "./run-types.js";
 import { estimateToolDefinitionTokens } from "./token-estimate.js";
 
@@ -222,13 +222,10 @@ export function searchToolsTool(parts: {
         required: ["query"],
         additionalProperties: false,
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: CORE_TOOL_ANNOTATIONS,
     },
     execute: (input) => {
-      const { query, limit } = (typeof input === "object" && input !== null ? input : {}) as Record<
-        string,
-        unknown
-      >;
+      const { query, limit } = coreToolInput(input);
       if (typeof query !== "string" || query.trim().length === 0) {
         return coreToolError(`${SEARCH_TOOLS} needs {"query": a non-empty string}.`);
       }
