@@ -143,11 +143,13 @@ export async function benchFirstRequest(): Promise<SizeFigures[]> {
     for (const entry of providers) {
       const size = async (mode: "auto" | "off") => {
         const before = entry.fake.requests.length;
+        // Junction's own search on every provider (Anthropic's native search sends every definition,
+        // deferred ones marked, and keeps those out of the model's context on its side).
         const agent = new Agent({
           provider: entry.provider(),
           model: entry.model,
           mcps,
-          toolSearch: { mode },
+          toolSearch: { mode, native: false },
         });
         // The fake answers with an error: only the request it recorded counts here.
         await agent.send("hello").final.catch(() => undefined);
@@ -184,7 +186,7 @@ export async function toolSearchSection(): Promise<string> {
     "",
     `Retrieval of \`search_tools\` (BM25, limit 5) over ${retrieval.tasks} natural-language tasks, each naming the one tool that does it: recall@1 **${retrieval.recallAt1.toFixed(3)}**, recall@5 **${retrieval.recallAt5.toFixed(3)}** (target recall@5 ≥ 0.9).`,
     "",
-    "First request, whole body in tokens by Junction's estimator, every tool sent against deferred with search (the default automatic mode):",
+    "First request, whole body in tokens by Junction's estimator, every tool sent against deferred with Junction's `search_tools` (the default automatic mode, `native: false`: Anthropic uses the client-side search here too):",
     "",
     "| provider | model | tools | every tool | deferred | share |",
     "| --- | --- | ---: | ---: | ---: | ---: |",

@@ -123,6 +123,21 @@ describe("deferred tools and tool search (client side)", () => {
     expect(result.warnings).toEqual([]);
   });
 
+  it("a provider with native search for the model gets every tool, the deferred ones marked, and no search_tools", async () => {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000, nativeToolSearch: true },
+      responses: [{ text: "hi" }],
+    });
+    const tools = manyTools([]);
+    const pinned = { ...recordingTool("now", "The current time.", []), alwaysLoad: true };
+    const result = await new Agent({ provider, model: "m", tools: [pinned, ...tools] }).send("x").final;
+    const sent = provider.requests[0]!.tools!;
+    expect(sent.map((tool) => tool.name)).toEqual(["now", ...tools.map((tool) => tool.name)]);
+    expect(sent.filter((tool) => tool.defer === true)).toHaveLength(30);
+    expect(sent[0]!.defer).toBeUndefined();
+    expect(result.warnings.map((warning) => warning.code)).toEqual(["tools-deferred"]);
+  });
+
   it("mode off sends every tool, marks included, and adds no search", async () => {
     const provider = scriptedModel({
       capabilities: { contextWindowTokens: 20_000 },

@@ -29,7 +29,7 @@ import {
   type RunState,
 } from "./run-state.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
-import { contextWindowOf } from "./token-estimate.js";
+import { capabilitiesOf, contextWindowOf } from "./token-estimate.js";
 import type { ToolLimits } from "./tool-list-limits.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
@@ -390,6 +390,7 @@ export class Agent {
           deferralOf: (name) => tools.get(name)?.deferral ?? {},
           contextWindow: contextWindowOf(this.provider, this.model),
           model: this.model,
+          nativeSearch: capabilitiesOf(this.provider, this.model).nativeToolSearch === true,
           warn,
         });
       },

@@ -31,6 +31,15 @@ export interface ToolSearchOptions {
    * @default 5
    */
   maxResults?: number;
+  /**
+   * Where the provider declares a native tool search for the model (`nativeToolSearch`, e.g.
+   * Anthropic's `defer_loading` with its BM25 search tool on Claude Sonnet and Opus 4.5 and later),
+   * use it instead of Junction's `search_tools`: the vendor searches on its side, within the same
+   * turn (no extra round trip), but its ranking is its own and a provider switch mid-conversation
+   * starts the search over. `false`: always Junction's search.
+   * @default true
+   */
+  native?: boolean;
 }
 
 /** How one tool is to be offered, from its own marks and its source's. */
@@ -85,7 +94,7 @@ export function deferralWarning(plan: DeferralPlan, total: number, model: string
     message:
       `${plan.deferred.length} of ${total} tools were deferred: their definitions would take about ${plan.automatic.tokens} tokens, ` +
       `over ${plan.automatic.limit} (the share of model "${model}"'s context window tool definitions may take, toolSearch.maxDefinitionShare). ` +
-      `The model finds them with ${SEARCH_TOOLS} (a round trip before their first use); mark the tools it needs at once \`alwaysLoad\`, or set toolSearch: { mode: "off" }.`,
+      `The model finds them with a tool search (${SEARCH_TOOLS}, or the provider's own where it has one); mark the tools it needs at once \`alwaysLoad\`, or set toolSearch: { mode: "off" }.`,
   };
 }
 
@@ -259,22 +268,32 @@ export class DeferredTools {
 
   constructor(readonly options: ToolSearchOptions = {}) {}
 
-  /** The definitions to send this step; warns when the automatic mode defers a new number of tools. */
+  /**
+   * The definitions to send this step; warns when the automatic mode defers a new number of tools.
+   * With `nativeSearch` (and `options.native` not `false`) every definition is sent, the deferred
+   * ones marked `defer: true` for the provider's own search, and no `search_tools` is added.
+   */
   offer(parts: {
     definitions: ToolDefinition[];
     deferralOf: (name: string) => ToolDeferral;
     contextWindow: number;
     model: string;
+    nativeSearch?: boolean;
     warn: (warning: Warning) => void;
   }): ToolDefinition[] {
     const plan = planDeferral({ ...parts, loaded: this.loaded, options: this.options });
-    this.#deferred = plan.deferred;
+    const native = parts.nativeSearch === true && this.options.native !== false;
+    this.#deferred = native ? [] : plan.deferred;
     const warning = deferralWarning(plan, parts.definitions.length, parts.model);
     if (warning && plan.deferred.length !== this.#warnedCount) {
       this.#warnedCount = plan.deferred.length;
       parts.warn(warning);
     }
-    return plan.offered;
+    if (!native || plan.deferred.length === 0) return plan.offered;
+    const deferred = new Set(plan.deferred);
+    return parts.definitions.map((definition) =>
+      deferred.has(definition) ? { ...definition, defer: true } : definition,
+    );
   }
 
   /** The search tool, while any tool is deferred. */

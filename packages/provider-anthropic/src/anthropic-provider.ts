@@ -49,7 +49,17 @@ export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvid
     capabilitiesFor: (model) => ({
       ...anthropicCapabilities,
       ...contextLimitsFor(model, CLAUDE_CONTEXT_LIMITS, CLAUDE_DEFAULT_LIMITS),
+      ...(hasNativeToolSearch(model) ? { nativeToolSearch: true } : {}),
     }),
     stream: createAnthropicModel(settings),
   };
+}
+
+/**
+ * Models with Anthropic's tool search (`defer_loading` and the `tool_search_tool_bm25` server
+ * tool): Claude Sonnet 4.5 and Opus 4.5 and the models after them
+ * (https://docs.claude.com/en/docs/agents-and-tools/tool-use/tool-search-tool, "Supported models").
+ */
+function hasNativeToolSearch(model: string): boolean {
+  return /claude-(opus|sonnet)-(4-[5-9]|[5-9])/.test(model);
 }

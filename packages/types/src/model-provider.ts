@@ -100,6 +100,14 @@ export interface ProviderCapabilities {
   contextWindowTokens?: number;
   /** The most tokens the model writes in one answer, as the vendor documents it. Omitted: unknown. */
   maxOutputTokens?: number;
+  /**
+   * The vendor defers tools and searches them itself for this model: a request's tool definitions
+   * marked `defer: true` go out with the vendor's deferred loading and its search tool, and the
+   * vendor's search blocks come back in the turn (kept as opaque provider metadata and sent back).
+   * Core then sends every tool with its deferral instead of adding its own `search_tools`.
+   * Omitted: no native search; core's client-side search is used.
+   */
+  nativeToolSearch?: boolean;
 }
 
 /**

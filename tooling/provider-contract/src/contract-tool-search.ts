@@ -86,6 +86,8 @@ export function defineToolSearchContract(vendor: VendorAdapter): void {
           model: vendor.model,
           tools: tools(runsOf),
           approval: annotationPolicy(),
+          // Junction's own search on every vendor; Anthropic's native one has its own wire test.
+          toolSearch: { native: false },
         });
       fake.enqueue(
         { kind: "turn", turn: searchTurn, tools: ["clock", "search_tools"] },
