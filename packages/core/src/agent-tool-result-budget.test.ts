@@ -142,6 +142,35 @@ describe("tool results sized to the model", () => {
     });
   });
 
+  it("a cut result with an oversized image is reported once, though its view is rebuilt every step", async () => {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 8_000, mediaLimits: { maxImageBytes: 2 } },
+      responses: [
+        { toolCalls: [{ id: "d1", name: "dump" }] },
+        { toolCalls: [{ id: "d2", name: "dump" }] },
+        { text: "ok" },
+      ],
+    });
+    const result = await new Agent({
+      provider,
+      model: "m",
+      tools: [
+        dumpTool(async () => ({
+          content: [
+            { type: "text", text: "t".repeat(10_000) },
+            { type: "image", data: "AAAAAAAA", mimeType: "image/png" },
+          ],
+        })),
+      ],
+    }).send("x").final;
+    expect(result.warnings.map((warning) => warning.code).sort()).toEqual([
+      "tool-result-cut",
+      "tool-result-cut",
+      "tool-result-media-too-large",
+      "tool-result-media-too-large",
+    ]);
+  });
+
   it("read_tool_result answers bad input and unknown ids with an error result", async () => {
     const provider = scriptedModel({
       capabilities: { contextWindowTokens: 8_000 },

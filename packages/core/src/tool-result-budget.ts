@@ -176,8 +176,9 @@ function droppedNote(part: ToolResultPart, tokens: number): string {
   return `[The tool returned ${what} of about ${tokens} tokens that did not fit this model's budget for one tool result, so Junction left it out here; the application still has it.]`;
 }
 
-// Raw results already reported, by identity: each is reported once for as long as a conversation holds it.
-const reported = new WeakSet<object>();
+// Results already reported, by call id per conversation: each is reported once for as long as a
+// conversation holds it (the view is derived again every step, sometimes as new objects).
+const reported = new WeakMap<Message[], Set<string>>();
 
 /**
  * The messages to send `provider`'s `model`: media over the provider's per-part limits replaced
@@ -193,9 +194,14 @@ export function messagesWithinBudget(options: {
 }): Message[] {
   const budget = toolResultBudget(contextWindowOf(options.provider, options.model));
   const view = budgetedMessages({ messages: messagesForModel(options), budget, readable: options.readable });
+  let seen = reported.get(options.history);
+  if (!seen) {
+    seen = new Set();
+    reported.set(options.history, seen);
+  }
   for (const cut of view.cut) {
-    if (reported.has(cut.part)) continue;
-    reported.add(cut.part);
+    if (seen.has(cut.part.toolCallId)) continue;
+    seen.add(cut.part.toolCallId);
     options.warn(cutWarning(cut, { budget, model: options.model, readable: options.readable }));
   }
   return view.messages;
