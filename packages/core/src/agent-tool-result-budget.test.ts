@@ -155,12 +155,15 @@ describe("tool results sized to the model", () => {
       provider,
       model: "m",
       tools: [
-        dumpTool(async () => ({
-          content: [
-            { type: "text", text: "t".repeat(10_000) },
-            { type: "image", data: "AAAAAAAA", mimeType: "image/png" },
-          ],
-        })),
+        dumpTool(
+          async (): Promise<ToolResult> => ({
+            content: [
+              { type: "text", text: "t".repeat(10_000) },
+              { type: "image", data: "AAAAAAAA", mimeType: "image/png" },
+            ],
+            isError: false,
+          }),
+        ),
       ],
     }).send("x").final;
     expect(result.warnings.map((warning) => warning.code).sort()).toEqual([
