@@ -11,6 +11,7 @@ import { benchDurableEngines, type DurableEngineFigures } from "./bench-durable-
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
 import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios } from "./bench-mcp-calls.ts";
+import { toolSearchSection } from "./bench-tool-search.ts";
 import { benchTracingOverhead, type TracingOverheadFigures } from "./bench-tracing-overhead.ts";
 import {
   contenders,
@@ -53,6 +54,8 @@ log("bench: agent overhead per step…");
 const agent = await benchAgentOverhead(smoke ? 1 : 10);
 log("bench: tracing overhead per step…");
 const tracing = await benchTracingOverhead(smoke ? 3 : 60);
+log("bench: tool search on captured tool lists…");
+const toolSearch = await toolSearchSection();
 log("bench: cold import time…");
 const imports = benchImportTime(smoke ? 1 : 9);
 const skipEngines = smoke || process.argv.includes("--no-engines");
@@ -112,6 +115,9 @@ const report = [
   "",
   engines ? enginesSection(engines) : "Not measured in this run (`--smoke` or `--no-engines`).",
   "",
+  "## Tool search and deferred tools",
+  "",
+  toolSearch,
   "## Cold import",
   "",
   importTable(imports),

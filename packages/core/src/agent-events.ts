@@ -8,6 +8,7 @@ import type {
   Warning,
 } from "@junction/types";
 import type { PendingToolCall, RunState } from "./run-state.js";
+import type { RequestSize } from "./token-estimate.js";
 
 export type { PendingToolCall };
 
@@ -82,7 +83,16 @@ export type AgentEvent =
       type: "output";
       output: unknown;
     }
-  | { type: "step-end"; step: number; usage: Usage }
+  | {
+      type: "step-end";
+      step: number;
+      usage: Usage;
+      /**
+       * The step's model request measured by Junction's token estimator: tool definitions, the
+       * rest of the history, tool results, and the model's window. Absent on a replayed step.
+       */
+      request?: RequestSize;
+    }
   | { type: "warning"; warning: Warning }
   | { type: "finish"; reason: AgentFinishReason; usage: Usage }
   | { type: "error"; error: Error };

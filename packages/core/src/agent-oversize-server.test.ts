@@ -71,6 +71,8 @@ describe("a server listing 100,000 tools", () => {
         { mcp: flood, prefix: "flood" },
         { mcp: notes, prefix: "notes" },
       ],
+      // The safety floor on its own: with the tool search on, these would be deferred behind it.
+      toolSearch: { mode: "off" },
     });
     const first = await agent.send("go").final;
     const second = await agent.send("again").final;

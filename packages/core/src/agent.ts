@@ -30,9 +30,11 @@ import {
 } from "./run-state.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
+import { capabilitiesOf, contextWindowOf } from "./token-estimate.js";
 import type { ToolLimits } from "./tool-list-limits.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
+import { DeferredTools, type ToolSearchOptions } from "./tool-search.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import type { Tracer } from "./tracing.js";
 
@@ -73,8 +75,11 @@ export interface AgentConfig<Output = unknown> {
    */
   toolConcurrency?: number;
   /**
-   * Characters of text a tool result may carry; beyond it the text is cut, with a note to the model and a warning.
-   * @default 100000
+   * Characters of text a tool result may carry as the conversation keeps it (a safety floor);
+   * beyond it the text is cut, with a note and a warning. What the model sees of a result is
+   * smaller: a share of its context window (`TOOL_RESULT_WINDOW_SHARE`), head and tail, with the
+   * rest readable through the `read_tool_result` tool Junction adds.
+   * @default 10000000
    */
   maxToolOutputChars?: number;
   /**
@@ -84,6 +89,17 @@ export interface AgentConfig<Output = unknown> {
    * @default `{ maxTools: 256, maxNameChars: 256, maxDescriptionChars: 10000, maxSchemaChars: 100000 }`
    */
   toolLimits?: ToolLimits;
+  /**
+   * Deferred tools and the tool search, for every provider: tools marked `defer` (per tool, or per
+   * MCP source in `mcps`), and in the automatic mode every tool not marked `alwaysLoad` once the
+   * definitions would take more than a share of the model's context window, are sent only after the
+   * model finds them with `search_tools` (BM25 over names, titles, descriptions and parameter
+   * names), which Junction adds while any tool is deferred. Found tools stay loaded for the
+   * following steps and runs, and in a stopped run's state. The trade-off: a search costs a round
+   * trip before a deferred tool's first use; every request saves the deferred definitions' tokens.
+   * @default `{ mode: "auto", maxDefinitionShare: 0.1, maxResults: 5 }`
+   */
+  toolSearch?: ToolSearchOptions;
   /** A conversation to continue, for example one saved from `agent.messages`. */
   messages?: Message[];
   /** Sent with every model request: max tokens, temperature, tool choice, vendor options. */
@@ -147,6 +163,8 @@ export class Agent<Output = unknown> {
   #closed = false;
   /** The run that stopped for approvals, until it is resumed or the conversation moves on. */
   #stopped: RunState | undefined;
+  /** Deferred tools and those the model found. */
+  readonly #deferred: DeferredTools;
 
   constructor(config: AgentConfig<Output>) {
     if (!config || typeof config.provider?.stream !== "function") {
@@ -162,6 +180,7 @@ export class Agent<Output = unknown> {
     this.toolConcurrency = positiveInteger(config.toolConcurrency, 8, "toolConcurrency");
     this.#config = config;
     this.#registry = new ToolRegistry(config.toolLimits);
+    this.#deferred = new DeferredTools(config.toolSearch);
     this.#guard = createExfiltrationGuard(config.exfiltrationGuard);
     this.#history = config.messages ? validateMessages(structuredClone(config.messages)) : [];
     for (const t of config.tools ?? []) this.addTool(t);
@@ -331,6 +350,7 @@ export class Agent<Output = unknown> {
     this.#stopped = undefined;
     for (const id of state.ledger.notRun) this.#ledger.notRun.add(id);
     for (const id of state.ledger.readPrivate) this.#ledger.readPrivate.add(id);
+    this.#deferred.restore(state.loadedTools ?? []);
     return this.#execute(context, {
       durability: context.durability ?? new InMemoryDurability({ runId: state.runId, journal }),
       firstStep: state.step,
@@ -396,8 +416,16 @@ export class Agent<Output = unknown> {
         tools = await this.#registry.resolve(warn);
         // What the model has seen before this step: a call's arguments can carry only that.
         privateDataFrom = privateDataReads(this.#history, tools, this.#ledger);
-        return this.#registry.definitions;
+        return this.#deferred.offer({
+          definitions: this.#registry.definitions,
+          deferralOf: (name) => tools.get(name)?.deferral ?? {},
+          contextWindow: contextWindowOf(this.provider, this.model),
+          model: this.model,
+          nativeSearch: capabilitiesOf(this.provider, this.model).nativeToolSearch === true,
+          warn,
+        });
       },
+      coreTools: () => this.#deferred.coreTools(),
       tools: runner,
       maxSteps: this.maxSteps,
       toolConcurrency: this.toolConcurrency,
@@ -427,6 +455,7 @@ export class Agent<Output = unknown> {
       messages: this.#history,
       sources: this.#registry.sourceDescriptors,
       ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
+      loadedTools: [...this.#deferred.loaded],
     });
     this.#stopped = final.state;
     return final.state ? { ...final, state: structuredClone(final.state) } : final;

@@ -35,9 +35,20 @@ export type { ModelSettings } from "./run-types.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
 export { ANSWER_TOOL_NAME, type InferOutput, type OutputSchema } from "./structured-output.js";
+export {
+  contextWindowOf,
+  DEFAULT_CONTEXT_WINDOW_TOKENS,
+  estimateJSONTokens,
+  estimateRequestSize,
+  estimateTextTokens,
+  type RequestSize,
+  TOKEN_ESTIMATE,
+} from "./token-estimate.js";
 export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";
+export { READ_TOOL_RESULT, TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
+export { SEARCH_TOOLS, type ToolSearchOptions } from "./tool-search.js";
 export type { TraceCarrier } from "./trace-carrier.js";
 export type {
   ModelCallInput,

@@ -14,21 +14,24 @@ import {
 import { abortError, raceAbort } from "./abort.js";
 import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
+import { withCoreTools } from "./core-tools.js";
 import { InMemoryDurability, type JSONValue } from "./durability.js";
-import { messagesForModel } from "./media-limits.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
+import { requestSizeOf, stepTools } from "./run-budget.js";
 import { type ModelTurnEntry, modelKey, toolsKey } from "./run-journal.js";
 import { type ToolSnapshot, toolChanges } from "./run-state.js";
 import { answerCall, type DecidedCall, decideCall, finishCall, runCall, toError } from "./run-tool-call.js";
 import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from "./run-types.js";
+import type { RequestSize } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
+import { messagesWithinBudget, READ_TOOL_RESULT } from "./tool-result-budget.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import { carrierOf, endSpan, inSpan, type Span, startSpan, traceEvent } from "./tracing.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";
 
 /** How one step ended. */
 type StepOutcome =
-  | { kind: "done"; step: Step }
+  | { kind: "done"; step: Step; request?: RequestSize }
   | { kind: "interrupted"; pending: PendingToolCall[]; usage: Usage };
 
 /**
@@ -44,7 +47,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     ...(given.resumedFrom ? { links: [given.resumedFrom] } : {}),
   });
   // The tracer sees every event of the run with the run's span: it derives what it needs from them.
-  const options: RunLoopOptions = given.tracer?.onEvent
+  const withTrace: RunLoopOptions = given.tracer?.onEvent
     ? {
         ...given,
         emit: (event) => {
@@ -53,6 +56,10 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
         },
       }
     : given;
+  // Junction's own tools (read_tool_result, the tool search) are answered in front of the runner.
+  const options: RunLoopOptions = withTrace.tools
+    ? { ...withTrace, tools: withCoreTools(withTrace.tools, () => run.coreTools) }
+    : withTrace;
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
@@ -66,6 +73,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     controller,
     span,
     ids: new ToolCallIds(options.history),
+    coreTools: new Map(),
     warn: (warning) => {
       warnings.push(warning);
       options.emit({ type: "warning", warning });
@@ -89,7 +97,12 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
       const { step } = outcome;
       steps.push(step);
       usage = addUsage(usage, step.usage);
-      options.emit({ type: "step-end", step: stepNumber, usage: step.usage });
+      options.emit({
+        type: "step-end",
+        step: stepNumber,
+        usage: step.usage,
+        ...(outcome.request ? { request: outcome.request } : {}),
+      });
       finishReason = step.finishReason;
       if (options.output) {
         const verdict = options.output.afterStep(step);
@@ -155,6 +168,8 @@ class StepCalls implements StepScope {
   readonly limit: ConcurrencyLimit;
   readonly controller = new AbortController();
   readonly stepWarnings: Warning[] = [];
+  /** The size of the step's model request, when it was sent live (not replayed). */
+  request: RequestSize | undefined;
   changedTools: ReadonlyMap<string, string> = new Map();
 
   constructor(
@@ -256,7 +271,11 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
     inSpan(options.tracer, run.span, () => options.prepareStep(stepNumber, calls.warn)),
     signal,
   );
-  const tools = options.output ? options.output.offer(prepared) : prepared;
+  const tools = stepTools(run, {
+    stepNumber,
+    definitions: options.output ? options.output.offer(prepared) : prepared,
+    warn: calls.warn,
+  });
   calls.changedTools = await raceAbort(changedSinceJournaled(run, stepNumber), signal);
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
@@ -292,6 +311,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
           results: [],
           warnings: calls.stepWarnings,
         }),
+        ...(calls.request ? { request: calls.request } : {}),
       };
     }
     let outcomes: CallOutcome[];
@@ -317,6 +337,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
     return {
       kind: "done",
       step: stepOf({ stepNumber, content, turn, usage: stepUsage, results, warnings: calls.stepWarnings }),
+      ...(calls.request ? { request: calls.request } : {}),
     };
   } finally {
     if (!committed) {
@@ -355,10 +376,11 @@ async function streamModelTurn(
   );
   const request: ModelRequest = {
     model: options.model,
-    messages: messagesForModel({
+    messages: messagesWithinBudget({
       history: options.history,
       provider: options.provider,
       model: options.model,
+      readable: run.coreTools.has(READ_TOOL_RESULT),
       warn: calls.warn,
     }),
     ...(options.system !== undefined ? { system: options.system } : {}),
@@ -366,11 +388,17 @@ async function streamModelTurn(
     ...requestTools(run, turn.tools),
     signal,
   };
+  calls.request = requestSizeOf(run, request);
   const modelSpan = startSpan(options.tracer, "junction.model.call", {
     attributes: {
       "junction.model": options.model,
       "junction.provider": options.provider.name,
       "junction.step": turn.stepNumber,
+      // The request's size by Junction's estimator, as step-end reports it.
+      "junction.request.tool_tokens": calls.request.tools,
+      "junction.request.history_tokens": calls.request.history,
+      "junction.request.tool_result_tokens": calls.request.toolResults,
+      "junction.request.context_window": calls.request.contextWindow,
     },
     parent: run.span,
     // A copy: the history goes on growing after the call starts.

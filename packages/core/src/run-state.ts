@@ -88,6 +88,8 @@ export interface RunState {
    * `traceCarrier()`): the resumed part's run span links to it.
    */
   trace?: TraceCarrier;
+  /** Deferred tools the model found with the tool search before it stopped: a resumed run sends them. */
+  loadedTools?: string[];
 }
 
 /**
@@ -163,6 +165,9 @@ export function parseRunState(value: unknown): RunState {
   ) {
     throw invalid("`trace` must be { traceparent: string, tracestate?: string }");
   }
+  if (state.loadedTools !== undefined && !isStringList(state.loadedTools)) {
+    throw invalid("`loadedTools` must be a list of tool names");
+  }
   return state as unknown as RunState;
 }
 
@@ -212,6 +217,7 @@ export function stoppedRunState(parts: {
   ledger?: RunState["ledger"];
   /** The trace context of the run's first part. */
   trace?: TraceCarrier;
+  loadedTools?: string[];
 }): RunState {
   const { journal, step } = parts;
   return {
@@ -230,6 +236,7 @@ export function stoppedRunState(parts: {
     usage: parts.usageBefore,
     ledger: parts.ledger ?? { notRun: [], readPrivate: [] },
     ...(parts.trace ? { trace: parts.trace } : {}),
+    ...(parts.loadedTools && parts.loadedTools.length > 0 ? { loadedTools: parts.loadedTools } : {}),
   };
 }
 

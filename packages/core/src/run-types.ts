@@ -4,6 +4,7 @@ import type {
   ModelRequest,
   ToolDefinition,
   ToolProgress,
+  ToolResult,
   ToolResultMessagePart,
   Usage,
   Warning,
@@ -77,6 +78,17 @@ export interface ToolRunner {
   settled?(call: ToolCallRequestPart, outcome: string): void;
 }
 
+/**
+ * A tool Junction itself offers the model for one step (reading the rest of a cut tool result,
+ * searching deferred tools). It only reads what the run already holds, so it runs without the
+ * approval policy; a user's tool of the same name wins over it.
+ */
+export interface CoreTool {
+  definition: ToolDefinition;
+  /** Never throws for bad input: the model gets an error result it can act on. */
+  execute(input: unknown): string | ToolResult;
+}
+
 /** Everything one run of the tool loop needs. */
 export interface RunLoopOptions {
   provider: ModelProvider;
@@ -91,6 +103,11 @@ export interface RunLoopOptions {
   maxSteps: number;
   toolConcurrency: number;
   maxToolOutputChars?: number;
+  /**
+   * Tools Junction offers besides `prepareStep`'s for a step (the Agent's tool search); answered
+   * by the loop without the approval policy. Only with `tools`.
+   */
+  coreTools?(step: number): CoreTool[];
   settings?: ModelSettings;
   signal?: AbortSignal;
   tracer?: Tracer;
@@ -127,6 +144,8 @@ export interface Run {
   readonly controller: AbortController;
   readonly span: Span;
   readonly ids: ToolCallIds;
+  /** The core tools the current step offers, by name (set when the step's tools are prepared). */
+  coreTools: ReadonlyMap<string, CoreTool>;
   warn(warning: Warning): void;
 }
 

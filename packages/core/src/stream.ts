@@ -58,7 +58,7 @@ export interface StreamOptions<Output = unknown> {
   maxSteps?: number;
   /** @default 8 */
   toolConcurrency?: number;
-  /** @default 100000 */
+  /** Characters of text a tool result may carry as the conversation keeps it; see `AgentConfig.maxToolOutputChars`. @default 10000000 */
   maxToolOutputChars?: number;
   settings?: ModelSettings;
   signal?: AbortSignal;

@@ -1,8 +1,12 @@
 import type { ToolResult, ToolResultPart, Warning } from "@junction/types";
 import { jsonLimitProblem, MAX_TOOL_OUTPUT_DEPTH, toPlainJSON } from "./json-limits.js";
 
-/** Default limit on a tool's textual output, in characters. */
-export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
+/**
+ * Default limit on a tool's textual output as the conversation keeps it, in characters: a safety
+ * floor against a server flooding memory, not the model's budget (the model sees each result cut
+ * to a share of its context window, and pages through the rest with `read_tool_result`).
+ */
+export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 10_000_000;
 
 /** A tool's output as it is stored in the conversation, plus what was changed on the way. */
 export interface NormalizedToolOutput {

@@ -7,9 +7,17 @@ import {
   type Warning,
 } from "@junction/types";
 import { type KeptTool, limitToolList, resolveToolLimits, type ToolLimits } from "./tool-list-limits.js";
+import type { ToolDeferral } from "./tool-search.js";
 
-/** An MCP connection (or any tool source) given to an Agent, optionally with a name prefix. */
-export type MCPEntry = ToolSource | { mcp: ToolSource; prefix: string };
+/**
+ * An MCP connection (or any tool source) given to an Agent, optionally with a name prefix and
+ * how its tools are offered: `defer` sends them only once the model finds them with the tool
+ * search; `alwaysLoad` (all, or the named tools, by their names before the prefix) sends them on
+ * every step even when tools are deferred.
+ */
+export type MCPEntry =
+  | ToolSource
+  | { mcp: ToolSource; prefix?: string; defer?: boolean; alwaysLoad?: boolean | string[] };
 
 /** A tool the agent can run, and where it came from. */
 export interface RegisteredTool {
@@ -18,11 +26,15 @@ export interface RegisteredTool {
   source?: string;
   /** The source itself (the `MCP` given in `mcps`), absent for local tools. */
   origin?: ToolSource;
+  /** How the tool is offered when the Agent defers tools: its own marks over its source's. */
+  deferral: ToolDeferral;
 }
 
 interface SourceState {
   source: ToolSource;
   prefix?: string;
+  defer?: boolean;
+  alwaysLoad?: boolean | string[];
   label: string;
   tools?: Tool[];
   stale: boolean;
@@ -74,13 +86,20 @@ export class ToolRegistry {
         "addMcp(): expected an MCP connection or another object with listTools().",
       );
     }
-    const prefix = isPrefixed ? entry.prefix : undefined;
+    const prefix =
+      isPrefixed && typeof entry.prefix === "string" && entry.prefix.length > 0 ? entry.prefix : undefined;
+    const marks = isPrefixed
+      ? {
+          ...(entry.defer !== undefined ? { defer: entry.defer === true } : {}),
+          ...(entry.alwaysLoad !== undefined ? { alwaysLoad: entry.alwaysLoad } : {}),
+        }
+      : {};
     const name =
       typeof source.name === "string" && source.name.length > 0
         ? `"${source.name}"`
         : `#${this.#sources.length + 1}`;
     const label = `MCP source ${name}${prefix ? ` (prefix "${prefix}")` : ""}`;
-    this.#sources.push({ source, label, stale: true, ...(prefix ? { prefix } : {}) });
+    this.#sources.push({ source, label, stale: true, ...marks, ...(prefix ? { prefix } : {}) });
     this.#resolved = undefined;
   }
 
@@ -116,6 +135,7 @@ export class ToolRegistry {
       }
       resolved.set(candidate.name, {
         tool: candidate,
+        deferral: deferralOf(candidate, state),
         ...(state ? { source: state.label, origin: state.source } : {}),
       });
     };
@@ -230,4 +250,18 @@ function toDefinition({ tool, description, outputSchemaDropped }: KeptTool): Too
   if (tool.outputSchema && !outputSchemaDropped) definition.outputSchema = tool.outputSchema;
   if (tool.annotations) definition.annotations = tool.annotations;
   return definition;
+}
+
+function deferralOf(candidate: Tool, state: SourceState | undefined): ToolDeferral {
+  const listed = state?.alwaysLoad;
+  const unprefixed =
+    state?.prefix && candidate.name.startsWith(`${state.prefix}_`)
+      ? candidate.name.slice(state.prefix.length + 1)
+      : candidate.name;
+  const sourceAlwaysLoad =
+    listed === true ||
+    (Array.isArray(listed) && (listed.includes(unprefixed) || listed.includes(candidate.name)));
+  const alwaysLoad = typeof candidate.alwaysLoad === "boolean" ? candidate.alwaysLoad : sourceAlwaysLoad;
+  const defer = typeof candidate.defer === "boolean" ? candidate.defer : state?.defer === true;
+  return { ...(defer ? { defer } : {}), ...(alwaysLoad ? { alwaysLoad } : {}) };
 }

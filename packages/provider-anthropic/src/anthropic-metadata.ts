@@ -13,6 +13,12 @@ export interface AnthropicReasoningMetadata {
    * as the same `compaction` block, where Anthropic summarised the conversation before it.
    */
   compaction?: Record<string, unknown>;
+  /**
+   * A server tool's block of the turn (the tool search's `server_tool_use` or its
+   * `tool_search_tool_result`), exactly as Anthropic sent it; the part's text is empty. It is sent
+   * back as the same block, so the tools the search found stay loaded.
+   */
+  serverBlock?: Record<string, unknown>;
 }
 
 /** What the Anthropic provider keeps in `providerMetadata.anthropic` of a `tool-call` part. */

@@ -1,3 +1,4 @@
+import { CLAUDE_CONTEXT_LIMITS, CLAUDE_DEFAULT_LIMITS, contextLimitsFor } from "@junction/provider-utils";
 import type { ModelProvider, ProviderCapabilities } from "@junction/types";
 import { createAnthropicModel } from "./anthropic-model.js";
 import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
@@ -48,6 +49,20 @@ export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvid
   return {
     name: anthropicProviderName,
     capabilities: anthropicCapabilities,
+    capabilitiesFor: (model) => ({
+      ...anthropicCapabilities,
+      ...contextLimitsFor(model, CLAUDE_CONTEXT_LIMITS, CLAUDE_DEFAULT_LIMITS),
+      ...(hasNativeToolSearch(model) ? { nativeToolSearch: true } : {}),
+    }),
     stream: createAnthropicModel(settings),
   };
+}
+
+/**
+ * Models with Anthropic's tool search (`defer_loading` and the `tool_search_tool_bm25` server
+ * tool): Claude Sonnet 4.5 and Opus 4.5 and the models after them
+ * (https://docs.claude.com/en/docs/agents-and-tools/tool-use/tool-search-tool, "Supported models").
+ */
+function hasNativeToolSearch(model: string): boolean {
+  return /claude-(opus|sonnet)-(4-[5-9]|[5-9])/.test(model);
 }

@@ -24,6 +24,8 @@ type BlockState =
   | { kind: "thinking"; text: string; signature?: string }
   | { kind: "redacted-thinking"; data: string }
   | { kind: "compaction"; block: Record<string, unknown> }
+  /** A server tool's block (the tool search's `server_tool_use` and its result), kept whole to send back. */
+  | { kind: "server"; block: Record<string, unknown>; json: string }
   | ToolCallState
   | { kind: "unsupported"; type: string };
 
@@ -168,6 +170,15 @@ export class AnthropicStreamState {
         // Kept whole and sent back unchanged: its signature covers the fields as they are.
         this.#blocks.set(index, { kind: "compaction", block: { ...block } });
         return [];
+      case "server_tool_use":
+      case "tool_search_tool_result":
+        // Anthropic's tool search ran on its side: its call and result go back unchanged on the
+        // next turn. Other server tools (web search, code execution) are not carried.
+        if (block.type === "tool_search_tool_result" || TOOL_SEARCH_NAMES.has(String(block.name))) {
+          this.#blocks.set(index, { kind: "server", block: { ...block }, json: "" });
+          return [];
+        }
+        return this.#unsupported(index, block.type);
       case "tool_use": {
         if (typeof block.id !== "string" || block.id === "") {
           throw this.#invalid(`tool_use block ${index} has no id`);
@@ -189,14 +200,18 @@ export class AnthropicStreamState {
         return [{ type: "tool-call-start", id: block.id, name }];
       }
       default:
-        this.#blocks.set(index, { kind: "unsupported", type: block.type });
-        return [
-          warning(
-            "response-block-unsupported",
-            `Anthropic sent a "${block.type}" content block, which Junction does not carry; it was left out of the turn.`,
-          ),
-        ];
+        return this.#unsupported(index, block.type);
     }
+  }
+
+  #unsupported(index: number, type: string): ModelStreamEvent[] {
+    this.#blocks.set(index, { kind: "unsupported", type });
+    return [
+      warning(
+        "response-block-unsupported",
+        `Anthropic sent a "${type}" content block, which Junction does not carry; it was left out of the turn.`,
+      ),
+    ];
   }
 
   #blockDelta(event: Record<string, unknown>): ModelStreamEvent[] {
@@ -239,6 +254,10 @@ export class AnthropicStreamState {
         if ("encrypted_content" in delta) state.block.encrypted_content = delta.encrypted_content;
         return [];
       case "input_json_delta": {
+        if (state.kind === "server") {
+          state.json += this.#string(delta.partial_json, "input_json_delta.partial_json");
+          return [];
+        }
         if (state.kind !== "tool-call") throw this.#mismatch(delta.type, index, state);
         const json = this.#string(delta.partial_json, "input_json_delta.partial_json");
         state.json += json;
@@ -327,6 +346,13 @@ export class AnthropicStreamState {
           break;
         case "compaction":
           content.push({ type: "reasoning", text: "", ...this.#metadata({ compaction: state.block }) });
+          break;
+        case "server":
+          content.push({
+            type: "reasoning",
+            text: "",
+            ...this.#metadata({ serverBlock: serverBlock(state) }),
+          });
           break;
         case "tool-call":
           content.push({
@@ -426,4 +452,18 @@ function warning(code: string, message: string): ModelStreamEvent {
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** The names of Anthropic's tool-search server tools, whose blocks a turn keeps. */
+const TOOL_SEARCH_NAMES = new Set(["tool_search_tool_bm25", "tool_search_tool_regex"]);
+
+/** A server block as it goes back: a `server_tool_use`'s streamed input parsed into `input`. */
+function serverBlock(state: { block: Record<string, unknown>; json: string }): Record<string, unknown> {
+  if (state.block.type !== "server_tool_use" || state.json === "") return state.block;
+  try {
+    return { ...state.block, input: JSON.parse(state.json) };
+  } catch {
+    // Anthropic's own JSON for its own tool: if it is broken, send what it started the block with.
+    return state.block;
+  }
 }

@@ -45,7 +45,8 @@ export function buildAnthropicRequest(
     stream: true,
   };
   if (request.system !== undefined && request.system !== "") body.system = request.system;
-  if (prepared.tools) body.tools = prepared.tools;
+  if (prepared.tools)
+    body.tools = prepared.toolSearch ? [...prepared.tools, prepared.toolSearch] : prepared.tools;
   if (prepared.toolChoice) body.tool_choice = prepared.toolChoice;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;

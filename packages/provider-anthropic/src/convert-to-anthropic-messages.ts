@@ -126,6 +126,12 @@ function convertAssistant(
         if (isRecord(metadata?.compaction) && metadata.compaction.type === "compaction") {
           // Sent back exactly as it came: its signature covers the fields as they are.
           blocks.push(metadata.compaction as unknown as ContentBlockParam);
+        } else if (
+          isRecord(metadata?.serverBlock) &&
+          (metadata.serverBlock.type === "server_tool_use" ||
+            metadata.serverBlock.type === "tool_search_tool_result")
+        ) {
+          blocks.push(metadata.serverBlock as unknown as ContentBlockParam);
         } else if (typeof metadata?.signature === "string") {
           blocks.push({ type: "thinking", thinking: part.text, signature: metadata.signature });
         } else if (typeof metadata?.redactedData === "string") {

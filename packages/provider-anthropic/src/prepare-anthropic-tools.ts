@@ -16,11 +16,23 @@ import {
 export interface PreparedAnthropicTools {
   /** Absent when the request has no tools. */
   tools?: AnthropicTool[];
+  /** Anthropic's tool search, to send after `tools`, when a definition is deferred. */
+  toolSearch?: typeof ANTHROPIC_TOOL_SEARCH;
   toolChoice?: AnthropicToolChoice;
   /** Real tool names ↔ the names sent to Anthropic (`^[a-zA-Z0-9_-]{1,64}$`). */
   toolNames: ToolNameMapping;
   warnings: Warning[];
 }
+
+/**
+ * Anthropic's server-side tool search (BM25 over the deferred tools' names, descriptions and
+ * parameters): https://docs.claude.com/en/docs/agents-and-tools/tool-use/tool-search-tool. Added
+ * when a request defers any tool (`defer_loading: true` on its definition).
+ */
+export const ANTHROPIC_TOOL_SEARCH = {
+  type: "tool_search_tool_bm25_20251119",
+  name: "tool_search_tool_bm25",
+} as const;
 
 /**
  * Prepares tool definitions for the Messages API. Pure: the caller's objects are never
@@ -42,12 +54,17 @@ export function prepareAnthropicTools(options: {
   const { toolNames, warnings } = named;
 
   const tools: AnthropicTool[] = [];
+  let deferred = false;
   for (const definition of named.tools) {
     const tool: AnthropicTool = {
       name: toolNames.toVendor(definition.name),
       input_schema: prepareInputSchema(definition, warnings),
     };
     if (definition.description) tool.description = definition.description;
+    if (definition.defer === true) {
+      tool.defer_loading = true;
+      deferred = true;
+    }
     tools.push(tool);
   }
 
@@ -55,7 +72,13 @@ export function prepareAnthropicTools(options: {
     const unsent = toolChoiceWithoutTools(options.toolChoice);
     return { toolNames, warnings: unsent ? [...warnings, unsent] : warnings };
   }
-  return { tools, toolChoice: mapToolChoice(options.toolChoice, toolNames), toolNames, warnings };
+  return {
+    tools,
+    ...(deferred ? { toolSearch: ANTHROPIC_TOOL_SEARCH } : {}),
+    toolChoice: mapToolChoice(options.toolChoice, toolNames),
+    toolNames,
+    warnings,
+  };
 }
 
 function mapToolChoice(

@@ -1,5 +1,10 @@
 import type { BedrockRuntimeClient, BedrockRuntimeClientConfig } from "@aws-sdk/client-bedrock-runtime";
-import { loadSetting } from "@junction/provider-utils";
+import {
+  CLAUDE_CONTEXT_LIMITS,
+  contextLimitsFor,
+  loadSetting,
+  type ModelContextLimits,
+} from "@junction/provider-utils";
 import type { ModelProvider, ProviderCapabilities } from "@junction/types";
 import { streamBedrock } from "./bedrock-model.js";
 import type { BedrockSettings } from "./bedrock-settings.js";
@@ -80,6 +85,10 @@ export function bedrock(settings: BedrockSettings = {}): ModelProvider {
   return {
     name: "bedrock",
     capabilities: bedrockCapabilities,
+    capabilitiesFor: (model) => ({
+      ...bedrockCapabilities,
+      ...(contextLimitsFor(model, CLAUDE_CONTEXT_LIMITS) ?? contextLimitsFor(model, BEDROCK_CONTEXT_LIMITS)),
+    }),
     stream: (request) =>
       (async function* () {
         const { client, sdk } = await getClient();
@@ -87,3 +96,20 @@ export function bedrock(settings: BedrockSettings = {}): ModelProvider {
       })(),
   };
 }
+
+/**
+ * Bedrock's own models, from the Amazon Nova user guide
+ * (https://docs.aws.amazon.com/nova/latest/userguide/what-is-nova.html: Pro and Lite 300K tokens
+ * of context, Micro 128K, Premier 1M; 10K output tokens for Nova 1 models, 32K for Premier) and
+ * Meta's Llama 3.x model cards on Bedrock (128K context, 8K output). Claude models on Bedrock
+ * take Anthropic's limits.
+ */
+const BEDROCK_CONTEXT_LIMITS: Readonly<Record<string, ModelContextLimits>> = {
+  "nova-pro": { contextWindowTokens: 300_000, maxOutputTokens: 10_000 },
+  "nova-lite": { contextWindowTokens: 300_000, maxOutputTokens: 10_000 },
+  "nova-micro": { contextWindowTokens: 128_000, maxOutputTokens: 10_000 },
+  "nova-premier": { contextWindowTokens: 1_000_000, maxOutputTokens: 32_000 },
+  "llama3-1": { contextWindowTokens: 128_000, maxOutputTokens: 8_192 },
+  "llama3-2": { contextWindowTokens: 128_000, maxOutputTokens: 8_192 },
+  "llama3-3": { contextWindowTokens: 128_000, maxOutputTokens: 8_192 },
+};

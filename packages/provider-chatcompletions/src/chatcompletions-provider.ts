@@ -1,3 +1,4 @@
+import { contextLimitsFor, OPENAI_CONTEXT_LIMITS } from "@junction/provider-utils";
 import type { ModelProvider, ProviderCapabilities } from "@junction/types";
 import { createChatCompletionsModel } from "./chatcompletions-model.js";
 import { type ChatCompletionsSettings, chatCompletionsProviderName } from "./chatcompletions-settings.js";
@@ -51,14 +52,23 @@ const capabilities: ProviderCapabilities = {
  * }
  */
 export function chatCompletions(settings: ChatCompletionsSettings = {}): ModelProvider {
+  const capabilitiesWithOutput = {
+    ...capabilities,
+    // json_schema and JSON mode both go beside tools; without either, core's answer tool does.
+    structuredOutput:
+      (settings.structuredOutputs ?? "json-schema") === "none"
+        ? ("answer-tool" as const)
+        : ("native-with-tools" as const),
+  };
   return {
     name: chatCompletionsProviderName(settings),
-    capabilities: {
-      ...capabilities,
-      // json_schema and JSON mode both go beside tools; without either, core's answer tool does.
-      structuredOutput:
-        (settings.structuredOutputs ?? "json-schema") === "none" ? "answer-tool" : "native-with-tools",
-    },
+    capabilities: capabilitiesWithOutput,
+    // OpenAI's models have documented limits; another server's model is unknown here, and the
+    // Agent assumes its default window for it.
+    capabilitiesFor: (model) => ({
+      ...capabilitiesWithOutput,
+      ...contextLimitsFor(model, OPENAI_CONTEXT_LIMITS),
+    }),
     stream: createChatCompletionsModel(settings),
   };
 }

@@ -39,6 +39,8 @@ describe("gemini() capabilities per model", () => {
       parallelToolCalls: true,
       reasoning: true,
       mediaLimits: { maxImageBytes: 20_000_000, maxAudioBytes: 20_000_000, maxDocumentBytes: 20_000_000 },
+      contextWindowTokens: 1_048_576,
+      maxOutputTokens: 65_536,
     });
     expect(provider.capabilitiesFor!("gemini-3-pro-preview")).toEqual({
       ...rest,

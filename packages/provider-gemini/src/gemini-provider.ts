@@ -1,3 +1,4 @@
+import { contextLimitsFor, type ModelContextLimits } from "@junction/provider-utils";
 import type { ModelProvider, ProviderCapabilities, StructuredOutputMode } from "@junction/types";
 import { isGemini3OrLater, usesMultimodalFunctionResponses } from "./build-gemini-request.js";
 import { createGeminiClientLoader, streamGemini } from "./gemini-model.js";
@@ -30,8 +31,8 @@ export function gemini(settings: GeminiSettings = {}): ModelProvider {
       multimodalFunctionResponses: settings.multimodalFunctionResponses !== false,
       structuredOutput: "final-step-only",
     }),
-    capabilitiesFor: (model) =>
-      geminiCapabilities({
+    capabilitiesFor: (model) => ({
+      ...geminiCapabilities({
         multimodalFunctionResponses: usesMultimodalFunctionResponses(
           settings.multimodalFunctionResponses,
           model,
@@ -40,6 +41,8 @@ export function gemini(settings: GeminiSettings = {}): ModelProvider {
         // in JSON only on a step without tools (https://ai.google.dev/gemini-api/docs/structured-output).
         structuredOutput: isGemini3OrLater(model) ? "native-with-tools" : "final-step-only",
       }),
+      ...contextLimitsFor(model, GEMINI_CONTEXT_LIMITS, GEMINI_DEFAULT_LIMITS),
+    }),
     stream: (request) => streamGemini(loadClient, request, settings),
   };
 }
@@ -81,3 +84,20 @@ function geminiCapabilities(options: {
     mediaLimits: geminiMediaLimits,
   };
 }
+
+/**
+ * Gemini's limits, from the model pages (https://ai.google.dev/gemini-api/docs/models, "Input
+ * token limit" and "Output token limit", November 2025).
+ */
+const GEMINI_CONTEXT_LIMITS: Readonly<Record<string, ModelContextLimits>> = {
+  "gemini-3-pro": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-3-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-2.5-pro": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-2.5-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-2.0-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 8_192 },
+  "gemini-1.5-pro": { contextWindowTokens: 2_097_152, maxOutputTokens: 8_192 },
+  "gemini-1.5-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 8_192 },
+};
+
+/** An unlisted Gemini model: every current one takes 1M tokens; the output limit of the oldest listed. */
+const GEMINI_DEFAULT_LIMITS: ModelContextLimits = { contextWindowTokens: 1_048_576, maxOutputTokens: 8_192 };

@@ -1,3 +1,4 @@
+import { contextLimitsFor, OPENAI_CONTEXT_LIMITS } from "@junction/provider-utils";
 import type { ModelProvider, ModelRequest, ModelStreamEvent, ProviderCapabilities } from "@junction/types";
 import { createOpenAIClientLoader, streamOpenAIResponse } from "./openai-model.js";
 import { type OpenAIProviderSettings, openAIProviderName } from "./openai-settings.js";
@@ -55,6 +56,10 @@ export function openai(settings: OpenAIProviderSettings = {}): ModelProvider {
   return {
     name: openAIProviderName,
     capabilities: openAICapabilities,
+    capabilitiesFor: (model) => ({
+      ...openAICapabilities,
+      ...contextLimitsFor(model, OPENAI_CONTEXT_LIMITS),
+    }),
     stream: (request: ModelRequest): AsyncIterable<ModelStreamEvent> =>
       streamOpenAIResponse(loadClient, request, settings),
   };

@@ -10,6 +10,13 @@ export {
 } from "./content-part-notes.js";
 export { createLazyImport } from "./create-lazy-import.js";
 export { loadApiKey, loadSetting } from "./load-api-key.js";
+export {
+  CLAUDE_CONTEXT_LIMITS,
+  CLAUDE_DEFAULT_LIMITS,
+  contextLimitsFor,
+  type ModelContextLimits,
+  OPENAI_CONTEXT_LIMITS,
+} from "./model-context-limits.js";
 export { objectInputSchema } from "./object-input-schema.js";
 export { isRecord, objectToolInput, parseToolArguments, toolCallInput } from "./parse-tool-arguments.js";
 export {

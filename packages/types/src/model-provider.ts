@@ -127,6 +127,24 @@ export interface ProviderCapabilities {
    * Omitted: `answer-tool`, which works wherever tools do.
    */
   structuredOutput?: StructuredOutputMode;
+  /**
+   * The model's context window in tokens: what one request (system prompt, tool definitions,
+   * messages) and its answer may take together. Core derives its budgets from it (how much of a
+   * tool result reaches the model, when tool definitions are deferred behind a search).
+   *
+   * Omitted: the Agent assumes 128,000 tokens.
+   */
+  contextWindowTokens?: number;
+  /** The most tokens the model writes in one answer, as the vendor documents it. Omitted: unknown. */
+  maxOutputTokens?: number;
+  /**
+   * The vendor defers tools and searches them itself for this model: a request's tool definitions
+   * marked `defer: true` go out with the vendor's deferred loading and its search tool, and the
+   * vendor's search blocks come back in the turn (kept as opaque provider metadata and sent back).
+   * Core then sends every tool with its deferral instead of adding its own `search_tools`.
+   * Omitted: no native search; core's client-side search is used.
+   */
+  nativeToolSearch?: boolean;
 }
 
 /**

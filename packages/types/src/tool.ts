@@ -76,6 +76,14 @@ export interface Tool<Input = any> {
   inputSchema: JSONSchema;
   outputSchema?: JSONSchema;
   annotations?: ToolAnnotations;
+  /**
+   * Sent to the model only once it finds the tool with the tool search an Agent adds (saves its
+   * definition's tokens on every request; costs a search before its first use). Wins over the
+   * source's `defer`.
+   */
+  defer?: boolean;
+  /** Always sent, even when the Agent defers tools (automatically or by `defer`). */
+  alwaysLoad?: boolean;
   execute(input: Input, context?: ToolContext): Promise<ToolOutput>;
 }
 

@@ -19,6 +19,7 @@ import {
   weatherTool,
 } from "./contract-scenarios.ts";
 import { defineStructuredOutputContract } from "./contract-structured-output.ts";
+import { defineToolSearchContract } from "./contract-tool-search.ts";
 import { expectedEvents, expectedUsage } from "./expected-events.ts";
 import type { ScriptedTurn, VendorAdapter, VendorFake } from "./vendor-adapter.ts";
 
@@ -40,6 +41,7 @@ export function defineProviderContract(vendor: VendorAdapter): void {
     defineStreamingContract(vendor);
     defineFailureContract(vendor);
     defineStructuredOutputContract(vendor);
+    defineToolSearchContract(vendor);
   });
 }
 

@@ -14,7 +14,7 @@ import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { TraceStore } from "../trace/trace-store.js";
 import type { DataDir } from "./data-dir.js";
 import { modelVisibleTools } from "./mcp-apps.js";
-import { capDepth, capToolResult } from "./output-limits.js";
+import { capDepth, capToolResult, MAXIMUM_RESULT_BYTES } from "./output-limits.js";
 import { createProvider, detectProviders, type PlaygroundSettings, type ProviderInfo } from "./providers.js";
 import type { ServerRegistry } from "./server-registry.js";
 import type { Store, StoredConversation, TranscriptItem } from "./store.js";
@@ -475,7 +475,11 @@ function chatEventOf(
         ...(event.message !== undefined ? { message: event.message } : {}),
       };
     case "tool-result": {
-      const { result, truncated } = capToolResult(event.result);
+      // Room for the event's other fields and the note, so the whole event stays within the limit:
+      // core keeps a result whole (up to maxToolOutputChars) and cuts only the model's view of it.
+      const { result, truncated } = capToolResult(event.result, {
+        maxBytes: MAXIMUM_RESULT_BYTES - 16 * 1024,
+      });
       return {
         type: "tool-result",
         id: event.id,

@@ -1,0 +1,204 @@
+// Tool search on the captured tool lists of real MCP servers (tool-lists/, from
+// capture-tool-lists.ts): retrieval (recall@1 and @5 of search_tools over TOOL_SEARCH_TASKS) and the
+// first request's size with every tool sent against deferred-with-search, through each provider's
+// real request builder (its vendor SDK against a local wire fake).
+// Run: pnpm --filter @junction/bench bench:tool-search
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Agent, estimateJSONTokens, type MCPEntry } from "@junction/core";
+import { scriptedModel } from "@junction/core/testing";
+import { anthropic } from "@junction/provider-anthropic";
+import { bedrock } from "@junction/provider-bedrock";
+import { chatCompletions } from "@junction/provider-chatcompletions";
+import { gemini } from "@junction/provider-gemini";
+import { openai } from "@junction/provider-openai";
+import type { ModelProvider, Tool, ToolDefinition } from "@junction/types";
+import { startWireFake } from "@junction/wire-fake";
+import { startBedrockFake } from "@junction/wire-fake/bedrock";
+import { TOOL_SEARCH_TASKS } from "./tool-search-tasks.ts";
+
+interface CapturedList {
+  server: string;
+  package: string;
+  version: string;
+  tools: ToolDefinition[];
+}
+
+const listsDir = join(import.meta.dirname, "..", "tool-lists");
+
+/** Every captured server as an MCP entry prefixed with its name, as an app would add it. */
+export function capturedServers(): { lists: CapturedList[]; mcps: MCPEntry[] } {
+  const lists = readdirSync(listsDir)
+    .filter((file) => file.endsWith(".json"))
+    .sort()
+    .map((file) => JSON.parse(readFileSync(join(listsDir, file), "utf8")) as CapturedList);
+  const mcps = lists.map((list) => ({
+    prefix: list.server,
+    mcp: {
+      name: list.server,
+      listTools: async (options?: { prefix?: string }): Promise<Tool[]> =>
+        list.tools.map((definition) => ({
+          ...definition,
+          name: options?.prefix ? `${options.prefix}_${definition.name}` : definition.name,
+          execute: async () => "ok",
+        })),
+    },
+  }));
+  return { lists, mcps };
+}
+
+/** Recall@1 and @5 of `search_tools` over the tasks. */
+export async function benchRetrieval(): Promise<{
+  tasks: number;
+  recallAt1: number;
+  recallAt5: number;
+  misses: string[];
+}> {
+  const { mcps } = capturedServers();
+  let at1 = 0;
+  let at5 = 0;
+  const misses: string[] = [];
+  for (const { task, tool } of TOOL_SEARCH_TASKS) {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 200_000 },
+      responses: [
+        { toolCalls: [{ id: "s", name: "search_tools", input: { query: task, limit: 5 } }] },
+        { text: "ok" },
+      ],
+    });
+    const agent = new Agent({ provider, model: "m", mcps });
+    await agent.send(task).final;
+    agent.close();
+    const result = provider.requests[1]?.messages.at(-1);
+    const text =
+      result?.role === "tool" && typeof result.content[0]?.output === "string"
+        ? result.content[0].output
+        : "";
+    const found = [...text.matchAll(/^- ([^:]+):/gm)].map((match) => match[1]);
+    if (!provider.requests[0]?.tools?.some((definition) => definition.name === "search_tools")) {
+      throw new TypeError("the tools were not deferred: the benchmark measures nothing");
+    }
+    if (found[0] === tool) at1++;
+    if (found.includes(tool)) at5++;
+    else misses.push(`${task} → wanted ${tool}, got ${found.slice(0, 3).join(", ") || "nothing"}`);
+  }
+  const tasks = TOOL_SEARCH_TASKS.length;
+  return { tasks, recallAt1: at1 / tasks, recallAt5: at5 / tasks, misses };
+}
+
+interface SizeFigures {
+  provider: string;
+  model: string;
+  tools: number;
+  allToolsTokens: number;
+  deferredTokens: number;
+  share: number;
+}
+
+/** The first request's body with every tool sent and with the default deferral, per provider. */
+export async function benchFirstRequest(): Promise<SizeFigures[]> {
+  const { mcps, lists } = capturedServers();
+  const tools = lists.reduce((sum, list) => sum + list.tools.length, 0);
+  const sse = await startWireFake();
+  const aws = await startBedrockFake();
+  const providers: {
+    model: string;
+    provider: () => ModelProvider;
+    fake: { requests: { body: unknown }[] };
+  }[] = [
+    {
+      model: "claude-sonnet-4-6",
+      provider: () => anthropic({ apiKey: "k", baseURL: sse.url, maxRetries: 0 }),
+      fake: sse,
+    },
+    {
+      model: "gpt-5.1",
+      provider: () => openai({ apiKey: "k", baseURL: `${sse.url}/v1`, maxRetries: 0 }),
+      fake: sse,
+    },
+    {
+      model: "gemini-2.5-flash",
+      provider: () => gemini({ apiKey: "k", baseURL: sse.url, apiVersion: "v1beta", maxRetries: 0 }),
+      fake: sse,
+    },
+    {
+      model: "gpt-4o",
+      provider: () => chatCompletions({ baseURL: `${sse.url}/v1`, maxRetries: 0 }),
+      fake: sse,
+    },
+    {
+      model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      provider: () =>
+        bedrock({
+          region: "us-east-1",
+          credentials: { accessKeyId: "AKIDFAKE", secretAccessKey: "fake" },
+          baseURL: aws.url,
+          maxRetries: 0,
+        }),
+      fake: aws,
+    },
+  ];
+  const figures: SizeFigures[] = [];
+  try {
+    for (const entry of providers) {
+      const size = async (mode: "auto" | "off") => {
+        const before = entry.fake.requests.length;
+        // Junction's own search on every provider (Anthropic's native search sends every definition,
+        // deferred ones marked, and keeps those out of the model's context on its side).
+        const agent = new Agent({
+          provider: entry.provider(),
+          model: entry.model,
+          mcps,
+          toolSearch: { mode, native: false },
+        });
+        // The fake answers with an error: only the request it recorded counts here.
+        await agent.send("hello").final.catch(() => undefined);
+        agent.close();
+        const body = entry.fake.requests[before]?.body;
+        if (body === undefined) throw new TypeError(`${entry.provider().name}: no request recorded`);
+        return estimateJSONTokens(body);
+      };
+      const allToolsTokens = await size("off");
+      const deferredTokens = await size("auto");
+      figures.push({
+        provider: entry.provider().name,
+        model: entry.model,
+        tools,
+        allToolsTokens,
+        deferredTokens,
+        share: deferredTokens / allToolsTokens,
+      });
+    }
+  } finally {
+    await sse.close();
+    await aws.close();
+  }
+  return figures;
+}
+
+/** The benchmark as a markdown section: retrieval, then the first request's size per provider. */
+export async function toolSearchSection(): Promise<string> {
+  const retrieval = await benchRetrieval();
+  const sizes = await benchFirstRequest();
+  const { lists } = capturedServers();
+  return [
+    `On ${lists.length} real MCP servers' tool lists (captured by \`pnpm --filter @junction/bench capture-tool-lists\` at pinned versions: ${lists.map((list) => `${list.package}@${list.version}`).join(", ")}).`,
+    "",
+    `Retrieval of \`search_tools\` (BM25, limit 5) over ${retrieval.tasks} natural-language tasks, each naming the one tool that does it: recall@1 **${retrieval.recallAt1.toFixed(3)}**, recall@5 **${retrieval.recallAt5.toFixed(3)}** (target recall@5 ≥ 0.9).`,
+    "",
+    "First request, whole body in tokens by Junction's estimator, every tool sent against deferred with Junction's `search_tools` (the default automatic mode, `native: false`: Anthropic uses the client-side search here too):",
+    "",
+    "| provider | model | tools | every tool | deferred | share |",
+    "| --- | --- | ---: | ---: | ---: | ---: |",
+    ...sizes.map(
+      (row) =>
+        `| ${row.provider} | ${row.model} | ${row.tools} | ${row.allToolsTokens} | ${row.deferredTokens} | ${(row.share * 100).toFixed(1)}% |`,
+    ),
+    "",
+    ...(retrieval.misses.length > 0
+      ? ["Tasks missed at 5:", "", ...retrieval.misses.map((miss) => `- ${miss}`), ""]
+      : []),
+  ].join("\n");
+}
+
+if (import.meta.main) process.stdout.write(`${await toolSearchSection()}\n`);

@@ -1,0 +1,221 @@
+import type { ModelRequest, Tool, ToolSource } from "@junction/types";
+import { describe, expect, it } from "vitest";
+import { Agent, annotationPolicy, type RunState } from "./index.js";
+import { scriptedModel } from "./testing/index.js";
+
+function recordingTool(
+  name: string,
+  description: string,
+  runs: string[],
+  properties: Record<string, unknown> = {},
+): Tool {
+  return {
+    name,
+    description,
+    inputSchema: { type: "object", properties },
+    execute: async (input: unknown) => {
+      runs.push(name);
+      return `${name} ran with ${JSON.stringify(input)}`;
+    },
+  };
+}
+
+/** Thirty tools about different things, each with a long description (about 100 tokens of definition). */
+function manyTools(runs: string[]): Tool[] {
+  const topics = [
+    ["get_forecast", "Gets the weather forecast for a city for the next days.", { city: {} }],
+    ["send_email", "Sends an email message to a recipient.", { to: {}, subject: {}, body: {} }],
+    ["create_issue", "Creates an issue in a GitHub repository.", { repo: {}, title: {} }],
+    ["list_files", "Lists the files in a directory.", { path: {} }],
+    ["delete_file", "Deletes a file at a path.", { path: {} }],
+    ["query_database", "Runs a SQL query against the database.", { sql: {} }],
+  ] as const;
+  const tools = topics.map(([name, description, properties]) =>
+    recordingTool(name, `${description} ${"Details of its behaviour. ".repeat(12)}`, runs, properties),
+  );
+  for (let index = 0; index < 24; index++) {
+    tools.push(
+      recordingTool(
+        `misc_${index}`,
+        `Miscellaneous helper number ${index}. ${"Filler text. ".repeat(25)}`,
+        runs,
+      ),
+    );
+  }
+  return tools;
+}
+
+const names = (request: ModelRequest) => (request.tools ?? []).map((tool) => tool.name);
+
+describe("deferred tools and tool search (client side)", () => {
+  it("automatic mode: over 10% of the window the tools are deferred with a warning; the model searches, loads and calls one", async () => {
+    const runs: string[] = [];
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        {
+          toolCalls: [
+            { id: "s1", name: "search_tools", input: { query: "weather forecast for Paris", limit: 2 } },
+          ],
+        },
+        { toolCalls: [{ id: "f1", name: "get_forecast", input: { city: "Paris" } }] },
+        { text: "Sunny." },
+      ],
+    });
+    const tools = manyTools(runs);
+    const pinned = { ...recordingTool("now", "The current time.", runs), alwaysLoad: true };
+    const agent = new Agent({ provider, model: "small", tools: [pinned, ...tools] });
+    const result = await agent.send("Weather in Paris?").final;
+
+    expect(result.text).toBe("Sunny.");
+    expect(names(provider.requests[0]!)).toEqual(["now", "search_tools"]);
+    expect(provider.requests[0]!.tools![1]!.description).toBe(
+      "Searches 30 more tools that are available but not loaded yet, by what you want to do (words of their names, descriptions and parameters). The tools found are loaded and can be called from your next step.",
+    );
+    const searchResult = provider.requests[1]!.messages.at(-1)!;
+    expect(searchResult).toMatchObject({
+      role: "tool",
+      content: [
+        {
+          toolCallId: "s1",
+          output: expect.stringMatching(
+            /^Loaded 1 tool\(s\); call them from your next step:\n- get_forecast: Gets the weather forecast/,
+          ),
+        },
+      ],
+    });
+    expect(names(provider.requests[1]!)).toEqual(["now", "get_forecast", "search_tools"]);
+    expect(names(provider.requests[2]!)).toEqual(["now", "get_forecast", "search_tools"]);
+    expect(runs).toEqual(["get_forecast"]);
+    const deferredWarnings = result.warnings.filter((warning) => warning.code === "tools-deferred");
+    expect(deferredWarnings).toHaveLength(1);
+    expect(deferredWarnings[0]!.message).toMatch(
+      /^30 of 31 tools were deferred: their definitions would take about \d+ tokens, over 2000 \(the share of model "small"'s context window/,
+    );
+  });
+
+  it("per source and per tool: `defer` and `alwaysLoad` on an MCP entry, a tool's own mark wins; a large window defers nothing else", async () => {
+    const runs: string[] = [];
+    const source: ToolSource = {
+      name: "files",
+      listTools: async (options) =>
+        [
+          recordingTool("read", "Reads a file.", runs),
+          recordingTool("write", "Writes a file.", runs),
+          { ...recordingTool("stat", "File metadata.", runs), defer: false },
+        ].map((tool) => (options?.prefix ? { ...tool, name: `${options.prefix}_${tool.name}` } : tool)),
+    };
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 1_000_000 },
+      responses: [{ text: "hi" }],
+    });
+    const local = [
+      recordingTool("local", "A local tool.", runs),
+      { ...recordingTool("hidden", "Rare.", runs), defer: true },
+    ];
+    const result = await new Agent({
+      provider,
+      model: "big",
+      tools: local,
+      mcps: [{ mcp: source, prefix: "fs", defer: true, alwaysLoad: ["read"] }],
+    }).send("x").final;
+    expect(names(provider.requests[0]!)).toEqual(["local", "fs_read", "fs_stat", "search_tools"]);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("a provider with native search for the model gets every tool, the deferred ones marked, and no search_tools", async () => {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000, nativeToolSearch: true },
+      responses: [{ text: "hi" }],
+    });
+    const tools = manyTools([]);
+    const pinned = { ...recordingTool("now", "The current time.", []), alwaysLoad: true };
+    const result = await new Agent({ provider, model: "m", tools: [pinned, ...tools] }).send("x").final;
+    const sent = provider.requests[0]!.tools!;
+    expect(sent.map((tool) => tool.name)).toEqual(["now", ...tools.map((tool) => tool.name)]);
+    expect(sent.filter((tool) => tool.defer === true)).toHaveLength(30);
+    expect(sent[0]!.defer).toBeUndefined();
+    expect(result.warnings.map((warning) => warning.code)).toEqual(["tools-deferred"]);
+  });
+
+  it("mode off sends every tool, marks included, and adds no search", async () => {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [{ text: "hi" }],
+    });
+    const tools = manyTools([]);
+    tools[0] = { ...tools[0]!, defer: true };
+    const result = await new Agent({ provider, model: "m", tools, toolSearch: { mode: "off" } }).send("x")
+      .final;
+    expect(names(provider.requests[0]!)).toEqual(tools.map((tool) => tool.name));
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("a found tool stays loaded in the run's state: a resumed run (new Agent, state through JSON) sends it", async () => {
+    const runs: string[] = [];
+    const first = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        { toolCalls: [{ id: "s1", name: "search_tools", input: { query: "delete a file", limit: 1 } }] },
+        { toolCalls: [{ id: "d1", name: "delete_file", input: { path: "/tmp/x" } }] },
+      ],
+    });
+    const stopped = await new Agent({
+      provider: first,
+      model: "m",
+      tools: manyTools(runs),
+      approval: annotationPolicy(),
+    }).send("Delete /tmp/x").final;
+    expect(stopped.finishReason).toBe("approval-required");
+    const state = JSON.parse(JSON.stringify(stopped.state)) as RunState;
+    expect(state.loadedTools).toEqual(["delete_file"]);
+
+    const second = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [{ text: "Deleted." }],
+    });
+    const resumed = await new Agent({
+      provider: second,
+      model: "m",
+      tools: manyTools(runs),
+      approval: annotationPolicy(),
+    }).resume(state, { d1: "approve" }).final;
+    expect(resumed.text).toBe("Deleted.");
+    expect(runs).toEqual(["delete_file"]);
+    expect(names(second.requests[0]!)).toEqual(["delete_file", "search_tools"]);
+  });
+
+  it("search_tools answers a bad query with an error result and a miss with a hint", async () => {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        {
+          toolCalls: [
+            { id: "a", name: "search_tools", input: { query: "" } },
+            { id: "b", name: "search_tools", input: { query: "zzzz qqqq" } },
+          ],
+        },
+        { text: "ok" },
+      ],
+    });
+    await new Agent({ provider, model: "m", tools: manyTools([]) }).send("x").final;
+    const results = provider.requests[1]!.messages.at(-1)!.content;
+    expect(results).toEqual([
+      {
+        type: "tool-result",
+        toolCallId: "a",
+        toolName: "search_tools",
+        output: {
+          content: [{ type: "text", text: 'search_tools needs {"query": a non-empty string}.' }],
+          isError: true,
+        },
+      },
+      {
+        type: "tool-result",
+        toolCallId: "b",
+        toolName: "search_tools",
+        output: 'No tool matches "zzzz qqqq"; try other words.',
+      },
+    ]);
+  });
+});

@@ -1,0 +1,292 @@
+import type {
+  Message,
+  ModelProvider,
+  ToolResult,
+  ToolResultMessagePart,
+  ToolResultPart,
+  Warning,
+} from "@junction/types";
+import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput } from "./core-tools.js";
+import { messagesForModel } from "./media-limits.js";
+import type { CoreTool } from "./run-types.js";
+import { contextWindowOf, estimatePartTokens, TOKEN_ESTIMATE } from "./token-estimate.js";
+import { toolResultText } from "./tool-output.js";
+
+/** The share of the model's context window one tool result may take in the model's view. */
+export const TOOL_RESULT_WINDOW_SHARE = 0.1;
+
+/** The least a tool result may take, however small the window: 1,000 tokens. */
+export const MIN_TOOL_RESULT_TOKENS = 1_000;
+
+/** The name of the tool the model reads the rest of a cut result with. */
+export const READ_TOOL_RESULT = "read_tool_result";
+
+/** How much of one tool result reaches the model. */
+export interface ToolResultBudget {
+  /** Tokens by Junction's estimator. */
+  tokens: number;
+  /** Characters of text: the tokens at the JSON rate (3 a token), which errs on the small side for prose. */
+  chars: number;
+  /** The window it is derived from. */
+  contextWindow: number;
+}
+
+/** The budget for one tool result on a model with `contextWindow` tokens. */
+export function toolResultBudget(contextWindow: number): ToolResultBudget {
+  const tokens = Math.max(MIN_TOOL_RESULT_TOKENS, Math.floor(contextWindow * TOOL_RESULT_WINDOW_SHARE));
+  return { tokens, chars: tokens * TOKEN_ESTIMATE.charsPerJSONToken, contextWindow };
+}
+
+/** A tool result the model sees cut. */
+export interface CutToolResult {
+  /** The raw result, as the conversation keeps it. */
+  part: ToolResultMessagePart;
+  /** Characters of text in the raw result, and how many of them the model sees from each end. */
+  totalChars: number;
+  headChars: number;
+  tailChars: number;
+  /** Media parts left out because they did not fit. */
+  droppedMedia: number;
+}
+
+/**
+ * The model-facing view of `messages`: every tool result over `budget` cut, its text to a head
+ * and a tail with a note between them (naming the read tool when `readable`), and media parts that
+ * do not fit left out whole with a note (never cut mid-part). Copy-on-write: messages without a
+ * cut result are the same objects, and the raw conversation is never changed.
+ */
+export function budgetedMessages(options: {
+  messages: Message[];
+  budget: ToolResultBudget;
+  readable: boolean;
+}): { messages: Message[]; cut: CutToolResult[] } {
+  const cut: CutToolResult[] = [];
+  const messages = options.messages.map((message) => {
+    if (message.role !== "tool") return message;
+    let changed = false;
+    const content = message.content.map((part) => {
+      const view = cutToolResult(part, options);
+      if (!view) return part;
+      changed = true;
+      cut.push(view.cut);
+      return view.part;
+    });
+    return changed ? { ...message, content } : message;
+  });
+  return { messages: cut.length > 0 ? messages : options.messages, cut };
+}
+
+function cutToolResult(
+  part: ToolResultMessagePart,
+  options: { budget: ToolResultBudget; readable: boolean },
+): { part: ToolResultMessagePart; cut: CutToolResult } | undefined {
+  const { budget } = options;
+  const raw = part.output;
+  const text = modelFacingText(raw);
+  const media = typeof raw === "string" ? [] : raw.content.filter(isMedia);
+  const mediaTokens = media.map(estimatePartTokens);
+  // Text gets at least half the budget when it needs it; media takes the rest, whole parts in order.
+  const textNeed = Math.ceil(text.length / TOKEN_ESTIMATE.charsPerJSONToken);
+  let mediaRoom = budget.tokens - Math.min(textNeed, Math.floor(budget.tokens / 2));
+  const keep = mediaTokens.map((tokens) => {
+    if (tokens > mediaRoom) return false;
+    mediaRoom -= tokens;
+    return true;
+  });
+  const keptTokens = mediaTokens.reduce((sum, tokens, index) => sum + (keep[index] ? tokens : 0), 0);
+  const textChars = (budget.tokens - keptTokens) * TOKEN_ESTIMATE.charsPerJSONToken;
+  const droppedMedia = keep.filter((kept) => !kept).length;
+  if (text.length <= textChars && droppedMedia === 0) return undefined;
+  const textCut = text.length > textChars;
+  const headChars = textCut ? Math.floor(textChars * 0.75) : text.length;
+  const tailChars = textCut ? textChars - headChars : 0;
+  const cut: CutToolResult = { part, totalChars: text.length, headChars, tailChars, droppedMedia };
+  const note = textCut ? cutNote(cut, options.readable) : undefined;
+  const shownText = note
+    ? `${text.slice(0, headChars)}\n\n${note}\n\n${text.slice(text.length - tailChars)}`
+    : undefined;
+  if (typeof raw === "string") return { part: { ...part, output: shownText ?? raw }, cut };
+  const content: ToolResultPart[] = [];
+  if (shownText !== undefined) content.push({ type: "text", text: shownText });
+  let mediaIndex = 0;
+  for (const entry of raw.content) {
+    if (isMedia(entry)) {
+      const index = mediaIndex++;
+      content.push(keep[index] ? entry : { type: "text", text: droppedNote(entry, mediaTokens[index]!) });
+    } else if (shownText === undefined && isText(entry)) {
+      content.push(entry);
+    } else if (entry.type === "resource_link") {
+      content.push(entry);
+    }
+  }
+  const output: ToolResult = { content, isError: raw.isError === true };
+  return { part: { ...part, output }, cut };
+}
+
+/**
+ * The text of a tool result as providers send it: its text parts and embedded text resources, or,
+ * when it has no text part, its `structuredContent` as JSON (every provider's fallback).
+ */
+export function modelFacingText(output: string | ToolResult): string {
+  if (typeof output === "string") return output;
+  if (output.structuredContent !== undefined && !output.content.some((part) => part.type === "text")) {
+    const text = toolResultText(output);
+    let json: string;
+    try {
+      json = JSON.stringify(output.structuredContent) ?? "";
+    } catch {
+      // Stored results are plain JSON already (limitStructuredContent); this only guards the view.
+      json = "";
+    }
+    return text.length > 0 ? `${text}\n${json}` : json;
+  }
+  return toolResultText(output);
+}
+
+function isMedia(part: ToolResultPart): boolean {
+  return (
+    part.type === "image" ||
+    part.type === "audio" ||
+    (part.type === "resource" && part.resource.text === undefined)
+  );
+}
+
+function isText(part: ToolResultPart): boolean {
+  return part.type === "text" || (part.type === "resource" && part.resource.text !== undefined);
+}
+
+function cutNote(cut: CutToolResult, readable: boolean): string {
+  const { totalChars, headChars, tailChars } = cut;
+  const read = readable
+    ? ` Read the rest with the ${READ_TOOL_RESULT} tool: {"toolCallId": ${JSON.stringify(cut.part.toolCallId)}, "offset": ${headChars}}.`
+    : "";
+  return (
+    `[Junction cut this tool result to fit the model's context window: it has ${totalChars} characters of text; ` +
+    `characters 0–${headChars} are above and ${totalChars - tailChars}–${totalChars} below.${read}]`
+  );
+}
+
+function droppedNote(part: ToolResultPart, tokens: number): string {
+  const what =
+    part.type === "image"
+      ? `an image (${part.mimeType.slice(0, 100)})`
+      : part.type === "audio"
+        ? `an audio clip (${part.mimeType.slice(0, 100)})`
+        : "a document";
+  return `[The tool returned ${what} of about ${tokens} tokens that did not fit this model's budget for one tool result, so Junction left it out here; the application still has it.]`;
+}
+
+// Results already reported, by call id per conversation: each is reported once for as long as a
+// conversation holds it (the view is derived again every step, sometimes as new objects).
+const reported = new WeakMap<Message[], Set<string>>();
+
+/**
+ * The messages to send `provider`'s `model`: media over the provider's per-part limits replaced
+ * by notes ({@link messagesForModel}), then every tool result cut to the budget the model's window
+ * gives ({@link budgetedMessages}); each cut result reported through `warn` once.
+ */
+export function messagesWithinBudget(options: {
+  history: Message[];
+  provider: ModelProvider;
+  model: string;
+  readable: boolean;
+  warn: (warning: Warning) => void;
+}): Message[] {
+  const budget = toolResultBudget(contextWindowOf(options.provider, options.model));
+  const view = budgetedMessages({ messages: messagesForModel(options), budget, readable: options.readable });
+  let seen = reported.get(options.history);
+  if (!seen) {
+    seen = new Set();
+    reported.set(options.history, seen);
+  }
+  for (const cut of view.cut) {
+    if (seen.has(cut.part.toolCallId)) continue;
+    seen.add(cut.part.toolCallId);
+    options.warn(cutWarning(cut, { budget, model: options.model, readable: options.readable }));
+  }
+  return view.messages;
+}
+
+function cutWarning(
+  cut: CutToolResult,
+  target: { budget: ToolResultBudget; model: string; readable: boolean },
+): Warning {
+  const { part } = cut;
+  const dropped = cut.droppedMedia > 0 ? `; ${cut.droppedMedia} media part(s) were left out` : "";
+  return {
+    code: "tool-result-cut",
+    message:
+      `Tool "${part.toolName}" (call ${part.toolCallId}) returned more than the ${target.budget.tokens}-token budget for one tool result ` +
+      `on model "${target.model}" (${TOOL_RESULT_WINDOW_SHARE * 100}% of its ${target.budget.contextWindow}-token window): the model saw ` +
+      `the first ${cut.headChars} and last ${cut.tailChars} of ${cut.totalChars} characters${dropped}` +
+      `${target.readable ? ` and can read the rest with ${READ_TOOL_RESULT}` : ""}. The full result stays in the conversation and the tool-result event.`,
+  };
+}
+
+/** Whether any tool result in `history` is cut for a model with `budget`. */
+export function hasCutResults(history: Message[], budget: ToolResultBudget): boolean {
+  return budgetedMessages({ messages: history, budget, readable: false }).cut.length > 0;
+}
+
+/**
+ * The tool the model pages through a cut result with: by call id and character offset, a page of
+ * the raw result's text at a time (a page fits the budget, so it is never cut itself).
+ */
+export function readToolResultTool(history: Message[], budget: ToolResultBudget): CoreTool {
+  const pageChars = Math.max(500, budget.chars - 400);
+  return {
+    definition: {
+      name: READ_TOOL_RESULT,
+      description:
+        "Reads more of a tool result that was cut to fit your context window. Give the result's toolCallId and the character offset to start at (the cut result's note says where the shown head ends); " +
+        `each call returns up to ${pageChars} characters and the offset of the next page.`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          toolCallId: { type: "string", description: "The id of the call whose result was cut." },
+          offset: { type: "integer", minimum: 0, description: "The character to start reading at." },
+        },
+        required: ["toolCallId", "offset"],
+        additionalProperties: false,
+      },
+      annotations: CORE_TOOL_ANNOTATIONS,
+    },
+    execute: (input) => {
+      const { toolCallId, offset } = coreToolInput(input);
+      if (
+        typeof toolCallId !== "string" ||
+        typeof offset !== "number" ||
+        !Number.isInteger(offset) ||
+        offset < 0
+      ) {
+        return coreToolError(
+          `${READ_TOOL_RESULT} needs {"toolCallId": string, "offset": a whole number from 0}.`,
+        );
+      }
+      const raw = findResult(history, toolCallId);
+      if (!raw)
+        return coreToolError(
+          `There is no tool result with the call id ${JSON.stringify(toolCallId.slice(0, 200))} in this conversation.`,
+        );
+      const text = modelFacingText(raw.output);
+      if (offset >= text.length && text.length > 0) {
+        return coreToolError(
+          `The result of call ${toolCallId} has ${text.length} characters; offset ${offset} is past its end.`,
+        );
+      }
+      const end = Math.min(text.length, offset + pageChars);
+      const next = end < text.length ? `next page: offset ${end}` : "this is the end";
+      return `[Characters ${offset}–${end} of ${text.length} of the result of call ${toolCallId}; ${next}.]\n${text.slice(offset, end)}`;
+    },
+  };
+}
+
+function findResult(history: Message[], toolCallId: string): ToolResultMessagePart | undefined {
+  for (let index = history.length - 1; index >= 0; index--) {
+    const message = history[index]!;
+    if (message.role !== "tool") continue;
+    const found = message.content.find((part) => part.toolCallId === toolCallId);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -1,0 +1,315 @@
+import type { ToolDefinition, Warning } from "@junction/types";
+import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput } from "./core-tools.js";
+import type { CoreTool } from "./run-types.js";
+import { estimateToolDefinitionTokens } from "./token-estimate.js";
+
+/** The name of the tool the model finds deferred tools with. */
+export const SEARCH_TOOLS = "search_tools";
+
+/**
+ * When an Agent sends its tools' definitions only once the model finds them (`search_tools`).
+ *
+ * Deferring costs a round trip: the model searches on its first step before it can call a
+ * deferred tool. It saves the deferred definitions' tokens on every request.
+ */
+export interface ToolSearchOptions {
+  /**
+   * `"auto"`: tools marked `defer` (per tool, or per MCP source) are deferred, and every tool not
+   * marked `alwaysLoad` is deferred once all the definitions would take more than
+   * `maxDefinitionShare` of the model's context window (with a `tools-deferred` warning).
+   * `"off"`: every tool is sent on every step, `defer` marks included.
+   * @default "auto"
+   */
+  mode?: "auto" | "off";
+  /**
+   * The share of the context window the tool definitions may take before `"auto"` defers them.
+   * @default 0.1
+   */
+  maxDefinitionShare?: number;
+  /**
+   * Tools one search loads at most.
+   * @default 5
+   */
+  maxResults?: number;
+  /**
+   * Where the provider declares a native tool search for the model (`nativeToolSearch`, e.g.
+   * Anthropic's `defer_loading` with its BM25 search tool on Claude Sonnet and Opus 4.5 and later),
+   * use it instead of Junction's `search_tools`: the vendor searches on its side, within the same
+   * turn (no extra round trip), but its ranking is its own and a provider switch mid-conversation
+   * starts the search over. `false`: always Junction's search.
+   * @default true
+   */
+  native?: boolean;
+}
+
+/** How one tool is to be offered, from its own marks and its source's. */
+export interface ToolDeferral {
+  defer?: boolean;
+  alwaysLoad?: boolean;
+}
+
+/** Which tools a step offers and which it defers. */
+export interface DeferralPlan {
+  /** The definitions sent: the loaded ones and every found one. */
+  offered: ToolDefinition[];
+  /** The definitions only the search reaches, in a stable order. */
+  deferred: ToolDefinition[];
+  /** Set when the automatic mode deferred: the definitions' total tokens and the limit. */
+  automatic?: { tokens: number; limit: number };
+}
+
+/**
+ * Splits `definitions` into those sent and those deferred behind the search. Found tools
+ * (`loaded`) are sent; `alwaysLoad` wins over `defer`.
+ */
+export function planDeferral(parts: {
+  definitions: ToolDefinition[];
+  deferralOf: (name: string) => ToolDeferral;
+  loaded: ReadonlySet<string>;
+  contextWindow: number;
+  options?: ToolSearchOptions;
+}): DeferralPlan {
+  const { definitions, deferralOf, loaded, options } = parts;
+  if (options?.mode === "off") return { offered: definitions, deferred: [] };
+  let tokens = 0;
+  for (const definition of definitions) tokens += estimateToolDefinitionTokens(definition);
+  const limit = Math.floor(parts.contextWindow * (options?.maxDefinitionShare ?? 0.1));
+  const automatic = tokens > limit;
+  const offered: ToolDefinition[] = [];
+  const deferred: ToolDefinition[] = [];
+  for (const definition of definitions) {
+    const marks = deferralOf(definition.name);
+    const defer = !marks.alwaysLoad && (marks.defer === true || automatic);
+    if (defer) deferred.push(definition);
+    if (!defer || loaded.has(definition.name)) offered.push(definition);
+  }
+  return { offered, deferred, ...(automatic && deferred.length > 0 ? { automatic: { tokens, limit } } : {}) };
+}
+
+/** The warning the automatic mode gives: how many tools were deferred and why. */
+export function deferralWarning(plan: DeferralPlan, total: number, model: string): Warning | undefined {
+  if (!plan.automatic) return undefined;
+  return {
+    code: "tools-deferred",
+    message:
+      `${plan.deferred.length} of ${total} tools were deferred: their definitions would take about ${plan.automatic.tokens} tokens, ` +
+      `over ${plan.automatic.limit} (the share of model "${model}"'s context window tool definitions may take, toolSearch.maxDefinitionShare). ` +
+      `The model finds them with a tool search (${SEARCH_TOOLS}, or the provider's own where it has one); mark the tools it needs at once \`alwaysLoad\`, or set toolSearch: { mode: "off" }.`,
+  };
+}
+
+// BM25's usual constants: term-frequency saturation and length normalisation.
+const K1 = 1.2;
+const B = 0.75;
+// Where a word appears counts: a name or title says more than a word deep in a description.
+const FIELD_WEIGHTS = { name: 3, title: 2, parameters: 1.5, description: 1 } as const;
+
+/** Words of a name or text: split on case changes, digits, `_`, `-`, `.` and spaces; lower case; simple plural folded. */
+export function searchTerms(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
+    .map(stem);
+}
+
+const STOP_WORDS = new Set(
+  "a an and are as at be by for from in into is it of on or that the this to with you your can will do does i me my".split(
+    " ",
+  ),
+);
+
+/** A light stemmer: enough to meet "files"/"file", "listing"/"list", "created"/"create". */
+function stem(word: string): string {
+  if (word.length > 5 && word.endsWith("ing")) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith("ed")) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith("es") && /(ch|sh|x|ss)es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
+  return word;
+}
+
+interface IndexedTool {
+  definition: ToolDefinition;
+  /** Weighted term frequencies over the tool's fields. */
+  frequencies: Map<string, number>;
+  length: number;
+}
+
+/**
+ * A BM25 index over tools' names, titles, descriptions and parameter names (fields weighted:
+ * name 3, title 2, parameters 1.5, description 1).
+ */
+export class ToolIndex {
+  readonly #tools: IndexedTool[];
+  readonly #documentFrequency = new Map<string, number>();
+  readonly #averageLength: number;
+
+  constructor(definitions: ToolDefinition[]) {
+    this.#tools = definitions.map((definition) => {
+      const frequencies = new Map<string, number>();
+      let length = 0;
+      const add = (text: string, weight: number) => {
+        for (const term of searchTerms(text)) {
+          frequencies.set(term, (frequencies.get(term) ?? 0) + weight);
+          length += weight;
+        }
+      };
+      add(definition.name, FIELD_WEIGHTS.name);
+      if (typeof definition.annotations?.title === "string")
+        add(definition.annotations.title, FIELD_WEIGHTS.title);
+      add(parameterNames(definition).join(" "), FIELD_WEIGHTS.parameters);
+      if (typeof definition.description === "string") add(definition.description, FIELD_WEIGHTS.description);
+      for (const term of frequencies.keys()) {
+        this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
+      }
+      return { definition, frequencies, length };
+    });
+    const total = this.#tools.reduce((sum, tool) => sum + tool.length, 0);
+    this.#averageLength = this.#tools.length > 0 ? total / this.#tools.length : 1;
+  }
+
+  /** The best `limit` tools for `query`, best first; tools that share no word with it are left out. */
+  search(query: string, limit: number): { definition: ToolDefinition; score: number }[] {
+    const terms = [...new Set(searchTerms(query))];
+    const count = this.#tools.length;
+    const scored = this.#tools.map((tool, order) => {
+      let score = 0;
+      for (const term of terms) {
+        const frequency = tool.frequencies.get(term);
+        if (!frequency) continue;
+        const documents = this.#documentFrequency.get(term) ?? 0;
+        const idf = Math.log(1 + (count - documents + 0.5) / (documents + 0.5));
+        score +=
+          (idf * frequency * (K1 + 1)) /
+          (frequency + K1 * (1 - B + (B * tool.length) / Math.max(1, this.#averageLength)));
+      }
+      return { definition: tool.definition, score, order };
+    });
+    return scored
+      .filter((entry) => entry.score > 0)
+      .sort((a, b) => b.score - a.score || a.order - b.order)
+      .slice(0, limit)
+      .map(({ definition, score }) => ({ definition, score }));
+  }
+}
+
+function parameterNames(definition: ToolDefinition): string[] {
+  const properties = (definition.inputSchema as { properties?: unknown } | undefined)?.properties;
+  return typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
+}
+
+/**
+ * The search tool over `deferred`: each search loads what it finds into `loaded`, so those tools
+ * are sent from the next step on (and kept in the run's state).
+ */
+export function searchToolsTool(parts: {
+  deferred: ToolDefinition[];
+  loaded: Set<string>;
+  maxResults?: number;
+}): CoreTool {
+  const index = new ToolIndex(parts.deferred);
+  const maxResults = parts.maxResults ?? 5;
+  return {
+    definition: {
+      name: SEARCH_TOOLS,
+      description:
+        `Searches ${parts.deferred.length} more tools that are available but not loaded yet, by what you want to do ` +
+        "(words of their names, descriptions and parameters). The tools found are loaded and can be called from your next step.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          query: { type: "string", description: "What you want to do, in a few words." },
+          limit: {
+            type: "integer",
+            minimum: 1,
+            maximum: 10,
+            description: `How many tools to load at most (default ${maxResults}).`,
+          },
+        },
+        required: ["query"],
+        additionalProperties: false,
+      },
+      annotations: CORE_TOOL_ANNOTATIONS,
+    },
+    execute: (input) => {
+      const { query, limit } = coreToolInput(input);
+      if (typeof query !== "string" || query.trim().length === 0) {
+        return coreToolError(`${SEARCH_TOOLS} needs {"query": a non-empty string}.`);
+      }
+      const count =
+        typeof limit === "number" && Number.isInteger(limit) ? Math.min(10, Math.max(1, limit)) : maxResults;
+      const found = index.search(query.slice(0, 1_000), count);
+      if (found.length === 0)
+        return `No tool matches ${JSON.stringify(query.slice(0, 200))}; try other words.`;
+      for (const { definition } of found) parts.loaded.add(definition.name);
+      const lines = found.map(
+        ({ definition }) => `- ${definition.name}: ${firstLine(definition.description)}`,
+      );
+      return `Loaded ${found.length} tool(s); call them from your next step:\n${lines.join("\n")}`;
+    },
+  };
+}
+
+function firstLine(description: string | undefined): string {
+  const line = (description ?? "").split("\n", 1)[0]!.trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/**
+ * An Agent's deferred tools across its runs: which were found (sent from then on, and saved in
+ * a stopped run's state), and the automatic mode's warning, given once per change of the count.
+ */
+export class DeferredTools {
+  readonly loaded = new Set<string>();
+  #deferred: ToolDefinition[] = [];
+  #warnedCount = 0;
+
+  constructor(readonly options: ToolSearchOptions = {}) {}
+
+  /**
+   * The definitions to send this step; warns when the automatic mode defers a new number of tools.
+   * With `nativeSearch` (and `options.native` not `false`) every definition is sent, the deferred
+   * ones marked `defer: true` for the provider's own search, and no `search_tools` is added.
+   */
+  offer(parts: {
+    definitions: ToolDefinition[];
+    deferralOf: (name: string) => ToolDeferral;
+    contextWindow: number;
+    model: string;
+    nativeSearch?: boolean;
+    warn: (warning: Warning) => void;
+  }): ToolDefinition[] {
+    const plan = planDeferral({ ...parts, loaded: this.loaded, options: this.options });
+    const native = parts.nativeSearch === true && this.options.native !== false;
+    this.#deferred = native ? [] : plan.deferred;
+    const warning = deferralWarning(plan, parts.definitions.length, parts.model);
+    if (warning && plan.deferred.length !== this.#warnedCount) {
+      this.#warnedCount = plan.deferred.length;
+      parts.warn(warning);
+    }
+    if (!native || plan.deferred.length === 0) return plan.offered;
+    const deferred = new Set(plan.deferred);
+    return parts.definitions.map((definition) =>
+      deferred.has(definition) ? { ...definition, defer: true } : definition,
+    );
+  }
+
+  /** The search tool, while any tool is deferred. */
+  coreTools(): CoreTool[] {
+    if (this.#deferred.length === 0) return [];
+    return [
+      searchToolsTool({
+        deferred: this.#deferred,
+        loaded: this.loaded,
+        ...(this.options.maxResults !== undefined ? { maxResults: this.options.maxResults } : {}),
+      }),
+    ];
+  }
+
+  /** Takes the found tools of a stopped run's state. */
+  restore(names: readonly string[]): void {
+    for (const name of names) this.loaded.add(name);
+  }
+}
