@@ -209,6 +209,7 @@ function printEvent(event: ChatEvent): void {
   switch (event.type) {
     case "run-start":
     case "trace":
+    case "context":
       break;
     case "output":
       out.write(`\n${safe(JSON.stringify(event.output, null, 2))}\n`);

@@ -46,6 +46,16 @@ describe("a chat turn's trace on the page", () => {
     // other MCP requests (tools/list) are spans of their own.
     expect(names).toContain("execute_tool everything_get-sum · MCP over pipe");
     expect(names.filter((name) => name.startsWith("tools/list"))).not.toHaveLength(0);
+    // The turn's context bar: how full the model's window was on its last request.
+    const legend = await page.getByTestId("context-legend").last().textContent();
+    expect(legend).toMatch(/^tools \S+ · history \S+ · results \S+ · free \S+ of 128k tokens$/);
+    const width = (part: string) =>
+      page
+        .getByTestId(`context-${part}`)
+        .last()
+        .evaluate((element) => element.getBoundingClientRect().width);
+    expect(await width("tools")).toBeGreaterThan(0);
+    expect(await width("free")).toBeGreaterThan(await width("tools"));
     await browser!.shot("chat-trace.png");
     expect(pageErrors).toEqual([]);
   });

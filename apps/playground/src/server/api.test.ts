@@ -358,7 +358,22 @@ describe("chat and persistence", () => {
     expect(events.at(-1).text).toBe('Done. everything_get-sum returned: "The sum of 19 and 23 is 42".');
     const saved = test.playground.store.getConversation(conversation.id)!;
     expect(saved.title).toBe("please add 19 and 23");
-    expect(saved.transcript.map((item) => item.kind)).toEqual(["user", "assistant", "tool", "assistant"]);
+    // The turn ends with its context bar: the last request's size against the model's window.
+    expect(saved.transcript.map((item) => item.kind)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "context",
+    ]);
+    const context = saved.transcript.at(-1) as Extract<
+      (typeof saved.transcript)[number],
+      { kind: "context" }
+    >;
+    expect(context.size.contextWindow).toBe(128_000);
+    expect(context.size.toolResults).toBeGreaterThan(0);
+    expect(context.size.tools).toBeGreaterThan(context.size.toolResults);
+    expect(events.filter((event) => event.type === "context")).toHaveLength(2);
     expect(saved.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 

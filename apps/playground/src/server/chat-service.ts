@@ -495,10 +495,21 @@ function chatEventOf(
     // The run's end is published from its final result; reasoning and step ends are not shown.
     case "output":
       return { type: "output", output: event.output };
+    case "step-end":
+      return event.request
+        ? {
+            type: "context",
+            size: {
+              tools: event.request.tools,
+              history: event.request.history,
+              toolResults: event.request.toolResults,
+              contextWindow: event.request.contextWindow,
+            },
+          }
+        : undefined;
     // The answer is shown once validated; reasoning and step ends are not shown.
     case "output-delta":
     case "reasoning-delta":
-    case "step-end":
     case "finish":
     case "error":
       return undefined;

@@ -37,9 +37,23 @@ export type ChatEvent =
   | { type: "trace"; traceId: string }
   /** The run's structured answer, validated against the conversation's output schema. */
   | { type: "output"; output: unknown }
+  /** A model request's estimated size (each step's), against the model's window. */
+  | { type: "context"; size: ContextSize }
   | { type: "finish"; reason: string; text: string };
 
 /** One entry of a conversation's transcript, as stored and as the page shows it. */
+/** One model request's estimated size in tokens (core's `step-end` `request`). */
+export interface ContextSize {
+  /** The tool definitions offered. */
+  tools: number;
+  /** The system prompt and the messages, tool results aside. */
+  history: number;
+  /** The tool results in the messages. */
+  toolResults: number;
+  /** The model's context window. */
+  contextWindow: number;
+}
+
 export type TranscriptItem =
   | { kind: "user"; text: string }
   | { kind: "assistant"; text: string }
@@ -59,6 +73,8 @@ export type TranscriptItem =
     }
   /** The run's structured answer (a conversation with an output schema), validated by core. */
   | { kind: "output"; value: unknown }
+  /** How full the model's window was on the turn's last request, by core's token estimator. */
+  | { kind: "context"; size: ContextSize }
   | {
       kind: "notice";
       level: "info" | "warning" | "error";

@@ -131,4 +131,26 @@ describe("foldChatEvent", () => {
     expect(after[1]).toBe(before[1]);
     expect(after[2]).not.toBe(before[2]);
   });
+  it("keeps one context bar per turn: each step's request size replaces the turn's earlier one", () => {
+    const size = (tools: number, toolResults: number) => ({
+      tools,
+      history: 50,
+      toolResults,
+      contextWindow: 1000,
+    });
+    let transcript = foldChatEvent([{ kind: "user", text: "first" }], { type: "context", size: size(10, 0) });
+    transcript = foldChatEvent(transcript, { type: "text-delta", text: "Working" });
+    transcript = foldChatEvent(transcript, { type: "context", size: size(10, 30) });
+    expect(transcript).toEqual([
+      { kind: "user", text: "first" },
+      { kind: "assistant", text: "Working" },
+      { kind: "context", size: size(10, 30) },
+    ]);
+    // A new turn keeps the earlier turn's bar and gets its own.
+    transcript = foldChatEvent([...transcript, { kind: "user", text: "second" }], {
+      type: "context",
+      size: size(10, 40),
+    });
+    expect(transcript.filter((item) => item.kind === "context")).toHaveLength(2);
+  });
 });

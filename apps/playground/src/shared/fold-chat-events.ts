@@ -89,6 +89,12 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
     }
     case "output":
       return [...transcript, { kind: "output", value: event.output }];
+    case "context": {
+      // One bar per turn: each step's request replaces the turn's earlier one.
+      const turnStart = transcript.findLastIndex((item) => item.kind === "user") + 1;
+      const kept = transcript.filter((item, index) => index < turnStart || item.kind !== "context");
+      return [...kept, { kind: "context", size: event.size }];
+    }
     case "warning": {
       const turnStart = transcript.findLastIndex((item) => item.kind === "user") + 1;
       const shown = transcript

@@ -1,6 +1,7 @@
 import { errorMessage } from "@junction/types";
 import type {
   ChatEvent,
+  ContextSize,
   ConversationDetail,
   ConversationSummary,
   ProviderInfo,
@@ -364,6 +365,8 @@ function renderItem(item: TranscriptItem): HTMLElement {
       return renderToolCard(item);
     case "notice":
       return h("div", { class: `notice ${item.level}`, testid: "notice" }, item.text);
+    case "context":
+      return contextBar(item.size);
     case "output":
       return h(
         "div",
@@ -502,6 +505,44 @@ async function send(): Promise<void> {
   } catch (error) {
     transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
   }
+}
+
+/** Tokens as a person reads them: 950, 12.4k, 1.2M. */
+function tokens(count: number): string {
+  if (count < 1000) return String(Math.round(count));
+  if (count < 1_000_000) return `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
+}
+
+/** How full the model's window was on the turn's last request: tools / history / results / free. */
+function contextBar(size: ContextSize): HTMLElement {
+  const used = size.tools + size.history + size.toolResults;
+  const free = Math.max(0, size.contextWindow - used);
+  const parts = [
+    { key: "tools", label: "tools", value: size.tools },
+    { key: "history", label: "history", value: size.history },
+    { key: "results", label: "results", value: size.toolResults },
+    { key: "free", label: "free", value: free },
+  ];
+  const whole = Math.max(size.contextWindow, used);
+  return h(
+    "div",
+    { class: "context-bar", testid: "context-bar", title: "Estimated by Junction's token estimator" },
+    h(
+      "div",
+      { class: "context-track" },
+      ...parts.map((part) => {
+        const segment = h("span", { class: `context-segment ${part.key}`, testid: `context-${part.key}` });
+        segment.style.width = `${((part.value / whole) * 100).toFixed(2)}%`;
+        return segment;
+      }),
+    ),
+    h(
+      "div",
+      { class: "context-legend muted", testid: "context-legend" },
+      `${parts.map((part) => `${part.label} ${tokens(part.value)}`).join(" · ")} of ${tokens(size.contextWindow)} tokens`,
+    ),
+  );
 }
 
 /** A run's trace as a waterfall (run → model calls → tool calls → MCP requests), fetched when opened. */
