@@ -71,6 +71,9 @@ describe("restateAgentWorkflow: an Agent's run on Restate, crash-tested end to e
     await run("agent-worker-killed").workflowSubmit({ input: notesRun.input });
     const signal = await reachApproval(1, first);
     expect(signal).toBe("approval:1:call_0");
+    // Restate acknowledges the model step's result a moment after the code goes on: the kill
+    // comes after that, between the journaled step and the approval.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await first.kill();
     expect(model.requests).toHaveLength(1);
 
@@ -93,6 +96,8 @@ describe("restateAgentWorkflow: an Agent's run on Restate, crash-tested end to e
     const first = await startWorker();
     await run("agent-server-restarted").workflowSubmit({ input: notesRun.input });
     const signal = await reachApproval(1, first);
+    // As above: the kill comes once the model step's journal entry is acknowledged.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await first.kill();
     await server.restart();
     await approve("agent-server-restarted", signal);
