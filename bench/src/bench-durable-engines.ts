@@ -104,6 +104,11 @@ interface ResumeRound {
   startWorker(first: boolean): Promise<NodeProcess>;
   /** Sends the approval in this process (the engine's client is ready before the clock starts). */
   approve(signal: string): Promise<void>;
+  /**
+   * Waits for the run's own end (its result journaled), where the engine shares state across
+   * rounds: a run cut off by the round's cleanup would be retried on the next round's worker.
+   */
+  finished?(): Promise<unknown>;
 }
 
 /** How long a worker is left after its run asks, so its last step's journal entry is acknowledged. */
@@ -139,7 +144,10 @@ async function measureResumes(
         const second = track(await round.startWorker(false));
         await events.reachApproval(2, second);
         toQuestion.push(performance.now() - back);
-        if (model.requests.length !== 1) throw new Error(`${engine}: the model was asked again on recovery`);
+        if (model.requests.length !== 1)
+          throw new Error(
+            `${engine}: the model was asked again on recovery (run ${index}, ${model.requests.length} requests)`,
+          );
         const approved = performance.now();
         await round.approve(signal);
         await pollUntil(
@@ -149,6 +157,7 @@ async function measureResumes(
         );
         toModel.push(performance.now() - approved);
         await pollUntil(() => events.calls().length === 1, 15_000, `${engine}: the tool call`);
+        await round.finished?.();
       } finally {
         await series.cleanUp();
         await round.close();
@@ -228,6 +237,7 @@ async function resumeOnRestate(server: RestateServer, runs: number): Promise<Res
     },
     approve: (signal) =>
       sendRestateSignal({ ingress, workflow: "notes", runId, name: signal, value: { approved: true } }),
+    finished: () => ingress.workflowClient<Notes>({ name: "notes" }, runId).workflowAttach(),
     close: async () => {},
   }));
 }
