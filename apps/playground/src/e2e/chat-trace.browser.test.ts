@@ -1,43 +1,21 @@
-import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { describe, expect, it } from "vitest";
+import { useBrowserSession } from "../testing/browser-session.js";
 
 // Issue 21: each chat turn's trace, from the same OpenTelemetry spans @junction/otel emits, as a
 // waterfall under the turn: run → model calls → tool calls → MCP requests, with durations.
-const artifacts = fileURLToPath(new URL("../../test-artifacts/chat-trace/", import.meta.url));
 
-let test: TestPlayground;
-let page: Page;
-let browser: LaunchedChromium | undefined;
-const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  test = await startTestPlayground();
-  browser = await launchChromium({
-    viewport: { width: 1280, height: 900 },
-    pageErrors,
-    screenshots: artifacts,
-  });
-  page = browser.page;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await test?.close();
-});
+const session = useBrowserSession("chat-trace");
 
 describe("a chat turn's trace on the page", () => {
   it("shows the run, its model calls, the MCP tool call and the MCP requests as a waterfall", async () => {
-    await page.goto(test.url);
-    await page.getByTestId("nav-chat").click();
-    await page.getByTestId("composer").fill("please add 2 and 3");
-    await page.getByTestId("send").click();
-    const toggle = page.getByTestId("trace");
+    await session.page.goto(session.test.url);
+    await session.page.getByTestId("nav-chat").click();
+    await session.page.getByTestId("composer").fill("please add 2 and 3");
+    await session.page.getByTestId("send").click();
+    const toggle = session.page.getByTestId("trace");
     await toggle.waitFor();
     await toggle.locator("summary").click();
-    const rows = page.getByTestId("trace-row");
+    const rows = session.page.getByTestId("trace-row");
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(5);
     const names = await rows.locator(".waterfall-name").allInnerTexts();
     expect(names[0]).toContain("invoke_agent playground");
@@ -47,16 +25,16 @@ describe("a chat turn's trace on the page", () => {
     expect(names).toContain("execute_tool everything_get-sum · MCP over pipe");
     expect(names.filter((name) => name.startsWith("tools/list"))).not.toHaveLength(0);
     // The turn's context bar: how full the model's window was on its last request.
-    const legend = await page.getByTestId("context-legend").last().textContent();
+    const legend = await session.page.getByTestId("context-legend").last().textContent();
     expect(legend).toMatch(/^tools \S+ · history \S+ · results \S+ · free \S+ of 128k tokens$/);
     const width = (part: string) =>
-      page
+      session.page
         .getByTestId(`context-${part}`)
         .last()
         .evaluate((element) => element.getBoundingClientRect().width);
     expect(await width("tools")).toBeGreaterThan(0);
     expect(await width("free")).toBeGreaterThan(await width("tools"));
-    await browser!.shot("chat-trace.png");
-    expect(pageErrors).toEqual([]);
+    await session.browser.shot("chat-trace.png");
+    expect(session.pageErrors).toEqual([]);
   });
 });
