@@ -93,6 +93,28 @@ interface SizeFigures {
   allToolsTokens: number;
   deferredTokens: number;
   share: number;
+  /** With the vendor's own search (where the model has one): what the model sees up front. */
+  native?: { model: string; bodyTokens: number; visibleTokens: number; share: number };
+}
+
+/**
+ * A first request's body as the model sees it up front with the vendor's own search, by each
+ * vendor's documentation: Anthropic keeps a `defer_loading` tool out of the context until found;
+ * OpenAI shows a deferred function's name and description and a namespace's name and description,
+ * not the functions in it.
+ */
+export function modelVisibleBody(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || !Array.isArray((body as { tools?: unknown }).tools))
+    return body;
+  const tools = (body as { tools: Record<string, unknown>[] }).tools.flatMap((tool) => {
+    if (tool.type === "namespace")
+      return [{ type: "namespace", name: tool.name, description: tool.description }];
+    if (tool.defer_loading !== true) return [tool];
+    if (tool.type === "function")
+      return [{ type: "function", name: tool.name, description: tool.description }];
+    return [];
+  });
+  return { ...body, tools };
 }
 
 /** The first request's body with every tool sent and with the default deferral, per provider. */
@@ -105,16 +127,20 @@ export async function benchFirstRequest(): Promise<SizeFigures[]> {
     model: string;
     provider: () => ModelProvider;
     fake: { requests: { body: unknown }[] };
+    /** A model of the same provider with the vendor's own tool search, measured too. */
+    nativeModel?: string;
   }[] = [
     {
       model: "claude-sonnet-4-6",
       provider: () => anthropic({ apiKey: "k", baseURL: sse.url, maxRetries: 0 }),
       fake: sse,
+      nativeModel: "claude-sonnet-4-6",
     },
     {
       model: "gpt-5.1",
       provider: () => openai({ apiKey: "k", baseURL: `${sse.url}/v1`, maxRetries: 0 }),
       fake: sse,
+      nativeModel: "gpt-5.4",
     },
     {
       model: "gemini-2.5-flash",
@@ -141,25 +167,44 @@ export async function benchFirstRequest(): Promise<SizeFigures[]> {
   const figures: SizeFigures[] = [];
   try {
     for (const entry of providers) {
-      const size = async (mode: "auto" | "off") => {
+      const firstBody = async (options: { model: string; mode: "auto" | "off"; native: boolean }) => {
         const before = entry.fake.requests.length;
-        // Junction's own search on every provider (Anthropic's native search sends every definition,
-        // deferred ones marked, and keeps those out of the model's context on its side).
         const agent = new Agent({
           provider: entry.provider(),
-          model: entry.model,
+          model: options.model,
           mcps,
-          toolSearch: { mode, native: false },
+          toolSearch: { mode: options.mode, native: options.native },
         });
         // The fake answers with an error: only the request it recorded counts here.
         await agent.send("hello").final.catch(() => undefined);
         agent.close();
         const body = entry.fake.requests[before]?.body;
         if (body === undefined) throw new TypeError(`${entry.provider().name}: no request recorded`);
-        return estimateJSONTokens(body);
+        return body;
       };
-      const allToolsTokens = await size("off");
-      const deferredTokens = await size("auto");
+      // Junction's own search on every provider (the vendor's own search is measured apart below).
+      const allToolsTokens = estimateJSONTokens(
+        await firstBody({ model: entry.model, mode: "off", native: false }),
+      );
+      const deferredTokens = estimateJSONTokens(
+        await firstBody({ model: entry.model, mode: "auto", native: false }),
+      );
+      let native: SizeFigures["native"];
+      if (entry.nativeModel) {
+        const body = await firstBody({ model: entry.nativeModel, mode: "auto", native: true });
+        const text = JSON.stringify(body);
+        if (!text.includes('"defer_loading":true'))
+          throw new TypeError(
+            `${entry.provider().name} ${entry.nativeModel}: the native search deferred nothing`,
+          );
+        const visibleTokens = estimateJSONTokens(modelVisibleBody(body));
+        native = {
+          model: entry.nativeModel,
+          bodyTokens: estimateJSONTokens(body),
+          visibleTokens,
+          share: visibleTokens / allToolsTokens,
+        };
+      }
       figures.push({
         provider: entry.provider().name,
         model: entry.model,
@@ -167,6 +212,7 @@ export async function benchFirstRequest(): Promise<SizeFigures[]> {
         allToolsTokens,
         deferredTokens,
         share: deferredTokens / allToolsTokens,
+        ...(native ? { native } : {}),
       });
     }
   } finally {
@@ -193,6 +239,18 @@ export async function toolSearchSection(): Promise<string> {
     ...sizes.map(
       (row) =>
         `| ${row.provider} | ${row.model} | ${row.tools} | ${row.allToolsTokens} | ${row.deferredTokens} | ${(row.share * 100).toFixed(1)}% |`,
+    ),
+    "",
+    "With the vendor's own search (`native: true`, the default on these models): every definition is in the body, deferred ones marked `defer_loading` (OpenAI: one namespace per server, described by the server and its tools' names), and the vendor keeps them out of the model's context until its search finds them. The model-visible size counts the body as each vendor documents showing it (Anthropic: nothing of a deferred tool; OpenAI: a namespace's name and description):",
+    "",
+    "| provider | model | every tool | body with native search | model sees up front | share |",
+    "| --- | --- | ---: | ---: | ---: | ---: |",
+    ...sizes.flatMap((row) =>
+      row.native
+        ? [
+            `| ${row.provider} | ${row.native.model} | ${row.allToolsTokens} | ${row.native.bodyTokens} | ${row.native.visibleTokens} | ${(row.native.share * 100).toFixed(1)}% |`,
+          ]
+        : [],
     ),
     "",
     ...(retrieval.misses.length > 0

@@ -2,6 +2,7 @@ import type { ModelRequest, Tool, ToolSource } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { Agent, annotationPolicy, type RunState } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
+import { describeToolGroup } from "./tool-search.js";
 
 function recordingTool(
   name: string,
@@ -136,6 +137,74 @@ describe("deferred tools and tool search (client side)", () => {
     expect(sent.filter((tool) => tool.defer === true)).toHaveLength(30);
     expect(sent[0]!.defer).toBeUndefined();
     expect(result.warnings.map((warning) => warning.code)).toEqual(["tools-deferred"]);
+  });
+
+  it("with native search, a source's deferred tools carry its group (prefix or name, its description, their names); local ones none; step-end counts what the model sees up front", async () => {
+    const source: ToolSource = {
+      name: "GitHub server",
+      description: "  Issues,\n pull requests   and repositories. ",
+      listTools: async (options) =>
+        [
+          recordingTool("issue", "Opens an issue.", []),
+          recordingTool("pull", "Lists pull requests.", []),
+        ].map((tool) => (options?.prefix ? { ...tool, name: `${options.prefix}_${tool.name}` } : tool)),
+    };
+    const plain: ToolSource = { listTools: async () => [recordingTool("ping", "Pings.", [])] };
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 1_000_000, nativeToolSearch: true },
+      responses: [{ text: "hi" }],
+    });
+    const local = { ...recordingTool("notes", "Local notes.", []), defer: true };
+    const agent = new Agent({
+      provider,
+      model: "m",
+      tools: [local],
+      mcps: [
+        { mcp: source, prefix: "gh", defer: true },
+        { mcp: plain, defer: true },
+      ],
+    });
+    const events = [];
+    for await (const event of agent.send("x")) events.push(event);
+    const sent = provider.requests[0]!.tools!;
+    const github = {
+      name: "gh",
+      description:
+        'Tools of "gh": Issues, pull requests and repositories. Search to load them: gh_issue, gh_pull.',
+    };
+    expect(sent.map((tool) => [tool.name, tool.defer, tool.group])).toEqual([
+      ["notes", true, undefined],
+      ["gh_issue", true, github],
+      ["gh_pull", true, github],
+      ["ping", true, { name: "source_2", description: 'Tools of "source_2". Search to load them: ping.' }],
+    ]);
+    const stepEnd = events.find((event) => event.type === "step-end") as { request?: { tools: number } };
+    // notes: its name and description; each group: its name and description once, and each member's name.
+    const text = (value: string) => Math.ceil(value.length / 4);
+    expect(stepEnd.request!.tools).toBe(
+      text("notes") +
+        text("Local notes.") +
+        text("gh_issue") +
+        text("gh") +
+        text(github.description) +
+        text("gh_pull") +
+        text("ping") +
+        text("source_2") +
+        text('Tools of "source_2". Search to load them: ping.'),
+    );
+  });
+
+  it("a group's description is bounded: the source's words cut at 300 characters, the names at 2,000 with how many more", () => {
+    const names = Array.from({ length: 300 }, (_, index) => `tool_number_${index}`);
+    const description = describeToolGroup({ name: "big", description: "x".repeat(1_000) }, names);
+    expect(
+      description.startsWith(`Tools of "big": ${"x".repeat(300)}… Search to load them: tool_number_0, `),
+    ).toBe(true);
+    const listed = description.split("Search to load them: ")[1]!;
+    expect(listed.length).toBeLessThan(2_100);
+    expect(listed).toMatch(/tool_number_\d+ and \d+ more\.$/);
+    const shown = listed.split(", ").length;
+    expect(listed.endsWith(` and ${300 - shown} more.`)).toBe(true);
   });
 
   it("mode off sends every tool, marks included, and adds no search", async () => {

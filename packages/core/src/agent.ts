@@ -419,6 +419,15 @@ export class Agent<Output = unknown> {
         return this.#deferred.offer({
           definitions: this.#registry.definitions,
           deferralOf: (name) => tools.get(name)?.deferral ?? {},
+          sourceOf: (name) => {
+            const registered = tools.get(name);
+            if (registered?.sourceName === undefined) return undefined;
+            const description = registered.origin?.description;
+            return {
+              name: registered.sourceName,
+              ...(typeof description === "string" ? { description } : {}),
+            };
+          },
           contextWindow: contextWindowOf(this.provider, this.model),
           model: this.model,
           nativeSearch: capabilitiesOf(this.provider, this.model).nativeToolSearch === true,

@@ -107,6 +107,31 @@ export function estimateToolDefinitionTokens(definition: ToolDefinition): number
   return estimateJSONTokens(definition);
 }
 
+/**
+ * Tokens of the tool definitions the model sees up front. A definition marked `defer: true` goes
+ * to a vendor's own search, which keeps its schema out of the model's context until found: it
+ * counts its name and description, or, in a group (OpenAI's namespaces), its name and the group's
+ * description once. That is what OpenAI shows; Anthropic shows less (nothing of a deferred tool),
+ * so the figure errs high there.
+ */
+export function estimateToolDefinitionsTokens(definitions: readonly ToolDefinition[]): number {
+  let tokens = 0;
+  const groups = new Set<string>();
+  for (const definition of definitions) {
+    if (definition.defer !== true) {
+      tokens += estimateToolDefinitionTokens(definition);
+      continue;
+    }
+    tokens += estimateTextTokens(definition.name);
+    if (!definition.group) tokens += estimateTextTokens(definition.description ?? "");
+    else if (!groups.has(definition.group.name)) {
+      groups.add(definition.group.name);
+      tokens += estimateTextTokens(definition.group.name) + estimateTextTokens(definition.group.description);
+    }
+  }
+  return tokens;
+}
+
 /** A model request's size by {@link TOKEN_ESTIMATE}, split the way a budget is spent. */
 export interface RequestSize {
   /** The tool definitions offered. */
@@ -128,8 +153,7 @@ export function estimateRequestSize(request: {
   tools?: ToolDefinition[];
   contextWindow: number;
 }): RequestSize {
-  let tools = 0;
-  for (const definition of request.tools ?? []) tools += estimateToolDefinitionTokens(definition);
+  const tools = estimateToolDefinitionsTokens(request.tools ?? []);
   let history = request.system !== undefined ? estimateTextTokens(request.system) : 0;
   let toolResults = 0;
   for (const message of request.messages) {

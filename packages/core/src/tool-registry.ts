@@ -26,6 +26,8 @@ export interface RegisteredTool {
   source?: string;
   /** The source itself (the `MCP` given in `mcps`), absent for local tools. */
   origin?: ToolSource;
+  /** The source's short name: its prefix, else its own name, else `source_<n>`; absent for local tools. */
+  sourceName?: string;
   /** How the tool is offered when the Agent defers tools: its own marks over its source's. */
   deferral: ToolDeferral;
 }
@@ -36,6 +38,8 @@ interface SourceState {
   defer?: boolean;
   alwaysLoad?: boolean | string[];
   label: string;
+  /** The prefix, else the source's name, else `source_<n>`. */
+  shortName: string;
   tools?: Tool[];
   stale: boolean;
   unsubscribe?: () => void;
@@ -99,7 +103,12 @@ export class ToolRegistry {
         ? `"${source.name}"`
         : `#${this.#sources.length + 1}`;
     const label = `MCP source ${name}${prefix ? ` (prefix "${prefix}")` : ""}`;
-    this.#sources.push({ source, label, stale: true, ...marks, ...(prefix ? { prefix } : {}) });
+    const shortName =
+      prefix ??
+      (typeof source.name === "string" && source.name.length > 0
+        ? source.name
+        : `source_${this.#sources.length + 1}`);
+    this.#sources.push({ source, label, shortName, stale: true, ...marks, ...(prefix ? { prefix } : {}) });
     this.#resolved = undefined;
   }
 
@@ -136,7 +145,7 @@ export class ToolRegistry {
       resolved.set(candidate.name, {
         tool: candidate,
         deferral: deferralOf(candidate, state),
-        ...(state ? { source: state.label, origin: state.source } : {}),
+        ...(state ? { source: state.label, origin: state.source, sourceName: state.shortName } : {}),
       });
     };
     const definitions: ToolDefinition[] = [];

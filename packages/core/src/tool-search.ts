@@ -1,4 +1,4 @@
-import type { ToolDefinition, Warning } from "@junction/types";
+import type { ToolDefinition, ToolGroup, Warning } from "@junction/types";
 import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput } from "./core-tools.js";
 import type { CoreTool } from "./run-types.js";
 import { estimateToolDefinitionTokens } from "./token-estimate.js";
@@ -257,6 +257,59 @@ function firstLine(description: string | undefined): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
+/** Where a tool comes from, as a native search groups it: the source's short name and what it says it is for. */
+export interface ToolSourceInfo {
+  name: string;
+  description?: string;
+}
+
+// A group's description is the model's only view of its tools until a search finds them: the
+// source's own words (untrusted, so cut) and the tools' names, within a bound.
+const MAX_SOURCE_DESCRIPTION_CHARS = 300;
+const MAX_GROUP_NAMES_CHARS = 2_000;
+
+/** The group of each deferred tool that has a source, by tool name; one group per source. */
+export function toolGroups(
+  deferred: readonly ToolDefinition[],
+  sourceOf: ((name: string) => ToolSourceInfo | undefined) | undefined,
+): Map<string, ToolGroup> {
+  const members = new Map<string, { source: ToolSourceInfo; names: string[] }>();
+  for (const definition of deferred) {
+    const source = sourceOf?.(definition.name);
+    if (!source) continue;
+    const entry = members.get(source.name) ?? { source, names: [] };
+    entry.names.push(definition.name);
+    members.set(source.name, entry);
+  }
+  const groups = new Map<string, ToolGroup>();
+  for (const { source, names } of members.values()) {
+    const group = { name: source.name, description: describeToolGroup(source, names) };
+    for (const name of names) groups.set(name, group);
+  }
+  return groups;
+}
+
+/**
+ * What the model reads in place of a source's deferred tools: the source, what it says it is
+ * for (cut at 300 characters) and the tools' names (cut at 2,000 characters, with how many more).
+ */
+export function describeToolGroup(source: ToolSourceInfo, names: readonly string[]): string {
+  const said = source.description?.replace(/\s+/g, " ").trim();
+  const about = said
+    ? `: ${said.length > MAX_SOURCE_DESCRIPTION_CHARS ? `${said.slice(0, MAX_SOURCE_DESCRIPTION_CHARS)}…` : said}`
+    : "";
+  const listed: string[] = [];
+  let length = 0;
+  for (const name of names) {
+    if (length + name.length + 2 > MAX_GROUP_NAMES_CHARS) break;
+    listed.push(name);
+    length += name.length + 2;
+  }
+  const more = names.length - listed.length;
+  const stop = /[.!?…]$/.test(about) ? " " : ". ";
+  return `Tools of "${source.name}"${about}${stop}Search to load them: ${listed.join(", ")}${more > 0 ? ` and ${more} more` : ""}.`;
+}
+
 /**
  * An Agent's deferred tools across its runs: which were found (sent from then on, and saved in
  * a stopped run's state), and the automatic mode's warning, given once per change of the count.
@@ -276,6 +329,8 @@ export class DeferredTools {
   offer(parts: {
     definitions: ToolDefinition[];
     deferralOf: (name: string) => ToolDeferral;
+    /** The source a tool comes from (absent for local tools): a native search groups its deferred tools by it. */
+    sourceOf?: (name: string) => ToolSourceInfo | undefined;
     contextWindow: number;
     model: string;
     nativeSearch?: boolean;
@@ -290,10 +345,13 @@ export class DeferredTools {
       parts.warn(warning);
     }
     if (!native || plan.deferred.length === 0) return plan.offered;
+    const groups = toolGroups(plan.deferred, parts.sourceOf);
     const deferred = new Set(plan.deferred);
-    return parts.definitions.map((definition) =>
-      deferred.has(definition) ? { ...definition, defer: true } : definition,
-    );
+    return parts.definitions.map((definition) => {
+      if (!deferred.has(definition)) return definition;
+      const group = groups.get(definition.name);
+      return { ...definition, defer: true, ...(group ? { group } : {}) };
+    });
   }
 
   /** The search tool, while any tool is deferred. */

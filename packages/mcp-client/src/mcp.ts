@@ -143,6 +143,15 @@ export class MCP implements ToolSource {
   }
 
   /**
+   * What the server says it is for, after `connect()`: its own description, else its title (from
+   * `initialize`; the server's words, so untrusted). A vendor's tool search shows it to the model
+   * in place of the server's deferred tools.
+   */
+  get description(): string | undefined {
+    return this.serverInfo?.description || this.serverInfo?.title || undefined;
+  }
+
+  /**
    * Starts the server (stdio) or opens the session (HTTP, SSE, memory) and runs the initialize
    * handshake. Rejects with an error naming the server (and for stdio the command and the tail
    * of its stderr) when that fails.

@@ -39,6 +39,14 @@ export interface OpenAIPartMetadata {
    * request is left out of the next request, with a warning.
    */
   mcpApprovalResponse?: OpenAIMCPApprovalResponse;
+  /**
+   * OpenAI's hosted tool search: a `tool_search_call` or `tool_search_output` item exactly as
+   * OpenAI sent it, kept on an empty reasoning part and sent back unchanged, so the tools it found
+   * stay loaded.
+   */
+  toolSearchItem?: Record<string, unknown>;
+  /** The namespace a function call named (a tool loaded by the tool search), sent back with it. */
+  namespace?: string;
 }
 
 /** A hosted MCP tool call waiting for approval, as OpenAI sent it (all of it untrusted). */
@@ -66,7 +74,8 @@ export interface OpenAIMCPApprovalResponse {
  * - User text, images (data URLs) and PDFs (`input_file`) are sent natively; audio cannot be
  *   sent in a Responses API message and becomes a warning with a text note in its place.
  * - Assistant text, reasoning (with its item id and encrypted content, from
- *   `providerMetadata[providerName]`) and function calls are echoed back. Reasoning from
+ *   `providerMetadata[providerName]`), function calls (with their namespace) and the hosted tool
+ *   search's `tool_search_call` / `tool_search_output` items are echoed back. Reasoning from
  *   another provider has nothing OpenAI can take, and becomes a warning.
  * - A hosted MCP approval request in the last assistant message goes back with the caller's
  *   answer (`mcpApprovalResponse`) as `mcp_approval_request` + `mcp_approval_response` items; an
@@ -171,6 +180,12 @@ function convertAssistant(
 
   for (const part of parts) {
     const metadata = metadataOf(part.providerMetadata, providerName);
+    if (metadata.toolSearchItem) {
+      flushMessage();
+      reasoning = undefined;
+      items.push(metadata.toolSearchItem as unknown as OpenAIInputItem);
+      continue;
+    }
     if (metadata.mcpApprovalRequest) {
       flushMessage();
       reasoning = undefined;
@@ -218,6 +233,7 @@ function convertAssistant(
           arguments: part.input === undefined ? "{}" : JSON.stringify(part.input),
         };
         if (metadata.itemId) item.id = metadata.itemId;
+        if (metadata.namespace) item.namespace = metadata.namespace;
         items.push(item);
         break;
       }
@@ -273,6 +289,13 @@ function metadataOf(metadata: ProviderMetadata | undefined, providerName: string
   if (typeof entry.encryptedContent === "string") out.encryptedContent = entry.encryptedContent;
   if (typeof entry.phase === "string") out.phase = entry.phase;
   if (entry.reasoningText === true) out.reasoningText = true;
+  if (typeof entry.namespace === "string" && entry.namespace !== "") out.namespace = entry.namespace;
+  const searchItem = entry.toolSearchItem;
+  if (
+    isRecord(searchItem) &&
+    (searchItem.type === "tool_search_call" || searchItem.type === "tool_search_output")
+  )
+    out.toolSearchItem = searchItem;
   const request = entry.mcpApprovalRequest;
   if (
     isRecord(request) &&

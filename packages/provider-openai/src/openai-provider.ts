@@ -59,8 +59,22 @@ export function openai(settings: OpenAIProviderSettings = {}): ModelProvider {
     capabilitiesFor: (model) => ({
       ...openAICapabilities,
       ...contextLimitsFor(model, OPENAI_CONTEXT_LIMITS),
+      ...(hasNativeToolSearch(model) ? { nativeToolSearch: true } : {}),
     }),
     stream: (request: ModelRequest): AsyncIterable<ModelStreamEvent> =>
       streamOpenAIResponse(loadClient, request, settings),
   };
+}
+
+/**
+ * Models with OpenAI's hosted tool search (`{ type: "tool_search" }` with `defer_loading` on
+ * functions and namespaces): "gpt-5.4 and later models support tool_search"
+ * (https://developers.openai.com/api/docs/guides/tools-tool-search). Held to GPT-5.4 and the full
+ * models after it (and their `-pro`): the page names no mini or nano model, and a model without it
+ * would refuse the request, where Junction's own search works everywhere.
+ */
+function hasNativeToolSearch(model: string): boolean {
+  const id = model.toLowerCase();
+  if (/-(mini|nano)\b/.test(id)) return false;
+  return /(^|[/.:])gpt-(5\.([4-9]|\d{2,})|[6-9]|\d{2,})(\b|$)/.test(id);
 }

@@ -32,6 +32,71 @@ describe("OpenAIStreamState", () => {
     ]);
   });
 
+  it("keeps a hosted tool search's items whole (the .done one) on empty reasoning parts, a call's namespace in its metadata, and leaves a client-executed search out with a warning", () => {
+    const m = mapper();
+    const call = {
+      id: "tsc_1",
+      type: "tool_search_call",
+      status: "completed",
+      arguments: { paths: ["crm"] },
+      call_id: null,
+      execution: "server",
+    };
+    const output = {
+      id: "tso_1",
+      type: "tool_search_output",
+      status: "completed",
+      call_id: null,
+      execution: "server",
+      tools: [],
+    };
+    const fn = {
+      id: "fc_1",
+      type: "function_call",
+      call_id: "c1",
+      name: "lookup",
+      namespace: "crm",
+      arguments: "{}",
+    };
+    expect(
+      m.push({
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { ...call, status: "in_progress" },
+      }),
+    ).toEqual([]);
+    expect(m.push({ type: "response.output_item.done", output_index: 0, item: call })).toEqual([]);
+    expect(m.push({ type: "response.output_item.done", output_index: 1, item: output })).toEqual([]);
+    const client = { ...call, id: "tsc_2", execution: "client" };
+    expect(m.push({ type: "response.output_item.added", output_index: 2, item: client })).toEqual([
+      {
+        type: "warning",
+        warning: {
+          code: "output-item-unsupported",
+          message:
+            "OpenAI returned a client-executed tool_search_call item, which Junction does not run (it asks only for OpenAI's hosted search); it is left out of the turn.",
+        },
+      },
+    ]);
+    expect(m.push({ type: "response.output_item.done", output_index: 2, item: client })).toEqual([]);
+    m.push({ type: "response.output_item.done", output_index: 3, item: fn });
+    const [finish] = m.push({ type: "response.completed", response: { id: "resp_1", status: "completed" } });
+    expect(finish).toMatchObject({
+      type: "finish",
+      content: [
+        { type: "reasoning", text: "", providerMetadata: { openai: { toolSearchItem: call } } },
+        { type: "reasoning", text: "", providerMetadata: { openai: { toolSearchItem: output } } },
+        {
+          type: "tool-call",
+          id: "c1",
+          name: "lookup",
+          input: {},
+          providerMetadata: { openai: { itemId: "fc_1", namespace: "crm" } },
+        },
+      ],
+    });
+  });
+
   it("reports output items it does not carry, and keeps them out of the turn", () => {
     const m = mapper();
     expect(

@@ -26,6 +26,8 @@ type ItemState =
       itemId?: string;
       callId: string;
       vendorName: string;
+      /** The namespace the function was loaded in (OpenAI's tool search), sent back with the call. */
+      namespace?: string;
       arguments: string;
       started: boolean;
       emitted: boolean;
@@ -33,6 +35,8 @@ type ItemState =
       input?: unknown;
     }
   | { kind: "mcp_approval_request"; request: OpenAIMCPApprovalRequest; reported: boolean }
+  /** OpenAI's hosted tool search (`tool_search_call`, `tool_search_output`), kept whole to send back. */
+  | { kind: "tool_search"; item: JSONObject }
   | { kind: "other"; type: string };
 
 type JSONObject = Record<string, unknown>;
@@ -197,12 +201,16 @@ export class OpenAIStreamState {
         return [];
       case "mcp_approval_request":
         return this.#approvalRequest(index, item);
+      case "tool_search_call":
+      case "tool_search_output":
+        return this.#toolSearchItem(index, item);
       case "function_call": {
         const state: ItemState = {
           kind: "function_call",
           itemId,
           callId: this.#string(item, "call_id", "function_call item"),
           vendorName: this.#string(item, "name", "function_call item"),
+          ...namespaceOf(item),
           arguments: typeof item.arguments === "string" ? item.arguments : "",
           started: true,
           emitted: false,
@@ -283,6 +291,7 @@ export class OpenAIStreamState {
             itemId,
             callId: this.#string(item, "call_id", "function_call item"),
             vendorName: this.#string(item, "name", "function_call item"),
+            ...namespaceOf(item),
             arguments: "",
             started: false,
             emitted: false,
@@ -311,9 +320,36 @@ export class OpenAIStreamState {
       }
       case "mcp_approval_request":
         return this.#approvalRequest(index, item);
+      case "tool_search_call":
+      case "tool_search_output":
+        return this.#toolSearchItem(index, item);
       default:
         return [];
     }
+  }
+
+  /**
+   * OpenAI's hosted tool search ran on its side: its call and output (the definitions it loaded)
+   * go back unchanged on the next request, so the tools it found stay loaded. Kept from `.added`
+   * and replaced by `.done`, which is final. A search the client was to run is not Junction's
+   * (it never asks for one) and is left out with a warning.
+   */
+  #toolSearchItem(index: number, item: JSONObject): ModelStreamEvent[] {
+    if (item.execution === "client") {
+      if (this.#items.get(index)?.kind === "other") return [];
+      this.#items.set(index, { kind: "other", type: String(item.type) });
+      return [
+        {
+          type: "warning",
+          warning: {
+            code: "output-item-unsupported",
+            message: `OpenAI returned a client-executed ${String(item.type)} item, which Junction does not run (it asks only for OpenAI's hosted search); it is left out of the turn.`,
+          },
+        },
+      ];
+    }
+    this.#items.set(index, { kind: "tool_search", item: { ...item } });
+    return [];
   }
 
   /**
@@ -359,7 +395,7 @@ export class OpenAIStreamState {
       id: item.callId,
       name,
       input: item.input,
-      ...(item.itemId ? { providerMetadata: { [this.#providerName]: { itemId: item.itemId } } } : {}),
+      ...this.#metadata(callMetadata(item)),
     });
     return events;
   }
@@ -445,8 +481,12 @@ export class OpenAIStreamState {
             id: item.callId,
             name: this.#toolNames.fromVendor(item.vendorName),
             input: item.input,
-            ...this.#metadata(item.itemId ? { itemId: item.itemId } : {}),
+            ...this.#metadata(callMetadata(item)),
           });
+          break;
+        case "tool_search":
+          // Nothing for the model to say: the part only carries the item, to send back.
+          content.push({ type: "reasoning", text: "", ...this.#metadata({ toolSearchItem: item.item }) });
           break;
         case "other":
           break;
@@ -531,4 +571,17 @@ export class OpenAIStreamState {
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/** The namespace a function call names, when it names one. */
+function namespaceOf(item: JSONObject): { namespace?: string } {
+  return typeof item.namespace === "string" && item.namespace !== "" ? { namespace: item.namespace } : {};
+}
+
+/** What a function call needs sent back: its item id and namespace. */
+function callMetadata(item: { itemId?: string; namespace?: string }): OpenAIPartMetadata {
+  return {
+    ...(item.itemId ? { itemId: item.itemId } : {}),
+    ...(item.namespace ? { namespace: item.namespace } : {}),
+  };
 }

@@ -2,7 +2,7 @@ import type { ToolDefinition } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { toOpenAIStrictSchema } from "./openai-strict-schema.js";
-import { prepareOpenAITools } from "./prepare-openai-tools.js";
+import { type OpenAIFunctionTool, prepareOpenAITools } from "./prepare-openai-tools.js";
 
 describe("prepareOpenAITools", () => {
   it("sends a name once: a second tool with it is left out with a warning (OpenAI rejects it twice)", () => {
@@ -66,7 +66,7 @@ describe("prepareOpenAITools", () => {
       ],
       strict: false,
     });
-    const sent = prepared.tools![0]!.name;
+    const sent = (prepared.tools![0] as OpenAIFunctionTool).name;
     expect(sent).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(prepared.toolNames.fromVendor(sent)).toBe("fs.read");
     const old = prepared.toolNames.toVendor("old tool!");
@@ -81,7 +81,7 @@ describe("prepareOpenAITools", () => {
       messages: [],
       strict: false,
     });
-    expect(prepared.tools![0]!.parameters).toEqual({ type: "object", properties: {} });
+    expect((prepared.tools![0] as OpenAIFunctionTool).parameters).toEqual({ type: "object", properties: {} });
     expect(prepared.toolChoice).toEqual({ type: "function", name: "missing" });
     expect(prepared.warnings.map((warning) => warning.code)).toEqual([
       "tool-schema-invalid",
@@ -190,6 +190,90 @@ describe("toOpenAIStrictSchema", () => {
       ok: false,
       reason: "#: the root must be an object schema",
     });
+  });
+});
+
+describe("prepareOpenAITools: deferred tools for OpenAI's tool search", () => {
+  const schema = { type: "object", properties: { q: { type: "string" } } };
+  const github = {
+    name: "github",
+    description: 'Tools of "github". Search to load them: gh_issue, gh_pull.',
+  };
+  const definitions: ToolDefinition[] = [
+    { name: "clock", description: "Tells the time.", inputSchema: schema },
+    { name: "gh_issue", description: "Opens an issue.", inputSchema: schema, defer: true, group: github },
+    { name: "notes", description: "Local notes.", inputSchema: schema, defer: true },
+    { name: "gh_pull", description: "Lists pull requests.", inputSchema: schema, defer: true, group: github },
+  ];
+
+  it("groups a source's deferred functions into one namespace with defer_loading, leaves a local one top-level, and adds tool_search last", () => {
+    const prepared = prepareOpenAITools({
+      tools: definitions,
+      toolChoice: undefined,
+      messages: [],
+      strict: false,
+    });
+    const fn = (name: string, description: string) => ({
+      type: "function",
+      name,
+      description,
+      parameters: schema,
+      strict: false,
+      defer_loading: true,
+    });
+    expect(prepared.tools).toEqual([
+      { type: "function", name: "clock", description: "Tells the time.", parameters: schema, strict: false },
+      {
+        type: "namespace",
+        name: "github",
+        description: github.description,
+        tools: [fn("gh_issue", "Opens an issue."), fn("gh_pull", "Lists pull requests.")],
+      },
+      fn("notes", "Local notes."),
+      { type: "tool_search" },
+    ]);
+    expect(prepared.warnings).toEqual([]);
+  });
+
+  it("sends a tool named by the tool choice loaded (a deferred tool cannot be forced) and adds no search when nothing else is deferred", () => {
+    const prepared = prepareOpenAITools({
+      tools: [definitions[0]!, { ...definitions[2]!, name: "notes" }],
+      toolChoice: { type: "tool", name: "notes" },
+      messages: [],
+      strict: false,
+    });
+    expect(prepared.tools).toEqual([
+      { type: "function", name: "clock", description: "Tells the time.", parameters: schema, strict: false },
+      { type: "function", name: "notes", description: "Local notes.", parameters: schema, strict: false },
+    ]);
+    expect(prepared.toolChoice).toEqual({ type: "function", name: "notes" });
+  });
+
+  it("gives a namespace a name OpenAI takes that no function or other namespace has", () => {
+    const prepared = prepareOpenAITools({
+      tools: [
+        { name: "files", description: "A local tool named like the source.", inputSchema: schema },
+        {
+          name: "read",
+          description: "Reads.",
+          inputSchema: schema,
+          defer: true,
+          group: { name: "files", description: "d1" },
+        },
+        {
+          name: "list",
+          description: "Lists.",
+          inputSchema: schema,
+          defer: true,
+          group: { name: "my files!", description: "d2" },
+        },
+      ],
+      toolChoice: undefined,
+      messages: [],
+      strict: false,
+    });
+    const names = prepared.tools!.map((tool) => ("name" in tool ? tool.name : tool.type));
+    expect(names).toEqual(["files", "files_2", "my_files_", "tool_search"]);
   });
 });
 

@@ -13,12 +13,24 @@ import { toOpenAIStrictSchema } from "./openai-strict-schema.js";
 
 /** A function tool as the Responses API takes it. */
 export type OpenAIFunctionTool = OpenAI.Responses.FunctionTool;
+/** A tool Junction builds for a Responses API request: a function, a namespace of them, or the tool search. */
+export type OpenAIRequestTool =
+  | OpenAIFunctionTool
+  | OpenAI.Responses.NamespaceTool
+  | OpenAI.Responses.ToolSearchTool;
 /** `tool_choice` as the Responses API takes it. */
 export type OpenAIToolChoice = OpenAI.Responses.ResponseCreateParams["tool_choice"];
 
+/**
+ * OpenAI's hosted tool search (https://developers.openai.com/api/docs/guides/tools-tool-search):
+ * added when a request defers any tool. OpenAI searches the deferred tools on its side and loads
+ * what it finds within the same response.
+ */
+export const OPENAI_TOOL_SEARCH: OpenAI.Responses.ToolSearchTool = { type: "tool_search" };
+
 /** Tool definitions, tool choice and the name mapping, ready for a Responses API request. */
 export interface PreparedOpenAITools {
-  tools: OpenAIFunctionTool[] | undefined;
+  tools: OpenAIRequestTool[] | undefined;
   toolChoice: OpenAIToolChoice | undefined;
   /** Maps real tool names to the names sent, and back. */
   toolNames: ToolNameMapping;
@@ -35,6 +47,11 @@ export interface PreparedOpenAITools {
  *   `false` unless `strict` is asked for. In strict mode each schema is rewritten to OpenAI's
  *   rules; a schema that cannot be strict stays non-strict, with a warning.
  * - Schemas get the `type: "object"` and `properties` the API insists on when they lack them.
+ * - A definition marked `defer: true` (the Agent does that only where the model has OpenAI's tool
+ *   search) is sent with `defer_loading: true`, inside a namespace named after its `group` when it
+ *   has one (the model sees the namespace's name and description until the search loads its
+ *   functions; OpenAI recommends namespaces), and `{ type: "tool_search" }` is added. A tool named
+ *   by `toolChoice` is always sent loaded: a deferred tool cannot be forced.
  */
 export function prepareOpenAITools(options: {
   tools: ToolDefinition[] | undefined;
@@ -48,7 +65,7 @@ export function prepareOpenAITools(options: {
     warnings,
   } = prepareToolNames({ ...options, rule: COMMON_TOOL_NAME_RULE, provider: "OpenAI" });
 
-  const tools = definitions.map((tool): OpenAIFunctionTool => {
+  const functions = definitions.map((tool): OpenAIFunctionTool => {
     const parameters = objectSchema(tool, warnings);
     let strict = false;
     let sentParameters = parameters;
@@ -79,12 +96,76 @@ export function prepareOpenAITools(options: {
     return prepared;
   });
 
+  const forced = typeof options.toolChoice === "object" ? options.toolChoice.name : undefined;
+  const tools = withDeferredLoading(
+    definitions.map((definition, index) => ({
+      definition,
+      tool: functions[index]!,
+      deferred: definition.defer === true && definition.name !== forced,
+    })),
+  );
   return {
     tools: tools.length > 0 ? tools : undefined,
     toolChoice: mapToolChoice(options.toolChoice, toolNames, definitions, warnings),
     toolNames,
     warnings,
   };
+}
+
+/**
+ * The functions as sent: deferred ones with `defer_loading`, grouped into one namespace per
+ * `group` (at the place of the group's first function), and the tool search after them all.
+ */
+function withDeferredLoading(
+  entries: { definition: ToolDefinition; tool: OpenAIFunctionTool; deferred: boolean }[],
+): OpenAIRequestTool[] {
+  const tools: OpenAIRequestTool[] = [];
+  const namespaces = new Map<string, OpenAI.Responses.NamespaceTool>();
+  const taken = new Set(entries.map((entry) => entry.tool.name));
+  let deferred = false;
+  for (const { definition, tool, deferred: isDeferred } of entries) {
+    if (!isDeferred) {
+      tools.push(tool);
+      continue;
+    }
+    deferred = true;
+    const group = definition.group;
+    if (!group) {
+      tools.push({ ...tool, defer_loading: true });
+      continue;
+    }
+    let namespace = namespaces.get(group.name);
+    if (!namespace) {
+      namespace = {
+        type: "namespace",
+        name: namespaceName(group.name, taken),
+        description: group.description,
+        tools: [],
+      };
+      namespaces.set(group.name, namespace);
+      tools.push(namespace);
+    }
+    const { type, name, description, parameters, strict } = tool;
+    namespace.tools.push({
+      type,
+      name,
+      ...(description ? { description } : {}),
+      parameters,
+      strict,
+      defer_loading: true,
+    });
+  }
+  if (deferred) tools.push(OPENAI_TOOL_SEARCH);
+  return tools;
+}
+
+/** A namespace name OpenAI takes (the function-name rule), unlike any function's or other namespace's. */
+function namespaceName(group: string, taken: Set<string>): string {
+  const base = (group.replace(/[^a-zA-Z0-9_-]/g, "_") || "tools").slice(0, 60);
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+  taken.add(name);
+  return name;
 }
 
 function objectSchema(tool: ToolDefinition, warnings: Warning[]): JSONSchema {

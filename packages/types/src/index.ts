@@ -103,6 +103,7 @@ export type {
   ToolAnnotations,
   ToolContext,
   ToolDefinition,
+  ToolGroup,
   ToolOutput,
   ToolProgress,
   ToolResult,

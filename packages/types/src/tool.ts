@@ -88,7 +88,25 @@ export interface Tool<Input = any> {
 }
 
 /** A tool without its implementation: what a model is told about it. */
-export type ToolDefinition = Omit<Tool, "execute">;
+export type ToolDefinition = Omit<Tool, "execute"> & {
+  /**
+   * Set by an Agent on a deferred tool (`defer: true`) from a tool source when the provider
+   * searches natively: the group the vendor shows in the tool's place until its search finds it
+   * (OpenAI's namespaces). Absent on local tools and on tools sent in full.
+   */
+  group?: ToolGroup;
+};
+
+/**
+ * Tools of one source (an MCP server) as a vendor's own tool search shows them before it finds
+ * them: a name and what the tools are for.
+ */
+export interface ToolGroup {
+  /** The source's name (its prefix when it has one). */
+  name: string;
+  /** What the source's tools are for, with their names. */
+  description: string;
+}
 
 /** Anything that can list tools, such as an `MCP` connection. */
 export interface ToolSource {
@@ -100,4 +118,9 @@ export interface ToolSource {
   onToolsChanged?(listener: () => void): () => void;
   /** Optional: a readable name for errors and traces. */
   readonly name?: string;
+  /**
+   * Optional: what the source's tools are for, in a sentence (an MCP server's own description or
+   * title). A vendor's tool search shows it to the model in place of the source's deferred tools.
+   */
+  readonly description?: string;
 }
