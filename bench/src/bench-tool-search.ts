@@ -222,10 +222,34 @@ export async function benchFirstRequest(): Promise<SizeFigures[]> {
   return figures;
 }
 
-/** The benchmark as a markdown section: retrieval, then the first request's size per provider. */
-export async function toolSearchSection(): Promise<string> {
+/** What the tool-search benchmark measured, for the targets. */
+export interface ToolSearchFigures {
+  recallAt5: number;
+  /** The largest first-request share (deferred against every tool) of any provider, Junction's search or the vendor's. */
+  worstShare: { label: string; share: number };
+}
+
+/** The benchmark as a markdown section (retrieval, then the first request's size per provider) and its figures. */
+export async function benchToolSearch(): Promise<{ section: string; figures: ToolSearchFigures }> {
   const retrieval = await benchRetrieval();
   const sizes = await benchFirstRequest();
+  const shares = sizes.flatMap((row) => [
+    { label: `${row.provider} ${row.model}, Junction's search`, share: row.share },
+    ...(row.native
+      ? [{ label: `${row.provider} ${row.native.model}, its own search`, share: row.native.share }]
+      : []),
+  ]);
+  const worstShare = shares.reduce((worst, entry) => (entry.share > worst.share ? entry : worst));
+  return {
+    section: toolSearchSection(retrieval, sizes),
+    figures: { recallAt5: retrieval.recallAt5, worstShare },
+  };
+}
+
+function toolSearchSection(
+  retrieval: Awaited<ReturnType<typeof benchRetrieval>>,
+  sizes: SizeFigures[],
+): string {
   const { lists } = capturedServers();
   return [
     `On ${lists.length} real MCP servers' tool lists (captured by \`pnpm --filter @junction/bench capture-tool-lists\` at pinned versions: ${lists.map((list) => `${list.package}@${list.version}`).join(", ")}).`,
@@ -259,4 +283,4 @@ export async function toolSearchSection(): Promise<string> {
   ].join("\n");
 }
 
-if (import.meta.main) process.stdout.write(`${await toolSearchSection()}\n`);
+if (import.meta.main) process.stdout.write(`${(await benchToolSearch()).section}\n`);

@@ -11,7 +11,7 @@ import { benchDurableEngines, type DurableEngineFigures } from "./bench-durable-
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
 import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios } from "./bench-mcp-calls.ts";
-import { toolSearchSection } from "./bench-tool-search.ts";
+import { benchToolSearch, type ToolSearchFigures } from "./bench-tool-search.ts";
 import { benchTracingOverhead, type TracingOverheadFigures } from "./bench-tracing-overhead.ts";
 import {
   contenders,
@@ -55,7 +55,7 @@ const agent = await benchAgentOverhead(smoke ? 1 : 10);
 log("bench: tracing overhead per step…");
 const tracing = await benchTracingOverhead(smoke ? 3 : 60);
 log("bench: tool search on captured tool lists…");
-const toolSearch = await toolSearchSection();
+const { section: toolSearch, figures: toolSearchFigures } = await benchToolSearch();
 log("bench: cold import time…");
 const imports = benchImportTime(smoke ? 1 : 9);
 const skipEngines = smoke || process.argv.includes("--no-engines");
@@ -87,7 +87,17 @@ const callsSection = [
 ].join("\n");
 const targets = smoke
   ? ""
-  : targetsTable({ calls, paired, connect, agent, tracing, imports, footprint, engines });
+  : targetsTable({
+      calls,
+      paired,
+      connect,
+      agent,
+      tracing,
+      imports,
+      footprint,
+      engines,
+      toolSearch: toolSearchFigures,
+    });
 const wholeRun = `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s. Reproduce with \`pnpm bench\`.`;
 
 const report = [
@@ -372,8 +382,9 @@ function targetsTable(figures: {
   imports: ImportFigures[];
   footprint: FootprintFigures[];
   engines: DurableEngineFigures | undefined;
+  toolSearch: ToolSearchFigures;
 }): string {
-  const { calls, paired, connect, agent, tracing, imports, footprint, engines } = figures;
+  const { calls, paired, connect, agent, tracing, imports, footprint, engines, toolSearch } = figures;
   const rows: string[][] = [];
   const verdict = (met: boolean) => (met ? "met" : "**short**");
   for (const pairs of paired) {
@@ -411,6 +422,16 @@ function targetsTable(figures: {
     "tracing overhead ≤ 0.2 ms per step (no-op exporter)",
     `${formatMs(tracing.overheadMs)} ms`,
     verdict(tracing.overheadMs <= 0.2),
+  ]);
+  rows.push([
+    "tool search recall@5 ≥ 0.9",
+    toolSearch.recallAt5.toFixed(3),
+    verdict(toolSearch.recallAt5 >= 0.9),
+  ]);
+  rows.push([
+    "first request with deferred tools ≤ 15% of every tool sent (100+ tools, worst provider)",
+    `${(toolSearch.worstShare.share * 100).toFixed(1)}% (${toolSearch.worstShare.label})`,
+    verdict(toolSearch.worstShare.share <= 0.15),
   ]);
   const ourImport = imports[0]!;
   rows.push(["cold import ≤ 250 ms", `${formatMs(ourImport.ms)} ms`, verdict(ourImport.ms <= 250)]);
