@@ -245,6 +245,25 @@ describe("a tool returning a 30 MB image", () => {
     expect(second.warnings).toEqual([]);
   }, 60_000);
 
+  it("a user's own image over the limit: the model gets a note and the run goes on; agent.messages keeps the image", async () => {
+    const provider = scriptedModel({
+      capabilities: { mediaLimits: { maxImageBytes: 1_000_000 } },
+      responses: [{ text: "It is too large for me." }],
+    });
+    const agent = new Agent({ provider, model: "m" });
+    const image = { type: "image" as const, data: "A".repeat(4_000_000), mimeType: "image/png" };
+    const result = await agent.send([{ type: "text", text: "What is this?" }, image]).final;
+    expect(result.text).toBe("It is too large for me.");
+    const sent = provider.requests[0]!.messages[0]!.content as { type: string; text?: string }[];
+    expect(sent.map((part) => part.type)).toEqual(["text", "text"]);
+    expect(sent[1]!.text).toMatch(
+      /^\[The user's message had an image \(image\/png\) of 3000000 bytes, over the 1000000-byte limit/,
+    );
+    expect(JSON.stringify(provider.requests[0]).length).toBeLessThan(10_000);
+    expect(result.warnings.map((warning) => warning.code)).toEqual(["user-media-too-large"]);
+    expect((agent.messages[0]!.content as unknown[])[1]).toEqual(image);
+  });
+
   it("a provider that declares no limit gets the 5 MiB default", async () => {
     const screen = await hostile("huge-image");
     const provider = scriptedModel([{ toolCalls: [{ id: "shot", name: "screenshot" }] }, { text: "ok" }]);

@@ -5,6 +5,7 @@ import {
   DEFAULT_MAX_MEDIA_PART_BYTES,
   messagesForModel,
   modelFacingMessages,
+  oversizedMediaWarning,
 } from "./media-limits.js";
 import { scriptedModel } from "./testing/index.js";
 
@@ -34,7 +35,7 @@ describe("modelFacingMessages", () => {
   it("replaces each kind of part over its limit with a note, keeps one at the limit, leaves the raw messages untouched", () => {
     const user: Message = {
       role: "user",
-      content: [{ type: "image", data: base64Of(50), mimeType: "image/png" }],
+      content: [{ type: "image", data: base64Of(10), mimeType: "image/png" }],
     };
     const plain: Message = {
       role: "tool",
@@ -99,6 +100,35 @@ describe("modelFacingMessages", () => {
     expect(view.oversized.map(({ kind, limit, declared }) => [kind, limit, declared])).toEqual([
       ["audio", DEFAULT_MAX_MEDIA_PART_BYTES, false],
     ]);
+  });
+});
+
+describe("modelFacingMessages: user messages", () => {
+  it("replaces a user's image over the limit with a note, keeps the rest and the raw message, and warns naming the message", () => {
+    const image = { type: "image" as const, data: base64Of(2_000), mimeType: "image/png" };
+    const raw: Message[] = [
+      { role: "user", content: "plain text stays" },
+      { role: "user", content: [{ type: "text", text: "What is this?" }, image] },
+    ];
+    const view = modelFacingMessages(raw, { maxImageBytes: 1_000 });
+    expect(view.messages[0]).toBe(raw[0]);
+    expect(view.messages[1]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "What is this?" },
+        {
+          type: "text",
+          text: "[The user's message had an image (image/png) of 2000 bytes, over the 1000-byte limit for one image sent to this model, so Junction left it out here. Tell the user it was too large to look at.]",
+        },
+      ],
+    });
+    expect((raw[1]!.content as unknown[])[1]).toBe(image);
+    expect(view.oversized).toHaveLength(1);
+    expect(oversizedMediaWarning(view.oversized[0]!, { provider: "vendor", model: "small" })).toEqual({
+      code: "user-media-too-large",
+      message:
+        'User message 1 has an image (image/png) of 2000 bytes, over 1000 bytes, the limit provider "vendor" declares for model "small"; the model got a note instead (the conversation keeps the part). Send a smaller one (resize or compress it) for the model to see it.',
+    });
   });
 });
 

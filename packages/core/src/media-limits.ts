@@ -5,6 +5,7 @@ import type {
   ToolResult,
   ToolResultMessagePart,
   ToolResultPart,
+  UserMessage,
   Warning,
 } from "@junction/types";
 
@@ -14,12 +15,15 @@ import type {
  */
 export const DEFAULT_MAX_MEDIA_PART_BYTES = 5 * 1024 * 1024;
 
-/** A media part of a tool result over its provider's limit. */
+/** A media part of a tool result, or of a user message, over its provider's limit. */
 export interface OversizedMediaPart {
   /** The raw part, as the conversation keeps it. */
   part: ToolResultPart;
-  toolCallId: string;
-  toolName: string;
+  /** The tool result it is in; absent for a part of a user message. */
+  toolCallId?: string;
+  toolName?: string;
+  /** The index of the user message it is in, for a part of a user message. */
+  userMessage?: number;
   kind: "image" | "audio" | "document";
   mimeType?: string;
   /** Its decoded size. */
@@ -42,17 +46,19 @@ export function base64DecodedBytes(data: string): number {
 }
 
 /**
- * The model-facing view of a conversation: every tool result's image, audio or document part
- * over `limits` replaced by a text note the model can act on. Pure, and copy-on-write: messages
- * without such a part are the same objects, so the raw conversation (kept for code, UI and
- * saving) is never changed and nothing large is copied.
+ * The model-facing view of a conversation: every image, audio or document part over `limits`, of
+ * a tool result or of a user message, replaced by a text note the model can act on (a vendor
+ * would refuse the whole request for it). Pure, and copy-on-write: messages without such a part
+ * are the same objects, so the raw conversation (kept for code, UI and saving) is never changed
+ * and nothing large is copied.
  */
 export function modelFacingMessages(
   messages: Message[],
   limits: MediaLimits | undefined,
 ): { messages: Message[]; oversized: OversizedMediaPart[] } {
   const oversized: OversizedMediaPart[] = [];
-  const result = messages.map((message) => {
+  const result = messages.map((message, index) => {
+    if (message.role === "user") return limitUserMessage(message, index, limits, oversized);
     if (message.role !== "tool") return message;
     let changed = false;
     const content = message.content.map((toolResult) => {
@@ -85,7 +91,30 @@ function limitToolResult(
   return { ...toolResult, output: limited };
 }
 
-type Measured = Omit<OversizedMediaPart, "part" | "toolCallId" | "toolName">;
+function limitUserMessage(
+  message: UserMessage,
+  index: number,
+  limits: MediaLimits | undefined,
+  oversized: OversizedMediaPart[],
+): UserMessage {
+  if (typeof message.content === "string") return message;
+  let changed = false;
+  const content = message.content.map((part) => {
+    const over = oversizedPart(part, limits);
+    if (!over) return part;
+    changed = true;
+    oversized.push({ part, userMessage: index, ...over });
+    return {
+      type: "text" as const,
+      text:
+        `[The user's message had ${describePart(over)}, over the ${over.limit}-byte limit for one ${over.kind} ` +
+        "sent to this model, so Junction left it out here. Tell the user it was too large to look at.]",
+    };
+  });
+  return changed ? { ...message, content } : message;
+}
+
+type Measured = Omit<OversizedMediaPart, "part" | "toolCallId" | "toolName" | "userMessage">;
 
 function oversizedPart(part: ToolResultPart, limits: MediaLimits | undefined): Measured | undefined {
   let kind: Measured["kind"];
@@ -126,7 +155,7 @@ function noteFor(part: Measured): string {
   );
 }
 
-/** The warning for one oversized part: names the tool, the size and the limit. */
+/** The warning for one oversized part: names the tool (or the user message), the size and the limit. */
 export function oversizedMediaWarning(
   part: OversizedMediaPart,
   target: { provider: string; model: string },
@@ -134,6 +163,13 @@ export function oversizedMediaWarning(
   const whose = part.declared
     ? `the limit provider "${target.provider}" declares for model "${target.model}"`
     : `the default limit (provider "${target.provider}" declares none for model "${target.model}")`;
+  if (part.toolName === undefined)
+    return {
+      code: "user-media-too-large",
+      message:
+        `User message ${part.userMessage} has ${describePart(part)}, over ${part.limit} bytes, ${whose}; ` +
+        "the model got a note instead (the conversation keeps the part). Send a smaller one (resize or compress it) for the model to see it.",
+    };
   return {
     code: "tool-result-media-too-large",
     message:
