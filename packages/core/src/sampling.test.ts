@@ -51,6 +51,31 @@ describe("createSamplingHandler", () => {
     ]);
   });
 
+  it("a server's image over the model's limit reaches the model as a note, with a warning", async () => {
+    const provider = scriptedModel({
+      capabilities: { mediaLimits: { maxImageBytes: 100 } },
+      responses: [{ text: "ok", finishReason: "stop" }],
+    });
+    const warnings: { code: string }[] = [];
+    const handler = createSamplingHandler({ provider, model: "m", onWarning: (w) => warnings.push(w) });
+    await handler({
+      messages: [
+        { role: "user", content: { type: "image", data: "A".repeat(4_000), mimeType: "image/png" } },
+      ],
+      maxTokens: 10,
+    });
+    const sent = provider.requests[0]!.messages[0]!.content as { type: string; text?: string }[];
+    expect(sent).toEqual([
+      {
+        type: "text",
+        text: expect.stringMatching(
+          /^\[The user's message had an image \(image\/png\) of 3000 bytes, over the 100-byte limit/,
+        ),
+      },
+    ]);
+    expect(warnings.map((warning) => warning.code)).toEqual(["user-media-too-large"]);
+  });
+
   it("asks the approval hook first; a refusal never reaches the model", async () => {
     const provider = scriptedModel([{ text: "never" }]);
     const seen: unknown[] = [];

@@ -9,6 +9,7 @@ import {
   type UserContentPart,
   type Warning,
 } from "@junction/types";
+import { messagesForModel } from "./media-limits.js";
 
 /** What `createSamplingHandler()` takes. */
 export interface SamplingHandlerOptions {
@@ -57,7 +58,13 @@ export function createSamplingHandler(
     }
     const model =
       typeof options.model === "function" ? options.model(request.modelPreferences) : options.model;
-    const messages = request.messages.map(toMessage);
+    // The server's media over the model's per-part limits reaches the model as a note, as in a run.
+    const messages = messagesForModel({
+      history: request.messages.map(toMessage),
+      provider: options.provider,
+      model,
+      warn: (warning) => options.onWarning?.(warning),
+    });
     const maxTokens =
       typeof request.maxTokens === "number"
         ? Math.min(request.maxTokens, options.maxTokensLimit ?? Number.POSITIVE_INFINITY)
