@@ -2,11 +2,13 @@
 // stdio (@junction/mcp-client), and the Gemini provider's real `@google/genai` SDK talking to a
 // local wire fake that replays Gemini's `?alt=sse` stream. The fake model asks for get-tiny-image;
 // the next request must carry the image natively for a Gemini 3 model: `inlineData` inside
-// `functionResponse.parts`, with the call's thoughtSignature echoed back.
-import { Agent } from "@junction/core";
+// `functionResponse.parts`, with the call's thoughtSignature echoed back. A second conversation
+// checks that a result's structuredContent reaches the model only when no text part mirrors it.
+import { Agent, tool } from "@junction/core";
 import { gemini } from "@junction/provider-gemini";
 import { readSSEFixture, startWireFake } from "@junction/wire-fake";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { useEverythingWithWireFake } from "./support/everything-with-wire-fake.js";
 
 const fixture = (name: string) => readSSEFixture(new URL(`./__fixtures__/gemini/${name}`, import.meta.url));
@@ -110,6 +112,105 @@ describe("Gemini conversation with server-everything", () => {
       },
     ]);
     expect(texts).toEqual(["Here's the image you requested:", "The image above is the MCP logo."]);
+    expect(result.warnings).toEqual([]);
+  });
+  it("sends a result's text to the model and its structuredContent only when no text mirrors it, keeping it for code", async () => {
+    const { fake, everything } = context;
+    const earlier = fake.requests.length;
+    fake.enqueue(
+      { chunks: fixture("gemini-structured-content-tool-calls.sse.txt") },
+      { chunks: fixture("gemini-weather-answer.sse.txt") },
+    );
+    const reading = { station: "ORD", pressureHpa: 1012, windKph: 19 };
+    // A local tool that answers with structured content only: the model must get it as the fallback.
+    const stationReading = tool({
+      name: "station_reading",
+      description: "The latest reading of a weather station.",
+      schema: z.object({ station: z.string() }),
+      execute: async () => ({ content: [], isError: false, structuredContent: reading }),
+    });
+
+    const agent = new Agent({
+      provider: gemini({ apiKey: "test-key", baseURL: fake.url, apiVersion: "v1beta", maxRetries: 0 }),
+      model: "gemini-3-pro-preview",
+      tools: [stationReading],
+      mcps: [everything],
+    });
+    const handle = agent.send("What is the weather in Chicago, and what does station ORD read?");
+    const events = [];
+    for await (const event of handle) events.push(event);
+    const result = await handle.final;
+
+    expect(result.text).toBe("Chicago: 36 °C, light rain; ORD reads 1012 hPa.");
+    const requests = fake.requests.slice(earlier);
+    expect(requests).toHaveLength(2);
+    // server-everything's get-structured-content mirrors its structured content as a text part.
+    const chicago = { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 };
+    const weatherResult = {
+      content: [{ type: "text", text: JSON.stringify(chicago) }],
+      isError: false,
+      structuredContent: chicago,
+    };
+    const stationResult = { content: [], isError: false, structuredContent: reading };
+    // The tool-result events (in completion order) carry the whole results for code and UI.
+    const toolResults = events.filter((event) => event.type === "tool-result");
+    expect(
+      toolResults
+        .map((event) => [event.id, event.name, event.result])
+        .sort(([a], [b]) => String(a).localeCompare(String(b))),
+    ).toEqual([
+      ["weather-resp-1-0", "get-structured-content", weatherResult],
+      ["weather-resp-1-1", "station_reading", stationResult],
+    ]);
+    // So does the conversation.
+    expect(result.messages.at(-2)).toEqual({
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "weather-resp-1-0",
+          toolName: "get-structured-content",
+          output: weatherResult,
+        },
+        {
+          type: "tool-result",
+          toolCallId: "weather-resp-1-1",
+          toolName: "station_reading",
+          output: stationResult,
+        },
+      ],
+    });
+
+    // The model got the text of the first result only, and the second's structured content as JSON.
+    expect(requests[1]!.body.contents).toEqual([
+      {
+        role: "user",
+        parts: [{ text: "What is the weather in Chicago, and what does station ORD read?" }],
+      },
+      {
+        role: "model",
+        parts: [
+          { text: "Let me check both." },
+          {
+            functionCall: { name: "get-structured-content", args: { location: "Chicago" } },
+            thoughtSignature: "c2lnLXdlYXRoZXItY2FsbHM=",
+          },
+          { functionCall: { name: "station_reading", args: { station: "ORD" } } },
+        ],
+      },
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              name: "get-structured-content",
+              response: { output: '{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}' },
+            },
+          },
+          { functionResponse: { name: "station_reading", response: { output: reading } } },
+        ],
+      },
+    ]);
     expect(result.warnings).toEqual([]);
   });
 });

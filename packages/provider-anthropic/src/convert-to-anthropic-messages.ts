@@ -12,6 +12,7 @@ import {
   appendAlternating,
   isRecord,
   objectToolInput,
+  structuredContentForModel,
   textInPlaceOf,
 } from "@junction/provider-utils";
 import {
@@ -180,10 +181,9 @@ function convertToolResult(part: ToolResultMessagePart, warnings: Warning[]): To
     return block;
   }
   const content = output.content.flatMap((item) => convertPart(item, "tool-result", warnings));
-  if (output.structuredContent !== undefined && !output.content.some((item) => item.type === "text")) {
-    // MCP servers should mirror structured output as text; when one does not, send it as JSON text.
-    content.push({ type: "text", text: JSON.stringify(output.structuredContent) });
-  }
+  const structured = structuredContentForModel(output);
+  // MCP servers should mirror structured output as text; when one does not, send it as JSON text.
+  if (structured !== undefined) content.push({ type: "text", text: JSON.stringify(structured) });
   if (content.length > 0) block.content = content;
   if (output.isError) block.is_error = true;
   return block;

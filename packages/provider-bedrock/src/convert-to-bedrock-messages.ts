@@ -11,6 +11,7 @@ import {
   isRecord,
   objectToolInput,
   omittedPartNote,
+  structuredContentForModel,
   textInPlaceOf,
 } from "@junction/provider-utils";
 import {
@@ -217,9 +218,8 @@ function toolResultAsText(part: ToolResultMessagePart, context: Context): Conten
   ];
   if (typeof output === "string") return [...blocks, ...textBlocks(output)];
   blocks.push(...output.content.flatMap((item) => convertPart(item, "tool-result", context)));
-  if (output.structuredContent !== undefined && !output.content.some((item) => item.type === "text")) {
-    blocks.push({ text: JSON.stringify(output.structuredContent) });
-  }
+  const structured = structuredContentForModel(output);
+  if (structured !== undefined) blocks.push({ text: JSON.stringify(structured) });
   return blocks;
 }
 
@@ -241,10 +241,9 @@ function convertToolResult(part: ToolResultMessagePart, context: Context): Conte
   const content: ToolResultContentBlock[] = output.content.flatMap((item) =>
     convertPart(item, "tool-result", context),
   );
-  if (output.structuredContent !== undefined && !output.content.some((item) => item.type === "text")) {
-    // MCP servers should mirror structured output as text; when one does not, Bedrock takes it as JSON.
-    content.push({ json: output.structuredContent as never });
-  }
+  const structured = structuredContentForModel(output);
+  // MCP servers should mirror structured output as text; when one does not, Bedrock takes it as JSON.
+  if (structured !== undefined) content.push({ json: structured as never });
   return {
     toolResult: {
       toolUseId: part.toolCallId,

@@ -149,6 +149,32 @@ describe("convertToChatCompletionsMessages", () => {
     expect(result.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_1", content: '{"ok":true}' });
   });
 
+  it("sends structuredContent only when no text part mirrors it, a text resource not counting as one", () => {
+    const mirrored = convert(
+      toolTurn({
+        isError: false,
+        content: [{ type: "text", text: "ok: yes" }],
+        structuredContent: { ok: true },
+      }),
+    );
+    expect(mirrored.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_1", content: "ok: yes" });
+
+    const resourceOnly = convert(
+      toolTurn({
+        isError: false,
+        content: [
+          { type: "resource", resource: { uri: "file:///a.txt", mimeType: "text/plain", text: "alpha" } },
+        ],
+        structuredContent: { ok: true },
+      }),
+    );
+    expect(resourceOnly.messages.at(-1)).toEqual({
+      role: "tool",
+      tool_call_id: "call_1",
+      content: '[resource file:///a.txt]\nalpha\n{"ok":true}',
+    });
+  });
+
   it("drops reasoning from history by default and echoes it in its own field when asked", () => {
     const history: Message[] = [
       {

@@ -1,4 +1,4 @@
-import { describeResourceLink } from "@junction/provider-utils";
+import { describeResourceLink, structuredContentForModel } from "@junction/provider-utils";
 import type {
   AssistantMessage,
   Message,
@@ -186,9 +186,8 @@ function convertToolMessage(message: ToolMessage, warnings: Warning[]): WireMess
       if (carried.text !== undefined) texts.push(carried.text);
       attachments.push(...carried.parts);
     }
-    if (texts.length === 0 && result.output.structuredContent !== undefined) {
-      texts.push(JSON.stringify(result.output.structuredContent));
-    }
+    const structured = structuredContentForModel(result.output);
+    if (structured !== undefined) texts.push(JSON.stringify(structured));
     toolMessages.push({ role: "tool", tool_call_id: result.toolCallId, content: texts.join("\n") });
     if (attachments.length > 0) {
       followUp.push(

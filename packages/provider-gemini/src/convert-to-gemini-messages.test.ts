@@ -1,4 +1,4 @@
-import type { Message } from "@junction/types";
+import type { Message, ToolResult } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { convertToGeminiMessages, GEMINI_SKIP_THOUGHT_SIGNATURE } from "./convert-to-gemini-messages.js";
 import { createGeminiToolNameMapping } from "./prepare-gemini-tools.js";
@@ -188,9 +188,9 @@ describe("convertToGeminiMessages", () => {
             id: "c",
             name: "lookup",
             response: {
+              // The text part "Results:" stands for the structured content: the model gets the text only.
               output:
                 "Results:\n[resource file:///r.txt]\nplain\n[application/octet-stream content could not be included]\n[resource link: big.csv <file:///big.csv>]",
-              structuredContent: { count: 3 },
             },
             parts: [
               { inlineData: { mimeType: "image/png", data: "cG5n" } },
@@ -216,5 +216,99 @@ describe("convertToGeminiMessages", () => {
       { inlineData: { mimeType: "application/pdf", data: "cGRm" } },
     ]);
     expect(fallback.contents[2]?.parts?.[0]?.functionResponse?.parts).toBeUndefined();
+  });
+
+  it("sends content to the model, and structuredContent only when no text part mirrors it", () => {
+    const weather = { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 };
+    const results: { id: string; output: ToolResult }[] = [
+      {
+        id: "text-and-structured",
+        output: {
+          content: [{ type: "text", text: JSON.stringify(weather) }],
+          isError: false,
+          structuredContent: weather,
+        },
+      },
+      { id: "structured-only", output: { content: [], isError: false, structuredContent: weather } },
+      {
+        id: "error-text-and-structured",
+        output: {
+          content: [{ type: "text", text: "Chicago is not covered." }],
+          isError: true,
+          structuredContent: { code: "no-city" },
+        },
+      },
+      {
+        id: "error-structured-only",
+        output: { content: [], isError: true, structuredContent: { code: "no-city" } },
+      },
+      {
+        id: "image-link-and-structured",
+        output: {
+          content: [
+            { type: "image", data: "cG5n", mimeType: "image/png" },
+            { type: "resource_link", uri: "file:///radar.png", name: "radar.png" },
+          ],
+          isError: false,
+          structuredContent: weather,
+        },
+      },
+    ];
+    const messages: Message[] = [
+      { role: "user", content: "q" },
+      {
+        role: "assistant",
+        content: results.map(({ id }) => ({ type: "tool-call", id, name: "lookup", input: {} })),
+      },
+      {
+        role: "tool",
+        content: results.map(({ id, output }) => ({
+          type: "tool-result",
+          toolCallId: id,
+          toolName: "lookup",
+          output,
+        })),
+      },
+    ];
+    const converted = convertToGeminiMessages(undefined, messages, options(true));
+    expect(converted.contents[2]).toEqual({
+      role: "user",
+      parts: [
+        {
+          functionResponse: {
+            id: "text-and-structured",
+            name: "lookup",
+            response: { output: '{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}' },
+          },
+        },
+        { functionResponse: { id: "structured-only", name: "lookup", response: { output: weather } } },
+        {
+          functionResponse: {
+            id: "error-text-and-structured",
+            name: "lookup",
+            response: { error: "Chicago is not covered." },
+          },
+        },
+        {
+          functionResponse: {
+            id: "error-structured-only",
+            name: "lookup",
+            response: { error: { code: "no-city" } },
+          },
+        },
+        {
+          functionResponse: {
+            id: "image-link-and-structured",
+            name: "lookup",
+            response: {
+              output: "[resource link: radar.png <file:///radar.png>]",
+              structuredContent: weather,
+            },
+            parts: [{ inlineData: { mimeType: "image/png", data: "cG5n" } }],
+          },
+        },
+      ],
+    });
+    expect(converted.warnings).toEqual([]);
   });
 });

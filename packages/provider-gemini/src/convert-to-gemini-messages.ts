@@ -1,5 +1,5 @@
 import type { Content, FunctionResponsePart, Part } from "@google/genai";
-import { isRecord } from "@junction/provider-utils";
+import { isRecord, structuredContentForModel } from "@junction/provider-utils";
 import type {
   AssistantContentPart,
   Message,
@@ -66,6 +66,9 @@ export interface ConvertedGeminiMessages {
  * Converts Junction's neutral messages to Gemini `contents`. Pure. Tool results become
  * `functionResponse` parts (`{ output }` or `{ error }`), with images and documents in
  * `functionResponse.parts` when `multimodalFunctionResponses` is on, or beside it otherwise.
+ * The model gets a result's `content`; its `structuredContent` (for code and UI) goes only when
+ * the result has no text part to mirror it: then as the JSON object itself (`{ output: {…} }`),
+ * or beside the other text as `{ output, structuredContent }`.
  * What Gemini cannot carry becomes a warning and a short text note to the model.
  */
 export function convertToGeminiMessages(
@@ -282,10 +285,14 @@ function convertToolResult(
     }
   }
 
+  const key = result.output.isError ? "error" : "output";
   const text = texts.join("\n");
-  const response: Record<string, unknown> = result.output.isError ? { error: text } : { output: text };
-  if (result.output.structuredContent !== undefined)
-    response.structuredContent = result.output.structuredContent;
+  const structured = structuredContentForModel(result.output);
+  // Gemini's response is a JSON object: structured content goes in it as JSON, not as JSON text.
+  let response: Record<string, unknown>;
+  if (structured === undefined) response = { [key]: text };
+  else if (texts.length === 0) response = { [key]: structured };
+  else response = { [key]: text, structuredContent: structured };
   return {
     response: {
       functionResponse: { ...id, name, response, ...(nested.length > 0 ? { parts: nested } : {}) },

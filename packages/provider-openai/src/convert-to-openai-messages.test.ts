@@ -138,6 +138,52 @@ describe("convertToOpenAIMessages", () => {
     ]);
   });
 
+  it("sends structuredContent only when no text part mirrors it, an image-only result included", () => {
+    const weather = { temperature: 36, humidity: 82 };
+    const { input } = convert([
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_t",
+            toolName: "search",
+            output: {
+              isError: false,
+              content: [{ type: "text", text: JSON.stringify(weather) }],
+              structuredContent: weather,
+            },
+          },
+          {
+            type: "tool-result",
+            toolCallId: "call_i",
+            toolName: "search",
+            output: {
+              isError: false,
+              content: [{ type: "image", data: "cG5n", mimeType: "image/png" }],
+              structuredContent: weather,
+            },
+          },
+        ],
+      },
+    ]);
+    expect(input).toEqual([
+      {
+        type: "function_call_output",
+        call_id: "call_t",
+        output: [{ type: "input_text", text: '{"temperature":36,"humidity":82}' }],
+      },
+      {
+        type: "function_call_output",
+        call_id: "call_i",
+        output: [
+          { type: "input_image", image_url: "data:image/png;base64,cG5n" },
+          { type: "input_text", text: '{"temperature":36,"humidity":82}' },
+        ],
+      },
+    ]);
+  });
+
   it("warns about audio and unsupported binary resources, leaving a note instead of dropping them", () => {
     const { input, warnings } = convert([
       { role: "user", content: [{ type: "audio", data: "YXVk", mimeType: "audio/wav" }] },

@@ -1,4 +1,4 @@
-import { describeResourceLink, isRecord } from "@junction/provider-utils";
+import { describeResourceLink, isRecord, structuredContentForModel } from "@junction/provider-utils";
 import type {
   AssistantContentPart,
   Message,
@@ -333,8 +333,8 @@ function convertToolOutput(
     const converted = convertContentPart(part, where, "tool", warnings);
     if (converted) items.push(converted as FunctionOutputContent);
   }
-  if (output.content.length === 0 && output.structuredContent !== undefined)
-    items.push({ type: "input_text", text: JSON.stringify(output.structuredContent) });
+  const structured = structuredContentForModel(output);
+  if (structured !== undefined) items.push({ type: "input_text", text: JSON.stringify(structured) });
   return items.length > 0 ? items : "";
 }
 

@@ -26,5 +26,6 @@ export {
   toolChoiceWithoutTools,
 } from "./prepare-tool-names.js";
 export { passThroughOptions, providerOptionsFor } from "./provider-options.js";
+export { structuredContentForModel } from "./structured-content-for-model.js";
 export { toAbortError } from "./to-abort-error.js";
 export { unreachableEndpointError } from "./unreachable-endpoint-error.js";
