@@ -98,17 +98,28 @@ export function bedrock(settings: BedrockSettings = {}): ModelProvider {
 }
 
 /**
- * Bedrock's own models, from the Amazon Nova user guide
- * (https://docs.aws.amazon.com/nova/latest/userguide/what-is-nova.html: Pro and Lite 300K tokens
- * of context, Micro 128K, Premier 1M; 10K output tokens for Nova 1 models, 32K for Premier) and
- * Meta's Llama 3.x model cards on Bedrock (128K context, 8K output). Claude models on Bedrock
- * take Anthropic's limits.
+ * Bedrock's non-Claude models, checked on 2026-11-25 against Amazon's Bedrock model cards,
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-<model>.html ("Context window" and
+ * "Max output tokens"), which give rounded figures ("5K", "8K") that are declared as thousands:
+ * Nova Lite 300K and 5K; Llama 3.1 405B 128K and 4K; Llama 4 Maverick 1M and 8K. Unconfirmed,
+ * from pages other than Amazon's: Nova Pro (300K) and Nova Micro (128K) with Nova Lite's 5K output
+ * (Amazon's Nova technical report as summarised by aimodelratings.com: "all 3 models have a max
+ * output of 5k tokens"); Nova Premier 1M and 32K (Empirio Labs); Nova 2 Lite 1M (Amazon's Nova 2
+ * overview as quoted in a5c-ai/babysitter#1471) and 65,535 output (mixtape-core's model list;
+ * Empirio Labs says 32K); Llama 4 Scout 128K on Bedrock (Vercel AI Gateway's provider table) and
+ * Maverick's 8K output. Llama 3.1 (8B, 70B), 3.2 and 3.3 were not re-checked: 128K and 8,192 kept
+ * from Meta's model cards (unconfirmed). Claude models on Bedrock take Anthropic's limits; Mistral,
+ * DeepSeek, Qwen and other Bedrock models declare none.
  */
 const BEDROCK_CONTEXT_LIMITS: Readonly<Record<string, ModelContextLimits>> = {
-  "nova-pro": { contextWindowTokens: 300_000, maxOutputTokens: 10_000 },
-  "nova-lite": { contextWindowTokens: 300_000, maxOutputTokens: 10_000 },
-  "nova-micro": { contextWindowTokens: 128_000, maxOutputTokens: 10_000 },
+  "nova-2-lite": { contextWindowTokens: 1_000_000, maxOutputTokens: 65_535 },
   "nova-premier": { contextWindowTokens: 1_000_000, maxOutputTokens: 32_000 },
+  "nova-pro": { contextWindowTokens: 300_000, maxOutputTokens: 5_000 },
+  "nova-lite": { contextWindowTokens: 300_000, maxOutputTokens: 5_000 },
+  "nova-micro": { contextWindowTokens: 128_000, maxOutputTokens: 5_000 },
+  "llama4-maverick": { contextWindowTokens: 1_000_000, maxOutputTokens: 8_000 },
+  "llama4-scout": { contextWindowTokens: 128_000, maxOutputTokens: 8_000 },
+  "llama3-1-405b": { contextWindowTokens: 128_000, maxOutputTokens: 4_000 },
   "llama3-1": { contextWindowTokens: 128_000, maxOutputTokens: 8_192 },
   "llama3-2": { contextWindowTokens: 128_000, maxOutputTokens: 8_192 },
   "llama3-3": { contextWindowTokens: 128_000, maxOutputTokens: 8_192 },

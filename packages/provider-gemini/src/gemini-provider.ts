@@ -86,12 +86,23 @@ function geminiCapabilities(options: {
 }
 
 /**
- * Gemini's limits, from the model pages (https://ai.google.dev/gemini-api/docs/models, "Input
- * token limit" and "Output token limit", November 2025).
+ * Gemini's limits ("Input token limit" and "Output token limit"), checked on 2026-11-25 against
+ * Google's model pages, https://ai.google.dev/gemini-api/docs/models/<model> (gemini-3-pro-preview,
+ * gemini-3.1-pro-preview, gemini-3.5-flash-lite, gemini-3.1-flash-live-preview, gemini-2.5-flash-lite,
+ * gemini-2.0-flash, gemini-2.0-flash-lite), https://ai.google.dev/gemini-api/docs/whats-new-gemini-3.6
+ * (3.6 Flash and 3.5 Flash-Lite: 1M window, 64K output) and Google Cloud's model pages
+ * (https://docs.cloud.google.com/gemini-enterprise-agent-platform/models/gemini/3-flash,
+ * .../3-1-flash-lite, .../guides/gemini-3-8-flash, which also gives 3.7 Flash). Every Gemini 3.x
+ * text model read has 1,048,576 and 65,536, so `gemini-3` covers the family; the Live and image
+ * models are the exceptions. Third-party only: the image models' 65,536 and 32,768 (Google's
+ * gemini-api-dev skill as published at skills.sh, unconfirmed). Not re-checked: Gemini 2.5 Pro and
+ * Flash (taken to match 2.5 Flash-Lite's page) and the retired Gemini 1.5 models (unconfirmed).
  */
 const GEMINI_CONTEXT_LIMITS: Readonly<Record<string, ModelContextLimits>> = {
-  "gemini-3-pro": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
-  "gemini-3-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-3": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
+  "gemini-3.1-flash-live": { contextWindowTokens: 131_072, maxOutputTokens: 65_536 },
+  "gemini-3-pro-image": { contextWindowTokens: 65_536, maxOutputTokens: 32_768 },
+  "gemini-3.1-flash-image": { contextWindowTokens: 65_536, maxOutputTokens: 32_768 },
   "gemini-2.5-pro": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
   "gemini-2.5-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 65_536 },
   "gemini-2.0-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 8_192 },
@@ -99,5 +110,5 @@ const GEMINI_CONTEXT_LIMITS: Readonly<Record<string, ModelContextLimits>> = {
   "gemini-1.5-flash": { contextWindowTokens: 1_048_576, maxOutputTokens: 8_192 },
 };
 
-/** An unlisted Gemini model: every current one takes 1M tokens; the output limit of the oldest listed. */
+/** An unlisted Gemini model: every listed text model takes at least 1M tokens; the output limit of the oldest listed. */
 const GEMINI_DEFAULT_LIMITS: ModelContextLimits = { contextWindowTokens: 1_048_576, maxOutputTokens: 8_192 };
