@@ -27,6 +27,27 @@ function describeError(error: unknown) {
   return { provider, junction, name, message, code, status, retryable, requestId };
 }
 
+/**
+ * A port that journals a step whose body throws, as DBOS and Restate do (a replay throws the
+ * journaled error again, as a plain `Error`): so a test sees whether a step ended at all.
+ */
+class ErrorJournalingPort extends InMemoryDurability {
+  override async step<T extends JSONValue>(key: string, run: () => Promise<T>): Promise<T> {
+    const journaled = this.journal[key];
+    if (isRecord(journaled) && "thrown" in journaled) throw new Error(String(journaled.thrown));
+    try {
+      return await super.step(key, run);
+    } catch (error) {
+      this.journal[key] = { thrown: (error as Error).message };
+      throw error;
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
@@ -90,8 +111,8 @@ describe("a failed step on a replayed journal", () => {
     );
   });
 
-  it("an abort during the model step is not journaled: a replay runs the step again", async () => {
-    const port = new InMemoryDurability({ runId: "run-aborted" });
+  it("an abort during the model step is not journaled, not even by an engine that journals a step's thrown error: a replay runs the step again", async () => {
+    const port = new ErrorJournalingPort({ runId: "run-aborted" });
     const controller = new AbortController();
     const model = scriptedModel([
       { text: "a slow answer in many words", delayMs: 50 },
@@ -102,10 +123,10 @@ describe("a failed step on a replayed journal", () => {
     setTimeout(() => controller.abort(), 20);
     const aborted = await rejection(sent.final);
     expect(aborted).toMatchObject({ code: "aborted" });
-    // The tools offered were journaled before the model was asked; the model's step was not.
+    // The tools offered were journaled before the model was asked; the model's step never ended.
     expect(Object.keys(port.journal)).toEqual(["tools:1"]);
 
-    const replay = new InMemoryDurability({ runId: "run-aborted", journal: port.journal });
+    const replay = new ErrorJournalingPort({ runId: "run-aborted", journal: port.journal });
     const result = await new Agent({ provider: model, model: "m" }).send("hi", { durability: replay }).final;
     expect(result.text).toBe("the answer after the restart");
     expect(model.requests).toHaveLength(2);
