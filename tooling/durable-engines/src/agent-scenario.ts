@@ -28,6 +28,22 @@ export function startNotesModel(): Promise<WireFake> {
 /** What the rate-limited model answers: HTTP 429 with this request id and message. */
 export const rateLimited = { requestId: "req_rate_limited_1", message: "Rate limit reached for requests." };
 
+/**
+ * The run's error as `describeRunError` gives it, in the worker whose model step failed and in
+ * the worker that replayed it: a `ProviderError` with the 429's status and request id.
+ */
+export const rateLimitedRunError = {
+  providerError: true,
+  junctionError: true,
+  name: "ProviderError",
+  message: `The chatcompletions API answered 429 ${rateLimited.message}`,
+  code: "provider-api-error",
+  provider: "chatcompletions",
+  status: 429,
+  retryable: true,
+  requestId: rateLimited.requestId,
+};
+
 /** A model that answers every request with HTTP 429 (retryable) and a request id, as a vendor does. */
 export function startRateLimitedModel(): Promise<WireFake> {
   return startWireFake({
