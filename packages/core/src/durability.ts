@@ -25,7 +25,13 @@ export interface Durability {
    * Runs `run` once for `key` in this run and journals its result; a replay of the run gets the
    * journaled result without calling `run`. Keys are unique within a run and stable across
    * replays: `model:3` for the model call of step 3, `tool:3:<callId>` for a tool call,
-   * `gate:3:<callId>` for the approval policy's answer.
+   * `gate:3:<callId>` for the approval policy's answer, `tools:3` for the tools offered.
+   *
+   * The run loop's bodies do not throw: a failure is their result, `{ failed: StepFailure }`,
+   * which the loop throws again (rebuilt as the same error class) on the first run and on every
+   * replay. A body whose run was aborted never settles, so the port journals nothing for it and
+   * a replay runs it again; the run goes on failing without waiting for it. A `run` of other
+   * code may throw: journal the failure as the engine does (or not at all).
    */
   step<T extends JSONValue>(key: string, run: () => Promise<T>): Promise<T>;
   /**

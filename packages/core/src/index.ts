@@ -33,6 +33,7 @@ export {
 } from "./run-state.js";
 export type { ModelSettings } from "./run-types.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
+export type { FailedStepEntry, StepFailure, StepFailureClass } from "./step-failure.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
 export { ANSWER_TOOL_NAME, type InferOutput, type OutputSchema } from "./structured-output.js";
 export {

@@ -22,6 +22,7 @@ import { type ModelTurnEntry, modelKey, toolsKey } from "./run-journal.js";
 import { type ToolSnapshot, toolChanges } from "./run-state.js";
 import { answerCall, type DecidedCall, decideCall, finishCall, runCall, toError } from "./run-tool-call.js";
 import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from "./run-types.js";
+import { journaledStep } from "./step-failure.js";
 import type { RequestSize } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import { messagesWithinBudget, READ_TOOL_RESULT } from "./tool-result-budget.js";
@@ -283,9 +284,14 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   let committed = false;
   try {
     let live = false;
-    const turn = (await durability.step(modelKey(stepNumber), async () => {
-      live = true;
-      return (await streamModelTurn(run, { stepNumber, tools, calls })) as unknown as JSONValue;
+    const turn = (await journaledStep({
+      durability,
+      key: modelKey(stepNumber),
+      signal,
+      run: async () => {
+        live = true;
+        return (await streamModelTurn(run, { stepNumber, tools, calls })) as unknown as JSONValue;
+      },
     })) as unknown as ModelTurnEntry;
     const stepUsage = readUsage(turn.finish.usage);
     const content = turn.content;
@@ -354,9 +360,14 @@ async function changedSinceJournaled(run: Run, stepNumber: number): Promise<Read
   const runner = run.options.tools;
   if (!runner?.snapshot) return new Map();
   let live = false;
-  const seen = (await run.durability.step(toolsKey(stepNumber), async () => {
-    live = true;
-    return (await runner.snapshot!()) as unknown as JSONValue;
+  const seen = (await journaledStep({
+    durability: run.durability,
+    key: toolsKey(stepNumber),
+    signal: run.controller.signal,
+    run: async () => {
+      live = true;
+      return (await runner.snapshot!()) as unknown as JSONValue;
+    },
   })) as unknown as ToolSnapshot[];
   return live ? new Map() : toolChanges(seen, await runner.snapshot());
 }

@@ -20,6 +20,7 @@ import {
   toolKey,
   toolsKey,
 } from "./run-journal.js";
+import { isFailedEntry, stepFailureProblem } from "./step-failure.js";
 import { sameJSON } from "./tool-call-ids.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 
@@ -124,6 +125,10 @@ export function parseRunState(value: unknown): RunState {
   const turn = state.journal[modelKey(step)];
   if (!isRecord(turn) || !Array.isArray(turn.content) || !isRecord(turn.finish)) {
     throw invalid(`\`journal\` has no model answer for step ${step} ("${modelKey(step)}")`);
+  }
+  for (const [key, entry] of Object.entries(state.journal)) {
+    const problem = isFailedEntry(entry) ? stepFailureProblem(entry.failed) : undefined;
+    if (problem !== undefined) throw invalid(`\`journal["${key}"]\` records a failed step, but ${problem}`);
   }
   const calls = new Map<string, unknown>();
   for (const part of turn.content as Record<string, unknown>[]) {

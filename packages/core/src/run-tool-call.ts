@@ -20,6 +20,7 @@ import type {
   ToolExecutorContext,
   ToolRunner,
 } from "./run-types.js";
+import { journaledStep } from "./step-failure.js";
 import {
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
   limitStructuredContent,
@@ -87,9 +88,12 @@ export async function decideCall(parts: {
   }
   const context = toolContext(calls, call);
   if (!tools.journalsDecisions) return { call, decision: await tools.decide(call, context), ...withChange };
-  const decision = (await calls.run.durability.step(gateKey(calls.stepNumber, call.id), async () =>
-    toJSONValue(await tools.decide(call, context)),
-  )) as GateEntry;
+  const decision = (await journaledStep({
+    durability: calls.run.durability,
+    key: gateKey(calls.stepNumber, call.id),
+    signal: calls.controller.signal,
+    run: async () => toJSONValue(await tools.decide(call, context)),
+  })) as GateEntry;
   return { call, decision, ...withChange };
 }
 
@@ -131,27 +135,32 @@ export async function finishCall(parts: {
   const { call, decision, changed } = parts.decided;
   const { durability, options } = calls.run;
   let live = false;
-  const entry = (await durability.step(toolKey(calls.stepNumber, call.id), async () => {
-    live = true;
-    if (changed !== undefined) {
-      calls.warn({
-        code: "run-state-mismatch",
-        message: `The call "${call.id}" was not run on resume: ${changed}.`,
-      });
-    }
-    const execution: ToolCallExecution =
-      decision.kind === "refuse"
-        ? {
-            kind: "error",
-            outcome: decision.outcome,
-            message: decision.message,
-            durationMs: 0,
-            ...sourceOf(decision),
-          }
-        : denial !== undefined
-          ? { kind: "error", outcome: "denied", message: denial, durationMs: 0 }
-          : await executeCall({ calls, tools, call, context: toolContext(calls, call) });
-    return toJSONValue(toEntry(execution, { calls, call }));
+  const entry = (await journaledStep({
+    durability,
+    key: toolKey(calls.stepNumber, call.id),
+    signal: calls.controller.signal,
+    run: async () => {
+      live = true;
+      if (changed !== undefined) {
+        calls.warn({
+          code: "run-state-mismatch",
+          message: `The call "${call.id}" was not run on resume: ${changed}.`,
+        });
+      }
+      const execution: ToolCallExecution =
+        decision.kind === "refuse"
+          ? {
+              kind: "error",
+              outcome: decision.outcome,
+              message: decision.message,
+              durationMs: 0,
+              ...sourceOf(decision),
+            }
+          : denial !== undefined
+            ? { kind: "error", outcome: "denied", message: denial, durationMs: 0 }
+            : await executeCall({ calls, tools, call, context: toolContext(calls, call) });
+      return toJSONValue(toEntry(execution, { calls, call }));
+    },
   })) as unknown as ToolCallEntry;
   tools.settled?.(call, entry.outcome);
   if (live) {

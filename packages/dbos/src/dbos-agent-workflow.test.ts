@@ -5,10 +5,13 @@ import {
   approveFrom,
   notesRun,
   notesRuns,
+  rateLimitedRunError,
+  runFailures,
+  startRateLimitedModel,
   toolResultsPerRequest,
 } from "@junction/durable-engines/agent-scenario";
 import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
-import { type NodeProcess, startNode, withTimeout } from "@junction/durable-engines/processes";
+import { type NodeProcess, startNode, waitFor, withTimeout } from "@junction/durable-engines/processes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 // A real Agent's run as a DBOS workflow, end to end: the Chat Completions provider against a
@@ -32,11 +35,11 @@ afterAll(() => {
 });
 afterEach(() => runs.cleanUp());
 
-/** A database, a model and files of the test's own. */
-async function setUp() {
+/** A database, a model (the notes model unless `startModel` makes another) and files of the test's own. */
+async function setUp(startModel?: Parameters<typeof runs.next>[0]) {
   testNumber += 1;
   const databaseUrl = postgres.url(`junction_dbos_agent_${testNumber}`);
-  const { model, environment, events, track } = await runs.next();
+  const { model, environment, events, track, files } = await runs.next(startModel);
   const startWorker = (env: Record<string, string> = {}) =>
     track(startNode(worker, { DATABASE_URL: databaseUrl, ...environment, ...env }));
   const approve = (runId: string, signal: string) =>
@@ -58,7 +61,7 @@ async function setUp() {
     );
   const journaledSteps = (runId: string) =>
     withClient(async (client) => (await client.listWorkflowSteps(runId))?.map((step) => step.name));
-  return { ...events, model, startWorker, approve, result, journaledSteps };
+  return { ...events, model, files, startWorker, approve, result, journaledSteps };
 }
 
 describe("dbosAgentWorkflow: an Agent's run on DBOS, crash-tested end to end", () => {
@@ -104,5 +107,30 @@ describe("dbosAgentWorkflow: an Agent's run on DBOS, crash-tested end to end", (
     expect(final.text).toBe(notesRun.answer);
     expect(toolResultsPerRequest(model)).toEqual([0, 1]);
     expect(calls()).toEqual([{ text: notesRun.note, key: "agent-engine-restarted:tool:1:call_0" }]);
+  });
+
+  it("a run whose model step failed, replayed after a SIGKILL of the worker, fails with the same ProviderError (class, code, status, retryable, requestId) without asking the model again", async () => {
+    const { model, files, startWorker, result, journaledSteps } = await setUp(startRateLimitedModel);
+    const first = startWorker({
+      START_WORKFLOW: "failing-model",
+      START_RUN_ID: "agent-model-failed",
+      HANG_AFTER_FAILURE: "1",
+    });
+    // The run failed in the worker: the failed step is journaled (DBOS writes a step's output
+    // before the workflow goes on), and the worker is killed before the workflow ends.
+    await waitFor(() => runFailures(files.eventsFile).length === 1, {
+      timeoutMs: 15_000,
+      what: `the run to fail; worker output:\n${first.output()}`,
+    });
+    expect(await journaledSteps("agent-model-failed")).toContain("model:1");
+    await first.kill();
+    expect(model.requests).toHaveLength(1);
+
+    const second = startWorker();
+    const replayed = (await result("agent-model-failed", second)) as unknown as Record<string, unknown>;
+    expect(runFailures(files.eventsFile)).toEqual([rateLimitedRunError, rateLimitedRunError]);
+    expect(replayed).toEqual(runFailures(files.eventsFile)[0]);
+    // The replay got the failure from the journal: the model was asked once, in the first worker.
+    expect(model.requests).toHaveLength(1);
   });
 });

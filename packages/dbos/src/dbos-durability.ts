@@ -19,7 +19,10 @@ const FOREVER_SECONDS = 365 * 24 * 60 * 60;
  *
  * DBOS replays steps by their position in the workflow and checks each name: keys must come
  * in the same order on every replay, which the run loop's keys (`model:3`, `tool:3:<callId>`)
- * do. A step's body runs without DBOS's own retries, so a failure reaches the run loop.
+ * do. A step's body runs without DBOS's own retries, so a failure reaches the run loop. The run
+ * loop journals its own steps' failures as data and rebuilds their class on a replay; a step of
+ * your own that throws comes back on a replay as DBOS keeps it, an `Error` with the same name,
+ * message and `code`.
  *
  * @example
  * ```ts

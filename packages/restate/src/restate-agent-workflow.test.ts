@@ -4,9 +4,12 @@ import {
   approveFrom,
   notesRun,
   notesRuns,
+  rateLimitedRunError,
+  runFailures,
+  startRateLimitedModel,
   toolResultsPerRequest,
 } from "@junction/durable-engines/agent-scenario";
-import { freePort, startNode, waitForPort, withTimeout } from "@junction/durable-engines/processes";
+import { freePort, startNode, waitFor, waitForPort, withTimeout } from "@junction/durable-engines/processes";
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -33,14 +36,20 @@ afterAll(async () => {
 afterEach(() => runs.cleanUp());
 
 type Notes = { run: (ctx: unknown, request: AgentRunRequest) => Promise<AgentResult> };
+type FailingModel = { run: (ctx: unknown, input: null) => Promise<Record<string, unknown>> };
 
-/** A worker port, a model and files of the test's own; the worker is registered on its first start. */
-async function setUp() {
+/**
+ * A worker port, a model (the notes model unless `startModel` makes another) and files of the
+ * test's own; the worker is registered on its first start.
+ */
+async function setUp(startModel?: Parameters<typeof runs.next>[0]) {
   const port = await freePort();
-  const { model, environment, events, track } = await runs.next();
+  const { model, environment, events, track, files } = await runs.next(startModel);
   let registered = false;
-  const startWorker = async () => {
-    const running = track(startNode(worker, { PORT: String(port), RESTATE_LOGGING: "WARN", ...environment }));
+  const startWorker = async (env: Record<string, string> = {}) => {
+    const running = track(
+      startNode(worker, { PORT: String(port), RESTATE_LOGGING: "WARN", ...environment, ...env }),
+    );
     await waitForPort(port, {
       timeoutMs: 10_000,
       what: () => `the worker to listen; its output:\n${running.output()}`,
@@ -61,7 +70,7 @@ async function setUp() {
       timeoutMs: 15_000,
       what: () => `the run's result; worker output:\n${running.output()}`,
     });
-  return { ...events, model, startWorker, run, approve, result };
+  return { ...events, model, files, ingress, startWorker, run, approve, result };
 }
 
 describe("restateAgentWorkflow: an Agent's run on Restate, crash-tested end to end", () => {
@@ -107,5 +116,31 @@ describe("restateAgentWorkflow: an Agent's run on Restate, crash-tested end to e
     expect(final.text).toBe(notesRun.answer);
     expect(toolResultsPerRequest(model)).toEqual([0, 1]);
     expect(calls()).toEqual([{ text: notesRun.note, key: "agent-server-restarted:tool:1:call_0" }]);
+  });
+
+  it("a run whose model step failed, replayed after a SIGKILL of the worker, fails with the same ProviderError (class, code, status, retryable, requestId) without asking the model again", async () => {
+    const { model, files, ingress, startWorker } = await setUp(startRateLimitedModel);
+    const failing = ingress.workflowClient<FailingModel>({ name: "failing-model" }, "agent-model-failed");
+    const first = await startWorker({ HANG_AFTER_FAILURE: "1" });
+    await failing.workflowSubmit(null);
+    await waitFor(() => runFailures(files.eventsFile).length === 1, {
+      timeoutMs: 15_000,
+      what: `the run to fail; worker output:\n${first.output()}`,
+    });
+    // As above: the kill comes once the failed step's journal entry is acknowledged, before the
+    // workflow ends (the worker waits after the failure).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await first.kill();
+    expect(model.requests).toHaveLength(1);
+
+    const second = await startWorker();
+    const replayed = await withTimeout(failing.workflowAttach(), {
+      timeoutMs: 15_000,
+      what: () => `the run's result; worker output:\n${second.output()}`,
+    });
+    expect(runFailures(files.eventsFile)).toEqual([rateLimitedRunError, rateLimitedRunError]);
+    expect(replayed).toEqual(runFailures(files.eventsFile)[0]);
+    // The replay got the failure from the journal: the model was asked once, in the first worker.
+    expect(model.requests).toHaveLength(1);
   });
 });

@@ -21,8 +21,10 @@ import { createRestateDriver } from "./restate-driver.js";
  * it.
  *
  * A step that throws is journaled as a failure (a `TerminalError` with the same message, and
- * the error's `code` in its metadata) instead of being retried by Restate, so the run loop
- * sees the failure, on the first run and on every replay alike. A crash while a step runs is
+ * the error's `code` in its metadata) instead of being retried by Restate, so the run
+ * sees the failure, on the first run and on every replay alike. The Agent's run loop does not
+ * rely on it: it journals its own steps' failures as data and rebuilds their class (a
+ * `ProviderError` with its status) on a replay. A crash while a step runs is
  * different: Restate retries the invocation and the step's body runs again (at least once).
  *
  * @example

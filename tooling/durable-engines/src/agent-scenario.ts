@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ASKED, notesRun } from "@junction/durable-engines/agent-worker";
+import { ASKED, FAILED, notesRun } from "@junction/durable-engines/agent-worker";
 import { type NodeProcess, readLines, startNode, waitFor } from "@junction/durable-engines/processes";
-import type { WireFake } from "@junction/wire-fake";
+import { startWireFake, type WireFake } from "@junction/wire-fake";
 import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
 
 export { notesRun };
@@ -23,6 +23,43 @@ export function startNotesModel(): Promise<WireFake> {
     toolArguments: () => ({ text: notesRun.note }),
     finalText: (results) => `Noted: ${results.join("; ")}`,
   });
+}
+
+/** What the rate-limited model answers: HTTP 429 with this request id and message. */
+export const rateLimited = { requestId: "req_rate_limited_1", message: "Rate limit reached for requests." };
+
+/**
+ * The run's error as `describeRunError` gives it, in the worker whose model step failed and in
+ * the worker that replayed it: a `ProviderError` with the 429's status and request id.
+ */
+export const rateLimitedRunError = {
+  providerError: true,
+  junctionError: true,
+  name: "ProviderError",
+  message: `The chatcompletions API answered 429 ${rateLimited.message}`,
+  code: "provider-api-error",
+  provider: "chatcompletions",
+  status: 429,
+  retryable: true,
+  requestId: rateLimited.requestId,
+};
+
+/** A model that answers every request with HTTP 429 (retryable) and a request id, as a vendor does. */
+export function startRateLimitedModel(): Promise<WireFake> {
+  return startWireFake({
+    fallback: () => ({
+      status: 429,
+      headers: { "x-request-id": rateLimited.requestId },
+      json: { error: { message: rateLimited.message, type: "requests", code: "rate_limit_exceeded" } },
+    }),
+  });
+}
+
+/** The run errors the workers recorded (`failedModelRunFromEnvironment`), described, in order. */
+export function runFailures(eventsFile: string): Record<string, unknown>[] {
+  return readLines(eventsFile)
+    .filter((line) => line.startsWith(FAILED))
+    .map((line) => JSON.parse(line.slice(FAILED.length)) as Record<string, unknown>);
 }
 
 /** The test side: the questions the workers surfaced, the calls the MCP server saw, and waits on them. */
@@ -83,13 +120,14 @@ export function notesRuns(prefix: string) {
   const cleanups: Array<() => Promise<void>> = [];
   let count = 0;
   return {
-    next: async (): Promise<NotesRun> => {
+    /** The next run's model is the notes model unless `startModel` makes another. */
+    next: async (startModel: () => Promise<WireFake> = startNotesModel): Promise<NotesRun> => {
       count += 1;
       const files = {
         eventsFile: join(directory, `events-${count}.log`),
         callsFile: join(directory, `calls-${count}.log`),
       };
-      const model = await startNotesModel();
+      const model = await startModel();
       cleanups.push(() => model.close());
       return {
         model,

@@ -7,9 +7,10 @@
 // Never imported by shipped code.
 import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Agent, annotationPolicy } from "@junction/core";
+import { Agent, annotationPolicy, type Durability, type JSONValue } from "@junction/core";
 import { MCPPool } from "@junction/mcp-client";
 import { chatCompletions } from "@junction/provider-chatcompletions";
+import { JunctionError, ProviderError } from "@junction/types";
 
 /** What the user asks, the note the model saves, and the answer the run must end with. */
 export const notesRun = {
@@ -65,4 +66,51 @@ export function notesAgentFromEnvironment(): { makeAgent: () => Promise<Agent>; 
     pool,
   });
   return { makeAgent, pool };
+}
+
+/** The line a worker appends to the events file when its run failed: then the error, described. */
+export const FAILED = "run failed ";
+
+/** What an app's error handling reads of a run's error, as plain JSON. */
+export function describeRunError(error: unknown): Record<string, JSONValue> {
+  const read = error as Partial<ProviderError>;
+  return {
+    providerError: ProviderError.isInstance(error),
+    junctionError: JunctionError.isInstance(error),
+    name: read.name ?? null,
+    message: read.message ?? null,
+    code: read.code ?? null,
+    provider: read.provider ?? null,
+    status: read.status ?? null,
+    retryable: read.retryable ?? null,
+    requestId: read.requestId ?? null,
+  };
+}
+
+/**
+ * A durable function whose Agent run fails in its model step (the model at MODEL_URL answers
+ * with an HTTP error; the provider does not retry): it records the run's error in EVENTS_FILE,
+ * then, in a worker started with HANG_AFTER_FAILURE, waits forever (the test kills that worker
+ * after the failed step is journaled, before the function ends); otherwise it returns the
+ * error, described, as the function's result.
+ */
+export function failedModelRunFromEnvironment(): (durability: Durability) => Promise<JSONValue> {
+  const modelURL = process.env.MODEL_URL!;
+  const eventsFile = process.env.EVENTS_FILE!;
+  const hang = process.env.HANG_AFTER_FAILURE === "1";
+  return async (durability) => {
+    const agent = new Agent({
+      provider: chatCompletions({ baseURL: modelURL, apiKey: "test", maxRetries: 0 }),
+      model: "fake",
+    });
+    try {
+      await agent.send(notesRun.input, { durability }).final;
+      return null;
+    } catch (error) {
+      const described = describeRunError(error);
+      appendFileSync(eventsFile, `${FAILED}${JSON.stringify(described)}\n`);
+      if (hang) await new Promise(() => undefined);
+      return described;
+    }
+  };
 }
