@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -107,5 +107,45 @@ describe("a server that refuses to restore subscriptions and the log level after
     } finally {
       process.off("warning", onProcessWarning);
     }
+  });
+});
+
+describe("a 2026-07-28 server that no longer honours a resource subscription after a reconnect", () => {
+  it("reports the lost subscription to onWarning and drops its listeners", async () => {
+    const warnings: MCPWarning[] = [];
+    const noSubscribe = join(directory, "no-subscribe");
+    const mcp = new MCP({
+      transport: "stdio",
+      name: "modern-refuser",
+      command: process.execPath,
+      args: [testServer("modern-server.mjs"), "stdio"],
+      env: { NO_SUBSCRIBE_FILE: noSubscribe },
+      reconnect: { initialDelayMs: 20, maxAttempts: 3 },
+      onWarning: (warning) => warnings.push(warning),
+    });
+    open.push(mcp);
+    await mcp.connect();
+    expect(mcp.protocolVersion).toBe("2026-07-28");
+    await mcp.subscribe("memo://greeting", () => undefined);
+    // The restarted server advertises no resources.subscribe, so subscriptions/listen leaves it out.
+    writeFileSync(noSubscribe, "");
+    const pid = (mcp as unknown as { session: { transport: { pid: number } } }).session.transport.pid;
+    process.kill(pid, "SIGKILL");
+    await expect.poll(() => warnings.length, { timeout: 10_000 }).toBe(1);
+    expect(mcp.connected).toBe(true);
+    expect(warnings.map(({ code, server, uri, message }) => ({ code, server, uri, message }))).toEqual([
+      {
+        code: "resource-subscription-lost",
+        server: "modern-refuser",
+        uri: "memo://greeting",
+        message:
+          'Subscription to "memo://greeting" lost after MCP server "modern-refuser" reconnected: MCP server "modern-refuser" did not agree to send updates of "memo://greeting" on subscriptions/listen. Its listeners were removed and get no more updates: call subscribe("memo://greeting", …) again to retry.',
+      },
+    ]);
+    expect(warnings[0]?.cause.code).toBe("mcp-capability-missing");
+    // Dropped: subscribing again asks the server, which says no the same way.
+    await expect(mcp.subscribe("memo://greeting", () => undefined)).rejects.toMatchObject({
+      code: "mcp-capability-missing",
+    });
   });
 });

@@ -220,8 +220,27 @@ export class MCP implements ToolSource {
   private async restore(session: Session, options: RequestOptions): Promise<void> {
     if (session.client.getProtocolEra() === "modern") {
       // The log level travels in each request's `_meta`; subscriptions in one listen stream.
-      // As in connect(): a server that refuses subscriptions/listen still serves every request.
-      await this.listenStream.open(session).catch(() => undefined);
+      // As in connect(): a server that refuses subscriptions/listen still serves every request,
+      // but a subscription it no longer honours is lost, and said so.
+      const refusal = await this.listenStream.open(session).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (this.connection.session === session && !session.closing) {
+        const honored = this.listenStream.honored?.resourceSubscriptions ?? [];
+        for (const uri of [...this.subscriptions.keys()]) {
+          if (honored.includes(uri)) continue;
+          this.subscriptionLost(
+            uri,
+            refusal === undefined
+              ? new JunctionError(
+                  "mcp-capability-missing",
+                  `MCP server "${this.name}" did not agree to send updates of ${JSON.stringify(uri)} on subscriptions/listen`,
+                )
+              : this.restoreError(refusal, "subscriptions/listen"),
+          );
+        }
+      }
       this.tools.notifyListeners();
       return;
     }
@@ -240,21 +259,30 @@ export class MCP implements ToolSource {
       });
     }
     for (const uri of [...this.subscriptions.keys()]) {
-      // The session is usable either way, but this uri gets no more updates: its listeners are
-      // dropped, so a later subscribe(uri) asks the server again instead of joining a dead set.
-      await session.client.subscribeResource({ uri }, options).catch((error: unknown) => {
-        this.subscriptions.delete(uri);
-        const cause = this.restoreError(error, "resources/subscribe");
-        this.warn({
-          code: "resource-subscription-lost",
-          server: this.name,
-          uri,
-          cause,
-          message: `Subscription to ${JSON.stringify(uri)} lost after MCP server "${this.name}" reconnected: ${cause.message}. Its listeners were removed and get no more updates: call subscribe(${JSON.stringify(uri)}, …) again to retry.`,
-        });
-      });
+      // The session is usable either way, but this uri gets no more updates.
+      await session.client
+        .subscribeResource({ uri }, options)
+        .catch((error: unknown) =>
+          this.subscriptionLost(uri, this.restoreError(error, "resources/subscribe")),
+        );
     }
     this.tools.notifyListeners();
+  }
+
+  /**
+   * A subscription the new session refused: the uri gets no more updates, so its listeners are
+   * dropped (a later `subscribe(uri)` asks the server again instead of joining a dead set) and
+   * the app is told.
+   */
+  private subscriptionLost(uri: string, cause: JunctionError): void {
+    this.subscriptions.delete(uri);
+    this.warn({
+      code: "resource-subscription-lost",
+      server: this.name,
+      uri,
+      cause,
+      message: `Subscription to ${JSON.stringify(uri)} lost after MCP server "${this.name}" reconnected: ${cause.message}. Its listeners were removed and get no more updates: call subscribe(${JSON.stringify(uri)}, …) again to retry.`,
+    });
   }
 
   /** What a request of {@link restore} rejected with, as that request would have thrown it. */
