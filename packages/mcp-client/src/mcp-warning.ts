@@ -2,12 +2,15 @@ import type { JunctionError, Warning } from "@junction/types";
 
 /**
  * Something an `MCP` connection could not keep up that did not stop it, as
- * {@link MCPCommon.onWarning} sees it. After a reconnect (2025-11-25 servers):
+ * {@link MCPCommon.onWarning} sees it. After a reconnect:
  *
- * - `resource-subscription-lost`: the new session refused `resources/subscribe` for `uri`; its
- *   listeners were removed and get no more updates. Call `MCP.subscribe(uri, …)` again to retry.
- * - `log-level-not-restored`: the new session refused `logging/setLevel`; the server logs at its
- *   own default level until `MCP.setLogLevel()` is called again (each reconnect retries it too).
+ * - `resource-subscription-lost`: the new session refused `resources/subscribe` for `uri`
+ *   (2025-11-25), or its `subscriptions/listen` stream left `uri` out or was refused
+ *   (2026-07-28); its listeners were removed and get no more updates. Call
+ *   `MCP.subscribe(uri, …)` again to retry.
+ * - `log-level-not-restored` (2025-11-25): the new session refused `logging/setLevel`; the server
+ *   logs at its own default level until `MCP.setLogLevel()` is called again (each reconnect
+ *   retries it too).
  */
 export interface MCPWarning extends Warning {
   code: "resource-subscription-lost" | "log-level-not-restored";
