@@ -23,6 +23,7 @@ export type {
 } from "./mcp-config.js";
 export { MCPPool } from "./mcp-pool.js";
 export { IDEMPOTENCY_KEY_META } from "./mcp-tools.js";
+export type { MCPWarning } from "./mcp-warning.js";
 export type { MCPJSONRPCMessage, MCPOutgoingRequest, MCPWireMessage } from "./message-tap.js";
 export {
   MCP_SKILLS_EXTENSION,

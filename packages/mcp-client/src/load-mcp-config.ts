@@ -1,5 +1,6 @@
 import { errorMessage, JunctionError } from "@junction/types";
 import type { MCPConfig } from "./mcp-config.js";
+import { reportWarning } from "./mcp-warning.js";
 
 type Environment = Record<string, string | undefined>;
 
@@ -252,18 +253,7 @@ function editDistance(a: string, b: string): number {
 }
 
 function warn(options: LoadMCPConfigOptions, warning: MCPConfigWarning): void {
-  if (options.onWarning) {
-    options.onWarning(warning);
-    return;
-  }
-  const process = (
-    globalThis as {
-      process?: { emitWarning?: (message: string, options: { type: string; code: string }) => void };
-    }
-  ).process;
-  if (process?.emitWarning)
-    process.emitWarning(warning.message, { type: "JunctionConfigWarning", code: warning.code });
-  else console.warn(warning.message);
+  reportWarning(warning, options.onWarning, "JunctionConfigWarning");
 }
 
 /** Replaces `${VAR}` and `${env:VAR}`; anything else in `${…}` (VS Code's `${input:…}`) is an error. */

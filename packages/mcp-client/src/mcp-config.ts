@@ -6,6 +6,7 @@ import type {
   JSONObject,
 } from "@junction/types";
 import type { OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
+import type { MCPWarning } from "./mcp-warning.js";
 import type { MCPOutgoingRequest, MCPWireMessage } from "./message-tap.js";
 
 /** A root the client lets servers work within, such as a project folder (`file://…`). */
@@ -128,6 +129,19 @@ export interface MCPCommon {
    * ```
    */
   requestMeta?: (request: MCPOutgoingRequest) => Record<string, string> | undefined;
+  /**
+   * Receives what the connection could not keep up without failing a request: after a reconnect,
+   * a resource subscription the new session refused (`resource-subscription-lost`: its listeners
+   * get no more updates; subscribe again) or a log level it refused (`log-level-not-restored`).
+   * Without it, each is emitted as a Node.js process warning (`process.emitWarning`, type
+   * `JunctionMCPWarning`), so a lost subscription is never silent. A throwing callback is ignored.
+   *
+   * @example
+   * ```ts
+   * onWarning: (warning) => { if (warning.code === "resource-subscription-lost") resubscribeLater(warning.uri); }
+   * ```
+   */
+  onWarning?: (warning: MCPWarning) => void;
 }
 
 /** A local server started as a process and spoken to over stdin/stdout. */

@@ -108,6 +108,60 @@ describe("Streamable HTTP", () => {
     expect(text(await mcp.callTool("echo", { message: "three" }))).toBe("session-2: three");
   });
 
+  it("tells onMessage and requestMeta the session each message belongs to, a re-established one too", async () => {
+    const http = await server("streamable");
+    const seen: string[] = [];
+    const mcp = track(
+      new MCP({
+        transport: "http",
+        url: http.url,
+        name: "sessions",
+        protocolVersion: "2025-11-25",
+        onMessage: ({ direction, message, sessionId }) => {
+          const what = "method" in message ? message.method : "result" in message ? "result" : "error";
+          seen.push(`${direction} ${what} ${sessionId ?? "-"}`);
+        },
+        requestMeta: ({ method, sessionId }) => {
+          seen.push(`meta ${method} ${sessionId ?? "-"}`);
+          return undefined;
+        },
+      }),
+    );
+    await mcp.connect();
+    await mcp.callTool("echo", { message: "one" });
+    http.forgetSessions();
+    await mcp.callTool("echo", { message: "two" });
+    // The session ids the server saw, in the order it first saw them.
+    const ids = [...new Set(http.requests.flatMap((request) => request.headers["mcp-session-id"] ?? []))];
+    expect(ids).toHaveLength(2);
+    const [first, second] = ids as [string, string];
+    // Up to the initialize answer there is no session; from the answer on, each message names its own.
+    expect(seen).toEqual([
+      "meta initialize -",
+      "out initialize -",
+      `in result ${first}`,
+      `meta notifications/initialized ${first}`,
+      `out notifications/initialized ${first}`,
+      `meta tools/list ${first}`,
+      `out tools/list ${first}`,
+      `in result ${first}`,
+      `meta tools/call ${first}`,
+      `out tools/call ${first}`,
+      `in result ${first}`,
+      // The forgotten session answers 404: a new one is opened and the call retried in it.
+      `meta tools/call ${first}`,
+      `out tools/call ${first}`,
+      "meta initialize -",
+      "out initialize -",
+      `in result ${second}`,
+      `meta notifications/initialized ${second}`,
+      `out notifications/initialized ${second}`,
+      `meta tools/call ${second}`,
+      `out tools/call ${second}`,
+      `in result ${second}`,
+    ]);
+  });
+
   it("survives a server restart on the same port", async () => {
     const first = await start({ mode: "streamable" });
     const mcp = track(new MCP({ transport: "http", url: first.url, name: "restarting" }));

@@ -24,6 +24,7 @@ import { collectSecrets, toJunctionError } from "./mcp-errors.js";
 import { ListenStream } from "./mcp-listen.js";
 import { describeServer, type JunctionClient, type Session } from "./mcp-session.js";
 import { type MCPCallToolOptions, MCPTools } from "./mcp-tools.js";
+import { type MCPWarning, reportWarning } from "./mcp-warning.js";
 import { LazySchemaValidator } from "./output-schema-validator.js";
 import { type ListItems, type ListMethod, listAll } from "./paginate.js";
 import { subscribeResource } from "./resource-subscribe.js";
@@ -219,22 +220,89 @@ export class MCP implements ToolSource {
   private async restore(session: Session, options: RequestOptions): Promise<void> {
     if (session.client.getProtocolEra() === "modern") {
       // The log level travels in each request's `_meta`; subscriptions in one listen stream.
-      // As in connect(): a server that refuses subscriptions/listen still serves every request.
-      await this.listenStream.open(session).catch(() => undefined);
+      // As in connect(): a server that refuses subscriptions/listen still serves every request,
+      // but a subscription it no longer honours is lost, and said so.
+      const refusal = await this.listenStream.open(session).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (this.connection.session === session && !session.closing) {
+        const honored = this.listenStream.honored?.resourceSubscriptions ?? [];
+        for (const uri of [...this.subscriptions.keys()]) {
+          if (honored.includes(uri)) continue;
+          this.subscriptionLost(
+            uri,
+            refusal === undefined
+              ? new JunctionError(
+                  "mcp-capability-missing",
+                  `MCP server "${this.name}" did not agree to send updates of ${JSON.stringify(uri)} on subscriptions/listen`,
+                )
+              : this.restoreError(refusal, "subscriptions/listen"),
+          );
+        }
+      }
       this.tools.notifyListeners();
       return;
     }
-    if (this.logLevel) {
-      // Best effort after a reconnect: the server then logs at its own default level. Not reported: MCP has
-      // no warning channel yet.
-      await session.client.setLoggingLevel(this.logLevel as LoggingLevel, options).catch(() => undefined);
+    const level = this.logLevel;
+    if (level) {
+      // The session is usable either way: the server then logs at its own default level.
+      await session.client.setLoggingLevel(level as LoggingLevel, options).catch((error: unknown) => {
+        const cause = this.restoreError(error, "logging/setLevel");
+        this.warn({
+          code: "log-level-not-restored",
+          server: this.name,
+          level,
+          cause,
+          message: `Log level ${JSON.stringify(level)} not restored after MCP server "${this.name}" reconnected: ${cause.message}. It logs at its own default level: call setLogLevel() again to retry.`,
+        });
+      });
     }
-    for (const uri of this.subscriptions.keys()) {
-      // Best effort after a reconnect: the session is usable either way. Not reported: MCP has no warning
-      // channel yet, so a refused re-subscribe means no more updates for this uri.
-      await session.client.subscribeResource({ uri }, options).catch(() => undefined);
+    for (const uri of [...this.subscriptions.keys()]) {
+      // The session is usable either way, but this uri gets no more updates.
+      await session.client
+        .subscribeResource({ uri }, options)
+        .catch((error: unknown) =>
+          this.subscriptionLost(uri, this.restoreError(error, "resources/subscribe")),
+        );
     }
     this.tools.notifyListeners();
+  }
+
+  /**
+   * A subscription the new session refused: the uri gets no more updates, so its listeners are
+   * dropped (a later `subscribe(uri)` asks the server again instead of joining a dead set) and
+   * the app is told.
+   */
+  private subscriptionLost(uri: string, cause: JunctionError): void {
+    this.subscriptions.delete(uri);
+    this.warn({
+      code: "resource-subscription-lost",
+      server: this.name,
+      uri,
+      cause,
+      message: `Subscription to ${JSON.stringify(uri)} lost after MCP server "${this.name}" reconnected: ${cause.message}. Its listeners were removed and get no more updates: call subscribe(${JSON.stringify(uri)}, …) again to retry.`,
+    });
+  }
+
+  /** What a request of {@link restore} rejected with, as that request would have thrown it. */
+  private restoreError(error: unknown, method: string): JunctionError {
+    return toJunctionError(error, {
+      server: this.name,
+      method,
+      timeoutMs: this.config.timeoutMs ?? 60_000,
+      secrets: this.secrets,
+    });
+  }
+
+  /** Reports a warning to `onWarning`, else as a process warning (see {@link MCPCommon.onWarning}). */
+  private warn(warning: MCPWarning): void {
+    const listener = this.config.onWarning;
+    try {
+      reportWarning(warning, listener, "JunctionMCPWarning");
+    } catch {
+      // A throwing onWarning must not break the reconnect.
+    }
   }
 
   /** Runs one request on the connection (see {@link MCPConnection.run}). */

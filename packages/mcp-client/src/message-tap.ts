@@ -27,6 +27,12 @@ export interface MCPWireMessage {
   message: MCPJSONRPCMessage;
   /** When it was handed to the transport (`out`) or came out of it (`in`), in epoch milliseconds with fractions. */
   at: number;
+  /**
+   * The Streamable HTTP session it belongs to (the server's `Mcp-Session-Id`), when the
+   * connection has one: from the `initialize` result on. Absent on stdio, SSE, memory and a
+   * server that keeps no sessions.
+   */
+  sessionId?: string;
 }
 
 /** What {@link MCPCommon.requestMeta} is asked about: one request or notification about to be sent. */
@@ -35,6 +41,8 @@ export interface MCPOutgoingRequest {
   /** Absent for a notification. */
   id?: string | number;
   params?: Record<string, unknown>;
+  /** The Streamable HTTP session it will be sent in, when there is one (see {@link MCPWireMessage.sessionId}). */
+  sessionId?: string;
 }
 
 /** The hooks a tapped transport serves: see {@link MCPCommon.onMessage} and {@link MCPCommon.requestMeta}. */
@@ -107,8 +115,14 @@ export class TappedTransport implements Transport {
 
   private report(direction: "in" | "out", message: JSONRPCMessage): void {
     if (!this.hooks.onMessage) return;
+    const sessionId = this.inner.sessionId;
     try {
-      this.hooks.onMessage({ direction, message: message as MCPJSONRPCMessage, at: now() });
+      this.hooks.onMessage({
+        direction,
+        message: message as MCPJSONRPCMessage,
+        at: now(),
+        ...(sessionId ? { sessionId } : {}),
+      });
     } catch {
       // The tap is an observer: its failure must not break the connection.
     }
@@ -120,11 +134,13 @@ export class TappedTransport implements Transport {
     if (!requestMeta || !("method" in message)) return message;
     const params = (message as { params?: Record<string, unknown> }).params;
     let extra: Record<string, string> | undefined;
+    const sessionId = this.inner.sessionId;
     try {
       extra = requestMeta({
         method: message.method,
         ...("id" in message ? { id: message.id } : {}),
         ...(params ? { params } : {}),
+        ...(sessionId ? { sessionId } : {}),
       });
     } catch {
       // A failing hook adds nothing; the request goes as it was.

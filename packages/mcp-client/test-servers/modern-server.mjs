@@ -7,6 +7,7 @@
 //                                          prints "listening <port>" once it accepts requests
 //
 // Every tool answer names the process (pid), so tests can tell which process served a call.
+import { existsSync } from "node:fs";
 import {
   acceptedContent,
   completable,
@@ -205,13 +206,20 @@ function withTasks(server) {
   });
 }
 
+/** Whether the file named by NO_SUBSCRIBE_FILE exists (read at each session's start). */
+function unsubscribable() {
+  return Boolean(process.env.NO_SUBSCRIBE_FILE && existsSync(process.env.NO_SUBSCRIBE_FILE));
+}
+
 function build() {
   const server = new McpServer(
     { name: "modern-test-server", version: "1.0.0" },
     {
       capabilities: {
         tools: { listChanged: true },
-        resources: { subscribe: true },
+        // A server restarted without resource subscriptions (a test writes the file, then kills
+        // the process): it no longer honours them on subscriptions/listen.
+        resources: unsubscribable() ? {} : { subscribe: true },
         prompts: {},
         extensions: { [TASKS]: {} },
       },

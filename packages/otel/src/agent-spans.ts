@@ -17,6 +17,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
+import { conversationIdOf } from "./conversation.js";
 import { toInputMessages, toSystemInstructions } from "./messages.js";
 import { ATTR, providerName } from "./semconv.js";
 import { errorTypeOf, type MCPFoldTarget, nowMs, type Shared } from "./shared.js";
@@ -153,6 +154,8 @@ export class RunSpan extends BridgeSpan {
   readonly provider: string;
   readonly model: string;
   readonly resumed: boolean;
+  /** `gen_ai.conversation.id`: what `withConversation` set where the run started. */
+  readonly conversationId: string | undefined;
   /** The chat span streaming now (model turns of a run are sequential). */
   currentChat: ChatSpan | undefined;
   /** Calls whose `tool-call` event this run emitted, with their arguments. */
@@ -169,6 +172,7 @@ export class RunSpan extends BridgeSpan {
       const linked = parseTraceparent(carrier.traceparent);
       return linked ? [{ context: linked, attributes: { "junction.link.type": "resumed-from" } }] : [];
     });
+    const conversationId = conversationIdOf(context.active());
     super(
       shared,
       shared.tracer.startSpan(
@@ -180,6 +184,7 @@ export class RunSpan extends BridgeSpan {
             [ATTR.providerName]: providerName(provider),
             ...(shared.legacySystem ? { [ATTR.system]: providerName(provider) } : {}),
             [ATTR.agentName]: shared.agentName,
+            ...(conversationId ? { [ATTR.conversationId]: conversationId } : {}),
             [ATTR.requestModel]: model,
           },
           links,
@@ -190,6 +195,7 @@ export class RunSpan extends BridgeSpan {
     this.provider = provider;
     this.model = model;
     this.resumed = links.length > 0;
+    this.conversationId = conversationId;
   }
 
   protected translate(key: string, value: SpanAttributeValue): void {
@@ -332,6 +338,7 @@ class ChatSpan extends BridgeSpan {
     const provider = String(parts.attributes["junction.provider"] ?? parts.run?.provider ?? "unknown");
     const model = String(parts.attributes["junction.model"] ?? parts.run?.model ?? "");
     const step = parts.attributes["junction.step"];
+    const conversationId = parts.run ? parts.run.conversationId : conversationIdOf(context.active());
     super(
       shared,
       shared.tracer.startSpan(
@@ -342,6 +349,7 @@ class ChatSpan extends BridgeSpan {
             [ATTR.operationName]: "chat",
             [ATTR.providerName]: providerName(provider),
             ...(shared.legacySystem ? { [ATTR.system]: providerName(provider) } : {}),
+            ...(conversationId ? { [ATTR.conversationId]: conversationId } : {}),
             [ATTR.requestModel]: model,
             ...(typeof step === "number" ? { "junction.step": step } : {}),
           },

@@ -1,4 +1,5 @@
 export { type ContentCaptureOptions, DEFAULT_MAX_CONTENT_CHARS } from "./content.js";
+export { withConversation } from "./conversation.js";
 export {
   type JunctionTelemetry,
   type JunctionTelemetryOptions,

@@ -15,6 +15,8 @@ export interface MCPTapMessage {
   direction: "in" | "out";
   message: Record<string, unknown>;
   at: number;
+  /** The Streamable HTTP session (`Mcp-Session-Id`) it belongs to, when there is one. */
+  sessionId?: string;
 }
 
 /** A request about to be sent, as the client's `requestMeta` hook gets it. */
@@ -22,6 +24,8 @@ export interface MCPOutgoingRequest {
   method: string;
   id?: string | number;
   params?: Record<string, unknown>;
+  /** The Streamable HTTP session it is sent in, when there is one. */
+  sessionId?: string;
 }
 
 /**
@@ -128,8 +132,9 @@ class MCPConnectionTelemetry {
     const id = message.id;
     if (id === undefined || id === null) return;
     const isResponse = "result" in message || "error" in message;
-    if (wire.direction === "in" && isResponse) this.answered(String(id), message);
-    else if (wire.direction === "in" && typeof message.method === "string") this.serverRequest(message);
+    if (wire.direction === "in" && isResponse) this.answered(String(id), message, wire.sessionId);
+    else if (wire.direction === "in" && typeof message.method === "string")
+      this.serverRequest(message, wire.sessionId);
     else if (wire.direction === "out" && isResponse) this.serverRequestAnswered(String(id), message);
   }
 
@@ -140,6 +145,7 @@ class MCPConnectionTelemetry {
       [ATTR.mcpMethodName]: request.method,
       ...(request.id !== undefined ? { [ATTR.jsonrpcRequestId]: String(request.id) } : {}),
       ...(this.protocolVersion ? { [ATTR.mcpProtocolVersion]: this.protocolVersion } : {}),
+      ...(request.sessionId ? { [ATTR.mcpSessionId]: request.sessionId } : {}),
     };
     if (request.method === "tools/call" && typeof params.name === "string") {
       attributes[ATTR.toolName] = params.name;
@@ -152,10 +158,12 @@ class MCPConnectionTelemetry {
     return attributes;
   }
 
-  private answered(id: string, message: Record<string, unknown>): void {
+  private answered(id: string, message: Record<string, unknown>, sessionId: string | undefined): void {
     const pending = this.pending.get(id);
     if (!pending) return;
     this.pending.delete(id);
+    // The handshake's answer opens the session: its span gets the id the answer brought.
+    if (sessionId && pending.span) pending.span.setAttribute(ATTR.mcpSessionId, sessionId);
     const result = message.result as Record<string, unknown> | undefined;
     if ((pending.method === "initialize" || pending.method === "server/discover") && result) {
       if (typeof result.protocolVersion === "string") this.protocolVersion = result.protocolVersion;
@@ -227,7 +235,7 @@ class MCPConnectionTelemetry {
   }
 
   /** A request from the server (sampling, elicitation, roots): a SERVER span under the context it carries. */
-  private serverRequest(message: Record<string, unknown>): void {
+  private serverRequest(message: Record<string, unknown>, sessionId: string | undefined): void {
     const method = String(message.method);
     const params = (message.params ?? {}) as Record<string, unknown>;
     const meta = params._meta;
@@ -244,6 +252,7 @@ class MCPConnectionTelemetry {
           [ATTR.mcpMethodName]: method,
           [ATTR.jsonrpcRequestId]: String(message.id),
           ...(this.protocolVersion ? { [ATTR.mcpProtocolVersion]: this.protocolVersion } : {}),
+          ...(sessionId ? { [ATTR.mcpSessionId]: sessionId } : {}),
         },
       },
       parent ?? context.active(),
@@ -296,8 +305,13 @@ function targetOf(request: MCPOutgoingRequest): string | undefined {
     : undefined;
 }
 
-/** The metric's attributes: the span's, less the per-request id and the (opt-in) resource URI. */
+/** The metric's attributes: the span's, less the per-request id, the session id and the (opt-in) resource URI. */
 function metricAttributesOf(attributes: Attributes): Attributes {
-  const { [ATTR.jsonrpcRequestId]: _id, [ATTR.mcpResourceUri]: _uri, ...rest } = attributes;
+  const {
+    [ATTR.jsonrpcRequestId]: _id,
+    [ATTR.mcpSessionId]: _session,
+    [ATTR.mcpResourceUri]: _uri,
+    ...rest
+  } = attributes;
   return rest;
 }

@@ -165,11 +165,12 @@ export function otlpProcessor(url: string): SpanProcessor {
   return new SimpleSpanProcessor(new OTLPTraceExporter({ url }));
 }
 
-/** The traced test server over Streamable HTTP, in its own process. */
+/** The traced test server over Streamable HTTP, in its own process (`sessions`: stateful, with `Mcp-Session-Id`). */
 export async function startHttpTracedServer(
   tracesUrl: string,
+  mode: "http" | "sessions" = "http",
 ): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [tracedServer, "http"], {
+  const child: ChildProcess = spawn(process.execPath, [tracedServer, mode], {
     env: { ...process.env, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: tracesUrl },
     stdio: ["ignore", "pipe", "inherit"],
   });

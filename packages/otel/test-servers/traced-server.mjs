@@ -4,6 +4,9 @@
 //
 //   node traced-server.mjs stdio
 //   node traced-server.mjs http     (prints "listening <port>" once it listens on 127.0.0.1)
+//   node traced-server.mjs sessions (the same, stateful: each initialize opens a session with an
+//                                    Mcp-Session-Id; the tool "session" answers with its id)
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -93,6 +96,14 @@ function buildServer() {
         return { content: [{ type: "text", text: `summary: ${answer.content.text}` }] };
       }),
   );
+  server.registerTool(
+    "session",
+    { description: "Answers with its session's id", inputSchema: {} },
+    async (_input, extra) =>
+      traced("session", extra, async () => ({
+        content: [{ type: "text", text: extra.sessionId ?? "none" }],
+      })),
+  );
   server.registerTool("crash", { description: "Exits mid-call", inputSchema: {} }, async () =>
     process.exit(3),
   );
@@ -116,6 +127,35 @@ function buildServer() {
 
 if (mode === "stdio") {
   await buildServer().connect(new StdioServerTransport());
+} else if (mode === "sessions") {
+  const sessions = new Map();
+  const http = createServer(async (request, response) => {
+    const chunks = [];
+    for await (const chunk of request) chunks.push(chunk);
+    const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+    const known = sessions.get(request.headers["mcp-session-id"]);
+    if (known) return known.handleRequest(request, response, body);
+    // As the SDK's stateful servers do: without a session only initialize is served.
+    if (body?.method !== "initialize") {
+      response.writeHead(400, { "content-type": "application/json" });
+      return response.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Bad Request: no session" },
+          id: null,
+        }),
+      );
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => sessions.set(id, transport),
+    });
+    await buildServer().connect(transport);
+    await transport.handleRequest(request, response, body);
+  });
+  http.listen(0, "127.0.0.1", () => {
+    process.stdout.write(`listening ${http.address().port}\n`);
+  });
 } else {
   const http = createServer(async (request, response) => {
     const server = buildServer();

@@ -105,6 +105,32 @@ describe("the playground in a real browser", () => {
     await expect.poll(() => page.getByTestId("server-broken").count()).toBe(0);
   });
 
+  it("shows the config loader's warnings in the add-server form and on the server's page", async () => {
+    await page.getByTestId("add-server").click();
+    const editor = page.getByTestId("server-editor");
+    await editor.getByTestId("server-name-input").fill("typo");
+    await editor
+      .getByTestId("server-config-input")
+      .fill(JSON.stringify({ command: process.execPath, args: [crashingServer], arg: ["--verbose"] }));
+    await editor.getByTestId("save-server").click();
+    const warning = 'MCP server "typo": unknown key "arg" is ignored (did you mean "args"?)';
+    // Saved and connected, and the dialog stays open to say what was ignored.
+    await expect
+      .poll(async () => (await editor.getByTestId("server-form-message").textContent()) ?? "")
+      .toBe(`Saved, with warnings:${warning}`);
+    expect(await editor.getByTestId("save-server").isVisible()).toBe(false);
+    await shot("03b-server-config-warning.png");
+    await editor.getByTestId("close-server-editor").click();
+    await expect.poll(() => editor.count()).toBe(0);
+    await expect.poll(() => page.getByTestId("server-status-typo").textContent()).toBe("connected");
+    await page.getByTestId("server-typo").click();
+    await expect
+      .poll(async () => (await page.getByTestId("server-warnings").textContent()) ?? "")
+      .toBe(`Configuration warnings${warning}`);
+    await page.getByTestId("remove-server").click();
+    await expect.poll(() => page.getByTestId("server-typo").count()).toBe(0);
+  });
+
   it("shows hostile server output as inert text: no markup, no javascript: links, no SVG", async () => {
     const added = await test.api("POST", "/api/servers", {
       name: "hostile",

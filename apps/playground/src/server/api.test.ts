@@ -148,11 +148,12 @@ describe("servers", () => {
       },
     });
     const imported = await test.api("POST", "/api/servers/import", { document });
-    expect(imported.body).toEqual({ added: ["crashy"], skipped: [] });
+    expect(imported.body).toEqual({ added: ["crashy"], skipped: [], warnings: [] });
     const again = await test.api("POST", "/api/servers/import", { document });
     expect(again.body).toEqual({
       added: [],
       skipped: [{ name: "crashy", reason: "a server with this name already exists" }],
+      warnings: [],
     });
     const listed = (await test.api("GET", "/api/servers")).body.find(
       (server: any) => server.name === "crashy",

@@ -5,7 +5,7 @@ import {
   errorMessage,
   JunctionError,
 } from "@junction/types";
-import type { ServerHealth, ServerStatus, StderrLog, TrafficLog } from "../shared/api-types.js";
+import type { ServerHealth, ServerImport, ServerStatus, StderrLog, TrafficLog } from "../shared/api-types.js";
 import type { DataDir } from "./data-dir.js";
 import { BUILTIN_SERVERS, builtinServerEntry, isBuiltinServer } from "./default-servers.js";
 import type { ElicitationBroker } from "./elicitation-broker.js";
@@ -27,6 +27,8 @@ interface Entry {
   status: "connecting" | "connected" | "error" | "disabled";
   error?: string;
   health?: ServerHealth;
+  /** What the config loader said about the entry when it was last connected (unknown keys). */
+  warnings?: string[];
 }
 
 /** A server's traffic and stderr, kept across reconnects and edits until it is removed. */
@@ -66,24 +68,38 @@ export function validateServerName(name: unknown): string {
   return name;
 }
 
+/** How {@link parseServerEntry} expands an entry and whom it tells about it. */
+export interface ParseServerEntryOptions {
+  /** The variables `${VAR}` may expand to (the ones the person allowed). @default none */
+  environment?: Record<string, string>;
+  /** Receives every value put in for a `${VAR}`, to be redacted from what the page sees. */
+  substituted?: (value: string) => void;
+  /**
+   * Receives each thing the loader warns about (a key it does not read, with a "did you mean"),
+   * as a message for the person who typed the entry. @default ignored
+   */
+  warned?: (message: string) => void;
+}
+
 /**
  * Turns one `mcpServers` entry (what Claude Desktop, Cursor and VS Code users already have)
  * into an `MCPConfig`, with the mcp-client's own loader and its error messages. `${VAR}` expands
  * only against `environment` (the variables the person allowed), never the whole process
- * environment; `substituted` receives every value put in, to be redacted from what the page sees.
+ * environment. The loader's warnings go to `warned`, never to the process's warnings: the person
+ * at the page typed the entry, not whoever reads the playground's stderr.
  */
 export function parseServerEntry(
   name: string,
   entry: unknown,
-  environment: Record<string, string> = {},
-  substituted?: (value: string) => void,
+  options: ParseServerEntryOptions = {},
 ): MCPConfig {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
     throw new JunctionError("mcp-config-invalid", `The config of server ${name} must be a JSON object.`);
   }
-  const configs = loadMCPConfig({ mcpServers: { [name]: entry } }, environment, {
+  const configs = loadMCPConfig({ mcpServers: { [name]: entry } }, options.environment ?? {}, {
     unresolvedVariable,
-    onSubstitution: ({ value }) => substituted?.(value),
+    onSubstitution: ({ value }) => options.substituted?.(value),
+    onWarning: ({ message }) => options.warned?.(message),
   });
   const config = configs[name];
   if (!config)
@@ -319,7 +335,7 @@ export class ServerRegistry {
    * Imports an `mcpServers` (or VS Code `servers`) JSON document. Every entry is checked
    * first, so a broken file adds nothing; names already present are reported, not replaced.
    */
-  async import(document: unknown): Promise<{ added: string[]; skipped: { name: string; reason: string }[] }> {
+  async import(document: unknown): Promise<ServerImport> {
     let parsed = document;
     if (typeof document === "string") {
       try {
@@ -346,9 +362,10 @@ export class ServerRegistry {
       );
     }
     const entries = Object.entries(servers as Record<string, unknown>);
+    const warnings: string[] = [];
     for (const [name, entry] of entries) {
       validateServerName(name);
-      this.#check(name, entry);
+      warnings.push(...this.#check(name, entry));
     }
     const added: string[] = [];
     const skipped: { name: string; reason: string }[] = [];
@@ -365,7 +382,7 @@ export class ServerRegistry {
     }
     this.#hub.publish({ type: "servers-changed" });
     await Promise.all(ids.map((id) => this.#connect(id)));
-    return { added, skipped };
+    return { added, skipped, warnings };
   }
 
   async close(): Promise<void> {
@@ -373,11 +390,20 @@ export class ServerRegistry {
     await Promise.all([...this.#entries.values()].map((entry) => this.#disconnect(entry)));
   }
 
-  /** Checks an entry as it will be connected; an error never quotes an expanded value. */
-  #check(name: string, entry: unknown): void {
+  /**
+   * Checks an entry as it will be connected and returns the loader's warnings about it; neither
+   * an error nor a warning ever quotes an expanded value.
+   */
+  #check(name: string, entry: unknown): string[] {
     const values: string[] = [];
+    const warnings: string[] = [];
     try {
-      parseServerEntry(name, entry, this.#environment, (value) => values.push(value));
+      parseServerEntry(name, entry, {
+        environment: this.#environment,
+        substituted: (value) => values.push(value),
+        warned: (message) => warnings.push(message),
+      });
+      return warnings.map((message) => this.#redactor.redact(message));
     } catch (error) {
       if (!JunctionError.isInstance(error)) throw error;
       const scrub = new Set(values);
@@ -417,6 +443,7 @@ export class ServerRegistry {
           ? "reconnecting"
           : (entry?.status ?? "connecting"),
       ...(error ? { error } : {}),
+      ...(entry?.warnings?.length ? { warnings: entry.warnings } : {}),
       ...(entry?.health && entry.status === "connected" ? { health: entry.health } : {}),
       ...(mcp
         ? { serverInfo: mcp.serverInfo, instructions: mcp.instructions, capabilities: mcp.capabilities }
@@ -430,10 +457,13 @@ export class ServerRegistry {
     const name = entry.stored.name;
     let config: MCPConfig;
     const secrets: string[] = [];
+    const warnings: string[] = [];
     try {
-      config = parseServerEntry(name, this.#entryOf(entry.stored), this.#environment, (value) =>
-        secrets.push(value),
-      );
+      config = parseServerEntry(name, this.#entryOf(entry.stored), {
+        environment: this.#environment,
+        substituted: (value) => secrets.push(value),
+        warned: (message) => warnings.push(message),
+      });
     } catch (error) {
       entry.status = "error";
       entry.error = this.#redactor.redact(errorMessage(error));
@@ -441,6 +471,7 @@ export class ServerRegistry {
       return;
     }
     this.#redactor.set(id, [...secrets, ...literalHeaderSecrets(config)]);
+    entry.warnings = warnings.map((message) => this.#redactor.redact(message));
     let diagnostics = this.#diagnostics.get(id);
     if (!diagnostics) {
       diagnostics = {

@@ -142,6 +142,20 @@ export interface ServerStatus {
   capabilities?: Record<string, unknown>;
   /** The last ping, if one was made. */
   health?: ServerHealth;
+  /**
+   * What the config loader said about the entry when it was last connected, such as a key it
+   * does not read with a "did you mean" suggestion. Absent when it said nothing.
+   */
+  warnings?: string[];
+}
+
+/** What importing an `mcpServers` file did (`POST /api/servers/import`). */
+export interface ServerImport {
+  added: string[];
+  /** Entries not added, with why (a server of that name exists). */
+  skipped: { name: string; reason: string }[];
+  /** What the config loader said about the entries (unknown keys, with "did you mean"). */
+  warnings: string[];
 }
 
 /** One JSON-RPC message between the playground and a server, as the traffic view shows it. */

@@ -1,5 +1,5 @@
 import { errorMessage } from "@junction/types";
-import type { ServerStatus } from "../shared/api-types.js";
+import type { ServerImport, ServerStatus } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { renderInspector } from "./inspector.js";
@@ -124,6 +124,16 @@ function renderDetail(server: ServerStatus): HTMLElement {
       ),
     );
   }
+  if (server.warnings?.length) {
+    detail.append(
+      h(
+        "div",
+        { class: "banner warn", testid: "server-warnings" },
+        h("strong", {}, "Configuration warnings"),
+        ...server.warnings.map((warning) => h("div", {}, warning)),
+      ),
+    );
+  }
   if (server.instructions)
     detail.append(
       h(
@@ -238,7 +248,23 @@ function openServerEditor(server?: ServerStatus): void {
   const enabled = h("input", { type: "checkbox" });
   enabled.checked = server?.enabled ?? true;
   const message = h("div", { class: "form-message", testid: "server-form-message" });
-  const save = async () => {
+  const save = h(
+    "button",
+    { class: "primary", testid: "save-server", onclick: () => void submit() },
+    "Save and connect",
+  );
+  const close = h(
+    "button",
+    {
+      testid: "close-server-editor",
+      onclick: () => {
+        dialog.close();
+        dialog.remove();
+      },
+    },
+    "Cancel",
+  );
+  const submit = async () => {
     message.textContent = "Connecting…";
     message.className = "form-message";
     let entry: unknown;
@@ -258,6 +284,19 @@ function openServerEditor(server?: ServerStatus): void {
           })
         : await api<ServerStatus>("POST", "/api/servers", { name: name.value.trim(), config: entry });
       selectedId = status.id;
+      if (status.warnings?.length) {
+        // Saved, but the person should read what the loader said before the dialog goes away:
+        // a misspelt key ("arg") is ignored, so the server may not start as they meant.
+        message.className = "form-message form-warning";
+        message.replaceChildren(
+          h("strong", {}, "Saved, with warnings:"),
+          ...status.warnings.map((warning) => h("div", {}, warning)),
+        );
+        save.hidden = true;
+        close.textContent = "Close";
+        await refreshServers();
+        return;
+      }
       dialog.close();
       dialog.remove();
       await refreshServers();
@@ -281,25 +320,7 @@ function openServerEditor(server?: ServerStatus): void {
     config,
     server ? h("label", {}, enabled, " enabled") : null,
     message,
-    h(
-      "div",
-      { class: "actions" },
-      h(
-        "button",
-        { class: "primary", testid: "save-server", onclick: () => void save() },
-        "Save and connect",
-      ),
-      h(
-        "button",
-        {
-          onclick: () => {
-            dialog.close();
-            dialog.remove();
-          },
-        },
-        "Cancel",
-      ),
-    ),
+    h("div", { class: "actions" }, save, close),
   );
   document.body.append(dialog);
   dialog.showModal();
@@ -320,17 +341,15 @@ function openImport(): void {
   const message = h("div", { class: "form-message", testid: "import-message" });
   const run = async () => {
     try {
-      const result = await api<{ added: string[]; skipped: { name: string; reason: string }[] }>(
-        "POST",
-        "/api/servers/import",
-        { document: text.value },
-      );
-      message.className = "form-message";
-      message.textContent =
+      const result = await api<ServerImport>("POST", "/api/servers/import", { document: text.value });
+      message.className = result.warnings.length ? "form-message form-warning" : "form-message";
+      message.replaceChildren(
         `Added: ${result.added.join(", ") || "none"}.` +
-        (result.skipped.length
-          ? ` Skipped: ${result.skipped.map((s) => `${s.name} (${s.reason})`).join(", ")}.`
-          : "");
+          (result.skipped.length
+            ? ` Skipped: ${result.skipped.map((s) => `${s.name} (${s.reason})`).join(", ")}.`
+            : ""),
+        ...result.warnings.map((warning) => h("div", {}, warning)),
+      );
       await refreshServers();
     } catch (error) {
       message.className = "form-message error";
