@@ -146,6 +146,30 @@ describe("Anthropic native tool search", () => {
     });
   });
 
+  it("is declared for the models Anthropic's page lists, and no others", () => {
+    const provider = anthropic({ apiKey: "k" });
+    const native = (model: string) => provider.capabilitiesFor!(model).nativeToolSearch === true;
+    for (const model of [
+      "claude-sonnet-4-5-20250929",
+      "claude-opus-4-5-20251101",
+      "claude-sonnet-4-6",
+      "claude-opus-4-8",
+      "claude-haiku-4-5-20251001",
+      "claude-haiku-5-5",
+      "claude-sonnet-5-5",
+      "claude-fable-5-1",
+      "claude-mythos-5",
+    ])
+      expect([model, native(model)]).toEqual([model, true]);
+    for (const model of [
+      "claude-sonnet-4-20250514",
+      "claude-opus-4-1",
+      "claude-3-5-haiku-latest",
+      "claude-3-7-sonnet",
+    ])
+      expect([model, native(model)]).toEqual([model, false]);
+  });
+
   it("toolSearch.native false, or a model without it, uses Junction's search_tools instead", async () => {
     for (const [model, native] of [
       ["claude-sonnet-4-5", false],

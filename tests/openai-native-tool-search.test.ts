@@ -207,6 +207,31 @@ describe("OpenAI native tool search (hosted, with namespaces)", () => {
     expect(fake.requests.at(-1)!.body.input).toEqual([{ role: "user", content: "Echo hi" }, ...echoedTurn]);
   });
 
+  it("is declared for GPT-5.4 and later (not -mini / -nano), and no others", () => {
+    const provider = openai({ apiKey: "sk-test" });
+    const native = (model: string) => provider.capabilitiesFor!(model).nativeToolSearch === true;
+    for (const model of [
+      "gpt-5.4",
+      "gpt-5.4-2026-03-05",
+      "gpt-5.4-pro",
+      "gpt-5.5",
+      "gpt-6",
+      "ft:gpt-5.4:acme::x1",
+    ])
+      expect([model, native(model)]).toEqual([model, true]);
+    for (const model of [
+      "gpt-5",
+      "gpt-5.1",
+      "gpt-5.2",
+      "gpt-5.3-codex",
+      "gpt-5.4-mini",
+      "gpt-5.4-nano",
+      "gpt-4o",
+      "o3",
+    ])
+      expect([model, native(model)]).toEqual([model, false]);
+  });
+
   it("a model without it (gpt-5.1), or toolSearch.native false, uses Junction's search_tools instead", async () => {
     const { fake, everything } = context;
     for (const [model, native] of [

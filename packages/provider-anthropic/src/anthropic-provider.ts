@@ -60,9 +60,10 @@ export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvid
 
 /**
  * Models with Anthropic's tool search (`defer_loading` and the `tool_search_tool_bm25` server
- * tool): Claude Sonnet 4.5 and Opus 4.5 and the models after them
- * (https://docs.claude.com/en/docs/agents-and-tools/tool-use/tool-search-tool, "Supported models").
+ * tool), as its page lists them ("supportedModels", read 2026-11-25,
+ * https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool): Claude Sonnet
+ * and Opus 4.5 and later, Haiku 4.5 and later, and the Fable and Mythos models.
  */
 function hasNativeToolSearch(model: string): boolean {
-  return /claude-(opus|sonnet)-(4-[5-9]|[5-9])/.test(model);
+  return /claude-((opus|sonnet|haiku)-(4-[5-9]|[5-9])|fable-|mythos-)/.test(model);
 }
