@@ -32,11 +32,12 @@ export interface ToolSearchOptions {
    */
   maxResults?: number;
   /**
-   * Where the provider declares a native tool search for the model (`nativeToolSearch`, e.g.
-   * Anthropic's `defer_loading` with its BM25 search tool on Claude Sonnet and Opus 4.5 and later),
-   * use it instead of Junction's `search_tools`: the vendor searches on its side, within the same
-   * turn (no extra round trip), but its ranking is its own and a provider switch mid-conversation
-   * starts the search over. `false`: always Junction's search.
+   * Where the provider declares a native tool search for the model (`nativeToolSearch`:
+   * Anthropic's `defer_loading` with its BM25 search tool on Claude 4.5 and later; OpenAI's
+   * `tool_search` with one namespace per MCP source on GPT-5.4 and later), use it instead of
+   * Junction's `search_tools`: the vendor searches on its side, within the same turn (no extra
+   * round trip), but its ranking is its own and a provider switch mid-conversation starts the
+   * search over. `false`: always Junction's search.
    * @default true
    */
   native?: boolean;
