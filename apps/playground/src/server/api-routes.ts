@@ -156,6 +156,9 @@ export function apiRoutes(
     const body = c.req.valid("json");
     return answer(c, registry.update(c.req.valid("param").id, body.name, body.config, body.enabled));
   });
+  api.put("/servers/:id/defer-tools", id, json, (c) =>
+    answer(c, registry.setDeferTools(c.req.valid("param").id, c.req.valid("json").deferTools)),
+  );
   api.delete("/servers/:id", id, (c) => answer(c, registry.remove(c.req.valid("param").id)));
   api.post("/servers/:id/restart", id, json, (c) => answer(c, registry.restart(c.req.valid("param").id)));
   api.get("/servers/:id/logs", id, (c) => answer(c, registry.logs(c.req.valid("param").id)));

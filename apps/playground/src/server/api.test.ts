@@ -378,6 +378,47 @@ describe("chat and persistence", () => {
     expect(saved.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 
+  it("a server whose tools load only when searched: the model searches, then calls the tool it found, on smaller requests", async () => {
+    const everything = idOf("everything");
+    const refused = await test.api("PUT", `/api/servers/${everything}/defer-tools`, { deferTools: "yes" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('Send {"deferTools": true} or {"deferTools": false}.');
+    const turn = async (text: string) => {
+      const { body: conversation } = await test.api("POST", "/api/conversations", { provider: "offline" });
+      return runChatTurn(test, conversation.id, { text });
+    };
+    try {
+      const deferred = await test.api("PUT", `/api/servers/${everything}/defer-tools`, { deferTools: true });
+      expect(deferred.status).toBe(200);
+      expect(deferred.body).toMatchObject({ name: "everything", status: "connected", deferTools: true });
+      const listed = await test.api("GET", "/api/servers");
+      expect(
+        listed.body.filter((server: any) => server.deferTools).map((server: any) => server.name),
+      ).toEqual(["everything"]);
+
+      const searching = await turn("please add 19 and 23");
+      const calls = searching.filter((event) => event.type === "tool-call");
+      expect(calls.map((event) => [event.name, event.input])).toEqual([
+        ["search_tools", { query: "sum of two numbers" }],
+        ["everything_get-sum", { a: 19, b: 23 }],
+      ]);
+      const found = searching.find((event) => event.type === "tool-result" && event.id === calls[0].id);
+      expect(found.result.content[0].text).toContain("- everything_get-sum: Returns the sum of two numbers");
+      expect(searching.at(-1).text).toBe('Done. everything_get-sum returned: "The sum of 19 and 23 is 42".');
+
+      await test.api("PUT", `/api/servers/${everything}/defer-tools`, { deferTools: false });
+      const direct = await turn("please add 19 and 23");
+      expect(direct.filter((event) => event.type === "tool-call").map((event) => event.name)).toEqual([
+        "everything_get-sum",
+      ]);
+      // The first request of each turn: everything's 13 definitions left out, search_tools in.
+      const firstTools = (events: any[]) => events.find((event) => event.type === "context").size.tools;
+      expect(firstTools(searching)).toBeLessThan(firstTools(direct));
+    } finally {
+      await test.api("PUT", `/api/servers/${everything}/defer-tools`, { deferTools: false });
+    }
+  });
+
   it("asks for approval of a destructive tool: the turn stops with the call waiting, and the answer continues it", async () => {
     const { body: conversation } = await test.api("POST", "/api/conversations", { provider: "offline" });
     const events = await runChatTurn(test, conversation.id, { text: 'write a file approved.txt with "yes"' });

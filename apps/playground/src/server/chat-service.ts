@@ -349,7 +349,12 @@ export class ChatService {
         model: turn.model,
         system: systemPrompt(this.#dataDir.sandbox),
         // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
-        mcps: servers.map((server) => ({ mcp: modelVisibleTools(server.mcp), prefix: server.name })),
+        // A server marked "load tools only when searched" is deferred behind core's tool search.
+        mcps: servers.map((server) => ({
+          mcp: modelVisibleTools(server.mcp),
+          prefix: server.name,
+          ...(server.deferTools ? { defer: true } : {}),
+        })),
         approval: annotationPolicy(),
         approvalTimeoutMs: 0,
         ...(turn.conversation.outputSchema ? { output: turn.conversation.outputSchema } : {}),

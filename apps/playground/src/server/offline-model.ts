@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { READ_TOOL_RESULT, SEARCH_TOOLS } from "@junction/core";
 import { type ScriptedTurn, scriptedModel } from "@junction/core/testing";
 import type {
   Message,
@@ -43,22 +44,39 @@ export function createOfflineModel(options: { sandbox: string; delayMs?: number 
         ],
       };
     }
-    if (last?.role === "tool") return { ...base, text: summarise(last) };
+    const tools = (request.tools ?? []).filter((tool) => !CORE_TOOLS.has(tool.name));
+    const canSearch = request.tools?.some((tool) => tool.name === SEARCH_TOOLS) ?? false;
+    const call = (plan: OfflinePlan): ScriptedTurn => ({
+      ...base,
+      text: plan.preface,
+      toolCalls: [{ id: nextCallId(request.messages), name: plan.tool, input: plan.input }],
+    });
+    if (last?.role === "tool") {
+      // Right after its own search, the tools it found are loaded: the model asks again.
+      const searched = last.content.some((part) => part.toolName === SEARCH_TOOLS);
+      const plan = searched
+        ? planToolCall(lastUserText(request.messages), tools, options.sandbox)
+        : undefined;
+      return plan ? call(plan) : { ...base, text: summarise(last) };
+    }
     const text = last?.role === "user" ? userText(last) : "";
-    if (!request.tools || request.tools.length === 0) {
+    if (tools.length === 0 && !canSearch) {
       const excerpt = text.length > 200 ? `${text.slice(0, 200)}…` : text;
       return {
         ...base,
         text: `I am the offline scripted model, not an LLM, and I have no tools here. You said: "${excerpt}"`,
       };
     }
-    const plan = planToolCall(text, request.tools, options.sandbox);
-    if (!plan) return { ...base, text: helpText(request.tools) };
-    return {
-      ...base,
-      text: plan.preface,
-      toolCalls: [{ id: nextCallId(request.messages), name: plan.tool, input: plan.input }],
-    };
+    const plan = planToolCall(text, tools, options.sandbox);
+    if (plan) return call(plan);
+    if (canSearch) {
+      return call({
+        tool: SEARCH_TOOLS,
+        input: { query: searchQueryFor(text, options.sandbox) },
+        preface: "No loaded tool does that; let me search the deferred ones. ",
+      });
+    }
+    return { ...base, text: helpText(tools) };
   };
   // One scripted turn per model call; a run never has more steps than the agent's maxSteps.
   return scriptedModel({
@@ -82,6 +100,14 @@ function nextCallId(history: readonly Message[]): string {
   return `offline_call_${calls + 1}`;
 }
 
+/** Tools core adds to a run (the tool search, the reader of cut results): never the offline model's pick. */
+const CORE_TOOLS = new Set([SEARCH_TOOLS, READ_TOOL_RESULT]);
+
+function lastUserText(history: readonly Message[]): string {
+  const said = history.findLast((message) => message.role === "user");
+  return said?.role === "user" ? userText(said) : "";
+}
+
 function userText(message: Extract<Message, { role: "user" }>): string {
   if (typeof message.content === "string") return message.content;
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
@@ -96,6 +122,111 @@ function findTool(tools: ToolDefinition[], ...names: string[]): ToolDefinition |
 }
 
 /**
+ * One thing the offline model knows how to ask a default server for: whether the user's words
+ * ask for it, the tools that do it (best first), what a model would search for when none of
+ * them is loaded yet, and the call.
+ */
+interface OfflineRule {
+  asks: boolean;
+  tools: string[];
+  query: string;
+  plan(tool: ToolDefinition): OfflinePlan;
+}
+
+function offlineRules(text: string, sandbox: string): OfflineRule[] {
+  const lower = text.toLowerCase();
+  const numbers = (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
+  const quoted = /["“']([^"”']+)["”']/.exec(text)?.[1];
+  const echo = /\becho\b\s*(.*)$/is.exec(text);
+  const write = /\b(?:write|save|create)\b.*?\bfile\b\s*([\w.-]+)?/i.exec(text);
+  const fileName = write?.[1] && write[1].toLowerCase() !== "with" ? write[1] : "note.txt";
+  const read = /\bread\b.*?([\w-]+\.\w+)/i.exec(text);
+  const remember = /\bremember\b(?:\s+that)?\s+(.+)$/is.exec(text);
+  return [
+    {
+      asks: /\b(image|picture|logo)\b/.test(lower),
+      tools: ["get-tiny-image"],
+      query: "tiny image",
+      plan: (tool) => ({ tool: tool.name, input: {}, preface: "Let me fetch the tiny image. " }),
+    },
+    {
+      asks: /\b(add|sum|plus|\+)\b/.test(lower) && numbers.length >= 2,
+      tools: ["get-sum"],
+      query: "sum of two numbers",
+      plan: (tool) => ({
+        tool: tool.name,
+        input: { a: numbers[0], b: numbers[1] },
+        preface: `I'll add ${numbers[0]} and ${numbers[1]} with the sum tool. `,
+      }),
+    },
+    {
+      asks: echo !== null,
+      tools: ["echo"],
+      query: "echo back the input",
+      plan: (tool) => ({
+        tool: tool.name,
+        input: { message: quoted ?? (echo?.[1]?.trim() || "hello") },
+        preface: "Echoing that back. ",
+      }),
+    },
+    {
+      asks: write !== null,
+      tools: ["write_file"],
+      query: "write a file",
+      plan: (tool) => ({
+        tool: tool.name,
+        input: { path: join(sandbox, fileName), content: quoted ?? "Written by the offline model.\n" },
+        preface: `I'll write ${fileName} in the sandbox folder. `,
+      }),
+    },
+    {
+      asks: read !== null,
+      tools: ["read_text_file", "read_file"],
+      query: "read a text file",
+      plan: (tool) => ({
+        tool: tool.name,
+        input: { path: join(sandbox, read![1]!) },
+        preface: `Reading ${read![1]} from the sandbox. `,
+      }),
+    },
+    {
+      asks: /\b(list|files|folder|directory|sandbox)\b/.test(lower),
+      tools: ["list_directory"],
+      query: "list directory files",
+      plan: (tool) => ({
+        tool: tool.name,
+        input: { path: sandbox },
+        preface: "Listing the sandbox folder. ",
+      }),
+    },
+    {
+      asks: remember !== null,
+      tools: ["create_entities"],
+      query: "create entities in the knowledge graph",
+      plan: (tool) => ({
+        tool: tool.name,
+        input: {
+          entities: [{ name: "user-note", entityType: "note", observations: [remember![1]!.trim()] }],
+        },
+        preface: "I'll store that in the memory server's knowledge graph. ",
+      }),
+    },
+    {
+      asks: /\b(memory|knowledge|graph|remembered)\b/.test(lower),
+      tools: ["read_graph"],
+      query: "read the knowledge graph",
+      plan: (tool) => ({ tool: tool.name, input: {}, preface: "Reading the knowledge graph. " }),
+    },
+    {
+      asks: /\b(elicit|form|ask me)\b/.test(lower),
+      tools: ["trigger-elicitation-request"],
+      query: "elicitation request",
+      plan: (tool) => ({ tool: tool.name, input: {}, preface: "The server will ask you some questions. " }),
+    },
+  ];
+}
+
+/**
  * Chooses a tool for the user's words. Clear requests map to known tools of the default
  * servers; anything else goes to the tool whose name and description share the most words
  * with the request, when its required arguments can be filled.
@@ -105,94 +236,21 @@ export function planToolCall(
   tools: ToolDefinition[],
   sandbox: string,
 ): OfflinePlan | undefined {
-  const lower = text.toLowerCase();
+  for (const rule of offlineRules(text, sandbox)) {
+    const tool = rule.asks ? findTool(tools, ...rule.tools) : undefined;
+    if (tool) return rule.plan(tool);
+  }
   const numbers = (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
   const quoted = /["“']([^"”']+)["”']/.exec(text)?.[1];
-  const rules: (() => OfflinePlan | undefined)[] = [
-    () => {
-      const tool = /\b(image|picture|logo)\b/.test(lower) ? findTool(tools, "get-tiny-image") : undefined;
-      return tool && { tool: tool.name, input: {}, preface: "Let me fetch the tiny image. " };
-    },
-    () => {
-      const tool =
-        /\b(add|sum|plus|\+)\b/.test(lower) && numbers.length >= 2 ? findTool(tools, "get-sum") : undefined;
-      return (
-        tool && {
-          tool: tool.name,
-          input: { a: numbers[0], b: numbers[1] },
-          preface: `I'll add ${numbers[0]} and ${numbers[1]} with the sum tool. `,
-        }
-      );
-    },
-    () => {
-      const match = /\becho\b\s*(.*)$/is.exec(text);
-      const tool = match ? findTool(tools, "echo") : undefined;
-      const message = quoted ?? match?.[1]?.trim() ?? "";
-      return (
-        tool && { tool: tool.name, input: { message: message || "hello" }, preface: "Echoing that back. " }
-      );
-    },
-    () => {
-      const match = /\b(?:write|save|create)\b.*?\bfile\b\s*([\w.-]+)?/i.exec(text);
-      const tool = match ? findTool(tools, "write_file") : undefined;
-      const name = match?.[1] && match[1].toLowerCase() !== "with" ? match[1] : "note.txt";
-      return (
-        tool && {
-          tool: tool.name,
-          input: { path: join(sandbox, name), content: quoted ?? "Written by the offline model.\n" },
-          preface: `I'll write ${name} in the sandbox folder. `,
-        }
-      );
-    },
-    () => {
-      const match = /\bread\b.*?([\w-]+\.\w+)/i.exec(text);
-      const tool = match ? findTool(tools, "read_text_file", "read_file") : undefined;
-      return (
-        tool && {
-          tool: tool.name,
-          input: { path: join(sandbox, match![1]!) },
-          preface: `Reading ${match![1]} from the sandbox. `,
-        }
-      );
-    },
-    () => {
-      const tool = /\b(list|files|folder|directory|sandbox)\b/.test(lower)
-        ? findTool(tools, "list_directory")
-        : undefined;
-      return tool && { tool: tool.name, input: { path: sandbox }, preface: "Listing the sandbox folder. " };
-    },
-    () => {
-      const match = /\bremember\b(?:\s+that)?\s+(.+)$/is.exec(text);
-      const tool = match ? findTool(tools, "create_entities") : undefined;
-      return (
-        tool && {
-          tool: tool.name,
-          input: {
-            entities: [{ name: "user-note", entityType: "note", observations: [match![1]!.trim()] }],
-          },
-          preface: "I'll store that in the memory server's knowledge graph. ",
-        }
-      );
-    },
-    () => {
-      const tool = /\b(memory|knowledge|graph|remembered)\b/.test(lower)
-        ? findTool(tools, "read_graph")
-        : undefined;
-      return tool && { tool: tool.name, input: {}, preface: "Reading the knowledge graph. " };
-    },
-    () => {
-      const tool = /\b(elicit|form|ask me)\b/.test(lower)
-        ? findTool(tools, "trigger-elicitation-request")
-        : undefined;
-      return tool && { tool: tool.name, input: {}, preface: "The server will ask you some questions. " };
-    },
-    () => genericPlan(lower, tools, numbers, quoted),
-  ];
-  for (const rule of rules) {
-    const plan = rule();
-    if (plan) return plan;
-  }
-  return undefined;
+  return genericPlan(text.toLowerCase(), tools, numbers, quoted);
+}
+
+/**
+ * What the offline model searches for when the tool it wants is not loaded (the Agent deferred
+ * it behind `search_tools`): a known request's own words, else the user's.
+ */
+export function searchQueryFor(text: string, sandbox: string): string {
+  return offlineRules(text, sandbox).find((rule) => rule.asks)?.query ?? text.slice(0, 200);
 }
 
 const stopWords = new Set([

@@ -180,13 +180,30 @@ export class ServerRegistry {
     return () => this.#closedListeners.delete(listener);
   }
 
-  /** The connected servers, each with its name as the tool prefix. */
-  connected(): { name: string; mcp: MCP }[] {
-    const result: { name: string; mcp: MCP }[] = [];
+  /** The connected servers, each with its name as the tool prefix and whether its tools are deferred. */
+  connected(): { name: string; mcp: MCP; deferTools: boolean }[] {
+    const result: { name: string; mcp: MCP; deferTools: boolean }[] = [];
     for (const entry of this.#entries.values()) {
-      if (entry.mcp && entry.status === "connected") result.push({ name: entry.stored.name, mcp: entry.mcp });
+      if (entry.mcp && entry.status === "connected") {
+        result.push({ name: entry.stored.name, mcp: entry.mcp, deferTools: entry.stored.deferTools });
+      }
     }
     return result;
+  }
+
+  /**
+   * Whether the model gets the server's tools only once it finds them with the tool search. Takes
+   * effect from the next turn; the connection stays as it is.
+   */
+  setDeferTools(id: string, deferTools: unknown): ServerStatus {
+    const entry = this.#require(id);
+    if (typeof deferTools !== "boolean") {
+      throw new JunctionError("invalid-argument", 'Send {"deferTools": true} or {"deferTools": false}.');
+    }
+    this.#store.setServerDeferTools(id, deferTools);
+    entry.stored = { ...entry.stored, deferTools };
+    this.#hub.publish({ type: "servers-changed" });
+    return this.status(id);
   }
 
   /** The connection of a server, or a clear error naming why there is none. */
@@ -437,6 +454,7 @@ export class ServerRegistry {
       config: redactEntry(this.#entryOf(stored)),
       builtin: stored.builtin,
       enabled: stored.enabled,
+      deferTools: stored.deferTools,
       status: gaveUp
         ? "error"
         : entry?.status === "connected" && mcp && !mcp.connected

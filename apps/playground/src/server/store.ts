@@ -14,6 +14,8 @@ export interface StoredServer {
   /** Set for the default servers, whose command is resolved from node_modules at run time. */
   builtin: string | null;
   createdAt: string;
+  /** The model gets this server's tools only once it finds them with the tool search (core's `defer`). */
+  deferTools: boolean;
 }
 
 /** One entry of a conversation as the UI shows it. */
@@ -68,6 +70,10 @@ export class Store {
         this.#db.exec(`ALTER TABLE conversations ADD COLUMN ${column} TEXT`);
       }
     }
+    const serverColumns = this.#db.prepare("PRAGMA table_info(servers)").all() as { name: string }[];
+    if (!serverColumns.some((existing) => existing.name === "defer_tools")) {
+      this.#db.exec("ALTER TABLE servers ADD COLUMN defer_tools INTEGER NOT NULL DEFAULT 0");
+    }
     restrictDatabaseFiles(file);
   }
 
@@ -113,6 +119,11 @@ export class Store {
     this.#db
       .prepare("UPDATE servers SET name = ?, config = ?, enabled = ?, builtin = NULL WHERE id = ?")
       .run(input.name, JSON.stringify(input.config), input.enabled ? 1 : 0, id);
+  }
+
+  /** Whether the model gets the server's tools only through the tool search; no reconnect needed. */
+  setServerDeferTools(id: string, deferTools: boolean): void {
+    this.#db.prepare("UPDATE servers SET defer_tools = ? WHERE id = ?").run(deferTools ? 1 : 0, id);
   }
 
   removeServer(id: string): void {
@@ -243,5 +254,6 @@ function toServer(row: unknown): StoredServer {
     enabled: Number(r.enabled) === 1,
     builtin: r.builtin === null ? null : String(r.builtin),
     createdAt: String(r.created_at),
+    deferTools: Number(r.defer_tools) === 1,
   };
 }

@@ -133,6 +133,11 @@ export interface ServerStatus {
   config: Record<string, unknown>;
   builtin: string | null;
   enabled: boolean;
+  /**
+   * The model gets this server's tools only once it finds them with the tool search (core's
+   * `defer`): each request is smaller, and a search costs one round trip before a tool's first use.
+   */
+  deferTools: boolean;
   /** `reconnecting`: the server died and the client is restarting it (calls wait for it). */
   status: "connecting" | "connected" | "reconnecting" | "error" | "disabled";
   /** The connection error, with the server's stderr tail where the client gave it. */

@@ -134,6 +134,7 @@ function renderDetail(server: ServerStatus): HTMLElement {
       ),
     );
   }
+  detail.append(deferToolsOption(server));
   if (server.instructions)
     detail.append(
       h(
@@ -164,6 +165,41 @@ function renderDetail(server: ServerStatus): HTMLElement {
   if (server.config.command !== undefined) detail.append(stderrPanel(server.id));
   if (server.status === "connected") detail.append(renderInspector(server.id, server.name));
   return detail;
+}
+
+/** The tool search switch: the model gets the server's tools only once it searches for them. */
+function deferToolsOption(server: ServerStatus): HTMLElement {
+  const checkbox = h("input", {
+    type: "checkbox",
+    testid: "defer-tools",
+    checked: server.deferTools,
+    onchange: () => {
+      checkbox.disabled = true;
+      api<ServerStatus>("PUT", `/api/servers/${server.id}/defer-tools`, { deferTools: checkbox.checked })
+        .then(
+          (updated) => {
+            server.deferTools = updated.deferTools;
+          },
+          (error: Error) => {
+            checkbox.checked = server.deferTools;
+            alertBanner(error.message);
+          },
+        )
+        .finally(() => {
+          checkbox.disabled = false;
+        });
+    },
+  });
+  return h(
+    "label",
+    {
+      class: "option",
+      title:
+        "Each request to the model is smaller; the model spends one round trip on a search before it first uses one of these tools.",
+    },
+    checkbox,
+    " Load this server's tools only when the model searches for them (tool search)",
+  );
 }
 
 function logLine(entry: { at?: string; level: string; logger?: string; data: unknown }): HTMLElement {
