@@ -1,6 +1,6 @@
 import { MCP } from "@junction/mcp-client";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { Agent, type AgentEvent, stream, tool } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
@@ -8,6 +8,7 @@ import {
   checkToolProgress,
   MAX_TOOL_PROGRESS_MESSAGE_CHARS,
   TOOL_PROGRESS_INTERVAL_MS,
+  ToolProgressReporter,
 } from "./tool-progress.js";
 
 // A real MCP server written with the official SDK, in memory: `work` reports progress at a steady
@@ -148,12 +149,8 @@ describe("tool-progress events from an MCP server", () => {
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress.length).toBeLessThanOrEqual(Math.ceil(floodMs / TOOL_PROGRESS_INTERVAL_MS) + 1);
     expect(progress.length).toBeLessThan(100);
-    // Never two within the interval (a little timer slack aside).
-    for (let index = 1; index < progress.length; index++) {
-      expect(progress[index]!.at - progress[index - 1]!.at).toBeGreaterThanOrEqual(
-        TOOL_PROGRESS_INTERVAL_MS - 5,
-      );
-    }
+    // The spacing of the events is asserted on a fake clock ("ToolProgressReporter" below): timed
+    // here, a pause of the test process between an emission and its timestamp shortens a gap.
     // The first report goes out at once; the burst's last report arrives after the pause.
     expect(progress[0]!.event).toEqual({
       type: "tool-progress",
@@ -296,6 +293,59 @@ describe("tool-progress from a local tool", () => {
           'Tool "sloppy" (call "s") sent a progress report that was dropped: its progress is NaN, not a finite number. Later unusable reports of this call are dropped without a warning.',
       },
     ]);
+  });
+});
+
+describe("ToolProgressReporter on a fake clock", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("emits the first report at once, then at most one per interval, the latest waiting one", () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const emitted: { progress: number; at: number }[] = [];
+    const reporter = new ToolProgressReporter({
+      call: { id: "c", name: "t" },
+      emit: (event) => {
+        if (event.type === "tool-progress") emitted.push({ progress: event.progress, at: performance.now() });
+      },
+      warn: () => undefined,
+    });
+    const start = performance.now();
+    // 1,000 reports, one every 1 ms, then a quiet second.
+    for (let report = 1; report <= 1_000; report++) {
+      reporter.report({ progress: report, total: 1_000 });
+      vi.advanceTimersByTime(1);
+    }
+    vi.advanceTimersByTime(1_000);
+    expect(emitted[0]).toEqual({ progress: 1, at: start });
+    expect(emitted.at(-1)!.progress).toBe(1_000);
+    expect(emitted.length).toBe(11);
+    for (let index = 1; index < emitted.length; index++) {
+      expect(emitted[index]!.at - emitted[index - 1]!.at).toBeGreaterThanOrEqual(TOOL_PROGRESS_INTERVAL_MS);
+    }
+    // Each is the newest report at its time.
+    expect(emitted.map((entry) => entry.progress)).toEqual([
+      1, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1_000,
+    ]);
+  });
+
+  it("emits nothing once closed: a waiting report is dropped", () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const emitted: number[] = [];
+    const reporter = new ToolProgressReporter({
+      call: { id: "c", name: "t" },
+      emit: (event) => {
+        if (event.type === "tool-progress") emitted.push(event.progress);
+      },
+      warn: () => undefined,
+    });
+    reporter.report({ progress: 1 });
+    reporter.report({ progress: 2 });
+    reporter.close();
+    vi.advanceTimersByTime(500);
+    reporter.report({ progress: 3 });
+    expect(emitted).toEqual([1]);
   });
 });
 
