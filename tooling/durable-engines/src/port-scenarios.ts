@@ -32,18 +32,24 @@ export function portScenarios(bodies: string[]): Record<string, (durability: Dur
       }
     },
     // The run loop runs a step's tool calls concurrently, and may wait for several approvals.
+    // Each body waits until all three have started (steps run one at a time would never get
+    // there), then they end in the order b, c, a, against the order they were asked for, on any
+    // machine's load.
     parallel: async (durability) => {
-      const delayed = (key: string, milliseconds: number) =>
+      const endOrder = ["tool:1:b", "tool:1:c", "tool:1:a"];
+      const allStarted = latch(endOrder.length);
+      const ended = new Map(endOrder.map((key) => [key, latch(1)]));
+      const body = (key: string) =>
         durability.step(key, async () => {
-          await new Promise((resolve) => setTimeout(resolve, milliseconds));
+          allStarted.arrive();
+          await allStarted.done;
+          const previous = endOrder[endOrder.indexOf(key) - 1];
+          if (previous) await ended.get(previous)!.done;
           bodies.push(key);
+          ended.get(key)!.arrive();
           return key;
         });
-      const results = await Promise.all([
-        delayed("tool:1:a", 150),
-        delayed("tool:1:b", 10),
-        delayed("tool:1:c", 80),
-      ]);
+      const results = await Promise.all([body("tool:1:a"), body("tool:1:b"), body("tool:1:c")]);
       const decisions = await Promise.all([
         durability.waitForSignal<string>("approval:a", { timeoutMs: 10_000 }),
         durability.waitForSignal<string>("approval:b", { timeoutMs: 10_000 }),
@@ -57,5 +63,21 @@ export function portScenarios(bodies: string[]): Record<string, (durability: Dur
       });
       return `${first.text} ${durability.runId}`;
     },
+  };
+}
+
+/** A promise that settles once `arrive()` was called `count` times. */
+function latch(count: number): { arrive(): void; done: Promise<void> } {
+  let open!: () => void;
+  const done = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let waiting = count;
+  return {
+    arrive: () => {
+      waiting--;
+      if (waiting === 0) open();
+    },
+    done,
   };
 }
