@@ -153,8 +153,9 @@ describe.each(transports)("the tasks extension on a 2026-07-28 server over %s", 
     const mcp = new MCP(await config());
     open.push(mcp);
     await mcp.connect();
-    // Long enough for the task's id to arrive first on a loaded machine: a call given up before
-    // then has its HTTP stream aborted, and with it the answer that names the task.
+    // Long enough for the task's id to arrive first on a loaded machine: given up before then,
+    // the call is cancelled (notifications/cancelled, or its HTTP stream closed) and the server's
+    // SDK sends no answer, so no task id reaches the client to cancel.
     const error = await rejection(mcp.callTool("slow-task", { ms: 10_000 }, { timeoutMs: 1_000 }));
     expect(error.code).toBe("mcp-timeout");
     expect(await cancelledOnServer(mcp, 1)).toHaveLength(1);
