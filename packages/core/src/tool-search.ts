@@ -2,6 +2,8 @@ import type { ToolDefinition, ToolGroup, Warning } from "@junction/types";
 import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput } from "./core-tools.js";
 import type { CoreTool } from "./run-types.js";
 import { estimateToolDefinitionTokens } from "./token-estimate.js";
+import { searchTerms } from "./tool-search-terms.js";
+import { weightedQueryTerms } from "./tool-search-thesaurus.js";
 
 /** The name of the tool the model finds deferred tools with. */
 export const SEARCH_TOOLS = "search_tools";
@@ -105,32 +107,6 @@ const B = 0.75;
 // Where a word appears counts: a name or title says more than a word deep in a description.
 const FIELD_WEIGHTS = { name: 3, title: 2, parameters: 1.5, description: 1 } as const;
 
-/** Words of a name or text: split on case changes, digits, `_`, `-`, `.` and spaces; lower case; simple plural folded. */
-export function searchTerms(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
-    .map(stem);
-}
-
-const STOP_WORDS = new Set(
-  "a an and are as at be by for from in into is it of on or that the this to with you your can will do does i me my".split(
-    " ",
-  ),
-);
-
-/** A light stemmer: enough to meet "files"/"file", "listing"/"list", "created"/"create". */
-function stem(word: string): string {
-  if (word.length > 5 && word.endsWith("ing")) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith("ed")) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("es") && /(ch|sh|x|ss)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
-}
-
 interface IndexedTool {
   definition: ToolDefinition;
   /** Weighted term frequencies over the tool's fields. */
@@ -173,17 +149,17 @@ export class ToolIndex {
 
   /** The best `limit` tools for `query`, best first; tools that share no word with it are left out. */
   search(query: string, limit: number): { definition: ToolDefinition; score: number }[] {
-    const terms = [...new Set(searchTerms(query))];
+    const terms = weightedQueryTerms(searchTerms(query));
     const count = this.#tools.length;
     const scored = this.#tools.map((tool, order) => {
       let score = 0;
-      for (const term of terms) {
+      for (const [term, weight] of terms) {
         const frequency = tool.frequencies.get(term);
         if (!frequency) continue;
         const documents = this.#documentFrequency.get(term) ?? 0;
         const idf = Math.log(1 + (count - documents + 0.5) / (documents + 0.5));
         score +=
-          (idf * frequency * (K1 + 1)) /
+          (weight * idf * frequency * (K1 + 1)) /
           (frequency + K1 * (1 - B + (B * tool.length) / Math.max(1, this.#averageLength)));
       }
       return { definition: tool.definition, score, order };
