@@ -133,10 +133,17 @@ interface OfflineRule {
   plan(tool: ToolDefinition): OfflinePlan;
 }
 
+/** What the rules read in a request: its words in lower case, its numbers, its first quoted text. */
+function wordsOf(text: string): { lower: string; numbers: number[]; quoted: string | undefined } {
+  return {
+    lower: text.toLowerCase(),
+    numbers: (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number),
+    quoted: /["“']([^"”']+)["”']/.exec(text)?.[1],
+  };
+}
+
 function offlineRules(text: string, sandbox: string): OfflineRule[] {
-  const lower = text.toLowerCase();
-  const numbers = (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
-  const quoted = /["“']([^"”']+)["”']/.exec(text)?.[1];
+  const { lower, numbers, quoted } = wordsOf(text);
   const echo = /\becho\b\s*(.*)$/is.exec(text);
   const write = /\b(?:write|save|create)\b.*?\bfile\b\s*([\w.-]+)?/i.exec(text);
   const fileName = write?.[1] && write[1].toLowerCase() !== "with" ? write[1] : "note.txt";
@@ -240,9 +247,8 @@ export function planToolCall(
     const tool = rule.asks ? findTool(tools, ...rule.tools) : undefined;
     if (tool) return rule.plan(tool);
   }
-  const numbers = (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
-  const quoted = /["“']([^"”']+)["”']/.exec(text)?.[1];
-  return genericPlan(text.toLowerCase(), tools, numbers, quoted);
+  const { lower, numbers, quoted } = wordsOf(text);
+  return genericPlan(lower, tools, numbers, quoted);
 }
 
 /**
