@@ -16,7 +16,7 @@ import type { ModelProvider, Tool, ToolDefinition } from "@junction/types";
 import { startWireFake } from "@junction/wire-fake";
 import { startBedrockFake } from "@junction/wire-fake/bedrock";
 import { TOOL_SEARCH_HELD_OUT_TASKS } from "./tool-search-held-out-tasks.ts";
-import { TOOL_SEARCH_TASKS } from "./tool-search-tasks.ts";
+import { TOOL_SEARCH_TASKS, type ToolSearchTask } from "./tool-search-tasks.ts";
 import { TOOL_SEARCH_UNSEEN_TASKS } from "./tool-search-unseen-tasks.ts";
 
 interface CapturedList {
@@ -50,7 +50,7 @@ export function capturedServers(): { lists: CapturedList[]; mcps: MCPEntry[] } {
 }
 
 /** Recall@1 and @5 of `search_tools` over a set of tasks. */
-export async function benchRetrieval(taskSet: readonly { task: string; tool: string }[]): Promise<{
+export async function benchRetrieval(taskSet: readonly ToolSearchTask[]): Promise<{
   tasks: number;
   recallAt1: number;
   recallAt5: number;

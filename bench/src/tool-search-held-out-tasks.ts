@@ -1,10 +1,12 @@
+import type { ToolSearchTask } from "./tool-search-tasks.ts";
+
 /**
  * A second set of tasks for the tool-search retrieval benchmark, held out: written before any
  * change to the search was measured on it, over tools the first set mostly does not name (and
  * never a task two servers' tools do alike). A change to the ranking is judged on this set too,
  * so that it does not just learn the first set's wording.
  */
-export const TOOL_SEARCH_HELD_OUT_TASKS: { task: string; tool: string }[] = [
+export const TOOL_SEARCH_HELD_OUT_TASKS: ToolSearchTask[] = [
   // filesystem
   { task: "find all the .log files under the project folder", tool: "filesystem_search_files" },
   { task: "when was report.pdf last modified and how large is it", tool: "filesystem_get_file_info" },

@@ -3,7 +3,13 @@
  * tool lists in tool-lists/ (each names the one tool, as `<server>_<tool>`, that does it). Phrased
  * as a user would ask, not copied from the tools' descriptions.
  */
-export const TOOL_SEARCH_TASKS: { task: string; tool: string }[] = [
+/** A request in a person's words, and the one tool (`<server>_<tool>`) that does it. */
+export interface ToolSearchTask {
+  task: string;
+  tool: string;
+}
+
+export const TOOL_SEARCH_TASKS: ToolSearchTask[] = [
   // filesystem
   { task: "show me what's in the config.yaml file", tool: "filesystem_read_text_file" },
   { task: "save this text into notes/todo.md", tool: "filesystem_write_file" },

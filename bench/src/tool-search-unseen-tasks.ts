@@ -1,3 +1,5 @@
+import type { ToolSearchTask } from "./tool-search-tasks.ts";
+
 /**
  * A third set of tasks for the tool-search retrieval benchmark, written and committed before
  * the query thesaurus (`tool-search.ts`) and never run until that thesaurus was final: the one
@@ -5,7 +7,7 @@
  * misses were seen while the thesaurus was written.) Tools may repeat the other sets'; the
  * wording does not.
  */
-export const TOOL_SEARCH_UNSEEN_TASKS: { task: string; tool: string }[] = [
+export const TOOL_SEARCH_UNSEEN_TASKS: ToolSearchTask[] = [
   { task: "append a line to the end of todo.txt by editing it", tool: "filesystem_edit_file" },
   { task: "put 'hello world' in a new file called greeting.txt", tool: "filesystem_write_file" },
   { task: "relocate old.csv into the archive directory", tool: "filesystem_move_file" },
