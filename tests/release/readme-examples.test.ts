@@ -1,10 +1,13 @@
 // The code in the READMEs is what users copy first: every block that imports a Junction package
 // must compile against the packages as built, and the ones that need no network or key must run.
+// The @junction/otel example runs too, offline: its MCP server from tests/node_modules, its model
+// the Anthropic wire fake, its spans read from an in-memory exporter.
 import { execFile } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { readSSEFixture, startWireFake } from "@junction/wire-fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedPackageDirs } from "./published-packages.ts";
 
@@ -105,4 +108,94 @@ describe("README examples", () => {
       expect(stdout).toContain(prints);
     },
   );
+});
+
+/** A span as tests/support/in-memory-otel-sdk.mjs writes it. */
+interface RecordedSpan {
+  name: string;
+  kind: string;
+  scope: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  attributes: Record<string, unknown>;
+}
+
+describe("the @junction/otel README's Use example", () => {
+  // Run as written, after an OpenTelemetry SDK is set up (preloaded: global providers with an
+  // in-memory exporter), with server-everything from tests/node_modules through npx (offline) and
+  // the Anthropic provider against the local wire fake, through the variables a user would set.
+  it("runs against server-everything and the Anthropic wire fake, and its spans are the conventions'", async () => {
+    const example = examples.find((e) => e.readme === "packages/otel/README.md" && e.block === 0);
+    expect(example, "packages/otel/README.md has no first example").toBeDefined();
+    const fake = await startWireFake();
+    const fixture = (name: string) =>
+      readSSEFixture(new URL(`../__fixtures__/anthropic/${name}`, import.meta.url));
+    fake.enqueue(
+      { chunks: fixture("anthropic-tiny-image-tool-call.sse.txt") },
+      { chunks: fixture("anthropic-logo-answer.sse.txt") },
+    );
+    const spansFile = join(work, "otel-use-spans.json");
+    const preload = pathToFileURL(
+      fileURLToPath(new URL("../support/in-memory-otel-sdk.mjs", import.meta.url)),
+    );
+    try {
+      const { stdout } = await run(process.execPath, ["--import", preload.href, example?.file ?? ""], {
+        cwd: work,
+        timeout: 60_000,
+        env: {
+          ...process.env,
+          ANTHROPIC_API_KEY: "test-key",
+          ANTHROPIC_BASE_URL: fake.url,
+          JUNCTION_TEST_SPANS_FILE: spansFile,
+          // npx finds server-everything in tests/node_modules; never the registry.
+          npm_config_offline: "true",
+        },
+      });
+      expect(stdout).toContain("It is the MCP logo.");
+    } finally {
+      await fake.close();
+    }
+    expect(fake.requests.map((request) => request.path)).toEqual(["/v1/messages", "/v1/messages"]);
+
+    const spans: RecordedSpan[] = JSON.parse(await readFile(spansFile, "utf8"));
+    const named = (name: string) => spans.filter((span) => span.name === name);
+    // The run's spans: one run, two model turns, one tool; no vendor SDK's span beside them.
+    expect(spans.map((span) => span.scope).filter((scope) => scope !== "@junction/otel")).toEqual([]);
+    const [agentRun] = named("invoke_agent junction");
+    expect(named("invoke_agent junction")).toHaveLength(1);
+    expect(agentRun).toMatchObject({
+      kind: "INTERNAL",
+      attributes: {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.provider.name": "anthropic",
+        "gen_ai.request.model": "claude-sonnet-5-5",
+      },
+    });
+    const chats = named("chat claude-sonnet-5-5");
+    expect(chats.map((span) => [span.kind, span.attributes["gen_ai.response.finish_reasons"]])).toEqual([
+      ["CLIENT", ["tool_call"]],
+      ["CLIENT", ["stop"]],
+    ]);
+    const tools = named("execute_tool get-tiny-image");
+    expect(tools).toHaveLength(1);
+    expect(tools[0]?.attributes).toMatchObject({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "get-tiny-image",
+      "gen_ai.tool.type": "extension",
+      "mcp.method.name": "tools/call",
+      "network.transport": "pipe",
+    });
+    for (const span of [...chats, ...tools]) {
+      expect(span.traceId).toBe(agentRun?.traceId);
+      expect(span.parentSpanId).toBe(agentRun?.spanId);
+    }
+    // connect()'s handshake, before the run; the run's tools/list inside its trace.
+    expect(named("initialize").map((span) => [span.kind, span.attributes["network.transport"]])).toEqual([
+      ["CLIENT", "pipe"],
+    ]);
+    const lists = named("tools/list");
+    expect(lists.length).toBeGreaterThan(0);
+    expect(lists.filter((span) => span.traceId !== agentRun?.traceId)).toEqual([]);
+  }, 90_000);
 });

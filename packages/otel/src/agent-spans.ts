@@ -17,6 +17,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
+import type { ContentCapture } from "./content.js";
 import { conversationIdOf } from "./conversation.js";
 import { toInputMessages, toSystemInstructions } from "./messages.js";
 import { ATTR, providerName } from "./semconv.js";
@@ -89,7 +90,7 @@ abstract class BridgeSpan implements Span {
   }
 
   addEvent(name: string, attributes?: SpanAttributes): this {
-    this.otel.addEvent(name, withoutUndefined(attributes ?? {}));
+    this.otel.addEvent(name, eventAttributes(attributes ?? {}, this.shared.capture));
     return this;
   }
 
@@ -554,6 +555,23 @@ function endApproval(span: OtelSpan, decision: string, decidedBy: string, reason
 function firstText(result: { content?: { type: string; text?: string }[] } | undefined): string | undefined {
   const part = result?.content?.find((item) => item.type === "text");
   return part?.text;
+}
+
+/**
+ * Attributes of core's span events that carry free text from a tool or an MCP server (a progress
+ * report's message): content, so recorded only with content capture, bounded and redacted.
+ */
+const CONTENT_EVENT_ATTRIBUTES = new Set(["junction.progress.message"]);
+
+/** An event's attributes as they go on the span: content ones only with capture; undefined ones left out. */
+function eventAttributes(attributes: SpanAttributes, capture: ContentCapture | undefined): Attributes {
+  const result: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined) continue;
+    if (!CONTENT_EVENT_ATTRIBUTES.has(key)) result[key] = value;
+    else if (capture) result[key] = capture.text(value);
+  }
+  return result;
 }
 
 function withoutUndefined(attributes: SpanAttributes): Attributes {

@@ -539,6 +539,51 @@ describe("junctionTelemetry: approvals, resume and content", () => {
     await sdk.shutdown();
   });
 
+  it("records a tool's progress as numbers only; the server's message only with content capture", async () => {
+    const progressEvents = async (
+      options: Omit<JunctionTelemetryOptions, "tracerProvider" | "meterProvider">,
+    ) => {
+      const { sdk, telemetry } = tracedSdk(options);
+      const local = tracedStdio(telemetry);
+      await local.connect();
+      const agent = new Agent({
+        provider: scriptedModel([
+          { toolCalls: [{ id: "p", name: "local_progress", input: {} }] },
+          { text: "ok" },
+        ]),
+        model: "test-model",
+        mcps: [{ mcp: local, prefix: "local" }],
+        tracer: telemetry.tracer,
+      });
+      await agent.send("Work").final;
+      const spans = sdk.spans().map(view);
+      await sdk.shutdown();
+      const tool = spans.find((span) => span.name === "execute_tool local_progress");
+      return { events: tool?.events, all: JSON.stringify(spans) };
+    };
+
+    const off = await progressEvents({});
+    expect(off.events).toEqual([
+      {
+        name: "junction.tool.progress",
+        attributes: { "junction.progress": 1, "junction.progress.total": 2 },
+      },
+    ]);
+    expect(off.all).not.toContain("diary.txt");
+
+    const on = await progressEvents({ captureContent: true });
+    expect(on.events).toEqual([
+      {
+        name: "junction.tool.progress",
+        attributes: {
+          "junction.progress": 1,
+          "junction.progress.total": 2,
+          "junction.progress.message": "reading /home/ada/diary.txt",
+        },
+      },
+    ]);
+  });
+
   it("leaves the deprecated gen_ai.system out under OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental", async () => {
     const { sdk, telemetry } = tracedSdk({ semconvStabilityOptIn: "http,gen_ai_latest_experimental" });
     const answer = {

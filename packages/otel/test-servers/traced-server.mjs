@@ -104,6 +104,21 @@ function buildServer() {
         content: [{ type: "text", text: extra.sessionId ?? "none" }],
       })),
   );
+  server.registerTool(
+    "progress",
+    { description: "Reports progress with a message, then answers", inputSchema: {} },
+    async (_input, extra) =>
+      traced("progress", extra, async () => {
+        const progressToken = extra._meta?.progressToken;
+        if (progressToken !== undefined) {
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken, progress: 1, total: 2, message: "reading /home/ada/diary.txt" },
+          });
+        }
+        return { content: [{ type: "text", text: "done" }] };
+      }),
+  );
   server.registerTool("crash", { description: "Exits mid-call", inputSchema: {} }, async () =>
     process.exit(3),
   );

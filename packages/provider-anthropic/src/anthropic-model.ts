@@ -36,6 +36,12 @@ export function createAnthropicModel(
       ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
       ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
       ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
+      // The SDK traces its calls with the global tracer provider and sends `traceparent` and
+      // `baggage` to the API unless told not to. Junction's own `chat` span already covers each
+      // call (with @junction/otel), so the SDK's would count every inference twice; and with
+      // Junction's tracing off, an app's OpenTelemetry setup should not leak trace context to the
+      // vendor. Set as an option, so the SDK's ANTHROPIC_OPEN_TELEMETRY* variables do not apply.
+      openTelemetry: { traces: false, propagation: false },
     });
     loaded ??= { client, sdk };
     return loaded;
