@@ -24,10 +24,10 @@ const keptKeywords = new Set(["type", "title", "description", "default", "requir
 // Name the dialect or the document; they constrain nothing, so they are left out without a note.
 const metadataKeywords = new Set(["$schema", "$id", "$comment"]);
 // zod's `.int()` bounds every integer by the safe-integer range: no answer comes near it.
-const safeIntegerBounds: Record<string, number> = {
-  minimum: -Number.MAX_SAFE_INTEGER,
-  maximum: Number.MAX_SAFE_INTEGER,
-};
+const safeIntegerBounds = new Map<string, number>([
+  ["minimum", -Number.MAX_SAFE_INTEGER],
+  ["maximum", Number.MAX_SAFE_INTEGER],
+]);
 
 /**
  * The part of a JSON Schema that Anthropic's and Amazon Bedrock's structured outputs accept
@@ -90,7 +90,7 @@ function subset(node: unknown, path: string, openMaps: string[]): unknown {
       out[key] = value;
       continue;
     }
-    if (safeIntegerBounds[key] === value && includesType(node.type, "integer")) continue;
+    if (safeIntegerBounds.get(key) === value && includesType(node.type, "integer")) continue;
     switch (key) {
       case "properties":
       case "$defs":
