@@ -367,4 +367,56 @@ describe("structuredOutputSubset", () => {
     );
     expect(warnings[0]!.message).toContain("the map at #/properties/a~1b~0c was sent");
   });
+
+  it("warns about a recursive schema, through # or through a definition, and sends it as it is", () => {
+    const tree = {
+      type: "object",
+      properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } },
+      required: ["name", "children"],
+    };
+    const { schema, warnings } = structuredOutputSubset(tree, anthropic);
+    expect(schema).toEqual({
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        children: { type: "array", items: { $ref: "#" } },
+      },
+      required: ["name", "children"],
+      additionalProperties: false,
+    });
+    expect(warnings).toEqual([
+      {
+        code: "output-schema-recursive",
+        message:
+          "Anthropic's structured output does not take recursive schemas, and this one refers back to itself through #; the vendor is likely to reject the request. Write the nesting out to a fixed depth, or ask for a flat list whose items name their parent.",
+      },
+    ]);
+    // zod's form for a recursive schema inside another: a definition that refers to itself, via another.
+    const viaDefinitions = structuredOutputSubset(
+      {
+        type: "object",
+        properties: { root: { $ref: "#/$defs/a" } },
+        $defs: {
+          a: { type: "object", properties: { b: { $ref: "#/$defs/b" } } },
+          b: { type: "array", items: { $ref: "#/$defs/a" } },
+          leaf: { type: "string" },
+        },
+      },
+      anthropic,
+    );
+    expect(viaDefinitions.warnings.map((warning) => warning.message)).toEqual([
+      expect.stringContaining("refers back to itself through #/$defs/a, #/$defs/b;"),
+    ]);
+    // A definition used twice is no recursion.
+    expect(
+      structuredOutputSubset(
+        {
+          type: "object",
+          properties: { a: { $ref: "#/$defs/point" }, b: { $ref: "#/$defs/point" } },
+          $defs: { point: { type: "object", properties: { x: { type: "number" } } } },
+        },
+        anthropic,
+      ).warnings,
+    ).toEqual([]);
+  });
 });

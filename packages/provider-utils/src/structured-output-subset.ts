@@ -48,6 +48,9 @@ const safeIntegerBounds = new Map<string, number>([
  *   object with one property per key. With open keys (`additionalProperties` a schema,
  *   `patternProperties`, `propertyNames`) it cannot be expressed: the object is closed, the map
  *   described, and an `output-schema-open-map` warning says the model can only answer `{}` there.
+ * - A recursive schema (a `$ref` back to `#` or to a definition it sits in) is sent as it is, with
+ *   an `output-schema-recursive` warning: the vendors do not take recursion, and there is no
+ *   subset of it to send.
  *
  * The caller still validates the answer against the full schema (core does), so a constraint the
  * vendor does not enforce is still checked.
@@ -75,7 +78,54 @@ export function structuredOutputSubset(
             message: `${options.provider}'s structured output needs every object closed (additionalProperties: false), so the map${openMaps.length === 1 ? "" : "s"} at ${openMaps.join(", ")} ${openMaps.length === 1 ? "was" : "were"} sent as an object without keys and the model can only answer {} there; the answer is still checked against the full schema. Give the object named properties, or use an array of { key, value } entries.`,
           },
         ];
+  const recursive = recursiveReferences(schema);
+  if (recursive.length > 0) {
+    warnings.push({
+      code: "output-schema-recursive",
+      message: `${options.provider}'s structured output does not take recursive schemas, and this one refers back to itself through ${recursive.join(", ")}; the vendor is likely to reject the request. Write the nesting out to a fixed depth, or ask for a flat list whose items name their parent.`,
+    });
+  }
   return { schema: isRecord(result) ? result : schema, warnings };
+}
+
+/** The `$ref`s that close a cycle: `#` itself, or a definition reachable from its own body. */
+function recursiveReferences(schema: Record<string, unknown>): string[] {
+  const definitions = new Map<string, unknown>();
+  for (const key of ["$defs", "definitions"]) {
+    const map = schema[key];
+    if (isRecord(map))
+      for (const [name, definition] of Object.entries(map))
+        definitions.set(`#/${key}/${escapePointer(name)}`, definition);
+  }
+  const found: string[] = [];
+  if (referencesIn(schema).has("#")) found.push("#");
+  for (const [pointer, definition] of definitions) {
+    const seen = new Set<string>();
+    const queue = [...referencesIn(definition)];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (next === pointer) {
+        found.push(pointer);
+        break;
+      }
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(...referencesIn(definitions.get(next)));
+    }
+  }
+  return found;
+}
+
+function referencesIn(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) referencesIn(item, found);
+  else if (isRecord(node)) {
+    if (typeof node.$ref === "string") found.add(node.$ref);
+    for (const [key, value] of Object.entries(node)) {
+      // Plain values, not schemas: a `$ref` key inside them refers to nothing.
+      if (key !== "enum" && key !== "const" && key !== "default") referencesIn(value, found);
+    }
+  }
+  return found;
 }
 
 function subset(node: unknown, path: string, openMaps: string[]): unknown {
