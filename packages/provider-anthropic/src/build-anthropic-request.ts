@@ -1,5 +1,10 @@
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
-import { closedObjectSchema, passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
+import {
+  isRecord,
+  passThroughOptions,
+  providerOptionsFor,
+  structuredOutputSubset,
+} from "@junction/provider-utils";
 import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
 import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
@@ -56,13 +61,23 @@ export function buildAnthropicRequest(
   Object.assign(body, passthrough.fields);
   if (request.responseFormat) {
     // JSON outputs: `output_config.format` of type `json_schema`, generally available and usable
-    // together with tools in the same request; objects need `additionalProperties: false`
+    // together with tools in the same request. The API takes a subset of JSON Schema (objects
+    // closed, no numeric or length constraints, …) and answers anything else with HTTP 400, so
+    // the subset is sent and core checks the answer against the full schema
     // (https://platform.claude.com/docs/en/build-with-claude/structured-outputs).
+    const subset = structuredOutputSubset(request.responseFormat.schema, { provider: "Anthropic" });
+    warnings.push(...subset.warnings);
     const outputConfig = (body as { output_config?: unknown }).output_config;
+    if (isRecord(outputConfig) && "format" in outputConfig) {
+      warnings.push({
+        code: "provider-option-ignored",
+        message: `providerOptions.${anthropicProviderName}.output_config.format was ignored: Junction sets the format from the request's output schema. The other output_config fields were kept.`,
+      });
+    }
     Object.assign(body, {
       output_config: {
-        ...(typeof outputConfig === "object" && outputConfig !== null ? outputConfig : {}),
-        format: { type: "json_schema", schema: closedObjectSchema(request.responseFormat.schema) },
+        ...(isRecord(outputConfig) ? outputConfig : {}),
+        format: { type: "json_schema", schema: subset.schema },
       },
     });
   }

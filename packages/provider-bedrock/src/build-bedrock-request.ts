@@ -1,5 +1,10 @@
 import type { ConverseStreamCommandInput, InferenceConfiguration } from "@aws-sdk/client-bedrock-runtime";
-import { closedObjectSchema, passThroughOptions, providerOptionsFor } from "@junction/provider-utils";
+import {
+  isRecord,
+  passThroughOptions,
+  providerOptionsFor,
+  structuredOutputSubset,
+} from "@junction/provider-utils";
 import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
 import { type BedrockSettings, bedrockProviderName } from "./bedrock-settings.js";
 import { convertToBedrockMessages } from "./convert-to-bedrock-messages.js";
@@ -57,13 +62,26 @@ export function buildBedrockRequest(
   if (format) {
     // Converse structured output: `outputConfig.textFormat` of type `json_schema`, the schema as a
     // JSON string (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_OutputFormat.html,
-    // https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html).
+    // https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html). Converse takes
+    // a subset of JSON Schema (objects closed, no numeric or length constraints, …) and answers
+    // anything else with HTTP 400, so the subset is sent and core checks the answer against the
+    // full schema. The user's other `outputConfig` fields (`effort`) stay.
+    const subset = structuredOutputSubset(format.schema, { provider: "Bedrock" });
+    warnings.push(...subset.warnings);
+    const outputConfig: unknown = passthrough.fields.outputConfig;
+    if (isRecord(outputConfig) && "textFormat" in outputConfig) {
+      warnings.push({
+        code: "provider-option-ignored",
+        message: `providerOptions.${bedrockProviderName}.outputConfig.textFormat was ignored: Junction sets the format from the request's output schema. The other outputConfig fields were kept.`,
+      });
+    }
     body.outputConfig = {
+      ...(isRecord(outputConfig) ? outputConfig : {}),
       textFormat: {
         type: "json_schema",
         structure: {
           jsonSchema: {
-            schema: JSON.stringify(closedObjectSchema(format.schema)),
+            schema: JSON.stringify(subset.schema),
             name: format.name ?? "answer",
             ...(format.description !== undefined ? { description: format.description } : {}),
           },

@@ -10,6 +10,10 @@ const nestedMaps = ["properties", "$defs", "definitions", "patternProperties"];
  * `additionalProperties: false`: the structured-output rule of Anthropic and Amazon Bedrock
  * ("additionalProperties must be set to false" for JSON outputs). An object that sets
  * `additionalProperties` itself keeps it. Pure: the input is never mutated.
+ *
+ * @deprecated Closing objects is not enough for those vendors: they also reject numeric, length
+ * and most array constraints and open maps. Use `structuredOutputSubset`, which the
+ * Anthropic and Bedrock providers send.
  */
 export function closedObjectSchema(schema: JSONSchema): JSONSchema {
   return close(schema) as JSONSchema;

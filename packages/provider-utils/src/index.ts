@@ -27,5 +27,6 @@ export {
 } from "./prepare-tool-names.js";
 export { passThroughOptions, providerOptionsFor } from "./provider-options.js";
 export { structuredContentForModel } from "./structured-content-for-model.js";
+export { STRUCTURED_OUTPUT_FORMATS, structuredOutputSubset } from "./structured-output-subset.js";
 export { toAbortError } from "./to-abort-error.js";
 export { unreachableEndpointError } from "./unreachable-endpoint-error.js";
