@@ -98,10 +98,10 @@ export async function runChatCommand(options: {
         if (!call) return true;
         // Ids are given as printed: escaped, so a model-chosen id cannot hide what it is.
         const printed = toTerminalWord(call.id);
-        let approve: boolean | undefined;
+        if (options.approve?.includes(printed) || options.deny?.includes(printed)) used.add(printed);
+        let approve: boolean;
         if (options.approve?.includes(printed) || options.approveAll) approve = true;
         else if (options.deny?.includes(printed)) approve = false;
-        if (approve !== undefined) used.add(printed);
         else {
           const line = await readline.question(
             `? Allow ${safe(call.name)} with ${safe(JSON.stringify(call.input))}? [y/N] `,
