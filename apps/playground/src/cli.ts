@@ -22,8 +22,8 @@ Options:
   --model <name>      chat: the model id
   --yes               chat: approve every tool call without asking
   --conversation <id> chat: continue this conversation (printed when a run waits for approval)
-  --approve <call>    chat: approve this waiting call of --conversation (repeatable)
-  --deny <call>       chat: deny this waiting call of --conversation (repeatable)
+  --approve <call>    chat: approve this waiting call of --conversation, its id as printed (repeatable)
+  --deny <call>       chat: deny this waiting call of --conversation, its id as printed (repeatable)
                       (chat exits with 3 when a call waits for approval and no one could answer it)
   --dir <path>        data folder (default $JUNCTION_PLAYGROUND_DIR or ~/.junction-playground)
   --allow-env <names> variables server configs may expand as \${NAME}, e.g. --allow-env HOME,GITHUB_TOKEN

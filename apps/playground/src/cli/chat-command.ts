@@ -4,7 +4,7 @@ import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
 import { unavailableProviderMessage } from "../server/providers.js";
 import type { ElicitationRequest } from "../shared/api-types.js";
-import { toTerminalText as safe } from "./terminal-text.js";
+import { toTerminalText as safe, toTerminalWord } from "./terminal-text.js";
 
 /** What `chat` exits with when its run waits for an approval nobody could give in the terminal. */
 export const EXIT_WAITING_FOR_APPROVAL = 3;
@@ -24,9 +24,9 @@ export async function runChatCommand(options: {
   approveAll: boolean;
   /** Continue this conversation instead of starting one (its waiting run, with `approve`/`deny`). */
   conversation?: string;
-  /** Call ids of the conversation's waiting run to approve. */
+  /** Call ids of the conversation's waiting run to approve, as printed ({@link toTerminalWord}). */
   approve?: readonly string[];
-  /** Call ids of the conversation's waiting run to deny. */
+  /** Call ids of the conversation's waiting run to deny, as printed ({@link toTerminalWord}). */
   deny?: readonly string[];
   /** The variables server configs may expand (`--allow-env`). */
   allowEnv?: readonly string[];
@@ -88,15 +88,20 @@ export async function runChatCommand(options: {
       streamed((signal, print) =>
         playground.chat.answerApproval(conversationId, { callId, approve, signal }, print),
       );
+    /** The --approve and --deny ids that named a waiting call. */
+    const used = new Set<string>();
     /** Answers the waiting run's calls (the given decisions, --yes, or the terminal); false when one is left waiting. */
     const settleApprovals = async (): Promise<boolean> => {
       for (;;) {
         const waiting = playground.store.getConversation(conversationId)?.runState?.pending ?? [];
         const call = waiting[0];
         if (!call) return true;
-        let approve: boolean | undefined;
-        if (options.approve?.includes(call.id) || options.approveAll) approve = true;
-        else if (options.deny?.includes(call.id)) approve = false;
+        // Ids are given as printed: escaped, so a model-chosen id cannot hide what it is.
+        const printed = toTerminalWord(call.id);
+        if (options.approve?.includes(printed) || options.deny?.includes(printed)) used.add(printed);
+        let approve: boolean;
+        if (options.approve?.includes(printed) || options.approveAll) approve = true;
+        else if (options.deny?.includes(printed)) approve = false;
         else {
           const line = await readline.question(
             `? Allow ${safe(call.name)} with ${safe(JSON.stringify(call.input))}? [y/N] `,
@@ -122,7 +127,14 @@ export async function runChatCommand(options: {
     };
     if (options.conversation !== undefined && options.prompt === undefined) {
       // Answering a waiting run: the decisions given, then the terminal for anything else.
-      if (!(await settleApprovals())) return EXIT_WAITING_FOR_APPROVAL;
+      const settled = await settleApprovals();
+      for (const id of [...(options.approve ?? []), ...(options.deny ?? [])]) {
+        if (!used.has(id))
+          process.stderr.write(
+            `! No call ${safe(id)} was waiting for approval in this conversation (give the id as printed, escapes included).\n`,
+          );
+      }
+      if (!settled) return EXIT_WAITING_FOR_APPROVAL;
       return failed ? 1 : 0;
     }
     if (!interactive) {
@@ -192,9 +204,11 @@ function printWaiting(parts: {
     `\n… The run is waiting for approval of ${parts.pending.length === 1 ? "1 call" : `${parts.pending.length} calls`} (no one to ask here):`,
   ];
   for (const call of parts.pending) {
-    lines.push(`  ${safe(call.id)}  ${safe(call.name)} ${safe(JSON.stringify(call.input))}`);
-    lines.push(`    approve: ${command} --approve ${shellWord(call.id)}`);
-    lines.push(`    deny:    ${command} --deny ${shellWord(call.id)}`);
+    // The id escaped, not stripped: the command names exactly this call, and shows nothing hidden.
+    const id = toTerminalWord(call.id);
+    lines.push(`  ${id}  ${safe(call.name)} ${safe(JSON.stringify(call.input))}`);
+    lines.push(`    approve: ${command} --approve ${shellWord(id)}`);
+    lines.push(`    deny:    ${command} --deny ${shellWord(id)}`);
   }
   process.stderr.write(`${lines.join("\n")}\n`);
 }

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} placeholders in configs
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,15 +36,23 @@ function run(
 ): Promise<{ code: number | null; stdout: string; stderr: string; directory: string }> {
   const directory = options.directory ?? mkdtempSync(join(tmpdir(), "junction-playground-cli-"));
   directories.push(directory);
+  const child = spawn(process.execPath, [cli, "--", ...args], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: directory,
+      JUNCTION_PLAYGROUND_DIR: directory,
+      ...options.environment,
+    },
+  });
+  return collect(child, input).then((result) => ({ ...result, directory }));
+}
+
+/** What a child process wrote and how it ended, once it has; `input` is its whole stdin. */
+function collect(
+  child: ChildProcessWithoutNullStreams,
+  input: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, "--", ...args], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: directory,
-        JUNCTION_PLAYGROUND_DIR: directory,
-        ...options.environment,
-      },
-    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
@@ -54,9 +62,31 @@ function run(
       stderr += chunk;
     });
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr, directory }));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(input);
   });
+}
+
+/**
+ * A command line as the CLI printed it, run by a POSIX shell as a person pasting it would, with
+ * `pnpm playground` standing for the built CLI.
+ */
+function runPrinted(
+  commandLine: string,
+  options: { directory: string; environment?: Record<string, string> },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const words = commandLine.replace(/^pnpm playground /, "");
+  return collect(
+    spawn("/bin/sh", ["-c", `exec "$0" "$1" -- ${words}`, process.execPath, cli], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: options.directory,
+        JUNCTION_PLAYGROUND_DIR: options.directory,
+        ...options.environment,
+      },
+    }),
+    "",
+  );
 }
 
 afterAll(() => {
@@ -117,6 +147,10 @@ describe("the CLI", () => {
     const again = await run(["chat", ...approve![1]!.split(" ")], "", { directory: first.directory });
     expect(again.code).toBe(0);
     expect(readFileSync(join(first.directory, "sandbox", "later.txt"), "utf8")).toBe("resumed");
+    const callId = approve![1]!.split(" ").at(-1)!;
+    expect(again.stderr).toContain(
+      `! No call ${callId} was waiting for approval in this conversation (give the id as printed, escapes included).\n`,
+    );
   });
 
   it("says what is wrong with an unknown command or provider", async () => {
@@ -210,6 +244,72 @@ describe("the CLI prints what servers and models send without terminal control s
       "! hostile asked for input (Your password please); declined: no terminal to ask in.\n",
     );
     expect(stdout).toMatch(/Doneforged\n$/);
+  });
+});
+
+// Issue 26, item 14: the printed --approve/--deny commands quoted a model-chosen call id for the
+// shell but kept its control characters: an id could write the clipboard (OSC 52), overwrite the
+// line being copied (CR) or reorder it (a bidi override).
+describe("a waiting call whose id holds terminal controls", () => {
+  it("is printed escaped, with no control character, and the printed approve command approves exactly that call", async () => {
+    // The second id is what the first shows as once its controls are removed.
+    const hostileId = "call_\u001b]52;c;ZXZpbA==\u0007\r\u202ex";
+    const lookalikeId = "call_]52;c;ZXZpbA==x";
+    const model = await startScriptedChatCompletions((request) =>
+      toolResultsIn(request) === 0
+        ? {
+            toolCalls: [
+              { id: hostileId, name: "hostile_record", arguments: { path: "a" } },
+              { id: lookalikeId, name: "hostile_record", arguments: { path: "b" } },
+            ],
+          }
+        : { text: "Done" },
+    );
+    onTestFinished(() => model.close());
+    const directory = folderWith({ hostile: { command: process.execPath, args: [hostileServer] } });
+    const environment = { OPENAI_COMPATIBLE_BASE_URL: `${model.url}/v1` };
+    const first = await run(
+      ["chat", "--provider", "openai-compatible", "--model", "scripted", "record twice"],
+      "",
+      { directory, environment },
+    );
+    expect(first.code).toBe(3);
+    expect(first.stderr).not.toMatch(terminalControls);
+    expect(first.stderr).not.toMatch(/[\p{Cf}\p{Zl}\p{Zp}]/u);
+    const conversation = /--conversation (\S+)/.exec(first.stderr)![1]!;
+    const command = `pnpm playground chat --conversation ${conversation}`;
+    const printedId = "call_\\u{1b}]52;c;ZXZpbA==\\u{7}\\u{d}\\u{202e}x";
+    const lines = first.stderr.trimEnd().split("\n");
+    expect(lines.slice(-6)).toEqual([
+      `  ${printedId}  hostile_record {"path":"a"}`,
+      `    approve: ${command} --approve '${printedId}'`,
+      `    deny:    ${command} --deny '${printedId}'`,
+      `  ${lookalikeId}  hostile_record {"path":"b"}`,
+      `    approve: ${command} --approve '${lookalikeId}'`,
+      `    deny:    ${command} --deny '${lookalikeId}'`,
+    ]);
+
+    // Run as printed: a POSIX shell reads the quoting, `pnpm playground` is the built CLI.
+    const approveLine = lines.at(-5)!;
+    const second = await runPrinted(approveLine.replace("    approve: ", ""), { directory, environment });
+    // The other call still waits: no one can answer it here.
+    expect(second.code).toBe(3);
+    expect(second.stdout).toMatch(
+      /^ {2}approved\n {2}needs approval\n← hostile_record done in \d+ ms: recorded \{"path":"a"\}\n\n$/,
+    );
+    expect(second.stderr.trimEnd().split("\n").slice(-4)).toEqual([
+      "… The run is waiting for approval of 1 call (no one to ask here):",
+      ...lines.slice(-3),
+    ]);
+    const store = new Store(join(directory, "playground.db"));
+    const tools = store
+      .getConversation(conversation)!
+      .transcript.flatMap((item) => (item.kind === "tool" ? [[item.id, item.status]] : []));
+    store.close();
+    expect(tools).toEqual([
+      [hostileId, "done"],
+      [lookalikeId, "awaiting-approval"],
+    ]);
   });
 });
 

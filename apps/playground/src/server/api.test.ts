@@ -359,15 +359,17 @@ describe("chat and persistence", () => {
     expect(events.at(-1).text).toBe('Done. everything_get-sum returned: "The sum of 19 and 23 is 42".');
     const saved = test.playground.store.getConversation(conversation.id)!;
     expect(saved.title).toBe("please add 19 and 23");
-    // The turn ends with its context bar: the last request's size against the model's window.
+    // The turn ends with its context bar (the last request's size against the model's window)
+    // and its trace.
     expect(saved.transcript.map((item) => item.kind)).toEqual([
       "user",
       "assistant",
       "tool",
       "assistant",
       "context",
+      "trace",
     ]);
-    const context = saved.transcript.at(-1) as Extract<
+    const context = saved.transcript.at(-2) as Extract<
       (typeof saved.transcript)[number],
       { kind: "context" }
     >;
@@ -553,6 +555,31 @@ describe("chat and persistence", () => {
     expect(saved.transcript.at(-1)).toEqual({ kind: "notice", level: "info", text: "Stopped." });
     expect(saved.transcript.find((item) => item.kind === "tool")).toMatchObject({ status: "stopped" });
     expect(events.some((event) => event.type === "tool-result")).toBe(false);
+  });
+
+  // Issue 26, item 9: the trace id went to the page live only, so a reload or a restart lost the
+  // turn's "Trace of this run", and the spans were kept in memory only.
+  it("keeps each turn's trace with the conversation, and its spans across a restart", async () => {
+    const { body: conversation } = await test.api("POST", "/api/conversations", { provider: "offline" });
+    const events = await runChatTurn(test, conversation.id, { text: "please add 2 and 3" });
+    const traceId = events.find((event) => event.type === "trace")?.traceId;
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    const stored = (await test.api("GET", `/api/conversations/${conversation.id}`)).body;
+    expect(stored.transcript.at(-1)).toEqual({ kind: "trace", traceId });
+    const spans = (await test.api("GET", `/api/traces/${traceId}`)).body;
+    const names = spans.map((span: any) => span.name);
+    expect(names).toContain("invoke_agent playground");
+    expect(names).toContain("execute_tool everything_get-sum");
+    expect(spans.every((span: any) => span.traceId === traceId)).toBe(true);
+
+    const directory = test.directory;
+    await test.close({ keepDirectory: true });
+    test = await startTestPlayground({ directory });
+    const restored = (await test.api("GET", `/api/conversations/${conversation.id}`)).body;
+    expect(restored.transcript).toEqual(stored.transcript);
+    const kept = await test.api("GET", `/api/traces/${traceId}`);
+    expect(kept.status).toBe(200);
+    expect(kept.body).toEqual(spans);
   });
 
   it("keeps servers and conversations across a restart", async () => {

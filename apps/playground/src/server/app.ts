@@ -48,7 +48,8 @@ export async function openPlayground(
     createProvider: (id) =>
       createProvider(id, options.environment ?? process.env, chat!.settings(), { sandbox: dataDir.sandbox }),
   });
-  const traces = new TraceStore();
+  // Each run's trace is kept in the store too, so a turn's trace outlives a restart.
+  const traces = new TraceStore({ archive: store });
   const registry = new ServerRegistry({
     store,
     dataDir,

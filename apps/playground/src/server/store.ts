@@ -3,7 +3,13 @@ import { DatabaseSync } from "node:sqlite";
 import type { RunState } from "@junction/core";
 import type { Message } from "@junction/types";
 import type { TranscriptItem } from "../shared/api-types.js";
+import type { TraceSpan } from "../shared/trace-waterfall.js";
 import { restrictDatabaseFiles } from "./data-dir.js";
+
+/** Run traces kept on disk; older ones go as new ones come. */
+const KEPT_TRACES = 100;
+/** The most span JSON kept on disk, in characters; the newest trace always stays. */
+const KEPT_TRACE_CHARACTERS = 16 * 1024 * 1024;
 
 /** A server as the user configured it. `config` is an MCPConfig without in-process parts. */
 export interface StoredServer {
@@ -62,6 +68,7 @@ export class Store {
       CREATE TABLE IF NOT EXISTS protocol_versions (
         server_id TEXT PRIMARY KEY, config_digest TEXT NOT NULL, version TEXT NOT NULL
       );
+      CREATE TABLE IF NOT EXISTS traces (trace_id TEXT PRIMARY KEY, spans TEXT NOT NULL);
     `);
     // Stores made before runs could stop for approvals have no run_state column yet.
     const columns = this.#db.prepare("PRAGMA table_info(conversations)").all() as { name: string }[];
@@ -216,8 +223,47 @@ export class Store {
       );
   }
 
+  /** Removes a conversation and the traces of its turns. */
   removeConversation(id: string): void {
+    const traceIds = (this.getConversation(id)?.transcript ?? []).flatMap((item) =>
+      item.kind === "trace" ? [item.traceId] : [],
+    );
+    const removeTrace = this.#db.prepare("DELETE FROM traces WHERE trace_id = ?");
+    for (const traceId of traceIds) removeTrace.run(traceId);
     this.#db.prepare("DELETE FROM conversations WHERE id = ?").run(id);
+  }
+
+  /**
+   * Keeps a run's trace (its spans, names, timings, tokens and errors, no content) so a turn's
+   * "Trace of this run" outlives the process. Saving a trace again replaces its spans and keeps
+   * its age. Bounded: the last 100 traces, and at most 16 M characters of spans (the newest
+   * always stays); older ones go.
+   */
+  saveTrace(traceId: string, spans: readonly TraceSpan[]): void {
+    this.#db
+      .prepare(
+        "INSERT INTO traces (trace_id, spans) VALUES (?, ?) ON CONFLICT(trace_id) DO UPDATE SET spans = excluded.spans",
+      )
+      .run(traceId, JSON.stringify(spans));
+    // rowid orders traces by when they were first saved: an update keeps it.
+    this.#db
+      .prepare(
+        `DELETE FROM traces WHERE rowid IN (
+          SELECT rowid FROM (
+            SELECT rowid, ROW_NUMBER() OVER newest AS position, SUM(LENGTH(spans)) OVER newest AS total
+            FROM traces WINDOW newest AS (ORDER BY rowid DESC)
+          ) WHERE position > 1 AND (position > ? OR total > ?)
+        )`,
+      )
+      .run(KEPT_TRACES, KEPT_TRACE_CHARACTERS);
+  }
+
+  /** A kept trace's spans, or undefined when it was never kept or is gone. */
+  getTrace(traceId: string): TraceSpan[] | undefined {
+    const row = this.#db.prepare("SELECT spans FROM traces WHERE trace_id = ?").get(traceId) as
+      | { spans: string }
+      | undefined;
+    return row ? (JSON.parse(row.spans) as TraceSpan[]) : undefined;
   }
 
   getSetting(key: string): string | undefined {

@@ -73,6 +73,11 @@ export type TranscriptItem =
     }
   /** The run's structured answer (a conversation with an output schema), validated by core. */
   | { kind: "output"; value: unknown }
+  /**
+   * The run's trace (`GET /api/traces/:id`), kept with the turn so "Trace of this run" is there
+   * again after a reload or a restart. A run that continues after an approval has one of its own.
+   */
+  | { kind: "trace"; traceId: string }
   /** How full the model's window was on the turn's last request, by core's token estimator. */
   | { kind: "context"; size: ContextSize }
   | {

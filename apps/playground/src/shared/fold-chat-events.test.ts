@@ -153,4 +153,20 @@ describe("foldChatEvent", () => {
     });
     expect(transcript.filter((item) => item.kind === "context")).toHaveLength(2);
   });
+  it("keeps a run's trace id as an item, after the run's other items, so a reload shows the trace", () => {
+    const transcript = foldChatEvents(
+      [{ kind: "user", text: "hi" }],
+      [
+        { type: "run-start", runId: "r", provider: "offline", model: "m" },
+        { type: "text-delta", text: "Hello" },
+        { type: "trace", traceId: "0af7651916cd43dd8448eb211c80319c" },
+        { type: "finish", reason: "stop", text: "Hello" },
+      ],
+    );
+    expect(transcript).toEqual([
+      { kind: "user", text: "hi" },
+      { kind: "assistant", text: "Hello" },
+      { kind: "trace", traceId: "0af7651916cd43dd8448eb211c80319c" },
+    ]);
+  });
 });

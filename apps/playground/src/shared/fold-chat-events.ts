@@ -10,13 +10,15 @@ import type { ChatEvent, TranscriptItem } from "./api-types.js";
  * - A warning whose code was already shown in this turn (since the last user message) is not
  *   shown again: a provider that warns on every step warns once.
  * - An error ends every call still running (stopped if aborted, else denied) and says why.
+ * - A run's trace id is an item of its own, so the turn keeps its trace when reloaded.
  */
 export function foldChatEvent(transcript: readonly TranscriptItem[], event: ChatEvent): TranscriptItem[] {
   switch (event.type) {
     case "run-start":
-    case "trace":
     case "finish":
       return [...transcript];
+    case "trace":
+      return [...transcript, { kind: "trace", traceId: event.traceId }];
     case "text-delta": {
       const last = transcript.at(-1);
       if (last?.kind === "assistant")

@@ -15,16 +15,32 @@ const KEPT_TRACES = 50;
 const KEPT_SPANS = 2000;
 
 /**
+ * Where a run's trace is kept beyond the process (the playground's SQLite store): the page's
+ * "Trace of this run" still opens after a restart.
+ */
+export interface TraceArchive {
+  /** Keeps a trace's spans, replacing what was kept for it. */
+  saveTrace(traceId: string, spans: readonly TraceSpan[]): void;
+  /** A kept trace's spans, or undefined. */
+  getTrace(traceId: string): TraceSpan[] | undefined;
+}
+
+/**
  * The playground's own OpenTelemetry pipeline: `@junction/otel` on an SDK whose exporter keeps
- * the last traces in memory as `TraceSpan` JSON for the page's waterfall. Content capture stays
- * off, so a trace holds names, timings, tokens and errors, never arguments or results.
+ * the last traces in memory as `TraceSpan` JSON for the page's waterfall, and each run's trace
+ * (an `invoke_agent` span's) in the archive once the run span ends. Content capture stays off,
+ * so a trace holds names, timings, tokens and errors, never arguments or results.
  */
 export class TraceStore {
   readonly telemetry: JunctionTelemetry;
   readonly #provider: BasicTracerProvider;
   readonly #traces = new Map<string, TraceSpan[]>();
+  readonly #archive: TraceArchive | undefined;
+  /** The traces in memory that are runs, so a span that ends after its run's is archived too. */
+  readonly #runTraces = new Set<string>();
 
-  constructor() {
+  constructor(options: { archive?: TraceArchive } = {}) {
+    this.#archive = options.archive;
     // Without a context manager MCP requests would not nest under their tool calls.
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const exporter: SpanExporter = {
@@ -38,9 +54,14 @@ export class TraceStore {
     this.telemetry = junctionTelemetry({ tracerProvider: this.#provider, agentName: "playground" });
   }
 
-  /** The spans of one trace, in the order they ended; empty when the trace is unknown or gone. */
+  /**
+   * The spans of one trace, in the order they ended, from memory or else the archive; empty when
+   * the trace is unknown or gone.
+   */
   trace(traceId: string): TraceSpan[] {
-    return [...(this.#traces.get(traceId) ?? [])];
+    const spans = this.#traces.get(traceId);
+    if (spans) return [...spans];
+    return this.#archive?.getTrace(traceId) ?? [];
   }
 
   /** The trace ids of the runs (`invoke_agent` spans) kept, newest last. */
@@ -65,9 +86,19 @@ export class TraceStore {
       for (const oldest of this.#traces.keys()) {
         if (this.#traces.size <= KEPT_TRACES) break;
         this.#traces.delete(oldest);
+        this.#runTraces.delete(oldest);
       }
     }
-    if (spans.length < KEPT_SPANS) spans.push(span);
+    if (spans.length >= KEPT_SPANS) return;
+    spans.push(span);
+    if (span.attributes["gen_ai.operation.name"] === "invoke_agent") this.#runTraces.add(span.traceId);
+    if (this.#archive && this.#runTraces.has(span.traceId)) {
+      try {
+        this.#archive.saveTrace(span.traceId, spans);
+      } catch {
+        // Not archived, the trace is still served from memory: only a restart would lose it.
+      }
+    }
   }
 }
 

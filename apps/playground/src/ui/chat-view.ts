@@ -367,6 +367,8 @@ function renderItem(item: TranscriptItem): HTMLElement {
       return h("div", { class: `notice ${item.level}`, testid: "notice" }, item.text);
     case "context":
       return contextBar(item.size);
+    case "trace":
+      return traceToggle(item.traceId);
     case "output":
       return h(
         "div",
@@ -567,13 +569,11 @@ function traceToggle(id: string): HTMLElement {
 /** Streams one run (a turn, or a stopped run continued by an answer) into the transcript. */
 async function streamRun(url: string, body: Record<string, unknown>): Promise<void> {
   let items: TranscriptItem[] = shown.map((entry) => entry.item);
-  let traceId: string | undefined;
   sendButton.disabled = true;
   stopButton.disabled = false;
   try {
     await postStream<ChatEvent>(url, body, (event) => {
       if (event.type === "run-start") runId = event.runId;
-      if (event.type === "trace") traceId = event.traceId;
       // The same fold the server stores the transcript with.
       items = foldChatEvent(items, event);
       showTranscript(items);
@@ -590,7 +590,6 @@ async function streamRun(url: string, body: Record<string, unknown>): Promise<vo
       entry.node.replaceWith(node);
       entry.node = node;
     }
-    if (traceId) transcript.append(traceToggle(traceId));
     await loadConversations();
   }
 }

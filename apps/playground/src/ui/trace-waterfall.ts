@@ -9,7 +9,11 @@ import { h } from "./dom.js";
 export function traceWaterfall(spans: TraceSpan[]): HTMLElement {
   const rows = waterfallRows(spans);
   if (rows.length === 0) {
-    return h("div", { class: "waterfall empty muted", testid: "trace-waterfall" }, "No trace for this turn.");
+    return h(
+      "div",
+      { class: "waterfall empty muted", testid: "trace-waterfall" },
+      "This run's trace is no longer kept: the playground keeps the traces of its last 100 runs.",
+    );
   }
   const total = Math.max(...spans.map((span) => span.endMs)) - Math.min(...spans.map((span) => span.startMs));
   return h(
