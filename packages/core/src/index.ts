@@ -2,9 +2,12 @@ export type { SendOptions } from "./agent.js";
 export { Agent, type AgentConfig } from "./agent.js";
 export type {
   AgentEvent,
+  AgentFinishedResult,
   AgentFinishReason,
   AgentHandle,
   AgentResult,
+  AgentResultBase,
+  AgentStoppedResult,
   Step,
   ToolCallOutcome,
 } from "./agent-events.js";
