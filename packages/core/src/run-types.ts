@@ -108,6 +108,11 @@ export interface RunLoopOptions {
    * by the loop without the approval policy. Only with `tools`.
    */
   coreTools?(step: number): CoreTool[];
+  /**
+   * Tools one request may carry, Junction's own included (the Agent's `toolLimits.maxTools`):
+   * when the core tools would go over it, the last of the step's tools make room. Omitted: no bound.
+   */
+  maxTools?: number;
   settings?: ModelSettings;
   signal?: AbortSignal;
   tracer?: Tracer;
