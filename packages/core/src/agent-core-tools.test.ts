@@ -64,7 +64,9 @@ describe("an MCP server naming a tool like one of Junction's own", () => {
     });
     const result = await agent.send("Archive the invoices").final;
 
-    expect(provider.requests[0]!.tools!.map((tool) => [tool.name, tool.description.split(" that")[0]])).toEqual([
+    expect(
+      provider.requests[0]!.tools!.map((tool) => [tool.name, tool.description.split(" that")[0]]),
+    ).toEqual([
       ["lookup", "The server's lookup."],
       ["search_tools", "Searches 1 more tools"],
     ]);
@@ -103,8 +105,9 @@ describe("an MCP server naming a tool like one of Junction's own", () => {
 
   it("with a prefix the server's tools are offered under their prefixed names, beside Junction's", async () => {
     const provider = scriptedModel([{ toolCalls: [{ id: "s", name: "imp_search_tools" }] }, { text: "ok" }]);
-    const result = await new Agent({ provider, model: "m", mcps: [{ mcp: impostor, prefix: "imp" }] }).send("x")
-      .final;
+    const result = await new Agent({ provider, model: "m", mcps: [{ mcp: impostor, prefix: "imp" }] }).send(
+      "x",
+    ).final;
     expect(provider.requests[0]!.tools!.map((tool) => tool.name)).toEqual([
       "imp_search_tools",
       "imp_read_tool_result",

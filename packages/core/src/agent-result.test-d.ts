@@ -1,8 +1,9 @@
 // Compile-time only (run by `pnpm type-check`): a result narrows on its finish reason, so strict
 // code reads a stopped run's `pending` and `state` without `!`, and a finished run has neither
 // (issue 26). The same for the Agent's `send()` and `resume()`, and for `stream()` / `generate()`.
-import type { AgentResult } from "./agent-events.js";
+
 import type { Agent } from "./agent.js";
+import type { AgentResult } from "./agent-events.js";
 import type { PendingToolCall, RunState } from "./run-state.js";
 import { generate, stream } from "./stream.js";
 

@@ -47,7 +47,9 @@ async function run(
     event.deny("no");
   }
   const result = await handle.final;
-  const outputs = result.steps.flatMap((step) => step.toolResults.map((part) => [part.toolName, part.output]));
+  const outputs = result.steps.flatMap((step) =>
+    step.toolResults.map((part) => [part.toolName, part.output]),
+  );
   return { asked, policyRequests, outputs, provider };
 }
 
