@@ -131,8 +131,8 @@ export interface Step {
   refusal?: string;
 }
 
-/** What `final` resolves to; `Output` is the structured answer's type (see `output`). */
-export interface AgentResult<Output = unknown> {
+/** What every run's result holds, however it ended. */
+export interface AgentResultBase {
   /** The text of the last model turn: the answer. */
   text: string;
   /** The whole conversation after the run, plain JSON. */
@@ -141,22 +141,52 @@ export interface AgentResult<Output = unknown> {
   /** Summed over every step. */
   usage: Usage;
   warnings: Warning[];
-  finishReason: AgentFinishReason;
+}
+
+/** The result of a run that ended: the model answered, or a limit cut it short. */
+export interface AgentFinishedResult<Output = unknown> extends AgentResultBase {
+  finishReason: Exclude<AgentFinishReason, "approval-required">;
   /**
    * With an `output` schema: the answer, parsed and validated. Absent when the run stopped before
-   * the model answered (`approval-required`, `max-steps`); a run whose answer stays invalid, is
-   * refused or is cut off rejects with an `OutputError` instead.
+   * the model answered (`max-steps`); a run whose answer stays invalid, is refused or is cut off
+   * rejects with an `OutputError` instead.
    */
   output?: Output;
-  /** With `approval-required`: the calls waiting for a decision. */
-  pending?: PendingToolCall[];
-  /**
-   * With `approval-required`: the whole stopped run as versioned JSON. Store it, and continue
-   * with `agent.resume(state, { [callId]: "approve" | "deny" | { deny: reason } })` in this or
-   * any other process.
-   */
-  state?: RunState;
+  /** Only a stopped run has calls waiting. */
+  pending?: undefined;
+  /** Only a stopped run has a state to resume. */
+  state?: undefined;
 }
+
+/** The result of a run that stopped because calls wait for a decision nobody gave in this process. */
+export interface AgentStoppedResult extends AgentResultBase {
+  finishReason: "approval-required";
+  /** The model has not answered yet. */
+  output?: undefined;
+  /** The calls waiting for a decision. */
+  pending: PendingToolCall[];
+  /**
+   * The whole stopped run as versioned JSON. Store it, and continue with
+   * `agent.resume(state, { [callId]: "approve" | "deny" | { deny: reason } })` in this or any
+   * other process. (A run on a durable engine's `durability` port waits on the engine instead and
+   * stops only when an `approvalTimeoutMs` you set runs out; the engine keeps that run's journal,
+   * and it comes without a state.)
+   */
+  state: RunState;
+}
+
+/**
+ * What `final` resolves to; `Output` is the structured answer's type (see `output`). Narrow on
+ * `finishReason`: with `"approval-required"`, `pending` and `state` are there; otherwise neither is.
+ *
+ * @example
+ * ```ts
+ * const result = await agent.send("Tidy my notes").final;
+ * if (result.finishReason === "approval-required") await db.save(JSON.stringify(result.state));
+ * else console.log(result.text, result.output);
+ * ```
+ */
+export type AgentResult<Output = unknown> = AgentFinishedResult<Output> | AgentStoppedResult;
 
 /**
  * A running `send()` (or `stream()`): iterate it for events, await `final` for the result.

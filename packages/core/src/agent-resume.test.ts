@@ -305,3 +305,59 @@ describe("resume fails closed", () => {
     expect(bad.message).toContain('must be "approve", "deny" or { deny: "reason" }');
   });
 });
+
+describe("resume() arguments a newcomer gets wrong (issue 26)", () => {
+  const howToPass =
+    'pass the `state` of a result whose finishReason is "approval-required" (`result.state`), as the object or parsed back from its JSON, ' +
+    'for example agent.resume(result.state, { [result.pending[0].id]: "approve" }).';
+
+  async function refusal(value: unknown, decisions?: unknown): Promise<JunctionError> {
+    const { agent } = resumedAgent([], []);
+    const error = await agent
+      .resume(value, decisions as Record<string, "approve">)
+      .final.catch((caught: unknown) => caught);
+    expect(JunctionError.isInstance(error)).toBe(true);
+    return error as JunctionError;
+  }
+
+  it("a missing state names the argument and says what to pass", async () => {
+    for (const [value, described] of [
+      [undefined, "undefined"],
+      [null, "null"],
+      [42, "a number"],
+    ] as const) {
+      const error = await refusal(value);
+      expect(error.code).toBe("run-state-invalid");
+      expect(error.message).toBe(`resume(): the first argument, \`state\`, is ${described}; ${howToPass}`);
+    }
+  });
+
+  it("the whole result instead of its state is named as such", async () => {
+    const { result } = await stoppedRun([]);
+    const error = await refusal(result);
+    expect(error.code).toBe("run-state-invalid");
+    expect(error.message).toBe(
+      "resume(): the first argument, `state`, is a whole run result, not its state; pass `result.state`.",
+    );
+    const ended = await refusal({ ...result, finishReason: "stop" });
+    expect(ended.message).toBe(
+      'resume(): the first argument, `state`, is the result of a run that ended (finishReason "stop"): only a run that stopped with "approval-required" has a `state` to resume.',
+    );
+  });
+
+  it("decisions of the wrong shape name the argument, the pending calls and what a decision looks like", async () => {
+    const { state } = await stoppedRun([]);
+    const expected = (described: string) =>
+      `resume(): the second argument, \`decisions\`, is ${described}; pass an object with a decision per pending call id, ` +
+      'for example { "write": "approve" } (a decision is "approve", "deny" or { deny: "reason" }; the pending calls are "write").';
+    for (const [decisions, described] of [
+      [null, "null"],
+      [["approve"], "an array"],
+      ["approve", "a string"],
+    ] as const) {
+      const error = await refusal(state, decisions);
+      expect(error.code).toBe("invalid-argument");
+      expect(error.message).toBe(expected(described));
+    }
+  });
+});

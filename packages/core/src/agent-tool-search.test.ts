@@ -1,6 +1,7 @@
 import type { ModelRequest, Tool, ToolSource } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { Agent, annotationPolicy, type RunState } from "./index.js";
+import { z } from "zod";
+import { Agent, annotationPolicy, type RunState, tool } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 import { describeToolGroup } from "./tool-search.js";
 
@@ -284,6 +285,95 @@ describe("deferred tools and tool search (client side)", () => {
         toolCallId: "b",
         toolName: "search_tools",
         output: 'No tool matches "zzzz qqqq"; try other words.',
+      },
+    ]);
+  });
+});
+
+describe("tool() carries the per-tool options an Agent reads (issue 26)", () => {
+  // The thirty tools of manyTools(), made with tool(): together over 10% of a 20,000-token window.
+  const zodTools = () =>
+    manyTools([]).map((plain) =>
+      tool({
+        name: plain.name,
+        description: plain.description,
+        schema: z.object({ value: z.string().optional() }),
+        execute: async () => `${plain.name} ran`,
+      }),
+    );
+
+  it("`defer: true` keeps a tool out of the first request and offers search_tools; the model finds and calls it", async () => {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 1_000_000 },
+      responses: [
+        { toolCalls: [{ id: "s", name: "search_tools", input: { query: "archive old invoices" } }] },
+        { toolCalls: [{ id: "a", name: "archive_invoices", input: { before: "2020" } }] },
+        { text: "Archived." },
+      ],
+    });
+    const archive = tool({
+      name: "archive_invoices",
+      description: "Archives old invoices.",
+      schema: z.object({ before: z.string() }),
+      defer: true,
+      execute: async ({ before }) => `archived before ${before}`,
+    });
+    const add = tool({
+      name: "add",
+      description: "Adds two numbers.",
+      schema: z.object({ a: z.number(), b: z.number() }),
+      execute: async ({ a, b }) => String(a + b),
+    });
+    const result = await new Agent({ provider, model: "big", tools: [add, archive] }).send("Archive").final;
+
+    expect(names(provider.requests[0]!)).toEqual(["add", "search_tools"]);
+    expect(names(provider.requests[1]!)).toEqual(["add", "archive_invoices", "search_tools"]);
+    expect(result.steps[1]!.toolResults[0]!.output).toBe("archived before 2020");
+    expect(result.text).toBe("Archived.");
+    expect(archive.defer).toBe(true);
+  });
+
+  it("`alwaysLoad: true` keeps a tool loaded when the automatic mode defers every other one", async () => {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [{ text: "Hello." }],
+    });
+    const clock = tool({
+      name: "now",
+      description: "The current time.",
+      schema: z.object({}),
+      alwaysLoad: true,
+      execute: async () => "noon",
+    });
+    const result = await new Agent({ provider, model: "small", tools: [clock, ...zodTools()] }).send("hi")
+      .final;
+    expect(names(provider.requests[0]!)).toEqual(["now", "search_tools"]);
+    expect(result.warnings.map((warning) => warning.code)).toEqual(["tools-deferred"]);
+    expect(clock.alwaysLoad).toBe(true);
+  });
+
+  it("carries `outputSchema` and `annotations` into the definition the model is sent", async () => {
+    const provider = scriptedModel({ responses: [{ text: "ok" }] });
+    const weather = tool({
+      name: "weather",
+      description: "The weather in a city.",
+      schema: z.object({ city: z.string() }),
+      outputSchema: { type: "object", properties: { celsius: { type: "number" } } },
+      annotations: { readOnlyHint: true },
+      execute: async () => ({ content: [], isError: false, structuredContent: { celsius: 20 } }),
+    });
+    await new Agent({ provider, model: "m", tools: [weather] }).send("x").final;
+    expect(provider.requests[0]!.tools).toEqual([
+      {
+        name: "weather",
+        description: "The weather in a city.",
+        inputSchema: {
+          type: "object",
+          properties: { city: { type: "string" } },
+          required: ["city"],
+        },
+        outputSchema: { type: "object", properties: { celsius: { type: "number" } } },
+        annotations: { readOnlyHint: true },
       },
     ]);
   });

@@ -435,6 +435,7 @@ export class Agent<Output = unknown> {
         });
       },
       coreTools: () => this.#deferred.coreTools(),
+      maxTools: this.#registry.maxTools,
       tools: runner,
       maxSteps: this.maxSteps,
       toolConcurrency: this.toolConcurrency,

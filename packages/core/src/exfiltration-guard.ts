@@ -1,5 +1,6 @@
 import { JunctionError, type Message, type ToolAnnotations, type ToolSource } from "@junction/types";
 import { type NamePattern, toRegExp } from "./approval.js";
+import { CORE_TOOL_NAMES } from "./core-tools.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 
 /**
@@ -72,7 +73,10 @@ export interface CallLedger {
  * The tools whose results in `history` count as private data read: every result of a call that
  * ran as closed-world, of a tool that is closed-world now, and of a tool no longer known (it
  * cannot be told apart, so it counts). Results Junction wrote itself for calls that never ran do
- * not count. Returns the distinct tool names, in order of first reading.
+ * not count, nor do those of Junction's own tools (`search_tools`, `read_tool_result`): they only
+ * read what the run holds. A page `read_tool_result` returns is of a result that stays in the
+ * history and counts there as its own call does. Returns the distinct tool names, in order of
+ * first reading.
  */
 export function privateDataReads(
   history: readonly Message[],
@@ -90,6 +94,8 @@ export function privateDataReads(
       }
       if (ledger.notRun.has(part.toolCallId)) continue;
       const registered = tools.get(part.toolName);
+      // A user's own tool of a core tool's name is registered, and counts by its annotations.
+      if (!registered && CORE_TOOL_NAMES.has(part.toolName)) continue;
       if (!registered || !isOpenWorld(registered.tool.annotations)) names.add(part.toolName);
     }
   }

@@ -2,9 +2,12 @@ export type { SendOptions } from "./agent.js";
 export { Agent, type AgentConfig } from "./agent.js";
 export type {
   AgentEvent,
+  AgentFinishedResult,
   AgentFinishReason,
   AgentHandle,
   AgentResult,
+  AgentResultBase,
+  AgentStoppedResult,
   Step,
   ToolCallOutcome,
 } from "./agent-events.js";
@@ -18,6 +21,7 @@ export {
   type NamePatternPolicy,
   namePatternPolicy,
 } from "./approval.js";
+export { READ_TOOL_RESULT, SEARCH_TOOLS } from "./core-tools.js";
 export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } from "./durability.js";
 export type { ExfiltrationGuardOptions } from "./exfiltration-guard.js";
 export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";
@@ -48,8 +52,8 @@ export {
 export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";
-export { READ_TOOL_RESULT, TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
-export { SEARCH_TOOLS, type ToolSearchOptions } from "./tool-search.js";
+export { TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
+export type { ToolSearchOptions } from "./tool-search.js";
 export type { TraceCarrier } from "./trace-carrier.js";
 export type {
   ModelCallInput,

@@ -22,9 +22,26 @@ export function stepTools(
   const core: CoreTool[] = [...(options.coreTools?.(step.stepNumber) ?? [])];
   const budget = toolResultBudget(contextWindowOf(options.provider, options.model));
   if (hasCutResults(options.history, budget)) core.push(readToolResultTool(options.history, budget));
-  const offered = offerCoreTools({ definitions: step.definitions, core, warn: step.warn });
+  const offered = offerCoreTools({
+    definitions: step.definitions,
+    core,
+    warn: (warning) => warnOncePerRun(run, warning, step.warn),
+    ...(options.maxTools !== undefined ? { maxTools: options.maxTools } : {}),
+    ...(options.output ? { keep: (definition) => options.output!.isAnswerCall(definition) } : {}),
+  });
   run.coreTools = offered.core;
   return offered.definitions;
+}
+
+/** The warnings about the core tools each run gave: the same setup gives the same one every step. */
+const warnedCoreTools = new WeakMap<Run, Set<string>>();
+
+function warnOncePerRun(run: Run, warning: Warning, warn: (warning: Warning) => void): void {
+  const given = warnedCoreTools.get(run) ?? new Set<string>();
+  warnedCoreTools.set(run, given);
+  if (given.has(warning.message)) return;
+  given.add(warning.message);
+  warn(warning);
 }
 
 /** The size of a model request by Junction's estimator, against the model's window. */

@@ -14,7 +14,7 @@ import {
 import { abortError, raceAbort } from "./abort.js";
 import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
-import { withCoreTools } from "./core-tools.js";
+import { READ_TOOL_RESULT, withCoreTools } from "./core-tools.js";
 import { InMemoryDurability, type JSONValue } from "./durability.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { requestSizeOf, stepTools } from "./run-budget.js";
@@ -25,7 +25,7 @@ import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from 
 import { journaledStep } from "./step-failure.js";
 import type { RequestSize } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
-import { messagesWithinBudget, READ_TOOL_RESULT } from "./tool-result-budget.js";
+import { messagesWithinBudget } from "./tool-result-budget.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import { carrierOf, endSpan, inSpan, type Span, startSpan, traceEvent } from "./tracing.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";

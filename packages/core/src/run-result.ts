@@ -1,6 +1,6 @@
-import type { AgentResult } from "./agent-events.js";
+import type { AgentResult, AgentStoppedResult } from "./agent-events.js";
 import { type Durability, InMemoryDurability } from "./durability.js";
-import { type RunState, stoppedRunState } from "./run-state.js";
+import { stoppedRunState } from "./run-state.js";
 import type { RunLoopResult } from "./run-types.js";
 
 /**
@@ -15,17 +15,25 @@ export function finalResult(
   > & {
     durability: Durability;
   },
-): AgentResult & { state?: RunState } {
-  const { interruption, trace, ...rest } = result;
-  if (!interruption || !(parts.durability instanceof InMemoryDurability)) return rest;
+): AgentResult {
+  const { interruption, trace, finishReason, pending, output, ...rest } = result;
+  if (finishReason !== "approval-required") {
+    return { ...rest, finishReason, ...("output" in result ? { output } : {}) };
+  }
+  const stopped = { ...rest, finishReason, pending: pending ?? [] };
+  if (!interruption || !(parts.durability instanceof InMemoryDurability)) {
+    // A durable engine's port holds the journal a state would carry: a run on one stops here only
+    // when an `approvalTimeoutMs` the caller set ran out, and has no state to resume from.
+    return stopped as AgentStoppedResult;
+  }
   const { durability, ...described } = parts;
   const state = stoppedRunState({
     ...described,
     ...(trace ? { trace } : {}),
     journal: durability,
     step: interruption.step,
-    pending: rest.pending ?? [],
+    pending: stopped.pending,
     usageBefore: interruption.usageBefore,
   });
-  return { ...rest, state };
+  return { ...stopped, state };
 }

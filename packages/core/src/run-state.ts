@@ -185,13 +185,40 @@ export interface ResumePlan {
   warnings: Warning[];
 }
 
+/** How a caller of {@link planResume} names its arguments in errors, and how it is called. */
+export interface ResumeArguments {
+  /** The method: `resume()`. */
+  method: string;
+  /** The state argument as a sentence names it before "is …": "the first argument, `state`,". */
+  state: string;
+  /** The decisions argument. */
+  decisions: string;
+  /** A call that resumes, as an example for errors. */
+  example: string;
+}
+
+/** `agent.resume(state, decisions)`'s arguments. */
+export const AGENT_RESUME_ARGUMENTS: ResumeArguments = {
+  method: "resume()",
+  state: "the first argument, `state`,",
+  decisions: "the second argument, `decisions`,",
+  example: 'agent.resume(result.state, { [result.pending[0].id]: "approve" })',
+};
+
 /**
  * Reads a stored run and the decisions for its pending calls into the journal its replay starts
  * from. A pending call whose arguments were edited is denied, whatever was decided. Throws
- * `run-state-invalid` for a malformed state, `invalid-argument` for a decision no call waits for.
+ * `run-state-invalid` for a missing or malformed state, `invalid-argument` for decisions that are
+ * not an object or a decision no call waits for; each error names the argument as `names` says.
  */
-export function planResume(input: unknown, decisions: Record<string, ResumeDecision>): ResumePlan {
+export function planResume(
+  input: unknown,
+  decisions: Record<string, ResumeDecision>,
+  names: ResumeArguments = AGENT_RESUME_ARGUMENTS,
+): ResumePlan {
+  checkStateArgument(input, names);
   const state = parseRunState(input);
+  checkDecisionsArgument(decisions, state, names);
   const journal: Record<string, JSONValue> = {
     ...state.journal,
     ...(decisionSignals(state, decisions) as Record<string, JSONValue>),
@@ -207,6 +234,41 @@ export function planResume(input: unknown, decisions: Record<string, ResumeDecis
     journal[signalKey(approvalSignal(state.step, id))] = { approved: false, reason };
   }
   return { state, journal, warnings };
+}
+
+/** A state argument that cannot be a state at all (nothing, a number, the whole result), named as the caller names it. */
+function checkStateArgument(input: unknown, names: ResumeArguments): void {
+  if (typeof input === "string" || (isRecord(input) && !Array.isArray(input) && !isRunResult(input))) return;
+  const finished = isRunResult(input) ? (input as { finishReason: unknown }).finishReason : undefined;
+  const detail = isRunResult(input)
+    ? finished === "approval-required"
+      ? "is a whole run result, not its state; pass `result.state`."
+      : `is the result of a run that ended (finishReason ${JSON.stringify(finished)}): only a run that stopped with "approval-required" has a \`state\` to resume.`
+    : `is ${describeValue(input)}; pass the \`state\` of a result whose finishReason is "approval-required" (\`result.state\`), ` +
+      `as the object or parsed back from its JSON, for example ${names.example}.`;
+  throw new JunctionError("run-state-invalid", `${names.method}: ${names.state} ${detail}`);
+}
+
+function isRunResult(value: unknown): boolean {
+  return isRecord(value) && value.kind === undefined && "finishReason" in value && "messages" in value;
+}
+
+function checkDecisionsArgument(decisions: unknown, state: RunState, names: ResumeArguments): void {
+  if (isRecord(decisions) && !Array.isArray(decisions)) return;
+  const pending = state.pending.map((call) => JSON.stringify(call.id));
+  throw new JunctionError(
+    "invalid-argument",
+    `${names.method}: ${names.decisions} is ${describeValue(decisions)}; pass an object with a decision per pending call id, ` +
+      `for example { ${pending[0]}: "approve" } (a decision is "approve", "deny" or { deny: "reason" }; the pending calls are ${pending.join(", ")}).`,
+  );
+}
+
+/** A value as an error names it: `undefined`, `null`, `an array`, `a number`. */
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 /** The state of a run that stopped for approvals at `step`, from its in-memory journal. */

@@ -9,7 +9,7 @@ import type {
   Usage,
   Warning,
 } from "@junction/types";
-import type { AgentEvent, AgentResult, PendingToolCall } from "./agent-events.js";
+import type { AgentEvent, AgentFinishReason, AgentResultBase, PendingToolCall } from "./agent-events.js";
 import type { ConcurrencyLimit } from "./concurrency-limit.js";
 import type { Durability } from "./durability.js";
 import type { GateEntry } from "./run-journal.js";
@@ -108,6 +108,11 @@ export interface RunLoopOptions {
    * by the loop without the approval policy. Only with `tools`.
    */
   coreTools?(step: number): CoreTool[];
+  /**
+   * Tools one request may carry, Junction's own included (the Agent's `toolLimits.maxTools`):
+   * when the core tools would go over it, the last of the step's tools make room. Omitted: no bound.
+   */
+  maxTools?: number;
   settings?: ModelSettings;
   signal?: AbortSignal;
   tracer?: Tracer;
@@ -129,8 +134,15 @@ export interface RunLoopOptions {
   emit(event: AgentEvent): void;
 }
 
-/** A run's result, and where it stopped when it stopped for approvals. */
-export interface RunLoopResult extends AgentResult {
+/**
+ * A run's result before `finalResult` shapes it for the user, and where it stopped when it
+ * stopped for approvals.
+ */
+export interface RunLoopResult extends AgentResultBase {
+  finishReason: AgentFinishReason;
+  output?: unknown;
+  /** With `approval-required`: the calls waiting for a decision. */
+  pending?: PendingToolCall[];
   /** Set when the run stopped for approvals: the step that stopped and the usage before it. */
   interruption?: { step: number; usageBefore: Usage };
   /** With `interruption`: the trace context of the run's first part, for `RunState.trace`. */

@@ -167,3 +167,30 @@ describe("stream() and generate() with approvals", () => {
     expect(JSON.stringify(result.steps[0]!.toolResults[1]!.output)).toContain("was denied: not this one.");
   });
 });
+
+describe("generate({ resume }) arguments a newcomer gets wrong (issue 26)", () => {
+  const base = () => ({ provider: scriptedModel([]), model: "m", tools, onToolCall: async () => "x" });
+
+  it("a state given as `resume` itself, or no `resume.state`, names the argument and says what to pass", async () => {
+    const first = await generate({
+      provider: scriptedModel([{ toolCalls: [{ id: "e1", name: "echo", input: { text: "hi" } }] }]),
+      model: "m",
+      messages,
+      tools,
+      onToolCall: async () => "x",
+      approval: () => "ask",
+    });
+    expect(first.finishReason).toBe("approval-required");
+    await expect(generate({ ...base(), resume: first.state as never })).rejects.toMatchObject({
+      code: "invalid-argument",
+      message:
+        'stream(): `resume` is a run state itself; pass { state: result.state, decisions: { [callId]: "approve" } }.',
+    });
+    await expect(generate({ ...base(), resume: {} as never })).rejects.toMatchObject({
+      code: "run-state-invalid",
+      message:
+        'stream(): `resume.state` is undefined; pass the `state` of a result whose finishReason is "approval-required" (`result.state`), as the object or parsed back from its JSON, ' +
+        'for example { state: result.state, decisions: { [result.pending[0].id]: "approve" } }.',
+    });
+  });
+});

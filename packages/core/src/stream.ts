@@ -151,7 +151,19 @@ async function run(
   let plan: ResumePlan | undefined;
   try {
     if (options.resume) {
-      plan = planResume(options.resume.state, options.resume.decisions ?? {});
+      const resume = options.resume as Record<string, unknown>;
+      if (resume.kind === "junction.run-state") {
+        throw new JunctionError(
+          "invalid-argument",
+          'stream(): `resume` is a run state itself; pass { state: result.state, decisions: { [callId]: "approve" } }.',
+        );
+      }
+      plan = planResume(resume.state, (resume.decisions ?? {}) as Record<string, ResumeDecision>, {
+        method: "stream()",
+        state: "`resume.state`",
+        decisions: "`resume.decisions`",
+        example: '{ state: result.state, decisions: { [result.pending[0].id]: "approve" } }',
+      });
       history = structuredClone(plan.state.messages);
     } else {
       history = validateMessages(structuredClone(options.messages));

@@ -11,6 +11,8 @@ export interface ToolLimits {
    * Tools offered on one model request. Local tools come first; the rest is shared fairly
    * among the MCP sources (a source listing fewer than its share keeps all of them, the others
    * keep their first tools), so one server listing thousands cannot crowd out the others.
+   * Junction's own tools (`search_tools`, `read_tool_result`) count too: on a request where they
+   * would go over, the last of the other tools make room.
    * @default 256
    */
   maxTools?: number;

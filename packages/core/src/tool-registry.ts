@@ -6,6 +6,7 @@ import {
   type ToolSource,
   type Warning,
 } from "@junction/types";
+import { CORE_TOOL_NAMES } from "./core-tools.js";
 import { type KeptTool, limitToolList, resolveToolLimits, type ToolLimits } from "./tool-list-limits.js";
 import type { ToolDeferral } from "./tool-search.js";
 
@@ -124,12 +125,7 @@ export class ToolRegistry {
       ],
       this.#limits,
     );
-    for (const { key, warning } of limited.warnings) {
-      if (this.#warnedLimits.has(key)) continue;
-      if (this.#warnedLimits.size >= MAX_REMEMBERED_WARNINGS) this.#warnedLimits.clear();
-      this.#warnedLimits.add(key);
-      warn(warning);
-    }
+    for (const { key, warning } of limited.warnings) this.#warnOnce(key, warning, warn);
     const resolved = new Map<string, RegisteredTool>();
     const add = (candidate: Tool, state: SourceState | undefined) => {
       const source = state?.label;
@@ -169,6 +165,11 @@ export class ToolRegistry {
     }));
   }
 
+  /** Tools one model request may carry (`toolLimits.maxTools`), Junction's own included. */
+  get maxTools(): number {
+    return this.#limits.maxTools;
+  }
+
   /** The definitions of the last resolved tools, in a stable order. */
   get definitions(): ToolDefinition[] {
     return this.#definitions;
@@ -189,6 +190,13 @@ export class ToolRegistry {
         // A source failing to unsubscribe must not keep the others subscribed.
       }
     }
+  }
+
+  #warnOnce(key: string, warning: Warning, warn: (warning: Warning) => void): void {
+    if (this.#warnedLimits.has(key)) return;
+    if (this.#warnedLimits.size >= MAX_REMEMBERED_WARNINGS) this.#warnedLimits.clear();
+    this.#warnedLimits.add(key);
+    warn(warning);
   }
 
   async #list(state: SourceState, warn: (warning: Warning) => void): Promise<void> {
@@ -242,9 +250,31 @@ export class ToolRegistry {
         return false;
       }
       names.add(candidate.name);
+      // What a server lists is untrusted: it must not take the place of Junction's own tools (a
+      // "search_tools" answering the model's searches, a "read_tool_result" paging results).
+      if (CORE_TOOL_NAMES.has(candidate.name)) {
+        this.#warnOnce(
+          `core-tool-name\0${state.label}\0${candidate.name}`,
+          {
+            code: "core-tool-name-taken",
+            message:
+              `${state.label} lists a tool named "${candidate.name}", the name of Junction's own tool; Junction's stays and the server's was left out. ` +
+              `Give the source ${state.prefix ? "another" : "a"} prefix to offer its tool, for example mcps: [{ mcp, prefix: "${suggestedPrefix(state)}" }].`,
+          },
+          warn,
+        );
+        return false;
+      }
       return true;
     }) as Tool[];
   }
+}
+
+/** A prefix to suggest for a source: its name made fit for tool names, else `server`. */
+function suggestedPrefix(state: SourceState): string {
+  const name = typeof state.source.name === "string" ? state.source.name : "";
+  const fitted = name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 20);
+  return fitted.length > 0 && fitted !== state.prefix ? fitted : "server";
 }
 
 function toDefinition({ tool, description, outputSchemaDropped }: KeptTool): ToolDefinition {

@@ -6,7 +6,7 @@ import type {
   ToolResultPart,
   Warning,
 } from "@junction/types";
-import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput } from "./core-tools.js";
+import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, READ_TOOL_RESULT } from "./core-tools.js";
 import { messagesForModel } from "./media-limits.js";
 import type { CoreTool } from "./run-types.js";
 import { contextWindowOf, estimatePartTokens, TOKEN_ESTIMATE } from "./token-estimate.js";
@@ -17,9 +17,6 @@ export const TOOL_RESULT_WINDOW_SHARE = 0.1;
 
 /** The least a tool result may take, however small the window: 1,000 tokens. */
 export const MIN_TOOL_RESULT_TOKENS = 1_000;
-
-/** The name of the tool the model reads the rest of a cut result with. */
-export const READ_TOOL_RESULT = "read_tool_result";
 
 /** How much of one tool result reaches the model. */
 export interface ToolResultBudget {

@@ -1,12 +1,9 @@
 import type { ToolDefinition, ToolGroup, Warning } from "@junction/types";
-import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput } from "./core-tools.js";
+import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, SEARCH_TOOLS } from "./core-tools.js";
 import type { CoreTool } from "./run-types.js";
 import { estimateToolDefinitionTokens } from "./token-estimate.js";
 import { searchTerms } from "./tool-search-terms.js";
 import { weightedQueryTerms } from "./tool-search-thesaurus.js";
-
-/** The name of the tool the model finds deferred tools with. */
-export const SEARCH_TOOLS = "search_tools";
 
 /**
  * When an Agent sends its tools' definitions only once the model finds them (`search_tools`).

@@ -28,8 +28,29 @@ export interface ToolDefinitionWithSchema<S extends ZodObject> {
   description: string;
   /** The input, as a zod object. Its JSON Schema (zod's own conversion) is what the model sees. */
   schema: S;
-  /** Optional MCP-style hints, read by approval policies such as `annotationPolicy`. */
+  /**
+   * Optional MCP-style hints, read by approval policies such as `annotationPolicy` and by the
+   * exfiltration guard (`openWorldHint: false` makes the tool's results private data).
+   */
   annotations?: Tool["annotations"];
+  /**
+   * Optional JSON Schema of the tool's `structuredContent`, sent to the model with the tool's
+   * definition. Not checked against what `execute` returns: the tool is your own code.
+   */
+  outputSchema?: Tool["outputSchema"];
+  /**
+   * Send the tool's definition only once the model finds it with the tool search an Agent adds
+   * (`search_tools`, or the vendor's own): it saves the definition's tokens on every request and
+   * costs a search before the tool's first use. Ignored with `toolSearch: { mode: "off" }`.
+   * @default false
+   */
+  defer?: boolean;
+  /**
+   * Send the tool's definition on every request, even when the Agent defers tools (the automatic
+   * mode of `toolSearch`, or `defer`). Wins over `defer`.
+   * @default false
+   */
+  alwaysLoad?: boolean;
   /** Runs the tool with validated input (defaults and transforms applied). */
   execute(input: z.output<S>, context?: ToolContext): Promise<ToolOutput>;
 }
@@ -49,7 +70,7 @@ export interface ToolDefinitionWithSchema<S extends ZodObject> {
  * ```
  */
 export function tool<S extends ZodObject>(definition: ToolDefinitionWithSchema<S>): ZodTool<z.output<S>> {
-  const { name, description, schema, annotations } = definition;
+  const { name, description, schema, annotations, outputSchema, defer, alwaysLoad } = definition;
   if (typeof name !== "string" || name.length === 0) {
     throw new JunctionError("invalid-argument", "tool(): `name` must be a non-empty string.");
   }
@@ -65,7 +86,10 @@ export function tool<S extends ZodObject>(definition: ToolDefinitionWithSchema<S
     name,
     description,
     inputSchema,
+    ...(outputSchema ? { outputSchema } : {}),
     ...(annotations ? { annotations } : {}),
+    ...(typeof defer === "boolean" ? { defer } : {}),
+    ...(typeof alwaysLoad === "boolean" ? { alwaysLoad } : {}),
     async execute(input, context) {
       const parsed = schema.safeParse(input);
       if (!parsed.success) {
