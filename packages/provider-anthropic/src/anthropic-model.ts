@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
+import { browserRefusalError, loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
 import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
 import { AnthropicStreamState } from "./anthropic-stream-state.js";
@@ -29,14 +29,26 @@ export function createAnthropicModel(
     });
     const baseURL = loadSetting({ value: settings.baseURL, environmentVariable: "ANTHROPIC_BASE_URL" });
     const sdk = await loadAnthropicSDK();
-    const client = new sdk.default({
-      apiKey,
-      ...(baseURL !== undefined ? { baseURL } : {}),
-      ...(settings.headers !== undefined ? { defaultHeaders: settings.headers } : {}),
-      ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-      ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
-      ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
-    });
+    let client: Anthropic;
+    try {
+      client = new sdk.default({
+        apiKey,
+        ...(baseURL !== undefined ? { baseURL } : {}),
+        ...(settings.headers !== undefined ? { defaultHeaders: settings.headers } : {}),
+        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+        ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
+        ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
+        ...(settings.dangerouslyAllowBrowser ? { dangerouslyAllowBrowser: true } : {}),
+      });
+    } catch (error) {
+      throw (
+        browserRefusalError(error, {
+          provider: anthropicProviderName,
+          factory: "anthropic",
+          sdk: "@anthropic-ai/sdk",
+        }) ?? error
+      );
+    }
     loaded ??= { client, sdk };
     return loaded;
   };
