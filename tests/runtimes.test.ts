@@ -49,7 +49,7 @@ beforeAll(async () => {
     // Node.js starts the stdio server in every runtime that can start one.
     stdio: { command: process.execPath, args: [everythingEntry, "stdio"] },
   };
-});
+}, 60_000);
 
 afterAll(async () => {
   await fake?.close();
