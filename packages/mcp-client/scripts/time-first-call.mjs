@@ -6,7 +6,8 @@
 //   node scripts/time-first-call.mjs [runs=7]
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { MCP } from "../dist/index.js";
+// The "node" entry: the one with stdio, as `@junction/mcp-client` resolves on Node.js.
+import { MCP } from "../dist/node.js";
 
 const require = createRequire(import.meta.url);
 const manifestPath = require.resolve("@modelcontextprotocol/server-everything/package.json");

@@ -18,6 +18,7 @@ import { fetchWithOwnSignal } from "./fetch-with-own-signal.js";
 import type { MCPConfig, MCPHttpConfig, MCPProtocolVersion } from "./mcp-config.js";
 import { httpStatus, isEraNegotiationFailure, isRequestTimeout, safeError } from "./mcp-errors.js";
 import { tapTransport } from "./message-tap.js";
+import { stdioTransportFactory } from "./stdio-support.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
 
 /** The client identity sent in `initialize` (and, on 2026-07-28, in every request's `_meta`). */
@@ -112,9 +113,9 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
   };
   switch (config.transport) {
     case "stdio": {
-      const { StdioProcessTransport } = await import("./stdio-transport.js");
+      const startProcess = await stdioTransportFactory(setup.serverName());
       const spawn = () =>
-        new StdioProcessTransport({
+        startProcess({
           command: config.command,
           args: config.args,
           env: config.env,

@@ -5,31 +5,44 @@ import { describe, expect, it } from "vitest";
 
 const srcDir = dirname(fileURLToPath(import.meta.url));
 
-/** Static imports (not `import()`) of a source file, followed through the package's own files. */
-function staticImports(file: string, seen = new Set<string>()): string[] {
+/**
+ * The imports of a source file, followed through the package's own files: static ones (not type-only)
+ * and, with `dynamic`, `import()` too, which bundlers follow as well.
+ */
+function reachableImports(file: string, dynamic: boolean, seen = new Set<string>()): string[] {
   if (seen.has(file)) return [];
   seen.add(file);
   const source = readFileSync(join(srcDir, file), "utf8");
   const specifiers = [...source.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)"/gms)]
     .filter((match) => !/^(?:import|export)\s+type\s/.test(match[0]))
     .map((match) => match[1] as string);
-  return specifiers.flatMap((specifier) =>
+  const sideEffectOnly = [...source.matchAll(/^import\s+"([^"]+)"/gm)].map((match) => match[1] as string);
+  const loaded = dynamic
+    ? [...source.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)].map((match) => match[1] as string)
+    : [];
+  return [...specifiers, ...sideEffectOnly, ...loaded].flatMap((specifier) =>
     specifier.startsWith("./")
-      ? [specifier, ...staticImports(specifier.replace(/\.js$/, ".ts"), seen)]
+      ? [specifier, ...reachableImports(specifier.replace(/\.js$/, ".ts"), dynamic, seen)]
       : [specifier],
   );
 }
 
 describe("the root entry", () => {
-  it("imports nothing Node-only statically; process spawning is loaded on demand", () => {
-    const imports = staticImports("index.ts");
+  it("reaches nothing Node-only, not even through import(), so it bundles for browsers and Workers", () => {
+    const imports = reachableImports("index.ts", true);
     expect(imports).toContain("./mcp.js");
     expect(imports.filter((specifier) => specifier.startsWith("node:"))).toEqual([]);
     expect(imports).not.toContain("./stdio-transport.js");
+    expect(imports).not.toContain("./node.js");
     expect(imports).not.toContain("@modelcontextprotocol/client/stdio");
-    expect(readFileSync(join(srcDir, "mcp-session.ts"), "utf8")).toContain(
-      'await import("./stdio-transport.js")',
-    );
+  });
+
+  it("the node entry is the root entry plus the stdio transport, loaded on demand", () => {
+    expect(reachableImports("node.ts", false)).not.toContain("./stdio-transport.js");
+    const imports = reachableImports("node.ts", true);
+    expect(imports).toContain("./index.js");
+    expect(imports).toContain("./stdio-transport.js");
+    expect(imports).toContain("@modelcontextprotocol/client/stdio");
   });
 });
 

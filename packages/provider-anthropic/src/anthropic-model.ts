@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
+import { browserRefusalError, loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
 import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
 import { AnthropicStreamState } from "./anthropic-stream-state.js";
@@ -29,20 +29,32 @@ export function createAnthropicModel(
     });
     const baseURL = loadSetting({ value: settings.baseURL, environmentVariable: "ANTHROPIC_BASE_URL" });
     const sdk = await loadAnthropicSDK();
-    const client = new sdk.default({
-      apiKey,
-      ...(baseURL !== undefined ? { baseURL } : {}),
-      ...(settings.headers !== undefined ? { defaultHeaders: settings.headers } : {}),
-      ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-      ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
-      ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
-      // The SDK traces its calls with the global tracer provider and sends `traceparent` and
-      // `baggage` to the API unless told not to. Junction's own `chat` span already covers each
-      // call (with @junction/otel), so the SDK's would count every inference twice; and with
-      // Junction's tracing off, an app's OpenTelemetry setup should not leak trace context to the
-      // vendor. Set as an option, so the SDK's ANTHROPIC_OPEN_TELEMETRY* variables do not apply.
-      openTelemetry: { traces: false, propagation: false },
-    });
+    let client: Anthropic;
+    try {
+      client = new sdk.default({
+        apiKey,
+        ...(baseURL !== undefined ? { baseURL } : {}),
+        ...(settings.headers !== undefined ? { defaultHeaders: settings.headers } : {}),
+        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+        ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
+        ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
+        ...(settings.dangerouslyAllowBrowser ? { dangerouslyAllowBrowser: true } : {}),
+        // The SDK traces its calls with the global tracer provider and sends `traceparent` and
+        // `baggage` to the API unless told not to. Junction's own `chat` span already covers each
+        // call (with @junction/otel), so the SDK's would count every inference twice; and with
+        // Junction's tracing off, an app's OpenTelemetry setup should not leak trace context to the
+        // vendor. Set as an option, so the SDK's ANTHROPIC_OPEN_TELEMETRY* variables do not apply.
+        openTelemetry: { traces: false, propagation: false },
+      });
+    } catch (error) {
+      throw (
+        browserRefusalError(error, {
+          provider: anthropicProviderName,
+          factory: "anthropic",
+          sdk: "@anthropic-ai/sdk",
+        }) ?? error
+      );
+    }
     loaded ??= { client, sdk };
     return loaded;
   };

@@ -27,6 +27,15 @@ export interface AnthropicProviderSettings {
   /** A `fetch` to use instead of the global one (proxies, tests). */
   fetch?: typeof fetch;
   /**
+   * Lets the Anthropic SDK run in a browser, which it refuses by default (its `dangerouslyAllowBrowser`
+   * option): an API key given to a web page can be read by everyone who opens the page. Turn it on
+   * only where the page holds no real key: a proxy of your own that adds the key on its side (give
+   * `apiKey` a placeholder the proxy replaces), or a local server that needs none.
+   * Outside browsers (Node.js, Bun, Deno, Workers) it changes nothing.
+   * @default false
+   */
+  dangerouslyAllowBrowser?: boolean;
+  /**
    * `max_tokens` for requests that do not set `maxTokens` (the Messages API requires one).
    * With extended thinking on, the thinking budget is added to it.
    * @default 4096

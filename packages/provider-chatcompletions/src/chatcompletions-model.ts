@@ -1,4 +1,4 @@
-import { loadSetting, toAbortError } from "@junction/provider-utils";
+import { browserRefusalError, loadSetting, toAbortError } from "@junction/provider-utils";
 import { type ModelRequest, type ModelStreamEvent, ProviderError } from "@junction/types";
 import type OpenAI from "openai";
 import { buildChatCompletionsRequest } from "./build-chatcompletions-request.js";
@@ -35,8 +35,9 @@ export function createChatCompletionsModel(
           ? settings.apiKey.trim() || undefined
           : loadSetting({ environmentVariable: "OPENAI_API_KEY" });
     const sdk = await loadOpenAISDK();
-    loaded ??= {
-      client: new sdk.default({
+    let client: OpenAI;
+    try {
+      client = new sdk.default({
         // The SDK insists on a key; servers that need none get no Authorization header at all.
         apiKey: apiKey ?? "unused",
         baseURL,
@@ -47,9 +48,14 @@ export function createChatCompletionsModel(
         ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
         ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
         ...(settings.fetch ? { fetch: settings.fetch } : {}),
-      }),
-      sdk,
-    };
+        ...(settings.dangerouslyAllowBrowser ? { dangerouslyAllowBrowser: true } : {}),
+      });
+    } catch (error) {
+      throw (
+        browserRefusalError(error, { provider: name, factory: "chatCompletions", sdk: "openai" }) ?? error
+      );
+    }
+    loaded ??= { client, sdk };
     return loaded;
   };
 

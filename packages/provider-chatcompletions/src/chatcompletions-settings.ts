@@ -58,6 +58,15 @@ export interface ChatCompletionsSettings {
   structuredOutputs?: "json-schema" | "json-object" | "none";
   /** A `fetch` to use instead of the global one (proxies, tests). */
   fetch?: typeof fetch;
+  /**
+   * Lets the `openai` SDK run in a browser, which it refuses by default (its `dangerouslyAllowBrowser`
+   * option): an API key given to a web page can be read by everyone who opens the page. Turn it on
+   * only where the page holds no real key: a keyless local server such as Ollama, LM Studio or llama.cpp
+   * (with a `baseURL`, no key is sent), or a proxy of your own that adds the key on its side.
+   * Outside browsers (Node.js, Bun, Deno, Workers) it changes nothing.
+   * @default false
+   */
+  dangerouslyAllowBrowser?: boolean;
 }
 
 /** The provider's name: `settings.name`, else `"chatcompletions"`. */

@@ -1,4 +1,4 @@
-import { loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
+import { browserRefusalError, loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
 import type OpenAI from "openai";
 import { buildOpenAIRequest } from "./build-openai-request.js";
@@ -22,18 +22,27 @@ export function createOpenAIClientLoader(
       label: "OpenAI",
     });
     const sdk = await loadOpenAISDK();
-    const client = new sdk.default({
-      apiKey,
-      baseURL:
-        loadSetting({ value: settings.baseURL, environmentVariable: "OPENAI_BASE_URL" }) ??
-        "https://api.openai.com/v1",
-      organization: settings.organization ?? null,
-      project: settings.project ?? null,
-      defaultHeaders: settings.headers,
-      maxRetries: settings.maxRetries,
-      timeout: settings.timeout,
-      fetch: settings.fetch,
-    });
+    let client: OpenAI;
+    try {
+      client = new sdk.default({
+        apiKey,
+        baseURL:
+          loadSetting({ value: settings.baseURL, environmentVariable: "OPENAI_BASE_URL" }) ??
+          "https://api.openai.com/v1",
+        organization: settings.organization ?? null,
+        project: settings.project ?? null,
+        defaultHeaders: settings.headers,
+        maxRetries: settings.maxRetries,
+        timeout: settings.timeout,
+        fetch: settings.fetch,
+        ...(settings.dangerouslyAllowBrowser ? { dangerouslyAllowBrowser: true } : {}),
+      });
+    } catch (error) {
+      throw (
+        browserRefusalError(error, { provider: openAIProviderName, factory: "openai", sdk: "openai" }) ??
+        error
+      );
+    }
     loaded ??= { client, sdk };
     return loaded;
   };

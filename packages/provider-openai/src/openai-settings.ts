@@ -20,6 +20,15 @@ export interface OpenAIProviderSettings {
   /** A fetch implementation, for proxies or tests. @default globalThis.fetch */
   fetch?: typeof fetch;
   /**
+   * Lets the `openai` SDK run in a browser, which it refuses by default (its `dangerouslyAllowBrowser`
+   * option): an API key given to a web page can be read by everyone who opens the page. Turn it on
+   * only where the page holds no real key: a proxy of your own that adds the key on its side (give
+   * `apiKey` a placeholder the proxy replaces), or a local server that needs none.
+   * Outside browsers (Node.js, Bun, Deno, Workers) it changes nothing.
+   * @default false
+   */
+  dangerouslyAllowBrowser?: boolean;
+  /**
    * Send function tools in strict mode, with each schema rewritten to OpenAI's strict rules
    * (schemas that cannot be strict are sent non-strict, with a warning). A request can override
    * it with `providerOptions.openai.strictTools`.

@@ -1,4 +1,5 @@
 export { type AlternatingMessage, appendAlternating } from "./append-alternating.js";
+export { browserRefusalError } from "./browser-refusal-error.js";
 export { closedObjectSchema } from "./closed-object-schema.js";
 export {
   type ContentPartPlace,

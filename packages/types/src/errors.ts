@@ -10,6 +10,7 @@ export type JunctionErrorCode =
   | "mcp-request-failed"
   | "mcp-invalid-response"
   | "mcp-config-invalid"
+  | "mcp-transport-unsupported"
   | "mcp-capability-missing"
   | "mcp-skill-verification-failed"
   // tools and the agent

@@ -1,0 +1,46 @@
+import { ProviderError } from "@junction/types";
+import { collectStream, readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { anthropic } from "./anthropic-provider.js";
+
+let fake: WireFake;
+beforeEach(async () => {
+  fake = await startWireFake();
+  fake.enqueue({ chunks: readSSEFixture(new URL("./__fixtures__/anthropic-text.sse.txt", import.meta.url)) });
+  // What the vendor SDK takes for a browser page: a window with a document, and a navigator.
+  vi.stubGlobal("window", { document: {} });
+});
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await fake.close();
+});
+
+// The text of the fixture streamed back.
+const EXPECTED =
+  "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?";
+const request = { model: "claude-sonnet-4-6", messages: [{ role: "user" as const, content: "Hello" }] };
+const textOf = (events: { type: string; text?: string }[]) =>
+  events.flatMap((event) => (event.type === "text-delta" ? [event.text] : [])).join("");
+
+describe("in a browser", () => {
+  it("is refused by the vendor SDK unless dangerouslyAllowBrowser is set, before any request", async () => {
+    const { error } = await collectStream(
+      anthropic({ apiKey: "test-key", baseURL: fake.url }).stream(request),
+    );
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect((error as ProviderError).code).toBe("provider-config-invalid");
+    expect((error as Error).message).toContain("pass anthropic({ dangerouslyAllowBrowser: true })");
+    // The SDK's own refusal is the cause.
+    expect(((error as Error).cause as Error).message).toContain("browser-like environment");
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("runs with dangerouslyAllowBrowser: true, which reaches the SDK", async () => {
+    const { events, error } = await collectStream(
+      anthropic({ apiKey: "test-key", baseURL: fake.url, dangerouslyAllowBrowser: true }).stream(request),
+    );
+    expect(error).toBeUndefined();
+    expect(fake.requests).toHaveLength(1);
+    expect(textOf(events)).toBe(EXPECTED);
+  });
+});
