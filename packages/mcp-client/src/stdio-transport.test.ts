@@ -79,6 +79,21 @@ describe("StdioProcessTransport line splitting", () => {
     expect(transport.garbageLines).toBe(1);
   });
 
+  it("holds a line that ends in the chunk that takes it past maxLineChars to the limit too", async () => {
+    // The second write ends the overlong line: on a loaded machine the last two writes of the
+    // test above can arrive as one chunk like this, which was reported as "not JSON-RPC".
+    const { transport, messages, errors } = await transportWriting(
+      ["y".repeat(600), `${"y".repeat(1200)}\n${note(8)}\n`],
+      1000,
+    );
+    await vi.waitFor(() => expect(messages).toHaveLength(1));
+    expect(messages[0]?.params.n).toBe(8);
+    expect(errors.map((error) => error.message)).toEqual([
+      "server wrote a line longer than 1000 characters; it was dropped",
+    ]);
+    expect(transport.garbageLines).toBe(1);
+  });
+
   it("reports JSON that is not a JSON-RPC message as garbage, with a preview", async () => {
     const { messages, errors } = await transportWriting([
       "[1, 2, 3]\r\n",

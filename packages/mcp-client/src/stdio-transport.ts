@@ -153,12 +153,20 @@ export class StdioProcessTransport implements Transport {
    * chunks costs linear time, not quadratic.
    */
   private receive(chunk: string): void {
+    const maxLineChars = this.options.maxLineChars ?? 64 * 1024 * 1024;
     let start = 0;
     for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", start)) {
       let line = chunk.slice(start, newline);
       start = newline + 1;
       if (this.droppingLine) {
         this.droppingLine = false; // the end of an overlong line that was already dropped
+        continue;
+      }
+      // A line that ends in this chunk is held to the limit too, however its pieces arrived.
+      if (this.partialLength + line.length > maxLineChars) {
+        this.partial = [];
+        this.partialLength = 0;
+        this.dropOverlongLine(maxLineChars);
         continue;
       }
       if (this.partial.length > 0) {
@@ -173,19 +181,22 @@ export class StdioProcessTransport implements Transport {
     const rest = start === 0 ? chunk : chunk.slice(start);
     this.partial.push(rest);
     this.partialLength += rest.length;
-    const maxLineChars = this.options.maxLineChars ?? 64 * 1024 * 1024;
     if (this.partialLength > maxLineChars) {
       this.partial = [];
       this.partialLength = 0;
       this.droppingLine = true;
-      this.garbageLines++;
-      this.onerror?.(
-        new JunctionError(
-          "mcp-invalid-response",
-          `server wrote a line longer than ${maxLineChars} characters; it was dropped`,
-        ),
-      );
+      this.dropOverlongLine(maxLineChars);
     }
+  }
+
+  private dropOverlongLine(maxLineChars: number): void {
+    this.garbageLines++;
+    this.onerror?.(
+      new JunctionError(
+        "mcp-invalid-response",
+        `server wrote a line longer than ${maxLineChars} characters; it was dropped`,
+      ),
+    );
   }
 
   private handleLine(line: string): void {
