@@ -21,13 +21,8 @@ import {
 import { validateMessages } from "./message-validation.js";
 import { runLoop } from "./run-loop.js";
 import { finalResult } from "./run-result.js";
-import {
-  closeRunState,
-  planResume,
-  type ResumeDecision,
-  type ResumePlan,
-  type RunState,
-} from "./run-state.js";
+import { planResume, type ResumeGuard, type ResumePlan } from "./run-resume.js";
+import { closeRunState, type ResumeDecision, type RunState } from "./run-state.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import { capabilitiesOf, contextWindowOf } from "./token-estimate.js";
@@ -340,12 +335,11 @@ export class Agent<Output = unknown> {
     this.#checkOpen(context, "resume");
     let plan: ResumePlan;
     try {
-      plan = planResume(input, decisions);
+      plan = await planResume(input, decisions);
     } catch (error) {
       return fail(context, error as Error);
     }
     const { state, journal } = plan;
-    for (const warning of plan.warnings) context.emit({ type: "warning", warning });
     this.#history = structuredClone(state.messages);
     this.#stopped = undefined;
     for (const id of state.ledger.notRun) this.#ledger.notRun.add(id);
@@ -356,6 +350,8 @@ export class Agent<Output = unknown> {
       firstStep: state.step,
       usageBefore: state.usage,
       ...(state.trace ? { resumedFrom: state.trace } : {}),
+      resumeGuard: plan.guard,
+      warnings: plan.warnings,
     });
   }
 
@@ -377,6 +373,8 @@ export class Agent<Output = unknown> {
       firstStep: number;
       usageBefore?: AgentResult["usage"];
       resumedFrom?: TraceCarrier;
+      resumeGuard?: ResumeGuard;
+      warnings?: Warning[];
     },
   ): Promise<AgentResult> {
     let tools = new Map<string, RegisteredTool>();
@@ -448,6 +446,8 @@ export class Agent<Output = unknown> {
       firstStep: run.firstStep,
       ...(run.usageBefore ? { usageBefore: run.usageBefore } : {}),
       ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
+      ...(run.resumeGuard ? { resumeGuard: run.resumeGuard } : {}),
+      ...(run.warnings ? { warnings: run.warnings } : {}),
       approvalTimeoutMs: context.approvalTimeoutMs,
       ...(output ? { output } : {}),
       emit: context.emit,

@@ -80,6 +80,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
       options.emit({ type: "warning", warning });
     },
   };
+  for (const warning of options.warnings ?? []) run.warn(warning);
   try {
     let finishReason: AgentFinishReason = "stop";
     let interruption: RunLoopResult["interruption"];

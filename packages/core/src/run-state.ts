@@ -4,16 +4,12 @@ import {
   type Message,
   type ToolResultMessagePart,
   type Usage,
-  type Warning,
 } from "@junction/types";
-import { type InMemoryDurability, type JSONValue, signalKey } from "./durability.js";
+import type { InMemoryDurability, JSONValue } from "./durability.js";
 import { validateMessages } from "./message-validation.js";
+import { canonicalJSON, toolDigest } from "./run-digests.js";
 import {
-  type ApprovalAnswer,
-  approvalSignal,
   deniedMessage,
-  type GateEntry,
-  gateKey,
   type ModelTurnEntry,
   modelKey,
   type ToolCallEntry,
@@ -21,11 +17,12 @@ import {
   toolsKey,
 } from "./run-journal.js";
 import { isFailedEntry, stepFailureProblem } from "./step-failure.js";
-import { sameJSON } from "./tool-call-ids.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 
 /** The version of the `RunState` format this Junction writes and reads. */
 export const RUN_STATE_VERSION = 1;
+
+export { canonicalJSON, toolDigest };
 
 /** A call waiting for a person's decision. */
 export interface PendingToolCall {
@@ -176,39 +173,6 @@ export function parseRunState(value: unknown): RunState {
   return state as unknown as RunState;
 }
 
-/** How a stored run continues: the journal to replay, where, and what to warn about. */
-export interface ResumePlan {
-  state: RunState;
-  /** The state's journal with the decisions as signals and the step's tool snapshots. */
-  journal: Record<string, JSONValue>;
-  /** `run-state-mismatch` warnings for calls refused because the state was edited. */
-  warnings: Warning[];
-}
-
-/**
- * Reads a stored run and the decisions for its pending calls into the journal its replay starts
- * from. A pending call whose arguments were edited is denied, whatever was decided. Throws
- * `run-state-invalid` for a malformed state, `invalid-argument` for a decision no call waits for.
- */
-export function planResume(input: unknown, decisions: Record<string, ResumeDecision>): ResumePlan {
-  const state = parseRunState(input);
-  const journal: Record<string, JSONValue> = {
-    ...state.journal,
-    ...(decisionSignals(state, decisions) as Record<string, JSONValue>),
-    // What the step offered: the loop refuses calls to tools that changed since.
-    [toolsKey(state.step)]: state.tools as unknown as JSONValue,
-  };
-  const warnings: Warning[] = [];
-  for (const [id, reason] of editedCalls(state)) {
-    warnings.push({
-      code: "run-state-mismatch",
-      message: `The call "${id}" was not run on resume: ${reason}.`,
-    });
-    journal[signalKey(approvalSignal(state.step, id))] = { approved: false, reason };
-  }
-  return { state, journal, warnings };
-}
-
 /** The state of a run that stopped for approvals at `step`, from its in-memory journal. */
 export function stoppedRunState(parts: {
   journal: InMemoryDurability;
@@ -251,38 +215,6 @@ export function journalOfStep(journal: Record<string, JSONValue>, step: number):
   // The step's tool snapshots travel as the state's `tools`.
   return Object.fromEntries(
     Object.entries(journal).filter(([key]) => ofStep.test(key) && key !== toolsKey(step)),
-  );
-}
-
-/** The decisions as the signals that answer each pending call; an unknown call id or a malformed decision is an error. */
-export function decisionSignals(
-  state: RunState,
-  decisions: Record<string, ResumeDecision>,
-): Record<string, ApprovalAnswer> {
-  if (!isRecord(decisions))
-    throw new JunctionError("invalid-argument", "resume(): `decisions` must be an object keyed by call id.");
-  const pending = new Set(state.pending.map((call) => call.id));
-  const signals: Record<string, ApprovalAnswer> = {};
-  for (const [id, decision] of Object.entries(decisions)) {
-    if (!pending.has(id)) {
-      throw new JunctionError(
-        "invalid-argument",
-        `resume(): there is no pending call "${id}"; the pending calls are ${[...pending].map((p) => `"${p}"`).join(", ")}.`,
-      );
-    }
-    signals[signalKey(approvalSignal(state.step, id))] = toAnswer(decision, id);
-  }
-  return signals;
-}
-
-function toAnswer(decision: ResumeDecision, id: string): ApprovalAnswer {
-  if (decision === "approve") return { approved: true };
-  if (decision === "deny") return { approved: false };
-  if (isRecord(decision) && typeof decision.deny === "string")
-    return { approved: false, reason: decision.deny };
-  throw new JunctionError(
-    "invalid-argument",
-    `resume(): the decision for "${id}" must be "approve", "deny" or { deny: "reason" }, got ${JSON.stringify(decision)}.`,
   );
 }
 
@@ -336,34 +268,6 @@ export async function snapshotTools(
 }
 
 /**
- * Pending calls whose arguments in the state differ from what the model asked for (the state was
- * edited), with the reason the call is refused.
- */
-export function editedCalls(state: RunState): Map<string, string> {
-  const refusals = new Map<string, string>();
-  const turn = state.journal[modelKey(state.step)] as unknown as ModelTurnEntry;
-  for (const asked of state.pending) {
-    const part = turn.content.find(
-      (candidate) => candidate.type === "tool-call" && candidate.id === asked.id,
-    );
-    const gate = state.journal[gateKey(state.step, asked.id)] as unknown as GateEntry | undefined;
-    const edited =
-      part?.type !== "tool-call" ||
-      gate?.kind !== "ask" ||
-      asked.name !== part.name ||
-      !sameJSON(asked.input, gate.input) ||
-      !sameJSON(gate.callInput, part.input);
-    if (edited) {
-      refusals.set(
-        asked.id,
-        "its arguments in the saved run differ from what the model asked for, so it was not run",
-      );
-    }
-  }
-  return refusals;
-}
-
-/**
  * The tools that changed between two snapshots of a step's tools, with the reason a call to one
  * is refused: gone, from another server now, or a different description, schema or annotations.
  */
@@ -387,35 +291,6 @@ export function toolChanges(before: ToolSnapshot[], now: ToolSnapshot[]): Map<st
     }
   }
   return changes;
-}
-
-/** The SHA-256 digest of a tool as the model sees it (description, schemas, annotations). */
-export async function toolDigest(tool: {
-  description?: unknown;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  annotations?: unknown;
-}): Promise<string> {
-  const text = canonicalJSON({
-    description: tool.description ?? "",
-    inputSchema: tool.inputSchema ?? null,
-    outputSchema: tool.outputSchema ?? null,
-    annotations: tool.annotations ?? null,
-  });
-  const bytes = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** JSON with object keys sorted, so equal values always give equal text. */
-export function canonicalJSON(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (!isRecord(inner) || Array.isArray(inner)) return inner;
-    return Object.fromEntries(
-      Object.keys(inner)
-        .sort()
-        .map((key) => [key, inner[key]]),
-    );
-  });
 }
 
 function isSnapshot(value: unknown): value is ToolSnapshot {

@@ -11,6 +11,7 @@ import {
   type ToolCallEntry,
   toolKey,
 } from "./run-journal.js";
+import { recheckOnResume } from "./run-resume.js";
 import type { PendingToolCall } from "./run-state.js";
 import type {
   CallOutcome,
@@ -75,7 +76,6 @@ export async function decideCall(parts: {
 }): Promise<DecidedCall> {
   const { calls, tools, call } = parts;
   const changed = calls.changedTools.get(call.name);
-  const withChange = changed !== undefined ? { changed } : {};
   if (parts.rejection !== undefined) {
     return { call, decision: { kind: "refuse", outcome: "invalid-input", message: parts.rejection } };
   }
@@ -86,15 +86,28 @@ export async function decideCall(parts: {
       changed,
     };
   }
+  const guard = calls.run.options.resumeGuard;
+  const resumed = guard !== undefined && guard.step === calls.stepNumber;
+  // A finished call of a resumed step is replayed from its result; nothing decides it again.
+  if (resumed && guard.finished.has(call.id)) return { call, decision: { kind: "run" } };
   const context = toolContext(calls, call);
-  if (!tools.journalsDecisions) return { call, decision: await tools.decide(call, context), ...withChange };
-  const decision = (await journaledStep({
-    durability: calls.run.durability,
-    key: gateKey(calls.stepNumber, call.id),
-    signal: calls.controller.signal,
-    run: async () => toJSONValue(await tools.decide(call, context)),
-  })) as GateEntry;
-  return { call, decision, ...withChange };
+  const decision = tools.journalsDecisions
+    ? ((await journaledStep({
+        durability: calls.run.durability,
+        key: gateKey(calls.stepNumber, call.id),
+        signal: calls.controller.signal,
+        run: async () => toJSONValue(await tools.decide(call, context)),
+      })) as GateEntry)
+    : await tools.decide(call, context);
+  const mismatch = resumed ? await recheckOnResume(guard, call, decision) : undefined;
+  if (mismatch !== undefined) {
+    return {
+      call,
+      decision: { kind: "refuse", outcome: "denied", message: deniedMessage(call.name, mismatch) },
+      changed: mismatch,
+    };
+  }
+  return { call, decision };
 }
 
 /** A person's answer, for a call the policy asked about: a signal, waited for as long as the run allows. */

@@ -13,6 +13,7 @@ import type { AgentEvent, AgentResult, PendingToolCall } from "./agent-events.js
 import type { ConcurrencyLimit } from "./concurrency-limit.js";
 import type { Durability } from "./durability.js";
 import type { GateEntry } from "./run-journal.js";
+import type { ResumeGuard } from "./run-resume.js";
 import type { ToolSnapshot } from "./run-state.js";
 import type { StructuredOutput } from "./structured-output.js";
 import type { ToolCallIds } from "./tool-call-ids.js";
@@ -117,6 +118,13 @@ export interface RunLoopOptions {
   firstStep?: number;
   /** Usage of the run's steps before `firstStep`. */
   usageBefore?: Usage;
+  /**
+   * A run resumed from a stored state: every unfinished call of the step it resumes is decided
+   * again and checked against the state's pending calls (see `ResumeGuard`).
+   */
+  resumeGuard?: ResumeGuard;
+  /** Warnings from before the run started (about a resumed state): emitted first, and in `warnings`. */
+  warnings?: Warning[];
   /** A resumed run: the trace context of its first part, which the run span links to. */
   resumedFrom?: TraceCarrier;
   /**

@@ -22,7 +22,8 @@ import { validateMessages } from "./message-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
 import { runLoop } from "./run-loop.js";
 import { finalResult } from "./run-result.js";
-import { planResume, type ResumeDecision, type ResumePlan, snapshotTools } from "./run-state.js";
+import { planResume, type ResumePlan } from "./run-resume.js";
+import { type ResumeDecision, snapshotTools } from "./run-state.js";
 import type { ModelSettings, ToolRunner } from "./run-types.js";
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import type { Tracer } from "./tracing.js";
@@ -151,7 +152,7 @@ async function run(
   let plan: ResumePlan | undefined;
   try {
     if (options.resume) {
-      plan = planResume(options.resume.state, options.resume.decisions ?? {});
+      plan = await planResume(options.resume.state, options.resume.decisions ?? {});
       history = structuredClone(plan.state.messages);
     } else {
       history = validateMessages(structuredClone(options.messages));
@@ -159,7 +160,6 @@ async function run(
   } catch (error) {
     return fail(error as Error);
   }
-  for (const warning of plan?.warnings ?? []) emit({ type: "warning", warning });
   let output: StructuredOutput | undefined;
   try {
     output = structuredOutputFor({
@@ -228,7 +228,7 @@ async function run(
     ...(options.tracer ? { tracer: options.tracer } : {}),
     durability,
     firstStep: plan?.state.step ?? 1,
-    ...(plan ? { usageBefore: plan.state.usage } : {}),
+    ...(plan ? { usageBefore: plan.state.usage, resumeGuard: plan.guard, warnings: plan.warnings } : {}),
     approvalTimeoutMs: context.approvalTimeoutMs,
     ...(output ? { output } : {}),
     emit,
