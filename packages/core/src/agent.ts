@@ -23,6 +23,7 @@ import { runLoop } from "./run-loop.js";
 import { finalResult } from "./run-result.js";
 import { planResume, type ResumeGuard, type ResumePlan } from "./run-resume.js";
 import { closeRunState, type ResumeDecision, type RunState } from "./run-state.js";
+import { keyList, type RunStateKey, type RunStateKeys, signWith } from "./run-state-signature.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import { capabilitiesOf, contextWindowOf } from "./token-estimate.js";
@@ -122,6 +123,17 @@ export interface AgentConfig<Output = unknown> {
    */
   output?: OutputSchema<Output>;
   /**
+   * The application secret that signs every run state this Agent stops with (`final.state`) and
+   * verifies every state it resumes: one `{ id, secret }`, or a list for rotation (the first
+   * signs, any verifies). Set, `resume()` refuses (`run-state-invalid`) a state that is unsigned,
+   * signed with an unknown key, or changed after it was signed, so a stored state cannot bring a
+   * forged result or conversation into the run. Unset, a state is not verified; a resume still
+   * decides every unfinished call again, so no call runs that the policy or a person did not
+   * allow, but a finished call's result and the conversation in the state are taken as stored.
+   * @example `runStateKey: { id: "2025-06", secret: process.env.RUN_STATE_SECRET! }`
+   */
+  runStateKey?: RunStateKeys;
+  /**
    * Turns the model gets to fix an answer that does not match `output` (the validation errors go
    * back to it); after them the run rejects with an `OutputError` (`output-invalid`) carrying the raw text.
    * @default 1
@@ -160,6 +172,9 @@ export class Agent<Output = unknown> {
   #stopped: RunState | undefined;
   /** Deferred tools and those the model found. */
   readonly #deferred: DeferredTools;
+  /** The keys that sign and verify run states (`runStateKey`). */
+  readonly #keys: RunStateKey[];
+  #warnedUnverified = false;
 
   constructor(config: AgentConfig<Output>) {
     if (!config || typeof config.provider?.stream !== "function") {
@@ -177,6 +192,7 @@ export class Agent<Output = unknown> {
     this.#registry = new ToolRegistry(config.toolLimits);
     this.#deferred = new DeferredTools(config.toolSearch);
     this.#guard = createExfiltrationGuard(config.exfiltrationGuard);
+    this.#keys = keyList(config.runStateKey);
     this.#history = config.messages ? validateMessages(structuredClone(config.messages)) : [];
     for (const t of config.tools ?? []) this.addTool(t);
     for (const m of config.mcps ?? []) this.addMcp(m);
@@ -239,9 +255,13 @@ export class Agent<Output = unknown> {
    * process, with a new Agent made with the same tools and MCP servers. Finished calls are not
    * run again and the model is not asked again for the step it answered. Fails closed: a call
    * whose tool is gone, changed or comes from another server now, or whose arguments were
-   * edited, is denied with a reason the model sees. A pending call without a decision stops the
-   * run again (`approval-required`) unless it is answered in process. A malformed state, or one
-   * of an unknown version, is refused (`run-state-invalid`) naming what is wrong.
+   * edited, is denied with a reason the model sees. Every call of the stopped step without a
+   * finished result is decided again by the policy (and the exfiltration guard): a stored verdict
+   * is never taken as given, and a call that needs a person runs only if it was pending and is
+   * decided here. A pending call without a decision stops the run again (`approval-required`)
+   * unless it is answered in process. A malformed state, or one of an unknown version, is refused
+   * (`run-state-invalid`) naming what is wrong; so is, with `runStateKey`, a state that is
+   * unsigned or changed since it was signed.
    *
    * @example
    * ```ts
@@ -335,11 +355,16 @@ export class Agent<Output = unknown> {
     this.#checkOpen(context, "resume");
     let plan: ResumePlan;
     try {
-      plan = await planResume(input, decisions);
+      plan = await planResume(input, decisions, this.#keys);
     } catch (error) {
       return fail(context, error as Error);
     }
     const { state, journal } = plan;
+    // Said once per Agent: every resume of a signed state would say the same.
+    const warnings = plan.warnings.filter(
+      (warning) => warning.code !== "run-state-unverified" || !this.#warnedUnverified,
+    );
+    if (warnings.some((warning) => warning.code === "run-state-unverified")) this.#warnedUnverified = true;
     this.#history = structuredClone(state.messages);
     this.#stopped = undefined;
     for (const id of state.ledger.notRun) this.#ledger.notRun.add(id);
@@ -351,7 +376,7 @@ export class Agent<Output = unknown> {
       usageBefore: state.usage,
       ...(state.trace ? { resumedFrom: state.trace } : {}),
       resumeGuard: plan.guard,
-      warnings: plan.warnings,
+      warnings,
     });
   }
 
@@ -456,8 +481,8 @@ export class Agent<Output = unknown> {
   }
 
   /** The result as the user gets it; a run stopped for approvals carries its state. */
-  #finish(result: RunLoopResult, durability: Durability): AgentResult {
-    const final = finalResult(result, {
+  async #finish(result: RunLoopResult, durability: Durability): Promise<AgentResult> {
+    const unsigned = finalResult(result, {
       durability,
       provider: this.provider.name,
       model: this.model,
@@ -466,6 +491,9 @@ export class Agent<Output = unknown> {
       ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
       loadedTools: [...this.#deferred.loaded],
     });
+    const final = unsigned.state
+      ? { ...unsigned, state: await signWith(unsigned.state, this.#keys) }
+      : unsigned;
     this.#stopped = final.state;
     return final.state ? { ...final, state: structuredClone(final.state) } : final;
   }

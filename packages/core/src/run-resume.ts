@@ -3,6 +3,7 @@ import { type JSONValue, signalKey } from "./durability.js";
 import { argumentsDigest } from "./run-digests.js";
 import { type ApprovalAnswer, approvalSignal, type GateEntry, toolKey, toolsKey } from "./run-journal.js";
 import { parseRunState, type ResumeDecision, type RunState } from "./run-state.js";
+import { checkSignature, type RunStateKey } from "./run-state-signature.js";
 
 /**
  * What a resumed run checks every unfinished call of the step it resumes against. A stored
@@ -36,14 +37,18 @@ export interface ResumePlan {
 
 /**
  * Reads a stored run and the decisions for its pending calls into the journal its replay starts
- * from and the guard its calls are checked against. Throws `run-state-invalid` for a malformed
- * state, `invalid-argument` for a decision no call waits for.
+ * from and the guard its calls are checked against. With `keys`, the state's signature must
+ * verify with one of them. Throws `run-state-invalid` for a malformed, unsigned (with keys) or
+ * changed state, `invalid-argument` for a decision no call waits for.
  */
 export async function planResume(
   input: unknown,
   decisions: Record<string, ResumeDecision>,
+  keys: RunStateKey[] = [],
 ): Promise<ResumePlan> {
   const state = parseRunState(input);
+  // Checked on the state as stored, not as parsed: the signature covers every field it has.
+  const warnings = await checkSignature(rawState(input), keys);
   const signals = decisionSignals(state, decisions);
   const journal: Record<string, JSONValue> = {};
   const finished = new Set<string>();
@@ -62,7 +67,7 @@ export async function planResume(
   for (const call of state.pending) {
     pending.set(call.id, { name: call.name, argumentsDigest: await argumentsDigest(call.input) });
   }
-  return { state, journal, guard: { step: state.step, pending, finished }, warnings: [] };
+  return { state, journal, guard: { step: state.step, pending, finished }, warnings };
 }
 
 /**
@@ -117,4 +122,9 @@ function toAnswer(decision: ResumeDecision, id: string): ApprovalAnswer {
     "invalid-argument",
     `resume(): the decision for "${id}" must be "approve", "deny" or { deny: "reason" }, got ${JSON.stringify(decision)}.`,
   );
+}
+
+/** The stored state as an object (parseRunState has checked that it is one). */
+function rawState(input: unknown): Record<string, unknown> {
+  return (typeof input === "string" ? JSON.parse(input) : input) as Record<string, unknown>;
 }

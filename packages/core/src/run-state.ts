@@ -88,6 +88,21 @@ export interface RunState {
   trace?: TraceCarrier;
   /** Deferred tools the model found with the tool search before it stopped: a resumed run sends them. */
   loadedTools?: string[];
+  /**
+   * Set when the run had a `runStateKey`: an HMAC-SHA-256 over the rest of the state and each
+   * pending call's id, tool digest and arguments digest. A resume with the key refuses a state
+   * whose signature is missing or does not match.
+   */
+  signature?: RunStateSignature;
+}
+
+/** A run state's signature (see `RunStateKey`). */
+export interface RunStateSignature {
+  /** The `id` of the key that signed it. */
+  keyId: string;
+  alg: "HS256";
+  /** The HMAC-SHA-256, hex. */
+  value: string;
 }
 
 /**
@@ -169,6 +184,15 @@ export function parseRunState(value: unknown): RunState {
   }
   if (state.loadedTools !== undefined && !isStringList(state.loadedTools)) {
     throw invalid("`loadedTools` must be a list of tool names");
+  }
+  if (
+    state.signature !== undefined &&
+    (!isRecord(state.signature) ||
+      typeof state.signature.keyId !== "string" ||
+      state.signature.alg !== "HS256" ||
+      typeof state.signature.value !== "string")
+  ) {
+    throw invalid('`signature` must be { keyId: string, alg: "HS256", value: string }');
   }
   return state as unknown as RunState;
 }

@@ -24,6 +24,7 @@ import { runLoop } from "./run-loop.js";
 import { finalResult } from "./run-result.js";
 import { planResume, type ResumePlan } from "./run-resume.js";
 import { type ResumeDecision, snapshotTools } from "./run-state.js";
+import { keyList, type RunStateKey, type RunStateKeys, signWith } from "./run-state-signature.js";
 import type { ModelSettings, ToolRunner } from "./run-types.js";
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import type { Tracer } from "./tracing.js";
@@ -75,6 +76,11 @@ export interface StreamOptions<Output = unknown> {
   approvalTimeoutMs?: number;
   /** Where model and tool calls are journaled and approvals wait. @default in memory */
   durability?: Durability;
+  /**
+   * The application secret that signs the state a stopped run returns and verifies a `resume`
+   * state: one `{ id, secret }` or a list for rotation (see `AgentConfig.runStateKey`).
+   */
+  runStateKey?: RunStateKeys;
   /** Continues a run that stopped with `approval-required`, with a decision per pending call id. */
   resume?: { state: unknown; decisions?: Record<string, ResumeDecision> };
   /**
@@ -150,9 +156,11 @@ async function run(
   }
   let history: Message[];
   let plan: ResumePlan | undefined;
+  let keys: RunStateKey[];
   try {
+    keys = keyList(options.runStateKey);
     if (options.resume) {
-      plan = await planResume(options.resume.state, options.resume.decisions ?? {});
+      plan = await planResume(options.resume.state, options.resume.decisions ?? {}, keys);
       history = structuredClone(plan.state.messages);
     } else {
       history = validateMessages(structuredClone(options.messages));
@@ -233,12 +241,13 @@ async function run(
     ...(output ? { output } : {}),
     emit,
   });
-  return finalResult(result, {
+  const final = finalResult(result, {
     durability,
     provider: options.provider.name,
     model: options.model,
     messages: history,
   });
+  return final.state ? { ...final, state: await signWith(final.state, keys) } : final;
 }
 
 /** The policy's answer for a call of `stream()`: run, refuse, or ask a person. */
