@@ -1,7 +1,14 @@
 import { JunctionError, type Warning } from "@junction/types";
 import { type JSONValue, signalKey } from "./durability.js";
 import { argumentsDigest } from "./run-digests.js";
-import { type ApprovalAnswer, approvalSignal, type GateEntry, toolKey, toolsKey } from "./run-journal.js";
+import {
+  type ApprovalAnswer,
+  approvalSignal,
+  entryValue,
+  type GateEntry,
+  toolKey,
+  toolsKey,
+} from "./run-journal.js";
 import { parseRunState, type ResumeDecision, type RunState } from "./run-state.js";
 import { checkSignature, type RunStateKey } from "./run-state-signature.js";
 
@@ -62,7 +69,7 @@ export async function planResume(
   }
   Object.assign(journal, signals);
   // What the step offered: the loop refuses calls to tools that changed since.
-  journal[toolsKey(state.step)] = state.tools as unknown as JSONValue;
+  journal[toolsKey(state.step)] = entryValue(state.tools);
   const pending = new Map<string, { name: string; argumentsDigest: string }>();
   for (const call of state.pending) {
     pending.set(call.id, { name: call.name, argumentsDigest: await argumentsDigest(call.input) });

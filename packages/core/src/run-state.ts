@@ -5,16 +5,27 @@ import {
   type ToolResultMessagePart,
   type Usage,
 } from "@junction/types";
+import { z } from "zod";
 import type { InMemoryDurability, JSONValue } from "./durability.js";
 import { validateMessages } from "./message-validation.js";
 import { canonicalJSON, toolDigest } from "./run-digests.js";
 import {
   deniedMessage,
-  type ModelTurnEntry,
+  describeIssue,
+  entrySchemas,
+  issueMessage,
+  journalOfStep,
   modelKey,
-  type ToolCallEntry,
+  modelTurnSchema,
+  parseJournalKey,
+  readEntry,
+  type ToolSnapshot,
+  toolCallSchema,
   toolKey,
+  toolSnapshotSchema,
+  toolSnapshotsSchema,
   toolsKey,
+  usageSchema,
 } from "./run-journal.js";
 import { isFailedEntry, stepFailureProblem } from "./step-failure.js";
 import type { TraceCarrier } from "./trace-carrier.js";
@@ -22,7 +33,8 @@ import type { TraceCarrier } from "./trace-carrier.js";
 /** The version of the `RunState` format this Junction writes and reads. */
 export const RUN_STATE_VERSION = 1;
 
-export { canonicalJSON, toolDigest };
+export type { ToolSnapshot };
+export { canonicalJSON, journalOfStep, toolDigest };
 
 /** A call waiting for a person's decision. */
 export interface PendingToolCall {
@@ -38,14 +50,6 @@ export interface PendingToolCall {
   reason?: string;
   /** The step of the run the call belongs to. */
   step: number;
-}
-
-/** A tool as the model saw it when the run stopped: enough to tell, on resume, whether it changed. */
-export interface ToolSnapshot {
-  name: string;
-  source?: string;
-  /** SHA-256 of the tool's description, schemas and annotations (canonical JSON), hex. */
-  digest: string;
 }
 
 /** An MCP source as the run knew it: a descriptor, never a live connection. */
@@ -111,90 +115,112 @@ export interface RunStateSignature {
  */
 export type ResumeDecision = "approve" | "deny" | { deny: string };
 
-/** Reads a stored state and names the first thing that is wrong with it. */
+/**
+ * Migrations of older formats to the next version, by the version they read: a stored state is
+ * brought up to {@link RUN_STATE_VERSION} one version at a time before the schema checks it.
+ * Empty while version 1 is the only format (`signature` is an optional field of version 1: a
+ * Junction that predates it ignores it, and reads nothing else differently).
+ */
+const migrations: Record<number, (state: Record<string, unknown>) => Record<string, unknown>> = {};
+
+const pendingSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: z.string().optional(),
+  input: z.unknown(),
+  reason: z.string().optional(),
+  step: z.int(),
+});
+
+const messagesSchema = z.custom<Message[]>().check((context) => {
+  try {
+    validateMessages(context.value);
+  } catch (error) {
+    context.issues.push({ code: "custom", message: errorMessage(error), input: context.value });
+  }
+});
+
+/** The schema of a stored `RunState` (of the current version; older ones are migrated first). */
+const runStateSchema = z
+  .object({
+    kind: z.literal("junction.run-state"),
+    version: z.literal(RUN_STATE_VERSION),
+    runId: z.string(),
+    createdAt: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    messages: messagesSchema,
+    step: z.int().min(1, { error: "must be a positive integer" }),
+    journal: z.record(z.string(), z.custom<JSONValue>()),
+    pending: z.array(pendingSchema),
+    tools: z.array(toolSnapshotSchema),
+    sources: z.array(
+      z.object({ label: z.string(), name: z.string().optional(), prefix: z.string().optional() }),
+    ),
+    usage: usageSchema,
+    ledger: z.object({ notRun: z.array(z.string()), readPrivate: z.array(z.string()) }),
+    trace: z.object({ traceparent: z.string(), tracestate: z.string().optional() }).optional(),
+    loadedTools: z.array(z.string()).optional(),
+    signature: z.object({ keyId: z.string(), alg: z.literal("HS256"), value: z.string() }).optional(),
+  })
+  .check((context) => {
+    const state = context.value;
+    const issue = (path: PropertyKey[], message: string) =>
+      context.issues.push({ code: "custom", path, message, input: state });
+    const turnKey = modelKey(state.step);
+    for (const [key, entry] of Object.entries(state.journal)) {
+      const parsed = parseJournalKey(key);
+      if (!parsed || parsed.step !== state.step || parsed.kind === "tools") {
+        issue(["journal", key], `is not an entry of step ${state.step} this Junction writes`);
+        continue;
+      }
+      if (isFailedEntry(entry)) {
+        const problem = stepFailureProblem(entry.failed);
+        if (problem !== undefined) issue(["journal", key], `records a failed step, but ${problem}`);
+        continue;
+      }
+      const checked = entrySchemas[parsed.kind].safeParse(entry);
+      if (!checked.success) {
+        const first = checked.error.issues[0]!;
+        issue(["journal", key, ...first.path], issueMessage(first));
+      }
+    }
+    const turn = modelTurnSchema.safeParse(state.journal[turnKey]);
+    if (!turn.success) {
+      issue(["journal"], `has no model answer for step ${state.step} ("${turnKey}")`);
+      return;
+    }
+    const calls = new Set(turn.data.content.flatMap((part) => (part.type === "tool-call" ? [part.id] : [])));
+    state.pending.forEach((pending, index) => {
+      if (!calls.has(pending.id))
+        issue(["pending", index], `(${pending.id}) is not a call of step ${state.step}`);
+      else if (pending.step !== state.step) issue(["pending", index, "step"], `must be ${state.step}`);
+    });
+  });
+
+/**
+ * Reads a stored state (an object, or its JSON text) and names the first thing that is wrong
+ * with it: a `run-state-invalid` error whose message names the field, such as "`pending[0].id`
+ * must be a string". A state of an older version is migrated first; a newer one is refused.
+ */
 export function parseRunState(value: unknown): RunState {
-  const state = typeof value === "string" ? parseJSON(value) : value;
-  if (!isRecord(state)) throw invalid("it is not an object");
+  const stored = typeof value === "string" ? parseJSON(value) : value;
+  if (!isRecord(stored)) throw invalid("it is not an object");
+  let state: Record<string, unknown> = stored;
   if (state.kind !== "junction.run-state")
     throw invalid(`\`kind\` is ${JSON.stringify(state.kind)}, not "junction.run-state"`);
-  if (state.version !== RUN_STATE_VERSION) {
-    throw invalid(
-      `its version is ${JSON.stringify(state.version)}; this Junction reads version ${RUN_STATE_VERSION} (a state written by a newer Junction needs that version to resume)`,
-    );
-  }
-  for (const field of ["runId", "createdAt", "provider", "model"] as const) {
-    if (typeof state[field] !== "string") throw invalid(`\`${field}\` must be a string`);
-  }
-  if (!Number.isInteger(state.step) || (state.step as number) < 1)
-    throw invalid("`step` must be a positive integer");
-  try {
-    validateMessages(state.messages);
-  } catch (error) {
-    throw invalid(`\`messages\`: ${errorMessage(error)}`);
-  }
-  if (!isRecord(state.journal)) throw invalid("`journal` must be an object");
-  const step = state.step as number;
-  const turn = state.journal[modelKey(step)];
-  if (!isRecord(turn) || !Array.isArray(turn.content) || !isRecord(turn.finish)) {
-    throw invalid(`\`journal\` has no model answer for step ${step} ("${modelKey(step)}")`);
-  }
-  for (const [key, entry] of Object.entries(state.journal)) {
-    const problem = isFailedEntry(entry) ? stepFailureProblem(entry.failed) : undefined;
-    if (problem !== undefined) throw invalid(`\`journal["${key}"]\` records a failed step, but ${problem}`);
-  }
-  const calls = new Map<string, unknown>();
-  for (const part of turn.content as Record<string, unknown>[]) {
-    if (part?.type === "tool-call" && typeof part.id === "string") calls.set(part.id, part);
-  }
-  if (!Array.isArray(state.pending) || state.pending.length === 0)
-    throw invalid("`pending` must list at least one call");
-  state.pending.forEach((pending: unknown, index: number) => {
-    if (!isRecord(pending) || typeof pending.id !== "string" || typeof pending.name !== "string") {
-      throw invalid(`\`pending[${index}]\` needs a string \`id\` and \`name\``);
+  for (let version = state.version; version !== RUN_STATE_VERSION; version = state.version) {
+    const migrate = typeof version === "number" ? migrations[version] : undefined;
+    if (!migrate) {
+      throw invalid(
+        `its version is ${JSON.stringify(version)}; this Junction reads version ${RUN_STATE_VERSION}${typeof version === "number" && version > RUN_STATE_VERSION ? " (a state written by a newer Junction needs that version to resume)" : ""}`,
+      );
     }
-    if (!calls.has(pending.id))
-      throw invalid(`\`pending[${index}]\` (${pending.id}) is not a call of step ${step}`);
-    if (pending.step !== step) throw invalid(`\`pending[${index}].step\` must be ${step}`);
-  });
-  if (!Array.isArray(state.tools) || !state.tools.every(isSnapshot)) {
-    throw invalid("`tools` must be a list of { name, digest } snapshots");
+    state = migrate(state);
   }
-  if (
-    !Array.isArray(state.sources) ||
-    !state.sources.every((s) => isRecord(s) && typeof s.label === "string")
-  ) {
-    throw invalid("`sources` must be a list of { label } descriptors");
-  }
-  if (!isRecord(state.usage) || typeof state.usage.inputTokens !== "number")
-    throw invalid("`usage` is missing");
-  if (
-    !isRecord(state.ledger) ||
-    !isStringList(state.ledger.notRun) ||
-    !isStringList(state.ledger.readPrivate)
-  ) {
-    throw invalid("`ledger` must be { notRun: string[], readPrivate: string[] }");
-  }
-  if (
-    state.trace !== undefined &&
-    (!isRecord(state.trace) ||
-      typeof state.trace.traceparent !== "string" ||
-      (state.trace.tracestate !== undefined && typeof state.trace.tracestate !== "string"))
-  ) {
-    throw invalid("`trace` must be { traceparent: string, tracestate?: string }");
-  }
-  if (state.loadedTools !== undefined && !isStringList(state.loadedTools)) {
-    throw invalid("`loadedTools` must be a list of tool names");
-  }
-  if (
-    state.signature !== undefined &&
-    (!isRecord(state.signature) ||
-      typeof state.signature.keyId !== "string" ||
-      state.signature.alg !== "HS256" ||
-      typeof state.signature.value !== "string")
-  ) {
-    throw invalid('`signature` must be { keyId: string, alg: "HS256", value: string }');
-  }
-  return state as unknown as RunState;
+  const parsed = runStateSchema.safeParse(state);
+  if (!parsed.success) throw invalid(describeIssue(parsed.error.issues[0], []));
+  return parsed.data;
 }
 
 /** The state of a run that stopped for approvals at `step`, from its in-memory journal. */
@@ -224,22 +250,13 @@ export function stoppedRunState(parts: {
     step,
     journal: journalOfStep(journal.journal, step),
     pending: parts.pending,
-    tools: (journal.journal[toolsKey(step)] ?? []) as unknown as ToolSnapshot[],
+    tools: readEntry(toolSnapshotsSchema, journal.journal[toolsKey(step)] ?? [], toolsKey(step)),
     sources: parts.sources ?? [],
     usage: parts.usageBefore,
     ledger: parts.ledger ?? { notRun: [], readPrivate: [] },
     ...(parts.trace ? { trace: parts.trace } : {}),
     ...(parts.loadedTools && parts.loadedTools.length > 0 ? { loadedTools: parts.loadedTools } : {}),
   };
-}
-
-/** The journal entries of step `step` (the ones a state keeps). */
-export function journalOfStep(journal: Record<string, JSONValue>, step: number): Record<string, JSONValue> {
-  const ofStep = new RegExp(`^(?:signal:)?[a-z]+:${step}(?::|$)`);
-  // The step's tool snapshots travel as the state's `tools`.
-  return Object.fromEntries(
-    Object.entries(journal).filter(([key]) => ofStep.test(key) && key !== toolsKey(step)),
-  );
 }
 
 /**
@@ -250,19 +267,21 @@ export function journalOfStep(journal: Record<string, JSONValue>, step: number):
  */
 export function closeRunState(input: RunState | unknown, reason: string): Message[] {
   const state = parseRunState(input);
-  const turn = state.journal[modelKey(state.step)] as unknown as ModelTurnEntry;
+  const turn = readEntry(modelTurnSchema, state.journal[modelKey(state.step)], modelKey(state.step));
   const results: ToolResultMessagePart[] = [];
   for (const part of turn.content) {
     if (part.type !== "tool-call") continue;
-    const finished = state.journal[toolKey(state.step, part.id)] as unknown as ToolCallEntry | undefined;
+    const finished = toolCallSchema.safeParse(state.journal[toolKey(state.step, part.id)]);
     results.push({
       type: "tool-result",
       toolCallId: part.id,
       toolName: part.name,
-      output: finished?.output ?? {
-        content: [{ type: "text", text: deniedMessage(part.name, reason) }],
-        isError: true,
-      },
+      output: finished.success
+        ? finished.data.output
+        : {
+            content: [{ type: "text", text: deniedMessage(part.name, reason) }],
+            isError: true,
+          },
     });
   }
   const messages: Message[] = [
@@ -315,14 +334,6 @@ export function toolChanges(before: ToolSnapshot[], now: ToolSnapshot[]): Map<st
     }
   }
   return changes;
-}
-
-function isSnapshot(value: unknown): value is ToolSnapshot {
-  return isRecord(value) && typeof value.name === "string" && typeof value.digest === "string";
-}
-
-function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 function isRecord(value: unknown): value is Record<string, any> {
