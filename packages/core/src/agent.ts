@@ -20,7 +20,7 @@ import {
 } from "./exfiltration-guard.js";
 import { validateMessages } from "./message-validation.js";
 import { runLoop } from "./run-loop.js";
-import { finalResult } from "./run-result.js";
+import { finalResult, recordRunState } from "./run-result.js";
 import { planResume, type ResumeGuard, type ResumePlan } from "./run-resume.js";
 import { closeRunState, type ResumeDecision, type RunState } from "./run-state.js";
 import { keyList, type RunStateKey, type RunStateKeys, signWith } from "./run-state-signature.js";
@@ -299,6 +299,7 @@ export class Agent<Output = unknown> {
       emit,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.durability ? { durability: options.durability } : {}),
+      ...(options.onRunState ? { onRunState: options.onRunState } : {}),
       output: {
         schema: options.output ?? this.#config.output,
         repairTurns: options.outputRepairTurns ?? this.#config.outputRepairTurns,
@@ -472,6 +473,16 @@ export class Agent<Output = unknown> {
       ...(run.usageBefore ? { usageBefore: run.usageBefore } : {}),
       ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
       ...(run.resumeGuard ? { resumeGuard: run.resumeGuard } : {}),
+      ...(context.onRunState && run.durability instanceof InMemoryDurability
+        ? {
+            onCallFinished: recordRunState({
+              durability: run.durability,
+              keys: this.#keys,
+              onRunState: context.onRunState,
+              describe: () => this.#described(),
+            }),
+          }
+        : {}),
       ...(run.warnings ? { warnings: run.warnings } : {}),
       approvalTimeoutMs: context.approvalTimeoutMs,
       ...(output ? { output } : {}),
@@ -480,17 +491,21 @@ export class Agent<Output = unknown> {
     return this.#finish(result, run.durability);
   }
 
-  /** The result as the user gets it; a run stopped for approvals carries its state. */
-  async #finish(result: RunLoopResult, durability: Durability): Promise<AgentResult> {
-    const unsigned = finalResult(result, {
-      durability,
+  /** What a run state of this Agent's run says besides its journal. */
+  #described() {
+    return {
       provider: this.provider.name,
       model: this.model,
       messages: this.#history,
       sources: this.#registry.sourceDescriptors,
       ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
       loadedTools: [...this.#deferred.loaded],
-    });
+    };
+  }
+
+  /** The result as the user gets it; a run stopped for approvals carries its state. */
+  async #finish(result: RunLoopResult, durability: Durability): Promise<AgentResult> {
+    const unsigned = finalResult(result, { durability, ...this.#described() });
     const final = unsigned.state
       ? { ...unsigned, state: await signWith(unsigned.state, this.#keys) }
       : unsigned;
@@ -513,6 +528,14 @@ export interface SendOptions<Output = unknown> {
   output?: OutputSchema<Output>;
   /** This run's repair turns (see `AgentConfig.outputRepairTurns`). */
   outputRepairTurns?: number;
+  /**
+   * Records the run as it goes: called with the run's state (signed with `runStateKey`) each
+   * time a tool call finishes, and the run goes on once it settles. Save it where you save a
+   * stopped run's `final.state`: after a crash or a failed model request, `resume(saved, {})`
+   * continues without running a finished call again. In memory only (a durable engine's port
+   * journals every call itself).
+   */
+  onRunState?: (state: RunState) => void | Promise<void>;
 }
 
 /** What one run of `send()` or `resume()` is given. */
@@ -520,6 +543,7 @@ interface RunContext {
   emit(event: AgentEvent): void;
   signal?: AbortSignal;
   durability?: Durability;
+  onRunState?: (state: RunState) => void | Promise<void>;
   output: { schema: OutputSchema | undefined; repairTurns: number | undefined };
   approvalTimeoutMs(): number | undefined;
 }

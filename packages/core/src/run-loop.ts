@@ -83,6 +83,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     span,
     ids: new ToolCallIds(options.history),
     coreTools: new Map(),
+    usageBeforeStep: usage,
     warn: (warning) => {
       warnings.push(warning);
       options.emit({ type: "warning", warning });
@@ -96,6 +97,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     let output: { value: unknown } | undefined;
     for (let stepNumber = options.firstStep ?? 1; ; stepNumber++) {
       throwIfAborted(controller.signal);
+      run.usageBeforeStep = usage;
       const outcome = await runStep(run, stepNumber);
       if (outcome.kind === "interrupted") {
         interruption = { step: stepNumber, usageBefore: usage };

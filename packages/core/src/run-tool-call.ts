@@ -190,6 +190,8 @@ export async function finishCall(parts: {
   });
   const entry = readEntry(toolCallSchema, journaled, key);
   tools.settled?.(call, entry.outcome);
+  // Recorded before the step goes on: a failure or crash after this never runs the call again.
+  if (live) await options.onCallFinished?.(calls.stepNumber, calls.run.usageBeforeStep);
   if (live) {
     options.emit({
       type: "tool-result",

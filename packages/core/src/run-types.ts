@@ -123,6 +123,11 @@ export interface RunLoopOptions {
    * again and checked against the state's pending calls (see `ResumeGuard`).
    */
   resumeGuard?: ResumeGuard;
+  /**
+   * Told each time a call of step `step` finishes live (its result is journaled), before the
+   * step goes on; the run waits for it. `usageBefore` is the run's usage before that step.
+   */
+  onCallFinished?(step: number, usageBefore: Usage): Promise<void>;
   /** Warnings from before the run started (about a resumed state): emitted first, and in `warnings`. */
   warnings?: Warning[];
   /** A resumed run: the trace context of its first part, which the run span links to. */
@@ -152,6 +157,8 @@ export interface Run {
   readonly controller: AbortController;
   readonly span: Span;
   readonly ids: ToolCallIds;
+  /** The run's usage before the step in progress. */
+  usageBeforeStep: Usage;
   /** The core tools the current step offers, by name (set when the step's tools are prepared). */
   coreTools: ReadonlyMap<string, CoreTool>;
   warn(warning: Warning): void;
