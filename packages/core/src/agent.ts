@@ -20,14 +20,10 @@ import {
 } from "./exfiltration-guard.js";
 import { validateMessages } from "./message-validation.js";
 import { runLoop } from "./run-loop.js";
-import { finalResult } from "./run-result.js";
-import {
-  closeRunState,
-  planResume,
-  type ResumeDecision,
-  type ResumePlan,
-  type RunState,
-} from "./run-state.js";
+import { finalResult, recordRunState } from "./run-result.js";
+import { planResume, type ResumeGuard, type ResumePlan } from "./run-resume.js";
+import { closeRunState, type ResumeDecision, type RunState } from "./run-state.js";
+import { keyList, type RunStateKey, type RunStateKeys, signWith } from "./run-state-signature.js";
 import type { ModelSettings, RunLoopResult } from "./run-types.js";
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import { capabilitiesOf, contextWindowOf } from "./token-estimate.js";
@@ -127,6 +123,17 @@ export interface AgentConfig<Output = unknown> {
    */
   output?: OutputSchema<Output>;
   /**
+   * The application secret that signs every run state this Agent stops with (`final.state`) and
+   * verifies every state it resumes: one `{ id, secret }`, or a list for rotation (the first
+   * signs, any verifies). Set, `resume()` refuses (`run-state-invalid`) a state that is unsigned,
+   * signed with an unknown key, or changed after it was signed, so a stored state cannot bring a
+   * forged result or conversation into the run. Unset, a state is not verified; a resume still
+   * decides every unfinished call again, so no call runs that the policy or a person did not
+   * allow, but a finished call's result and the conversation in the state are taken as stored.
+   * @example `runStateKey: { id: "2025-06", secret: process.env.RUN_STATE_SECRET! }`
+   */
+  runStateKey?: RunStateKeys;
+  /**
    * Turns the model gets to fix an answer that does not match `output` (the validation errors go
    * back to it); after them the run rejects with an `OutputError` (`output-invalid`) carrying the raw text.
    * @default 1
@@ -165,6 +172,9 @@ export class Agent<Output = unknown> {
   #stopped: RunState | undefined;
   /** Deferred tools and those the model found. */
   readonly #deferred: DeferredTools;
+  /** The keys that sign and verify run states (`runStateKey`). */
+  readonly #keys: RunStateKey[];
+  #warnedUnverified = false;
 
   constructor(config: AgentConfig<Output>) {
     if (!config || typeof config.provider?.stream !== "function") {
@@ -182,6 +192,7 @@ export class Agent<Output = unknown> {
     this.#registry = new ToolRegistry(config.toolLimits);
     this.#deferred = new DeferredTools(config.toolSearch);
     this.#guard = createExfiltrationGuard(config.exfiltrationGuard);
+    this.#keys = keyList(config.runStateKey);
     this.#history = config.messages ? validateMessages(structuredClone(config.messages)) : [];
     for (const t of config.tools ?? []) this.addTool(t);
     for (const m of config.mcps ?? []) this.addMcp(m);
@@ -244,9 +255,13 @@ export class Agent<Output = unknown> {
    * process, with a new Agent made with the same tools and MCP servers. Finished calls are not
    * run again and the model is not asked again for the step it answered. Fails closed: a call
    * whose tool is gone, changed or comes from another server now, or whose arguments were
-   * edited, is denied with a reason the model sees. A pending call without a decision stops the
-   * run again (`approval-required`) unless it is answered in process. A malformed state, or one
-   * of an unknown version, is refused (`run-state-invalid`) naming what is wrong.
+   * edited, is denied with a reason the model sees. Every call of the stopped step without a
+   * finished result is decided again by the policy (and the exfiltration guard): a stored verdict
+   * is never taken as given, and a call that needs a person runs only if it was pending and is
+   * decided here. A pending call without a decision stops the run again (`approval-required`)
+   * unless it is answered in process. A malformed state, or one of an unknown version, is refused
+   * (`run-state-invalid`) naming what is wrong; so is, with `runStateKey`, a state that is
+   * unsigned or changed since it was signed.
    *
    * @example
    * ```ts
@@ -284,6 +299,7 @@ export class Agent<Output = unknown> {
       emit,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.durability ? { durability: options.durability } : {}),
+      ...(options.onRunState ? { onRunState: options.onRunState } : {}),
       output: {
         schema: options.output ?? this.#config.output,
         repairTurns: options.outputRepairTurns ?? this.#config.outputRepairTurns,
@@ -340,12 +356,16 @@ export class Agent<Output = unknown> {
     this.#checkOpen(context, "resume");
     let plan: ResumePlan;
     try {
-      plan = planResume(input, decisions);
+      plan = await planResume(input, decisions, { keys: this.#keys });
     } catch (error) {
       return fail(context, error as Error);
     }
     const { state, journal } = plan;
-    for (const warning of plan.warnings) context.emit({ type: "warning", warning });
+    // Said once per Agent: every resume of a signed state would say the same.
+    const warnings = plan.warnings.filter(
+      (warning) => warning.code !== "run-state-unverified" || !this.#warnedUnverified,
+    );
+    if (warnings.some((warning) => warning.code === "run-state-unverified")) this.#warnedUnverified = true;
     this.#history = structuredClone(state.messages);
     this.#stopped = undefined;
     for (const id of state.ledger.notRun) this.#ledger.notRun.add(id);
@@ -356,6 +376,8 @@ export class Agent<Output = unknown> {
       firstStep: state.step,
       usageBefore: state.usage,
       ...(state.trace ? { resumedFrom: state.trace } : {}),
+      resumeGuard: plan.guard,
+      warnings,
     });
   }
 
@@ -377,6 +399,8 @@ export class Agent<Output = unknown> {
       firstStep: number;
       usageBefore?: AgentResult["usage"];
       resumedFrom?: TraceCarrier;
+      resumeGuard?: ResumeGuard;
+      warnings?: Warning[];
     },
   ): Promise<AgentResult> {
     let tools = new Map<string, RegisteredTool>();
@@ -449,6 +473,18 @@ export class Agent<Output = unknown> {
       firstStep: run.firstStep,
       ...(run.usageBefore ? { usageBefore: run.usageBefore } : {}),
       ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
+      ...(run.resumeGuard ? { resumeGuard: run.resumeGuard } : {}),
+      ...(context.onRunState && run.durability instanceof InMemoryDurability
+        ? {
+            onCallFinished: recordRunState({
+              durability: run.durability,
+              keys: this.#keys,
+              onRunState: context.onRunState,
+              describe: () => this.#described(),
+            }),
+          }
+        : {}),
+      ...(run.warnings ? { warnings: run.warnings } : {}),
       approvalTimeoutMs: context.approvalTimeoutMs,
       ...(output ? { output } : {}),
       emit: context.emit,
@@ -456,17 +492,24 @@ export class Agent<Output = unknown> {
     return this.#finish(result, run.durability);
   }
 
-  /** The result as the user gets it; a run stopped for approvals carries its state. */
-  #finish(result: RunLoopResult, durability: Durability): AgentResult {
-    const final = finalResult(result, {
-      durability,
+  /** What a run state of this Agent's run says besides its journal. */
+  #described() {
+    return {
       provider: this.provider.name,
       model: this.model,
       messages: this.#history,
       sources: this.#registry.sourceDescriptors,
       ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
       loadedTools: [...this.#deferred.loaded],
-    });
+    };
+  }
+
+  /** The result as the user gets it; a run stopped for approvals carries its state. */
+  async #finish(result: RunLoopResult, durability: Durability): Promise<AgentResult> {
+    const unsigned = finalResult(result, { durability, ...this.#described() });
+    const final = unsigned.state
+      ? { ...unsigned, state: await signWith(unsigned.state, this.#keys) }
+      : unsigned;
     this.#stopped = final.state;
     return final.state ? { ...final, state: structuredClone(final.state) } : final;
   }
@@ -486,6 +529,14 @@ export interface SendOptions<Output = unknown> {
   output?: OutputSchema<Output>;
   /** This run's repair turns (see `AgentConfig.outputRepairTurns`). */
   outputRepairTurns?: number;
+  /**
+   * Records the run as it goes: called with the run's state (signed with `runStateKey`) each
+   * time a tool call finishes, and the run goes on once it settles. Save it where you save a
+   * stopped run's `final.state`: after a crash or a failed model request, `resume(saved, {})`
+   * continues without running a finished call again. In memory only (a durable engine's port
+   * journals every call itself).
+   */
+  onRunState?: (state: RunState) => void | Promise<void>;
 }
 
 /** What one run of `send()` or `resume()` is given. */
@@ -493,6 +544,7 @@ interface RunContext {
   emit(event: AgentEvent): void;
   signal?: AbortSignal;
   durability?: Durability;
+  onRunState?: (state: RunState) => void | Promise<void>;
   output: { schema: OutputSchema | undefined; repairTurns: number | undefined };
   approvalTimeoutMs(): number | undefined;
 }

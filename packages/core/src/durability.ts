@@ -69,15 +69,29 @@ export class InMemoryDurability implements Durability {
   readonly journal: Record<string, JSONValue>;
   readonly #waiters = new Map<string, (value: JSONValue) => void>();
 
-  constructor(options: { runId?: string; journal?: Record<string, JSONValue> } = {}) {
+  readonly #onEntry: ((key: string, value: JSONValue) => void | Promise<void>) | undefined;
+
+  constructor(
+    options: {
+      runId?: string;
+      journal?: Record<string, JSONValue>;
+      /**
+       * Told every entry the moment it is written (a finished step, a received signal), to
+       * persist it: a step's result is returned only once this settles. A signal's is not waited for.
+       */
+      onEntry?: (key: string, value: JSONValue) => void | Promise<void>;
+    } = {},
+  ) {
     this.runId = options.runId ?? globalThis.crypto.randomUUID();
     this.journal = { ...options.journal };
+    this.#onEntry = options.onEntry;
   }
 
   async step<T extends JSONValue>(key: string, run: () => Promise<T>): Promise<T> {
     if (Object.hasOwn(this.journal, key)) return this.journal[key] as T;
     const value = toJSON(await run(), key);
     this.journal[key] = value;
+    await this.#onEntry?.(key, value);
     return value;
   }
 
@@ -113,6 +127,10 @@ export class InMemoryDurability implements Durability {
     // The first answer counts; a second approve() or deny() changes nothing.
     if (Object.hasOwn(this.journal, key)) return;
     this.journal[key] = value;
+    void Promise.resolve()
+      .then(() => this.#onEntry?.(key, value))
+      // A failed save of an answer must not fail the run; the answer is in the journal.
+      .catch(() => undefined);
     const waiter = this.#waiters.get(name);
     this.#waiters.delete(name);
     waiter?.(value);

@@ -26,8 +26,10 @@ describe("@junction/core's public API", () => {
       "idempotencyKey",
       "namePatternPolicy",
       "parseRunState",
+      "signRunState",
       "stream",
       "tool",
+      "verifyRunState",
     ]);
   });
 });

@@ -32,9 +32,16 @@ export {
   type ResumeDecision,
   RUN_STATE_VERSION,
   type RunState,
+  type RunStateSignature,
   type SourceDescriptor,
   type ToolSnapshot,
 } from "./run-state.js";
+export {
+  type RunStateKey,
+  type RunStateKeys,
+  signRunState,
+  verifyRunState,
+} from "./run-state-signature.js";
 export type { ModelSettings } from "./run-types.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
 export type { FailedStepEntry, StepFailure, StepFailureClass } from "./step-failure.js";

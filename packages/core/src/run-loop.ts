@@ -15,11 +15,19 @@ import { abortError, raceAbort } from "./abort.js";
 import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { READ_TOOL_RESULT, withCoreTools } from "./core-tools.js";
-import { InMemoryDurability, type JSONValue } from "./durability.js";
+import { InMemoryDurability } from "./durability.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { requestSizeOf, stepTools } from "./run-budget.js";
-import { type ModelTurnEntry, modelKey, toolsKey } from "./run-journal.js";
-import { type ToolSnapshot, toolChanges } from "./run-state.js";
+import {
+  entryValue,
+  type ModelTurnEntry,
+  modelKey,
+  modelTurnSchema,
+  readEntry,
+  toolSnapshotsSchema,
+  toolsKey,
+} from "./run-journal.js";
+import { toolChanges } from "./run-state.js";
 import { answerCall, type DecidedCall, decideCall, finishCall, runCall, toError } from "./run-tool-call.js";
 import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from "./run-types.js";
 import { journaledStep } from "./step-failure.js";
@@ -75,11 +83,13 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     span,
     ids: new ToolCallIds(options.history),
     coreTools: new Map(),
+    usageBeforeStep: usage,
     warn: (warning) => {
       warnings.push(warning);
       options.emit({ type: "warning", warning });
     },
   };
+  for (const warning of options.warnings ?? []) run.warn(warning);
   try {
     let finishReason: AgentFinishReason = "stop";
     let interruption: RunLoopResult["interruption"];
@@ -87,6 +97,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     let output: { value: unknown } | undefined;
     for (let stepNumber = options.firstStep ?? 1; ; stepNumber++) {
       throwIfAborted(controller.signal);
+      run.usageBeforeStep = usage;
       const outcome = await runStep(run, stepNumber);
       if (outcome.kind === "interrupted") {
         interruption = { step: stepNumber, usageBefore: usage };
@@ -284,15 +295,16 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   let committed = false;
   try {
     let live = false;
-    const turn = (await journaledStep({
+    const turnValue = await journaledStep({
       durability,
       key: modelKey(stepNumber),
       signal,
       run: async () => {
         live = true;
-        return (await streamModelTurn(run, { stepNumber, tools, calls })) as unknown as JSONValue;
+        return entryValue(await streamModelTurn(run, { stepNumber, tools, calls }));
       },
-    })) as unknown as ModelTurnEntry;
+    });
+    const turn = readEntry(modelTurnSchema, turnValue, modelKey(stepNumber));
     const stepUsage = readUsage(turn.finish.usage);
     const content = turn.content;
     const toolCalls = content.filter((part): part is ToolCallPart => part.type === "tool-call");
@@ -360,15 +372,16 @@ async function changedSinceJournaled(run: Run, stepNumber: number): Promise<Read
   const runner = run.options.tools;
   if (!runner?.snapshot) return new Map();
   let live = false;
-  const seen = (await journaledStep({
+  const seenValue = await journaledStep({
     durability: run.durability,
     key: toolsKey(stepNumber),
     signal: run.controller.signal,
     run: async () => {
       live = true;
-      return (await runner.snapshot!()) as unknown as JSONValue;
+      return entryValue(await runner.snapshot!());
     },
-  })) as unknown as ToolSnapshot[];
+  });
+  const seen = readEntry(toolSnapshotsSchema, seenValue, toolsKey(stepNumber));
   return live ? new Map() : toolChanges(seen, await runner.snapshot());
 }
 

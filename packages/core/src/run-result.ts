@@ -1,6 +1,9 @@
+import type { Usage } from "@junction/types";
 import type { AgentResult, AgentStoppedResult } from "./agent-events.js";
 import { type Durability, InMemoryDurability } from "./durability.js";
-import { stoppedRunState } from "./run-state.js";
+import { gateSchema, modelKey, modelTurnSchema, parseJournalKey, toolKey } from "./run-journal.js";
+import { type PendingToolCall, type RunState, stoppedRunState } from "./run-state.js";
+import { type RunStateKey, signWith } from "./run-state-signature.js";
 import type { RunLoopResult } from "./run-types.js";
 
 /**
@@ -36,4 +39,63 @@ export function finalResult(
     usageBefore: interruption.usageBefore,
   });
   return { ...stopped, state };
+}
+
+/**
+ * The `onCallFinished` of a run whose application records its state as it goes (`onRunState`):
+ * after each finished call, the run's state at that point (signed with `keys`), in order. A
+ * state recorded mid-step lists the step's finished calls as finished, the calls waiting for a
+ * person as pending; resuming it runs neither a finished call nor one nobody allowed.
+ */
+export function recordRunState(parts: {
+  durability: InMemoryDurability;
+  keys: RunStateKey[];
+  onRunState: (state: RunState) => void | Promise<void>;
+  describe: () => Omit<Parameters<typeof stoppedRunState>[0], "journal" | "step" | "pending" | "usageBefore">;
+}): (step: number, usageBefore: Usage) => Promise<void> {
+  let saved: Promise<void> = Promise.resolve();
+  return (step, usageBefore) => {
+    // A call that finished while the model was still streaming: recorded with the next one.
+    if (!Object.hasOwn(parts.durability.journal, modelKey(step))) return saved;
+    const state = stoppedRunState({
+      ...parts.describe(),
+      journal: parts.durability,
+      step,
+      pending: waitingCalls(parts.durability.journal, step),
+      usageBefore,
+    });
+    // In order: a later state holds everything an earlier one does.
+    saved = saved.then(async () => parts.onRunState(await signWith(state, parts.keys)));
+    return saved;
+  };
+}
+
+/** The calls of step `step` the policy asked a person about and that have not finished. */
+function waitingCalls(journal: InMemoryDurability["journal"], step: number): PendingToolCall[] {
+  const waiting: PendingToolCall[] = [];
+  for (const [key, value] of Object.entries(journal)) {
+    const parsed = parseJournalKey(key);
+    if (parsed?.kind !== "gate" || parsed.step !== step || parsed.callId === undefined) continue;
+    if (Object.hasOwn(journal, toolKey(step, parsed.callId))) continue;
+    const gate = gateSchema.safeParse(value);
+    if (!gate.success || gate.data.kind !== "ask") continue;
+    const { input, reason, source } = gate.data;
+    waiting.push({
+      id: parsed.callId,
+      name: callName(journal, step, parsed.callId),
+      input,
+      step,
+      ...(reason ? { reason } : {}),
+      ...(source ? { source } : {}),
+    });
+  }
+  return waiting;
+}
+
+function callName(journal: InMemoryDurability["journal"], step: number, id: string): string {
+  const turn = modelTurnSchema.safeParse(journal[modelKey(step)]);
+  const part = turn.success
+    ? turn.data.content.find((p) => p.type === "tool-call" && p.id === id)
+    : undefined;
+  return part?.type === "tool-call" ? part.name : "";
 }

@@ -4,28 +4,37 @@ import {
   type Message,
   type ToolResultMessagePart,
   type Usage,
-  type Warning,
 } from "@junction/types";
-import { type InMemoryDurability, type JSONValue, signalKey } from "./durability.js";
+import { z } from "zod";
+import type { InMemoryDurability, JSONValue } from "./durability.js";
 import { validateMessages } from "./message-validation.js";
+import { canonicalJSON, toolDigest } from "./run-digests.js";
 import {
-  type ApprovalAnswer,
-  approvalSignal,
   deniedMessage,
-  type GateEntry,
-  gateKey,
-  type ModelTurnEntry,
+  describeIssue,
+  entrySchemas,
+  issueMessage,
+  journalOfStep,
   modelKey,
-  type ToolCallEntry,
+  modelTurnSchema,
+  parseJournalKey,
+  readEntry,
+  type ToolSnapshot,
+  toolCallSchema,
   toolKey,
+  toolSnapshotSchema,
+  toolSnapshotsSchema,
   toolsKey,
+  usageSchema,
 } from "./run-journal.js";
 import { isFailedEntry, stepFailureProblem } from "./step-failure.js";
-import { sameJSON } from "./tool-call-ids.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 
 /** The version of the `RunState` format this Junction writes and reads. */
 export const RUN_STATE_VERSION = 1;
+
+export type { ToolSnapshot };
+export { canonicalJSON, journalOfStep, toolDigest };
 
 /** A call waiting for a person's decision. */
 export interface PendingToolCall {
@@ -41,14 +50,6 @@ export interface PendingToolCall {
   reason?: string;
   /** The step of the run the call belongs to. */
   step: number;
-}
-
-/** A tool as the model saw it when the run stopped: enough to tell, on resume, whether it changed. */
-export interface ToolSnapshot {
-  name: string;
-  source?: string;
-  /** SHA-256 of the tool's description, schemas and annotations (canonical JSON), hex. */
-  digest: string;
 }
 
 /** An MCP source as the run knew it: a descriptor, never a live connection. */
@@ -91,6 +92,21 @@ export interface RunState {
   trace?: TraceCarrier;
   /** Deferred tools the model found with the tool search before it stopped: a resumed run sends them. */
   loadedTools?: string[];
+  /**
+   * Set when the run had a `runStateKey`: an HMAC-SHA-256 over the rest of the state and each
+   * pending call's id, tool digest and arguments digest. A resume with the key refuses a state
+   * whose signature is missing or does not match.
+   */
+  signature?: RunStateSignature;
+}
+
+/** A run state's signature (see `RunStateKey`). */
+export interface RunStateSignature {
+  /** The `id` of the key that signed it. */
+  keyId: string;
+  alg: "HS256";
+  /** The HMAC-SHA-256, hex. */
+  value: string;
 }
 
 /**
@@ -99,176 +115,112 @@ export interface RunState {
  */
 export type ResumeDecision = "approve" | "deny" | { deny: string };
 
-/** Reads a stored state and names the first thing that is wrong with it. */
-export function parseRunState(value: unknown): RunState {
-  const state = typeof value === "string" ? parseJSON(value) : value;
-  if (!isRecord(state)) throw invalid("it is not an object");
-  if (state.kind !== "junction.run-state")
-    throw invalid(`\`kind\` is ${JSON.stringify(state.kind)}, not "junction.run-state"`);
-  if (state.version !== RUN_STATE_VERSION) {
-    throw invalid(
-      `its version is ${JSON.stringify(state.version)}; this Junction reads version ${RUN_STATE_VERSION} (a state written by a newer Junction needs that version to resume)`,
-    );
-  }
-  for (const field of ["runId", "createdAt", "provider", "model"] as const) {
-    if (typeof state[field] !== "string") throw invalid(`\`${field}\` must be a string`);
-  }
-  if (!Number.isInteger(state.step) || (state.step as number) < 1)
-    throw invalid("`step` must be a positive integer");
+/**
+ * Migrations of older formats to the next version, by the version they read: a stored state is
+ * brought up to {@link RUN_STATE_VERSION} one version at a time before the schema checks it.
+ * Empty while version 1 is the only format (`signature` is an optional field of version 1: a
+ * Junction that predates it ignores it, and reads nothing else differently).
+ */
+const migrations: Record<number, (state: Record<string, unknown>) => Record<string, unknown>> = {};
+
+const pendingSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: z.string().optional(),
+  input: z.unknown(),
+  reason: z.string().optional(),
+  step: z.int(),
+});
+
+const messagesSchema = z.custom<Message[]>().check((context) => {
   try {
-    validateMessages(state.messages);
+    validateMessages(context.value);
   } catch (error) {
-    throw invalid(`\`messages\`: ${errorMessage(error)}`);
+    context.issues.push({ code: "custom", message: errorMessage(error), input: context.value });
   }
-  if (!isRecord(state.journal)) throw invalid("`journal` must be an object");
-  const step = state.step as number;
-  const turn = state.journal[modelKey(step)];
-  if (!isRecord(turn) || !Array.isArray(turn.content) || !isRecord(turn.finish)) {
-    throw invalid(`\`journal\` has no model answer for step ${step} ("${modelKey(step)}")`);
-  }
-  for (const [key, entry] of Object.entries(state.journal)) {
-    const problem = isFailedEntry(entry) ? stepFailureProblem(entry.failed) : undefined;
-    if (problem !== undefined) throw invalid(`\`journal["${key}"]\` records a failed step, but ${problem}`);
-  }
-  const calls = new Map<string, unknown>();
-  for (const part of turn.content as Record<string, unknown>[]) {
-    if (part?.type === "tool-call" && typeof part.id === "string") calls.set(part.id, part);
-  }
-  if (!Array.isArray(state.pending) || state.pending.length === 0)
-    throw invalid("`pending` must list at least one call");
-  state.pending.forEach((pending: unknown, index: number) => {
-    if (!isRecord(pending) || typeof pending.id !== "string" || typeof pending.name !== "string") {
-      throw invalid(`\`pending[${index}]\` needs a string \`id\` and \`name\``);
+});
+
+/** The schema of a stored `RunState` (of the current version; older ones are migrated first). */
+const runStateSchema = z
+  .object({
+    kind: z.literal("junction.run-state"),
+    version: z.literal(RUN_STATE_VERSION),
+    runId: z.string(),
+    createdAt: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    messages: messagesSchema,
+    step: z.int().min(1, { error: "must be a positive integer" }),
+    journal: z.record(z.string(), z.custom<JSONValue>()),
+    pending: z.array(pendingSchema),
+    tools: z.array(toolSnapshotSchema),
+    sources: z.array(
+      z.object({ label: z.string(), name: z.string().optional(), prefix: z.string().optional() }),
+    ),
+    usage: usageSchema,
+    ledger: z.object({ notRun: z.array(z.string()), readPrivate: z.array(z.string()) }),
+    trace: z.object({ traceparent: z.string(), tracestate: z.string().optional() }).optional(),
+    loadedTools: z.array(z.string()).optional(),
+    signature: z.object({ keyId: z.string(), alg: z.literal("HS256"), value: z.string() }).optional(),
+  })
+  .check((context) => {
+    const state = context.value;
+    const issue = (path: PropertyKey[], message: string) =>
+      context.issues.push({ code: "custom", path, message, input: state });
+    const turnKey = modelKey(state.step);
+    for (const [key, entry] of Object.entries(state.journal)) {
+      const parsed = parseJournalKey(key);
+      if (!parsed || parsed.step !== state.step || parsed.kind === "tools") {
+        issue(["journal", key], `is not an entry of step ${state.step} this Junction writes`);
+        continue;
+      }
+      if (isFailedEntry(entry)) {
+        const problem = stepFailureProblem(entry.failed);
+        if (problem !== undefined) issue(["journal", key], `records a failed step, but ${problem}`);
+        continue;
+      }
+      const checked = entrySchemas[parsed.kind].safeParse(entry);
+      if (!checked.success) {
+        const first = checked.error.issues[0]!;
+        issue(["journal", key, ...first.path], issueMessage(first));
+      }
     }
-    if (!calls.has(pending.id))
-      throw invalid(`\`pending[${index}]\` (${pending.id}) is not a call of step ${step}`);
-    if (pending.step !== step) throw invalid(`\`pending[${index}].step\` must be ${step}`);
+    const turn = modelTurnSchema.safeParse(state.journal[turnKey]);
+    if (!turn.success) {
+      issue(["journal"], `has no model answer for step ${state.step} ("${turnKey}")`);
+      return;
+    }
+    const calls = new Set(turn.data.content.flatMap((part) => (part.type === "tool-call" ? [part.id] : [])));
+    state.pending.forEach((pending, index) => {
+      if (!calls.has(pending.id))
+        issue(["pending", index], `(${pending.id}) is not a call of step ${state.step}`);
+      else if (pending.step !== state.step) issue(["pending", index, "step"], `must be ${state.step}`);
+    });
   });
-  if (!Array.isArray(state.tools) || !state.tools.every(isSnapshot)) {
-    throw invalid("`tools` must be a list of { name, digest } snapshots");
-  }
-  if (
-    !Array.isArray(state.sources) ||
-    !state.sources.every((s) => isRecord(s) && typeof s.label === "string")
-  ) {
-    throw invalid("`sources` must be a list of { label } descriptors");
-  }
-  if (!isRecord(state.usage) || typeof state.usage.inputTokens !== "number")
-    throw invalid("`usage` is missing");
-  if (
-    !isRecord(state.ledger) ||
-    !isStringList(state.ledger.notRun) ||
-    !isStringList(state.ledger.readPrivate)
-  ) {
-    throw invalid("`ledger` must be { notRun: string[], readPrivate: string[] }");
-  }
-  if (
-    state.trace !== undefined &&
-    (!isRecord(state.trace) ||
-      typeof state.trace.traceparent !== "string" ||
-      (state.trace.tracestate !== undefined && typeof state.trace.tracestate !== "string"))
-  ) {
-    throw invalid("`trace` must be { traceparent: string, tracestate?: string }");
-  }
-  if (state.loadedTools !== undefined && !isStringList(state.loadedTools)) {
-    throw invalid("`loadedTools` must be a list of tool names");
-  }
-  return state as unknown as RunState;
-}
-
-/** How a stored run continues: the journal to replay, where, and what to warn about. */
-export interface ResumePlan {
-  state: RunState;
-  /** The state's journal with the decisions as signals and the step's tool snapshots. */
-  journal: Record<string, JSONValue>;
-  /** `run-state-mismatch` warnings for calls refused because the state was edited. */
-  warnings: Warning[];
-}
-
-/** How a caller of {@link planResume} names its arguments in errors, and how it is called. */
-export interface ResumeArguments {
-  /** The method: `resume()`. */
-  method: string;
-  /** The state argument as a sentence names it before "is …": "the first argument, `state`,". */
-  state: string;
-  /** The decisions argument. */
-  decisions: string;
-  /** A call that resumes, as an example for errors. */
-  example: string;
-}
-
-/** `agent.resume(state, decisions)`'s arguments. */
-export const AGENT_RESUME_ARGUMENTS: ResumeArguments = {
-  method: "resume()",
-  state: "the first argument, `state`,",
-  decisions: "the second argument, `decisions`,",
-  example: 'agent.resume(result.state, { [result.pending[0].id]: "approve" })',
-};
 
 /**
- * Reads a stored run and the decisions for its pending calls into the journal its replay starts
- * from. A pending call whose arguments were edited is denied, whatever was decided. Throws
- * `run-state-invalid` for a missing or malformed state, `invalid-argument` for decisions that are
- * not an object or a decision no call waits for; each error names the argument as `names` says.
+ * Reads a stored state (an object, or its JSON text) and names the first thing that is wrong
+ * with it: a `run-state-invalid` error whose message names the field, such as "`pending[0].id`
+ * must be a string". A state of an older version is migrated first; a newer one is refused.
  */
-export function planResume(
-  input: unknown,
-  decisions: Record<string, ResumeDecision>,
-  names: ResumeArguments = AGENT_RESUME_ARGUMENTS,
-): ResumePlan {
-  checkStateArgument(input, names);
-  const state = parseRunState(input);
-  checkDecisionsArgument(decisions, state, names);
-  const journal: Record<string, JSONValue> = {
-    ...state.journal,
-    ...(decisionSignals(state, decisions) as Record<string, JSONValue>),
-    // What the step offered: the loop refuses calls to tools that changed since.
-    [toolsKey(state.step)]: state.tools as unknown as JSONValue,
-  };
-  const warnings: Warning[] = [];
-  for (const [id, reason] of editedCalls(state)) {
-    warnings.push({
-      code: "run-state-mismatch",
-      message: `The call "${id}" was not run on resume: ${reason}.`,
-    });
-    journal[signalKey(approvalSignal(state.step, id))] = { approved: false, reason };
+export function parseRunState(value: unknown): RunState {
+  const stored = typeof value === "string" ? parseJSON(value) : value;
+  if (!isRecord(stored)) throw invalid("it is not an object");
+  let state: Record<string, unknown> = stored;
+  if (state.kind !== "junction.run-state")
+    throw invalid(`\`kind\` is ${JSON.stringify(state.kind)}, not "junction.run-state"`);
+  for (let version = state.version; version !== RUN_STATE_VERSION; version = state.version) {
+    const migrate = typeof version === "number" ? migrations[version] : undefined;
+    if (!migrate) {
+      throw invalid(
+        `its version is ${JSON.stringify(version)}; this Junction reads version ${RUN_STATE_VERSION}${typeof version === "number" && version > RUN_STATE_VERSION ? " (a state written by a newer Junction needs that version to resume)" : ""}`,
+      );
+    }
+    state = migrate(state);
   }
-  return { state, journal, warnings };
-}
-
-/** A state argument that cannot be a state at all (nothing, a number, the whole result), named as the caller names it. */
-function checkStateArgument(input: unknown, names: ResumeArguments): void {
-  if (typeof input === "string" || (isRecord(input) && !Array.isArray(input) && !isRunResult(input))) return;
-  const finished = isRunResult(input) ? (input as { finishReason: unknown }).finishReason : undefined;
-  const detail = isRunResult(input)
-    ? finished === "approval-required"
-      ? "is a whole run result, not its state; pass `result.state`."
-      : `is the result of a run that ended (finishReason ${JSON.stringify(finished)}): only a run that stopped with "approval-required" has a \`state\` to resume.`
-    : `is ${describeValue(input)}; pass the \`state\` of a result whose finishReason is "approval-required" (\`result.state\`), ` +
-      `as the object or parsed back from its JSON, for example ${names.example}.`;
-  throw new JunctionError("run-state-invalid", `${names.method}: ${names.state} ${detail}`);
-}
-
-function isRunResult(value: unknown): boolean {
-  return isRecord(value) && value.kind === undefined && "finishReason" in value && "messages" in value;
-}
-
-function checkDecisionsArgument(decisions: unknown, state: RunState, names: ResumeArguments): void {
-  if (isRecord(decisions) && !Array.isArray(decisions)) return;
-  const pending = state.pending.map((call) => JSON.stringify(call.id));
-  throw new JunctionError(
-    "invalid-argument",
-    `${names.method}: ${names.decisions} is ${describeValue(decisions)}; pass an object with a decision per pending call id, ` +
-      `for example { ${pending[0]}: "approve" } (a decision is "approve", "deny" or { deny: "reason" }; the pending calls are ${pending.join(", ")}).`,
-  );
-}
-
-/** A value as an error names it: `undefined`, `null`, `an array`, `a number`. */
-function describeValue(value: unknown): string {
-  if (value === undefined || value === null) return String(value);
-  if (Array.isArray(value)) return "an array";
-  const type = typeof value;
-  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+  const parsed = runStateSchema.safeParse(state);
+  if (!parsed.success) throw invalid(describeIssue(parsed.error.issues[0], []));
+  return parsed.data;
 }
 
 /** The state of a run that stopped for approvals at `step`, from its in-memory journal. */
@@ -298,54 +250,13 @@ export function stoppedRunState(parts: {
     step,
     journal: journalOfStep(journal.journal, step),
     pending: parts.pending,
-    tools: (journal.journal[toolsKey(step)] ?? []) as unknown as ToolSnapshot[],
+    tools: readEntry(toolSnapshotsSchema, journal.journal[toolsKey(step)] ?? [], toolsKey(step)),
     sources: parts.sources ?? [],
     usage: parts.usageBefore,
     ledger: parts.ledger ?? { notRun: [], readPrivate: [] },
     ...(parts.trace ? { trace: parts.trace } : {}),
     ...(parts.loadedTools && parts.loadedTools.length > 0 ? { loadedTools: parts.loadedTools } : {}),
   };
-}
-
-/** The journal entries of step `step` (the ones a state keeps). */
-export function journalOfStep(journal: Record<string, JSONValue>, step: number): Record<string, JSONValue> {
-  const ofStep = new RegExp(`^(?:signal:)?[a-z]+:${step}(?::|$)`);
-  // The step's tool snapshots travel as the state's `tools`.
-  return Object.fromEntries(
-    Object.entries(journal).filter(([key]) => ofStep.test(key) && key !== toolsKey(step)),
-  );
-}
-
-/** The decisions as the signals that answer each pending call; an unknown call id or a malformed decision is an error. */
-export function decisionSignals(
-  state: RunState,
-  decisions: Record<string, ResumeDecision>,
-): Record<string, ApprovalAnswer> {
-  if (!isRecord(decisions))
-    throw new JunctionError("invalid-argument", "resume(): `decisions` must be an object keyed by call id.");
-  const pending = new Set(state.pending.map((call) => call.id));
-  const signals: Record<string, ApprovalAnswer> = {};
-  for (const [id, decision] of Object.entries(decisions)) {
-    if (!pending.has(id)) {
-      throw new JunctionError(
-        "invalid-argument",
-        `resume(): there is no pending call "${id}"; the pending calls are ${[...pending].map((p) => `"${p}"`).join(", ")}.`,
-      );
-    }
-    signals[signalKey(approvalSignal(state.step, id))] = toAnswer(decision, id);
-  }
-  return signals;
-}
-
-function toAnswer(decision: ResumeDecision, id: string): ApprovalAnswer {
-  if (decision === "approve") return { approved: true };
-  if (decision === "deny") return { approved: false };
-  if (isRecord(decision) && typeof decision.deny === "string")
-    return { approved: false, reason: decision.deny };
-  throw new JunctionError(
-    "invalid-argument",
-    `resume(): the decision for "${id}" must be "approve", "deny" or { deny: "reason" }, got ${JSON.stringify(decision)}.`,
-  );
 }
 
 /**
@@ -356,19 +267,21 @@ function toAnswer(decision: ResumeDecision, id: string): ApprovalAnswer {
  */
 export function closeRunState(input: RunState | unknown, reason: string): Message[] {
   const state = parseRunState(input);
-  const turn = state.journal[modelKey(state.step)] as unknown as ModelTurnEntry;
+  const turn = readEntry(modelTurnSchema, state.journal[modelKey(state.step)], modelKey(state.step));
   const results: ToolResultMessagePart[] = [];
   for (const part of turn.content) {
     if (part.type !== "tool-call") continue;
-    const finished = state.journal[toolKey(state.step, part.id)] as unknown as ToolCallEntry | undefined;
+    const finished = toolCallSchema.safeParse(state.journal[toolKey(state.step, part.id)]);
     results.push({
       type: "tool-result",
       toolCallId: part.id,
       toolName: part.name,
-      output: finished?.output ?? {
-        content: [{ type: "text", text: deniedMessage(part.name, reason) }],
-        isError: true,
-      },
+      output: finished.success
+        ? finished.data.output
+        : {
+            content: [{ type: "text", text: deniedMessage(part.name, reason) }],
+            isError: true,
+          },
     });
   }
   const messages: Message[] = [
@@ -398,34 +311,6 @@ export async function snapshotTools(
 }
 
 /**
- * Pending calls whose arguments in the state differ from what the model asked for (the state was
- * edited), with the reason the call is refused.
- */
-export function editedCalls(state: RunState): Map<string, string> {
-  const refusals = new Map<string, string>();
-  const turn = state.journal[modelKey(state.step)] as unknown as ModelTurnEntry;
-  for (const asked of state.pending) {
-    const part = turn.content.find(
-      (candidate) => candidate.type === "tool-call" && candidate.id === asked.id,
-    );
-    const gate = state.journal[gateKey(state.step, asked.id)] as unknown as GateEntry | undefined;
-    const edited =
-      part?.type !== "tool-call" ||
-      gate?.kind !== "ask" ||
-      asked.name !== part.name ||
-      !sameJSON(asked.input, gate.input) ||
-      !sameJSON(gate.callInput, part.input);
-    if (edited) {
-      refusals.set(
-        asked.id,
-        "its arguments in the saved run differ from what the model asked for, so it was not run",
-      );
-    }
-  }
-  return refusals;
-}
-
-/**
  * The tools that changed between two snapshots of a step's tools, with the reason a call to one
  * is refused: gone, from another server now, or a different description, schema or annotations.
  */
@@ -449,43 +334,6 @@ export function toolChanges(before: ToolSnapshot[], now: ToolSnapshot[]): Map<st
     }
   }
   return changes;
-}
-
-/** The SHA-256 digest of a tool as the model sees it (description, schemas, annotations). */
-export async function toolDigest(tool: {
-  description?: unknown;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  annotations?: unknown;
-}): Promise<string> {
-  const text = canonicalJSON({
-    description: tool.description ?? "",
-    inputSchema: tool.inputSchema ?? null,
-    outputSchema: tool.outputSchema ?? null,
-    annotations: tool.annotations ?? null,
-  });
-  const bytes = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** JSON with object keys sorted, so equal values always give equal text. */
-export function canonicalJSON(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (!isRecord(inner) || Array.isArray(inner)) return inner;
-    return Object.fromEntries(
-      Object.keys(inner)
-        .sort()
-        .map((key) => [key, inner[key]]),
-    );
-  });
-}
-
-function isSnapshot(value: unknown): value is ToolSnapshot {
-  return isRecord(value) && typeof value.name === "string" && typeof value.digest === "string";
-}
-
-function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 function isRecord(value: unknown): value is Record<string, any> {

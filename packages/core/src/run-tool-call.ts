@@ -1,16 +1,22 @@
 import { JunctionError, type ToolCallPart, type ToolProgress, type ToolResult } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
 import type { ToolCallOutcome } from "./agent-events.js";
-import { idempotencyKey, type JSONValue } from "./durability.js";
+import { idempotencyKey, type JSONValue, signalKey } from "./durability.js";
 import {
   type ApprovalAnswer,
+  approvalAnswerSchema,
   approvalSignal,
   deniedMessage,
+  entryValue,
   type GateEntry,
   gateKey,
+  gateSchema,
+  readEntry,
   type ToolCallEntry,
+  toolCallSchema,
   toolKey,
 } from "./run-journal.js";
+import { recheckOnResume } from "./run-resume.js";
 import type { PendingToolCall } from "./run-state.js";
 import type {
   CallOutcome,
@@ -75,7 +81,6 @@ export async function decideCall(parts: {
 }): Promise<DecidedCall> {
   const { calls, tools, call } = parts;
   const changed = calls.changedTools.get(call.name);
-  const withChange = changed !== undefined ? { changed } : {};
   if (parts.rejection !== undefined) {
     return { call, decision: { kind: "refuse", outcome: "invalid-input", message: parts.rejection } };
   }
@@ -86,15 +91,33 @@ export async function decideCall(parts: {
       changed,
     };
   }
+  const guard = calls.run.options.resumeGuard;
+  const resumed = guard !== undefined && guard.step === calls.stepNumber;
+  // A finished call of a resumed step is replayed from its result; nothing decides it again.
+  if (resumed && guard.finished.has(call.id)) return { call, decision: { kind: "run" } };
   const context = toolContext(calls, call);
-  if (!tools.journalsDecisions) return { call, decision: await tools.decide(call, context), ...withChange };
-  const decision = (await journaledStep({
-    durability: calls.run.durability,
-    key: gateKey(calls.stepNumber, call.id),
-    signal: calls.controller.signal,
-    run: async () => toJSONValue(await tools.decide(call, context)),
-  })) as GateEntry;
-  return { call, decision, ...withChange };
+  const key = gateKey(calls.stepNumber, call.id);
+  const decision = tools.journalsDecisions
+    ? readEntry(
+        gateSchema,
+        await journaledStep({
+          durability: calls.run.durability,
+          key,
+          signal: calls.controller.signal,
+          run: async () => entryValue(await tools.decide(call, context)),
+        }),
+        key,
+      )
+    : await tools.decide(call, context);
+  const mismatch = resumed ? await recheckOnResume(guard, call, decision) : undefined;
+  if (mismatch !== undefined) {
+    return {
+      call,
+      decision: { kind: "refuse", outcome: "denied", message: deniedMessage(call.name, mismatch) },
+      changed: mismatch,
+    };
+  }
+  return { call, decision };
 }
 
 /** A person's answer, for a call the policy asked about: a signal, waited for as long as the run allows. */
@@ -102,10 +125,12 @@ export async function answerCall(calls: StepScope, decided: DecidedCall): Promis
   const { call, decision } = decided;
   if (decision.kind !== "ask") return { kind: "go" };
   const name = approvalSignal(calls.stepNumber, call.id);
-  const answer = (await raceAbort(
+  const received = await raceAbort(
     waitForApproval({ run: calls.run, name, call, decision }),
     calls.controller.signal,
-  )) as ApprovalAnswer | undefined;
+  );
+  const answer =
+    received === undefined ? undefined : readEntry(approvalAnswerSchema, received, signalKey(name));
   if (answer === undefined) {
     return {
       kind: "pending",
@@ -135,9 +160,10 @@ export async function finishCall(parts: {
   const { call, decision, changed } = parts.decided;
   const { durability, options } = calls.run;
   let live = false;
-  const entry = (await journaledStep({
+  const key = toolKey(calls.stepNumber, call.id);
+  const journaled = await journaledStep({
     durability,
-    key: toolKey(calls.stepNumber, call.id),
+    key,
     signal: calls.controller.signal,
     run: async () => {
       live = true;
@@ -159,10 +185,13 @@ export async function finishCall(parts: {
           : denial !== undefined
             ? { kind: "error", outcome: "denied", message: denial, durationMs: 0 }
             : await executeCall({ calls, tools, call, context: toolContext(calls, call) });
-      return toJSONValue(toEntry(execution, { calls, call }));
+      return entryValue(toEntry(execution, { calls, call }));
     },
-  })) as unknown as ToolCallEntry;
+  });
+  const entry = readEntry(toolCallSchema, journaled, key);
   tools.settled?.(call, entry.outcome);
+  // Recorded before the step goes on: a failure or crash after this never runs the call again.
+  if (live) await options.onCallFinished?.(calls.stepNumber, calls.run.usageBeforeStep);
   if (live) {
     options.emit({
       type: "tool-result",
@@ -317,11 +346,6 @@ function toEntry(
 
 function sourceOf(decision: { source?: string }): { source?: string } {
   return decision.source !== undefined ? { source: decision.source } : {};
-}
-
-/** A value as JSON: what the journal keeps, so a live run and a replay see the same thing. */
-function toJSONValue(value: unknown): JSONValue {
-  return value as JSONValue;
 }
 
 function recordProgress(span: Span, progress: ToolProgress): void {

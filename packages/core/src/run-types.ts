@@ -13,6 +13,7 @@ import type { AgentEvent, AgentFinishReason, AgentResultBase, PendingToolCall } 
 import type { ConcurrencyLimit } from "./concurrency-limit.js";
 import type { Durability } from "./durability.js";
 import type { GateEntry } from "./run-journal.js";
+import type { ResumeGuard } from "./run-resume.js";
 import type { ToolSnapshot } from "./run-state.js";
 import type { StructuredOutput } from "./structured-output.js";
 import type { ToolCallIds } from "./tool-call-ids.js";
@@ -122,6 +123,18 @@ export interface RunLoopOptions {
   firstStep?: number;
   /** Usage of the run's steps before `firstStep`. */
   usageBefore?: Usage;
+  /**
+   * A run resumed from a stored state: every unfinished call of the step it resumes is decided
+   * again and checked against the state's pending calls (see `ResumeGuard`).
+   */
+  resumeGuard?: ResumeGuard;
+  /**
+   * Told each time a call of step `step` finishes live (its result is journaled), before the
+   * step goes on; the run waits for it. `usageBefore` is the run's usage before that step.
+   */
+  onCallFinished?(step: number, usageBefore: Usage): Promise<void>;
+  /** Warnings from before the run started (about a resumed state): emitted first, and in `warnings`. */
+  warnings?: Warning[];
   /** A resumed run: the trace context of its first part, which the run span links to. */
   resumedFrom?: TraceCarrier;
   /**
@@ -156,6 +169,8 @@ export interface Run {
   readonly controller: AbortController;
   readonly span: Span;
   readonly ids: ToolCallIds;
+  /** The run's usage before the step in progress. */
+  usageBeforeStep: Usage;
   /** The core tools the current step offers, by name (set when the step's tools are prepared). */
   coreTools: ReadonlyMap<string, CoreTool>;
   warn(warning: Warning): void;

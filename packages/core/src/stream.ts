@@ -22,7 +22,9 @@ import { validateMessages } from "./message-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
 import { runLoop } from "./run-loop.js";
 import { finalResult } from "./run-result.js";
-import { planResume, type ResumeDecision, type ResumePlan, snapshotTools } from "./run-state.js";
+import { planResume, type ResumePlan } from "./run-resume.js";
+import { type ResumeDecision, snapshotTools } from "./run-state.js";
+import { keyList, type RunStateKey, type RunStateKeys, signWith } from "./run-state-signature.js";
 import type { ModelSettings, ToolRunner } from "./run-types.js";
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import type { Tracer } from "./tracing.js";
@@ -74,6 +76,11 @@ export interface StreamOptions<Output = unknown> {
   approvalTimeoutMs?: number;
   /** Where model and tool calls are journaled and approvals wait. @default in memory */
   durability?: Durability;
+  /**
+   * The application secret that signs the state a stopped run returns and verifies a `resume`
+   * state: one `{ id, secret }` or a list for rotation (see `AgentConfig.runStateKey`).
+   */
+  runStateKey?: RunStateKeys;
   /** Continues a run that stopped with `approval-required`, with a decision per pending call id. */
   resume?: { state: unknown; decisions?: Record<string, ResumeDecision> };
   /**
@@ -149,7 +156,9 @@ async function run(
   }
   let history: Message[];
   let plan: ResumePlan | undefined;
+  let keys: RunStateKey[];
   try {
+    keys = keyList(options.runStateKey);
     if (options.resume) {
       const resume = options.resume as Record<string, unknown>;
       if (resume.kind === "junction.run-state") {
@@ -158,11 +167,14 @@ async function run(
           'stream(): `resume` is a run state itself; pass { state: result.state, decisions: { [callId]: "approve" } }.',
         );
       }
-      plan = planResume(resume.state, (resume.decisions ?? {}) as Record<string, ResumeDecision>, {
-        method: "stream()",
-        state: "`resume.state`",
-        decisions: "`resume.decisions`",
-        example: '{ state: result.state, decisions: { [result.pending[0].id]: "approve" } }',
+      plan = await planResume(resume.state, (resume.decisions ?? {}) as Record<string, ResumeDecision>, {
+        keys,
+        names: {
+          method: "stream()",
+          state: "`resume.state`",
+          decisions: "`resume.decisions`",
+          example: '{ state: result.state, decisions: { [result.pending[0].id]: "approve" } }',
+        },
       });
       history = structuredClone(plan.state.messages);
     } else {
@@ -171,7 +183,6 @@ async function run(
   } catch (error) {
     return fail(error as Error);
   }
-  for (const warning of plan?.warnings ?? []) emit({ type: "warning", warning });
   let output: StructuredOutput | undefined;
   try {
     output = structuredOutputFor({
@@ -240,17 +251,18 @@ async function run(
     ...(options.tracer ? { tracer: options.tracer } : {}),
     durability,
     firstStep: plan?.state.step ?? 1,
-    ...(plan ? { usageBefore: plan.state.usage } : {}),
+    ...(plan ? { usageBefore: plan.state.usage, resumeGuard: plan.guard, warnings: plan.warnings } : {}),
     approvalTimeoutMs: context.approvalTimeoutMs,
     ...(output ? { output } : {}),
     emit,
   });
-  return finalResult(result, {
+  const final = finalResult(result, {
     durability,
     provider: options.provider.name,
     model: options.model,
     messages: history,
   });
+  return final.state ? { ...final, state: await signWith(final.state, keys) } : final;
 }
 
 /** The policy's answer for a call of `stream()`: run, refuse, or ask a person. */

@@ -123,7 +123,7 @@ describe("Tracer hooks", () => {
     expect(stopped.state?.trace).toBeUndefined();
     const agent = new Agent({ provider: scriptedModel([]), model: "m" });
     await expect(agent.resume({ ...stopped.state, trace: { traceparent: 7 } }).final).rejects.toThrow(
-      "`trace` must be { traceparent: string, tracestate?: string }",
+      "This run state cannot be resumed: `trace.traceparent` must be a string.",
     );
   });
 });
