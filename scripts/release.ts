@@ -85,9 +85,13 @@ export async function pendingChangesets(root: string): Promise<string[]> {
  */
 export async function releaseBlockers(root: string): Promise<string[]> {
   const blockers: string[] = [];
-  const status = await runCommand("git", ["status", "--porcelain", "--untracked-files=normal"], { cwd: root });
+  const status = await runCommand("git", ["status", "--porcelain", "--untracked-files=normal"], {
+    cwd: root,
+  });
   if (status.code !== 0) {
-    blockers.push(`git status failed in ${root}: ${status.stderr.trim()}. Run pnpm release in the repository.`);
+    blockers.push(
+      `git status failed in ${root}: ${status.stderr.trim()}. Run pnpm release in the repository.`,
+    );
   } else if (status.stdout.trim() !== "") {
     const files = status.stdout.trimEnd().split("\n");
     blockers.push(
@@ -145,7 +149,9 @@ export async function resolveRegistry(
 ): Promise<string> {
   if (registry !== undefined) return registry;
   const result = await runCommand("npm", ["config", "get", "registry"], { cwd: root, env });
-  return result.code === 0 && result.stdout.trim() !== "" ? result.stdout.trim() : "https://registry.npmjs.org/";
+  return result.code === 0 && result.stdout.trim() !== ""
+    ? result.stdout.trim()
+    : "https://registry.npmjs.org/";
 }
 
 /** Fails unless npm has a token for the registry (`npm whoami` answers); returns the user name. */
@@ -159,10 +165,17 @@ export async function checkRegistryLogin(
     env: registryEnvironment(registry, env),
   });
   if (result.code === 0) return result.stdout.trim();
+  // npm's own words without its log-file line: `npm error code ENEEDAUTH`, then what it means.
+  const said = result.stderr
+    .split("\n")
+    .map((line) => line.replace(/^npm error /, "").trim())
+    .filter((line) => line !== "" && !line.startsWith("A complete log"));
+  const code = said.find((line) => line.startsWith("code "))?.slice(5);
+  const reason = said.find((line) => !line.startsWith("code ")) ?? "no answer";
   const host = registry.replace(/^https?:/, "").replace(/\/?$/, "/");
   throw new ReleaseRefusedError(
     "release-not-ready",
-    `Not logged in to ${registry} (npm whoami: ${result.stderr.trim().split("\n").pop() ?? "no answer"}). ` +
+    `Not logged in to ${registry} (npm whoami: ${code ? `${code}, ` : ""}${reason}). ` +
       `Put the line \`${host}:_authToken=\${NPM_TOKEN}\` in your ~/.npmrc and export NPM_TOKEN ` +
       "(an npm automation or granular token that may publish @junction/*), then run pnpm release again.",
   );
