@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import { readSSEFixture, startWireFake } from "@junction/wire-fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedPackageDirs } from "./published-packages.ts";
+import { examplesIn } from "./readme-code.ts";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -35,12 +36,6 @@ interface Example {
   /** Index among the README's examples (code blocks that import a package). */
   block: number;
   file: string;
-}
-
-/** The ts and js code blocks of a README that import something: whole examples, not fragments. */
-function examplesIn(markdown: string): string[] {
-  const blocks = [...markdown.matchAll(/^```(?:ts|js|typescript|javascript)\n([\s\S]*?)^```/gm)];
-  return blocks.map((match) => match[1] ?? "").filter((code) => /^import\s/m.test(code));
 }
 
 const examples: Example[] = [];

@@ -38,22 +38,33 @@ export async function packPublishedPackages(outDir: string): Promise<Map<string,
   return tarballs;
 }
 
+/** Options of {@link installConsumerProject}. */
+export interface ConsumerProjectOptions {
+  /** The project's own `.npmrc`, e.g. `registry=http://127.0.0.1:4873/` to install from a local registry. */
+  npmrc?: string;
+  /** Variables added to {@link consumerEnvironment} for npm, e.g. `npm_config_userconfig`. */
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
  * Creates a consumer project in `dir` and installs the given dependencies with npm, as a user
- * would: `file:` tarballs for Junction's packages, registry versions for anything else.
+ * would: `file:` tarballs or semver ranges from a registry for Junction's packages, registry
+ * versions for anything else.
  */
 export async function installConsumerProject(
   dir: string,
   dependencies: Record<string, string>,
+  options: ConsumerProjectOptions = {},
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(
     join(dir, "package.json"),
     JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }, null, 2),
   );
+  if (options.npmrc !== undefined) await writeFile(join(dir, ".npmrc"), options.npmrc);
   await runCommand("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd: dir,
-    env: consumerEnvironment(),
+    env: { ...consumerEnvironment(), ...options.env },
     maxBuffer: 16 * 1024 * 1024,
     timeout: 240_000,
   });
