@@ -34,8 +34,16 @@ export type GateEntry =
     }
   | { kind: "refuse"; outcome: "denied" | "invalid-input" | "not-found"; message: string; source?: string };
 
-/** A person's answer to an approval request: the value of an approval signal. */
-export type ApprovalAnswer = { approved: true } | { approved: false; reason?: string };
+/**
+ * A person's answer to an approval request: the value of an approval signal. With `toolDigest`
+ * or `argumentsDigest` (a listed `PendingToolCall`'s), the answer counts only for that tool and
+ * those arguments: when the waiting call's differ, it is denied with a `run-state-mismatch`
+ * warning.
+ */
+export type ApprovalAnswer = ({ approved: true } | { approved: false; reason?: string }) & {
+  toolDigest?: string;
+  argumentsDigest?: string;
+};
 
 export const modelKey = (step: number): string => `model:${step}`;
 export const toolKey = (step: number, callId: string): string => `tool:${step}:${callId}`;

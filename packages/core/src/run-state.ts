@@ -8,6 +8,8 @@ import {
 } from "@junction/types";
 import { type InMemoryDurability, type JSONValue, signalKey } from "./durability.js";
 import { validateMessages } from "./message-validation.js";
+import type { PendingToolCall } from "./pending-tool-call.js";
+import { toolDigest } from "./run-digests.js";
 import {
   type ApprovalAnswer,
   approvalSignal,
@@ -24,24 +26,11 @@ import { isFailedEntry, stepFailureProblem } from "./step-failure.js";
 import { sameJSON } from "./tool-call-ids.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 
+export type { PendingToolCall } from "./pending-tool-call.js";
+export { canonicalJSON, toolDigest } from "./run-digests.js";
+
 /** The version of the `RunState` format this Junction writes and reads. */
 export const RUN_STATE_VERSION = 1;
-
-/** A call waiting for a person's decision. */
-export interface PendingToolCall {
-  /** The call's id in the conversation: the key of its decision in `resume()`. */
-  id: string;
-  /** The real tool name (with its MCP prefix, if any). */
-  name: string;
-  /** The MCP source's label, absent for local tools. */
-  source?: string;
-  /** The validated arguments. */
-  input: unknown;
-  /** Why a person is asked when the policy alone would not have asked (the exfiltration guard). */
-  reason?: string;
-  /** The step of the run the call belongs to. */
-  step: number;
-}
 
 /** A tool as the model saw it when the run stopped: enough to tell, on resume, whether it changed. */
 export interface ToolSnapshot {
@@ -387,35 +376,6 @@ export function toolChanges(before: ToolSnapshot[], now: ToolSnapshot[]): Map<st
     }
   }
   return changes;
-}
-
-/** The SHA-256 digest of a tool as the model sees it (description, schemas, annotations). */
-export async function toolDigest(tool: {
-  description?: unknown;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  annotations?: unknown;
-}): Promise<string> {
-  const text = canonicalJSON({
-    description: tool.description ?? "",
-    inputSchema: tool.inputSchema ?? null,
-    outputSchema: tool.outputSchema ?? null,
-    annotations: tool.annotations ?? null,
-  });
-  const bytes = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** JSON with object keys sorted, so equal values always give equal text. */
-export function canonicalJSON(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (!isRecord(inner) || Array.isArray(inner)) return inner;
-    return Object.fromEntries(
-      Object.keys(inner)
-        .sort()
-        .map((key) => [key, inner[key]]),
-    );
-  });
 }
 
 function isSnapshot(value: unknown): value is ToolSnapshot {
