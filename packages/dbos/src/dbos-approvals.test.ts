@@ -141,10 +141,11 @@ describe("pending approvals as data on DBOS", () => {
       calls,
       notifications,
     } = await setUp();
+    // Both start at once on a database that does not exist yet.
     const lost = startWorker({ EXECUTOR_ID: "worker-a", START_RUN_IDS: "lost-1,lost-2" });
-    await reachNotifications(2, lost);
     const survivor = startWorker({ EXECUTOR_ID: "worker-b" });
     await reachReady("worker-b", survivor);
+    await reachNotifications(2, lost);
     const listed = await list(["lost-1", "lost-2"]);
     expect(Object.values(listed).map((items) => items.length)).toEqual([1, 1]);
     await lost.kill();

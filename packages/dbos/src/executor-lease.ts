@@ -186,8 +186,10 @@ async function connect(systemDatabaseUrl: string): Promise<pg.Client> {
   try {
     await admin.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
   } catch (error) {
-    // Another worker created it meanwhile.
-    if ((error as { code?: unknown }).code !== "42P04") throw error;
+    // Another worker created it meanwhile: "already exists", or, when both ran at once, the
+    // catalog's unique index.
+    const code = (error as { code?: unknown }).code;
+    if (code !== "42P04" && code !== "23505") throw error;
   } finally {
     await admin.end();
   }
