@@ -141,8 +141,10 @@ describe("pending approvals as data on DBOS", () => {
       calls,
       notifications,
     } = await setUp();
-    // Both start at once on a database that does not exist yet.
+    // The first worker makes DBOS's tables (DBOS's launch does not make them concurrently); the
+    // second starts while the first one's runs go on.
     const lost = startWorker({ EXECUTOR_ID: "worker-a", START_RUN_IDS: "lost-1,lost-2" });
+    await reachReady("worker-a", lost);
     const survivor = startWorker({ EXECUTOR_ID: "worker-b" });
     await reachReady("worker-b", survivor);
     await reachNotifications(2, lost);
