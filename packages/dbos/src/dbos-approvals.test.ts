@@ -53,6 +53,14 @@ async function setUp() {
       ACTION: "recover",
       EXECUTOR_ID: executorId,
     });
+  const cancel = async (runId: string) => {
+    const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl });
+    try {
+      await client.cancelWorkflow(runId);
+    } finally {
+      await client.destroy();
+    }
+  };
   const result = async (runId: string, running: NodeProcess) => {
     const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl });
     try {
@@ -73,7 +81,7 @@ async function setUp() {
       timeoutMs: 20_000,
       what: `${count} approval notifications; worker output:\n${running.output()}`,
     });
-  return { ...events, model, startWorker, list, approve, recover, result, reachNotifications };
+  return { ...events, model, startWorker, list, approve, recover, cancel, result, reachNotifications };
 }
 
 /** The pending call of a notes run, as listed: the validated arguments and their digests. */
@@ -91,23 +99,26 @@ async function notesItem(callId: string): Promise<PendingToolCall> {
 
 describe("pending approvals as data on DBOS", () => {
   it("lists a waiting run's approvals from another process, approves one as listed, and refuses one whose arguments differ from what was listed", async () => {
-    const { model, startWorker, list, approve, result, reachNotifications, calls, notifications } =
+    const { model, startWorker, list, approve, cancel, result, reachNotifications, calls, notifications } =
       await setUp();
-    const running = startWorker({ START_RUN_IDS: "listed-ok,listed-edited" });
-    await reachNotifications(2, running);
-    const listed = await list(["listed-ok", "listed-edited", "never-started"]);
+    const running = startWorker({ START_RUN_IDS: "listed-ok,listed-edited,listed-cancelled" });
+    await reachNotifications(3, running);
+    const listed = await list(["listed-ok", "listed-edited", "listed-cancelled", "never-started"]);
     expect(listed).toEqual({
       "listed-ok": [await notesItem(listed["listed-ok"]![0]!.id)],
       "listed-edited": [await notesItem(listed["listed-edited"]![0]!.id)],
+      "listed-cancelled": [await notesItem(listed["listed-cancelled"]![0]!.id)],
       "never-started": [],
     });
     // One notification per pending call, with the run it belongs to.
     expect(notifications().sort()).toEqual(
-      [
-        `listed-edited 1:${listed["listed-edited"]![0]!.id}`,
-        `listed-ok 1:${listed["listed-ok"]![0]!.id}`,
-      ].sort(),
+      Object.entries(listed)
+        .flatMap(([runId, items]) => items.map((item) => `${runId} 1:${item.id}`))
+        .sort(),
     );
+    // A run cancelled while it waits can take no answer: it is no longer listed.
+    await cancel("listed-cancelled");
+    expect(await list(["listed-cancelled"])).toEqual({ "listed-cancelled": [] });
 
     // The approver shows "listed-edited" with other arguments than the run waits with.
     await approve(["listed-ok", "listed-edited"], { "listed-edited": { text: "buy bread" } });
@@ -125,7 +136,7 @@ describe("pending approvals as data on DBOS", () => {
       { text: notesRun.note, key: `listed-ok:tool:1:${listed["listed-ok"]![0]!.id}` },
     ]);
     expect(await list(["listed-ok", "listed-edited"])).toEqual({ "listed-ok": [], "listed-edited": [] });
-    expect(model.requests).toHaveLength(4);
+    expect(model.requests).toHaveLength(5);
   });
 
   it("two workers, one SIGKILLed for good while its runs wait: recoverRunsOf hands them to the other, which finishes them after approvals from another process, each model step and tool call once, no approval asked twice", async () => {

@@ -1,5 +1,5 @@
 import { approvalSignalFor, type PendingToolCall, type ResumeDecision } from "@junction/core";
-import type { Ingress } from "@restatedev/restate-sdk-clients";
+import { HttpCallError, type Ingress } from "@restatedev/restate-sdk-clients";
 import { type SendSignalOptions, sendSignal } from "./send-signal.js";
 
 /** Options of {@link pendingApprovals}. */
@@ -12,14 +12,20 @@ export interface PendingApprovalsOptions {
   readonly runId: string;
 }
 
-type PendingHandlers = { pending: (ctx: unknown) => Promise<PendingToolCall[]> };
+type PendingHandlers = {
+  run: (ctx: unknown, input: unknown) => Promise<unknown>;
+  pending: (ctx: unknown) => Promise<PendingToolCall[]>;
+};
+
+/** What the ingress answers for the output of a workflow that was cancelled. */
+const CANCELLED = 409;
 
 /**
  * The calls of a run that wait for a person, from any process that can reach the ingress (the
  * workflow's shared `pending` handler answers, on any worker of the deployment): what the run
  * published when its step's approval waits began (call id, tool, source, validated arguments,
- * reason, step, digests). Empty when nothing waits: the waits were answered, or the run has not
- * asked anything. Answer an item with {@link answerApproval}.
+ * reason, step, digests). Empty when nothing waits: the waits were answered, the run ended (or
+ * was cancelled), or it has not asked anything. Answer an item with {@link answerApproval}.
  *
  * @example
  * ```ts
@@ -28,9 +34,16 @@ type PendingHandlers = { pending: (ctx: unknown) => Promise<PendingToolCall[]> }
  * ```
  */
 export async function pendingApprovals(options: PendingApprovalsOptions): Promise<PendingToolCall[]> {
-  return await options.ingress
-    .workflowClient<PendingHandlers>({ name: options.workflow }, options.runId)
-    .pending();
+  const run = options.ingress.workflowClient<PendingHandlers>({ name: options.workflow }, options.runId);
+  const listed = await run.pending();
+  if (listed.length === 0) return listed;
+  // A run that ended while it waited (cancelled) keeps its last list, but can take no answer.
+  try {
+    return (await run.workflowOutput()).ready ? [] : listed;
+  } catch (error) {
+    if (error instanceof HttpCallError && error.status === CANCELLED) return [];
+    throw error;
+  }
 }
 
 /** Options of {@link answerApproval}. */

@@ -119,18 +119,34 @@ describe("pending approvals as data on Restate", () => {
     const running = await startWorker(0);
     await submit("listed-ok");
     await submit("listed-edited");
-    await reachNotifications(2, running);
-    const listed = await fromApprover("list", ["listed-ok", "listed-edited", "never-started"]);
+    const toCancel = await submit("listed-cancelled");
+    await reachNotifications(3, running);
+    const listed = await fromApprover("list", [
+      "listed-ok",
+      "listed-edited",
+      "listed-cancelled",
+      "never-started",
+    ]);
     expect(listed).toEqual({
       "listed-ok": [await notesItem(listed["listed-ok"]![0]!.id)],
       "listed-edited": [await notesItem(listed["listed-edited"]![0]!.id)],
+      "listed-cancelled": [await notesItem(listed["listed-cancelled"]![0]!.id)],
       "never-started": [],
     });
+    // One notification per pending call, with the run it belongs to.
     expect(notifications().sort()).toEqual(
-      [
-        `listed-edited 1:${listed["listed-edited"]![0]!.id}`,
-        `listed-ok 1:${listed["listed-ok"]![0]!.id}`,
-      ].sort(),
+      Object.entries(listed)
+        .flatMap(([runId, items]) => items.map((item) => `${runId} 1:${item.id}`))
+        .sort(),
+    );
+    // A run cancelled while it waits can take no answer: it is no longer listed.
+    const cancelled = await fetch(`${server.adminUrl}/invocations/${toCancel.invocationId}/cancel`, {
+      method: "PATCH",
+    });
+    expect(cancelled.ok).toBe(true);
+    await waitFor(
+      async () => (await fromApprover("list", ["listed-cancelled"]))["listed-cancelled"]!.length === 0,
+      { timeoutMs: 10_000, what: "the cancelled run to be no longer listed" },
     );
 
     await fromApprover("approve", ["listed-ok", "listed-edited"], { "listed-edited": { text: "buy bread" } });
@@ -150,7 +166,7 @@ describe("pending approvals as data on Restate", () => {
       "listed-ok": [],
       "listed-edited": [],
     });
-    expect(model.requests).toHaveLength(4);
+    expect(model.requests).toHaveLength(5);
   });
 
   it("two workers behind one HTTP/2 load-balanced deployment URL, one SIGKILLed for good while its runs wait: the other replays them and finishes them after approvals from another process, each model step and tool call once, no approval asked twice", async () => {
