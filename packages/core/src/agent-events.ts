@@ -30,7 +30,10 @@ export type AgentEvent =
        * The signal that answers this question on the run's durability port:
        * `approval:<step>:<callId>`. On a durable engine (`@junction/dbos`, `@junction/restate`)
        * the answer comes from outside: send this signal to the run with `{ approved: true }` or
-       * `{ approved: false, reason }` from any process.
+       * `{ approved: false, reason }` from any process (better: list the run's waiting calls with
+       * the engine's `pendingApprovals` and answer one with its `answerApproval`). There the event
+       * is the in-process view of the wait and fires again in every process that replays it; to
+       * notify a person once per call, use the engine's `onApprovalRequested`.
        */
       signal: string;
       /**

@@ -1,6 +1,6 @@
 import { JunctionError, type Tool } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { Agent, type AgentEvent, annotationPolicy, type RunState } from "./index.js";
+import { Agent, type AgentEvent, annotationPolicy, argumentsDigest, type RunState } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 
 /** A tool that counts its runs; `readOnly` tools run unasked under annotationPolicy(). */
@@ -66,7 +66,14 @@ describe("runs that stop for approvals (approval-required) and resume", () => {
     const { provider, result, agent } = await stoppedRun(runs);
     expect(result.finishReason).toBe("approval-required");
     expect(result.pending).toEqual([
-      { id: "write", name: "write_file", input: { path: "/notes/tidy" }, step: 1 },
+      {
+        id: "write",
+        name: "write_file",
+        input: { path: "/notes/tidy" },
+        step: 1,
+        toolDigest: result.state!.tools.find((tool) => tool.name === "write_file")!.digest,
+        argumentsDigest: await argumentsDigest({ path: "/notes/tidy" }),
+      },
     ]);
     // The read-only call of the same step ran; the write did not.
     expect(runs).toEqual(["read_file"]);

@@ -1,4 +1,5 @@
 import { JunctionError } from "@junction/types";
+import type { PendingToolCall } from "./pending-tool-call.js";
 
 /** A JSON value: what a journaled step returns and what a signal carries. */
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
@@ -50,6 +51,14 @@ export interface Durability {
    * Omitted where signals only come from outside (the engine's client).
    */
   deliverSignal?(name: string, value: JSONValue): void;
+  /**
+   * Publishes the calls of a step that wait for a person, as data any process can read (an
+   * inbox): on an ordered port the run calls it with the step's full list once all of the step's
+   * approval waits are known and before it waits, and with `[]` once they are all answered (or
+   * timed out). It is called at the same point on every replay, so an engine may journal it as
+   * one of the run's operations (DBOS: `DBOS.setEvent`; Restate: workflow state).
+   */
+  publishPending?(pending: PendingToolCall[]): Promise<void>;
 }
 
 /** The idempotency key of a step: the same in every replay of the run, unique across runs. */

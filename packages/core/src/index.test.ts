@@ -16,6 +16,9 @@ describe("@junction/core's public API", () => {
       "TOKEN_ESTIMATE",
       "TOOL_RESULT_WINDOW_SHARE",
       "annotationPolicy",
+      "approvalSignalFor",
+      "argumentsDigest",
+      "canonicalJSON",
       "closeRunState",
       "contextWindowOf",
       "createSamplingHandler",
@@ -29,6 +32,7 @@ describe("@junction/core's public API", () => {
       "signRunState",
       "stream",
       "tool",
+      "toolDigest",
       "verifyRunState",
     ]);
   });

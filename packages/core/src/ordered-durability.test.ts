@@ -1,6 +1,13 @@
 import type { Tool } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { Agent, InMemoryDurability, type JSONValue } from "./index.js";
+import {
+  Agent,
+  approvalSignalFor,
+  argumentsDigest,
+  InMemoryDurability,
+  type JSONValue,
+  type PendingToolCall,
+} from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 
 /**
@@ -115,3 +122,154 @@ describe("a durable engine's port that replays by position", () => {
     expect(port.started).not.toContain("gate:1:a");
   });
 });
+
+/** A positional port that publishes a step's pending calls, as the DBOS and Restate ports do. */
+class PublishingPort extends PositionalPort {
+  readonly published: PendingToolCall[][] = [];
+
+  async publishPending(pending: PendingToolCall[]): Promise<void> {
+    this.started.push(`publish ${pending.map((call) => call.id).join(",") || "[]"}`);
+    this.published.push(structuredClone(pending));
+  }
+}
+
+describe("pending approvals as data on an ordered port", () => {
+  const askBoth = () =>
+    new Agent({
+      provider: scriptedModel(turns()),
+      model: "m",
+      tools: [slowTool("first", []), slowTool("second", [])],
+      approval: () => "ask",
+    });
+
+  it("publishes the step's full list of waiting calls (with their digests) before the waits, and [] once they are answered", async () => {
+    const port = new PublishingPort({ runId: "run-p" });
+    const handle = askBoth().send("go", { durability: port });
+    const run = handle.final;
+    await waitUntil(() => port.published.length === 1);
+    const [listed] = port.published;
+    const digests = new Map(
+      (port.journal["tools:1"] as { name: string; digest: string }[]).map((t) => [t.name, t.digest]),
+    );
+    expect(listed).toEqual([
+      {
+        id: "a",
+        name: "first",
+        input: {},
+        step: 1,
+        toolDigest: digests.get("first"),
+        argumentsDigest: await argumentsDigest({}),
+      },
+      {
+        id: "b",
+        name: "second",
+        input: {},
+        step: 1,
+        toolDigest: digests.get("second"),
+        argumentsDigest: await argumentsDigest({}),
+      },
+    ]);
+    for (const item of listed!) {
+      const { name, value } = approvalSignalFor(item, "approve");
+      port.deliverSignal(name, value);
+    }
+    expect((await run).text).toBe("both done");
+    expect(port.published).toEqual([listed, []]);
+    expect(port.started.slice(0, 8)).toEqual([
+      "tools:1",
+      "model:1",
+      "gate:1:a",
+      "gate:1:b",
+      "publish a,b",
+      "wait approval:1:a",
+      "wait approval:1:b",
+      "publish []",
+    ]);
+  });
+
+  it("denies a call whose answer was given for other arguments or another tool than it waits with (run-state-mismatch, in the event and in final.warnings)", async () => {
+    const ran: string[] = [];
+    const port = new PublishingPort({ runId: "run-q" });
+    const agent = new Agent({
+      provider: scriptedModel(turns()),
+      model: "m",
+      tools: [slowTool("first", ran), slowTool("second", ran)],
+      approval: () => "ask",
+    });
+    const handle = agent.send("go", { durability: port });
+    const warnings: string[] = [];
+    const events = (async () => {
+      for await (const event of handle) if (event.type === "warning") warnings.push(event.warning.message);
+    })();
+    await waitUntil(() => port.published.length === 1);
+    const [a, b] = port.published[0]!;
+    // "a" was approved as a person saw it with other arguments; "b" as another tool.
+    const edited = approvalSignalFor(
+      { ...a!, argumentsDigest: await argumentsDigest({ path: "/" }) },
+      "approve",
+    );
+    port.deliverSignal(edited.name, edited.value);
+    const otherTool = approvalSignalFor({ ...b!, toolDigest: "0".repeat(64) }, "approve");
+    port.deliverSignal(otherTool.name, otherTool.value);
+    const result = await handle.final;
+    await events;
+    expect(ran).toEqual([]);
+    const expected = [
+      'The call "a" was not run: its arguments changed since the call was listed for approval, so it was not run.',
+      'The call "b" was not run: the tool "second" changed since the call was listed for approval, so it was not run.',
+    ];
+    expect(result.warnings).toEqual(expected.map((message) => ({ code: "run-state-mismatch", message })));
+    expect(warnings).toEqual(expected);
+    expect(result.steps[0]!.toolResults.map((part) => part.output)).toEqual([
+      {
+        content: [
+          {
+            type: "text",
+            text: 'The call to tool "first" was denied: its arguments changed since the call was listed for approval, so it was not run. Do not call it again unless the user asks.',
+          },
+        ],
+        isError: true,
+      },
+      {
+        content: [
+          {
+            type: "text",
+            text: 'The call to tool "second" was denied: the tool "second" changed since the call was listed for approval, so it was not run. Do not call it again unless the user asks.',
+          },
+        ],
+        isError: true,
+      },
+    ]);
+  });
+
+  it("runs a call whose answer carries the digests of the item as it was listed", async () => {
+    const ran: string[] = [];
+    const port = new PublishingPort({ runId: "run-r" });
+    const agent = new Agent({
+      provider: scriptedModel([{ toolCalls: [{ id: "a", name: "first", input: { n: 1 } }] }, { text: "ok" }]),
+      model: "m",
+      tools: [slowTool("first", ran)],
+      approval: () => "ask",
+    });
+    const run = agent.send("go", { durability: port }).final;
+    await waitUntil(() => port.published.length === 1);
+    const { name, value } = approvalSignalFor(port.published[0]![0]!, "approve");
+    expect(value).toEqual({
+      approved: true,
+      toolDigest: port.published[0]![0]!.toolDigest,
+      argumentsDigest: await argumentsDigest({ n: 1 }),
+    });
+    port.deliverSignal(name, value);
+    const result = await run;
+    expect(result.text).toBe("ok");
+    expect(result.warnings).toEqual([]);
+    expect(ran).toEqual(["first ran"]);
+  });
+});
+
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let tries = 0; !check(); tries++) {
+    if (tries > 200) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -44,8 +44,16 @@ export type GateEntry =
     }
   | { kind: "refuse"; outcome: "denied" | "invalid-input" | "not-found"; message: string; source?: string };
 
-/** A person's answer to an approval request: the value of an approval signal. */
-export type ApprovalAnswer = { approved: true } | { approved: false; reason?: string };
+/**
+ * A person's answer to an approval request: the value of an approval signal. With `toolDigest`
+ * or `argumentsDigest` (a listed `PendingToolCall`'s), the answer counts only for that tool and
+ * those arguments: when the waiting call's differ, it is denied with a `run-state-mismatch`
+ * warning.
+ */
+export type ApprovalAnswer = ({ approved: true } | { approved: false; reason?: string }) & {
+  toolDigest?: string;
+  argumentsDigest?: string;
+};
 
 /** A tool as the model saw it when the run stopped: enough to tell, on resume, whether it changed. */
 export interface ToolSnapshot {
@@ -184,9 +192,10 @@ export const gateSchema: z.ZodType<GateEntry> = z.discriminatedUnion("kind", [
 ]);
 
 /** An approval signal's value (`signal:approval:<step>:<callId>`). */
+const answerDigests = { toolDigest: z.string().optional(), argumentsDigest: z.string().optional() };
 export const approvalAnswerSchema: z.ZodType<ApprovalAnswer> = z.union([
-  z.object({ approved: z.literal(true) }),
-  z.object({ approved: z.literal(false), reason: z.string().optional() }),
+  z.object({ approved: z.literal(true), ...answerDigests }),
+  z.object({ approved: z.literal(false), reason: z.string().optional(), ...answerDigests }),
 ]);
 
 /** A tool snapshot. */

@@ -28,7 +28,15 @@ import {
   toolsKey,
 } from "./run-journal.js";
 import { toolChanges } from "./run-state.js";
-import { answerCall, type DecidedCall, decideCall, finishCall, runCall, toError } from "./run-tool-call.js";
+import {
+  answerCall,
+  type DecidedCall,
+  decideCall,
+  finishCall,
+  pendingCallOf,
+  runCall,
+  toError,
+} from "./run-tool-call.js";
 import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from "./run-types.js";
 import { journaledStep } from "./step-failure.js";
 import type { RequestSize } from "./token-estimate.js";
@@ -183,6 +191,7 @@ class StepCalls implements StepScope {
   /** The size of the step's model request, when it was sent live (not replayed). */
   request: RequestSize | undefined;
   changedTools: ReadonlyMap<string, string> = new Map();
+  toolDigests: ReadonlyMap<string, string> = new Map();
 
   constructor(
     readonly run: Run,
@@ -243,8 +252,19 @@ class StepCalls implements StepScope {
           await decideCall({ calls: this, tools, call, ...(rejection !== undefined ? { rejection } : {}) }),
         );
       }
+      // What waits for a person, as data: published before the waits, cleared once they are answered.
+      const listed = await Promise.all(
+        decided.map((entry) => (entry.decision.kind === "ask" ? pendingCallOf(this, entry) : undefined)),
+      );
+      const waiting = listed.filter((item): item is PendingToolCall => item !== undefined);
+      const publish =
+        waiting.length > 0 ? this.run.durability.publishPending?.bind(this.run.durability) : undefined;
+      if (publish) await raceAbort(publish(waiting), this.controller.signal);
       // Started in order (each begins its wait before the next), then awaited together.
-      const answered = await Promise.all(decided.map((entry) => answerCall(this, entry)));
+      const answered = await Promise.all(
+        decided.map((entry, index) => answerCall(this, entry, listed[index])),
+      );
+      if (publish) await raceAbort(publish([]), this.controller.signal);
       return decided.map((entry, index): Promise<CallOutcome> => {
         const answer = answered[index]!;
         if (answer.kind === "pending") return Promise.resolve(answer);
@@ -253,6 +273,7 @@ class StepCalls implements StepScope {
           tools,
           decided: entry,
           ...(answer.denial ? { denial: answer.denial } : {}),
+          ...(answer.mismatch ? { mismatch: answer.mismatch } : {}),
         });
       });
     })();
@@ -288,7 +309,9 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
     definitions: options.output ? options.output.offer(prepared) : prepared,
     warn: calls.warn,
   });
-  calls.changedTools = await raceAbort(changedSinceJournaled(run, stepNumber), signal);
+  const offered = await raceAbort(changedSinceJournaled(run, stepNumber), signal);
+  calls.changedTools = offered.changes;
+  calls.toolDigests = offered.digests;
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
   signal.addEventListener("abort", stopTools, { once: true });
@@ -367,10 +390,16 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   }
 }
 
-/** On a replayed step, which of the tools it offered changed since (none on a live step). */
-async function changedSinceJournaled(run: Run, stepNumber: number): Promise<ReadonlyMap<string, string>> {
+/**
+ * On a replayed step, which of the tools it offered changed since (none on a live step); and the
+ * digest of each tool it offered, as the model saw it.
+ */
+async function changedSinceJournaled(
+  run: Run,
+  stepNumber: number,
+): Promise<{ changes: ReadonlyMap<string, string>; digests: ReadonlyMap<string, string> }> {
   const runner = run.options.tools;
-  if (!runner?.snapshot) return new Map();
+  if (!runner?.snapshot) return { changes: new Map(), digests: new Map() };
   let live = false;
   const seenValue = await journaledStep({
     durability: run.durability,
@@ -382,7 +411,8 @@ async function changedSinceJournaled(run: Run, stepNumber: number): Promise<Read
     },
   });
   const seen = readEntry(toolSnapshotsSchema, seenValue, toolsKey(stepNumber));
-  return live ? new Map() : toolChanges(seen, await runner.snapshot());
+  const digests = new Map(seen.map((snapshot) => [snapshot.name, snapshot.digest]));
+  return { changes: live ? new Map() : toolChanges(seen, await runner.snapshot()), digests };
 }
 
 /** Streams one model turn live, starting each call as soon as it is complete; the turn as it is journaled. */

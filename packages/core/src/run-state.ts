@@ -8,6 +8,7 @@ import {
 import { z } from "zod";
 import type { InMemoryDurability, JSONValue } from "./durability.js";
 import { validateMessages } from "./message-validation.js";
+import type { PendingToolCall } from "./pending-tool-call.js";
 import { canonicalJSON, toolDigest } from "./run-digests.js";
 import {
   deniedMessage,
@@ -30,27 +31,13 @@ import {
 import { isFailedEntry, stepFailureProblem } from "./step-failure.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 
+export type { PendingToolCall } from "./pending-tool-call.js";
+
 /** The version of the `RunState` format this Junction writes and reads. */
 export const RUN_STATE_VERSION = 1;
 
 export type { ToolSnapshot };
 export { canonicalJSON, journalOfStep, toolDigest };
-
-/** A call waiting for a person's decision. */
-export interface PendingToolCall {
-  /** The call's id in the conversation: the key of its decision in `resume()`. */
-  id: string;
-  /** The real tool name (with its MCP prefix, if any). */
-  name: string;
-  /** The MCP source's label, absent for local tools. */
-  source?: string;
-  /** The validated arguments. */
-  input: unknown;
-  /** Why a person is asked when the policy alone would not have asked (the exfiltration guard). */
-  reason?: string;
-  /** The step of the run the call belongs to. */
-  step: number;
-}
 
 /** An MCP source as the run knew it: a descriptor, never a live connection. */
 export interface SourceDescriptor {
@@ -130,6 +117,8 @@ const pendingSchema = z.object({
   input: z.unknown(),
   reason: z.string().optional(),
   step: z.int(),
+  toolDigest: z.string().optional(),
+  argumentsDigest: z.string().optional(),
 });
 
 const messagesSchema = z.custom<Message[]>().check((context) => {

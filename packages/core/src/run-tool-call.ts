@@ -2,6 +2,9 @@ import { JunctionError, type ToolCallPart, type ToolProgress, type ToolResult } 
 import { abortError, raceAbort } from "./abort.js";
 import type { ToolCallOutcome } from "./agent-events.js";
 import { idempotencyKey, type JSONValue, signalKey } from "./durability.js";
+import { answerMismatch } from "./pending-approvals.js";
+import type { PendingToolCall } from "./pending-tool-call.js";
+import { argumentsDigest } from "./run-digests.js";
 import {
   type ApprovalAnswer,
   approvalAnswerSchema,
@@ -17,7 +20,6 @@ import {
   toolKey,
 } from "./run-journal.js";
 import { recheckOnResume } from "./run-resume.js";
-import type { PendingToolCall } from "./run-state.js";
 import type {
   CallOutcome,
   Run,
@@ -48,8 +50,13 @@ export interface DecidedCall {
   changed?: string;
 }
 
-/** What a person's answer left of a call: waiting still, or going on (denied, with the reason). */
-export type AnsweredCall = { kind: "pending"; pending: PendingToolCall } | { kind: "go"; denial?: string };
+/**
+ * What a person's answer left of a call: waiting still, or going on (denied, with the reason;
+ * `mismatch` when the answer was given for another tool or other arguments).
+ */
+export type AnsweredCall =
+  | { kind: "pending"; pending: PendingToolCall }
+  | { kind: "go"; denial?: string; mismatch?: string };
 
 /**
  * One call, start to end: the policy's answer (journaled), a person's answer when it asks (a
@@ -69,6 +76,7 @@ export async function runCall(parts: {
     tools: parts.tools,
     decided,
     ...(answered.denial ? { denial: answered.denial } : {}),
+    ...(answered.mismatch ? { mismatch: answered.mismatch } : {}),
   });
 }
 
@@ -120,10 +128,20 @@ export async function decideCall(parts: {
   return { call, decision };
 }
 
-/** A person's answer, for a call the policy asked about: a signal, waited for as long as the run allows. */
-export async function answerCall(calls: StepScope, decided: DecidedCall): Promise<AnsweredCall> {
+/**
+ * A person's answer, for a call the policy asked about: a signal, waited for as long as the run
+ * allows. `listed` is the call as published for approval (computed here when not given); an
+ * answer bound to another tool or other arguments than it shows denies the call.
+ */
+export async function answerCall(
+  calls: StepScope,
+  decided: DecidedCall,
+  listed?: PendingToolCall,
+): Promise<AnsweredCall> {
   const { call, decision } = decided;
   if (decision.kind !== "ask") return { kind: "go" };
+  // Given on an ordered port, so the waits start in order without an await before them.
+  const pending = listed !== undefined ? listed : await pendingCallOf(calls, decided);
   const name = approvalSignal(calls.stepNumber, call.id);
   const received = await raceAbort(
     waitForApproval({ run: calls.run, name, call, decision }),
@@ -131,22 +149,29 @@ export async function answerCall(calls: StepScope, decided: DecidedCall): Promis
   );
   const answer =
     received === undefined ? undefined : readEntry(approvalAnswerSchema, received, signalKey(name));
-  if (answer === undefined) {
-    return {
-      kind: "pending",
-      pending: {
-        id: call.id,
-        name: call.name,
-        input: decision.input,
-        step: calls.stepNumber,
-        ...(decision.reason ? { reason: decision.reason } : {}),
-        ...sourceOf(decision),
-      },
-    };
-  }
+  if (answer === undefined) return { kind: "pending", pending };
+  const mismatch = answerMismatch(pending, answer);
+  if (mismatch !== undefined) return { kind: "go", denial: deniedMessage(call.name, mismatch), mismatch };
   return answer.approved === true
     ? { kind: "go" }
     : { kind: "go", denial: deniedMessage(call.name, answer.reason) };
+}
+
+/** A call the policy asked about, as it waits for a person: the validated arguments and the digests a decision is bound to. */
+export async function pendingCallOf(calls: StepScope, decided: DecidedCall): Promise<PendingToolCall> {
+  const { call, decision } = decided;
+  const asked = decision as Extract<GateEntry, { kind: "ask" }>;
+  const digest = calls.toolDigests.get(call.name);
+  return {
+    id: call.id,
+    name: call.name,
+    input: asked.input,
+    step: calls.stepNumber,
+    ...(asked.reason ? { reason: asked.reason } : {}),
+    ...sourceOf(asked),
+    ...(digest !== undefined ? { toolDigest: digest } : {}),
+    argumentsDigest: await argumentsDigest(asked.input),
+  };
 }
 
 /** The call itself, journaled: run when allowed, else its refusal as the result the model gets. */
@@ -155,8 +180,10 @@ export async function finishCall(parts: {
   tools: ToolRunner;
   decided: DecidedCall;
   denial?: string;
+  /** Why the answer did not count (it was bound to another tool or other arguments). */
+  mismatch?: string;
 }): Promise<CallOutcome> {
-  const { calls, tools, denial } = parts;
+  const { calls, tools, denial, mismatch } = parts;
   const { call, decision, changed } = parts.decided;
   const { durability, options } = calls.run;
   let live = false;
@@ -171,6 +198,12 @@ export async function finishCall(parts: {
         calls.warn({
           code: "run-state-mismatch",
           message: `The call "${call.id}" was not run on resume: ${changed}.`,
+        });
+      }
+      if (mismatch !== undefined) {
+        calls.warn({
+          code: "run-state-mismatch",
+          message: `The call "${call.id}" was not run: ${mismatch}.`,
         });
       }
       const execution: ToolCallExecution =

@@ -190,5 +190,7 @@ export interface StepScope {
   readonly limit: ConcurrencyLimit;
   /** On a replayed step: the tools that changed since it first ran, with the reason a call to one is refused. */
   readonly changedTools: ReadonlyMap<string, string>;
+  /** The digest of each tool the step offered, by name, as its tool snapshots have it (empty without snapshots). */
+  readonly toolDigests: ReadonlyMap<string, string>;
   warn(warning: Warning): void;
 }

@@ -1,6 +1,6 @@
 import type { Message } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { type AgentEvent, generate, stream } from "./index.js";
+import { type AgentEvent, argumentsDigest, generate, stream } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 
 const messages: Message[] = [{ role: "user", content: "Echo hi" }];
@@ -116,7 +116,17 @@ describe("stream() and generate() with approvals", () => {
       approval: () => "ask",
     });
     expect(first.finishReason).toBe("approval-required");
-    expect(first.pending).toEqual([{ id: "e1", name: "echo", input: { text: "hi" }, step: 1 }]);
+    expect(first.pending).toEqual([
+      {
+        id: "e1",
+        name: "echo",
+        input: { text: "hi" },
+        step: 1,
+        // What a decision is bound to: the tool as the step offered it, and the arguments.
+        toolDigest: first.state!.tools.find((tool) => tool.name === "echo")!.digest,
+        argumentsDigest: await argumentsDigest({ text: "hi" }),
+      },
+    ]);
     expect(ran).toEqual([]);
     const state = JSON.parse(JSON.stringify(first.state));
     expect(state.messages).toEqual(messages);

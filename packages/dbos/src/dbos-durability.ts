@@ -1,6 +1,6 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import type { Durability, JSONValue } from "@junction/core";
-import { JunctionError } from "@junction/types";
+import type { Durability, JSONValue, PendingToolCall } from "@junction/core";
+import { errorMessage, JunctionError } from "@junction/types";
 import { isSignalEnvelope } from "./signal-envelope.js";
 
 /**
@@ -10,12 +10,32 @@ import { isSignalEnvelope } from "./signal-envelope.js";
  */
 const FOREVER_SECONDS = 365 * 24 * 60 * 60;
 
+/** The DBOS event (`DBOS.setEvent`) a run publishes its waiting approvals under: read it with {@link pendingApprovals}. */
+export const PENDING_APPROVALS_EVENT = "junction.pending-approvals";
+
+/**
+ * Told once per call that waits for a person (never again on a replay or a worker's restart):
+ * where to notify someone. It runs in a journaled step `notify:<step>:<callId>`, after the call
+ * is listed by {@link pendingApprovals}. A notifier that throws is not retried: its error is
+ * journaled as the step's result and the run goes on waiting.
+ */
+export type ApprovalNotifier = (item: PendingToolCall, run: { runId: string }) => void | Promise<void>;
+
+/** Options of {@link dbosDurability}. */
+export interface DBOSDurabilityOptions {
+  /** Called once per pending approval, in a journaled step. */
+  readonly onApprovalRequested?: ApprovalNotifier;
+}
+
 /**
  * The durability port on DBOS Transact, for the DBOS workflow that calls it: each `step` is a
  * `DBOS.runStep` named by its key (journaled in the workflow's system database; a recovered
  * workflow gets the step's recorded result, or its recorded error, without running it again),
  * and each `waitForSignal` is a `DBOS.recv` on the signal's name as the topic, answered by
- * {@link sendSignal} from any process. The run's id is the workflow's id.
+ * {@link sendSignal} from any process. The run's id is the workflow's id. The calls of a step
+ * that wait for a person are published as the workflow's event {@link PENDING_APPROVALS_EVENT}
+ * (`DBOS.setEvent`), which {@link pendingApprovals} reads from any process, and each is told to
+ * `onApprovalRequested` once.
  *
  * DBOS replays steps by their position in the workflow and checks each name: keys must come
  * in the same order on every replay, which the run loop's keys (`model:3`, `tool:3:<callId>`)
@@ -35,7 +55,7 @@ const FOREVER_SECONDS = 365 * 24 * 60 * 60;
  * ```
  * @throws JunctionError `invalid-argument` when called outside a DBOS workflow.
  */
-export function dbosDurability(): Durability {
+export function dbosDurability(options: DBOSDurabilityOptions = {}): Durability {
   const runId = DBOS.workflowID;
   if (runId === undefined || !DBOS.isInWorkflow()) {
     throw new JunctionError(
@@ -52,6 +72,25 @@ export function dbosDurability(): Durability {
       const timeoutSeconds = options?.timeoutMs === undefined ? FOREVER_SECONDS : options.timeoutMs / 1000;
       const message = await DBOS.recv<unknown>(name, { timeoutSeconds });
       return isSignalEnvelope(message) ? (message.value as T) : undefined;
+    },
+    publishPending: async (pending) => {
+      await DBOS.setEvent(PENDING_APPROVALS_EVENT, pending);
+      const notify = options.onApprovalRequested;
+      if (!notify) return;
+      for (const item of pending) {
+        await DBOS.runStep(
+          async () => {
+            try {
+              await notify(item, { runId });
+              return { notified: true };
+            } catch (error) {
+              // A notification that failed must not fail the run, which still waits for the answer.
+              return { notified: false, error: errorMessage(error) };
+            }
+          },
+          { name: `notify:${item.step}:${item.id}` },
+        );
+      }
     },
   };
 }

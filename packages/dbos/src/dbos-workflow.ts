@@ -1,6 +1,6 @@
 import { DBOS, type WorkflowHandle } from "@dbos-inc/dbos-sdk";
 import type { Durability, JSONValue } from "@junction/core";
-import { dbosDurability } from "./dbos-durability.js";
+import { type DBOSDurabilityOptions, dbosDurability } from "./dbos-durability.js";
 
 /** A durable function registered with DBOS by {@link dbosWorkflow}. */
 export interface DBOSWorkflow<Input, Output> {
@@ -17,7 +17,7 @@ export interface DBOSWorkflow<Input, Output> {
 
 /**
  * Registers `run` as the DBOS workflow `name`, called with the {@link dbosDurability} port of
- * its run: the way to run a Junction run (or any function written against the port) durably
+ * its run (made with `options`: `onApprovalRequested`): the way to run a Junction run (or any function written against the port) durably
  * on DBOS. Register before `DBOS.launch()`, in every process that may run or recover it; on
  * launch DBOS recovers this process's unfinished runs, replaying finished steps from the
  * journal.
@@ -38,8 +38,9 @@ export interface DBOSWorkflow<Input, Output> {
 export function dbosWorkflow<Input extends JSONValue, Output extends JSONValue>(
   name: string,
   run: (durability: Durability, input: Input) => Promise<Output>,
+  options: DBOSDurabilityOptions = {},
 ): DBOSWorkflow<Input, Output> {
-  const workflow = DBOS.registerWorkflow((input: Input) => run(dbosDurability(), input), { name });
+  const workflow = DBOS.registerWorkflow((input: Input) => run(dbosDurability(options), input), { name });
   return {
     name,
     workflow,

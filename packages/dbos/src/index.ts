@@ -1,4 +1,22 @@
 export { type AgentRunRequest, dbosAgentWorkflow } from "./dbos-agent-workflow.js";
-export { dbosDurability } from "./dbos-durability.js";
+export {
+  type ApprovalNotifier,
+  type DBOSDurabilityOptions,
+  dbosDurability,
+  PENDING_APPROVALS_EVENT,
+} from "./dbos-durability.js";
 export { type DBOSWorkflow, dbosWorkflow } from "./dbos-workflow.js";
+export {
+  type ClaimExecutorOptions,
+  claimExecutor,
+  type ExecutorLease,
+  type RecoverRunsOptions,
+  recoverRunsOf,
+} from "./executor-lease.js";
+export {
+  type AnswerApprovalOptions,
+  answerApproval,
+  type PendingApprovalsOptions,
+  pendingApprovals,
+} from "./pending-approvals.js";
 export { type DBOSMessageSender, type SendSignalOptions, sendSignal } from "./send-signal.js";

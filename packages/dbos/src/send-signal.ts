@@ -15,7 +15,11 @@ export interface SendSignalOptions {
   readonly sender: DBOSMessageSender;
   /** The run's id: the DBOS workflow id the run was started with. */
   readonly runId: string;
-  /** The signal's name, for example `approval:<callId>`. */
+  /**
+   * The signal's name: an Agent's approval waits for `approval:<step>:<callId>` (prefer
+   * `answerApproval` with an item of `pendingApprovals`, which names it and binds the answer to
+   * the call as listed); a function of your own names its own signals.
+   */
   readonly name: string;
   /** The signal's value, for example `{ approved: true }`. */
   readonly value: JSONValue;
@@ -36,7 +40,7 @@ export interface SendSignalOptions {
  * @example
  * ```ts
  * const client = await DBOSClient.create({ systemDatabaseUrl: process.env.DBOS_SYSTEM_DATABASE_URL! });
- * await sendSignal({ sender: client, runId: "run-42", name: "approval:call_1", value: { approved: true } });
+ * await sendSignal({ sender: client, runId: "run-42", name: "approval:1:call_1", value: { approved: true } });
  * await client.destroy();
  * ```
  */

@@ -1,12 +1,24 @@
 export {
+  type AnswerApprovalOptions,
+  answerApproval,
+  type PendingApprovalsOptions,
+  pendingApprovals,
+} from "./pending-approvals.js";
+export {
   type AgentRunRequest,
   type RestateAgentWorkflow,
   restateAgentWorkflow,
 } from "./restate-agent-workflow.js";
-export { restateDurability } from "./restate-durability.js";
+export {
+  type ApprovalNotifier,
+  PENDING_APPROVALS_STATE,
+  type RestateDurabilityOptions,
+  restateDurability,
+} from "./restate-durability.js";
 export {
   promptRetryPolicy,
   type RestateWorkflowOptions,
+  restatePendingHandler,
   restateSignalHandler,
   restateWorkflow,
   type SignalRequest,

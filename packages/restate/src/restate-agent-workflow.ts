@@ -1,4 +1,4 @@
-import type { Agent, AgentResult, JSONValue } from "@junction/core";
+import type { Agent, AgentResult, JSONValue, PendingToolCall } from "@junction/core";
 import type { Message } from "@junction/types";
 import type * as restate from "@restatedev/restate-sdk";
 import { type RestateWorkflowOptions, restateWorkflow, type SignalRequest } from "./restate-workflow.js";
@@ -11,12 +11,13 @@ export interface AgentRunRequest {
   readonly messages?: Message[];
 }
 
-/** The workflow service {@link restateAgentWorkflow} makes: `run` and `signal` handlers. */
+/** The workflow service {@link restateAgentWorkflow} makes: `run`, `signal` and `pending` handlers. */
 export type RestateAgentWorkflow<Name extends string> = restate.WorkflowDefinition<
   Name,
   {
     run: (ctx: restate.WorkflowContext, request: AgentRunRequest) => Promise<AgentResult>;
     signal: (ctx: restate.WorkflowSharedContext, signal: SignalRequest) => Promise<void>;
+    pending: (ctx: restate.WorkflowSharedContext) => Promise<PendingToolCall[]>;
   }
 >;
 
@@ -25,9 +26,10 @@ export type RestateAgentWorkflow<Name extends string> = restate.WorkflowDefiniti
  * `makeAgent`, sends the request's input on the run's {@link restateDurability} port, and returns
  * the `AgentResult` as plain JSON. Every model turn and tool call is a `ctx.run`, so a run the
  * Restate server invokes again after a crash gets them back from the journal instead of calling
- * the model or the tool again; every approval is a durable promise, resolved with
- * {@link sendSignal} from any process (its name is the `signal` of the `tool-approval-request`
- * event). The retry policy is {@link promptRetryPolicy} unless `options` says otherwise.
+ * the model or the tool again; every approval is a durable promise. The calls waiting for a
+ * person are listed by {@link pendingApprovals} from any process and answered with
+ * {@link answerApproval}; each is told once to `options.onApprovalRequested`, never again on a
+ * replay. The retry policy is {@link promptRetryPolicy} unless `options` says otherwise.
  *
  * `makeAgent` runs again on every invocation of the run (after a crash, on another worker):
  * make the Agent the same way each time, and share MCP connections through an `MCPPool` (one

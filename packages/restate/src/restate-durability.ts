@@ -1,14 +1,35 @@
-import type { Durability, JSONValue } from "@junction/core";
+import type { Durability, JSONValue, PendingToolCall } from "@junction/core";
 import { errorMessage } from "@junction/types";
 import { TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
 import { createRestateDriver } from "./restate-driver.js";
+
+/** The workflow state key a run publishes its waiting approvals under: read it with {@link pendingApprovals}. */
+export const PENDING_APPROVALS_STATE = "junction.pending-approvals";
+
+/**
+ * Told once per call that waits for a person (never again on a replay, on this worker or
+ * another): where to notify someone. It runs in a journaled step (`ctx.run`)
+ * `notify:<step>:<callId>`, after the call is listed by {@link pendingApprovals}. A notifier that
+ * throws is not retried: its error is journaled as the step's result and the run goes on waiting.
+ */
+export type ApprovalNotifier = (item: PendingToolCall, run: { runId: string }) => void | Promise<void>;
+
+/** Options of {@link restateDurability}. */
+export interface RestateDurabilityOptions {
+  /** Called once per pending approval, in a journaled step. */
+  readonly onApprovalRequested?: ApprovalNotifier;
+}
 
 /**
  * The durability port on Restate, for the workflow invocation whose context it is given: each
  * `step` is a `ctx.run` named by its key (journaled by the Restate server; a replay gets the
  * result, or the failure, without running it again), and each `waitForSignal` awaits the
  * workflow's durable promise of the signal's name, which {@link sendSignal} resolves through
- * the workflow's `signal` handler from any process. The run's id is the workflow's key.
+ * the workflow's `signal` handler from any process. The run's id is the workflow's key. The calls
+ * of a step that wait for a person are kept in the workflow's state
+ * ({@link PENDING_APPROVALS_STATE}), which the `pending` handler ({@link restatePendingHandler})
+ * serves to {@link pendingApprovals} from any process, and each is told to `onApprovalRequested`
+ * once.
  *
  * Steps and waits may be awaited concurrently (`Promise.all`), as the run loop does with the
  * tool calls of one model step: one driver awaits them all through a `RestatePromise.race`,
@@ -42,8 +63,9 @@ import { createRestateDriver } from "./restate-driver.js";
  * });
  * ```
  */
-export function restateDurability(ctx: WorkflowContext): Durability {
+export function restateDurability(ctx: WorkflowContext, options: RestateDurabilityOptions = {}): Durability {
   const driven = createRestateDriver();
+  const notify = options.onApprovalRequested;
   return {
     runId: ctx.key,
     // Restate matches a replay's operations by the order they started.
@@ -68,6 +90,23 @@ export function restateDurability(ctx: WorkflowContext): Durability {
           return value;
         }),
       );
+    },
+    publishPending: async (pending) => {
+      ctx.set(PENDING_APPROVALS_STATE, pending);
+      if (!notify) return;
+      for (const item of pending) {
+        await driven(
+          ctx.run(`notify:${item.step}:${item.id}`, async () => {
+            try {
+              await notify(item, { runId: ctx.key });
+              return { notified: true };
+            } catch (error) {
+              // A notification that failed must not fail the run, which still waits for the answer.
+              return { notified: false, error: errorMessage(error) };
+            }
+          }),
+        );
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
-import type { Durability, JSONValue } from "@junction/core";
+import type { Durability, JSONValue, PendingToolCall } from "@junction/core";
 import * as restate from "@restatedev/restate-sdk";
-import { restateDurability } from "./restate-durability.js";
+import { type ApprovalNotifier, PENDING_APPROVALS_STATE, restateDurability } from "./restate-durability.js";
 
 /** What the `signal` handler takes: the signal's name and value. */
 export interface SignalRequest {
@@ -35,8 +35,20 @@ export const restateSignalHandler = restate.handlers.workflow.shared(
   },
 );
 
+/**
+ * The `pending` handler of a workflow whose `run` uses {@link restateDurability}: the calls that
+ * wait for a person, as the run published them (`[]` when none wait). A shared handler, served
+ * while the run waits, on any worker of the deployment; {@link pendingApprovals} calls it.
+ */
+export const restatePendingHandler = restate.handlers.workflow.shared(
+  async (ctx: restate.WorkflowSharedContext): Promise<PendingToolCall[]> =>
+    (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [],
+);
+
 /** Options of {@link restateWorkflow}. */
 export interface RestateWorkflowOptions {
+  /** Called once per pending approval, in a journaled step (see {@link ApprovalNotifier}). */
+  readonly onApprovalRequested?: ApprovalNotifier;
   /** @default {@link promptRetryPolicy} */
   readonly retryPolicy?: restate.RetryPolicy;
   /** More of Restate's workflow options (timeouts, retention). */
@@ -45,8 +57,8 @@ export interface RestateWorkflowOptions {
 
 /**
  * A Restate workflow service `name` whose `run` handler calls `run` with the
- * {@link restateDurability} port of its invocation, and whose `signal` handler answers
- * `waitForSignal`: the way to run a Junction run (or any function written against the port)
+ * {@link restateDurability} port of its invocation, whose `signal` handler answers
+ * `waitForSignal`, and whose `pending` handler lists the calls waiting for a person: the way to run a Junction run (or any function written against the port)
  * durably on Restate. Serve it with `restate.serve` (or an endpoint) and register that
  * deployment with the Restate server; the workflow key is the run's id.
  *
@@ -70,8 +82,15 @@ export function restateWorkflow<Input extends JSONValue, Output extends JSONValu
     name,
     handlers: {
       run: (ctx: restate.WorkflowContext, input: Input): Promise<Output> =>
-        run(restateDurability(ctx), input),
+        run(
+          restateDurability(
+            ctx,
+            options?.onApprovalRequested ? { onApprovalRequested: options.onApprovalRequested } : {},
+          ),
+          input,
+        ),
       signal: restateSignalHandler,
+      pending: restatePendingHandler,
     },
     options: { ...options?.options, retryPolicy: options?.retryPolicy ?? promptRetryPolicy },
   });

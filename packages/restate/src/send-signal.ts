@@ -10,7 +10,11 @@ export interface SendSignalOptions {
   readonly workflow: string;
   /** The run's id: the workflow key the run was submitted with. */
   readonly runId: string;
-  /** The signal's name, for example `approval:<callId>`. */
+  /**
+   * The signal's name: an Agent's approval waits for `approval:<step>:<callId>` (prefer
+   * `answerApproval` with an item of `pendingApprovals`, which names it and binds the answer to
+   * the call as listed); a function of your own names its own signals.
+   */
   readonly name: string;
   /** The signal's value, for example `{ approved: true }`. */
   readonly value: JSONValue;

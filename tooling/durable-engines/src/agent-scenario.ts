@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ASKED, FAILED, notesRun } from "@junction/durable-engines/agent-worker";
+import { ASKED, FAILED, NOTIFIED, notesRun, READY, RESULT } from "@junction/durable-engines/agent-worker";
 import { type NodeProcess, readLines, startNode, waitFor } from "@junction/durable-engines/processes";
 import { startWireFake, type WireFake } from "@junction/wire-fake";
 import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
@@ -68,6 +68,11 @@ export function notesEventsOf(files: { eventsFile: string; callsFile: string }) 
     readLines(files.eventsFile)
       .filter((line) => line.startsWith(ASKED))
       .map((line) => line.slice(ASKED.length));
+  /** The notifications the workers' `onApprovalRequested` sent: `<runId> <step>:<callId>`, in order. */
+  const notifications = () =>
+    readLines(files.eventsFile)
+      .filter((line) => line.startsWith(NOTIFIED))
+      .map((line) => line.slice(NOTIFIED.length));
   const calls = () =>
     readLines(files.callsFile).map((line) => JSON.parse(line) as { text: string; key: string | null });
   /** Waits until the run has asked `times` times (once per worker that reached the wait); the signal's name. */
@@ -78,7 +83,13 @@ export function notesEventsOf(files: { eventsFile: string; callsFile: string }) 
     });
     return questions()[times - 1]!;
   };
-  return { questions, calls, reachApproval };
+  /** Waits until the worker `name` says it is up. */
+  const reachReady = (name: string, worker: Pick<NodeProcess, "output">) =>
+    waitFor(() => readLines(files.eventsFile).includes(`${READY}${name}`), {
+      timeoutMs: 20_000,
+      what: `the worker ${name} to be up; its output:\n${worker.output()}`,
+    });
+  return { questions, notifications, calls, reachApproval, reachReady };
 }
 
 /** The environment of a worker process: the model's URL and the test's files. */
@@ -154,4 +165,16 @@ export function approveFrom(script: string, options: { env: Record<string, strin
     SIGNAL_NAME: options.signal,
     SIGNAL_VALUE: JSON.stringify({ approved: true }),
   }).exited();
+}
+
+/** Runs a helper script in a process of its own until it exits; the JSON it printed after {@link RESULT}. */
+export async function resultFrom<T>(script: string, env: Record<string, string>): Promise<T> {
+  const running = startNode(script, env);
+  await running.exited();
+  const line = running
+    .output()
+    .split("\n")
+    .findLast((candidate) => candidate.startsWith(RESULT));
+  if (line === undefined) throw new Error(`${script} printed no result:\n${running.output()}`);
+  return JSON.parse(line.slice(RESULT.length)) as T;
 }

@@ -7,7 +7,13 @@
 // Never imported by shipped code.
 import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Agent, annotationPolicy, type Durability, type JSONValue } from "@junction/core";
+import {
+  Agent,
+  annotationPolicy,
+  type Durability,
+  type JSONValue,
+  type PendingToolCall,
+} from "@junction/core";
 import { MCPPool } from "@junction/mcp-client";
 import { chatCompletions } from "@junction/provider-chatcompletions";
 import { JunctionError, ProviderError } from "@junction/types";
@@ -67,6 +73,29 @@ export function notesAgentFromEnvironment(): { makeAgent: () => Promise<Agent>; 
   });
   return { makeAgent, pool };
 }
+
+/** The line a worker's approval notifier appends to the events file: then the run's id and the call. */
+export const NOTIFIED = "approval notified ";
+
+/**
+ * The engines' `onApprovalRequested` of a worker process: records `<runId> <step>:<callId>` in
+ * EVENTS_FILE, so the test counts the notifications (one per pending call, across every worker).
+ */
+export function notifierFromEnvironment(): (item: PendingToolCall, run: { runId: string }) => void {
+  const eventsFile = process.env.EVENTS_FILE!;
+  return (item, run) => appendFileSync(eventsFile, `${NOTIFIED}${run.runId} ${item.step}:${item.id}\n`);
+}
+
+/** The line a worker appends to the events file once it is up: then its name (an executor id). */
+export const READY = "worker ready ";
+
+/** Records in EVENTS_FILE that this worker is up, as `name`. */
+export function markReady(name: string): void {
+  appendFileSync(process.env.EVENTS_FILE!, `${READY}${name}\n`);
+}
+
+/** The line a helper script (an approver in a process of its own) prints its result on: then the result as JSON. */
+export const RESULT = "result ";
 
 /** The line a worker appends to the events file when its run failed: then the error, described. */
 export const FAILED = "run failed ";

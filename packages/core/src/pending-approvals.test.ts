@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { approvalSignalFor, argumentsDigest, canonicalJSON, type PendingToolCall } from "./index.js";
+
+const item: PendingToolCall = {
+  id: "call_7",
+  name: "notes__save_note",
+  source: "notes",
+  input: { text: "buy milk", tags: ["home"] },
+  step: 3,
+  toolDigest: "a".repeat(64),
+  argumentsDigest: "b".repeat(64),
+};
+
+describe("approvalSignalFor", () => {
+  it("names the call's signal and carries the item's digests with each decision", () => {
+    const digests = { toolDigest: "a".repeat(64), argumentsDigest: "b".repeat(64) };
+    expect(approvalSignalFor(item, "approve")).toEqual({
+      name: "approval:3:call_7",
+      value: { approved: true, ...digests },
+    });
+    expect(approvalSignalFor(item, "deny")).toEqual({
+      name: "approval:3:call_7",
+      value: { approved: false, ...digests },
+    });
+    expect(approvalSignalFor(item, { deny: "not today" })).toEqual({
+      name: "approval:3:call_7",
+      value: { approved: false, reason: "not today", ...digests },
+    });
+  });
+
+  it("refuses a decision that is none of the three, naming the call", () => {
+    expect(() => approvalSignalFor(item, "maybe" as never)).toThrow(
+      expect.objectContaining({
+        code: "invalid-argument",
+        message: 'The decision for "call_7" must be "approve", "deny" or { deny: "reason" }, got "maybe".',
+      }),
+    );
+  });
+});
+
+describe("argumentsDigest", () => {
+  it("is the SHA-256 hex of the canonical JSON, whatever the order of the keys", async () => {
+    expect(canonicalJSON({ b: 1, a: { d: 2, c: [3] } })).toBe('{"a":{"c":[3],"d":2},"b":1}');
+    expect(await argumentsDigest({ b: 1, a: 2 })).toBe(await argumentsDigest({ a: 2, b: 1 }));
+    // echo -n '{"a":2,"b":1}' | sha256sum
+    expect(await argumentsDigest({ a: 2, b: 1 })).toBe(
+      "d3626ac30a87e6f7a6428233b3c68299976865fa5508e4267c5415c76af7a772",
+    );
+  });
+});
