@@ -20,16 +20,12 @@ export const RICH_PARTS = [
 
 /** What the tools saw, for the tests to read. */
 export interface FixtureProbe {
-  /** Set when `wait` saw its signal abort. */
+  /** Made by each `wait` call; resolves when its signal aborts. */
   aborted?: Promise<unknown>;
 }
 
 /** The fixture's tools: a zod tool, rich parts, structured output, failures, progress, cancellation. */
 export function fixtureTools(probe: FixtureProbe = {}): Tool[] {
-  let abortedResolve: (reason: unknown) => void = () => undefined;
-  probe.aborted = new Promise((resolve) => {
-    abortedResolve = resolve;
-  });
   return [
     tool({
       name: "add",
@@ -104,13 +100,18 @@ export function fixtureTools(probe: FixtureProbe = {}): Tool[] {
       name: "wait",
       description: "Waits until cancelled",
       schema: z.object({}),
-      execute: (_input, context) =>
-        new Promise((_resolve, reject) => {
+      execute: (_input, context) => {
+        let aborted: (reason: unknown) => void = () => undefined;
+        probe.aborted = new Promise((resolve) => {
+          aborted = resolve;
+        });
+        return new Promise((_resolve, reject) => {
           context?.signal?.addEventListener("abort", () => {
-            abortedResolve(context.signal?.reason);
+            aborted(context.signal?.reason);
             reject(context.signal?.reason);
           });
-        }),
+        });
+      },
     }),
   ];
 }
