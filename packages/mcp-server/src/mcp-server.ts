@@ -46,7 +46,7 @@ export class MCPServer {
     );
     checkUnique(
       "resource",
-      (options.resources ?? []).map((r) => r.name),
+      [...(options.resources ?? []), ...(options.resourceTemplates ?? [])].map((r) => r.name),
     );
     this.name = options.name;
     this.version = options.version;
@@ -74,6 +74,7 @@ export class MCPServer {
     }
     for (const entry of options.mcps ?? []) await registerGatewayTools(server, entry, served);
     for (const resource of options.resources ?? []) registerResource(server, resource);
+    for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
     for (const prompt of this.#prompts) registerPrompt(server, prompt);
     await options.configure?.(server, context);
     return server;
@@ -170,18 +171,22 @@ function requestContext(raw: ServerContext): MCPRequestContext {
   };
 }
 
-function registerResource(server: McpServer, resource: MCPServerResource | MCPServerResourceTemplate): void {
-  const metadata = {
+function metadataOf(resource: MCPServerResource | MCPServerResourceTemplate) {
+  return {
     ...(resource.title === undefined ? {} : { title: resource.title }),
     ...(resource.description === undefined ? {} : { description: resource.description }),
     ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
   };
-  if ("uri" in resource) {
-    server.registerResource(resource.name, resource.uri, metadata, (uri, raw) =>
-      resource.read(uri, requestContext(raw)),
-    );
-    return;
-  }
+}
+
+function registerResource(server: McpServer, resource: MCPServerResource): void {
+  server.registerResource(resource.name, resource.uri, metadataOf(resource), (uri, raw) =>
+    resource.read(uri, requestContext(raw)),
+  );
+}
+
+function registerResourceTemplate(server: McpServer, resource: MCPServerResourceTemplate): void {
+  const metadata = metadataOf(resource);
   const { list, complete } = resource;
   const template = new ResourceTemplate(resource.uriTemplate, {
     list: list ? (raw) => list(requestContext(raw)) : undefined,

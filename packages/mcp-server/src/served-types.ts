@@ -103,7 +103,10 @@ export interface MCPServerOptions {
   instructions?: string;
   /** Local tools, for example made with core's `tool()` or `agentTool()`. */
   tools?: Tool[];
-  resources?: (MCPServerResource | MCPServerResourceTemplate)[];
+  /** Resources at fixed URIs. */
+  resources?: MCPServerResource[];
+  /** Resources whose URIs follow a template. */
+  resourceTemplates?: MCPServerResourceTemplate[];
   prompts?: MCPServerPrompt[];
   /** MCP connections whose tools are re-served (a gateway), listed on every `tools/list`. */
   mcps?: MCPGatewayEntry[];

@@ -130,6 +130,8 @@ export function fixtureServer(probe: FixtureProbe = {}): MCPServer {
         mimeType: "text/plain",
         read: (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "read me" }] }),
       },
+    ],
+    resourceTemplates: [
       {
         uriTemplate: "notes://{id}",
         name: "note",
