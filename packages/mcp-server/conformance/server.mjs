@@ -1,0 +1,357 @@
+#!/usr/bin/env node
+// The conformance server: the tools, resources and prompts the official server suite asks for
+// (see `conformance list --server`), built with the package's public API from dist. What
+// Junction does not wrap yet (logging, elicitation and sampling requests) is registered with the
+// SDK through `configure`. Prints the endpoint URL on stdout once it listens.
+//
+//   node conformance/server.mjs [port]
+
+import { tool } from "@junction/core";
+import { z } from "zod";
+import { createMCPServer } from "../dist/index.js";
+import { serveHTTP } from "../dist/node.js";
+
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const empty = z.object({});
+
+const tools = [
+  tool({
+    name: "test_simple_text",
+    description: "Tests simple text content response",
+    schema: empty,
+    execute: async () => "This is a simple text response for testing.",
+  }),
+  tool({
+    name: "test_image_content",
+    description: "Tests image content response",
+    schema: empty,
+    execute: async () => [{ type: "image", data: PNG, mimeType: "image/png" }],
+  }),
+  tool({
+    name: "test_audio_content",
+    description: "Tests audio content response",
+    schema: empty,
+    execute: async () => [{ type: "audio", data: WAV, mimeType: "audio/wav" }],
+  }),
+  tool({
+    name: "test_embedded_resource",
+    description: "Tests embedded resource content response",
+    schema: empty,
+    execute: async () => [
+      {
+        type: "resource",
+        resource: {
+          uri: "test://embedded-resource",
+          mimeType: "text/plain",
+          text: "This is an embedded resource content.",
+        },
+      },
+    ],
+  }),
+  tool({
+    name: "test_multiple_content_types",
+    description: "Tests response with multiple content types (text, image, resource)",
+    schema: empty,
+    execute: async () => [
+      { type: "text", text: "Multiple content types test:" },
+      { type: "image", data: PNG, mimeType: "image/png" },
+      {
+        type: "resource",
+        resource: {
+          uri: "test://mixed-content-resource",
+          mimeType: "application/json",
+          text: JSON.stringify({ test: "data", value: 123 }),
+        },
+      },
+    ],
+  }),
+  tool({
+    name: "test_tool_with_progress",
+    description: "Tests tool that reports progress notifications",
+    schema: empty,
+    execute: async (_input, context) => {
+      for (const progress of [0, 50, 100]) {
+        context?.onProgress?.({ progress, total: 100, message: `Completed step ${progress} of 100` });
+        await sleep(50);
+      }
+      return "Progress test completed";
+    },
+  }),
+  tool({
+    name: "test_error_handling",
+    description: "Tests error response handling",
+    schema: empty,
+    execute: async () => {
+      throw new Error("This tool intentionally returns an error for testing");
+    },
+  }),
+  {
+    name: "json_schema_2020_12_tool",
+    description: "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
+    inputSchema: {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      $defs: {
+        address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
+      },
+      properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+      additionalProperties: false,
+    },
+    execute: async (input) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(input)}`,
+  },
+];
+
+/** What the SDK context gives that Junction's tool context does not yet: logging, elicitation, sampling. */
+function configure(server) {
+  server.server.registerCapabilities({ logging: {} });
+  server.registerTool(
+    "test_tool_with_logging",
+    { description: "Tests tool that emits log messages during execution", inputSchema: empty },
+    async (_args, ctx) => {
+      for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
+        await ctx.mcpReq.log("info", data);
+        await sleep(50);
+      }
+      return { content: [{ type: "text", text: "Tool with logging executed successfully" }] };
+    },
+  );
+  server.registerTool(
+    "test_sampling",
+    {
+      description: "Tests server-initiated sampling (LLM completion request)",
+      inputSchema: z.object({ prompt: z.string() }),
+    },
+    async ({ prompt }, ctx) => {
+      const result = await ctx.mcpReq.requestSampling({
+        messages: [{ role: "user", content: { type: "text", text: prompt } }],
+        maxTokens: 100,
+      });
+      const content = Array.isArray(result.content) ? result.content[0] : result.content;
+      return { content: [{ type: "text", text: `LLM response: ${content?.text ?? "No response"}` }] };
+    },
+  );
+  const elicit = (name, description, message, requestedSchema) =>
+    server.registerTool(
+      name,
+      { description, inputSchema: z.object({ message: z.string().optional() }) },
+      async (args, ctx) => {
+        const result = await ctx.mcpReq.elicitInput({
+          mode: "form",
+          message: args.message ?? message,
+          requestedSchema,
+        });
+        return {
+          content: [
+            {
+              type: "text",
+              text: `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`,
+            },
+          ],
+        };
+      },
+    );
+  elicit("test_elicitation", "Tests server-initiated elicitation (user input request)", "Please respond", {
+    type: "object",
+    properties: { response: { type: "string", description: "User's response" } },
+    required: ["response"],
+  });
+  elicit(
+    "test_elicitation_sep1034_defaults",
+    "Tests elicitation with default values per SEP-1034",
+    "Please review and update the form fields with defaults",
+    {
+      type: "object",
+      properties: {
+        name: { type: "string", description: "User name", default: "John Doe" },
+        age: { type: "integer", description: "User age", default: 30 },
+        score: { type: "number", description: "User score", default: 95.5 },
+        status: {
+          type: "string",
+          description: "User status",
+          enum: ["active", "inactive", "pending"],
+          default: "active",
+        },
+        verified: { type: "boolean", description: "Verification status", default: true },
+      },
+      required: [],
+    },
+  );
+  elicit(
+    "test_elicitation_sep1330_enums",
+    "Tests elicitation with enum schema improvements per SEP-1330",
+    "Please select options",
+    {
+      type: "object",
+      properties: {
+        untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+        titledSingle: {
+          type: "string",
+          oneOf: [
+            { const: "value1", title: "First Option" },
+            { const: "value2", title: "Second Option" },
+            { const: "value3", title: "Third Option" },
+          ],
+        },
+        legacyEnum: {
+          type: "string",
+          enum: ["opt1", "opt2", "opt3"],
+          enumNames: ["Option One", "Option Two", "Option Three"],
+        },
+        untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+        titledMulti: {
+          type: "array",
+          items: {
+            anyOf: [
+              { const: "value1", title: "First Choice" },
+              { const: "value2", title: "Second Choice" },
+              { const: "value3", title: "Third Choice" },
+            ],
+          },
+        },
+      },
+      required: [],
+    },
+  );
+  server.server.setRequestHandler("resources/subscribe", async () => ({}));
+  server.server.setRequestHandler("resources/unsubscribe", async () => ({}));
+}
+
+const server = createMCPServer({
+  name: "junction-conformance-server",
+  version: "1.0.0",
+  tools,
+  resources: [
+    {
+      uri: "test://static-text",
+      name: "static-text",
+      title: "Static Text Resource",
+      description: "A static text resource for testing",
+      mimeType: "text/plain",
+      read: () => ({
+        contents: [
+          {
+            uri: "test://static-text",
+            mimeType: "text/plain",
+            text: "This is the content of the static text resource.",
+          },
+        ],
+      }),
+    },
+    {
+      uri: "test://static-binary",
+      name: "static-binary",
+      title: "Static Binary Resource",
+      description: "A static binary resource (image) for testing",
+      mimeType: "image/png",
+      read: () => ({ contents: [{ uri: "test://static-binary", mimeType: "image/png", blob: PNG }] }),
+    },
+    {
+      uri: "test://watched-resource",
+      name: "watched-resource",
+      title: "Watched Resource",
+      description: "A resource that can be subscribed to",
+      mimeType: "text/plain",
+      read: () => ({
+        contents: [
+          { uri: "test://watched-resource", mimeType: "text/plain", text: "Watched resource content" },
+        ],
+      }),
+    },
+  ],
+  resourceTemplates: [
+    {
+      uriTemplate: "test://template/{id}/data",
+      name: "template",
+      title: "Resource Template",
+      description: "A resource template with parameter substitution",
+      mimeType: "application/json",
+      read: (uri, variables) => ({
+        contents: [
+          {
+            uri: uri.toString(),
+            mimeType: "application/json",
+            text: JSON.stringify({
+              id: variables.id,
+              templateTest: true,
+              data: `Data for ID: ${variables.id}`,
+            }),
+          },
+        ],
+      }),
+    },
+  ],
+  prompts: [
+    {
+      name: "test_simple_prompt",
+      title: "Simple Test Prompt",
+      description: "A simple prompt without arguments",
+      get: () => ({
+        messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }],
+      }),
+    },
+    {
+      name: "test_prompt_with_arguments",
+      title: "Prompt With Arguments",
+      description: "A prompt with required arguments",
+      arguments: z.object({
+        arg1: z.string().describe("First test argument"),
+        arg2: z.string().describe("Second test argument"),
+      }),
+      complete: { arg1: (value) => ["paris", "park", "party"].filter((v) => v.startsWith(value)) },
+      get: ({ arg1, arg2 }) => ({
+        messages: [
+          {
+            role: "user",
+            content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` },
+          },
+        ],
+      }),
+    },
+    {
+      name: "test_prompt_with_embedded_resource",
+      title: "Prompt With Embedded Resource",
+      description: "A prompt that includes an embedded resource",
+      arguments: z.object({ resourceUri: z.string().describe("URI of the resource to embed") }),
+      get: ({ resourceUri }) => ({
+        messages: [
+          {
+            role: "user",
+            content: {
+              type: "resource",
+              resource: {
+                uri: resourceUri,
+                mimeType: "text/plain",
+                text: "Embedded resource content for testing.",
+              },
+            },
+          },
+          { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
+        ],
+      }),
+    },
+    {
+      name: "test_prompt_with_image",
+      title: "Prompt With Image",
+      description: "A prompt that includes image content",
+      get: () => ({
+        messages: [
+          { role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } },
+          { role: "user", content: { type: "text", text: "Please analyze the image above." } },
+        ],
+      }),
+    },
+  ],
+  configure,
+});
+
+const port = Number(process.argv[2] ?? 0);
+const running = await serveHTTP(server, { port, hostname: "localhost", rateLimit: false });
+process.stdout.write(`${running.url}\n`);
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    running.close().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,230 @@
+import {
+  type AuthInfo,
+  bearerAuthChallengeResponse,
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  OAuthError,
+  OAuthErrorCode,
+  type OAuthProtectedResourceMetadata,
+  originValidationResponse,
+  verifyBearerToken,
+} from "@modelcontextprotocol/server";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { type LegacySessionOptions, LegacySessions } from "./legacy-sessions.js";
+import type { MCPServer } from "./mcp-server.js";
+import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
+
+/** Bearer-token authentication for the HTTP endpoint, as an OAuth 2.1 protected resource. */
+export interface MCPHTTPAuthOptions {
+  /**
+   * Checks a bearer token: the token's `clientId`, `scopes` and `expiresAt` (seconds since the
+   * epoch; a token without it is refused), or `undefined` when the token is not valid.
+   */
+  verifyToken(token: string, request: Request): AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  /**
+   * The endpoint's public URL (`https://example.com/mcp`): the protected resource's identifier,
+   * from which the metadata URL is made.
+   */
+  resource: string;
+  /** The authorization servers' issuer URLs, for the protected-resource metadata. */
+  authorizationServers: string[];
+  /** Scopes every request needs (403 `insufficient_scope` otherwise). */
+  requiredScopes?: string[];
+  /** Advertised as `scopes_supported`. */
+  scopesSupported?: string[];
+  /** Advertised as `resource_name`. */
+  resourceName?: string;
+}
+
+/** What `createMCPHTTPHandler()` takes. */
+export interface MCPHTTPOptions {
+  /**
+   * Where the MCP endpoint is.
+   * @default "/mcp"
+   */
+  path?: string;
+  /**
+   * Hostnames the `Host` header may name (DNS-rebinding protection); `false` turns the check off
+   * (behind a proxy that checks it).
+   * @default ["localhost", "127.0.0.1", "[::1]"]
+   */
+  allowedHosts?: string[] | false;
+  /**
+   * Hostnames a browser's `Origin` header may name; requests without `Origin` (non-browser
+   * clients) pass. `false` turns the check off.
+   * @default ["localhost", "127.0.0.1", "[::1]"]
+   */
+  allowedOrigins?: string[] | false;
+  /** Bearer-token authentication with OAuth protected-resource metadata. Omitted: no authentication. */
+  auth?: MCPHTTPAuthOptions;
+  /**
+   * Largest request body, in bytes: larger ones get 413 before they are read.
+   * @default 4194304 (4 MiB)
+   */
+  maxRequestBodyBytes?: number;
+  /**
+   * Requests per client and window; over it a request gets 429 with `Retry-After`. `false` turns
+   * it off.
+   * @default `{ max: 600, windowMs: 60000 }` per client
+   */
+  rateLimit?: RateLimitOptions | false;
+  /** Limits on 2025-11-25 sessions. */
+  sessions?: LegacySessionOptions;
+  /** Reports errors the SDK handled out of band (never changes a response). */
+  onError?: (error: Error) => void;
+}
+
+/** A fetch-style MCP endpoint: mount `fetch` on any runtime, or `app` in a hono app. */
+export interface MCPHTTPHandler {
+  /** Serves one request. */
+  fetch(request: Request, env?: unknown): Promise<Response>;
+  /** The hono app behind `fetch`. */
+  app: Hono;
+  /** Closes every session and in-flight 2026-07-28 exchange. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+/**
+ * Serves an `MCPServer` over Streamable HTTP, both protocol eras on one endpoint: 2026-07-28
+ * requests (stateless, `server/discover`, cache hints, `input_required`) through the SDK's
+ * `createMcpHandler`, 2025-11-25 traffic with sessions (`Mcp-Session-Id`) through the SDK's
+ * transport. In front: the `Host`/`Origin` checks against DNS rebinding (loopback by default),
+ * a per-client rate limit, a body size limit, and optional bearer authentication with
+ * `/.well-known/oauth-protected-resource`.
+ *
+ * @example
+ * ```ts
+ * const handler = createMCPHTTPHandler(server);
+ * export default { fetch: handler.fetch }; // Workers, Bun, Deno
+ * ```
+ */
+export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions = {}): MCPHTTPHandler {
+  const path = options.path ?? "/mcp";
+  const maxBody = options.maxRequestBodyBytes ?? DEFAULT_MAX_BODY;
+  const allowedHosts =
+    options.allowedHosts === false ? undefined : (options.allowedHosts ?? localhostAllowedHostnames());
+  const allowedOrigins =
+    options.allowedOrigins === false ? undefined : (options.allowedOrigins ?? localhostAllowedOrigins());
+  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit);
+  const rateKey = options.rateLimit === false ? undefined : options.rateLimit?.key;
+  const auth = options.auth;
+  const metadataUrl = auth ? getOAuthProtectedResourceMetadataUrl(new URL(auth.resource)) : undefined;
+  const modern = createMcpHandler(server.factory, {
+    legacy: "reject",
+    maxRequestBodySize: maxBody,
+    ...(options.onError ? { onerror: options.onError } : {}),
+  });
+  const sessions = new LegacySessions(server.factory, options.sessions);
+
+  const app = new Hono<{ Variables: { authInfo?: AuthInfo } }>();
+
+  // DNS rebinding: a page on another site must not reach a local server through its own name.
+  app.use("*", async (c, next) => {
+    const rejected =
+      (allowedHosts ? hostHeaderValidationResponse(c.req.raw, allowedHosts) : undefined) ??
+      (allowedOrigins ? originValidationResponse(c.req.raw, allowedOrigins) : undefined);
+    if (rejected) return rejected;
+    await next();
+  });
+
+  if (auth && metadataUrl) {
+    const document = protectedResourceMetadata(auth);
+    const metadataPath = new URL(metadataUrl).pathname;
+    app.get(metadataPath, (c) => c.json(document));
+    if (metadataPath !== "/.well-known/oauth-protected-resource") {
+      app.get("/.well-known/oauth-protected-resource", (c) => c.json(document));
+    }
+  }
+
+  app.use(path, async (c, next) => {
+    if (auth && metadataUrl) {
+      const header = c.req.header("authorization");
+      try {
+        const authInfo = await verifyBearerToken(header, {
+          verifier: {
+            async verifyAccessToken(token) {
+              const info = await auth.verifyToken(token, c.req.raw);
+              if (!info) throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not valid.");
+              return info;
+            },
+          },
+          resourceMetadataUrl: metadataUrl,
+          ...(auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {}),
+        });
+        c.set("authInfo", authInfo);
+      } catch (error) {
+        return bearerAuthChallengeResponse(error, {
+          resourceMetadataUrl: metadataUrl,
+          ...(auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {}),
+        });
+      }
+    }
+    if (limiter) {
+      const key = rateKey?.(c.req.raw) ?? c.get("authInfo")?.clientId ?? peerAddress(c.env) ?? "anonymous";
+      const retryAfter = limiter.take(key);
+      if (retryAfter !== undefined) {
+        return Response.json(
+          { jsonrpc: "2.0", error: { code: -32000, message: "Too many requests; slow down." }, id: null },
+          { status: 429, headers: { "Retry-After": String(retryAfter) } },
+        );
+      }
+    }
+    await next();
+  });
+
+  app.use(
+    path,
+    bodyLimit({
+      maxSize: maxBody,
+      onError: () =>
+        Response.json(
+          {
+            jsonrpc: "2.0",
+            error: { code: -32000, message: `Request body too large (limit ${maxBody} bytes).` },
+            id: null,
+          },
+          { status: 413 },
+        ),
+    }),
+  );
+
+  app.all(path, async (c) => {
+    const request = c.req.raw;
+    const authInfo = c.get("authInfo");
+    if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBody })) {
+      return sessions.handle(request, authInfo);
+    }
+    return modern.fetch(request, authInfo ? { authInfo } : {});
+  });
+
+  return {
+    fetch: (request, env) => Promise.resolve(app.fetch(request, env)),
+    app: app as unknown as Hono,
+    async close() {
+      await Promise.all([modern.close(), sessions.close()]);
+    },
+  };
+}
+
+function protectedResourceMetadata(auth: MCPHTTPAuthOptions): OAuthProtectedResourceMetadata {
+  return {
+    resource: auth.resource,
+    authorization_servers: auth.authorizationServers,
+    bearer_methods_supported: ["header"],
+    ...(auth.scopesSupported ? { scopes_supported: auth.scopesSupported } : {}),
+    ...(auth.resourceName ? { resource_name: auth.resourceName } : {}),
+  };
+}
+
+/** The peer address @hono/node-server reports in `env.incoming`; other runtimes give none here. */
+function peerAddress(env: unknown): string | undefined {
+  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress;
+}

@@ -1,0 +1,169 @@
+import { request as httpRequest } from "node:http";
+import { MCP } from "@junction/mcp-client";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { afterEach, describe, expect, it } from "vitest";
+import { fixtureServer } from "../test/fixture-server.js";
+import { type RunningHTTPServer, type ServeHTTPOptions, serveHTTP } from "./node.js";
+
+const running: RunningHTTPServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+async function start(options: ServeHTTPOptions = {}): Promise<RunningHTTPServer> {
+  const server = await serveHTTP(fixtureServer(), options);
+  running.push(server);
+  return server;
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+/** A raw POST over a real socket, with headers fetch would not let us set (Host). */
+function post(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk) => {
+          text += chunk;
+        });
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
+        );
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+describe("DNS-rebinding protection", () => {
+  it("refuses a Host that is not loopback, and passes a loopback one", async () => {
+    const server = await start();
+    const rejected = await post(server.url, INITIALIZE, { host: "evil.example:80" });
+    expect(rejected.status).toBe(403);
+    expect(JSON.parse(rejected.body)).toMatchObject({ error: { message: "Invalid Host: evil.example" } });
+    const accepted = await post(server.url, INITIALIZE);
+    expect(accepted.status).toBe(200);
+  });
+
+  it("refuses a browser Origin from another site, and allows configured hosts and origins", async () => {
+    const server = await start();
+    const rejected = await post(server.url, INITIALIZE, { origin: "https://evil.example" });
+    expect(rejected.status).toBe(403);
+    expect(JSON.parse(rejected.body)).toMatchObject({ error: { message: "Invalid Origin: evil.example" } });
+    expect((await post(server.url, INITIALIZE, { origin: "http://localhost:5173" })).status).toBe(200);
+
+    const open = await start({ allowedHosts: ["mcp.example"], allowedOrigins: ["app.example"] });
+    expect((await post(open.url, INITIALIZE, { host: "mcp.example" })).status).toBe(200);
+    expect(
+      (await post(open.url, INITIALIZE, { host: "mcp.example", origin: "https://app.example" })).status,
+    ).toBe(200);
+    expect((await post(open.url, INITIALIZE)).status).toBe(403);
+  });
+});
+
+describe("bearer authentication", () => {
+  const auth = {
+    resource: "http://127.0.0.1/mcp",
+    authorizationServers: ["https://auth.example"],
+    scopesSupported: ["tools"],
+    resourceName: "Fixture",
+    verifyToken: (token: string): AuthInfo | undefined =>
+      token === "good-token"
+        ? { token, clientId: "client-a", scopes: ["tools"], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
+        : undefined,
+  };
+
+  it("answers 401 with WWW-Authenticate naming the protected-resource metadata, which it serves", async () => {
+    const server = await start({ auth });
+    const missing = await post(server.url, INITIALIZE);
+    expect(missing.status).toBe(401);
+    expect(missing.headers["www-authenticate"]).toContain(
+      'resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"',
+    );
+    const wrong = await post(server.url, INITIALIZE, { authorization: "Bearer bad-token" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers["www-authenticate"]).toContain('error="invalid_token"');
+
+    const origin = new URL(server.url).origin;
+    for (const path of [
+      "/.well-known/oauth-protected-resource/mcp",
+      "/.well-known/oauth-protected-resource",
+    ]) {
+      const response = await fetch(`${origin}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        resource: "http://127.0.0.1/mcp",
+        authorization_servers: ["https://auth.example"],
+        bearer_methods_supported: ["header"],
+        scopes_supported: ["tools"],
+        resource_name: "Fixture",
+      });
+    }
+  });
+
+  it.each(["2026-07-28", "2025-11-25"] as const)(
+    "serves a client with a valid token (%s)",
+    async (protocolVersion) => {
+      const server = await start({ auth });
+      const mcp = new MCP({
+        transport: "http",
+        url: server.url,
+        protocolVersion,
+        headers: { authorization: "Bearer good-token" },
+      });
+      await mcp.connect();
+      expect(await mcp.callTool("add", { a: 1, b: 1 })).toEqual({
+        content: [{ type: "text", text: "2" }],
+        isError: false,
+      });
+      await mcp.close();
+    },
+  );
+});
+
+describe("limits", () => {
+  it("answers 429 with Retry-After once a client is over its rate, until the window passes", async () => {
+    let now = 1_000_000;
+    const server = await start({ rateLimit: { max: 2, windowMs: 10_000, now: () => now } });
+    expect((await post(server.url, INITIALIZE)).status).toBe(200);
+    expect((await post(server.url, INITIALIZE)).status).toBe(200);
+    const limited = await post(server.url, INITIALIZE);
+    expect(limited.status).toBe(429);
+    expect(limited.headers["retry-after"]).toBe("10");
+    now += 10_000;
+    expect((await post(server.url, INITIALIZE)).status).toBe(200);
+  });
+
+  it("answers 413 to a body over the limit", async () => {
+    const server = await start({ maxRequestBodyBytes: 1024 });
+    const big = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { pad: "x".repeat(2048) },
+    });
+    const response = await post(server.url, big);
+    expect(response.status).toBe(413);
+    expect((await post(server.url, INITIALIZE)).status).toBe(200);
+  });
+});

@@ -1,0 +1,21 @@
+export { type AgentToolInput, type AgentToolOptions, agentTool } from "./agent-tool.js";
+export { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+export {
+  createMCPHTTPHandler,
+  type MCPHTTPAuthOptions,
+  type MCPHTTPHandler,
+  type MCPHTTPOptions,
+} from "./http-handler.js";
+export type { LegacySessionOptions } from "./legacy-sessions.js";
+export { createMCPServer, gateway, MCPServer } from "./mcp-server.js";
+export type { RateLimitOptions } from "./rate-limit.js";
+export type {
+  GatewaySource,
+  MCPGatewayEntry,
+  MCPRequestContext,
+  MCPServeContext,
+  MCPServerOptions,
+  MCPServerPrompt,
+  MCPServerResource,
+  MCPServerResourceTemplate,
+} from "./served-types.js";

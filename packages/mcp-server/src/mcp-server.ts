@@ -1,0 +1,243 @@
+import { JunctionError, type Tool, type ToolResult } from "@junction/types";
+import {
+  completable,
+  McpServer,
+  type McpServerFactory,
+  ResourceTemplate,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { definitionOf, registerServedTool, type ServedToolDefinition } from "./serve-tool.js";
+import type {
+  MCPGatewayEntry,
+  MCPRequestContext,
+  MCPServeContext,
+  MCPServerOptions,
+  MCPServerPrompt,
+  MCPServerResource,
+  MCPServerResourceTemplate,
+} from "./served-types.js";
+
+/**
+ * Junction as an MCP server: the tools, resources and prompts it serves, and the factory the
+ * transports (`serveStdio`, `createMCPHTTPHandler`) build one SDK server instance from per
+ * connection, 2025-11-25 session, or 2026-07-28 request. Make it with `createMCPServer()`.
+ */
+export class MCPServer {
+  readonly name: string;
+  readonly version: string;
+  readonly #options: MCPServerOptions;
+  readonly #prompts: MCPServerPrompt[];
+
+  constructor(options: MCPServerOptions) {
+    if (!options || typeof options.name !== "string" || options.name.length === 0) {
+      throw new JunctionError("invalid-argument", "createMCPServer(): `name` must be a non-empty string.");
+    }
+    if (typeof options.version !== "string" || options.version.length === 0) {
+      throw new JunctionError("invalid-argument", "createMCPServer(): `version` must be a non-empty string.");
+    }
+    checkUnique(
+      "tool",
+      (options.tools ?? []).map((t) => t.name),
+    );
+    checkUnique(
+      "prompt",
+      (options.prompts ?? []).map((p) => p.name),
+    );
+    checkUnique(
+      "resource",
+      [...(options.resources ?? []), ...(options.resourceTemplates ?? [])].map((r) => r.name),
+    );
+    this.name = options.name;
+    this.version = options.version;
+    this.#options = options;
+    this.#prompts = (options.prompts ?? []).map(withCompletions);
+  }
+
+  /**
+   * Builds one SDK `McpServer` instance with everything this server serves. The SDK's serving
+   * entries call it per stdio connection, per 2025-11-25 session and per 2026-07-28 request.
+   */
+  async createSDKServer(context: MCPServeContext = { era: "legacy" }): Promise<McpServer> {
+    const options = this.#options;
+    const server = new McpServer(
+      { name: options.name, version: options.version, ...(options.title ? { title: options.title } : {}) },
+      {
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+        ...(options.cacheHints ? { cacheHints: options.cacheHints } : {}),
+      },
+    );
+    const served = new Set<string>();
+    for (const tool of options.tools ?? []) {
+      registerServedTool(server, tool, definitionOf(tool));
+      served.add(tool.name);
+    }
+    for (const entry of options.mcps ?? []) await registerGatewayTools(server, entry, served);
+    for (const resource of options.resources ?? []) registerResource(server, resource);
+    for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
+    for (const prompt of this.#prompts) registerPrompt(server, prompt);
+    await options.configure?.(server, context);
+    return server;
+  }
+
+  /** The factory for the SDK's serving entries (`createMcpHandler`, `serveStdio`). */
+  get factory(): McpServerFactory {
+    return (context) =>
+      this.createSDKServer({
+        era: context.era,
+        ...(context.authInfo ? { authInfo: context.authInfo } : {}),
+        ...(context.requestInfo ? { request: context.requestInfo } : {}),
+      });
+  }
+}
+
+/**
+ * Makes an MCP server of local tools (core's `tool()`, `agentTool()`), resources, prompts and
+ * re-served MCP connections. Serve it with `serveStdio` (`@junction/mcp-server/stdio`),
+ * `serveHTTP` (`@junction/mcp-server/node`) or the fetch-style `createMCPHTTPHandler`.
+ *
+ * @example
+ * ```ts
+ * const server = createMCPServer({
+ *   name: "notes",
+ *   version: "1.0.0",
+ *   tools: [tool({ name: "add", description: "Adds", schema: z.object({ a: z.number(), b: z.number() }),
+ *     execute: async ({ a, b }) => String(a + b) })],
+ * });
+ * serveStdio(server);
+ * ```
+ */
+export function createMCPServer(options: MCPServerOptions): MCPServer {
+  return new MCPServer(options);
+}
+
+/**
+ * A server that re-serves the tools of connected MCP servers through one endpoint: names get
+ * `${prefix}_`, annotations, titles and output schemas are kept, results pass through, and the
+ * caller's cancellation and progress reach the upstream call.
+ *
+ * @example
+ * ```ts
+ * const server = gateway({ mcps: [{ mcp: github, prefix: "gh" }, { mcp: files, prefix: "fs" }] });
+ * await serveHTTP(server, { port: 3000 });
+ * ```
+ */
+export function gateway(
+  options: { mcps: MCPGatewayEntry[] } & Partial<Omit<MCPServerOptions, "mcps">>,
+): MCPServer {
+  return new MCPServer({ name: "junction-gateway", version: "1.0.0", ...options });
+}
+
+async function registerGatewayTools(server: McpServer, entry: MCPGatewayEntry, served: Set<string>) {
+  const tools = await entry.mcp.listServerTools();
+  for (const upstream of tools) {
+    const name = entry.prefix ? `${entry.prefix}_${upstream.name}` : upstream.name;
+    if (served.has(name)) {
+      throw new JunctionError(
+        "tool-name-collision",
+        `gateway: two tools would be served as "${name}"; give the MCP connections different prefixes.`,
+      );
+    }
+    served.add(name);
+    const definition: ServedToolDefinition = {
+      name,
+      description: upstream.description ?? "",
+      inputSchema: upstream.inputSchema as ServedToolDefinition["inputSchema"],
+      ...(upstream.title === undefined ? {} : { title: upstream.title }),
+      ...(upstream.outputSchema ? { outputSchema: upstream.outputSchema as Record<string, unknown> } : {}),
+      ...(upstream.annotations ? { annotations: upstream.annotations } : {}),
+      ...(upstream.icons ? { icons: upstream.icons as ServedToolDefinition["icons"] } : {}),
+      ...(upstream._meta ? { _meta: upstream._meta as Record<string, unknown> } : {}),
+    };
+    const proxy: Tool = {
+      name,
+      description: definition.description,
+      inputSchema: definition.inputSchema,
+      execute: async (input, context): Promise<ToolResult> =>
+        entry.mcp.callTool(upstream.name, (input ?? {}) as Record<string, unknown>, {
+          ...(context?.signal ? { signal: context.signal } : {}),
+          ...(context?.onProgress ? { onProgress: context.onProgress } : {}),
+        }),
+    };
+    registerServedTool(server, proxy, definition);
+  }
+}
+
+function requestContext(raw: ServerContext): MCPRequestContext {
+  return {
+    signal: raw.mcpReq.signal,
+    ...(raw.http?.authInfo ? { authInfo: raw.http.authInfo } : {}),
+    raw,
+  };
+}
+
+function metadataOf(resource: MCPServerResource | MCPServerResourceTemplate) {
+  return {
+    ...(resource.title === undefined ? {} : { title: resource.title }),
+    ...(resource.description === undefined ? {} : { description: resource.description }),
+    ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
+  };
+}
+
+function registerResource(server: McpServer, resource: MCPServerResource): void {
+  server.registerResource(resource.name, resource.uri, metadataOf(resource), (uri, raw) =>
+    resource.read(uri, requestContext(raw)),
+  );
+}
+
+function registerResourceTemplate(server: McpServer, resource: MCPServerResourceTemplate): void {
+  const metadata = metadataOf(resource);
+  const { list, complete } = resource;
+  const template = new ResourceTemplate(resource.uriTemplate, {
+    list: list ? (raw) => list(requestContext(raw)) : undefined,
+    ...(complete ? { complete } : {}),
+  });
+  server.registerResource(resource.name, template, metadata, (uri, variables, raw) =>
+    resource.read(uri, variables, requestContext(raw)),
+  );
+}
+
+function registerPrompt(server: McpServer, prompt: MCPServerPrompt): void {
+  const config = {
+    ...(prompt.title === undefined ? {} : { title: prompt.title }),
+    ...(prompt.description === undefined ? {} : { description: prompt.description }),
+  };
+  if (prompt.arguments) {
+    server.registerPrompt(prompt.name, { ...config, argsSchema: prompt.arguments }, (args, raw) =>
+      prompt.get(args as never, requestContext(raw)),
+    );
+  } else {
+    server.registerPrompt(prompt.name, config, (raw) => prompt.get({} as never, requestContext(raw)));
+  }
+}
+
+/** The prompt with its `complete` functions attached to copies of its argument schemas (the SDK's `completable`). */
+function withCompletions(prompt: MCPServerPrompt): MCPServerPrompt {
+  if (!prompt.complete || !prompt.arguments) return prompt;
+  const shape = { ...prompt.arguments.shape } as Record<string, z.ZodType>;
+  for (const [argument, complete] of Object.entries(prompt.complete)) {
+    const field = shape[argument];
+    if (!field) {
+      throw new JunctionError(
+        "invalid-argument",
+        `createMCPServer(): prompt "${prompt.name}" completes "${argument}", which is not one of its arguments.`,
+      );
+    }
+    // `completable` marks the schema object once and for good: mark a copy, not the caller's.
+    shape[argument] = completable(field.clone(), (value: unknown) => complete(String(value ?? "")));
+  }
+  return { ...prompt, arguments: z.object(shape) };
+}
+
+function checkUnique(kind: string, names: string[]): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) {
+      throw new JunctionError(
+        kind === "tool" ? "tool-name-collision" : "invalid-argument",
+        `createMCPServer(): two ${kind}s are named "${name}"; names must be unique.`,
+      );
+    }
+    seen.add(name);
+  }
+}

@@ -1,0 +1,107 @@
+import type { JSONSchema, Tool, ToolContext, ToolProgress } from "@junction/types";
+import {
+  fromJsonSchema,
+  type McpServer,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/server";
+import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+
+/** What a served tool is registered with: its wire name, and what `tools/list` shows of it. */
+export interface ServedToolDefinition {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JSONSchema;
+  outputSchema?: JSONSchema;
+  annotations?: ToolAnnotations;
+  icons?: Parameters<McpServer["registerTool"]>[1]["icons"];
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * Registers a Junction `Tool` on an SDK server. The input schema goes to `tools/list` as the
+ * tool's own JSON Schema; arguments are checked by the tool itself (a `tool()` validates with
+ * its zod schema, and its error names the field), so the SDK passes them through unchanged.
+ * `structuredContent` is checked by the SDK against the `outputSchema`.
+ */
+export function registerServedTool(server: McpServer, tool: Tool, definition: ServedToolDefinition): void {
+  server.registerTool(
+    definition.name,
+    {
+      ...(definition.title === undefined ? {} : { title: definition.title }),
+      description: definition.description,
+      inputSchema: passthroughSchema(definition.inputSchema),
+      ...(definition.outputSchema ? { outputSchema: fromJsonSchema(definition.outputSchema) } : {}),
+      ...(definition.annotations ? { annotations: definition.annotations } : {}),
+      ...(definition.icons ? { icons: definition.icons } : {}),
+      ...(definition._meta ? { _meta: definition._meta } : {}),
+    },
+    async (args: unknown, context: ServerContext) => {
+      try {
+        const output = await tool.execute(args ?? {}, toolContext(context));
+        return toCallToolResult(output);
+      } catch (error) {
+        return toolErrorResult(definition.name, error);
+      }
+    },
+  );
+}
+
+/** A Junction tool's `definition` as it is served under `name`. */
+export function definitionOf(tool: Tool, name = tool.name): ServedToolDefinition {
+  return {
+    name,
+    ...(tool.annotations?.title === undefined ? {} : { title: tool.annotations.title }),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  };
+}
+
+/**
+ * The tool's context for one `tools/call`: the request's abort signal (the client's
+ * `notifications/cancelled` aborts it), and `onProgress` when the client sent a progress token.
+ */
+export function toolContext(context: ServerContext): ToolContext {
+  const token = context.mcpReq._meta?.progressToken;
+  const result: ToolContext = { signal: context.mcpReq.signal };
+  if (token === undefined) return result;
+  result.onProgress = (progress: ToolProgress) => {
+    if (context.mcpReq.signal.aborted) return;
+    context.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: {
+          progressToken: token,
+          progress: progress.progress,
+          ...(progress.total === undefined ? {} : { total: progress.total }),
+          ...(progress.message === undefined ? {} : { message: progress.message }),
+        },
+      })
+      // A progress report the transport could not deliver must not fail the tool.
+      .catch(() => undefined);
+  };
+  return result;
+}
+
+/**
+ * A schema the SDK can list and "validate" with: its JSON Schema is the tool's own (shown
+ * unchanged, `$schema` and `$defs` included), and it accepts any value, because the tool
+ * validates its own input (or the gateway's upstream server does).
+ */
+function passthroughSchema(schema: JSONSchema): StandardSchemaWithJSON {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "junction",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: {
+        input: () => schema,
+        output: () => schema,
+      },
+    },
+  };
+}

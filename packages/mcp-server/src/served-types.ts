@@ -1,0 +1,125 @@
+import type { MCPTool, Tool, ToolResult } from "@junction/types";
+import type {
+  AuthInfo,
+  GetPromptResult,
+  ListResourcesResult,
+  McpServer,
+  ReadResourceResult,
+  ServerContext,
+  ServerOptions,
+} from "@modelcontextprotocol/server";
+import type { ZodObject, z } from "zod";
+
+/** What a resource or prompt handler gets besides its input. */
+export interface MCPRequestContext {
+  /** Aborted when the client cancels the request or goes away. */
+  signal: AbortSignal;
+  /** The verified token of an HTTP request, when the endpoint has `auth` (see `createMCPHTTPHandler`). */
+  authInfo?: AuthInfo;
+  /** The SDK's own handler context, for what Junction does not wrap (logging, elicitation on 2025 sessions). */
+  raw: ServerContext;
+}
+
+/** A resource at a fixed URI. */
+export interface MCPServerResource {
+  uri: string;
+  /** A short name, unique among the server's resources. */
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Reads it: the contents (`text` or base64 `blob`), each with its `uri`. */
+  read(uri: URL, context: MCPRequestContext): ReadResourceResult | Promise<ReadResourceResult>;
+}
+
+/** Resources whose URIs follow an RFC 6570 template, such as `notes://{id}`. */
+export interface MCPServerResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Lists the resources the template currently matches (shown in `resources/list`). */
+  list?(context: MCPRequestContext): ListResourcesResult | Promise<ListResourcesResult>;
+  /** Completes a template variable for `completion/complete`, by variable name. */
+  complete?: Record<string, (value: string) => string[] | Promise<string[]>>;
+  /** Reads one resource; `variables` are the template's values taken from the URI. */
+  read(
+    uri: URL,
+    variables: Record<string, string | string[]>,
+    context: MCPRequestContext,
+  ): ReadResourceResult | Promise<ReadResourceResult>;
+}
+
+/** A prompt template; its arguments are a zod object of string fields. */
+export interface MCPServerPrompt<S extends ZodObject = ZodObject> {
+  name: string;
+  title?: string;
+  description?: string;
+  /** The arguments, validated before `get` runs; their descriptions are what clients show. */
+  arguments?: S;
+  /** Completes an argument for `completion/complete`, by argument name. */
+  complete?: Record<string, (value: string) => string[] | Promise<string[]>>;
+  get(args: z.output<S>, context: MCPRequestContext): GetPromptResult | Promise<GetPromptResult>;
+}
+
+/** One MCP connection re-served through a gateway: `{ mcp, prefix }` makes names `${prefix}_${name}`. */
+export interface MCPGatewayEntry {
+  mcp: GatewaySource;
+  prefix?: string;
+}
+
+/**
+ * What a gateway needs of a connection: `MCP` from `@junction/mcp-client` fits. The tools are
+ * listed as the server sent them (annotations, output schemas and titles kept).
+ */
+export interface GatewaySource {
+  listServerTools(): Promise<MCPTool[]>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: {
+      signal?: AbortSignal;
+      onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+    },
+  ): Promise<ToolResult>;
+}
+
+/** Which era and request an SDK server instance is built for (the SDK's `McpRequestContext`). */
+export interface MCPServeContext {
+  era: "legacy" | "modern";
+  authInfo?: AuthInfo;
+  request?: Request;
+}
+
+/** What `createMCPServer()` takes. */
+export interface MCPServerOptions {
+  /** The server's name in `serverInfo`. */
+  name: string;
+  /** The server's version in `serverInfo`. */
+  version: string;
+  title?: string;
+  /** Told to clients at `initialize` / `server/discover`: how to use the server. */
+  instructions?: string;
+  /** Local tools, for example made with core's `tool()` or `agentTool()`. */
+  tools?: Tool[];
+  /** Resources at fixed URIs. */
+  resources?: MCPServerResource[];
+  /** Resources whose URIs follow a template. */
+  resourceTemplates?: MCPServerResourceTemplate[];
+  prompts?: MCPServerPrompt[];
+  /** MCP connections whose tools are re-served (a gateway), listed on every `tools/list`. */
+  mcps?: MCPGatewayEntry[];
+  /**
+   * Cache hints for the 2026-07-28 revision's cacheable results (`tools/list`, `resources/list`,
+   * `server/discover`, ...), by method. Omitted: results say `ttlMs: 0`, `cacheScope: "private"`.
+   */
+  cacheHints?: ServerOptions["cacheHints"];
+  /**
+   * Called on every SDK server instance after Junction registered its tools, resources and prompts:
+   * register what Junction does not wrap yet (logging, elicitation or sampling on 2025 sessions)
+   * with the SDK's own API. The SDK builds one instance per HTTP request (2026-07-28), per
+   * 2025-11-25 session, and per stdio connection.
+   */
+  configure?: (server: McpServer, context: MCPServeContext) => void | Promise<void>;
+}
