@@ -7,6 +7,7 @@ export type {
   AgentResult,
   Step,
   ToolCallOutcome,
+  ToolSearchResult,
 } from "./agent-events.js";
 export {
   type ApprovalDecision,
@@ -49,7 +50,8 @@ export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";
 export { READ_TOOL_RESULT, TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
-export { SEARCH_TOOLS, type ToolSearchOptions } from "./tool-search.js";
+export { MIN_RELEVANCE, SEARCH_TOOLS, type ToolSearchOptions } from "./tool-search.js";
+export type { ToolSearchOutput } from "./tool-search-tool.js";
 export type { TraceCarrier } from "./trace-carrier.js";
 export type {
   ModelCallInput,

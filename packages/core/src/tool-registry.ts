@@ -50,8 +50,9 @@ const MAX_REMEMBERED_WARNINGS = 10_000;
 
 /**
  * The agent's tools: local ones plus those of its sources, listed lazily (the first step of the
- * first run), cached, and listed again when a source reports its list changed. What the model
- * is offered is bounded by {@link ToolLimits}; a tool left out cannot be called either.
+ * first run), cached, and listed again when a source reports its list changed. Each tool is
+ * bounded by {@link ToolLimits}' sizes (a tool left out for its size cannot be called either);
+ * the count (`maxTools`) bounds what one request offers, and is applied per step (`maxTools`).
  */
 export class ToolRegistry {
   readonly #limits: Required<ToolLimits>;
@@ -158,6 +159,11 @@ export class ToolRegistry {
     this.#resolved = resolved;
     this.#definitions = definitions;
     return resolved;
+  }
+
+  /** `toolLimits.maxTools`: tools one request offers at most (the rest are searchable). */
+  get maxTools(): number {
+    return this.#limits.maxTools;
   }
 
   /** The sources as descriptors (labels, names and prefixes; never the connections). */
