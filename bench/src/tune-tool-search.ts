@@ -40,7 +40,7 @@ function recall(index: ToolIndex, tasks: readonly ToolSearchTask[], verbose = fa
 
 const verbose = process.argv.includes("-v");
 // Variants to compare: JSON overrides of the shipped settings, one per argument.
-const variants = process.argv.slice(2).filter((argument) => argument !== "-v");
+const variants = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
 for (const variant of ["{}", ...variants]) {
   const overrides = JSON.parse(variant) as Partial<ToolIndexSettings>;
   const settings = {
@@ -75,4 +75,20 @@ for (const variant of ["{}", ...variants]) {
     line.push(`${threshold.toFixed(2)}:${recall.toFixed(3)}/${nothing.toFixed(2)}`);
   }
   console.log(`  threshold:r@5/nothing-fits  ${line.join(" ")}`);
+}
+
+// Query latency over 1,000 tools (the 254 captured ones repeated with new names).
+if (process.argv.includes("--latency")) {
+  const many = Array.from({ length: 4 }, (_, copy) =>
+    tools.map((definition) => ({ ...definition, name: `${definition.name}_${copy}` })),
+  ).flat();
+  const built = performance.now();
+  const index = new ToolIndex(many.slice(0, 1_000));
+  const buildMs = performance.now() - built;
+  const queries = TOOL_SEARCH_TASKS.map(({ task }) => task);
+  for (const query of queries) index.search(query, 5);
+  const started = performance.now();
+  for (let round = 0; round < 10; round++) for (const query of queries) index.search(query, 5);
+  const perQuery = (performance.now() - started) / (10 * queries.length);
+  console.log(`1,000 tools: index built in ${buildMs.toFixed(1)} ms, ${perQuery.toFixed(3)} ms per query`);
 }

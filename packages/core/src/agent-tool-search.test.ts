@@ -343,7 +343,7 @@ describe("deferred tools and tool search (client side)", () => {
       output: { content: { text: string }[] };
     };
     expect(first.output.content[0]!.text).toMatch(
-      /^No tool fits "message my colleague Dana about our lunch plans today" well \(closest: .+ \(0\.\d\d\)\); nothing was loaded\. Try other words, or answer without a tool\.$/,
+      /^Nothing fits "message my colleague Dana about our lunch plans today" well \(closest: .+ \(0\.\d\d\)\); no tool was loaded\. Try other words, or answer without a tool\.$/,
     );
     // Nothing loaded by the first search; the second one's tool is offered from the next step on.
     expect(names(provider.requests[1]!)).toEqual(["search_tools"]);

@@ -118,7 +118,7 @@ function answer(query: string, found: ToolSearchHit[], output: ToolSearchOutput)
       .slice(0, 3)
       .map((result) => `${result.name} (${result.score.toFixed(2)})`)
       .join(", ");
-    return `No tool fits ${quoted} well (closest: ${closest}); nothing was loaded. Try other words, or answer without a tool.`;
+    return `Nothing fits ${quoted} well (closest: ${closest}); no tool was loaded. Try other words, or answer without a tool.`;
   }
   const lines = found.map(({ definition }, index) => {
     const result = output.results[index]!;
