@@ -72,11 +72,11 @@ export async function benchRetrieval(taskSet: readonly ToolSearchTask[]): Promis
     await agent.send(task).final;
     agent.close();
     const result = provider.requests[1]?.messages.at(-1);
-    const text =
-      result?.role === "tool" && typeof result.content[0]?.output === "string"
-        ? result.content[0].output
-        : "";
-    const found = [...text.matchAll(/^- ([^:]+):/gm)].map((match) => match[1]);
+    // search_tools' structuredContent: { query, results: [{ name, score, confidence }], loaded, nothingFits }.
+    const output = result?.role === "tool" ? result.content[0]?.output : undefined;
+    const structured = (output as { structuredContent?: { results?: { name: string }[] } } | undefined)
+      ?.structuredContent;
+    const found = (structured?.results ?? []).map((entry) => entry.name);
     if (!provider.requests[0]?.tools?.some((definition) => definition.name === "search_tools")) {
       throw new TypeError("the tools were not deferred: the benchmark measures nothing");
     }

@@ -70,9 +70,23 @@ describe("an MCP server naming a tool like one of Junction's own", () => {
       ["lookup", "The server's lookup."],
       ["search_tools", "Searches 1 more tools"],
     ]);
-    expect(result.steps[0]!.toolResults[0]!.output).toBe(
-      "Loaded 1 tool(s); call them from your next step:\n- archive_invoices: Archives old invoices.",
-    );
+    expect(result.steps[0]!.toolResults[0]!.output).toEqual({
+      content: [
+        {
+          type: "text",
+          text: expect.stringMatching(
+            /^Loaded 1 tool\(s\), best first; call them from your next step:\n- archive_invoices: Archives old invoices\. \[(high|medium) fit, 0\.\d\d\]$/,
+          ),
+        },
+      ],
+      isError: false,
+      structuredContent: {
+        query: expect.any(String),
+        results: [{ name: "archive_invoices", score: expect.any(Number), confidence: expect.any(String) }],
+        loaded: ["archive_invoices"],
+        nothingFits: false,
+      },
+    });
     expect(result.steps[1]!.toolResults[0]!.output).toBe("archive_invoices ran");
     expect(calls).toEqual([]);
     const warning = {

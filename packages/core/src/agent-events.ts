@@ -13,6 +13,21 @@ import type { RequestSize } from "./token-estimate.js";
 export type { PendingToolCall };
 
 /**
+ * One tool a `search_tools` call found, as its result's `structuredContent.results` and the
+ * `tool-search` event carry it.
+ */
+export interface ToolSearchResult {
+  name: string;
+  /**
+   * How well the tool fits the query, 0 to 1 (two decimals): its BM25 score over the largest
+   * score any tool could get for the query (see core's README, "Tool search").
+   */
+  score: number;
+  /** `score` in a word: `high` (≥ 0.35), `medium` (≥ 0.2) or `low`. */
+  confidence: "high" | "medium" | "low";
+}
+
+/**
  * What a run streams, noun-verb. `tool-call` comes as soon as a call's arguments are complete
  * (the tool may already be starting); `tool-progress` while it runs, if the tool reports
  * progress; `tool-result` when it is done, in completion order.
@@ -95,6 +110,19 @@ export type AgentEvent =
        * rest of the history, tool results, and the model's window. Absent on a replayed step.
        */
       request?: RequestSize;
+    }
+  | {
+      /**
+       * A `search_tools` call (call `id`): the model's query, the tools found with how well each
+       * fits, those loaded (sent from the next step on), and whether nothing fitted well enough
+       * to load (`nothingFits`: below `toolSearch.minRelevance`). Comes before the call's `tool-result`.
+       */
+      type: "tool-search";
+      id: string;
+      query: string;
+      results: ToolSearchResult[];
+      loaded: string[];
+      nothingFits: boolean;
     }
   | { type: "warning"; warning: Warning }
   | { type: "finish"; reason: AgentFinishReason; usage: Usage }

@@ -110,7 +110,13 @@ describe("a server listing 100,000 tools", () => {
   it("toolLimits.maxTools changes the cap; a bad value is refused with a clear error", async () => {
     const flood = await hostile("many-tools");
     const provider = scriptedModel([{ text: "ok" }]);
-    const agent = new Agent({ provider, model: "m", mcps: [flood], toolLimits: { maxTools: 10 } });
+    const agent = new Agent({
+      provider,
+      model: "m",
+      mcps: [flood],
+      toolLimits: { maxTools: 10 },
+      toolSearch: { mode: "off" },
+    });
     const result = await agent.send("go").final;
     expect(provider.requests[0]!.tools!.map((t) => t.name)).toEqual(
       Array.from({ length: 10 }, (_, index) => `tool_${index}`),
@@ -119,6 +125,26 @@ describe("a server listing 100,000 tools", () => {
     expect(() => new Agent({ provider, model: "m", toolLimits: { maxTools: 0 } })).toThrow(
       "new Agent(): `toolLimits.maxTools` must be a positive integer (or Infinity for no limit), got 0.",
     );
+  }, 60_000);
+});
+
+describe("a server listing 100,000 tools, with the tool search on (the default)", () => {
+  it("the first request offers only the search; every tool is searchable and a found one is called", async () => {
+    const flood = await hostile("many-tools");
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "s", name: "search_tools", input: { query: "tool_99999", limit: 1 } }] },
+      { toolCalls: [{ id: "c", name: "tool_99999" }] },
+      { text: "Done." },
+    ]);
+    const agent = new Agent({ provider, model: "m", mcps: [flood] });
+    const result = await agent.send("go").final;
+    expect(provider.requests[0]!.tools!.map((t) => t.name)).toEqual(["search_tools"]);
+    expect(provider.requests[1]!.tools!.map((t) => t.name)).toEqual(["tool_99999", "search_tools"]);
+    expect(result.steps[1]!.toolResults[0]!.output).toMatchObject({ isError: false });
+    const deferred = result.warnings.filter((w) => w.code === "tools-deferred");
+    expect(deferred).toHaveLength(1);
+    expect(deferred[0]!.message).toMatch(/^100000 of 100000 tools were deferred/);
+    expect(result.warnings.map((w) => w.code)).not.toContain("tool-list-truncated");
   }, 60_000);
 });
 

@@ -72,7 +72,8 @@ describe("deferred tools and tool search (client side)", () => {
     expect(result.text).toBe("Sunny.");
     expect(names(provider.requests[0]!)).toEqual(["now", "search_tools"]);
     expect(provider.requests[0]!.tools![1]!.description).toBe(
-      "Searches 30 more tools that are available but not loaded yet, by what you want to do (words of their names, descriptions and parameters). The tools found are loaded and can be called from your next step.",
+      "Searches 30 more tools that are available but not loaded yet, by what you want to do (words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
+        "each comes with how well it fits (high, medium or low). When nothing fits well, nothing is loaded: search again in other words, or answer without a tool.",
     );
     const searchResult = provider.requests[1]!.messages.at(-1)!;
     expect(searchResult).toMatchObject({
@@ -80,9 +81,23 @@ describe("deferred tools and tool search (client side)", () => {
       content: [
         {
           toolCallId: "s1",
-          output: expect.stringMatching(
-            /^Loaded 1 tool\(s\); call them from your next step:\n- get_forecast: Gets the weather forecast/,
-          ),
+          output: {
+            content: [
+              {
+                type: "text",
+                text: expect.stringMatching(
+                  /^Loaded 1 tool\(s\), best first; call them from your next step:\n- get_forecast: Gets the weather forecast .*\[(high|medium) fit, 0\.\d\d\]$/,
+                ),
+              },
+            ],
+            isError: false,
+            structuredContent: {
+              query: "weather forecast for Paris",
+              results: [{ name: "get_forecast", score: expect.any(Number), confidence: expect.any(String) }],
+              loaded: ["get_forecast"],
+              nothingFits: false,
+            },
+          },
         },
       ],
     });
@@ -284,9 +299,85 @@ describe("deferred tools and tool search (client side)", () => {
         type: "tool-result",
         toolCallId: "b",
         toolName: "search_tools",
-        output: 'No tool matches "zzzz qqqq"; try other words.',
+        output: {
+          content: [
+            {
+              type: "text",
+              text: 'No tool matches "zzzz qqqq"; nothing was loaded. Try other words, or answer without a tool.',
+            },
+          ],
+          isError: false,
+          structuredContent: { query: "zzzz qqqq", results: [], loaded: [], nothingFits: true },
+        },
       },
     ]);
+  });
+
+  it("a low-confidence search loads nothing and says so; the model searches again in other words, loads and calls the tool; both searches are events", async () => {
+    const runs: string[] = [];
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        {
+          toolCalls: [
+            {
+              id: "s1",
+              name: "search_tools",
+              input: { query: "message my colleague Dana about our lunch plans today" },
+            },
+          ],
+        },
+        { toolCalls: [{ id: "s2", name: "search_tools", input: { query: "send an email message" } }] },
+        { toolCalls: [{ id: "e1", name: "send_email", input: { to: "dana@example.com" } }] },
+        { text: "Sent." },
+      ],
+    });
+    const agent = new Agent({ provider, model: "m", tools: manyTools(runs) });
+    const handle = agent.send("Tell Dana about lunch");
+    const events = [];
+    for await (const event of handle) if (event.type === "tool-search") events.push(event);
+    const result = await handle.final;
+
+    expect(result.text).toBe("Sent.");
+    expect(runs).toEqual(["send_email"]);
+    const first = provider.requests[1]!.messages.at(-1)!.content[0] as {
+      output: { content: { text: string }[] };
+    };
+    expect(first.output.content[0]!.text).toMatch(
+      /^Nothing fits "message my colleague Dana about our lunch plans today" well \(closest: .+ \(0\.\d\d\)\); no tool was loaded\. Try other words, or answer without a tool\.$/,
+    );
+    // Nothing loaded by the first search; the second one's tool is offered from the next step on.
+    expect(names(provider.requests[1]!)).toEqual(["search_tools"]);
+    expect(names(provider.requests[2]!)).toEqual(["send_email", "search_tools"]);
+    expect(events.map(({ id, query, loaded, nothingFits }) => ({ id, query, loaded, nothingFits }))).toEqual([
+      {
+        id: "s1",
+        query: "message my colleague Dana about our lunch plans today",
+        loaded: [],
+        nothingFits: true,
+      },
+      { id: "s2", query: "send an email message", loaded: ["send_email"], nothingFits: false },
+    ]);
+    expect(events[1]!.results[0]).toEqual({
+      name: "send_email",
+      score: expect.any(Number),
+      confidence: "high",
+    });
+    expect(events[0]!.results.every((found) => found.score < 0.14)).toBe(true);
+  });
+
+  it("a second search adds to what the first loaded", async () => {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        { toolCalls: [{ id: "s1", name: "search_tools", input: { query: "weather forecast", limit: 1 } }] },
+        { toolCalls: [{ id: "s2", name: "search_tools", input: { query: "delete a file", limit: 1 } }] },
+        { text: "ok" },
+      ],
+    });
+    await new Agent({ provider, model: "m", tools: manyTools([]) }).send("x").final;
+    expect(names(provider.requests[1]!)).toEqual(["get_forecast", "search_tools"]);
+    expect(names(provider.requests[2]!)).toEqual(["get_forecast", "delete_file", "search_tools"]);
   });
 });
 

@@ -30,7 +30,7 @@ import { capabilitiesOf, contextWindowOf } from "./token-estimate.js";
 import type { ToolLimits } from "./tool-list-limits.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
-import { DeferredTools, type ToolSearchOptions } from "./tool-search.js";
+import { DeferredTools, type ToolSearchOptions, type ToolSourceInfo } from "./tool-search.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import type { Tracer } from "./tracing.js";
 
@@ -437,26 +437,27 @@ export class Agent<Output = unknown> {
       history: this.#history,
       prepareStep: async (_step, warn) => {
         emitWarning = warn;
-        tools = await this.#registry.resolve(warn);
-        // What the model has seen before this step: a call's arguments can carry only that.
-        privateDataFrom = privateDataReads(this.#history, tools, this.#ledger);
-        return this.#deferred.offer({
+        const resolved = await this.#registry.resolve(warn);
+        const offered = this.#deferred.offer({
           definitions: this.#registry.definitions,
-          deferralOf: (name) => tools.get(name)?.deferral ?? {},
-          sourceOf: (name) => {
-            const registered = tools.get(name);
-            if (registered?.sourceName === undefined) return undefined;
-            const description = registered.origin?.description;
-            return {
-              name: registered.sourceName,
-              ...(typeof description === "string" ? { description } : {}),
-            };
-          },
+          deferralOf: (name) => resolved.get(name)?.deferral ?? {},
+          sourceOf: (name) => sourceInfoOf(resolved.get(name)),
+          labelOf: (name) => resolved.get(name)?.source,
+          maxTools: this.#registry.maxTools,
           contextWindow: contextWindowOf(this.provider, this.model),
           model: this.model,
           nativeSearch: capabilitiesOf(this.provider, this.model).nativeToolSearch === true,
           warn,
         });
+        // A tool neither offered nor searchable (over maxTools with the search off) cannot be called.
+        const unreachable = this.#deferred.unreachable;
+        tools =
+          unreachable.size === 0
+            ? resolved
+            : new Map([...resolved].filter(([name]) => !unreachable.has(name)));
+        // What the model has seen before this step: a call's arguments can carry only that.
+        privateDataFrom = privateDataReads(this.#history, tools, this.#ledger);
+        return offered;
       },
       coreTools: () => this.#deferred.coreTools(),
       maxTools: this.#registry.maxTools,
@@ -547,6 +548,18 @@ interface RunContext {
   onRunState?: (state: RunState) => void | Promise<void>;
   output: { schema: OutputSchema | undefined; repairTurns: number | undefined };
   approvalTimeoutMs(): number | undefined;
+}
+
+/** What the tool search knows of a tool's source: its short name, description and instructions. */
+function sourceInfoOf(registered: RegisteredTool | undefined): ToolSourceInfo | undefined {
+  if (registered?.sourceName === undefined) return undefined;
+  const description: unknown = registered.origin?.description;
+  const instructions: unknown = registered.origin?.instructions;
+  return {
+    name: registered.sourceName,
+    ...(typeof description === "string" ? { description } : {}),
+    ...(typeof instructions === "string" ? { instructions } : {}),
+  };
 }
 
 /** Reports `error` on the run's events and throws it. */

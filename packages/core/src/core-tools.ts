@@ -29,7 +29,11 @@ export function withCoreTools(runner: ToolRunner, current: () => ReadonlyMap<str
       const core = current().get(call.name);
       if (!core) return runner.execute(call, context);
       const start = performance.now();
-      return { kind: "output", value: core.execute(call.input), durationMs: performance.now() - start };
+      return {
+        kind: "output",
+        value: core.execute(call.input, { callId: call.id, emit: context.emit }),
+        durationMs: performance.now() - start,
+      };
     },
     ...(runner.snapshot ? { snapshot: () => runner.snapshot!() } : {}),
     ...(runner.settled ? { settled: (call, outcome) => runner.settled!(call, outcome) } : {}),

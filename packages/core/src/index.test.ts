@@ -10,6 +10,7 @@ describe("@junction/core's public API", () => {
       "DEFAULT_MAX_MEDIA_PART_BYTES",
       "DEFAULT_TOOL_LIMITS",
       "InMemoryDurability",
+      "MIN_RELEVANCE",
       "READ_TOOL_RESULT",
       "RUN_STATE_VERSION",
       "SEARCH_TOOLS",

@@ -10,6 +10,7 @@ export type {
   AgentStoppedResult,
   Step,
   ToolCallOutcome,
+  ToolSearchResult,
 } from "./agent-events.js";
 export {
   type ApprovalDecision,
@@ -63,7 +64,8 @@ export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";
 export { TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
-export type { ToolSearchOptions } from "./tool-search.js";
+export { MIN_RELEVANCE, type ToolSearchOptions } from "./tool-search.js";
+export type { ToolSearchOutput } from "./tool-search-tool.js";
 export type { TraceCarrier } from "./trace-carrier.js";
 export type {
   ModelCallInput,

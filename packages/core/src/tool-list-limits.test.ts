@@ -1,6 +1,12 @@
 import type { Tool } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TOOL_LIMITS, limitToolList, resolveToolLimits, type ToolGroup } from "./tool-list-limits.js";
+import {
+  DEFAULT_TOOL_LIMITS,
+  limitToolCount,
+  limitToolList,
+  resolveToolLimits,
+  type ToolGroup,
+} from "./tool-list-limits.js";
 
 function tools(prefix: string, count: number, extra: Partial<Tool> = {}): Tool[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -18,7 +24,7 @@ const limits = (overrides: Partial<typeof DEFAULT_TOOL_LIMITS> = {}) => ({
 });
 const names = (kept: { tool: Tool }[][]) => kept.map((group) => group.map(({ tool }) => tool.name));
 
-describe("limitToolList: the count", () => {
+describe("limitToolCount: what one request offers", () => {
   it("keeps local tools first, then fills the sources fairly: small ones keep all, big ones share the rest", () => {
     const groups: ToolGroup[] = [
       { tools: tools("local", 2) },
@@ -26,9 +32,19 @@ describe("limitToolList: the count", () => {
       { label: 'MCP source "one"', tools: tools("one", 1) },
       { label: 'MCP source "mid"', tools: tools("mid", 50) },
     ];
-    const { kept, warnings } = limitToolList(groups, limits({ maxTools: 20 }));
+    const { kept, over, warnings } = limitToolCount(groups, 20, "left-out");
     expect(kept.map((group) => group.length)).toEqual([2, 9, 1, 8]);
-    expect(names(kept)[3]).toEqual(["mid0", "mid1", "mid2", "mid3", "mid4", "mid5", "mid6", "mid7"]);
+    expect(over.map((group) => group.length)).toEqual([0, 491, 0, 42]);
+    expect(kept[3]!.map((tool) => tool.name)).toEqual([
+      "mid0",
+      "mid1",
+      "mid2",
+      "mid3",
+      "mid4",
+      "mid5",
+      "mid6",
+      "mid7",
+    ]);
     expect(warnings.map((w) => w.warning.message)).toEqual([
       'MCP source "big" listed 500 tools; with toolLimits.maxTools (20) shared among the sources, the model is offered its first 9. ' +
         'Left out: "big9", "big10", "big11", "big12", "big13", "big14", "big15", "big16", "big17", "big18" and 481 more.',
@@ -38,15 +54,38 @@ describe("limitToolList: the count", () => {
   });
 
   it("local tools over the cap are cut too, and the sources get nothing", () => {
-    const { kept, warnings } = limitToolList(
+    const { kept, warnings } = limitToolCount(
       [{ tools: tools("local", 5) }, { label: 'MCP source "s"', tools: tools("s", 2) }],
-      limits({ maxTools: 3 }),
+      3,
+      "left-out",
     );
-    expect(names(kept)).toEqual([["local0", "local1", "local2"], []]);
+    expect(kept.map((group) => group.map((tool) => tool.name))).toEqual([["local0", "local1", "local2"], []]);
     expect(warnings.map((w) => [w.warning.code, w.warning.message.slice(0, 40)])).toEqual([
       ["tool-list-truncated", "The local tools listed 5 tools; with too"],
       ["tool-list-truncated", 'MCP source "s" listed 2 tools; with tool'],
     ]);
+  });
+
+  it("with the search on, search_tools takes a place and the warning says the tools over the count are found with it", () => {
+    const { warnings } = limitToolCount(
+      [{ label: 'MCP source "big"', tools: tools("big", 12) }],
+      10,
+      "searchable",
+    );
+    expect(warnings.map((w) => w.warning)).toEqual([
+      {
+        code: "tool-list-truncated",
+        message:
+          'MCP source "big" has 12 tools to offer on one request; with toolLimits.maxTools (10) shared among the sources and search_tools, ' +
+          'the model is offered its first 9 and finds the other 3 with the tool search: "big9", "big10", "big11".',
+      },
+    ]);
+  });
+
+  it("limitToolList keeps every tool within the size limits, however many: the count is per request", () => {
+    const { kept, warnings } = limitToolList([{ label: "s", tools: tools("s", 600) }], DEFAULT_TOOL_LIMITS);
+    expect(kept[0]).toHaveLength(600);
+    expect(warnings).toEqual([]);
   });
 
   it("under every limit: everything kept as it was, no warning", () => {

@@ -4,7 +4,9 @@ import { jsonLimitProblem, MAX_TOOL_OUTPUT_DEPTH } from "./json-limits.js";
 /**
  * Bounds on the tool list an Agent offers the model on each request: what one MCP server (or
  * a runaway local setup) lists cannot make every request huge. What goes over is cut or left
- * out, each with a `warning` naming the tool and the limit, once per tool per Agent.
+ * out, each with a `warning` naming the tool and the limit, once per tool per Agent. The count
+ * bounds what one request offers, not what the tool search finds: with the search on, the tools
+ * over the count stay searchable.
  */
 export interface ToolLimits {
   /**
@@ -12,7 +14,9 @@ export interface ToolLimits {
    * among the MCP sources (a source listing fewer than its share keeps all of them, the others
    * keep their first tools), so one server listing thousands cannot crowd out the others.
    * Junction's own tools (`search_tools`, `read_tool_result`) count too: on a request where they
-   * would go over, the last of the other tools make room.
+   * would go over, the last of the other tools make room. The tools over it are found with the
+   * tool search (`search_tools`); with `toolSearch: { mode: "off" }` they are left out (and
+   * cannot be called).
    * @default 256
    */
   maxTools?: number;
@@ -64,10 +68,10 @@ export function resolveToolLimits(limits: ToolLimits | undefined): Required<Tool
 }
 
 /** The tools of one origin: the local tools (no label) or one MCP source. */
-export interface ToolGroup {
+export interface ToolGroup<T extends { name: string } = Tool> {
   /** The source's label, for example `MCP source "github"`; absent for local tools. */
   label?: string;
-  tools: Tool[];
+  tools: T[];
 }
 
 /** A tool that stays, with what the model is told about it. */
@@ -90,22 +94,20 @@ const CUT_MARK = "… [cut by Junction]";
 const NAMED_IN_COUNT_WARNING = 10;
 
 /**
- * Applies `limits` to the tool groups: first the count (local tools first, then a fair share
- * per source), then each remaining tool's name, schema and description. Returns the kept tools
- * per group, in the groups' order, and one warning per tool cut or left out (one per source for
- * the count). Pure; costs at most about `maxSchemaChars` steps per kept tool.
+ * Applies the per-tool `limits` (name, schema and description size) to every tool of the groups:
+ * what is over is cut or left out, so no request can carry it, whatever the search loads.
+ * Returns the kept tools per group, in the groups' order, and one warning per tool cut or left
+ * out. The count (`maxTools`) is {@link limitToolCount}'s, per request. Pure; costs at most
+ * about `maxSchemaChars` steps per tool.
  */
 export function limitToolList(
   groups: ToolGroup[],
   limits: Required<ToolLimits>,
 ): { kept: KeptTool[][]; warnings: ToolLimitWarning[] } {
   const warnings: ToolLimitWarning[] = [];
-  const shares = fairShares(groups, limits.maxTools);
-  const kept = groups.map((group, index) => {
-    const share = shares[index]!;
-    if (share < group.tools.length) warnings.push(countWarning(group, share, limits.maxTools));
+  const kept = groups.map((group) => {
     const result: KeptTool[] = [];
-    for (const tool of group.tools.slice(0, share)) {
+    for (const tool of group.tools) {
       const checked = checkTool(tool, group, limits, warnings);
       if (checked) result.push(checked);
     }
@@ -114,8 +116,33 @@ export function limitToolList(
   return { kept, warnings };
 }
 
+/**
+ * What one request offers at most `maxTools` of: local tools first, then a fair share per
+ * source (water-filling: a source with fewer than its share keeps all, the others their first
+ * tools). Returns what each group keeps and what is over, with one warning per group cut:
+ * `overflow` says what becomes of the tools over the count, `"searchable"` (the tool search
+ * finds them) or `"left-out"` (no search: they are not offered at all). Pure.
+ */
+export function limitToolCount<T extends { name: string }>(
+  groups: ToolGroup<T>[],
+  maxTools: number,
+  overflow: "searchable" | "left-out",
+): { kept: T[][]; over: T[][]; warnings: ToolLimitWarning[] } {
+  const warnings: ToolLimitWarning[] = [];
+  // Over-the-limit tools stay searchable through `search_tools`, which takes one of the places.
+  const places = overflow === "searchable" ? maxTools - 1 : maxTools;
+  const shares = fairShares(groups, places);
+  const kept = groups.map((group, index) => {
+    const share = shares[index]!;
+    if (share < group.tools.length) warnings.push(countWarning(group, share, maxTools, overflow));
+    return group.tools.slice(0, share);
+  });
+  const over = groups.map((group, index) => group.tools.slice(shares[index]!));
+  return { kept, over, warnings };
+}
+
 /** How many tools each group keeps: local ones first, then water-filling over the sources. */
-function fairShares(groups: ToolGroup[], maxTools: number): number[] {
+function fairShares(groups: ToolGroup<{ name: string }>[], maxTools: number): number[] {
   const shares = groups.map(() => 0);
   let remaining = maxTools;
   groups.forEach((group, index) => {
@@ -198,7 +225,12 @@ function schemaLimitProblem(schema: JSONSchema | undefined, maxChars: number): s
   return problem?.replace(/^its JSON is over/, "has JSON over").replace(/^it /, "");
 }
 
-function countWarning(group: ToolGroup, share: number, maxTools: number): ToolLimitWarning {
+function countWarning(
+  group: ToolGroup<{ name: string }>,
+  share: number,
+  maxTools: number,
+  overflow: "searchable" | "left-out",
+): ToolLimitWarning {
   const dropped = group.tools.slice(share);
   const named = dropped
     .slice(0, NAMED_IN_COUNT_WARNING)
@@ -207,14 +239,15 @@ function countWarning(group: ToolGroup, share: number, maxTools: number): ToolLi
   const more =
     dropped.length > NAMED_IN_COUNT_WARNING ? ` and ${dropped.length - NAMED_IN_COUNT_WARNING} more` : "";
   const where = group.label ?? "The local tools";
+  const message =
+    overflow === "left-out"
+      ? `${capitalized(where)} listed ${group.tools.length} tools; with toolLimits.maxTools (${maxTools}) shared among the sources, ` +
+        `the model is offered its first ${share}. Left out: ${named}${more}.`
+      : `${capitalized(where)} has ${group.tools.length} tools to offer on one request; with toolLimits.maxTools (${maxTools}) shared among the sources and search_tools, ` +
+        `the model is offered its first ${share} and finds the other ${dropped.length} with the tool search: ${named}${more}.`;
   return {
-    key: `tool-list-truncated\0${group.label ?? ""}\0${group.tools.length}\0${share}`,
-    warning: {
-      code: "tool-list-truncated",
-      message:
-        `${capitalized(where)} listed ${group.tools.length} tools; with toolLimits.maxTools (${maxTools}) shared among the sources, ` +
-        `the model is offered its first ${share}. Left out: ${named}${more}.`,
-    },
+    key: `tool-list-truncated\0${overflow}\0${group.label ?? ""}\0${group.tools.length}\0${share}`,
+    warning: { code: "tool-list-truncated", message },
   };
 }
 

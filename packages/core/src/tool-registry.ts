@@ -51,8 +51,9 @@ const MAX_REMEMBERED_WARNINGS = 10_000;
 
 /**
  * The agent's tools: local ones plus those of its sources, listed lazily (the first step of the
- * first run), cached, and listed again when a source reports its list changed. What the model
- * is offered is bounded by {@link ToolLimits}; a tool left out cannot be called either.
+ * first run), cached, and listed again when a source reports its list changed. Each tool is
+ * bounded by {@link ToolLimits}' sizes (a tool left out for its size cannot be called either);
+ * the count (`maxTools`) bounds what one request offers, and is applied per step (`maxTools`).
  */
 export class ToolRegistry {
   readonly #limits: Required<ToolLimits>;
@@ -165,7 +166,7 @@ export class ToolRegistry {
     }));
   }
 
-  /** Tools one model request may carry (`toolLimits.maxTools`), Junction's own included. */
+  /** Tools one model request may carry (`toolLimits.maxTools`), Junction's own included; the rest are searchable. */
   get maxTools(): number {
     return this.#limits.maxTools;
   }

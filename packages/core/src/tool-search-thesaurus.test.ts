@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { ToolIndex } from "./tool-search.js";
+import { ToolIndex } from "./tool-search-index.js";
 import { searchTerms } from "./tool-search-terms.js";
 import { RELATED_WORD_WEIGHT, weightedQueryTerms } from "./tool-search-thesaurus.js";
 

@@ -43,6 +43,20 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ["configuration", "config", "setting"],
 ];
 
+/**
+ * Words of what a tool does (the first groups above, and a few more verbs of requests): a request
+ * matching a tool only by such a word ("send", "start", "check") says little about whether the
+ * tool fits, so they count less in a hit's relevance.
+ */
+export const ACTION_TERMS: ReadonlySet<string> = new Set(
+  [
+    ...SYNONYM_GROUPS.slice(0, 13).flat(),
+    ..."send post call play set check order schedule record pay buy book tell please want need help".split(
+      " ",
+    ),
+  ].map(searchTerm),
+);
+
 /** Short forms that mean several words. */
 const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
   pr: ["pull", "request"],

@@ -1,9 +1,13 @@
 import type { ToolDefinition, ToolGroup, Warning } from "@junction/types";
-import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, SEARCH_TOOLS } from "./core-tools.js";
+import { SEARCH_TOOLS } from "./core-tools.js";
 import type { CoreTool } from "./run-types.js";
 import { estimateToolDefinitionTokens } from "./token-estimate.js";
-import { searchTerms } from "./tool-search-terms.js";
-import { weightedQueryTerms } from "./tool-search-thesaurus.js";
+import { limitToolCount, type ToolGroup as ToolCountGroup } from "./tool-list-limits.js";
+import { type SearchableTool, ToolIndex, type ToolSourceInfo } from "./tool-search-index.js";
+import { searchToolsTool } from "./tool-search-tool.js";
+
+export type { ToolSourceInfo } from "./tool-search-index.js";
+export { MIN_RELEVANCE } from "./tool-search-tool.js";
 
 /**
  * When an Agent sends its tools' definitions only once the model finds them (`search_tools`).
@@ -40,6 +44,14 @@ export interface ToolSearchOptions {
    * @default true
    */
   native?: boolean;
+  /**
+   * How well the best tool must fit a request for `search_tools` to load anything: its score
+   * (0 to 1: its BM25 score over the largest any tool could get for the request). Below it, the
+   * search loads nothing and tells the model that no tool fits (`nothingFits`), so it can search
+   * again in other words or answer without a tool. `0` always loads what matches.
+   * @default MIN_RELEVANCE (0.14, chosen on the tuning tasks: see core's README, "Tool search")
+   */
+  minRelevance?: number;
 }
 
 /** How one tool is to be offered, from its own marks and its source's. */
@@ -86,155 +98,23 @@ export function planDeferral(parts: {
   return { offered, deferred, ...(automatic && deferred.length > 0 ? { automatic: { tokens, limit } } : {}) };
 }
 
-/** The warning the automatic mode gives: how many tools were deferred and why. */
-export function deferralWarning(plan: DeferralPlan, total: number, model: string): Warning | undefined {
+/**
+ * The warning the automatic mode gives: how many tools were deferred (`deferred`: every tool the
+ * search reaches, those over `toolLimits.maxTools` included) of `total`, and why.
+ */
+export function deferralWarning(
+  plan: DeferralPlan,
+  counts: { deferred: number; total: number },
+  model: string,
+): Warning | undefined {
   if (!plan.automatic) return undefined;
   return {
     code: "tools-deferred",
     message:
-      `${plan.deferred.length} of ${total} tools were deferred: their definitions would take about ${plan.automatic.tokens} tokens, ` +
+      `${counts.deferred} of ${counts.total} tools were deferred: their definitions would take about ${plan.automatic.tokens} tokens, ` +
       `over ${plan.automatic.limit} (the share of model "${model}"'s context window tool definitions may take, toolSearch.maxDefinitionShare). ` +
       `The model finds them with a tool search (${SEARCH_TOOLS}, or the provider's own where it has one); mark the tools it needs at once \`alwaysLoad\`, or set toolSearch: { mode: "off" }.`,
   };
-}
-
-// BM25's usual constants: term-frequency saturation and length normalisation.
-const K1 = 1.2;
-const B = 0.75;
-// Where a word appears counts: a name or title says more than a word deep in a description.
-const FIELD_WEIGHTS = { name: 3, title: 2, parameters: 1.5, description: 1 } as const;
-
-interface IndexedTool {
-  definition: ToolDefinition;
-  /** Weighted term frequencies over the tool's fields. */
-  frequencies: Map<string, number>;
-  length: number;
-}
-
-/**
- * A BM25 index over tools' names, titles, descriptions and parameter names (fields weighted:
- * name 3, title 2, parameters 1.5, description 1).
- */
-export class ToolIndex {
-  readonly #tools: IndexedTool[];
-  readonly #documentFrequency = new Map<string, number>();
-  readonly #averageLength: number;
-
-  constructor(definitions: ToolDefinition[]) {
-    this.#tools = definitions.map((definition) => {
-      const frequencies = new Map<string, number>();
-      let length = 0;
-      const add = (text: string, weight: number) => {
-        for (const term of searchTerms(text)) {
-          frequencies.set(term, (frequencies.get(term) ?? 0) + weight);
-          length += weight;
-        }
-      };
-      add(definition.name, FIELD_WEIGHTS.name);
-      if (typeof definition.annotations?.title === "string")
-        add(definition.annotations.title, FIELD_WEIGHTS.title);
-      add(parameterNames(definition).join(" "), FIELD_WEIGHTS.parameters);
-      if (typeof definition.description === "string") add(definition.description, FIELD_WEIGHTS.description);
-      for (const term of frequencies.keys()) {
-        this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
-      }
-      return { definition, frequencies, length };
-    });
-    const total = this.#tools.reduce((sum, tool) => sum + tool.length, 0);
-    this.#averageLength = this.#tools.length > 0 ? total / this.#tools.length : 1;
-  }
-
-  /** The best `limit` tools for `query`, best first; tools that share no word with it are left out. */
-  search(query: string, limit: number): { definition: ToolDefinition; score: number }[] {
-    const terms = weightedQueryTerms(searchTerms(query));
-    const count = this.#tools.length;
-    const scored = this.#tools.map((tool, order) => {
-      let score = 0;
-      for (const [term, weight] of terms) {
-        const frequency = tool.frequencies.get(term);
-        if (!frequency) continue;
-        const documents = this.#documentFrequency.get(term) ?? 0;
-        const idf = Math.log(1 + (count - documents + 0.5) / (documents + 0.5));
-        score +=
-          (weight * idf * frequency * (K1 + 1)) /
-          (frequency + K1 * (1 - B + (B * tool.length) / Math.max(1, this.#averageLength)));
-      }
-      return { definition: tool.definition, score, order };
-    });
-    return scored
-      .filter((entry) => entry.score > 0)
-      .sort((a, b) => b.score - a.score || a.order - b.order)
-      .slice(0, limit)
-      .map(({ definition, score }) => ({ definition, score }));
-  }
-}
-
-function parameterNames(definition: ToolDefinition): string[] {
-  const properties = (definition.inputSchema as { properties?: unknown } | undefined)?.properties;
-  return typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
-}
-
-/**
- * The search tool over `deferred`: each search loads what it finds into `loaded`, so those tools
- * are sent from the next step on (and kept in the run's state).
- */
-export function searchToolsTool(parts: {
-  deferred: ToolDefinition[];
-  loaded: Set<string>;
-  maxResults?: number;
-}): CoreTool {
-  const index = new ToolIndex(parts.deferred);
-  const maxResults = parts.maxResults ?? 5;
-  return {
-    definition: {
-      name: SEARCH_TOOLS,
-      description:
-        `Searches ${parts.deferred.length} more tools that are available but not loaded yet, by what you want to do ` +
-        "(words of their names, descriptions and parameters). The tools found are loaded and can be called from your next step.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          query: { type: "string", description: "What you want to do, in a few words." },
-          limit: {
-            type: "integer",
-            minimum: 1,
-            maximum: 10,
-            description: `How many tools to load at most (default ${maxResults}).`,
-          },
-        },
-        required: ["query"],
-        additionalProperties: false,
-      },
-      annotations: CORE_TOOL_ANNOTATIONS,
-    },
-    execute: (input) => {
-      const { query, limit } = coreToolInput(input);
-      if (typeof query !== "string" || query.trim().length === 0) {
-        return coreToolError(`${SEARCH_TOOLS} needs {"query": a non-empty string}.`);
-      }
-      const count =
-        typeof limit === "number" && Number.isInteger(limit) ? Math.min(10, Math.max(1, limit)) : maxResults;
-      const found = index.search(query.slice(0, 1_000), count);
-      if (found.length === 0)
-        return `No tool matches ${JSON.stringify(query.slice(0, 200))}; try other words.`;
-      for (const { definition } of found) parts.loaded.add(definition.name);
-      const lines = found.map(
-        ({ definition }) => `- ${definition.name}: ${firstLine(definition.description)}`,
-      );
-      return `Loaded ${found.length} tool(s); call them from your next step:\n${lines.join("\n")}`;
-    },
-  };
-}
-
-function firstLine(description: string | undefined): string {
-  const line = (description ?? "").split("\n", 1)[0]!.trim();
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
-
-/** Where a tool comes from, as a native search groups it: the source's short name and what it says it is for. */
-export interface ToolSourceInfo {
-  name: string;
-  description?: string;
 }
 
 // A group's description is the model's only view of its tools until a search finds them: the
@@ -287,42 +167,94 @@ export function describeToolGroup(source: ToolSourceInfo, names: readonly string
 /**
  * An Agent's deferred tools across its runs: which were found (sent from then on, and saved in
  * a stopped run's state), and the automatic mode's warning, given once per change of the count.
+ * Every tool the registry holds is searchable: `toolLimits.maxTools` bounds what one request
+ * offers, and the tools over it are deferred behind the search (left out only with the search off).
  */
 export class DeferredTools {
   readonly loaded = new Set<string>();
-  #deferred: ToolDefinition[] = [];
+  readonly options: ToolSearchOptions;
+  #deferred: SearchableTool[] = [];
+  #index: ToolIndex | undefined;
+  #unreachable = new Set<string>();
   #warnedCount = 0;
+  readonly #warnedKeys = new Set<string>();
 
-  constructor(readonly options: ToolSearchOptions = {}) {}
+  constructor(options: ToolSearchOptions = {}) {
+    this.options = options;
+  }
+
+  /** Tools neither offered this step nor searchable (over `maxTools` with the search off): not callable. */
+  get unreachable(): ReadonlySet<string> {
+    return this.#unreachable;
+  }
 
   /**
-   * The definitions to send this step; warns when the automatic mode defers a new number of tools.
-   * With `nativeSearch` (and `options.native` not `false`) every definition is sent, the deferred
-   * ones marked `defer: true` for the provider's own search, and no `search_tools` is added.
+   * The definitions to send this step; warns when the automatic mode defers a new number of tools,
+   * and once per source and count when `maxTools` cuts what one request offers. With
+   * `nativeSearch` (and `options.native` not `false`) every definition is sent, the deferred ones
+   * marked `defer: true` for the provider's own search, and no `search_tools` is added; unless
+   * there are more than `maxTools` definitions, which one request cannot carry: then Junction's
+   * `search_tools` searches them.
    */
   offer(parts: {
     definitions: ToolDefinition[];
     deferralOf: (name: string) => ToolDeferral;
-    /** The source a tool comes from (absent for local tools): a native search groups its deferred tools by it. */
+    /** The source a tool comes from (absent for local tools): its group for a native search, its words for the index. */
     sourceOf?: (name: string) => ToolSourceInfo | undefined;
+    /** The label of a tool's source for warnings (absent for local tools), as the count limit shares by source. */
+    labelOf?: (name: string) => string | undefined;
+    /** `toolLimits.maxTools`: tools one request offers at most. */
+    maxTools?: number;
     contextWindow: number;
     model: string;
     nativeSearch?: boolean;
     warn: (warning: Warning) => void;
   }): ToolDefinition[] {
+    const maxTools = parts.maxTools ?? Number.POSITIVE_INFINITY;
     const plan = planDeferral({ ...parts, loaded: this.loaded, options: this.options });
-    const native = parts.nativeSearch === true && this.options.native !== false;
-    this.#deferred = native ? [] : plan.deferred;
-    const warning = deferralWarning(plan, parts.definitions.length, parts.model);
+    const native =
+      parts.nativeSearch === true && this.options.native !== false && parts.definitions.length <= maxTools;
+    const searchOn = this.options.mode !== "off";
+    let offered = plan.offered;
+    let deferred = plan.deferred;
+    this.#unreachable = new Set();
+    // `search_tools` counts towards maxTools too: with anything deferred it takes a place.
+    const room = searchOn && plan.deferred.length > 0 ? maxTools - 1 : maxTools;
+    if (!native && offered.length > room) {
+      const counted = limitToolCount(
+        groupedBySource(offered, parts.labelOf),
+        maxTools,
+        searchOn ? "searchable" : "left-out",
+      );
+      for (const { key, warning } of counted.warnings) {
+        if (this.#warnedKeys.has(key)) continue;
+        this.#warnedKeys.add(key);
+        parts.warn(warning);
+      }
+      const over = new Set(counted.over.flat());
+      offered = offered.filter((definition) => !over.has(definition));
+      if (searchOn) {
+        const inSearch = new Set(deferred);
+        deferred = parts.definitions.filter((definition) => inSearch.has(definition) || over.has(definition));
+      } else {
+        this.#unreachable = new Set([...over].map((definition) => definition.name));
+      }
+    }
+    this.#setDeferred(native ? [] : deferred, parts.sourceOf);
+    const warning = deferralWarning(
+      plan,
+      { deferred: native ? plan.deferred.length : deferred.length, total: parts.definitions.length },
+      parts.model,
+    );
     if (warning && plan.deferred.length !== this.#warnedCount) {
       this.#warnedCount = plan.deferred.length;
       parts.warn(warning);
     }
-    if (!native || plan.deferred.length === 0) return plan.offered;
+    if (!native || plan.deferred.length === 0) return offered;
     const groups = toolGroups(plan.deferred, parts.sourceOf);
-    const deferred = new Set(plan.deferred);
+    const deferredSet = new Set(plan.deferred);
     return parts.definitions.map((definition) => {
-      if (!deferred.has(definition)) return definition;
+      if (!deferredSet.has(definition)) return definition;
       const group = groups.get(definition.name);
       return { ...definition, defer: true, ...(group ? { group } : {}) };
     });
@@ -331,11 +263,13 @@ export class DeferredTools {
   /** The search tool, while any tool is deferred. */
   coreTools(): CoreTool[] {
     if (this.#deferred.length === 0) return [];
+    this.#index ??= new ToolIndex(this.#deferred);
     return [
       searchToolsTool({
-        deferred: this.#deferred,
+        index: this.#index,
         loaded: this.loaded,
         ...(this.options.maxResults !== undefined ? { maxResults: this.options.maxResults } : {}),
+        ...(this.options.minRelevance !== undefined ? { minRelevance: this.options.minRelevance } : {}),
       }),
     ];
   }
@@ -344,4 +278,49 @@ export class DeferredTools {
   restore(names: readonly string[]): void {
     for (const name of names) this.loaded.add(name);
   }
+
+  /** Keeps the index while the deferred tools (and their sources) stay the same: it is built once per change. */
+  #setDeferred(
+    definitions: ToolDefinition[],
+    sourceOf: ((name: string) => ToolSourceInfo | undefined) | undefined,
+  ): void {
+    const tools = definitions.map((definition) => {
+      const source = sourceOf?.(definition.name);
+      return source ? { definition, source } : { definition };
+    });
+    const same =
+      tools.length === this.#deferred.length &&
+      tools.every((tool, index) => {
+        const before = this.#deferred[index]!;
+        return (
+          before.definition === tool.definition &&
+          before.source?.name === tool.source?.name &&
+          before.source?.description === tool.source?.description &&
+          before.source?.instructions === tool.source?.instructions
+        );
+      });
+    if (same) return;
+    this.#deferred = tools;
+    this.#index = undefined;
+  }
+}
+
+/** The definitions in groups by source label, in order of first appearance (local tools first). */
+function groupedBySource(
+  definitions: ToolDefinition[],
+  labelOf: ((name: string) => string | undefined) | undefined,
+): ToolCountGroup<ToolDefinition>[] {
+  const local: ToolDefinition[] = [];
+  const sources = new Map<string, ToolDefinition[]>();
+  for (const definition of definitions) {
+    const label = labelOf?.(definition.name);
+    if (label === undefined) {
+      local.push(definition);
+      continue;
+    }
+    const list = sources.get(label) ?? [];
+    list.push(definition);
+    sources.set(label, list);
+  }
+  return [{ tools: local }, ...[...sources].map(([label, tools]) => ({ label, tools }))];
 }

@@ -228,6 +228,9 @@ export class RunSpan extends BridgeSpan {
       case "tool-result":
         this.toolResult(event);
         return;
+      case "tool-search":
+        this.toolSpans.get(event.id)?.toolSearch(event);
+        return;
       case "finish":
         if (event.reason === "approval-required") this.closeApprovals("pending", "none");
         return;
@@ -475,6 +478,20 @@ class ToolSpan extends BridgeSpan implements MCPFoldTarget {
     this.otel.setAttributes(attributes);
     // A tool reached through MCP runs on the agent's side against an external server.
     this.otel.setAttribute(ATTR.toolType, "extension");
+  }
+
+  /**
+   * A `search_tools` call's outcome on its span: the tools found with their scores, those loaded
+   * and whether nothing fitted; the query (the model's words) only with content capture.
+   */
+  toolSearch(event: Extract<AgentEvent, { type: "tool-search" }>): void {
+    this.otel.setAttributes({
+      "junction.tool_search.results": event.results.map((result) => result.name),
+      "junction.tool_search.scores": event.results.map((result) => result.score),
+      "junction.tool_search.loaded": event.loaded,
+      "junction.tool_search.nothing_fits": event.nothingFits,
+      ...(this.shared.capture ? { "junction.tool_search.query": event.query } : {}),
+    });
   }
 
   mcpFailed(errorType: string): void {

@@ -123,4 +123,9 @@ export interface ToolSource {
    * title). A vendor's tool search shows it to the model in place of the source's deferred tools.
    */
   readonly description?: string;
+  /**
+   * Optional: the source's instructions for the model (an MCP server's `instructions` from its
+   * handshake). An Agent's tool search indexes them with the source's name and description.
+   */
+  readonly instructions?: string;
 }

@@ -512,7 +512,9 @@ function chatEventOf(
             },
           }
         : undefined;
-    // The answer is shown once validated; reasoning and step ends are not shown.
+    // The answer is shown once validated; reasoning and step ends are not shown. A tool search
+    // is shown by its search_tools call and result (which carry the same found tools and scores).
+    case "tool-search":
     case "output-delta":
     case "reasoning-delta":
     case "finish":

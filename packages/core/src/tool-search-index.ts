@@ -1,0 +1,331 @@
+import type { ToolDefinition } from "@junction/types";
+import { searchTerms } from "./tool-search-terms.js";
+import { ACTION_TERMS, RELATED_WORD_WEIGHT, weightedQueryTerms } from "./tool-search-thesaurus.js";
+
+/** Where a tool comes from: the source's short name and what it says about itself. */
+export interface ToolSourceInfo {
+  name: string;
+  /** What the source says it is for (an MCP server's description or title). */
+  description?: string;
+  /** The source's instructions for the model (an MCP server's `instructions`). */
+  instructions?: string;
+}
+
+/** A tool as the search indexes it: its definition and, for an MCP tool, its source. */
+export interface SearchableTool {
+  definition: ToolDefinition;
+  source?: ToolSourceInfo;
+}
+
+/** One tool a search found. */
+export interface ToolSearchHit {
+  definition: ToolDefinition;
+  /** The BM25 score (fused over a request's parts): only comparable within one search. */
+  score: number;
+  /**
+   * How well the tool fits the request, 0 to 1: its BM25 score over the largest score any tool
+   * could get for the request (every word, weighted by how rare it is among the tools, matched
+   * as often as counts; a word of what a tool does, such as "send" or "list", counting half).
+   * For a request of several parts, the part it answers best.
+   */
+  relevance: number;
+}
+
+/** Knobs of the ranking, measured on the tuning sets (`bench/src/tune-tool-search.ts`). */
+export interface ToolIndexSettings {
+  /** Weight of a word by where it appears in the tool's definition. */
+  fields: {
+    name: number;
+    title: number;
+    parameters: number;
+    parameterDescriptions: number;
+    description: number;
+  };
+  /** Weight of the source's own BM25 score (over its name, description and instructions) in its tools' scores. */
+  source: number;
+  /** Split a request asking for several things and fuse the parts' rankings. */
+  split: boolean;
+  /**
+   * How much a request's word that no tool has counts against a hit's relevance, against a word
+   * some tool has (1): a city or a file name in a request is not a reason to load nothing.
+   */
+  unknownWeight: number;
+  /** `coverage`: share of the request's words the tool has; `score`: its score over the request's largest possible. */
+  relevance: "coverage" | "score";
+  /** How much a word of what a tool does ({@link ACTION_TERMS}) counts in relevance, against other words (1). */
+  actionWeight: number;
+}
+
+/** The settings the search ships with (chosen on the tuning sets; see the README's tool-search section). */
+export const TOOL_INDEX_SETTINGS: ToolIndexSettings = {
+  fields: { name: 3, title: 2, parameters: 1.5, parameterDescriptions: 0, description: 1 },
+  source: 0,
+  split: false,
+  unknownWeight: 1,
+  relevance: "score",
+  actionWeight: 0.5,
+};
+
+// BM25's usual constants: term-frequency saturation and length normalisation.
+const K1 = 1.2;
+const B = 0.75;
+// Reciprocal rank fusion's constant (Cormack et al.): how fast a lower rank stops counting.
+const RRF_K = 60;
+
+/** A BM25 field index over documents given as weighted term frequencies. */
+class BM25 {
+  readonly #postings = new Map<string, { document: number; frequency: number }[]>();
+  readonly #lengths: number[] = [];
+  readonly #averageLength: number;
+
+  constructor(documents: readonly Map<string, number>[]) {
+    let total = 0;
+    documents.forEach((frequencies, document) => {
+      let length = 0;
+      for (const [term, frequency] of frequencies) {
+        length += frequency;
+        let list = this.#postings.get(term);
+        if (!list) {
+          list = [];
+          this.#postings.set(term, list);
+        }
+        list.push({ document, frequency });
+      }
+      this.#lengths.push(length);
+      total += length;
+    });
+    this.#averageLength = documents.length > 0 ? Math.max(1, total / documents.length) : 1;
+  }
+
+  get size(): number {
+    return this.#lengths.length;
+  }
+
+  /** How rare `term` is: BM25's IDF, the largest for a term no document has. */
+  idf(term: string): number {
+    const documents = this.#postings.get(term)?.length ?? 0;
+    return Math.log(1 + (this.size - documents + 0.5) / (documents + 0.5));
+  }
+
+  has(document: number, term: string): boolean {
+    return this.#postings.get(term)?.some((posting) => posting.document === document) ?? false;
+  }
+
+  /** Adds each document's score for the weighted `terms` into `scores`. */
+  score(terms: ReadonlyMap<string, number>, scores: Float64Array, factor = 1): void {
+    for (const [term, weight] of terms) {
+      const list = this.#postings.get(term);
+      if (!list) continue;
+      const idf = this.idf(term);
+      for (const { document, frequency } of list) {
+        const norm = K1 * (1 - B + (B * this.#lengths[document]!) / this.#averageLength);
+        scores[document]! += (factor * weight * idf * frequency * (K1 + 1)) / (frequency + norm);
+      }
+    }
+  }
+}
+
+/**
+ * A BM25 index over tools: each tool's name, title, description, parameter names and parameter
+ * descriptions (fields weighted by {@link ToolIndexSettings}), and its source's name, description
+ * and instructions scored as a document of their own and added to each of its tools' scores.
+ */
+export class ToolIndex {
+  readonly #tools: SearchableTool[];
+  readonly #settings: ToolIndexSettings;
+  readonly #toolIndex: BM25;
+  readonly #sourceIndex: BM25;
+  /** Each tool's source, as an index into the source documents (-1: none). */
+  readonly #sourceOf: Int32Array;
+  /** Each tool's terms with those of its source, for a hit's relevance. */
+  readonly #vocabulary: Set<string>[];
+
+  constructor(tools: readonly (ToolDefinition | SearchableTool)[], settings = TOOL_INDEX_SETTINGS) {
+    this.#settings = settings;
+    this.#tools = tools.map((tool) => ("definition" in tool ? tool : { definition: tool }));
+    const weights = settings.fields;
+    const sources = new Map<string, number>();
+    const sourceDocuments: Map<string, number>[] = [];
+    const sourceTerms: Set<string>[] = [];
+    this.#sourceOf = new Int32Array(this.#tools.length).fill(-1);
+    const documents = this.#tools.map(({ definition, source }, order) => {
+      const frequencies = new Map<string, number>();
+      const add = (text: unknown, weight: number) => addTerms(frequencies, text, weight);
+      add(definition.name, weights.name);
+      add(definition.annotations?.title, weights.title);
+      const parameters = parametersOf(definition);
+      add(parameters.map(([name]) => name).join(" "), weights.parameters);
+      add(parameters.map(([, description]) => description).join(" "), weights.parameterDescriptions);
+      add(definition.description, weights.description);
+      if (source) {
+        let number = sources.get(source.name);
+        if (number === undefined) {
+          number = sourceDocuments.length;
+          sources.set(source.name, number);
+          const sourceFrequencies = new Map<string, number>();
+          addTerms(sourceFrequencies, source.name, 1);
+          addTerms(sourceFrequencies, source.description, 1);
+          addTerms(sourceFrequencies, source.instructions, 1);
+          sourceDocuments.push(sourceFrequencies);
+          sourceTerms.push(new Set(sourceFrequencies.keys()));
+        }
+        this.#sourceOf[order] = number;
+      }
+      return frequencies;
+    });
+    this.#toolIndex = new BM25(documents);
+    this.#sourceIndex = new BM25(sourceDocuments);
+    this.#vocabulary = documents.map((frequencies, order) => {
+      const terms = new Set(frequencies.keys());
+      const source = this.#sourceOf[order]!;
+      if (source >= 0) for (const term of sourceTerms[source]!) terms.add(term);
+      return terms;
+    });
+  }
+
+  /** The IDF of a word no tool has. */
+  get #unknownIdf(): number {
+    return this.#toolIndex.idf("\0");
+  }
+
+  get #unknownSourceIdf(): number {
+    return this.#sourceIndex.idf("\0");
+  }
+
+  /** How many tools it holds. */
+  get size(): number {
+    return this.#tools.length;
+  }
+
+  /**
+   * The best `limit` tools for `query`, best first; tools that share no word with it are left
+   * out. A request asking for several things ("… and then …") is searched part by part and the
+   * rankings fused, so each part's best tools come near the top.
+   */
+  search(query: string, limit: number): ToolSearchHit[] {
+    const parts = this.#settings.split ? requestParts(query) : [query];
+    const rankings = parts.map((part) => this.#rank(part));
+    const byTool = new Map<number, { score: number; relevance: number }>();
+    if (rankings.length === 1) {
+      for (const hit of rankings[0]!) byTool.set(hit.tool, hit);
+    } else {
+      for (const ranking of rankings) {
+        ranking.forEach((hit, rank) => {
+          const entry = byTool.get(hit.tool) ?? { score: 0, relevance: 0 };
+          entry.score += 1 / (RRF_K + rank + 1);
+          entry.relevance = Math.max(entry.relevance, hit.relevance);
+          byTool.set(hit.tool, entry);
+        });
+      }
+    }
+    return [...byTool]
+      .sort(([toolA, a], [toolB, b]) => b.score - a.score || toolA - toolB)
+      .slice(0, limit)
+      .map(([tool, { score, relevance }]) => ({
+        definition: this.#tools[tool]!.definition,
+        score,
+        relevance,
+      }));
+  }
+
+  #rank(query: string): { tool: number; score: number; relevance: number }[] {
+    const own = searchTerms(query);
+    const terms = weightedQueryTerms(own);
+    const scores = new Float64Array(this.#tools.length);
+    this.#toolIndex.score(terms, scores);
+    if (this.#settings.source > 0 && this.#sourceIndex.size > 0) {
+      const sourceScores = new Float64Array(this.#sourceIndex.size);
+      this.#sourceIndex.score(terms, sourceScores);
+      for (let tool = 0; tool < scores.length; tool++) {
+        const source = this.#sourceOf[tool]!;
+        if (source >= 0 && scores[tool]! > 0) scores[tool]! += this.#settings.source * sourceScores[source]!;
+      }
+    }
+    const ranked: { tool: number; score: number }[] = [];
+    scores.forEach((score, tool) => {
+      if (score > 0) ranked.push({ tool, score });
+    });
+    ranked.sort((a, b) => b.score - a.score || a.tool - b.tool);
+    if (this.#settings.relevance === "score") {
+      let possible = 0;
+      for (const term of new Set(own)) {
+        const known = this.#toolIndex.idf(term) < this.#unknownIdf;
+        possible +=
+          (K1 + 1) *
+          (known ? this.#toolIndex.idf(term) : this.#unknownIdf * this.#settings.unknownWeight) *
+          (ACTION_TERMS.has(term) ? this.#settings.actionWeight : 1);
+      }
+      return ranked.map((hit) => ({
+        ...hit,
+        relevance: possible > 0 ? Math.min(1, hit.score / possible) : 0,
+      }));
+    }
+    return ranked.map((hit) => ({ ...hit, relevance: this.#relevance(hit.tool, own) }));
+  }
+
+  /** The IDF-weighted share of the query's own words the tool (with its source) has; see {@link ToolSearchHit.relevance}. */
+  #relevance(tool: number, own: readonly string[]): number {
+    const vocabulary = this.#vocabulary[tool]!;
+    let total = 0;
+    let matched = 0;
+    for (const term of new Set(own)) {
+      const known =
+        this.#toolIndex.idf(term) < this.#unknownIdf || this.#sourceIndex.idf(term) < this.#unknownSourceIdf;
+      const idf =
+        (known ? this.#toolIndex.idf(term) : this.#unknownIdf * this.#settings.unknownWeight) *
+        (ACTION_TERMS.has(term) ? this.#settings.actionWeight : 1);
+      total += idf;
+      if (vocabulary.has(term)) {
+        matched += idf;
+        continue;
+      }
+      const related = weightedQueryTerms([term]);
+      for (const [word, weight] of related) {
+        if (word !== term && weight < 1 && vocabulary.has(word)) {
+          matched += idf * RELATED_WORD_WEIGHT;
+          break;
+        }
+      }
+    }
+    return total > 0 ? matched / total : 0;
+  }
+}
+
+/**
+ * A request's parts when it asks for several things: split at sentence ends, semicolons, "and
+ * then" / "then" / "after that", and at "and" or a comma between clauses (a part keeps at least
+ * two words, else it stays with its neighbour). One part when it asks for one thing.
+ */
+export function requestParts(query: string): string[] {
+  const pieces = query
+    .split(
+      /(?:[.!?;。！？；\n]+\s*|\s*,?\s+(?:and then|and also|then|after that|afterwards|also|finally|plus)\s+|\s*,?\s+and\s+|,\s+)/iu,
+    )
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.length > 0);
+  const parts: string[] = [];
+  for (const piece of pieces) {
+    if (parts.length > 0 && searchTerms(piece).length < 2) parts[parts.length - 1] += ` ${piece}`;
+    else parts.push(piece);
+  }
+  if (parts.length > 1 && searchTerms(parts[0]!).length < 2) {
+    const first = parts.shift()!;
+    parts[0] = `${first} ${parts[0]}`;
+  }
+  return parts.length > 0 ? parts : [query];
+}
+
+function addTerms(frequencies: Map<string, number>, text: unknown, weight: number): void {
+  if (typeof text !== "string" || weight <= 0) return;
+  for (const term of searchTerms(text)) frequencies.set(term, (frequencies.get(term) ?? 0) + weight);
+}
+
+/** The input schema's top-level parameters: name and description. */
+function parametersOf(definition: ToolDefinition): [string, string][] {
+  const properties = (definition.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (typeof properties !== "object" || properties === null) return [];
+  return Object.entries(properties as Record<string, unknown>).map(([name, schema]) => {
+    const description = (schema as { description?: unknown } | null)?.description;
+    return [name, typeof description === "string" ? description : ""];
+  });
+}

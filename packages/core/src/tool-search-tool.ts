@@ -1,0 +1,130 @@
+import type { ToolSearchResult } from "./agent-events.js";
+import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, SEARCH_TOOLS } from "./core-tools.js";
+import type { CoreTool, CoreToolContext } from "./run-types.js";
+import type { ToolIndex, ToolSearchHit } from "./tool-search-index.js";
+
+/**
+ * The default `toolSearch.minRelevance`: below this relevance of its best tool, a search loads
+ * nothing and says no tool fits. Chosen on the tuning tasks (see the README's tool-search
+ * section): the most "nothing fits" answers on requests no tool can do while the right tool's
+ * recall@5 on the others drops by at most 0.02.
+ */
+export const MIN_RELEVANCE = 0.14;
+
+/**
+ * What a `search_tools` result carries as `structuredContent`, for code and benchmark harnesses
+ * (the model reads the text): the tools found, best first, with their scores, which were loaded,
+ * and whether nothing fitted well enough to load.
+ */
+export interface ToolSearchOutput {
+  query: string;
+  results: ToolSearchResult[];
+  loaded: string[];
+  nothingFits: boolean;
+}
+
+/** A relevance as a word: how sure the search is that the tool fits. */
+export function confidenceOf(score: number): ToolSearchResult["confidence"] {
+  if (score >= 0.35) return "high";
+  if (score >= 0.2) return "medium";
+  return "low";
+}
+
+/**
+ * The search tool over `index`: each search loads what it finds into `loaded`, so those tools
+ * are sent from the next step on (and kept in the run's state); searching again adds to them.
+ * When even the best tool's relevance is under `minRelevance`, nothing is loaded and the answer
+ * says so. Each call emits a `tool-search` event.
+ */
+export function searchToolsTool(parts: {
+  index: ToolIndex;
+  loaded: Set<string>;
+  maxResults?: number;
+  minRelevance?: number;
+}): CoreTool {
+  const { index } = parts;
+  const maxResults = parts.maxResults ?? 5;
+  const minRelevance = parts.minRelevance ?? MIN_RELEVANCE;
+  return {
+    definition: {
+      name: SEARCH_TOOLS,
+      description:
+        `Searches ${index.size} more tools that are available but not loaded yet, by what you want to do ` +
+        "(words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
+        "each comes with how well it fits (high, medium or low). When nothing fits well, nothing is loaded: search again in other words, or answer without a tool.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          query: { type: "string", description: "What you want to do, in a few words." },
+          limit: {
+            type: "integer",
+            minimum: 1,
+            maximum: 10,
+            description: `How many tools to load at most (default ${maxResults}).`,
+          },
+        },
+        required: ["query"],
+        additionalProperties: false,
+      },
+      annotations: CORE_TOOL_ANNOTATIONS,
+    },
+    execute: (input, context) => {
+      const { query, limit } = coreToolInput(input);
+      if (typeof query !== "string" || query.trim().length === 0) {
+        return coreToolError(`${SEARCH_TOOLS} needs {"query": a non-empty string}.`);
+      }
+      const count =
+        typeof limit === "number" && Number.isInteger(limit) ? Math.min(10, Math.max(1, limit)) : maxResults;
+      const said = query.slice(0, 1_000);
+      const found = index.search(said, count);
+      const nothingFits = (found[0]?.relevance ?? 0) < minRelevance;
+      if (!nothingFits) for (const { definition } of found) parts.loaded.add(definition.name);
+      const output: ToolSearchOutput = {
+        query: said,
+        results: found.map(resultOf),
+        loaded: nothingFits ? [] : found.map(({ definition }) => definition.name),
+        nothingFits,
+      };
+      report(context, output);
+      return {
+        content: [{ type: "text", text: answer(said, found, output) }],
+        isError: false,
+        structuredContent: output,
+      };
+    },
+  };
+}
+
+function resultOf(hit: ToolSearchHit): ToolSearchResult {
+  const score = Math.round(hit.relevance * 100) / 100;
+  return { name: hit.definition.name, score, confidence: confidenceOf(score) };
+}
+
+function report(context: CoreToolContext | undefined, output: ToolSearchOutput): void {
+  context?.emit({ type: "tool-search", id: context.callId, ...structuredClone(output) });
+}
+
+/** The text the model reads. */
+function answer(query: string, found: ToolSearchHit[], output: ToolSearchOutput): string {
+  const quoted = JSON.stringify(query.length > 200 ? `${query.slice(0, 200)}…` : query);
+  if (found.length === 0) {
+    return `No tool matches ${quoted}; nothing was loaded. Try other words, or answer without a tool.`;
+  }
+  if (output.nothingFits) {
+    const closest = output.results
+      .slice(0, 3)
+      .map((result) => `${result.name} (${result.score.toFixed(2)})`)
+      .join(", ");
+    return `Nothing fits ${quoted} well (closest: ${closest}); no tool was loaded. Try other words, or answer without a tool.`;
+  }
+  const lines = found.map(({ definition }, index) => {
+    const result = output.results[index]!;
+    return `- ${definition.name}: ${firstLine(definition.description)} [${result.confidence} fit, ${result.score.toFixed(2)}]`;
+  });
+  return `Loaded ${found.length} tool(s), best first; call them from your next step:\n${lines.join("\n")}`;
+}
+
+function firstLine(description: string | undefined): string {
+  const line = (description ?? "").split("\n", 1)[0]!.trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
