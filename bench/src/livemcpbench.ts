@@ -17,7 +17,8 @@ export interface LiveMCPBenchServer {
   description: string;
   category: string;
   web: string;
-  tools: { name: string; description?: string; inputSchema: Record<string, unknown> }[];
+  /** A tool's description is `null` where the source has none. */
+  tools: { name: string; description?: string | null; inputSchema: Record<string, unknown> }[];
 }
 
 /** A task as the annotation file has it (the fields the benchmark reads). */
