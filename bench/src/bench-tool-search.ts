@@ -4,7 +4,9 @@
 // request's size with every tool sent against deferred-with-search, through each provider's real
 // request builder (its vendor SDK against a local wire fake).
 // Run: pnpm --filter @junction/bench bench:tool-search [--smoke]
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { Agent, estimateJSONTokens, type MCPEntry } from "@junction/core";
 import { anthropic } from "@junction/provider-anthropic";
@@ -258,7 +260,18 @@ function toolSearchSection(retrieval: RetrievalFigures, sizes: SizeFigures[], sm
 }
 
 if (import.meta.main) {
+  // A full run also writes bench/results/tool-search.md (`pnpm bench` writes the same section into
+  // latest.md); a smoke run writes nothing.
   const smoke = process.argv.includes("--smoke");
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  process.stdout.write(`${(await benchToolSearch({ smoke, log })).section}\n`);
+  const { section } = await benchToolSearch({ smoke, log });
+  process.stdout.write(`${section}\n`);
+  if (!smoke) {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    writeFileSync(
+      new URL("../results/tool-search.md", import.meta.url),
+      `# Tool search\n\nMeasured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC at commit ${commit}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}. Reproduce with \`pnpm --filter @junction/bench bench:tool-search\`.\n\n${section}\n`,
+    );
+    log("bench: written to bench/results/tool-search.md");
+  }
 }
