@@ -49,20 +49,48 @@ export async function listPool(mcps: MCPEntry[]): Promise<ToolPool> {
 }
 
 /**
- * How the harness reads Junction's `search_tools` answer (the text of its tool result, as the model
- * gets it in the next request):
- * - the ranked tools are the lines `- <name>…` in order, `<name>` being the first run of letters,
- *   digits, `_`, `-` and `.` after "- " (what follows, `: description` or a score, is not read);
- * - "nothing fits" is the words "nothing fits" anywhere in the text (any case), or no tool listed;
- * - a confidence signal is "nothing fits", or the word "confidence" or "score" anywhere in it.
+ * How the harness reads Junction's `search_tools` answer, the output of its tool result (as the
+ * model gets it in the next request). Two forms:
+ *
+ * - An object with `structuredContent: { results, loaded?, nothingFits? }` (what the search emits
+ *   since issue 28, also on its `tool-search` event): the ranked tools are `loaded` (the tools the
+ *   model was given, best first), else the names in `results`; with `nothingFits: true` nothing
+ *   was given, so the ranking is empty. A confidence signal: `nothingFits` is a boolean, or a
+ *   result has a numeric `score` or a `confidence`.
+ * - Text: the ranked tools are the lines `- <name>…` in order, `<name>` the first run of letters,
+ *   digits, `_`, `-` and `.` after "- " (what follows is not read); "nothing fits" is the words
+ *   "nothing fits" or "no tool fits" / "no tool matches" (any case), or no tool listed; a
+ *   confidence signal is one of those phrases, the word "confidence" or "score", or "high fit",
+ *   "medium fit" or "low fit".
  */
-export function readSearchToolsAnswer(text: string): SearchAnswer {
+export function readSearchToolsAnswer(output: unknown): SearchAnswer {
+  const structured =
+    typeof output === "object" && output !== null
+      ? (output as { structuredContent?: unknown }).structuredContent
+      : undefined;
+  if (typeof structured === "object" && structured !== null && "results" in structured) {
+    const { results, loaded, nothingFits } = structured as {
+      results: { name: string; score?: unknown; confidence?: unknown }[];
+      loaded?: string[];
+      nothingFits?: unknown;
+    };
+    const said = nothingFits === true;
+    const ranked = said ? [] : Array.isArray(loaded) ? [...loaded] : results.map((result) => result.name);
+    return {
+      ranked,
+      nothingFits: said || ranked.length === 0,
+      hasConfidence:
+        typeof nothingFits === "boolean" ||
+        results.some((result) => typeof result.score === "number" || result.confidence !== undefined),
+    };
+  }
+  const text = typeof output === "string" ? output : JSON.stringify(output ?? "");
   const ranked = [...text.matchAll(/^- ([A-Za-z0-9_.-]+)/gm)].map((match) => match[1] as string);
-  const saysNothingFits = /nothing fits/i.test(text);
+  const saysNothingFits = /nothing fits|no tool (fits|matches)/i.test(text);
   return {
     ranked,
     nothingFits: saysNothingFits || ranked.length === 0,
-    hasConfidence: saysNothingFits || /\b(confidence|score)\b/i.test(text),
+    hasConfidence: saysNothingFits || /\b(confidence|score)\b|\b(high|medium|low) fit\b/i.test(text),
   };
 }
 
@@ -93,8 +121,8 @@ export function junctionEngine(pool: ToolPool): SearchEngine & { warnings: strin
         throw new TypeError("the tools were not deferred: the benchmark measures nothing");
       const result = provider.requests[1]?.messages.at(-1);
       const part = result?.role === "tool" ? result.content[0] : undefined;
-      if (typeof part?.output !== "string")
-        throw new TypeError(`search_tools answered no text for "${query}": ${JSON.stringify(part)}`);
+      if (part?.output === undefined)
+        throw new TypeError(`search_tools gave no result for "${query}": ${JSON.stringify(result)}`);
       return readSearchToolsAnswer(part.output);
     },
   };
