@@ -1,12 +1,14 @@
-// Tool search on the captured tool lists of real MCP servers (tool-lists/, from
-// capture-tool-lists.ts): retrieval (recall@1 and @5 of search_tools over TOOL_SEARCH_TASKS) and the
-// first request's size with every tool sent against deferred-with-search, through each provider's
-// real request builder (its vendor SDK against a local wire fake).
-// Run: pnpm --filter @junction/bench bench:tool-search
-import { readdirSync, readFileSync } from "node:fs";
+// Tool search: retrieval of Junction's search_tools beside plain BM25 and the AI SDK's toolSearch()
+// on our task sets over the captured tool lists of 18 real MCP servers (tool-lists/, from
+// capture-tool-lists.ts) and on LiveMCPBench (bench-tool-search-retrieval.ts), and the first
+// request's size with every tool sent against deferred-with-search, through each provider's real
+// request builder (its vendor SDK against a local wire fake).
+// Run: pnpm --filter @junction/bench bench:tool-search [--smoke]
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { Agent, estimateJSONTokens, type MCPEntry } from "@junction/core";
-import { scriptedModel } from "@junction/core/testing";
 import { anthropic } from "@junction/provider-anthropic";
 import { bedrock } from "@junction/provider-bedrock";
 import { chatCompletions } from "@junction/provider-chatcompletions";
@@ -15,9 +17,12 @@ import { openai } from "@junction/provider-openai";
 import type { ModelProvider, Tool, ToolDefinition } from "@junction/types";
 import { startWireFake } from "@junction/wire-fake";
 import { startBedrockFake } from "@junction/wire-fake/bedrock";
-import { TOOL_SEARCH_HELD_OUT_TASKS } from "./tool-search-held-out-tasks.ts";
-import { TOOL_SEARCH_TASKS, type ToolSearchTask } from "./tool-search-tasks.ts";
-import { TOOL_SEARCH_UNSEEN_TASKS } from "./tool-search-unseen-tasks.ts";
+import {
+  benchRetrieval,
+  type RetrievalFigures,
+  retrievalMisses,
+  retrievalSection,
+} from "./bench-tool-search-retrieval.ts";
 
 interface CapturedList {
   server: string;
@@ -47,45 +52,6 @@ export function capturedServers(): { lists: CapturedList[]; mcps: MCPEntry[] } {
     },
   }));
   return { lists, mcps };
-}
-
-/** Recall@1 and @5 of `search_tools` over a set of tasks. */
-export async function benchRetrieval(taskSet: readonly ToolSearchTask[]): Promise<{
-  tasks: number;
-  recallAt1: number;
-  recallAt5: number;
-  misses: string[];
-}> {
-  const { mcps } = capturedServers();
-  let at1 = 0;
-  let at5 = 0;
-  const misses: string[] = [];
-  for (const { task, tool } of taskSet) {
-    const provider = scriptedModel({
-      capabilities: { contextWindowTokens: 200_000 },
-      responses: [
-        { toolCalls: [{ id: "s", name: "search_tools", input: { query: task, limit: 5 } }] },
-        { text: "ok" },
-      ],
-    });
-    const agent = new Agent({ provider, model: "m", mcps });
-    await agent.send(task).final;
-    agent.close();
-    const result = provider.requests[1]?.messages.at(-1);
-    // search_tools' structuredContent: { query, results: [{ name, score, confidence }], loaded, nothingFits }.
-    const output = result?.role === "tool" ? result.content[0]?.output : undefined;
-    const structured = (output as { structuredContent?: { results?: { name: string }[] } } | undefined)
-      ?.structuredContent;
-    const found = (structured?.results ?? []).map((entry) => entry.name);
-    if (!provider.requests[0]?.tools?.some((definition) => definition.name === "search_tools")) {
-      throw new TypeError("the tools were not deferred: the benchmark measures nothing");
-    }
-    if (found[0] === tool) at1++;
-    if (found.includes(tool)) at5++;
-    else misses.push(`${task} → wanted ${tool}, got ${found.slice(0, 3).join(", ") || "nothing"}`);
-  }
-  const tasks = taskSet.length;
-  return { tasks, recallAt1: at1 / tasks, recallAt5: at5 / tasks, misses };
 }
 
 interface SizeFigures {
@@ -226,20 +192,21 @@ export async function benchFirstRequest(): Promise<SizeFigures[]> {
 
 /** What the tool-search benchmark measured, for the targets. */
 export interface ToolSearchFigures {
-  recallAt5: number;
-  /** Recall@5 on the held-out tasks (written before the thesaurus; their misses seen while it was written). */
-  heldOutRecallAt5: number;
-  /** Recall@5 on the unseen tasks (committed before the thesaurus, first run once it was final). */
-  unseenRecallAt5: number;
+  retrieval: RetrievalFigures;
   /** The largest first-request share (deferred against every tool) of any provider, Junction's search or the vendor's. */
   worstShare: { label: string; share: number };
 }
 
 /** The benchmark as a markdown section (retrieval, then the first request's size per provider) and its figures. */
-export async function benchToolSearch(): Promise<{ section: string; figures: ToolSearchFigures }> {
-  const retrieval = await benchRetrieval(TOOL_SEARCH_TASKS);
-  const heldOut = await benchRetrieval(TOOL_SEARCH_HELD_OUT_TASKS);
-  const unseen = await benchRetrieval(TOOL_SEARCH_UNSEEN_TASKS);
+export async function benchToolSearch(
+  options: { smoke?: boolean; log?: (line: string) => void } = {},
+): Promise<{ section: string; figures: ToolSearchFigures }> {
+  const { mcps } = capturedServers();
+  const retrieval = await benchRetrieval({
+    captured: mcps,
+    smoke: options.smoke ?? false,
+    ...(options.log ? { log: options.log } : {}),
+  });
   const sizes = await benchFirstRequest();
   const shares = sizes.flatMap((row) => [
     { label: `${row.provider} ${row.model}, Junction's search`, share: row.share },
@@ -249,29 +216,24 @@ export async function benchToolSearch(): Promise<{ section: string; figures: Too
   ]);
   const worstShare = shares.reduce((worst, entry) => (entry.share > worst.share ? entry : worst));
   return {
-    section: toolSearchSection({ retrieval, heldOut, unseen }, sizes),
-    figures: {
-      recallAt5: retrieval.recallAt5,
-      heldOutRecallAt5: heldOut.recallAt5,
-      unseenRecallAt5: unseen.recallAt5,
-      worstShare,
-    },
+    section: toolSearchSection(retrieval, sizes, options.smoke ?? false),
+    figures: { retrieval, worstShare },
   };
 }
 
-type Retrieval = Awaited<ReturnType<typeof benchRetrieval>>;
+/** A set's figures for one search, by the set's label and the search's name prefix. */
+export function setFigures(figures: ToolSearchFigures, label: string, engine: string) {
+  return figures.retrieval.sets
+    .find((set) => set.label === label)
+    ?.figures.find((row) => row.engine.startsWith(engine));
+}
 
-function toolSearchSection(
-  sets: { retrieval: Retrieval; heldOut: Retrieval; unseen: Retrieval },
-  sizes: SizeFigures[],
-): string {
-  const { retrieval, heldOut, unseen } = sets;
+function toolSearchSection(retrieval: RetrievalFigures, sizes: SizeFigures[], smoke: boolean): string {
   const { lists } = capturedServers();
   return [
-    `On ${lists.length} real MCP servers' tool lists (captured by \`pnpm --filter @junction/bench capture-tool-lists\` at pinned versions: ${lists.map((list) => `${list.package}@${list.version}`).join(", ")}).`,
+    `Our task sets run on ${lists.length} real MCP servers' tool lists (captured by \`pnpm --filter @junction/bench capture-tool-lists\` at pinned versions: ${lists.map((list) => `${list.package}@${list.version}`).join(", ")}). The first set (\`tool-search-tasks.ts\`) was written after seeing the tool names and its misses were seen while the thesaurus was written; so were the held-out set's (\`tool-search-held-out-tasks.ts\`); the unseen set (\`tool-search-unseen-tasks.ts\`) was committed before the thesaurus and first run once it was final; the blind set (\`tool-search-blind-tasks.ts\`, issue 28) was written from the tool lists alone by someone who never read the search's code, and committed before anything ran on it. Only the blind set and LiveMCPBench's held-out half are fair measures of tasks nobody tuned to.${smoke ? " **Smoke run: 3 tasks per set; these figures say nothing.**" : ""}`,
     "",
-    `Retrieval of \`search_tools\` (BM25, limit 5) over ${retrieval.tasks} natural-language tasks, each naming the one tool that does it: recall@1 **${retrieval.recallAt1.toFixed(3)}**, recall@5 **${retrieval.recallAt5.toFixed(3)}** (target recall@5 ≥ 0.9). Search words are widened with a thesaurus of how people name what tools do (\`tool-search-thesaurus.ts\`). The first set was written after seeing the tool names, and its misses were seen while the thesaurus was written. So were those of ${heldOut.tasks} held-out tasks (\`tool-search-held-out-tasks.ts\`, written before the thesaurus): recall@1 **${heldOut.recallAt1.toFixed(3)}**, recall@5 **${heldOut.recallAt5.toFixed(3)}**. ${unseen.tasks} unseen tasks (\`tool-search-unseen-tasks.ts\`), committed before the thesaurus and first run once it was final, are the fair measure: recall@1 **${unseen.recallAt1.toFixed(3)}**, recall@5 **${unseen.recallAt5.toFixed(3)}**.`,
-    "",
+    retrievalSection(retrieval),
     "First request, whole body in tokens by Junction's estimator, every tool sent against deferred with Junction's `search_tools` (the default automatic mode, `native: false`: Anthropic uses the client-side search here too):",
     "",
     "| provider | model | tools | every tool | deferred | share |",
@@ -293,14 +255,23 @@ function toolSearchSection(
         : [],
     ),
     "",
-    ...[
-      { title: "Tasks missed at 5", misses: retrieval.misses },
-      { title: "Held-out tasks missed at 5", misses: heldOut.misses },
-      { title: "Unseen tasks missed at 5", misses: unseen.misses },
-    ].flatMap(({ title, misses }) =>
-      misses.length > 0 ? [`${title}:`, "", ...misses.map((miss) => `- ${miss}`), ""] : [],
-    ),
+    retrievalMisses(retrieval),
   ].join("\n");
 }
 
-if (import.meta.main) process.stdout.write(`${(await benchToolSearch()).section}\n`);
+if (import.meta.main) {
+  // A full run also writes bench/results/tool-search.md (`pnpm bench` writes the same section into
+  // latest.md); a smoke run writes nothing.
+  const smoke = process.argv.includes("--smoke");
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const { section } = await benchToolSearch({ smoke, log });
+  process.stdout.write(`${section}\n`);
+  if (!smoke) {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    writeFileSync(
+      new URL("../results/tool-search.md", import.meta.url),
+      `# Tool search\n\nMeasured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC at commit ${commit}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}. Reproduce with \`pnpm --filter @junction/bench bench:tool-search\`.\n\n${section}\n`,
+    );
+    log("bench: written to bench/results/tool-search.md");
+  }
+}

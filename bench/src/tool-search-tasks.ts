@@ -7,6 +7,20 @@
 export interface ToolSearchTask {
   task: string;
   tool: string;
+  /**
+   * Other tools that do the task just as well (the same job on another server): finding any of
+   * them counts as finding the right tool. Most tasks have none.
+   */
+  alternatives?: readonly string[];
+  /** A hard task: the right tool has look-alikes (on its own server or another) that do not do it. */
+  hard?: boolean;
+}
+
+/** A request in a person's words that no listed tool can do: the search should say nothing fits. */
+export interface NoToolTask {
+  task: string;
+  /** Why no tool fits, and which tools look close but are not it. */
+  why: string;
 }
 
 export const TOOL_SEARCH_TASKS: ToolSearchTask[] = [

@@ -1,0 +1,471 @@
+// Tool-search retrieval, three searches side by side on the same tools and queries: Junction's
+// `search_tools` (a real Agent, default settings, the scripted model searching with the task as its
+// query), plain BM25 and the AI SDK's default `toolSearch()`. Task sets: our three over the 18
+// captured servers (tuned on), the blind set (written without seeing the search), LiveMCPBench's
+// tuning half and its held-out half (70 servers served as real MCP servers); the tasks no tool can
+// do ("nothing fits"); and index build and query time over 527 and 1,054 tools.
+import { Agent, type MCPEntry } from "@junction/core";
+import { scriptedModel } from "@junction/core/testing";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { createBM25Index } from "./bm25.ts";
+import {
+  type LiveMCPBenchTask,
+  liveMCPBenchCommit,
+  liveMCPBenchServers,
+  liveMCPBenchSplit,
+  liveMCPBenchTasks,
+} from "./livemcpbench.ts";
+import { serveLiveMCPBench } from "./livemcpbench-servers.ts";
+import { type RankedAnswer, summarize } from "./retrieval-metrics.ts";
+import { TOOL_SEARCH_BLIND_TASKS, TOOL_SEARCH_NO_TOOL_TASKS } from "./tool-search-blind-tasks.ts";
+import {
+  aiSDKEngine,
+  aiSDKScript,
+  aiSDKTools,
+  bm25Engine,
+  junctionEngine,
+  listPool,
+  type SearchAnswer,
+  type SearchEngine,
+  type ToolPool,
+} from "./tool-search-engines.ts";
+import { TOOL_SEARCH_HELD_OUT_TASKS } from "./tool-search-held-out-tasks.ts";
+import { TOOL_SEARCH_TASKS, type ToolSearchTask } from "./tool-search-tasks.ts";
+import { TOOL_SEARCH_UNSEEN_TASKS } from "./tool-search-unseen-tasks.ts";
+
+/** A task as every set is run: the query and its gold units. */
+interface BenchTask {
+  query: string;
+  gold: string[][];
+}
+
+/** One task set's figures for one search. */
+export interface SetFigures {
+  engine: string;
+  tasks: number;
+  recallAt1: number;
+  recallAt5: number;
+  multiTool: number;
+  ndcgAt5?: number;
+  /** Tasks whose gold was not in the top 5, as "query → wanted …, got …". */
+  misses: string[];
+  /** Positive tasks on which the search said nothing fits. */
+  saidNothingFits: number;
+  /** Answers that carried a confidence signal. */
+  withConfidence: number;
+}
+
+/** One task set: its label, where its tools come from, and each search's figures. */
+export interface SetResult {
+  label: string;
+  pool: "18 captured servers" | "LiveMCPBench";
+  note: string;
+  figures: SetFigures[];
+}
+
+/** The "nothing fits" measure on the tasks no tool can do, per search. */
+export interface NothingFitsFigures {
+  engine: string;
+  tasks: number;
+  saidNothingFits: number;
+  withConfidence: number;
+}
+
+/** Index build and query time of each search over one pool. */
+export interface LatencyFigures {
+  tools: number;
+  /** The Agent's `tools-deferred` warnings in the search's run (how many tools it searched). */
+  deferred: string[];
+  rows: { engine: string; buildMs?: number; firstQueryMs: number; queryMs: number; how: string }[];
+}
+
+/** Everything the retrieval part of the benchmark measured. */
+export interface RetrievalFigures {
+  sets: SetResult[];
+  nothingFits: NothingFitsFigures[];
+  latency: LatencyFigures[];
+  /** The Agent's `tools-deferred` warnings, per pool (they say how many tools the search got). */
+  deferred: Record<string, string[]>;
+  liveMCPBenchCommit: string;
+}
+
+const fromOurs = (tasks: readonly ToolSearchTask[]): BenchTask[] =>
+  tasks.map((task) => ({ query: task.task, gold: [[task.tool, ...(task.alternatives ?? [])]] }));
+
+const fromLive = (tasks: readonly LiveMCPBenchTask[]): BenchTask[] =>
+  tasks.map((task) => ({ query: task.question, gold: task.gold }));
+
+async function runSet(engine: SearchEngine, tasks: readonly BenchTask[]): Promise<SetFigures> {
+  const answers: (RankedAnswer & SearchAnswer)[] = [];
+  const misses: string[] = [];
+  for (const task of tasks) {
+    const answer = await engine.search(task.query);
+    answers.push({ ...answer, gold: task.gold });
+    const top5 = answer.ranked.slice(0, 5);
+    const missing = task.gold.filter((names) => !names.some((name) => top5.includes(name)));
+    if (missing.length > 0)
+      misses.push(
+        `${task.query.replace(/\s+/g, " ").slice(0, 160)} → wanted ${missing.map((names) => names[0]).join(", ")}; got ${top5.slice(0, 3).join(", ") || "nothing"}`,
+      );
+  }
+  return {
+    engine: engine.name,
+    ...summarize(answers),
+    misses,
+    saidNothingFits: answers.filter((answer) => answer.nothingFits).length,
+    withConfidence: answers.filter((answer) => answer.hasConfidence).length,
+  };
+}
+
+async function runNothingFits(engine: SearchEngine, tasks: readonly string[]): Promise<NothingFitsFigures> {
+  let saidNothingFits = 0;
+  let withConfidence = 0;
+  for (const query of tasks) {
+    const answer = await engine.search(query);
+    if (answer.nothingFits) saidNothingFits++;
+    if (answer.hasConfidence) withConfidence++;
+  }
+  return { engine: engine.name, tasks: tasks.length, saidNothingFits, withConfidence };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+/**
+ * How long each call of `toolName` takes in a real run (from its `tool-call` event to its
+ * `tool-result` event, read as they stream), one call per model turn for each of `queries`: the
+ * first call, then the median of the rest.
+ */
+async function toolCallTimes(
+  mcps: MCPEntry[],
+  toolName: string,
+  queries: readonly string[],
+  local?: Parameters<typeof Agent.prototype.addTool>[0],
+): Promise<{ first: number; rest: number; warnings: string[] }> {
+  const provider = scriptedModel({
+    capabilities: { contextWindowTokens: 200_000 },
+    responses: [
+      ...queries.map((query, index) => ({
+        toolCalls: [{ id: `call${index}`, name: toolName, input: { query } }],
+      })),
+      { text: "ok" },
+    ],
+  });
+  const agent = new Agent({ provider, model: "m", mcps, maxSteps: queries.length + 2 });
+  if (local) agent.addTool(local);
+  const started = new Map<string, number>();
+  const times: number[] = [];
+  const run = agent.send("latency");
+  for await (const event of run) {
+    if (event.type === "tool-call") started.set(event.id, performance.now());
+    if (event.type === "tool-result") times.push(performance.now() - (started.get(event.id) ?? Number.NaN));
+  }
+  const { warnings } = await run.final;
+  agent.close();
+  if (times.length !== queries.length)
+    throw new TypeError(`${times.length} ${toolName} results for ${queries.length} calls`);
+  return {
+    first: times[0] ?? 0,
+    rest: median(times.slice(1)),
+    warnings: warnings
+      .filter((warning) => warning.code === "tools-deferred")
+      .map((warning) => warning.message),
+  };
+}
+
+/** Medians over rounds of each round's first and its later times. */
+function overRounds(rounds: { first: number; rest: number }[]): { first: number; rest: number } {
+  return {
+    first: median(rounds.map((round) => round.first)),
+    rest: median(rounds.map((round) => round.rest)),
+  };
+}
+
+/**
+ * Index build and query time over one pool, for each search: `rounds` rounds after one warm-up
+ * round (so that the first measured round does not pay for compiling the code), medians over them.
+ */
+async function measureLatency(
+  pool: ToolPool,
+  queries: readonly string[],
+  rounds: number,
+): Promise<LatencyFigures> {
+  // Junction: a search_tools call from its tool-call event to its tool-result event, beside a call of
+  // a local tool that does nothing in the same kind of run (what any call costs the Agent).
+  const noop = {
+    name: "noop",
+    description: "Does nothing.",
+    inputSchema: { type: "object", properties: { query: { type: "string" } } },
+    alwaysLoad: true,
+    execute: async () => "ok",
+  };
+  const searchRounds: { first: number; rest: number }[] = [];
+  let deferred: string[] = [];
+  const floorRounds: { first: number; rest: number }[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const search = await toolCallTimes(pool.mcps, "search_tools", queries);
+    const floor = await toolCallTimes(pool.mcps, "noop", queries, noop);
+    deferred = search.warnings;
+    if (round === 0) continue;
+    searchRounds.push(search);
+    floorRounds.push(floor);
+  }
+  const search = overRounds(searchRounds);
+  const floor = overRounds(floorRounds);
+  const rows: LatencyFigures["rows"] = [
+    {
+      engine: "Junction `search_tools`",
+      firstQueryMs: search.first,
+      queryMs: search.rest,
+      how: `a search_tools call in a real run, tool-call event to tool-result event (a no-op local tool's call: ${floor.rest.toFixed(3)} ms); the first search of a run pays for whatever index it builds`,
+    },
+  ];
+  const documents = pool.tools.map((entry) => ({
+    name: entry.name,
+    text: `${entry.name} ${entry.description ?? ""}`,
+  }));
+  const bm25Rounds: { build: number; first: number; rest: number }[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const buildStart = performance.now();
+    const index = createBM25Index(documents);
+    const build = performance.now() - buildStart;
+    const times = queries.map((query) => {
+      const start = performance.now();
+      index.search(query, 5);
+      return performance.now() - start;
+    });
+    if (round > 0) bm25Rounds.push({ build, first: times[0] ?? 0, rest: median(times.slice(1)) });
+  }
+  rows.push({
+    engine: "plain BM25",
+    buildMs: median(bm25Rounds.map((round) => round.build)),
+    ...(({ first, rest }) => ({ firstQueryMs: first, queryMs: rest }))(overRounds(bm25Rounds)),
+    how: "index built once; each query scores every tool",
+  });
+  // The AI SDK builds no index: each search tokenises every tool's name and description.
+  const tools = aiSDKTools(pool);
+  const noopTool = tool({
+    inputSchema: jsonSchema({ type: "object", properties: { query: { type: "string" } } }),
+    execute: async () => "ok",
+  });
+  const generationTime = async (toolName: string, query: string) => {
+    const start = performance.now();
+    await generateText({
+      model: aiSDKScript(toolName, { query }),
+      tools: { ...tools, noop: noopTool },
+      prompt: query,
+      stopWhen: stepCountIs(2),
+    });
+    return performance.now() - start;
+  };
+  const aiRounds: { first: number; rest: number }[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const differences: number[] = [];
+    for (const query of queries)
+      differences.push((await generationTime("tool_search", query)) - (await generationTime("noop", query)));
+    if (round > 0) aiRounds.push({ first: differences[0] ?? 0, rest: median(differences.slice(1)) });
+  }
+  const ai = overRounds(aiRounds);
+  rows.push({
+    engine: "AI SDK `toolSearch()`",
+    firstQueryMs: ai.first,
+    queryMs: ai.rest,
+    how: "a two-step generateText calling the search minus one calling a no-op tool; no index to build",
+  });
+  return { tools: pool.tools.length, deferred, rows };
+}
+
+/** Runs every set with every search. `smoke`: a handful of tasks per set, a few latency queries. */
+export async function benchRetrieval(options: {
+  captured: MCPEntry[];
+  smoke: boolean;
+  log?: (line: string) => void;
+}): Promise<RetrievalFigures> {
+  const log = options.log ?? (() => undefined);
+  const take = <T>(tasks: readonly T[]) => (options.smoke ? tasks.slice(0, 3) : [...tasks]);
+  const captured = await listPool(options.captured);
+  const servers = liveMCPBenchServers();
+  const live = await serveLiveMCPBench(servers);
+  const liveDouble = await serveLiveMCPBench(servers, { copies: 2 });
+  try {
+    const livePool = await listPool(live.mcps);
+    const { tuning, heldOut } = liveMCPBenchSplit(liveMCPBenchTasks());
+    const capturedEngines = {
+      junction: junctionEngine(captured),
+      others: [bm25Engine(captured), aiSDKEngine(captured)],
+    };
+    const liveEngines = {
+      junction: junctionEngine(livePool),
+      others: [bm25Engine(livePool), aiSDKEngine(livePool)],
+    };
+    const hard = TOOL_SEARCH_BLIND_TASKS.filter((task) => task.hard);
+    const definitions: { label: string; pool: SetResult["pool"]; note: string; tasks: BenchTask[] }[] = [
+      {
+        label: "first set",
+        pool: "18 captured servers",
+        note: "tuned on",
+        tasks: fromOurs(TOOL_SEARCH_TASKS),
+      },
+      {
+        label: "held-out set",
+        pool: "18 captured servers",
+        note: "its misses seen while tuning",
+        tasks: fromOurs(TOOL_SEARCH_HELD_OUT_TASKS),
+      },
+      {
+        label: "unseen set",
+        pool: "18 captured servers",
+        note: "run once tuned",
+        tasks: fromOurs(TOOL_SEARCH_UNSEEN_TASKS),
+      },
+      {
+        label: "blind set",
+        pool: "18 captured servers",
+        note: "written without seeing the search",
+        tasks: fromOurs(TOOL_SEARCH_BLIND_TASKS),
+      },
+      {
+        label: "blind set, hard tasks",
+        pool: "18 captured servers",
+        note: "look-alike tools",
+        tasks: fromOurs(hard),
+      },
+      {
+        label: "LiveMCPBench tuning half",
+        pool: "LiveMCPBench",
+        note: "may be looked at while tuning",
+        tasks: fromLive(tuning),
+      },
+      {
+        label: "LiveMCPBench HELD-OUT half",
+        pool: "LiveMCPBench",
+        note: "run only once the search's choices are final",
+        tasks: fromLive(heldOut),
+      },
+    ];
+    const sets: SetResult[] = [];
+    for (const definition of definitions) {
+      const engines = definition.pool === "LiveMCPBench" ? liveEngines : capturedEngines;
+      const figures: SetFigures[] = [];
+      for (const engine of [engines.junction, ...engines.others]) {
+        log(`bench: tool search: ${definition.label}, ${engine.name}…`);
+        figures.push(await runSet(engine, take(definition.tasks)));
+      }
+      sets.push({ label: definition.label, pool: definition.pool, note: definition.note, figures });
+    }
+    const noToolQueries = take(TOOL_SEARCH_NO_TOOL_TASKS.map((task) => task.task));
+    const nothingFits: NothingFitsFigures[] = [];
+    for (const engine of [capturedEngines.junction, ...capturedEngines.others])
+      nothingFits.push(await runNothingFits(engine, noToolQueries));
+    log("bench: tool search: index build and query time…");
+    const latencyQueries = fromLive(tuning)
+      .map((task) => task.query)
+      .slice(0, options.smoke ? 3 : 21);
+    const latency = [
+      await measureLatency(livePool, latencyQueries, options.smoke ? 1 : 5),
+      await measureLatency(await listPool(liveDouble.mcps), latencyQueries, options.smoke ? 1 : 5),
+    ];
+    return {
+      sets,
+      nothingFits,
+      latency,
+      deferred: {
+        "18 captured servers": capturedEngines.junction.warnings,
+        LiveMCPBench: liveEngines.junction.warnings,
+      },
+      liveMCPBenchCommit: liveMCPBenchCommit(),
+    };
+  } finally {
+    await live.close();
+    await liveDouble.close();
+  }
+}
+
+/** " (searched N)" from the Agent's `tools-deferred` warning ("N of M tools were deferred"). */
+function searchedOf(deferred: string[]): string {
+  const match = deferred.map((warning) => /(\d+) of (\d+) tools were deferred/.exec(warning)).find(Boolean);
+  return match ? ` (searched ${match[1]})` : "";
+}
+
+const three = (value: number | undefined) => (value === undefined ? "—" : value.toFixed(3));
+
+/** The retrieval figures as markdown. */
+export function retrievalSection(figures: RetrievalFigures): string {
+  const junctionHasConfidence =
+    figures.nothingFits.some((row) => row.engine.startsWith("Junction") && row.withConfidence > 0) ||
+    figures.sets.some((set) =>
+      set.figures.some((row) => row.engine.startsWith("Junction") && row.withConfidence > 0),
+    );
+  const rows = figures.sets.flatMap((set) =>
+    set.figures.map(
+      (row) =>
+        `| ${set.label} (${set.note}) | ${set.pool} | ${row.engine} | ${row.tasks} | ${three(row.recallAt1)} | ${three(row.recallAt5)} | ${row.multiTool > 0 ? `${three(row.ndcgAt5)} (${row.multiTool})` : "—"} | ${row.saidNothingFits} |`,
+    ),
+  );
+  const nothingFitsRows = figures.nothingFits.map((row) => {
+    const isJunction = row.engine.startsWith("Junction");
+    const rate = `${row.saidNothingFits}/${row.tasks} (${((row.saidNothingFits / row.tasks) * 100).toFixed(0)}%)`;
+    return `| ${row.engine} | ${isJunction && !junctionHasConfidence ? `n/a: no answer carries a confidence signal (${rate} said nothing fits or listed nothing)` : rate} |`;
+  });
+  const latencyRows = figures.latency.flatMap((pool) =>
+    pool.rows.map(
+      (row) =>
+        `| ${pool.tools}${row.engine.startsWith("Junction") ? searchedOf(pool.deferred) : ""} | ${row.engine} | ${row.buildMs === undefined ? "—" : row.buildMs.toFixed(2)} | ${row.firstQueryMs.toFixed(2)} | ${row.queryMs.toFixed(3)} | ${row.how} |`,
+    ),
+  );
+  const deferred = [
+    ...Object.entries(figures.deferred),
+    ...figures.latency.map((pool) => [`${pool.tools} tools (latency)`, pool.deferred] as const),
+  ].flatMap(([pool, warnings]) => warnings.map((warning) => `- ${pool}: ${warning}`));
+  return [
+    `Each task's request is the query as is: Junction's \`search_tools\` through a real Agent (default settings; the scripted model from \`@junction/core/testing\` calls \`search_tools\` with the request), plain BM25 (\`bm25.ts\`: name and description, k1 1.2, b 0.75, no thesaurus), and the AI SDK's default \`toolSearch()\` (ai 7, every tool \`deferLoading\`, driven by the SDK's own mock model), all on the same tools. Recall@k: the share of a task's gold tools in the first k returned (a task's gold tool may be one of several alike tools on different servers: any counts). nDCG@5 (binary) over the tasks needing several tools (their count in brackets). LiveMCPBench (icip-cas/LiveMCPBench at \`${figures.liveMCPBenchCommit.slice(0, 7)}\`, vendored in \`bench/livemcpbench/\`): 70 servers served as real MCP servers (\`McpServer\` from \`@modelcontextprotocol/server\`, their tools' real names, descriptions and input schemas, each reached by Junction's MCP client over the in-memory transport); its 95 tasks split by a fixed rule into a tuning half and a held-out half.`,
+    "",
+    "| task set | tools | search | tasks | recall@1 | recall@5 | nDCG@5 (multi-tool tasks) | said nothing fits |",
+    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ...rows,
+    "",
+    `"Nothing fits" on ${figures.nothingFits[0]?.tasks ?? 0} requests no tool of the 18 servers can do (\`TOOL_SEARCH_NO_TOOL_TASKS\`): how often the search said so (Junction: the words "nothing fits" in its answer, or no tool listed; the baselines: nothing returned, their only way to say it).`,
+    "",
+    "| search | said nothing fits |",
+    "| --- | ---: |",
+    ...nothingFitsRows,
+    "",
+    "Index build and query time (ms; the query time is the median of the queries after the first; LiveMCPBench tuning-half questions; 1,054 tools = LiveMCPBench twice, the copy's servers renamed):",
+    "",
+    "| tools | search | index build | first query | query | how |",
+    "| ---: | --- | ---: | ---: | ---: | --- |",
+    ...latencyRows,
+    "",
+    ...(deferred.length > 0
+      ? ["What the Agent said it deferred (its `tools-deferred` warnings):", "", ...deferred, ""]
+      : []),
+  ].join("\n");
+}
+
+/**
+ * The misses of Junction's search on the sets one may tune on, as markdown lists. The blind set's
+ * and LiveMCPBench's held-out half's misses are not printed: they are the measure of tasks nobody
+ * tuned to, and stop being one once someone reads their misses while tuning.
+ */
+export function retrievalMisses(figures: RetrievalFigures): string {
+  const shown = figures.sets.filter(
+    (set) => !set.label.startsWith("blind") && !set.label.includes("HELD-OUT"),
+  );
+  return [
+    ...shown.flatMap((set) => {
+      const junction = set.figures.find((row) => row.engine.startsWith("Junction"));
+      if (!junction || junction.misses.length === 0) return [];
+      return [
+        `${set.label}: tasks Junction's search missed at 5:`,
+        "",
+        ...junction.misses.map((miss) => `- ${miss}`),
+        "",
+      ];
+    }),
+    "The blind set's and LiveMCPBench's held-out half's misses are not printed, so that nobody tunes to them.",
+    "",
+  ].join("\n");
+}
