@@ -5,8 +5,10 @@ import { runChatCommand } from "./cli/chat-command.js";
 import { toTerminalText as safe } from "./cli/terminal-text.js";
 import { runToolsCommand } from "./cli/tools-command.js";
 import { openPlayground } from "./server/app.js";
+import { prepareDataDir } from "./server/data-dir.js";
 import { parseAllowedVariables } from "./server/environment-allowance.js";
 import { startHttpServer } from "./server/http-server.js";
+import { rotateRunStateKey } from "./server/run-state-keys.js";
 import { createToken, isLoopbackAddress } from "./server/security.js";
 
 const usage = `Junction playground
@@ -14,6 +16,7 @@ const usage = `Junction playground
   pnpm playground                 start the web app (chat + MCP inspector) on 127.0.0.1
   pnpm playground chat "prompt"   run one prompt in the terminal; without a prompt: interactive
   pnpm playground tools           list the tools of every configured server
+  pnpm playground rotate-key      sign stored runs with a new key from now on (older keys are kept)
 
 Options:
   --port <n>          web app port (default: a free one)
@@ -58,6 +61,8 @@ async function main(): Promise<number> {
       return serve({ ...values, allowEnv });
     case "tools":
       return runToolsCommand({ directory: values.dir, allowEnv });
+    case "rotate-key":
+      return rotateKey(values.dir);
     case "chat":
       return runChatCommand({
         allowEnv,
@@ -111,6 +116,17 @@ function parseOptions(args: string[]) {
     }
     throw error;
   }
+}
+
+/** `rotate-key`: a new key signs from the next start on; the older ones stay to verify. */
+function rotateKey(directory: string | undefined): number {
+  const { runStateKeyFile } = prepareDataDir(directory);
+  const { id, kept } = rotateRunStateKey(runStateKeyFile);
+  process.stdout.write(
+    `New run-state key ${safe(id)} in ${safe(runStateKeyFile)}; ${kept === 1 ? "1 older key" : `${kept} older keys`} kept, so the runs they signed still resume.\n` +
+      "Restart a running playground to sign with it.\n",
+  );
+  return 0;
 }
 
 async function serve(values: {

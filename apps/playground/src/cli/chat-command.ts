@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import type { ElicitResult } from "@junction/types";
+import { type ElicitResult, errorMessage } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
 import { unavailableProviderMessage } from "../server/providers.js";
@@ -90,10 +90,21 @@ export async function runChatCommand(options: {
       );
     /** The --approve and --deny ids that named a waiting call. */
     const used = new Set<string>();
+    /** Whether the stored run failed its signature check (then no call is answered at all). */
+    let refused = false;
     /** Answers the waiting run's calls (the given decisions, --yes, or the terminal); false when one is left waiting. */
     const settleApprovals = async (): Promise<boolean> => {
       for (;;) {
-        const waiting = playground.store.getConversation(conversationId)?.runState?.pending ?? [];
+        let waiting: Awaited<ReturnType<typeof playground.chat.pendingApprovals>>;
+        try {
+          // Checked against the data folder's key first: a stored run that was changed is refused.
+          waiting = await playground.chat.pendingApprovals(conversationId);
+        } catch (error) {
+          process.stderr.write(`✗ ${safe(errorMessage(error))}\n`);
+          failed = true;
+          refused = true;
+          return true;
+        }
         const call = waiting[0];
         if (!call) return true;
         // Ids are given as printed: escaped, so a model-chosen id cannot hide what it is.
@@ -129,7 +140,7 @@ export async function runChatCommand(options: {
       // Answering a waiting run: the decisions given, then the terminal for anything else.
       const settled = await settleApprovals();
       for (const id of [...(options.approve ?? []), ...(options.deny ?? [])]) {
-        if (!used.has(id))
+        if (!used.has(id) && !refused)
           process.stderr.write(
             `! No call ${safe(id)} was waiting for approval in this conversation (give the id as printed, escapes included).\n`,
           );

@@ -314,10 +314,11 @@ export function apiRoutes(
   api.get("/traces/:id", id, (c) => answer(c, traces.trace(c.req.valid("param").id)));
 
   // An answer to a stopped run's approval continues the run: its events stream like a turn's.
-  api.post("/conversations/:id/approvals/:callId", conversationCallIds, json, (c) => {
+  api.post("/conversations/:id/approvals/:callId", conversationCallIds, json, async (c) => {
     const { id, callId } = c.req.valid("param");
     const body = c.req.valid("json");
-    chat.checkApproval(id, callId);
+    // Refused before the stream opens: no such call (400), or a stored run that fails its signature (409).
+    await chat.checkApproval(id, callId);
     return eventStream(c, (send, signal) =>
       chat.answerApproval(
         id,

@@ -7,6 +7,7 @@ import { EventHub } from "./event-hub.js";
 import type { AppContext } from "./http-server.js";
 import { McpApps } from "./mcp-apps.js";
 import { createProvider } from "./providers.js";
+import { loadRunStateKeys } from "./run-state-keys.js";
 import { createSamplingBridge } from "./sampling-bridge.js";
 import { SecretRedactor } from "./secret-redactor.js";
 import { ServerRegistry } from "./server-registry.js";
@@ -36,6 +37,8 @@ export async function openPlayground(
   } = {},
 ): Promise<Playground> {
   const dataDir = prepareDataDir(options.directory);
+  // Read before any server starts: a key file that cannot be used stops the start, saying why.
+  const runStateKeys = loadRunStateKeys(dataDir.runStateKeyFile);
   const store = new Store(dataDir.databaseFile);
   const redactor = new SecretRedactor();
   const hub = new EventHub({ redact: (text) => redactor.redact(text) });
@@ -63,7 +66,14 @@ export async function openPlayground(
   // A question from a connection that is gone can no longer be answered to it.
   registry.onConnectionClosed((closed) => elicitation.cancelServer(closed.name));
   const apps = new McpApps(registry, hub);
-  chat = new ChatService({ store, registry, dataDir, traces, environment: options.environment });
+  chat = new ChatService({
+    store,
+    registry,
+    dataDir,
+    traces,
+    environment: options.environment,
+    runStateKeys,
+  });
   await registry.start({ seedDefaults: options.seedDefaults });
   return {
     dataDir,

@@ -7,6 +7,9 @@ import {
   closeRunState,
   type ResumeDecision,
   type RunState,
+  type RunStateKey,
+  type SendOptions,
+  verifyRunState,
 } from "@junction/core";
 import { createAbortError, errorMessage, JunctionError, type Message } from "@junction/types";
 import type { ChatEvent } from "../shared/api-types.js";
@@ -53,6 +56,7 @@ export class ChatService {
   readonly #runs = new Map<string, Run>();
   readonly #busy = new Set<string>();
   readonly #traces: TraceStore | undefined;
+  readonly #keys: RunStateKey[];
 
   constructor(options: {
     store: Store;
@@ -61,7 +65,16 @@ export class ChatService {
     /** Where each run's trace goes, for the page's waterfall. */
     traces?: TraceStore;
     environment?: NodeJS.ProcessEnv;
+    /**
+     * The keys that sign every run state the playground stores and verify every one it resumes
+     * (the data folder's `run-state-key.json`): the first signs, any verifies.
+     */
+    runStateKeys: RunStateKey[];
   }) {
+    if (options.runStateKeys.length === 0) {
+      throw new JunctionError("invalid-argument", "The chat service needs at least one run-state key.");
+    }
+    this.#keys = options.runStateKeys;
     this.#traces = options.traces;
     this.#store = options.store;
     this.#registry = options.registry;
@@ -167,18 +180,26 @@ export class ChatService {
       ...turn,
       emit,
       signal: request.signal,
-      begin: (publish) => {
-        // A run that stopped for approvals nobody gave: the conversation goes on without it.
+      begin: async (publish) => {
+        // A run that stopped for approvals nobody gave (or whose model request failed after some
+        // calls had run): the conversation goes on without it, keeping the calls that finished.
         const stopped = conversation.runState;
         if (stopped) {
-          conversation.messages = closeRunState(stopped, "the user went on without answering");
           conversation.runState = null;
+          const refusal = await this.#refusalOf(stopped);
+          if (refusal) {
+            // Nothing of a state that fails its signature reaches the model: the conversation
+            // goes on from the messages saved before that run.
+            publish({ type: "warning", code: "run-state-refused", message: `${refusal} It was dropped.` });
+          } else {
+            conversation.messages = closeRunState(stopped, "the user went on without answering");
+          }
           for (const call of stopped.pending)
             publish({ type: "approval-answered", id: call.id, approved: false });
         }
         conversation.transcript.push({ kind: "user", text });
       },
-      start: (agent, signal) => agent.send(text, { signal }),
+      start: (agent, options) => agent.send(text, options),
       // Keep what the person said and what the model wrote so far for the next turn.
       failed: (previous) => {
         conversation.messages = partialTurn(conversation.transcript, { previous, text });
@@ -197,7 +218,7 @@ export class ChatService {
     answer: { callId: string; approve: boolean; reason?: string; signal?: AbortSignal },
     emit: (event: ChatEvent) => void,
   ): Promise<void> {
-    const { conversation, state } = this.checkApproval(conversationId, answer.callId);
+    const { conversation, state } = this.#waitingCall(conversationId, answer.callId);
     const provider = this.providers().find((candidate) => candidate.id === conversation.provider);
     if (!provider) {
       throw new JunctionError(
@@ -214,15 +235,67 @@ export class ChatService {
       model: conversation.model,
       emit,
       signal: answer.signal,
-      begin: (publish) => publish({ type: "approval-answered", id: answer.callId, approved: answer.approve }),
-      start: (agent, signal) => agent.resume(state, { [answer.callId]: decision }, { signal }),
-      // The stored state stays: the person can answer again.
+      begin: async (publish) => {
+        // Checked here, where the conversation is already busy: nothing can change it meanwhile.
+        await this.#verified(state);
+        publish({ type: "approval-answered", id: answer.callId, approved: answer.approve });
+      },
+      start: (agent, options) => agent.resume(state, { [answer.callId]: decision }, options),
+      // The stored state stays, or the one recorded as the run's calls finished: a call still
+      // waiting can be answered again, and a call that ran is never run again.
       failed: () => undefined,
     });
   }
 
-  /** The conversation and its stopped run, if call `callId` waits for an answer there; else an `invalid-argument` error. */
-  checkApproval(
+  /**
+   * The conversation and its stopped run, if call `callId` waits for an answer there and the
+   * stored run's signature holds; else an `invalid-argument` error (no such call, or the
+   * conversation is busy) or a `run-state-invalid` one (the stored run was changed, or was not
+   * signed by this playground), saying what to do.
+   */
+  async checkApproval(
+    conversationId: string,
+    callId: string,
+  ): Promise<{ conversation: StoredConversation; state: RunState }> {
+    const waiting = this.#waitingCall(conversationId, callId);
+    await this.#verified(waiting.state);
+    return waiting;
+  }
+
+  /**
+   * The calls the conversation's stopped run waits for, once its signature is checked: what the
+   * CLI asks about. A stored run that fails the check is a `run-state-invalid` error.
+   */
+  async pendingApprovals(conversationId: string): Promise<RunState["pending"]> {
+    const state = this.#store.getConversation(conversationId)?.runState;
+    if (!state || state.pending.length === 0) return [];
+    await this.#verified(state);
+    return state.pending;
+  }
+
+  /** Why the playground's keys refuse a stored run state, or undefined when they accept it. */
+  async #refusalOf(state: RunState): Promise<string | undefined> {
+    try {
+      await verifyRunState(state, this.#keys);
+      return undefined;
+    } catch (error) {
+      return `The run stored for this conversation was refused: ${errorMessage(error)}`;
+    }
+  }
+
+  /** Throws `run-state-invalid` when the playground's keys refuse the stored run state. */
+  async #verified(state: RunState): Promise<void> {
+    const refusal = await this.#refusalOf(state);
+    if (refusal) {
+      throw new JunctionError(
+        "run-state-invalid",
+        `${refusal} Nothing was run. Send a new message to go on without that run.`,
+      );
+    }
+  }
+
+  /** The sync half of {@link checkApproval}: the call waits, and the conversation is free. */
+  #waitingCall(
     conversationId: string,
     callId: string,
   ): { conversation: StoredConversation; state: RunState } {
@@ -253,8 +326,8 @@ export class ChatService {
     model: string;
     emit: (event: ChatEvent) => void;
     signal: AbortSignal | undefined;
-    begin(publish: (event: ChatEvent) => void): void;
-    start(agent: Agent, signal: AbortSignal): AgentHandle;
+    begin(publish: (event: ChatEvent) => void): Promise<void>;
+    start(agent: Agent, options: SendOptions): AgentHandle;
     failed(previous: Message[]): void;
   }): Promise<void> {
     const { conversation, provider, model, emit } = turn;
@@ -275,7 +348,7 @@ export class ChatService {
     conversation.model = model;
     let previous = conversation.messages;
     try {
-      turn.begin(publish);
+      await turn.begin(publish);
       previous = conversation.messages;
       this.#saveSafely(conversation, emit);
       publish({ type: "run-start", runId, provider: provider.id, model });
@@ -295,6 +368,17 @@ export class ChatService {
         message: aborted ? "Stopped." : `The run failed: ${errorMessage(error)}`,
         aborted,
       });
+      // The stored state says which calls can still be answered (the one the run stopped with, or
+      // the one recorded as its calls finished): their cards come back, and only theirs.
+      for (const call of conversation.runState?.pending ?? []) {
+        publish({
+          type: "approval-request",
+          id: call.id,
+          name: call.name,
+          server: serverInTranscript(conversation.transcript, call.id),
+          input: call.input,
+        });
+      }
     } finally {
       // Release the conversation first: whatever failed above, the next turn must be able to run.
       this.#runs.delete(runId);
@@ -334,7 +418,7 @@ export class ChatService {
     model: string;
     run: Run;
     signal: AbortSignal;
-    start(agent: Agent, signal: AbortSignal): AgentHandle;
+    start(agent: Agent, options: SendOptions): AgentHandle;
   }): Promise<void> {
     const { conversation, run } = turn;
     const servers = this.#registry.connected();
@@ -361,11 +445,27 @@ export class ChatService {
         ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
         maxSteps: 10,
         messages: conversation.messages,
+        // Every state this playground stores is signed; one changed in the store is refused.
+        runStateKey: this.#keys,
       });
       // Core gives every call an id no earlier call of the conversation has (a model that repeats
       // `call_1` gets `call_1_2` and a warning), so the page, the approvals and the transcript key
       // calls by core's id as it is.
-      const handle = turn.start(agent, turn.signal);
+      const handle = turn.start(agent, {
+        signal: turn.signal,
+        // Recorded as each call finishes, before the run goes on: a failed model request or a
+        // crash afterwards leaves a state in which that call is finished, never pending again.
+        onRunState: (state) => {
+          conversation.runState = state;
+          if (!this.#saveSafely(conversation, run.emit)) {
+            // Going on unrecorded would let a failure later run a finished call again.
+            throw new JunctionError(
+              "invalid-argument",
+              "The run stopped: its progress could not be saved in the playground's database.",
+            );
+          }
+        },
+      });
       for await (const event of handle) {
         const shown = chatEventOf(event, serverOf);
         if (shown) run.emit(shown);
@@ -385,12 +485,12 @@ export class ChatService {
 
   /**
    * Saves a conversation; one too deep to serialise (a hostile result) is saved depth-capped,
-   * and a save that still fails is a warning, never a turn that cannot end.
+   * and a save that still fails is a warning (and `false`), never a turn that cannot end.
    */
-  #saveSafely(conversation: StoredConversation, emit: (event: ChatEvent) => void): void {
+  #saveSafely(conversation: StoredConversation, emit: (event: ChatEvent) => void): boolean {
     try {
       this.#store.saveConversation(conversation);
-      return;
+      return true;
     } catch {
       // Retried below with every value depth-capped.
     }
@@ -398,12 +498,14 @@ export class ChatService {
       conversation.messages = capDepth(conversation.messages).value as Message[];
       conversation.transcript = capDepth(conversation.transcript).value as TranscriptItem[];
       this.#store.saveConversation(conversation);
+      return true;
     } catch (error) {
       emit({
         type: "warning",
         code: "save-failed",
         message: `The conversation could not be saved: ${errorMessage(error)}`,
       });
+      return false;
     }
   }
 
@@ -430,6 +532,12 @@ export interface TurnRequest {
   model?: unknown;
   /** Aborts the turn (the page went away, Ctrl-C in the CLI). */
   signal?: AbortSignal;
+}
+
+/** The server a call's card names, from the transcript. */
+function serverInTranscript(transcript: readonly TranscriptItem[], callId: string): string | null {
+  const item = transcript.findLast((candidate) => candidate.kind === "tool" && candidate.id === callId);
+  return item?.kind === "tool" ? item.server : null;
 }
 
 /** The history after a failed turn: what the person said and what the model wrote so far. */

@@ -6,6 +6,8 @@ import { join, resolve } from "node:path";
 export interface DataDir {
   root: string;
   databaseFile: string;
+  /** The keys that sign stored run states (`run-state-key.json`, 0600), made on first start. */
+  runStateKeyFile: string;
   sandbox: string;
 }
 
@@ -28,7 +30,12 @@ export function prepareDataDir(root = process.env.JUNCTION_PLAYGROUND_DIR): Data
         "The server can read and write files here, and nowhere else.\n",
     );
   }
-  return { root: directory, databaseFile: join(directory, "playground.db"), sandbox };
+  return {
+    root: directory,
+    databaseFile: join(directory, "playground.db"),
+    runStateKeyFile: join(directory, "run-state-key.json"),
+    sandbox,
+  };
 }
 
 /**

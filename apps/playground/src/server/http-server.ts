@@ -162,6 +162,9 @@ function statusOf(error: unknown): number {
       return 400;
     case "tool-not-found":
       return 404;
+    // A stored run state that was changed, or not signed by this playground.
+    case "run-state-invalid":
+      return 409;
     case "mcp-not-connected":
     case "mcp-connect-failed":
     case "mcp-connection-closed":

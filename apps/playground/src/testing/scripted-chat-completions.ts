@@ -18,37 +18,42 @@ export type ScriptedStep =
 export function startScriptedChatCompletions(
   next: (request: RecordedRequest) => ScriptedStep,
 ): Promise<FakeVendorEndpoint> {
-  return startFakeVendorEndpoint((request) => {
-    const step = next(request);
-    const chunk = (delta: unknown, finish: string | null = null) =>
-      sse({
-        id: "chatcmpl-scripted",
-        object: "chat.completion.chunk",
-        created: 1,
-        model: request.body.model,
-        choices: [{ index: 0, delta, finish_reason: finish }],
-      });
-    if ("text" in step) {
-      return [chunk({ role: "assistant", content: step.text }), chunk({}, "stop"), "data: [DONE]\n\n"];
-    }
-    return [
-      chunk({
-        role: "assistant",
-        content: null,
-        tool_calls: step.toolCalls.map((call, index) => ({
-          index,
-          id: call.id,
-          type: "function",
-          function: {
-            name: call.name,
-            arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
-          },
-        })),
-      }),
-      chunk({}, "tool_calls"),
-      "data: [DONE]\n\n",
-    ];
-  });
+  return startFakeVendorEndpoint((request) => scriptedChunks(next(request), request.body.model));
+}
+
+/**
+ * The server-sent events of a streamed Chat Completions answer saying `step`, in the vendor's
+ * framing: for a fake of one's own (`@junction/wire-fake`'s `{ chunks }`) that scripts failures too.
+ */
+export function scriptedChunks(step: ScriptedStep, model: string): string[] {
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    sse({
+      id: "chatcmpl-scripted",
+      object: "chat.completion.chunk",
+      created: 1,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+  if ("text" in step) {
+    return [chunk({ role: "assistant", content: step.text }), chunk({}, "stop"), "data: [DONE]\n\n"];
+  }
+  return [
+    chunk({
+      role: "assistant",
+      content: null,
+      tool_calls: step.toolCalls.map((call, index) => ({
+        index,
+        id: call.id,
+        type: "function",
+        function: {
+          name: call.name,
+          arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+        },
+      })),
+    }),
+    chunk({}, "tool_calls"),
+    "data: [DONE]\n\n",
+  ];
 }
 
 /** How many tool results the conversation in a Chat Completions request already holds. */

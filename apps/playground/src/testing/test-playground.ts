@@ -106,6 +106,20 @@ export async function answerApprovals(
   }
 }
 
+/** Answers one waiting call of the conversation's stopped run, as the page's buttons do; resolves with the continued run's events. */
+export function answerApproval(
+  test: TestPlayground,
+  conversationId: string,
+  callId: string,
+  body: { approve: boolean; reason?: string },
+): Promise<any[]> {
+  return streamEvents(
+    test,
+    `/api/conversations/${conversationId}/approvals/${encodeURIComponent(callId)}`,
+    body,
+  );
+}
+
 /** Posts `body` to `path` and reads the server-sent events it answers with, to the end. */
 async function streamEvents(
   test: TestPlayground,

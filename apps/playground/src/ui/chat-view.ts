@@ -439,13 +439,22 @@ function approvalPrompt(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLEl
   // The run stopped for this answer; the answer continues it (here, or after a restart).
   const answer = async (approve: boolean) => {
     for (const button of prompt.querySelectorAll("button")) button.disabled = true;
-    if (!currentId) return;
+    const conversationId = currentId;
+    if (!conversationId) return;
     try {
-      await streamRun(`/api/conversations/${currentId}/approvals/${encodeURIComponent(item.id)}`, {
+      await streamRun(`/api/conversations/${conversationId}/approvals/${encodeURIComponent(item.id)}`, {
         approve,
       });
     } catch (error) {
-      prompt.append(h("div", { class: "form-message error" }, errorMessage(error)));
+      // Refused: the call already ran or was answered (in another tab, say), or the stored run was
+      // changed. The conversation is shown as stored, so a card whose call ran is gone, with why.
+      try {
+        if (currentId === conversationId) await openConversation(conversationId);
+      } catch {
+        // The notice below still says what went wrong.
+      }
+      transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
+      scrollDown();
     }
   };
   const prompt = h(
