@@ -14,7 +14,12 @@ import {
   type ToolIndexSettings,
 } from "../../packages/core/src/tool-search-index.ts";
 import { MIN_RELEVANCE } from "../../packages/core/src/tool-search-tool.ts";
-import { liveMCPBenchPrefix, liveMCPBenchServers, liveMCPBenchSplit, liveMCPBenchTasks } from "./livemcpbench.ts";
+import {
+  liveMCPBenchPrefix,
+  liveMCPBenchServers,
+  liveMCPBenchSplit,
+  liveMCPBenchTasks,
+} from "./livemcpbench.ts";
 import { type RankedAnswer, summarize } from "./retrieval-metrics.ts";
 import { TOOL_SEARCH_HELD_OUT_TASKS } from "./tool-search-held-out-tasks.ts";
 import { TOOL_SEARCH_NO_FIT_TUNING_TASKS } from "./tool-search-no-fit-tuning-tasks.ts";
@@ -118,14 +123,42 @@ for (const variant of ["{}", ...variants]) {
   }
   const liveResult = run(liveIndex, liveTuning, minRelevance);
   allMisses.push(...liveResult.misses.map((miss) => `live: ${miss}`));
-  const noFit = TOOL_SEARCH_NO_FIT_TUNING_TASKS.map((query) => capturedIndex.search(query, 5)[0]?.relevance ?? 0);
+  const noFit = TOOL_SEARCH_NO_FIT_TUNING_TASKS.map(
+    (query) => capturedIndex.search(query, 5)[0]?.relevance ?? 0,
+  );
   const saidNothing = noFit.filter((top) => top < minRelevance).length;
   console.log(`${variant}  (minRelevance ${minRelevance})`);
-  console.log(`  old sets r1/r5: ${cells.join("  ")}  | all r5 ${(oldPlain / oldCount).toFixed(3)} → gated ${(oldGated / oldCount).toFixed(3)} (nothing fits on ${oldNothing}/${oldCount})`);
+  console.log(
+    `  old sets r1/r5: ${cells.join("  ")}  | all r5 ${(oldPlain / oldCount).toFixed(3)} → gated ${(oldGated / oldCount).toFixed(3)} (nothing fits on ${oldNothing}/${oldCount})`,
+  );
   console.log(
     `  live tuning: r1 ${liveResult.plain.recallAt1.toFixed(3)} r5 ${liveResult.plain.recallAt5.toFixed(3)} nDCG5 ${liveResult.plain.ndcgAt5?.toFixed(3)} → gated r5 ${liveResult.gated.recallAt5.toFixed(3)} (nothing fits on ${liveResult.nothing}/${liveTuning.length})`,
   );
   console.log(`  no-fit tuning: nothing fits ${saidNothing}/${noFit.length}`);
+  if (process.argv.includes("--sweep")) {
+    // Per threshold: no-fit tasks said so, recall@5 lost on the old sets and on LiveMCPBench's tuning half.
+    const tops = (index: ToolIndex, tasks: readonly Task[]) =>
+      tasks.map((task) => {
+        const hits = index.search(task.query, 5);
+        const names = hits.map((hit) => hit.definition.name);
+        const recall =
+          task.gold.filter((names_) => names_.some((name) => names.includes(name))).length / task.gold.length;
+        return { top: hits[0]?.relevance ?? 0, recall };
+      });
+    const oldTops = tops(
+      capturedIndex,
+      oldSets.flatMap(([, tasks]) => tasks),
+    );
+    const liveTops = tops(liveIndex, liveTuning);
+    const loss = (rows: { top: number; recall: number }[], threshold: number) =>
+      rows.filter((row) => row.top < threshold).reduce((sum, row) => sum + row.recall, 0) / rows.length;
+    const cells: string[] = [];
+    for (let threshold = 0.1; threshold <= 0.5001; threshold += 0.02)
+      cells.push(
+        `${threshold.toFixed(2)}:${noFit.filter((top) => top < threshold).length}/${loss(oldTops, threshold).toFixed(3)}/${loss(liveTops, threshold).toFixed(3)}`,
+      );
+    console.log(`  sweep threshold:no-fit/old loss/live loss  ${cells.join(" ")}`);
+  }
   if (verbose) {
     console.log(`  no-fit tops: ${noFit.map((top) => top.toFixed(2)).join(" ")}`);
     for (const miss of allMisses) console.log(`    ${miss}`);
@@ -135,7 +168,10 @@ for (const variant of ["{}", ...variants]) {
 // Query latency over 1,000 tools (LiveMCPBench's 527 twice, renamed).
 if (process.argv.includes("--latency")) {
   const many = [0, 1].flatMap((copy) =>
-    live.map((tool) => ({ ...tool, definition: { ...tool.definition, name: `${tool.definition.name}_${copy}` } })),
+    live.map((tool) => ({
+      ...tool,
+      definition: { ...tool.definition, name: `${tool.definition.name}_${copy}` },
+    })),
   );
   const built = performance.now();
   const index = new ToolIndex(many.slice(0, 1_000));
