@@ -1,91 +1,182 @@
-// Tuning harness for core's tool search: recall@1/@5 of the ranking on the task sets we tune on
-// (the three old sets over tool-lists/), fast (no Agent). Run:
-// node --import ./src/resolve-typescript.ts src/tune-tool-search.ts
+// Tuning harness for core's tool search: the ranking (`ToolIndex`, no Agent) and the "nothing fits"
+// rule on the sets one may tune on, and nothing else: our three old sets over tool-lists/, the
+// no-fit tuning tasks, and LiveMCPBench's tuning half. It never reads the blind set or the
+// LiveMCPBench held-out half. Run:
+//   node --import ./src/resolve-typescript.ts src/tune-tool-search.ts [variant JSON…] [-v] [--latency]
+// Each variant is a JSON override of the shipped `TOOL_INDEX_SETTINGS`; `-v` prints the misses.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolDefinition } from "@junction/types";
 import {
+  type SearchableTool,
   TOOL_INDEX_SETTINGS,
   ToolIndex,
   type ToolIndexSettings,
 } from "../../packages/core/src/tool-search-index.ts";
+import { MIN_RELEVANCE } from "../../packages/core/src/tool-search-tool.ts";
+import {
+  liveMCPBenchPrefix,
+  liveMCPBenchServers,
+  liveMCPBenchSplit,
+  liveMCPBenchTasks,
+} from "./livemcpbench.ts";
+import { type RankedAnswer, summarize } from "./retrieval-metrics.ts";
 import { TOOL_SEARCH_HELD_OUT_TASKS } from "./tool-search-held-out-tasks.ts";
 import { TOOL_SEARCH_NO_FIT_TUNING_TASKS } from "./tool-search-no-fit-tuning-tasks.ts";
 import { TOOL_SEARCH_TASKS, type ToolSearchTask } from "./tool-search-tasks.ts";
 import { TOOL_SEARCH_UNSEEN_TASKS } from "./tool-search-unseen-tasks.ts";
 
 const listsDir = join(import.meta.dirname, "..", "tool-lists");
-const lists = readdirSync(listsDir)
+/** The 18 captured servers' tools as the Agent indexes them: prefixed, with their source's name. */
+const captured: SearchableTool[] = readdirSync(listsDir)
   .filter((file) => file.endsWith(".json"))
   .sort()
-  .map(
-    (file) =>
-      JSON.parse(readFileSync(join(listsDir, file), "utf8")) as { server: string; tools: ToolDefinition[] },
-  );
-const tools = lists.flatMap((list) =>
-  list.tools.map((definition) => ({ ...definition, name: `${list.server}_${definition.name}` })),
-);
+  .flatMap((file) => {
+    const list = JSON.parse(readFileSync(join(listsDir, file), "utf8")) as {
+      server: string;
+      tools: ToolDefinition[];
+    };
+    return list.tools.map((definition) => ({
+      definition: { ...definition, name: `${list.server}_${definition.name}` },
+      source: { name: list.server },
+    }));
+  });
+/** LiveMCPBench's tools as the Agent indexes them: the source's description is its `serverInfo.description`. */
+const live: SearchableTool[] = liveMCPBenchServers().flatMap((server) => {
+  const prefix = liveMCPBenchPrefix(server.serverName);
+  return server.tools.map((tool) => ({
+    definition: {
+      name: `${prefix}_${tool.name}`,
+      ...(typeof tool.description === "string" ? { description: tool.description } : {}),
+      inputSchema: tool.inputSchema,
+    } as ToolDefinition,
+    source: { name: prefix, ...(server.description ? { description: server.description } : {}) },
+  }));
+});
 
-function recall(index: ToolIndex, tasks: readonly ToolSearchTask[], verbose = false) {
-  let at1 = 0;
-  let at5 = 0;
-  for (const { task, tool } of tasks) {
-    const found = index.search(task, 5).map((hit) => hit.definition.name);
-    if (found[0] === tool) at1++;
-    if (found.includes(tool)) at5++;
-    else if (verbose) console.log(`  miss: ${task} → ${tool}; got ${found.slice(0, 3).join(", ")}`);
-  }
-  return { at1: at1 / tasks.length, at5: at5 / tasks.length };
+interface Task {
+  query: string;
+  gold: string[][];
 }
+const ours = (tasks: readonly ToolSearchTask[]): Task[] =>
+  tasks.map((task) => ({ query: task.task, gold: [[task.tool, ...(task.alternatives ?? [])]] }));
+const liveTuning: Task[] = liveMCPBenchSplit(liveMCPBenchTasks()).tuning.map((task) => ({
+  query: task.question,
+  gold: task.gold,
+}));
+const oldSets = [
+  ["first", ours(TOOL_SEARCH_TASKS)],
+  ["held-out", ours(TOOL_SEARCH_HELD_OUT_TASKS)],
+  ["unseen", ours(TOOL_SEARCH_UNSEEN_TASKS)],
+] as const;
 
 const verbose = process.argv.includes("-v");
-// Variants to compare: JSON overrides of the shipped settings, one per argument.
+const thresholdArgument = process.argv.find((argument) => argument.startsWith("--min="));
 const variants = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
+
+function run(index: ToolIndex, tasks: readonly Task[], minRelevance: number) {
+  const plain: RankedAnswer[] = [];
+  const gated: RankedAnswer[] = [];
+  let nothing = 0;
+  const misses: string[] = [];
+  for (const task of tasks) {
+    const hits = index.search(task.query, 5);
+    const ranked = hits.map((hit) => hit.definition.name);
+    const fits = (hits[0]?.relevance ?? 0) >= minRelevance;
+    if (!fits) nothing++;
+    plain.push({ gold: task.gold, ranked });
+    gated.push({ gold: task.gold, ranked: fits ? ranked : [] });
+    const missing = task.gold.filter((names) => !names.some((name) => ranked.includes(name)));
+    if (missing.length > 0 || !fits)
+      misses.push(
+        `${fits ? "" : `[nothing fits ${hits[0]?.relevance.toFixed(2)}] `}${task.query.slice(0, 120)} → wanted ${missing.map((names) => names[0]).join(", ")}; got ${ranked.slice(0, 3).join(", ")}`,
+      );
+  }
+  return { plain: summarize(plain), gated: summarize(gated), nothing, misses };
+}
+
 for (const variant of ["{}", ...variants]) {
-  const overrides = JSON.parse(variant) as Partial<ToolIndexSettings>;
-  const settings = {
+  const overrides = JSON.parse(variant) as Partial<ToolIndexSettings> & { minRelevance?: number };
+  const settings: ToolIndexSettings = {
     ...TOOL_INDEX_SETTINGS,
     ...overrides,
     fields: { ...TOOL_INDEX_SETTINGS.fields, ...overrides.fields },
   };
-  const index = new ToolIndex(tools, settings);
-  const rows = [
-    ["tuned", TOOL_SEARCH_TASKS],
-    ["held-out", TOOL_SEARCH_HELD_OUT_TASKS],
-    ["unseen", TOOL_SEARCH_UNSEEN_TASKS],
-  ] as const;
-  const figures = rows.map(([name, set]) => {
-    const { at1, at5 } = recall(index, set, verbose);
-    return `${name} ${at1.toFixed(3)}/${at5.toFixed(3)}`;
-  });
-  console.log(`${variant.padEnd(40)} ${figures.join("  ")}`);
-  // The "nothing fits" threshold: share of no-fit requests answered so, and recall@5 over all
-  // three sets when a search under the threshold loads nothing.
-  const all = rows.flatMap(([, set]) => set);
-  const tops = all.map(({ task, tool }) => {
-    const hits = index.search(task, 5);
-    return { top: hits[0]?.relevance ?? 0, hit: hits.some((hit) => hit.definition.name === tool) };
-  });
-  const noFit = TOOL_SEARCH_NO_FIT_TUNING_TASKS.map((task) => index.search(task, 5)[0]?.relevance ?? 0);
-  if (verbose) console.log(`  no-fit tops: ${noFit.map((top) => top.toFixed(2)).join(" ")}`);
-  const line: string[] = [];
-  for (let threshold = 0; threshold <= 0.6; threshold += Number(process.env.STEP ?? 0.05)) {
-    const recall = tops.filter(({ top, hit }) => hit && top >= threshold).length / all.length;
-    const nothing = noFit.filter((top) => top < threshold).length / noFit.length;
-    line.push(`${threshold.toFixed(2)}:${recall.toFixed(3)}/${nothing.toFixed(2)}`);
+  const minRelevance =
+    overrides.minRelevance ?? (thresholdArgument ? Number(thresholdArgument.slice(6)) : MIN_RELEVANCE);
+  const capturedIndex = new ToolIndex(captured, settings);
+  const liveIndex = new ToolIndex(live, settings);
+  const cells: string[] = [];
+  const allMisses: string[] = [];
+  let oldPlain = 0;
+  let oldGated = 0;
+  let oldCount = 0;
+  let oldNothing = 0;
+  for (const [name, tasks] of oldSets) {
+    const result = run(capturedIndex, tasks, minRelevance);
+    oldPlain += result.plain.recallAt5 * tasks.length;
+    oldGated += result.gated.recallAt5 * tasks.length;
+    oldCount += tasks.length;
+    oldNothing += result.nothing;
+    cells.push(`${name} ${result.plain.recallAt1.toFixed(3)}/${result.plain.recallAt5.toFixed(3)}`);
+    allMisses.push(...result.misses.map((miss) => `${name}: ${miss}`));
   }
-  console.log(`  threshold:r@5/nothing-fits  ${line.join(" ")}`);
+  const liveResult = run(liveIndex, liveTuning, minRelevance);
+  allMisses.push(...liveResult.misses.map((miss) => `live: ${miss}`));
+  const noFit = TOOL_SEARCH_NO_FIT_TUNING_TASKS.map(
+    (query) => capturedIndex.search(query, 5)[0]?.relevance ?? 0,
+  );
+  const saidNothing = noFit.filter((top) => top < minRelevance).length;
+  console.log(`${variant}  (minRelevance ${minRelevance})`);
+  console.log(
+    `  old sets r1/r5: ${cells.join("  ")}  | all r5 ${(oldPlain / oldCount).toFixed(3)} → gated ${(oldGated / oldCount).toFixed(3)} (nothing fits on ${oldNothing}/${oldCount})`,
+  );
+  console.log(
+    `  live tuning: r1 ${liveResult.plain.recallAt1.toFixed(3)} r5 ${liveResult.plain.recallAt5.toFixed(3)} nDCG5 ${liveResult.plain.ndcgAt5?.toFixed(3)} → gated r5 ${liveResult.gated.recallAt5.toFixed(3)} (nothing fits on ${liveResult.nothing}/${liveTuning.length})`,
+  );
+  console.log(`  no-fit tuning: nothing fits ${saidNothing}/${noFit.length}`);
+  if (process.argv.includes("--sweep")) {
+    // Per threshold: no-fit tasks said so, recall@5 lost on the old sets and on LiveMCPBench's tuning half.
+    const tops = (index: ToolIndex, tasks: readonly Task[]) =>
+      tasks.map((task) => {
+        const hits = index.search(task.query, 5);
+        const names = hits.map((hit) => hit.definition.name);
+        const recall =
+          task.gold.filter((names_) => names_.some((name) => names.includes(name))).length / task.gold.length;
+        return { top: hits[0]?.relevance ?? 0, recall };
+      });
+    const oldTops = tops(
+      capturedIndex,
+      oldSets.flatMap(([, tasks]) => tasks),
+    );
+    const liveTops = tops(liveIndex, liveTuning);
+    const loss = (rows: { top: number; recall: number }[], threshold: number) =>
+      rows.filter((row) => row.top < threshold).reduce((sum, row) => sum + row.recall, 0) / rows.length;
+    const cells: string[] = [];
+    for (let threshold = 0.1; threshold <= 0.5001; threshold += 0.02)
+      cells.push(
+        `${threshold.toFixed(2)}:${noFit.filter((top) => top < threshold).length}/${loss(oldTops, threshold).toFixed(3)}/${loss(liveTops, threshold).toFixed(3)}`,
+      );
+    console.log(`  sweep threshold:no-fit/old loss/live loss  ${cells.join(" ")}`);
+  }
+  if (verbose) {
+    console.log(`  no-fit tops: ${noFit.map((top) => top.toFixed(2)).join(" ")}`);
+    for (const miss of allMisses) console.log(`    ${miss}`);
+  }
 }
 
-// Query latency over 1,000 tools (the 254 captured ones repeated with new names).
+// Query latency over 1,000 tools (LiveMCPBench's 527 twice, renamed).
 if (process.argv.includes("--latency")) {
-  const many = Array.from({ length: 4 }, (_, copy) =>
-    tools.map((definition) => ({ ...definition, name: `${definition.name}_${copy}` })),
-  ).flat();
+  const many = [0, 1].flatMap((copy) =>
+    live.map((tool) => ({
+      ...tool,
+      definition: { ...tool.definition, name: `${tool.definition.name}_${copy}` },
+    })),
+  );
   const built = performance.now();
   const index = new ToolIndex(many.slice(0, 1_000));
   const buildMs = performance.now() - built;
-  const queries = TOOL_SEARCH_TASKS.map(({ task }) => task);
+  const queries = liveTuning.map((task) => task.query);
   for (const query of queries) index.search(query, 5);
   const started = performance.now();
   for (let round = 0; round < 10; round++) for (const query of queries) index.search(query, 5);

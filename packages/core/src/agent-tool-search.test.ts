@@ -1,7 +1,7 @@
 import type { ModelRequest, Tool, ToolSource } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent, annotationPolicy, type RunState, tool } from "./index.js";
+import { Agent, annotationPolicy, MIN_RELEVANCE, type RunState, tool } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 import { describeToolGroup } from "./tool-search.js";
 
@@ -363,7 +363,34 @@ describe("deferred tools and tool search (client side)", () => {
       score: expect.any(Number),
       confidence: "high",
     });
-    expect(events[0]!.results.every((found) => found.score < 0.14)).toBe(true);
+    expect(events[0]!.results.every((found) => found.score < MIN_RELEVANCE)).toBe(true);
+  });
+
+  it("a long request with names, numbers and several asks loads its tool instead of saying nothing fits", async () => {
+    const runs: string[] = [];
+    const query =
+      "My sister Alice flies from Lyon to Paris on 14 March with 2 suitcases, flight AF1234 at 07:45; what will the weather forecast be there, and should she pack an umbrella?";
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        { toolCalls: [{ id: "s1", name: "search_tools", input: { query } }] },
+        { toolCalls: [{ id: "f1", name: "get_forecast", input: { city: "Paris" } }] },
+        { text: "Rain: yes." },
+      ],
+    });
+    const agent = new Agent({ provider, model: "m", tools: manyTools(runs) });
+    const handle = agent.send(query);
+    const events = [];
+    for await (const event of handle) if (event.type === "tool-search") events.push(event);
+    const result = await handle.final;
+
+    expect(result.text).toBe("Rain: yes.");
+    expect(runs).toEqual(["get_forecast"]);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ id: "s1", nothingFits: false });
+    expect(events[0]!.loaded[0]).toBe("get_forecast");
+    expect(events[0]!.results[0]!.score).toBeGreaterThanOrEqual(MIN_RELEVANCE);
+    expect(names(provider.requests[1]!)[0]).toBe("get_forecast");
   });
 
   it("a second search adds to what the first loaded", async () => {

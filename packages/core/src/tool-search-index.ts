@@ -23,10 +23,10 @@ export interface ToolSearchHit {
   /** The BM25 score (fused over a request's parts): only comparable within one search. */
   score: number;
   /**
-   * How well the tool fits the request, 0 to 1: its BM25 score over the largest score any tool
-   * could get for the request (every word, weighted by how rare it is among the tools, matched
-   * as often as counts; a word of what a tool does, such as "send" or "list", counting half).
-   * For a request of several parts, the part it answers best.
+   * How well the tool fits the request, 0 to 1: its BM25 score over the largest score a tool
+   * could get from the request's most telling words (`relevanceTerms`, 2 by default: the rarest
+   * among the tools, a word no tool has counting as the rarest; a word of what a tool does, such
+   * as "send" or "list", counting half), capped at 1. With `split`, the part it answers best.
    */
   relevance: number;
 }
@@ -43,8 +43,16 @@ export interface ToolIndexSettings {
   };
   /** Weight of the source's own BM25 score (over its name, description and instructions) in its tools' scores. */
   source: number;
-  /** Split a request asking for several things and fuse the parts' rankings. */
-  split: boolean;
+  /**
+   * Split a request asking for several things and merge the parts' rankings: `"rrf"` reciprocal
+   * rank fusion, `"round-robin"` each part's best tool in turn, `"max"` each tool's best score
+   * over its part's top score. `false`: the request is searched whole.
+   */
+  split: false | "rrf" | "round-robin" | "max";
+  /** With `split`, the whole request's ranking is merged as one more part (the first). */
+  splitKeepsWhole: boolean;
+  /** With `split`, a part whose best tool's relevance is under this is left out of the merge. */
+  splitMinRelevance: number;
   /**
    * How much a request's word that no tool has counts against a hit's relevance, against a word
    * some tool has (1): a city or a file name in a request is not a reason to load nothing.
@@ -52,6 +60,13 @@ export interface ToolIndexSettings {
   unknownWeight: number;
   /** `coverage`: share of the request's words the tool has; `score`: its score over the request's largest possible. */
   relevance: "coverage" | "score";
+  /**
+   * How many of the request's words (the most telling: the rarest among the tools, a word no tool
+   * has counting as the rarest) its largest possible score counts, for `relevance: "score"`: a
+   * request names what it wants in a few words, and the rest (names, numbers, places, further
+   * asks) must not make a long request look weak. `Infinity`: every word.
+   */
+  relevanceTerms: number;
   /** How much a word of what a tool does ({@link ACTION_TERMS}) counts in relevance, against other words (1). */
   actionWeight: number;
 }
@@ -59,10 +74,13 @@ export interface ToolIndexSettings {
 /** The settings the search ships with (chosen on the tuning sets; see the README's tool-search section). */
 export const TOOL_INDEX_SETTINGS: ToolIndexSettings = {
   fields: { name: 3, title: 2, parameters: 1.5, parameterDescriptions: 0, description: 1 },
-  source: 0,
+  source: 0.5,
   split: false,
+  splitKeepsWhole: false,
+  splitMinRelevance: 0,
   unknownWeight: 1,
   relevance: "score",
+  relevanceTerms: 2,
   actionWeight: 0.5,
 };
 
@@ -203,29 +221,64 @@ export class ToolIndex {
    * rankings fused, so each part's best tools come near the top.
    */
   search(query: string, limit: number): ToolSearchHit[] {
-    const parts = this.#settings.split ? requestParts(query) : [query];
-    const rankings = parts.map((part) => this.#rank(part));
-    const byTool = new Map<number, { score: number; relevance: number }>();
-    if (rankings.length === 1) {
-      for (const hit of rankings[0]!) byTool.set(hit.tool, hit);
-    } else {
-      for (const ranking of rankings) {
-        ranking.forEach((hit, rank) => {
-          const entry = byTool.get(hit.tool) ?? { score: 0, relevance: 0 };
-          entry.score += 1 / (RRF_K + rank + 1);
-          entry.relevance = Math.max(entry.relevance, hit.relevance);
+    const split = this.#settings.split;
+    const parts = split === false ? [] : requestParts(query);
+    const whole = this.#rank(query);
+    if (split === false || parts.length < 2) return this.#hits(whole.slice(0, limit));
+    // The parts that match something well enough, the best matched first.
+    const partRankings = parts
+      .map((part) => this.#rank(part))
+      .filter((ranking) => (ranking[0]?.relevance ?? 0) >= this.#settings.splitMinRelevance)
+      .sort((a, b) => b[0]!.relevance - a[0]!.relevance);
+    const rankings = [...(this.#settings.splitKeepsWhole ? [whole] : []), ...partRankings];
+    if (rankings.length === 0) return this.#hits(whole.slice(0, limit));
+    const byTool = new Map<number, { tool: number; score: number; relevance: number }>();
+    const relevanceOf = new Map<number, number>();
+    for (const ranking of rankings)
+      for (const hit of ranking)
+        relevanceOf.set(hit.tool, Math.max(relevanceOf.get(hit.tool) ?? 0, hit.relevance));
+    if (split === "round-robin") {
+      // Each part's best tool, then each part's second, …: every part gets a place near the top.
+      const order: { tool: number; score: number; relevance: number }[] = [];
+      const depth = Math.max(...rankings.map((ranking) => ranking.length));
+      for (let rank = 0; rank < depth && order.length < limit; rank++) {
+        for (const ranking of rankings) {
+          const hit = ranking[rank];
+          if (!hit || byTool.has(hit.tool)) continue;
+          const entry = {
+            tool: hit.tool,
+            score: 1 / (RRF_K + rank + 1),
+            relevance: relevanceOf.get(hit.tool)!,
+          };
           byTool.set(hit.tool, entry);
-        });
+          order.push(entry);
+        }
       }
+      return this.#hits(order.slice(0, limit));
     }
-    return [...byTool]
-      .sort(([toolA, a], [toolB, b]) => b.score - a.score || toolA - toolB)
-      .slice(0, limit)
-      .map(([tool, { score, relevance }]) => ({
-        definition: this.#tools[tool]!.definition,
-        score,
-        relevance,
-      }));
+    for (const ranking of rankings) {
+      ranking.forEach((hit, rank) => {
+        const entry = byTool.get(hit.tool) ?? {
+          tool: hit.tool,
+          score: 0,
+          relevance: relevanceOf.get(hit.tool)!,
+        };
+        if (split === "max") entry.score = Math.max(entry.score, hit.score / ranking[0]!.score);
+        else entry.score += 1 / (RRF_K + rank + 1);
+        byTool.set(hit.tool, entry);
+      });
+    }
+    return this.#hits(
+      [...byTool.values()].sort((a, b) => b.score - a.score || a.tool - b.tool).slice(0, limit),
+    );
+  }
+
+  #hits(ranked: readonly { tool: number; score: number; relevance: number }[]): ToolSearchHit[] {
+    return ranked.map(({ tool, score, relevance }) => ({
+      definition: this.#tools[tool]!.definition,
+      score,
+      relevance,
+    }));
   }
 
   #rank(query: string): { tool: number; score: number; relevance: number }[] {
@@ -247,14 +300,19 @@ export class ToolIndex {
     });
     ranked.sort((a, b) => b.score - a.score || a.tool - b.tool);
     if (this.#settings.relevance === "score") {
-      let possible = 0;
+      const contributions: number[] = [];
       for (const term of new Set(own)) {
         const known = this.#toolIndex.idf(term) < this.#unknownIdf;
-        possible +=
+        contributions.push(
           (K1 + 1) *
-          (known ? this.#toolIndex.idf(term) : this.#unknownIdf * this.#settings.unknownWeight) *
-          (ACTION_TERMS.has(term) ? this.#settings.actionWeight : 1);
+            (known ? this.#toolIndex.idf(term) : this.#unknownIdf * this.#settings.unknownWeight) *
+            (ACTION_TERMS.has(term) ? this.#settings.actionWeight : 1),
+        );
       }
+      contributions.sort((a, b) => b - a);
+      let possible = 0;
+      for (const contribution of contributions.slice(0, this.#settings.relevanceTerms))
+        possible += contribution;
       return ranked.map((hit) => ({
         ...hit,
         relevance: possible > 0 ? Math.min(1, hit.score / possible) : 0,

@@ -46,10 +46,12 @@ export interface ToolSearchOptions {
   native?: boolean;
   /**
    * How well the best tool must fit a request for `search_tools` to load anything: its score
-   * (0 to 1: its BM25 score over the largest any tool could get for the request). Below it, the
-   * search loads nothing and tells the model that no tool fits (`nothingFits`), so it can search
-   * again in other words or answer without a tool. `0` always loads what matches.
-   * @default MIN_RELEVANCE (0.14, chosen on the tuning tasks: see core's README, "Tool search")
+   * (0 to 1: its BM25 score over the largest a tool could get from the request's two most telling
+   * words, so a long request with names, numbers and several asks is not judged weak for its
+   * length). Below it, the search loads nothing and tells the model that no tool fits
+   * (`nothingFits`), so it can search again in other words or answer without a tool. `0` always
+   * loads what matches.
+   * @default MIN_RELEVANCE (0.3, chosen on the tuning tasks: see core's README, "Tool search")
    */
   minRelevance?: number;
 }
