@@ -26,6 +26,7 @@ describe("packed packages, installed as a consumer installs them", () => {
       "@junction/core",
       "@junction/dbos",
       "@junction/mcp-client",
+      "@junction/mcp-server",
       "@junction/otel",
       "@junction/provider-anthropic",
       "@junction/provider-bedrock",

@@ -2,6 +2,7 @@
 export const publishedPackageDirs = [
   "packages/types",
   "packages/mcp-client",
+  "packages/mcp-server",
   "packages/core",
   "packages/provider-anthropic",
   "packages/provider-openai",

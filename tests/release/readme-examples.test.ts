@@ -23,7 +23,7 @@ const readmes = ["README.md", ...publishedPackageDirs.map((dir) => `${dir}/READM
 const offline = [
   { readme: "packages/types/README.md", block: 0, prints: "provider-config-invalid parrot repeats text" },
   { readme: "packages/core/README.md", block: 1, prints: "2 + 3 = 5." },
-  { readme: "packages/core/README.md", block: 2, prints: "approval-required [ 'write_note' ]\nNoted." },
+  { readme: "packages/core/README.md", block: 2, prints: "[ 'write_note' ]\nNoted." },
   {
     readme: "packages/core/README.md",
     block: 3,

@@ -29,7 +29,9 @@ describe("deferred tools and the tool search on the page", () => {
       "search_tools",
       "everything_get-sum",
     ]);
-    expect(await cards.first().textContent()).toMatch(/Loaded \d tool\(s\); call them from your next step:/);
+    expect(await cards.first().textContent()).toMatch(
+      /Loaded \d tool\(s\), best first; call them from your next step:/,
+    );
     expect(await cards.first().textContent()).toContain(
       "- everything_get-sum: Returns the sum of two numbers",
     );
