@@ -24,6 +24,8 @@ export interface OversizedMediaPart {
   toolName?: string;
   /** The index of the user message it is in, for a part of a user message. */
   userMessage?: number;
+  /** Its index among the parts of the tool result or user message. */
+  index: number;
   kind: "image" | "audio" | "document";
   mimeType?: string;
   /** Its decoded size. */
@@ -79,11 +81,17 @@ function limitToolResult(
   const output = toolResult.output;
   if (typeof output === "string") return toolResult;
   let changed = false;
-  const content = output.content.map((part) => {
+  const content = output.content.map((part, partIndex) => {
     const over = oversizedPart(part, limits);
     if (!over) return part;
     changed = true;
-    oversized.push({ part, toolCallId: toolResult.toolCallId, toolName: toolResult.toolName, ...over });
+    oversized.push({
+      part,
+      toolCallId: toolResult.toolCallId,
+      toolName: toolResult.toolName,
+      index: partIndex,
+      ...over,
+    });
     return { type: "text" as const, text: noteFor(over) };
   });
   if (!changed) return toolResult;
@@ -99,11 +107,11 @@ function limitUserMessage(
 ): UserMessage {
   if (typeof message.content === "string") return message;
   let changed = false;
-  const content = message.content.map((part) => {
+  const content = message.content.map((part, partIndex) => {
     const over = oversizedPart(part, limits);
     if (!over) return part;
     changed = true;
-    oversized.push({ part, userMessage: index, ...over });
+    oversized.push({ part, userMessage: index, index: partIndex, ...over });
     return {
       type: "text" as const,
       text:
@@ -114,7 +122,7 @@ function limitUserMessage(
   return changed ? { ...message, content } : message;
 }
 
-type Measured = Omit<OversizedMediaPart, "part" | "toolCallId" | "toolName" | "userMessage">;
+type Measured = Omit<OversizedMediaPart, "part" | "toolCallId" | "toolName" | "userMessage" | "index">;
 
 function oversizedPart(part: ToolResultPart, limits: MediaLimits | undefined): Measured | undefined {
   let kind: Measured["kind"];
@@ -178,9 +186,11 @@ export function oversizedMediaWarning(
   };
 }
 
-// Parts already reported, by identity: a part is reported once for as long as a conversation
-// holds it (every step and send() re-derives the view), and forgotten with it.
-const reported = new WeakSet<object>();
+// Parts already reported, by where they are (call id or user message, and part) per conversation:
+// a part is reported once for as long as a conversation holds it (every step and send() re-derives
+// the view, and a run's result makes the messages it added Junction's own, as new objects), and
+// forgotten with it.
+const reported = new WeakMap<Message[], Set<string>>();
 
 /**
  * The messages to send `provider`'s `model`: {@link modelFacingMessages} with the limits the
@@ -195,9 +205,16 @@ export function messagesForModel(options: {
   const { provider, model } = options;
   const capabilities = provider.capabilitiesFor?.(model) ?? provider.capabilities;
   const view = modelFacingMessages(options.history, capabilities?.mediaLimits);
+  if (view.oversized.length === 0) return view.messages;
+  let seen = reported.get(options.history);
+  if (!seen) {
+    seen = new Set();
+    reported.set(options.history, seen);
+  }
   for (const part of view.oversized) {
-    if (reported.has(part.part)) continue;
-    reported.add(part.part);
+    const where = `${part.toolCallId !== undefined ? `call:${part.toolCallId}` : `user:${part.userMessage}`}:${part.index}`;
+    if (seen.has(where)) continue;
+    seen.add(where);
     options.warn(oversizedMediaWarning(part, { provider: provider.name, model }));
   }
   return view.messages;

@@ -16,6 +16,7 @@ import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { withCoreTools } from "./core-tools.js";
 import { InMemoryDurability, type JSONValue } from "./durability.js";
+import { sharedMessages } from "./message-copy.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { requestSizeOf, stepTools } from "./run-budget.js";
 import { type ModelTurnEntry, modelKey, toolsKey } from "./run-journal.js";
@@ -137,7 +138,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     });
     return {
       text: steps.at(-1)?.text ?? "",
-      messages: structuredClone(options.history),
+      messages: sharedMessages(options.history),
       steps,
       usage,
       warnings,
