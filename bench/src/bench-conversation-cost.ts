@@ -29,8 +29,10 @@ export interface AgentHeapFigures {
   conversationBytes: number;
   /** Heap kept by an Agent given that conversation, after its construction (the caller dropped its array). */
   constructedBytes: number;
-  /** Heap kept by that Agent after one `send()` whose result the caller dropped. */
+  /** Heap kept by that Agent after one `send()` whose result the caller dropped (the residue below taken off). */
   afterSendBytes: number;
+  /** Heap still in use once the Agent is dropped too: the HTTP client's last request, not the Agent's. */
+  residueBytes: number;
 }
 
 /** The prior conversation lengths measured: the target is at 5,000. */
@@ -160,6 +162,7 @@ export function benchAgentHeap(options: { priorMessages: number; samples: number
     conversationBytes: middle((f) => f.conversationBytes),
     constructedBytes: middle((f) => f.constructedBytes),
     afterSendBytes: middle((f) => f.afterSendBytes),
+    residueBytes: middle((f) => f.residueBytes),
   };
 }
 

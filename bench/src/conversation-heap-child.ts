@@ -61,8 +61,20 @@ const conversationBytes = settledHeap() - baseline;
 construct();
 const constructedBytes = settledHeap() - baseline;
 await sendOnce();
-const afterSendBytes = settledHeap() - baseline;
+const afterSend = settledHeap() - baseline;
 if (!held.agent) throw new Error("the Agent is gone");
+// What stays once the Agent is gone too is not the Agent's: the HTTP client keeps the last request
+// of its keep-alive connection (its body, megabytes here) until the next one.
+held.agent = undefined;
+const residueBytes = settledHeap() - baseline;
 
-process.stdout.write(JSON.stringify({ priorMessages, conversationBytes, constructedBytes, afterSendBytes }));
+process.stdout.write(
+  JSON.stringify({
+    priorMessages,
+    conversationBytes,
+    constructedBytes,
+    afterSendBytes: afterSend - residueBytes,
+    residueBytes,
+  }),
+);
 await fake.close();

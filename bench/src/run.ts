@@ -415,7 +415,7 @@ function conversationSection(turns: ConversationTurnFigures[], heap: AgentHeapFi
       ],
     ),
     "",
-    "Heap in use after garbage collection (`--expose-gc`, `process.memoryUsage().heapUsed`), above a baseline taken after a warm-up run, in a fresh process per sample (median of the samples); the agent's heap includes the turn's two new messages. Only this part: `node --import ./src/resolve-typescript.ts src/bench-conversation-cost.ts` in bench/.",
+    `Heap in use after garbage collection (\`--expose-gc\`, \`process.memoryUsage().heapUsed\`), above a baseline taken after a warm-up run, in a fresh process per sample (median of the samples); the agent's heap includes the turn's new messages. What stays once the Agent is dropped too (${mb(heap.residueBytes)} MB: the HTTP client keeps its connection's last request body) is not counted as the Agent's. Only this part: \`node --import ./src/resolve-typescript.ts src/bench-conversation-cost.ts\` in bench/.`,
   ].join("\n");
 }
 
