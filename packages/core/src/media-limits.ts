@@ -2,6 +2,7 @@ import type {
   MediaLimits,
   Message,
   ModelProvider,
+  ToolMessage,
   ToolResult,
   ToolResultMessagePart,
   ToolResultPart,
@@ -59,18 +60,42 @@ export function modelFacingMessages(
   limits: MediaLimits | undefined,
 ): { messages: Message[]; oversized: OversizedMediaPart[] } {
   const oversized: OversizedMediaPart[] = [];
-  const result = messages.map((message, index) => {
-    if (message.role === "user") return limitUserMessage(message, index, limits, oversized);
-    if (message.role !== "tool") return message;
-    let changed = false;
-    const content = message.content.map((toolResult) => {
-      const limited = limitToolResult(toolResult, limits, oversized);
-      if (limited !== toolResult) changed = true;
-      return limited;
-    });
-    return changed ? { ...message, content } : message;
+  // Built only from the first message that changes: most conversations carry no media to replace.
+  let result: Message[] | undefined;
+  messages.forEach((message, index) => {
+    const limited =
+      message.role === "user"
+        ? limitUserMessage(message, index, limits, oversized)
+        : message.role === "tool"
+          ? limitToolMessage(message, limits, oversized)
+          : message;
+    if (limited !== message && !result) result = messages.slice(0, index);
+    result?.push(limited);
   });
-  return { messages: oversized.length > 0 ? result : messages, oversized };
+  return { messages: result ?? messages, oversized };
+}
+
+function limitToolMessage(
+  message: ToolMessage,
+  limits: MediaLimits | undefined,
+  oversized: OversizedMediaPart[],
+): ToolMessage {
+  let content: ToolResultMessagePart[] | undefined;
+  message.content.forEach((toolResult, index) => {
+    const limited = limitToolResult(toolResult, limits, oversized);
+    if (limited !== toolResult) content ??= message.content.slice(0, index);
+    content?.push(limited);
+  });
+  return content ? { ...message, content } : message;
+}
+
+/** A part that can be over a media limit: only those are measured. */
+function isMediaPart(part: ToolResultPart): boolean {
+  return (
+    part.type === "image" ||
+    part.type === "audio" ||
+    (part.type === "resource" && typeof part.resource.blob === "string")
+  );
 }
 
 function limitToolResult(
@@ -79,7 +104,7 @@ function limitToolResult(
   oversized: OversizedMediaPart[],
 ): ToolResultMessagePart {
   const output = toolResult.output;
-  if (typeof output === "string") return toolResult;
+  if (typeof output === "string" || !output.content.some(isMediaPart)) return toolResult;
   let changed = false;
   const content = output.content.map((part, partIndex) => {
     const over = oversizedPart(part, limits);
@@ -105,7 +130,7 @@ function limitUserMessage(
   limits: MediaLimits | undefined,
   oversized: OversizedMediaPart[],
 ): UserMessage {
-  if (typeof message.content === "string") return message;
+  if (typeof message.content === "string" || !message.content.some(isMediaPart)) return message;
   let changed = false;
   const content = message.content.map((part, partIndex) => {
     const over = oversizedPart(part, limits);
