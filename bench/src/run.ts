@@ -7,6 +7,13 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { type AgentOverheadFigures, benchAgentOverhead } from "./bench-agent-overhead.ts";
 import { benchConnectAll, type ConnectAllFigures, REMOTE_DELAY_MS } from "./bench-connect-all.ts";
+import {
+  type AgentHeapFigures,
+  benchAgentHeap,
+  benchConversationTurns,
+  type ConversationTurnFigures,
+  TARGET_MESSAGES,
+} from "./bench-conversation-cost.ts";
 import { benchDurableEngines, type DurableEngineFigures } from "./bench-durable-engines.ts";
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
@@ -52,6 +59,15 @@ const connect = await benchConnectAll(
 );
 log("bench: agent overhead per step…");
 const agent = await benchAgentOverhead(smoke ? 1 : 10);
+log("bench: a turn on a long conversation, and what an Agent keeps of it…");
+const turns = await benchConversationTurns(
+  smoke
+    ? { sizes: [0, 40], rounds: () => 1 }
+    : { rounds: (priorMessages) => (priorMessages >= TARGET_MESSAGES ? 5 * rounds : 10 * rounds) },
+);
+const agentHeap = benchAgentHeap(
+  smoke ? { priorMessages: 40, samples: 1 } : { priorMessages: TARGET_MESSAGES, samples: 3 },
+);
 log("bench: tracing overhead per step…");
 const tracing = await benchTracingOverhead(smoke ? 3 : 60);
 log("bench: tool search on captured tool lists…");
@@ -73,7 +89,7 @@ const skipFootprint = smoke || process.argv.includes("--no-footprint");
 if (!skipFootprint)
   log("bench: installed footprint (packs, then installs from tarballs and the npm registry)…");
 const footprint = skipFootprint ? [] : await benchFootprint();
-checkFigures({ calls, paired, connect, agent, imports, footprint, engines });
+checkFigures({ calls, paired, connect, agent, turns, agentHeap, imports, footprint, engines });
 
 const header = machine();
 const callsSection = [
@@ -92,6 +108,8 @@ const targets = smoke
       paired,
       connect,
       agent,
+      turns,
+      agentHeap,
       tracing,
       imports,
       footprint,
@@ -116,6 +134,10 @@ const report = [
   "## Agent overhead per step",
   "",
   agentTable(agent),
+  "",
+  "## Long conversations",
+  "",
+  conversationSection(turns, agentHeap),
   "",
   "## Tracing overhead per step",
   "",
@@ -160,6 +182,8 @@ function checkFigures(figures: {
   paired: PairedRatios[];
   connect: ConnectAllFigures[];
   agent: AgentOverheadFigures;
+  turns: ConversationTurnFigures[];
+  agentHeap: AgentHeapFigures;
   imports: ImportFigures[];
   footprint: FootprintFigures[];
   engines: DurableEngineFigures | undefined;
@@ -191,6 +215,12 @@ function checkFigures(figures: {
   // Overhead is a difference of two timings: finite, but in a one-round run not always positive.
   for (const [label, value] of Object.entries(figures.agent))
     if (!Number.isFinite(value)) wrong.push(`agent overhead ${label} is ${value}`);
+  for (const f of figures.turns) {
+    positive(`Junction turn on ${f.priorMessages} prior messages`, f.junctionMs);
+    positive(`AI SDK turn on ${f.priorMessages} prior messages`, f.aiSDKMs);
+  }
+  positive("the bare conversation's heap", figures.agentHeap.conversationBytes);
+  positive("an Agent's heap after a send", figures.agentHeap.afterSendBytes);
   for (const f of figures.imports) positive(`cold import of ${f.name}`, f.ms);
   for (const f of figures.footprint) positive(`footprint of ${f.name}`, f.bytes);
   for (const f of figures.engines?.steps ?? []) {
@@ -344,6 +374,51 @@ function agentTable(f: AgentOverheadFigures): string {
   ].join("\n");
 }
 
+function conversationSection(turns: ConversationTurnFigures[], heap: AgentHeapFigures): string {
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+  return [
+    table(
+      [
+        "prior messages",
+        "Junction `Agent` ms per turn",
+        "AI SDK `streamText` ms per turn",
+        "vs AI SDK",
+        "CPU ms per turn (Junction / AI SDK)",
+        "HTTP floor ms",
+      ],
+      turns.map((f) => [
+        String(f.priorMessages),
+        formatMs(f.junctionMs),
+        formatMs(f.aiSDKMs),
+        formatRatio(f.junctionMs / f.aiSDKMs),
+        `${formatMs(f.junctionCPUMs)} / ${formatMs(f.aiSDKCPUMs)}`,
+        formatMs(f.httpFloorMs),
+      ]),
+    ),
+    "",
+    `One turn as a server runs it per request: a new \`Agent\` given the stored conversation in \`messages\`, then \`send()\`, against \`streamText\` given the same conversation; the model asks for one tool call (a 2 KB result), then answers: two requests to one local Chat Completions fake (provider-chatcompletions and @ai-sdk/openai-compatible). The prior messages come in blocks of four (a question, a tool call, its 2 KB result, an answer). Medians over ${turns.at(-1)?.rounds ?? 0}–${turns[0]?.rounds ?? 0} interleaved rounds; CPU is this process's (the fake's share included, the same for both); the floor is two bare POSTs of a body that size to the same fake.`,
+    "",
+    table(
+      ["", "MB", "vs the conversation"],
+      [
+        [`the conversation (${heap.priorMessages} messages)`, mb(heap.conversationBytes), formatRatio(1)],
+        [
+          "an `Agent` given it (the caller's array dropped)",
+          mb(heap.constructedBytes),
+          formatRatio(heap.constructedBytes / heap.conversationBytes),
+        ],
+        [
+          "that `Agent` after one `send()` (the result dropped)",
+          mb(heap.afterSendBytes),
+          formatRatio(heap.afterSendBytes / heap.conversationBytes),
+        ],
+      ],
+    ),
+    "",
+    `Heap in use after garbage collection (\`--expose-gc\`, \`process.memoryUsage().heapUsed\`), above a baseline taken after a warm-up run, in a fresh process per sample (median of the samples); the agent's heap includes the turn's new messages. What stays once the Agent is dropped too (${mb(heap.residueBytes)} MB: the HTTP client keeps its connection's last request body) is not counted as the Agent's. Only this part: \`node --import ./src/resolve-typescript.ts src/bench-conversation-cost.ts\` in bench/.`,
+  ].join("\n");
+}
+
 function tracingTable(f: TracingOverheadFigures): string {
   return [
     table(
@@ -378,13 +453,27 @@ function targetsTable(figures: {
   paired: PairedRatios[];
   connect: ConnectAllFigures[];
   agent: AgentOverheadFigures;
+  turns: ConversationTurnFigures[];
+  agentHeap: AgentHeapFigures;
   tracing: TracingOverheadFigures;
   imports: ImportFigures[];
   footprint: FootprintFigures[];
   engines: DurableEngineFigures | undefined;
   toolSearch: ToolSearchFigures;
 }): string {
-  const { calls, paired, connect, agent, tracing, imports, footprint, engines, toolSearch } = figures;
+  const {
+    calls,
+    paired,
+    connect,
+    agent,
+    turns,
+    agentHeap,
+    tracing,
+    imports,
+    footprint,
+    engines,
+    toolSearch,
+  } = figures;
   const rows: string[][] = [];
   const verdict = (met: boolean) => (met ? "met" : "**short**");
   for (const pairs of paired) {
@@ -417,6 +506,20 @@ function targetsTable(figures: {
     "agent step overhead ≤ AI SDK's",
     `${formatMs(agent.junctionMs)} vs ${formatMs(agent.aiSDKMs)} ms`,
     verdict(agent.junctionMs <= agent.aiSDKMs),
+  ]);
+  const longTurn = turns.find((f) => f.priorMessages === TARGET_MESSAGES);
+  if (longTurn) {
+    rows.push([
+      `a turn on ${TARGET_MESSAGES} prior messages ≤ the AI SDK's`,
+      `${formatRatio(longTurn.junctionMs / longTurn.aiSDKMs)} (${formatMs(longTurn.junctionMs)} vs ${formatMs(longTurn.aiSDKMs)} ms)`,
+      verdict(longTurn.junctionMs <= longTurn.aiSDKMs),
+    ]);
+  }
+  const heapRatio = agentHeap.afterSendBytes / agentHeap.conversationBytes;
+  rows.push([
+    `an Agent's heap after a send ≤ 1.3× its conversation (${agentHeap.priorMessages} messages)`,
+    `${formatRatio(heapRatio)} (${(agentHeap.afterSendBytes / 1e6).toFixed(1)} vs ${(agentHeap.conversationBytes / 1e6).toFixed(1)} MB)`,
+    verdict(heapRatio <= 1.3),
   ]);
   rows.push([
     "tracing overhead ≤ 0.2 ms per step (no-op exporter)",

@@ -166,7 +166,11 @@ export interface Step {
 export interface AgentResultBase {
   /** The text of the last model turn: the answer. */
   text: string;
-  /** The whole conversation after the run, plain JSON. */
+  /**
+   * The whole conversation after the run, plain JSON. The array is yours; the messages in it are
+   * frozen (read-only, shared with the Agent and later results rather than copied per run): take
+   * `agent.messages` for a copy to change.
+   */
   messages: Message[];
   steps: Step[];
   /** Summed over every step. */

@@ -1,8 +1,8 @@
-import type { ModelRequest, Tool, ToolResult } from "@junction/types";
+import type { Message, ModelRequest, Tool, ToolResult } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { Agent, type AgentEvent } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
-import { budgetedMessages, toolResultBudget } from "./tool-result-budget.js";
+import { budgetedMessages, hasCutResults, toolResultBudget } from "./tool-result-budget.js";
 
 /** 2 MB of text whose head and tail can be told apart from the middle. */
 const HEAD = "HEAD-MARKER ";
@@ -201,5 +201,53 @@ describe("tool results sized to the model", () => {
     expect(toolResultOf(request, "r3")).toEqual(
       error("The result of call d1 has 2000000 characters; offset 5000000 is past its end."),
     );
+  });
+});
+
+describe("budgetedMessages: text results counted without building their text", () => {
+  const budget = toolResultBudget(10_000); // 1,000 tokens at least: 3,000 characters
+  const toolMessage = (output: string | ToolResult): Message => ({
+    role: "tool",
+    content: [{ type: "tool-result", toolCallId: "c", toolName: "t", output }],
+  });
+  const cutChars = (output: string | ToolResult) =>
+    budgetedMessages({ messages: [toolMessage(output)], budget, readable: false }).cut.map(
+      (cut) => cut.totalChars,
+    );
+
+  it("cuts at the same boundary as before: at the budget kept, one character over cut", () => {
+    expect(budget.chars).toBe(3_000);
+    expect(cutChars("a".repeat(3_000))).toEqual([]);
+    expect(cutChars("a".repeat(3_001))).toEqual([3_001]);
+    const parts = (...lengths: number[]): ToolResult => ({
+      content: lengths.map((length) => ({ type: "text" as const, text: "b".repeat(length) })),
+      isError: false,
+    });
+    // Joined with "\n": 1,500 + 1 + 1,499 = 3,000, within the budget though the quick count is over.
+    expect(cutChars(parts(1_500, 1_499))).toEqual([]);
+    expect(cutChars(parts(1_500, 1_500))).toEqual([3_001]);
+    // structuredContent stands in for text when no text part mirrors it: its JSON counts.
+    expect(cutChars({ content: [], structuredContent: { data: "c".repeat(3_000) }, isError: false })).toEqual(
+      [3_011],
+    );
+  });
+
+  it("returns the same conversation, and the same message objects, when nothing is cut", () => {
+    const messages: Message[] = [
+      { role: "user", content: "hi" },
+      toolMessage("short"),
+      toolMessage("d".repeat(4_000)),
+      toolMessage("also short"),
+    ];
+    const untouched = budgetedMessages({ messages: messages.slice(0, 2), budget, readable: false });
+    expect(untouched.messages).toEqual(messages.slice(0, 2));
+    const view = budgetedMessages({ messages, budget, readable: false });
+    expect(view.messages).not.toBe(messages);
+    expect(view.messages[0]).toBe(messages[0]);
+    expect(view.messages[1]).toBe(messages[1]);
+    expect(view.messages[2]).not.toBe(messages[2]);
+    expect(view.messages[3]).toBe(messages[3]);
+    expect(hasCutResults(messages, budget)).toBe(true);
+    expect(hasCutResults(messages.slice(0, 2), budget)).toBe(false);
   });
 });

@@ -18,6 +18,7 @@ import {
   type ExfiltrationGuardOptions,
   privateDataReads,
 } from "./exfiltration-guard.js";
+import { mutableMessages, ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
 import { runLoop } from "./run-loop.js";
 import { finalResult, recordRunState } from "./run-result.js";
@@ -188,12 +189,14 @@ export class Agent<Output = unknown> {
     if (config.system !== undefined) this.system = config.system;
     this.maxSteps = positiveInteger(config.maxSteps, 10, "maxSteps");
     this.toolConcurrency = positiveInteger(config.toolConcurrency, 8, "toolConcurrency");
-    this.#config = config;
+    // Not the caller's array: the Agent keeps its own copy of the conversation, and only that.
+    const { messages, ...settings } = config;
+    this.#config = settings;
     this.#registry = new ToolRegistry(config.toolLimits);
     this.#deferred = new DeferredTools(config.toolSearch);
     this.#guard = createExfiltrationGuard(config.exfiltrationGuard);
     this.#keys = keyList(config.runStateKey);
-    this.#history = config.messages ? validateMessages(structuredClone(config.messages)) : [];
+    this.#history = messages ? validateMessages(ownMessages(messages)) : [];
     for (const t of config.tools ?? []) this.addTool(t);
     for (const m of config.mcps ?? []) this.addMcp(m);
   }
@@ -229,14 +232,20 @@ export class Agent<Output = unknown> {
     this.#registry.close();
   }
 
-  /** The conversation so far, as plain JSON: `JSON.stringify` it to save it. */
+  /**
+   * The conversation so far, as plain JSON: `JSON.stringify` it to save it. A copy of its own
+   * each time, which the caller may change.
+   */
   get messages(): Message[] {
-    return structuredClone(this.#history);
+    return mutableMessages(this.#history);
   }
 
-  /** Replaces the conversation, for example with one restored from JSON. It is checked first. */
+  /**
+   * Replaces the conversation, for example with one restored from JSON. It is checked first, and
+   * copied: changing `messages` afterwards does not change the Agent's.
+   */
   set messages(messages: Message[]) {
-    this.#history = validateMessages(structuredClone(messages));
+    this.#history = validateMessages(ownMessages(messages));
   }
 
   /**
@@ -312,8 +321,11 @@ export class Agent<Output = unknown> {
     };
     const final = this.#queue.then(() => run(context));
     // The queue only orders runs: a failed run is reported through its own handle, and must not
-    // fail the next one.
-    this.#queue = final.catch(() => undefined);
+    // fail the next one. Nor does it keep the last result (and its messages) alive.
+    this.#queue = final.then(
+      () => undefined,
+      () => undefined,
+    );
     final.then(
       () => channel.close(),
       () => channel.close(),

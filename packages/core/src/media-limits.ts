@@ -2,6 +2,7 @@ import type {
   MediaLimits,
   Message,
   ModelProvider,
+  ToolMessage,
   ToolResult,
   ToolResultMessagePart,
   ToolResultPart,
@@ -24,6 +25,8 @@ export interface OversizedMediaPart {
   toolName?: string;
   /** The index of the user message it is in, for a part of a user message. */
   userMessage?: number;
+  /** Its index among the parts of the tool result or user message. */
+  index: number;
   kind: "image" | "audio" | "document";
   mimeType?: string;
   /** Its decoded size. */
@@ -57,18 +60,42 @@ export function modelFacingMessages(
   limits: MediaLimits | undefined,
 ): { messages: Message[]; oversized: OversizedMediaPart[] } {
   const oversized: OversizedMediaPart[] = [];
-  const result = messages.map((message, index) => {
-    if (message.role === "user") return limitUserMessage(message, index, limits, oversized);
-    if (message.role !== "tool") return message;
-    let changed = false;
-    const content = message.content.map((toolResult) => {
-      const limited = limitToolResult(toolResult, limits, oversized);
-      if (limited !== toolResult) changed = true;
-      return limited;
-    });
-    return changed ? { ...message, content } : message;
+  // Built only from the first message that changes: most conversations carry no media to replace.
+  let result: Message[] | undefined;
+  messages.forEach((message, index) => {
+    const limited =
+      message.role === "user"
+        ? limitUserMessage(message, index, limits, oversized)
+        : message.role === "tool"
+          ? limitToolMessage(message, limits, oversized)
+          : message;
+    if (limited !== message && !result) result = messages.slice(0, index);
+    result?.push(limited);
   });
-  return { messages: oversized.length > 0 ? result : messages, oversized };
+  return { messages: result ?? messages, oversized };
+}
+
+function limitToolMessage(
+  message: ToolMessage,
+  limits: MediaLimits | undefined,
+  oversized: OversizedMediaPart[],
+): ToolMessage {
+  let content: ToolResultMessagePart[] | undefined;
+  message.content.forEach((toolResult, index) => {
+    const limited = limitToolResult(toolResult, limits, oversized);
+    if (limited !== toolResult) content ??= message.content.slice(0, index);
+    content?.push(limited);
+  });
+  return content ? { ...message, content } : message;
+}
+
+/** A part that can be over a media limit: only those are measured. */
+function isMediaPart(part: ToolResultPart): boolean {
+  return (
+    part.type === "image" ||
+    part.type === "audio" ||
+    (part.type === "resource" && typeof part.resource.blob === "string")
+  );
 }
 
 function limitToolResult(
@@ -77,13 +104,19 @@ function limitToolResult(
   oversized: OversizedMediaPart[],
 ): ToolResultMessagePart {
   const output = toolResult.output;
-  if (typeof output === "string") return toolResult;
+  if (typeof output === "string" || !output.content.some(isMediaPart)) return toolResult;
   let changed = false;
-  const content = output.content.map((part) => {
+  const content = output.content.map((part, partIndex) => {
     const over = oversizedPart(part, limits);
     if (!over) return part;
     changed = true;
-    oversized.push({ part, toolCallId: toolResult.toolCallId, toolName: toolResult.toolName, ...over });
+    oversized.push({
+      part,
+      toolCallId: toolResult.toolCallId,
+      toolName: toolResult.toolName,
+      index: partIndex,
+      ...over,
+    });
     return { type: "text" as const, text: noteFor(over) };
   });
   if (!changed) return toolResult;
@@ -97,13 +130,13 @@ function limitUserMessage(
   limits: MediaLimits | undefined,
   oversized: OversizedMediaPart[],
 ): UserMessage {
-  if (typeof message.content === "string") return message;
+  if (typeof message.content === "string" || !message.content.some(isMediaPart)) return message;
   let changed = false;
-  const content = message.content.map((part) => {
+  const content = message.content.map((part, partIndex) => {
     const over = oversizedPart(part, limits);
     if (!over) return part;
     changed = true;
-    oversized.push({ part, userMessage: index, ...over });
+    oversized.push({ part, userMessage: index, index: partIndex, ...over });
     return {
       type: "text" as const,
       text:
@@ -114,7 +147,7 @@ function limitUserMessage(
   return changed ? { ...message, content } : message;
 }
 
-type Measured = Omit<OversizedMediaPart, "part" | "toolCallId" | "toolName" | "userMessage">;
+type Measured = Omit<OversizedMediaPart, "part" | "toolCallId" | "toolName" | "userMessage" | "index">;
 
 function oversizedPart(part: ToolResultPart, limits: MediaLimits | undefined): Measured | undefined {
   let kind: Measured["kind"];
@@ -178,9 +211,11 @@ export function oversizedMediaWarning(
   };
 }
 
-// Parts already reported, by identity: a part is reported once for as long as a conversation
-// holds it (every step and send() re-derives the view), and forgotten with it.
-const reported = new WeakSet<object>();
+// Parts already reported, by where they are (call id or user message, and part) per conversation:
+// a part is reported once for as long as a conversation holds it (every step and send() re-derives
+// the view, and a run's result makes the messages it added Junction's own, as new objects), and
+// forgotten with it.
+const reported = new WeakMap<Message[], Set<string>>();
 
 /**
  * The messages to send `provider`'s `model`: {@link modelFacingMessages} with the limits the
@@ -195,9 +230,16 @@ export function messagesForModel(options: {
   const { provider, model } = options;
   const capabilities = provider.capabilitiesFor?.(model) ?? provider.capabilities;
   const view = modelFacingMessages(options.history, capabilities?.mediaLimits);
+  if (view.oversized.length === 0) return view.messages;
+  let seen = reported.get(options.history);
+  if (!seen) {
+    seen = new Set();
+    reported.set(options.history, seen);
+  }
   for (const part of view.oversized) {
-    if (reported.has(part.part)) continue;
-    reported.add(part.part);
+    const where = `${part.toolCallId !== undefined ? `call:${part.toolCallId}` : `user:${part.userMessage}`}:${part.index}`;
+    if (seen.has(where)) continue;
+    seen.add(where);
     options.warn(oversizedMediaWarning(part, { provider: provider.name, model }));
   }
   return view.messages;

@@ -16,6 +16,7 @@ import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { READ_TOOL_RESULT, withCoreTools } from "./core-tools.js";
 import { InMemoryDurability } from "./durability.js";
+import { sharedMessages } from "./message-copy.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { requestSizeOf, stepTools } from "./run-budget.js";
 import {
@@ -156,7 +157,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     });
     return {
       text: steps.at(-1)?.text ?? "",
-      messages: structuredClone(options.history),
+      messages: sharedMessages(options.history),
       steps,
       usage,
       warnings,

@@ -18,6 +18,7 @@ import {
 } from "./approval.js";
 import { type Durability, InMemoryDurability } from "./durability.js";
 import { EventChannel } from "./event-channel.js";
+import { ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
 import { runLoop } from "./run-loop.js";
@@ -178,7 +179,7 @@ async function run(
       });
       history = structuredClone(plan.state.messages);
     } else {
-      history = validateMessages(structuredClone(options.messages));
+      history = validateMessages(ownMessages(options.messages));
     }
   } catch (error) {
     return fail(error as Error);

@@ -1,6 +1,7 @@
 import type {
   Message,
   ModelProvider,
+  ToolMessage,
   ToolResult,
   ToolResultMessagePart,
   ToolResultPart,
@@ -58,19 +59,31 @@ export function budgetedMessages(options: {
   readable: boolean;
 }): { messages: Message[]; cut: CutToolResult[] } {
   const cut: CutToolResult[] = [];
-  const messages = options.messages.map((message) => {
-    if (message.role !== "tool") return message;
-    let changed = false;
-    const content = message.content.map((part) => {
-      const view = cutToolResult(part, options);
-      if (!view) return part;
-      changed = true;
-      cut.push(view.cut);
-      return view.part;
-    });
-    return changed ? { ...message, content } : message;
+  // Built only from the first message that changes: most steps change none, and the history is long.
+  let messages: Message[] | undefined;
+  options.messages.forEach((message, index) => {
+    const view = message.role === "tool" ? budgetedToolMessage(message, options, cut) : message;
+    if (view !== message && !messages) messages = options.messages.slice(0, index);
+    messages?.push(view);
   });
-  return { messages: cut.length > 0 ? messages : options.messages, cut };
+  return { messages: messages ?? options.messages, cut };
+}
+
+function budgetedToolMessage(
+  message: ToolMessage,
+  options: { budget: ToolResultBudget; readable: boolean },
+  cut: CutToolResult[],
+): ToolMessage {
+  let content: ToolResultMessagePart[] | undefined;
+  message.content.forEach((part, index) => {
+    const view = cutToolResult(part, options);
+    if (view) {
+      content ??= message.content.slice(0, index);
+      cut.push(view.cut);
+    }
+    content?.push(view ? view.part : part);
+  });
+  return content ? { ...message, content } : message;
 }
 
 function cutToolResult(
@@ -79,6 +92,7 @@ function cutToolResult(
 ): { part: ToolResultMessagePart; cut: CutToolResult } | undefined {
   const { budget } = options;
   const raw = part.output;
+  if (textWithinBudget(raw, budget.chars)) return undefined;
   const text = modelFacingText(raw);
   const media = typeof raw === "string" ? [] : raw.content.filter(isMedia);
   const mediaTokens = media.map(estimatePartTokens);
@@ -118,6 +132,29 @@ function cutToolResult(
   }
   const output: ToolResult = { content, isError: raw.isError === true };
   return { part: { ...part, output }, cut };
+}
+
+/**
+ * Whether `output` is text only (no media, no `structuredContent` standing in for text) and
+ * certainly within `chars`, counted without building its text: most results are, and every step
+ * checks every result of the conversation. Anything else takes the full count.
+ */
+function textWithinBudget(output: string | ToolResult, chars: number): boolean {
+  if (typeof output === "string") return output.length <= chars;
+  let length = 0;
+  let hasTextPart = false;
+  for (const part of output.content) {
+    if (part.type === "text") {
+      hasTextPart = true;
+      length += part.text.length + 1; // + the separator the joined text may have
+    } else if (part.type === "resource" && typeof part.resource.text === "string") {
+      length += part.resource.text.length + 1;
+    } else if (part.type !== "resource_link") {
+      return false;
+    }
+  }
+  if (output.structuredContent !== undefined && !hasTextPart) return false;
+  return length <= chars;
 }
 
 /**
@@ -222,7 +259,11 @@ function cutWarning(
 
 /** Whether any tool result in `history` is cut for a model with `budget`. */
 export function hasCutResults(history: Message[], budget: ToolResultBudget): boolean {
-  return budgetedMessages({ messages: history, budget, readable: false }).cut.length > 0;
+  const options = { budget, readable: false };
+  return history.some(
+    (message) =>
+      message.role === "tool" && message.content.some((part) => cutToolResult(part, options) !== undefined),
+  );
 }
 
 /**
