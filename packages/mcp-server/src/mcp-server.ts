@@ -1,13 +1,17 @@
 import { JunctionError, type Tool, type ToolResult } from "@junction/types";
 import {
   completable,
+  createRequestStateCodec,
   McpServer,
   type McpServerFactory,
   ResourceTemplate,
+  type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { definitionOf, registerServedTool, type ServedToolDefinition } from "./serve-tool.js";
+import { agentRunnerOf } from "./agent-run.js";
+import { type ApprovalRound, registerServedAgentTool } from "./serve-agent-tool.js";
+import { definitionOf, passthroughSchema, registerServedTool, type ServedToolDefinition } from "./serve-tool.js";
 import type {
   MCPGatewayEntry,
   MCPRequestContext,
@@ -28,6 +32,13 @@ export class MCPServer {
   readonly version: string;
   readonly #options: MCPServerOptions;
   readonly #prompts: MCPServerPrompt[];
+  /**
+   * Seals and checks the `requestState` of this server's `input_required` results (2026-07-28):
+   * an HMAC with `stateKey`, bound to the method and the authenticated client. Tools registered
+   * in `configure` mint their own state with it (`requestState.mint(payload, ctx)`); the server
+   * verifies every echoed state with it, and refuses a changed one (-32602).
+   */
+  readonly requestState: RequestStateCodec;
 
   constructor(options: MCPServerOptions) {
     if (!options || typeof options.name !== "string" || options.name.length === 0) {
@@ -52,6 +63,11 @@ export class MCPServer {
     this.version = options.version;
     this.#options = options;
     this.#prompts = (options.prompts ?? []).map(withCompletions);
+    this.requestState = createRequestStateCodec({
+      key: options.stateKey ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
+      ttlSeconds: options.stateTtlSeconds ?? 3600,
+      bind: (context) => `${context.mcpReq.method}\0${context.http?.authInfo?.clientId ?? ""}`,
+    });
   }
 
   /**
@@ -65,11 +81,23 @@ export class MCPServer {
       {
         ...(options.instructions ? { instructions: options.instructions } : {}),
         ...(options.cacheHints ? { cacheHints: options.cacheHints } : {}),
+        requestState: { verify: this.requestState.verify },
       },
     );
     const served = new Set<string>();
     for (const tool of options.tools ?? []) {
-      registerServedTool(server, tool, definitionOf(tool));
+      const definition = definitionOf(tool);
+      const runner = agentRunnerOf(tool);
+      if (runner) {
+        registerServedAgentTool(server, runner, {
+          definition,
+          era: context.era,
+          codec: this.requestState as RequestStateCodec<ApprovalRound>,
+          schema: passthroughSchema(definition.inputSchema),
+        });
+      } else {
+        registerServedTool(server, tool, definition);
+      }
       served.add(tool.name);
     }
     for (const entry of options.mcps ?? []) await registerGatewayTools(server, entry, served);

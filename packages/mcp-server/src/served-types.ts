@@ -116,6 +116,19 @@ export interface MCPServerOptions {
    */
   cacheHints?: ServerOptions["cacheHints"];
   /**
+   * The secret (32 bytes or more) that signs what the server hands a client to keep: the
+   * `requestState` of `input_required` results (2026-07-28), such as a served agent's stopped run
+   * while it waits for an approval. Set it when more than one process serves the endpoint, or
+   * when an answer may come after a restart.
+   * @default 32 random bytes per process
+   */
+  stateKey?: string | Uint8Array;
+  /**
+   * How long a minted `requestState` stays valid, in seconds.
+   * @default 3600
+   */
+  stateTtlSeconds?: number;
+  /**
    * Called on every SDK server instance after Junction registered its tools, resources and prompts:
    * register what Junction does not wrap yet (logging, elicitation or sampling on 2025 sessions)
    * with the SDK's own API. The SDK builds one instance per HTTP request (2026-07-28), per
