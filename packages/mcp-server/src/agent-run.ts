@@ -1,4 +1,11 @@
-import type { Agent, AgentHandle, AgentResult, PendingToolCall, ResumeDecision, RunState } from "@junction/core";
+import type {
+  Agent,
+  AgentHandle,
+  AgentResult,
+  PendingToolCall,
+  ResumeDecision,
+  RunState,
+} from "@junction/core";
 import { createAbortError, isAbortError, type ToolResult, type ToolResultPart } from "@junction/types";
 
 /** What one leg of an agent tool's run starts from: the user's request, or a stopped run and its decisions. */
@@ -27,7 +34,10 @@ export interface AgentRunner {
   name: string;
   /** Checks a call's arguments (`{ request }`); throws `tool-input-invalid` naming the field. */
   parse(input: unknown): { request: string };
-  run(input: AgentRunInput, options: { signal?: AbortSignal; onProgress?: AgentRunProgress }): Promise<AgentRunOutcome>;
+  run(
+    input: AgentRunInput,
+    options: { signal?: AbortSignal; onProgress?: AgentRunProgress },
+  ): Promise<AgentRunOutcome>;
 }
 
 /** Where `agentTool()` keeps the runner a server drives (absent on other tools). */

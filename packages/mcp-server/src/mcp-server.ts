@@ -4,14 +4,19 @@ import {
   createRequestStateCodec,
   McpServer,
   type McpServerFactory,
-  ResourceTemplate,
   type RequestStateCodec,
+  ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { agentRunnerOf } from "./agent-run.js";
 import { type ApprovalRound, registerServedAgentTool } from "./serve-agent-tool.js";
-import { definitionOf, passthroughSchema, registerServedTool, type ServedToolDefinition } from "./serve-tool.js";
+import {
+  definitionOf,
+  passthroughSchema,
+  registerServedTool,
+  type ServedToolDefinition,
+} from "./serve-tool.js";
 import type {
   MCPGatewayEntry,
   MCPRequestContext,

@@ -26,7 +26,10 @@ export interface ApprovalRound {
 }
 
 /** The capabilities the client declared: per request on 2026-07-28, at `initialize` on 2025 sessions. */
-export function clientCapabilitiesOf(server: McpServer, context: ServerContext): ClientCapabilities | undefined {
+export function clientCapabilitiesOf(
+  server: McpServer,
+  context: ServerContext,
+): ClientCapabilities | undefined {
   const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = envelope?.["io.modelcontextprotocol/clientCapabilities"];
   if (declared) return declared as ClientCapabilities;
