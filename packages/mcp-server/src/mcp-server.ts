@@ -9,8 +9,10 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { agentRunnerOf } from "./agent-run.js";
+import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
+import { AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
 import { type ApprovalRound, registerServedAgentTool } from "./serve-agent-tool.js";
+import { serveTasks } from "./serve-tasks.js";
 import {
   definitionOf,
   passthroughSchema,
@@ -44,6 +46,8 @@ export class MCPServer {
    * verifies every echoed state with it, and refuses a changed one (-32602).
    */
   readonly requestState: RequestStateCodec;
+  /** The served agents' tasks, when `tasks` is set. */
+  readonly #tasks: AgentTasks | undefined;
 
   constructor(options: MCPServerOptions) {
     if (!options || typeof options.name !== "string" || options.name.length === 0) {
@@ -68,8 +72,24 @@ export class MCPServer {
     this.version = options.version;
     this.#options = options;
     this.#prompts = (options.prompts ?? []).map(withCompletions);
+    const key =
+      typeof options.stateKey === "string"
+        ? new TextEncoder().encode(options.stateKey)
+        : (options.stateKey ?? globalThis.crypto.getRandomValues(new Uint8Array(32)));
+    if (key.byteLength < 32) {
+      throw new JunctionError(
+        "invalid-argument",
+        "createMCPServer(): `stateKey` must be 32 bytes or longer.",
+      );
+    }
+    const runners = new Map<string, AgentRunner>();
+    for (const tool of options.tools ?? []) {
+      const runner = agentRunnerOf(tool);
+      if (runner) runners.set(tool.name, runner);
+    }
+    this.#tasks = options.tasks ? new AgentTasks(options.tasks, { key, runners }) : undefined;
     this.requestState = createRequestStateCodec({
-      key: options.stateKey ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
+      key,
       ttlSeconds: options.stateTtlSeconds ?? 3600,
       bind: (context) => `${context.mcpReq.method}\0${context.http?.authInfo?.clientId ?? ""}`,
     });
@@ -87,6 +107,9 @@ export class MCPServer {
         ...(options.instructions ? { instructions: options.instructions } : {}),
         ...(options.cacheHints ? { cacheHints: options.cacheHints } : {}),
         requestState: { verify: this.requestState.verify },
+        ...(this.#tasks && context.era === "modern"
+          ? { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } }
+          : {}),
       },
     );
     const served = new Set<string>();
@@ -109,8 +132,14 @@ export class MCPServer {
     for (const resource of options.resources ?? []) registerResource(server, resource);
     for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
     for (const prompt of this.#prompts) registerPrompt(server, prompt);
+    if (this.#tasks && context.era === "modern") serveTasks(server, this.#tasks);
     await options.configure?.(server, context);
     return server;
+  }
+
+  /** Aborts the agent runs going in this process as tasks (their tasks stay in the store). */
+  close(): void {
+    this.#tasks?.close();
   }
 
   /** The factory for the SDK's serving entries (`createMcpHandler`, `serveStdio`). */

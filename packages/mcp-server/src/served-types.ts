@@ -9,6 +9,7 @@ import type {
   ServerOptions,
 } from "@modelcontextprotocol/server";
 import type { ZodObject, z } from "zod";
+import type { MCPTaskOptions } from "./agent-tasks.js";
 
 /** What a resource or prompt handler gets besides its input. */
 export interface MCPRequestContext {
@@ -128,6 +129,12 @@ export interface MCPServerOptions {
    * @default 3600
    */
   stateTtlSeconds?: number;
+  /**
+   * Serve agent tools (`agentTool()`) as tasks to 2026-07-28 clients that declare the tasks
+   * extension: the call returns a task at once, the run goes on in the background, and an
+   * approval becomes the task's input request. Omitted: every call runs within the request.
+   */
+  tasks?: MCPTaskOptions;
   /**
    * Called on every SDK server instance after Junction registered its tools, resources and prompts:
    * register what Junction does not wrap yet (logging, elicitation or sampling on 2025 sessions)
