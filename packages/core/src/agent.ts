@@ -314,6 +314,7 @@ export class Agent<Output = unknown> {
         repairTurns: options.outputRepairTurns ?? this.#config.outputRepairTurns,
       },
       approvalTimeoutMs: () => {
+        if (options.approvalTimeoutMs !== undefined) return options.approvalTimeoutMs;
         if (this.#config.approvalTimeoutMs !== undefined) return this.#config.approvalTimeoutMs;
         // A durable engine's signals come from outside; in process, only a reader can answer.
         return options.durability || listening ? undefined : 0;
@@ -550,6 +551,12 @@ export interface SendOptions<Output = unknown> {
    * journals every call itself).
    */
   onRunState?: (state: RunState) => void | Promise<void>;
+  /**
+   * This run's `approvalTimeoutMs` (see `AgentConfig.approvalTimeoutMs`), instead of the Agent's:
+   * `0` ends the run with `approval-required` and its `state` as soon as a call needs a person,
+   * even while its events are read (what a server that asks the person elsewhere wants).
+   */
+  approvalTimeoutMs?: number;
 }
 
 /** What one run of `send()` or `resume()` is given. */

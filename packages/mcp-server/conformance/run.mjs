@@ -33,21 +33,6 @@ const RUN_TIMEOUT_MS = 600_000;
  * closing line; only a failure not listed here makes the exit code non-zero.
  */
 const KNOWN_FAILURES = new Map([
-  ...[
-    "basic-elicitation",
-    "basic-sampling",
-    "basic-list-roots",
-    "request-state",
-    "multiple-input-requests",
-    "multi-round",
-    "non-tool-request",
-    "result-type",
-    "tampered-state",
-    "capability-check",
-  ].map((name) => [
-    `input-required-result-${name}`,
-    "the conformance server offers no test_input_required_result_* tools: MRTR input requests are not wrapped by Junction yet",
-  ]),
   [
     "server-stateless",
     "4 of 28 checks: the fixture lacks test_missing_capability (-32021 / HTTP 400), and its logging tool logs without the request's logLevel",

@@ -7,6 +7,7 @@
 //   node conformance/server.mjs [port]
 
 import { tool } from "@junction/core";
+import { inputRequired } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { createMCPServer } from "../dist/index.js";
 import { serveHTTP } from "../dist/node.js";
@@ -215,8 +216,144 @@ function configure(server) {
       required: [],
     },
   );
+  configureInputRequired(server);
   server.server.setRequestHandler("resources/subscribe", async () => ({}));
   server.server.setRequestHandler("resources/unsubscribe", async () => ({}));
+}
+
+// The input_required (MRTR, SEP-2322) fixtures: tools and a prompt that ask the client for input
+// within the request, their state sealed with the server's own codec (`server.requestState`).
+const elicit = (message, properties) => ({
+  method: "elicitation/create",
+  params: { message, requestedSchema: { type: "object", properties, required: Object.keys(properties) } },
+});
+const sample = (text, maxTokens) => ({
+  method: "sampling/createMessage",
+  params: { messages: [{ role: "user", content: { type: "text", text } }], maxTokens },
+});
+const LIST_ROOTS = { method: "roots/list", params: {} };
+const answered = (ctx, key) => {
+  const value = ctx.mcpReq.inputResponses?.[key];
+  return typeof value === "object" && value !== null ? value : undefined;
+};
+const textOf = (text) => ({ content: [{ type: "text", text }] });
+const sampledText = (result) =>
+  (Array.isArray(result.content) ? result.content : [result.content]).find((c) => c?.type === "text")?.text ??
+  "";
+const mint = (payload, ctx) => server.requestState.mint(payload, ctx);
+const stateOf = (ctx) => ctx.mcpReq.requestState();
+
+function configureInputRequired(sdk) {
+  const register = (name, handler) =>
+    sdk.registerTool(name, { description: `input_required fixture ${name}`, inputSchema: empty }, handler);
+  register("test_input_required_result_elicitation", async (_args, ctx) => {
+    const answer = answered(ctx, "user_name");
+    if (answer?.action === "accept" && typeof answer.content?.name === "string") {
+      return textOf(`Hello, ${answer.content.name}!`);
+    }
+    return inputRequired({
+      inputRequests: { user_name: elicit("What is your name?", { name: { type: "string" } }) },
+    });
+  });
+  register("test_input_required_result_sampling", async (_args, ctx) => {
+    const answer = answered(ctx, "capital_question");
+    if (answer?.content) return textOf(`The model said: ${sampledText(answer)}`);
+    return inputRequired({
+      inputRequests: { capital_question: sample("What is the capital of France?", 100) },
+    });
+  });
+  register("test_input_required_result_list_roots", async (_args, ctx) => {
+    const answer = answered(ctx, "client_roots");
+    if (Array.isArray(answer?.roots))
+      return textOf(`Roots: ${answer.roots.map((root) => root.uri).join(", ")}`);
+    return inputRequired({ inputRequests: { client_roots: LIST_ROOTS } });
+  });
+  register("test_input_required_result_request_state", async (_args, ctx) => {
+    const state = stateOf(ctx);
+    const answer = answered(ctx, "confirm");
+    if (state?.round === 1 && answer)
+      return textOf(`state-ok: confirmed ${JSON.stringify(answer.content ?? {})}`);
+    return inputRequired({
+      inputRequests: { confirm: elicit("Please confirm", { ok: { type: "boolean" } }) },
+      requestState: await mint({ round: 1 }, ctx),
+    });
+  });
+  register("test_input_required_result_multiple_inputs", async (_args, ctx) => {
+    const keys = ["user_name", "greeting", "client_roots"];
+    if (stateOf(ctx)?.round === 1 && keys.every((key) => answered(ctx, key))) {
+      return textOf(`All inputs received: ${keys.join(", ")}`);
+    }
+    return inputRequired({
+      inputRequests: {
+        user_name: elicit("What is your name?", { name: { type: "string" } }),
+        greeting: sample("Generate a greeting", 50),
+        client_roots: LIST_ROOTS,
+      },
+      requestState: await mint({ round: 1 }, ctx),
+    });
+  });
+  register("test_input_required_result_multi_round", async (_args, ctx) => {
+    const state = stateOf(ctx);
+    const step1 = answered(ctx, "step1");
+    const step2 = answered(ctx, "step2");
+    if (state?.round === 2 && step2) {
+      return textOf(`Done: ${state.name} likes ${step2.content?.color ?? "?"}`);
+    }
+    if (state?.round === 1 && step1) {
+      return inputRequired({
+        inputRequests: {
+          step2: elicit("Step 2: What is your favorite color?", { color: { type: "string" } }),
+        },
+        requestState: await mint({ round: 2, name: step1.content?.name ?? "?" }, ctx),
+      });
+    }
+    return inputRequired({
+      inputRequests: { step1: elicit("Step 1: What is your name?", { name: { type: "string" } }) },
+      requestState: await mint({ round: 1 }, ctx),
+    });
+  });
+  register("test_input_required_result_tampered_state", async (_args, ctx) => {
+    // A changed requestState never gets here: the server's codec refuses it (-32602).
+    if (stateOf(ctx)?.round === 1) return textOf("state verified");
+    return inputRequired({
+      inputRequests: { confirm: elicit("Please confirm", { ok: { type: "boolean" } }) },
+      requestState: await mint({ round: 1 }, ctx),
+    });
+  });
+  register("test_input_required_result_capabilities", async (_args, ctx) => {
+    const declared = ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] ?? {};
+    const inputRequests = {};
+    if (declared.elicitation)
+      inputRequests.user_name = elicit("What is your name?", { name: { type: "string" } });
+    if (declared.sampling) inputRequests.greeting = sample("Generate a greeting", 50);
+    if (declared.roots) inputRequests.client_roots = LIST_ROOTS;
+    if (
+      Object.keys(inputRequests).length === 0 ||
+      Object.keys(inputRequests).every((key) => answered(ctx, key))
+    ) {
+      return textOf("Nothing more to ask");
+    }
+    return inputRequired({ inputRequests });
+  });
+  sdk.registerPrompt(
+    "test_input_required_result_prompt",
+    { description: "A prompt that asks for its context first (input_required)" },
+    async (ctx) => {
+      const answer = answered(ctx, "user_context");
+      if (answer?.action === "accept" && typeof answer.content?.context === "string") {
+        return {
+          messages: [
+            { role: "user", content: { type: "text", text: `Use this context: ${answer.content.context}` } },
+          ],
+        };
+      }
+      return inputRequired({
+        inputRequests: {
+          user_context: elicit("What context should the prompt use?", { context: { type: "string" } }),
+        },
+      });
+    },
+  );
 }
 
 const server = createMCPServer({

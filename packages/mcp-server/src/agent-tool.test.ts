@@ -75,26 +75,6 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("an agent served as a tool,
     expect(provider.requests[0]?.messages).toEqual([{ role: "user", content: "Paint me a cat" }]);
   });
 
-  it("ends a run that asks for approval with an isError result saying what the client lacks", async () => {
-    const provider = scriptedModel([{ toolCalls: [{ name: "snapshot", input: { subject: "the vault" } }] }]);
-    const agent = new Agent({ provider, model: "scripted", tools: [snapshot], approval: () => "ask" });
-    const mcp = await serve(agent, protocolVersion);
-    const result = await mcp.callTool("ask_painter", { request: "Photograph the vault" });
-    expect(result).toEqual({
-      content: [
-        {
-          type: "text",
-          text:
-            'The agent behind "ask_painter" needs a person to approve its call to "snapshot", and this MCP server ' +
-            "cannot ask you for that approval yet (approvals through MCP elicitation, input_required and tasks " +
-            "are not built yet). Nothing was run for that call. Ask the server's operator to allow the tool " +
-            "without approval, or run the agent directly.",
-        },
-      ],
-      isError: true,
-    });
-  });
-
   it("aborts the run, and the tool it is running, when the client cancels", async () => {
     let aborted!: (reason: unknown) => void;
     const toolAborted = new Promise((resolve) => {

@@ -1,13 +1,7 @@
-import { type Agent, type AgentEvent, type AgentResult, tool, type ZodTool } from "@junction/core";
-import {
-  createAbortError,
-  isAbortError,
-  JunctionError,
-  type ToolAnnotations,
-  type ToolResult,
-  type ToolResultPart,
-} from "@junction/types";
+import { type Agent, tool, type ZodTool } from "@junction/core";
+import { createAbortError, JunctionError, type ToolAnnotations, type ToolResult } from "@junction/types";
 import { z } from "zod";
+import { AGENT_RUNNER, type AgentRunner, runAgentLeg } from "./agent-run.js";
 
 /** What `agentTool()` takes besides the agent. */
 export interface AgentToolOptions {
@@ -37,8 +31,11 @@ const schema = z.object({
  * instance runs one call at a time, its conversation reset to what it held when `agentTool` was
  * called.
  *
- * Approvals cannot be answered through MCP yet: a run that asks for one ends the call with an
- * `isError` result naming the tool that needed approval.
+ * A call that needs a person's approval stops the run, and the server asks the MCP client: a
+ * task's input request (tasks extension), an elicitation within the call (2025-11-25), or an
+ * `input_required` result (2026-07-28); accept approves, decline denies, and the run goes on.
+ * A client that can do none of these gets an `isError` result naming what it lacks; used outside
+ * a server (as a tool of another Agent), the tool answers the same way.
  *
  * @example
  * ```ts
@@ -56,24 +53,47 @@ export function agentTool(
     throw new JunctionError("invalid-argument", "agentTool(): `name` must be a non-empty string.");
   }
   const acquire = agentSource(agent);
-  return tool({
+  const runner: AgentRunner = {
+    name: options.name,
+    parse(input) {
+      const parsed = schema.safeParse(input);
+      if (parsed.success) return parsed.data;
+      throw new JunctionError(
+        "tool-input-invalid",
+        `Invalid input for tool "${options.name}":\n${z.prettifyError(parsed.error)}`,
+      );
+    },
+    async run(input, runOptions) {
+      const lease = await acquire(runOptions.signal);
+      try {
+        return await runAgentLeg(lease.agent, input, { name: options.name, ...runOptions });
+      } finally {
+        lease.release();
+      }
+    },
+  };
+  const served = tool({
     name: options.name,
     description: options.description,
     schema,
     annotations: options.annotations ?? { openWorldHint: true },
     async execute({ request }, context) {
-      const lease = await acquire(context?.signal);
-      try {
-        return await runAgent(lease.agent, request, {
-          name: options.name,
+      const outcome = await runner.run(
+        { request },
+        {
           ...(context?.signal ? { signal: context.signal } : {}),
           ...(context?.onProgress ? { onProgress: context.onProgress } : {}),
-        });
-      } finally {
-        lease.release();
-      }
+        },
+      );
+      if (outcome.kind === "answer") return outcome.result;
+      return approvalNeeded(
+        options.name,
+        outcome.pending.map((call) => call.name),
+        "the caller of this tool cannot be asked for it",
+      );
     },
   });
+  return Object.assign(served, { [AGENT_RUNNER]: runner });
 }
 
 interface Lease {
@@ -109,92 +129,22 @@ function agentSource(
   };
 }
 
-async function runAgent(
-  agent: Agent,
-  request: string,
-  options: {
-    name: string;
-    signal?: AbortSignal;
-    onProgress?: (p: { progress: number; message?: string }) => void;
-  },
-): Promise<ToolResult> {
-  const controller = new AbortController();
-  const abort = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) abort();
-  options.signal?.addEventListener("abort", abort, { once: true });
-  const handle = agent.send(request, { signal: controller.signal });
-  const parts: ToolResultPart[] = [];
-  let progress = 0;
-  let approval: Extract<AgentEvent, { type: "tool-approval-request" }> | undefined;
-  const report = (message: string) => {
-    progress += 1;
-    options.onProgress?.({ progress, message });
-  };
-  try {
-    for await (const event of handle) {
-      if (event.type === "tool-call") report(`Calling tool "${event.name}"`);
-      else if (event.type === "step-end") report(`Step ${event.step} done`);
-      else if (event.type === "tool-result") parts.push(...richParts(event.result.content));
-      else if (event.type === "tool-approval-request") {
-        // Nobody on this side can answer it, and waiting would hang the call: stop the run.
-        approval = event;
-        controller.abort();
-        break;
-      }
-    }
-    const result = await handle.final;
-    return answer(result, parts, options.name);
-  } catch (error) {
-    if (approval) return approvalNeeded(options.name, [approval.name]);
-    if (options.signal?.aborted || isAbortError(error))
-      throw createAbortError(`The call to "${options.name}" was cancelled.`, options.signal?.reason ?? error);
-    throw error;
-  } finally {
-    options.signal?.removeEventListener("abort", abort);
-  }
-}
-
-function answer(result: AgentResult, parts: ToolResultPart[], name: string): ToolResult {
-  if (result.finishReason === "approval-required") {
-    return approvalNeeded(
-      name,
-      result.pending.map((call) => call.name),
-    );
-  }
-  const content: ToolResultPart[] = [];
-  if (result.text.length > 0) content.push({ type: "text", text: result.text });
-  content.push(...parts);
-  if (result.finishReason === "max-steps") {
-    content.push({
-      type: "text",
-      text: `[The agent stopped at its step limit before it finished; the answer above may be incomplete.]`,
-    });
-  }
-  const toolResult: ToolResult = { content, isError: false };
-  if (result.output !== undefined && typeof result.output === "object" && result.output !== null) {
-    toolResult.structuredContent = result.output;
-  }
-  return toolResult;
-}
-
-function approvalNeeded(name: string, tools: string[]): ToolResult {
+/**
+ * The `isError` result of an agent run that stopped for approvals where nobody can be asked:
+ * `lacking` says what the caller would need (an MCP client's elicitation, for example).
+ */
+export function approvalNeeded(name: string, tools: string[], lacking: string): ToolResult {
   const list = [...new Set(tools)].map((tool) => `"${tool}"`).join(", ");
   return {
     content: [
       {
         type: "text",
         text:
-          `The agent behind "${name}" needs a person to approve its call to ${list}, and this MCP server cannot ` +
-          "ask you for that approval yet (approvals through MCP elicitation, input_required and tasks are not " +
-          "built yet). Nothing was run for that call. Ask the server's operator to allow the tool without " +
-          "approval, or run the agent directly.",
+          `The agent behind "${name}" needs a person to approve its call to ${list}, and ${lacking}. ` +
+          "Nothing was run for that call. Use a client that supports elicitation (or the tasks extension), " +
+          "ask the server's operator to allow the tool without approval, or run the agent directly.",
       },
     ],
     isError: true,
   };
-}
-
-/** The parts of a tool result worth handing back beside the answer: everything but text. */
-function richParts(content: ToolResultPart[]): ToolResultPart[] {
-  return content.filter((part) => part.type !== "text");
 }

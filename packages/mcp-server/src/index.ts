@@ -1,3 +1,4 @@
+export { type MCPTaskOptions, TASKS_EXTENSION } from "./agent-tasks.js";
 export { type AgentToolInput, type AgentToolOptions, agentTool } from "./agent-tool.js";
 export { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 export {
@@ -19,3 +20,10 @@ export type {
   MCPServerResource,
   MCPServerResourceTemplate,
 } from "./served-types.js";
+export {
+  AGENT_TASK_VERSION,
+  type AgentTaskRecord,
+  type AgentTaskStatus,
+  InMemoryTaskStore,
+  type TaskStore,
+} from "./task-store.js";

@@ -1,13 +1,24 @@
 import { JunctionError, type Tool, type ToolResult } from "@junction/types";
 import {
   completable,
+  createRequestStateCodec,
   McpServer,
   type McpServerFactory,
+  type RequestStateCodec,
   ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { definitionOf, registerServedTool, type ServedToolDefinition } from "./serve-tool.js";
+import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
+import { AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
+import { type ApprovalRound, registerServedAgentTool } from "./serve-agent-tool.js";
+import { serveTasks } from "./serve-tasks.js";
+import {
+  definitionOf,
+  passthroughSchema,
+  registerServedTool,
+  type ServedToolDefinition,
+} from "./serve-tool.js";
 import type {
   MCPGatewayEntry,
   MCPRequestContext,
@@ -28,6 +39,15 @@ export class MCPServer {
   readonly version: string;
   readonly #options: MCPServerOptions;
   readonly #prompts: MCPServerPrompt[];
+  /**
+   * Seals and checks the `requestState` of this server's `input_required` results (2026-07-28):
+   * an HMAC with `stateKey`, bound to the method and the authenticated client. Tools registered
+   * in `configure` mint their own state with it (`requestState.mint(payload, ctx)`); the server
+   * verifies every echoed state with it, and refuses a changed one (-32602).
+   */
+  readonly requestState: RequestStateCodec;
+  /** The served agents' tasks, when `tasks` is set. */
+  readonly #tasks: AgentTasks | undefined;
 
   constructor(options: MCPServerOptions) {
     if (!options || typeof options.name !== "string" || options.name.length === 0) {
@@ -52,6 +72,27 @@ export class MCPServer {
     this.version = options.version;
     this.#options = options;
     this.#prompts = (options.prompts ?? []).map(withCompletions);
+    const key =
+      typeof options.stateKey === "string"
+        ? new TextEncoder().encode(options.stateKey)
+        : (options.stateKey ?? globalThis.crypto.getRandomValues(new Uint8Array(32)));
+    if (key.byteLength < 32) {
+      throw new JunctionError(
+        "invalid-argument",
+        "createMCPServer(): `stateKey` must be 32 bytes or longer.",
+      );
+    }
+    const runners = new Map<string, AgentRunner>();
+    for (const tool of options.tools ?? []) {
+      const runner = agentRunnerOf(tool);
+      if (runner) runners.set(tool.name, runner);
+    }
+    this.#tasks = options.tasks ? new AgentTasks(options.tasks, { key, runners }) : undefined;
+    this.requestState = createRequestStateCodec({
+      key,
+      ttlSeconds: options.stateTtlSeconds ?? 3600,
+      bind: (context) => `${context.mcpReq.method}\0${context.http?.authInfo?.clientId ?? ""}`,
+    });
   }
 
   /**
@@ -65,19 +106,40 @@ export class MCPServer {
       {
         ...(options.instructions ? { instructions: options.instructions } : {}),
         ...(options.cacheHints ? { cacheHints: options.cacheHints } : {}),
+        requestState: { verify: this.requestState.verify },
+        ...(this.#tasks && context.era === "modern"
+          ? { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } }
+          : {}),
       },
     );
     const served = new Set<string>();
     for (const tool of options.tools ?? []) {
-      registerServedTool(server, tool, definitionOf(tool));
+      const definition = definitionOf(tool);
+      const runner = agentRunnerOf(tool);
+      if (runner) {
+        registerServedAgentTool(server, runner, {
+          definition,
+          era: context.era,
+          codec: this.requestState as RequestStateCodec<ApprovalRound>,
+          schema: passthroughSchema(definition.inputSchema),
+        });
+      } else {
+        registerServedTool(server, tool, definition);
+      }
       served.add(tool.name);
     }
     for (const entry of options.mcps ?? []) await registerGatewayTools(server, entry, served);
     for (const resource of options.resources ?? []) registerResource(server, resource);
     for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
     for (const prompt of this.#prompts) registerPrompt(server, prompt);
+    if (this.#tasks && context.era === "modern") serveTasks(server, this.#tasks);
     await options.configure?.(server, context);
     return server;
+  }
+
+  /** Aborts the agent runs going in this process as tasks (their tasks stay in the store). */
+  close(): void {
+    this.#tasks?.close();
   }
 
   /** The factory for the SDK's serving entries (`createMcpHandler`, `serveStdio`). */

@@ -64,3 +64,4 @@ export async function serveHTTP(
     },
   };
 }
+export { fileTaskStore } from "./file-task-store.js";

@@ -92,7 +92,7 @@ export function toolContext(context: ServerContext): ToolContext {
  * unchanged, `$schema` and `$defs` included), and it accepts any value, because the tool
  * validates its own input (or the gateway's upstream server does).
  */
-function passthroughSchema(schema: JSONSchema): StandardSchemaWithJSON {
+export function passthroughSchema(schema: JSONSchema): StandardSchemaWithJSON {
   return {
     "~standard": {
       version: 1,

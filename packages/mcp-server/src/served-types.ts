@@ -9,6 +9,7 @@ import type {
   ServerOptions,
 } from "@modelcontextprotocol/server";
 import type { ZodObject, z } from "zod";
+import type { MCPTaskOptions } from "./agent-tasks.js";
 
 /** What a resource or prompt handler gets besides its input. */
 export interface MCPRequestContext {
@@ -115,6 +116,25 @@ export interface MCPServerOptions {
    * `server/discover`, ...), by method. Omitted: results say `ttlMs: 0`, `cacheScope: "private"`.
    */
   cacheHints?: ServerOptions["cacheHints"];
+  /**
+   * The secret (32 bytes or more) that signs what the server hands a client to keep: the
+   * `requestState` of `input_required` results (2026-07-28), such as a served agent's stopped run
+   * while it waits for an approval. Set it when more than one process serves the endpoint, or
+   * when an answer may come after a restart.
+   * @default 32 random bytes per process
+   */
+  stateKey?: string | Uint8Array;
+  /**
+   * How long a minted `requestState` stays valid, in seconds.
+   * @default 3600
+   */
+  stateTtlSeconds?: number;
+  /**
+   * Serve agent tools (`agentTool()`) as tasks to 2026-07-28 clients that declare the tasks
+   * extension: the call returns a task at once, the run goes on in the background, and an
+   * approval becomes the task's input request. Omitted: every call runs within the request.
+   */
+  tasks?: MCPTaskOptions;
   /**
    * Called on every SDK server instance after Junction registered its tools, resources and prompts:
    * register what Junction does not wrap yet (logging, elicitation or sampling on 2025 sessions)

@@ -53,3 +53,41 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("served over stdio (spawned
     ]);
   });
 });
+
+const agentScript = join(dirname(fileURLToPath(import.meta.url)), "../test-servers/agent-stdio-server.mjs");
+
+describe.each([
+  ["2026-07-28", "as a task", ["tasks"]],
+  ["2026-07-28", "with input_required", []],
+  ["2025-11-25", "with an elicitation within the call", []],
+] as const)("a served agent over stdio (spawned), %s, %s", (protocolVersion, _how, args) => {
+  it("asks its approval through the client and answers once accepted", async () => {
+    const asked: string[] = [];
+    const messages: string[] = [];
+    const mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      args: [agentScript, ...args],
+      protocolVersion,
+      handlers: {
+        elicitation: async (request) => {
+          asked.push(request.message);
+          return { action: "accept", content: {} };
+        },
+      },
+      onMessage: ({ direction, message }) => {
+        if ("result" in message)
+          messages.push(`${direction} ${(message.result as { resultType?: string }).resultType}`);
+      },
+    });
+    open.push(mcp);
+    await mcp.connect();
+    const result = await mcp.callTool("ask_keeper", { request: "Open the north door" });
+    expect(result).toEqual({ content: [{ type: "text", text: "The north door is open." }], isError: false });
+    expect(asked).toEqual([
+      'The agent behind "ask_keeper" wants to call the tool "open_vault" with:\n{\n  "door": "north"\n}\n' +
+        "Accept to run the call, decline to refuse it.",
+    ]);
+    expect(messages.includes("in task")).toBe(args.length > 0);
+  });
+});

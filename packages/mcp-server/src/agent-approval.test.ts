@@ -1,0 +1,121 @@
+import { Agent, tool } from "@junction/core";
+import { scriptedModel } from "@junction/core/testing";
+import { MCP } from "@junction/mcp-client";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { agentTool } from "./agent-tool.js";
+import { createMCPServer } from "./mcp-server.js";
+import { type RunningHTTPServer, serveHTTP } from "./node.js";
+
+// Approvals of a served agent on a plain tools/call (no task): an elicitation within the call on
+// 2025-11-25 sessions, an input_required round on 2026-07-28, both answered by Junction's own
+// client through its elicitation handler.
+
+const running: RunningHTTPServer[] = [];
+const clients: MCP[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((mcp) => mcp.close()));
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+function vault(runs: string[]) {
+  return tool({
+    name: "open_vault",
+    description: "Opens the vault",
+    schema: z.object({ door: z.string() }),
+    execute: async ({ door }) => {
+      runs.push(door);
+      return `opened ${door}`;
+    },
+  });
+}
+
+type Elicit = NonNullable<NonNullable<ConstructorParameters<typeof MCP>[0]["handlers"]>["elicitation"]>;
+
+async function serve(
+  agent: Agent | (() => Agent),
+  protocolVersion: "2026-07-28" | "2025-11-25",
+  elicitation?: Elicit,
+) {
+  const server = await serveHTTP(
+    createMCPServer({
+      name: "agents",
+      version: "1.0.0",
+      tools: [agentTool(agent, { name: "ask_keeper", description: "Asks the keeper agent" })],
+    }),
+  );
+  running.push(server);
+  const mcp = new MCP({
+    transport: "http",
+    url: server.url,
+    protocolVersion,
+    ...(elicitation ? { handlers: { elicitation } } : {}),
+  });
+  clients.push(mcp);
+  await mcp.connect();
+  return mcp;
+}
+
+describe.each(["2026-07-28", "2025-11-25"] as const)("a served agent's approval, %s", (protocolVersion) => {
+  it("is asked as an elicitation naming the tool and its arguments; accept runs the call", async () => {
+    const runs: string[] = [];
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "c1", name: "open_vault", input: { door: "north" } }] },
+      { text: "The north door is open." },
+    ]);
+    const agent = new Agent({ provider, model: "scripted", tools: [vault(runs)], approval: () => "ask" });
+    const asked: unknown[] = [];
+    const mcp = await serve(agent, protocolVersion, async (request) => {
+      asked.push(request);
+      return { action: "accept", content: {} };
+    });
+    const result = await mcp.callTool("ask_keeper", { request: "Open the north door" });
+    expect(result).toEqual({ content: [{ type: "text", text: "The north door is open." }], isError: false });
+    expect(runs).toEqual(["north"]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      mode: "form",
+      message:
+        'The agent behind "ask_keeper" wants to call the tool "open_vault" with:\n{\n  "door": "north"\n}\n' +
+        "Accept to run the call, decline to refuse it.",
+    });
+  });
+
+  it("decline denies the call, and the note reaches the model", async () => {
+    const runs: string[] = [];
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "c1", name: "open_vault", input: { door: "south" } }] },
+      { text: "I was not allowed." },
+    ]);
+    const agent = new Agent({ provider, model: "scripted", tools: [vault(runs)], approval: () => "ask" });
+    const mcp = await serve(agent, protocolVersion, async () => ({
+      action: "decline",
+      content: { note: "not today" },
+    }));
+    const result = await mcp.callTool("ask_keeper", { request: "Open the south door" });
+    expect(result.content).toEqual([{ type: "text", text: "I was not allowed." }]);
+    expect(runs).toEqual([]);
+    expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain("not today");
+  });
+
+  it("without elicitation, ends with an isError result naming what the client lacks", async () => {
+    const runs: string[] = [];
+    const provider = scriptedModel([{ toolCalls: [{ name: "open_vault", input: { door: "east" } }] }]);
+    const agent = new Agent({ provider, model: "scripted", tools: [vault(runs)], approval: () => "ask" });
+    const mcp = await serve(agent, protocolVersion);
+    const result = await mcp.callTool("ask_keeper", { request: "Open the east door" });
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([
+      {
+        type: "text",
+        text:
+          'The agent behind "ask_keeper" needs a person to approve its call to "open_vault", and this client ' +
+          `declared no elicitation capability${protocolVersion === "2026-07-28" ? "" : " at initialize"}, so the server cannot ask it` +
+          `${protocolVersion === "2026-07-28" ? " (input_required)" : ""}. Nothing was run for that call. Use a client ` +
+          "that supports elicitation (or the tasks extension), ask the server's operator to allow the tool " +
+          "without approval, or run the agent directly.",
+      },
+    ]);
+    expect(runs).toEqual([]);
+  });
+});

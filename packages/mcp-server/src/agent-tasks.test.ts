@@ -1,0 +1,306 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Agent, tool } from "@junction/core";
+import { scriptedModel } from "@junction/core/testing";
+import { MCP, type MCPWireMessage } from "@junction/mcp-client";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { MCPTaskOptions } from "./agent-tasks.js";
+import { agentTool } from "./agent-tool.js";
+import { createMCPServer } from "./mcp-server.js";
+import { fileTaskStore, type RunningHTTPServer, serveHTTP } from "./node.js";
+
+// Served agents as tasks (the 2026-07-28 tasks extension), called by Junction's own client over
+// Streamable HTTP: the call returns a task at once, the client polls tasks/get, an approval is the
+// task's input request, answered with tasks/update.
+
+const running: RunningHTTPServer[] = [];
+const clients: MCP[] = [];
+const folders: string[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((mcp) => mcp.close()));
+  await Promise.all(running.splice(0).map((server) => server.close()));
+  await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
+const KEY = "a test key that is 32 bytes long!!";
+
+function vault(runs: string[]) {
+  return tool({
+    name: "open_vault",
+    description: "Opens the vault",
+    schema: z.object({ door: z.string() }),
+    execute: async ({ door }) => {
+      runs.push(door);
+      return `opened ${door}`;
+    },
+  });
+}
+
+async function serveAgent(agent: () => Agent, tasks: MCPTaskOptions, port = 0) {
+  const server = await serveHTTP(
+    createMCPServer({
+      name: "agents",
+      version: "1.0.0",
+      stateKey: KEY,
+      tasks,
+      tools: [agentTool(agent, { name: "ask_keeper", description: "Asks the keeper agent" })],
+    }),
+    { port },
+  );
+  running.push(server);
+  return server;
+}
+
+function traffic(messages: MCPWireMessage[]): string[] {
+  return messages.map(({ direction, message }) => {
+    if ("method" in message) return `${direction} ${message.method}`;
+    if ("result" in message)
+      return `${direction} result ${(message.result as { resultType?: string }).resultType}`;
+    return `${direction} error`;
+  });
+}
+
+/** A raw 2026-07-28 request to the endpoint (what another client, or a forger, would send). */
+async function rawRequest(url: string, method: string, params: Record<string, unknown>) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {}),
+      ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": {
+            elicitation: {},
+            extensions: { "io.modelcontextprotocol/tasks": {} },
+          },
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const data = text.startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .find((line) => line.startsWith("data:"))
+        ?.slice(5) ?? "{}");
+  return JSON.parse(data) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+describe("a served agent as a task over Streamable HTTP", () => {
+  it("returns a task at once; the client polls it to the agent's answer", async () => {
+    const provider = scriptedModel([{ text: "Nothing to open." }]);
+    const server = await serveAgent(() => new Agent({ provider, model: "scripted" }), { pollIntervalMs: 20 });
+    const messages: MCPWireMessage[] = [];
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      onMessage: (message) => messages.push(message),
+    });
+    clients.push(mcp);
+    await mcp.connect();
+    const result = await mcp.callTool("ask_keeper", { request: "Anything?" });
+    expect(result).toEqual({ content: [{ type: "text", text: "Nothing to open." }], isError: false });
+    const seen = traffic(messages);
+    expect(seen).toContain("in result task");
+    expect(seen.slice(seen.indexOf("in result task"))).toContain("out tasks/get");
+  });
+
+  it("asks for an approval as the task's input request, answered after the server restarted", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "junction-tasks-"));
+    folders.push(folder);
+    const file = join(folder, "tasks.json");
+    const runs: string[] = [];
+    const first = await serveAgent(
+      () =>
+        new Agent({
+          provider: scriptedModel([
+            { toolCalls: [{ id: "c1", name: "open_vault", input: { door: "north" } }] },
+          ]),
+          model: "scripted",
+          tools: [vault(runs)],
+          approval: () => "ask",
+        }),
+      { store: fileTaskStore(file), pollIntervalMs: 3_000 },
+    );
+    const port = Number(new URL(first.url).port);
+    const resumedProvider = scriptedModel([{ text: "The north door is open." }]);
+    const asked: unknown[] = [];
+    const mcp = new MCP({
+      transport: "http",
+      url: first.url,
+      handlers: {
+        elicitation: async (request) => {
+          asked.push(request);
+          // The server goes away while the person thinks; another one takes over, with the
+          // same task file and key, and gets the answer.
+          await first.close();
+          running.splice(running.indexOf(first), 1);
+          await serveAgent(
+            () =>
+              new Agent({
+                provider: resumedProvider,
+                model: "scripted",
+                tools: [vault(runs)],
+                approval: () => "ask",
+              }),
+            { store: fileTaskStore(file), pollIntervalMs: 20 },
+            port,
+          );
+          return { action: "accept", content: {} };
+        },
+      },
+    });
+    clients.push(mcp);
+    await mcp.connect();
+    const result = await mcp.callTool("ask_keeper", { request: "Open the north door" });
+    expect(result).toEqual({ content: [{ type: "text", text: "The north door is open." }], isError: false });
+    expect(runs).toEqual(["north"]);
+    expect(asked).toEqual([
+      expect.objectContaining({
+        mode: "form",
+        message: expect.stringContaining(
+          'wants to call the tool "open_vault" with:\n{\n  "door": "north"\n}',
+        ),
+      }),
+    ]);
+    const stored = JSON.parse(await readFile(file, "utf8")) as {
+      tasks: { status: string; signature: string }[];
+    };
+    expect(stored.tasks.map((task) => task.status)).toEqual(["completed"]);
+    expect(stored.tasks[0]?.signature).toMatch(/^[0-9a-f]{64}$/);
+  }, 20_000);
+
+  it("refuses a forged answer: an update for another call id does not approve anything", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(
+      () =>
+        new Agent({
+          provider: scriptedModel([
+            { toolCalls: [{ id: "c1", name: "open_vault", input: { door: "west" } }] },
+          ]),
+          model: "scripted",
+          tools: [vault(runs)],
+          approval: () => "ask",
+        }),
+      { pollIntervalMs: 20 },
+    );
+    const created = await rawRequest(server.url, "tools/call", {
+      name: "ask_keeper",
+      arguments: { request: "Open the west door" },
+    });
+    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+    const taskId = created.result?.taskId as string;
+    let task: Record<string, unknown> | undefined;
+    for (let polls = 0; polls < 100; polls++) {
+      task = (await rawRequest(server.url, "tasks/get", { taskId })).result;
+      if (task?.status === "input_required") break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(Object.keys((task?.inputRequests as object) ?? {})).toEqual(["approve:c1"]);
+    // Answers filed under a call the task was not asked about count for nothing.
+    const forged = await rawRequest(server.url, "tasks/update", {
+      taskId,
+      inputResponses: { "approve:c2": { action: "accept", content: {} } },
+    });
+    expect(forged.result).toMatchObject({ resultType: "complete" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await rawRequest(server.url, "tasks/get", { taskId })).result).toMatchObject({
+      status: "input_required",
+    });
+    expect(runs).toEqual([]);
+    // An unknown task id is refused outright.
+    const unknown = await rawRequest(server.url, "tasks/update", {
+      taskId: "not-a-task",
+      inputResponses: { "approve:c1": { action: "accept", content: {} } },
+    });
+    expect(unknown.error).toMatchObject({ code: -32602, message: 'Unknown task "not-a-task".' });
+    // Cancelling ends it; a late answer then changes nothing.
+    await rawRequest(server.url, "tasks/cancel", { taskId });
+    await rawRequest(server.url, "tasks/update", {
+      taskId,
+      inputResponses: { "approve:c1": { action: "accept", content: {} } },
+    });
+    expect((await rawRequest(server.url, "tasks/get", { taskId })).result).toMatchObject({
+      status: "cancelled",
+    });
+    expect(runs).toEqual([]);
+  });
+
+  it("cancelling the call cancels the task and aborts the run's tool", async () => {
+    let aborted!: () => void;
+    const toolAborted = new Promise<void>((resolve) => {
+      aborted = resolve;
+    });
+    const hang = tool({
+      name: "hang",
+      description: "Waits until aborted",
+      schema: z.object({}),
+      execute: (_input, context) =>
+        new Promise((_resolve, reject) => {
+          context?.signal?.addEventListener("abort", () => {
+            aborted();
+            reject(context.signal?.reason);
+          });
+        }),
+    });
+    const provider = scriptedModel([{ toolCalls: [{ name: "hang" }] }, { text: "never" }]);
+    const server = await serveAgent(() => new Agent({ provider, model: "scripted", tools: [hang] }), {
+      pollIntervalMs: 20,
+    });
+    const mcp = new MCP({ transport: "http", url: server.url });
+    clients.push(mcp);
+    await mcp.connect();
+    const controller = new AbortController();
+    const call = mcp.callTool(
+      "ask_keeper",
+      { request: "Wait" },
+      {
+        signal: controller.signal,
+        onProgress: () => controller.abort(),
+      },
+    );
+    await expect(call).rejects.toMatchObject({ code: "aborted" });
+    await expect(toolAborted).resolves.toBeUndefined();
+  });
+
+  it("limits concurrent runs per client (default 4; here 1)", async () => {
+    const provider = scriptedModel([{ toolCalls: [{ name: "hang" }] }]);
+    const hang = tool({
+      name: "hang",
+      description: "Waits",
+      schema: z.object({}),
+      execute: () => new Promise(() => undefined),
+    });
+    const server = await serveAgent(() => new Agent({ provider, model: "scripted", tools: [hang] }), {
+      maxConcurrentRuns: 1,
+    });
+    const first = await rawRequest(server.url, "tools/call", {
+      name: "ask_keeper",
+      arguments: { request: "one" },
+    });
+    expect(first).toMatchObject({ result: { resultType: "task" } });
+    const second = await rawRequest(server.url, "tools/call", {
+      name: "ask_keeper",
+      arguments: { request: "two" },
+    });
+    expect(second.error?.message).toBe(
+      "Too many agent runs going at once for this client (limit 1); wait for one to end, or cancel one.",
+    );
+    await rawRequest(server.url, "tasks/cancel", { taskId: first.result?.taskId });
+  });
+});

@@ -1,0 +1,130 @@
+import type { PendingToolCall, RunState } from "@junction/core";
+import type { ToolResult } from "@junction/types";
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  type McpServer,
+  type RequestStateCodec,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+} from "@modelcontextprotocol/server";
+import type { AgentRunInput, AgentRunner } from "./agent-run.js";
+import { approvalNeeded } from "./agent-tool.js";
+import { approvalElicitation, approvalKey, decisionOf, decisionsFrom } from "./approval-input.js";
+import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+import { type ServedToolDefinition, toolContext } from "./serve-tool.js";
+
+/** What a stopped agent run carries through an `input_required` round (sealed in `requestState`). */
+export interface ApprovalRound {
+  kind: "junction.agent-approval";
+  /** The agent tool it belongs to: a state minted for one tool is refused by another. */
+  tool: string;
+  state: RunState;
+  pending: PendingToolCall[];
+}
+
+/** The capabilities the client declared: per request on 2026-07-28, at `initialize` on 2025 sessions. */
+export function clientCapabilitiesOf(
+  server: McpServer,
+  context: ServerContext,
+): ClientCapabilities | undefined {
+  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.["io.modelcontextprotocol/clientCapabilities"];
+  if (declared) return declared as ClientCapabilities;
+  return server.server.getClientCapabilities();
+}
+
+/**
+ * Registers an agent tool for plain `tools/call` (no task): the run goes on while progress
+ * notifications go out, and a call that needs a person's approval is asked the client's way: an
+ * elicitation within the call on 2025-11-25 sessions, an `input_required` result on 2026-07-28
+ * (the stopped run sealed in `requestState`, the answers in the retry's `inputResponses`). A
+ * client without elicitation gets an `isError` result naming what it lacks.
+ */
+export function registerServedAgentTool(
+  server: McpServer,
+  runner: AgentRunner,
+  parts: {
+    definition: ServedToolDefinition;
+    era: "legacy" | "modern";
+    codec: RequestStateCodec<ApprovalRound>;
+    schema: StandardSchemaWithJSON;
+  },
+): void {
+  const { definition, era, codec } = parts;
+  server.registerTool(
+    definition.name,
+    {
+      ...(definition.title === undefined ? {} : { title: definition.title }),
+      description: definition.description,
+      inputSchema: parts.schema,
+      ...(definition.annotations ? { annotations: definition.annotations } : {}),
+    },
+    async (args: unknown, context: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
+      try {
+        const run = toolContext(context);
+        const options = {
+          signal: context.mcpReq.signal,
+          ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+        };
+        const elicitation = clientCapabilitiesOf(server, context)?.elicitation !== undefined;
+        let input: AgentRunInput;
+        if (era === "modern") {
+          const round = context.mcpReq.requestState<ApprovalRound>();
+          input =
+            round && round.kind === "junction.agent-approval" && round.tool === runner.name
+              ? {
+                  state: round.state,
+                  decisions: decisionsFrom(round.pending, context.mcpReq.inputResponses ?? {}),
+                }
+              : runner.parse(args);
+        } else {
+          input = runner.parse(args);
+        }
+        for (;;) {
+          const outcome = await runner.run(input, options);
+          if (outcome.kind === "answer") return toCallToolResult(outcome.result);
+          const { state, pending } = outcome;
+          if (!elicitation) return toCallToolResult(lacking(runner.name, pending, era));
+          if (era === "modern") {
+            const inputRequests: Record<string, { method: "elicitation/create"; params: unknown }> = {};
+            for (const item of pending) {
+              inputRequests[approvalKey(item)] = {
+                method: "elicitation/create",
+                params: approvalElicitation(runner.name, item),
+              };
+            }
+            const requestState = await codec.mint(
+              { kind: "junction.agent-approval", tool: runner.name, state, pending },
+              context,
+            );
+            return inputRequired({ inputRequests: inputRequests as never, requestState });
+          }
+          const decisions: Record<string, ReturnType<typeof decisionOf> & {}> = {};
+          for (const item of pending) {
+            const answer = await context.mcpReq.elicitInput(approvalElicitation(runner.name, item), {
+              signal: context.mcpReq.signal,
+            });
+            decisions[item.id] = decisionOf(answer) ?? "deny";
+          }
+          input = { state, decisions };
+        }
+      } catch (error) {
+        if (context.mcpReq.signal.aborted) throw error;
+        return toolErrorResult(definition.name, error);
+      }
+    },
+  );
+}
+
+function lacking(name: string, pending: PendingToolCall[], era: "legacy" | "modern"): ToolResult {
+  return approvalNeeded(
+    name,
+    pending.map((call) => call.name),
+    era === "modern"
+      ? "this client declared no elicitation capability, so the server cannot ask it (input_required)"
+      : "this client declared no elicitation capability at initialize, so the server cannot ask it",
+  );
+}

@@ -1,0 +1,67 @@
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { type AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
+
+type RequestHandler = (
+  request: { params?: Record<string, unknown> },
+  context: ServerContext,
+) => Promise<unknown>;
+
+const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
+
+/**
+ * Serves the tasks extension (SEP-2663) on a 2026-07-28 server instance, which the SDK does not
+ * implement: a `tools/call` of an agent tool from a client that declared the extension starts a
+ * task; `tasks/get`, `tasks/update` and `tasks/cancel` reach the task by id, for the client that
+ * created it only.
+ */
+export function serveTasks(server: McpServer, tasks: AgentTasks): void {
+  // The SDK has no hook for a tools/call answered with a task: its own handler (installed when the
+  // first tool was registered) is wrapped, and runs every other call.
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })
+    ._requestHandlers;
+  const callTool = handlers?.get("tools/call");
+  if (!handlers || !callTool) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      "This version of @modelcontextprotocol/server keeps its request handlers elsewhere: agent tasks cannot be served.",
+    );
+  }
+  handlers.set("tools/call", async (request, context) => {
+    const name = request.params?.name;
+    if (typeof name === "string" && tasks.serves(name) && declaresTasks(context)) {
+      return tasks.start(name, request.params?.arguments ?? {}, ownerOf(context));
+    }
+    return callTool(request, context);
+  });
+  server.server.setRequestHandler("tasks/get", taskParams, ({ taskId }, context) =>
+    tasks.get(taskId, ownerOf(context)),
+  );
+  server.server.setRequestHandler("tasks/update", taskParams, async ({ taskId }, context) => {
+    await tasks.update(taskId, ownerOf(context), context.mcpReq.inputResponses ?? {});
+    return {};
+  });
+  server.server.setRequestHandler("tasks/cancel", taskParams, async ({ taskId }, context) => {
+    await tasks.cancel(taskId, ownerOf(context));
+    return {};
+  });
+}
+
+/** Whether the request declared the tasks extension in its `_meta` client capabilities. */
+function declaresTasks(context: ServerContext): boolean {
+  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = envelope?.["io.modelcontextprotocol/clientCapabilities"] as
+    | { extensions?: Record<string, unknown> }
+    | undefined;
+  return capabilities?.extensions?.[TASKS_EXTENSION] !== undefined;
+}
+
+/** Whose a task is: the authenticated client, or one pool without authentication. */
+function ownerOf(context: ServerContext): string {
+  return context.http?.authInfo?.clientId ?? "";
+}

@@ -1,0 +1,83 @@
+import type { PendingToolCall, RunState } from "@junction/core";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+
+/** The version of the `AgentTaskRecord` format this Junction writes and reads. */
+export const AGENT_TASK_VERSION = 1;
+
+/** A task's status, as the tasks extension (SEP-2663) names them. */
+export type AgentTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/**
+ * An agent run served as a task, as plain, versioned JSON: what a `TaskStore` keeps so a task
+ * outlives the process that started it. While it waits for a person, it carries the run's stopped
+ * `state` and the calls waiting (`pending`); the server signs the record with its `stateKey`
+ * and refuses a record whose signature does not match.
+ */
+export interface AgentTaskRecord {
+  kind: "junction.agent-task";
+  version: typeof AGENT_TASK_VERSION;
+  taskId: string;
+  /** The agent tool that runs it. */
+  tool: string;
+  /** Who created it (the authenticated client's id, `""` without authentication): only they may see or answer it. */
+  owner: string;
+  status: AgentTaskStatus;
+  statusMessage?: string;
+  /** ISO times. */
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** How long the task is kept after it was created, in milliseconds. */
+  ttlMs: number;
+  /** The run's id (its `RunState.runId`), once it stopped for approvals. */
+  runId?: string;
+  /** The stopped run, while `status` is `input_required`. */
+  state?: RunState;
+  /** The calls waiting for a person, while `status` is `input_required`. */
+  pending?: PendingToolCall[];
+  /** The tool result, once `completed`. */
+  result?: CallToolResult;
+  /** The JSON-RPC error, once `failed`. */
+  error?: { code: number; message: string };
+  /** HMAC-SHA-256 (hex) of the rest of the record with the server's `stateKey`. */
+  signature?: string;
+}
+
+/**
+ * Where served agent tasks are kept: in memory by default (`InMemoryTaskStore`), a JSON file
+ * with `fileTaskStore` (`@junction/mcp-server/node`), or your database. `put` must have stored
+ * the record when it resolves: a task is answered to the client only once it is stored.
+ */
+export interface TaskStore {
+  get(taskId: string): Promise<AgentTaskRecord | undefined>;
+  put(record: AgentTaskRecord): Promise<void>;
+  delete(taskId: string): Promise<void>;
+  /** Every record kept (to count a client's open tasks, and to drop expired ones). */
+  list(): Promise<AgentTaskRecord[]>;
+}
+
+/** Keeps task records in this process's memory (copies in, copies out). */
+export class InMemoryTaskStore implements TaskStore {
+  readonly #records = new Map<string, AgentTaskRecord>();
+
+  /** Starts with `records` (for example read back from a file). */
+  constructor(records: AgentTaskRecord[] = []) {
+    for (const record of records) this.#records.set(record.taskId, structuredClone(record));
+  }
+
+  async get(taskId: string): Promise<AgentTaskRecord | undefined> {
+    const record = this.#records.get(taskId);
+    return record ? structuredClone(record) : undefined;
+  }
+
+  async put(record: AgentTaskRecord): Promise<void> {
+    this.#records.set(record.taskId, structuredClone(record));
+  }
+
+  async delete(taskId: string): Promise<void> {
+    this.#records.delete(taskId);
+  }
+
+  async list(): Promise<AgentTaskRecord[]> {
+    return [...this.#records.values()].map((record) => structuredClone(record));
+  }
+}
