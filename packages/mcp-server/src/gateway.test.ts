@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { MCP } from "@junction/mcp-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type FixtureProbe, fixtureServer } from "../test/fixture-server.js";
 import { gateway } from "./mcp-server.js";
 import { type RunningHTTPServer, serveHTTP } from "./node.js";
@@ -99,7 +99,9 @@ describe.each(["2026-07-28", "2025-11-25"] as const)(
       probe.aborted = undefined;
       const controller = new AbortController();
       const call = mcp.callTool("fx_wait", {}, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 200);
+      // Cancelled once the upstream tool runs (a loaded machine can take longer than any fixed delay).
+      await vi.waitFor(() => expect(probe.aborted).toBeDefined(), { timeout: 10_000 });
+      controller.abort();
       await expect(call).rejects.toMatchObject({ code: "aborted" });
       // The upstream server's tool saw its own signal abort.
       await expect(probe.aborted).resolves.toBeDefined();

@@ -1,5 +1,5 @@
 import { MCP } from "@junction/mcp-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type FixtureProbe, fixtureServer, RICH_PARTS } from "../test/fixture-server.js";
 import { type RunningHTTPServer, serveHTTP } from "./node.js";
 
@@ -153,7 +153,9 @@ describe("cancellation", () => {
       await mcp.connect();
       const controller = new AbortController();
       const call = mcp.callTool("wait", {}, { signal: controller.signal });
-      setTimeout(() => controller.abort(new Error("user gave up")), 100);
+      // Cancelled once the tool runs (a loaded machine can take longer than any fixed delay to get there).
+      await vi.waitFor(() => expect(probe.aborted).toBeDefined(), { timeout: 10_000 });
+      controller.abort(new Error("user gave up"));
       await expect(call).rejects.toMatchObject({ code: "aborted" });
       expect(probe.aborted).toBeDefined();
       await expect(probe.aborted).resolves.toBeDefined();
