@@ -66,7 +66,7 @@ describe("the playground's MCP endpoint", () => {
         clientInfo: { name: "intruder", version: "1" },
       },
     };
-    for (const headers of [{}, { authorization: "Bearer not-the-token" }]) {
+    for (const headers of [{}, { authorization: "Bearer not-the-token" }] as Record<string, string>[]) {
       const response = await fetch(url, {
         method: "POST",
         headers: {
