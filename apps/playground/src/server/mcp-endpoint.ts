@@ -131,7 +131,7 @@ export class MCPEndpoint {
     await this.#stop();
   }
 
-  /** The MCP server the endpoint serves: also what `pnpm playground mcp` serves over stdio. */
+  /** The MCP server the endpoint serves (a stdio entry could serve the same). */
   mcpServer(): MCPServer {
     return createMCPServer({
       name: "junction-playground",
