@@ -13,7 +13,8 @@ export interface Measurement {
   throughput: Record<ConcurrencyLevel, number>;
 }
 
-interface Sizes {
+/** How many calls one measurement makes (see `sizesByMode`). */
+export interface Sizes {
   warmUp: number;
   latencyCalls: number;
   /** Each concurrency level first runs this long unmeasured (the JIT and both sides' buffers settle)… */
@@ -49,7 +50,7 @@ const smokeSizes: Sizes = {
   throughputWindowMs: 0,
   throughputMinCalls: 8,
 };
-const sizesByMode = {
+export const sizesByMode = {
   full: { client: fullSizes, spawn: spawnSizes },
   smoke: { client: smokeSizes, spawn: { ...spawnSizes, warmUp: 0, latencyCalls: 1, throughputMinCalls: 1 } },
 } satisfies Record<string, Record<string, Sizes>>;
@@ -92,7 +93,8 @@ async function measure(
   }
 }
 
-async function sequentialLatencies(
+/** `count` calls one after another, each checked: their latencies in ms. */
+export async function sequentialLatencies(
   call: (text: string) => Promise<string>,
   count: number,
 ): Promise<number[]> {
@@ -108,7 +110,7 @@ async function sequentialLatencies(
 }
 
 /** Calls at the given concurrency until `windowMs` have passed and `minCalls` were made. */
-async function callsPerSecond(
+export async function callsPerSecond(
   call: (text: string) => Promise<string>,
   concurrency: number,
   windowMs: number,

@@ -18,6 +18,14 @@ import { benchDurableEngines, type DurableEngineFigures } from "./bench-durable-
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
 import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios } from "./bench-mcp-calls.ts";
+import {
+  benchMCPServer,
+  type ServedFigures,
+  type ServedRatios,
+  servedProblems,
+  servedTable,
+  servedTargets,
+} from "./bench-mcp-server.ts";
 import { benchToolSearch, setFigures, type ToolSearchFigures } from "./bench-tool-search.ts";
 import { benchTracingOverhead, type TracingOverheadFigures } from "./bench-tracing-overhead.ts";
 import {
@@ -53,6 +61,8 @@ if (smoke) {
 log(`bench: ${rounds} interleaved round(s) per measurement${smoke ? " (--smoke)" : ""}`);
 log("bench: MCP tool calls over stdio and Streamable HTTP…");
 const { figures: calls, paired } = await benchMCPCalls({ rounds, mode, log });
+log("bench: serving MCP: Junction's server against the raw SDK v2 server and FastMCP…");
+const served = await benchMCPServer({ rounds, mode, log });
 log("bench: connectAll against the raw SDK's parallel connects…");
 const connect = await benchConnectAll(
   smoke ? { pairs: 1, oneByOneRuns: 1 } : { pairs: 3 * rounds, oneByOneRuns: rounds },
@@ -89,7 +99,7 @@ const skipFootprint = smoke || process.argv.includes("--no-footprint");
 if (!skipFootprint)
   log("bench: installed footprint (packs, then installs from tarballs and the npm registry)…");
 const footprint = skipFootprint ? [] : await benchFootprint();
-checkFigures({ calls, paired, connect, agent, turns, agentHeap, imports, footprint, engines });
+checkFigures({ calls, paired, served, connect, agent, turns, agentHeap, imports, footprint, engines });
 
 const header = machine();
 const callsSection = [
@@ -106,6 +116,7 @@ const targets = smoke
   : targetsTable({
       calls,
       paired,
+      served,
       connect,
       agent,
       turns,
@@ -126,6 +137,10 @@ const report = [
   "## MCP tool calls",
   "",
   callsSection,
+  "",
+  "## Serving MCP",
+  "",
+  servedTable(served.figures, served.ratios),
   "",
   "## Connecting five servers",
   "",
@@ -180,6 +195,7 @@ if (smoke) {
 function checkFigures(figures: {
   calls: CallFigures[];
   paired: PairedRatios[];
+  served: { figures: ServedFigures[]; ratios: ServedRatios[] };
   connect: ConnectAllFigures[];
   agent: AgentOverheadFigures;
   turns: ConversationTurnFigures[];
@@ -205,6 +221,7 @@ function checkFigures(figures: {
     positive(`Junction/raw SDK p50 ratio over ${p.transport}`, p.p50);
     positive(`Junction/raw SDK ×8 throughput ratio over ${p.transport}`, p.throughput8);
   }
+  wrong.push(...servedProblems(figures.served.figures, figures.served.ratios));
   if (figures.connect.length !== 3) wrong.push(`${figures.connect.length} connect settings measured, not 3`);
   for (const f of figures.connect) {
     positive(`connectAll (${f.setting})`, f.connectAllMs);
@@ -451,6 +468,7 @@ function footprintTable(figures: FootprintFigures[]): string {
 function targetsTable(figures: {
   calls: CallFigures[];
   paired: PairedRatios[];
+  served: { figures: ServedFigures[]; ratios: ServedRatios[] };
   connect: ConnectAllFigures[];
   agent: AgentOverheadFigures;
   turns: ConversationTurnFigures[];
@@ -464,6 +482,7 @@ function targetsTable(figures: {
   const {
     calls,
     paired,
+    served,
     connect,
     agent,
     turns,
@@ -495,6 +514,7 @@ function targetsTable(figures: {
       verdict(pairs.throughput8 >= 0.95),
     ]);
   }
+  rows.push(...servedTargets(served.ratios));
   for (const f of connect) {
     rows.push([
       `\`connectAll\` (${f.setting}) ≤ 1.1× the raw SDK's five connects in parallel`,

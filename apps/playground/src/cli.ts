@@ -147,7 +147,11 @@ async function serve(values: {
     return 2;
   }
   process.stderr.write("Starting the Junction playground: connecting the configured MCP servers…\n");
-  const playground = await openPlayground({ directory: values.dir, allowEnv: values.allowEnv });
+  const playground = await openPlayground({
+    directory: values.dir,
+    allowEnv: values.allowEnv,
+    ...(values.host ? { host: values.host } : {}),
+  });
   const token = createToken();
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {

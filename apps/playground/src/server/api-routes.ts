@@ -12,6 +12,7 @@ import type { EventHub } from "./event-hub.js";
 import { eventStream } from "./event-stream.js";
 import { jsonAnswer } from "./json-answer.js";
 import type { McpApps } from "./mcp-apps.js";
+import type { MCPEndpoint } from "./mcp-endpoint.js";
 import { capDepth, capToolResult } from "./output-limits.js";
 import type { ServerRegistry } from "./server-registry.js";
 import type { Store } from "./store.js";
@@ -28,6 +29,8 @@ export interface AppContext {
   apps: McpApps;
   /** Each chat turn's trace, for the page's waterfall. */
   traces: TraceStore;
+  /** The playground served over MCP: its switch, token, clients and their calls. */
+  endpoint: MCPEndpoint;
 }
 
 const maximumBodyBytes = 8 * 1024 * 1024;
@@ -89,7 +92,7 @@ export function apiRoutes(
     redact(text: string): string;
   },
 ): Hono {
-  const { registry, store, chat, elicitation, hub, apps, traces } = context;
+  const { registry, store, chat, elicitation, hub, apps, traces, endpoint } = context;
   const { redact } = options;
   // A handler's answer (awaited), or `{ ok: true }` when it has none.
   const answer = async (c: Context, body: unknown) =>
@@ -309,6 +312,10 @@ export function apiRoutes(
         .outputSchema,
     }),
   );
+
+  // The playground's own MCP endpoint: on or off (kept), its URL and token, clients and calls.
+  api.get("/serve", (c) => answer(c, endpoint.statusWithTools()));
+  api.put("/serve", json, (c) => answer(c, endpoint.setEnabled(c.req.valid("json").enabled)));
 
   // A chat turn's trace, for the page's waterfall: names, timings, tokens and errors, no content.
   api.get("/traces/:id", id, (c) => answer(c, traces.trace(c.req.valid("param").id)));

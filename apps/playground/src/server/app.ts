@@ -6,6 +6,7 @@ import { allowedEnvironment } from "./environment-allowance.js";
 import { EventHub } from "./event-hub.js";
 import type { AppContext } from "./http-server.js";
 import { McpApps } from "./mcp-apps.js";
+import { MCPEndpoint } from "./mcp-endpoint.js";
 import { createProvider } from "./providers.js";
 import { loadRunStateKeys } from "./run-state-keys.js";
 import { createSamplingBridge } from "./sampling-bridge.js";
@@ -34,6 +35,8 @@ export async function openPlayground(
      * @default []
      */
     allowEnv?: readonly string[];
+    /** The loopback address the playground listens on: its MCP endpoint listens there too. */
+    host?: string;
   } = {},
 ): Promise<Playground> {
   const dataDir = prepareDataDir(options.directory);
@@ -75,6 +78,14 @@ export async function openPlayground(
     runStateKeys,
   });
   await registry.start({ seedDefaults: options.seedDefaults });
+  const endpoint = new MCPEndpoint({
+    store,
+    registry,
+    createAgent: () => chat!.createServedAgent(),
+    ...(options.host ? { host: options.host } : {}),
+  });
+  // Serving again if it was on when the playground stopped; a failure is kept as its status.
+  await endpoint.resume();
   return {
     dataDir,
     store,
@@ -84,7 +95,9 @@ export async function openPlayground(
     chat,
     apps,
     traces,
+    endpoint,
     async close() {
+      await endpoint.close();
       chat.stopAll();
       elicitation.cancelAll();
       await registry.close();

@@ -408,6 +408,32 @@ export class ChatService {
   }
 
   /**
+   * An Agent for one call of the playground's MCP endpoint (`ask_playground`): the first
+   * available provider and its default model, every connected server, the same approval policy
+   * as chat (a call that needs approval stops the run, and the MCP server reports it), no
+   * history.
+   */
+  async createServedAgent(): Promise<Agent> {
+    const provider = this.providers()[0]!;
+    return new Agent({
+      provider: await createProvider(provider.id, this.#environment, this.settings(), {
+        sandbox: this.#dataDir.sandbox,
+      }),
+      model: provider.defaultModel,
+      system: systemPrompt(this.#dataDir.sandbox),
+      mcps: this.#registry.connected().map((server) => ({
+        mcp: modelVisibleTools(server.mcp),
+        prefix: server.name,
+        ...(server.deferTools ? { defer: true } : {}),
+      })),
+      approval: annotationPolicy(),
+      approvalTimeoutMs: 0,
+      ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
+      maxSteps: 10,
+    });
+  }
+
+  /**
    * Runs the Agent, publishing what it does; keeps the new history when it finishes, and the
    * run's state when it stops for approvals. Approvals never wait in this process: a call that
    * needs one stops the run at once, so the question survives a restart, and the answer resumes it.

@@ -246,3 +246,51 @@ export interface PlaygroundState {
   settings: PlaygroundSettings;
   elicitations: ElicitationRequest[];
 }
+
+/** A client of the playground's MCP endpoint, as it named itself (untrusted text, shown as text). */
+export interface ServedClient {
+  /** `clientInfo.name` from `initialize`, or from a 2026-07-28 request's `_meta`; "unknown" when it sent none. */
+  name: string;
+  version: string;
+  /** The 2025-11-25 session id, or "stateless" for 2026-07-28 requests (and stdio). */
+  session: string;
+  protocolVersion: string | null;
+  firstSeen: number;
+  lastSeen: number;
+  /** Requests it sent, every method. */
+  requests: number;
+  /** Set once the client ended its session (HTTP `DELETE`). */
+  closed?: boolean;
+}
+
+/** One `tools/call` a client made to the endpoint, newest first in the listing. */
+export interface ServedCall {
+  id: number;
+  /** The client's `session` (see {@link ServedClient}). */
+  session: string;
+  clientName: string;
+  tool: string;
+  startedAt: number;
+  /** Set once it finished. */
+  durationMs?: number;
+  outcome: "running" | "ok" | "error" | "cancelled";
+  /** The first line of an error result or the error, cut to 300 characters. */
+  detail?: string;
+}
+
+/** The playground's own MCP endpoint: its switch, where it is, and who used it. */
+export interface ServeStatus {
+  enabled: boolean;
+  /** `http://127.0.0.1:<port>/mcp` while serving. */
+  url: string | null;
+  /** The bearer token every request needs (kept in the playground's database, 0600). */
+  token: string | null;
+  /** Why serving could not start (the switch stays on; fix it and switch again). */
+  error: string | null;
+  /** The tools a client sees: `ask_playground` and the connected servers' tools, prefixed. */
+  tools: string[];
+  /** What happens when the served agent wants a tool that needs approval. */
+  approvals: string;
+  clients: ServedClient[];
+  calls: ServedCall[];
+}

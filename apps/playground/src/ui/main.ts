@@ -5,6 +5,7 @@ import { mountChatView } from "./chat-view.js";
 import { h } from "./dom.js";
 import { closeElicitation, showElicitation } from "./elicitation-dialog.js";
 import { closeApp } from "./mcp-app-frame.js";
+import { mountServeView } from "./serve-view.js";
 import { appendServerLog, mountServersView, refreshServers } from "./servers-view.js";
 
 async function start(): Promise<void> {
@@ -21,10 +22,12 @@ async function start(): Promise<void> {
   }
   const chat = h("main", { class: "view chat-view", testid: "chat-view" });
   const servers = h("main", { class: "view servers-view", testid: "servers-view" });
-  const views = { chat, servers };
+  const serve = h("main", { class: "view serve-view", testid: "serve-view" });
+  const views = { chat, servers, serve };
   const nav = h("nav", { class: "top-nav" });
   const show = (name: keyof typeof views) => {
     for (const [key, view] of Object.entries(views)) view.hidden = key !== name;
+    if (name === "serve") void serving.refresh();
     for (const button of nav.querySelectorAll("button"))
       button.classList.toggle("active", button.dataset.view === name);
     history.replaceState(null, "", `${location.pathname}${location.search}#${name}`);
@@ -32,6 +35,7 @@ async function start(): Promise<void> {
   for (const [name, label] of [
     ["servers", "Servers & inspector"],
     ["chat", "Chat"],
+    ["serve", "Serve over MCP"],
   ] as const) {
     const button = h("button", { testid: `nav-${name}`, onclick: () => show(name) }, label);
     button.dataset.view = name;
@@ -41,8 +45,10 @@ async function start(): Promise<void> {
     h("header", { class: "top-bar" }, h("h1", {}, "Junction playground"), nav),
     servers,
     chat,
+    serve,
   );
-  show(location.hash === "#chat" ? "chat" : "servers");
+  const serving = mountServeView(serve);
+  show(location.hash === "#chat" ? "chat" : location.hash === "#serve" ? "serve" : "servers");
   mountServersView(servers);
   const state = await api<PlaygroundState>("GET", "/api/state");
   await mountChatView(chat, state.providers);
@@ -51,6 +57,10 @@ async function start(): Promise<void> {
   setInterval(() => {
     if (!servers.hidden && document.visibilityState === "visible") void refreshServers();
   }, 4000);
+  // The endpoint's clients and calls, fresh while the view shows.
+  setInterval(() => {
+    if (!serve.hidden && document.visibilityState === "visible") void serving.refresh();
+  }, 1500);
   openEvents((event) => {
     switch (event.type) {
       case "servers-changed":
