@@ -17,7 +17,11 @@ export interface ListToolsFigures {
 
 async function junction(tools: number): Promise<number> {
   const { MCP } = await import("@junction/mcp-client");
-  const mcp = new MCP({ transport: "stdio", command: process.execPath, args: [serverPath, "--tools", String(tools)] });
+  const mcp = new MCP({
+    transport: "stdio",
+    command: process.execPath,
+    args: [serverPath, "--tools", String(tools)],
+  });
   await mcp.connect();
   try {
     const start = performance.now();
