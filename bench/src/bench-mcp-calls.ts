@@ -49,11 +49,15 @@ export async function benchMCPCalls(options: {
   rounds: number;
   mode: BenchMode;
   log: (line: string) => void;
+  /** Only these transports (default both). */
+  transports?: readonly Endpoint["transport"][];
 }): Promise<{ figures: CallFigures[]; paired: PairedRatios[] }> {
-  const { rounds, mode, log } = options;
+  const { rounds, mode, log, transports = ["stdio", "http"] } = options;
   const pairsPerRound = mode === "smoke" ? 1 : PAIRS_PER_ROUND;
   const runs = contenders.flatMap((contender) =>
-    contender.transports.map((transport) => ({ name: contender.name, transport })),
+    contender.transports
+      .filter((transport) => transports.includes(transport))
+      .map((transport) => ({ name: contender.name, transport })),
   );
   const results = new Map<string, Measurement[]>();
   const key = (name: string, transport: Endpoint["transport"]) => `${name}\u0000${transport}`;
@@ -83,7 +87,7 @@ export async function benchMCPCalls(options: {
       if (name === JUNCTION || name === RAW_SDK) continue; // measured in pairs below
       await measure(name, transport);
     }
-    for (const transport of shuffled(["stdio", "http"] as const)) {
+    for (const transport of shuffled([...transports])) {
       // Alternating who goes first, so neither always runs on the heels of the other.
       for (let pair = 0; pair < pairsPerRound; pair++) await measurePair(transport, pair % 2 === round % 2);
     }

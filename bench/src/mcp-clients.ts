@@ -297,6 +297,9 @@ class NewlineJSONPipe {
   }
 }
 
+/** The other MCP clients an agent may be built on: the "fastest peer" of the targets is one of them. */
+export const PEERS = [aiSDK.name, langChain.name];
+
 export const contenders: Contender[] = [
   junction,
   rawSDK,

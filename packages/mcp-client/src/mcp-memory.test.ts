@@ -308,3 +308,42 @@ describe("tools, lists and results (in-process servers)", () => {
     expect(error.message).toContain("`extensions` must be an object of objects");
   });
 });
+
+describe("output schemas of a long tool list", () => {
+  it("are compiled at a tool's first result, not when the list arrives", async () => {
+    const server = new McpServer({ name: "many", version: "1.0.0" });
+    for (let index = 0; index < 20; index++) {
+      server.registerTool(
+        `tool_${index}`,
+        { inputSchema: { n: z.number() }, outputSchema: { double: z.number() } },
+        async ({ n }) => ({
+          content: [{ type: "text", text: String(2 * n) }],
+          structuredContent: { double: 2 * n },
+        }),
+      );
+    }
+    const mcp = await connect(server);
+    const compiled: unknown[] = [];
+    const validator = (
+      mcp as unknown as { tools: { context: { validator: { getValidator(schema: unknown): unknown } } } }
+    ).tools.context.validator;
+    const getValidator = validator.getValidator.bind(validator);
+    validator.getValidator = (schema) => {
+      compiled.push(schema);
+      return getValidator(schema);
+    };
+    const tools = await mcp.listTools();
+    expect(tools).toHaveLength(20);
+    expect(compiled).toEqual([]);
+    expect(await tools[3]!.execute({ n: 4 })).toEqual({
+      content: [{ type: "text", text: "8" }],
+      isError: false,
+      structuredContent: { double: 8 },
+    });
+    expect(await mcp.callTool("tool_3", { n: 5 })).toMatchObject({
+      isError: false,
+      structuredContent: { double: 10 },
+    });
+    expect(compiled).toHaveLength(1);
+  });
+});

@@ -20,6 +20,7 @@ import { httpStatus, isEraNegotiationFailure, isRequestTimeout, safeError } from
 import { tapTransport } from "./message-tap.js";
 import { stdioTransportFactory } from "./stdio-support.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
+import { LeanStreamableHTTPTransport } from "./streamable-http-transport.js";
 
 /** The client identity sent in `initialize` (and, on 2026-07-28, in every request's `_meta`). */
 export const CLIENT_INFO = { name: "junction-mcp-client", version: "0.1.0" };
@@ -212,11 +213,16 @@ async function openHttp(
     authProvider: config.authProvider,
     fetch,
   });
+  // Without OAuth, plain requests take the lean POST path; with it, the SDK's transport owns every
+  // request (the token, its refresh, step-up).
+  const transport = config.authProvider
+    ? streamable
+    : new LeanStreamableHTTPTransport(url, streamable, { headers: config.headers, fetch: config.fetch });
   const client = newClient();
   const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
   try {
-    await client.connect(tapTransport(streamable, config), connectOptions(timeout, legacyKnown, deadline));
-    return { client, transport: streamable, kind: "http", closing: false };
+    await client.connect(tapTransport(transport, config), connectOptions(timeout, legacyKnown, deadline));
+    return { client, transport, kind: "http", closing: false };
   } catch (error) {
     const status = httpStatus(error);
     // Only a 4xx on the first POST means "this is an old HTTP+SSE server". 401/403 are auth

@@ -41,8 +41,13 @@ interface CallParams {
 }
 
 interface ToolMetadata {
-  validate?: OutputValidator;
-  taskSupport?: "forbidden" | "optional" | "required";
+  tool: MCPTool;
+  /**
+   * The tool's compiled `outputSchema` check, built at its first result rather than when the list
+   * arrives (compiling every schema of a long list costs more than the list itself): `undefined`
+   * until then, `null` for a tool without one (or one Ajv cannot compile).
+   */
+  validate?: OutputValidator | null;
 }
 
 /** What {@link MCPTools} needs of the `MCP` it works for. */
@@ -145,7 +150,7 @@ export class MCPTools {
         : { _meta: { [IDEMPOTENCY_KEY_META]: options.idempotencyKey } }),
     };
     if (
-      this.metadata.get(name)?.taskSupport === "required" &&
+      this.metadata.get(name)?.tool.execution?.taskSupport === "required" &&
       this.context.capabilities()?.tasks?.requests?.tools?.call
     ) {
       return this.callAsTask(name, params, options, onprogress);
@@ -173,19 +178,26 @@ export class MCPTools {
 
   private rememberMetadata(tools: MCPTool[]): void {
     this.metadata.clear();
-    for (const tool of tools) {
-      const metadata: ToolMetadata = { taskSupport: tool.execution?.taskSupport };
-      if (tool.outputSchema) {
+    for (const tool of tools) this.metadata.set(tool.name, { tool });
+  }
+
+  /** The compiled `outputSchema` check of a listed tool (see {@link ToolMetadata.validate}). */
+  private outputValidator(name: string): OutputValidator | undefined {
+    const metadata = this.metadata.get(name);
+    if (!metadata) return undefined;
+    if (metadata.validate === undefined) {
+      metadata.validate = null;
+      if (metadata.tool.outputSchema) {
         try {
           metadata.validate = this.context.validator.getValidator(
-            tool.outputSchema as never,
-          ) as ToolMetadata["validate"];
+            metadata.tool.outputSchema as never,
+          ) as OutputValidator;
         } catch {
           // An outputSchema Ajv cannot compile: results of this tool go unchecked.
         }
       }
-      this.metadata.set(tool.name, metadata);
     }
+    return metadata.validate ?? undefined;
   }
 
   /**
@@ -198,6 +210,9 @@ export class MCPTools {
     const tool = this.cache.held?.find((candidate) => candidate.name === params.name);
     if (session.kind === "http" && session.client.getProtocolEra() === "modern" && tool) {
       try {
+        // Only a tool with `x-mcp-header` parameters needs the SDK's callTool (which also
+        // validates the whole result with zod on every call): any other goes as a plain request.
+        if (!declaresHeaders(tool)) return await this.plainCall(session, params, requestOptions);
         return await this.callWithDefinition(session, params, tool, requestOptions);
       } catch (error) {
         if (!(error instanceof ProtocolError && error.code === HEADER_MISMATCH)) throw error;
@@ -211,6 +226,10 @@ export class MCPTools {
         return this.callWithDefinition(session, params, current, requestOptions);
       }
     }
+    return this.plainCall(session, params, requestOptions);
+  }
+
+  private plainCall(session: Session, params: CallParams, requestOptions: RequestOptions): Promise<unknown> {
     return session.client.request({ method: "tools/call", params }, AnyResultSchema, requestOptions);
   }
 
@@ -255,6 +274,21 @@ export class MCPTools {
   private finishResult(name: string, raw: unknown): ToolResult {
     const serverName = this.context.serverName();
     const result = convertCallToolResult(raw, serverName);
-    return checkStructuredContent(result, this.metadata.get(name)?.validate, serverName, name);
+    return checkStructuredContent(result, this.outputValidator(name), serverName, name);
   }
+}
+
+const headerDeclarations = new WeakMap<object, boolean>();
+
+/**
+ * Whether a tool's input schema declares `x-mcp-header` anywhere (2026-07-28: arguments mirrored
+ * into `Mcp-Param-*` headers). Worked out once per listed tool.
+ */
+function declaresHeaders(tool: MCPTool): boolean {
+  let declares = headerDeclarations.get(tool);
+  if (declares === undefined) {
+    declares = JSON.stringify(tool.inputSchema ?? {}).includes('"x-mcp-header"');
+    headerDeclarations.set(tool, declares);
+  }
+  return declares;
 }

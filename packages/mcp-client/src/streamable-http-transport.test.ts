@@ -1,0 +1,197 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { MCP } from "./mcp.js";
+import { checkedMessage, LeanStreamableHTTPTransport, SSEParser } from "./streamable-http-transport.js";
+
+describe("SSEParser", () => {
+  const parse = (chunks: string[]) => {
+    const events: { id?: string; event?: string; data: string }[] = [];
+    const retries: number[] = [];
+    const parser = new SSEParser(
+      (event) => events.push(event),
+      (ms) => retries.push(ms),
+    );
+    for (const chunk of chunks) parser.feed(chunk);
+    return { events, retries };
+  };
+
+  it("splits events on any line end, across chunks, and joins data lines", () => {
+    const { events } = parse([
+      "\uFEFFid: 1\r",
+      '\ndata: {"a":1}\r\n\r',
+      "\n: comment\ndata:x\ndata: y\n",
+      "\n",
+    ]);
+    expect(events).toEqual([
+      { id: "1", event: undefined, data: '{"a":1}' },
+      { id: undefined, event: undefined, data: "x\ny" },
+    ]);
+  });
+
+  it("keeps an event's type, drops an id with NUL, reads retry, skips events without data", () => {
+    const { events, retries } = parse(["event: ping\nid: a\0b\nretry: 250\ndata: z\r\rid: 7\n\n"]);
+    expect(events).toEqual([{ id: undefined, event: "ping", data: "z" }]);
+    expect(retries).toEqual([250]);
+  });
+});
+
+describe("checkedMessage", () => {
+  it("passes the four JSON-RPC shapes and refuses what the SDK's schema refuses", () => {
+    const ok = [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } },
+      { jsonrpc: "2.0", id: "a", result: {} },
+      { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "no" } },
+    ];
+    for (const message of ok) expect(checkedMessage(message)).toBe(message);
+    const wrong = [
+      null,
+      [],
+      { jsonrpc: "1.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 1.5, result: {} },
+      { jsonrpc: "2.0", id: 1, result: [] },
+      { jsonrpc: "2.0", result: {} },
+      { jsonrpc: "2.0", id: 1, result: {}, extra: true },
+      { jsonrpc: "2.0", id: 1, error: { code: "x", message: "no" } },
+      { jsonrpc: "2.0", id: 1 },
+    ];
+    for (const message of wrong) expect(() => checkedMessage(message)).toThrow(/Invalid JSON-RPC message/);
+  });
+});
+
+/** A Streamable HTTP echo server written by hand, so each test chooses how it answers. */
+async function startServer(
+  answer: (body: Record<string, unknown>, res: ServerResponse, req: IncomingMessage) => void,
+) {
+  const posts: { method: unknown; headers: IncomingMessage["headers"] }[] = [];
+  const server = createServer(async (req, res) => {
+    if (req.method !== "POST") {
+      res.writeHead(405).end();
+      return;
+    }
+    let text = "";
+    for await (const chunk of req) text += chunk;
+    const body = JSON.parse(text) as Record<string, unknown>;
+    posts.push({ method: body.method, headers: req.headers });
+    if (body.method === "initialize") {
+      res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "session-1" });
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: body.id,
+          result: {
+            protocolVersion: "2025-11-25",
+            capabilities: { tools: {} },
+            serverInfo: { name: "hand-written", version: "1.0.0" },
+          },
+        }),
+      );
+      return;
+    }
+    if (!("id" in body)) {
+      res.writeHead(202).end();
+      return;
+    }
+    answer(body, res, req);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    posts,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const toolsList = (id: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  result: {
+    tools: [{ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } }],
+  },
+});
+
+describe("LeanStreamableHTTPTransport under MCP", () => {
+  let stop: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await stop?.();
+    stop = undefined;
+  });
+
+  it("is the transport of an http connection without an authProvider, and carries the session", async () => {
+    const server = await startServer((body, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (body.method === "tools/list") res.end(`data: ${JSON.stringify(toolsList(body.id))}\n\n`);
+      else {
+        const progressToken = (body.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
+        const text = (body.params as { arguments: { text: string } }).arguments.text;
+        // A progress notification, then the answer split across writes in the middle of a line.
+        res.write(
+          `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, progress: 1, total: 2 } })}\n\n`,
+        );
+        const answer = `data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text }] } })}\r\n\r\n`;
+        res.write(answer.slice(0, 20));
+        setTimeout(() => res.end(answer.slice(20)), 5);
+      }
+    });
+    stop = server.stop;
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      sseFallback: false,
+      protocolVersion: "2025-11-25",
+    });
+    await mcp.connect();
+    try {
+      const transport = (mcp as unknown as { session: { transport: unknown } }).session.transport;
+      expect(transport).toBeInstanceOf(LeanStreamableHTTPTransport);
+      const progress: number[] = [];
+      const result = await mcp.callTool(
+        "echo",
+        { text: "hi" },
+        { onProgress: (p) => progress.push(p.progress) },
+      );
+      expect(result).toEqual({ content: [{ type: "text", text: "hi" }], isError: false });
+      expect(progress).toEqual([1]);
+      const call = server.posts.find((post) => post.method === "tools/call")!;
+      expect(call.headers["mcp-session-id"]).toBe("session-1");
+      expect(call.headers["mcp-protocol-version"]).toBe("2025-11-25");
+      expect(call.headers.accept).toBe("application/json, text/event-stream");
+      expect(call.headers["content-type"]).toBe("application/json");
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("reads a JSON answer, and reports a 404 as the SDK does (the session is gone)", async () => {
+    let gone = false;
+    const server = await startServer((body, res) => {
+      if (gone) {
+        res.writeHead(404, { "content-type": "text/plain" }).end("no such session");
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify(
+          body.method === "tools/list" ? toolsList(body.id) : { jsonrpc: "2.0", id: body.id, result: {} },
+        ),
+      );
+    });
+    stop = server.stop;
+    const inner = new StreamableHTTPClientTransport(new URL(server.url));
+    const transport = new LeanStreamableHTTPTransport(new URL(server.url), inner);
+    const received: unknown[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+    expect(received).toEqual([toolsList(1)]);
+    gone = true;
+    const error = await transport.send({ jsonrpc: "2.0", id: 2, method: "ping" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SdkHttpError);
+    expect((error as SdkHttpError).status).toBe(404);
+    expect((error as Error).message).toBe("Error POSTing to endpoint: no such session");
+    await transport.close();
+  });
+});

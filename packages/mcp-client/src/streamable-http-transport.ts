@@ -1,0 +1,546 @@
+// Streamable HTTP with a lean POST path. The SDK's transport does, for every request: a `Headers`
+// built twice over, a failed zod parse (`isInitializeRequest`) and a successful one per message in,
+// two chained web TransformStreams to parse the SSE answer (each ends by building a TypeError with
+// its stack), and an `AbortSignal.any` per request. On a loopback server that is most of the
+// client's CPU per call (bench/results/http-profile.md). This transport sends a plain request's
+// POST itself, with headers built once per session, the answer parsed as it streams in, and one
+// AbortController per request; everything else stays with the SDK's transport, which it wraps:
+// the handshake (it keeps the session id), `notifications/initialized` (it opens the GET stream),
+// OAuth, redirects, resumption (Last-Event-ID), DELETE, and batches.
+import {
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  PROTOCOL_VERSION_META_KEY,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  type StreamableHTTPClientTransport,
+  type Transport,
+  type TransportSendOptions,
+} from "@modelcontextprotocol/client";
+
+/** The SDK transport's reconnection entry point (internal in 2.4; used only when present). */
+interface ReconnectingTransport {
+  _scheduleReconnection?: (
+    options: {
+      resumptionToken?: string;
+      onresumptiontoken?: (token: string) => void;
+      replayMessageId?: string | number;
+      requestSignal?: AbortSignal;
+      onRequestStreamEnd?: () => void;
+    },
+    attemptCount?: number,
+  ) => void;
+  _serverRetryMs?: number;
+}
+
+/** Request headers the SDK never lets a per-request header override. */
+const RESERVED_HEADERS = new Set([
+  "authorization",
+  "dpop",
+  "content-type",
+  "mcp-protocol-version",
+  "mcp-method",
+  "mcp-name",
+  "mcp-session-id",
+]);
+
+/** The body field each method's `Mcp-Name` header mirrors on 2026-07-28 (as the SDK's table). */
+const MCP_NAME_SOURCE: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
+const FIRST_MODERN_REVISION = "2026-07-28";
+
+/** What {@link LeanStreamableHTTPTransport} needs besides the SDK transport it wraps. */
+export interface LeanTransportOptions {
+  /** The config's static headers. */
+  headers?: Record<string, string> | undefined;
+  /** The fetch to use (the config's, else the global one at the time of each request). */
+  fetch?: typeof fetch | undefined;
+}
+
+/**
+ * A Streamable HTTP client transport that POSTs plain requests, notifications and responses
+ * itself and leaves the rest to the SDK's `StreamableHTTPClientTransport` it wraps (see the file's
+ * header). Made only for connections without an `authProvider`: with one, every request goes
+ * through the SDK's transport, which owns the token and its refresh.
+ */
+export class LeanStreamableHTTPTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  /** One POST and answer stream per request: on 2026-07-28 the SDK cancels by aborting it. */
+  readonly hasPerRequestStream = true;
+
+  private readonly inFlight = new Set<AbortController>();
+  private closed = false;
+  /** Headers of the current session and revision, built once and copied per request. */
+  private base?: {
+    sessionId: string | undefined;
+    protocolVersion: string | undefined;
+    headers: Record<string, string>;
+  };
+  private readonly staticHeaders: Record<string, string>;
+
+  constructor(
+    private readonly url: URL,
+    /** The SDK transport that does everything but the plain POSTs. */
+    readonly inner: StreamableHTTPClientTransport,
+    private readonly options: LeanTransportOptions = {},
+  ) {
+    const headers: Record<string, string> = {};
+    // Lower-cased once, as `Headers` would, so a per-request header replaces rather than repeats.
+    new Headers(options.headers ?? {}).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const accept = new Set((headers.accept ?? "").split(",").map((type) => type.trim().toLowerCase()));
+    accept.delete("");
+    accept.add("application/json");
+    accept.add("text/event-stream");
+    headers.accept = [...accept].join(", ");
+    headers["content-type"] = "application/json";
+    this.staticHeaders = headers;
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.inner.protocolVersion;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion(version);
+  }
+
+  start(): Promise<void> {
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onmessage = (message) => this.onmessage?.(message);
+    return this.inner.start();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
+    await this.inner.close();
+  }
+
+  /** Ends the session on the server (`DELETE`), through the SDK's transport. */
+  terminateSession(): Promise<void> {
+    return this.inner.terminateSession();
+  }
+
+  /** Completes an OAuth flow, through the SDK's transport. */
+  finishAuth(callback: string | URLSearchParams, iss?: string): Promise<void> {
+    return typeof callback === "string"
+      ? this.inner.finishAuth(callback, iss)
+      : this.inner.finishAuth(callback as never);
+  }
+
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+    if (Array.isArray(message) || options?.resumptionToken || this.closed)
+      return this.inner.send(message as never, options);
+    const method = (message as { method?: unknown }).method;
+    // The handshake sets the session id; `notifications/initialized` opens the GET stream.
+    if (method === "initialize" || method === "notifications/initialized")
+      return this.inner.send(message, options);
+    return this.post(message, options);
+  }
+
+  private async post(message: JSONRPCMessage, options: TransportSendOptions | undefined): Promise<void> {
+    const requestSignal = options?.requestSignal;
+    const controller = new AbortController();
+    const abort = () => controller.abort(requestSignal?.reason);
+    if (requestSignal?.aborted) abort();
+    else requestSignal?.addEventListener("abort", abort, { once: true });
+    this.inFlight.add(controller);
+    let streaming = false;
+    const settle = () => {
+      this.inFlight.delete(controller);
+      requestSignal?.removeEventListener("abort", abort);
+    };
+    try {
+      const fetchImpl = this.options.fetch ?? globalThis.fetch;
+      const response = await fetchImpl(this.url, {
+        method: "POST",
+        headers: this.headersFor(message, options?.headers),
+        body: JSON.stringify(message),
+        signal: controller.signal,
+        // A redirect goes to the SDK's transport, which applies its redirect policy.
+        redirect: "manual",
+      });
+      if (!response.ok) {
+        if (await this.handOver(response)) {
+          settle();
+          return await this.inner.send(message, options);
+        }
+        await this.refused(response, message);
+        return;
+      }
+      if (response.status === 202 || !("id" in message && "method" in message)) {
+        await discard(response);
+        return;
+      }
+      const contentType = mediaType(response.headers.get("content-type"));
+      if (contentType === "text/event-stream") {
+        streaming = true;
+        void this.readEvents(response, controller, options).finally(settle);
+        return;
+      }
+      if (contentType === "application/json") {
+        const data: unknown = JSON.parse(await response.text());
+        for (const item of Array.isArray(data) ? data : [data]) this.onmessage?.(checkedMessage(item));
+        return;
+      }
+      await discard(response);
+      throw new SdkError(
+        SdkErrorCode.ClientHttpUnexpectedContent,
+        `Unexpected content type: ${contentType}`,
+        {
+          contentType,
+        },
+      );
+    } catch (error) {
+      if (requestSignal?.aborted !== true) this.onerror?.(error as Error);
+      throw error;
+    } finally {
+      if (!streaming) settle();
+    }
+  }
+
+  /** The headers of one POST: the session's, plus the 2026-07-28 ones the body implies. */
+  private headersFor(
+    message: JSONRPCMessage,
+    extra: Record<string, string> | undefined,
+  ): Record<string, string> {
+    const sessionId = this.inner.sessionId;
+    const protocolVersion = this.inner.protocolVersion;
+    let base = this.base;
+    if (!base || base.sessionId !== sessionId || base.protocolVersion !== protocolVersion) {
+      const headers = { ...this.staticHeaders };
+      if (sessionId) headers["mcp-session-id"] = sessionId;
+      if (protocolVersion) headers["mcp-protocol-version"] = protocolVersion;
+      base = this.base = { sessionId, protocolVersion, headers };
+    }
+    const request = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    const claimed =
+      request.id === undefined
+        ? undefined
+        : (request.params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+    if (typeof claimed !== "string" && extra === undefined) return base.headers;
+    const headers = { ...base.headers };
+    if (typeof claimed === "string" && typeof request.method === "string") {
+      headers["mcp-protocol-version"] = claimed;
+      headers["mcp-method"] = request.method;
+      const field = Object.hasOwn(MCP_NAME_SOURCE, request.method)
+        ? MCP_NAME_SOURCE[request.method]
+        : undefined;
+      const name = field === undefined ? undefined : request.params?.[field];
+      if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
+    }
+    for (const [name, value] of Object.entries(extra ?? {})) {
+      const lower = name.toLowerCase();
+      if (!RESERVED_HEADERS.has(lower)) headers[lower] = value;
+    }
+    return headers;
+  }
+
+  /**
+   * Whether a refused POST is one the SDK's transport acts on and the server did not process: a
+   * redirect (followed or not by its policy) or a step-up challenge (403 `insufficient_scope`).
+   * The body is read, so the connection goes back to the pool.
+   */
+  private async handOver(response: Response): Promise<boolean> {
+    const redirect = response.status >= 300 && response.status < 400;
+    const stepUp =
+      response.status === 403 && /insufficient_scope/.test(response.headers.get("www-authenticate") ?? "");
+    if (redirect || stepUp) await discard(response);
+    return redirect || stepUp;
+  }
+
+  /** A POST the server refused, as the SDK's transport reports it. */
+  private async refused(response: Response, message: JSONRPCMessage): Promise<void> {
+    const text = await response.text().catch(() => null);
+    const request = message as {
+      id?: unknown;
+      method?: unknown;
+      params?: { _meta?: Record<string, unknown> };
+    };
+    const claimed = request.params?._meta?.[PROTOCOL_VERSION_META_KEY];
+    // On 2026-07-28 a 400 may carry the JSON-RPC error answering the request.
+    if (
+      response.status === 400 &&
+      typeof text === "string" &&
+      request.id !== undefined &&
+      typeof request.method === "string" &&
+      typeof claimed === "string" &&
+      claimed >= FIRST_MODERN_REVISION
+    ) {
+      let answer: JSONRPCMessage | undefined;
+      try {
+        answer = checkedMessage(JSON.parse(text));
+      } catch {
+        // Not a JSON-RPC message: reported as the HTTP error below.
+      }
+      if (answer && "error" in answer && answer.id === request.id) {
+        this.onmessage?.(answer);
+        return;
+      }
+    }
+    throw new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, {
+      status: response.status,
+      statusText: response.statusText,
+      text,
+    });
+  }
+
+  /**
+   * Reads an SSE answer as it arrives and delivers each message. A stream that ends before the
+   * answer, after the server gave its events ids, is resumed with Last-Event-ID by the SDK's
+   * transport, as it would have done itself.
+   */
+  private async readEvents(
+    response: Response,
+    controller: AbortController,
+    options: TransportSendOptions | undefined,
+  ): Promise<void> {
+    const intentional = () => this.closed || controller.signal.aborted;
+    let lastEventId: string | undefined;
+    let answered = false;
+    const parser = new SSEParser(
+      (event) => {
+        if (event.id !== undefined) {
+          lastEventId = event.id;
+          options?.onresumptiontoken?.(event.id);
+        }
+        if (!event.data || (event.event !== undefined && event.event !== "message")) return;
+        try {
+          const message = checkedMessage(JSON.parse(event.data));
+          if ("result" in message || "error" in message) answered = true;
+          this.onmessage?.(message);
+        } catch (error) {
+          this.onerror?.(error as Error);
+        }
+      },
+      (retryMs) => {
+        (this.inner as unknown as ReconnectingTransport)._serverRetryMs = retryMs;
+      },
+    );
+    try {
+      const body = response.body;
+      if (body) {
+        const decoder = new TextDecoder();
+        const reader = body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(decoder.decode(value, { stream: true }));
+        }
+        parser.feed(decoder.decode());
+      }
+    } catch (error) {
+      if (intentional()) return;
+      this.onerror?.(new Error(`SSE stream disconnected: ${error}`));
+    }
+    if (intentional()) return;
+    const inner = this.inner as unknown as ReconnectingTransport;
+    if (lastEventId !== undefined && !answered && typeof inner._scheduleReconnection === "function") {
+      inner._scheduleReconnection(
+        {
+          resumptionToken: lastEventId,
+          onresumptiontoken: options?.onresumptiontoken,
+          requestSignal: options?.requestSignal,
+          onRequestStreamEnd: options?.onRequestStreamEnd,
+        },
+        0,
+      );
+      return;
+    }
+    options?.onRequestStreamEnd?.();
+  }
+}
+
+/** One server-sent event: the fields the MCP transport reads. */
+interface ServerSentEvent {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+/**
+ * A server-sent events parser (the WHATWG rules: CR, LF or CRLF line ends, `:` comments, one
+ * space after the colon dropped, an event dispatched by a blank line when it has data, an `id`
+ * with NUL ignored) fed decoded text as it arrives.
+ */
+export class SSEParser {
+  private pending = "";
+  private data = "";
+  private dataLines = 0;
+  private id?: string;
+  private event?: string;
+  private first = true;
+
+  constructor(
+    private readonly onEvent: (event: ServerSentEvent) => void,
+    private readonly onRetry: (ms: number) => void = () => undefined,
+  ) {}
+
+  feed(text: string): void {
+    if (text === "") return;
+    if (this.first) {
+      this.first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    const buffer = this.pending + text;
+    let start = 0;
+    for (;;) {
+      const lf = buffer.indexOf("\n", start);
+      const cr = buffer.indexOf("\r", start);
+      if (lf === -1 && cr === -1) break;
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (end === cr) {
+        // A CR at the end of what has arrived may be the first half of a CRLF: wait for more.
+        if (end + 1 === buffer.length) break;
+        this.line(buffer.slice(start, end));
+        start = buffer.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+      } else {
+        this.line(buffer.slice(start, end));
+        start = end + 1;
+      }
+    }
+    this.pending = start === 0 ? buffer : buffer.slice(start);
+  }
+
+  private line(line: string): void {
+    if (line === "") {
+      if (this.dataLines > 0) this.onEvent({ id: this.id, event: this.event, data: this.data });
+      this.id = undefined;
+      this.event = undefined;
+      this.data = "";
+      this.dataLines = 0;
+      return;
+    }
+    if (line.charCodeAt(0) === 58) return; // ":" comment
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    switch (field) {
+      case "data":
+        this.data = this.dataLines === 0 ? value : `${this.data}\n${value}`;
+        this.dataLines++;
+        break;
+      case "event":
+        this.event = value || undefined;
+        break;
+      case "id":
+        if (!value.includes("\0")) this.id = value;
+        break;
+      case "retry":
+        if (/^\d+$/.test(value)) this.onRetry(Number.parseInt(value, 10));
+        break;
+      default:
+      // Unknown fields are ignored, as the standard says.
+    }
+  }
+}
+
+/**
+ * A JSON-RPC 2.0 message, checked as the SDK's `JSONRPCMessageSchema` checks it (a request, a
+ * notification, a result or an error; no other members), without building a zod parse per message.
+ *
+ * @throws SdkError `InvalidResult`... no: a TypeError-free `SdkError` naming what was wrong
+ */
+export function checkedMessage(value: unknown): JSONRPCMessage {
+  const problem = messageProblem(value);
+  if (problem !== undefined) {
+    throw new SdkError(SdkErrorCode.InvalidResult, `Invalid JSON-RPC message: ${problem}`, {
+      message: value,
+    });
+  }
+  return value as JSONRPCMessage;
+}
+
+function messageProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return "not an object";
+  if (value.jsonrpc !== "2.0") return 'jsonrpc is not "2.0"';
+  const hasId = "id" in value;
+  if (hasId && !isRequestId(value.id)) return "id is neither a string nor an integer";
+  if ("method" in value) {
+    if (typeof value.method !== "string") return "method is not a string";
+    if ("params" in value && value.params !== undefined && !isObject(value.params))
+      return "params is not an object";
+    return onlyKeys(value, hasId ? REQUEST_KEYS : NOTIFICATION_KEYS);
+  }
+  if ("result" in value) {
+    if (!hasId) return "a result without an id";
+    if (!isObject(value.result)) return "result is not an object";
+    return onlyKeys(value, RESULT_KEYS);
+  }
+  if ("error" in value) {
+    const error = value.error;
+    if (!isObject(error)) return "error is not an object";
+    if (!Number.isInteger(error.code)) return "error.code is not an integer";
+    if (typeof error.message !== "string") return "error.message is not a string";
+    if (hasId && value.id === undefined) return "id is undefined";
+    return onlyKeys(value, ERROR_KEYS);
+  }
+  return "neither a request, a notification, a result nor an error";
+}
+
+const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+const NOTIFICATION_KEYS = new Set(["jsonrpc", "method", "params"]);
+const RESULT_KEYS = new Set(["jsonrpc", "id", "result"]);
+const ERROR_KEYS = new Set(["jsonrpc", "id", "error"]);
+
+function onlyKeys(value: Record<string, unknown>, allowed: Set<string>): string | undefined {
+  for (const key in value) if (!allowed.has(key)) return `unexpected member "${key}"`;
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isRequestId(value: unknown): boolean {
+  return typeof value === "string" || Number.isInteger(value);
+}
+
+/** The media type without parameters, lower-cased (`text/event-stream; charset=utf-8` → `text/event-stream`). */
+function mediaType(contentType: string | null): string | undefined {
+  if (!contentType) return undefined;
+  const semicolon = contentType.indexOf(";");
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** Reads and drops a body, so the connection can serve the next request. */
+async function discard(response: Response): Promise<void> {
+  // Only the connection's reuse depends on it: a body that fails to read is dropped all the same.
+  await response.text().catch(() => undefined);
+}
+
+/**
+ * An HTTP header value as the 2026-07-28 revision encodes one: plain when it is visible ASCII
+ * without surrounding spaces, else `=?base64?{base64 of the UTF-8}?=` (as the SDK does).
+ */
+function encodeHeaderValue(value: string): string {
+  let plain =
+    value.length > 0 && value === value.trim() && !(value.startsWith("=?base64?") && value.endsWith("?="));
+  for (let index = 0; plain && index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (!(code === 9 || (code >= 32 && code <= 126))) plain = false;
+  }
+  if (plain) return value;
+  let binary = "";
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return `=?base64?${btoa(binary)}?=`;
+}
