@@ -9,6 +9,7 @@
 // skipped with a line saying so.
 //
 // Only this part: `node --import ./src/resolve-typescript.ts src/bench-engine-throughput.ts [--smoke]` in bench/.
+import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { startHttp2Balancer } from "@junction/durable-engines/http2-balancer";
@@ -36,6 +37,14 @@ export interface EngineThroughputFigures {
   /** Median over the rounds of runs / (time from the first start to the last run's end). */
   oneWorkerRunsPerSecond: number;
   twoWorkersRunsPerSecond: number;
+  /**
+   * The median over the rounds of the two setups' ratio within a round (back to back, under about
+   * the same load), rather than a ratio of medians.
+   */
+  twoWorkersVsOne: number;
+  /** Each round's runs per second, in order: how much the machine's load moved them. */
+  oneWorkerRounds: number[];
+  twoWorkersRounds: number[];
   /**
    * How the two-worker setup's measured work was spread, per worker: runs (DBOS, by executor id)
    * or invocation streams (Restate, as the balancer routed them).
@@ -148,6 +157,9 @@ async function measure(
       rounds: options.rounds,
       oneWorkerRunsPerSecond: median(perSecond.get(1)!),
       twoWorkersRunsPerSecond: median(perSecond.get(2)!),
+      twoWorkersVsOne: median(perSecond.get(2)!.map((two, round) => two / perSecond.get(1)![round]!)),
+      oneWorkerRounds: perSecond.get(1)!,
+      twoWorkersRounds: perSecond.get(2)!,
       spread: await setups[1]!.spread(),
     };
   } finally {
@@ -200,7 +212,8 @@ async function dbosSetup(postgres: Postgres, model: WireFake, workers: number): 
       processes.push(worker);
       await waitUntilReady(worker, executorId);
     }
-    client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl });
+    // A small pool: both setups' workers and clients share the cluster's 50 connections.
+    client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl, systemDatabasePoolSize: 2 });
   } catch (error) {
     await close();
     throw error;
@@ -312,6 +325,10 @@ async function restateSetup(server: RestateServer, model: WireFake, workers: num
   };
 }
 
+function range(rounds: number[]): string {
+  return `${Math.min(...rounds).toFixed(1)}–${Math.max(...rounds).toFixed(1)}`;
+}
+
 function engineName(engine: EngineThroughputFigures["engine"]): string {
   return engine === "dbos" ? "DBOS" : "Restate";
 }
@@ -324,14 +341,14 @@ export function throughputSection(figures: ThroughputFigures): string {
       ["engine", "runs/s, 1 worker", "runs/s, 2 workers", "2 workers vs 1", "work per worker (2 workers)"],
       figures.engines.map((f) => [
         engineName(f.engine),
-        f.oneWorkerRunsPerSecond.toFixed(1),
-        f.twoWorkersRunsPerSecond.toFixed(1),
-        formatRatio(f.twoWorkersRunsPerSecond / f.oneWorkerRunsPerSecond),
+        `${f.oneWorkerRunsPerSecond.toFixed(1)} (${range(f.oneWorkerRounds)})`,
+        `${f.twoWorkersRunsPerSecond.toFixed(1)} (${range(f.twoWorkersRounds)})`,
+        `${formatRatio(f.twoWorkersVsOne)}*`,
         `${f.spread.join(" / ")} ${f.engine === "dbos" ? "runs" : "invocation streams"}`,
       ]),
     ),
     "",
-    `Completed Agent runs per second: ${first?.runs ?? 0} runs started at once, the clock stopped when the last one has ended; the median of ${first?.rounds ?? 0} rounds per setup, the one-worker and the two-worker setups taking turns (who goes first alternates). Each run is a real Agent (provider-chatcompletions against one local Chat Completions fake in the bench's process): a model step asking for one tool call, a local read-only tool that \`annotationPolicy()\` lets run unasked, a model step answering; every run's answer and the model's request count (two per run) are checked. DBOS: worker processes with their own executor ids (and leases) on one PostgreSQL database, the runs enqueued from the bench with \`DBOSClient.enqueue\` on a queue every worker registered (\`workerConcurrency: ${DBOS_QUEUE.workerConcurrency}\`, \`minPollingIntervalMs: ${DBOS_QUEUE.pollingIntervalMs}\`: one worker runs at most ${DBOS_QUEUE.workerConcurrency} at a time, two ${2 * DBOS_QUEUE.workerConcurrency}); the end is read from DBOS's workflow status every 20 ms. Restate: worker endpoints behind one HTTP/2 balancer registered as one deployment (the balancer is in both setups), the runs submitted at the ingress and awaited with \`workflowAttach\`. All on this machine: the workers, PostgreSQL or restate-server, the model fake and the balancer share its cores, so a second worker adds a process, not a machine. Only this part: \`node --import ./src/resolve-typescript.ts src/bench-engine-throughput.ts\` in bench/.`,
+    `Completed Agent runs per second: ${first?.runs ?? 0} runs started at once, the clock stopped when the last one has ended; the median of ${first?.rounds ?? 0} rounds per setup (in brackets: the slowest and the fastest round), the one-worker and the two-worker setups taking turns (who goes first alternates). Each run is a real Agent (provider-chatcompletions against one local Chat Completions fake in the bench's process): a model step asking for one tool call, a local read-only tool that \`annotationPolicy()\` lets run unasked, a model step answering; every run's answer and the model's request count (two per run) are checked. DBOS: worker processes with their own executor ids (and leases) on one PostgreSQL database, the runs enqueued from the bench with \`DBOSClient.enqueue\` on a queue every worker registered (\`workerConcurrency: ${DBOS_QUEUE.workerConcurrency}\`, \`minPollingIntervalMs: ${DBOS_QUEUE.pollingIntervalMs}\`: one worker runs at most ${DBOS_QUEUE.workerConcurrency} at a time, two ${2 * DBOS_QUEUE.workerConcurrency}); the end is read from DBOS's workflow status every 20 ms. Restate: worker endpoints behind one HTTP/2 balancer registered as one deployment (the balancer is in both setups), the runs submitted at the ingress and awaited with \`workflowAttach\`. All on this machine (${cpus().length} cores): the workers, PostgreSQL or restate-server, and the bench's process (the model fake, the balancer, the client) share its cores, so a second worker adds a process, not a machine; on a shared machine the rounds move with its load (the brackets).\n\n\\* The median of the rounds' ratios (the two setups ran back to back in each round), rather than a ratio of medians. Only this part: \`node --import ./src/resolve-typescript.ts src/bench-engine-throughput.ts\` in bench/.`,
     ...(figures.skipped.length ? ["", ...figures.skipped] : []),
   ].join("\n");
 }
