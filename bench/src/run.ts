@@ -17,6 +17,7 @@ import {
 import { benchDurableEngines, type DurableEngineFigures } from "./bench-durable-engines.ts";
 import {
   benchEngineThroughput,
+  THROUGHPUT_SETTINGS,
   type ThroughputFigures,
   throughputSection,
 } from "./bench-engine-throughput.ts";
@@ -97,9 +98,7 @@ const engines = skipEngines
   : await benchDurableEngines({ steps: 200, rounds: 11, resumeRuns: 5, log });
 const throughput = process.argv.includes("--no-engines")
   ? undefined
-  : await benchEngineThroughput(
-      smoke ? { runs: 4, rounds: 1, warmUp: 1, log } : { runs: 50, rounds: 5, warmUp: 10, log },
-    );
+  : await benchEngineThroughput({ ...THROUGHPUT_SETTINGS[smoke ? "smoke" : "full"], log });
 const skipFootprint = smoke || process.argv.includes("--no-footprint");
 if (!skipFootprint)
   log("bench: installed footprint (packs, then installs from tarballs and the npm registry)…");
