@@ -12,6 +12,8 @@ export interface RunStateSigningFigures {
   signAndVerifyMs: number;
   /** 95th percentile of the same. */
   p95Ms: number;
+  /** Measured rounds (after 20 to warm up). */
+  rounds: number;
 }
 
 const MESSAGES = 50;
@@ -38,6 +40,7 @@ export async function benchRunStateSigning(rounds: number): Promise<RunStateSign
     bytes,
     signAndVerifyMs: median(samples),
     p95Ms: percentile(samples, 0.95),
+    rounds,
   };
 }
 

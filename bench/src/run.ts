@@ -15,6 +15,12 @@ import {
   TARGET_MESSAGES,
 } from "./bench-conversation-cost.ts";
 import { benchDurableEngines, type DurableEngineFigures } from "./bench-durable-engines.ts";
+import {
+  benchEngineThroughput,
+  THROUGHPUT_SETTINGS,
+  type ThroughputFigures,
+  throughputSection,
+} from "./bench-engine-throughput.ts";
 import { benchFootprint, type FootprintFigures } from "./bench-footprint.ts";
 import { benchImportTime, type ImportFigures } from "./bench-import-time.ts";
 import { benchMCPCalls, type CallFigures, CONCURRENCY_LEVELS, type PairedRatios } from "./bench-mcp-calls.ts";
@@ -26,6 +32,7 @@ import {
   servedTable,
   servedTargets,
 } from "./bench-mcp-server.ts";
+import { benchRunStateSigning, type RunStateSigningFigures } from "./bench-run-state-signing.ts";
 import { benchToolSearch, setFigures, type ToolSearchFigures } from "./bench-tool-search.ts";
 import { benchTracingOverhead, type TracingOverheadFigures } from "./bench-tracing-overhead.ts";
 import {
@@ -44,8 +51,10 @@ const SMOKE_DEADLINE_MS = 180_000;
 
 // `--smoke`: every measurement once with a handful of calls, no footprint, no targets, nothing
 // written: it shows the benchmark still runs (the root `ci` script runs it), not how fast anything is.
-// `--no-footprint`: a full run without the installs. `--no-engines`: without the durable engines
-// (a smoke run never starts them: it needs neither PostgreSQL nor the Restate server).
+// `--no-footprint`: a full run without the installs. `--no-engines`: without the durable engines.
+// A smoke run leaves out the engines' step overhead and restart rows (minutes of work) but runs a
+// handful of runs per second on each engine (DBOS only where PostgreSQL is installed: a line says
+// when it is not; the Restate server comes from npm).
 const mode: BenchMode = process.argv.includes("--smoke") ? "smoke" : "full";
 const smoke = mode === "smoke";
 // `--mcp-calls [stdio|http] [--rounds N]`: only the MCP tool calls section (both transports unless
@@ -96,6 +105,8 @@ const turns = await benchConversationTurns(
 const agentHeap = benchAgentHeap(
   smoke ? { priorMessages: 40, samples: 1 } : { priorMessages: TARGET_MESSAGES, samples: 3 },
 );
+log("bench: signing and verifying a run state…");
+const signing = await benchRunStateSigning(smoke ? 5 : 500);
 log("bench: tracing overhead per step…");
 const tracing = await benchTracingOverhead(smoke ? 3 : 60);
 log("bench: tool search on captured tool lists…");
@@ -113,11 +124,27 @@ if (skipEngines) {
 const engines = skipEngines
   ? undefined
   : await benchDurableEngines({ steps: 200, rounds: 11, resumeRuns: 5, log });
+const throughput = process.argv.includes("--no-engines")
+  ? undefined
+  : await benchEngineThroughput({ ...THROUGHPUT_SETTINGS[smoke ? "smoke" : "full"], log });
 const skipFootprint = smoke || process.argv.includes("--no-footprint");
 if (!skipFootprint)
   log("bench: installed footprint (packs, then installs from tarballs and the npm registry)…");
 const footprint = skipFootprint ? [] : await benchFootprint();
-checkFigures({ calls, paired, served, connect, agent, turns, agentHeap, imports, footprint, engines });
+checkFigures({
+  calls,
+  paired,
+  served,
+  connect,
+  agent,
+  turns,
+  agentHeap,
+  signing,
+  imports,
+  footprint,
+  engines,
+  throughput,
+});
 
 const header = machine();
 const callsSection = [
@@ -139,10 +166,12 @@ const targets = smoke
       agent,
       turns,
       agentHeap,
+      signing,
       tracing,
       imports,
       footprint,
       engines,
+      throughput,
       toolSearch: toolSearchFigures,
     });
 const wholeRun = `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s. Reproduce with \`pnpm bench\`.`;
@@ -172,6 +201,10 @@ const report = [
   "",
   conversationSection(turns, agentHeap),
   "",
+  "## Signing a run state",
+  "",
+  signingTable(signing),
+  "",
   "## Tracing overhead per step",
   "",
   tracingTable(tracing),
@@ -179,6 +212,10 @@ const report = [
   "## Durable engines",
   "",
   engines ? enginesSection(engines) : "Not measured in this run (`--smoke` or `--no-engines`).",
+  "",
+  "### Runs per second, one worker and two",
+  "",
+  throughput ? throughputSection(throughput) : "Not measured in this run (`--no-engines`).",
   "",
   "## Tool search and deferred tools",
   "",
@@ -218,9 +255,11 @@ function checkFigures(figures: {
   agent: AgentOverheadFigures;
   turns: ConversationTurnFigures[];
   agentHeap: AgentHeapFigures;
+  signing: RunStateSigningFigures;
   imports: ImportFigures[];
   footprint: FootprintFigures[];
   engines: DurableEngineFigures | undefined;
+  throughput: ThroughputFigures | undefined;
 }): void {
   const wrong: string[] = [];
   const positive = (label: string, value: number) => {
@@ -256,6 +295,7 @@ function checkFigures(figures: {
   }
   positive("the bare conversation's heap", figures.agentHeap.conversationBytes);
   positive("an Agent's heap after a send", figures.agentHeap.afterSendBytes);
+  positive("sign + verify a run state", figures.signing.signAndVerifyMs);
   for (const f of figures.imports) positive(`cold import of ${f.name}`, f.ms);
   for (const f of figures.footprint) positive(`footprint of ${f.name}`, f.bytes);
   for (const f of figures.engines?.steps ?? []) {
@@ -265,6 +305,10 @@ function checkFigures(figures: {
   for (const f of figures.engines?.resumes ?? []) {
     positive(`${f.engine} approval to next model request`, f.approvalToModelMs);
     positive(`${f.engine} worker start to the question asked again`, f.workerToQuestionMs);
+  }
+  for (const f of figures.throughput?.engines ?? []) {
+    positive(`${f.engine} runs per second with one worker`, f.oneWorkerRunsPerSecond);
+    positive(`${f.engine} runs per second with two workers`, f.twoWorkersRunsPerSecond);
   }
   if (wrong.length > 0) throw new Error(`bench: figures missing or wrong:\n  ${wrong.join("\n  ")}`);
 }
@@ -454,6 +498,24 @@ function conversationSection(turns: ConversationTurnFigures[], heap: AgentHeapFi
   ].join("\n");
 }
 
+function signingTable(f: RunStateSigningFigures): string {
+  return [
+    table(
+      ["run state", "KB", "sign + verify ms (median)", "p95 ms"],
+      [
+        [
+          `stopped for an approval after ${f.messages} messages`,
+          (f.bytes / 1024).toFixed(0),
+          formatMs(f.signAndVerifyMs),
+          formatMs(f.p95Ms),
+        ],
+      ],
+    ),
+    "",
+    `One \`signRunState\` and one \`verifyRunState\` (which parses the state too) with a \`runStateKey\` imported once, as an application keeping its key does: the state of an Agent's run that stopped for an approval after a conversation of questions, tool calls and 2 KB tool results; ${f.rounds} rounds after 20 to warm up. Only this part: \`pnpm --filter @junction/bench bench:run-state\`.`,
+  ].join("\n");
+}
+
 function tracingTable(f: TracingOverheadFigures): string {
   return [
     table(
@@ -571,10 +633,12 @@ function targetsTable(figures: {
   agent: AgentOverheadFigures;
   turns: ConversationTurnFigures[];
   agentHeap: AgentHeapFigures;
+  signing: RunStateSigningFigures;
   tracing: TracingOverheadFigures;
   imports: ImportFigures[];
   footprint: FootprintFigures[];
   engines: DurableEngineFigures | undefined;
+  throughput: ThroughputFigures | undefined;
   toolSearch: ToolSearchFigures;
 }): string {
   const {
@@ -585,10 +649,12 @@ function targetsTable(figures: {
     agent,
     turns,
     agentHeap,
+    signing,
     tracing,
     imports,
     footprint,
     engines,
+    throughput,
     toolSearch,
   } = figures;
   const rows: string[][] = callTargets(calls, paired);
@@ -619,6 +685,11 @@ function targetsTable(figures: {
     `an Agent's heap after a send ≤ 1.3× its conversation (${agentHeap.priorMessages} messages)`,
     `${formatRatio(heapRatio)} (${(agentHeap.afterSendBytes / 1e6).toFixed(1)} vs ${(agentHeap.conversationBytes / 1e6).toFixed(1)} MB)`,
     verdict(heapRatio <= 1.3),
+  ]);
+  rows.push([
+    `sign + verify a run state (${signing.messages} messages) < 1 ms`,
+    `${formatMs(signing.signAndVerifyMs)} ms (p95 ${formatMs(signing.p95Ms)} ms)`,
+    verdict(signing.signAndVerifyMs < 1),
   ]);
   rows.push([
     "tracing overhead ≤ 0.2 ms per step (no-op exporter)",
@@ -689,6 +760,15 @@ function targetsTable(figures: {
     ]);
   }
   for (const line of engines?.skipped ?? []) rows.push([line, "—", "not measured"]);
+  // No target was set for throughput: the rows show it beside the others, measured.
+  for (const f of throughput?.engines ?? []) {
+    rows.push([
+      `${engineName(f.engine)}: runs per second with two workers (${f.runs} runs at once; no target)`,
+      `${f.twoWorkersRunsPerSecond.toFixed(1)} vs ${f.oneWorkerRunsPerSecond.toFixed(1)} with one (${formatRatio(f.twoWorkersVsOne)})`,
+      "measured",
+    ]);
+  }
+  for (const line of throughput?.skipped ?? []) rows.push([line, "—", "not measured"]);
   return table(["target", "measured", "verdict"], rows);
 }
 
