@@ -1,9 +1,10 @@
 import { canonicalJSON, type ResumeDecision } from "@junction/core";
-import { errorMessage, isAbortError } from "@junction/types";
+import { errorMessage, isAbortError, JunctionError } from "@junction/types";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+import type { PassThroughRelay } from "./pass-through.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, type TaskStore } from "./task-store.js";
 
 /** The MCP tasks extension (SEP-2663). */
@@ -44,6 +45,7 @@ export class AgentTasks {
   readonly #store: TaskStore;
   readonly #key: Promise<CryptoKey>;
   readonly #runners: Map<string, AgentRunner>;
+  readonly #relay: PassThroughRelay | undefined;
   readonly #live = new Map<string, AbortController>();
   readonly #running = new Map<string, number>();
   readonly #maxConcurrentRuns: number;
@@ -53,7 +55,10 @@ export class AgentTasks {
   /** Writes of one task, in order (progress, status changes). */
   readonly #writes = new Map<string, Promise<void>>();
 
-  constructor(options: MCPTaskOptions, parts: { key: Uint8Array; runners: Map<string, AgentRunner> }) {
+  constructor(
+    options: MCPTaskOptions,
+    parts: { key: Uint8Array; runners: Map<string, AgentRunner>; relay?: PassThroughRelay | undefined },
+  ) {
     this.#store = options.store ?? new InMemoryTaskStore();
     this.#key = globalThis.crypto.subtle.importKey(
       "raw",
@@ -63,6 +68,7 @@ export class AgentTasks {
       ["sign", "verify"],
     );
     this.#runners = parts.runners;
+    this.#relay = parts.relay;
     this.#maxConcurrentRuns = options.maxConcurrentRuns ?? 4;
     this.#maxOpenTasks = options.maxOpenTasks ?? 100;
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -218,12 +224,18 @@ export class AgentTasks {
     };
     void (async () => {
       try {
-        const outcome = await runner.run(input, {
-          signal: controller.signal,
-          onProgress: (progress) => {
-            if (progress.message) void write({ statusMessage: progress.message }).catch(() => undefined);
-          },
-        });
+        const run = () =>
+          runner.run(input, {
+            signal: controller.signal,
+            onProgress: (progress) => {
+              if (progress.message) void write({ statusMessage: progress.message }).catch(() => undefined);
+            },
+          });
+        // A run in the background has no client request to forward an upstream request through:
+        // its own scope refuses it (and keeps it from being taken for another call's).
+        const outcome = this.#relay
+          ? await this.#relay.run({ tool: runner.name, forward: refuseInTask(runner.name) }, run)
+          : await run();
         if (outcome.kind === "answer") {
           await write({
             status: "completed",
@@ -296,6 +308,16 @@ export class AgentTasks {
     const mac = await globalThis.crypto.subtle.sign("HMAC", key, encode(canonicalJSON(rest)));
     await this.#store.put({ ...rest, signature: toHex(new Uint8Array(mac)) });
   }
+}
+
+function refuseInTask(tool: string) {
+  return (method: string): Promise<unknown> =>
+    Promise.reject(
+      new JunctionError(
+        "mcp-capability-missing",
+        `An upstream MCP server sent ${method} during the task of "${tool}": a request from an agent's MCP server is not forwarded to a task's client yet (call the tool without a task to have it forwarded).`,
+      ),
+    );
 }
 
 function isTerminal(status: string): boolean {

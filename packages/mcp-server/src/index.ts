@@ -9,6 +9,12 @@ export {
 } from "./http-handler.js";
 export type { LegacySessionOptions } from "./legacy-sessions.js";
 export { createMCPServer, gateway, MCPServer } from "./mcp-server.js";
+export {
+  createPassThrough,
+  type ForwardedMethod,
+  type MCPPassThrough,
+  type PassThroughOptions,
+} from "./pass-through.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 export type {
   GatewaySource,

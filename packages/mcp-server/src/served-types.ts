@@ -10,6 +10,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import type { ZodObject, z } from "zod";
 import type { MCPTaskOptions } from "./agent-tasks.js";
+import type { MCPPassThrough } from "./pass-through.js";
 
 /** What a resource or prompt handler gets besides its input. */
 export interface MCPRequestContext {
@@ -135,6 +136,12 @@ export interface MCPServerOptions {
    * approval becomes the task's input request. Omitted: every call runs within the request.
    */
   tasks?: MCPTaskOptions;
+  /**
+   * Forwards what upstream MCP servers ask during a served call (elicitation, sampling) to the
+   * client that made the call: the gateway's connections (`mcps`) and the MCP connections of
+   * served agents, each made with `passThrough.handlers`.
+   */
+  passThrough?: MCPPassThrough;
   /**
    * Called on every SDK server instance after Junction registered its tools, resources and prompts:
    * register what Junction does not wrap yet (logging, elicitation or sampling on 2025 sessions)
