@@ -21,6 +21,7 @@ export type {
   MCPGatewayEntry,
   MCPRequestContext,
   MCPServeContext,
+  MCPServedRequest,
   MCPServerOptions,
   MCPServerPrompt,
   MCPServerResource,

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
 import { AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
+import { wrapRequestHandlers } from "./request-hook.js";
 import { registerServedAgentTool } from "./serve-agent-tool.js";
 import { registerGatewayTool } from "./serve-gateway-tool.js";
 import { serveTasks } from "./serve-tasks.js";
@@ -148,6 +149,7 @@ export class MCPServer {
     for (const prompt of this.#prompts) registerPrompt(server, prompt);
     if (this.#tasks && context.era === "modern") serveTasks(server, this.#tasks);
     await options.configure?.(server, context);
+    if (options.aroundRequest) wrapRequestHandlers(server, options.aroundRequest);
     return server;
   }
 

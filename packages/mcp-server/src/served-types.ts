@@ -87,6 +87,24 @@ export interface GatewaySource {
   ): Promise<ToolResult>;
 }
 
+/** A request the server is about to handle, as `aroundRequest` sees it. */
+export interface MCPServedRequest {
+  /** The JSON-RPC method, such as `tools/call`. */
+  method: string;
+  /** The JSON-RPC request id. */
+  id: string | number;
+  /** The request's params as sent (untrusted). */
+  params: Record<string, unknown>;
+  /** The request's `_meta` less the 2026-07-28 envelope keys: where a caller's `traceparent` is. */
+  meta: Record<string, unknown>;
+  /** How it came: over stdio, or over Streamable HTTP. */
+  transport: "stdio" | "http";
+  /** The 2025-11-25 session (`Mcp-Session-Id`), when there is one. */
+  sessionId?: string;
+  /** The protocol revision of the request (2026-07-28) or the session's (2025). */
+  protocolVersion?: string;
+}
+
 /** Which era and request an SDK server instance is built for (the SDK's `McpRequestContext`). */
 export interface MCPServeContext {
   era: "legacy" | "modern";
@@ -149,4 +167,12 @@ export interface MCPServerOptions {
    * 2025-11-25 session, and per stdio connection.
    */
   configure?: (server: McpServer, context: MCPServeContext) => void | Promise<void>;
+  /**
+   * Runs around the handling of every request (`handle()` runs the server's own handler and
+   * resolves with its result): for instrumentation. `@junction/otel`'s `instrumentMCPServer`
+   * sets it to open an `mcp.server` span per request that continues the caller's trace
+   * (`_meta.traceparent`) and is the current context of the handler, so a served agent's spans
+   * are its children.
+   */
+  aroundRequest?: (request: MCPServedRequest, handle: () => Promise<unknown>) => Promise<unknown>;
 }
