@@ -163,3 +163,39 @@ describe.each(ERAS)("a served agent whose MCP connection speaks %s", (upstreamEr
     expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain("Hello, Ada!");
   });
 });
+
+describe("a served agent run as a task", () => {
+  it("refuses its MCP tool's elicitation, saying a task's client is not asked yet", async () => {
+    const passThrough = createPassThrough();
+    const asking = upstream("2025-11-25", passThrough);
+    closing.push(asking);
+    await asking.connect();
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "c1", name: "ask_name", input: {} }] },
+      { text: "Nobody answered." },
+    ]);
+    const agent = new Agent({ provider, model: "scripted", mcps: [asking] });
+    const server = await serveHTTP(
+      createMCPServer({
+        name: "agents",
+        version: "1.0.0",
+        passThrough,
+        tasks: {},
+        tools: [agentTool(agent, { name: "ask_greeter", description: "Asks the greeter agent" })],
+      }),
+    );
+    closing.push(server);
+    const asked = { elicitation: [] as unknown[], sampling: [] as unknown[] };
+    const outer = new MCP({ transport: "http", url: server.url, protocolVersion: "2026-07-28", handlers: answering(asked) });
+    closing.push(outer);
+    await outer.connect();
+    expect(await outer.callTool("ask_greeter", { request: "Who is there?" })).toEqual({
+      content: [{ type: "text", text: "Nobody answered." }],
+      isError: false,
+    });
+    expect(asked.elicitation).toEqual([]);
+    expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain(
+      'sent elicitation/create during the task of \\"ask_greeter\\": a request from an agent\'s MCP server is not forwarded to a task\'s client yet',
+    );
+  });
+});
