@@ -1,9 +1,10 @@
-import { canonicalJSON, type ResumeDecision } from "@junction/core";
+import { canonicalJSON, type PendingToolCall, type ResumeDecision } from "@junction/core";
 import { errorMessage, isAbortError, JunctionError } from "@junction/types";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+import type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
 import type { PassThroughRelay } from "./pass-through.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, type TaskStore } from "./task-store.js";
 
@@ -29,6 +30,13 @@ export interface MCPTaskOptions {
   pollIntervalMs?: number;
   /** How long a task is kept after it was created. @default 604800000 (7 days) */
   ttlMs?: number;
+  /**
+   * Runs the agent tools' runs on a durable engine instead of in this process: the task is the
+   * engine's run (same id), `tasks/get` reads its status and pending approvals from the engine,
+   * `tasks/update` answers through it, and any process with the same store and `stateKey`
+   * serves the task. `maxConcurrentRuns` does not apply (the engine runs them).
+   */
+  runs?: DurableAgentRuns;
 }
 
 /** A task as `tasks/get` (a `DetailedTask`) and a `CreateTaskResult` show it. */
@@ -46,6 +54,7 @@ export class AgentTasks {
   readonly #key: Promise<CryptoKey>;
   readonly #runners: Map<string, AgentRunner>;
   readonly #relay: PassThroughRelay | undefined;
+  readonly #runs: DurableAgentRuns | undefined;
   readonly #live = new Map<string, AbortController>();
   readonly #running = new Map<string, number>();
   readonly #maxConcurrentRuns: number;
@@ -69,6 +78,7 @@ export class AgentTasks {
     );
     this.#runners = parts.runners;
     this.#relay = parts.relay;
+    this.#runs = options.runs;
     this.#maxConcurrentRuns = options.maxConcurrentRuns ?? 4;
     this.#maxOpenTasks = options.maxOpenTasks ?? 100;
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -84,7 +94,7 @@ export class AgentTasks {
   async start(tool: string, args: unknown, owner: string): Promise<TaskView> {
     const runner = this.#runner(tool);
     const input = runner.parse(args);
-    if ((this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
+    if (!this.#runs && (this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Too many agent runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
@@ -112,14 +122,16 @@ export class AgentTasks {
       lastUpdatedAt: now,
       ttlMs: this.#ttlMs,
     };
+    if (this.#runs) record.runId = record.taskId;
     await this.#save(record);
-    this.#launch(runner, record, input);
+    if (this.#runs) await this.#runs.start({ tool, runId: record.taskId, request: input.request });
+    else this.#launch(runner, record, input);
     return { resultType: "task", ...this.#view(record) };
   }
 
   /** `tasks/get`: the task, its input requests while it waits, its result once done. */
   async get(taskId: string, owner: string): Promise<TaskView> {
-    const record = await this.#load(taskId, owner);
+    const record = await this.#durable(await this.#load(taskId, owner));
     const view: TaskView = this.#view(record);
     if (record.status === "input_required" && record.pending) {
       const inputRequests: Record<string, unknown> = {};
@@ -144,7 +156,19 @@ export class AgentTasks {
    * an answer, the run resumes.
    */
   async update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
-    const record = await this.#load(taskId, owner);
+    const record = await this.#durable(await this.#load(taskId, owner));
+    if (this.#runs) {
+      if (record.status !== "input_required" || !record.pending || !record.runId) return;
+      const answers: [PendingToolCall, ResumeDecision][] = [];
+      for (const item of record.pending) {
+        const key = approvalKey(item);
+        const decision = Object.hasOwn(inputResponses, key) ? decisionOf(inputResponses[key]) : undefined;
+        if (decision === undefined) return;
+        answers.push([item, decision]);
+      }
+      for (const [item, decision] of answers) await this.#runs.answer(record.runId, item, decision);
+      return;
+    }
     if (record.status !== "input_required" || !record.state || !record.pending) return;
     const decisions: Record<string, ResumeDecision> = {};
     for (const item of record.pending) {
@@ -171,6 +195,7 @@ export class AgentTasks {
     const record = await this.#load(taskId, owner);
     if (isTerminal(record.status)) return;
     this.#live.get(taskId)?.abort();
+    if (this.#runs && record.runId) await this.#runs.cancel(record.runId);
     const cancelled: AgentTaskRecord = {
       ...record,
       status: "cancelled",
@@ -185,6 +210,50 @@ export class AgentTasks {
   /** Aborts every run going in this process (their tasks stay as stored). */
   close(): void {
     for (const controller of this.#live.values()) controller.abort();
+  }
+
+  /**
+   * A durable run's task as the engine has it now (status, pending calls, result); an ended one
+   * is kept so, and the engine is not asked again. A task run in this process is as stored.
+   */
+  async #durable(record: AgentTaskRecord): Promise<AgentTaskRecord> {
+    if (!this.#runs || !record.runId || isTerminal(record.status)) return record;
+    const now: DurableRunStatus = await this.#runs.status(record.runId);
+    const next: AgentTaskRecord = { ...record, lastUpdatedAt: new Date().toISOString() };
+    delete next.pending;
+    switch (now.status) {
+      case "working":
+        next.status = "working";
+        next.statusMessage = now.statusMessage ?? "Working";
+        return next;
+      case "input_required": {
+        const names = [...new Set(now.pending.map((call) => `"${call.name}"`))].join(", ");
+        next.status = "input_required";
+        next.statusMessage = `Waiting for a person to approve the call to ${names}`;
+        next.pending = now.pending;
+        return next;
+      }
+      case "completed":
+        next.status = "completed";
+        next.statusMessage = "Done";
+        next.result = toCallToolResult(now.result);
+        break;
+      case "failed":
+        next.status = "completed";
+        next.statusMessage = `Failed: ${now.message}`;
+        next.result = toolErrorResult(record.tool, new JunctionError("tool-execution-failed", now.message));
+        break;
+      case "cancelled":
+        next.status = "cancelled";
+        next.statusMessage = "Cancelled";
+        break;
+      default: {
+        const never: never = now;
+        throw new JunctionError("invalid-argument", `Unknown durable run status ${JSON.stringify(never)}.`);
+      }
+    }
+    await this.#save(next);
+    return next;
   }
 
   #runner(tool: string): AgentRunner {

@@ -1,6 +1,7 @@
 export { type MCPTaskOptions, TASKS_EXTENSION } from "./agent-tasks.js";
 export { type AgentToolInput, type AgentToolOptions, agentTool } from "./agent-tool.js";
 export { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+export type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
 export {
   createMCPHTTPHandler,
   type MCPHTTPAuthOptions,

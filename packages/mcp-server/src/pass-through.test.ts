@@ -186,7 +186,12 @@ describe("a served agent run as a task", () => {
     );
     closing.push(server);
     const asked = { elicitation: [] as unknown[], sampling: [] as unknown[] };
-    const outer = new MCP({ transport: "http", url: server.url, protocolVersion: "2026-07-28", handlers: answering(asked) });
+    const outer = new MCP({
+      transport: "http",
+      url: server.url,
+      protocolVersion: "2026-07-28",
+      handlers: answering(asked),
+    });
     closing.push(outer);
     await outer.connect();
     expect(await outer.callTool("ask_greeter", { request: "Who is there?" })).toEqual({
@@ -195,7 +200,7 @@ describe("a served agent run as a task", () => {
     });
     expect(asked.elicitation).toEqual([]);
     expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain(
-      'sent elicitation/create during the task of \\"ask_greeter\\": a request from an agent\'s MCP server is not forwarded to a task\'s client yet',
+      "sent elicitation/create during the task of \\\"ask_greeter\\\": a request from an agent's MCP server is not forwarded to a task's client yet",
     );
   });
 });
