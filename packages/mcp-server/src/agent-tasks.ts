@@ -1,9 +1,11 @@
-import { canonicalJSON, type ResumeDecision } from "@junction/core";
-import { errorMessage, isAbortError } from "@junction/types";
+import { canonicalJSON, type PendingToolCall, type ResumeDecision } from "@junction/core";
+import { errorMessage, isAbortError, JunctionError } from "@junction/types";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+import type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
+import type { PassThroughRelay } from "./pass-through.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, type TaskStore } from "./task-store.js";
 
 /** The MCP tasks extension (SEP-2663). */
@@ -28,6 +30,13 @@ export interface MCPTaskOptions {
   pollIntervalMs?: number;
   /** How long a task is kept after it was created. @default 604800000 (7 days) */
   ttlMs?: number;
+  /**
+   * Runs the agent tools' runs on a durable engine instead of in this process: the task is the
+   * engine's run (same id), `tasks/get` reads its status and pending approvals from the engine,
+   * `tasks/update` answers through it, and any process with the same store and `stateKey`
+   * serves the task. `maxConcurrentRuns` does not apply (the engine runs them).
+   */
+  runs?: DurableAgentRuns;
 }
 
 /** A task as `tasks/get` (a `DetailedTask`) and a `CreateTaskResult` show it. */
@@ -44,6 +53,8 @@ export class AgentTasks {
   readonly #store: TaskStore;
   readonly #key: Promise<CryptoKey>;
   readonly #runners: Map<string, AgentRunner>;
+  readonly #relay: PassThroughRelay | undefined;
+  readonly #runs: DurableAgentRuns | undefined;
   readonly #live = new Map<string, AbortController>();
   readonly #running = new Map<string, number>();
   readonly #maxConcurrentRuns: number;
@@ -53,7 +64,10 @@ export class AgentTasks {
   /** Writes of one task, in order (progress, status changes). */
   readonly #writes = new Map<string, Promise<void>>();
 
-  constructor(options: MCPTaskOptions, parts: { key: Uint8Array; runners: Map<string, AgentRunner> }) {
+  constructor(
+    options: MCPTaskOptions,
+    parts: { key: Uint8Array; runners: Map<string, AgentRunner>; relay?: PassThroughRelay | undefined },
+  ) {
     this.#store = options.store ?? new InMemoryTaskStore();
     this.#key = globalThis.crypto.subtle.importKey(
       "raw",
@@ -63,6 +77,8 @@ export class AgentTasks {
       ["sign", "verify"],
     );
     this.#runners = parts.runners;
+    this.#relay = parts.relay;
+    this.#runs = options.runs;
     this.#maxConcurrentRuns = options.maxConcurrentRuns ?? 4;
     this.#maxOpenTasks = options.maxOpenTasks ?? 100;
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -78,7 +94,7 @@ export class AgentTasks {
   async start(tool: string, args: unknown, owner: string): Promise<TaskView> {
     const runner = this.#runner(tool);
     const input = runner.parse(args);
-    if ((this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
+    if (!this.#runs && (this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Too many agent runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
@@ -106,14 +122,16 @@ export class AgentTasks {
       lastUpdatedAt: now,
       ttlMs: this.#ttlMs,
     };
+    if (this.#runs) record.runId = record.taskId;
     await this.#save(record);
-    this.#launch(runner, record, input);
+    if (this.#runs) await this.#runs.start({ tool, runId: record.taskId, request: input.request });
+    else this.#launch(runner, record, input);
     return { resultType: "task", ...this.#view(record) };
   }
 
   /** `tasks/get`: the task, its input requests while it waits, its result once done. */
   async get(taskId: string, owner: string): Promise<TaskView> {
-    const record = await this.#load(taskId, owner);
+    const record = await this.#durable(await this.#load(taskId, owner));
     const view: TaskView = this.#view(record);
     if (record.status === "input_required" && record.pending) {
       const inputRequests: Record<string, unknown> = {};
@@ -138,7 +156,19 @@ export class AgentTasks {
    * an answer, the run resumes.
    */
   async update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
-    const record = await this.#load(taskId, owner);
+    const record = await this.#durable(await this.#load(taskId, owner));
+    if (this.#runs) {
+      if (record.status !== "input_required" || !record.pending || !record.runId) return;
+      const answers: [PendingToolCall, ResumeDecision][] = [];
+      for (const item of record.pending) {
+        const key = approvalKey(item);
+        const decision = Object.hasOwn(inputResponses, key) ? decisionOf(inputResponses[key]) : undefined;
+        if (decision === undefined) return;
+        answers.push([item, decision]);
+      }
+      for (const [item, decision] of answers) await this.#runs.answer(record.runId, item, decision);
+      return;
+    }
     if (record.status !== "input_required" || !record.state || !record.pending) return;
     const decisions: Record<string, ResumeDecision> = {};
     for (const item of record.pending) {
@@ -165,6 +195,7 @@ export class AgentTasks {
     const record = await this.#load(taskId, owner);
     if (isTerminal(record.status)) return;
     this.#live.get(taskId)?.abort();
+    if (this.#runs && record.runId) await this.#runs.cancel(record.runId);
     const cancelled: AgentTaskRecord = {
       ...record,
       status: "cancelled",
@@ -179,6 +210,50 @@ export class AgentTasks {
   /** Aborts every run going in this process (their tasks stay as stored). */
   close(): void {
     for (const controller of this.#live.values()) controller.abort();
+  }
+
+  /**
+   * A durable run's task as the engine has it now (status, pending calls, result); an ended one
+   * is kept so, and the engine is not asked again. A task run in this process is as stored.
+   */
+  async #durable(record: AgentTaskRecord): Promise<AgentTaskRecord> {
+    if (!this.#runs || !record.runId || isTerminal(record.status)) return record;
+    const now: DurableRunStatus = await this.#runs.status(record.runId);
+    const next: AgentTaskRecord = { ...record, lastUpdatedAt: new Date().toISOString() };
+    delete next.pending;
+    switch (now.status) {
+      case "working":
+        next.status = "working";
+        next.statusMessage = now.statusMessage ?? "Working";
+        return next;
+      case "input_required": {
+        const names = [...new Set(now.pending.map((call) => `"${call.name}"`))].join(", ");
+        next.status = "input_required";
+        next.statusMessage = `Waiting for a person to approve the call to ${names}`;
+        next.pending = now.pending;
+        return next;
+      }
+      case "completed":
+        next.status = "completed";
+        next.statusMessage = "Done";
+        next.result = toCallToolResult(now.result);
+        break;
+      case "failed":
+        next.status = "completed";
+        next.statusMessage = `Failed: ${now.message}`;
+        next.result = toolErrorResult(record.tool, new JunctionError("tool-execution-failed", now.message));
+        break;
+      case "cancelled":
+        next.status = "cancelled";
+        next.statusMessage = "Cancelled";
+        break;
+      default: {
+        const never: never = now;
+        throw new JunctionError("invalid-argument", `Unknown durable run status ${JSON.stringify(never)}.`);
+      }
+    }
+    await this.#save(next);
+    return next;
   }
 
   #runner(tool: string): AgentRunner {
@@ -218,12 +293,18 @@ export class AgentTasks {
     };
     void (async () => {
       try {
-        const outcome = await runner.run(input, {
-          signal: controller.signal,
-          onProgress: (progress) => {
-            if (progress.message) void write({ statusMessage: progress.message }).catch(() => undefined);
-          },
-        });
+        const run = () =>
+          runner.run(input, {
+            signal: controller.signal,
+            onProgress: (progress) => {
+              if (progress.message) void write({ statusMessage: progress.message }).catch(() => undefined);
+            },
+          });
+        // A run in the background has no client request to forward an upstream request through:
+        // its own scope refuses it (and keeps it from being taken for another call's).
+        const outcome = this.#relay
+          ? await this.#relay.run({ tool: runner.name, forward: refuseInTask(runner.name) }, run)
+          : await run();
         if (outcome.kind === "answer") {
           await write({
             status: "completed",
@@ -296,6 +377,16 @@ export class AgentTasks {
     const mac = await globalThis.crypto.subtle.sign("HMAC", key, encode(canonicalJSON(rest)));
     await this.#store.put({ ...rest, signature: toHex(new Uint8Array(mac)) });
   }
+}
+
+function refuseInTask(tool: string) {
+  return (method: string): Promise<unknown> =>
+    Promise.reject(
+      new JunctionError(
+        "mcp-capability-missing",
+        `An upstream MCP server sent ${method} during the task of "${tool}": a request from an agent's MCP server is not forwarded to a task's client yet (call the tool without a task to have it forwarded).`,
+      ),
+    );
 }
 
 function isTerminal(status: string): boolean {

@@ -1,6 +1,7 @@
 export { type MCPTaskOptions, TASKS_EXTENSION } from "./agent-tasks.js";
 export { type AgentToolInput, type AgentToolOptions, agentTool } from "./agent-tool.js";
 export { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+export type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
 export {
   createMCPHTTPHandler,
   type MCPHTTPAuthOptions,
@@ -9,12 +10,19 @@ export {
 } from "./http-handler.js";
 export type { LegacySessionOptions } from "./legacy-sessions.js";
 export { createMCPServer, gateway, MCPServer } from "./mcp-server.js";
+export {
+  createPassThrough,
+  type ForwardedMethod,
+  type MCPPassThrough,
+  type PassThroughOptions,
+} from "./pass-through.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 export type {
   GatewaySource,
   MCPGatewayEntry,
   MCPRequestContext,
   MCPServeContext,
+  MCPServedRequest,
   MCPServerOptions,
   MCPServerPrompt,
   MCPServerResource,

@@ -1,4 +1,4 @@
-import { JunctionError, type Tool, type ToolResult } from "@junction/types";
+import { JunctionError } from "@junction/types";
 import {
   completable,
   createRequestStateCodec,
@@ -11,7 +11,10 @@ import {
 import { z } from "zod";
 import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
 import { AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
-import { type ApprovalRound, registerServedAgentTool } from "./serve-agent-tool.js";
+import { type PassThroughRelay, relayOf } from "./pass-through.js";
+import { wrapRequestHandlers } from "./request-hook.js";
+import { registerServedAgentTool } from "./serve-agent-tool.js";
+import { registerGatewayTool } from "./serve-gateway-tool.js";
 import { serveTasks } from "./serve-tasks.js";
 import {
   definitionOf,
@@ -48,6 +51,8 @@ export class MCPServer {
   readonly requestState: RequestStateCodec;
   /** The served agents' tasks, when `tasks` is set. */
   readonly #tasks: AgentTasks | undefined;
+  /** Forwards upstream elicitation and sampling to the calling client, when `passThrough` is set. */
+  readonly #relay: PassThroughRelay | undefined;
 
   constructor(options: MCPServerOptions) {
     if (!options || typeof options.name !== "string" || options.name.length === 0) {
@@ -87,7 +92,10 @@ export class MCPServer {
       const runner = agentRunnerOf(tool);
       if (runner) runners.set(tool.name, runner);
     }
-    this.#tasks = options.tasks ? new AgentTasks(options.tasks, { key, runners }) : undefined;
+    this.#relay = relayOf(options.passThrough);
+    this.#tasks = options.tasks
+      ? new AgentTasks(options.tasks, { key, runners, relay: this.#relay })
+      : undefined;
     this.requestState = createRequestStateCodec({
       key,
       ttlSeconds: options.stateTtlSeconds ?? 3600,
@@ -120,26 +128,38 @@ export class MCPServer {
         registerServedAgentTool(server, runner, {
           definition,
           era: context.era,
-          codec: this.requestState as RequestStateCodec<ApprovalRound>,
+          codec: this.requestState,
           schema: passthroughSchema(definition.inputSchema),
+          relay: this.#relay,
         });
       } else {
         registerServedTool(server, tool, definition);
       }
       served.add(tool.name);
     }
-    for (const entry of options.mcps ?? []) await registerGatewayTools(server, entry, served);
+    for (const entry of options.mcps ?? []) {
+      await registerGatewayTools(server, entry, served, {
+        relay: this.#relay,
+        era: context.era,
+        codec: this.requestState,
+      });
+    }
     for (const resource of options.resources ?? []) registerResource(server, resource);
     for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
     for (const prompt of this.#prompts) registerPrompt(server, prompt);
     if (this.#tasks && context.era === "modern") serveTasks(server, this.#tasks);
     await options.configure?.(server, context);
+    if (options.aroundRequest) wrapRequestHandlers(server, options.aroundRequest);
     return server;
   }
 
-  /** Aborts the agent runs going in this process as tasks (their tasks stay in the store). */
+  /**
+   * Aborts the agent runs going in this process as tasks (their tasks stay in the store), and the
+   * calls of the pass-through waiting for a 2026-07-28 client's answer.
+   */
   close(): void {
     this.#tasks?.close();
+    this.#relay?.close();
   }
 
   /** The factory for the SDK's serving entries (`createMcpHandler`, `serveStdio`). */
@@ -190,7 +210,12 @@ export function gateway(
   return new MCPServer({ name: "junction-gateway", version: "1.0.0", ...options });
 }
 
-async function registerGatewayTools(server: McpServer, entry: MCPGatewayEntry, served: Set<string>) {
+async function registerGatewayTools(
+  server: McpServer,
+  entry: MCPGatewayEntry,
+  served: Set<string>,
+  parts: { relay: PassThroughRelay | undefined; era: "legacy" | "modern"; codec: RequestStateCodec },
+) {
   const tools = await entry.mcp.listServerTools();
   for (const upstream of tools) {
     const name = entry.prefix ? `${entry.prefix}_${upstream.name}` : upstream.name;
@@ -211,17 +236,14 @@ async function registerGatewayTools(server: McpServer, entry: MCPGatewayEntry, s
       ...(upstream.icons ? { icons: upstream.icons as ServedToolDefinition["icons"] } : {}),
       ...(upstream._meta ? { _meta: upstream._meta as Record<string, unknown> } : {}),
     };
-    const proxy: Tool = {
-      name,
-      description: definition.description,
-      inputSchema: definition.inputSchema,
-      execute: async (input, context): Promise<ToolResult> =>
-        entry.mcp.callTool(upstream.name, (input ?? {}) as Record<string, unknown>, {
-          ...(context?.signal ? { signal: context.signal } : {}),
-          ...(context?.onProgress ? { onProgress: context.onProgress } : {}),
+    registerGatewayTool(server, definition, {
+      ...parts,
+      call: (args, work) =>
+        entry.mcp.callTool(upstream.name, args, {
+          signal: work.signal,
+          ...(work.onProgress ? { onProgress: work.onProgress } : {}),
         }),
-    };
-    registerServedTool(server, proxy, definition);
+    });
   }
 }
 

@@ -2,7 +2,6 @@ import type { PendingToolCall, RunState } from "@junction/core";
 import type { ToolResult } from "@junction/types";
 import {
   type CallToolResult,
-  type ClientCapabilities,
   type InputRequiredResult,
   inputRequired,
   type McpServer,
@@ -14,7 +13,9 @@ import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { approvalNeeded } from "./agent-tool.js";
 import { approvalElicitation, approvalKey, decisionOf, decisionsFrom } from "./approval-input.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
-import { type ServedToolDefinition, toolContext } from "./serve-tool.js";
+import { clientCapabilitiesOf, type PassThroughRelay } from "./pass-through.js";
+import { runWithPassThrough } from "./pass-through-call.js";
+import type { ServedToolDefinition } from "./serve-tool.js";
 
 /** What a stopped agent run carries through an `input_required` round (sealed in `requestState`). */
 export interface ApprovalRound {
@@ -23,17 +24,6 @@ export interface ApprovalRound {
   tool: string;
   state: RunState;
   pending: PendingToolCall[];
-}
-
-/** The capabilities the client declared: per request on 2026-07-28, at `initialize` on 2025 sessions. */
-export function clientCapabilitiesOf(
-  server: McpServer,
-  context: ServerContext,
-): ClientCapabilities | undefined {
-  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
-  const declared = envelope?.["io.modelcontextprotocol/clientCapabilities"];
-  if (declared) return declared as ClientCapabilities;
-  return server.server.getClientCapabilities();
 }
 
 /**
@@ -49,8 +39,9 @@ export function registerServedAgentTool(
   parts: {
     definition: ServedToolDefinition;
     era: "legacy" | "modern";
-    codec: RequestStateCodec<ApprovalRound>;
+    codec: RequestStateCodec;
     schema: StandardSchemaWithJSON;
+    relay: PassThroughRelay | undefined;
   },
 ): void {
   const { definition, era, codec } = parts;
@@ -64,13 +55,8 @@ export function registerServedAgentTool(
     },
     async (args: unknown, context: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
       try {
-        const run = toolContext(context);
-        const options = {
-          signal: context.mcpReq.signal,
-          ...(run.onProgress ? { onProgress: run.onProgress } : {}),
-        };
         const elicitation = clientCapabilitiesOf(server, context)?.elicitation !== undefined;
-        let input: AgentRunInput;
+        let input: AgentRunInput | undefined;
         if (era === "modern") {
           const round = context.mcpReq.requestState<ApprovalRound>();
           input =
@@ -79,12 +65,22 @@ export function registerServedAgentTool(
                   state: round.state,
                   decisions: decisionsFrom(round.pending, context.mcpReq.inputResponses ?? {}),
                 }
-              : runner.parse(args);
-        } else {
-          input = runner.parse(args);
+              : undefined;
         }
         for (;;) {
-          const outcome = await runner.run(input, options);
+          const leg = input;
+          const step = await runWithPassThrough({
+            relay: parts.relay,
+            server,
+            context,
+            era,
+            tool: runner.name,
+            codec,
+            // Not called for the retry of a call parked by the pass-through (it goes on instead).
+            start: (work) => runner.run(leg ?? runner.parse(args), work),
+          });
+          if (step.kind === "input") return step.result;
+          const outcome = step.value;
           if (outcome.kind === "answer") return toCallToolResult(outcome.result);
           const { state, pending } = outcome;
           if (!elicitation) return toCallToolResult(lacking(runner.name, pending, era));
@@ -97,7 +93,7 @@ export function registerServedAgentTool(
               };
             }
             const requestState = await codec.mint(
-              { kind: "junction.agent-approval", tool: runner.name, state, pending },
+              { kind: "junction.agent-approval", tool: runner.name, state, pending } satisfies ApprovalRound,
               context,
             );
             return inputRequired({ inputRequests: inputRequests as never, requestState });

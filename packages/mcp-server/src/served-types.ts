@@ -10,6 +10,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import type { ZodObject, z } from "zod";
 import type { MCPTaskOptions } from "./agent-tasks.js";
+import type { MCPPassThrough } from "./pass-through.js";
 
 /** What a resource or prompt handler gets besides its input. */
 export interface MCPRequestContext {
@@ -86,6 +87,24 @@ export interface GatewaySource {
   ): Promise<ToolResult>;
 }
 
+/** A request the server is about to handle, as `aroundRequest` sees it. */
+export interface MCPServedRequest {
+  /** The JSON-RPC method, such as `tools/call`. */
+  method: string;
+  /** The JSON-RPC request id. */
+  id: string | number;
+  /** The request's params as sent (untrusted). */
+  params: Record<string, unknown>;
+  /** The request's `_meta` less the 2026-07-28 envelope keys: where a caller's `traceparent` is. */
+  meta: Record<string, unknown>;
+  /** How it came: over stdio, or over Streamable HTTP. */
+  transport: "stdio" | "http";
+  /** The 2025-11-25 session (`Mcp-Session-Id`), when there is one. */
+  sessionId?: string;
+  /** The protocol revision of the request (2026-07-28) or the session's (2025). */
+  protocolVersion?: string;
+}
+
 /** Which era and request an SDK server instance is built for (the SDK's `McpRequestContext`). */
 export interface MCPServeContext {
   era: "legacy" | "modern";
@@ -136,10 +155,24 @@ export interface MCPServerOptions {
    */
   tasks?: MCPTaskOptions;
   /**
+   * Forwards what upstream MCP servers ask during a served call (elicitation, sampling) to the
+   * client that made the call: the gateway's connections (`mcps`) and the MCP connections of
+   * served agents, each made with `passThrough.handlers`.
+   */
+  passThrough?: MCPPassThrough;
+  /**
    * Called on every SDK server instance after Junction registered its tools, resources and prompts:
    * register what Junction does not wrap yet (logging, elicitation or sampling on 2025 sessions)
    * with the SDK's own API. The SDK builds one instance per HTTP request (2026-07-28), per
    * 2025-11-25 session, and per stdio connection.
    */
   configure?: (server: McpServer, context: MCPServeContext) => void | Promise<void>;
+  /**
+   * Runs around the handling of every request (`handle()` runs the server's own handler and
+   * resolves with its result): for instrumentation. `@junction/otel`'s `instrumentMCPServer`
+   * sets it to open an `mcp.server` span per request that continues the caller's trace
+   * (`_meta.traceparent`) and is the current context of the handler, so a served agent's spans
+   * are its children.
+   */
+  aroundRequest?: (request: MCPServedRequest, handle: () => Promise<unknown>) => Promise<unknown>;
 }

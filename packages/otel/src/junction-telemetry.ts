@@ -2,6 +2,7 @@ import type { Tracer } from "@junction/core";
 import { type MeterProvider, metrics, type TracerProvider, trace } from "@opentelemetry/api";
 import { createAgentTracer } from "./agent-spans.js";
 import { type ContentCaptureOptions, contentCaptureOf } from "./content.js";
+import { type InstrumentableMCPServerOptions, instrumentMCPServerOptions } from "./mcp-server-spans.js";
 import { type InstrumentableMCPConfig, instrumentMCPConfig } from "./mcp-spans.js";
 import {
   INSTRUMENTATION_NAME,
@@ -49,6 +50,13 @@ export interface JunctionTelemetry {
    * server: `new MCP(telemetry.instrumentMCP({ transport: "stdio", command: "…" }))`.
    */
   instrumentMCP<T extends InstrumentableMCPConfig>(config: T): T;
+  /**
+   * An MCP server's options (`@junction/mcp-server`'s `createMCPServer`) with the hook that traces
+   * it: a SERVER span per request that continues the caller's trace (`_meta.traceparent`), with
+   * the served agents' spans as its children, and `mcp.server.operation.duration`:
+   * `createMCPServer(telemetry.instrumentMCPServer({ name, version, tools }))`.
+   */
+  instrumentMCPServer<T extends InstrumentableMCPServerOptions>(options: T): T;
 }
 
 /**
@@ -99,6 +107,12 @@ export function junctionTelemetry(options: JunctionTelemetryOptions = {}): Junct
       unit: "s",
       advice: { explicitBucketBoundaries: MCP_DURATION_BUCKETS },
     }),
+    mcpServerDuration: meter.createHistogram(METRIC.mcpServerOperationDuration, {
+      description:
+        "MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.",
+      unit: "s",
+      advice: { explicitBucketBoundaries: MCP_DURATION_BUCKETS },
+    }),
     capture: contentCaptureOf(options.captureContent),
     legacySystem: !latestExperimentalOnly(optIn),
     agentName: options.agentName ?? "junction",
@@ -107,5 +121,6 @@ export function junctionTelemetry(options: JunctionTelemetryOptions = {}): Junct
   return {
     tracer: createAgentTracer(shared),
     instrumentMCP: (config) => instrumentMCPConfig(shared, config),
+    instrumentMCPServer: (options) => instrumentMCPServerOptions(shared, options),
   };
 }

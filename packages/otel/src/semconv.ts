@@ -57,6 +57,7 @@ export const METRIC = {
   operationDuration: "gen_ai.client.operation.duration",
   tokenUsage: "gen_ai.client.token.usage",
   mcpClientOperationDuration: "mcp.client.operation.duration",
+  mcpServerOperationDuration: "mcp.server.operation.duration",
 } as const;
 
 /** `gen_ai.client.operation.duration`, in seconds. */

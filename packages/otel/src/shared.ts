@@ -7,6 +7,7 @@ export interface Shared {
   operationDuration: Histogram;
   tokenUsage: Histogram;
   mcpDuration: Histogram;
+  mcpServerDuration: Histogram;
   /** Set when content capture is on. */
   capture: ContentCapture | undefined;
   /** Also set the deprecated `gen_ai.system` (no `gen_ai_latest_experimental` opt-in). */

@@ -1,0 +1,34 @@
+import type { PendingToolCall, ResumeDecision } from "@junction/core";
+import type { ToolResult } from "@junction/types";
+
+/**
+ * A served agent's run as a durable engine's run (DBOS, Restate): the engine keeps the run, its
+ * pending approvals and its result, and outlives the server process; the task is the run (the
+ * task's id is the run's id) and the server only maps one onto the other. Every method may be
+ * called from any process that reaches the engine. Set it as `tasks.runs`.
+ *
+ * On DBOS: `start` is a `dbosAgentWorkflow`'s `start({ input: request }, { runId })`, `status` reads
+ * the workflow's status and `pendingApprovals({ client, runId })`, `answer` is
+ * `answerApproval({ sender, runId, item, decision })`, `cancel` is `cancelWorkflow(runId)`.
+ */
+export interface DurableAgentRuns {
+  /**
+   * Starts the run of the agent tool `tool` on `request` under `runId`; once it resolves, the
+   * engine has the run. Starting the same `runId` again must not start a second run.
+   */
+  start(run: { tool: string; runId: string; request: string }): Promise<void>;
+  /** The run as the engine has it now. */
+  status(runId: string): Promise<DurableRunStatus>;
+  /** Answers one pending call as `status` listed it (the engine checks it against the waiting call). */
+  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void>;
+  /** Cancels the run. */
+  cancel(runId: string): Promise<void>;
+}
+
+/** A durable run's state, as a task shows it. */
+export type DurableRunStatus =
+  | { status: "working"; statusMessage?: string }
+  | { status: "input_required"; pending: PendingToolCall[] }
+  | { status: "completed"; result: ToolResult }
+  | { status: "failed"; message: string }
+  | { status: "cancelled" };
