@@ -181,7 +181,9 @@ function dot(a: Float64Array, b: Float64Array): number {
  * The best `limit` tools for `query` by the lexical ranking (`index`) and the dense one (`dense`)
  * fused by reciprocal rank fusion ({@link DENSE_RRF_K}), each ranking counted to its 50th tool.
  * Each hit keeps its lexical `relevance` (0 for a tool only the dense ranking found) and gets its
- * cosine `similarity`; `score` is the fused score. Throws what {@link DenseToolIndex.rank} throws.
+ * cosine `similarity`; `score` is the fused score. `bestRelevance` is the lexical ranking's best
+ * (so "nothing fits" is judged on words as without an embedder), `bestSimilarity` the dense one's.
+ * Throws what {@link DenseToolIndex.rank} throws.
  */
 export async function fusedSearch(parts: {
   index: ToolIndex;
@@ -189,7 +191,9 @@ export async function fusedSearch(parts: {
   query: string;
   limit: number;
   signal?: AbortSignal;
-}): Promise<{ hits: ToolSearchHit[]; bestSimilarity: number }> {
+  /** How much the dense ranking's reciprocal ranks count against the lexical one's (1). @default 1 */
+  denseWeight?: number;
+}): Promise<{ hits: ToolSearchHit[]; bestRelevance: number; bestSimilarity: number }> {
   const { index, dense } = parts;
   const denseRanking = await dense.rank(parts.query, parts.signal);
   const lexical = index.search(parts.query, FUSION_DEPTH);
@@ -209,7 +213,7 @@ export async function fusedSearch(parts: {
   });
   denseRanking.slice(0, FUSION_DEPTH).forEach(({ tool }, rank) => {
     const entry = fused.get(tool) ?? { tool, score: 0, relevance: 0, lexicalRank: Number.POSITIVE_INFINITY };
-    entry.score += 1 / (DENSE_RRF_K + rank + 1);
+    entry.score += (parts.denseWeight ?? 1) / (DENSE_RRF_K + rank + 1);
     fused.set(tool, entry);
   });
   const hits = [...fused.values()]
@@ -221,7 +225,11 @@ export async function fusedSearch(parts: {
       relevance,
       similarity: similarityOf.get(tool)!,
     }));
-  return { hits, bestSimilarity: denseRanking[0]?.similarity ?? 0 };
+  return {
+    hits,
+    bestRelevance: lexical.reduce((best, hit) => Math.max(best, hit.relevance), 0),
+    bestSimilarity: denseRanking[0]?.similarity ?? 0,
+  };
 }
 
 /** The warning a failed embedder gives (once per Agent): the search goes on with the lexical ranking. */

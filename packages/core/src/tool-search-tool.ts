@@ -94,7 +94,9 @@ export function searchToolsTool(parts: {
         limit: count,
         ...(context?.signal ? { signal: context.signal } : {}),
       })
-        .then(({ hits, bestSimilarity }) => finish({ said, found: hits, bestSimilarity, context }))
+        .then(({ hits, bestRelevance, bestSimilarity }) =>
+          finish({ said, found: hits, bestRelevance, bestSimilarity, context }),
+        )
         .catch((error: unknown) => {
           if (context?.signal?.aborted) throw error;
           parts.onEmbedderFailed?.(error);
@@ -106,12 +108,13 @@ export function searchToolsTool(parts: {
   function finish(result: {
     said: string;
     found: ToolSearchHit[];
+    /** The lexical ranking's best relevance, when the hits are fused (the first may be a dense one). */
+    bestRelevance?: number;
     bestSimilarity?: number;
     context: CoreToolContext | undefined;
   }): ToolResult {
     const { said, found } = result;
-    // The best lexical relevance among the hits: with fusion the first hit may be a dense one.
-    const bestRelevance = found.reduce((best, hit) => Math.max(best, hit.relevance), 0);
+    const bestRelevance = result.bestRelevance ?? found[0]?.relevance ?? 0;
     const fitsBySimilarity =
       parts.minSimilarity !== undefined &&
       result.bestSimilarity !== undefined &&
