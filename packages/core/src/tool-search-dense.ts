@@ -71,8 +71,9 @@ export function toolEmbeddingDigest(tool: SearchableTool): Promise<string> {
 /**
  * A dense ranking over tools: each tool's vector computed once per digest (looked up in `cache`,
  * the missing ones embedded in one call), the query embedded per search, tools ranked by cosine
- * similarity. Throws a `JunctionError` (`tool-execution-failed`) when the embedder fails or
- * answers with the wrong count, mixed lengths or a value that is not a finite number.
+ * similarity. Throws what the embedder throws, and a `JunctionError` (`tool-execution-failed`)
+ * when it answers the wrong number of vectors, vectors of mixed lengths (a cached vector of another
+ * model's length included) or a value that is not a finite number.
  */
 export class DenseToolIndex {
   readonly #tools: readonly SearchableTool[];
@@ -103,9 +104,9 @@ export class DenseToolIndex {
       throw embedderError(
         `the query's vector has ${queryVector!.length} dimensions, the tools' ${dimension}`,
       );
-    const query_ = normalized(queryVector!);
+    const unitQuery = normalized(queryVector!);
     return tools
-      .map((vector, tool) => ({ tool, similarity: dot(query_, vector) }))
+      .map((vector, tool) => ({ tool, similarity: dot(unitQuery, vector) }))
       .sort((a, b) => b.similarity - a.similarity || a.tool - b.tool);
   }
 
