@@ -496,3 +496,106 @@ describe("tool() carries the per-tool options an Agent reads (issue 26)", () => 
     ]);
   });
 });
+
+describe("tool search with an embedder (toolSearch.embed)", () => {
+  /** A deterministic embedder: one dimension per concept, so "rain" meets "forecast". */
+  const weatherWords = ["weather", "forecast", "rain", "umbrella"];
+  const conceptEmbedder = (calls: string[][]) => async (texts: string[]) => {
+    calls.push(texts);
+    return texts.map((text) => {
+      const words = text.toLowerCase().split(/[^a-z]+/);
+      return [words.filter((word) => weatherWords.includes(word)).length, 0.05];
+    });
+  };
+
+  it("a request in other words than the tool's: the dense ranking finds it, it is loaded and called; tools embedded once", async () => {
+    const runs: string[] = [];
+    const calls: string[][] = [];
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        {
+          toolCalls: [
+            { id: "s1", name: "search_tools", input: { query: "do I need an umbrella", limit: 1 } },
+          ],
+        },
+        { toolCalls: [{ id: "s2", name: "search_tools", input: { query: "rain tomorrow?", limit: 1 } }] },
+        { toolCalls: [{ id: "f1", name: "get_forecast", input: { city: "Paris" } }] },
+        { text: "Take one." },
+      ],
+    });
+    const agent = new Agent({
+      provider,
+      model: "small",
+      tools: manyTools(runs),
+      toolSearch: { embed: conceptEmbedder(calls), minSimilarity: 0.9 },
+    });
+    const result = await agent.send("Do I need an umbrella in Paris?").final;
+
+    expect(result.text).toBe("Take one.");
+    expect(runs).toEqual(["get_forecast"]);
+    expect(names(provider.requests[0]!)).toEqual(["search_tools"]);
+    expect(names(provider.requests[1]!)).toEqual(["get_forecast", "search_tools"]);
+    const searches = result.messages.filter((message) => message.role === "tool").slice(0, 2);
+    expect(
+      searches.map(
+        (message) => (message.content[0]!.output as { structuredContent: unknown }).structuredContent,
+      ),
+    ).toEqual([
+      {
+        query: "do I need an umbrella",
+        results: [{ name: "get_forecast", score: 0, confidence: "low" }],
+        loaded: ["get_forecast"],
+        nothingFits: false,
+      },
+      {
+        query: "rain tomorrow?",
+        results: [{ name: "get_forecast", score: 0, confidence: "low" }],
+        loaded: ["get_forecast"],
+        nothingFits: false,
+      },
+    ]);
+    // The 30 tools once, then one query per search.
+    expect(calls.map((texts) => texts.length)).toEqual([30, 1, 1]);
+    expect(result.warnings.filter((warning) => warning.code === "tool-search-embedder-failed")).toEqual([]);
+  });
+
+  it("a failing embedder: each search ranks by words, one warning for the run, and the run finishes", async () => {
+    const runs: string[] = [];
+    let attempts = 0;
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        { toolCalls: [{ id: "s1", name: "search_tools", input: { query: "weather forecast", limit: 1 } }] },
+        { toolCalls: [{ id: "s2", name: "search_tools", input: { query: "send an email", limit: 1 } }] },
+        { toolCalls: [{ id: "f1", name: "get_forecast", input: { city: "Paris" } }] },
+        { text: "Sunny." },
+      ],
+    });
+    const agent = new Agent({
+      provider,
+      model: "small",
+      tools: manyTools(runs),
+      toolSearch: {
+        embed: async () => {
+          attempts++;
+          throw new TypeError("fetch failed");
+        },
+      },
+    });
+    const result = await agent.send("Weather in Paris?").final;
+
+    expect(result.text).toBe("Sunny.");
+    expect(runs).toEqual(["get_forecast"]);
+    expect(names(provider.requests[2]!)).toEqual(["get_forecast", "send_email", "search_tools"]);
+    expect(attempts).toBe(2);
+    expect(result.warnings.filter((warning) => warning.code === "tool-search-embedder-failed")).toEqual([
+      {
+        code: "tool-search-embedder-failed",
+        message:
+          "The tool search's embedder (toolSearch.embed) failed, so the search ranked tools by their words alone: fetch failed. " +
+          "Check the embedder's key and model, or leave toolSearch.embed unset.",
+      },
+    ]);
+  });
+});

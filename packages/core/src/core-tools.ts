@@ -31,7 +31,11 @@ export function withCoreTools(runner: ToolRunner, current: () => ReadonlyMap<str
       const start = performance.now();
       return {
         kind: "output",
-        value: core.execute(call.input, { callId: call.id, emit: context.emit }),
+        value: await core.execute(call.input, {
+          callId: call.id,
+          emit: context.emit,
+          signal: context.signal,
+        }),
         durationMs: performance.now() - start,
       };
     },

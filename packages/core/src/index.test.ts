@@ -9,7 +9,9 @@ describe("@junction/core's public API", () => {
       "DEFAULT_CONTEXT_WINDOW_TOKENS",
       "DEFAULT_MAX_MEDIA_PART_BYTES",
       "DEFAULT_TOOL_LIMITS",
+      "DENSE_RRF_K",
       "InMemoryDurability",
+      "InMemoryEmbeddingCache",
       "MIN_RELEVANCE",
       "READ_TOOL_RESULT",
       "RUN_STATE_VERSION",
@@ -34,6 +36,8 @@ describe("@junction/core's public API", () => {
       "stream",
       "tool",
       "toolDigest",
+      "toolEmbeddingDigest",
+      "toolEmbeddingText",
       "verifyRunState",
     ]);
   });

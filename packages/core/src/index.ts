@@ -64,7 +64,15 @@ export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";
 export { TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
-export { MIN_RELEVANCE, type ToolSearchOptions } from "./tool-search.js";
+export {
+  DENSE_RRF_K,
+  type EmbeddingCache,
+  InMemoryEmbeddingCache,
+  MIN_RELEVANCE,
+  type ToolSearchOptions,
+  toolEmbeddingDigest,
+  toolEmbeddingText,
+} from "./tool-search.js";
 export type { ToolSearchOutput } from "./tool-search-tool.js";
 export type { TraceCarrier } from "./trace-carrier.js";
 export type {

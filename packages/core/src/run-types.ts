@@ -87,13 +87,15 @@ export interface ToolRunner {
 export interface CoreTool {
   definition: ToolDefinition;
   /** Never throws for bad input: the model gets an error result it can act on. */
-  execute(input: unknown, context?: CoreToolContext): string | ToolResult;
+  execute(input: unknown, context?: CoreToolContext): string | ToolResult | Promise<string | ToolResult>;
 }
 
 /** What a core tool's call is given: its id in the conversation and the run's events. */
 export interface CoreToolContext {
   callId: string;
   emit(event: AgentEvent): void;
+  /** Aborted when the run is aborted or fails. */
+  signal?: AbortSignal;
 }
 
 /** Everything one run of the tool loop needs. */

@@ -20,7 +20,10 @@ export interface SearchableTool {
 /** One tool a search found. */
 export interface ToolSearchHit {
   definition: ToolDefinition;
-  /** The BM25 score (fused over a request's parts): only comparable within one search. */
+  /**
+   * The BM25 score (fused over a request's parts), or with an embedder the reciprocal rank fusion
+   * score of the lexical and the dense ranking: only comparable within one search.
+   */
   score: number;
   /**
    * How well the tool fits the request, 0 to 1: its BM25 score over the largest score a tool
@@ -29,6 +32,8 @@ export interface ToolSearchHit {
    * as "send" or "list", counting half), capped at 1. With `split`, the part it answers best.
    */
   relevance: number;
+  /** With an embedder (`toolSearch.embed`): the cosine similarity of the tool's vector and the request's. */
+  similarity?: number;
 }
 
 /** Knobs of the ranking, measured on the tuning sets (`bench/src/tune-tool-search.ts`). */
@@ -213,6 +218,11 @@ export class ToolIndex {
   /** How many tools it holds. */
   get size(): number {
     return this.#tools.length;
+  }
+
+  /** The tools it holds, in the order it was given them. */
+  get tools(): readonly SearchableTool[] {
+    return this.#tools;
   }
 
   /**

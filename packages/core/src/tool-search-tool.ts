@@ -1,6 +1,8 @@
+import type { ToolResult } from "@junction/types";
 import type { ToolSearchResult } from "./agent-events.js";
 import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, SEARCH_TOOLS } from "./core-tools.js";
 import type { CoreTool, CoreToolContext } from "./run-types.js";
+import { type DenseToolIndex, fusedSearch } from "./tool-search-dense.js";
 import type { ToolIndex, ToolSearchHit } from "./tool-search-index.js";
 
 /**
@@ -34,14 +36,20 @@ export function confidenceOf(score: number): ToolSearchResult["confidence"] {
 /**
  * The search tool over `index`: each search loads what it finds into `loaded`, so those tools
  * are sent from the next step on (and kept in the run's state); searching again adds to them.
- * When even the best tool's relevance is under `minRelevance`, nothing is loaded and the answer
- * says so. Each call emits a `tool-search` event.
+ * When even the best tool's relevance is under `minRelevance` (and, with `dense` and
+ * `minSimilarity`, its best cosine similarity under `minSimilarity`), nothing is loaded and the
+ * answer says so. With `dense`, the lexical and the dense ranking are fused; when the embedder
+ * fails, that search ranks by words alone and `onEmbedderFailed` is told. Each call emits a
+ * `tool-search` event.
  */
 export function searchToolsTool(parts: {
   index: ToolIndex;
   loaded: Set<string>;
   maxResults?: number;
   minRelevance?: number;
+  dense?: DenseToolIndex;
+  minSimilarity?: number;
+  onEmbedderFailed?: (error: unknown) => void;
 }): CoreTool {
   const { index } = parts;
   const maxResults = parts.maxResults ?? 5;
@@ -77,23 +85,55 @@ export function searchToolsTool(parts: {
       const count =
         typeof limit === "number" && Number.isInteger(limit) ? Math.min(10, Math.max(1, limit)) : maxResults;
       const said = query.slice(0, 1_000);
-      const found = index.search(said, count);
-      const nothingFits = (found[0]?.relevance ?? 0) < minRelevance;
-      if (!nothingFits) for (const { definition } of found) parts.loaded.add(definition.name);
-      const output: ToolSearchOutput = {
+      const { dense } = parts;
+      if (!dense) return finish({ said, found: index.search(said, count), context });
+      return fusedSearch({
+        index,
+        dense,
         query: said,
-        results: found.map(resultOf),
-        loaded: nothingFits ? [] : found.map(({ definition }) => definition.name),
-        nothingFits,
-      };
-      report(context, output);
-      return {
-        content: [{ type: "text", text: answer(said, found, output) }],
-        isError: false,
-        structuredContent: output,
-      };
+        limit: count,
+        ...(context?.signal ? { signal: context.signal } : {}),
+      })
+        .then(({ hits, bestRelevance, bestSimilarity }) =>
+          finish({ said, found: hits, bestRelevance, bestSimilarity, context }),
+        )
+        .catch((error: unknown) => {
+          if (context?.signal?.aborted) throw error;
+          parts.onEmbedderFailed?.(error);
+          return finish({ said, found: index.search(said, count), context });
+        });
     },
   };
+
+  function finish(result: {
+    said: string;
+    found: ToolSearchHit[];
+    /** The lexical ranking's best relevance, when the hits are fused (the first may be a dense one). */
+    bestRelevance?: number;
+    bestSimilarity?: number;
+    context: CoreToolContext | undefined;
+  }): ToolResult {
+    const { said, found } = result;
+    const bestRelevance = result.bestRelevance ?? found[0]?.relevance ?? 0;
+    const fitsBySimilarity =
+      parts.minSimilarity !== undefined &&
+      result.bestSimilarity !== undefined &&
+      result.bestSimilarity >= parts.minSimilarity;
+    const nothingFits = bestRelevance < minRelevance && !fitsBySimilarity;
+    if (!nothingFits) for (const { definition } of found) parts.loaded.add(definition.name);
+    const output: ToolSearchOutput = {
+      query: said,
+      results: found.map(resultOf),
+      loaded: nothingFits ? [] : found.map(({ definition }) => definition.name),
+      nothingFits,
+    };
+    report(result.context, output);
+    return {
+      content: [{ type: "text", text: answer(said, found, output) }],
+      isError: false,
+      structuredContent: output,
+    };
+  }
 }
 
 function resultOf(hit: ToolSearchHit): ToolSearchResult {

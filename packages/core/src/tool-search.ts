@@ -1,11 +1,24 @@
-import type { ToolDefinition, ToolGroup, Warning } from "@junction/types";
+import type { Embedder, ToolDefinition, ToolGroup, Warning } from "@junction/types";
 import { SEARCH_TOOLS } from "./core-tools.js";
 import type { CoreTool } from "./run-types.js";
 import { estimateToolDefinitionTokens } from "./token-estimate.js";
 import { limitToolCount, type ToolGroup as ToolCountGroup } from "./tool-list-limits.js";
+import {
+  DenseToolIndex,
+  type EmbeddingCache,
+  embedderFailedWarning,
+  InMemoryEmbeddingCache,
+} from "./tool-search-dense.js";
 import { type SearchableTool, ToolIndex, type ToolSourceInfo } from "./tool-search-index.js";
 import { searchToolsTool } from "./tool-search-tool.js";
 
+export {
+  DENSE_RRF_K,
+  type EmbeddingCache,
+  InMemoryEmbeddingCache,
+  toolEmbeddingDigest,
+  toolEmbeddingText,
+} from "./tool-search-dense.js";
 export type { ToolSourceInfo } from "./tool-search-index.js";
 export { MIN_RELEVANCE } from "./tool-search-tool.js";
 
@@ -54,6 +67,32 @@ export interface ToolSearchOptions {
    * @default MIN_RELEVANCE (0.3, chosen on the tuning tasks: see core's README, "Tool search")
    */
   minRelevance?: number;
+  /**
+   * Adds a dense ranking: tools and request turned into vectors by this function (any embeddings
+   * API: `embedder()` of `@junction/provider-openai`, `-gemini`, `-bedrock` or
+   * `-chatcompletions`), tools ranked by cosine similarity and that ranking fused with the lexical
+   * one by reciprocal rank fusion (`DENSE_RRF_K`, 60). Each tool is embedded once per digest of its
+   * name, title, description and parameters (kept in `embedCache`), the request once per search.
+   * When it fails (throws, or answers vectors of the wrong count or length, or a value that is
+   * not a finite number) the search ranks by words alone, with one
+   * `tool-search-embedder-failed` warning per Agent; the run goes on.
+   * @default none: lexical ranking only
+   */
+  embed?: Embedder;
+  /**
+   * Where tool vectors are kept by tool digest (`toolEmbeddingDigest`), for a store that outlives
+   * the Agent (one per embedding model).
+   * @default a new `InMemoryEmbeddingCache` per Agent
+   */
+  embedCache?: EmbeddingCache;
+  /**
+   * With `embed`: a search whose best tool's cosine similarity reaches this also fits, even when
+   * its words score under `minRelevance` (a request that names what it wants in other words than
+   * the tool's). Cosine similarities differ in scale from one embedding model to another, so
+   * there is no default: measure it for your model. Unset, "nothing fits" is judged on words alone.
+   * @default undefined
+   */
+  minSimilarity?: number;
 }
 
 /** How one tool is to be offered, from its own marks and its source's. */
@@ -180,9 +219,15 @@ export class DeferredTools {
   #unreachable = new Set<string>();
   #warnedCount = 0;
   readonly #warnedKeys = new Set<string>();
+  #dense: DenseToolIndex | undefined;
+  readonly #embedCache: EmbeddingCache;
+  /** The warning channel of the step being run (the last `offer`'s), for the embedder's failure. */
+  #warn: ((warning: Warning) => void) | undefined;
+  #embedderWarned = false;
 
   constructor(options: ToolSearchOptions = {}) {
     this.options = options;
+    this.#embedCache = options.embedCache ?? new InMemoryEmbeddingCache();
   }
 
   /** Tools neither offered this step nor searchable (over `maxTools` with the search off): not callable. */
@@ -212,6 +257,7 @@ export class DeferredTools {
     nativeSearch?: boolean;
     warn: (warning: Warning) => void;
   }): ToolDefinition[] {
+    this.#warn = parts.warn;
     const maxTools = parts.maxTools ?? Number.POSITIVE_INFINITY;
     const plan = planDeferral({ ...parts, loaded: this.loaded, options: this.options });
     const native =
@@ -266,14 +312,32 @@ export class DeferredTools {
   coreTools(): CoreTool[] {
     if (this.#deferred.length === 0) return [];
     this.#index ??= new ToolIndex(this.#deferred);
+    const { embed } = this.options;
+    if (embed) this.#dense ??= new DenseToolIndex({ tools: this.#deferred, embed, cache: this.#embedCache });
     return [
       searchToolsTool({
         index: this.#index,
         loaded: this.loaded,
         ...(this.options.maxResults !== undefined ? { maxResults: this.options.maxResults } : {}),
         ...(this.options.minRelevance !== undefined ? { minRelevance: this.options.minRelevance } : {}),
+        ...(this.#dense
+          ? {
+              dense: this.#dense,
+              onEmbedderFailed: (error: unknown) => this.#embedderFailed(error),
+              ...(this.options.minSimilarity !== undefined
+                ? { minSimilarity: this.options.minSimilarity }
+                : {}),
+            }
+          : {}),
       }),
     ];
+  }
+
+  /** Warns once per Agent that the embedder failed; each search falls back to the lexical ranking on its own. */
+  #embedderFailed(error: unknown): void {
+    if (this.#embedderWarned) return;
+    this.#embedderWarned = true;
+    this.#warn?.(embedderFailedWarning(error));
   }
 
   /** Takes the found tools of a stopped run's state. */
@@ -304,6 +368,7 @@ export class DeferredTools {
     if (same) return;
     this.#deferred = tools;
     this.#index = undefined;
+    this.#dense = undefined;
   }
 }
 

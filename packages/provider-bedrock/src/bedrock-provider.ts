@@ -1,14 +1,8 @@
-import type { BedrockRuntimeClient, BedrockRuntimeClientConfig } from "@aws-sdk/client-bedrock-runtime";
-import {
-  CLAUDE_CONTEXT_LIMITS,
-  contextLimitsFor,
-  loadSetting,
-  type ModelContextLimits,
-} from "@junction/provider-utils";
+import { CLAUDE_CONTEXT_LIMITS, contextLimitsFor, type ModelContextLimits } from "@junction/provider-utils";
 import type { ModelProvider, ProviderCapabilities } from "@junction/types";
+import { createBedrockClientLoader } from "./bedrock-client.js";
 import { streamBedrock } from "./bedrock-model.js";
 import type { BedrockSettings } from "./bedrock-settings.js";
-import { type BedrockSDK, loadBedrockSDK } from "./load-bedrock-sdk.js";
 
 /**
  * What the Bedrock provider carries natively: images (PNG, JPEG, GIF, WebP) and documents (PDF,
@@ -56,31 +50,7 @@ export const bedrockCapabilities: ProviderCapabilities = {
  * const { text } = await agent.send("Hello!").final;
  */
 export function bedrock(settings: BedrockSettings = {}): ModelProvider {
-  let loaded: Promise<{ client: BedrockRuntimeClient; sdk: BedrockSDK }> | undefined;
-  // The SDK is imported on the first request, not with this package: importing it costs more
-  // than the rest of a provider.
-  const getClient = () => {
-    loaded ??= (async () => {
-      const sdk = await loadBedrockSDK();
-      const apiKey = loadSetting({ value: settings.apiKey });
-      const config: BedrockRuntimeClientConfig = {
-        maxAttempts: (settings.maxRetries ?? 2) + 1,
-        ...(settings.region !== undefined ? { region: settings.region } : {}),
-        ...(settings.credentials !== undefined ? { credentials: settings.credentials } : {}),
-        ...(settings.profile !== undefined ? { profile: settings.profile } : {}),
-        ...(settings.baseURL !== undefined ? { endpoint: settings.baseURL } : {}),
-        ...(settings.requestHandler !== undefined ? { requestHandler: settings.requestHandler } : {}),
-        ...(apiKey !== undefined
-          ? { token: { token: apiKey }, authSchemePreference: ["httpBearerAuth"] }
-          : {}),
-      };
-      return { client: new sdk.BedrockRuntimeClient(config), sdk };
-    })().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    });
-    return loaded;
-  };
+  const getClient = createBedrockClientLoader(settings);
 
   return {
     name: "bedrock",

@@ -19,45 +19,7 @@ export function createChatCompletionsModel(
 ): (request: ModelRequest) => AsyncGenerator<ModelStreamEvent> {
   const name = chatCompletionsProviderName(settings);
   const generateId = () => `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
-  let loaded: { client: OpenAI; sdk: OpenAISDK } | undefined;
-  // The SDK is imported on the first request, not with this package: importing it costs more
-  // than the rest of a provider. A missing key fails the first request, before the import.
-  const connect = async (): Promise<{ client: OpenAI; sdk: OpenAISDK }> => {
-    if (loaded) return loaded;
-    const baseURL = loadSetting({ value: settings.baseURL, environmentVariable: "OPENAI_BASE_URL" });
-    // api.openai.com needs a key; a server at a baseURL may need none.
-    const apiKey =
-      baseURL === undefined
-        ? keyForOpenAI(settings, name)
-        : // An explicit apiKey, even "", is the caller's word: "" means "send no key", and
-          // OPENAI_API_KEY must not follow a baseURL the caller chose to leave keyless.
-          settings.apiKey !== undefined
-          ? settings.apiKey.trim() || undefined
-          : loadSetting({ environmentVariable: "OPENAI_API_KEY" });
-    const sdk = await loadOpenAISDK();
-    let client: OpenAI;
-    try {
-      client = new sdk.default({
-        // The SDK insists on a key; servers that need none get no Authorization header at all.
-        apiKey: apiKey ?? "unused",
-        baseURL,
-        // Never send an OpenAI organisation or project from the environment to another vendor.
-        organization: null,
-        project: null,
-        defaultHeaders: { ...(apiKey ? {} : { Authorization: null }), ...settings.headers },
-        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-        ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
-        ...(settings.fetch ? { fetch: settings.fetch } : {}),
-        ...(settings.dangerouslyAllowBrowser ? { dangerouslyAllowBrowser: true } : {}),
-      });
-    } catch (error) {
-      throw (
-        browserRefusalError(error, { provider: name, factory: "chatCompletions", sdk: "openai" }) ?? error
-      );
-    }
-    loaded ??= { client, sdk };
-    return loaded;
-  };
+  const connect = createChatCompletionsClientLoader(settings);
 
   return async function* streamChatCompletions(request) {
     const signal = request.signal;
@@ -92,6 +54,55 @@ export function createChatCompletionsModel(
       // Stops the HTTP stream when the consumer stops early or a chunk was invalid.
       await chunks.return?.();
     }
+  };
+}
+
+/**
+ * Makes the SDK client for a provider's settings on first use: reads the base URL and the key
+ * (a missing key fails before the SDK is imported), then loads the SDK.
+ */
+export function createChatCompletionsClientLoader(
+  settings: ChatCompletionsSettings,
+): () => Promise<{ client: OpenAI; sdk: OpenAISDK }> {
+  const name = chatCompletionsProviderName(settings);
+  let loaded: { client: OpenAI; sdk: OpenAISDK } | undefined;
+  // The SDK is imported on the first request, not with this package: importing it costs more
+  // than the rest of a provider. A missing key fails the first request, before the import.
+  return async (): Promise<{ client: OpenAI; sdk: OpenAISDK }> => {
+    if (loaded) return loaded;
+    const baseURL = loadSetting({ value: settings.baseURL, environmentVariable: "OPENAI_BASE_URL" });
+    // api.openai.com needs a key; a server at a baseURL may need none.
+    const apiKey =
+      baseURL === undefined
+        ? keyForOpenAI(settings, name)
+        : // An explicit apiKey, even "", is the caller's word: "" means "send no key", and
+          // OPENAI_API_KEY must not follow a baseURL the caller chose to leave keyless.
+          settings.apiKey !== undefined
+          ? settings.apiKey.trim() || undefined
+          : loadSetting({ environmentVariable: "OPENAI_API_KEY" });
+    const sdk = await loadOpenAISDK();
+    let client: OpenAI;
+    try {
+      client = new sdk.default({
+        // The SDK insists on a key; servers that need none get no Authorization header at all.
+        apiKey: apiKey ?? "unused",
+        baseURL,
+        // Never send an OpenAI organisation or project from the environment to another vendor.
+        organization: null,
+        project: null,
+        defaultHeaders: { ...(apiKey ? {} : { Authorization: null }), ...settings.headers },
+        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+        ...(settings.timeout !== undefined ? { timeout: settings.timeout } : {}),
+        ...(settings.fetch ? { fetch: settings.fetch } : {}),
+        ...(settings.dangerouslyAllowBrowser ? { dangerouslyAllowBrowser: true } : {}),
+      });
+    } catch (error) {
+      throw (
+        browserRefusalError(error, { provider: name, factory: "chatCompletions", sdk: "openai" }) ?? error
+      );
+    }
+    loaded ??= { client, sdk };
+    return loaded;
   };
 }
 

@@ -3,5 +3,6 @@ export type {
   OpenAIMCPApprovalResponse,
   OpenAIPartMetadata,
 } from "./convert-to-openai-messages.js";
+export { embedder, type OpenAIEmbedderSettings } from "./openai-embedder.js";
 export { openai } from "./openai-provider.js";
 export type { OpenAIProviderSettings } from "./openai-settings.js";

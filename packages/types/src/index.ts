@@ -1,3 +1,4 @@
+export type { Embedder, EmbedOptions } from "./embedding.js";
 export { errorMessage } from "./error-message.js";
 export {
   createAbortError,

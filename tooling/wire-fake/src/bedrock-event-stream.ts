@@ -111,7 +111,13 @@ export interface BedrockErrorReply {
   headers?: Record<string, string>;
 }
 
-export type BedrockReply = BedrockStreamReply | BedrockErrorReply;
+/** A 200 JSON answer, as InvokeModel sends a model's output (for example Titan's embeddings). */
+export interface BedrockJSONReply {
+  json: unknown;
+  headers?: Record<string, string>;
+}
+
+export type BedrockReply = BedrockStreamReply | BedrockErrorReply | BedrockJSONReply;
 export type BedrockHandler = (request: RecordedRequest) => BedrockReply | Promise<BedrockReply>;
 
 /** An error reply, for example `bedrockError(429, "ThrottlingException", "Too many requests")`. */
@@ -134,7 +140,8 @@ export interface BedrockFake {
  * Starts a fake Bedrock runtime on 127.0.0.1 with a random port. It speaks HTTP/2 without TLS
  * (prior knowledge), as the AWS SDK's default Node handler does with an `http://` endpoint, and
  * answers `POST /model/{modelId}/converse-stream` with `application/vnd.amazon.eventstream`
- * frames built by the AWS SDK's own codec, or with JSON errors carrying `x-amzn-ErrorType`.
+ * frames built by the AWS SDK's own codec, `POST /model/{modelId}/invoke` with a model's JSON
+ * output (`titanEmbeddings` in `./embeddings`), or with JSON errors carrying `x-amzn-ErrorType`.
  * Every response carries an `x-amzn-RequestId` (`fake-request-1`, `-2`, … unless a reply sets one).
  *
  * @example
@@ -204,6 +211,15 @@ async function send(res: Http2ServerResponse, reply: BedrockReply, requestId: st
       ...reply.headers,
     });
     res.end(JSON.stringify({ message: reply.message }));
+    return;
+  }
+  if ("json" in reply) {
+    res.writeHead(200, {
+      "content-type": "application/json",
+      "x-amzn-requestid": requestId,
+      ...reply.headers,
+    });
+    res.end(JSON.stringify(reply.json));
     return;
   }
   if (reply.onClose) res.stream.once("close", reply.onClose);

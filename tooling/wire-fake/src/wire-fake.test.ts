@@ -55,3 +55,50 @@ describe("startChatCompletionsToolLoop", () => {
     expect(second.trimEnd().endsWith("data: [DONE]")).toBe(true);
   });
 });
+
+describe("embeddings endpoints", () => {
+  it("OpenAI's /v1/embeddings answers each input's vector, as floats or as little-endian float32 base64", async () => {
+    const { openAIEmbeddings } = await import("./embeddings.ts");
+    fake = await startWireFake();
+    fake.enqueue(
+      openAIEmbeddings((text) => [text.length, 0.5]),
+      openAIEmbeddings((text) => [text.length, 0.5]),
+    );
+    const post = async (body: unknown) =>
+      (await fetch(`${fake!.url}/v1/embeddings`, { method: "POST", body: JSON.stringify(body) })).json();
+    expect(await post({ model: "m", input: "abc" })).toEqual({
+      object: "list",
+      data: [{ object: "embedding", index: 0, embedding: [3, 0.5] }],
+      model: "m",
+      usage: { prompt_tokens: 3, total_tokens: 3 },
+    });
+    const base64 = (await post({ model: "m", input: ["a", "bb"], encoding_format: "base64" })) as {
+      data: { embedding: string }[];
+    };
+    expect(
+      base64.data.map((entry) => {
+        const bytes = Buffer.from(entry.embedding, "base64");
+        return [...new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)];
+      }),
+    ).toEqual([
+      [1, 0.5],
+      [2, 0.5],
+    ]);
+  });
+
+  it("Gemini's batchEmbedContents answers one embedding per request", async () => {
+    const { geminiEmbeddings } = await import("./embeddings.ts");
+    fake = await startWireFake();
+    fake.enqueue(geminiEmbeddings((text) => [text.length]));
+    const response = await fetch(`${fake.url}/v1beta/models/gemini-embedding-001:batchEmbedContents`, {
+      method: "POST",
+      body: JSON.stringify({
+        requests: [
+          { content: { parts: [{ text: "ab" }, { text: "c" }] } },
+          { content: { parts: [{ text: "" }] } },
+        ],
+      }),
+    });
+    expect(await response.json()).toEqual({ embeddings: [{ values: [3] }, { values: [0] }] });
+  });
+});

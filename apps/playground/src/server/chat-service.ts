@@ -18,7 +18,13 @@ import type { TraceStore } from "../trace/trace-store.js";
 import type { DataDir } from "./data-dir.js";
 import { modelVisibleTools } from "./mcp-apps.js";
 import { capDepth, capToolResult, MAXIMUM_RESULT_BYTES } from "./output-limits.js";
-import { createProvider, detectProviders, type PlaygroundSettings, type ProviderInfo } from "./providers.js";
+import {
+  createEmbedder,
+  createProvider,
+  detectProviders,
+  type PlaygroundSettings,
+  type ProviderInfo,
+} from "./providers.js";
 import type { ServerRegistry } from "./server-registry.js";
 import type { Store, StoredConversation, TranscriptItem } from "./store.js";
 
@@ -452,6 +458,9 @@ export class ChatService {
       servers.find((server) => toolName.startsWith(`${server.name}_`))?.name ?? null;
     let agent: Agent | undefined;
     try {
+      // Core's tool search ranks with the vendor's embeddings where a key for one is set; each
+      // tool's vector is kept in the store, so it is embedded once per model, not once per turn.
+      const embedder = await createEmbedder(this.#environment);
       agent = new Agent({
         provider: await createProvider(turn.provider.id, this.#environment, this.settings(), {
           sandbox: this.#dataDir.sandbox,
@@ -465,6 +474,9 @@ export class ChatService {
           prefix: server.name,
           ...(server.deferTools ? { defer: true } : {}),
         })),
+        ...(embedder
+          ? { toolSearch: { embed: embedder.embed, embedCache: this.#store.embeddingCache(embedder.model) } }
+          : {}),
         approval: annotationPolicy(),
         approvalTimeoutMs: 0,
         ...(turn.conversation.outputSchema ? { output: turn.conversation.outputSchema } : {}),

@@ -1,4 +1,4 @@
-import { JunctionError, type ModelProvider } from "@junction/types";
+import { type Embedder, JunctionError, type ModelProvider } from "@junction/types";
 import type { PlaygroundSettings, ProviderInfo } from "../shared/api-types.js";
 import { createOfflineModel } from "./offline-model.js";
 
@@ -139,24 +139,7 @@ export async function createProvider(
     }
     case "bedrock": {
       const { bedrock } = await import("@junction/provider-bedrock");
-      // From the playground's environment, as for the other vendors; the AWS SDK's own chain
-      // (profiles, SSO, roles) still applies to whatever is not given here.
-      const region = environment.AWS_REGION || environment.AWS_DEFAULT_REGION;
-      return bedrock({
-        ...(region ? { region } : {}),
-        ...(environment.AWS_ACCESS_KEY_ID && environment.AWS_SECRET_ACCESS_KEY
-          ? {
-              credentials: {
-                accessKeyId: environment.AWS_ACCESS_KEY_ID,
-                secretAccessKey: environment.AWS_SECRET_ACCESS_KEY,
-                ...(environment.AWS_SESSION_TOKEN ? { sessionToken: environment.AWS_SESSION_TOKEN } : {}),
-              },
-            }
-          : {}),
-        ...(environment.AWS_BEARER_TOKEN_BEDROCK ? { apiKey: environment.AWS_BEARER_TOKEN_BEDROCK } : {}),
-        ...(environment.AWS_PROFILE ? { profile: environment.AWS_PROFILE } : {}),
-        ...baseURLOption(environment.BEDROCK_BASE_URL),
-      });
+      return bedrock(bedrockSettings(environment));
     }
     case "openai-compatible": {
       const baseURL = settings.openaiCompatibleBaseURL || environment.OPENAI_COMPATIBLE_BASE_URL;
@@ -182,6 +165,55 @@ export async function createProvider(
   }
 }
 
+/** The tool search's embedder: its vendor's embeddings API, and the name its vectors are kept under. */
+export interface PlaygroundEmbedder {
+  /** For example `openai:text-embedding-3-small`: the store keeps each model's vectors apart. */
+  model: string;
+  embed: Embedder;
+}
+
+/**
+ * The embedder of the first provider with an embeddings API whose key is set (OpenAI, then
+ * Gemini, then Bedrock, with the same keys and endpoints as their chat models), for core's tool
+ * search; undefined when none is set (Anthropic has no embeddings API; the offline model and an
+ * OpenAI-compatible endpoint get none, as the endpoint's embedding model is not known).
+ */
+export async function createEmbedder(
+  environment: NodeJS.ProcessEnv,
+): Promise<PlaygroundEmbedder | undefined> {
+  const available = new Set(detectProviders(environment, {}).map((provider) => provider.id));
+  if (available.has("openai")) {
+    const { embedder } = await import("@junction/provider-openai");
+    const model = "text-embedding-3-small";
+    return {
+      model: `openai:${model}`,
+      embed: embedder({
+        model,
+        apiKey: environment.OPENAI_API_KEY,
+        ...baseURLOption(environment.OPENAI_BASE_URL),
+      }),
+    };
+  }
+  if (available.has("gemini")) {
+    const { embedder } = await import("@junction/provider-gemini");
+    const model = "gemini-embedding-001";
+    return {
+      model: `gemini:${model}`,
+      embed: embedder({
+        model,
+        apiKey: environment.GEMINI_API_KEY || environment.GOOGLE_API_KEY,
+        ...baseURLOption(environment.GEMINI_BASE_URL || environment.GOOGLE_GEMINI_BASE_URL),
+      }),
+    };
+  }
+  if (available.has("bedrock")) {
+    const { embedder } = await import("@junction/provider-bedrock");
+    const model = "amazon.titan-embed-text-v2:0";
+    return { model: `bedrock:${model}`, embed: embedder({ model, ...bedrockSettings(environment) }) };
+  }
+  return undefined;
+}
+
 /** Whether two base URLs name the same endpoint (a trailing slash aside). */
 function sameURL(a: string, b: string): boolean {
   try {
@@ -189,6 +221,29 @@ function sameURL(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Bedrock's settings from the playground's environment, as for the other vendors; the AWS SDK's
+ * own chain (profiles, SSO, roles) still applies to whatever is not given here.
+ */
+function bedrockSettings(environment: NodeJS.ProcessEnv) {
+  const region = environment.AWS_REGION || environment.AWS_DEFAULT_REGION;
+  return {
+    ...(region ? { region } : {}),
+    ...(environment.AWS_ACCESS_KEY_ID && environment.AWS_SECRET_ACCESS_KEY
+      ? {
+          credentials: {
+            accessKeyId: environment.AWS_ACCESS_KEY_ID,
+            secretAccessKey: environment.AWS_SECRET_ACCESS_KEY,
+            ...(environment.AWS_SESSION_TOKEN ? { sessionToken: environment.AWS_SESSION_TOKEN } : {}),
+          },
+        }
+      : {}),
+    ...(environment.AWS_BEARER_TOKEN_BEDROCK ? { apiKey: environment.AWS_BEARER_TOKEN_BEDROCK } : {}),
+    ...(environment.AWS_PROFILE ? { profile: environment.AWS_PROFILE } : {}),
+    ...baseURLOption(environment.BEDROCK_BASE_URL),
+  };
 }
 
 /** Which AWS credentials the environment has for Bedrock, named for the UI; undefined when none. */

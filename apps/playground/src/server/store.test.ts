@@ -81,3 +81,19 @@ describe("the store's run traces", () => {
     expect([store.getTrace("mine"), store.getTrace("other")]).toEqual([undefined, [span("other", "run")]]);
   });
 });
+
+describe("tool embeddings", () => {
+  it("keeps each model's vectors by digest, exactly, across a reopened store", () => {
+    const openAI = store.embeddingCache("openai:text-embedding-3-small");
+    openAI.set("digest-a", [0.1, -2.5, 1e-7]);
+    store.embeddingCache("gemini:gemini-embedding-001").set("digest-a", [9]);
+    openAI.set("digest-a", [0.1, -2.5, 3]);
+    expect(openAI.get("digest-a")).toEqual([0.1, -2.5, 3]);
+    expect(openAI.get("digest-b")).toBeUndefined();
+    store.close();
+    store = new Store(join(directory, "playground.db"));
+    expect(store.embeddingCache("openai:text-embedding-3-small").get("digest-a")).toEqual([0.1, -2.5, 3]);
+    expect(store.embeddingCache("gemini:gemini-embedding-001").get("digest-a")).toEqual([9]);
+    expect(store.countEmbeddings("openai:text-embedding-3-small")).toBe(1);
+  });
+});

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
-import type { RunState } from "@junction/core";
+import type { EmbeddingCache, RunState } from "@junction/core";
 import type { Message } from "@junction/types";
 import type { TranscriptItem } from "../shared/api-types.js";
 import type { TraceSpan } from "../shared/trace-waterfall.js";
@@ -69,6 +69,9 @@ export class Store {
         server_id TEXT PRIMARY KEY, config_digest TEXT NOT NULL, version TEXT NOT NULL
       );
       CREATE TABLE IF NOT EXISTS traces (trace_id TEXT PRIMARY KEY, spans TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS tool_embeddings (
+        model TEXT NOT NULL, digest TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, digest)
+      );
     `);
     // Stores made before runs could stop for approvals have no run_state column yet.
     const columns = this.#db.prepare("PRAGMA table_info(conversations)").all() as { name: string }[];
@@ -264,6 +267,40 @@ export class Store {
       | { spans: string }
       | undefined;
     return row ? (JSON.parse(row.spans) as TraceSpan[]) : undefined;
+  }
+
+  /**
+   * The tool search's vectors for one embedding model (`model`, for example
+   * `openai:text-embedding-3-small`), by tool digest: kept across turns and restarts, so a tool is
+   * embedded once per model until its definition changes. Vectors are stored as float64 bytes.
+   */
+  embeddingCache(model: string): EmbeddingCache {
+    const select = this.#db.prepare("SELECT vector FROM tool_embeddings WHERE model = ? AND digest = ?");
+    const insert = this.#db.prepare(
+      "INSERT INTO tool_embeddings (model, digest, vector) VALUES (?, ?, ?) ON CONFLICT(model, digest) DO UPDATE SET vector = excluded.vector",
+    );
+    return {
+      get: (digest) => {
+        const row = select.get(model, digest) as { vector: Uint8Array } | undefined;
+        if (!row) return undefined;
+        const bytes = row.vector;
+        return [
+          ...new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
+        ];
+      },
+      set: (digest, vector) => {
+        insert.run(model, digest, new Uint8Array(Float64Array.from(vector).buffer));
+      },
+    };
+  }
+
+  /** How many tool vectors the store keeps for `model`. */
+  countEmbeddings(model: string): number {
+    return (
+      this.#db.prepare("SELECT COUNT(*) AS count FROM tool_embeddings WHERE model = ?").get(model) as {
+        count: number;
+      }
+    ).count;
   }
 
   getSetting(key: string): string | undefined {
