@@ -55,7 +55,7 @@ describe("Serve over MCP, on the page", () => {
     });
     await expect.poll(() => page.getByTestId("serve-tools").textContent()).toContain("ask_playground, ");
     expect(await page.getByTestId("serve-approvals").textContent()).toContain(
-      "does not reach this page's approval cards",
+      "not to this page's approval cards",
     );
     expect(pageErrors).toEqual([]);
   });

@@ -15,7 +15,12 @@ afterAll(async () => {
   await test.close();
 });
 
-async function connect(url: string, token: string, protocolVersion?: "2025-11-25" | "2026-07-28") {
+async function connect(
+  url: string,
+  token: string,
+  protocolVersion?: "2025-11-25" | "2026-07-28",
+  handlers?: ConstructorParameters<typeof MCP>[0]["handlers"],
+) {
   const mcp = new MCP({
     name: "served",
     transport: "http",
@@ -23,6 +28,7 @@ async function connect(url: string, token: string, protocolVersion?: "2025-11-25
     headers: { authorization: `Bearer ${token}` },
     reconnect: false,
     ...(protocolVersion ? { protocolVersion } : {}),
+    ...(handlers ? { handlers } : {}),
   });
   open.push(mcp);
   await mcp.connect();
@@ -48,7 +54,7 @@ describe("the playground's MCP endpoint", () => {
     expect(on.body.enabled).toBe(true);
     expect(on.body.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(on.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(on.body.approvals).toContain("ends with an error result naming that tool");
+    expect(on.body.approvals).toContain("gets an error result naming the tool, and nothing runs");
     const status = await test.api("GET", "/api/serve");
     expect(status.body.tools.slice(0, 1)).toEqual(["ask_playground"]);
     expect(status.body.tools).toEqual(expect.arrayContaining(["everything_echo", "memory_read_graph"]));
@@ -123,23 +129,37 @@ describe("the playground's MCP endpoint", () => {
     expect(status.calls[0].detail).toBe('Invalid input for tool "ask_playground":');
   });
 
-  it("a served agent's call that needs approval is not run, and the result says so", async () => {
+  it("a served agent's call that needs approval asks the client; without a way to ask, it is not run and the result says so", async () => {
     const { url, token } = (await test.api("GET", "/api/serve")).body;
-    const mcp = await connect(url, token);
-    const result = await mcp.callTool("ask_playground", { request: 'write a file served.txt with "hi"' });
-    expect(result.isError).toBe(true);
-    expect(result.content).toEqual([
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const silent = await connect(url, token);
+    const refused = await silent.callTool("ask_playground", { request: 'write a file served.txt with "hi"' });
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toEqual([
       {
         type: "text",
         text:
           'The agent behind "ask_playground" needs a person to approve its call to "filesystem_write_file", and ' +
-          "this MCP server cannot ask you for that approval yet (approvals through MCP elicitation, input_required " +
-          "and tasks are not built yet). Nothing was run for that call. Ask the server's operator to allow the tool " +
-          "without approval, or run the agent directly.",
+          "this client declared no elicitation capability, so the server cannot ask it (input_required). Nothing " +
+          "was run for that call. Use a client that supports elicitation (or the tasks extension), ask the server's " +
+          "operator to allow the tool without approval, or run the agent directly.",
       },
     ]);
-    const { readdirSync } = await import("node:fs");
     expect(readdirSync(test.playground.dataDir.sandbox)).not.toContain("served.txt");
+
+    // A client that can ask its person: the question names the tool and its arguments; approved, it runs.
+    const asked: string[] = [];
+    const asking = await connect(url, token, "2025-11-25", {
+      elicitation: async (request) => {
+        asked.push(request.message);
+        return { action: "accept", content: {} };
+      },
+    });
+    const done = await asking.callTool("ask_playground", { request: 'write a file served.txt with "hi"' });
+    expect(done.isError).toBe(false);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('"filesystem_write_file"');
+    expect(readFileSync(`${test.playground.dataDir.sandbox}/served.txt`, "utf8")).toBe("hi");
   });
 
   it("lists a 2026-07-28 client as stateless, and a client's name only as inert text", async () => {

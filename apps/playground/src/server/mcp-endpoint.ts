@@ -10,6 +10,7 @@ import {
   createMCPServer,
   type GatewaySource,
   type MCPHTTPHandler,
+  type MCPServedRequest,
   type MCPServer,
 } from "@junction/mcp-server";
 import {
@@ -32,12 +33,12 @@ export const ASK_PLAYGROUND = "ask_playground";
 
 /** What the page says of approvals inside the served agent. */
 export const SERVED_APPROVALS =
-  "The served agent asks no one: a call it wants to make that needs approval here (anything not " +
-  "annotated read-only and closed-world) is not run, and the call to ask_playground ends with an " +
-  "error result naming that tool. That is @junction/mcp-server's behaviour until approvals " +
-  "through MCP (elicitation, input_required, tasks) are built; it does not reach this page's " +
-  "approval cards. The connected servers' own tools are called by the client directly: its user " +
-  "approves them there, not here.";
+  "A call the served agent wants to make that needs approval here (anything not annotated read-only " +
+  "and closed-world) is asked of the client's person through MCP: an elicitation within the call " +
+  "(2025-11-25), input_required (2026-07-28), or the task's input request. A client that can do none " +
+  "of these gets an error result naming the tool, and nothing runs. These questions go to the " +
+  "client, not to this page's approval cards. The connected servers' own tools are called by the " +
+  "client directly: its user approves them there, not here.";
 
 /** The switch and where it serves, kept in the playground's database (0600). */
 interface StoredEndpoint {
@@ -140,17 +141,33 @@ export class MCPEndpoint {
         `${ASK_PLAYGROUND} hands a request to the Junction playground's agent, which uses the ` +
         "playground's MCP servers. The other tools are those servers' own, named <server>_<tool>.",
       tools: [
-        this.#recorded(
-          agentTool(() => this.#createAgent(), {
-            name: ASK_PLAYGROUND,
-            description:
-              "Asks the Junction playground's agent to do something with the playground's MCP servers " +
-              "(files in its sandbox, memory, the everything server's demo tools); answers with its reply.",
-          }),
-        ),
+        agentTool(() => this.#createAgent(), {
+          name: ASK_PLAYGROUND,
+          description:
+            "Asks the Junction playground's agent to do something with the playground's MCP servers " +
+            "(files in its sandbox, memory, the everything server's demo tools); answers with its reply.",
+        }),
       ],
       mcps: [{ mcp: this.#gateway() }],
+      // Every tools/call is recorded here, whichever way the server serves the tool (a served
+      // agent has paths of its own: approvals through MCP, tasks).
+      aroundRequest: (request, handle) => this.#recordedCall(request, handle),
     });
+  }
+
+  /** A `tools/call` recorded with the client that made it, start to end; other requests pass. */
+  async #recordedCall(request: MCPServedRequest, handle: () => Promise<unknown>): Promise<unknown> {
+    if (request.method !== "tools/call") return handle();
+    const name = typeof request.params.name === "string" ? request.params.name : "?";
+    const id = this.#activity.callStarted(this.#session.getStore() ?? "unknown", name);
+    try {
+      const result = await handle();
+      this.#ended(id, result as ToolOutput);
+      return result;
+    } catch (error) {
+      this.#activity.callEnded(id, "error", errorMessage(error));
+      throw error;
+    }
   }
 
   async #start(): Promise<void> {
@@ -269,40 +286,14 @@ export class MCPEndpoint {
         return lists.flat();
       },
       callTool: async (name, args, options) => {
-        const id = this.#activity.callStarted(this.#session.getStore() ?? "unknown", name);
         const server = registry
           .connected()
           .filter((candidate) => name.startsWith(`${candidate.name}_`))
           .sort((a, b) => b.name.length - a.name.length)[0];
-        try {
-          if (!server) {
-            throw new JunctionError("tool-not-found", `No connected server serves ${name} now.`);
-          }
-          const result = await server.mcp.callTool(name.slice(server.name.length + 1), args, options);
-          this.#ended(id, result);
-          return result;
-        } catch (error) {
-          this.#activity.callEnded(id, options.signal?.aborted ? "cancelled" : "error", errorMessage(error));
-          throw error;
+        if (!server) {
+          throw new JunctionError("tool-not-found", `No connected server serves ${name} now.`);
         }
-      },
-    };
-  }
-
-  /** The tool, its calls recorded with the client that made them. */
-  #recorded(tool: Tool): Tool {
-    return {
-      ...tool,
-      execute: async (input, context) => {
-        const id = this.#activity.callStarted(this.#session.getStore() ?? "unknown", tool.name);
-        try {
-          const output = await tool.execute(input, context);
-          this.#ended(id, output);
-          return output;
-        } catch (error) {
-          this.#activity.callEnded(id, context?.signal?.aborted ? "cancelled" : "error", errorMessage(error));
-          throw error;
-        }
+        return server.mcp.callTool(name.slice(server.name.length + 1), args, options);
       },
     };
   }
