@@ -144,5 +144,5 @@ describe("@junction/mcp-server tasks on DBOS (dbosAgentRuns)", () => {
     expect(storedTasks()).toEqual([
       expect.objectContaining({ taskId, runId: taskId, status: "completed", statusMessage: "Done" }),
     ]);
-  });
+  }, 60_000);
 });
