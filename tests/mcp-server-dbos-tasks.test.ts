@@ -38,6 +38,7 @@ afterEach(async () => {
 });
 
 describe("@junction/mcp-server tasks on DBOS (dbosAgentRuns)", () => {
+  // Checked by `tsc` (pnpm type-check): @junction/dbos does not import @junction/mcp-server.
   it("is mcp-server's DurableAgentRuns by structure", () => {
     expectTypeOf<DBOSAgentRuns>().toExtend<DurableAgentRuns>();
   });
@@ -63,7 +64,8 @@ describe("@junction/mcp-server tasks on DBOS (dbosAgentRuns)", () => {
       (JSON.parse(readFileSync(tasksFile, "utf8")) as { tasks: AgentTaskRecord[] }).tasks;
 
     // The first server suggests the slowest poll the client follows (5 s): the restart below
-    // happens between two polls, while the client's person is asked.
+    // (about a second here) happens between two polls, while the client's person is asked, so no
+    // poll meets the dead process; the client's answer goes to the new one.
     const first = startServer("first", 5_000);
     await events.reachReady("first", first);
     let second: NodeProcess | undefined;
