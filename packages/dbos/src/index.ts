@@ -1,3 +1,9 @@
+export {
+  type DBOSAgentRunStatus,
+  type DBOSAgentRuns,
+  type DBOSAgentRunsOptions,
+  dbosAgentRuns,
+} from "./dbos-agent-runs.js";
 export { type AgentRunRequest, dbosAgentWorkflow } from "./dbos-agent-workflow.js";
 export {
   type ApprovalNotifier,

@@ -19,8 +19,9 @@ import { InMemoryTaskStore } from "./task-store.js";
 // Tasks whose runs a durable engine keeps (`tasks.runs`): the task is the engine's run, its status
 // and pending approvals are read from the engine, the answer goes through it, and a server that
 // replaced the first one serves the task. The engine here is a stand-in that keeps runs in this
-// test's memory, made of core's own run and resume (the DBOS adapter is not built yet); what is
-// tested is the server's side of the interface.
+// test's memory, made of core's own run and resume; what is tested is the server's side of the
+// interface (the DBOS adapter, `dbosAgentRuns`, is tested end to end in
+// tests/mcp-server-dbos-tasks.test.ts).
 
 const KEY = "a test key that is 32 bytes long!!";
 

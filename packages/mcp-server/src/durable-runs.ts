@@ -7,8 +7,9 @@ import type { ToolResult } from "@junction/types";
  * task's id is the run's id) and the server only maps one onto the other. Every method may be
  * called from any process that reaches the engine. Set it as `tasks.runs`.
  *
- * On DBOS: `start` is a `dbosAgentWorkflow`'s `start({ input: request }, { runId })`, `status` reads
- * the workflow's status and `pendingApprovals({ client, runId })`, `answer` is
+ * On DBOS: `dbosAgentRuns({ workflows, client })` from `@junction/dbos` is one (by structure).
+ * `start` is a `dbosAgentWorkflow`'s `start({ input: request }, { runId })`, `status` reads the
+ * workflow's status and `pendingApprovals({ client, runId })`, `answer` is
  * `answerApproval({ sender, runId, item, decision })`, `cancel` is `cancelWorkflow(runId)`.
  */
 export interface DurableAgentRuns {

@@ -1,0 +1,166 @@
+import type { DBOSClient } from "@dbos-inc/dbos-sdk";
+import type { AgentResult, PendingToolCall, ResumeDecision } from "@junction/core";
+import { errorMessage, JunctionError, type ToolResult, type ToolResultPart } from "@junction/types";
+import type { AgentRunRequest } from "./dbos-agent-workflow.js";
+import type { DBOSWorkflow } from "./dbos-workflow.js";
+import { answerApproval, pendingApprovals } from "./pending-approvals.js";
+
+/** Options of {@link dbosAgentRuns}. */
+export interface DBOSAgentRunsOptions {
+  /**
+   * The `dbosAgentWorkflow` of each served agent tool, by the tool's name (`ask_researcher`). A
+   * run is started in this process: launch DBOS here (`DBOS.launch()`) with these workflows
+   * registered, as in every worker.
+   */
+  readonly workflows: Readonly<Record<string, DBOSWorkflow<AgentRunRequest, AgentResult>>>;
+  /**
+   * `DBOSClient.create({ systemDatabaseUrl })`: reads the runs' status, pending approvals and
+   * results, sends the answers, and cancels, whichever process runs the run.
+   */
+  readonly client: Pick<DBOSClient, "getWorkflow" | "getEvent" | "send" | "cancelWorkflow">;
+}
+
+/**
+ * A served agent's run on DBOS as a task sees it; the same shape as `DurableRunStatus` of
+ * `@junction/mcp-server`, which this package does not depend on.
+ */
+export type DBOSAgentRunStatus =
+  | { status: "working"; statusMessage?: string }
+  | { status: "input_required"; pending: PendingToolCall[] }
+  | { status: "completed"; result: ToolResult }
+  | { status: "failed"; message: string }
+  | { status: "cancelled" };
+
+/**
+ * Served agents' runs as DBOS workflows: the shape of `DurableAgentRuns` of
+ * `@junction/mcp-server` (its `tasks.runs`), by structure, so neither package depends on the other.
+ */
+export interface DBOSAgentRuns {
+  /** Starts the tool's workflow on `request` with the run id `runId` (the task's id); the same id again is the same run. */
+  start(run: { tool: string; runId: string; request: string }): Promise<void>;
+  /** The run's DBOS status, its pending approvals while it waits, its answer once it ended. */
+  status(runId: string): Promise<DBOSAgentRunStatus>;
+  /** Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests). */
+  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void>;
+  /** Cancels the workflow (`DBOSClient.cancelWorkflow`). */
+  cancel(runId: string): Promise<void>;
+}
+
+/** DBOS statuses of a workflow that has not ended. */
+const GOING = new Set(["PENDING", "ENQUEUED", "DELAYED"]);
+
+/**
+ * Runs served agent tools as DBOS workflows, for `@junction/mcp-server`'s `tasks.runs`: a task
+ * is then a DBOS run (the task's id is the workflow id), and outlives the server process. `start`
+ * is the tool's `dbosAgentWorkflow.start({ input: request }, { runId })`; `status` reads the
+ * workflow's status, its {@link pendingApprovals} (the task's input requests) and, once it
+ * succeeded, the `AgentResult` as the tool's answer (the text, then the images, audio and
+ * resources its tools returned, `structuredContent` with an `output` schema); `answer` is
+ * {@link answerApproval}, bound to the call's digests and sent once per call (an idempotency key);
+ * `cancel` is `cancelWorkflow`. A server restarted on the same database (DBOS recovers the run)
+ * and the same task store and `stateKey` serves the task on.
+ *
+ * @example
+ * ```ts
+ * const keeper = dbosAgentWorkflow("keeper", () => new Agent({ ... }));
+ * DBOS.setConfig({ name: "team", systemDatabaseUrl });
+ * await DBOS.launch();
+ * const client = await DBOSClient.create({ systemDatabaseUrl });
+ * createMCPServer({
+ *   name: "team", version: "1.0.0", stateKey,
+ *   tasks: { store: fileTaskStore("./tasks.json"), runs: dbosAgentRuns({ workflows: { ask_keeper: keeper }, client }) },
+ *   tools: [agentTool(() => new Agent({ ... }), { name: "ask_keeper", description: "Asks the keeper" })],
+ * });
+ * ```
+ */
+export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
+  const { client, workflows } = options;
+  return {
+    async start({ tool, runId, request }) {
+      const workflow = Object.hasOwn(workflows, tool) ? workflows[tool] : undefined;
+      if (!workflow) {
+        throw new JunctionError(
+          "invalid-argument",
+          `dbosAgentRuns has no workflow for the agent tool "${tool}": add it to \`workflows\` (${JSON.stringify(tool)}: a dbosAgentWorkflow).`,
+        );
+      }
+      await workflow.start({ input: request }, { runId });
+    },
+
+    async status(runId) {
+      const workflow = await client.getWorkflow(runId);
+      if (!workflow) {
+        return {
+          status: "failed",
+          message: `DBOS has no run "${runId}": it was not started on this system database.`,
+        };
+      }
+      if (GOING.has(workflow.status)) {
+        const pending = await pendingApprovals({ client, runId });
+        return pending.length > 0 ? { status: "input_required", pending } : { status: "working" };
+      }
+      switch (workflow.status) {
+        case "SUCCESS":
+          return finished(workflow.output as AgentResult);
+        case "CANCELLED":
+          return { status: "cancelled" };
+        case "MAX_RECOVERY_ATTEMPTS_EXCEEDED":
+          return {
+            status: "failed",
+            message: `The run was recovered ${workflow.recoveryAttempts ?? "too many"} times without ending (DBOS: MAX_RECOVERY_ATTEMPTS_EXCEEDED).`,
+          };
+        default:
+          // ERROR, and any status a later DBOS adds: the run ended without an answer.
+          return {
+            status: "failed",
+            message:
+              workflow.error === undefined
+                ? `The run ended with the DBOS status ${workflow.status}.`
+                : errorMessage(workflow.error),
+          };
+      }
+    },
+
+    async answer(runId, item, decision) {
+      await answerApproval({
+        sender: client,
+        runId,
+        item,
+        decision,
+        // A tasks/update retried (or sent twice) is one answer to the call.
+        idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
+      });
+    },
+
+    async cancel(runId) {
+      await client.cancelWorkflow(runId);
+    },
+  };
+}
+
+/** An ended run's `AgentResult` as the agent tool's answer, as `agentTool` gives it in-process. */
+function finished(result: AgentResult): DBOSAgentRunStatus {
+  if (result.finishReason === "approval-required") {
+    return {
+      status: "failed",
+      message: `The run stopped waiting for a person's approval of ${result.pending.map((call) => `"${call.name}"`).join(", ")} (its approvalTimeoutMs ran out).`,
+    };
+  }
+  const content: ToolResultPart[] = [];
+  if (result.text.length > 0) content.push({ type: "text", text: result.text });
+  for (const step of result.steps) {
+    for (const toolResult of step.toolResults) {
+      if (typeof toolResult.output === "string") continue;
+      content.push(...toolResult.output.content.filter((part) => part.type !== "text"));
+    }
+  }
+  if (result.finishReason === "max-steps") {
+    content.push({
+      type: "text",
+      text: "[The agent stopped at its step limit before it finished; the answer above may be incomplete.]",
+    });
+  }
+  const answer: ToolResult = { content, isError: false };
+  if (typeof result.output === "object" && result.output !== null) answer.structuredContent = result.output;
+  return { status: "completed", result: answer };
+}
