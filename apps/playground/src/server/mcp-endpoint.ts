@@ -17,7 +17,6 @@ import {
   errorMessage,
   JunctionError,
   type MCPTool,
-  type Tool,
   type ToolOutput,
   type ToolResult,
 } from "@junction/types";
