@@ -13,13 +13,7 @@ import {
   type MCPServedRequest,
   type MCPServer,
 } from "@junction/mcp-server";
-import {
-  errorMessage,
-  JunctionError,
-  type MCPTool,
-  type ToolOutput,
-  type ToolResult,
-} from "@junction/types";
+import { errorMessage, JunctionError, type MCPTool, type ToolOutput, type ToolResult } from "@junction/types";
 import type { ServeStatus } from "../shared/api-types.js";
 import { toolVisibility } from "./mcp-app-csp.js";
 import { isLoopbackAddress } from "./security.js";
