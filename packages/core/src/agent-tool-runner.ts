@@ -14,19 +14,23 @@ import type { ToolCallExecution, ToolCallRequestPart, ToolExecutorContext, ToolR
 import { getZodToolInternals } from "./tool.js";
 import type { RegisteredTool } from "./tool-registry.js";
 
-/** What the Agent gives its tool runner for one run. */
+/**
+ * What the Agent gives its tool runner for one run. The step's tools and the private data its
+ * conversation holds come with each call, in `context.plan` (`StepPlan<RegisteredTool>`).
+ */
 export interface AgentToolRunnerOptions {
-  /** The tools of the current step. */
-  tools: () => Map<string, RegisteredTool>;
   approval?: ApprovalFunction;
   /** Which open-world tools the exfiltration guard covers. */
   guard: ExfiltrationGuard;
-  /** The closed-world tools whose results the model has seen so far (the current step's history). */
-  privateDataFrom: () => string[];
   /** Where the runner records which calls never ran and which read private data. */
   ledger: CallLedger;
-  warnOnce: (key: object, warning: Warning) => void;
-  warn: (warning: Warning) => void;
+  /** Reports `warning` once per `key` for as long as the Agent lives. */
+  warnOnce: (key: object, warning: Warning, warn: (warning: Warning) => void) => void;
+}
+
+/** The step's tools as the Agent registered them. */
+function toolsOf(plan: { tools: ReadonlyMap<string, unknown> }): ReadonlyMap<string, RegisteredTool> {
+  return plan.tools as ReadonlyMap<string, RegisteredTool>;
 }
 
 /** A call that found its tool and has valid arguments. */
@@ -50,18 +54,22 @@ export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunn
     journalsDecisions: options.approval !== undefined,
     decide: (call, context) => decide({ options, call, context, firstUnguarded }),
     execute: (call, context) => execute(options, call, context),
-    snapshot: () => snapshotTools(options.tools().values()),
-    settled: (call, outcome) => {
+    snapshot: (plan) => snapshotTools(toolsOf(plan).values()),
+    settled: (call, outcome, plan) => {
       if (outcome !== "success" && outcome !== "error") options.ledger.notRun.add(call.id);
-      else if (!isOpenWorld(options.tools().get(call.name)?.tool.annotations)) {
+      else if (!isOpenWorld(toolsOf(plan).get(call.name)?.tool.annotations)) {
         options.ledger.readPrivate.add(call.id);
       }
     },
   };
 }
 
-function check(options: AgentToolRunnerOptions, call: ToolCallRequestPart): CheckedCall {
-  const tools = options.tools();
+function check(
+  options: AgentToolRunnerOptions,
+  call: ToolCallRequestPart,
+  context: ToolExecutorContext,
+): CheckedCall {
+  const tools = toolsOf(context.plan);
   const registered = tools.get(call.name);
   if (!registered) {
     const available = [...tools.keys()];
@@ -78,7 +86,7 @@ function check(options: AgentToolRunnerOptions, call: ToolCallRequestPart): Chec
   }
   const { tool, source } = registered;
   const validator = inputValidatorFor(tool);
-  if (validator.warning) options.warnOnce(tool, validator.warning);
+  if (validator.warning) options.warnOnce(tool, validator.warning, context.warn);
   const checked = validator.check(call.input);
   if (!checked.ok) {
     return {
@@ -101,15 +109,15 @@ async function decide(parts: {
   firstUnguarded: () => boolean;
 }): Promise<GateEntry> {
   const { options, call, context } = parts;
-  const checked = check(options, call);
+  const checked = check(options, call, context);
   if (!checked.ok) return checked.refusal;
   const { registered, input } = checked;
   const { tool, source } = registered;
   const sourceField = source ? { source } : {};
-  const readFrom = options.guard.covers(call.name, registered) ? options.privateDataFrom() : [];
+  const readFrom = options.guard.covers(call.name, registered) ? [...context.plan.privateDataFrom] : [];
   const guarded = readFrom.length > 0;
   if (guarded && !options.approval && parts.firstUnguarded()) {
-    options.warn({
+    context.warn({
       code: "exfiltration-unguarded",
       message:
         `Tool "${call.name}" can reach outside (open world) and runs after the conversation read data with ${quoteList(readFrom)}; ` +
@@ -155,7 +163,7 @@ async function execute(
   call: ToolCallRequestPart,
   context: ToolExecutorContext,
 ): Promise<ToolCallExecution> {
-  const checked = check(options, call);
+  const checked = check(options, call, context);
   if (!checked.ok) {
     // The tool went away (or changed) between the decision and the run.
     const { outcome, message, source } = checked.refusal;

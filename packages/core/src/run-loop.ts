@@ -16,7 +16,6 @@ import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { READ_TOOL_RESULT, withCoreTools } from "./core-tools.js";
 import { InMemoryDurability } from "./durability.js";
-import { sharedMessages } from "./message-copy.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { requestSizeOf, stepTools } from "./run-budget.js";
 import {
@@ -38,7 +37,15 @@ import {
   runCall,
   toError,
 } from "./run-tool-call.js";
-import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from "./run-types.js";
+import type {
+  CallOutcome,
+  Run,
+  RunLoopOptions,
+  RunLoopResult,
+  StepPlan,
+  StepScope,
+  StepTools,
+} from "./run-types.js";
 import { journaledStep } from "./step-failure.js";
 import type { RequestSize } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
@@ -76,7 +83,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     : given;
   // Junction's own tools (read_tool_result, the tool search) are answered in front of the runner.
   const options: RunLoopOptions = withTrace.tools
-    ? { ...withTrace, tools: withCoreTools(withTrace.tools, () => run.coreTools) }
+    ? { ...withTrace, tools: withCoreTools(withTrace.tools) }
     : withTrace;
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
@@ -91,7 +98,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     controller,
     span,
     ids: new ToolCallIds(options.history),
-    coreTools: new Map(),
+    added: [],
     usageBeforeStep: usage,
     warn: (warning) => {
       warnings.push(warning);
@@ -133,7 +140,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
           break;
         }
         if (verdict.kind === "repair") {
-          options.history.push(verdict.message);
+          commit(run, [verdict.message]);
           continue;
         }
       }
@@ -157,7 +164,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     });
     return {
       text: steps.at(-1)?.text ?? "",
-      messages: sharedMessages(options.history),
+      added: run.added,
       steps,
       usage,
       warnings,
@@ -191,8 +198,15 @@ class StepCalls implements StepScope {
   readonly stepWarnings: Warning[] = [];
   /** The size of the step's model request, when it was sent live (not replayed). */
   request: RequestSize | undefined;
-  changedTools: ReadonlyMap<string, string> = new Map();
-  toolDigests: ReadonlyMap<string, string> = new Map();
+  plan: StepPlan = {
+    step: 0,
+    tools: new Map(),
+    privateDataFrom: [],
+    offered: [],
+    coreTools: new Map(),
+    toolDigests: new Map(),
+    changedTools: new Map(),
+  };
 
   constructor(
     readonly run: Run,
@@ -301,18 +315,30 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   const { options, durability } = run;
   const signal = run.controller.signal;
   const calls = new StepCalls(run, stepNumber);
+  const conversation = conversationOf(run);
   const prepared = await raceAbort(
-    inSpan(options.tracer, run.span, () => options.prepareStep(stepNumber, calls.warn)),
+    inSpan(options.tracer, run.span, () =>
+      options.prepareStep(stepNumber, { conversation, warn: calls.warn }),
+    ),
     signal,
   );
-  const tools = stepTools(run, {
-    stepNumber,
-    definitions: options.output ? options.output.offer(prepared) : prepared,
+  const offered = stepTools(run, {
+    prepared,
+    definitions: options.output ? options.output.offer(prepared.definitions) : prepared.definitions,
+    conversation,
     warn: calls.warn,
   });
-  const offered = await raceAbort(changedSinceJournaled(run, stepNumber), signal);
-  calls.changedTools = offered.changes;
-  calls.toolDigests = offered.digests;
+  const snapshots = await raceAbort(changedSinceJournaled(run, stepNumber, prepared), signal);
+  calls.plan = {
+    step: stepNumber,
+    tools: prepared.tools,
+    privateDataFrom: prepared.privateDataFrom,
+    offered: offered.definitions,
+    coreTools: offered.core,
+    toolDigests: snapshots.digests,
+    changedTools: snapshots.changes,
+  };
+  const tools = offered.definitions;
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
   signal.addEventListener("abort", stopTools, { once: true });
@@ -325,7 +351,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
       signal,
       run: async () => {
         live = true;
-        return entryValue(await streamModelTurn(run, { stepNumber, tools, calls }));
+        return entryValue(await streamModelTurn(run, { stepNumber, tools, calls, conversation }));
       },
     });
     const turn = readEntry(modelTurnSchema, turnValue, modelKey(stepNumber));
@@ -339,9 +365,8 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
     }
     if (durability.ordered) calls.startInOrder(toolCalls);
     if (!options.tools) {
-      options.history.push({ role: "assistant", content });
       const answers = await answerResults(toolCalls, calls);
-      if (answers.length > 0) options.history.push({ role: "tool", content: answers });
+      commit(run, stepMessages(content, answers));
       committed = true;
       return {
         kind: "done",
@@ -362,7 +387,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
       for (const call of toolCalls) outcomes.push(await calls.started.get(call.id)!.outcome);
     } catch (error) {
       calls.controller.abort(signal.reason ?? error);
-      await commitCancelled(options.history, content, toolCalls, calls);
+      commit(run, await cancelledMessages(content, toolCalls, calls));
       committed = true;
       throw error;
     }
@@ -373,8 +398,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
       return { kind: "interrupted", pending, usage: stepUsage };
     }
     const results = outcomes.flatMap((outcome) => (outcome.kind === "result" ? [outcome.part] : []));
-    options.history.push({ role: "assistant", content });
-    if (results.length > 0) options.history.push({ role: "tool", content: results });
+    commit(run, stepMessages(content, results));
     committed = true;
     return {
       kind: "done",
@@ -398,6 +422,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
 async function changedSinceJournaled(
   run: Run,
   stepNumber: number,
+  prepared: StepTools,
 ): Promise<{ changes: ReadonlyMap<string, string>; digests: ReadonlyMap<string, string> }> {
   const runner = run.options.tools;
   if (!runner?.snapshot) return { changes: new Map(), digests: new Map() };
@@ -408,18 +433,18 @@ async function changedSinceJournaled(
     signal: run.controller.signal,
     run: async () => {
       live = true;
-      return entryValue(await runner.snapshot!());
+      return entryValue(await runner.snapshot!(prepared));
     },
   });
   const seen = readEntry(toolSnapshotsSchema, seenValue, toolsKey(stepNumber));
   const digests = new Map(seen.map((snapshot) => [snapshot.name, snapshot.digest]));
-  return { changes: live ? new Map() : toolChanges(seen, await runner.snapshot()), digests };
+  return { changes: live ? new Map() : toolChanges(seen, await runner.snapshot(prepared)), digests };
 }
 
 /** Streams one model turn live, starting each call as soon as it is complete; the turn as it is journaled. */
 async function streamModelTurn(
   run: Run,
-  turn: { stepNumber: number; tools: ToolDefinition[]; calls: StepCalls },
+  turn: { stepNumber: number; tools: ToolDefinition[]; calls: StepCalls; conversation: Message[] },
 ): Promise<ModelTurnEntry> {
   const { options } = run;
   const { calls } = turn;
@@ -432,10 +457,11 @@ async function streamModelTurn(
   const request: ModelRequest = {
     model: options.model,
     messages: messagesWithinBudget({
-      history: options.history,
+      history: turn.conversation,
+      reportKey: options.reportKey ?? run,
       provider: options.provider,
       model: options.model,
-      readable: run.coreTools.has(READ_TOOL_RESULT),
+      readable: calls.plan.coreTools.has(READ_TOOL_RESULT),
       warn: calls.warn,
     }),
     ...(options.system !== undefined ? { system: options.system } : {}),
@@ -550,31 +576,53 @@ async function answerResults(toolCalls: ToolCallPart[], calls: StepCalls): Promi
   return results;
 }
 
-/** Keeps the history valid after an abort mid-tools: every call gets a result, cancelled ones say so. */
-async function commitCancelled(
-  history: Message[],
+/** The messages of a finished step: the model's answer, and the results when there are any. */
+function stepMessages(content: AssistantContentPart[], results: ToolResultMessagePart[]): Message[] {
+  return [
+    { role: "assistant", content },
+    ...(results.length > 0 ? [{ role: "tool" as const, content: results }] : []),
+  ];
+}
+
+/** Adds `messages` to the run's conversation and tells the caller. */
+function commit(run: Run, messages: Message[]): void {
+  run.added.push(...messages);
+  run.options.onCommit?.(messages);
+}
+
+/** The conversation as the next step sees it: the one before the run and what the run added. */
+function conversationOf(run: Run): Message[] {
+  return run.added.length === 0 ? (run.options.history as Message[]) : [...run.options.history, ...run.added];
+}
+
+/** What keeps the conversation valid after an abort mid-tools: every call gets a result, cancelled ones say so. */
+async function cancelledMessages(
   content: AssistantContentPart[],
   toolCalls: ToolCallPart[],
   calls: StepCalls,
-): Promise<void> {
+): Promise<Message[]> {
   const settled = await Promise.allSettled(toolCalls.map((call) => calls.started.get(call.id)!.outcome));
-  history.push({ role: "assistant", content });
-  history.push({
-    role: "tool",
-    content: toolCalls.map((call, index) => {
-      const outcome = settled[index];
-      if (outcome?.status === "fulfilled" && outcome.value.kind === "result") return outcome.value.part;
-      return {
-        type: "tool-result",
-        toolCallId: call.id,
-        toolName: call.name,
-        output: {
-          content: [{ type: "text", text: `The call to "${call.name}" was cancelled: the run was aborted.` }],
-          isError: true,
-        },
-      };
-    }),
-  });
+  return [
+    { role: "assistant", content },
+    {
+      role: "tool",
+      content: toolCalls.map((call, index) => {
+        const outcome = settled[index];
+        if (outcome?.status === "fulfilled" && outcome.value.kind === "result") return outcome.value.part;
+        return {
+          type: "tool-result",
+          toolCallId: call.id,
+          toolName: call.name,
+          output: {
+            content: [
+              { type: "text", text: `The call to "${call.name}" was cancelled: the run was aborted.` },
+            ],
+            isError: true,
+          },
+        };
+      }),
+    },
+  ];
 }
 
 function textOf(content: AssistantContentPart[]): string {

@@ -88,7 +88,7 @@ export async function decideCall(parts: {
   rejection?: string;
 }): Promise<DecidedCall> {
   const { calls, tools, call } = parts;
-  const changed = calls.changedTools.get(call.name);
+  const changed = calls.plan.changedTools.get(call.name);
   if (parts.rejection !== undefined) {
     return { call, decision: { kind: "refuse", outcome: "invalid-input", message: parts.rejection } };
   }
@@ -161,7 +161,7 @@ export async function answerCall(
 export async function pendingCallOf(calls: StepScope, decided: DecidedCall): Promise<PendingToolCall> {
   const { call, decision } = decided;
   const asked = decision as Extract<GateEntry, { kind: "ask" }>;
-  const digest = calls.toolDigests.get(call.name);
+  const digest = calls.plan.toolDigests.get(call.name);
   return {
     id: call.id,
     name: call.name,
@@ -222,9 +222,17 @@ export async function finishCall(parts: {
     },
   });
   const entry = readEntry(toolCallSchema, journaled, key);
-  tools.settled?.(call, entry.outcome);
+  tools.settled?.(call, entry.outcome, calls.plan);
   // Recorded before the step goes on: a failure or crash after this never runs the call again.
-  if (live) await options.onCallFinished?.(calls.stepNumber, calls.run.usageBeforeStep);
+  if (live && options.onCallFinished) {
+    const { history } = options;
+    const { added } = calls.run;
+    await options.onCallFinished(
+      calls.stepNumber,
+      calls.run.usageBeforeStep,
+      added.length === 0 ? history : [...history, ...added],
+    );
+  }
   if (live) {
     options.emit({
       type: "tool-result",
@@ -279,6 +287,8 @@ function toolContext(calls: StepScope, call: ToolCallPart): ToolExecutorContext 
     idempotencyKey: idempotencyKey(calls.run.durability, toolKey(calls.stepNumber, call.id)),
     signal: calls.controller.signal,
     step: calls.stepNumber,
+    plan: calls.plan,
+    warn: calls.warn,
     emit: calls.run.options.emit,
     limit: (task) => calls.limit.run(task),
     // Progress is taken by executeCall, which has the call's span and reporter.
