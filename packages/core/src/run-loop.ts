@@ -27,6 +27,7 @@ import {
   toolSnapshotsSchema,
   toolsKey,
 } from "./run-journal.js";
+import { RunSpans } from "./run-spans.js";
 import { toolChanges } from "./run-state.js";
 import {
   answerCall,
@@ -51,7 +52,6 @@ import type { RequestSize } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import { messagesWithinBudget } from "./tool-result-budget.js";
 import type { TraceCarrier } from "./trace-carrier.js";
-import { carrierOf, endSpan, inSpan, type Span, startSpan, traceEvent } from "./tracing.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";
 
 /** How one step ended. */
@@ -67,17 +67,18 @@ type StepOutcome =
  * durability port, so a replay of the run with the same journal does not repeat them.
  */
 export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
-  const span = startSpan(given.tracer, "junction.agent.send", {
-    attributes: { "junction.model": given.model, "junction.provider": given.provider.name },
-    ...(given.resumedFrom ? { links: [given.resumedFrom] } : {}),
+  const spans = new RunSpans(given.tracer, {
+    provider: given.provider.name,
+    model: given.model,
+    ...(given.resumedFrom ? { resumedFrom: given.resumedFrom } : {}),
   });
-  // The tracer sees every event of the run with the run's span: it derives what it needs from them.
-  const withTrace: RunLoopOptions = given.tracer?.onEvent
+  // The run's spans come from its events: every event goes to them after the caller.
+  const withTrace: RunLoopOptions = given.tracer
     ? {
         ...given,
         emit: (event) => {
           given.emit(event);
-          traceEvent(given.tracer, event, span);
+          spans.event(event);
         },
       }
     : given;
@@ -96,7 +97,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
     options,
     durability: options.durability ?? new InMemoryDurability(),
     controller,
-    span,
+    spans,
     ids: new ToolCallIds(options.history),
     added: [],
     usageBeforeStep: usage,
@@ -155,13 +156,6 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
       }
     }
     options.emit({ type: "finish", reason: finishReason, usage });
-    endSpan(span, {
-      attributes: {
-        "junction.steps": steps.length,
-        "junction.finish_reason": finishReason,
-        ...usageAttributes(usage),
-      },
-    });
     return {
       text: steps.at(-1)?.text ?? "",
       added: run.added,
@@ -171,14 +165,13 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
       finishReason,
       ...(pending ? { pending } : {}),
       ...(output ? { output: output.value } : {}),
-      ...(interruption ? { interruption, ...traceOfRun(options, span) } : {}),
+      ...(interruption ? { interruption, ...traceOfRun(options, spans) } : {}),
     };
   } catch (caught) {
     const error =
       controller.signal.aborted && !isFailure(caught) ? abortError(controller.signal) : toError(caught);
     controller.abort(error);
     options.emit({ type: "error", error });
-    endSpan(span, { error });
     throw error;
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
@@ -317,7 +310,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   const calls = new StepCalls(run, stepNumber);
   const conversation = conversationOf(run);
   const prepared = await raceAbort(
-    inSpan(options.tracer, run.span, () =>
+    run.spans.within({ kind: "run" }, () =>
       options.prepareStep(stepNumber, { conversation, warn: calls.warn }),
     ),
     signal,
@@ -470,18 +463,10 @@ async function streamModelTurn(
     signal,
   };
   calls.request = requestSizeOf(run, request);
-  const modelSpan = startSpan(options.tracer, "junction.model.call", {
-    attributes: {
-      "junction.model": options.model,
-      "junction.provider": options.provider.name,
-      "junction.step": turn.stepNumber,
-      // The request's size by Junction's estimator, as step-end reports it.
-      "junction.request.tool_tokens": calls.request.tools,
-      "junction.request.history_tokens": calls.request.history,
-      "junction.request.tool_result_tokens": calls.request.toolResults,
-      "junction.request.context_window": calls.request.contextWindow,
-    },
-    parent: run.span,
+  run.spans.note({
+    type: "model-call-start",
+    step: turn.stepNumber,
+    request: calls.request,
     // A copy: the history goes on growing after the call starts.
     input: () => ({
       messages: structuredClone(request.messages),
@@ -494,7 +479,7 @@ async function streamModelTurn(
   options.output?.turnStart();
   let finish: Awaited<ReturnType<typeof consumeModelStream>>;
   try {
-    finish = await inSpan(options.tracer, modelSpan, () =>
+    finish = await run.spans.within({ kind: "model-call" }, () =>
       consumeModelStream(options, request, signal, {
         onText: (text) => {
           streamedText.push(text);
@@ -507,17 +492,16 @@ async function streamModelTurn(
       }),
     );
   } catch (error) {
-    endSpan(modelSpan, { error: toError(error) });
+    run.spans.note({ type: "model-call-error", error: toError(error) });
     throw error;
   }
   const usage = readUsage(finish.usage);
-  endSpan(modelSpan, {
-    attributes: {
-      "junction.duration_ms": Math.round(performance.now() - modelStart),
-      "junction.finish_reason": finish.reason,
-      "junction.response_id": finish.responseId,
-      ...usageAttributes(usage),
-    },
+  run.spans.note({
+    type: "model-call-end",
+    durationMs: performance.now() - modelStart,
+    finishReason: finish.reason,
+    ...(finish.responseId !== undefined ? { responseId: finish.responseId } : {}),
+    usage,
   });
   const content = streamCalls.finish(
     assistantContent(finish.content, streamedText, streamedReasoning, calls.warn),
@@ -632,18 +616,9 @@ function textOf(content: AssistantContentPart[]): string {
     .join("");
 }
 
-function usageAttributes(usage: Usage): Record<string, number | undefined> {
-  return {
-    "junction.usage.input_tokens": usage.inputTokens,
-    "junction.usage.output_tokens": usage.outputTokens,
-    "junction.usage.cached_input_tokens": usage.cachedInputTokens,
-    "junction.usage.cache_write_input_tokens": usage.cacheWriteInputTokens,
-  };
-}
-
 /** Where a stopped run's trace lives: its first part's, carried through every resume. */
-function traceOfRun(options: RunLoopOptions, span: Span): { trace?: TraceCarrier } {
-  const trace = options.resumedFrom ?? carrierOf(span);
+function traceOfRun(options: RunLoopOptions, spans: RunSpans): { trace?: TraceCarrier } {
+  const trace = options.resumedFrom ?? spans.carrier();
   return trace ? { trace } : {};
 }
 

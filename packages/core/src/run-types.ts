@@ -14,11 +14,12 @@ import type { ConcurrencyLimit } from "./concurrency-limit.js";
 import type { Durability } from "./durability.js";
 import type { GateEntry } from "./run-journal.js";
 import type { ResumeGuard } from "./run-resume.js";
+import type { RunSpans } from "./run-spans.js";
 import type { ToolSnapshot } from "./run-state.js";
 import type { StructuredOutput } from "./structured-output.js";
 import type { ToolCallIds } from "./tool-call-ids.js";
 import type { TraceCarrier } from "./trace-carrier.js";
-import type { Span, Tracer } from "./tracing.js";
+import type { Tracer } from "./tracing.js";
 
 /** Model settings passed through on every request of a run. */
 export type ModelSettings = Pick<
@@ -225,7 +226,8 @@ export interface Run {
   readonly options: RunLoopOptions;
   readonly durability: Durability;
   readonly controller: AbortController;
-  readonly span: Span;
+  /** The run's spans, derived from what the loop reports. */
+  readonly spans: RunSpans;
   readonly ids: ToolCallIds;
   /** The run's usage before the step in progress. */
   usageBeforeStep: Usage;
