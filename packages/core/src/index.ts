@@ -72,6 +72,8 @@ export type {
   Span,
   SpanAttributes,
   SpanAttributeValue,
+  SpanOperation,
+  SpanOutcome,
   SpanStartOptions,
   Tracer,
 } from "./tracing.js";
