@@ -192,6 +192,30 @@ describe("runs that stop for approvals (approval-required) and resume", () => {
     expect((await handle.final).finishReason).toBe("approval-required");
   });
 
+  it("a run's own approvalTimeoutMs: 0 stops at once while its events are read, with a state to resume", async () => {
+    const runs: string[] = [];
+    const provider = scriptedModel([firstTurn, { text: "done" }]);
+    const agent = new Agent({
+      provider,
+      model: "m",
+      tools: [countingTool("read_file", runs, { readOnly: true }), countingTool("write_file", runs)],
+      approval: annotationPolicy(),
+    });
+    const handle = agent.send("Tidy", { approvalTimeoutMs: 0 });
+    const types: string[] = [];
+    for await (const event of handle) types.push(event.type);
+    expect(types).toContain("tool-approval-request");
+    const stopped = await handle.final;
+    expect(stopped.finishReason).toBe("approval-required");
+    expect(stopped.pending?.map((call) => call.id)).toEqual(["write"]);
+    const resumed = agent.resume(stopped.state, { write: "approve" }, { approvalTimeoutMs: 0 });
+    for await (const _event of resumed) {
+      // read, as a server reporting progress does
+    }
+    expect((await resumed.final).text).toBe("done");
+    expect(runs).toEqual(["read_file", "write_file"]);
+  });
+
   it("send() after a stopped run closes it: the finished result stays, the pending call is denied", async () => {
     const runs: string[] = [];
     const provider = scriptedModel([firstTurn, { text: "fine" }]);

@@ -369,7 +369,9 @@ export class Agent<Output = unknown> {
       },
       ...(options.durability ? { durability: options.durability } : {}),
       keys: this.#keys,
-      ...(config.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: config.approvalTimeoutMs } : {}),
+      ...((options.approvalTimeoutMs ?? config.approvalTimeoutMs) !== undefined
+        ? { approvalTimeoutMs: options.approvalTimeoutMs ?? config.approvalTimeoutMs }
+        : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(config.tracer ? { tracer: config.tracer } : {}),
       reportKey: this.#reportKey,
@@ -459,6 +461,12 @@ export interface SendOptions<Output = unknown> {
    * journals every call itself).
    */
   onRunState?: (state: RunState) => void | Promise<void>;
+  /**
+   * This run's `approvalTimeoutMs` (see `AgentConfig.approvalTimeoutMs`), instead of the Agent's:
+   * `0` ends the run with `approval-required` and its `state` as soon as a call needs a person,
+   * even while its events are read (what a server that asks the person elsewhere wants).
+   */
+  approvalTimeoutMs?: number;
 }
 
 /** What the tool search knows of a tool's source: its short name, description and instructions. */
