@@ -61,12 +61,22 @@ export class StepToolCalls {
   readonly #unmatched: ToolCallPart[] = [];
   readonly #rejected = new Set<ToolCallPart>();
 
+  readonly ids: ToolCallIds;
+  /** Starts a call (emits `tool-call`, runs it) under the id it was given; with `rejection`, it fails with that message instead of running. */
+  readonly start: (call: ToolCallPart, rejection?: string) => void;
+  readonly warn: (warning: Warning) => void;
+
+  // Plain fields, not parameter properties: the bench's tuning script runs this file with Node's
+  // type stripping, which takes only erasable syntax.
   constructor(
-    readonly ids: ToolCallIds,
-    /** Starts a call (emits `tool-call`, runs it) under the id it was given; with `rejection`, it fails with that message instead of running. */
-    readonly start: (call: ToolCallPart, rejection?: string) => void,
-    readonly warn: (warning: Warning) => void,
-  ) {}
+    ids: ToolCallIds,
+    start: (call: ToolCallPart, rejection?: string) => void,
+    warn: (warning: Warning) => void,
+  ) {
+    this.ids = ids;
+    this.start = start;
+    this.warn = warn;
+  }
 
   /** A complete call from the stream: gets its unique id and starts at once. */
   streamed(call: ToolCallPart): void {
