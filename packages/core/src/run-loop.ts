@@ -67,45 +67,14 @@ type StepOutcome =
  * durability port, so a replay of the run with the same journal does not repeat them.
  */
 export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
-  const spans = new RunSpans(given.tracer, {
-    provider: given.provider.name,
-    model: given.model,
-    ...(given.resumedFrom ? { resumedFrom: given.resumedFrom } : {}),
-  });
-  // The run's spans come from its events: every event goes to them after the caller.
-  const withTrace: RunLoopOptions = given.tracer
-    ? {
-        ...given,
-        emit: (event) => {
-          given.emit(event);
-          spans.event(event);
-        },
-      }
-    : given;
-  // Junction's own tools (read_tool_result, the tool search) are answered in front of the runner.
-  const options: RunLoopOptions = withTrace.tools
-    ? { ...withTrace, tools: withCoreTools(withTrace.tools) }
-    : withTrace;
-  const controller = new AbortController();
+  const warnings: Warning[] = [];
+  const run = openRun(given, warnings);
+  const { options, controller, spans } = run;
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   const steps: Step[] = [];
-  const warnings: Warning[] = [];
-  let usage = options.usageBefore ?? emptyUsage();
-  const run: Run = {
-    options,
-    durability: options.durability ?? new InMemoryDurability(),
-    controller,
-    spans,
-    ids: new ToolCallIds(options.history),
-    added: [],
-    usageBeforeStep: usage,
-    warn: (warning) => {
-      warnings.push(warning);
-      options.emit({ type: "warning", warning });
-    },
-  };
+  let usage = run.usageBeforeStep;
   for (const warning of options.warnings ?? []) run.warn(warning);
   try {
     let finishReason: AgentFinishReason = "stop";
@@ -178,6 +147,45 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
   }
 }
 
+/**
+ * The state a run shares across its steps: its options with the spans fed from its events and
+ * Junction's own tools in front of the runner, its controller, its call ids.
+ */
+function openRun(given: RunLoopOptions, warnings: Warning[]): Run {
+  const spans = new RunSpans(given.tracer, {
+    provider: given.provider.name,
+    model: given.model,
+    ...(given.resumedFrom ? { resumedFrom: given.resumedFrom } : {}),
+  });
+  // The run's spans come from its events: every event goes to them after the caller.
+  const withTrace: RunLoopOptions = given.tracer
+    ? {
+        ...given,
+        emit: (event) => {
+          given.emit(event);
+          spans.event(event);
+        },
+      }
+    : given;
+  // Junction's own tools (read_tool_result, the tool search) are answered in front of the runner.
+  const options: RunLoopOptions = withTrace.tools
+    ? { ...withTrace, tools: withCoreTools(withTrace.tools) }
+    : withTrace;
+  return {
+    options,
+    durability: options.durability ?? new InMemoryDurability(),
+    controller: new AbortController(),
+    spans,
+    ids: new ToolCallIds(options.history),
+    added: [],
+    usageBeforeStep: options.usageBefore ?? emptyUsage(),
+    warn: (warning) => {
+      warnings.push(warning);
+      options.emit({ type: "warning", warning });
+    },
+  };
+}
+
 /** A failure that is not just the abort itself surfacing. */
 function isFailure(caught: unknown): boolean {
   return JunctionError.isInstance(caught) && caught.code !== "aborted" && !ProviderError.isInstance(caught);
@@ -188,30 +196,20 @@ class StepCalls implements StepScope {
   readonly started = new Map<string, { call: ToolCallPart; outcome: Promise<CallOutcome> }>();
   readonly limit: ConcurrencyLimit;
   readonly controller = new AbortController();
-  readonly stepWarnings: Warning[] = [];
+  readonly stepNumber: number;
   /** The size of the step's model request, when it was sent live (not replayed). */
   request: RequestSize | undefined;
-  plan: StepPlan = {
-    step: 0,
-    tools: new Map(),
-    privateDataFrom: [],
-    offered: [],
-    coreTools: new Map(),
-    toolDigests: new Map(),
-    changedTools: new Map(),
-  };
 
   constructor(
     readonly run: Run,
-    readonly stepNumber: number,
+    readonly plan: StepPlan,
+    readonly warnings: StepWarnings,
   ) {
+    this.stepNumber = plan.step;
     this.limit = new ConcurrencyLimit(run.options.toolConcurrency);
   }
 
-  warn = (warning: Warning): void => {
-    this.stepWarnings.push(warning);
-    this.run.warn(warning);
-  };
+  warn = (warning: Warning): void => this.warnings.warn(warning);
 
   /** Calls the stream rejected (arguments too deep to use), by id, with why: for an ordered start. */
   readonly #rejections = new Map<string, string>();
@@ -304,25 +302,40 @@ class StepCalls implements StepScope {
   }
 }
 
-async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
-  const { options, durability } = run;
+/** A step's warnings: each goes to the run's as well. */
+class StepWarnings {
+  readonly list: Warning[] = [];
+  constructor(readonly run: Run) {}
+  warn = (warning: Warning): void => {
+    this.list.push(warning);
+    this.run.warn(warning);
+  };
+}
+
+/**
+ * The step's tools as a value: the caller's `prepareStep` (under the run's span, so an MCP listing
+ * nests there), Junction's own tools and the answer tool added, and the offered tools' digests
+ * journaled (on a replay, the tools that changed since).
+ */
+async function planStep(
+  run: Run,
+  step: { stepNumber: number; conversation: Message[]; warn: (warning: Warning) => void },
+): Promise<StepPlan> {
+  const { options } = run;
+  const { stepNumber, conversation, warn } = step;
   const signal = run.controller.signal;
-  const calls = new StepCalls(run, stepNumber);
-  const conversation = conversationOf(run);
   const prepared = await raceAbort(
-    run.spans.within({ kind: "run" }, () =>
-      options.prepareStep(stepNumber, { conversation, warn: calls.warn }),
-    ),
+    run.spans.within({ kind: "run" }, () => options.prepareStep(stepNumber, { conversation, warn })),
     signal,
   );
   const offered = stepTools(run, {
     prepared,
     definitions: options.output ? options.output.offer(prepared.definitions) : prepared.definitions,
     conversation,
-    warn: calls.warn,
+    warn,
   });
   const snapshots = await raceAbort(changedSinceJournaled(run, stepNumber, prepared), signal);
-  calls.plan = {
+  return {
     step: stepNumber,
     tools: prepared.tools,
     privateDataFrom: prepared.privateDataFrom,
@@ -331,7 +344,16 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
     toolDigests: snapshots.digests,
     changedTools: snapshots.changes,
   };
-  const tools = offered.definitions;
+}
+
+async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
+  const { options, durability } = run;
+  const signal = run.controller.signal;
+  const conversation = conversationOf(run);
+  const warnings = new StepWarnings(run);
+  const plan = await planStep(run, { stepNumber, conversation, warn: warnings.warn });
+  const calls = new StepCalls(run, plan, warnings);
+  const tools = [...plan.offered];
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
   signal.addEventListener("abort", stopTools, { once: true });
@@ -369,7 +391,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
           turn,
           usage: stepUsage,
           results: [],
-          warnings: calls.stepWarnings,
+          warnings: calls.warnings.list,
         }),
         ...(calls.request ? { request: calls.request } : {}),
       };
@@ -395,7 +417,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
     committed = true;
     return {
       kind: "done",
-      step: stepOf({ stepNumber, content, turn, usage: stepUsage, results, warnings: calls.stepWarnings }),
+      step: stepOf({ stepNumber, content, turn, usage: stepUsage, results, warnings: calls.warnings.list }),
       ...(calls.request ? { request: calls.request } : {}),
     };
   } finally {

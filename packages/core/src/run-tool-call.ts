@@ -223,15 +223,7 @@ export async function finishCall(parts: {
   const entry = readEntry(toolCallSchema, journaled, key);
   tools.settled?.(call, entry.outcome, calls.plan);
   // Recorded before the step goes on: a failure or crash after this never runs the call again.
-  if (live && options.onCallFinished) {
-    const { history } = options;
-    const { added } = calls.run;
-    await options.onCallFinished(
-      calls.stepNumber,
-      calls.run.usageBeforeStep,
-      added.length === 0 ? history : [...history, ...added],
-    );
-  }
+  if (live) await callFinished(calls);
   if (live) {
     options.emit({
       type: "tool-result",
@@ -246,6 +238,18 @@ export async function finishCall(parts: {
     kind: "result",
     part: { type: "tool-result", toolCallId: call.id, toolName: call.name, output: entry.output },
   };
+}
+
+/** Tells the run's recorder a call finished, with the run's usage and conversation before the step. */
+async function callFinished(calls: StepScope): Promise<void> {
+  const { options, added, usageBeforeStep } = calls.run;
+  if (!options.onCallFinished) return;
+  const { history } = options;
+  await options.onCallFinished(
+    calls.stepNumber,
+    usageBeforeStep,
+    added.length === 0 ? history : [...history, ...added],
+  );
 }
 
 /** Surfaces the question as an event whose answer is a signal, and waits for that signal. */

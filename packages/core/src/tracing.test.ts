@@ -156,9 +156,20 @@ describe("Tracer hooks", () => {
       },
     };
     const provider = scriptedModel([{ toolCalls: [{ id: "w", name: "write_file" }] }, { text: "done" }]);
-    await new Agent({ provider, model: "m", tools: [writeTool([], () => undefined)], tracer }).send("go").final;
-    expect(seen.map((span) => span.operation?.kind)).toEqual(["run", "model-call", "tool-call", "model-call"]);
-    expect(seen[1]!.operation).toMatchObject({ kind: "model-call", provider: provider.name, model: "m", step: 1 });
+    await new Agent({ provider, model: "m", tools: [writeTool([], () => undefined)], tracer }).send("go")
+      .final;
+    expect(seen.map((span) => span.operation?.kind)).toEqual([
+      "run",
+      "model-call",
+      "tool-call",
+      "model-call",
+    ]);
+    expect(seen[1]!.operation).toMatchObject({
+      kind: "model-call",
+      provider: provider.name,
+      model: "m",
+      step: 1,
+    });
     expect(seen[2]!.operation).toEqual({ kind: "tool-call", id: "w", name: "write_file", step: 1 });
     expect(seen[2]!.outcome).toMatchObject({ kind: "tool-call", outcome: "success" });
     expect(seen[3]!.outcome).toMatchObject({ kind: "model-call", finishReason: "stop" });
