@@ -178,6 +178,7 @@ function openRun(given: RunLoopOptions, warnings: Warning[]): Run {
     spans,
     ids: new ToolCallIds(options.history),
     added: [],
+    conversation: options.history.slice(),
     usageBeforeStep: options.usageBefore ?? emptyUsage(),
     warn: (warning) => {
       warnings.push(warning);
@@ -349,7 +350,7 @@ async function planStep(
 async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   const { options, durability } = run;
   const signal = run.controller.signal;
-  const conversation = conversationOf(run);
+  const conversation = run.conversation as Message[];
   const warnings = new StepWarnings(run);
   const plan = await planStep(run, { stepNumber, conversation, warn: warnings.warn });
   const calls = new StepCalls(run, plan, warnings);
@@ -593,12 +594,8 @@ function stepMessages(content: AssistantContentPart[], results: ToolResultMessag
 /** Adds `messages` to the run's conversation and tells the caller. */
 function commit(run: Run, messages: Message[]): void {
   run.added.push(...messages);
+  (run.conversation as Message[]).push(...messages);
   run.options.onCommit?.(messages);
-}
-
-/** The conversation as the next step sees it: the one before the run and what the run added. */
-function conversationOf(run: Run): Message[] {
-  return run.added.length === 0 ? (run.options.history as Message[]) : [...run.options.history, ...run.added];
 }
 
 /** What keeps the conversation valid after an abort mid-tools: every call gets a result, cancelled ones say so. */

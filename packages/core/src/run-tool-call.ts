@@ -242,14 +242,8 @@ export async function finishCall(parts: {
 
 /** Tells the run's recorder a call finished, with the run's usage and conversation before the step. */
 async function callFinished(calls: StepScope): Promise<void> {
-  const { options, added, usageBeforeStep } = calls.run;
-  if (!options.onCallFinished) return;
-  const { history } = options;
-  await options.onCallFinished(
-    calls.stepNumber,
-    usageBeforeStep,
-    added.length === 0 ? history : [...history, ...added],
-  );
+  const { options, conversation, usageBeforeStep } = calls.run;
+  await options.onCallFinished?.(calls.stepNumber, usageBeforeStep, conversation);
 }
 
 /** Surfaces the question as an event whose answer is a signal, and waits for that signal. */

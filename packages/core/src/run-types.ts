@@ -140,7 +140,10 @@ export interface RunLoopOptions {
   provider: ModelProvider;
   model: string;
   system?: string;
-  /** The conversation before the run. Never changed: the loop returns the messages it adds. */
+  /**
+   * The conversation before the run, read when the run starts and never changed: the loop returns
+   * the messages it adds (and tells `onCommit` as it goes).
+   */
   history: readonly Message[];
   /**
    * Called before each step with the conversation so far: the step's tools (may resolve MCP
@@ -233,6 +236,11 @@ export interface Run {
   usageBeforeStep: Usage;
   /** The messages the run added so far (committed steps only). */
   readonly added: Message[];
+  /**
+   * The conversation as the next step sees it: the one before the run, then `added`. The run's
+   * own array (copied once when the run starts), never the caller's.
+   */
+  readonly conversation: readonly Message[];
   warn(warning: Warning): void;
 }
 

@@ -62,7 +62,10 @@ export interface RunHooks {
    * keeps of it. Returns the state's warnings to report (all of them when omitted).
    */
   onResume?(state: RunState, warnings: Warning[]): Warning[];
-  /** The conversation each time it changes (the run's start, each committed step), as the run's own array. */
+  /**
+   * The run's conversation, once it starts: the run's own array, which grows as the run commits
+   * each step (so it is whole after an abort too).
+   */
   onConversation?(conversation: Message[]): void;
   /** Records the run's state each time a call finishes (in memory only; see `SendOptions.onRunState`). */
   onRunState?(state: RunState): void | Promise<void>;
@@ -147,6 +150,8 @@ async function runSpec(
   } catch (error) {
     return fail(emit, error as Error);
   }
+  // The run's own array from here on, grown as the run commits (only what is new is copied for the result).
+  conversation = appendMessages(conversation, []);
   hooks.onConversation?.(conversation);
   const durability =
     spec.durability ?? new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
@@ -179,8 +184,7 @@ async function runSpec(
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(spec.reportKey ? { reportKey: spec.reportKey } : {}),
     onCommit: (messages) => {
-      conversation = appendMessages(conversation, messages);
-      hooks.onConversation?.(conversation);
+      conversation.push(...messages);
     },
     ...(hooks.onRunState && durability instanceof InMemoryDurability
       ? {
