@@ -140,6 +140,9 @@ async function runSpec(
       conversation = ownMessages(plan.state.messages);
       warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
     }
+    // The run's own array from here on, grown as the run commits (only what is new is copied for the result).
+    conversation = appendMessages(conversation, []);
+    hooks.onConversation?.(conversation);
     output = structuredOutputFor({
       schema: spec.output.schema,
       repairTurns: spec.output.repairTurns,
@@ -150,9 +153,6 @@ async function runSpec(
   } catch (error) {
     return fail(emit, error as Error);
   }
-  // The run's own array from here on, grown as the run commits (only what is new is copied for the result).
-  conversation = appendMessages(conversation, []);
-  hooks.onConversation?.(conversation);
   const durability =
     spec.durability ?? new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
   const described = () => ({
