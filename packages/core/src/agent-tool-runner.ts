@@ -28,11 +28,6 @@ export interface AgentToolRunnerOptions {
   warnOnce: (key: object, warning: Warning, warn: (warning: Warning) => void) => void;
 }
 
-/** The step's tools as the Agent registered them. */
-function toolsOf(plan: { tools: ReadonlyMap<string, unknown> }): ReadonlyMap<string, RegisteredTool> {
-  return plan.tools as ReadonlyMap<string, RegisteredTool>;
-}
-
 /** A call that found its tool and has valid arguments. */
 type CheckedCall =
   | { ok: true; registered: RegisteredTool; input: unknown }
@@ -43,7 +38,7 @@ type CheckedCall =
  * policy (and the exfiltration guard) in `decide`; run it within the concurrency bound in
  * `execute`. Every failure becomes an error result the model can act on; only an abort throws.
  */
-export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunner {
+export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunner<RegisteredTool> {
   let warnedUnguarded = false;
   const firstUnguarded = () => {
     if (warnedUnguarded) return false;
@@ -54,10 +49,10 @@ export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunn
     journalsDecisions: options.approval !== undefined,
     decide: (call, context) => decide({ options, call, context, firstUnguarded }),
     execute: (call, context) => execute(options, call, context),
-    snapshot: (plan) => snapshotTools(toolsOf(plan).values()),
+    snapshot: (plan) => snapshotTools(plan.tools.values()),
     settled: (call, outcome, plan) => {
       if (outcome !== "success" && outcome !== "error") options.ledger.notRun.add(call.id);
-      else if (!isOpenWorld(toolsOf(plan).get(call.name)?.tool.annotations)) {
+      else if (!isOpenWorld(plan.tools.get(call.name)?.tool.annotations)) {
         options.ledger.readPrivate.add(call.id);
       }
     },
@@ -67,9 +62,9 @@ export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunn
 function check(
   options: AgentToolRunnerOptions,
   call: ToolCallRequestPart,
-  context: ToolExecutorContext,
+  context: ToolExecutorContext<RegisteredTool>,
 ): CheckedCall {
-  const tools = toolsOf(context.plan);
+  const tools = context.plan.tools;
   const registered = tools.get(call.name);
   if (!registered) {
     const available = [...tools.keys()];
@@ -105,7 +100,7 @@ function check(
 async function decide(parts: {
   options: AgentToolRunnerOptions;
   call: ToolCallRequestPart;
-  context: ToolExecutorContext;
+  context: ToolExecutorContext<RegisteredTool>;
   firstUnguarded: () => boolean;
 }): Promise<GateEntry> {
   const { options, call, context } = parts;
@@ -161,7 +156,7 @@ async function decide(parts: {
 async function execute(
   options: AgentToolRunnerOptions,
   call: ToolCallRequestPart,
-  context: ToolExecutorContext,
+  context: ToolExecutorContext<RegisteredTool>,
 ): Promise<ToolCallExecution> {
   const checked = check(options, call, context);
   if (!checked.ok) {

@@ -22,7 +22,7 @@ import { validateMessages } from "./message-validation.js";
 import { closeRunState, type ResumeDecision, type RunState } from "./run-state.js";
 import { keyList, type RunStateKey, type RunStateKeys } from "./run-state-signature.js";
 import type { ModelSettings, StepTools } from "./run-types.js";
-import { type RunSpec, startRun } from "./start-run.js";
+import { type RunSpec, type RunTools, startRun } from "./start-run.js";
 import type { OutputSchema } from "./structured-output.js";
 import { capabilitiesOf, contextWindowOf } from "./token-estimate.js";
 import type { ToolLimits } from "./tool-list-limits.js";
@@ -337,26 +337,27 @@ export class Agent<Output = unknown> {
   #spec(options: SendOptions<unknown>, run: Pick<RunSpec, "resume">): RunSpec {
     const config = this.#config;
     if (run.resume) this.#reportKey = {};
+    const tools: RunTools<RegisteredTool> = {
+      prepareStep: (_step, step) => this.#prepareStep(step),
+      runner: createAgentToolRunner({
+        ...(config.approval ? { approval: toApprovalFunction(config.approval) } : {}),
+        guard: this.#guard,
+        ledger: this.#ledger,
+        warnOnce: (key, warning, warn) => {
+          if (this.#warned.has(key)) return;
+          this.#warned.add(key);
+          warn(warning);
+        },
+      }),
+      maxTools: this.#registry.maxTools,
+    };
     return {
       provider: this.provider,
       model: this.model,
       ...(this.system !== undefined ? { system: this.system } : {}),
       history: run.resume ? [] : this.#history,
       ...run,
-      tools: {
-        prepareStep: (_step, step) => this.#prepareStep(step),
-        runner: createAgentToolRunner({
-          ...(config.approval ? { approval: toApprovalFunction(config.approval) } : {}),
-          guard: this.#guard,
-          ledger: this.#ledger,
-          warnOnce: (key, warning, warn) => {
-            if (this.#warned.has(key)) return;
-            this.#warned.add(key);
-            warn(warning);
-          },
-        }),
-        maxTools: this.#registry.maxTools,
-      },
+      tools,
       limits: {
         maxSteps: this.maxSteps,
         toolConcurrency: this.toolConcurrency,

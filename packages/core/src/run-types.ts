@@ -73,12 +73,12 @@ export interface StepPlan<T = unknown> {
 }
 
 /** What a tool runner gets besides the call. */
-export interface ToolExecutorContext {
+export interface ToolExecutorContext<T = unknown> {
   /** Aborted when the run is aborted or fails. */
   signal: AbortSignal;
   step: number;
   /** The step's tools, as the loop settled them. */
-  plan: StepPlan;
+  plan: StepPlan<T>;
   /** Reports a warning of the step. */
   warn(warning: Warning): void;
   emit(event: AgentEvent): void;
@@ -104,18 +104,18 @@ export interface ToolCallRequestPart {
  * How the loop runs the calls the model asks for: `decide` (may a call run, must a person be
  * asked) and `execute` (run an allowed call). Neither throws except on abort.
  */
-export interface ToolRunner {
+export interface ToolRunner<T = unknown> {
   /** Whether `decide` asks a policy whose answers must be journaled (a replay must not ask it again). */
   readonly journalsDecisions: boolean;
-  decide(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<GateEntry>;
-  execute(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<ToolCallExecution>;
+  decide(call: ToolCallRequestPart, context: ToolExecutorContext<T>): Promise<GateEntry>;
+  execute(call: ToolCallRequestPart, context: ToolExecutorContext<T>): Promise<ToolCallExecution>;
   /**
    * Snapshots of the tools offered this step (name, source, digest), journaled per step: a
    * replayed step refuses calls to tools that changed since. Omitted: no such check.
    */
-  snapshot?(plan: StepTools): Promise<ToolSnapshot[]>;
+  snapshot?(plan: StepTools<T>): Promise<ToolSnapshot[]>;
   /** Told how every call of the run ended, replayed ones included (the Agent's exfiltration ledger). */
-  settled?(call: ToolCallRequestPart, outcome: string, plan: StepPlan): void;
+  settled?(call: ToolCallRequestPart, outcome: string, plan: StepPlan<T>): void;
 }
 
 /**

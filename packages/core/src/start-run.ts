@@ -8,7 +8,7 @@ import { finalResult, recordRunState } from "./run-result.js";
 import { planResume, type ResumeArguments, type ResumePlan } from "./run-resume.js";
 import type { ResumeDecision, RunState, SourceDescriptor } from "./run-state.js";
 import { type RunStateKey, signWith } from "./run-state-signature.js";
-import type { ModelSettings, RunLoopOptions, ToolRunner } from "./run-types.js";
+import type { ModelSettings, StepTools, ToolRunner } from "./run-types.js";
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import type { Tracer } from "./tracing.js";
 
@@ -25,13 +25,7 @@ export interface RunSpec {
    * result carries the new one. Ignored with `resume`: the conversation is the stopped run's.
    */
   history: Message[];
-  /** Where each step's tools come from, and who runs the calls (omitted: the run stops at the first turn that calls tools). */
-  tools: {
-    prepareStep: RunLoopOptions["prepareStep"];
-    runner?: ToolRunner;
-    /** Tools one request may carry, Junction's own included. */
-    maxTools?: number;
-  };
+  tools: RunTools;
   limits: { maxSteps: number; toolConcurrency: number; maxToolOutputChars?: number };
   settings?: ModelSettings;
   output: { schema?: OutputSchema | undefined; repairTurns?: number | undefined };
@@ -53,6 +47,22 @@ export interface RunSpec {
   /** What cut and oversized parts are reported once against. @default the run */
   reportKey?: object;
   hooks?: RunHooks;
+}
+
+/**
+ * Where each step's tools come from and who runs the calls; `T` is what a tool is to both (the
+ * Agent's registered tools, `stream()`'s definitions), so the runner reads the plan's tools as
+ * `prepareStep` gave them.
+ */
+export interface RunTools<T = unknown> {
+  prepareStep(
+    step: number,
+    context: { conversation: readonly Message[]; warn: (warning: Warning) => void },
+  ): Promise<StepTools<T>>;
+  /** Omitted: the run stops at the first turn that calls tools and leaves the calls to the caller. */
+  runner?: ToolRunner<T>;
+  /** Tools one request may carry, Junction's own included. */
+  maxTools?: number;
 }
 
 /** What a caller keeps of a run besides its events and result. */

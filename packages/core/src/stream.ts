@@ -24,7 +24,7 @@ import type { ResumeArguments } from "./run-resume.js";
 import { type ResumeDecision, snapshotTools } from "./run-state.js";
 import { keyList, type RunStateKeys } from "./run-state-signature.js";
 import type { ModelSettings, ToolRunner } from "./run-types.js";
-import { type RunSpec, startRun } from "./start-run.js";
+import { type RunSpec, type RunTools, startRun } from "./start-run.js";
 import type { OutputSchema } from "./structured-output.js";
 import type { Tracer } from "./tracing.js";
 
@@ -150,7 +150,7 @@ function specOf(options: StreamOptions): RunSpec {
     tools: {
       prepareStep: async () => ({ definitions, tools: byName, privateDataFrom: [] }),
       ...(runner ? { runner } : {}),
-    },
+    } satisfies RunTools<ToolDefinition>,
     limits: {
       maxSteps: options.maxSteps ?? 10,
       toolConcurrency: options.toolConcurrency ?? 8,
@@ -179,14 +179,12 @@ const STREAM_RESUME_ARGUMENTS: ResumeArguments = {
 function handlerRunner(
   handler: NonNullable<StreamOptions["onToolCall"]>,
   policy: ApprovalFunction | undefined,
-): ToolRunner {
-  const definitionsOf = (plan: { tools: ReadonlyMap<string, unknown> }) =>
-    plan.tools as ReadonlyMap<string, ToolDefinition>;
+): ToolRunner<ToolDefinition> {
   return {
     journalsDecisions: policy !== undefined,
     decide: (call, context) =>
-      decideByPolicy({ policy, tools: definitionsOf(context.plan), call, signal: context.signal }),
-    snapshot: (plan) => snapshotTools([...definitionsOf(plan).values()].map((tool) => ({ tool }))),
+      decideByPolicy({ policy, tools: context.plan.tools, call, signal: context.signal }),
+    snapshot: (plan) => snapshotTools([...plan.tools.values()].map((tool) => ({ tool }))),
     execute: (call, context) =>
       context.limit(async () => {
         const start = performance.now();
