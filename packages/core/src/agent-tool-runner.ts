@@ -14,19 +14,18 @@ import type { ToolCallExecution, ToolCallRequestPart, ToolExecutorContext, ToolR
 import { getZodToolInternals } from "./tool.js";
 import type { RegisteredTool } from "./tool-registry.js";
 
-/** What the Agent gives its tool runner for one run. */
+/**
+ * What the Agent gives its tool runner for one run. The step's tools and the private data its
+ * conversation holds come with each call, in `context.plan` (`StepPlan<RegisteredTool>`).
+ */
 export interface AgentToolRunnerOptions {
-  /** The tools of the current step. */
-  tools: () => Map<string, RegisteredTool>;
   approval?: ApprovalFunction;
   /** Which open-world tools the exfiltration guard covers. */
   guard: ExfiltrationGuard;
-  /** The closed-world tools whose results the model has seen so far (the current step's history). */
-  privateDataFrom: () => string[];
   /** Where the runner records which calls never ran and which read private data. */
   ledger: CallLedger;
-  warnOnce: (key: object, warning: Warning) => void;
-  warn: (warning: Warning) => void;
+  /** Reports `warning` once per `key` for as long as the Agent lives. */
+  warnOnce: (key: object, warning: Warning, warn: (warning: Warning) => void) => void;
 }
 
 /** A call that found its tool and has valid arguments. */
@@ -39,7 +38,7 @@ type CheckedCall =
  * policy (and the exfiltration guard) in `decide`; run it within the concurrency bound in
  * `execute`. Every failure becomes an error result the model can act on; only an abort throws.
  */
-export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunner {
+export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunner<RegisteredTool> {
   let warnedUnguarded = false;
   const firstUnguarded = () => {
     if (warnedUnguarded) return false;
@@ -50,18 +49,22 @@ export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunn
     journalsDecisions: options.approval !== undefined,
     decide: (call, context) => decide({ options, call, context, firstUnguarded }),
     execute: (call, context) => execute(options, call, context),
-    snapshot: () => snapshotTools(options.tools().values()),
-    settled: (call, outcome) => {
+    snapshot: (plan) => snapshotTools(plan.tools.values()),
+    settled: (call, outcome, plan) => {
       if (outcome !== "success" && outcome !== "error") options.ledger.notRun.add(call.id);
-      else if (!isOpenWorld(options.tools().get(call.name)?.tool.annotations)) {
+      else if (!isOpenWorld(plan.tools.get(call.name)?.tool.annotations)) {
         options.ledger.readPrivate.add(call.id);
       }
     },
   };
 }
 
-function check(options: AgentToolRunnerOptions, call: ToolCallRequestPart): CheckedCall {
-  const tools = options.tools();
+function check(
+  options: AgentToolRunnerOptions,
+  call: ToolCallRequestPart,
+  context: ToolExecutorContext<RegisteredTool>,
+): CheckedCall {
+  const tools = context.plan.tools;
   const registered = tools.get(call.name);
   if (!registered) {
     const available = [...tools.keys()];
@@ -78,7 +81,7 @@ function check(options: AgentToolRunnerOptions, call: ToolCallRequestPart): Chec
   }
   const { tool, source } = registered;
   const validator = inputValidatorFor(tool);
-  if (validator.warning) options.warnOnce(tool, validator.warning);
+  if (validator.warning) options.warnOnce(tool, validator.warning, context.warn);
   const checked = validator.check(call.input);
   if (!checked.ok) {
     return {
@@ -97,19 +100,19 @@ function check(options: AgentToolRunnerOptions, call: ToolCallRequestPart): Chec
 async function decide(parts: {
   options: AgentToolRunnerOptions;
   call: ToolCallRequestPart;
-  context: ToolExecutorContext;
+  context: ToolExecutorContext<RegisteredTool>;
   firstUnguarded: () => boolean;
 }): Promise<GateEntry> {
   const { options, call, context } = parts;
-  const checked = check(options, call);
+  const checked = check(options, call, context);
   if (!checked.ok) return checked.refusal;
   const { registered, input } = checked;
   const { tool, source } = registered;
   const sourceField = source ? { source } : {};
-  const readFrom = options.guard.covers(call.name, registered) ? options.privateDataFrom() : [];
+  const readFrom = options.guard.covers(call.name, registered) ? [...context.plan.privateDataFrom] : [];
   const guarded = readFrom.length > 0;
   if (guarded && !options.approval && parts.firstUnguarded()) {
-    options.warn({
+    context.warn({
       code: "exfiltration-unguarded",
       message:
         `Tool "${call.name}" can reach outside (open world) and runs after the conversation read data with ${quoteList(readFrom)}; ` +
@@ -153,9 +156,9 @@ async function decide(parts: {
 async function execute(
   options: AgentToolRunnerOptions,
   call: ToolCallRequestPart,
-  context: ToolExecutorContext,
+  context: ToolExecutorContext<RegisteredTool>,
 ): Promise<ToolCallExecution> {
-  const checked = check(options, call);
+  const checked = check(options, call, context);
   if (!checked.ok) {
     // The tool went away (or changed) between the decision and the run.
     const { outcome, message, source } = checked.refusal;

@@ -6,11 +6,10 @@ import {
   type ToolResultPart,
   type Warning,
 } from "@junction/types";
-import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
+import type { AgentEvent, AgentHandle } from "./agent-events.js";
 import { createAgentToolRunner } from "./agent-tool-runner.js";
 import { type ApprovalPolicy, toApprovalFunction } from "./approval.js";
-import { type Durability, InMemoryDurability } from "./durability.js";
-import { EventChannel } from "./event-channel.js";
+import type { Durability } from "./durability.js";
 import {
   type CallLedger,
   createExfiltrationGuard,
@@ -20,19 +19,16 @@ import {
 } from "./exfiltration-guard.js";
 import { mutableMessages, ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
-import { runLoop } from "./run-loop.js";
-import { finalResult, recordRunState } from "./run-result.js";
-import { planResume, type ResumeGuard, type ResumePlan } from "./run-resume.js";
 import { closeRunState, type ResumeDecision, type RunState } from "./run-state.js";
-import { keyList, type RunStateKey, type RunStateKeys, signWith } from "./run-state-signature.js";
-import type { ModelSettings, RunLoopResult } from "./run-types.js";
-import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
+import { keyList, type RunStateKey, type RunStateKeys } from "./run-state-signature.js";
+import type { ModelSettings, StepTools } from "./run-types.js";
+import { type RunSpec, type RunTools, startRun } from "./start-run.js";
+import type { OutputSchema } from "./structured-output.js";
 import { capabilitiesOf, contextWindowOf } from "./token-estimate.js";
 import type { ToolLimits } from "./tool-list-limits.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 import { ToolRegistry } from "./tool-registry.js";
 import { DeferredTools, type ToolSearchOptions, type ToolSourceInfo } from "./tool-search.js";
-import type { TraceCarrier } from "./trace-carrier.js";
 import type { Tracer } from "./tracing.js";
 
 /** Everything an Agent is made of; `Output` is the type of its structured answer, from `output`. */
@@ -176,6 +172,8 @@ export class Agent<Output = unknown> {
   /** The keys that sign and verify run states (`runStateKey`). */
   readonly #keys: RunStateKey[];
   #warnedUnverified = false;
+  /** What cut and oversized parts of this conversation were reported against: a new one per conversation. */
+  #reportKey: object = {};
 
   constructor(config: AgentConfig<Output>) {
     if (!config || typeof config.provider?.stream !== "function") {
@@ -246,6 +244,7 @@ export class Agent<Output = unknown> {
    */
   set messages(messages: Message[]) {
     this.#history = validateMessages(ownMessages(messages));
+    this.#reportKey = {};
   }
 
   /**
@@ -255,7 +254,21 @@ export class Agent<Output = unknown> {
    * denied ("the user went on without answering"), its finished calls keep their results.
    */
   send<O = Output>(input: string | ToolResultPart[], options: SendOptions<O> = {}): AgentHandle<O> {
-    return this.#start(options, (context) => this.#send(input, context)) as AgentHandle<O>;
+    return this.#start(options as SendOptions, () => {
+      this.#checkOpen("send");
+      if (typeof input !== "string" && !Array.isArray(input)) {
+        throw new JunctionError(
+          "invalid-argument",
+          "send(): input must be a string or an array of content parts.",
+        );
+      }
+      if (this.#stopped) {
+        this.#history = closeRunState(this.#stopped, "the user went on without answering");
+        this.#stopped = undefined;
+      }
+      this.#history.push({ role: "user", content: structuredClone(input) });
+      return {};
+    }) as AgentHandle<O>;
   }
 
   /**
@@ -288,244 +301,142 @@ export class Agent<Output = unknown> {
     decisions: Record<string, ResumeDecision> = {},
     options: SendOptions<Output> = {},
   ): AgentHandle<Output> {
-    return this.#start(options, (context) => this.#resume(state, decisions, context)) as AgentHandle<Output>;
+    return this.#start(options, () => {
+      this.#checkOpen("resume");
+      return { resume: { state, decisions } };
+    }) as AgentHandle<Output>;
   }
 
-  #start(options: SendOptions<unknown>, run: (context: RunContext) => Promise<AgentResult>): AgentHandle {
-    const channel = new EventChannel<AgentEvent>();
-    let listening = this.#config.onEvent !== undefined;
-    const emit = (event: AgentEvent) => {
-      channel.push(event);
-      if (this.#config.onEvent) {
-        try {
-          this.#config.onEvent(event);
-        } catch {
-          // An observer's failure must not change the run.
-        }
-      }
-    };
-    const context: RunContext = {
-      emit,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.durability ? { durability: options.durability } : {}),
-      ...(options.onRunState ? { onRunState: options.onRunState } : {}),
-      output: {
-        schema: options.output ?? this.#config.output,
-        repairTurns: options.outputRepairTurns ?? this.#config.outputRepairTurns,
-      },
-      approvalTimeoutMs: () => {
-        if (options.approvalTimeoutMs !== undefined) return options.approvalTimeoutMs;
-        if (this.#config.approvalTimeoutMs !== undefined) return this.#config.approvalTimeoutMs;
-        // A durable engine's signals come from outside; in process, only a reader can answer.
-        return options.durability || listening ? undefined : 0;
-      },
-    };
-    const final = this.#queue.then(() => run(context));
+  /**
+   * Queues a run of this Agent: after the run in progress, `begin` does what the method does to
+   * the Agent (and may throw: the run fails), then the run's spec is built from the Agent as it is.
+   */
+  #start(options: SendOptions<unknown>, begin: () => Pick<RunSpec, "resume">): AgentHandle {
+    const handle = startRun(() => this.#spec(options, begin()), {
+      after: this.#queue,
+      ...(this.#config.onEvent ? { onEvent: this.#config.onEvent } : {}),
+    });
     // The queue only orders runs: a failed run is reported through its own handle, and must not
     // fail the next one. Nor does it keep the last result (and its messages) alive.
-    this.#queue = final.then(
+    this.#queue = handle.final.then(
       () => undefined,
       () => undefined,
     );
-    final.then(
-      () => channel.close(),
-      () => channel.close(),
+    return handle;
+  }
+
+  #checkOpen(method: string): void {
+    if (!this.#closed) return;
+    throw new JunctionError(
+      "invalid-argument",
+      `${method}(): this Agent was closed with close(); make a new Agent (with \`messages: agent.messages\`) to go on.`,
     );
-    // The handle's events report a failure too; reading only events must not leave an unhandled rejection.
-    final.catch(() => undefined);
+  }
+
+  /** One run of this Agent as a spec: its conversation, its tools, its policy, its limits, its hooks. */
+  #spec(options: SendOptions<unknown>, run: Pick<RunSpec, "resume">): RunSpec {
+    const config = this.#config;
+    if (run.resume) this.#reportKey = {};
+    const tools: RunTools<RegisteredTool> = {
+      prepareStep: (_step, step) => this.#prepareStep(step),
+      runner: createAgentToolRunner({
+        ...(config.approval ? { approval: toApprovalFunction(config.approval) } : {}),
+        guard: this.#guard,
+        ledger: this.#ledger,
+        warnOnce: (key, warning, warn) => {
+          if (this.#warned.has(key)) return;
+          this.#warned.add(key);
+          warn(warning);
+        },
+      }),
+      maxTools: this.#registry.maxTools,
+    };
     return {
-      final,
-      [Symbol.asyncIterator]: () => {
-        listening = true;
-        return channel[Symbol.asyncIterator]();
+      provider: this.provider,
+      model: this.model,
+      ...(this.system !== undefined ? { system: this.system } : {}),
+      history: run.resume ? [] : this.#history,
+      ...run,
+      tools,
+      limits: {
+        maxSteps: this.maxSteps,
+        toolConcurrency: this.toolConcurrency,
+        ...(config.maxToolOutputChars !== undefined ? { maxToolOutputChars: config.maxToolOutputChars } : {}),
+      },
+      ...(config.modelSettings ? { settings: config.modelSettings } : {}),
+      output: {
+        schema: options.output ?? config.output,
+        repairTurns: options.outputRepairTurns ?? config.outputRepairTurns,
+      },
+      ...(options.durability ? { durability: options.durability } : {}),
+      keys: this.#keys,
+      ...((options.approvalTimeoutMs ?? config.approvalTimeoutMs) !== undefined
+        ? { approvalTimeoutMs: options.approvalTimeoutMs ?? config.approvalTimeoutMs }
+        : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(config.tracer ? { tracer: config.tracer } : {}),
+      reportKey: this.#reportKey,
+      hooks: {
+        onResume: (state, warnings) => this.#resumed(state, warnings),
+        onConversation: (conversation) => {
+          this.#history = conversation;
+        },
+        ...(options.onRunState ? { onRunState: options.onRunState } : {}),
+        describe: () => ({
+          sources: this.#registry.sourceDescriptors,
+          ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
+          loadedTools: [...this.#deferred.loaded],
+        }),
+        onResult: (result) => {
+          this.#stopped = result.state;
+        },
       },
     };
   }
 
-  async #send(input: string | ToolResultPart[], context: RunContext): Promise<AgentResult> {
-    this.#checkOpen(context, "send");
-    if (typeof input !== "string" && !Array.isArray(input)) {
-      fail(
-        context,
-        new JunctionError("invalid-argument", "send(): input must be a string or an array of content parts."),
-      );
-    }
-    if (this.#stopped) {
-      this.#history = closeRunState(this.#stopped, "the user went on without answering");
-      this.#stopped = undefined;
-    }
-    this.#history.push({ role: "user", content: structuredClone(input) });
-    return this.#execute(context, {
-      durability: context.durability ?? new InMemoryDurability(),
-      firstStep: 1,
-    });
-  }
-
-  async #resume(
-    input: unknown,
-    decisions: Record<string, ResumeDecision>,
-    context: RunContext,
-  ): Promise<AgentResult> {
-    this.#checkOpen(context, "resume");
-    let plan: ResumePlan;
-    try {
-      plan = await planResume(input, decisions, { keys: this.#keys });
-    } catch (error) {
-      return fail(context, error as Error);
-    }
-    const { state, journal } = plan;
-    // Said once per Agent: every resume of a signed state would say the same.
-    const warnings = plan.warnings.filter(
-      (warning) => warning.code !== "run-state-unverified" || !this.#warnedUnverified,
-    );
-    if (warnings.some((warning) => warning.code === "run-state-unverified")) this.#warnedUnverified = true;
-    this.#history = structuredClone(state.messages);
+  /** A resumed state taken in: what the Agent keeps of it, and the warnings about it to report. */
+  #resumed(state: RunState, warnings: Warning[]): Warning[] {
     this.#stopped = undefined;
     for (const id of state.ledger.notRun) this.#ledger.notRun.add(id);
     for (const id of state.ledger.readPrivate) this.#ledger.readPrivate.add(id);
     this.#deferred.restore(state.loadedTools ?? []);
-    return this.#execute(context, {
-      durability: context.durability ?? new InMemoryDurability({ runId: state.runId, journal }),
-      firstStep: state.step,
-      usageBefore: state.usage,
-      ...(state.trace ? { resumedFrom: state.trace } : {}),
-      resumeGuard: plan.guard,
-      warnings,
-    });
-  }
-
-  #checkOpen(context: RunContext, method: string): void {
-    if (!this.#closed) return;
-    fail(
-      context,
-      new JunctionError(
-        "invalid-argument",
-        `${method}(): this Agent was closed with close(); make a new Agent (with \`messages: agent.messages\`) to go on.`,
-      ),
+    // Said once per Agent: every resume of a signed state would say the same.
+    const kept = warnings.filter(
+      (warning) => warning.code !== "run-state-unverified" || !this.#warnedUnverified,
     );
+    if (kept.some((warning) => warning.code === "run-state-unverified")) this.#warnedUnverified = true;
+    return kept;
   }
 
-  async #execute(
-    context: RunContext,
-    run: {
-      durability: Durability;
-      firstStep: number;
-      usageBefore?: AgentResult["usage"];
-      resumedFrom?: TraceCarrier;
-      resumeGuard?: ResumeGuard;
-      warnings?: Warning[];
-    },
-  ): Promise<AgentResult> {
-    let tools = new Map<string, RegisteredTool>();
-    let privateDataFrom: string[] = [];
-    let emitWarning: (warning: Warning) => void = () => undefined;
-    let output: StructuredOutput | undefined;
-    try {
-      output = structuredOutputFor({
-        ...context.output,
-        provider: this.provider,
-        model: this.model,
-        emit: context.emit,
-      });
-    } catch (error) {
-      return fail(context, error as Error);
-    }
-    const runner = createAgentToolRunner({
-      tools: () => tools,
-      ...(this.#config.approval ? { approval: toApprovalFunction(this.#config.approval) } : {}),
-      guard: this.#guard,
-      privateDataFrom: () => privateDataFrom,
-      ledger: this.#ledger,
-      warnOnce: (key, warning) => {
-        if (this.#warned.has(key)) return;
-        this.#warned.add(key);
-        emitWarning(warning);
-      },
-      warn: (warning) => emitWarning(warning),
-    });
-    const result = await runLoop({
-      provider: this.provider,
-      model: this.model,
-      ...(this.system !== undefined ? { system: this.system } : {}),
-      history: this.#history,
-      prepareStep: async (_step, warn) => {
-        emitWarning = warn;
-        const resolved = await this.#registry.resolve(warn);
-        const offered = this.#deferred.offer({
-          definitions: this.#registry.definitions,
-          deferralOf: (name) => resolved.get(name)?.deferral ?? {},
-          sourceOf: (name) => sourceInfoOf(resolved.get(name)),
-          labelOf: (name) => resolved.get(name)?.source,
-          maxTools: this.#registry.maxTools,
-          contextWindow: contextWindowOf(this.provider, this.model),
-          model: this.model,
-          nativeSearch: capabilitiesOf(this.provider, this.model).nativeToolSearch === true,
-          warn,
-        });
-        // A tool neither offered nor searchable (over maxTools with the search off) cannot be called.
-        const unreachable = this.#deferred.unreachable;
-        tools =
-          unreachable.size === 0
-            ? resolved
-            : new Map([...resolved].filter(([name]) => !unreachable.has(name)));
-        // What the model has seen before this step: a call's arguments can carry only that.
-        privateDataFrom = privateDataReads(this.#history, tools, this.#ledger);
-        return offered;
-      },
-      coreTools: () => this.#deferred.coreTools(),
+  /** One step's tools: the registry's, those the tool search offers, and the private data the conversation holds. */
+  async #prepareStep(step: {
+    conversation: readonly Message[];
+    warn: (warning: Warning) => void;
+  }): Promise<StepTools<RegisteredTool>> {
+    const { warn } = step;
+    const resolved = await this.#registry.resolve(warn);
+    const definitions = this.#deferred.offer({
+      definitions: this.#registry.definitions,
+      deferralOf: (name) => resolved.get(name)?.deferral ?? {},
+      sourceOf: (name) => sourceInfoOf(resolved.get(name)),
+      labelOf: (name) => resolved.get(name)?.source,
       maxTools: this.#registry.maxTools,
-      tools: runner,
-      maxSteps: this.maxSteps,
-      toolConcurrency: this.toolConcurrency,
-      ...(this.#config.maxToolOutputChars !== undefined
-        ? { maxToolOutputChars: this.#config.maxToolOutputChars }
-        : {}),
-      ...(this.#config.modelSettings ? { settings: this.#config.modelSettings } : {}),
-      ...(context.signal ? { signal: context.signal } : {}),
-      ...(this.#config.tracer ? { tracer: this.#config.tracer } : {}),
-      durability: run.durability,
-      firstStep: run.firstStep,
-      ...(run.usageBefore ? { usageBefore: run.usageBefore } : {}),
-      ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
-      ...(run.resumeGuard ? { resumeGuard: run.resumeGuard } : {}),
-      ...(context.onRunState && run.durability instanceof InMemoryDurability
-        ? {
-            onCallFinished: recordRunState({
-              durability: run.durability,
-              keys: this.#keys,
-              onRunState: context.onRunState,
-              describe: () => this.#described(),
-            }),
-          }
-        : {}),
-      ...(run.warnings ? { warnings: run.warnings } : {}),
-      approvalTimeoutMs: context.approvalTimeoutMs,
-      ...(output ? { output } : {}),
-      emit: context.emit,
-    });
-    return this.#finish(result, run.durability);
-  }
-
-  /** What a run state of this Agent's run says besides its journal. */
-  #described() {
-    return {
-      provider: this.provider.name,
+      contextWindow: contextWindowOf(this.provider, this.model),
       model: this.model,
-      messages: this.#history,
-      sources: this.#registry.sourceDescriptors,
-      ledger: { notRun: [...this.#ledger.notRun], readPrivate: [...this.#ledger.readPrivate] },
-      loadedTools: [...this.#deferred.loaded],
+      nativeSearch: capabilitiesOf(this.provider, this.model).nativeToolSearch === true,
+      warn,
+    });
+    // A tool neither offered nor searchable (over maxTools with the search off) cannot be called.
+    const unreachable = this.#deferred.unreachable;
+    const tools =
+      unreachable.size === 0 ? resolved : new Map([...resolved].filter(([name]) => !unreachable.has(name)));
+    return {
+      definitions,
+      tools,
+      // What the model has seen before this step: a call's arguments can carry only that.
+      privateDataFrom: privateDataReads(step.conversation, tools, this.#ledger),
+      coreTools: this.#deferred.coreTools(),
     };
-  }
-
-  /** The result as the user gets it; a run stopped for approvals carries its state. */
-  async #finish(result: RunLoopResult, durability: Durability): Promise<AgentResult> {
-    const unsigned = finalResult(result, { durability, ...this.#described() });
-    const final = unsigned.state
-      ? { ...unsigned, state: await signWith(unsigned.state, this.#keys) }
-      : unsigned;
-    this.#stopped = final.state;
-    return final.state ? { ...final, state: structuredClone(final.state) } : final;
   }
 }
 
@@ -559,16 +470,6 @@ export interface SendOptions<Output = unknown> {
   approvalTimeoutMs?: number;
 }
 
-/** What one run of `send()` or `resume()` is given. */
-interface RunContext {
-  emit(event: AgentEvent): void;
-  signal?: AbortSignal;
-  durability?: Durability;
-  onRunState?: (state: RunState) => void | Promise<void>;
-  output: { schema: OutputSchema | undefined; repairTurns: number | undefined };
-  approvalTimeoutMs(): number | undefined;
-}
-
 /** What the tool search knows of a tool's source: its short name, description and instructions. */
 function sourceInfoOf(registered: RegisteredTool | undefined): ToolSourceInfo | undefined {
   if (registered?.sourceName === undefined) return undefined;
@@ -579,12 +480,6 @@ function sourceInfoOf(registered: RegisteredTool | undefined): ToolSourceInfo | 
     ...(typeof description === "string" ? { description } : {}),
     ...(typeof instructions === "string" ? { instructions } : {}),
   };
-}
-
-/** Reports `error` on the run's events and throws it. */
-function fail(context: RunContext, error: Error): never {
-  context.emit({ type: "error", error });
-  throw error;
 }
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {

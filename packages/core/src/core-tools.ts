@@ -16,17 +16,17 @@ export const READ_TOOL_RESULT = "read_tool_result";
 export const CORE_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, READ_TOOL_RESULT]);
 
 /**
- * The run's tool runner with the current step's core tools in front of it: a call to one of them
- * is answered here (journaled like any call, so a replay does not repeat it); every other call
- * goes to `runner`.
+ * The run's tool runner with the step's core tools (`context.plan.coreTools`) in front of it: a
+ * call to one of them is answered here (journaled like any call, so a replay does not repeat it);
+ * every other call goes to `runner`.
  */
-export function withCoreTools(runner: ToolRunner, current: () => ReadonlyMap<string, CoreTool>): ToolRunner {
+export function withCoreTools(runner: ToolRunner): ToolRunner {
   return {
     journalsDecisions: runner.journalsDecisions,
     decide: (call, context) =>
-      current().has(call.name) ? Promise.resolve({ kind: "run" }) : runner.decide(call, context),
+      context.plan.coreTools.has(call.name) ? Promise.resolve({ kind: "run" }) : runner.decide(call, context),
     execute: async (call, context) => {
-      const core = current().get(call.name);
+      const core = context.plan.coreTools.get(call.name);
       if (!core) return runner.execute(call, context);
       const start = performance.now();
       return {
@@ -39,8 +39,8 @@ export function withCoreTools(runner: ToolRunner, current: () => ReadonlyMap<str
         durationMs: performance.now() - start,
       };
     },
-    ...(runner.snapshot ? { snapshot: () => runner.snapshot!() } : {}),
-    ...(runner.settled ? { settled: (call, outcome) => runner.settled!(call, outcome) } : {}),
+    ...(runner.snapshot ? { snapshot: (plan) => runner.snapshot!(plan) } : {}),
+    ...(runner.settled ? { settled: (call, outcome, plan) => runner.settled!(call, outcome, plan) } : {}),
   };
 }
 

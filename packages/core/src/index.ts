@@ -80,6 +80,8 @@ export type {
   Span,
   SpanAttributes,
   SpanAttributeValue,
+  SpanOperation,
+  SpanOutcome,
   SpanStartOptions,
   Tracer,
 } from "./tracing.js";

@@ -215,7 +215,7 @@ export function oversizedMediaWarning(
 // a part is reported once for as long as a conversation holds it (every step and send() re-derives
 // the view, and a run's result makes the messages it added Junction's own, as new objects), and
 // forgotten with it.
-const reported = new WeakMap<Message[], Set<string>>();
+const reported = new WeakMap<object, Set<string>>();
 
 /**
  * The messages to send `provider`'s `model`: {@link modelFacingMessages} with the limits the
@@ -223,6 +223,8 @@ const reported = new WeakMap<Message[], Set<string>>();
  */
 export function messagesForModel(options: {
   history: Message[];
+  /** What a part is reported once against (a conversation that outlives this array). @default `history` */
+  reportKey?: object;
   provider: ModelProvider;
   model: string;
   warn: (warning: Warning) => void;
@@ -231,10 +233,11 @@ export function messagesForModel(options: {
   const capabilities = provider.capabilitiesFor?.(model) ?? provider.capabilities;
   const view = modelFacingMessages(options.history, capabilities?.mediaLimits);
   if (view.oversized.length === 0) return view.messages;
-  let seen = reported.get(options.history);
+  const key = options.reportKey ?? options.history;
+  let seen = reported.get(key);
   if (!seen) {
     seen = new Set();
-    reported.set(options.history, seen);
+    reported.set(key, seen);
   }
   for (const part of view.oversized) {
     const where = `${part.toolCallId !== undefined ? `call:${part.toolCallId}` : `user:${part.userMessage}`}:${part.index}`;

@@ -39,6 +39,17 @@ export function sharedMessages(history: Message[]): Message[] {
   return history.slice();
 }
 
+/**
+ * `conversation` followed by `added`, as a new array that keeps what `conversation` had of
+ * Junction's own (so `sharedMessages` copies only what is new). Neither argument is changed.
+ */
+export function appendMessages(conversation: readonly Message[], added: readonly Message[]): Message[] {
+  const next = conversation.concat(added);
+  const owned = ownedPrefix.get(conversation);
+  if (owned !== undefined) ownedPrefix.set(next, owned);
+  return next;
+}
+
 /** A copy of `messages` the caller may change: new, unfrozen objects (strings shared). */
 export function mutableMessages(messages: readonly Message[]): Message[] {
   return messages.map((message) => copyValue(message, 0, false));

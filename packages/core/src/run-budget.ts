@@ -1,27 +1,29 @@
-import type { ModelRequest, ToolDefinition, Warning } from "@junction/types";
+import type { Message, ModelRequest, ToolDefinition, Warning } from "@junction/types";
 import { offerCoreTools } from "./core-tools.js";
-import type { CoreTool, Run } from "./run-types.js";
+import type { CoreTool, Run, StepTools } from "./run-types.js";
 import { contextWindowOf, estimateRequestSize, type RequestSize } from "./token-estimate.js";
 import { hasCutResults, readToolResultTool, toolResultBudget } from "./tool-result-budget.js";
 
 /**
  * The tools a step offers: `prepareStep`'s, plus Junction's own where they apply: the read tool
  * once a result in the conversation is cut for this model, and the caller's core tools (the
- * Agent's tool search). Sets `run.coreTools` for the step. Without a tool runner nothing is added:
- * nobody could answer the calls.
+ * Agent's tool search); the core tools by name. Without a tool runner nothing is added: nobody
+ * could answer the calls.
  */
 export function stepTools(
   run: Run,
-  step: { stepNumber: number; definitions: ToolDefinition[]; warn: (warning: Warning) => void },
-): ToolDefinition[] {
+  step: {
+    prepared: StepTools;
+    definitions: ToolDefinition[];
+    conversation: Message[];
+    warn: (warning: Warning) => void;
+  },
+): { definitions: ToolDefinition[]; core: ReadonlyMap<string, CoreTool> } {
   const { options } = run;
-  if (!options.tools) {
-    run.coreTools = new Map();
-    return step.definitions;
-  }
-  const core: CoreTool[] = [...(options.coreTools?.(step.stepNumber) ?? [])];
+  if (!options.tools) return { definitions: step.definitions, core: new Map() };
+  const core: CoreTool[] = [...(step.prepared.coreTools ?? [])];
   const budget = toolResultBudget(contextWindowOf(options.provider, options.model));
-  if (hasCutResults(options.history, budget)) core.push(readToolResultTool(options.history, budget));
+  if (hasCutResults(step.conversation, budget)) core.push(readToolResultTool(step.conversation, budget));
   const offered = offerCoreTools({
     definitions: step.definitions,
     core,
@@ -29,8 +31,7 @@ export function stepTools(
     ...(options.maxTools !== undefined ? { maxTools: options.maxTools } : {}),
     ...(options.output ? { keep: (definition) => options.output!.isAnswerCall(definition) } : {}),
   });
-  run.coreTools = offered.core;
-  return offered.definitions;
+  return offered;
 }
 
 /** The warnings about the core tools each run gave: the same setup gives the same one every step. */

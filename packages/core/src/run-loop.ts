@@ -13,10 +13,8 @@ import {
 } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
 import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js";
-import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { READ_TOOL_RESULT, withCoreTools } from "./core-tools.js";
 import { InMemoryDurability } from "./durability.js";
-import { sharedMessages } from "./message-copy.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
 import { requestSizeOf, stepTools } from "./run-budget.js";
 import {
@@ -28,23 +26,16 @@ import {
   toolSnapshotsSchema,
   toolsKey,
 } from "./run-journal.js";
+import { RunSpans } from "./run-spans.js";
 import { toolChanges } from "./run-state.js";
-import {
-  answerCall,
-  type DecidedCall,
-  decideCall,
-  finishCall,
-  pendingCallOf,
-  runCall,
-  toError,
-} from "./run-tool-call.js";
-import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepScope } from "./run-types.js";
+import { toError } from "./run-tool-call.js";
+import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepPlan, StepTools } from "./run-types.js";
+import { StepCalls, StepWarnings } from "./step-calls.js";
 import { journaledStep } from "./step-failure.js";
 import type { RequestSize } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import { messagesWithinBudget } from "./tool-result-budget.js";
 import type { TraceCarrier } from "./trace-carrier.js";
-import { carrierOf, endSpan, inSpan, type Span, startSpan, traceEvent } from "./tracing.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";
 
 /** How one step ended. */
@@ -60,44 +51,14 @@ type StepOutcome =
  * durability port, so a replay of the run with the same journal does not repeat them.
  */
 export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
-  const span = startSpan(given.tracer, "junction.agent.send", {
-    attributes: { "junction.model": given.model, "junction.provider": given.provider.name },
-    ...(given.resumedFrom ? { links: [given.resumedFrom] } : {}),
-  });
-  // The tracer sees every event of the run with the run's span: it derives what it needs from them.
-  const withTrace: RunLoopOptions = given.tracer?.onEvent
-    ? {
-        ...given,
-        emit: (event) => {
-          given.emit(event);
-          traceEvent(given.tracer, event, span);
-        },
-      }
-    : given;
-  // Junction's own tools (read_tool_result, the tool search) are answered in front of the runner.
-  const options: RunLoopOptions = withTrace.tools
-    ? { ...withTrace, tools: withCoreTools(withTrace.tools, () => run.coreTools) }
-    : withTrace;
-  const controller = new AbortController();
+  const warnings: Warning[] = [];
+  const run = openRun(given, warnings);
+  const { options, controller, spans } = run;
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   const steps: Step[] = [];
-  const warnings: Warning[] = [];
-  let usage = options.usageBefore ?? emptyUsage();
-  const run: Run = {
-    options,
-    durability: options.durability ?? new InMemoryDurability(),
-    controller,
-    span,
-    ids: new ToolCallIds(options.history),
-    coreTools: new Map(),
-    usageBeforeStep: usage,
-    warn: (warning) => {
-      warnings.push(warning);
-      options.emit({ type: "warning", warning });
-    },
-  };
+  let usage = run.usageBeforeStep;
   for (const warning of options.warnings ?? []) run.warn(warning);
   try {
     let finishReason: AgentFinishReason = "stop";
@@ -133,7 +94,7 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
           break;
         }
         if (verdict.kind === "repair") {
-          options.history.push(verdict.message);
+          commit(run, [verdict.message]);
           continue;
         }
       }
@@ -148,34 +109,66 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
       }
     }
     options.emit({ type: "finish", reason: finishReason, usage });
-    endSpan(span, {
-      attributes: {
-        "junction.steps": steps.length,
-        "junction.finish_reason": finishReason,
-        ...usageAttributes(usage),
-      },
-    });
     return {
       text: steps.at(-1)?.text ?? "",
-      messages: sharedMessages(options.history),
+      added: run.added,
       steps,
       usage,
       warnings,
       finishReason,
       ...(pending ? { pending } : {}),
       ...(output ? { output: output.value } : {}),
-      ...(interruption ? { interruption, ...traceOfRun(options, span) } : {}),
+      ...(interruption ? { interruption, ...traceOfRun(options, spans) } : {}),
     };
   } catch (caught) {
     const error =
       controller.signal.aborted && !isFailure(caught) ? abortError(controller.signal) : toError(caught);
     controller.abort(error);
     options.emit({ type: "error", error });
-    endSpan(span, { error });
     throw error;
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * The state a run shares across its steps: its options with the spans fed from its events and
+ * Junction's own tools in front of the runner, its controller, its call ids.
+ */
+function openRun(given: RunLoopOptions, warnings: Warning[]): Run {
+  const spans = new RunSpans(given.tracer, {
+    provider: given.provider.name,
+    model: given.model,
+    ...(given.resumedFrom ? { resumedFrom: given.resumedFrom } : {}),
+  });
+  // The run's spans come from its events: every event goes to them after the caller.
+  const withTrace: RunLoopOptions = given.tracer
+    ? {
+        ...given,
+        emit: (event) => {
+          given.emit(event);
+          spans.event(event);
+        },
+      }
+    : given;
+  // Junction's own tools (read_tool_result, the tool search) are answered in front of the runner.
+  const options: RunLoopOptions = withTrace.tools
+    ? { ...withTrace, tools: withCoreTools(withTrace.tools) }
+    : withTrace;
+  return {
+    options,
+    durability: options.durability ?? new InMemoryDurability(),
+    controller: new AbortController(),
+    spans,
+    ids: new ToolCallIds(options.history),
+    added: [],
+    conversation: options.history.slice(),
+    usageBeforeStep: options.usageBefore ?? emptyUsage(),
+    warn: (warning) => {
+      warnings.push(warning);
+      options.emit({ type: "warning", warning });
+    },
+  };
 }
 
 /** A failure that is not just the abort itself surfacing. */
@@ -183,136 +176,48 @@ function isFailure(caught: unknown): boolean {
   return JunctionError.isInstance(caught) && caught.code !== "aborted" && !ProviderError.isInstance(caught);
 }
 
-/** The calls of one step, each started once, under the step's own tool controller. */
-class StepCalls implements StepScope {
-  readonly started = new Map<string, { call: ToolCallPart; outcome: Promise<CallOutcome> }>();
-  readonly limit: ConcurrencyLimit;
-  readonly controller = new AbortController();
-  readonly stepWarnings: Warning[] = [];
-  /** The size of the step's model request, when it was sent live (not replayed). */
-  request: RequestSize | undefined;
-  changedTools: ReadonlyMap<string, string> = new Map();
-  toolDigests: ReadonlyMap<string, string> = new Map();
-
-  constructor(
-    readonly run: Run,
-    readonly stepNumber: number,
-  ) {
-    this.limit = new ConcurrencyLimit(run.options.toolConcurrency);
-  }
-
-  warn = (warning: Warning): void => {
-    this.stepWarnings.push(warning);
-    this.run.warn(warning);
+/**
+ * The step's tools as a value: the caller's `prepareStep` (under the run's span, so an MCP listing
+ * nests there), Junction's own tools and the answer tool added, and the offered tools' digests
+ * journaled (on a replay, the tools that changed since).
+ */
+async function planStep(
+  run: Run,
+  step: { stepNumber: number; conversation: Message[]; warn: (warning: Warning) => void },
+): Promise<StepPlan> {
+  const { options } = run;
+  const { stepNumber, conversation, warn } = step;
+  const signal = run.controller.signal;
+  const prepared = await raceAbort(
+    run.spans.within({ kind: "run" }, () => options.prepareStep(stepNumber, { conversation, warn })),
+    signal,
+  );
+  const offered = stepTools(run, {
+    prepared,
+    definitions: options.output ? options.output.offer(prepared.definitions) : prepared.definitions,
+    conversation,
+    warn,
+  });
+  const snapshots = await raceAbort(changedSinceJournaled(run, stepNumber, prepared), signal);
+  return {
+    step: stepNumber,
+    tools: prepared.tools,
+    privateDataFrom: prepared.privateDataFrom,
+    offered: offered.definitions,
+    coreTools: offered.core,
+    toolDigests: snapshots.digests,
+    changedTools: snapshots.changes,
   };
-
-  /** Calls the stream rejected (arguments too deep to use), by id, with why: for an ordered start. */
-  readonly #rejections = new Map<string, string>();
-
-  /**
-   * Starts `call` (emitting `tool-call` when it comes from the live stream); with `rejection`, it
-   * fails with that message. On an ordered port it only notes the call: `startInOrder` starts the
-   * step's calls once the model step is journaled.
-   */
-  start(call: ToolCallPart, options: { rejection?: string; live: boolean }): void {
-    const output = this.run.options.output;
-    if (output?.isAnswerCall(call)) {
-      // The answer tool is not a real tool: its input is checked, and the result says how it went.
-      if (!this.started.has(call.id))
-        this.#track(call, Promise.resolve({ kind: "result", part: output.answerResult(call) }));
-      return;
-    }
-    if (options.live)
-      this.run.options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
-    const tools = this.run.options.tools;
-    if (!tools || this.started.has(call.id)) return;
-    if (this.run.durability.ordered) {
-      if (options.rejection !== undefined) this.#rejections.set(call.id, options.rejection);
-      return;
-    }
-    this.#track(
-      call,
-      runCall({ calls: this, tools, call, ...(options.rejection ? { rejection: options.rejection } : {}) }),
-    );
-  }
-
-  /**
-   * Starts a step's calls on an ordered port, in the model's order and in phases: each policy
-   * answer (journaled) one after the other, then every approval wait, then every call.
-   */
-  startInOrder(toolCalls: ToolCallPart[]): void {
-    const tools = this.run.options.tools;
-    if (!tools) return;
-    // Answer-tool calls were settled in `start`.
-    const realCalls = toolCalls.filter((call) => !this.started.has(call.id));
-    const phases = (async () => {
-      const decided: DecidedCall[] = [];
-      for (const call of realCalls) {
-        const rejection = this.#rejections.get(call.id);
-        decided.push(
-          await decideCall({ calls: this, tools, call, ...(rejection !== undefined ? { rejection } : {}) }),
-        );
-      }
-      // What waits for a person, as data: published before the waits, cleared once they are answered.
-      const listed = await Promise.all(
-        decided.map((entry) => (entry.decision.kind === "ask" ? pendingCallOf(this, entry) : undefined)),
-      );
-      const waiting = listed.filter((item): item is PendingToolCall => item !== undefined);
-      const publish =
-        waiting.length > 0 ? this.run.durability.publishPending?.bind(this.run.durability) : undefined;
-      if (publish) await raceAbort(publish(waiting), this.controller.signal);
-      // Started in order (each begins its wait before the next), then awaited together.
-      const answered = await Promise.all(
-        decided.map((entry, index) => answerCall(this, entry, listed[index])),
-      );
-      if (publish) await raceAbort(publish([]), this.controller.signal);
-      return decided.map((entry, index): Promise<CallOutcome> => {
-        const answer = answered[index]!;
-        if (answer.kind === "pending") return Promise.resolve(answer);
-        return finishCall({
-          calls: this,
-          tools,
-          decided: entry,
-          ...(answer.denial ? { denial: answer.denial } : {}),
-          ...(answer.mismatch ? { mismatch: answer.mismatch } : {}),
-        });
-      });
-    })();
-    realCalls.forEach((call, index) => {
-      this.#track(
-        call,
-        phases.then((outcomes) => outcomes[index]!),
-      );
-    });
-  }
-
-  #track(call: ToolCallPart, outcome: Promise<CallOutcome>): void {
-    // Rejections (aborts) are read below; this keeps an early one from counting as unhandled.
-    outcome.catch(() => undefined);
-    this.started.set(call.id, { call, outcome });
-  }
-
-  async settleAll(): Promise<void> {
-    await Promise.allSettled([...this.started.values()].map((entry) => entry.outcome));
-  }
 }
 
 async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
   const { options, durability } = run;
   const signal = run.controller.signal;
-  const calls = new StepCalls(run, stepNumber);
-  const prepared = await raceAbort(
-    inSpan(options.tracer, run.span, () => options.prepareStep(stepNumber, calls.warn)),
-    signal,
-  );
-  const tools = stepTools(run, {
-    stepNumber,
-    definitions: options.output ? options.output.offer(prepared) : prepared,
-    warn: calls.warn,
-  });
-  const offered = await raceAbort(changedSinceJournaled(run, stepNumber), signal);
-  calls.changedTools = offered.changes;
-  calls.toolDigests = offered.digests;
+  const conversation = run.conversation as Message[];
+  const warnings = new StepWarnings(run);
+  const plan = await planStep(run, { stepNumber, conversation, warn: warnings.warn });
+  const calls = new StepCalls(run, plan, warnings);
+  const tools = [...plan.offered];
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
   signal.addEventListener("abort", stopTools, { once: true });
@@ -325,7 +230,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
       signal,
       run: async () => {
         live = true;
-        return entryValue(await streamModelTurn(run, { stepNumber, tools, calls }));
+        return entryValue(await streamModelTurn(run, { stepNumber, tools, calls, conversation }));
       },
     });
     const turn = readEntry(modelTurnSchema, turnValue, modelKey(stepNumber));
@@ -339,9 +244,8 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
     }
     if (durability.ordered) calls.startInOrder(toolCalls);
     if (!options.tools) {
-      options.history.push({ role: "assistant", content });
       const answers = await answerResults(toolCalls, calls);
-      if (answers.length > 0) options.history.push({ role: "tool", content: answers });
+      commit(run, stepMessages(content, answers));
       committed = true;
       return {
         kind: "done",
@@ -351,7 +255,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
           turn,
           usage: stepUsage,
           results: [],
-          warnings: calls.stepWarnings,
+          warnings: calls.warnings.list,
         }),
         ...(calls.request ? { request: calls.request } : {}),
       };
@@ -362,7 +266,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
       for (const call of toolCalls) outcomes.push(await calls.started.get(call.id)!.outcome);
     } catch (error) {
       calls.controller.abort(signal.reason ?? error);
-      await commitCancelled(options.history, content, toolCalls, calls);
+      commit(run, await cancelledMessages(content, toolCalls, calls));
       committed = true;
       throw error;
     }
@@ -373,12 +277,11 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
       return { kind: "interrupted", pending, usage: stepUsage };
     }
     const results = outcomes.flatMap((outcome) => (outcome.kind === "result" ? [outcome.part] : []));
-    options.history.push({ role: "assistant", content });
-    if (results.length > 0) options.history.push({ role: "tool", content: results });
+    commit(run, stepMessages(content, results));
     committed = true;
     return {
       kind: "done",
-      step: stepOf({ stepNumber, content, turn, usage: stepUsage, results, warnings: calls.stepWarnings }),
+      step: stepOf({ stepNumber, content, turn, usage: stepUsage, results, warnings: calls.warnings.list }),
       ...(calls.request ? { request: calls.request } : {}),
     };
   } finally {
@@ -398,6 +301,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
 async function changedSinceJournaled(
   run: Run,
   stepNumber: number,
+  prepared: StepTools,
 ): Promise<{ changes: ReadonlyMap<string, string>; digests: ReadonlyMap<string, string> }> {
   const runner = run.options.tools;
   if (!runner?.snapshot) return { changes: new Map(), digests: new Map() };
@@ -408,18 +312,18 @@ async function changedSinceJournaled(
     signal: run.controller.signal,
     run: async () => {
       live = true;
-      return entryValue(await runner.snapshot!());
+      return entryValue(await runner.snapshot!(prepared));
     },
   });
   const seen = readEntry(toolSnapshotsSchema, seenValue, toolsKey(stepNumber));
   const digests = new Map(seen.map((snapshot) => [snapshot.name, snapshot.digest]));
-  return { changes: live ? new Map() : toolChanges(seen, await runner.snapshot()), digests };
+  return { changes: live ? new Map() : toolChanges(seen, await runner.snapshot(prepared)), digests };
 }
 
 /** Streams one model turn live, starting each call as soon as it is complete; the turn as it is journaled. */
 async function streamModelTurn(
   run: Run,
-  turn: { stepNumber: number; tools: ToolDefinition[]; calls: StepCalls },
+  turn: { stepNumber: number; tools: ToolDefinition[]; calls: StepCalls; conversation: Message[] },
 ): Promise<ModelTurnEntry> {
   const { options } = run;
   const { calls } = turn;
@@ -432,10 +336,11 @@ async function streamModelTurn(
   const request: ModelRequest = {
     model: options.model,
     messages: messagesWithinBudget({
-      history: options.history,
+      history: turn.conversation,
+      reportKey: options.reportKey ?? run,
       provider: options.provider,
       model: options.model,
-      readable: run.coreTools.has(READ_TOOL_RESULT),
+      readable: calls.plan.coreTools.has(READ_TOOL_RESULT),
       warn: calls.warn,
     }),
     ...(options.system !== undefined ? { system: options.system } : {}),
@@ -444,18 +349,10 @@ async function streamModelTurn(
     signal,
   };
   calls.request = requestSizeOf(run, request);
-  const modelSpan = startSpan(options.tracer, "junction.model.call", {
-    attributes: {
-      "junction.model": options.model,
-      "junction.provider": options.provider.name,
-      "junction.step": turn.stepNumber,
-      // The request's size by Junction's estimator, as step-end reports it.
-      "junction.request.tool_tokens": calls.request.tools,
-      "junction.request.history_tokens": calls.request.history,
-      "junction.request.tool_result_tokens": calls.request.toolResults,
-      "junction.request.context_window": calls.request.contextWindow,
-    },
-    parent: run.span,
+  run.spans.note({
+    type: "model-call-start",
+    step: turn.stepNumber,
+    request: calls.request,
     // A copy: the history goes on growing after the call starts.
     input: () => ({
       messages: structuredClone(request.messages),
@@ -468,7 +365,7 @@ async function streamModelTurn(
   options.output?.turnStart();
   let finish: Awaited<ReturnType<typeof consumeModelStream>>;
   try {
-    finish = await inSpan(options.tracer, modelSpan, () =>
+    finish = await run.spans.within({ kind: "model-call" }, () =>
       consumeModelStream(options, request, signal, {
         onText: (text) => {
           streamedText.push(text);
@@ -481,17 +378,16 @@ async function streamModelTurn(
       }),
     );
   } catch (error) {
-    endSpan(modelSpan, { error: toError(error) });
+    run.spans.note({ type: "model-call-error", error: toError(error) });
     throw error;
   }
   const usage = readUsage(finish.usage);
-  endSpan(modelSpan, {
-    attributes: {
-      "junction.duration_ms": Math.round(performance.now() - modelStart),
-      "junction.finish_reason": finish.reason,
-      "junction.response_id": finish.responseId,
-      ...usageAttributes(usage),
-    },
+  run.spans.note({
+    type: "model-call-end",
+    durationMs: performance.now() - modelStart,
+    finishReason: finish.reason,
+    ...(finish.responseId !== undefined ? { responseId: finish.responseId } : {}),
+    usage,
   });
   const content = streamCalls.finish(
     assistantContent(finish.content, streamedText, streamedReasoning, calls.warn),
@@ -550,31 +446,49 @@ async function answerResults(toolCalls: ToolCallPart[], calls: StepCalls): Promi
   return results;
 }
 
-/** Keeps the history valid after an abort mid-tools: every call gets a result, cancelled ones say so. */
-async function commitCancelled(
-  history: Message[],
+/** The messages of a finished step: the model's answer, and the results when there are any. */
+function stepMessages(content: AssistantContentPart[], results: ToolResultMessagePart[]): Message[] {
+  return [
+    { role: "assistant", content },
+    ...(results.length > 0 ? [{ role: "tool" as const, content: results }] : []),
+  ];
+}
+
+/** Adds `messages` to the run's conversation and tells the caller. */
+function commit(run: Run, messages: Message[]): void {
+  run.added.push(...messages);
+  (run.conversation as Message[]).push(...messages);
+  run.options.onCommit?.(messages);
+}
+
+/** What keeps the conversation valid after an abort mid-tools: every call gets a result, cancelled ones say so. */
+async function cancelledMessages(
   content: AssistantContentPart[],
   toolCalls: ToolCallPart[],
   calls: StepCalls,
-): Promise<void> {
+): Promise<Message[]> {
   const settled = await Promise.allSettled(toolCalls.map((call) => calls.started.get(call.id)!.outcome));
-  history.push({ role: "assistant", content });
-  history.push({
-    role: "tool",
-    content: toolCalls.map((call, index) => {
-      const outcome = settled[index];
-      if (outcome?.status === "fulfilled" && outcome.value.kind === "result") return outcome.value.part;
-      return {
-        type: "tool-result",
-        toolCallId: call.id,
-        toolName: call.name,
-        output: {
-          content: [{ type: "text", text: `The call to "${call.name}" was cancelled: the run was aborted.` }],
-          isError: true,
-        },
-      };
-    }),
-  });
+  return [
+    { role: "assistant", content },
+    {
+      role: "tool",
+      content: toolCalls.map((call, index) => {
+        const outcome = settled[index];
+        if (outcome?.status === "fulfilled" && outcome.value.kind === "result") return outcome.value.part;
+        return {
+          type: "tool-result",
+          toolCallId: call.id,
+          toolName: call.name,
+          output: {
+            content: [
+              { type: "text", text: `The call to "${call.name}" was cancelled: the run was aborted.` },
+            ],
+            isError: true,
+          },
+        };
+      }),
+    },
+  ];
 }
 
 function textOf(content: AssistantContentPart[]): string {
@@ -584,18 +498,9 @@ function textOf(content: AssistantContentPart[]): string {
     .join("");
 }
 
-function usageAttributes(usage: Usage): Record<string, number | undefined> {
-  return {
-    "junction.usage.input_tokens": usage.inputTokens,
-    "junction.usage.output_tokens": usage.outputTokens,
-    "junction.usage.cached_input_tokens": usage.cachedInputTokens,
-    "junction.usage.cache_write_input_tokens": usage.cacheWriteInputTokens,
-  };
-}
-
 /** Where a stopped run's trace lives: its first part's, carried through every resume. */
-function traceOfRun(options: RunLoopOptions, span: Span): { trace?: TraceCarrier } {
-  const trace = options.resumedFrom ?? carrierOf(span);
+function traceOfRun(options: RunLoopOptions, spans: RunSpans): { trace?: TraceCarrier } {
+  const trace = options.resumedFrom ?? spans.carrier();
   return trace ? { trace } : {};
 }
 

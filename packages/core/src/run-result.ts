@@ -1,4 +1,4 @@
-import type { Usage } from "@junction/types";
+import type { Message, Usage } from "@junction/types";
 import type { AgentResult, AgentStoppedResult } from "./agent-events.js";
 import { type Durability, InMemoryDurability } from "./durability.js";
 import { gateSchema, modelKey, modelTurnSchema, parseJournalKey, toolKey } from "./run-journal.js";
@@ -11,7 +11,7 @@ import type { RunLoopResult } from "./run-types.js";
  * its `state` (a durable engine's port keeps the run itself, and waits instead).
  */
 export function finalResult(
-  result: RunLoopResult,
+  result: Omit<RunLoopResult, "added"> & { messages: Message[] },
   parts: Omit<
     Parameters<typeof stoppedRunState>[0],
     "journal" | "step" | "pending" | "usageBefore" | "trace"
@@ -51,14 +51,18 @@ export function recordRunState(parts: {
   durability: InMemoryDurability;
   keys: RunStateKey[];
   onRunState: (state: RunState) => void | Promise<void>;
-  describe: () => Omit<Parameters<typeof stoppedRunState>[0], "journal" | "step" | "pending" | "usageBefore">;
-}): (step: number, usageBefore: Usage) => Promise<void> {
+  describe: () => Omit<
+    Parameters<typeof stoppedRunState>[0],
+    "journal" | "step" | "pending" | "usageBefore" | "messages"
+  >;
+}): (step: number, usageBefore: Usage, conversation: readonly Message[]) => Promise<void> {
   let saved: Promise<void> = Promise.resolve();
-  return (step, usageBefore) => {
+  return (step, usageBefore, conversation) => {
     // A call that finished while the model was still streaming: recorded with the next one.
     if (!Object.hasOwn(parts.durability.journal, modelKey(step))) return saved;
     const state = stoppedRunState({
       ...parts.describe(),
+      messages: conversation as Message[],
       journal: parts.durability,
       step,
       pending: waitingCalls(parts.durability.journal, step),

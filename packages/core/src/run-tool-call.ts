@@ -1,4 +1,4 @@
-import { JunctionError, type ToolCallPart, type ToolProgress, type ToolResult } from "@junction/types";
+import { JunctionError, type ToolCallPart, type ToolResult } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
 import type { ToolCallOutcome } from "./agent-events.js";
 import { idempotencyKey, type JSONValue, signalKey } from "./durability.js";
@@ -37,7 +37,6 @@ import {
   truncateToolOutput,
 } from "./tool-output.js";
 import { ToolProgressReporter } from "./tool-progress.js";
-import { endSpan, inSpan, type Span, startSpan } from "./tracing.js";
 
 /**
  * One call: the policy's answer (journaled), a person's answer when it asks (a signal), then the
@@ -88,7 +87,7 @@ export async function decideCall(parts: {
   rejection?: string;
 }): Promise<DecidedCall> {
   const { calls, tools, call } = parts;
-  const changed = calls.changedTools.get(call.name);
+  const changed = calls.plan.changedTools.get(call.name);
   if (parts.rejection !== undefined) {
     return { call, decision: { kind: "refuse", outcome: "invalid-input", message: parts.rejection } };
   }
@@ -161,7 +160,7 @@ export async function answerCall(
 export async function pendingCallOf(calls: StepScope, decided: DecidedCall): Promise<PendingToolCall> {
   const { call, decision } = decided;
   const asked = decision as Extract<GateEntry, { kind: "ask" }>;
-  const digest = calls.toolDigests.get(call.name);
+  const digest = calls.plan.toolDigests.get(call.name);
   return {
     id: call.id,
     name: call.name,
@@ -222,9 +221,9 @@ export async function finishCall(parts: {
     },
   });
   const entry = readEntry(toolCallSchema, journaled, key);
-  tools.settled?.(call, entry.outcome);
+  tools.settled?.(call, entry.outcome, calls.plan);
   // Recorded before the step goes on: a failure or crash after this never runs the call again.
-  if (live) await options.onCallFinished?.(calls.stepNumber, calls.run.usageBeforeStep);
+  if (live) await callFinished(calls);
   if (live) {
     options.emit({
       type: "tool-result",
@@ -239,6 +238,12 @@ export async function finishCall(parts: {
     kind: "result",
     part: { type: "tool-result", toolCallId: call.id, toolName: call.name, output: entry.output },
   };
+}
+
+/** Tells the run's recorder a call finished, with the run's usage and conversation before the step. */
+async function callFinished(calls: StepScope): Promise<void> {
+  const { options, conversation, usageBeforeStep } = calls.run;
+  await options.onCallFinished?.(calls.stepNumber, usageBeforeStep, conversation);
 }
 
 /** Surfaces the question as an event whose answer is a signal, and waits for that signal. */
@@ -279,6 +284,8 @@ function toolContext(calls: StepScope, call: ToolCallPart): ToolExecutorContext 
     idempotencyKey: idempotencyKey(calls.run.durability, toolKey(calls.stepNumber, call.id)),
     signal: calls.controller.signal,
     step: calls.stepNumber,
+    plan: calls.plan,
+    warn: calls.warn,
     emit: calls.run.options.emit,
     limit: (task) => calls.limit.run(task),
     // Progress is taken by executeCall, which has the call's span and reporter.
@@ -286,42 +293,39 @@ function toolContext(calls: StepScope, call: ToolCallPart): ToolExecutorContext 
   };
 }
 
-/** Runs an allowed call under its span, with progress reports; an abort throws, anything else is an error result. */
+/**
+ * Runs an allowed call, with progress reports, under its span (reported to the run's spans, so an
+ * MCP request made inside carries the call's trace context); an abort throws, anything else is an
+ * error result.
+ */
 async function executeCall(parts: {
   calls: StepScope;
   tools: ToolRunner;
   call: ToolCallPart;
   context: ToolExecutorContext;
-}): Promise<ToolCallExecution & { span: Span }> {
+}): Promise<ToolCallExecution & { executed: true }> {
   const { calls, tools, call } = parts;
   const { run, stepNumber } = calls;
-  const span = startSpan(run.options.tracer, "junction.tool.call", {
-    attributes: {
-      "junction.tool.name": call.name,
-      "junction.tool.call_id": call.id,
-      "junction.step": stepNumber,
-    },
-    parent: run.span,
-  });
+  run.spans.note({ type: "tool-execute-start", id: call.id, name: call.name, step: stepNumber });
   const progress = new ToolProgressReporter({ call, emit: run.options.emit, warn: calls.warn });
   try {
-    const execution = await inSpan(run.options.tracer, span, () =>
+    const execution = await run.spans.within({ kind: "tool-call", id: call.id }, () =>
       tools.execute(
         { id: call.id, name: call.name, input: call.input },
         {
           ...parts.context,
           onProgress: (report) => {
-            recordProgress(span, report);
+            run.spans.note({ type: "tool-execute-progress", id: call.id, progress: report });
             progress.report(report);
           },
         },
       ),
     );
-    return { ...execution, span };
+    return { ...execution, executed: true };
   } catch (error) {
     if (calls.controller.signal.aborted) {
       const failure = abortError(calls.controller.signal);
-      endSpan(span, { error: failure, attributes: { "junction.tool.outcome": "aborted" } });
+      run.spans.note({ type: "tool-execute-abort", id: call.id, error: failure });
       throw failure;
     }
     return {
@@ -329,7 +333,7 @@ async function executeCall(parts: {
       message: `Tool "${call.name}" failed: ${toError(error).message}`,
       outcome: "error",
       durationMs: 0,
-      span,
+      executed: true,
     };
   } finally {
     // The result (or the abort) supersedes a report still waiting; none is emitted after it.
@@ -339,7 +343,7 @@ async function executeCall(parts: {
 
 /** A finished call as it is journaled: the model-facing output, normalised and within its limits. */
 function toEntry(
-  execution: ToolCallExecution & { span?: Span },
+  execution: ToolCallExecution & { executed?: true },
   parts: { calls: StepScope; call: ToolCallPart },
 ): ToolCallEntry {
   const { calls, call } = parts;
@@ -359,13 +363,13 @@ function toEntry(
     output = { content: [{ type: "text", text: execution.message }], isError: true };
     outcome = execution.outcome;
   }
-  if (execution.span) {
-    endSpan(execution.span, {
-      attributes: {
-        "junction.tool.server": execution.source,
-        "junction.tool.outcome": outcome,
-        "junction.duration_ms": Math.round(execution.durationMs),
-      },
+  if (execution.executed) {
+    calls.run.spans.note({
+      type: "tool-execute-end",
+      id: call.id,
+      outcome: outcome as ToolCallOutcome,
+      ...(execution.source !== undefined ? { server: execution.source } : {}),
+      durationMs: execution.durationMs,
       ...(outcome === "success" ? {} : { statusMessage: firstText(toToolResult(output)) || outcome }),
     });
   }
@@ -379,18 +383,6 @@ function toEntry(
 
 function sourceOf(decision: { source?: string }): { source?: string } {
   return decision.source !== undefined ? { source: decision.source } : {};
-}
-
-function recordProgress(span: Span, progress: ToolProgress): void {
-  try {
-    span.addEvent?.("junction.tool.progress", {
-      "junction.progress": typeof progress?.progress === "number" ? progress.progress : undefined,
-      "junction.progress.total": typeof progress?.total === "number" ? progress.total : undefined,
-      "junction.progress.message": typeof progress?.message === "string" ? progress.message : undefined,
-    });
-  } catch {
-    // A broken tracer must not break the tool.
-  }
 }
 
 function firstText(result: ToolResult): string {

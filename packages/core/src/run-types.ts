@@ -14,11 +14,12 @@ import type { ConcurrencyLimit } from "./concurrency-limit.js";
 import type { Durability } from "./durability.js";
 import type { GateEntry } from "./run-journal.js";
 import type { ResumeGuard } from "./run-resume.js";
+import type { RunSpans } from "./run-spans.js";
 import type { ToolSnapshot } from "./run-state.js";
 import type { StructuredOutput } from "./structured-output.js";
 import type { ToolCallIds } from "./tool-call-ids.js";
 import type { TraceCarrier } from "./trace-carrier.js";
-import type { Span, Tracer } from "./tracing.js";
+import type { Tracer } from "./tracing.js";
 
 /** Model settings passed through on every request of a run. */
 export type ModelSettings = Pick<
@@ -37,11 +38,49 @@ export type ToolCallExecution =
       source?: string;
     };
 
+/**
+ * What a caller's `prepareStep` gives for one step: the tool definitions it offers, the tools a
+ * call can reach by name (`T`: the Agent's registered tools, `stream()`'s definitions), the
+ * closed-world tools whose results the conversation already holds, and Junction tools of its own
+ * (the Agent's tool search).
+ */
+export interface StepTools<T = unknown> {
+  definitions: ToolDefinition[];
+  tools: ReadonlyMap<string, T>;
+  /** The closed-world tools whose results the model has seen before this step (the exfiltration guard). */
+  privateDataFrom: readonly string[];
+  /** Tools Junction offers besides `definitions`, answered without the approval policy. */
+  coreTools?: CoreTool[];
+}
+
+/**
+ * One step's tools as the loop settled them, handed to the tool runner with every call of the
+ * step: what `prepareStep` gave, the definitions the model was offered (Junction's own tools and
+ * the answer tool included), the core tools by name, and the digest of each offered tool as its
+ * journaled snapshot has it. A value: nothing reads a step's tools any other way.
+ */
+export interface StepPlan<T = unknown> {
+  readonly step: number;
+  readonly tools: ReadonlyMap<string, T>;
+  readonly privateDataFrom: readonly string[];
+  /** The definitions the model was offered this step. */
+  readonly offered: readonly ToolDefinition[];
+  readonly coreTools: ReadonlyMap<string, CoreTool>;
+  /** The digest of each tool the step offered, by name (empty without snapshots). */
+  readonly toolDigests: ReadonlyMap<string, string>;
+  /** On a replayed step: the tools that changed since it first ran, with the reason a call to one is refused. */
+  readonly changedTools: ReadonlyMap<string, string>;
+}
+
 /** What a tool runner gets besides the call. */
-export interface ToolExecutorContext {
+export interface ToolExecutorContext<T = unknown> {
   /** Aborted when the run is aborted or fails. */
   signal: AbortSignal;
   step: number;
+  /** The step's tools, as the loop settled them. */
+  plan: StepPlan<T>;
+  /** Reports a warning of the step. */
+  warn(warning: Warning): void;
   emit(event: AgentEvent): void;
   /** Runs `task` within the run's tool concurrency bound. */
   limit<T>(task: () => Promise<T>): Promise<T>;
@@ -65,18 +104,18 @@ export interface ToolCallRequestPart {
  * How the loop runs the calls the model asks for: `decide` (may a call run, must a person be
  * asked) and `execute` (run an allowed call). Neither throws except on abort.
  */
-export interface ToolRunner {
+export interface ToolRunner<T = unknown> {
   /** Whether `decide` asks a policy whose answers must be journaled (a replay must not ask it again). */
   readonly journalsDecisions: boolean;
-  decide(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<GateEntry>;
-  execute(call: ToolCallRequestPart, context: ToolExecutorContext): Promise<ToolCallExecution>;
+  decide(call: ToolCallRequestPart, context: ToolExecutorContext<T>): Promise<GateEntry>;
+  execute(call: ToolCallRequestPart, context: ToolExecutorContext<T>): Promise<ToolCallExecution>;
   /**
    * Snapshots of the tools offered this step (name, source, digest), journaled per step: a
    * replayed step refuses calls to tools that changed since. Omitted: no such check.
    */
-  snapshot?(): Promise<ToolSnapshot[]>;
+  snapshot?(plan: StepTools<T>): Promise<ToolSnapshot[]>;
   /** Told how every call of the run ended, replayed ones included (the Agent's exfiltration ledger). */
-  settled?(call: ToolCallRequestPart, outcome: string): void;
+  settled?(call: ToolCallRequestPart, outcome: string, plan: StepPlan<T>): void;
 }
 
 /**
@@ -103,20 +142,34 @@ export interface RunLoopOptions {
   provider: ModelProvider;
   model: string;
   system?: string;
-  /** The conversation; the run appends to it at consistent points only. */
-  history: Message[];
-  /** Called before each step: the tool definitions to offer (may resolve MCP sources). */
-  prepareStep(step: number, emitWarning: (warning: Warning) => void): Promise<ToolDefinition[]>;
+  /**
+   * The conversation before the run, read when the run starts and never changed: the loop returns
+   * the messages it adds (and tells `onCommit` as it goes).
+   */
+  history: readonly Message[];
+  /**
+   * Called before each step with the conversation so far: the step's tools (may resolve MCP
+   * sources).
+   */
+  prepareStep(
+    step: number,
+    context: { conversation: readonly Message[]; warn: (warning: Warning) => void },
+  ): Promise<StepTools>;
+  /**
+   * Told each time the run commits messages to the conversation (a step's answer and results,
+   * a repair request, the cancelled results of an aborted step), in order.
+   */
+  onCommit?(messages: Message[]): void;
+  /**
+   * What cut and oversized parts were reported against: they are reported once per key.
+   * @default the run
+   */
+  reportKey?: object;
   /** Omitted, the loop stops at the first turn that calls tools and leaves the calls to the caller. */
   tools?: ToolRunner;
   maxSteps: number;
   toolConcurrency: number;
   maxToolOutputChars?: number;
-  /**
-   * Tools Junction offers besides `prepareStep`'s for a step (the Agent's tool search); answered
-   * by the loop without the approval policy. Only with `tools`.
-   */
-  coreTools?(step: number): CoreTool[];
   /**
    * Tools one request may carry, Junction's own included (the Agent's `toolLimits.maxTools`):
    * when the core tools would go over it, the last of the step's tools make room. Omitted: no bound.
@@ -138,9 +191,10 @@ export interface RunLoopOptions {
   resumeGuard?: ResumeGuard;
   /**
    * Told each time a call of step `step` finishes live (its result is journaled), before the
-   * step goes on; the run waits for it. `usageBefore` is the run's usage before that step.
+   * step goes on; the run waits for it. `usageBefore` is the run's usage before that step, and
+   * `conversation` the conversation before it.
    */
-  onCallFinished?(step: number, usageBefore: Usage): Promise<void>;
+  onCallFinished?(step: number, usageBefore: Usage, conversation: readonly Message[]): Promise<void>;
   /** Warnings from before the run started (about a resumed state): emitted first, and in `warnings`. */
   warnings?: Warning[];
   /** A resumed run: the trace context of its first part, which the run span links to. */
@@ -159,7 +213,9 @@ export interface RunLoopOptions {
  * A run's result before `finalResult` shapes it for the user, and where it stopped when it
  * stopped for approvals.
  */
-export interface RunLoopResult extends AgentResultBase {
+export interface RunLoopResult extends Omit<AgentResultBase, "messages"> {
+  /** The messages the run added to the conversation, in order. */
+  added: Message[];
   finishReason: AgentFinishReason;
   output?: unknown;
   /** With `approval-required`: the calls waiting for a decision. */
@@ -175,12 +231,18 @@ export interface Run {
   readonly options: RunLoopOptions;
   readonly durability: Durability;
   readonly controller: AbortController;
-  readonly span: Span;
+  /** The run's spans, derived from what the loop reports. */
+  readonly spans: RunSpans;
   readonly ids: ToolCallIds;
   /** The run's usage before the step in progress. */
   usageBeforeStep: Usage;
-  /** The core tools the current step offers, by name (set when the step's tools are prepared). */
-  coreTools: ReadonlyMap<string, CoreTool>;
+  /** The messages the run added so far (committed steps only). */
+  readonly added: Message[];
+  /**
+   * The conversation as the next step sees it: the one before the run, then `added`. The run's
+   * own array (copied once when the run starts), never the caller's.
+   */
+  readonly conversation: readonly Message[];
   warn(warning: Warning): void;
 }
 
@@ -196,9 +258,7 @@ export interface StepScope {
   /** Aborts the step's calls (the run's abort, or a failed model turn). */
   readonly controller: AbortController;
   readonly limit: ConcurrencyLimit;
-  /** On a replayed step: the tools that changed since it first ran, with the reason a call to one is refused. */
-  readonly changedTools: ReadonlyMap<string, string>;
-  /** The digest of each tool the step offered, by name, as its tool snapshots have it (empty without snapshots). */
-  readonly toolDigests: ReadonlyMap<string, string>;
+  /** The step's tools, as the loop settled them. */
+  readonly plan: StepPlan;
   warn(warning: Warning): void;
 }

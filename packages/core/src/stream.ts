@@ -8,7 +8,7 @@ import {
   type ToolOutput,
 } from "@junction/types";
 import { raceAbort } from "./abort.js";
-import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
+import type { AgentHandle, AgentResult } from "./agent-events.js";
 import {
   type ApprovalFunction,
   type ApprovalPolicy,
@@ -16,18 +16,16 @@ import {
   normalizeDecision,
   toApprovalFunction,
 } from "./approval.js";
-import { type Durability, InMemoryDurability } from "./durability.js";
-import { EventChannel } from "./event-channel.js";
+import type { Durability } from "./durability.js";
 import { ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
-import { runLoop } from "./run-loop.js";
-import { finalResult } from "./run-result.js";
-import { planResume, type ResumePlan } from "./run-resume.js";
+import type { ResumeArguments } from "./run-resume.js";
 import { type ResumeDecision, snapshotTools } from "./run-state.js";
-import { keyList, type RunStateKey, type RunStateKeys, signWith } from "./run-state-signature.js";
+import { keyList, type RunStateKeys } from "./run-state-signature.js";
 import type { ModelSettings, ToolRunner } from "./run-types.js";
-import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
+import { type RunSpec, type RunTools, startRun } from "./start-run.js";
+import type { OutputSchema } from "./structured-output.js";
 import type { Tracer } from "./tracing.js";
 
 /** A tool call handed to `onToolCall`. */
@@ -110,32 +108,7 @@ export interface StreamOptions<Output = unknown> {
  * ```
  */
 export function stream<Output = unknown>(options: StreamOptions<Output>): AgentHandle<Output> {
-  const channel = new EventChannel<AgentEvent>();
-  let listening = false;
-  const approvalTimeoutMs = () => {
-    if (options.approvalTimeoutMs !== undefined) return options.approvalTimeoutMs;
-    return options.durability || listening ? undefined : 0;
-  };
-  const final = Promise.resolve().then(
-    () =>
-      run(options as StreamOptions, { emit: (event) => channel.push(event), approvalTimeoutMs }) as Promise<
-        AgentResult<Output>
-      >,
-  );
-  final.then(
-    () => channel.close(),
-    () => channel.close(),
-  );
-  // The events report a failure too (an `error` event); reading only the events must not leave an unhandled
-  // rejection.
-  final.catch(() => undefined);
-  return {
-    final,
-    [Symbol.asyncIterator]: () => {
-      listening = true;
-      return channel[Symbol.asyncIterator]();
-    },
-  };
+  return startRun(() => specOf(options as StreamOptions));
 }
 
 /** `stream()` read to its end: resolves to the result, rejects on failure or abort. */
@@ -143,139 +116,116 @@ export function generate<Output = unknown>(options: StreamOptions<Output>): Prom
   return stream(options).final;
 }
 
-async function run(
-  options: StreamOptions,
-  context: { emit: (event: AgentEvent) => void; approvalTimeoutMs: () => number | undefined },
-): Promise<AgentResult> {
-  const { emit } = context;
-  const fail = (error: Error): never => {
-    emit({ type: "error", error });
-    throw error;
-  };
+/** `stream()`'s options as a run: the given conversation (or a resumed one), the definitions, `onToolCall`. */
+function specOf(options: StreamOptions): RunSpec {
   if (typeof options?.provider?.stream !== "function" || typeof options.model !== "string") {
-    fail(new JunctionError("invalid-argument", "stream(): `provider` and `model` are required."));
+    throw new JunctionError("invalid-argument", "stream(): `provider` and `model` are required.");
   }
-  let history: Message[];
-  let plan: ResumePlan | undefined;
-  let keys: RunStateKey[];
-  try {
-    keys = keyList(options.runStateKey);
-    if (options.resume) {
-      const resume = options.resume as Record<string, unknown>;
-      if (resume.kind === "junction.run-state") {
-        throw new JunctionError(
-          "invalid-argument",
-          'stream(): `resume` is a run state itself; pass { state: result.state, decisions: { [callId]: "approve" } }.',
-        );
-      }
-      plan = await planResume(resume.state, (resume.decisions ?? {}) as Record<string, ResumeDecision>, {
-        keys,
-        names: {
-          method: "stream()",
-          state: "`resume.state`",
-          decisions: "`resume.decisions`",
-          example: '{ state: result.state, decisions: { [result.pending[0].id]: "approve" } }',
-        },
-      });
-      history = structuredClone(plan.state.messages);
-    } else {
-      history = validateMessages(ownMessages(options.messages));
+  const keys = keyList(options.runStateKey);
+  let resume: RunSpec["resume"];
+  if (options.resume) {
+    const given = options.resume as Record<string, unknown>;
+    if (given.kind === "junction.run-state") {
+      throw new JunctionError(
+        "invalid-argument",
+        'stream(): `resume` is a run state itself; pass { state: result.state, decisions: { [callId]: "approve" } }.',
+      );
     }
-  } catch (error) {
-    return fail(error as Error);
+    resume = {
+      state: given.state,
+      decisions: (given.decisions ?? {}) as Record<string, ResumeDecision>,
+      names: STREAM_RESUME_ARGUMENTS,
+    };
   }
-  let output: StructuredOutput | undefined;
-  try {
-    output = structuredOutputFor({
-      schema: options.output,
-      repairTurns: options.outputRepairTurns,
-      provider: options.provider,
-      model: options.model,
-      emit,
-    });
-  } catch (error) {
-    return fail(error as Error);
-  }
-  const durability =
-    options.durability ??
-    new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
-  const handler = options.onToolCall;
-  const tools = options.tools ?? [];
-  const policy = toApprovalFunction(options.approval);
-  const runner: ToolRunner | undefined = handler
-    ? {
-        journalsDecisions: policy !== undefined,
-        decide: (call, callContext) => decideByPolicy({ policy, tools, call, signal: callContext.signal }),
-        snapshot: () => snapshotTools(tools.map((tool) => ({ tool }))),
-        execute: (call, context) =>
-          context.limit(async () => {
-            const start = performance.now();
-            try {
-              const value = await handler(call, {
-                signal: context.signal,
-                onProgress: context.onProgress,
-                ...(context.idempotencyKey ? { idempotencyKey: context.idempotencyKey } : {}),
-              });
-              if (value === null || value === undefined) {
-                return {
-                  kind: "error",
-                  outcome: "not-found",
-                  durationMs: performance.now() - start,
-                  message: `There is no tool named "${call.name}".`,
-                };
-              }
-              return { kind: "output", value, durationMs: performance.now() - start };
-            } catch (error) {
-              if (context.signal.aborted) throw error;
-              return {
-                kind: "error",
-                outcome: "error",
-                durationMs: performance.now() - start,
-                message: `Tool "${call.name}" failed: ${errorMessage(error)}`,
-              };
-            }
-          }),
-      }
+  const definitions = options.tools ?? [];
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  const runner = options.onToolCall
+    ? handlerRunner(options.onToolCall, toApprovalFunction(options.approval))
     : undefined;
-  const result = await runLoop({
+  return {
     provider: options.provider,
     model: options.model,
     ...(options.system !== undefined ? { system: options.system } : {}),
-    history,
-    prepareStep: async () => tools,
-    ...(runner ? { tools: runner } : {}),
-    maxSteps: options.maxSteps ?? 10,
-    toolConcurrency: options.toolConcurrency ?? 8,
-    ...(options.maxToolOutputChars !== undefined ? { maxToolOutputChars: options.maxToolOutputChars } : {}),
+    history: resume ? [] : validateMessages(ownMessages(options.messages)),
+    tools: {
+      prepareStep: async () => ({ definitions, tools: byName, privateDataFrom: [] }),
+      ...(runner ? { runner } : {}),
+    } satisfies RunTools<ToolDefinition>,
+    limits: {
+      maxSteps: options.maxSteps ?? 10,
+      toolConcurrency: options.toolConcurrency ?? 8,
+      ...(options.maxToolOutputChars !== undefined ? { maxToolOutputChars: options.maxToolOutputChars } : {}),
+    },
     ...(options.settings ? { settings: options.settings } : {}),
+    output: { schema: options.output, repairTurns: options.outputRepairTurns },
+    ...(options.durability ? { durability: options.durability } : {}),
+    ...(resume ? { resume } : {}),
+    keys,
+    ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),
-    durability,
-    firstStep: plan?.state.step ?? 1,
-    ...(plan ? { usageBefore: plan.state.usage, resumeGuard: plan.guard, warnings: plan.warnings } : {}),
-    approvalTimeoutMs: context.approvalTimeoutMs,
-    ...(output ? { output } : {}),
-    emit,
-  });
-  const final = finalResult(result, {
-    durability,
-    provider: options.provider.name,
-    model: options.model,
-    messages: history,
-  });
-  return final.state ? { ...final, state: await signWith(final.state, keys) } : final;
+  };
+}
+
+/** How `stream()` names its resume arguments in errors. */
+const STREAM_RESUME_ARGUMENTS: ResumeArguments = {
+  method: "stream()",
+  state: "`resume.state`",
+  decisions: "`resume.decisions`",
+  example: '{ state: result.state, decisions: { [result.pending[0].id]: "approve" } }',
+};
+
+/** `onToolCall` as the loop's tool runner: the policy decides by the step's definitions, the handler runs. */
+function handlerRunner(
+  handler: NonNullable<StreamOptions["onToolCall"]>,
+  policy: ApprovalFunction | undefined,
+): ToolRunner<ToolDefinition> {
+  return {
+    journalsDecisions: policy !== undefined,
+    decide: (call, context) =>
+      decideByPolicy({ policy, tools: context.plan.tools, call, signal: context.signal }),
+    snapshot: (plan) => snapshotTools([...plan.tools.values()].map((tool) => ({ tool }))),
+    execute: (call, context) =>
+      context.limit(async () => {
+        const start = performance.now();
+        try {
+          const value = await handler(call, {
+            signal: context.signal,
+            onProgress: context.onProgress,
+            ...(context.idempotencyKey ? { idempotencyKey: context.idempotencyKey } : {}),
+          });
+          if (value === null || value === undefined) {
+            return {
+              kind: "error",
+              outcome: "not-found",
+              durationMs: performance.now() - start,
+              message: `There is no tool named "${call.name}".`,
+            };
+          }
+          return { kind: "output", value, durationMs: performance.now() - start };
+        } catch (error) {
+          if (context.signal.aborted) throw error;
+          return {
+            kind: "error",
+            outcome: "error",
+            durationMs: performance.now() - start,
+            message: `Tool "${call.name}" failed: ${errorMessage(error)}`,
+          };
+        }
+      }),
+  };
 }
 
 /** The policy's answer for a call of `stream()`: run, refuse, or ask a person. */
 async function decideByPolicy(parts: {
   policy: ApprovalFunction | undefined;
-  tools: ToolDefinition[];
+  tools: ReadonlyMap<string, ToolDefinition>;
   call: ToolCallRequest;
   signal: AbortSignal;
 }): Promise<GateEntry> {
   const { policy, call } = parts;
   if (!policy) return { kind: "run" };
-  const annotations = parts.tools.find((tool) => tool.name === call.name)?.annotations;
+  const annotations = parts.tools.get(call.name)?.annotations;
   let decision: NormalizedDecision;
   try {
     decision = normalizeDecision(

@@ -212,7 +212,7 @@ function droppedNote(part: ToolResultPart, tokens: number): string {
 
 // Results already reported, by call id per conversation: each is reported once for as long as a
 // conversation holds it (the view is derived again every step, sometimes as new objects).
-const reported = new WeakMap<Message[], Set<string>>();
+const reported = new WeakMap<object, Set<string>>();
 
 /**
  * The messages to send `provider`'s `model`: media over the provider's per-part limits replaced
@@ -221,6 +221,8 @@ const reported = new WeakMap<Message[], Set<string>>();
  */
 export function messagesWithinBudget(options: {
   history: Message[];
+  /** What a part is reported once against (a conversation that outlives this array). @default `history` */
+  reportKey?: object;
   provider: ModelProvider;
   model: string;
   readable: boolean;
@@ -228,10 +230,11 @@ export function messagesWithinBudget(options: {
 }): Message[] {
   const budget = toolResultBudget(contextWindowOf(options.provider, options.model));
   const view = budgetedMessages({ messages: messagesForModel(options), budget, readable: options.readable });
-  let seen = reported.get(options.history);
+  const key = options.reportKey ?? options.history;
+  let seen = reported.get(key);
   if (!seen) {
     seen = new Set();
-    reported.set(options.history, seen);
+    reported.set(key, seen);
   }
   for (const cut of view.cut) {
     if (seen.has(cut.part.toolCallId)) continue;

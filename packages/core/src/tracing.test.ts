@@ -1,6 +1,15 @@
 import type { Tool } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { Agent, type AgentEvent, annotationPolicy, type RunState, type Span, type Tracer } from "./index.js";
+import {
+  Agent,
+  type AgentEvent,
+  annotationPolicy,
+  type RunState,
+  type Span,
+  type SpanOperation,
+  type SpanOutcome,
+  type Tracer,
+} from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 
 /** A tracer that records what core hands it: spans (with links), which span was current when, and events. */
@@ -125,5 +134,47 @@ describe("Tracer hooks", () => {
     await expect(agent.resume({ ...stopped.state, trace: { traceparent: 7 } }).final).rejects.toThrow(
       "This run state cannot be resumed: `trace.traceparent` must be a string.",
     );
+  });
+
+  it("says what each span is and how it ended, typed, to a span that takes the outcome", async () => {
+    const seen: { operation?: SpanOperation; outcome?: SpanOutcome; attributes: string[] }[] = [];
+    const tracer: Tracer = {
+      startSpan(_name, options) {
+        const record: (typeof seen)[number] = {
+          ...(options.operation ? { operation: options.operation } : {}),
+          attributes: [],
+        };
+        seen.push(record);
+        return {
+          setAttribute: (key: string) => record.attributes.push(key),
+          setStatus: () => undefined,
+          setOutcome: (outcome: SpanOutcome) => {
+            record.outcome = outcome;
+          },
+          end: () => undefined,
+        };
+      },
+    };
+    const provider = scriptedModel([{ toolCalls: [{ id: "w", name: "write_file" }] }, { text: "done" }]);
+    await new Agent({ provider, model: "m", tools: [writeTool([], () => undefined)], tracer }).send("go")
+      .final;
+    expect(seen.map((span) => span.operation?.kind)).toEqual([
+      "run",
+      "model-call",
+      "tool-call",
+      "model-call",
+    ]);
+    expect(seen[1]!.operation).toMatchObject({
+      kind: "model-call",
+      provider: provider.name,
+      model: "m",
+      step: 1,
+    });
+    expect(seen[2]!.operation).toEqual({ kind: "tool-call", id: "w", name: "write_file", step: 1 });
+    expect(seen[2]!.outcome).toMatchObject({ kind: "tool-call", outcome: "success" });
+    expect(seen[3]!.outcome).toMatchObject({ kind: "model-call", finishReason: "stop" });
+    expect(seen[0]!.outcome).toMatchObject({ kind: "run", steps: 2, finishReason: "stop" });
+    // The outcome replaces the attributes: none is set by key.
+    expect(seen.flatMap((span) => span.attributes)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
-import type { Message } from "@junction/types";
-import type { AgentEvent } from "./agent-events.js";
+import type { Message, Usage } from "@junction/types";
+import type { AgentEvent, AgentFinishReason, ToolCallOutcome } from "./agent-events.js";
+import type { RequestSize } from "./token-estimate.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 
 /** A span attribute value, as OpenTelemetry accepts it. */
@@ -21,6 +22,12 @@ export interface Span {
   setStatus(status: { code: 0 | 1 | 2; message?: string }): unknown;
   recordException?(exception: Error): unknown;
   end(): void;
+  /**
+   * Takes how the operation ended, typed (see {@link SpanOutcome}), just before `setStatus` and
+   * `end`. A span that has it gets the outcome here instead of as `junction.*` attributes; one
+   * without it gets the attributes.
+   */
+  setOutcome?(outcome: SpanOutcome): unknown;
   /**
    * The span's context as W3C trace-context fields. A run that stops for approvals keeps its
    * run span's in `RunState.trace`, and the resumed part's run span links to it.
@@ -88,8 +95,37 @@ export interface ModelCallInput {
   messages: Message[];
 }
 
+/**
+ * What a span Junction opens stands for, typed: a tracer can tell a run from a model call from a
+ * tool call by `kind` instead of by the span's name, and read its fields instead of attributes.
+ */
+export type SpanOperation =
+  | { kind: "run"; provider: string; model: string }
+  | { kind: "model-call"; provider: string; model: string; step: number; request: RequestSize }
+  | { kind: "tool-call"; id: string; name: string; step: number };
+
+/** How an operation ended, typed, for {@link Span.setOutcome}; a failure comes with `recordException` and the status. */
+export type SpanOutcome =
+  | { kind: "run"; steps: number; finishReason: AgentFinishReason; usage: Usage }
+  | {
+      kind: "model-call";
+      finishReason: string;
+      responseId?: string;
+      usage: Usage;
+      durationMs: number;
+    }
+  | {
+      kind: "tool-call";
+      outcome: ToolCallOutcome | "aborted";
+      /** The MCP source's name; absent for local tools. */
+      server?: string;
+      durationMs?: number;
+    };
+
 /** How a span starts: its attributes, its parent, the spans it links to, and (model calls) its input. */
 export interface SpanStartOptions {
+  /** What the span stands for. Junction sets it on every span it opens. */
+  operation?: SpanOperation;
   attributes: SpanAttributes;
   parent?: Span;
   links?: TraceCarrier[];
@@ -102,6 +138,7 @@ export function startSpan(tracer: Tracer | undefined, name: string, options: Spa
   try {
     return (
       tracer.startSpan(name, {
+        ...(options.operation ? { operation: options.operation } : {}),
         attributes: withoutUndefined(options.attributes),
         ...(options.parent ? { parent: options.parent } : {}),
         ...(options.links ? { links: options.links } : {}),
@@ -147,14 +184,20 @@ export function carrierOf(span: Span): TraceCarrier | undefined {
   }
 }
 
-/** Ends a span with an outcome, swallowing tracer failures. */
+/**
+ * Ends a span with an outcome, swallowing tracer failures: the typed `outcome` to a span that
+ * takes it (`setOutcome`), else `attributes`.
+ */
 export function endSpan(
   span: Span,
-  outcome: { error?: Error; attributes?: SpanAttributes; statusMessage?: string },
+  outcome: { error?: Error; outcome?: SpanOutcome; attributes?: SpanAttributes; statusMessage?: string },
 ): void {
   try {
-    for (const [key, value] of Object.entries(outcome.attributes ?? {})) {
-      if (value !== undefined) span.setAttribute(key, value);
+    if (outcome.outcome && span.setOutcome) span.setOutcome(outcome.outcome);
+    else {
+      for (const [key, value] of Object.entries(outcome.attributes ?? {})) {
+        if (value !== undefined) span.setAttribute(key, value);
+      }
     }
     if (outcome.error) {
       span.recordException?.(outcome.error);

@@ -4,6 +4,8 @@ import type {
   Span,
   SpanAttributes,
   SpanAttributeValue,
+  SpanOperation,
+  SpanOutcome,
   TraceCarrier,
   Tracer,
 } from "@junction/core";
@@ -25,32 +27,33 @@ import { errorTypeOf, type MCPFoldTarget, nowMs, type Shared } from "./shared.js
 import { formatTraceContext, parseTraceparent } from "./trace-context.js";
 
 /**
- * Junction's `Tracer` on OpenTelemetry: the run, model-call and tool-call spans core opens become
- * `invoke_agent`, `chat` and `execute_tool` spans with the GenAI conventions' names, kinds and
- * attributes; the run's events add the approvals, how refused calls ended, and (opt-in) content.
+ * Junction's `Tracer` on OpenTelemetry: the run, model-call and tool-call spans core opens (told
+ * apart by their typed `operation`, ended with their typed `SpanOutcome`) become `invoke_agent`,
+ * `chat` and `execute_tool` spans with the GenAI conventions' names, kinds and attributes; the
+ * run's events add the approvals, how refused calls ended, and (opt-in) content.
  */
 export function createAgentTracer(shared: Shared): Tracer {
   return {
     startSpan(name, options) {
       const parent = options.parent instanceof BridgeSpan ? options.parent : undefined;
-      switch (name) {
-        case "junction.agent.send":
-          return new RunSpan(shared, { attributes: options.attributes, links: options.links ?? [] });
-        case "junction.model.call":
-          return new ChatSpan(shared, {
-            attributes: options.attributes,
-            run: parent as RunSpan | undefined,
-            ...(options.input ? { input: options.input } : {}),
-          });
-        case "junction.tool.call":
-          return new ToolSpan(shared, { attributes: options.attributes, run: parent as RunSpan | undefined });
-        default:
+      const run = parent instanceof RunSpan ? parent : undefined;
+      const operation: SpanOperation | undefined = options.operation;
+      switch (operation?.kind) {
+        case "run":
+          return new RunSpan(shared, { operation, links: options.links ?? [] });
+        case "model-call":
+          return new ChatSpan(shared, { operation, run, ...(options.input ? { input: options.input } : {}) });
+        case "tool-call":
+          return new ToolSpan(shared, { operation, run });
+        case undefined:
           // A span core may add later: kept under its own name, nested where core says.
           return new PlainSpan(shared, {
             name,
             attributes: options.attributes,
             parent: parent ? trace.setSpan(context.active(), parent.otel) : context.active(),
           });
+        default:
+          return operation satisfies never;
       }
     },
     withSpan(span, fn) {
@@ -63,7 +66,7 @@ export function createAgentTracer(shared: Shared): Tracer {
   };
 }
 
-/** What every span of the bridge does with core's calls: attributes are translated, status and exceptions kept. */
+/** What every span of the bridge does with core's calls: the outcome translated, status and exceptions kept. */
 abstract class BridgeSpan implements Span {
   readonly otel: OtelSpan;
   protected errorType: string | undefined;
@@ -78,14 +81,14 @@ abstract class BridgeSpan implements Span {
     this.otel = otel;
   }
 
+  /** An attribute set by key goes on as given: core ends its own spans with `setOutcome`. */
   setAttribute(key: string, value: SpanAttributeValue): this {
-    this.translate(key, value);
+    this.otel.setAttribute(key, value);
     return this;
   }
 
   setAttributes(attributes: SpanAttributes): this {
-    for (const [key, value] of Object.entries(attributes))
-      if (value !== undefined) this.translate(key, value);
+    this.otel.setAttributes(withoutUndefined(attributes));
     return this;
   }
 
@@ -133,7 +136,10 @@ abstract class BridgeSpan implements Span {
     this.finish(endTime);
   }
 
-  protected abstract translate(key: string, value: SpanAttributeValue): void;
+  /** Core's typed outcome, in the conventions' names (what each kind of span takes from it). */
+  setOutcome(_outcome: SpanOutcome): this {
+    return this;
+  }
 }
 
 /** A span of a name the bridge does not know: attributes as given. */
@@ -143,10 +149,6 @@ class PlainSpan extends BridgeSpan {
       shared,
       shared.tracer.startSpan(parts.name, { attributes: withoutUndefined(parts.attributes) }, parts.parent),
     );
-  }
-
-  protected translate(key: string, value: SpanAttributeValue): void {
-    this.otel.setAttribute(key, value);
   }
 }
 
@@ -166,9 +168,11 @@ export class RunSpan extends BridgeSpan {
   private readonly executed = new Set<string>();
   private readonly approvals = new Map<string, OtelSpan>();
 
-  constructor(shared: Shared, parts: { attributes: SpanAttributes; links: TraceCarrier[] }) {
-    const provider = String(parts.attributes["junction.provider"] ?? "unknown");
-    const model = String(parts.attributes["junction.model"] ?? "");
+  constructor(
+    shared: Shared,
+    parts: { operation: Extract<SpanOperation, { kind: "run" }>; links: TraceCarrier[] },
+  ) {
+    const { provider, model } = parts.operation;
     const links: Link[] = parts.links.flatMap((carrier) => {
       const linked = parseTraceparent(carrier.traceparent);
       return linked ? [{ context: linked, attributes: { "junction.link.type": "resumed-from" } }] : [];
@@ -199,18 +203,14 @@ export class RunSpan extends BridgeSpan {
     this.conversationId = conversationId;
   }
 
-  protected translate(key: string, value: SpanAttributeValue): void {
-    switch (key) {
-      case "junction.finish_reason":
-        this.otel.setAttribute(ATTR.finishReasons, [finishReasonOf(String(value))]);
-        return;
-      case "junction.steps":
-        this.otel.setAttribute("junction.steps", value);
-        return;
-      default:
-        setUsage(this.otel, key, value);
-        return;
-    }
+  override setOutcome(outcome: SpanOutcome): this {
+    if (outcome.kind !== "run") return this;
+    this.otel.setAttributes({
+      [ATTR.finishReasons]: [finishReasonOf(outcome.finishReason)],
+      "junction.steps": outcome.steps,
+      ...usageAttributes(outcome.usage),
+    });
+    return this;
   }
 
   onEvent(event: AgentEvent): void {
@@ -337,11 +337,13 @@ class ChatSpan extends BridgeSpan {
 
   constructor(
     shared: Shared,
-    parts: { attributes: SpanAttributes; run: RunSpan | undefined; input?: () => ModelCallInput },
+    parts: {
+      operation: Extract<SpanOperation, { kind: "model-call" }>;
+      run: RunSpan | undefined;
+      input?: () => ModelCallInput;
+    },
   ) {
-    const provider = String(parts.attributes["junction.provider"] ?? parts.run?.provider ?? "unknown");
-    const model = String(parts.attributes["junction.model"] ?? parts.run?.model ?? "");
-    const step = parts.attributes["junction.step"];
+    const { provider, model, step } = parts.operation;
     const conversationId = parts.run ? parts.run.conversationId : conversationIdOf(context.active());
     super(
       shared,
@@ -355,7 +357,7 @@ class ChatSpan extends BridgeSpan {
             ...(shared.legacySystem ? { [ATTR.system]: providerName(provider) } : {}),
             ...(conversationId ? { [ATTR.conversationId]: conversationId } : {}),
             [ATTR.requestModel]: model,
-            ...(typeof step === "number" ? { "junction.step": step } : {}),
+            "junction.step": step,
           },
         },
         parts.run ? trace.setSpan(context.active(), parts.run.otel) : context.active(),
@@ -385,21 +387,17 @@ class ChatSpan extends BridgeSpan {
     if (this.shared.capture) this.toolCalls.push({ id: call.id, name: call.name, arguments: call.input });
   }
 
-  protected translate(key: string, value: SpanAttributeValue): void {
-    switch (key) {
-      case "junction.finish_reason":
-        this.finishReason = finishReasonOf(String(value));
-        this.otel.setAttribute(ATTR.finishReasons, [this.finishReason]);
-        return;
-      case "junction.response_id":
-        this.otel.setAttribute(ATTR.responseId, String(value));
-        return;
-      default:
-        if (key === "junction.usage.input_tokens") this.inputTokens = Number(value);
-        if (key === "junction.usage.output_tokens") this.outputTokens = Number(value);
-        setUsage(this.otel, key, value);
-        return;
-    }
+  override setOutcome(outcome: SpanOutcome): this {
+    if (outcome.kind !== "model-call") return this;
+    this.finishReason = finishReasonOf(outcome.finishReason);
+    this.inputTokens = outcome.usage.inputTokens;
+    this.outputTokens = outcome.usage.outputTokens;
+    this.otel.setAttributes({
+      [ATTR.finishReasons]: [this.finishReason],
+      ...(outcome.responseId !== undefined ? { [ATTR.responseId]: outcome.responseId } : {}),
+      ...usageAttributes(outcome.usage),
+    });
+    return this;
   }
 
   protected override close(endTime: number): void {
@@ -444,9 +442,11 @@ class ToolSpan extends BridgeSpan implements MCPFoldTarget {
   private endedAt: number | undefined;
   private done = false;
 
-  constructor(shared: Shared, parts: { attributes: SpanAttributes; run: RunSpan | undefined }) {
-    const name = String(parts.attributes["junction.tool.name"] ?? "");
-    const id = String(parts.attributes["junction.tool.call_id"] ?? "");
+  constructor(
+    shared: Shared,
+    parts: { operation: Extract<SpanOperation, { kind: "tool-call" }>; run: RunSpan | undefined },
+  ) {
+    const { name, id } = parts.operation;
     const input = parts.run?.liveCalls.get(id);
     super(
       shared,
@@ -511,11 +511,11 @@ class ToolSpan extends BridgeSpan implements MCPFoldTarget {
     if (this.endedAt !== undefined) this.complete(this.endedAt);
   }
 
-  protected translate(key: string, value: SpanAttributeValue): void {
-    if (key === "junction.tool.outcome") {
-      this.otel.setAttribute("junction.tool.outcome", value);
-      if (value === "error") this.errorType ??= "tool_error";
-    }
+  override setOutcome(outcome: SpanOutcome): this {
+    if (outcome.kind !== "tool-call") return this;
+    this.otel.setAttribute("junction.tool.outcome", outcome.outcome);
+    if (outcome.outcome === "error") this.errorType ??= "tool_error";
+    return this;
   }
 
   protected override close(endTime: number): void {
@@ -534,18 +534,18 @@ class ToolSpan extends BridgeSpan implements MCPFoldTarget {
   }
 }
 
-/** Core's usage attributes and the conventions' names for them. */
-const USAGE_ATTRIBUTES: Record<string, string> = {
-  "junction.usage.input_tokens": ATTR.inputTokens,
-  "junction.usage.output_tokens": ATTR.outputTokens,
-  "junction.usage.cached_input_tokens": ATTR.cacheReadInputTokens,
-  "junction.usage.cache_write_input_tokens": ATTR.cacheCreationInputTokens,
-};
+/** A run's or a model call's token counts, as core's outcome has them. */
+type Usage = Extract<SpanOutcome, { kind: "run" }>["usage"];
 
-/** Sets a usage attribute of core's under the conventions' name; other keys are left out. */
-function setUsage(span: OtelSpan, key: string, value: SpanAttributeValue): void {
-  const name = USAGE_ATTRIBUTES[key];
-  if (name !== undefined) span.setAttribute(name, value);
+/** Token usage under the conventions' names; counts the vendor did not report are left out. */
+function usageAttributes(usage: Usage): Attributes {
+  const attributes: Attributes = {};
+  if (usage.inputTokens !== undefined) attributes[ATTR.inputTokens] = usage.inputTokens;
+  if (usage.outputTokens !== undefined) attributes[ATTR.outputTokens] = usage.outputTokens;
+  if (usage.cachedInputTokens !== undefined) attributes[ATTR.cacheReadInputTokens] = usage.cachedInputTokens;
+  if (usage.cacheWriteInputTokens !== undefined)
+    attributes[ATTR.cacheCreationInputTokens] = usage.cacheWriteInputTokens;
+  return attributes;
 }
 
 /** Junction's finish reason in the conventions' words (`tool-calls` is `tool_call`); others as they are. */

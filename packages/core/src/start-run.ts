@@ -1,0 +1,232 @@
+import type { Message, ModelProvider, Warning } from "@junction/types";
+import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
+import { type Durability, InMemoryDurability } from "./durability.js";
+import { EventChannel } from "./event-channel.js";
+import { appendMessages, ownMessages, sharedMessages } from "./message-copy.js";
+import { runLoop } from "./run-loop.js";
+import { finalResult, recordRunState } from "./run-result.js";
+import { planResume, type ResumeArguments, type ResumePlan } from "./run-resume.js";
+import type { ResumeDecision, RunState, SourceDescriptor } from "./run-state.js";
+import { type RunStateKey, signWith } from "./run-state-signature.js";
+import type { ModelSettings, StepTools, ToolRunner } from "./run-types.js";
+import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
+import type { Tracer } from "./tracing.js";
+
+/**
+ * One run, as plain values: what `Agent.send()`, `Agent.resume()`, `stream()` and `generate()`
+ * each build and hand to {@link startRun}. Only `tools` and `hooks` hold functions.
+ */
+export interface RunSpec {
+  provider: ModelProvider;
+  model: string;
+  system?: string;
+  /**
+   * The conversation before the run, Junction's own (`ownMessages`): never changed, the run's
+   * result carries the new one. Ignored with `resume`: the conversation is the stopped run's.
+   */
+  history: Message[];
+  tools: RunTools;
+  limits: { maxSteps: number; toolConcurrency: number; maxToolOutputChars?: number };
+  settings?: ModelSettings;
+  output: { schema?: OutputSchema | undefined; repairTurns?: number | undefined };
+  /** @default in memory (a resumed run's journal, with `resume`) */
+  durability?: Durability;
+  /** Continue a run that stopped for approvals: its state (untrusted input) and the decisions. */
+  resume?: {
+    state: unknown;
+    decisions: Record<string, ResumeDecision>;
+    /** How the caller's API names these in errors. @default `agent.resume()`'s */
+    names?: ResumeArguments;
+  };
+  /** The keys that sign a stopped run's state and verify a resumed one. */
+  keys: RunStateKey[];
+  /** @default waits while someone reads the events (or on a durable port), else 0 */
+  approvalTimeoutMs?: number;
+  signal?: AbortSignal;
+  tracer?: Tracer;
+  /** What cut and oversized parts are reported once against. @default the run */
+  reportKey?: object;
+  hooks?: RunHooks;
+}
+
+/**
+ * Where each step's tools come from and who runs the calls; `T` is what a tool is to both (the
+ * Agent's registered tools, `stream()`'s definitions), so the runner reads the plan's tools as
+ * `prepareStep` gave them.
+ */
+export interface RunTools<T = unknown> {
+  prepareStep(
+    step: number,
+    context: { conversation: readonly Message[]; warn: (warning: Warning) => void },
+  ): Promise<StepTools<T>>;
+  /** Omitted: the run stops at the first turn that calls tools and leaves the calls to the caller. */
+  runner?: ToolRunner<T>;
+  /** Tools one request may carry, Junction's own included. */
+  maxTools?: number;
+}
+
+/** What a caller keeps of a run besides its events and result. */
+export interface RunHooks {
+  /**
+   * A resumed run's state, read and verified, before the run goes on: restore what the caller
+   * keeps of it. Returns the state's warnings to report (all of them when omitted).
+   */
+  onResume?(state: RunState, warnings: Warning[]): Warning[];
+  /**
+   * The run's conversation, once it starts: the run's own array, which grows as the run commits
+   * each step (so it is whole after an abort too).
+   */
+  onConversation?(conversation: Message[]): void;
+  /** Records the run's state each time a call finishes (in memory only; see `SendOptions.onRunState`). */
+  onRunState?(state: RunState): void | Promise<void>;
+  /** What a run state says besides its journal and conversation: the sources, the ledger, the loaded tools. */
+  describe?(): { sources?: SourceDescriptor[]; ledger?: RunState["ledger"]; loadedTools?: string[] };
+  /** The result, before `final` resolves; a stopped run's state as the caller keeps it. */
+  onResult?(result: AgentResult): void;
+}
+
+/**
+ * Starts a run: returns its handle at once; the run begins after `after` (an Agent's previous
+ * run) and `build` gives its spec then. A failure to build the spec is the run's failure: an
+ * `error` event, and `final` rejects.
+ */
+export function startRun<Output = unknown>(
+  build: () => RunSpec | Promise<RunSpec>,
+  options: { after?: Promise<unknown>; onEvent?: (event: AgentEvent) => void } = {},
+): AgentHandle<Output> {
+  const channel = new EventChannel<AgentEvent>();
+  const { onEvent } = options;
+  let listening = onEvent !== undefined;
+  const emit = (event: AgentEvent) => {
+    channel.push(event);
+    if (!onEvent) return;
+    try {
+      onEvent(event);
+    } catch {
+      // An observer's failure must not change the run.
+    }
+  };
+  const final = (options.after ?? Promise.resolve()).then(async () => {
+    let spec: RunSpec;
+    try {
+      spec = await build();
+    } catch (error) {
+      return fail(emit, error as Error);
+    }
+    return runSpec(spec, { emit, listening: () => listening });
+  });
+  final.then(
+    () => channel.close(),
+    () => channel.close(),
+  );
+  // The handle's events report a failure too; reading only events must not leave an unhandled rejection.
+  final.catch(() => undefined);
+  return {
+    final: final as Promise<AgentResult<Output>>,
+    [Symbol.asyncIterator]: () => {
+      listening = true;
+      return channel[Symbol.asyncIterator]();
+    },
+  };
+}
+
+/** Runs `spec` to its result: the resume plan, the structured output, the loop, the state. */
+async function runSpec(
+  spec: RunSpec,
+  channel: { emit: (event: AgentEvent) => void; listening: () => boolean },
+): Promise<AgentResult> {
+  const { emit } = channel;
+  const hooks = spec.hooks ?? {};
+  let plan: ResumePlan | undefined;
+  let output: StructuredOutput | undefined;
+  let conversation = spec.history;
+  let warnings: Warning[] = [];
+  try {
+    if (spec.resume) {
+      plan = await planResume(spec.resume.state, spec.resume.decisions, {
+        keys: spec.keys,
+        ...(spec.resume.names ? { names: spec.resume.names } : {}),
+      });
+      conversation = ownMessages(plan.state.messages);
+      warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
+    }
+    // The run's own array from here on, grown as the run commits (only what is new is copied for the result).
+    conversation = appendMessages(conversation, []);
+    hooks.onConversation?.(conversation);
+    output = structuredOutputFor({
+      schema: spec.output.schema,
+      repairTurns: spec.output.repairTurns,
+      provider: spec.provider,
+      model: spec.model,
+      emit,
+    });
+  } catch (error) {
+    return fail(emit, error as Error);
+  }
+  const durability =
+    spec.durability ?? new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
+  const described = () => ({
+    provider: spec.provider.name,
+    model: spec.model,
+    ...hooks.describe?.(),
+  });
+  const result = await runLoop({
+    provider: spec.provider,
+    model: spec.model,
+    ...(spec.system !== undefined ? { system: spec.system } : {}),
+    history: conversation,
+    prepareStep: spec.tools.prepareStep,
+    ...(spec.tools.runner ? { tools: spec.tools.runner } : {}),
+    ...(spec.tools.maxTools !== undefined ? { maxTools: spec.tools.maxTools } : {}),
+    ...spec.limits,
+    ...(spec.settings ? { settings: spec.settings } : {}),
+    ...(spec.signal ? { signal: spec.signal } : {}),
+    ...(spec.tracer ? { tracer: spec.tracer } : {}),
+    durability,
+    firstStep: plan?.state.step ?? 1,
+    ...(plan
+      ? {
+          usageBefore: plan.state.usage,
+          resumeGuard: plan.guard,
+          ...(plan.state.trace ? { resumedFrom: plan.state.trace } : {}),
+        }
+      : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(spec.reportKey ? { reportKey: spec.reportKey } : {}),
+    onCommit: (messages) => {
+      conversation.push(...messages);
+    },
+    ...(hooks.onRunState && durability instanceof InMemoryDurability
+      ? {
+          onCallFinished: recordRunState({
+            durability,
+            keys: spec.keys,
+            onRunState: hooks.onRunState,
+            describe: described,
+          }),
+        }
+      : {}),
+    approvalTimeoutMs: () => {
+      if (spec.approvalTimeoutMs !== undefined) return spec.approvalTimeoutMs;
+      // A durable engine's signals come from outside; in process, only a reader can answer.
+      return spec.durability || channel.listening() ? undefined : 0;
+    },
+    ...(output ? { output } : {}),
+    emit,
+  });
+  const { added: _added, ...loop } = result;
+  const unsigned = finalResult(
+    { ...loop, messages: sharedMessages(conversation) },
+    { durability, ...described(), messages: conversation },
+  );
+  const final = unsigned.state ? { ...unsigned, state: await signWith(unsigned.state, spec.keys) } : unsigned;
+  hooks.onResult?.(final);
+  // The caller keeps the state it was given; the user gets a copy of their own.
+  return final.state ? { ...final, state: structuredClone(final.state) } : final;
+}
+
+/** Reports `error` on the run's events and throws it. */
+function fail(emit: (event: AgentEvent) => void, error: Error): never {
+  emit({ type: "error", error });
+  throw error;
+}

@@ -1,0 +1,135 @@
+import type { ToolCallPart, Warning } from "@junction/types";
+import { raceAbort } from "./abort.js";
+import type { PendingToolCall } from "./agent-events.js";
+import { ConcurrencyLimit } from "./concurrency-limit.js";
+import {
+  answerCall,
+  type DecidedCall,
+  decideCall,
+  finishCall,
+  pendingCallOf,
+  runCall,
+} from "./run-tool-call.js";
+import type { CallOutcome, Run, StepPlan, StepScope } from "./run-types.js";
+import type { RequestSize } from "./token-estimate.js";
+
+/** The calls of one step, each started once, under the step's own tool controller. */
+export class StepCalls implements StepScope {
+  readonly started = new Map<string, { call: ToolCallPart; outcome: Promise<CallOutcome> }>();
+  readonly limit: ConcurrencyLimit;
+  readonly controller = new AbortController();
+  readonly stepNumber: number;
+  /** The size of the step's model request, when it was sent live (not replayed). */
+  request: RequestSize | undefined;
+
+  constructor(
+    readonly run: Run,
+    readonly plan: StepPlan,
+    readonly warnings: StepWarnings,
+  ) {
+    this.stepNumber = plan.step;
+    this.limit = new ConcurrencyLimit(run.options.toolConcurrency);
+  }
+
+  warn = (warning: Warning): void => this.warnings.warn(warning);
+
+  /** Calls the stream rejected (arguments too deep to use), by id, with why: for an ordered start. */
+  readonly #rejections = new Map<string, string>();
+
+  /**
+   * Starts `call` (emitting `tool-call` when it comes from the live stream); with `rejection`, it
+   * fails with that message. On an ordered port it only notes the call: `startInOrder` starts the
+   * step's calls once the model step is journaled.
+   */
+  start(call: ToolCallPart, options: { rejection?: string; live: boolean }): void {
+    const output = this.run.options.output;
+    if (output?.isAnswerCall(call)) {
+      // The answer tool is not a real tool: its input is checked, and the result says how it went.
+      if (!this.started.has(call.id))
+        this.#track(call, Promise.resolve({ kind: "result", part: output.answerResult(call) }));
+      return;
+    }
+    if (options.live)
+      this.run.options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
+    const tools = this.run.options.tools;
+    if (!tools || this.started.has(call.id)) return;
+    if (this.run.durability.ordered) {
+      if (options.rejection !== undefined) this.#rejections.set(call.id, options.rejection);
+      return;
+    }
+    this.#track(
+      call,
+      runCall({ calls: this, tools, call, ...(options.rejection ? { rejection: options.rejection } : {}) }),
+    );
+  }
+
+  /**
+   * Starts a step's calls on an ordered port, in the model's order and in phases: each policy
+   * answer (journaled) one after the other, then every approval wait, then every call.
+   */
+  startInOrder(toolCalls: ToolCallPart[]): void {
+    const tools = this.run.options.tools;
+    if (!tools) return;
+    // Answer-tool calls were settled in `start`.
+    const realCalls = toolCalls.filter((call) => !this.started.has(call.id));
+    const phases = (async () => {
+      const decided: DecidedCall[] = [];
+      for (const call of realCalls) {
+        const rejection = this.#rejections.get(call.id);
+        decided.push(
+          await decideCall({ calls: this, tools, call, ...(rejection !== undefined ? { rejection } : {}) }),
+        );
+      }
+      // What waits for a person, as data: published before the waits, cleared once they are answered.
+      const listed = await Promise.all(
+        decided.map((entry) => (entry.decision.kind === "ask" ? pendingCallOf(this, entry) : undefined)),
+      );
+      const waiting = listed.filter((item): item is PendingToolCall => item !== undefined);
+      const publish =
+        waiting.length > 0 ? this.run.durability.publishPending?.bind(this.run.durability) : undefined;
+      if (publish) await raceAbort(publish(waiting), this.controller.signal);
+      // Started in order (each begins its wait before the next), then awaited together.
+      const answered = await Promise.all(
+        decided.map((entry, index) => answerCall(this, entry, listed[index])),
+      );
+      if (publish) await raceAbort(publish([]), this.controller.signal);
+      return decided.map((entry, index): Promise<CallOutcome> => {
+        const answer = answered[index]!;
+        if (answer.kind === "pending") return Promise.resolve(answer);
+        return finishCall({
+          calls: this,
+          tools,
+          decided: entry,
+          ...(answer.denial ? { denial: answer.denial } : {}),
+          ...(answer.mismatch ? { mismatch: answer.mismatch } : {}),
+        });
+      });
+    })();
+    realCalls.forEach((call, index) => {
+      this.#track(
+        call,
+        phases.then((outcomes) => outcomes[index]!),
+      );
+    });
+  }
+
+  #track(call: ToolCallPart, outcome: Promise<CallOutcome>): void {
+    // Rejections (aborts) are read below; this keeps an early one from counting as unhandled.
+    outcome.catch(() => undefined);
+    this.started.set(call.id, { call, outcome });
+  }
+
+  async settleAll(): Promise<void> {
+    await Promise.allSettled([...this.started.values()].map((entry) => entry.outcome));
+  }
+}
+
+/** A step's warnings: each goes to the run's as well. */
+export class StepWarnings {
+  readonly list: Warning[] = [];
+  constructor(readonly run: Run) {}
+  warn = (warning: Warning): void => {
+    this.list.push(warning);
+    this.run.warn(warning);
+  };
+}
