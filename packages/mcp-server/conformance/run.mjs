@@ -32,20 +32,7 @@ const RUN_TIMEOUT_MS = 600_000;
  * Scenarios known to fail, with why. They are printed as FAIL and counted as failed in the
  * closing line; only a failure not listed here makes the exit code non-zero.
  */
-const KNOWN_FAILURES = new Map([
-  [
-    "server-stateless",
-    "4 of 28 checks: the fixture lacks test_missing_capability (-32021 / HTTP 400), and its logging tool logs without the request's logLevel",
-  ],
-  [
-    "json-schema-2020-12",
-    "3 of 8 checks: the fixture's json_schema_2020_12_tool lacks the allOf/anyOf, if/then/else and $anchor keywords the newer scenario looks for",
-  ],
-  [
-    "http-custom-header-server-validation",
-    "the conformance server offers no test_custom_headers tool (x-mcp-header parameters, SEP-2243)",
-  ],
-]);
+const KNOWN_FAILURES = new Map([]);
 
 const RUNS = [
   { label: `${ALPHA.version} (active suite)`, cli: ALPHA.cli, args: [] },

@@ -91,33 +91,76 @@ const tools = [
   }),
   {
     name: "json_schema_2020_12_tool",
-    description: "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
+    description: "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106)",
     inputSchema: {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       $defs: {
-        address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
+        address: {
+          $anchor: "addressDef",
+          type: "object",
+          properties: { street: { type: "string" }, city: { type: "string" } },
+        },
       },
-      properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+      properties: {
+        name: { type: "string" },
+        address: { $ref: "#/$defs/address" },
+        contactMethod: { type: "string", enum: ["phone", "email"] },
+        phone: { type: "string" },
+        email: { type: "string" },
+      },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword (SEP-2106); the value is no function, so nothing treats it as a thenable
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
       additionalProperties: false,
     },
     execute: async (input) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(input)}`,
   },
+  // SEP-2243: parameters mirrored into `Mcp-Param-*` headers. The SDK's HTTP entry checks each
+  // header against the body before the tool runs (Base64 sentinel decoded, a mismatch or a
+  // missing header refused with 400 / -32020).
+  tool({
+    name: "test_custom_headers",
+    description: "A tool with x-mcp-header annotations to test custom header validation",
+    schema: z.object({
+      region: z.string().meta({ description: "Plain ASCII string value", "x-mcp-header": "Region" }),
+      priority: z
+        .number()
+        .int()
+        .optional()
+        .meta({ description: "Integer value", "x-mcp-header": "Priority" }),
+      query: z.string().optional().meta({ description: "No x-mcp-header: not mirrored" }),
+    }),
+    execute: async (input) => `Custom headers tool called with: ${JSON.stringify(input)}`,
+  }),
 ];
 
 /** What the SDK context gives that Junction's tool context does not yet: logging, elicitation, sampling. */
 function configure(server) {
   server.server.registerCapabilities({ logging: {} });
+  // The SDK's `log` honours the level: the session's `logging/setLevel` on 2025-11-25, the
+  // request's `_meta` logLevel on 2026-07-28 (no logLevel there: nothing is sent).
+  const logging = async (_args, ctx) => {
+    for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
+      await ctx.mcpReq.log("info", data);
+      await sleep(50);
+    }
+    return { content: [{ type: "text", text: "Tool with logging executed successfully" }] };
+  };
   server.registerTool(
     "test_tool_with_logging",
     { description: "Tests tool that emits log messages during execution", inputSchema: empty },
-    async (_args, ctx) => {
-      for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
-        await ctx.mcpReq.log("info", data);
-        await sleep(50);
-      }
-      return { content: [{ type: "text", text: "Tool with logging executed successfully" }] };
+    logging,
+  );
+  server.registerTool(
+    "test_logging_tool",
+    {
+      description: "Logs at info level; sends nothing when the request sets no logLevel",
+      inputSchema: empty,
     },
+    logging,
   );
   server.registerTool(
     "test_sampling",
@@ -318,6 +361,24 @@ function configureInputRequired(sdk) {
     return inputRequired({
       inputRequests: { confirm: elicit("Please confirm", { ok: { type: "boolean" } }) },
       requestState: await mint({ round: 1 }, ctx),
+    });
+  });
+  // server-stateless (SEP-2575): asks for sampling, which the probe does not declare, so the SDK
+  // answers -32021 with `requiredCapabilities: { sampling: {} }` (HTTP 400) instead.
+  register("test_missing_capability", async (_args, ctx) => {
+    const answer = answered(ctx, "completion");
+    if (answer?.content) return textOf(`The model said: ${sampledText(answer)}`);
+    return inputRequired({ inputRequests: { completion: sample("Say hello", 20) } });
+  });
+  // server-stateless: asks for input within the response (an IncompleteResult), never with an
+  // independent elicitation/create request on the stream.
+  register("test_streaming_elicitation", async (_args, ctx) => {
+    const answer = answered(ctx, "user_name");
+    if (answer?.action === "accept" && typeof answer.content?.name === "string") {
+      return textOf(`Hello, ${answer.content.name}!`);
+    }
+    return inputRequired({
+      inputRequests: { user_name: elicit("What is your name?", { name: { type: "string" } }) },
     });
   });
   register("test_input_required_result_capabilities", async (_args, ctx) => {

@@ -1,8 +1,11 @@
 import { request as httpRequest } from "node:http";
+import { tool } from "@junction/core";
 import { MCP } from "@junction/mcp-client";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { fixtureServer } from "../test/fixture-server.js";
+import { createMCPServer } from "./index.js";
 import { type RunningHTTPServer, type ServeHTTPOptions, serveHTTP } from "./node.js";
 
 const running: RunningHTTPServer[] = [];
@@ -165,5 +168,63 @@ describe("limits", () => {
     const response = await post(server.url, big);
     expect(response.status).toBe(413);
     expect((await post(server.url, INITIALIZE)).status).toBe(200);
+  });
+});
+
+describe("custom headers (SEP-2243)", () => {
+  const regional = tool({
+    name: "regional",
+    description: "Answers for a region",
+    schema: z.object({ region: z.string().meta({ "x-mcp-header": "Region" }) }),
+    execute: async ({ region }) => `served ${region}`,
+  });
+
+  /** A 2026-07-28 tools/call of `regional` with `region`, and the given Mcp-Param-Region header. */
+  async function call(url: string, region: string, header: string | undefined) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "regional",
+        ...(header === undefined ? {} : { "mcp-param-region": header }),
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: {
+          name: "regional",
+          arguments: { region },
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  it("runs a tool whose Mcp-Param header matches its argument, and refuses one that does not or is missing", async () => {
+    const server = await serveHTTP(createMCPServer({ name: "regions", version: "1.0.0", tools: [regional] }));
+    running.push(server);
+
+    const plain = await call(server.url, "eu-west", "eu-west");
+    expect(plain.status).toBe(200);
+    expect(plain.body.result.content).toEqual([{ type: "text", text: "served eu-west" }]);
+    const encoded = await call(server.url, "Grüße", `=?base64?${Buffer.from("Grüße").toString("base64")}?=`);
+    expect(encoded.status).toBe(200);
+    expect(encoded.body.result.content).toEqual([{ type: "text", text: "served Grüße" }]);
+
+    for (const header of ["us-east", undefined, "=?base64?SGVs!!!bG8=?="]) {
+      const refused = await call(server.url, "eu-west", header);
+      expect(refused.status).toBe(400);
+      expect(refused.body.id).toBe(7);
+      expect(refused.body.error.code).toBe(-32020);
+      expect(refused.body.result).toBeUndefined();
+    }
   });
 });
