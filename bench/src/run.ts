@@ -714,7 +714,7 @@ function targetsTable(figures: {
   rows.push([
     "no right tool: the search says nothing fits ≥ 8 times in 10",
     nothingFits && nothingFits.withConfidence > 0
-      ? `${nothingFits.saidNothingFits}/${nothingFits.tasks}`
+      ? `${nothingFits.saidNothingFits}/${nothingFits.tasks} (the closest tools still loaded on ${nothingFits.loadedAnyway})`
       : "n/a (no confidence signal in the answer)",
     nothingFits && nothingFits.withConfidence > 0
       ? verdict(nothingFits.saidNothingFits >= 0.8 * nothingFits.tasks)

@@ -54,9 +54,12 @@ export async function listPool(mcps: MCPEntry[]): Promise<ToolPool> {
  *
  * - An object with `structuredContent: { results, loaded?, nothingFits? }` (what the search emits
  *   since issue 28, also on its `tool-search` event): the ranked tools are `loaded` (the tools the
- *   model was given, best first), else the names in `results`; with `nothingFits: true` nothing
- *   was given, so the ranking is empty. A confidence signal: `nothingFits` is a boolean, or a
- *   result has a numeric `score` or a `confidence`.
+ *   model was given, best first, which it can call from its next step), else the names in
+ *   `results`. With `nothingFits: true` the answer says nothing fits well and `loaded` holds only
+ *   the closest few it still gave the model (or nothing): those count, and the names the text
+ *   lists without loading them do not (the model could not call them without another search).
+ *   A confidence signal: `nothingFits` is a boolean, or a result has a numeric `score` or a
+ *   `confidence`.
  * - Text: the ranked tools are the lines `- <name>…` in order, `<name>` the first run of letters,
  *   digits, `_`, `-` and `.` after "- " (what follows is not read); "nothing fits" is the words
  *   "nothing fits" or "no tool fits" / "no tool matches" (any case), or no tool listed; a
@@ -75,7 +78,7 @@ export function readSearchToolsAnswer(output: unknown): SearchAnswer {
       nothingFits?: unknown;
     };
     const said = nothingFits === true;
-    const ranked = said ? [] : Array.isArray(loaded) ? [...loaded] : results.map((result) => result.name);
+    const ranked = Array.isArray(loaded) ? [...loaded] : said ? [] : results.map((result) => result.name);
     return {
       ranked,
       nothingFits: said || ranked.length === 0,

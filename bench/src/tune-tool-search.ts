@@ -9,7 +9,11 @@ import {
   ToolIndex,
   type ToolIndexSettings,
 } from "../../packages/core/src/tool-search-index.ts";
-import { MIN_RELEVANCE } from "../../packages/core/src/tool-search-tool.ts";
+import {
+  CLOSEST_TOOLS,
+  MIN_CLOSEST_RELEVANCE,
+  MIN_RELEVANCE,
+} from "../../packages/core/src/tool-search-tool.ts";
 import { type RankedAnswer, summarize } from "./retrieval-metrics.ts";
 import { TOOL_SEARCH_NO_FIT_TUNING_TASKS } from "./tool-search-no-fit-tuning-tasks.ts";
 import { captured, live, liveTuning, oldSets, type Task } from "./tuning-pools.ts";
@@ -18,7 +22,8 @@ const verbose = process.argv.includes("-v");
 const thresholdArgument = process.argv.find((argument) => argument.startsWith("--min="));
 const variants = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
 
-function run(index: ToolIndex, tasks: readonly Task[], minRelevance: number) {
+/** Under `minRelevance` the search says nothing fits well and gives the model only its closest few, or none under `minClosest`. */
+function run(index: ToolIndex, tasks: readonly Task[], minRelevance: number, minClosest: number) {
   const plain: RankedAnswer[] = [];
   const gated: RankedAnswer[] = [];
   let nothing = 0;
@@ -29,7 +34,8 @@ function run(index: ToolIndex, tasks: readonly Task[], minRelevance: number) {
     const fits = (hits[0]?.relevance ?? 0) >= minRelevance;
     if (!fits) nothing++;
     plain.push({ gold: task.gold, ranked });
-    gated.push({ gold: task.gold, ranked: fits ? ranked : [] });
+    const closest = (hits[0]?.relevance ?? 0) >= minClosest ? ranked.slice(0, CLOSEST_TOOLS) : [];
+    gated.push({ gold: task.gold, ranked: fits ? ranked : closest });
     const missing = task.gold.filter((names) => !names.some((name) => ranked.includes(name)));
     if (missing.length > 0 || !fits)
       misses.push(
@@ -40,7 +46,10 @@ function run(index: ToolIndex, tasks: readonly Task[], minRelevance: number) {
 }
 
 for (const variant of ["{}", ...variants]) {
-  const overrides = JSON.parse(variant) as Partial<ToolIndexSettings> & { minRelevance?: number };
+  const overrides = JSON.parse(variant) as Partial<ToolIndexSettings> & {
+    minRelevance?: number;
+    minClosestRelevance?: number;
+  };
   const settings: ToolIndexSettings = {
     ...TOOL_INDEX_SETTINGS,
     ...overrides,
@@ -48,6 +57,7 @@ for (const variant of ["{}", ...variants]) {
   };
   const minRelevance =
     overrides.minRelevance ?? (thresholdArgument ? Number(thresholdArgument.slice(6)) : MIN_RELEVANCE);
+  const minClosest = overrides.minClosestRelevance ?? MIN_CLOSEST_RELEVANCE;
   const capturedIndex = new ToolIndex(captured, settings);
   const liveIndex = new ToolIndex(live, settings);
   const cells: string[] = [];
@@ -57,7 +67,7 @@ for (const variant of ["{}", ...variants]) {
   let oldCount = 0;
   let oldNothing = 0;
   for (const [name, tasks] of oldSets) {
-    const result = run(capturedIndex, tasks, minRelevance);
+    const result = run(capturedIndex, tasks, minRelevance, minClosest);
     oldPlain += result.plain.recallAt5 * tasks.length;
     oldGated += result.gated.recallAt5 * tasks.length;
     oldCount += tasks.length;
@@ -65,13 +75,13 @@ for (const variant of ["{}", ...variants]) {
     cells.push(`${name} ${result.plain.recallAt1.toFixed(3)}/${result.plain.recallAt5.toFixed(3)}`);
     allMisses.push(...result.misses.map((miss) => `${name}: ${miss}`));
   }
-  const liveResult = run(liveIndex, liveTuning, minRelevance);
+  const liveResult = run(liveIndex, liveTuning, minRelevance, minClosest);
   allMisses.push(...liveResult.misses.map((miss) => `live: ${miss}`));
   const noFit = TOOL_SEARCH_NO_FIT_TUNING_TASKS.map(
     (query) => capturedIndex.search(query, 5)[0]?.relevance ?? 0,
   );
   const saidNothing = noFit.filter((top) => top < minRelevance).length;
-  console.log(`${variant}  (minRelevance ${minRelevance})`);
+  console.log(`${variant}  (minRelevance ${minRelevance}, minClosestRelevance ${minClosest})`);
   console.log(
     `  old sets r1/r5: ${cells.join("  ")}  | all r5 ${(oldPlain / oldCount).toFixed(3)} → gated ${(oldGated / oldCount).toFixed(3)} (nothing fits on ${oldNothing}/${oldCount})`,
   );

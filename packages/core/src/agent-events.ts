@@ -23,7 +23,7 @@ export interface ToolSearchResult {
    * score any tool could get for the query (see core's README, "Tool search").
    */
   score: number;
-  /** `score` in a word: `high` (≥ 0.35), `medium` (≥ 0.2) or `low`. */
+  /** `score` in a word: `high` (≥ `MIN_RELEVANCE`, 0.38: it loads as found), `medium` (≥ `MIN_CLOSEST_RELEVANCE`, 0.2) or `low`. */
   confidence: "high" | "medium" | "low";
 }
 
@@ -114,8 +114,9 @@ export type AgentEvent =
   | {
       /**
        * A `search_tools` call (call `id`): the model's query, the tools found with how well each
-       * fits, those loaded (sent from the next step on), and whether nothing fitted well enough
-       * to load (`nothingFits`: below `toolSearch.minRelevance`). Comes before the call's `tool-result`.
+       * fits, those loaded (sent from the next step on), and whether nothing fitted well
+       * (`nothingFits`: below `toolSearch.minRelevance`; then at most the closest 3 are loaded, or
+       * none under `toolSearch.minClosestRelevance`). Comes before the call's `tool-result`.
        */
       type: "tool-search";
       id: string;

@@ -73,7 +73,8 @@ describe("deferred tools and tool search (client side)", () => {
     expect(names(provider.requests[0]!)).toEqual(["now", "search_tools"]);
     expect(provider.requests[0]!.tools![1]!.description).toBe(
       "Searches 30 more tools that are available but not loaded yet, by what you want to do (words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
-        "each comes with how well it fits (high, medium or low). When nothing fits well, nothing is loaded: search again in other words, or answer without a tool.",
+        "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads at most the few closest tools, or none: " +
+        "read them before calling one, search again in other words, or answer without a tool.",
     );
     const searchResult = provider.requests[1]!.messages.at(-1)!;
     expect(searchResult).toMatchObject({
@@ -364,6 +365,62 @@ describe("deferred tools and tool search (client side)", () => {
       confidence: "high",
     });
     expect(events[0]!.results.every((found) => found.score < MIN_RELEVANCE)).toBe(true);
+  });
+
+  it("a medium-fit search says nothing fits well and loads only the closest 3, which the model can call from its next step", async () => {
+    const runs: string[] = [];
+    const query = "get rid of the file notes.txt";
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        { toolCalls: [{ id: "s1", name: "search_tools", input: { query } }] },
+        { toolCalls: [{ id: "d1", name: "delete_file", input: { path: "notes.txt" } }] },
+        { text: "Deleted." },
+      ],
+    });
+    const agent = new Agent({ provider, model: "m", tools: manyTools(runs) });
+    const handle = agent.send("Get rid of notes.txt");
+    const events = [];
+    for await (const event of handle) if (event.type === "tool-search") events.push(event);
+    const result = await handle.final;
+
+    expect(result.text).toBe("Deleted.");
+    expect(runs).toEqual(["delete_file"]);
+    const loaded = ["get_forecast", "list_files", "delete_file"];
+    // A line per tool loaded: its description's first 200 characters (manyTools pads them).
+    const line = (name: string, description: string, score: string) =>
+      `- ${name}: ${`${description} ${"Details of its behaviour. ".repeat(12)}`.trim().slice(0, 200)}… [medium fit, ${score}]`;
+    expect(events).toEqual([
+      {
+        type: "tool-search",
+        id: "s1",
+        query,
+        results: [
+          { name: "get_forecast", score: 0.29, confidence: "medium" },
+          { name: "list_files", score: 0.24, confidence: "medium" },
+          { name: "delete_file", score: 0.24, confidence: "medium" },
+        ],
+        loaded,
+        nothingFits: true,
+      },
+    ]);
+    expect(provider.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({
+      output: {
+        content: [
+          {
+            type: "text",
+            text:
+              `Nothing fits "${query}" well. The closest 3, loaded in case one does (read what each does before calling it); or try other words, or answer without a tool:\n` +
+              [
+                line("get_forecast", "Gets the weather forecast for a city for the next days.", "0.29"),
+                line("list_files", "Lists the files in a directory.", "0.24"),
+                line("delete_file", "Deletes a file at a path.", "0.24"),
+              ].join("\n"),
+          },
+        ],
+      },
+    });
+    expect(names(provider.requests[1]!)).toEqual([...loaded, "search_tools"]);
   });
 
   it("a long request with names, numbers and several asks loads its tool instead of saying nothing fits", async () => {

@@ -65,9 +65,11 @@ export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";
 export type { MCPEntry } from "./tool-registry.js";
 export { TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
 export {
+  CLOSEST_TOOLS,
   DENSE_RRF_K,
   type EmbeddingCache,
   InMemoryEmbeddingCache,
+  MIN_CLOSEST_RELEVANCE,
   MIN_RELEVANCE,
   type ToolSearchOptions,
   toolEmbeddingDigest,

@@ -6,18 +6,32 @@ import { type DenseToolIndex, fusedSearch } from "./tool-search-dense.js";
 import type { ToolIndex, ToolSearchHit } from "./tool-search-index.js";
 
 /**
- * The default `toolSearch.minRelevance`: below this relevance of its best tool, a search loads
- * nothing and says no tool fits. Chosen on the tuning tasks (see the README's tool-search
- * section): the most "nothing fits" answers on requests no tool can do while the right tool's
- * recall@5 on the others drops by at most about 0.02 (relevance as `ToolIndexSettings.relevanceTerms`
- * defines it: over the request's two most telling words).
+ * The default `toolSearch.minRelevance`: below this relevance of its best tool, a search says
+ * nothing fits well (`nothingFits`) and loads at most its {@link CLOSEST_TOOLS} closest tools, or
+ * none under {@link MIN_CLOSEST_RELEVANCE}. It is where a fit is called `high`. Chosen on the
+ * tuning tasks (see the README's tool-search section): with {@link MIN_CLOSEST_RELEVANCE}, the most
+ * "nothing fits" answers on requests no tool can do while the right tool's recall@5 on the others
+ * drops by at most about 0.02 (relevance as `ToolIndexSettings.relevanceTerms` defines it: over the
+ * request's two most telling words).
  */
-export const MIN_RELEVANCE = 0.3;
+export const MIN_RELEVANCE = 0.38;
+
+/**
+ * The default `toolSearch.minClosestRelevance`: a search that found nothing fitting well (under
+ * `minRelevance`) still loads its {@link CLOSEST_TOOLS} closest tools when the best reaches this
+ * (a `medium` fit), so the model can read them and call one from its next step; under it (a `low`
+ * fit), nothing is loaded.
+ */
+export const MIN_CLOSEST_RELEVANCE = 0.2;
+
+/** How many of its closest tools a search that found nothing fitting well loads, at most. */
+export const CLOSEST_TOOLS = 3;
 
 /**
  * What a `search_tools` result carries as `structuredContent`, for code and benchmark harnesses
- * (the model reads the text): the tools found, best first, with their scores, which were loaded,
- * and whether nothing fitted well enough to load.
+ * (the model reads the text): the tools found, best first, with their scores, which were loaded
+ * (the model can call them from its next step), and whether nothing fitted well (then `loaded`
+ * holds at most the closest {@link CLOSEST_TOOLS}, or nothing).
  */
 export interface ToolSearchOutput {
   query: string;
@@ -28,8 +42,8 @@ export interface ToolSearchOutput {
 
 /** A relevance as a word: how sure the search is that the tool fits. */
 export function confidenceOf(score: number): ToolSearchResult["confidence"] {
-  if (score >= 0.35) return "high";
-  if (score >= 0.2) return "medium";
+  if (score >= MIN_RELEVANCE) return "high";
+  if (score >= MIN_CLOSEST_RELEVANCE) return "medium";
   return "low";
 }
 
@@ -37,8 +51,9 @@ export function confidenceOf(score: number): ToolSearchResult["confidence"] {
  * The search tool over `index`: each search loads what it finds into `loaded`, so those tools
  * are sent from the next step on (and kept in the run's state); searching again adds to them.
  * When even the best tool's relevance is under `minRelevance` (and, with `dense` and
- * `minSimilarity`, its best cosine similarity under `minSimilarity`), nothing is loaded and the
- * answer says so. With `dense`, the lexical and the dense ranking are fused; when the embedder
+ * `minSimilarity`, its best cosine similarity under `minSimilarity`), the answer says nothing
+ * fits well and loads only the closest {@link CLOSEST_TOOLS} when the best reaches
+ * `minClosestRelevance`, else nothing. With `dense`, the lexical and the dense ranking are fused; when the embedder
  * fails, that search ranks by words alone and `onEmbedderFailed` is told. Each call emits a
  * `tool-search` event.
  */
@@ -47,6 +62,7 @@ export function searchToolsTool(parts: {
   loaded: Set<string>;
   maxResults?: number;
   minRelevance?: number;
+  minClosestRelevance?: number;
   dense?: DenseToolIndex;
   minSimilarity?: number;
   onEmbedderFailed?: (error: unknown) => void;
@@ -54,13 +70,15 @@ export function searchToolsTool(parts: {
   const { index } = parts;
   const maxResults = parts.maxResults ?? 5;
   const minRelevance = parts.minRelevance ?? MIN_RELEVANCE;
+  const minClosestRelevance = parts.minClosestRelevance ?? MIN_CLOSEST_RELEVANCE;
   return {
     definition: {
       name: SEARCH_TOOLS,
       description:
         `Searches ${index.size} more tools that are available but not loaded yet, by what you want to do ` +
         "(words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
-        "each comes with how well it fits (high, medium or low). When nothing fits well, nothing is loaded: search again in other words, or answer without a tool.",
+        "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads at most the few closest tools, or none: " +
+        "read them before calling one, search again in other words, or answer without a tool.",
       inputSchema: {
         type: "object",
         properties: {
@@ -120,11 +138,19 @@ export function searchToolsTool(parts: {
       result.bestSimilarity !== undefined &&
       result.bestSimilarity >= parts.minSimilarity;
     const nothingFits = bestRelevance < minRelevance && !fitsBySimilarity;
-    if (!nothingFits) for (const { definition } of found) parts.loaded.add(definition.name);
+    // Nothing fits well: the closest few, when they are close at all, so the model can still
+    // call one from its next step (a right tool worded otherwise than the request) without a
+    // screenful of junk.
+    const loading = !nothingFits
+      ? found
+      : bestRelevance >= minClosestRelevance
+        ? found.slice(0, CLOSEST_TOOLS)
+        : [];
+    for (const { definition } of loading) parts.loaded.add(definition.name);
     const output: ToolSearchOutput = {
       query: said,
       results: found.map(resultOf),
-      loaded: nothingFits ? [] : found.map(({ definition }) => definition.name),
+      loaded: loading.map(({ definition }) => definition.name),
       nothingFits,
     };
     report(result.context, output);
@@ -151,6 +177,16 @@ function answer(query: string, found: ToolSearchHit[], output: ToolSearchOutput)
   if (found.length === 0) {
     return `No tool matches ${quoted}; nothing was loaded. Try other words, or answer without a tool.`;
   }
+  const lines = output.loaded.map((name, index) => {
+    const result = output.results[index]!;
+    return `- ${name}: ${firstLine(found[index]!.definition.description)} [${result.confidence} fit, ${result.score.toFixed(2)}]`;
+  });
+  if (output.nothingFits && lines.length > 0) {
+    return (
+      `Nothing fits ${quoted} well. The closest ${lines.length}, loaded in case one does (read what each does before calling it); ` +
+      `or try other words, or answer without a tool:\n${lines.join("\n")}`
+    );
+  }
   if (output.nothingFits) {
     const closest = output.results
       .slice(0, 3)
@@ -158,10 +194,6 @@ function answer(query: string, found: ToolSearchHit[], output: ToolSearchOutput)
       .join(", ");
     return `Nothing fits ${quoted} well (closest: ${closest}); no tool was loaded. Try other words, or answer without a tool.`;
   }
-  const lines = found.map(({ definition }, index) => {
-    const result = output.results[index]!;
-    return `- ${definition.name}: ${firstLine(definition.description)} [${result.confidence} fit, ${result.score.toFixed(2)}]`;
-  });
   return `Loaded ${found.length} tool(s), best first; call them from your next step:\n${lines.join("\n")}`;
 }
 

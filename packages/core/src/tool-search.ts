@@ -20,7 +20,7 @@ export {
   toolEmbeddingText,
 } from "./tool-search-dense.js";
 export type { ToolSourceInfo } from "./tool-search-index.js";
-export { MIN_RELEVANCE } from "./tool-search-tool.js";
+export { CLOSEST_TOOLS, MIN_CLOSEST_RELEVANCE, MIN_RELEVANCE } from "./tool-search-tool.js";
 
 /**
  * When an Agent sends its tools' definitions only once the model finds them (`search_tools`).
@@ -58,15 +58,23 @@ export interface ToolSearchOptions {
    */
   native?: boolean;
   /**
-   * How well the best tool must fit a request for `search_tools` to load anything: its score
+   * How well the best tool must fit a request for `search_tools` to load what it found: its score
    * (0 to 1: its BM25 score over the largest a tool could get from the request's two most telling
    * words, so a long request with names, numbers and several asks is not judged weak for its
-   * length). Below it, the search loads nothing and tells the model that no tool fits
-   * (`nothingFits`), so it can search again in other words or answer without a tool. `0` always
-   * loads what matches.
-   * @default MIN_RELEVANCE (0.3, chosen on the tuning tasks: see core's README, "Tool search")
+   * length). Below it, the search tells the model that nothing fits well (`nothingFits`) and loads
+   * at most its `CLOSEST_TOOLS` (3) closest tools, or none under `minClosestRelevance`, so the
+   * model can check them, search again in other words or answer without a tool. `0` always loads
+   * what matches.
+   * @default MIN_RELEVANCE (0.38, chosen on the tuning tasks: see core's README, "Tool search")
    */
   minRelevance?: number;
+  /**
+   * Under `minRelevance`, the least relevance of the best tool at which the search still loads
+   * its closest tools (at most 3) beside "nothing fits well"; under it, nothing is loaded. Set it
+   * to `minRelevance` or above to load nothing whenever nothing fits well.
+   * @default MIN_CLOSEST_RELEVANCE (0.2)
+   */
+  minClosestRelevance?: number;
   /**
    * Adds a dense ranking: tools and request turned into vectors by this function (any embeddings
    * API: `embedder()` of `@junction/provider-openai`, `-gemini`, `-bedrock` or
@@ -320,6 +328,9 @@ export class DeferredTools {
         loaded: this.loaded,
         ...(this.options.maxResults !== undefined ? { maxResults: this.options.maxResults } : {}),
         ...(this.options.minRelevance !== undefined ? { minRelevance: this.options.minRelevance } : {}),
+        ...(this.options.minClosestRelevance !== undefined
+          ? { minClosestRelevance: this.options.minClosestRelevance }
+          : {}),
         ...(this.#dense
           ? {
               dense: this.#dense,
