@@ -5,6 +5,12 @@ export {
   pendingApprovals,
 } from "./pending-approvals.js";
 export {
+  type RestateAgentRunStatus,
+  type RestateAgentRuns,
+  type RestateAgentRunsOptions,
+  restateAgentRuns,
+} from "./restate-agent-runs.js";
+export {
   type AgentRunRequest,
   type RestateAgentWorkflow,
   restateAgentWorkflow,
@@ -18,6 +24,8 @@ export {
 export {
   promptRetryPolicy,
   type RestateWorkflowOptions,
+  RUN_INVOCATION_STATE,
+  restateCancelHandler,
   restatePendingHandler,
   restateSignalHandler,
   restateWorkflow,

@@ -45,6 +45,25 @@ export const restatePendingHandler = restate.handlers.workflow.shared(
     (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [],
 );
 
+/** The workflow state key a run keeps its invocation id under, for {@link restateCancelHandler}. */
+export const RUN_INVOCATION_STATE = "junction.run-invocation";
+
+/**
+ * The `cancel` handler of a workflow whose `run` records its invocation id
+ * ({@link RUN_INVOCATION_STATE}, as {@link restateWorkflow}'s does): cancels the run, from any
+ * process that reaches the ingress (which cannot cancel by workflow key itself). Resolves with
+ * whether there was a run to cancel (`false` before the run's first invocation began). A run
+ * already ended is left as it ended.
+ */
+export const restateCancelHandler = restate.handlers.workflow.shared(
+  async (ctx: restate.WorkflowSharedContext): Promise<boolean> => {
+    const id = await ctx.get<string>(RUN_INVOCATION_STATE);
+    if (id === null) return false;
+    ctx.invocation(restate.InvocationIdParser.fromString(id)).cancel();
+    return true;
+  },
+);
+
 /** Options of {@link restateWorkflow}. */
 export interface RestateWorkflowOptions {
   /** Called once per pending approval, in a journaled step (see {@link ApprovalNotifier}). */
@@ -58,7 +77,8 @@ export interface RestateWorkflowOptions {
 /**
  * A Restate workflow service `name` whose `run` handler calls `run` with the
  * {@link restateDurability} port of its invocation, whose `signal` handler answers
- * `waitForSignal`, and whose `pending` handler lists the calls waiting for a person: the way to run a Junction run (or any function written against the port)
+ * `waitForSignal`, whose `pending` handler lists the calls waiting for a person, and whose
+ * `cancel` handler cancels the run: the way to run a Junction run (or any function written against the port)
  * durably on Restate. Serve it with `restate.serve` (or an endpoint) and register that
  * deployment with the Restate server; the workflow key is the run's id.
  *
@@ -81,16 +101,20 @@ export function restateWorkflow<Input extends JSONValue, Output extends JSONValu
   return restate.workflow({
     name,
     handlers: {
-      run: (ctx: restate.WorkflowContext, input: Input): Promise<Output> =>
-        run(
+      run: (ctx: restate.WorkflowContext, input: Input): Promise<Output> => {
+        // For the `cancel` handler: the ingress cannot cancel a workflow by its key.
+        ctx.set(RUN_INVOCATION_STATE, ctx.request().id);
+        return run(
           restateDurability(
             ctx,
             options?.onApprovalRequested ? { onApprovalRequested: options.onApprovalRequested } : {},
           ),
           input,
-        ),
+        );
+      },
       signal: restateSignalHandler,
       pending: restatePendingHandler,
+      cancel: restateCancelHandler,
     },
     options: { ...options?.options, retryPolicy: options?.retryPolicy ?? promptRetryPolicy },
   });
