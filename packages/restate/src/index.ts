@@ -22,6 +22,7 @@ export {
   restateDurability,
 } from "./restate-durability.js";
 export {
+  beginRun,
   promptRetryPolicy,
   type RestateWorkflowOptions,
   RUN_INVOCATION_STATE,

@@ -1,4 +1,4 @@
-import { createServer, type Http2Server } from "node:http2";
+import { createServer, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { Agent, type PendingToolCall } from "@junction/core";
 import { scriptedModel } from "@junction/core/testing";
@@ -153,6 +153,38 @@ describe("restateAgentRuns", () => {
     await expect(runs.answer("runs-cancel", item!, "approve")).resolves.toBeUndefined();
     expect(await runs.status("runs-cancel")).toEqual({ status: "cancelled" });
     expect(opened).not.toContain("south");
+  });
+
+  it("cancels a run no worker has begun yet (the workers are down): it ends cancelled as it begins, and the call never runs", async () => {
+    // A deployment of its own, registered, then down while the run is submitted and cancelled.
+    const sleeper = restateAgentWorkflow("sleeper", doorAgent("sleeper"));
+    const sessions = new Set<ServerHttp2Session>();
+    const listen = async (port: number) => {
+      const server = createServer(restate.createEndpointHandler({ services: [sleeper] }));
+      server.on("session", (session) => sessions.add(session));
+      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+      return server;
+    };
+    const stop = async (server: Http2Server) => {
+      for (const session of sessions) session.destroy();
+      sessions.clear();
+      await new Promise((resolve) => server.close(resolve));
+    };
+    const down = await listen(0);
+    const port = (down.address() as AddressInfo).port;
+    await server.register(`http://127.0.0.1:${port}`);
+    await stop(down);
+
+    const sleepers = restateAgentRuns({ workflows: { ask_sleeper: sleeper }, ingress });
+    await sleepers.start({ tool: "ask_sleeper", runId: "runs-cancel-early", request: "cellar" });
+    await sleepers.cancel("runs-cancel-early");
+    const up = await listen(port);
+    try {
+      expect(await reach("runs-cancel-early", "cancelled", sleepers)).toEqual({ status: "cancelled" });
+    } finally {
+      await stop(up);
+    }
+    expect(opened).not.toContain("cellar");
   });
 
   it("shows a run that failed with a terminal error as failed, with its error's message", async () => {

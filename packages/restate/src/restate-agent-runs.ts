@@ -42,7 +42,7 @@ export interface RestateAgentRuns {
   status(runId: string): Promise<RestateAgentRunStatus>;
   /** Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests). */
   answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void>;
-  /** Cancels the run (the workflow's `cancel` handler). */
+  /** Cancels the run (the workflow's `cancel` handler): at once, or as it begins if no worker took it yet. */
   cancel(runId: string): Promise<void>;
 }
 
@@ -53,7 +53,7 @@ const CANCELLED = 409;
 
 type AgentHandlers = {
   run: (ctx: unknown, request: AgentRunRequest) => Promise<AgentResult>;
-  cancel: (ctx: unknown) => Promise<boolean>;
+  cancel: (ctx: unknown) => Promise<void>;
 };
 
 /**
@@ -181,7 +181,9 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
     async cancel(runId) {
       const workflow = await workflowOf(runId);
       if (workflow === undefined) return;
-      await client(workflow, runId).cancel();
+      // Sent, not awaited through: the handler runs when a worker can take it, and a run not
+      // begun by then ends cancelled as it begins.
+      await ingress.objectSendClient<Pick<AgentHandlers, "cancel">>({ name: workflow }, runId).cancel();
     },
   };
 }

@@ -18,7 +18,7 @@ export type RestateAgentWorkflow<Name extends string> = restate.WorkflowDefiniti
     run: (ctx: restate.WorkflowContext, request: AgentRunRequest) => Promise<AgentResult>;
     signal: (ctx: restate.WorkflowSharedContext, signal: SignalRequest) => Promise<void>;
     pending: (ctx: restate.WorkflowSharedContext) => Promise<PendingToolCall[]>;
-    cancel: (ctx: restate.WorkflowSharedContext) => Promise<boolean>;
+    cancel: (ctx: restate.WorkflowSharedContext) => Promise<void>;
   }
 >;
 
