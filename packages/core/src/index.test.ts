@@ -20,6 +20,7 @@ describe("@junction/core's public API", () => {
       "SEARCH_TOOLS",
       "TOKEN_ESTIMATE",
       "TOOL_RESULT_WINDOW_SHARE",
+      "agentToolResult",
       "annotationPolicy",
       "approvalSignalFor",
       "argumentsDigest",

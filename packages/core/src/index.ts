@@ -12,6 +12,7 @@ export type {
   ToolCallOutcome,
   ToolSearchResult,
 } from "./agent-events.js";
+export { agentToolResult } from "./agent-tool-result.js";
 export {
   type ApprovalDecision,
   type ApprovalFunction,

@@ -1,6 +1,6 @@
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
-import type { AgentResult, PendingToolCall, ResumeDecision } from "@junction/core";
-import { errorMessage, JunctionError, type ToolResult, type ToolResultPart } from "@junction/types";
+import { type AgentResult, agentToolResult, type PendingToolCall, type ResumeDecision } from "@junction/core";
+import { errorMessage, JunctionError, type ToolResult } from "@junction/types";
 import type { AgentRunRequest } from "./dbos-agent-workflow.js";
 import type { DBOSWorkflow } from "./dbos-workflow.js";
 import { answerApproval, pendingApprovals } from "./pending-approvals.js";
@@ -54,8 +54,9 @@ const GOING = new Set(["PENDING", "ENQUEUED", "DELAYED"]);
  * is then a DBOS run (the task's id is the workflow id), and outlives the server process. `start`
  * is the tool's `dbosAgentWorkflow.start({ input: request }, { runId })`; `status` reads the
  * workflow's status, its {@link pendingApprovals} (the task's input requests) and, once it
- * succeeded, the `AgentResult` as the tool's answer (the text, then the images, audio and
- * resources its tools returned, `structuredContent` with an `output` schema); `answer` is
+ * succeeded, the `AgentResult` as the tool's answer (`agentToolResult` of `@junction/core`: the
+ * text, then the images, audio and resources its tools returned, `structuredContent` with an
+ * `output` schema); `answer` is
  * {@link answerApproval}, bound to the call's digests and sent once per call (an idempotency key);
  * `cancel` is `cancelWorkflow`. A server restarted on the same database (DBOS recovers the run)
  * and the same task store and `stateKey` serves the task on.
@@ -146,21 +147,5 @@ function finished(result: AgentResult): DBOSAgentRunStatus {
       message: `The run stopped waiting for a person's approval of ${result.pending.map((call) => `"${call.name}"`).join(", ")} (its approvalTimeoutMs ran out).`,
     };
   }
-  const content: ToolResultPart[] = [];
-  if (result.text.length > 0) content.push({ type: "text", text: result.text });
-  for (const step of result.steps) {
-    for (const toolResult of step.toolResults) {
-      if (typeof toolResult.output === "string") continue;
-      content.push(...toolResult.output.content.filter((part) => part.type !== "text"));
-    }
-  }
-  if (result.finishReason === "max-steps") {
-    content.push({
-      type: "text",
-      text: "[The agent stopped at its step limit before it finished; the answer above may be incomplete.]",
-    });
-  }
-  const answer: ToolResult = { content, isError: false };
-  if (typeof result.output === "object" && result.output !== null) answer.structuredContent = result.output;
-  return { status: "completed", result: answer };
+  return { status: "completed", result: agentToolResult(result) };
 }

@@ -1,10 +1,10 @@
-import type {
-  Agent,
-  AgentHandle,
-  AgentResult,
-  PendingToolCall,
-  ResumeDecision,
-  RunState,
+import {
+  type Agent,
+  type AgentHandle,
+  agentToolResult,
+  type PendingToolCall,
+  type ResumeDecision,
+  type RunState,
 } from "@junction/core";
 import { createAbortError, isAbortError, type ToolResult, type ToolResultPart } from "@junction/types";
 
@@ -83,7 +83,7 @@ export async function runAgentLeg(
     if (result.finishReason === "approval-required") {
       return { kind: "approval", state: result.state, pending: result.pending };
     }
-    return { kind: "answer", result: answer(result, parts) };
+    return { kind: "answer", result: agentToolResult(result, { parts }) };
   } catch (error) {
     if (options.signal?.aborted || isAbortError(error))
       throw createAbortError(`The call to "${options.name}" was cancelled.`, options.signal?.reason ?? error);
@@ -91,23 +91,6 @@ export async function runAgentLeg(
   } finally {
     options.signal?.removeEventListener("abort", abort);
   }
-}
-
-function answer(result: AgentResult, parts: ToolResultPart[]): ToolResult {
-  const content: ToolResultPart[] = [];
-  if (result.text.length > 0) content.push({ type: "text", text: result.text });
-  content.push(...parts);
-  if (result.finishReason === "max-steps") {
-    content.push({
-      type: "text",
-      text: `[The agent stopped at its step limit before it finished; the answer above may be incomplete.]`,
-    });
-  }
-  const toolResult: ToolResult = { content, isError: false };
-  if (result.output !== undefined && typeof result.output === "object" && result.output !== null) {
-    toolResult.structuredContent = result.output;
-  }
-  return toolResult;
 }
 
 /** The parts of a tool result worth handing back beside the answer: everything but text. */

@@ -11,6 +11,12 @@ import type { ToolResult } from "@junction/types";
  * `start` is a `dbosAgentWorkflow`'s `start({ input: request }, { runId })`, `status` reads the
  * workflow's status and `pendingApprovals({ client, runId })`, `answer` is
  * `answerApproval({ sender, runId, item, decision })`, `cancel` is `cancelWorkflow(runId)`.
+ *
+ * On Restate: `restateAgentRuns({ workflows, ingress })` from `@junction/restate` is one (by
+ * structure). `start` submits a `restateAgentWorkflow` with the run id as workflow key, `status`
+ * reads `pendingApprovals({ ingress, workflow, runId })` and the workflow's output, `answer` is
+ * `answerApproval({ ingress, workflow, runId, item, decision })`, `cancel` is the workflow's
+ * `cancel` handler.
  */
 export interface DurableAgentRuns {
   /**

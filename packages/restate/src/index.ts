@@ -5,6 +5,12 @@ export {
   pendingApprovals,
 } from "./pending-approvals.js";
 export {
+  type RestateAgentRunStatus,
+  type RestateAgentRuns,
+  type RestateAgentRunsOptions,
+  restateAgentRuns,
+} from "./restate-agent-runs.js";
+export {
   type AgentRunRequest,
   type RestateAgentWorkflow,
   restateAgentWorkflow,
@@ -16,8 +22,11 @@ export {
   restateDurability,
 } from "./restate-durability.js";
 export {
+  beginRun,
   promptRetryPolicy,
   type RestateWorkflowOptions,
+  RUN_INVOCATION_STATE,
+  restateCancelHandler,
   restatePendingHandler,
   restateSignalHandler,
   restateWorkflow,

@@ -11,13 +11,14 @@ export interface AgentRunRequest {
   readonly messages?: Message[];
 }
 
-/** The workflow service {@link restateAgentWorkflow} makes: `run`, `signal` and `pending` handlers. */
+/** The workflow service {@link restateAgentWorkflow} makes: `run`, `signal`, `pending` and `cancel` handlers. */
 export type RestateAgentWorkflow<Name extends string> = restate.WorkflowDefinition<
   Name,
   {
     run: (ctx: restate.WorkflowContext, request: AgentRunRequest) => Promise<AgentResult>;
     signal: (ctx: restate.WorkflowSharedContext, signal: SignalRequest) => Promise<void>;
     pending: (ctx: restate.WorkflowSharedContext) => Promise<PendingToolCall[]>;
+    cancel: (ctx: restate.WorkflowSharedContext) => Promise<void>;
   }
 >;
 

@@ -45,6 +45,43 @@ export const restatePendingHandler = restate.handlers.workflow.shared(
     (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [],
 );
 
+/** The workflow state key a run keeps its invocation id under, for {@link restateCancelHandler}. */
+export const RUN_INVOCATION_STATE = "junction.run-invocation";
+
+/** The durable promise {@link restateCancelHandler} resolves, for a run that has not begun yet. */
+const CANCEL_PROMISE = "junction.cancel";
+
+/** What a run cancelled before it began ends with: Restate's code for a cancelled invocation. */
+const CANCELLED_CODE = 409;
+
+/**
+ * The `cancel` handler of a workflow whose `run` begins with {@link beginRun} (as
+ * {@link restateWorkflow}'s does): cancels the run from any process that reaches the ingress
+ * (which cannot cancel a workflow by its key). A run going on is cancelled (its invocation, by the
+ * id it keeps under {@link RUN_INVOCATION_STATE}); a run submitted but not begun yet (no worker has
+ * taken it) ends cancelled as soon as it begins. A run already ended is left as it ended.
+ */
+export const restateCancelHandler = restate.handlers.workflow.shared(
+  async (ctx: restate.WorkflowSharedContext): Promise<void> => {
+    // First the promise, then the id: a run that sets its id after this read finds the promise.
+    const cancel = ctx.promise<boolean>(CANCEL_PROMISE);
+    if ((await cancel.peek()) === undefined) await cancel.resolve(true);
+    const id = await ctx.get<string>(RUN_INVOCATION_STATE);
+    if (id !== null) ctx.invocation(restate.InvocationIdParser.fromString(id)).cancel();
+  },
+);
+
+/**
+ * What a `run` handler served with {@link restateCancelHandler} does first: keeps its invocation
+ * id for the handler, and ends cancelled if the handler was called before the run began.
+ */
+export async function beginRun(ctx: restate.WorkflowContext): Promise<void> {
+  ctx.set(RUN_INVOCATION_STATE, ctx.request().id);
+  if ((await ctx.promise<boolean>(CANCEL_PROMISE).peek()) !== undefined) {
+    throw new restate.TerminalError("The run was cancelled before it began.", { errorCode: CANCELLED_CODE });
+  }
+}
+
 /** Options of {@link restateWorkflow}. */
 export interface RestateWorkflowOptions {
   /** Called once per pending approval, in a journaled step (see {@link ApprovalNotifier}). */
@@ -58,7 +95,8 @@ export interface RestateWorkflowOptions {
 /**
  * A Restate workflow service `name` whose `run` handler calls `run` with the
  * {@link restateDurability} port of its invocation, whose `signal` handler answers
- * `waitForSignal`, and whose `pending` handler lists the calls waiting for a person: the way to run a Junction run (or any function written against the port)
+ * `waitForSignal`, whose `pending` handler lists the calls waiting for a person, and whose
+ * `cancel` handler cancels the run: the way to run a Junction run (or any function written against the port)
  * durably on Restate. Serve it with `restate.serve` (or an endpoint) and register that
  * deployment with the Restate server; the workflow key is the run's id.
  *
@@ -81,16 +119,20 @@ export function restateWorkflow<Input extends JSONValue, Output extends JSONValu
   return restate.workflow({
     name,
     handlers: {
-      run: (ctx: restate.WorkflowContext, input: Input): Promise<Output> =>
-        run(
+      run: async (ctx: restate.WorkflowContext, input: Input): Promise<Output> => {
+        // For the `cancel` handler: the ingress cannot cancel a workflow by its key.
+        await beginRun(ctx);
+        return run(
           restateDurability(
             ctx,
             options?.onApprovalRequested ? { onApprovalRequested: options.onApprovalRequested } : {},
           ),
           input,
-        ),
+        );
+      },
       signal: restateSignalHandler,
       pending: restatePendingHandler,
+      cancel: restateCancelHandler,
     },
     options: { ...options?.options, retryPolicy: options?.retryPolicy ?? promptRetryPolicy },
   });

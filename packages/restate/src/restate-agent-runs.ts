@@ -1,0 +1,219 @@
+import { type AgentResult, agentToolResult, type PendingToolCall, type ResumeDecision } from "@junction/core";
+import { JunctionError, type ToolResult } from "@junction/types";
+import { HttpCallError, type Ingress } from "@restatedev/restate-sdk-clients";
+import { answerApproval, pendingApprovals } from "./pending-approvals.js";
+import type { AgentRunRequest } from "./restate-agent-workflow.js";
+
+/** Options of {@link restateAgentRuns}. */
+export interface RestateAgentRunsOptions {
+  /**
+   * The `restateAgentWorkflow` of each served agent tool, by the tool's name (`ask_researcher`).
+   * The workflows run on your workers (`restate.serve`), registered with the Restate server; the
+   * MCP server only reaches them through the ingress.
+   */
+  readonly workflows: Readonly<Record<string, { readonly name: string }>>;
+  /**
+   * The Restate ingress: `clients.connect({ url: "http://localhost:8080" })`. Starts the runs,
+   * reads their output and pending approvals, sends the answers and cancels, whichever worker
+   * runs the run.
+   */
+  readonly ingress: Ingress;
+}
+
+/**
+ * A served agent's run on Restate as a task sees it; the same shape as `DurableRunStatus` of
+ * `@junction/mcp-server`, which this package does not depend on.
+ */
+export type RestateAgentRunStatus =
+  | { status: "working"; statusMessage?: string }
+  | { status: "input_required"; pending: PendingToolCall[] }
+  | { status: "completed"; result: ToolResult }
+  | { status: "failed"; message: string }
+  | { status: "cancelled" };
+
+/**
+ * Served agents' runs as Restate workflows: the shape of `DurableAgentRuns` of
+ * `@junction/mcp-server` (its `tasks.runs`), by structure, so neither package depends on the other.
+ */
+export interface RestateAgentRuns {
+  /** Submits the tool's workflow on `request` with the workflow key `runId` (the task's id); the same key again is the same run. */
+  start(run: { tool: string; runId: string; request: string }): Promise<void>;
+  /** The run's pending approvals while it waits, its answer once it ended, its failure or cancellation. */
+  status(runId: string): Promise<RestateAgentRunStatus>;
+  /** Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests). */
+  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void>;
+  /** Cancels the run (the workflow's `cancel` handler): at once, or as it begins if no worker took it yet. */
+  cancel(runId: string): Promise<void>;
+}
+
+/** What the ingress answers for a workflow key that was never submitted (or whose run was purged). */
+const NOT_FOUND = 404;
+/** What the ingress answers for the output of a workflow that was cancelled. */
+const CANCELLED = 409;
+
+type AgentHandlers = {
+  run: (ctx: unknown, request: AgentRunRequest) => Promise<AgentResult>;
+  cancel: (ctx: unknown) => Promise<void>;
+};
+
+/**
+ * Runs served agent tools as Restate workflows, for `@junction/mcp-server`'s `tasks.runs`: a task
+ * is then a Restate run (the task's id is the workflow key), and outlives the server process (the
+ * Restate server keeps the run, its journal, its pending approvals and its output). `start`
+ * submits the tool's `restateAgentWorkflow` with `{ input: request }`; `status` reads the run's
+ * {@link pendingApprovals} (the task's input requests) and its output: once it succeeded, the
+ * `AgentResult` as the tool's answer (`agentToolResult` of `@junction/core`: the text, then the
+ * images, audio and resources its tools returned, `structuredContent` with an `output` schema),
+ * once it failed with a terminal error, that error's message; `answer` is {@link answerApproval},
+ * bound to the call's digests and sent once per call (an idempotency key); `cancel` calls the
+ * workflow's `cancel` handler. A server restarted with the same task store and `stateKey`, on
+ * the same Restate server, serves the task on.
+ *
+ * A run whose handler throws an error that is not terminal is retried by Restate (see
+ * `promptRetryPolicy`) and shows as working meanwhile. Restate keeps an ended workflow for its
+ * retention (`options.workflowRetention` of the workflow, one day by default); the MCP server
+ * stores a task's result once it read it, but a task not polled within that time shows as
+ * failed ("Restate has no run").
+ *
+ * @example
+ * ```ts
+ * const researcher = restateAgentWorkflow("researcher", makeAgent);
+ * await restate.serve({ services: [researcher], port: 9080 }); // a worker, registered with the Restate server
+ * const ingress = clients.connect({ url: "http://localhost:8080" });
+ * createMCPServer({
+ *   name: "team", version: "1.0.0", stateKey,
+ *   tasks: { store: fileTaskStore("./tasks.json"), runs: restateAgentRuns({ workflows: { ask_researcher: researcher }, ingress }) },
+ *   tools: [agentTool(makeAgent, { name: "ask_researcher", description: "Researches a question" })],
+ * });
+ * ```
+ */
+export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgentRuns {
+  const { ingress } = options;
+  const names = [...new Set(Object.values(options.workflows).map((workflow) => workflow.name))];
+  // A run's workflow, once known (a workflow key names one run of one workflow for good).
+  const known = new Map<string, string>();
+  const client = (workflow: string, runId: string) =>
+    ingress.workflowClient<AgentHandlers>({ name: workflow }, runId);
+
+  /** The workflow the run `runId` was submitted to; `undefined` when none of them has it. */
+  const workflowOf = async (runId: string): Promise<string | undefined> => {
+    const cached = known.get(runId);
+    if (cached !== undefined) return cached;
+    if (names.length === 1) return names[0];
+    // After a restart, with several workflows: the one whose key `runId` was submitted.
+    const found = await Promise.all(
+      names.map(async (name) => ((await output(name, runId)).kind === "unknown" ? undefined : name)),
+    );
+    const name = found.find((candidate) => candidate !== undefined);
+    if (name !== undefined) known.set(runId, name);
+    return name;
+  };
+
+  const output = async (workflow: string, runId: string): Promise<RunOutput> => {
+    try {
+      const now = await client(workflow, runId).workflowOutput();
+      return now.ready ? { kind: "ended", result: now.result } : { kind: "going" };
+    } catch (error) {
+      if (!(error instanceof HttpCallError)) throw error;
+      if (error.status === NOT_FOUND) return { kind: "unknown" };
+      if (error.status === CANCELLED) return { kind: "cancelled" };
+      return { kind: "failed", message: terminalMessage(error) };
+    }
+  };
+
+  return {
+    async start({ tool, runId, request }) {
+      const workflow = Object.hasOwn(options.workflows, tool) ? options.workflows[tool] : undefined;
+      if (!workflow) {
+        throw new JunctionError(
+          "invalid-argument",
+          `restateAgentRuns has no workflow for the agent tool "${tool}": add it to \`workflows\` (${JSON.stringify(tool)}: a restateAgentWorkflow).`,
+        );
+      }
+      // Submitting a key that was submitted already is the same run (Restate: "PreviouslyAccepted").
+      await client(workflow.name, runId).workflowSubmit({ input: request });
+      known.set(runId, workflow.name);
+    },
+
+    async status(runId) {
+      const workflow = await workflowOf(runId);
+      const missing: RestateAgentRunStatus = {
+        status: "failed",
+        message: `Restate has no run "${runId}": it was not started on this Restate server, or it ended longer ago than the workflow's retention.`,
+      };
+      if (workflow === undefined) return missing;
+      // The pending calls first: empty once the run ended (pendingApprovals checks its output).
+      const pending = await pendingApprovals({ ingress, workflow, runId });
+      if (pending.length > 0) return { status: "input_required", pending };
+      const now = await output(workflow, runId);
+      switch (now.kind) {
+        case "going":
+          return { status: "working" };
+        case "ended":
+          return finished(now.result);
+        case "cancelled":
+          return { status: "cancelled" };
+        case "failed":
+          return { status: "failed", message: now.message };
+        case "unknown":
+          return missing;
+        default: {
+          const never: never = now;
+          throw new JunctionError("invalid-argument", `Unknown run output ${JSON.stringify(never)}.`);
+        }
+      }
+    },
+
+    async answer(runId, item, decision) {
+      const workflow = await workflowOf(runId);
+      if (workflow === undefined) return; // no run to answer: the next status says so
+      await answerApproval({
+        ingress,
+        workflow,
+        runId,
+        item,
+        decision,
+        // A tasks/update retried (or sent twice) is one answer to the call.
+        idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
+      });
+    },
+
+    async cancel(runId) {
+      const workflow = await workflowOf(runId);
+      if (workflow === undefined) return;
+      // Sent, not awaited through: the handler runs when a worker can take it, and a run not
+      // begun by then ends cancelled as it begins.
+      await ingress.objectSendClient<Pick<AgentHandlers, "cancel">>({ name: workflow }, runId).cancel();
+    },
+  };
+}
+
+/** What the ingress says of a run's output. */
+type RunOutput =
+  | { kind: "going" }
+  | { kind: "ended"; result: AgentResult }
+  | { kind: "cancelled" }
+  | { kind: "failed"; message: string }
+  | { kind: "unknown" };
+
+/** The message of the terminal error a run failed with, as the ingress answers it (`{ message }`). */
+function terminalMessage(error: HttpCallError): string {
+  try {
+    const body = JSON.parse(error.responseText) as { message?: unknown };
+    if (typeof body.message === "string") return body.message;
+  } catch {
+    // Not JSON: the text as it came.
+  }
+  return error.responseText || `The run failed (HTTP ${error.status}).`;
+}
+
+/** An ended run's `AgentResult` as the agent tool's answer, as `agentTool` gives it in-process. */
+function finished(result: AgentResult): RestateAgentRunStatus {
+  if (result.finishReason === "approval-required") {
+    return {
+      status: "failed",
+      message: `The run stopped waiting for a person's approval of ${result.pending.map((call) => `"${call.name}"`).join(", ")} (its approvalTimeoutMs ran out).`,
+    };
+  }
+  return { status: "completed", result: agentToolResult(result) };
+}
