@@ -7,11 +7,7 @@ import {
 import { z } from "zod";
 import { type AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
 import { clientCapabilitiesOf } from "./pass-through.js";
-
-type RequestHandler = (
-  request: { params?: Record<string, unknown> },
-  context: ServerContext,
-) => Promise<unknown>;
+import { sdkRequestHandlers } from "./request-hook.js";
 
 const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
 
@@ -49,7 +45,8 @@ export function serveTasks(server: McpServer, tasks: AgentTasks): void {
  * Answers some `tools/call` requests before the SDK's own handler does: `intercept` returns the
  * result, or `undefined` to let the SDK run the call. The SDK has no public hook for a
  * `tools/call` answered with something other than the tool's result (a task): its handler,
- * installed when the first tool was registered, is wrapped where the SDK keeps it.
+ * installed when the first tool was registered, is wrapped where the SDK keeps it
+ * (`sdkRequestHandlers`).
  */
 export function interceptToolCall(
   server: McpServer,
@@ -58,8 +55,7 @@ export function interceptToolCall(
     context: ServerContext,
   ) => Promise<unknown> | undefined,
 ): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })
-    ._requestHandlers;
+  const handlers = sdkRequestHandlers(server);
   const callTool = handlers?.get("tools/call");
   if (!handlers || !callTool) {
     throw new ProtocolError(
