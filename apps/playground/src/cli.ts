@@ -15,7 +15,8 @@ import { createToken, isLoopbackAddress } from "./server/security.js";
 const usage = `Junction playground
 
   pnpm playground                 start the web app (chat + MCP inspector) on 127.0.0.1
-  pnpm playground serve --stdio   serve the playground's agent and its servers' tools as an MCP
+  pnpm --silent playground serve --stdio
+                                  serve the playground's agent and its servers' tools as an MCP
                                   server on stdin/stdout (for hosts that launch servers: Claude
                                   Code, Cursor); logs on stderr
   pnpm playground chat "prompt"   run one prompt in the terminal; without a prompt: interactive
