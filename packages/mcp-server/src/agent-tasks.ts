@@ -1,4 +1,4 @@
-import { canonicalJSON, type PendingToolCall, type ResumeDecision } from "@junction/core";
+import type { PendingToolCall, ResumeDecision } from "@junction/core";
 import { createAbortError, errorMessage, isAbortError, JunctionError } from "@junction/types";
 import {
   type CallToolResult,
@@ -12,6 +12,7 @@ import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.j
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
 import { checkForwardable, type ForwardedMethod, type PassThroughRelay } from "./pass-through.js";
+import { isSignedTaskRecord, signTaskRecord, taskSigningKey } from "./task-signing.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, type TaskStore } from "./task-store.js";
 import { type UpstreamRequest, UpstreamRequests } from "./task-upstream.js";
 
@@ -110,13 +111,7 @@ export class AgentTasks {
     parts: { key: Uint8Array; runners: Map<string, AgentRunner>; relay?: PassThroughRelay | undefined },
   ) {
     this.#store = options.store ?? new InMemoryTaskStore();
-    this.#key = globalThis.crypto.subtle.importKey(
-      "raw",
-      parts.key as Uint8Array<ArrayBuffer>,
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"],
-    );
+    this.#key = taskSigningKey(parts.key);
     this.#runners = parts.runners;
     this.#relay = parts.relay;
     this.#runs = options.runs;
@@ -546,20 +541,11 @@ export class AgentTasks {
 
   /** Whether the record's signature holds with this server's key. */
   async #signed(record: AgentTaskRecord): Promise<boolean> {
-    const { signature, ...rest } = record;
-    const key = await this.#key;
-    return (
-      typeof signature === "string" &&
-      /^[0-9a-f]{64}$/.test(signature) &&
-      (await globalThis.crypto.subtle.verify("HMAC", key, fromHex(signature), encode(canonicalJSON(rest))))
-    );
+    return isSignedTaskRecord(await this.#key, record);
   }
 
   async #save(record: AgentTaskRecord): Promise<void> {
-    const { signature: _old, ...rest } = record;
-    const key = await this.#key;
-    const mac = await globalThis.crypto.subtle.sign("HMAC", key, encode(canonicalJSON(rest)));
-    await this.#store.put({ ...rest, signature: toHex(new Uint8Array(mac)) });
+    await this.#store.put(await signTaskRecord(await this.#key, record));
     for (const listener of [...(this.#listeners.get(record.taskId) ?? [])]) listener();
   }
 
@@ -618,19 +604,4 @@ export class AgentTasks {
 
 function isTerminal(status: string): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";
-}
-
-function encode(text: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
-}
-
-function toHex(bytes: Uint8Array): string {
-  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-function fromHex(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let index = 0; index < bytes.length; index++)
-    bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
-  return bytes;
 }
