@@ -55,7 +55,21 @@ function keeper(runs: string[], answer = "The north door is open.") {
     });
 }
 
-async function serveAgent(agent: () => Agent, tasks: MCPTaskOptions = { pollIntervalMs: 20 }) {
+/** Two bearer tokens, two clients: a task is its creator's only. */
+const AUTH = {
+  resource: "http://127.0.0.1/mcp",
+  authorizationServers: ["https://auth.example"],
+  verifyToken: (token: string) =>
+    token === "token-a" || token === "token-b"
+      ? { token, clientId: token.slice(-1), scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
+      : undefined,
+};
+
+async function serveAgent(
+  agent: () => Agent,
+  tasks: MCPTaskOptions = { pollIntervalMs: 20 },
+  http: { auth?: typeof AUTH } = {},
+) {
   const server = await serveHTTP(
     createMCPServer({
       name: "agents",
@@ -64,6 +78,7 @@ async function serveAgent(agent: () => Agent, tasks: MCPTaskOptions = { pollInte
       tasks,
       tools: [agentTool(agent, { name: "ask_keeper", description: "Asks the keeper agent" })],
     }),
+    http,
   );
   running.push(server);
   return server;
@@ -73,6 +88,7 @@ async function serveAgent(agent: () => Agent, tasks: MCPTaskOptions = { pollInte
 async function sdkClient(
   url: string | Transport,
   answer?: (request: { params: Record<string, unknown> }) => unknown,
+  token?: string,
 ) {
   const client = new Client(
     { name: "sdk-v2", version: "1.0.0" },
@@ -81,7 +97,12 @@ async function sdkClient(
   if (answer) {
     client.setRequestHandler("elicitation/create", async (request) => answer(request as never) as never);
   }
-  await client.connect(typeof url === "string" ? new StreamableHTTPClientTransport(new URL(url)) : url);
+  const requestInit = token ? { headers: { authorization: `Bearer ${token}` } } : undefined;
+  await client.connect(
+    typeof url === "string"
+      ? new StreamableHTTPClientTransport(new URL(url), requestInit ? { requestInit } : {})
+      : url,
+  );
   closing.push(client);
   return client;
 }
@@ -304,5 +325,45 @@ describe("a served agent as a 2025-11-25 task, with the SDK v2 client", () => {
       client.request({ method: "tasks/get", params: { taskId: "not-a-task" } } as never, ANY),
     ).rejects.toMatchObject({ code: -32602 });
     expect(runs).toEqual([]);
+  });
+});
+
+describe("2025-11-25 tasks belong to the client that created them", () => {
+  it("another authenticated client can neither see, answer nor cancel the task", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(keeper(runs), { pollIntervalMs: 20 }, { auth: AUTH });
+    const owner = await sdkClient(server.url, undefined, "token-a");
+    const created = (await owner.request(
+      {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request: "Open it" }, task: {} },
+      } as never,
+      ANY,
+    )) as { task: { taskId: string } };
+    const { taskId } = created.task;
+    await waitForStatus(owner, taskId, "input_required");
+    // The other client would say yes to anything: it is never asked.
+    const asked: unknown[] = [];
+    const other = await sdkClient(
+      server.url,
+      (request) => {
+        asked.push(request);
+        return { action: "accept", content: {} };
+      },
+      "token-b",
+    );
+    for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) {
+      await expect(other.request({ method, params: { taskId } } as never, ANY)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`Unknown task "${taskId}".`),
+      });
+    }
+    expect(await other.request({ method: "tasks/list", params: {} } as never, ANY)).toEqual({ tasks: [] });
+    expect(asked).toEqual([]);
+    expect(runs).toEqual([]);
+    expect(await owner.request({ method: "tasks/get", params: { taskId } } as never, ANY)).toMatchObject({
+      status: "input_required",
+    });
+    await owner.request({ method: "tasks/cancel", params: { taskId } } as never, ANY);
   });
 });

@@ -230,3 +230,47 @@ describe.each(ERAS)("a served agent run as a task, its MCP connection speaking %
     },
   );
 });
+
+describe("a served agent run as a task for a 2026-07-28 client without elicitation", () => {
+  it("answers its MCP tool's elicitation with an error naming what the client lacks", async () => {
+    const passThrough = createPassThrough();
+    const asking = upstream("2026-07-28", passThrough);
+    closing.push(asking);
+    await asking.connect();
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "c1", name: "ask_name", input: {} }] },
+      { text: "Nobody could be asked." },
+    ]);
+    const agent = new Agent({ provider, model: "scripted", mcps: [asking] });
+    const server = await serveHTTP(
+      createMCPServer({
+        name: "agents",
+        version: "1.0.0",
+        passThrough,
+        tasks: { pollIntervalMs: 20 },
+        tools: [agentTool(agent, { name: "ask_greeter", description: "Asks the greeter agent" })],
+      }),
+    );
+    closing.push(server);
+    const seen: string[] = [];
+    const outer = new MCP({
+      transport: "http",
+      url: server.url,
+      protocolVersion: "2026-07-28",
+      onMessage: ({ direction, message }) => {
+        if ("result" in message)
+          seen.push(`${direction} ${(message.result as { resultType?: string }).resultType}`);
+      },
+    });
+    closing.push(outer);
+    await outer.connect();
+    expect(await outer.callTool("ask_greeter", { request: "Who is there?" })).toEqual({
+      content: [{ type: "text", text: "Nobody could be asked." }],
+      isError: false,
+    });
+    expect(seen).toContain("in task");
+    expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain(
+      'asked for elicitation/create during the call to \\"ask_greeter\\", and the client that made the call declared no elicitation capability',
+    );
+  });
+});
