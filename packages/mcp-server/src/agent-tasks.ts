@@ -221,6 +221,9 @@ export class AgentTasks {
    * tool, is a JSON-RPC error.
    */
   async result(taskId: string, owner: string, ask: AskClient, signal: AbortSignal): Promise<CallToolResult> {
+    // The pending calls this request answered last: a durable engine may show them pending a while
+    // after the answer went in, and they are not asked again.
+    let answered: string | undefined;
     for (;;) {
       const record = await this.current(taskId, owner);
       if (record.status === "completed" && record.result) {
@@ -245,7 +248,13 @@ export class AgentTasks {
           if (!request.asked) this.#askUpstream(upstream, request, { taskId, ask, signal });
         }
       }
-      if (record.status === "input_required" && record.pending && !this.#asking.has(taskId)) {
+      const round = record.pending?.map((item) => approvalKey(item)).join("\n");
+      if (
+        record.status === "input_required" &&
+        record.pending &&
+        round !== answered &&
+        !this.#asking.has(taskId)
+      ) {
         this.#asking.add(taskId);
         try {
           const answers: Record<string, unknown> = {};
@@ -255,6 +264,7 @@ export class AgentTasks {
             answers[approvalKey(item)] = await ask("elicitation/create", params as Record<string, unknown>);
           }
           await this.update(taskId, owner, answers, { era: "legacy" });
+          answered = round;
         } finally {
           this.#asking.delete(taskId);
         }
