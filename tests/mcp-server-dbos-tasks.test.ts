@@ -187,10 +187,10 @@ describe("@junction/mcp-server tasks on DBOS (dbosAgentRuns)", () => {
       isError: false,
     });
     expect(sent.indexOf("in elicitation/create")).toBeGreaterThan(sent.indexOf("out tasks/result"));
-    const [question] = asked;
-    const taskId = (question?._meta?.["io.modelcontextprotocol/related-task"] as { taskId: string }).taskId;
-    expect(question?._meta?.["dev.junction/approval"]).toMatchObject({ callId: "call_0", tool: "save_note" });
     expect(asked).toHaveLength(1);
+    const meta = asked[0]!._meta!;
+    const { taskId } = meta["io.modelcontextprotocol/related-task"] as { taskId: string };
+    expect(meta["dev.junction/approval"]).toMatchObject({ callId: "call_0", tool: "save_note" });
     expect(events.calls()).toEqual([{ text: notesRun.note, key: `${taskId}:tool:1:call_0` }]);
     expect(toolResultsPerRequest(model)).toEqual([0, 1]);
   }, 60_000);
