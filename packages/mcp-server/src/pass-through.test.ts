@@ -231,6 +231,57 @@ describe.each(ERAS)("a served agent run as a task, its MCP connection speaking %
   );
 });
 
+describe.each(ERAS)("a served agent run as a task for a %s client", (outerEra) => {
+  it("forwards its MCP tool's sampling request to the task's client and the answer back upstream", async () => {
+    const passThrough = createPassThrough();
+    const asking = upstream("2026-07-28", passThrough);
+    closing.push(asking);
+    await asking.connect();
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "c1", name: "ask_model", input: {} }] },
+      { text: "The capital is Paris." },
+    ]);
+    const agent = new Agent({ provider, model: "scripted", mcps: [asking] });
+    const server = await serveHTTP(
+      createMCPServer({
+        name: "agents",
+        version: "1.0.0",
+        passThrough,
+        tasks: { pollIntervalMs: 20 },
+        tools: [agentTool(agent, { name: "ask_greeter", description: "Asks the greeter agent" })],
+      }),
+    );
+    closing.push(server);
+    const asked = { elicitation: [] as unknown[], sampling: [] as unknown[] };
+    const outer = new MCP({
+      transport: "http",
+      url: server.url,
+      protocolVersion: outerEra,
+      handlers: answering(asked),
+    });
+    closing.push(outer);
+    await outer.connect();
+    expect(
+      await outer.callTool(
+        "ask_greeter",
+        { request: "Capital of France?" },
+        { task: outerEra === "2025-11-25" },
+      ),
+    ).toEqual({ content: [{ type: "text", text: "The capital is Paris." }], isError: false });
+    expect(asked.sampling).toEqual([
+      outerEra === "2026-07-28"
+        ? MODEL_REQUEST
+        : {
+            ...MODEL_REQUEST,
+            _meta: { "io.modelcontextprotocol/related-task": { taskId: expect.any(String) } },
+          },
+    ]);
+    expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain(
+      "The model (outer-model) said: Paris",
+    );
+  });
+});
+
 describe("a served agent run as a task for a 2026-07-28 client without elicitation", () => {
   it("answers its MCP tool's elicitation with an error naming what the client lacks", async () => {
     const passThrough = createPassThrough();
