@@ -147,4 +147,51 @@ describe("@junction/mcp-server tasks on DBOS (dbosAgentRuns)", () => {
       expect.objectContaining({ taskId, runId: taskId, status: "completed", statusMessage: "Done" }),
     ]);
   }, 60_000);
+
+  it("a 2025-11-25 client's task is the DBOS run too: the approval is asked during tasks/result and answered through the engine", async () => {
+    const databaseUrl = postgres.url("junction_mcp_server_dbos_2025");
+    const { model, environment, events, track, files } = await runs.next();
+    const port = await freePort();
+    const server = track(
+      startNode(serverScript, {
+        ...environment,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        STATE_KEY,
+        TASKS_FILE: join(files.eventsFile, "..", "tasks.json"),
+        POLL_INTERVAL_MS: "20",
+        SERVER_NAME: "only",
+      }),
+    );
+    await events.reachReady("only", server);
+    const asked: { _meta?: Record<string, unknown> }[] = [];
+    const sent: string[] = [];
+    const mcp = new MCP({
+      transport: "http",
+      url: `http://127.0.0.1:${port}/mcp`,
+      protocolVersion: "2025-11-25",
+      onMessage: ({ direction, message }) => {
+        if ("method" in message) sent.push(`${direction} ${message.method}`);
+      },
+      handlers: {
+        elicitation: async (request) => {
+          asked.push(request as never);
+          return { action: "accept", content: {} };
+        },
+      },
+    });
+    clients.push(mcp);
+    await mcp.connect();
+    expect(await mcp.callTool("ask_notes", { request: notesRun.input }, { task: true })).toEqual({
+      content: [{ type: "text", text: notesRun.answer }],
+      isError: false,
+    });
+    expect(sent.indexOf("in elicitation/create")).toBeGreaterThan(sent.indexOf("out tasks/result"));
+    expect(asked).toHaveLength(1);
+    const meta = asked[0]!._meta!;
+    const { taskId } = meta["io.modelcontextprotocol/related-task"] as { taskId: string };
+    expect(meta["dev.junction/approval"]).toMatchObject({ callId: "call_0", tool: "save_note" });
+    expect(events.calls()).toEqual([{ text: notesRun.note, key: `${taskId}:tool:1:call_0` }]);
+    expect(toolResultsPerRequest(model)).toEqual([0, 1]);
+  }, 60_000);
 });

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { errorMessage } from "@junction/types";
 import { runChatCommand } from "./cli/chat-command.js";
+import { runStdioCommand } from "./cli/stdio-command.js";
 import { toTerminalText as safe } from "./cli/terminal-text.js";
 import { runToolsCommand } from "./cli/tools-command.js";
 import { openPlayground } from "./server/app.js";
@@ -14,6 +15,10 @@ import { createToken, isLoopbackAddress } from "./server/security.js";
 const usage = `Junction playground
 
   pnpm playground                 start the web app (chat + MCP inspector) on 127.0.0.1
+  pnpm --silent playground serve --stdio
+                                  serve the playground's agent and its servers' tools as an MCP
+                                  server on stdin/stdout (for hosts that launch servers: Claude
+                                  Code, Cursor); logs on stderr
   pnpm playground chat "prompt"   run one prompt in the terminal; without a prompt: interactive
   pnpm playground tools           list the tools of every configured server
   pnpm playground rotate-key      sign stored runs with a new key from now on (older keys are kept)
@@ -58,6 +63,7 @@ async function main(): Promise<number> {
   }
   switch (command) {
     case "serve":
+      if (values.stdio) return runStdioCommand({ directory: values.dir, allowEnv });
       return serve({ ...values, allowEnv });
     case "tools":
       return runToolsCommand({ directory: values.dir, allowEnv });
@@ -98,6 +104,7 @@ function parseOptions(args: string[]) {
         deny: { type: "string", multiple: true },
         dir: { type: "string" },
         "allow-env": { type: "string", multiple: true },
+        stdio: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });

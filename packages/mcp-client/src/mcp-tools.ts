@@ -30,6 +30,15 @@ export interface MCPCallToolOptions extends MCPRequestOptions {
    * context's key (`<runId>:tool:<step>:<callId>`), the same when the call is retried.
    */
   idempotencyKey?: string;
+  /**
+   * Run the call as a 2025-11-25 task where the server offers task-augmented `tools/call` and the
+   * tool allows it (`execution.taskSupport: "optional"`): the call answers with a task at once,
+   * it is polled to its end, and what the server asks meanwhile (an approval, an elicitation)
+   * comes to this client's handlers while `tasks/result` waits. Tools that require tasks are run
+   * as tasks either way; elsewhere the option changes nothing.
+   * @default false
+   */
+  task?: boolean;
 }
 
 /** A `tools/call` request's params. */
@@ -149,8 +158,9 @@ export class MCPTools {
         ? {}
         : { _meta: { [IDEMPOTENCY_KEY_META]: options.idempotencyKey } }),
     };
+    const taskSupport = this.metadata.get(name)?.tool.execution?.taskSupport;
     if (
-      this.metadata.get(name)?.tool.execution?.taskSupport === "required" &&
+      (taskSupport === "required" || (options.task === true && taskSupport === "optional")) &&
       this.context.capabilities()?.tasks?.requests?.tools?.call
     ) {
       return this.callAsTask(name, params, options, onprogress);

@@ -379,7 +379,8 @@ export class MCP implements ToolSource {
    * `structuredContent` (checked against the tool's `outputSchema`). A tool that fails on the
    * server gives a result with `isError: true`; a timeout, an abort or a lost connection rejects.
    * Tools the server runs only as tasks (`execution.taskSupport: "required"`) are run as tasks:
-   * polled to the end, cancelled on abort.
+   * polled to the end, cancelled on abort; so are tools that allow it (`"optional"`) when
+   * `options.task` is set.
    */
   async callTool(
     name: string,

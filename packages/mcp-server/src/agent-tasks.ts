@@ -1,17 +1,25 @@
-import { canonicalJSON, type PendingToolCall, type ResumeDecision } from "@junction/core";
-import { errorMessage, isAbortError, JunctionError } from "@junction/types";
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { PendingToolCall, ResumeDecision } from "@junction/core";
+import { createAbortError, errorMessage, isAbortError, JunctionError } from "@junction/types";
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+} from "@modelcontextprotocol/server";
 import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
-import type { PassThroughRelay } from "./pass-through.js";
+import { checkForwardable, type ForwardedMethod, type PassThroughRelay } from "./pass-through.js";
+import { isSignedTaskRecord, signTaskRecord, taskSigningKey } from "./task-signing.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, type TaskStore } from "./task-store.js";
+import { type UpstreamRequest, UpstreamRequests } from "./task-upstream.js";
 
 /** The MCP tasks extension (SEP-2663). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
-/** How served agent runs become tasks (the tasks extension of 2026-07-28). */
+/** How served agent runs become tasks (the tasks extension of 2026-07-28, and 2025-11-25 tasks). */
 export interface MCPTaskOptions {
   /** Where tasks are kept. @default an `InMemoryTaskStore` (tasks end with the process) */
   store?: TaskStore;
@@ -28,7 +36,10 @@ export interface MCPTaskOptions {
   maxOpenTasks?: number;
   /** The poll interval suggested to clients. @default 500 */
   pollIntervalMs?: number;
-  /** How long a task is kept after it was created. @default 604800000 (7 days) */
+  /**
+   * How long a task is kept after it was created; a 2025-11-25 client's `task.ttl` may ask for
+   * less, not more. @default 604800000 (7 days)
+   */
   ttlMs?: number;
   /**
    * Runs the agent tools' runs on a durable engine instead of in this process: the task is the
@@ -41,6 +52,31 @@ export interface MCPTaskOptions {
 
 /** A task as `tasks/get` (a `DetailedTask`) and a `CreateTaskResult` show it. */
 export type TaskView = Record<string, unknown> & { taskId: string; status: string };
+
+/** A task as the 2025-11-25 `Task` shows it (`tasks/get`, `tasks/list`, `CreateTaskResult.task`). */
+export type LegacyTaskView = Record<string, unknown> & {
+  taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttl: number;
+  pollInterval: number;
+};
+
+/** Who started (or resumes) a run, as far as its upstream requests are concerned. */
+export interface TaskClient {
+  /**
+   * `modern`: upstream requests become the task's input requests (answered with `tasks/update`);
+   * `legacy`: they wait for a 2025-11-25 `tasks/result` to ask the client.
+   */
+  era: "legacy" | "modern";
+  /** What the client declared it can answer (checked for a 2026-07-28 client when a request comes). */
+  capabilities?: ClientCapabilities | undefined;
+}
+
+/** A request a 2025-11-25 `tasks/result` sends its client on the task's behalf; resolves with the answer. */
+export type AskClient = (method: ForwardedMethod, params: Record<string, unknown>) => Promise<unknown>;
 
 /**
  * Runs served agents as tasks and keeps them in a `TaskStore`: the run goes on in the background,
@@ -63,19 +99,19 @@ export class AgentTasks {
   readonly #ttlMs: number;
   /** Writes of one task, in order (progress, status changes). */
   readonly #writes = new Map<string, Promise<void>>();
+  /** The upstream requests of the runs going here, by task. */
+  readonly #upstream = new Map<string, UpstreamRequests>();
+  /** Who is told when a task is stored (a 2025 `tasks/result` waiting for it), by task. */
+  readonly #listeners = new Map<string, Set<() => void>>();
+  /** Tasks whose approvals a 2025 `tasks/result` is asking its client about now. */
+  readonly #asking = new Set<string>();
 
   constructor(
     options: MCPTaskOptions,
     parts: { key: Uint8Array; runners: Map<string, AgentRunner>; relay?: PassThroughRelay | undefined },
   ) {
     this.#store = options.store ?? new InMemoryTaskStore();
-    this.#key = globalThis.crypto.subtle.importKey(
-      "raw",
-      parts.key as Uint8Array<ArrayBuffer>,
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"],
-    );
+    this.#key = taskSigningKey(parts.key);
     this.#runners = parts.runners;
     this.#relay = parts.relay;
     this.#runs = options.runs;
@@ -90,8 +126,24 @@ export class AgentTasks {
     return this.#runners.has(name);
   }
 
-  /** Starts a run as a task; resolves once the task is stored, with the `CreateTaskResult`. */
-  async start(tool: string, args: unknown, owner: string): Promise<TaskView> {
+  /** Starts a run as a task (2026-07-28); resolves once the task is stored, with the `CreateTaskResult`. */
+  async start(tool: string, args: unknown, owner: string, client?: TaskClient): Promise<TaskView> {
+    const record = await this.create({ tool, args, owner, client: client ?? { era: "modern" } });
+    return { resultType: "task", ...this.#view(record) };
+  }
+
+  /**
+   * Starts a run as a task; resolves once the task is stored, with its record. `ttlMs` (a
+   * 2025-11-25 client's `task.ttl`) may shorten how long it is kept, not lengthen it.
+   */
+  async create(parts: {
+    tool: string;
+    args: unknown;
+    owner: string;
+    client: TaskClient;
+    ttlMs?: number | undefined;
+  }): Promise<AgentTaskRecord> {
+    const { tool, args, owner } = parts;
     const runner = this.#runner(tool);
     const input = runner.parse(args);
     if (!this.#runs && (this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
@@ -120,13 +172,106 @@ export class AgentTasks {
       statusMessage: "Started",
       createdAt: now,
       lastUpdatedAt: now,
-      ttlMs: this.#ttlMs,
+      ttlMs:
+        parts.ttlMs !== undefined && Number.isFinite(parts.ttlMs) && parts.ttlMs > 0
+          ? Math.min(parts.ttlMs, this.#ttlMs)
+          : this.#ttlMs,
     };
     if (this.#runs) record.runId = record.taskId;
     await this.#save(record);
     if (this.#runs) await this.#runs.start({ tool, runId: record.taskId, request: input.request });
-    else this.#launch(runner, record, input);
-    return { resultType: "task", ...this.#view(record) };
+    else this.#launch(runner, record, input, parts.client);
+    return record;
+  }
+
+  /** The task as it is now (a durable run's read from its engine), if it is this client's. */
+  async current(taskId: string, owner: string): Promise<AgentTaskRecord> {
+    return this.#durable(await this.#load(taskId, owner));
+  }
+
+  /** This client's tasks kept now (unexpired, signed with this server's key), oldest first. */
+  async list(owner: string): Promise<AgentTaskRecord[]> {
+    const records: AgentTaskRecord[] = [];
+    for (const record of await this.#store.list()) {
+      if (record.owner !== owner || Date.parse(record.createdAt) + record.ttlMs < Date.now()) continue;
+      if (await this.#signed(record)) records.push(record);
+    }
+    return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** A task as the 2025-11-25 `Task` shows it: a tool result with `isError` is a `failed` task. */
+  legacyView(record: AgentTaskRecord): LegacyTaskView {
+    return {
+      taskId: record.taskId,
+      status: record.status === "completed" && record.result?.isError === true ? "failed" : record.status,
+      ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
+      createdAt: record.createdAt,
+      lastUpdatedAt: record.lastUpdatedAt,
+      ttl: record.ttlMs,
+      pollInterval: this.#pollIntervalMs,
+    };
+  }
+
+  /**
+   * 2025-11-25 `tasks/result`: waits until the task ends and gives its `CallToolResult` (with
+   * the related-task `_meta`). While it waits, what the task needs of a person goes to this
+   * request's client through `ask`: an elicitation per pending approval (the answers filed by
+   * the server under the calls it asked about, so a client cannot approve another call), and
+   * the upstream requests of the run. A cancelled task, or one whose run failed outside the
+   * tool, is a JSON-RPC error.
+   */
+  async result(taskId: string, owner: string, ask: AskClient, signal: AbortSignal): Promise<CallToolResult> {
+    // The pending calls this request answered last: a durable engine may show them pending a while
+    // after the answer went in, and they are not asked again.
+    let answered: string | undefined;
+    for (;;) {
+      const record = await this.current(taskId, owner);
+      if (record.status === "completed" && record.result) {
+        const result = record.result;
+        return { ...result, _meta: { ...(result._meta ?? {}), [RELATED_TASK_META_KEY]: { taskId } } };
+      }
+      if (record.status === "cancelled") {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `The task "${taskId}" was cancelled before it finished: it has no result.`,
+        );
+      }
+      if (isTerminal(record.status)) {
+        throw new ProtocolError(
+          record.error?.code ?? ProtocolErrorCode.InternalError,
+          record.error?.message ?? `The task "${taskId}" failed.`,
+        );
+      }
+      const upstream = this.#upstream.get(taskId);
+      if (upstream) {
+        for (const request of upstream.list()) {
+          if (!request.asked) this.#askUpstream(upstream, request, { taskId, ask, signal });
+        }
+      }
+      const round = record.pending?.map((item) => approvalKey(item)).join("\n");
+      if (
+        record.status === "input_required" &&
+        record.pending &&
+        round !== answered &&
+        !this.#asking.has(taskId)
+      ) {
+        this.#asking.add(taskId);
+        try {
+          const answers: Record<string, unknown> = {};
+          for (const item of record.pending) {
+            const params = approvalElicitation(record.tool, item);
+            params._meta = { ...params._meta, [RELATED_TASK_META_KEY]: { taskId } };
+            answers[approvalKey(item)] = await ask("elicitation/create", params as Record<string, unknown>);
+          }
+          await this.update(taskId, owner, answers, { era: "legacy" });
+          answered = round;
+        } finally {
+          this.#asking.delete(taskId);
+        }
+        continue;
+      }
+      await this.#changed(taskId, signal);
+    }
   }
 
   /** `tasks/get`: the task, its input requests while it waits, its result once done. */
@@ -143,6 +288,14 @@ export class AgentTasks {
       }
       view.inputRequests = inputRequests;
     }
+    const upstream = this.#upstream.get(taskId)?.list() ?? [];
+    if (record.status === "input_required" && upstream.length > 0) {
+      const inputRequests = (view.inputRequests ?? {}) as Record<string, unknown>;
+      for (const request of upstream) {
+        inputRequests[request.key] = { method: request.method, params: request.params };
+      }
+      view.inputRequests = inputRequests;
+    }
     if (record.status === "completed" && record.result) view.result = record.result;
     if (record.status === "failed" && record.error) view.error = record.error;
     return view;
@@ -155,8 +308,15 @@ export class AgentTasks {
    * in its signed state); others are ignored, as the extension says. Once every pending call has
    * an answer, the run resumes.
    */
-  async update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
+  async update(
+    taskId: string,
+    owner: string,
+    inputResponses: Record<string, unknown>,
+    client: TaskClient = { era: "modern" },
+  ): Promise<void> {
     const record = await this.#durable(await this.#load(taskId, owner));
+    // Answers to the run's upstream requests go back upstream; the run goes on by itself.
+    this.#upstream.get(taskId)?.answer(inputResponses);
     if (this.#runs) {
       if (record.status !== "input_required" || !record.pending || !record.runId) return;
       const answers: [PendingToolCall, ResumeDecision][] = [];
@@ -187,14 +347,15 @@ export class AgentTasks {
     delete next.state;
     delete next.pending;
     await this.#save(next);
-    this.#launch(this.#runner(record.tool), next, input);
+    this.#launch(this.#runner(record.tool), next, input, client);
   }
 
   /** `tasks/cancel`: aborts the run (if it runs here) and marks the task cancelled. */
-  async cancel(taskId: string, owner: string): Promise<void> {
+  async cancel(taskId: string, owner: string): Promise<AgentTaskRecord> {
     const record = await this.#load(taskId, owner);
-    if (isTerminal(record.status)) return;
+    if (isTerminal(record.status)) return record;
     this.#live.get(taskId)?.abort();
+    this.#upstream.get(taskId)?.failAll(createAbortError(`The task "${taskId}" was cancelled.`));
     if (this.#runs && record.runId) await this.#runs.cancel(record.runId);
     const cancelled: AgentTaskRecord = {
       ...record,
@@ -205,6 +366,7 @@ export class AgentTasks {
     delete cancelled.state;
     delete cancelled.pending;
     await this.#save(cancelled);
+    return cancelled;
   }
 
   /** Aborts every run going in this process (their tasks stay as stored). */
@@ -267,10 +429,12 @@ export class AgentTasks {
     return runner;
   }
 
-  #launch(runner: AgentRunner, record: AgentTaskRecord, input: AgentRunInput): void {
+  #launch(runner: AgentRunner, record: AgentTaskRecord, input: AgentRunInput, client: TaskClient): void {
     const { taskId, owner } = record;
     const controller = new AbortController();
     this.#live.set(taskId, controller);
+    const upstream = new UpstreamRequests();
+    this.#upstream.set(taskId, upstream);
     this.#running.set(owner, (this.#running.get(owner) ?? 0) + 1);
     let current = record;
     const write = (change: Partial<AgentTaskRecord>, remove: (keyof AgentTaskRecord)[] = []) => {
@@ -301,9 +465,27 @@ export class AgentTasks {
             },
           });
         // A run in the background has no client request to forward an upstream request through:
-        // its own scope refuses it (and keeps it from being taken for another call's).
+        // the request waits in the task (an input request) until the task's client answers it.
+        const forward = async (method: ForwardedMethod, params: Record<string, unknown>) => {
+          if (client.era === "modern") checkForwardable(client.capabilities, method, runner.name);
+          const answered = upstream.add(method, params);
+          await write({
+            status: "input_required",
+            statusMessage: `Waiting for the answer to ${method} from an MCP server the agent uses`,
+          });
+          try {
+            return await answered;
+          } finally {
+            if (upstream.size === 0 && !controller.signal.aborted) {
+              // The next write (progress, the end) carries the status too: the run must not stop for it.
+              await write({ status: "working", statusMessage: "Answered; the run goes on" }).catch(
+                () => undefined,
+              );
+            }
+          }
+        };
         const outcome = this.#relay
-          ? await this.#relay.run({ tool: runner.name, forward: refuseInTask(runner.name) }, run)
+          ? await this.#relay.run({ tool: runner.name, forward }, run)
           : await run();
         if (outcome.kind === "answer") {
           await write({
@@ -330,6 +512,8 @@ export class AgentTasks {
         }).catch(() => undefined);
       } finally {
         this.#live.delete(taskId);
+        if (this.#upstream.get(taskId) === upstream) this.#upstream.delete(taskId);
+        upstream.failAll(createAbortError(`The run of the task "${taskId}" ended.`));
         this.#running.set(owner, Math.max(0, (this.#running.get(owner) ?? 1) - 1));
       }
     })();
@@ -356,13 +540,7 @@ export class AgentTasks {
       await this.#store.delete(taskId);
       throw unknown();
     }
-    const { signature, ...rest } = record;
-    const key = await this.#key;
-    const valid =
-      typeof signature === "string" &&
-      /^[0-9a-f]{64}$/.test(signature) &&
-      (await globalThis.crypto.subtle.verify("HMAC", key, fromHex(signature), encode(canonicalJSON(rest))));
-    if (!valid) {
+    if (!(await this.#signed(record))) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `The stored task "${taskId}" is not signed with this server's stateKey (changed, or stored by a server with another key); it is refused.`,
@@ -371,39 +549,69 @@ export class AgentTasks {
     return record;
   }
 
-  async #save(record: AgentTaskRecord): Promise<void> {
-    const { signature: _old, ...rest } = record;
-    const key = await this.#key;
-    const mac = await globalThis.crypto.subtle.sign("HMAC", key, encode(canonicalJSON(rest)));
-    await this.#store.put({ ...rest, signature: toHex(new Uint8Array(mac)) });
+  /** Whether the record's signature holds with this server's key. */
+  async #signed(record: AgentTaskRecord): Promise<boolean> {
+    return isSignedTaskRecord(await this.#key, record);
   }
-}
 
-function refuseInTask(tool: string) {
-  return (method: string): Promise<unknown> =>
-    Promise.reject(
-      new JunctionError(
-        "mcp-capability-missing",
-        `An upstream MCP server sent ${method} during the task of "${tool}": a request from an agent's MCP server is not forwarded to a task's client yet (call the tool without a task to have it forwarded).`,
-      ),
+  async #save(record: AgentTaskRecord): Promise<void> {
+    await this.#store.put(await signTaskRecord(await this.#key, record));
+    for (const listener of [...(this.#listeners.get(record.taskId) ?? [])]) listener();
+  }
+
+  /**
+   * Resolves when the task is stored again here, or after the poll interval (another process, or
+   * a durable engine, may have moved it); rejects when `signal` aborts.
+   */
+  #changed(taskId: string, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const listeners = this.#listeners.get(taskId) ?? new Set<() => void>();
+      this.#listeners.set(taskId, listeners);
+      const done = () => {
+        clearTimeout(timer);
+        listeners.delete(changed);
+        if (listeners.size === 0 && this.#listeners.get(taskId) === listeners) this.#listeners.delete(taskId);
+        signal.removeEventListener("abort", aborted);
+      };
+      const changed = () => {
+        done();
+        resolve();
+      };
+      const aborted = () => {
+        done();
+        reject(signal.reason);
+      };
+      const timer = setTimeout(changed, this.#pollIntervalMs);
+      listeners.add(changed);
+      if (signal.aborted) aborted();
+      else signal.addEventListener("abort", aborted, { once: true });
+    });
+  }
+
+  /** Asks a 2025 client an upstream request of the task's run, and hands the answer upstream. */
+  #askUpstream(
+    upstream: UpstreamRequests,
+    request: UpstreamRequest,
+    asker: { taskId: string; ask: AskClient; signal: AbortSignal },
+  ): void {
+    request.asked = true;
+    const meta = (request.params._meta as Record<string, unknown> | undefined) ?? {};
+    const params = {
+      ...request.params,
+      _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: asker.taskId } },
+    };
+    asker.ask(request.method, params).then(
+      (answer) => upstream.answer({ [request.key]: answer }),
+      (error: unknown) => {
+        // A tasks/result that went away leaves the request to the next one; a client that cannot
+        // answer it fails it, and the upstream server gets the error.
+        if (asker.signal.aborted) upstream.release(request.key);
+        else upstream.fail(request.key, error);
+      },
     );
+  }
 }
 
 function isTerminal(status: string): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";
-}
-
-function encode(text: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
-}
-
-function toHex(bytes: Uint8Array): string {
-  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-function fromHex(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let index = 0; index < bytes.length; index++)
-    bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
-  return bytes;
 }

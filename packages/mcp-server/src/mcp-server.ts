@@ -15,6 +15,7 @@ import { type PassThroughRelay, relayOf } from "./pass-through.js";
 import { wrapRequestHandlers } from "./request-hook.js";
 import { registerServedAgentTool } from "./serve-agent-tool.js";
 import { registerGatewayTool } from "./serve-gateway-tool.js";
+import { serveLegacyTasks } from "./serve-legacy-tasks.js";
 import { serveTasks } from "./serve-tasks.js";
 import {
   definitionOf,
@@ -125,13 +126,15 @@ export class MCPServer {
       const definition = definitionOf(tool);
       const runner = agentRunnerOf(tool);
       if (runner) {
-        registerServedAgentTool(server, runner, {
+        const registered = registerServedAgentTool(server, runner, {
           definition,
           era: context.era,
           codec: this.requestState,
           schema: passthroughSchema(definition.inputSchema),
           relay: this.#relay,
         });
+        // 2025-11-25: the tool may be called with `task` (a client without tasks calls it plainly).
+        if (this.#tasks && context.era === "legacy") registered.execution = { taskSupport: "optional" };
       } else {
         registerServedTool(server, tool, definition);
       }
@@ -147,7 +150,10 @@ export class MCPServer {
     for (const resource of options.resources ?? []) registerResource(server, resource);
     for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
     for (const prompt of this.#prompts) registerPrompt(server, prompt);
-    if (this.#tasks && context.era === "modern") serveTasks(server, this.#tasks);
+    if (this.#tasks) {
+      if (context.era === "modern") serveTasks(server, this.#tasks);
+      else serveLegacyTasks(server, this.#tasks);
+    }
     await options.configure?.(server, context);
     if (options.aroundRequest) wrapRequestHandlers(server, options.aroundRequest);
     return server;

@@ -164,15 +164,82 @@ describe.each(ERAS)("a served agent whose MCP connection speaks %s", (upstreamEr
   });
 });
 
-describe("a served agent run as a task", () => {
-  it("refuses its MCP tool's elicitation, saying a task's client is not asked yet", async () => {
+describe.each(ERAS)("a served agent run as a task, its MCP connection speaking %s", (upstreamEra) => {
+  it.each(ERAS)(
+    "forwards its MCP tool's elicitation to the task's %s client and the answer back upstream",
+    async (outerEra) => {
+      const passThrough = createPassThrough();
+      const asking = upstream(upstreamEra, passThrough);
+      closing.push(asking);
+      await asking.connect();
+      const provider = scriptedModel([
+        { toolCalls: [{ id: "c1", name: "ask_name", input: {} }] },
+        { text: "They are called Ada." },
+      ]);
+      const agent = new Agent({ provider, model: "scripted", mcps: [asking] });
+      const server = await serveHTTP(
+        createMCPServer({
+          name: "agents",
+          version: "1.0.0",
+          passThrough,
+          tasks: { pollIntervalMs: 20 },
+          tools: [agentTool(agent, { name: "ask_greeter", description: "Asks the greeter agent" })],
+        }),
+      );
+      closing.push(server);
+      const asked = { elicitation: [] as unknown[], sampling: [] as unknown[] };
+      const seen: string[] = [];
+      const outer = new MCP({
+        transport: "http",
+        url: server.url,
+        protocolVersion: outerEra,
+        handlers: answering(asked),
+        onMessage: ({ direction, message }) => {
+          if ("method" in message) seen.push(`${direction} ${message.method}`);
+        },
+      });
+      closing.push(outer);
+      await outer.connect();
+      // 2026-07-28 clients declare the tasks extension; a 2025-11-25 one asks for a task.
+      expect(
+        await outer.callTool(
+          "ask_greeter",
+          { request: "Who is there?" },
+          { task: outerEra === "2025-11-25" },
+        ),
+      ).toEqual({
+        content: [{ type: "text", text: "They are called Ada." }],
+        isError: false,
+      });
+      if (outerEra === "2026-07-28") {
+        // The upstream request was the task's input request, answered with tasks/update.
+        expect(asked.elicitation).toEqual([NAME_REQUEST]);
+        expect(seen).toContain("out tasks/update");
+      } else {
+        // Sent while the client waited on tasks/result, related to the task.
+        expect(asked.elicitation).toEqual([
+          {
+            ...NAME_REQUEST,
+            _meta: { "io.modelcontextprotocol/related-task": { taskId: expect.any(String) } },
+          },
+        ]);
+        expect(seen.indexOf("in elicitation/create")).toBeGreaterThan(seen.indexOf("out tasks/result"));
+      }
+      // The upstream tool's answer, made from the outer client's, reached the model.
+      expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain("Hello, Ada!");
+    },
+  );
+});
+
+describe.each(ERAS)("a served agent run as a task for a %s client", (outerEra) => {
+  it("forwards its MCP tool's sampling request to the task's client and the answer back upstream", async () => {
     const passThrough = createPassThrough();
-    const asking = upstream("2025-11-25", passThrough);
+    const asking = upstream("2026-07-28", passThrough);
     closing.push(asking);
     await asking.connect();
     const provider = scriptedModel([
-      { toolCalls: [{ id: "c1", name: "ask_name", input: {} }] },
-      { text: "Nobody answered." },
+      { toolCalls: [{ id: "c1", name: "ask_model", input: {} }] },
+      { text: "The capital is Paris." },
     ]);
     const agent = new Agent({ provider, model: "scripted", mcps: [asking] });
     const server = await serveHTTP(
@@ -180,7 +247,7 @@ describe("a served agent run as a task", () => {
         name: "agents",
         version: "1.0.0",
         passThrough,
-        tasks: {},
+        tasks: { pollIntervalMs: 20 },
         tools: [agentTool(agent, { name: "ask_greeter", description: "Asks the greeter agent" })],
       }),
     );
@@ -189,18 +256,72 @@ describe("a served agent run as a task", () => {
     const outer = new MCP({
       transport: "http",
       url: server.url,
-      protocolVersion: "2026-07-28",
+      protocolVersion: outerEra,
       handlers: answering(asked),
     });
     closing.push(outer);
     await outer.connect();
+    expect(
+      await outer.callTool(
+        "ask_greeter",
+        { request: "Capital of France?" },
+        { task: outerEra === "2025-11-25" },
+      ),
+    ).toEqual({ content: [{ type: "text", text: "The capital is Paris." }], isError: false });
+    expect(asked.sampling).toEqual([
+      outerEra === "2026-07-28"
+        ? MODEL_REQUEST
+        : {
+            ...MODEL_REQUEST,
+            _meta: { "io.modelcontextprotocol/related-task": { taskId: expect.any(String) } },
+          },
+    ]);
+    expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain(
+      "The model (outer-model) said: Paris",
+    );
+  });
+});
+
+describe("a served agent run as a task for a 2026-07-28 client without elicitation", () => {
+  it("answers its MCP tool's elicitation with an error naming what the client lacks", async () => {
+    const passThrough = createPassThrough();
+    const asking = upstream("2026-07-28", passThrough);
+    closing.push(asking);
+    await asking.connect();
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "c1", name: "ask_name", input: {} }] },
+      { text: "Nobody could be asked." },
+    ]);
+    const agent = new Agent({ provider, model: "scripted", mcps: [asking] });
+    const server = await serveHTTP(
+      createMCPServer({
+        name: "agents",
+        version: "1.0.0",
+        passThrough,
+        tasks: { pollIntervalMs: 20 },
+        tools: [agentTool(agent, { name: "ask_greeter", description: "Asks the greeter agent" })],
+      }),
+    );
+    closing.push(server);
+    const seen: string[] = [];
+    const outer = new MCP({
+      transport: "http",
+      url: server.url,
+      protocolVersion: "2026-07-28",
+      onMessage: ({ direction, message }) => {
+        if ("result" in message)
+          seen.push(`${direction} ${(message.result as { resultType?: string }).resultType}`);
+      },
+    });
+    closing.push(outer);
+    await outer.connect();
     expect(await outer.callTool("ask_greeter", { request: "Who is there?" })).toEqual({
-      content: [{ type: "text", text: "Nobody answered." }],
+      content: [{ type: "text", text: "Nobody could be asked." }],
       isError: false,
     });
-    expect(asked.elicitation).toEqual([]);
+    expect(seen).toContain("in task");
     expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain(
-      "sent elicitation/create during the task of \\\"ask_greeter\\\": a request from an agent's MCP server is not forwarded to a task's client yet",
+      'asked for elicitation/create during the call to \\"ask_greeter\\", and the client that made the call declared no elicitation capability',
     );
   });
 });

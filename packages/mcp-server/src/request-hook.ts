@@ -1,10 +1,23 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { MCPServedRequest, MCPServerOptions } from "./served-types.js";
 
-type RequestHandler = (
+/** A request handler as the SDK keeps it (after its own wrapping: validation, cache hints). */
+export type SDKRequestHandler = (
   request: { method: string; params?: Record<string, unknown> },
   context: ServerContext,
 ) => Promise<unknown>;
+
+/**
+ * The request handlers of one SDK server instance, by method, where the SDK keeps them. The one
+ * place Junction reaches into the SDK's private state: `@modelcontextprotocol/server` 2.4 has no
+ * public seam to run code around its handlers (its `_wrapHandler` hook is protected, on a `Server`
+ * that `McpServer` constructs itself) or to answer a `tools/call` with something other than the
+ * tool's result (a task); see typescript-sdk#2507. `undefined` if a later SDK keeps them elsewhere.
+ */
+export function sdkRequestHandlers(server: McpServer): Map<string, SDKRequestHandler> | undefined {
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  return handlers instanceof Map ? (handlers as Map<string, SDKRequestHandler>) : undefined;
+}
 
 /**
  * Runs `aroundRequest` around every request handler of one SDK server instance (the SDK has no
@@ -15,8 +28,7 @@ export function wrapRequestHandlers(
   server: McpServer,
   aroundRequest: NonNullable<MCPServerOptions["aroundRequest"]>,
 ): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })
-    ._requestHandlers;
+  const handlers = sdkRequestHandlers(server);
   if (!handlers) return;
   for (const [method, handler] of handlers) {
     handlers.set(method, (request, context) =>

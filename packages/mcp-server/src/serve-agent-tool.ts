@@ -5,6 +5,7 @@ import {
   type InputRequiredResult,
   inputRequired,
   type McpServer,
+  type RegisteredTool,
   type RequestStateCodec,
   type ServerContext,
   type StandardSchemaWithJSON,
@@ -43,9 +44,9 @@ export function registerServedAgentTool(
     schema: StandardSchemaWithJSON;
     relay: PassThroughRelay | undefined;
   },
-): void {
+): RegisteredTool {
   const { definition, era, codec } = parts;
-  server.registerTool(
+  return server.registerTool(
     definition.name,
     {
       ...(definition.title === undefined ? {} : { title: definition.title }),

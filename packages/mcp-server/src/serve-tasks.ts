@@ -6,11 +6,8 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { type AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
-
-type RequestHandler = (
-  request: { params?: Record<string, unknown> },
-  context: ServerContext,
-) => Promise<unknown>;
+import { clientCapabilitiesOf } from "./pass-through.js";
+import { sdkRequestHandlers } from "./request-hook.js";
 
 const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
 
@@ -21,23 +18,15 @@ const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
  * created it only.
  */
 export function serveTasks(server: McpServer, tasks: AgentTasks): void {
-  // The SDK has no hook for a tools/call answered with a task: its own handler (installed when the
-  // first tool was registered) is wrapped, and runs every other call.
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })
-    ._requestHandlers;
-  const callTool = handlers?.get("tools/call");
-  if (!handlers || !callTool) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InternalError,
-      "This version of @modelcontextprotocol/server keeps its request handlers elsewhere: agent tasks cannot be served.",
-    );
-  }
-  handlers.set("tools/call", async (request, context) => {
+  interceptToolCall(server, (request, context) => {
     const name = request.params?.name;
     if (typeof name === "string" && tasks.serves(name) && declaresTasks(context)) {
-      return tasks.start(name, request.params?.arguments ?? {}, ownerOf(context));
+      return tasks.start(name, request.params?.arguments ?? {}, ownerOf(context), {
+        era: "modern",
+        capabilities: clientCapabilitiesOf(server, context),
+      });
     }
-    return callTool(request, context);
+    return undefined;
   });
   server.server.setRequestHandler("tasks/get", taskParams, ({ taskId }, context) =>
     tasks.get(taskId, ownerOf(context)),
@@ -52,6 +41,31 @@ export function serveTasks(server: McpServer, tasks: AgentTasks): void {
   });
 }
 
+/**
+ * Answers some `tools/call` requests before the SDK's own handler does: `intercept` returns the
+ * result, or `undefined` to let the SDK run the call. The SDK has no public hook for a
+ * `tools/call` answered with something other than the tool's result (a task): its handler,
+ * installed when the first tool was registered, is wrapped where the SDK keeps it
+ * (`sdkRequestHandlers`).
+ */
+export function interceptToolCall(
+  server: McpServer,
+  intercept: (
+    request: { params?: Record<string, unknown> },
+    context: ServerContext,
+  ) => Promise<unknown> | undefined,
+): void {
+  const handlers = sdkRequestHandlers(server);
+  const callTool = handlers?.get("tools/call");
+  if (!handlers || !callTool) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      "This version of @modelcontextprotocol/server keeps its request handlers elsewhere: agent tasks cannot be served.",
+    );
+  }
+  handlers.set("tools/call", (request, context) => intercept(request, context) ?? callTool(request, context));
+}
+
 /** Whether the request declared the tasks extension in its `_meta` client capabilities. */
 function declaresTasks(context: ServerContext): boolean {
   const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
@@ -62,6 +76,6 @@ function declaresTasks(context: ServerContext): boolean {
 }
 
 /** Whose a task is: the authenticated client, or one pool without authentication. */
-function ownerOf(context: ServerContext): string {
+export function ownerOf(context: ServerContext): string {
   return context.http?.authInfo?.clientId ?? "";
 }

@@ -59,6 +59,7 @@ const agentScript = join(dirname(fileURLToPath(import.meta.url)), "../test-serve
 describe.each([
   ["2026-07-28", "as a task", ["tasks"]],
   ["2026-07-28", "with input_required", []],
+  ["2025-11-25", "as a task (the approval asked during tasks/result)", ["tasks"]],
   ["2025-11-25", "with an elicitation within the call", []],
 ] as const)("a served agent over stdio (spawned), %s, %s", (protocolVersion, _how, args) => {
   it("asks its approval through the client and answers once accepted", async () => {
@@ -76,13 +77,16 @@ describe.each([
         },
       },
       onMessage: ({ direction, message }) => {
-        if ("result" in message)
-          messages.push(`${direction} ${(message.result as { resultType?: string }).resultType}`);
+        if ("result" in message) {
+          const result = message.result as { resultType?: string; task?: unknown };
+          // A task is `resultType: "task"` on 2026-07-28, `{ task }` on 2025-11-25.
+          messages.push(`${direction} ${result.task === undefined ? result.resultType : "task"}`);
+        }
       },
     });
     open.push(mcp);
     await mcp.connect();
-    const result = await mcp.callTool("ask_keeper", { request: "Open the north door" });
+    const result = await mcp.callTool("ask_keeper", { request: "Open the north door" }, { task: true });
     expect(result).toEqual({ content: [{ type: "text", text: "The north door is open." }], isError: false });
     expect(asked).toEqual([
       'The agent behind "ask_keeper" wants to call the tool "open_vault" with:\n{\n  "door": "north"\n}\n' +

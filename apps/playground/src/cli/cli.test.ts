@@ -4,7 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MCP } from "@junction/mcp-client";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { resolvePackageBin } from "../server/default-servers.js";
 import { Store } from "../server/store.js";
 import { startScriptedChatCompletions, toolResultsIn } from "../testing/scripted-chat-completions.js";
 
@@ -418,3 +420,41 @@ describe("serve on another loopback address", () => {
     expect(await page.text()).toContain('<script src="/assets/app.js"></script>');
   });
 });
+
+// Issue 29: hosts that launch their MCP servers (Claude Code, Cursor) need a stdio entry.
+describe.each(["2025-11-25", "2026-07-28"] as const)(
+  "serve --stdio, called by a %s client",
+  (protocolVersion) => {
+    it("serves the agent and the connected servers' tools on stdin/stdout", async () => {
+      const everything = resolvePackageBin("@modelcontextprotocol/server-everything");
+      const directory = folderWith({
+        everything: { command: process.execPath, args: [everything, "stdio"] },
+      });
+      const stderr: string[] = [];
+      const mcp = new MCP({
+        transport: "stdio",
+        command: process.execPath,
+        args: [cli, "serve", "--stdio", "--dir", directory],
+        env: { PATH: process.env.PATH ?? "", HOME: directory },
+        protocolVersion,
+        onStderr: (chunk) => stderr.push(chunk),
+      });
+      onTestFinished(() => mcp.close());
+      await mcp.connect();
+      expect(mcp.serverInfo).toMatchObject({ name: "junction-playground" });
+      const tools = (await mcp.listServerTools()).map((tool) => tool.name);
+      expect(tools[0]).toBe("ask_playground");
+      expect(tools).toContain("everything_echo");
+      expect(await mcp.callTool("everything_echo", { message: "over stdio" })).toEqual({
+        content: [{ type: "text", text: "Echo: over stdio" }],
+        isError: false,
+      });
+      // The offline model picks the everything server's sum tool (read-only: no approval needed).
+      expect(await mcp.callTool("ask_playground", { request: "add 2 and 3" })).toEqual({
+        content: [{ type: "text", text: 'Done. everything_get-sum returned: "The sum of 2 and 3 is 5".' }],
+        isError: false,
+      });
+      expect(stderr.join("")).toContain("everything: connected\n");
+    }, 60_000);
+  },
+);

@@ -1,0 +1,369 @@
+import { fileURLToPath } from "node:url";
+import { Agent, tool } from "@junction/core";
+import { scriptedModel } from "@junction/core/testing";
+import { MCP, type MCPWireMessage } from "@junction/mcp-client";
+import { Client, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { MCPTaskOptions } from "./agent-tasks.js";
+import { agentTool } from "./agent-tool.js";
+import { createMCPServer } from "./mcp-server.js";
+import { type RunningHTTPServer, serveHTTP } from "./node.js";
+
+// Served agents as 2025-11-25 tasks (task-augmented tools/call, tasks/get, tasks/result,
+// tasks/list, tasks/cancel) over Streamable HTTP sessions, called by Junction's own client and by
+// the official SDK v2 client: an approval inside the run puts the task in input_required and the
+// server asks it as an elicitation related to the task while the client waits on tasks/result.
+
+const running: RunningHTTPServer[] = [];
+const closing: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(closing.splice(0).map((item) => item.close()));
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+const KEY = "a test key that is 32 bytes long!!";
+const RELATED = "io.modelcontextprotocol/related-task";
+const ANY = z.object({}).passthrough();
+
+function vault(runs: string[]) {
+  return tool({
+    name: "open_vault",
+    description: "Opens the vault",
+    schema: z.object({ door: z.string() }),
+    execute: async ({ door }) => {
+      runs.push(door);
+      return `opened ${door}`;
+    },
+  });
+}
+
+/** A keeper agent that wants to open the north door (asking first), then answers. */
+function keeper(runs: string[], answer = "The north door is open.") {
+  // One script for the run's legs: each leg (the request, the resume) gets a fresh agent.
+  const provider = scriptedModel([
+    { toolCalls: [{ id: "c1", name: "open_vault", input: { door: "north" } }] },
+    { text: answer },
+  ]);
+  return () =>
+    new Agent({
+      provider,
+      model: "scripted",
+      tools: [vault(runs)],
+      approval: () => "ask",
+    });
+}
+
+/** Two bearer tokens, two clients: a task is its creator's only. */
+const AUTH = {
+  resource: "http://127.0.0.1/mcp",
+  authorizationServers: ["https://auth.example"],
+  verifyToken: (token: string) =>
+    token === "token-a" || token === "token-b"
+      ? { token, clientId: token.slice(-1), scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
+      : undefined,
+};
+
+async function serveAgent(
+  agent: () => Agent,
+  tasks: MCPTaskOptions = { pollIntervalMs: 20 },
+  http: { auth?: typeof AUTH } = {},
+) {
+  const server = await serveHTTP(
+    createMCPServer({
+      name: "agents",
+      version: "1.0.0",
+      stateKey: KEY,
+      tasks,
+      tools: [agentTool(agent, { name: "ask_keeper", description: "Asks the keeper agent" })],
+    }),
+    http,
+  );
+  running.push(server);
+  return server;
+}
+
+/** The official SDK v2 client on a 2025-11-25 session, answering elicitations with `answer`. */
+async function sdkClient(
+  url: string | Transport,
+  answer?: (request: { params: Record<string, unknown> }) => unknown,
+  token?: string,
+) {
+  const client = new Client(
+    { name: "sdk-v2", version: "1.0.0" },
+    { capabilities: answer ? { elicitation: {} } : {}, versionNegotiation: { mode: "legacy" } },
+  );
+  if (answer) {
+    client.setRequestHandler("elicitation/create", async (request) => answer(request as never) as never);
+  }
+  const requestInit = token ? { headers: { authorization: `Bearer ${token}` } } : undefined;
+  await client.connect(
+    typeof url === "string"
+      ? new StreamableHTTPClientTransport(new URL(url), requestInit ? { requestInit } : {})
+      : url,
+  );
+  closing.push(client);
+  return client;
+}
+
+async function waitForStatus(client: Client, taskId: string, status: string) {
+  for (let polls = 0; polls < 200; polls++) {
+    const task = await client.request({ method: "tasks/get", params: { taskId } } as never, ANY);
+    if ((task as { status?: string }).status === status) return task as Record<string, unknown>;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`task ${taskId} never reached ${status}`);
+}
+
+describe("a served agent as a 2025-11-25 task, with Junction's client", () => {
+  it("is offered as a task, returns one, and the approval comes as a related elicitation during tasks/result", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(keeper(runs));
+    const messages: MCPWireMessage[] = [];
+    const asked: Record<string, unknown>[] = [];
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      protocolVersion: "2025-11-25",
+      onMessage: (message) => messages.push(message),
+      handlers: {
+        elicitation: async (request) => {
+          asked.push(request as never);
+          return { action: "accept", content: {} };
+        },
+      },
+    });
+    closing.push(mcp);
+    await mcp.connect();
+    expect(mcp.capabilities?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    expect((await mcp.listServerTools()).map((t) => [t.name, t.execution])).toEqual([
+      ["ask_keeper", { taskSupport: "optional" }],
+    ]);
+    const result = await mcp.callTool("ask_keeper", { request: "Open the north door" }, { task: true });
+    expect(result).toEqual({ content: [{ type: "text", text: "The north door is open." }], isError: false });
+    expect(runs).toEqual(["north"]);
+    const sent = messages.map(({ direction, message }) =>
+      "method" in message
+        ? `${direction} ${message.method}`
+        : `${direction} ${"result" in message ? "result" : "error"}`,
+    );
+    const call = messages.find(({ message }) => "method" in message && message.method === "tools/call")
+      ?.message as { params: Record<string, unknown> };
+    expect(call.params.task).toEqual({});
+    const created = messages.find(
+      ({ direction, message }) =>
+        direction === "in" && "result" in message && "task" in (message.result as object),
+    )?.message as unknown as { result: { task: Record<string, unknown> } };
+    const taskId = created.result.task.taskId as string;
+    expect(created.result.task).toMatchObject({ status: "working", ttl: 604_800_000, pollInterval: 20 });
+    expect(sent).toContain("out tasks/result");
+    expect(sent.indexOf("in elicitation/create")).toBeGreaterThan(sent.indexOf("out tasks/result"));
+    expect(asked).toEqual([
+      {
+        mode: "form",
+        message:
+          'The agent behind "ask_keeper" wants to call the tool "open_vault" with:\n{\n  "door": "north"\n}\n' +
+          "Accept to run the call, decline to refuse it.",
+        requestedSchema: expect.any(Object),
+        _meta: {
+          "dev.junction/approval": {
+            callId: "c1",
+            tool: "open_vault",
+            argumentsDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+          },
+          [RELATED]: { taskId },
+        },
+      },
+    ]);
+  });
+
+  it("runs the call plainly when the client does not ask for a task", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(keeper(runs));
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      protocolVersion: "2025-11-25",
+      handlers: { elicitation: async () => ({ action: "decline" }) },
+    });
+    closing.push(mcp);
+    await mcp.connect();
+    expect(await mcp.callTool("ask_keeper", { request: "Open the north door" })).toEqual({
+      content: [{ type: "text", text: "The north door is open." }],
+      isError: false,
+    });
+    expect(runs).toEqual([]);
+  });
+});
+
+describe("a served agent as a 2025-11-25 task, with the SDK v2 client", () => {
+  it("creates the task, lists it, and tasks/result blocks through the approval to the CallToolResult", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(keeper(runs));
+    const asked: Record<string, unknown>[] = [];
+    const client = await sdkClient(server.url, (request) => {
+      asked.push(request.params);
+      return { action: "accept", content: {} };
+    });
+    const created = (await client.request(
+      {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request: "Open the north door" }, task: { ttl: 60_000 } },
+      } as never,
+      ANY,
+    )) as { task: Record<string, unknown> };
+    expect(created.task).toMatchObject({ status: "working", ttl: 60_000, pollInterval: 20 });
+    const taskId = created.task.taskId as string;
+    const waiting = await waitForStatus(client, taskId, "input_required");
+    expect(waiting).toMatchObject({
+      taskId,
+      status: "input_required",
+      statusMessage: 'Waiting for a person to approve the call to "open_vault"',
+    });
+    const listed = (await client.request({ method: "tasks/list", params: {} } as never, ANY)) as {
+      tasks: { taskId: string; status: string }[];
+    };
+    expect(listed.tasks.map((task) => [task.taskId, task.status])).toEqual([[taskId, "input_required"]]);
+    const result = await client.request({ method: "tasks/result", params: { taskId } } as never, ANY);
+    expect(result).toEqual({
+      content: [{ type: "text", text: "The north door is open." }],
+      _meta: { [RELATED]: { taskId } },
+    });
+    expect(runs).toEqual(["north"]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?._meta).toMatchObject({ [RELATED]: { taskId } });
+    expect(await client.request({ method: "tasks/get", params: { taskId } } as never, ANY)).toMatchObject({
+      status: "completed",
+    });
+    // An ended task cannot be cancelled (-32602).
+    await expect(
+      client.request({ method: "tasks/cancel", params: { taskId } } as never, ANY),
+    ).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("over stdio: the spawned server's task asks through tasks/result and ends with the agent's answer", async () => {
+    const script = fileURLToPath(new URL("../test-servers/agent-stdio-server.mjs", import.meta.url));
+    const asked: Record<string, unknown>[] = [];
+    const client = await sdkClient(
+      new StdioClientTransport({ command: process.execPath, args: [script, "tasks"] }),
+      (request) => {
+        asked.push(request.params);
+        return { action: "accept", content: {} };
+      },
+    );
+    const created = (await client.request(
+      {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request: "Open it" }, task: {} },
+      } as never,
+      ANY,
+    )) as { task: { taskId: string; status: string } };
+    expect(created.task.status).toBe("working");
+    const { taskId } = created.task;
+    expect(await client.request({ method: "tasks/result", params: { taskId } } as never, ANY)).toEqual({
+      content: [{ type: "text", text: "The north door is open." }],
+      _meta: { [RELATED]: { taskId } },
+    });
+    expect(asked.map((params) => params._meta)).toEqual([expect.objectContaining({ [RELATED]: { taskId } })]);
+  });
+
+  it("a declined approval is a denial the agent is told; the tool never runs", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(keeper(runs, "I may not open it."));
+    const client = await sdkClient(server.url, () => ({ action: "decline", content: { note: "not today" } }));
+    const created = (await client.request(
+      {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request: "Open it" }, task: {} },
+      } as never,
+      ANY,
+    )) as { task: { taskId: string } };
+    const result = await client.request(
+      { method: "tasks/result", params: { taskId: created.task.taskId } } as never,
+      ANY,
+    );
+    expect(result).toEqual({
+      content: [{ type: "text", text: "I may not open it." }],
+      _meta: { [RELATED]: { taskId: created.task.taskId } },
+    });
+    expect(runs).toEqual([]);
+  });
+
+  it("a client that cannot be asked gets an error from tasks/result; the task waits, and cancelling ends it", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(keeper(runs));
+    const client = await sdkClient(server.url);
+    const created = (await client.request(
+      {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request: "Open it" }, task: {} },
+      } as never,
+      ANY,
+    )) as { task: { taskId: string } };
+    const taskId = created.task.taskId;
+    await waitForStatus(client, taskId, "input_required");
+    await expect(
+      client.request({ method: "tasks/result", params: { taskId } } as never, ANY),
+    ).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringContaining(
+        "needs its client's answer to elicitation/create (an approval, or a request of an MCP server the agent uses), and this client declared no elicitation capability at initialize",
+      ),
+    });
+    expect(await client.request({ method: "tasks/get", params: { taskId } } as never, ANY)).toMatchObject({
+      status: "input_required",
+    });
+    expect(await client.request({ method: "tasks/cancel", params: { taskId } } as never, ANY)).toMatchObject({
+      taskId,
+      status: "cancelled",
+    });
+    await expect(
+      client.request({ method: "tasks/result", params: { taskId } } as never, ANY),
+    ).rejects.toMatchObject({ code: -32600 });
+    await expect(
+      client.request({ method: "tasks/get", params: { taskId: "not-a-task" } } as never, ANY),
+    ).rejects.toMatchObject({ code: -32602 });
+    expect(runs).toEqual([]);
+  });
+});
+
+describe("2025-11-25 tasks belong to the client that created them", () => {
+  it("another authenticated client can neither see, answer nor cancel the task", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(keeper(runs), { pollIntervalMs: 20 }, { auth: AUTH });
+    const owner = await sdkClient(server.url, undefined, "token-a");
+    const created = (await owner.request(
+      {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request: "Open it" }, task: {} },
+      } as never,
+      ANY,
+    )) as { task: { taskId: string } };
+    const { taskId } = created.task;
+    await waitForStatus(owner, taskId, "input_required");
+    // The other client would say yes to anything: it is never asked.
+    const asked: unknown[] = [];
+    const other = await sdkClient(
+      server.url,
+      (request) => {
+        asked.push(request);
+        return { action: "accept", content: {} };
+      },
+      "token-b",
+    );
+    for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) {
+      await expect(other.request({ method, params: { taskId } } as never, ANY)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`Unknown task "${taskId}".`),
+      });
+    }
+    expect(await other.request({ method: "tasks/list", params: {} } as never, ANY)).toEqual({ tasks: [] });
+    expect(asked).toEqual([]);
+    expect(runs).toEqual([]);
+    expect(await owner.request({ method: "tasks/get", params: { taskId } } as never, ANY)).toMatchObject({
+      status: "input_required",
+    });
+    await owner.request({ method: "tasks/cancel", params: { taskId } } as never, ANY);
+  });
+});

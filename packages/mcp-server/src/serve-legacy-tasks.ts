@@ -1,0 +1,100 @@
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { z } from "zod";
+import type { AgentTasks, AskClient } from "./agent-tasks.js";
+import { clientCapabilitiesOf } from "./pass-through.js";
+import { interceptToolCall, ownerOf } from "./serve-tasks.js";
+
+const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
+const listParams = { params: z.object({ cursor: z.string().optional() }).passthrough() };
+
+/** Tasks a `tasks/list` page holds. */
+const PAGE_SIZE = 100;
+
+/**
+ * Serves 2025-11-25 tasks on a 2025-era server instance (the SDK v2 keeps the wire types but has
+ * no task runtime): the server declares `capabilities.tasks` (list, cancel, task-augmented
+ * `tools/call`); a `tools/call` of an agent tool with `task` in its params starts the run and
+ * answers with `{ task }` at once; `tasks/get` and `tasks/list` show tasks, `tasks/cancel` aborts
+ * the run, and `tasks/result` waits for the end and gives the `CallToolResult`. While it waits, a
+ * pending approval, or a request of an MCP server the agent uses, is sent to its client as a
+ * request related to the task (`_meta["io.modelcontextprotocol/related-task"]`), as the spec has
+ * it for `input_required`. A task belongs to the client that created it (the authenticated
+ * client, one pool without authentication), as on 2026-07-28.
+ */
+export function serveLegacyTasks(server: McpServer, tasks: AgentTasks): void {
+  server.server.registerCapabilities({
+    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  } as never);
+  interceptToolCall(server, (request, context) => {
+    const name = request.params?.name;
+    const task = request.params?.task;
+    if (typeof name !== "string" || !tasks.serves(name) || typeof task !== "object" || task === null) {
+      return undefined;
+    }
+    const ttl = (task as { ttl?: unknown }).ttl;
+    return tasks
+      .create({
+        tool: name,
+        args: request.params?.arguments ?? {},
+        owner: ownerOf(context),
+        client: { era: "legacy" },
+        ttlMs: typeof ttl === "number" ? ttl : undefined,
+      })
+      .then((record) => ({ task: tasks.legacyView(record) }));
+  });
+  server.server.setRequestHandler("tasks/get", taskParams, async ({ taskId }, context) =>
+    tasks.legacyView(await tasks.current(taskId, ownerOf(context))),
+  );
+  server.server.setRequestHandler("tasks/list", listParams, async ({ cursor }, context) => {
+    const all = await tasks.list(ownerOf(context));
+    const start = cursor === undefined ? 0 : Number(cursor);
+    if (!Number.isInteger(start) || start < 0 || start > all.length) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor "${cursor}".`);
+    }
+    const page = all.slice(start, start + PAGE_SIZE).map((record) => tasks.legacyView(record));
+    const next = start + PAGE_SIZE;
+    return { tasks: page, ...(next < all.length ? { nextCursor: String(next) } : {}) };
+  });
+  server.server.setRequestHandler("tasks/cancel", taskParams, async ({ taskId }, context) => {
+    const owner = ownerOf(context);
+    const record = await tasks.current(taskId, owner);
+    if (record.status === "completed" || record.status === "failed" || record.status === "cancelled") {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Cannot cancel task "${taskId}": it already ended (${tasks.legacyView(record).status}).`,
+      );
+    }
+    return tasks.legacyView(await tasks.cancel(taskId, owner));
+  });
+  server.server.setRequestHandler("tasks/result", taskParams, ({ taskId }, context) =>
+    tasks.result(taskId, ownerOf(context), askThrough(server, context, taskId), context.mcpReq.signal),
+  );
+}
+
+/**
+ * Asks the client of a `tasks/result` request, on that request's stream: an elicitation or a
+ * sampling request it declared at `initialize` it can answer; otherwise an error naming what it
+ * lacks.
+ */
+function askThrough(server: McpServer, context: ServerContext, taskId: string): AskClient {
+  return (method, params) => {
+    const capability = method === "elicitation/create" ? "elicitation" : "sampling";
+    if (clientCapabilitiesOf(server, context)?.[capability] === undefined) {
+      return Promise.reject(
+        new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `The task "${taskId}" needs its client's answer to ${method} (an approval, or a request of an MCP server the agent uses), and this client declared no ${capability} capability at initialize: it cannot be asked. Call tasks/result from a client that declares it, or cancel the task with tasks/cancel.`,
+        ),
+      );
+    }
+    const options = { signal: context.mcpReq.signal };
+    return method === "elicitation/create"
+      ? context.mcpReq.elicitInput(params as never, options)
+      : context.mcpReq.requestSampling(params as never, options);
+  };
+}
