@@ -20,6 +20,7 @@ describe("@junction/core's public API", () => {
       "SEARCH_TOOLS",
       "TOKEN_ESTIMATE",
       "TOOL_RESULT_WINDOW_SHARE",
+      "ToolIndex",
       "agentToolResult",
       "annotationPolicy",
       "approvalSignalFor",
@@ -41,6 +42,8 @@ describe("@junction/core's public API", () => {
       "toolDigest",
       "toolEmbeddingDigest",
       "toolEmbeddingText",
+      "toolSearchFit",
+      "toolSearchResult",
       "verifyRunState",
     ]);
   });

@@ -76,7 +76,17 @@ export {
   toolEmbeddingDigest,
   toolEmbeddingText,
 } from "./tool-search.js";
-export type { ToolSearchOutput } from "./tool-search-tool.js";
+export {
+  type SearchableTool,
+  ToolIndex,
+  type ToolSearchHit,
+  type ToolSourceInfo,
+} from "./tool-search-index.js";
+export {
+  type ToolSearchOutput,
+  toolSearchFit,
+  toolSearchResult,
+} from "./tool-search-tool.js";
 export type { TraceCarrier } from "./trace-carrier.js";
 export type {
   ModelCallInput,

@@ -137,19 +137,16 @@ export function searchToolsTool(parts: {
       parts.minSimilarity !== undefined &&
       result.bestSimilarity !== undefined &&
       result.bestSimilarity >= parts.minSimilarity;
-    const nothingFits = bestRelevance < minRelevance && !fitsBySimilarity;
-    // Nothing fits well: the closest few, when they are close at all, so the model can still
-    // call one from its next step (a right tool worded otherwise than the request) without a
-    // screenful of junk.
-    const loading = !nothingFits
-      ? found
-      : bestRelevance >= minClosestRelevance
-        ? found.slice(0, CLOSEST_TOOLS)
-        : [];
+    const { nothingFits, offered: loading } = toolSearchFit(found, {
+      bestRelevance,
+      fitsBySimilarity,
+      minRelevance,
+      minClosestRelevance,
+    });
     for (const { definition } of loading) parts.loaded.add(definition.name);
     const output: ToolSearchOutput = {
       query: said,
-      results: found.map(resultOf),
+      results: found.map(toolSearchResult),
       loaded: loading.map(({ definition }) => definition.name),
       nothingFits,
     };
@@ -162,7 +159,34 @@ export function searchToolsTool(parts: {
   }
 }
 
-function resultOf(hit: ToolSearchHit): ToolSearchResult {
+/**
+ * Which of a search's hits to offer, and whether nothing fits well: everything found when the best
+ * relevance reaches `minRelevance` (or `fitsBySimilarity`); else the {@link CLOSEST_TOOLS} closest
+ * when the best reaches `minClosestRelevance`, so a right tool worded otherwise than the request
+ * can still be called without a screenful of junk; else nothing. Pure. `bestRelevance` defaults to
+ * the first hit's (pass the lexical ranking's best when the hits are fused with a dense ranking).
+ */
+export function toolSearchFit(
+  found: readonly ToolSearchHit[],
+  options: {
+    bestRelevance?: number;
+    fitsBySimilarity?: boolean;
+    minRelevance?: number;
+    minClosestRelevance?: number;
+  } = {},
+): { nothingFits: boolean; offered: ToolSearchHit[] } {
+  const bestRelevance = options.bestRelevance ?? found[0]?.relevance ?? 0;
+  const nothingFits = bestRelevance < (options.minRelevance ?? MIN_RELEVANCE) && !options.fitsBySimilarity;
+  const offered = !nothingFits
+    ? [...found]
+    : bestRelevance >= (options.minClosestRelevance ?? MIN_CLOSEST_RELEVANCE)
+      ? found.slice(0, CLOSEST_TOOLS)
+      : [];
+  return { nothingFits, offered };
+}
+
+/** A hit as a search reports it: its name, its relevance to two decimals, and that in a word. */
+export function toolSearchResult(hit: ToolSearchHit): ToolSearchResult {
   const score = Math.round(hit.relevance * 100) / 100;
   return { name: hit.definition.name, score, confidence: confidenceOf(score) };
 }

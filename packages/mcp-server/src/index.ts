@@ -17,8 +17,16 @@ export {
   type PassThroughOptions,
 } from "./pass-through.js";
 export type { RateLimitOptions } from "./rate-limit.js";
+export {
+  DEFAULT_GATEWAY_SEARCH_THRESHOLD,
+  GATEWAY_CALL_TOOL,
+  GATEWAY_SEARCH_TOOLS,
+  type GatewaySearchMatch,
+  type GatewaySearchOutput,
+} from "./serve-gateway-search.js";
 export type {
   GatewaySource,
+  GatewayToolSearchOptions,
   MCPGatewayEntry,
   MCPRequestContext,
   MCPServeContext,

@@ -1,4 +1,4 @@
-import { JunctionError } from "@junction/types";
+import { JunctionError, type MCPTool } from "@junction/types";
 import {
   completable,
   createRequestStateCodec,
@@ -14,7 +14,15 @@ import { AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
 import { wrapRequestHandlers } from "./request-hook.js";
 import { registerServedAgentTool } from "./serve-agent-tool.js";
-import { registerGatewayTool } from "./serve-gateway-tool.js";
+import {
+  DEFAULT_GATEWAY_SEARCH_THRESHOLD,
+  GATEWAY_CALL_TOOL,
+  GATEWAY_SEARCH_TOOLS,
+  type GatewaySearchEntry,
+  GatewaySearchIndex,
+  registerGatewaySearch,
+} from "./serve-gateway-search.js";
+import { type GatewayToolParts, gatewayToolHandler, registerGatewayTool } from "./serve-gateway-tool.js";
 import { serveLegacyTasks } from "./serve-legacy-tasks.js";
 import { serveTasks } from "./serve-tasks.js";
 import {
@@ -54,6 +62,8 @@ export class MCPServer {
   readonly #tasks: AgentTasks | undefined;
   /** Forwards upstream elicitation and sampling to the calling client, when `passThrough` is set. */
   readonly #relay: PassThroughRelay | undefined;
+  /** The gateway's search index, built when its tools are first searched over. */
+  readonly #searchIndex = new GatewaySearchIndex();
 
   constructor(options: MCPServerOptions) {
     if (!options || typeof options.name !== "string" || options.name.length === 0) {
@@ -74,6 +84,7 @@ export class MCPServer {
       "resource",
       [...(options.resources ?? []), ...(options.resourceTemplates ?? [])].map((r) => r.name),
     );
+    checkToolSearch(options.toolSearch);
     this.name = options.name;
     this.version = options.version;
     this.#options = options;
@@ -140,8 +151,8 @@ export class MCPServer {
       }
       served.add(tool.name);
     }
-    for (const entry of options.mcps ?? []) {
-      await registerGatewayTools(server, entry, served, {
+    if (options.mcps?.length) {
+      await this.#registerGateway(server, served, {
         relay: this.#relay,
         era: context.era,
         codec: this.requestState,
@@ -157,6 +168,61 @@ export class MCPServer {
     await options.configure?.(server, context);
     if (options.aroundRequest) wrapRequestHandlers(server, options.aroundRequest);
     return server;
+  }
+
+  /**
+   * Re-serves the connections' tools: each under its own name, or, past `toolSearch.threshold`,
+   * behind `search_tools` and `call_tool`.
+   */
+  async #registerGateway(
+    server: McpServer,
+    served: Set<string>,
+    parts: Omit<GatewayToolParts, "call">,
+  ): Promise<void> {
+    const tools: (GatewaySearchEntry & { parts: GatewayToolParts })[] = [];
+    for (const entry of this.#options.mcps ?? []) {
+      for (const upstream of await entry.mcp.listServerTools()) {
+        const definition = gatewayDefinitionOf(entry, upstream);
+        const toolParts: GatewayToolParts = {
+          ...parts,
+          call: (args, work) =>
+            entry.mcp.callTool(upstream.name, args, {
+              signal: work.signal,
+              ...(work.onProgress ? { onProgress: work.onProgress } : {}),
+            }),
+        };
+        tools.push({
+          definition,
+          listed: upstream,
+          ...(entry.prefix ? { source: entry.prefix } : {}),
+          handler: gatewayToolHandler(server, definition, toolParts),
+          parts: toolParts,
+        });
+      }
+    }
+    const local = new Set(served);
+    for (const { definition } of tools) claim(served, definition.name);
+    const search = this.#options.toolSearch;
+    const threshold =
+      search === false ? Number.POSITIVE_INFINITY : (search?.threshold ?? DEFAULT_GATEWAY_SEARCH_THRESHOLD);
+    if (tools.length <= threshold) {
+      for (const tool of tools) registerGatewayTool(server, tool.definition, tool.parts);
+      return;
+    }
+    for (const name of [GATEWAY_SEARCH_TOOLS, GATEWAY_CALL_TOOL]) {
+      if (local.has(name)) {
+        throw new JunctionError(
+          "tool-name-collision",
+          `gateway: a local tool is named "${name}", which the gateway's tool search needs; rename it, or set \`toolSearch: false\`.`,
+        );
+      }
+    }
+    registerGatewaySearch(server, {
+      tools,
+      index: this.#searchIndex.indexFor(tools),
+      maxResults: (search ? search.maxResults : undefined) ?? 5,
+      local,
+    });
   }
 
   /**
@@ -216,41 +282,41 @@ export function gateway(
   return new MCPServer({ name: "junction-gateway", version: "1.0.0", ...options });
 }
 
-async function registerGatewayTools(
-  server: McpServer,
-  entry: MCPGatewayEntry,
-  served: Set<string>,
-  parts: { relay: PassThroughRelay | undefined; era: "legacy" | "modern"; codec: RequestStateCodec },
-) {
-  const tools = await entry.mcp.listServerTools();
-  for (const upstream of tools) {
-    const name = entry.prefix ? `${entry.prefix}_${upstream.name}` : upstream.name;
-    if (served.has(name)) {
+/** An upstream tool as the gateway serves it: `${prefix}_${name}`, with what the server listed kept. */
+function gatewayDefinitionOf(entry: MCPGatewayEntry, upstream: MCPTool): ServedToolDefinition {
+  return {
+    name: entry.prefix ? `${entry.prefix}_${upstream.name}` : upstream.name,
+    description: upstream.description ?? "",
+    inputSchema: upstream.inputSchema as ServedToolDefinition["inputSchema"],
+    ...(upstream.title === undefined ? {} : { title: upstream.title }),
+    ...(upstream.outputSchema ? { outputSchema: upstream.outputSchema as Record<string, unknown> } : {}),
+    ...(upstream.annotations ? { annotations: upstream.annotations } : {}),
+    ...(upstream.icons ? { icons: upstream.icons as ServedToolDefinition["icons"] } : {}),
+    ...(upstream._meta ? { _meta: upstream._meta as Record<string, unknown> } : {}),
+  };
+}
+
+function checkToolSearch(search: MCPServerOptions["toolSearch"]): void {
+  if (search === undefined || search === false) return;
+  for (const key of ["threshold", "maxResults"] as const) {
+    const value = search[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= (key === "threshold" ? 0 : 1))) {
       throw new JunctionError(
-        "tool-name-collision",
-        `gateway: two tools would be served as "${name}"; give the MCP connections different prefixes.`,
+        "invalid-argument",
+        `createMCPServer(): \`toolSearch.${key}\` must be an integer of ${key === "threshold" ? 0 : 1} or more, not ${String(value)}.`,
       );
     }
-    served.add(name);
-    const definition: ServedToolDefinition = {
-      name,
-      description: upstream.description ?? "",
-      inputSchema: upstream.inputSchema as ServedToolDefinition["inputSchema"],
-      ...(upstream.title === undefined ? {} : { title: upstream.title }),
-      ...(upstream.outputSchema ? { outputSchema: upstream.outputSchema as Record<string, unknown> } : {}),
-      ...(upstream.annotations ? { annotations: upstream.annotations } : {}),
-      ...(upstream.icons ? { icons: upstream.icons as ServedToolDefinition["icons"] } : {}),
-      ...(upstream._meta ? { _meta: upstream._meta as Record<string, unknown> } : {}),
-    };
-    registerGatewayTool(server, definition, {
-      ...parts,
-      call: (args, work) =>
-        entry.mcp.callTool(upstream.name, args, {
-          signal: work.signal,
-          ...(work.onProgress ? { onProgress: work.onProgress } : {}),
-        }),
-    });
   }
+}
+
+function claim(served: Set<string>, name: string): void {
+  if (served.has(name)) {
+    throw new JunctionError(
+      "tool-name-collision",
+      `gateway: two tools would be served as "${name}"; give the MCP connections different prefixes.`,
+    );
+  }
+  served.add(name);
 }
 
 function requestContext(raw: ServerContext): MCPRequestContext {

@@ -12,6 +12,20 @@ import type { PassThroughRelay } from "./pass-through.js";
 import { type PassThroughWork, runWithPassThrough } from "./pass-through-call.js";
 import { passthroughSchema, type ServedToolDefinition } from "./serve-tool.js";
 
+/** What a gateway tool's calls are made with. */
+export interface GatewayToolParts {
+  call: (args: Record<string, unknown>, work: PassThroughWork) => Promise<ToolResult>;
+  relay: PassThroughRelay | undefined;
+  era: "legacy" | "modern";
+  codec: RequestStateCodec;
+}
+
+/** The handler of one upstream tool's `tools/call`, shared by its own registration and `call_tool`. */
+export type GatewayToolHandler = (
+  args: unknown,
+  context: ServerContext,
+) => Promise<CallToolResult | InputRequiredResult>;
+
 /**
  * Registers one upstream tool of a gateway: `call` makes the upstream call with the caller's
  * signal and progress. With a pass-through, what the upstream server asks during the call
@@ -21,12 +35,7 @@ import { passthroughSchema, type ServedToolDefinition } from "./serve-tool.js";
 export function registerGatewayTool(
   server: McpServer,
   definition: ServedToolDefinition,
-  parts: {
-    call: (args: Record<string, unknown>, work: PassThroughWork) => Promise<ToolResult>;
-    relay: PassThroughRelay | undefined;
-    era: "legacy" | "modern";
-    codec: RequestStateCodec;
-  },
+  parts: GatewayToolParts,
 ): void {
   server.registerTool(
     definition.name,
@@ -39,22 +48,35 @@ export function registerGatewayTool(
       ...(definition.icons ? { icons: definition.icons } : {}),
       ...(definition._meta ? { _meta: definition._meta } : {}),
     },
-    async (args: unknown, context: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
-      try {
-        const outcome = await runWithPassThrough({
-          relay: parts.relay,
-          server,
-          context,
-          era: parts.era,
-          tool: definition.name,
-          codec: parts.codec,
-          start: (work) => parts.call((args ?? {}) as Record<string, unknown>, work),
-        });
-        return outcome.kind === "done" ? toCallToolResult(outcome.value) : outcome.result;
-      } catch (error) {
-        if (context.mcpReq.signal.aborted) throw error;
-        return toolErrorResult(definition.name, error);
-      }
-    },
+    gatewayToolHandler(server, definition, parts),
   );
+}
+
+/**
+ * How one upstream tool is called: arguments go upstream unchanged (the upstream server validates
+ * them), the caller's signal and progress token reach the upstream call, and with a pass-through
+ * what the upstream server asks reaches the caller. An upstream failure is an `isError` result.
+ */
+export function gatewayToolHandler(
+  server: McpServer,
+  definition: ServedToolDefinition,
+  parts: GatewayToolParts,
+): GatewayToolHandler {
+  return async (args, context) => {
+    try {
+      const outcome = await runWithPassThrough({
+        relay: parts.relay,
+        server,
+        context,
+        era: parts.era,
+        tool: definition.name,
+        codec: parts.codec,
+        start: (work) => parts.call((args ?? {}) as Record<string, unknown>, work),
+      });
+      return outcome.kind === "done" ? toCallToolResult(outcome.value) : outcome.result;
+    } catch (error) {
+      if (context.mcpReq.signal.aborted) throw error;
+      return toolErrorResult(definition.name, error);
+    }
+  };
 }

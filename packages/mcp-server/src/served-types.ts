@@ -87,6 +87,20 @@ export interface GatewaySource {
   ): Promise<ToolResult>;
 }
 
+/** When and how a gateway offers tool search (`MCPServerOptions.toolSearch`). */
+export interface GatewayToolSearchOptions {
+  /**
+   * Past this many re-served tools, the gateway lists `search_tools` and `call_tool` instead.
+   * @default 50
+   */
+  threshold?: number;
+  /**
+   * How many tools a search returns when the caller does not say (`limit`, 1 to 10).
+   * @default 5
+   */
+  maxResults?: number;
+}
+
 /** A request the server is about to handle, as `aroundRequest` sees it. */
 export interface MCPServedRequest {
   /** The JSON-RPC method, such as `tools/call`. */
@@ -130,6 +144,15 @@ export interface MCPServerOptions {
   prompts?: MCPServerPrompt[];
   /** MCP connections whose tools are re-served (a gateway), listed on every `tools/list`. */
   mcps?: MCPGatewayEntry[];
+  /**
+   * Tool search for a large gateway: when the connections (`mcps`) re-serve more tools than
+   * `threshold`, `tools/list` shows `search_tools` and `call_tool` in their place (local tools
+   * stay listed). `search_tools` ranks them with core's index (each match with its name,
+   * description, input schema and confidence); `call_tool` `{ name, arguments }` calls one as a
+   * direct call would. `false`: every tool is listed, however many.
+   * @default `{ threshold: 50, maxResults: 5 }` (`DEFAULT_GATEWAY_SEARCH_THRESHOLD`)
+   */
+  toolSearch?: false | GatewayToolSearchOptions;
   /**
    * Cache hints for the 2026-07-28 revision's cacheable results (`tools/list`, `resources/list`,
    * `server/discover`, ...), by method. Omitted: results say `ttlMs: 0`, `cacheScope: "private"`.
