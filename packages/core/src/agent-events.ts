@@ -202,7 +202,7 @@ export interface AgentStoppedResult extends AgentResultBase {
   pending: PendingToolCall[];
   /**
    * The whole stopped run as versioned JSON. Store it, and continue with
-   * `agent.resume(state, { [callId]: "approve" | "deny" | { deny: reason } })` in this or any
+   * `agent.resume({ state, decisions: { [callId]: "approve" | "deny" | { deny: reason } } })` in this or any
    * other process. (A run on a durable engine's `durability` port waits on the engine instead and
    * stops only when an `approvalTimeoutMs` you set runs out; the engine keeps that run's journal,
    * and it comes without a state.)

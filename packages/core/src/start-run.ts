@@ -5,8 +5,8 @@ import { EventChannel } from "./event-channel.js";
 import { appendMessages, ownMessages, sharedMessages } from "./message-copy.js";
 import { runLoop } from "./run-loop.js";
 import { finalResult, recordRunState } from "./run-result.js";
-import { planResume, type ResumeArguments, type ResumePlan } from "./run-resume.js";
-import type { ResumeDecision, RunState, SourceDescriptor } from "./run-state.js";
+import { planResume, type ResumeCaller, type ResumePlan } from "./run-resume.js";
+import type { RunState, SourceDescriptor } from "./run-state.js";
 import { type RunStateKey, signWith } from "./run-state-signature.js";
 import type { ModelSettings, StepTools, ToolRunner } from "./run-types.js";
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
@@ -31,13 +31,11 @@ export interface RunSpec {
   output: { schema?: OutputSchema | undefined; repairTurns?: number | undefined };
   /** @default in memory (a resumed run's journal, with `resume`) */
   durability?: Durability;
-  /** Continue a run that stopped for approvals: its state (untrusted input) and the decisions. */
-  resume?: {
-    state: unknown;
-    decisions: Record<string, ResumeDecision>;
-    /** How the caller's API names these in errors. @default `agent.resume()`'s */
-    names?: ResumeArguments;
-  };
+  /**
+   * Continue a run that stopped for approvals: the `Resume` value as the caller was given it
+   * (untrusted input, read and checked by `planResume`), and who resumes, for its errors.
+   */
+  resume?: { value: unknown; caller: ResumeCaller };
   /** The keys that sign a stopped run's state and verify a resumed one. */
   keys: RunStateKey[];
   /** @default waits while someone reads the events (or on a durable port), else 0 */
@@ -143,10 +141,7 @@ async function runSpec(
   let warnings: Warning[] = [];
   try {
     if (spec.resume) {
-      plan = await planResume(spec.resume.state, spec.resume.decisions, {
-        keys: spec.keys,
-        ...(spec.resume.names ? { names: spec.resume.names } : {}),
-      });
+      plan = await planResume(spec.resume.value, { keys: spec.keys, caller: spec.resume.caller });
       conversation = ownMessages(plan.state.messages);
       warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
     }
