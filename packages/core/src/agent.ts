@@ -161,6 +161,8 @@ export class Agent<Output = unknown> {
   readonly #registry: ToolRegistry;
   #history: Message[];
   #queue: Promise<unknown> = Promise.resolve();
+  /** Runs started (queued or going) whose `final` has not settled. */
+  #running = 0;
   readonly #warned = new WeakSet<object>();
   readonly #guard: ExfiltrationGuard;
   /** Which calls never ran, and which read private data, for the exfiltration guard. */
@@ -241,9 +243,20 @@ export class Agent<Output = unknown> {
 
   /**
    * Replaces the conversation, for example with one restored from JSON. It is checked first, and
-   * copied: changing `messages` afterwards does not change the Agent's.
+   * copied: changing `messages` afterwards does not change the Agent's. Only between runs: while a
+   * `send()` or `resume()` is queued or going (its `final` has not settled) it throws
+   * `agent-busy`, since the run goes on with the conversation it started from and would replace
+   * yours when it ends. Await the run's `final` (or abort it) first; `final` settles before your
+   * `await` returns, so the next line may set it.
    */
   set messages(messages: Message[]) {
+    if (this.#running > 0) {
+      throw new JunctionError(
+        "agent-busy",
+        "agent.messages cannot be replaced while a run of this Agent is going (a send() or resume() whose `final` has not settled): " +
+          "await its `final` first, or abort it with the `signal` you gave it.",
+      );
+    }
     this.#history = validateMessages(ownMessages(messages));
     this.#reportKey = {};
   }
@@ -315,12 +328,14 @@ export class Agent<Output = unknown> {
       after: this.#queue,
       ...(this.#config.onEvent ? { onEvent: this.#config.onEvent } : {}),
     });
+    this.#running++;
+    const settled = () => {
+      this.#running--;
+    };
     // The queue only orders runs: a failed run is reported through its own handle, and must not
-    // fail the next one. Nor does it keep the last result (and its messages) alive.
-    this.#queue = handle.final.then(
-      () => undefined,
-      () => undefined,
-    );
+    // fail the next one. Nor does it keep the last result (and its messages) alive. Registered
+    // before the caller can await `final`, so the Agent is free again when their `await` returns.
+    this.#queue = handle.final.then(settled, settled);
     return handle;
   }
 
