@@ -236,7 +236,8 @@ export function parseRunState(value: unknown): RunState {
 
 /** The state of a run that stopped for approvals at `step`, from its in-memory journal. */
 export function stoppedRunState(parts: {
-  journal: InMemoryDurability;
+  /** The run's id and the journal entries it holds (an in-memory port's, or those a run on an engine saw). */
+  journal: Pick<InMemoryDurability, "runId" | "journal">;
   step: number;
   pending: PendingToolCall[];
   usageBefore: Usage;

@@ -1,7 +1,8 @@
-import type { Message, ModelProvider, Warning } from "@junction/types";
+import { JunctionError, type Message, type ModelProvider, type Warning } from "@junction/types";
 import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
 import { type Durability, InMemoryDurability } from "./durability.js";
 import { EventChannel } from "./event-channel.js";
+import { JournalRecorder } from "./journal-recorder.js";
 import { appendMessages, ownMessages, sharedMessages } from "./message-copy.js";
 import { runLoop } from "./run-loop.js";
 import { finalResult, recordRunState } from "./run-result.js";
@@ -141,6 +142,15 @@ async function runSpec(
   let warnings: Warning[] = [];
   try {
     if (spec.resume) {
+      if (spec.durability) {
+        // The state's journal is the run's: an engine's port would start a journal of its own,
+        // and run again what the state says finished.
+        throw new JunctionError(
+          "invalid-argument",
+          `${spec.resume.caller.method}: a resumed run goes on in memory from its state's journal; leave out \`durability\` ` +
+            "(a run waiting on an engine is answered through the engine, not resumed).",
+        );
+      }
       plan = await planResume(spec.resume.value, { keys: spec.keys, caller: spec.resume.caller });
       conversation = ownMessages(plan.state.messages);
       warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
@@ -158,8 +168,10 @@ async function runSpec(
   } catch (error) {
     return fail(emit, error as Error);
   }
-  const durability =
-    spec.durability ?? new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
+  // On an engine's port, the entries the run sees are kept too: a stopped run's state carries them.
+  const durability = spec.durability
+    ? new JournalRecorder(spec.durability)
+    : new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
   const described = () => ({
     provider: spec.provider.name,
     model: spec.model,
@@ -212,7 +224,7 @@ async function runSpec(
   const { added: _added, ...loop } = result;
   const unsigned = finalResult(
     { ...loop, messages: sharedMessages(conversation) },
-    { durability, ...described(), messages: conversation },
+    { journal: durability, ...described(), messages: conversation },
   );
   const final = unsigned.state ? { ...unsigned, state: await signWith(unsigned.state, spec.keys) } : unsigned;
   hooks.onResult?.(final);
