@@ -9,7 +9,10 @@ import { finalResult, recordRunState } from "./run-result.js";
 import { planResume, type ResumeCaller, type ResumePlan } from "./run-resume.js";
 import type { RunState, SourceDescriptor } from "./run-state.js";
 import { type RunStateKey, signWith } from "./run-state-signature.js";
-import type { ModelSettings, StepTools, ToolRunner } from "./run-types.js";
+import type { ModelSettings, RunLimits, RunLoopOptions, RunTools } from "./run-types.js";
+
+export type { RunTools };
+
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import type { Tracer } from "./tracing.js";
 
@@ -27,7 +30,7 @@ export interface RunSpec {
    */
   history: Message[];
   tools: RunTools;
-  limits: { maxSteps: number; toolConcurrency: number; maxToolOutputChars?: number };
+  limits: RunLimits;
   settings?: ModelSettings;
   output: { schema?: OutputSchema | undefined; repairTurns?: number | undefined };
   /** @default in memory (a resumed run's journal, with `resume`) */
@@ -46,22 +49,6 @@ export interface RunSpec {
   /** What cut and oversized parts are reported once against. @default the run */
   reportKey?: object;
   hooks?: RunHooks;
-}
-
-/**
- * Where each step's tools come from and who runs the calls; `T` is what a tool is to both (the
- * Agent's registered tools, `stream()`'s definitions), so the runner reads the plan's tools as
- * `prepareStep` gave them.
- */
-export interface RunTools<T = unknown> {
-  prepareStep(
-    step: number,
-    context: { conversation: readonly Message[]; warn: (warning: Warning) => void },
-  ): Promise<StepTools<T>>;
-  /** Omitted: the run stops at the first turn that calls tools and leaves the calls to the caller. */
-  runner?: ToolRunner<T>;
-  /** Tools one request may carry, Junction's own included. */
-  maxTools?: number;
 }
 
 /** What a caller keeps of a run besides its events and result. */
@@ -177,50 +164,18 @@ async function runSpec(
     model: spec.model,
     ...hooks.describe?.(),
   });
-  const result = await runLoop({
-    provider: spec.provider,
-    model: spec.model,
-    ...(spec.system !== undefined ? { system: spec.system } : {}),
-    history: conversation,
-    prepareStep: spec.tools.prepareStep,
-    ...(spec.tools.runner ? { tools: spec.tools.runner } : {}),
-    ...(spec.tools.maxTools !== undefined ? { maxTools: spec.tools.maxTools } : {}),
-    ...spec.limits,
-    ...(spec.settings ? { settings: spec.settings } : {}),
-    ...(spec.signal ? { signal: spec.signal } : {}),
-    ...(spec.tracer ? { tracer: spec.tracer } : {}),
-    durability,
-    firstStep: plan?.state.step ?? 1,
-    ...(plan
-      ? {
-          usageBefore: plan.state.usage,
-          resumeGuard: plan.guard,
-          ...(plan.state.trace ? { resumedFrom: plan.state.trace } : {}),
-        }
-      : {}),
-    ...(warnings.length > 0 ? { warnings } : {}),
-    ...(spec.reportKey ? { reportKey: spec.reportKey } : {}),
-    onCommit: (messages) => {
-      conversation.push(...messages);
-    },
-    ...(hooks.onRunState && durability instanceof InMemoryDurability
-      ? {
-          onCallFinished: recordRunState({
-            durability,
-            keys: spec.keys,
-            onRunState: hooks.onRunState,
-            describe: described,
-          }),
-        }
-      : {}),
-    approvalTimeoutMs: () => {
-      if (spec.approvalTimeoutMs !== undefined) return spec.approvalTimeoutMs;
-      // A durable engine's signals come from outside; in process, only a reader can answer.
-      return spec.durability || channel.listening() ? undefined : 0;
-    },
-    ...(output ? { output } : {}),
-    emit,
-  });
+  const result = await runLoop(
+    loopOptions(spec, {
+      conversation,
+      durability,
+      plan,
+      warnings,
+      output,
+      emit,
+      listening: channel.listening,
+      described,
+    }),
+  );
   const { added: _added, ...loop } = result;
   const unsigned = finalResult(
     { ...loop, messages: sharedMessages(conversation) },
@@ -230,6 +185,74 @@ async function runSpec(
   hooks.onResult?.(final);
   // The caller keeps the state it was given; the user gets a copy of their own.
   return final.state ? { ...final, state: structuredClone(final.state) } : final;
+}
+
+/** What the loop is given for `spec`: its values grouped, the run's conversation and journal, the resume plan's start. */
+function loopOptions(
+  spec: RunSpec,
+  run: {
+    conversation: Message[];
+    durability: Durability;
+    plan: ResumePlan | undefined;
+    warnings: Warning[];
+    output: StructuredOutput | undefined;
+    emit: (event: AgentEvent) => void;
+    listening: () => boolean;
+    described: Parameters<typeof recordRunState>[0]["describe"];
+  },
+): RunLoopOptions {
+  const { conversation, durability, plan, warnings } = run;
+  const onRunState = spec.hooks?.onRunState;
+  return {
+    model: {
+      provider: spec.provider,
+      model: spec.model,
+      ...(spec.system !== undefined ? { system: spec.system } : {}),
+      ...(spec.settings ? { settings: spec.settings } : {}),
+    },
+    history: conversation,
+    tools: spec.tools,
+    limits: spec.limits,
+    journal: {
+      durability,
+      approvalTimeoutMs: () => {
+        if (spec.approvalTimeoutMs !== undefined) return spec.approvalTimeoutMs;
+        // A durable engine's signals come from outside; in process, only a reader can answer.
+        return spec.durability || run.listening() ? undefined : 0;
+      },
+      ...(onRunState && durability instanceof InMemoryDurability
+        ? {
+            onCallFinished: recordRunState({
+              durability,
+              keys: spec.keys,
+              onRunState,
+              describe: run.described,
+            }),
+          }
+        : {}),
+    },
+    ...(plan
+      ? {
+          resumed: {
+            firstStep: plan.state.step,
+            usageBefore: plan.state.usage,
+            guard: plan.guard,
+            warnings,
+            ...(plan.state.trace ? { trace: plan.state.trace } : {}),
+          },
+        }
+      : {}),
+    ...(run.output ? { output: run.output } : {}),
+    sink: {
+      emit: run.emit,
+      onCommit: (messages) => {
+        conversation.push(...messages);
+      },
+      ...(spec.tracer ? { tracer: spec.tracer } : {}),
+      ...(spec.reportKey ? { reportKey: spec.reportKey } : {}),
+    },
+    ...(spec.signal ? { signal: spec.signal } : {}),
+  };
 }
 
 /** Reports `error` on the run's events and throws it. */
