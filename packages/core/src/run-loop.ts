@@ -53,73 +53,15 @@ type StepOutcome =
 export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
   const warnings: Warning[] = [];
   const run = openRun(given, warnings);
-  const { options, controller, spans } = run;
+  const { options, controller } = run;
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
-  const steps: Step[] = [];
-  let usage = run.usageBeforeStep;
   for (const warning of options.resumed?.warnings ?? []) run.warn(warning);
   try {
-    let finishReason: AgentFinishReason = "stop";
-    let interruption: RunLoopResult["interruption"];
-    let pending: PendingToolCall[] | undefined;
-    let output: { value: unknown } | undefined;
-    for (let stepNumber = options.resumed?.firstStep ?? 1; ; stepNumber++) {
-      throwIfAborted(controller.signal);
-      run.usageBeforeStep = usage;
-      const outcome = await runStep(run, stepNumber);
-      if (outcome.kind === "interrupted") {
-        interruption = { step: stepNumber, usageBefore: usage };
-        usage = addUsage(usage, outcome.usage);
-        pending = outcome.pending;
-        finishReason = "approval-required";
-        break;
-      }
-      const { step } = outcome;
-      steps.push(step);
-      usage = addUsage(usage, step.usage);
-      options.sink.emit({
-        type: "step-end",
-        step: stepNumber,
-        usage: step.usage,
-        ...(outcome.request ? { request: outcome.request } : {}),
-      });
-      finishReason = step.finishReason;
-      if (options.output) {
-        const verdict = options.output.afterStep(step);
-        if (verdict.kind === "done") {
-          output = { value: verdict.output };
-          finishReason = "stop";
-          break;
-        }
-        if (verdict.kind === "repair") {
-          commit(run, [verdict.message]);
-          continue;
-        }
-      }
-      if (step.toolCalls.length === 0 || !options.tools.runner) break;
-      if (stepNumber >= options.limits.maxSteps) {
-        finishReason = "max-steps";
-        run.warn({
-          code: "max-steps-reached",
-          message: `The run stopped after ${options.limits.maxSteps} steps (maxSteps) while the model was still calling tools.`,
-        });
-        break;
-      }
-    }
-    options.sink.emit({ type: "finish", reason: finishReason, usage });
-    return {
-      text: steps.at(-1)?.text ?? "",
-      added: run.added,
-      steps,
-      usage,
-      warnings,
-      finishReason,
-      ...(pending ? { pending } : {}),
-      ...(output ? { output: output.value } : {}),
-      ...(interruption ? { interruption, ...traceOfRun(options, spans) } : {}),
-    };
+    const result = await runSteps(run, warnings);
+    options.sink.emit({ type: "finish", reason: result.finishReason, usage: result.usage });
+    return result;
   } catch (caught) {
     const error =
       controller.signal.aborted && !isFailure(caught) ? abortError(controller.signal) : toError(caught);
@@ -129,6 +71,77 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** The run's steps, one after another, to how the run ended: its result (the `finish` event is the caller's). */
+async function runSteps(run: Run, warnings: Warning[]): Promise<RunLoopResult> {
+  const { options } = run;
+  const steps: Step[] = [];
+  let usage = run.usageBeforeStep;
+  for (let stepNumber = options.resumed?.firstStep ?? 1; ; stepNumber++) {
+    throwIfAborted(run.controller.signal);
+    run.usageBeforeStep = usage;
+    const outcome = await runStep(run, stepNumber);
+    const ran = { text: steps.at(-1)?.text ?? "", added: run.added, steps, warnings };
+    if (outcome.kind === "interrupted") {
+      return {
+        ...ran,
+        usage: addUsage(usage, outcome.usage),
+        finishReason: "approval-required",
+        pending: outcome.pending,
+        interruption: { step: stepNumber, usageBefore: usage },
+        ...traceOfRun(options, run.spans),
+      };
+    }
+    const { step } = outcome;
+    steps.push(step);
+    usage = addUsage(usage, step.usage);
+    options.sink.emit({
+      type: "step-end",
+      step: stepNumber,
+      usage: step.usage,
+      ...(outcome.request ? { request: outcome.request } : {}),
+    });
+    const next = afterStep(run, step, stepNumber);
+    if (next.kind === "end") {
+      return {
+        ...ran,
+        text: step.text,
+        usage,
+        finishReason: next.finishReason,
+        ...(next.output ? { output: next.output.value } : {}),
+      };
+    }
+  }
+}
+
+/**
+ * What follows a finished step: another step (the tools' results, or a request to repair the
+ * structured answer, go back to the model), or the end of the run and why it ended.
+ */
+function afterStep(
+  run: Run,
+  step: Step,
+  stepNumber: number,
+): { kind: "next" } | { kind: "end"; finishReason: AgentFinishReason; output?: { value: unknown } } {
+  const { options } = run;
+  if (options.output) {
+    const verdict = options.output.afterStep(step);
+    if (verdict.kind === "done")
+      return { kind: "end", finishReason: "stop", output: { value: verdict.output } };
+    if (verdict.kind === "repair") {
+      commit(run, [verdict.message]);
+      return { kind: "next" };
+    }
+  }
+  if (step.toolCalls.length === 0 || !options.tools.runner)
+    return { kind: "end", finishReason: step.finishReason };
+  if (stepNumber < options.limits.maxSteps) return { kind: "next" };
+  run.warn({
+    code: "max-steps-reached",
+    message: `The run stopped after ${options.limits.maxSteps} steps (maxSteps) while the model was still calling tools.`,
+  });
+  return { kind: "end", finishReason: "max-steps" };
 }
 
 /**
