@@ -123,28 +123,10 @@ async function runSpec(
 ): Promise<AgentResult> {
   const { emit } = channel;
   const hooks = spec.hooks ?? {};
-  let plan: ResumePlan | undefined;
+  let opened: Awaited<ReturnType<typeof openConversation>>;
   let output: StructuredOutput | undefined;
-  let conversation = spec.history;
-  let warnings: Warning[] = [];
   try {
-    if (spec.resume) {
-      if (spec.durability) {
-        // The state's journal is the run's: an engine's port would start a journal of its own,
-        // and run again what the state says finished.
-        throw new JunctionError(
-          "invalid-argument",
-          `${spec.resume.caller.method}: a resumed run goes on in memory from its state's journal; leave out \`durability\` ` +
-            "(a run waiting on an engine is answered through the engine, not resumed).",
-        );
-      }
-      plan = await planResume(spec.resume.value, { keys: spec.keys, caller: spec.resume.caller });
-      conversation = ownMessages(plan.state.messages);
-      warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
-    }
-    // The run's own array from here on, grown as the run commits (only what is new is copied for the result).
-    conversation = appendMessages(conversation, []);
-    hooks.onConversation?.(conversation);
+    opened = await openConversation(spec);
     output = structuredOutputFor({
       schema: spec.output.schema,
       repairTurns: spec.output.repairTurns,
@@ -155,6 +137,7 @@ async function runSpec(
   } catch (error) {
     return fail(emit, error as Error);
   }
+  const { plan, conversation, warnings } = opened;
   // On an engine's port, the entries the run sees are kept too: a stopped run's state carries them.
   const durability = spec.durability
     ? new JournalRecorder(spec.durability)
@@ -185,6 +168,35 @@ async function runSpec(
   hooks.onResult?.(final);
   // The caller keeps the state it was given; the user gets a copy of their own.
   return final.state ? { ...final, state: structuredClone(final.state) } : final;
+}
+
+/**
+ * The run's conversation, its own array (grown as the run commits; only what is new is copied
+ * for the result): the spec's history, or a resumed state's, read and checked (`planResume`),
+ * with the warnings about it the caller keeps (`onResume`).
+ */
+async function openConversation(
+  spec: RunSpec,
+): Promise<{ plan: ResumePlan | undefined; conversation: Message[]; warnings: Warning[] }> {
+  const hooks = spec.hooks ?? {};
+  let plan: ResumePlan | undefined;
+  let warnings: Warning[] = [];
+  if (spec.resume) {
+    if (spec.durability) {
+      // The state's journal is the run's: an engine's port would start a journal of its own,
+      // and run again what the state says finished.
+      throw new JunctionError(
+        "invalid-argument",
+        `${spec.resume.caller.method}: a resumed run goes on in memory from its state's journal; leave out \`durability\` ` +
+          "(a run waiting on an engine is answered through the engine, not resumed).",
+      );
+    }
+    plan = await planResume(spec.resume.value, { keys: spec.keys, caller: spec.resume.caller });
+    warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
+  }
+  const conversation = appendMessages(plan ? ownMessages(plan.state.messages) : spec.history, []);
+  hooks.onConversation?.(conversation);
+  return { plan, conversation, warnings };
 }
 
 /** What the loop is given for `spec`: its values grouped, the run's conversation and journal, the resume plan's start. */
