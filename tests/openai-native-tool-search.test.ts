@@ -198,8 +198,10 @@ describe("OpenAI native tool search (hosted, with namespaces)", () => {
     const before = fake.requests.length;
 
     const resumed = agentFor(fake, mcps, { approval });
-    const result = await resumed.resume(JSON.parse(JSON.stringify(stopped.state)), { call_echo_1: "approve" })
-      .final;
+    const result = await resumed.resume({
+      state: JSON.parse(JSON.stringify(stopped.state)),
+      decisions: { call_echo_1: "approve" },
+    }).final;
     resumed.close();
 
     expect(result.text).toBe("It said hi.");

@@ -203,10 +203,13 @@ export interface AgentStoppedResult extends AgentResultBase {
   pending: PendingToolCall[];
   /**
    * The whole stopped run as versioned JSON. Store it, and continue with
-   * `agent.resume(state, { [callId]: "approve" | "deny" | { deny: reason } })` in this or any
-   * other process. (A run on a durable engine's `durability` port waits on the engine instead and
-   * stops only when an `approvalTimeoutMs` you set runs out; the engine keeps that run's journal,
-   * and it comes without a state.)
+   * `agent.resume({ state, decisions: { [callId]: "approve" | "deny" | { deny: reason } } })` in
+   * this or any other process. Every stopped run has one: a run on a durable engine's
+   * `durability` port waits on the engine instead and stops only when an `approvalTimeoutMs` you
+   * set runs out; its run on the engine ends there (an answer sent to the engine afterwards is
+   * not read), and its state holds what the engine journaled for the stopped step, so resuming
+   * it runs no finished call and asks the model nothing again. Resume it without `durability`
+   * (in memory); its calls keep the engine run's idempotency keys.
    */
   state: RunState;
 }

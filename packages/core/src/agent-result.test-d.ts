@@ -29,7 +29,8 @@ export async function viaAgent(agent: Agent<{ city: string }>): Promise<void> {
   const first = await agent.send("Weather in Paris?").final;
   read(first);
   if (first.finishReason !== "approval-required") return;
-  const again = await agent.resume(first.state, { [first.pending[0]!.id]: "approve" }).final;
+  const again = await agent.resume({ state: first.state, decisions: { [first.pending[0]!.id]: "approve" } })
+    .final;
   read(again);
   // @ts-expect-error: without narrowing, `state` may be undefined.
   const unnarrowed: RunState = again.state;

@@ -68,7 +68,7 @@ async function resume(state: unknown, decisions: Record<string, "approve">) {
   const provider = scriptedModel([{ text: "Done." }]);
   const agent = new Agent({ provider, model: "m", tools: tools(runs), approval: annotationPolicy() });
   const events: AgentEvent[] = [];
-  const handle = agent.resume(state, decisions);
+  const handle = agent.resume({ state, decisions });
   for await (const event of handle) events.push(event);
   const final = await handle.final;
   return { runs, final, events, provider };
@@ -125,7 +125,7 @@ describe("resume re-decides every unfinished call, never trusts a stored verdict
       approval: annotationPolicy(),
     });
     // Only `final` is read: nobody is there to answer in process.
-    const final = await agent.resume(state, {}).final;
+    const final = await agent.resume({ state }).final;
     // Not approved by anyone: it stops again, the stored `run` is not taken as given.
     expect(runs).toEqual([]);
     expect(final.finishReason).toBe("approval-required");
@@ -142,7 +142,7 @@ describe("resume re-decides every unfinished call, never trusts a stored verdict
       tools: tools(runs),
       approval: annotationPolicy(),
     });
-    const final = await agent.resume(state, { write: "approve" }).final;
+    const final = await agent.resume({ state, decisions: { write: "approve" } }).final;
     expect(runs).toEqual([]);
     expect(final.warnings).toEqual([
       {
@@ -220,7 +220,7 @@ describe("a signed run state (runStateKey)", () => {
     let final: AgentResult | undefined;
     let error: JunctionError | undefined;
     try {
-      final = await agent.resume(state, { write: "approve" }).final;
+      final = await agent.resume({ state, decisions: { write: "approve" } }).final;
     } catch (caught) {
       error = caught as JunctionError;
     }
@@ -287,7 +287,7 @@ describe("a signed run state (runStateKey)", () => {
       approval: annotationPolicy(),
       runStateKey: [key, { id: "old", secret: new TextEncoder().encode("older") }],
     });
-    const final = await agent.resume(state, { write: "approve" }).final;
+    const final = await agent.resume({ state, decisions: { write: "approve" } }).final;
     expect(runs.map((run) => run.name)).toEqual(["write_file"]);
     expect(final.finishReason).toBe("approval-required");
     expect(final.state?.signature?.keyId).toBe("k1");
@@ -304,7 +304,7 @@ describe("a signed run state (runStateKey)", () => {
     };
     expect(final?.warnings).toEqual([unverified]);
     // Once per Agent.
-    const second = await agent.resume(await signedState(), { write: "approve" }).final;
+    const second = await agent.resume({ state: await signedState(), decisions: { write: "approve" } }).final;
     expect(second.warnings).toEqual([]);
   });
 

@@ -1,6 +1,14 @@
 import { JunctionError, type Tool } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { Agent, type AgentEvent, annotationPolicy, argumentsDigest, type RunState } from "./index.js";
+import {
+  Agent,
+  type AgentEvent,
+  type AgentHandle,
+  annotationPolicy,
+  argumentsDigest,
+  type Resume,
+  type RunState,
+} from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 
 /** A tool that counts its runs; `readOnly` tools run unasked under annotationPolicy(). */
@@ -106,7 +114,7 @@ describe("runs that stop for approvals (approval-required) and resume", () => {
     const later: string[] = [];
     const { agent, provider } = resumedAgent(later, [{ text: "Tidied." }]);
     const events: AgentEvent[] = [];
-    const handle = agent.resume(state, { write: "approve" });
+    const handle = agent.resume({ state, decisions: { write: "approve" } });
     for await (const event of handle) events.push(event);
     const result = await handle.final;
     expect(result.finishReason).toBe("stop");
@@ -132,7 +140,7 @@ describe("runs that stop for approvals (approval-required) and resume", () => {
     const runs: string[] = [];
     const { state } = await stoppedRun(runs);
     const { agent, provider } = resumedAgent(runs, [{ text: "Left alone." }]);
-    await agent.resume(state, { write: { deny: "no" } }).final;
+    await agent.resume({ state, decisions: { write: { deny: "no" } } }).final;
     expect(runs).toEqual(["read_file"]);
     expect(lastToolResults(provider.requests[0]!.messages)[1]).toEqual([
       "write",
@@ -152,7 +160,7 @@ describe("runs that stop for approvals (approval-required) and resume", () => {
     const runs: string[] = [];
     const { state } = await stoppedRun(runs);
     const { agent, provider } = resumedAgent(runs, []);
-    const again = await agent.resume(state, {}).final;
+    const again = await agent.resume({ state }).final;
     expect(again.finishReason).toBe("approval-required");
     expect(again.pending?.map((call) => call.id)).toEqual(["write"]);
     expect(again.state?.runId).toBe(state.runId);
@@ -208,7 +216,10 @@ describe("runs that stop for approvals (approval-required) and resume", () => {
     const stopped = await handle.final;
     expect(stopped.finishReason).toBe("approval-required");
     expect(stopped.pending?.map((call) => call.id)).toEqual(["write"]);
-    const resumed = agent.resume(stopped.state, { write: "approve" }, { approvalTimeoutMs: 0 });
+    const resumed = agent.resume(
+      { state: stopped.state, decisions: { write: "approve" } },
+      { approvalTimeoutMs: 0 },
+    );
     for await (const _event of resumed) {
       // read, as a server reporting progress does
     }
@@ -240,7 +251,7 @@ describe("resume fails closed", () => {
     const runs: string[] = [];
     const { agent, provider } = resumedAgent(runs, [{ text: "after" }], tools);
     const events: AgentEvent[] = [];
-    const handle = agent.resume(state, { write: "approve" });
+    const handle = agent.resume({ state, decisions: { write: "approve" } });
     for await (const event of handle) events.push(event);
     await handle.final;
     const warnings = events.flatMap((event) => (event.type === "warning" ? [event.warning] : []));
@@ -316,7 +327,9 @@ describe("resume fails closed", () => {
     const { state } = await stoppedRun([]);
     const { agent } = resumedAgent([], []);
     const refusal = async (value: unknown, decisions = {}) => {
-      const error = await agent.resume(value, decisions).final.catch((caught: unknown) => caught);
+      const error = await agent
+        .resume({ state: value, decisions: decisions })
+        .final.catch((caught: unknown) => caught);
       expect(JunctionError.isInstance(error)).toBe(true);
       return error as JunctionError;
     };
@@ -340,16 +353,54 @@ describe("resume fails closed", () => {
 describe("resume() arguments a newcomer gets wrong (issue 26)", () => {
   const howToPass =
     'pass the `state` of a result whose finishReason is "approval-required" (`result.state`), as the object or parsed back from its JSON, ' +
-    'for example agent.resume(result.state, { [result.pending[0].id]: "approve" }).';
+    'for example agent.resume({ state: result.state, decisions: { [result.pending[0].id]: "approve" } }).';
 
   async function refusal(value: unknown, decisions?: unknown): Promise<JunctionError> {
     const { agent } = resumedAgent([], []);
     const error = await agent
-      .resume(value, decisions as Record<string, "approve">)
+      .resume({ state: value, decisions: decisions as Record<string, "approve"> })
       .final.catch((caught: unknown) => caught);
     expect(JunctionError.isInstance(error)).toBe(true);
     return error as JunctionError;
   }
+
+  it("the former two-argument form resume(state, decisions) is refused with the form to write, and nothing runs", async () => {
+    const runs: string[] = [];
+    const { state } = await stoppedRun([]);
+    const { agent, provider } = resumedAgent(runs, [{ text: "Tidied." }]);
+    const expected =
+      "resume(): `resume` is a run state itself; it takes one value, { state, decisions } " +
+      "(agent.resume(state, decisions) is now agent.resume({ state, decisions })): " +
+      'for example agent.resume({ state: result.state, decisions: { [result.pending[0].id]: "approve" } }).';
+    const legacy = agent.resume as unknown as (state: unknown, decisions: unknown) => AgentHandle;
+    for (const given of [state, JSON.stringify(state)]) {
+      const error = await legacy
+        .call(agent, given, { write: "approve" })
+        .final.catch((caught: unknown) => caught);
+      expect(JunctionError.isInstance(error)).toBe(true);
+      expect((error as JunctionError).code).toBe("invalid-argument");
+      expect((error as JunctionError).message).toBe(expected);
+    }
+    expect(runs).toEqual([]);
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it("no Resume value at all, or a whole result as the value, names `resume` and says what to pass", async () => {
+    const { result } = await stoppedRun([]);
+    const { agent } = resumedAgent([], []);
+    const refused = async (value: unknown) =>
+      (await agent.resume(value as Resume).final.catch((caught: unknown) => caught)) as JunctionError;
+    const nothing = await refused(undefined);
+    expect(nothing.code).toBe("run-state-invalid");
+    expect(nothing.message).toBe(
+      'resume(): `resume` is undefined; pass { state, decisions }, for example agent.resume({ state: result.state, decisions: { [result.pending[0].id]: "approve" } }).',
+    );
+    const whole = await refused(result);
+    expect(whole.code).toBe("run-state-invalid");
+    expect(whole.message).toBe(
+      "resume(): `resume` is a whole run result, not its state; pass `result.state`.",
+    );
+  });
 
   it("a missing state names the argument and says what to pass", async () => {
     for (const [value, described] of [
@@ -359,7 +410,7 @@ describe("resume() arguments a newcomer gets wrong (issue 26)", () => {
     ] as const) {
       const error = await refusal(value);
       expect(error.code).toBe("run-state-invalid");
-      expect(error.message).toBe(`resume(): the first argument, \`state\`, is ${described}; ${howToPass}`);
+      expect(error.message).toBe(`resume(): \`resume.state\` is ${described}; ${howToPass}`);
     }
   });
 
@@ -368,18 +419,18 @@ describe("resume() arguments a newcomer gets wrong (issue 26)", () => {
     const error = await refusal(result);
     expect(error.code).toBe("run-state-invalid");
     expect(error.message).toBe(
-      "resume(): the first argument, `state`, is a whole run result, not its state; pass `result.state`.",
+      "resume(): `resume.state` is a whole run result, not its state; pass `result.state`.",
     );
     const ended = await refusal({ ...result, finishReason: "stop" });
     expect(ended.message).toBe(
-      'resume(): the first argument, `state`, is the result of a run that ended (finishReason "stop"): only a run that stopped with "approval-required" has a `state` to resume.',
+      'resume(): `resume.state` is the result of a run that ended (finishReason "stop"): only a run that stopped with "approval-required" has a `state` to resume.',
     );
   });
 
   it("decisions of the wrong shape name the argument, the pending calls and what a decision looks like", async () => {
     const { state } = await stoppedRun([]);
     const expected = (described: string) =>
-      `resume(): the second argument, \`decisions\`, is ${described}; pass an object with a decision per pending call id, ` +
+      `resume(): \`resume.decisions\` is ${described}; pass an object with a decision per pending call id, ` +
       'for example { "write": "approve" } (a decision is "approve", "deny" or { deny: "reason" }; the pending calls are "write").';
     for (const [decisions, described] of [
       [null, "null"],

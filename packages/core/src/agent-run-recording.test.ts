@@ -46,8 +46,7 @@ describe("finished work is recorded as it finishes (onRunState)", () => {
     });
     const failed = await approving
       .resume(
-        JSON.parse(JSON.stringify(stopped)),
-        { del: "approve" },
+        { state: JSON.parse(JSON.stringify(stopped)), decisions: { del: "approve" } },
         {
           onRunState: (state) => {
             recorded.push(JSON.parse(JSON.stringify(state)));
@@ -69,7 +68,7 @@ describe("finished work is recorded as it finishes (onRunState)", () => {
       tools: [deleteTool(runs)],
       approval: annotationPolicy(),
     });
-    const done = await retry.resume(saved, {}).final;
+    const done = await retry.resume({ state: saved }).final;
     expect(done.text).toBe("Deleted.");
     expect(runs).toEqual(["/tmp/x"]);
   });

@@ -265,7 +265,7 @@ describe("deferred tools and tool search (client side)", () => {
       model: "m",
       tools: manyTools(runs),
       approval: annotationPolicy(),
-    }).resume(state, { d1: "approve" }).final;
+    }).resume({ state, decisions: { d1: "approve" } }).final;
     expect(resumed.text).toBe("Deleted.");
     expect(runs).toEqual(["delete_file"]);
     expect(names(second.requests[0]!)).toEqual(["delete_file", "search_tools"]);

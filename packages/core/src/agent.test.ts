@@ -146,6 +146,56 @@ describe("Agent: the loop", () => {
     }).toThrow(/message 0: unknown role "system"/);
   });
 
+  it("agent.messages cannot be replaced while a run is going (agent-busy); the run's conversation stands, and it can be replaced after", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = tool({
+      name: "slow",
+      description: "Waits",
+      schema: z.object({}),
+      execute: async () => {
+        await gate;
+        return "done";
+      },
+    });
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "s1", name: "slow", input: {} }] },
+      { text: "finished" },
+    ]);
+    const agent = new Agent({ provider, model: "m", tools: [slow] });
+    const replacement = [{ role: "user" as const, content: "something else" }];
+    const handle = agent.send("go");
+    // Queued and not started yet counts as going: the run would read the conversation later.
+    expect(() => {
+      agent.messages = replacement;
+    }).toThrow(
+      expect.objectContaining({
+        code: "agent-busy",
+        message:
+          "agent.messages cannot be replaced while a run of this Agent is going (a send() or resume() whose `final` has not settled): " +
+          "await its `final` first, or abort it with the `signal` you gave it.",
+      }),
+    );
+    for await (const event of handle) if (event.type === "tool-call") break;
+    expect(() => {
+      agent.messages = replacement;
+    }).toThrow(expect.objectContaining({ code: "agent-busy" }));
+    release();
+    const result = await handle.final;
+    expect(agent.messages).toEqual([
+      { role: "user", content: "go" },
+      { role: "assistant", content: [{ type: "tool-call", id: "s1", name: "slow", input: {} }] },
+      { role: "tool", content: [expect.objectContaining({ toolCallId: "s1", toolName: "slow" })] },
+      { role: "assistant", content: [{ type: "text", text: "finished" }] },
+    ]);
+    expect(agent.messages).toEqual(result.messages);
+    // Settled (in the same turn as `await final`): it can be replaced.
+    agent.messages = replacement;
+    expect(agent.messages).toEqual(replacement);
+  });
+
   it("stops at maxSteps with a clear finish reason and warning", async () => {
     const provider = scriptedModel([
       { toolCalls: [{ id: "c1", name: "add", input: { a: 1, b: 1 } }] },

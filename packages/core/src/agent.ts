@@ -19,7 +19,8 @@ import {
 } from "./exfiltration-guard.js";
 import { mutableMessages, ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
-import { closeRunState, type ResumeDecision, type RunState } from "./run-state.js";
+import { AGENT_RESUME } from "./run-resume.js";
+import { closeRunState, type Resume, type RunState } from "./run-state.js";
 import { keyList, type RunStateKey, type RunStateKeys } from "./run-state-signature.js";
 import type { ModelSettings, StepTools } from "./run-types.js";
 import { type RunSpec, type RunTools, startRun } from "./start-run.js";
@@ -160,6 +161,8 @@ export class Agent<Output = unknown> {
   readonly #registry: ToolRegistry;
   #history: Message[];
   #queue: Promise<unknown> = Promise.resolve();
+  /** Runs started (queued or going) whose `final` has not settled. */
+  #running = 0;
   readonly #warned = new WeakSet<object>();
   readonly #guard: ExfiltrationGuard;
   /** Which calls never ran, and which read private data, for the exfiltration guard. */
@@ -240,9 +243,20 @@ export class Agent<Output = unknown> {
 
   /**
    * Replaces the conversation, for example with one restored from JSON. It is checked first, and
-   * copied: changing `messages` afterwards does not change the Agent's.
+   * copied: changing `messages` afterwards does not change the Agent's. Only between runs: while a
+   * `send()` or `resume()` is queued or going (its `final` has not settled) it throws
+   * `agent-busy`, since the run goes on with the conversation it started from and would replace
+   * yours when it ends. Await the run's `final` (or abort it) first; `final` settles before your
+   * `await` returns, so the next line may set it.
    */
   set messages(messages: Message[]) {
+    if (this.#running > 0) {
+      throw new JunctionError(
+        "agent-busy",
+        "agent.messages cannot be replaced while a run of this Agent is going (a send() or resume() whose `final` has not settled): " +
+          "await its `final` first, or abort it with the `signal` you gave it.",
+      );
+    }
     this.#history = validateMessages(ownMessages(messages));
     this.#reportKey = {};
   }
@@ -272,18 +286,20 @@ export class Agent<Output = unknown> {
   }
 
   /**
-   * Continues a run that stopped with `approval-required`, from its `state` (as `final.state`
-   * gave it, or parsed back from JSON), with a decision per pending call id. Works in any
-   * process, with a new Agent made with the same tools and MCP servers. Finished calls are not
-   * run again and the model is not asked again for the step it answered. Fails closed: a call
-   * whose tool is gone, changed or comes from another server now, or whose arguments were
-   * edited, is denied with a reason the model sees. Every call of the stopped step without a
-   * finished result is decided again by the policy (and the exfiltration guard): a stored verdict
-   * is never taken as given, and a call that needs a person runs only if it was pending and is
-   * decided here. A pending call without a decision stops the run again (`approval-required`)
-   * unless it is answered in process. A malformed state, or one of an unknown version, is refused
+   * Continues a run that stopped with `approval-required`: `resume.state` is its `state` (as
+   * `final.state` gave it, or parsed back from JSON), `resume.decisions` a decision per pending
+   * call id (the same {@link Resume} value `stream({ resume })` takes). Works in any process,
+   * with a new Agent made with the same tools and MCP servers. Finished calls are not run again
+   * and the model is not asked again for the step it answered. Fails closed: a call whose tool is
+   * gone, changed or comes from another server now, or whose arguments were edited, is denied
+   * with a reason the model sees. Every call of the stopped step without a finished result is
+   * decided again by the policy (and the exfiltration guard): a stored verdict is never taken as
+   * given, and a call that needs a person runs only if it was pending and is decided here. A
+   * pending call without a decision stops the run again (`approval-required`) unless it is
+   * answered in process. A malformed state, or one of an unknown version, is refused
    * (`run-state-invalid`) naming what is wrong; so is, with `runStateKey`, a state that is
-   * unsigned or changed since it was signed.
+   * unsigned or changed since it was signed. The former form `resume(state, decisions)` is
+   * refused (`invalid-argument`) with the form to write instead.
    *
    * @example
    * ```ts
@@ -292,18 +308,14 @@ export class Agent<Output = unknown> {
    *   await db.save(JSON.stringify(first.state));
    *   // later, anywhere:
    *   const state = JSON.parse(await db.load());
-   *   const { text } = await agent.resume(state, { [state.pending[0].id]: "approve" }).final;
+   *   const { text } = await agent.resume({ state, decisions: { [state.pending[0].id]: "approve" } }).final;
    * }
    * ```
    */
-  resume(
-    state: RunState | unknown,
-    decisions: Record<string, ResumeDecision> = {},
-    options: SendOptions<Output> = {},
-  ): AgentHandle<Output> {
+  resume(resume: Resume, options: SendOptions<Output> = {}): AgentHandle<Output> {
     return this.#start(options, () => {
       this.#checkOpen("resume");
-      return { resume: { state, decisions } };
+      return { resume: { value: resume, caller: AGENT_RESUME } };
     }) as AgentHandle<Output>;
   }
 
@@ -316,12 +328,14 @@ export class Agent<Output = unknown> {
       after: this.#queue,
       ...(this.#config.onEvent ? { onEvent: this.#config.onEvent } : {}),
     });
+    this.#running++;
+    const settled = () => {
+      this.#running--;
+    };
     // The queue only orders runs: a failed run is reported through its own handle, and must not
-    // fail the next one. Nor does it keep the last result (and its messages) alive.
-    this.#queue = handle.final.then(
-      () => undefined,
-      () => undefined,
-    );
+    // fail the next one. Nor does it keep the last result (and its messages) alive. Registered
+    // before the caller can await `final`, so the Agent is free again when their `await` returns.
+    this.#queue = handle.final.then(settled, settled);
     return handle;
   }
 
@@ -457,7 +471,7 @@ export interface SendOptions<Output = unknown> {
   /**
    * Records the run as it goes: called with the run's state (signed with `runStateKey`) each
    * time a tool call finishes, and the run goes on once it settles. Save it where you save a
-   * stopped run's `final.state`: after a crash or a failed model request, `resume(saved, {})`
+   * stopped run's `final.state`: after a crash or a failed model request, `resume({ state: saved })`
    * continues without running a finished call again. In memory only (a durable engine's port
    * journals every call itself).
    */

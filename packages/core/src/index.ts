@@ -34,6 +34,7 @@ export {
   closeRunState,
   type PendingToolCall,
   parseRunState,
+  type Resume,
   type ResumeDecision,
   RUN_STATE_VERSION,
   type RunState,

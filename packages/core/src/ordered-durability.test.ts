@@ -4,9 +4,12 @@ import {
   Agent,
   approvalSignalFor,
   argumentsDigest,
+  type Durability,
   InMemoryDurability,
   type JSONValue,
   type PendingToolCall,
+  parseRunState,
+  type RunState,
 } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 
@@ -273,3 +276,78 @@ async function waitUntil(check: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/**
+ * An engine's port as `@junction/dbos` and `@junction/restate` make it: its own journal (not an
+ * `InMemoryDurability`), ordered, signals only from outside, a wait that can time out.
+ */
+class EnginePort implements Durability {
+  readonly ordered = true;
+  readonly entries = new Map<string, JSONValue>();
+  constructor(readonly runId: string) {}
+
+  async step<T extends JSONValue>(key: string, run: () => Promise<T>): Promise<T> {
+    if (!this.entries.has(key)) this.entries.set(key, await run());
+    return this.entries.get(key) as T;
+  }
+
+  async waitForSignal<T extends JSONValue>(_name: string, options?: { timeoutMs?: number }) {
+    await new Promise((resolve) => setTimeout(resolve, options?.timeoutMs ?? 0));
+    return undefined as T | undefined;
+  }
+}
+
+describe("a run on an engine's port stopped by approvalTimeoutMs", () => {
+  const agentOn = (provider: ReturnType<typeof scriptedModel>, ran: string[]) =>
+    new Agent({
+      provider,
+      model: "m",
+      tools: [slowTool("first", ran), slowTool("second", ran)],
+      approval: (call) => (call.name === "second" ? "ask" : "approve"),
+      approvalTimeoutMs: 10,
+    });
+
+  it("has a real state: resumed in memory, the finished call is not run again and the model is not asked again for the step", async () => {
+    const ran: string[] = [];
+    const port = new EnginePort("engine-run-1");
+    const stopped = await agentOn(scriptedModel(turns()), ran).send("go", { durability: port }).final;
+    expect(stopped.finishReason).toBe("approval-required");
+    expect(ran).toEqual(["first ran"]);
+    if (stopped.finishReason !== "approval-required") return;
+    const state = JSON.parse(JSON.stringify(stopped.state)) as RunState;
+    expect(parseRunState(state).runId).toBe("engine-run-1");
+    expect(state.pending.map((call) => call.id)).toEqual(["b"]);
+    expect(state.messages).toEqual([{ role: "user", content: "go" }]);
+    expect(Object.keys(state.journal).sort()).toEqual(["gate:1:a", "gate:1:b", "model:1", "tool:1:a"]);
+    expect(state.tools.map((tool) => tool.name)).toEqual(["first", "second"]);
+    expect(state.journal["tool:1:a"]).toEqual(port.entries.get("tool:1:a"));
+
+    const provider = scriptedModel([{ text: "both done" }]);
+    const done = await agentOn(provider, ran).resume({ state, decisions: { b: "approve" } }).final;
+    expect(done.text).toBe("both done");
+    expect(ran).toEqual(["first ran", "second ran"]);
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  it("a state is not resumed on an engine's port (its journal would start empty): invalid-argument, nothing runs", async () => {
+    const ran: string[] = [];
+    const stopped = await agentOn(scriptedModel(turns()), ran).send("go", {
+      durability: new EnginePort("engine-run-2"),
+    }).final;
+    const provider = scriptedModel([{ text: "never" }]);
+    const error = await agentOn(provider, ran)
+      .resume(
+        { state: stopped.state, decisions: { b: "approve" } },
+        { durability: new EnginePort("engine-run-3") },
+      )
+      .final.catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: "invalid-argument",
+      message:
+        "resume(): a resumed run goes on in memory from its state's journal; leave out `durability` " +
+        "(a run waiting on an engine is answered through the engine, not resumed).",
+    });
+    expect(ran).toEqual(["first ran"]);
+    expect(provider.requests).toHaveLength(0);
+  });
+});

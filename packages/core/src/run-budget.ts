@@ -20,15 +20,15 @@ export function stepTools(
   },
 ): { definitions: ToolDefinition[]; core: ReadonlyMap<string, CoreTool> } {
   const { options } = run;
-  if (!options.tools) return { definitions: step.definitions, core: new Map() };
+  if (!options.tools.runner) return { definitions: step.definitions, core: new Map() };
   const core: CoreTool[] = [...(step.prepared.coreTools ?? [])];
-  const budget = toolResultBudget(contextWindowOf(options.provider, options.model));
+  const budget = toolResultBudget(contextWindowOf(options.model.provider, options.model.model));
   if (hasCutResults(step.conversation, budget)) core.push(readToolResultTool(step.conversation, budget));
   const offered = offerCoreTools({
     definitions: step.definitions,
     core,
     warn: (warning) => warnOncePerRun(run, warning, step.warn),
-    ...(options.maxTools !== undefined ? { maxTools: options.maxTools } : {}),
+    ...(options.tools.maxTools !== undefined ? { maxTools: options.tools.maxTools } : {}),
     ...(options.output ? { keep: (definition) => options.output!.isAnswerCall(definition) } : {}),
   });
   return offered;
@@ -47,7 +47,7 @@ function warnOncePerRun(run: Run, warning: Warning, warn: (warning: Warning) => 
 
 /** The size of a model request by Junction's estimator, against the model's window. */
 export function requestSizeOf(run: Run, request: ModelRequest): RequestSize {
-  const { provider, model } = run.options;
+  const { provider, model } = run.options.model;
   return estimateRequestSize({
     messages: request.messages,
     ...(request.system !== undefined ? { system: request.system } : {}),

@@ -53,82 +53,95 @@ type StepOutcome =
 export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
   const warnings: Warning[] = [];
   const run = openRun(given, warnings);
-  const { options, controller, spans } = run;
+  const { options, controller } = run;
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
-  const steps: Step[] = [];
-  let usage = run.usageBeforeStep;
-  for (const warning of options.warnings ?? []) run.warn(warning);
+  for (const warning of options.resumed?.warnings ?? []) run.warn(warning);
   try {
-    let finishReason: AgentFinishReason = "stop";
-    let interruption: RunLoopResult["interruption"];
-    let pending: PendingToolCall[] | undefined;
-    let output: { value: unknown } | undefined;
-    for (let stepNumber = options.firstStep ?? 1; ; stepNumber++) {
-      throwIfAborted(controller.signal);
-      run.usageBeforeStep = usage;
-      const outcome = await runStep(run, stepNumber);
-      if (outcome.kind === "interrupted") {
-        interruption = { step: stepNumber, usageBefore: usage };
-        usage = addUsage(usage, outcome.usage);
-        pending = outcome.pending;
-        finishReason = "approval-required";
-        break;
-      }
-      const { step } = outcome;
-      steps.push(step);
-      usage = addUsage(usage, step.usage);
-      options.emit({
-        type: "step-end",
-        step: stepNumber,
-        usage: step.usage,
-        ...(outcome.request ? { request: outcome.request } : {}),
-      });
-      finishReason = step.finishReason;
-      if (options.output) {
-        const verdict = options.output.afterStep(step);
-        if (verdict.kind === "done") {
-          output = { value: verdict.output };
-          finishReason = "stop";
-          break;
-        }
-        if (verdict.kind === "repair") {
-          commit(run, [verdict.message]);
-          continue;
-        }
-      }
-      if (step.toolCalls.length === 0 || !options.tools) break;
-      if (stepNumber >= options.maxSteps) {
-        finishReason = "max-steps";
-        run.warn({
-          code: "max-steps-reached",
-          message: `The run stopped after ${options.maxSteps} steps (maxSteps) while the model was still calling tools.`,
-        });
-        break;
-      }
-    }
-    options.emit({ type: "finish", reason: finishReason, usage });
-    return {
-      text: steps.at(-1)?.text ?? "",
-      added: run.added,
-      steps,
-      usage,
-      warnings,
-      finishReason,
-      ...(pending ? { pending } : {}),
-      ...(output ? { output: output.value } : {}),
-      ...(interruption ? { interruption, ...traceOfRun(options, spans) } : {}),
-    };
+    const result = await runSteps(run, warnings);
+    options.sink.emit({ type: "finish", reason: result.finishReason, usage: result.usage });
+    return result;
   } catch (caught) {
     const error =
       controller.signal.aborted && !isFailure(caught) ? abortError(controller.signal) : toError(caught);
     controller.abort(error);
-    options.emit({ type: "error", error });
+    options.sink.emit({ type: "error", error });
     throw error;
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** The run's steps, one after another, to how the run ended: its result (the `finish` event is the caller's). */
+async function runSteps(run: Run, warnings: Warning[]): Promise<RunLoopResult> {
+  const { options } = run;
+  const steps: Step[] = [];
+  let usage = run.usageBeforeStep;
+  for (let stepNumber = options.resumed?.firstStep ?? 1; ; stepNumber++) {
+    throwIfAborted(run.controller.signal);
+    run.usageBeforeStep = usage;
+    const outcome = await runStep(run, stepNumber);
+    const ran = { text: steps.at(-1)?.text ?? "", added: run.added, steps, warnings };
+    if (outcome.kind === "interrupted") {
+      return {
+        ...ran,
+        usage: addUsage(usage, outcome.usage),
+        finishReason: "approval-required",
+        pending: outcome.pending,
+        interruption: { step: stepNumber, usageBefore: usage },
+        ...traceOfRun(options, run.spans),
+      };
+    }
+    const { step } = outcome;
+    steps.push(step);
+    usage = addUsage(usage, step.usage);
+    options.sink.emit({
+      type: "step-end",
+      step: stepNumber,
+      usage: step.usage,
+      ...(outcome.request ? { request: outcome.request } : {}),
+    });
+    const next = afterStep(run, step, stepNumber);
+    if (next.kind === "end") {
+      return {
+        ...ran,
+        text: step.text,
+        usage,
+        finishReason: next.finishReason,
+        ...(next.output ? { output: next.output.value } : {}),
+      };
+    }
+  }
+}
+
+/**
+ * What follows a finished step: another step (the tools' results, or a request to repair the
+ * structured answer, go back to the model), or the end of the run and why it ended.
+ */
+function afterStep(
+  run: Run,
+  step: Step,
+  stepNumber: number,
+): { kind: "next" } | { kind: "end"; finishReason: AgentFinishReason; output?: { value: unknown } } {
+  const { options } = run;
+  if (options.output) {
+    const verdict = options.output.afterStep(step);
+    if (verdict.kind === "done")
+      return { kind: "end", finishReason: "stop", output: { value: verdict.output } };
+    if (verdict.kind === "repair") {
+      commit(run, [verdict.message]);
+      return { kind: "next" };
+    }
+  }
+  if (step.toolCalls.length === 0 || !options.tools.runner)
+    return { kind: "end", finishReason: step.finishReason };
+  if (stepNumber < options.limits.maxSteps) return { kind: "next" };
+  run.warn({
+    code: "max-steps-reached",
+    message: `The run stopped after ${options.limits.maxSteps} steps (maxSteps) while the model was still calling tools.`,
+  });
+  return { kind: "end", finishReason: "max-steps" };
 }
 
 /**
@@ -136,37 +149,39 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
  * Junction's own tools in front of the runner, its controller, its call ids.
  */
 function openRun(given: RunLoopOptions, warnings: Warning[]): Run {
-  const spans = new RunSpans(given.tracer, {
-    provider: given.provider.name,
-    model: given.model,
-    ...(given.resumedFrom ? { resumedFrom: given.resumedFrom } : {}),
+  const spans = new RunSpans(given.sink.tracer, {
+    provider: given.model.provider.name,
+    model: given.model.model,
+    ...(given.resumed?.trace ? { resumedFrom: given.resumed.trace } : {}),
   });
-  // The run's spans come from its events: every event goes to them after the caller.
-  const withTrace: RunLoopOptions = given.tracer
-    ? {
-        ...given,
-        emit: (event) => {
-          given.emit(event);
-          spans.event(event);
-        },
-      }
-    : given;
-  // Junction's own tools (read_tool_result, the tool search) are answered in front of the runner.
-  const options: RunLoopOptions = withTrace.tools
-    ? { ...withTrace, tools: withCoreTools(withTrace.tools) }
-    : withTrace;
+  const { sink, tools } = given;
+  const options: RunLoopOptions = {
+    ...given,
+    // The run's spans come from its events: every event goes to them after the caller.
+    sink: sink.tracer
+      ? {
+          ...sink,
+          emit: (event) => {
+            sink.emit(event);
+            spans.event(event);
+          },
+        }
+      : sink,
+    // Junction's own tools (read_tool_result, the tool search) are answered in front of the runner.
+    tools: tools.runner ? { ...tools, runner: withCoreTools(tools.runner) } : tools,
+  };
   return {
     options,
-    durability: options.durability ?? new InMemoryDurability(),
+    durability: options.journal.durability ?? new InMemoryDurability(),
     controller: new AbortController(),
     spans,
     ids: new ToolCallIds(options.history),
     added: [],
     conversation: options.history.slice(),
-    usageBeforeStep: options.usageBefore ?? emptyUsage(),
+    usageBeforeStep: options.resumed?.usageBefore ?? emptyUsage(),
     warn: (warning) => {
       warnings.push(warning);
-      options.emit({ type: "warning", warning });
+      options.sink.emit({ type: "warning", warning });
     },
   };
 }
@@ -189,7 +204,7 @@ async function planStep(
   const { stepNumber, conversation, warn } = step;
   const signal = run.controller.signal;
   const prepared = await raceAbort(
-    run.spans.within({ kind: "run" }, () => options.prepareStep(stepNumber, { conversation, warn })),
+    run.spans.within({ kind: "run" }, () => options.tools.prepareStep(stepNumber, { conversation, warn })),
     signal,
   );
   const offered = stepTools(run, {
@@ -243,7 +258,7 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
       for (const call of toolCalls) calls.start(call, { live: false });
     }
     if (durability.ordered) calls.startInOrder(toolCalls);
-    if (!options.tools) {
+    if (!options.tools.runner) {
       const answers = await answerResults(toolCalls, calls);
       commit(run, stepMessages(content, answers));
       committed = true;
@@ -303,7 +318,7 @@ async function changedSinceJournaled(
   stepNumber: number,
   prepared: StepTools,
 ): Promise<{ changes: ReadonlyMap<string, string>; digests: ReadonlyMap<string, string> }> {
-  const runner = run.options.tools;
+  const runner = run.options.tools.runner;
   if (!runner?.snapshot) return { changes: new Map(), digests: new Map() };
   let live = false;
   const seenValue = await journaledStep({
@@ -333,18 +348,19 @@ async function streamModelTurn(
     (call, rejection) => calls.start(call, { live: true, ...(rejection ? { rejection } : {}) }),
     calls.warn,
   );
+  const { provider, model, system, settings } = options.model;
   const request: ModelRequest = {
-    model: options.model,
+    model,
     messages: messagesWithinBudget({
       history: turn.conversation,
-      reportKey: options.reportKey ?? run,
-      provider: options.provider,
-      model: options.model,
+      reportKey: options.sink.reportKey ?? run,
+      provider,
+      model,
       readable: calls.plan.coreTools.has(READ_TOOL_RESULT),
       warn: calls.warn,
     }),
-    ...(options.system !== undefined ? { system: options.system } : {}),
-    ...options.settings,
+    ...(system !== undefined ? { system } : {}),
+    ...settings,
     ...requestTools(run, turn.tools),
     signal,
   };
@@ -356,7 +372,7 @@ async function streamModelTurn(
     // A copy: the history goes on growing after the call starts.
     input: () => ({
       messages: structuredClone(request.messages),
-      ...(options.system !== undefined ? { system: options.system } : {}),
+      ...(system !== undefined ? { system } : {}),
     }),
   });
   const modelStart = performance.now();
@@ -366,7 +382,7 @@ async function streamModelTurn(
   let finish: Awaited<ReturnType<typeof consumeModelStream>>;
   try {
     finish = await run.spans.within({ kind: "model-call" }, () =>
-      consumeModelStream(options, request, signal, {
+      consumeModelStream({ provider, emit: options.sink.emit }, request, signal, {
         onText: (text) => {
           streamedText.push(text);
           options.output?.onText(text);
@@ -458,7 +474,7 @@ function stepMessages(content: AssistantContentPart[], results: ToolResultMessag
 function commit(run: Run, messages: Message[]): void {
   run.added.push(...messages);
   (run.conversation as Message[]).push(...messages);
-  run.options.onCommit?.(messages);
+  run.options.sink.onCommit?.(messages);
 }
 
 /** What keeps the conversation valid after an abort mid-tools: every call gets a result, cancelled ones say so. */
@@ -500,7 +516,7 @@ function textOf(content: AssistantContentPart[]): string {
 
 /** Where a stopped run's trace lives: its first part's, carried through every resume. */
 function traceOfRun(options: RunLoopOptions, spans: RunSpans): { trace?: TraceCarrier } {
-  const trace = options.resumedFrom ?? spans.carrier();
+  const trace = options.resumed?.trace ?? spans.carrier();
   return trace ? { trace } : {};
 }
 

@@ -1,14 +1,16 @@
 import type { Message, Usage } from "@junction/types";
 import type { AgentResult, AgentStoppedResult } from "./agent-events.js";
-import { type Durability, InMemoryDurability } from "./durability.js";
+import type { InMemoryDurability } from "./durability.js";
 import { gateSchema, modelKey, modelTurnSchema, parseJournalKey, toolKey } from "./run-journal.js";
 import { type PendingToolCall, type RunState, stoppedRunState } from "./run-state.js";
 import { type RunStateKey, signWith } from "./run-state-signature.js";
 import type { RunLoopResult } from "./run-types.js";
 
 /**
- * The result as `final` gives it: a run that stopped for approvals on the in-memory port carries
- * its `state` (a durable engine's port keeps the run itself, and waits instead).
+ * The result as `final` gives it: a run that stopped for approvals carries its `state`, made from
+ * `parts.journal` (the in-memory port's journal, or on a durable engine's port the entries the
+ * run saw: a run there stops only when an `approvalTimeoutMs` the caller set runs out, and the
+ * engine's run has ended with it).
  */
 export function finalResult(
   result: Omit<RunLoopResult, "added"> & { messages: Message[] },
@@ -16,7 +18,7 @@ export function finalResult(
     Parameters<typeof stoppedRunState>[0],
     "journal" | "step" | "pending" | "usageBefore" | "trace"
   > & {
-    durability: Durability;
+    journal: Pick<InMemoryDurability, "runId" | "journal">;
   },
 ): AgentResult {
   const { interruption, trace, finishReason, pending, output, ...rest } = result;
@@ -24,16 +26,11 @@ export function finalResult(
     return { ...rest, finishReason, ...("output" in result ? { output } : {}) };
   }
   const stopped = { ...rest, finishReason, pending: pending ?? [] };
-  if (!interruption || !(parts.durability instanceof InMemoryDurability)) {
-    // A durable engine's port holds the journal a state would carry: a run on one stops here only
-    // when an `approvalTimeoutMs` the caller set ran out, and has no state to resume from.
-    return stopped as AgentStoppedResult;
-  }
-  const { durability, ...described } = parts;
+  // Unreachable: the loop sets `interruption` exactly when it stops with approval-required.
+  if (!interruption) return stopped as AgentStoppedResult;
   const state = stoppedRunState({
-    ...described,
+    ...parts,
     ...(trace ? { trace } : {}),
-    journal: durability,
     step: interruption.step,
     pending: stopped.pending,
     usageBefore: interruption.usageBefore,

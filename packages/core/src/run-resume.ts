@@ -42,45 +42,50 @@ export interface ResumePlan {
   warnings: Warning[];
 }
 
-/** How a caller of {@link planResume} names its arguments in errors, and how it is called. */
-export interface ResumeArguments {
-  /** The method: `resume()`. */
+/** Who resumes, as errors name it: the method and a call that resumes, for the example. */
+export interface ResumeCaller {
+  /** The method: `resume()`, `stream()`. */
   method: string;
-  /** The state argument as a sentence names it before "is …": "the first argument, `state`,". */
-  state: string;
-  /** The decisions argument. */
-  decisions: string;
   /** A call that resumes, as an example for errors. */
   example: string;
+  /** How a call in the form this API had before `Resume` is told to change, when it has one. */
+  formerShape?: string;
 }
 
-/** `agent.resume(state, decisions)`'s arguments. */
-export const AGENT_RESUME_ARGUMENTS: ResumeArguments = {
+/** `agent.resume(resume)`. */
+export const AGENT_RESUME: ResumeCaller = {
   method: "resume()",
-  state: "the first argument, `state`,",
-  decisions: "the second argument, `decisions`,",
-  example: 'agent.resume(result.state, { [result.pending[0].id]: "approve" })',
+  example: 'agent.resume({ state: result.state, decisions: { [result.pending[0].id]: "approve" } })',
+  formerShape: "agent.resume(state, decisions) is now agent.resume({ state, decisions })",
+};
+
+/** `stream({ resume })` and `generate({ resume })`. */
+export const STREAM_RESUME: ResumeCaller = {
+  method: "stream()",
+  example: 'stream({ …, resume: { state: result.state, decisions: { [result.pending[0].id]: "approve" } } })',
 };
 
 /**
- * Reads a stored run and the decisions for its pending calls into the journal its replay starts
- * from and the guard its calls are checked against. With `keys`, the state's signature must
- * verify with one of them. Throws `run-state-invalid` for a malformed, unsigned (with keys) or
- * changed state, `invalid-argument` for a decision no call waits for.
+ * Reads a stopped run and the decisions for its pending calls (a {@link Resume}, untrusted input)
+ * into the journal its replay starts from and the guard its calls are checked against. With
+ * `keys`, the state's signature must verify with one of them. Throws `invalid-argument` for a
+ * value that is not a `Resume` (a state itself: the former two-argument form) or a decision no
+ * call waits for, `run-state-invalid` for a malformed, unsigned (with keys) or changed state;
+ * every error names `resume.state` or `resume.decisions`.
  */
 export async function planResume(
-  input: unknown,
-  decisions: Record<string, ResumeDecision>,
-  options: { keys?: RunStateKey[]; names?: ResumeArguments } = {},
+  resume: unknown,
+  options: { keys?: RunStateKey[]; caller?: ResumeCaller } = {},
 ): Promise<ResumePlan> {
   const keys = options.keys ?? [];
-  const names = options.names ?? AGENT_RESUME_ARGUMENTS;
-  checkStateArgument(input, names);
+  const caller = options.caller ?? AGENT_RESUME;
+  const { state: input, decisions } = readResume(resume, caller);
+  checkStateArgument(input, caller);
   const state = parseRunState(input);
-  checkDecisionsArgument(decisions, state, names);
+  checkDecisionsArgument(decisions, state, caller);
   // Checked on the state as stored, not as parsed: the signature covers every field it has.
   const warnings = await checkSignature(rawState(input), keys);
-  const signals = decisionSignals(state, decisions);
+  const signals = decisionSignals(state, decisions, caller);
   const journal: Record<string, JSONValue> = {};
   const finished = new Set<string>();
   const finishedPrefix = toolKey(state.step, "");
@@ -99,6 +104,29 @@ export async function planResume(
     pending.set(call.id, { name: call.name, argumentsDigest: await argumentsDigest(call.input) });
   }
   return { state, journal, guard: { step: state.step, pending, finished }, warnings };
+}
+
+/**
+ * The `Resume` value's two parts. A run state (or its JSON) given as the whole value is the
+ * former two-argument form, or a state put where `{ state, decisions }` belongs: refused with the
+ * form to write instead, never read as something else.
+ */
+function readResume(resume: unknown, caller: ResumeCaller): { state: unknown; decisions: unknown } {
+  const isState = typeof resume === "string" || (isRecord(resume) && resume.kind === "junction.run-state");
+  if (isState) {
+    throw new JunctionError(
+      "invalid-argument",
+      `${caller.method}: \`resume\` is a run state itself; it takes one value, { state, decisions }` +
+        `${caller.formerShape ? ` (${caller.formerShape})` : ""}: for example ${caller.example}.`,
+    );
+  }
+  if (!isRecord(resume) || Array.isArray(resume) || isRunResult(resume)) {
+    const detail = isRunResult(resume)
+      ? resultDetail(resume)
+      : `is ${describeValue(resume)}; pass { state, decisions }, for example ${caller.example}.`;
+    throw new JunctionError("run-state-invalid", `${caller.method}: \`resume\` ${detail}`);
+  }
+  return { state: resume.state, decisions: resume.decisions === undefined ? {} : resume.decisions };
 }
 
 /**
@@ -127,31 +155,35 @@ export async function recheckOnResume(
 export function decisionSignals(
   state: RunState,
   decisions: Record<string, ResumeDecision>,
+  caller: ResumeCaller = AGENT_RESUME,
 ): Record<string, ApprovalAnswer> {
   if (typeof decisions !== "object" || decisions === null)
-    throw new JunctionError("invalid-argument", "resume(): `decisions` must be an object keyed by call id.");
+    throw new JunctionError(
+      "invalid-argument",
+      `${caller.method}: \`resume.decisions\` must be an object keyed by call id.`,
+    );
   const pending = new Set(state.pending.map((call) => call.id));
   const signals: Record<string, ApprovalAnswer> = {};
   for (const [id, decision] of Object.entries(decisions)) {
     if (!pending.has(id)) {
       throw new JunctionError(
         "invalid-argument",
-        `resume(): there is no pending call "${id}"; the pending calls are ${[...pending].map((p) => `"${p}"`).join(", ")}.`,
+        `${caller.method}: \`resume.decisions\` answers a call that does not wait: there is no pending call "${id}"; the pending calls are ${[...pending].map((p) => `"${p}"`).join(", ")}.`,
       );
     }
-    signals[signalKey(approvalSignal(state.step, id))] = toAnswer(decision, id);
+    signals[signalKey(approvalSignal(state.step, id))] = toAnswer(decision, id, caller);
   }
   return signals;
 }
 
-function toAnswer(decision: ResumeDecision, id: string): ApprovalAnswer {
+function toAnswer(decision: ResumeDecision, id: string, caller: ResumeCaller): ApprovalAnswer {
   if (decision === "approve") return { approved: true };
   if (decision === "deny") return { approved: false };
   if (typeof decision === "object" && decision !== null && typeof decision.deny === "string")
     return { approved: false, reason: decision.deny };
   throw new JunctionError(
     "invalid-argument",
-    `resume(): the decision for "${id}" must be "approve", "deny" or { deny: "reason" }, got ${JSON.stringify(decision)}.`,
+    `${caller.method}: \`resume.decisions\`: the decision for "${id}" must be "approve", "deny" or { deny: "reason" }, got ${JSON.stringify(decision)}.`,
   );
 }
 
@@ -161,28 +193,37 @@ function rawState(input: unknown): Record<string, unknown> {
 }
 
 /** A state argument that cannot be a state at all (nothing, a number, the whole result), named as the caller names it. */
-function checkStateArgument(input: unknown, names: ResumeArguments): void {
+function checkStateArgument(input: unknown, caller: ResumeCaller): void {
   if (typeof input === "string" || (isRecord(input) && !Array.isArray(input) && !isRunResult(input))) return;
-  const finished = isRunResult(input) ? (input as { finishReason: unknown }).finishReason : undefined;
   const detail = isRunResult(input)
-    ? finished === "approval-required"
-      ? "is a whole run result, not its state; pass `result.state`."
-      : `is the result of a run that ended (finishReason ${JSON.stringify(finished)}): only a run that stopped with "approval-required" has a \`state\` to resume.`
+    ? resultDetail(input)
     : `is ${describeValue(input)}; pass the \`state\` of a result whose finishReason is "approval-required" (\`result.state\`), ` +
-      `as the object or parsed back from its JSON, for example ${names.example}.`;
-  throw new JunctionError("run-state-invalid", `${names.method}: ${names.state} ${detail}`);
+      `as the object or parsed back from its JSON, for example ${caller.example}.`;
+  throw new JunctionError("run-state-invalid", `${caller.method}: \`resume.state\` ${detail}`);
+}
+
+/** What is wrong with a run's result given where its state belongs. */
+function resultDetail(result: unknown): string {
+  const finished = (result as { finishReason: unknown }).finishReason;
+  return finished === "approval-required"
+    ? "is a whole run result, not its state; pass `result.state`."
+    : `is the result of a run that ended (finishReason ${JSON.stringify(finished)}): only a run that stopped with "approval-required" has a \`state\` to resume.`;
 }
 
 function isRunResult(value: unknown): boolean {
   return isRecord(value) && value.kind === undefined && "finishReason" in value && "messages" in value;
 }
 
-function checkDecisionsArgument(decisions: unknown, state: RunState, names: ResumeArguments): void {
+function checkDecisionsArgument(
+  decisions: unknown,
+  state: RunState,
+  caller: ResumeCaller,
+): asserts decisions is Record<string, ResumeDecision> {
   if (isRecord(decisions) && !Array.isArray(decisions)) return;
   const pending = state.pending.map((call) => JSON.stringify(call.id));
   throw new JunctionError(
     "invalid-argument",
-    `${names.method}: ${names.decisions} is ${describeValue(decisions)}; pass an object with a decision per pending call id, ` +
+    `${caller.method}: \`resume.decisions\` is ${describeValue(decisions)}; pass an object with a decision per pending call id, ` +
       `for example { ${pending[0]}: "approve" } (a decision is "approve", "deny" or { deny: "reason" }; the pending calls are ${pending.join(", ")}).`,
   );
 }

@@ -48,7 +48,7 @@ export interface SourceDescriptor {
 
 /**
  * A run that stopped for approvals, as plain, versioned JSON: store it anywhere
- * (`JSON.stringify`), and continue it in any process with `agent.resume(state, decisions)`.
+ * (`JSON.stringify`), and continue it in any process with `agent.resume({ state, decisions })`.
  * Finished calls are not run again and the model is not asked again for the step it answered.
  */
 export interface RunState {
@@ -101,6 +101,28 @@ export interface RunStateSignature {
  * with an error result the model sees.
  */
 export type ResumeDecision = "approve" | "deny" | { deny: string };
+
+/**
+ * A stopped run to continue, as both `agent.resume(resume)` and `stream({ resume })` take it:
+ * the `state` a result with `finishReason: "approval-required"` gave (the object, or parsed back
+ * from its JSON; untrusted input, checked before anything runs) and a decision per pending call
+ * id. A pending call without a decision stops the run again unless it is answered in process.
+ *
+ * @example
+ * ```ts
+ * const resume: Resume = { state: result.state, decisions: { [result.pending[0].id]: "approve" } };
+ * const { text } = await agent.resume(resume).final;
+ * ```
+ */
+export interface Resume {
+  /** The stopped run's `state` (`result.state`), or its JSON parsed back. */
+  state: RunState | unknown;
+  /**
+   * A decision per pending call id.
+   * @default {}
+   */
+  decisions?: Record<string, ResumeDecision>;
+}
 
 /**
  * Migrations of older formats to the next version, by the version they read: a stored state is
@@ -214,7 +236,8 @@ export function parseRunState(value: unknown): RunState {
 
 /** The state of a run that stopped for approvals at `step`, from its in-memory journal. */
 export function stoppedRunState(parts: {
-  journal: InMemoryDurability;
+  /** The run's id and the journal entries it holds (an in-memory port's, or those a run on an engine saw). */
+  journal: Pick<InMemoryDurability, "runId" | "journal">;
   step: number;
   pending: PendingToolCall[];
   usageBefore: Usage;

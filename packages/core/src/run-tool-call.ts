@@ -98,7 +98,7 @@ export async function decideCall(parts: {
       changed,
     };
   }
-  const guard = calls.run.options.resumeGuard;
+  const guard = calls.run.options.resumed?.guard;
   const resumed = guard !== undefined && guard.step === calls.stepNumber;
   // A finished call of a resumed step is replayed from its result; nothing decides it again.
   if (resumed && guard.finished.has(call.id)) return { call, decision: { kind: "run" } };
@@ -225,7 +225,7 @@ export async function finishCall(parts: {
   // Recorded before the step goes on: a failure or crash after this never runs the call again.
   if (live) await callFinished(calls);
   if (live) {
-    options.emit({
+    options.sink.emit({
       type: "tool-result",
       id: call.id,
       name: call.name,
@@ -243,7 +243,7 @@ export async function finishCall(parts: {
 /** Tells the run's recorder a call finished, with the run's usage and conversation before the step. */
 async function callFinished(calls: StepScope): Promise<void> {
   const { options, conversation, usageBeforeStep } = calls.run;
-  await options.onCallFinished?.(calls.stepNumber, usageBeforeStep, conversation);
+  await options.journal.onCallFinished?.(calls.stepNumber, usageBeforeStep, conversation);
 }
 
 /** Surfaces the question as an event whose answer is a signal, and waits for that signal. */
@@ -265,7 +265,7 @@ function waitForApproval(parts: {
     }
     run.durability.deliverSignal(name, answer);
   };
-  run.options.emit({
+  run.options.sink.emit({
     type: "tool-approval-request",
     id: call.id,
     name: call.name,
@@ -275,7 +275,7 @@ function waitForApproval(parts: {
     approve: () => deliver({ approved: true }),
     deny: (reason?: string) => deliver({ approved: false, ...(reason ? { reason } : {}) }),
   });
-  const timeoutMs = run.options.approvalTimeoutMs?.();
+  const timeoutMs = run.options.journal.approvalTimeoutMs?.();
   return run.durability.waitForSignal(name, timeoutMs === undefined ? {} : { timeoutMs });
 }
 
@@ -286,7 +286,7 @@ function toolContext(calls: StepScope, call: ToolCallPart): ToolExecutorContext 
     step: calls.stepNumber,
     plan: calls.plan,
     warn: calls.warn,
-    emit: calls.run.options.emit,
+    emit: calls.run.options.sink.emit,
     limit: (task) => calls.limit.run(task),
     // Progress is taken by executeCall, which has the call's span and reporter.
     onProgress: () => undefined,
@@ -307,7 +307,7 @@ async function executeCall(parts: {
   const { calls, tools, call } = parts;
   const { run, stepNumber } = calls;
   run.spans.note({ type: "tool-execute-start", id: call.id, name: call.name, step: stepNumber });
-  const progress = new ToolProgressReporter({ call, emit: run.options.emit, warn: calls.warn });
+  const progress = new ToolProgressReporter({ call, emit: run.options.sink.emit, warn: calls.warn });
   try {
     const execution = await run.spans.within({ kind: "tool-call", id: call.id }, () =>
       tools.execute(
@@ -347,7 +347,7 @@ function toEntry(
   parts: { calls: StepScope; call: ToolCallPart },
 ): ToolCallEntry {
   const { calls, call } = parts;
-  const maxChars = calls.run.options.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+  const maxChars = calls.run.options.limits.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
   let output: string | ToolResult;
   let outcome: string;
   if (execution.kind === "output") {

@@ -137,16 +137,20 @@ export interface CoreToolContext {
   signal?: AbortSignal;
 }
 
-/** Everything one run of the tool loop needs. */
-export interface RunLoopOptions {
+/** What a run asks the model with, on every request. */
+export interface RunModel {
   provider: ModelProvider;
   model: string;
   system?: string;
-  /**
-   * The conversation before the run, read when the run starts and never changed: the loop returns
-   * the messages it adds (and tells `onCommit` as it goes).
-   */
-  history: readonly Message[];
+  settings?: ModelSettings;
+}
+
+/**
+ * Where each step's tools come from and who runs the calls; `T` is what a tool is to both (the
+ * Agent's registered tools, `stream()`'s definitions), so the runner reads the plan's tools as
+ * `prepareStep` gave them.
+ */
+export interface RunTools<T = unknown> {
   /**
    * Called before each step with the conversation so far: the step's tools (may resolve MCP
    * sources).
@@ -154,59 +158,91 @@ export interface RunLoopOptions {
   prepareStep(
     step: number,
     context: { conversation: readonly Message[]; warn: (warning: Warning) => void },
-  ): Promise<StepTools>;
-  /**
-   * Told each time the run commits messages to the conversation (a step's answer and results,
-   * a repair request, the cancelled results of an aborted step), in order.
-   */
-  onCommit?(messages: Message[]): void;
-  /**
-   * What cut and oversized parts were reported against: they are reported once per key.
-   * @default the run
-   */
-  reportKey?: object;
-  /** Omitted, the loop stops at the first turn that calls tools and leaves the calls to the caller. */
-  tools?: ToolRunner;
-  maxSteps: number;
-  toolConcurrency: number;
-  maxToolOutputChars?: number;
+  ): Promise<StepTools<T>>;
+  /** Omitted: the run stops at the first turn that calls tools and leaves the calls to the caller. */
+  runner?: ToolRunner<T>;
   /**
    * Tools one request may carry, Junction's own included (the Agent's `toolLimits.maxTools`):
    * when the core tools would go over it, the last of the step's tools make room. Omitted: no bound.
    */
   maxTools?: number;
-  settings?: ModelSettings;
-  signal?: AbortSignal;
-  tracer?: Tracer;
-  /** Where model and tool calls are journaled and approvals wait. @default an in-memory journal */
+}
+
+/** How far a run goes and how wide: steps, calls at once, the text a result may keep. */
+export interface RunLimits {
+  maxSteps: number;
+  toolConcurrency: number;
+  maxToolOutputChars?: number;
+}
+
+/** Where a run's model and tool calls are journaled, and how its approvals wait. */
+export interface RunJournal {
+  /** @default an in-memory journal */
   durability?: Durability;
-  /** The first step's number: a resumed run starts at the step that stopped. @default 1 */
-  firstStep?: number;
-  /** Usage of the run's steps before `firstStep`. */
-  usageBefore?: Usage;
   /**
-   * A run resumed from a stored state: every unfinished call of the step it resumes is decided
-   * again and checked against the state's pending calls (see `ResumeGuard`).
+   * How long an approval waits for its answer (asked when the wait starts); `undefined` waits
+   * as long as the port allows, `0` does not wait: the run ends with `approval-required`.
    */
-  resumeGuard?: ResumeGuard;
+  approvalTimeoutMs?: () => number | undefined;
   /**
    * Told each time a call of step `step` finishes live (its result is journaled), before the
    * step goes on; the run waits for it. `usageBefore` is the run's usage before that step, and
    * `conversation` the conversation before it.
    */
   onCallFinished?(step: number, usageBefore: Usage, conversation: readonly Message[]): Promise<void>;
-  /** Warnings from before the run started (about a resumed state): emitted first, and in `warnings`. */
-  warnings?: Warning[];
-  /** A resumed run: the trace context of its first part, which the run span links to. */
-  resumedFrom?: TraceCarrier;
+}
+
+/** A run resumed from a stored state: where it starts, what it checks, what it says first. */
+export interface ResumedRun {
+  /** The step that stopped: the run starts there. */
+  firstStep: number;
+  /** Usage of the run's steps before `firstStep`. */
+  usageBefore: Usage;
   /**
-   * How long an approval waits for its answer (asked when the wait starts); `undefined` waits
-   * as long as the port allows, `0` does not wait: the run ends with `approval-required`.
+   * Every unfinished call of the step it resumes is decided again and checked against the
+   * state's pending calls (see `ResumeGuard`).
    */
-  approvalTimeoutMs?: () => number | undefined;
+  guard: ResumeGuard;
+  /** The trace context of the run's first part, which the run span links to. */
+  trace?: TraceCarrier;
+  /** Warnings about the state: emitted first, and in the result's `warnings`. */
+  warnings: Warning[];
+}
+
+/** Where a run reports: its events, what it commits to the conversation, its spans. */
+export interface RunSink {
+  emit(event: AgentEvent): void;
+  /**
+   * Told each time the run commits messages to the conversation (a step's answer and results,
+   * a repair request, the cancelled results of an aborted step), in order.
+   */
+  onCommit?(messages: Message[]): void;
+  /** Receives the run's spans, derived from its events. */
+  tracer?: Tracer;
+  /**
+   * What cut and oversized parts were reported against: they are reported once per key.
+   * @default the run
+   */
+  reportKey?: object;
+}
+
+/**
+ * Everything one run of the tool loop needs, as a few named values: what it asks the model
+ * with, the conversation before it (read when the run starts and never changed: the loop
+ * returns the messages it adds), its tools, its limits, its journal, where it resumes from,
+ * its structured answer, where it reports, and the caller's abort signal.
+ */
+export interface RunLoopOptions {
+  model: RunModel;
+  history: readonly Message[];
+  tools: RunTools;
+  limits: RunLimits;
+  journal: RunJournal;
+  resumed?: ResumedRun;
   /** The run asks for a structured answer: where its format goes, and the check of the answer. */
   output?: StructuredOutput;
-  emit(event: AgentEvent): void;
+  sink: RunSink;
+  signal?: AbortSignal;
 }
 
 /**

@@ -1,14 +1,18 @@
-import type { Message, ModelProvider, Warning } from "@junction/types";
+import { JunctionError, type Message, type ModelProvider, type Warning } from "@junction/types";
 import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
 import { type Durability, InMemoryDurability } from "./durability.js";
 import { EventChannel } from "./event-channel.js";
+import { JournalRecorder } from "./journal-recorder.js";
 import { appendMessages, ownMessages, sharedMessages } from "./message-copy.js";
 import { runLoop } from "./run-loop.js";
 import { finalResult, recordRunState } from "./run-result.js";
-import { planResume, type ResumeArguments, type ResumePlan } from "./run-resume.js";
-import type { ResumeDecision, RunState, SourceDescriptor } from "./run-state.js";
+import { planResume, type ResumeCaller, type ResumePlan } from "./run-resume.js";
+import type { RunState, SourceDescriptor } from "./run-state.js";
 import { type RunStateKey, signWith } from "./run-state-signature.js";
-import type { ModelSettings, StepTools, ToolRunner } from "./run-types.js";
+import type { ModelSettings, RunLimits, RunLoopOptions, RunTools } from "./run-types.js";
+
+export type { RunTools };
+
 import { type OutputSchema, type StructuredOutput, structuredOutputFor } from "./structured-output.js";
 import type { Tracer } from "./tracing.js";
 
@@ -26,18 +30,16 @@ export interface RunSpec {
    */
   history: Message[];
   tools: RunTools;
-  limits: { maxSteps: number; toolConcurrency: number; maxToolOutputChars?: number };
+  limits: RunLimits;
   settings?: ModelSettings;
   output: { schema?: OutputSchema | undefined; repairTurns?: number | undefined };
   /** @default in memory (a resumed run's journal, with `resume`) */
   durability?: Durability;
-  /** Continue a run that stopped for approvals: its state (untrusted input) and the decisions. */
-  resume?: {
-    state: unknown;
-    decisions: Record<string, ResumeDecision>;
-    /** How the caller's API names these in errors. @default `agent.resume()`'s */
-    names?: ResumeArguments;
-  };
+  /**
+   * Continue a run that stopped for approvals: the `Resume` value as the caller was given it
+   * (untrusted input, read and checked by `planResume`), and who resumes, for its errors.
+   */
+  resume?: { value: unknown; caller: ResumeCaller };
   /** The keys that sign a stopped run's state and verify a resumed one. */
   keys: RunStateKey[];
   /** @default waits while someone reads the events (or on a durable port), else 0 */
@@ -47,22 +49,6 @@ export interface RunSpec {
   /** What cut and oversized parts are reported once against. @default the run */
   reportKey?: object;
   hooks?: RunHooks;
-}
-
-/**
- * Where each step's tools come from and who runs the calls; `T` is what a tool is to both (the
- * Agent's registered tools, `stream()`'s definitions), so the runner reads the plan's tools as
- * `prepareStep` gave them.
- */
-export interface RunTools<T = unknown> {
-  prepareStep(
-    step: number,
-    context: { conversation: readonly Message[]; warn: (warning: Warning) => void },
-  ): Promise<StepTools<T>>;
-  /** Omitted: the run stops at the first turn that calls tools and leaves the calls to the caller. */
-  runner?: ToolRunner<T>;
-  /** Tools one request may carry, Junction's own included. */
-  maxTools?: number;
 }
 
 /** What a caller keeps of a run besides its events and result. */
@@ -137,22 +123,10 @@ async function runSpec(
 ): Promise<AgentResult> {
   const { emit } = channel;
   const hooks = spec.hooks ?? {};
-  let plan: ResumePlan | undefined;
+  let opened: Awaited<ReturnType<typeof openConversation>>;
   let output: StructuredOutput | undefined;
-  let conversation = spec.history;
-  let warnings: Warning[] = [];
   try {
-    if (spec.resume) {
-      plan = await planResume(spec.resume.state, spec.resume.decisions, {
-        keys: spec.keys,
-        ...(spec.resume.names ? { names: spec.resume.names } : {}),
-      });
-      conversation = ownMessages(plan.state.messages);
-      warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
-    }
-    // The run's own array from here on, grown as the run commits (only what is new is copied for the result).
-    conversation = appendMessages(conversation, []);
-    hooks.onConversation?.(conversation);
+    opened = await openConversation(spec);
     output = structuredOutputFor({
       schema: spec.output.schema,
       repairTurns: spec.output.repairTurns,
@@ -163,66 +137,134 @@ async function runSpec(
   } catch (error) {
     return fail(emit, error as Error);
   }
-  const durability =
-    spec.durability ?? new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
+  const { plan, conversation, warnings } = opened;
+  // On an engine's port, the entries the run sees are kept too: a stopped run's state carries them.
+  const durability = spec.durability
+    ? new JournalRecorder(spec.durability)
+    : new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
   const described = () => ({
     provider: spec.provider.name,
     model: spec.model,
     ...hooks.describe?.(),
   });
-  const result = await runLoop({
-    provider: spec.provider,
-    model: spec.model,
-    ...(spec.system !== undefined ? { system: spec.system } : {}),
-    history: conversation,
-    prepareStep: spec.tools.prepareStep,
-    ...(spec.tools.runner ? { tools: spec.tools.runner } : {}),
-    ...(spec.tools.maxTools !== undefined ? { maxTools: spec.tools.maxTools } : {}),
-    ...spec.limits,
-    ...(spec.settings ? { settings: spec.settings } : {}),
-    ...(spec.signal ? { signal: spec.signal } : {}),
-    ...(spec.tracer ? { tracer: spec.tracer } : {}),
-    durability,
-    firstStep: plan?.state.step ?? 1,
-    ...(plan
-      ? {
-          usageBefore: plan.state.usage,
-          resumeGuard: plan.guard,
-          ...(plan.state.trace ? { resumedFrom: plan.state.trace } : {}),
-        }
-      : {}),
-    ...(warnings.length > 0 ? { warnings } : {}),
-    ...(spec.reportKey ? { reportKey: spec.reportKey } : {}),
-    onCommit: (messages) => {
-      conversation.push(...messages);
-    },
-    ...(hooks.onRunState && durability instanceof InMemoryDurability
-      ? {
-          onCallFinished: recordRunState({
-            durability,
-            keys: spec.keys,
-            onRunState: hooks.onRunState,
-            describe: described,
-          }),
-        }
-      : {}),
-    approvalTimeoutMs: () => {
-      if (spec.approvalTimeoutMs !== undefined) return spec.approvalTimeoutMs;
-      // A durable engine's signals come from outside; in process, only a reader can answer.
-      return spec.durability || channel.listening() ? undefined : 0;
-    },
-    ...(output ? { output } : {}),
-    emit,
-  });
+  const result = await runLoop(
+    loopOptions(spec, {
+      conversation,
+      durability,
+      plan,
+      warnings,
+      output,
+      emit,
+      listening: channel.listening,
+      described,
+    }),
+  );
   const { added: _added, ...loop } = result;
   const unsigned = finalResult(
     { ...loop, messages: sharedMessages(conversation) },
-    { durability, ...described(), messages: conversation },
+    { journal: durability, ...described(), messages: conversation },
   );
   const final = unsigned.state ? { ...unsigned, state: await signWith(unsigned.state, spec.keys) } : unsigned;
   hooks.onResult?.(final);
   // The caller keeps the state it was given; the user gets a copy of their own.
   return final.state ? { ...final, state: structuredClone(final.state) } : final;
+}
+
+/**
+ * The run's conversation, its own array (grown as the run commits; only what is new is copied
+ * for the result): the spec's history, or a resumed state's, read and checked (`planResume`),
+ * with the warnings about it the caller keeps (`onResume`).
+ */
+async function openConversation(
+  spec: RunSpec,
+): Promise<{ plan: ResumePlan | undefined; conversation: Message[]; warnings: Warning[] }> {
+  const hooks = spec.hooks ?? {};
+  let plan: ResumePlan | undefined;
+  let warnings: Warning[] = [];
+  if (spec.resume) {
+    if (spec.durability) {
+      // The state's journal is the run's: an engine's port would start a journal of its own,
+      // and run again what the state says finished.
+      throw new JunctionError(
+        "invalid-argument",
+        `${spec.resume.caller.method}: a resumed run goes on in memory from its state's journal; leave out \`durability\` ` +
+          "(a run waiting on an engine is answered through the engine, not resumed).",
+      );
+    }
+    plan = await planResume(spec.resume.value, { keys: spec.keys, caller: spec.resume.caller });
+    warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
+  }
+  const conversation = appendMessages(plan ? ownMessages(plan.state.messages) : spec.history, []);
+  hooks.onConversation?.(conversation);
+  return { plan, conversation, warnings };
+}
+
+/** What the loop is given for `spec`: its values grouped, the run's conversation and journal, the resume plan's start. */
+function loopOptions(
+  spec: RunSpec,
+  run: {
+    conversation: Message[];
+    durability: Durability;
+    plan: ResumePlan | undefined;
+    warnings: Warning[];
+    output: StructuredOutput | undefined;
+    emit: (event: AgentEvent) => void;
+    listening: () => boolean;
+    described: Parameters<typeof recordRunState>[0]["describe"];
+  },
+): RunLoopOptions {
+  const { conversation, durability, plan, warnings } = run;
+  const onRunState = spec.hooks?.onRunState;
+  return {
+    model: {
+      provider: spec.provider,
+      model: spec.model,
+      ...(spec.system !== undefined ? { system: spec.system } : {}),
+      ...(spec.settings ? { settings: spec.settings } : {}),
+    },
+    history: conversation,
+    tools: spec.tools,
+    limits: spec.limits,
+    journal: {
+      durability,
+      approvalTimeoutMs: () => {
+        if (spec.approvalTimeoutMs !== undefined) return spec.approvalTimeoutMs;
+        // A durable engine's signals come from outside; in process, only a reader can answer.
+        return spec.durability || run.listening() ? undefined : 0;
+      },
+      ...(onRunState && durability instanceof InMemoryDurability
+        ? {
+            onCallFinished: recordRunState({
+              durability,
+              keys: spec.keys,
+              onRunState,
+              describe: run.described,
+            }),
+          }
+        : {}),
+    },
+    ...(plan
+      ? {
+          resumed: {
+            firstStep: plan.state.step,
+            usageBefore: plan.state.usage,
+            guard: plan.guard,
+            warnings,
+            ...(plan.state.trace ? { trace: plan.state.trace } : {}),
+          },
+        }
+      : {}),
+    ...(run.output ? { output: run.output } : {}),
+    sink: {
+      emit: run.emit,
+      onCommit: (messages) => {
+        conversation.push(...messages);
+      },
+      ...(spec.tracer ? { tracer: spec.tracer } : {}),
+      ...(spec.reportKey ? { reportKey: spec.reportKey } : {}),
+    },
+    ...(spec.signal ? { signal: spec.signal } : {}),
+  };
 }
 
 /** Reports `error` on the run's events and throws it. */

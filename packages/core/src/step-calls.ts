@@ -28,7 +28,7 @@ export class StepCalls implements StepScope {
     readonly warnings: StepWarnings,
   ) {
     this.stepNumber = plan.step;
-    this.limit = new ConcurrencyLimit(run.options.toolConcurrency);
+    this.limit = new ConcurrencyLimit(run.options.limits.toolConcurrency);
   }
 
   warn = (warning: Warning): void => this.warnings.warn(warning);
@@ -50,8 +50,8 @@ export class StepCalls implements StepScope {
       return;
     }
     if (options.live)
-      this.run.options.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
-    const tools = this.run.options.tools;
+      this.run.options.sink.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
+    const tools = this.run.options.tools.runner;
     if (!tools || this.started.has(call.id)) return;
     if (this.run.durability.ordered) {
       if (options.rejection !== undefined) this.#rejections.set(call.id, options.rejection);
@@ -68,7 +68,7 @@ export class StepCalls implements StepScope {
    * answer (journaled) one after the other, then every approval wait, then every call.
    */
   startInOrder(toolCalls: ToolCallPart[]): void {
-    const tools = this.run.options.tools;
+    const tools = this.run.options.tools.runner;
     if (!tools) return;
     // Answer-tool calls were settled in `start`.
     const realCalls = toolCalls.filter((call) => !this.started.has(call.id));

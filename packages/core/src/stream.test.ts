@@ -194,13 +194,14 @@ describe("generate({ resume }) arguments a newcomer gets wrong (issue 26)", () =
     await expect(generate({ ...base(), resume: first.state as never })).rejects.toMatchObject({
       code: "invalid-argument",
       message:
-        'stream(): `resume` is a run state itself; pass { state: result.state, decisions: { [callId]: "approve" } }.',
+        "stream(): `resume` is a run state itself; it takes one value, { state, decisions }: " +
+        'for example stream({ …, resume: { state: result.state, decisions: { [result.pending[0].id]: "approve" } } }).',
     });
     await expect(generate({ ...base(), resume: {} as never })).rejects.toMatchObject({
       code: "run-state-invalid",
       message:
         'stream(): `resume.state` is undefined; pass the `state` of a result whose finishReason is "approval-required" (`result.state`), as the object or parsed back from its JSON, ' +
-        'for example { state: result.state, decisions: { [result.pending[0].id]: "approve" } }.',
+        'for example stream({ …, resume: { state: result.state, decisions: { [result.pending[0].id]: "approve" } } }).',
     });
   });
 });

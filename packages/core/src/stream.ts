@@ -20,8 +20,8 @@ import type { Durability } from "./durability.js";
 import { ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
-import type { ResumeArguments } from "./run-resume.js";
-import { type ResumeDecision, snapshotTools } from "./run-state.js";
+import { STREAM_RESUME } from "./run-resume.js";
+import { type Resume, snapshotTools } from "./run-state.js";
 import { keyList, type RunStateKeys } from "./run-state-signature.js";
 import type { ModelSettings, ToolRunner } from "./run-types.js";
 import { type RunSpec, type RunTools, startRun } from "./start-run.js";
@@ -80,8 +80,11 @@ export interface StreamOptions<Output = unknown> {
    * state: one `{ id, secret }` or a list for rotation (see `AgentConfig.runStateKey`).
    */
   runStateKey?: RunStateKeys;
-  /** Continues a run that stopped with `approval-required`, with a decision per pending call id. */
-  resume?: { state: unknown; decisions?: Record<string, ResumeDecision> };
+  /**
+   * Continues a run that stopped with `approval-required`: its `state` and a decision per pending
+   * call id, the same {@link Resume} value `agent.resume()` takes.
+   */
+  resume?: Resume;
   /**
    * The run ends with a structured answer matching this schema (zod, or a JSON Schema with an
    * object root): `final.output`, and `output-delta` events while it streams (see `AgentConfig.output`).
@@ -122,21 +125,9 @@ function specOf(options: StreamOptions): RunSpec {
     throw new JunctionError("invalid-argument", "stream(): `provider` and `model` are required.");
   }
   const keys = keyList(options.runStateKey);
-  let resume: RunSpec["resume"];
-  if (options.resume) {
-    const given = options.resume as Record<string, unknown>;
-    if (given.kind === "junction.run-state") {
-      throw new JunctionError(
-        "invalid-argument",
-        'stream(): `resume` is a run state itself; pass { state: result.state, decisions: { [callId]: "approve" } }.',
-      );
-    }
-    resume = {
-      state: given.state,
-      decisions: (given.decisions ?? {}) as Record<string, ResumeDecision>,
-      names: STREAM_RESUME_ARGUMENTS,
-    };
-  }
+  // Read and checked where `agent.resume()`'s is: `planResume`, when the run starts.
+  const resume: RunSpec["resume"] =
+    options.resume !== undefined ? { value: options.resume, caller: STREAM_RESUME } : undefined;
   const definitions = options.tools ?? [];
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
   const runner = options.onToolCall
@@ -166,14 +157,6 @@ function specOf(options: StreamOptions): RunSpec {
     ...(options.tracer ? { tracer: options.tracer } : {}),
   };
 }
-
-/** How `stream()` names its resume arguments in errors. */
-const STREAM_RESUME_ARGUMENTS: ResumeArguments = {
-  method: "stream()",
-  state: "`resume.state`",
-  decisions: "`resume.decisions`",
-  example: '{ state: result.state, decisions: { [result.pending[0].id]: "approve" } }',
-};
 
 /** `onToolCall` as the loop's tool runner: the policy decides by the step's definitions, the handler runs. */
 function handlerRunner(

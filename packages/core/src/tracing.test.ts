@@ -111,14 +111,14 @@ describe("Tracer hooks", () => {
       approval: annotationPolicy(),
       tracer: second.tracer,
     });
-    const again = await agent.resume(state, { w: "approve" }).final;
+    const again = await agent.resume({ state, decisions: { w: "approve" } }).final;
     expect(second.spans[0]).toMatchObject({
       name: "junction.agent.send",
       links: [{ traceparent: first.spans[0]!.carrier }],
     });
     // Stopped again: the state still names the first part, not the second.
     expect(again.state?.trace).toEqual({ traceparent: first.spans[0]!.carrier });
-    const denied = await agent.resume(again.state, { w2: { deny: "no" } }).final;
+    const denied = await agent.resume({ state: again.state, decisions: { w2: { deny: "no" } } }).final;
     expect(denied.finishReason).toBe("stop");
   });
 
@@ -131,9 +131,9 @@ describe("Tracer hooks", () => {
     }).send("go").final;
     expect(stopped.state?.trace).toBeUndefined();
     const agent = new Agent({ provider: scriptedModel([]), model: "m" });
-    await expect(agent.resume({ ...stopped.state, trace: { traceparent: 7 } }).final).rejects.toThrow(
-      "This run state cannot be resumed: `trace.traceparent` must be a string.",
-    );
+    await expect(
+      agent.resume({ state: { ...stopped.state, trace: { traceparent: 7 } } }).final,
+    ).rejects.toThrow("This run state cannot be resumed: `trace.traceparent` must be a string.");
   });
 
   it("says what each span is and how it ended, typed, to a span that takes the outcome", async () => {

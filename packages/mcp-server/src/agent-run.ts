@@ -66,7 +66,7 @@ export async function runAgentLeg(
   const handle: AgentHandle =
     "request" in input
       ? agent.send(input.request, runOptions)
-      : agent.resume(input.state, input.decisions, runOptions);
+      : agent.resume({ state: input.state, decisions: input.decisions }, runOptions);
   const parts: ToolResultPart[] = [];
   let progress = options.progressFrom ?? 0;
   const report = (message: string) => {

@@ -57,7 +57,7 @@ class StandInEngine implements DurableAgentRuns {
     const { state, decisions } = run;
     run.now = { status: "working" };
     run.decisions = {};
-    void this.#follow(runId, this.makeAgent().resume(state, decisions, { approvalTimeoutMs: 0 }).final);
+    void this.#follow(runId, this.makeAgent().resume({ state, decisions }, { approvalTimeoutMs: 0 }).final);
   }
 
   async cancel(runId: string): Promise<void> {

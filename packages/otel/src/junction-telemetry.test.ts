@@ -454,7 +454,7 @@ describe("junctionTelemetry: approvals, resume and content", () => {
         .find((span) => span.name === "await_approval write_file")?.attributes,
     ).toMatchObject({ "junction.approval.decision": "pending", "junction.approval.decided_by": "none" });
 
-    await make([{ text: "written" }]).resume(state, { w: "approve" }).final;
+    await make([{ text: "written" }]).resume({ state, decisions: { w: "approve" } }).final;
     const resumed = sdk
       .spans()
       .map(view)

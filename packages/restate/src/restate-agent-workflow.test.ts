@@ -1,10 +1,11 @@
 import { fileURLToPath } from "node:url";
-import type { AgentResult } from "@junction/core";
+import { type AgentResult, parseRunState } from "@junction/core";
 import {
   approveFrom,
   notesRun,
   notesRuns,
   rateLimitedRunError,
+  resumeNotesRun,
   runFailures,
   startRateLimitedModel,
   toolResultsPerRequest,
@@ -98,6 +99,31 @@ describe("restateAgentWorkflow: an Agent's run on Restate, crash-tested end to e
     expect(toolResultsPerRequest(model)).toEqual([0, 1]);
     expect(calls()).toEqual([{ text: notesRun.note, key: "agent-worker-killed:tool:1:call_0" }]);
     expect(questions()).toEqual([signal, signal]);
+  });
+
+  it("a run stopped by its approvalTimeoutMs ends with a real state: resumed in memory elsewhere, the model is not asked again for the step and the tool runs once, under the run's idempotency key", async () => {
+    const { model, files, startWorker, run, result, calls } = await setUp();
+    const worker = await startWorker({ APPROVAL_TIMEOUT_MS: "300" });
+    await run("agent-timed-out").workflowSubmit({ input: notesRun.input });
+    const stopped = await result("agent-timed-out", worker);
+    expect(stopped.finishReason).toBe("approval-required");
+    if (stopped.finishReason !== "approval-required") return;
+    expect(stopped.pending).toEqual([
+      expect.objectContaining({ id: "call_0", input: { text: notesRun.note }, step: 1 }),
+    ]);
+    // What Restate returned is a state like any other: it parses, and it holds the engine's step.
+    const state = parseRunState(JSON.parse(JSON.stringify(stopped.state)));
+    expect(state.runId).toBe("agent-timed-out");
+    expect(state.pending).toEqual(stopped.pending);
+    expect(Object.keys(state.journal)).toEqual(expect.arrayContaining(["model:1", "gate:1:call_0"]));
+    expect(model.requests).toHaveLength(1);
+    expect(calls()).toEqual([]);
+
+    const done = await resumeNotesRun({ model, files }, { state, decisions: { call_0: "approve" } });
+    expect(done.finishReason).toBe("stop");
+    expect(done.text).toBe(notesRun.answer);
+    expect(toolResultsPerRequest(model)).toEqual([0, 1]);
+    expect(calls()).toEqual([{ text: notesRun.note, key: "agent-timed-out:tool:1:call_0" }]);
   });
 
   it("survives a crash of the Restate server too, with the approval sent while no worker runs", async () => {

@@ -23,6 +23,7 @@ export type JunctionErrorCode =
   | "max-steps-reached"
   | "aborted"
   | "invalid-argument"
+  | "agent-busy"
   // structured output
   | "output-invalid"
   | "output-refused"

@@ -5,8 +5,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ASKED, FAILED, NOTIFIED, notesRun, READY, RESULT } from "@junction/durable-engines/agent-worker";
+import type { AgentResult, Resume } from "@junction/core";
+import {
+  ASKED,
+  FAILED,
+  NOTIFIED,
+  notesAgent,
+  notesRun,
+  READY,
+  RESULT,
+} from "@junction/durable-engines/agent-worker";
 import { type NodeProcess, readLines, startNode, waitFor } from "@junction/durable-engines/processes";
+import { MCPPool } from "@junction/mcp-client";
 import { startWireFake, type WireFake } from "@junction/wire-fake";
 import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
 
@@ -177,4 +187,21 @@ export async function resultFrom<T>(script: string, env: Record<string, string>)
     .findLast((candidate) => candidate.startsWith(RESULT));
   if (line === undefined) throw new Error(`${script} printed no result:\n${running.output()}`);
   return JSON.parse(line.slice(RESULT.length)) as T;
+}
+
+/**
+ * Resumes a stopped notes run in this process, in memory, with the Agent a worker makes (its own
+ * connection to the notes server, closed after): what an app does with a stopped run's `state`.
+ */
+export async function resumeNotesRun(
+  run: Pick<NotesRun, "model" | "files">,
+  resume: Resume,
+): Promise<AgentResult> {
+  const pool = new MCPPool();
+  try {
+    const agent = await notesAgent({ modelURL: run.model.url, ...run.files, pool })();
+    return await agent.resume(resume).final;
+  } finally {
+    await pool.close();
+  }
 }

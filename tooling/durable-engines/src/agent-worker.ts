@@ -41,6 +41,8 @@ export function notesAgent(options: {
   callsFile: string;
   eventsFile: string;
   pool: MCPPool;
+  /** The Agent's `approvalTimeoutMs`: the run stops with `approval-required` once it runs out. */
+  approvalTimeoutMs?: number;
 }) {
   return async (): Promise<Agent> => {
     const notes = await options.pool.get({
@@ -54,6 +56,7 @@ export function notesAgent(options: {
       model: "fake",
       mcps: [notes],
       approval: annotationPolicy(),
+      ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
       onEvent: (event) => {
         if (event.type === "tool-approval-request")
           appendFileSync(options.eventsFile, `${ASKED}${event.signal}\n`);
@@ -62,7 +65,7 @@ export function notesAgent(options: {
   };
 }
 
-/** The worker side, from its environment: MODEL_URL, CALLS_FILE, EVENTS_FILE. */
+/** The worker side, from its environment: MODEL_URL, CALLS_FILE, EVENTS_FILE, and APPROVAL_TIMEOUT_MS if set. */
 export function notesAgentFromEnvironment(): { makeAgent: () => Promise<Agent>; pool: MCPPool } {
   const pool = new MCPPool();
   const makeAgent = notesAgent({
@@ -70,6 +73,9 @@ export function notesAgentFromEnvironment(): { makeAgent: () => Promise<Agent>; 
     callsFile: process.env.CALLS_FILE!,
     eventsFile: process.env.EVENTS_FILE!,
     pool,
+    ...(process.env.APPROVAL_TIMEOUT_MS
+      ? { approvalTimeoutMs: Number(process.env.APPROVAL_TIMEOUT_MS) }
+      : {}),
   });
   return { makeAgent, pool };
 }

@@ -101,7 +101,7 @@ export function defineToolSearchContract(vendor: VendorAdapter): void {
 
       fake.enqueue({ kind: "turn", turn: answerTurn, tools: ["clock", "get_forecast", "search_tools"] });
       const pendingId = stopped.pending![0]!.id;
-      const resumed = await agentWith(runs).resume(state, { [pendingId]: "approve" }).final;
+      const resumed = await agentWith(runs).resume({ state, decisions: { [pendingId]: "approve" } }).final;
       expect(resumed.text).toBe("Sunny in Paris.");
       expect(runs).toEqual(["get_forecast"]);
 

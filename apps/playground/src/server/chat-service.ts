@@ -246,7 +246,7 @@ export class ChatService {
         await this.#verified(state);
         publish({ type: "approval-answered", id: answer.callId, approved: answer.approve });
       },
-      start: (agent, options) => agent.resume(state, { [answer.callId]: decision }, options),
+      start: (agent, options) => agent.resume({ state, decisions: { [answer.callId]: decision } }, options),
       // The stored state stays, or the one recorded as the run's calls finished: a call still
       // waiting can be answered again, and a call that ran is never run again.
       failed: () => undefined,
