@@ -193,3 +193,22 @@ describe("what a provider is given: the Agent's frozen messages, the same object
     }).toThrow(TypeError);
   });
 });
+
+describe("Agent: what it keeps of a run once the run has ended", () => {
+  it("does not keep the run alive (its conversation array, as the provider was given it)", async () => {
+    const scripted = turn();
+    let given: WeakRef<Message[]> | undefined;
+    const provider = {
+      ...scripted,
+      stream: (request: Parameters<typeof scripted.stream>[0]) => {
+        given = new WeakRef(request.messages);
+        return scripted.stream(request);
+      },
+    };
+    const agent = new Agent({ provider, model: "m", tools: [lookup], messages: priorConversation() });
+    await agent.send("And record 2?").final;
+    expect(given?.deref()).toHaveLength(8);
+    expect(await collected(given!)).toBe(true);
+    expect(agent.messages).toHaveLength(8);
+  });
+});

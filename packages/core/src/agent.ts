@@ -317,11 +317,9 @@ export class Agent<Output = unknown> {
       ...(this.#config.onEvent ? { onEvent: this.#config.onEvent } : {}),
     });
     // The queue only orders runs: a failed run is reported through its own handle, and must not
-    // fail the next one. Nor does it keep the last result (and its messages) alive.
-    this.#queue = handle.final.then(
-      () => undefined,
-      () => undefined,
-    );
+    // fail the next one. Nor does it keep the last result (and its messages) alive, nor the run.
+    const ended = () => this.#deferred.endRun();
+    this.#queue = handle.final.then(ended, ended);
     return handle;
   }
 
