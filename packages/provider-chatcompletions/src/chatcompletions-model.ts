@@ -6,7 +6,7 @@ import { type ChatCompletionsSettings, chatCompletionsProviderName } from "./cha
 import { ChatCompletionsStreamState } from "./chatcompletions-stream-state.js";
 import { loadOpenAISDK, type OpenAISDK } from "./load-openai-sdk.js";
 import { mapChatCompletionsError } from "./map-chatcompletions-error.js";
-import type { ChatCompletionsMessagesCache } from "./serialize-chatcompletions-messages.js";
+import { createChatCompletionsMessagesCache } from "./serialize-chatcompletions-messages.js";
 
 /**
  * The provider's only I/O: reads the key and base URL and loads the SDK on the first request,
@@ -21,7 +21,7 @@ export function createChatCompletionsModel(
   const name = chatCompletionsProviderName(settings);
   const generateId = () => `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
   const connect = createChatCompletionsClientLoader(settings);
-  const sentMessages: ChatCompletionsMessagesCache = {};
+  const sentMessages = createChatCompletionsMessagesCache();
 
   return async function* streamChatCompletions(request) {
     const signal = request.signal;

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import {
   COMMON_TOOL_NAME_RULE,
   createToolNameMapping,
@@ -13,8 +15,13 @@ import {
 import { convertToChatCompletionsMessages } from "./convert-to-chatcompletions-messages.js";
 import {
   type ChatCompletionsMessagesCache,
+  createChatCompletionsMessagesCache,
   serializeChatCompletionsMessages,
 } from "./serialize-chatcompletions-messages.js";
+
+// A full collection on demand (`--expose-gc` without the flag): the weakly held text may go.
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
@@ -90,7 +97,7 @@ const options = (
 });
 
 /** What the cache holds: how many leading messages, and their text. */
-const cached = (cache: ChatCompletionsMessagesCache) => cache.sent?.deref();
+const cached = (cache: ChatCompletionsMessagesCache) => cache.last?.deref();
 
 describe("serializeChatCompletionsMessages", () => {
   it("gives exactly JSON.stringify of the converted messages, with the same warnings, cached or not", () => {
@@ -100,7 +107,7 @@ describe("serializeChatCompletionsMessages", () => {
         options(messages, { system: "Be brief.", echoReasoning: true }),
       );
       expect(expected.warnings.length).toBeGreaterThan(0);
-      const cache: ChatCompletionsMessagesCache = {};
+      const cache = createChatCompletionsMessagesCache();
       for (const given of [undefined, cache, cache]) {
         const result = serializeChatCompletionsMessages(
           options(messages, { system: "Be brief.", echoReasoning: true }),
@@ -115,7 +122,7 @@ describe("serializeChatCompletionsMessages", () => {
 
   it("reuses the frozen messages a request begins with, and converts only what follows them", () => {
     const prior = deepFreeze(conversation());
-    const cache: ChatCompletionsMessagesCache = {};
+    const cache = createChatCompletionsMessagesCache();
     const first = [...prior, { role: "user", content: "Turn." } as Message];
     expect(serializeChatCompletionsMessages(options(first), cache).json).toBe(
       JSON.stringify(convertToChatCompletionsMessages(options(first)).messages),
@@ -142,7 +149,7 @@ describe("serializeChatCompletionsMessages", () => {
 
   it("adds newly frozen messages after the kept ones (a long-lived Agent's next run)", () => {
     const prior = deepFreeze(conversation());
-    const cache: ChatCompletionsMessagesCache = {};
+    const cache = createChatCompletionsMessagesCache();
     serializeChatCompletionsMessages(options(prior), cache);
     const next = [...prior, ...deepFreeze(conversation())];
     const result = serializeChatCompletionsMessages(options(next), cache);
@@ -152,7 +159,7 @@ describe("serializeChatCompletionsMessages", () => {
 
   it("never serves the kept text for a different message, option or tool name", () => {
     const prior = deepFreeze(conversation());
-    const cache: ChatCompletionsMessagesCache = {};
+    const cache = createChatCompletionsMessagesCache();
     serializeChatCompletionsMessages(options(prior), cache);
     const check = (messages: Message[], extra: Parameters<typeof options>[1] = {}) =>
       expect(serializeChatCompletionsMessages(options(messages, extra), cache).json).toBe(
@@ -170,6 +177,37 @@ describe("serializeChatCompletionsMessages", () => {
     check(prior, { echoReasoning: true });
     check(prior, { toolNames: { toVendor: (name) => `renamed_${name}`, fromVendor: (name) => name } });
     check(prior);
+    // The same array, one of its messages replaced by another frozen one.
+    const same = [...prior];
+    check(same);
+    same[1] = deepFreeze({ role: "user", content: "Replaced." });
+    check(same);
+  });
+
+  it("keeps a run's text for as long as its array, through garbage collections", async () => {
+    const messages = [...deepFreeze(conversation())];
+    const cache = createChatCompletionsMessagesCache();
+    serializeChatCompletionsMessages(options(messages), cache);
+    const kept = new WeakRef(cache.byArray.get(messages)!);
+    expect(kept.deref()?.messages).toHaveLength(messages.length);
+    // A later job (weak references are kept through the one that made them), after a full collection.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(kept.deref()).toBeDefined();
+    // The run's next step: the same array, grown, served from what was kept.
+    messages.push({ role: "user", content: "More." });
+    const result = serializeChatCompletionsMessages(options(messages), cache);
+    expect(result.json).toBe(JSON.stringify(convertToChatCompletionsMessages(options(messages)).messages));
+    expect(cache.byArray.get(messages)).toBe(kept.deref());
+  });
+
+  it("holds the last request's text only weakly once its array is gone", async () => {
+    const cache = createChatCompletionsMessagesCache();
+    serializeChatCompletionsMessages(options([...deepFreeze(conversation())]), cache);
+    expect(cache.last?.deref()).toBeDefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(cache.last?.deref()).toBeUndefined();
   });
 
   it("keeps nothing of a message that is not deeply frozen, and sends it as it is now", () => {
@@ -178,7 +216,7 @@ describe("serializeChatCompletionsMessages", () => {
       // The message is frozen; its content is not, so it may still change.
       content: [{ type: "tool-result" as const, toolCallId: "call_1", toolName: "lookup", output: "before" }],
     });
-    const cache: ChatCompletionsMessagesCache = {};
+    const cache = createChatCompletionsMessagesCache();
     serializeChatCompletionsMessages(options([message]), cache);
     expect(cached(cache)).toBeUndefined();
     message.content[0]!.output = "after";
@@ -209,7 +247,7 @@ describe("serializeChatCompletionsRequest", () => {
         responseFormat: { type: "json", schema: { type: "object", properties: {} } },
       },
     ];
-    const cache: ChatCompletionsMessagesCache = {};
+    const cache = createChatCompletionsMessagesCache();
     for (const request of requests) {
       for (const settings of [
         {},

@@ -6,14 +6,24 @@ import {
 } from "./convert-to-chatcompletions-messages.js";
 
 /**
- * Where a model keeps the JSON of the frozen messages its last request began with, for the next
- * request to reuse while it begins with the same messages: the next step of a run, and the next
- * run of a long-lived Agent, send the whole conversation again. Held through a `WeakRef`: the text
- * is as large as the conversation, and a garbage collection may drop it (the next request then
- * converts again) instead of an Agent keeping a second copy of its conversation.
+ * Where a model keeps the JSON of the frozen messages its requests began with, for a later request
+ * to reuse while it begins with the same messages: every step of a run, and every run of a
+ * long-lived Agent, sends the whole conversation again. The text is as large as the conversation,
+ * so it is never kept longer than that conversation's run, or than the garbage collector allows.
  */
 export interface ChatCompletionsMessagesCache {
-  sent?: WeakRef<SentMessages>;
+  /**
+   * By the array a request's messages came in: an Agent passes its run's own array on every step
+   * of the run, so the text lives as long as the run (and a caller's own array, as long as that).
+   */
+  byArray: WeakMap<readonly Message[], SentMessages>;
+  /** The last request's, held weakly: the next run of a long-lived Agent comes with a new array. */
+  last?: WeakRef<SentMessages>;
+}
+
+/** An empty {@link ChatCompletionsMessagesCache}: one per model. */
+export function createChatCompletionsMessagesCache(): ChatCompletionsMessagesCache {
+  return { byArray: new WeakMap() };
 }
 
 /** The deeply frozen messages a request began with, as they were sent. */
@@ -47,7 +57,7 @@ export function serializeChatCompletionsMessages(
       ? JSON.stringify({ role: "system", content: options.system })
       : "";
 
-  const sent = cache?.sent?.deref();
+  const sent = cache?.byArray.get(messages) ?? cache?.last?.deref();
   const reused = sent !== undefined && leads(sent, options, echoReasoning) ? sent : undefined;
   let start = 0;
   if (reused) {
@@ -70,14 +80,16 @@ export function serializeChatCompletionsMessages(
         for (const part of message.content)
           if (part.type === "tool-call") vendorNames.set(part.name, options.toolNames.toVendor(part.name));
       }
-      cache.sent = new WeakRef({
+      const kept: SentMessages = {
         messages: messages.slice(0, end),
         json: joinJSON(reused?.json ?? "", frozen.json),
         warnings: [...(reused?.warnings ?? []), ...frozen.warnings],
         providerName: options.providerName,
         echoReasoning,
         vendorNames,
-      });
+      };
+      cache.byArray.set(messages, kept);
+      cache.last = new WeakRef(kept);
       start = end;
     }
   }
