@@ -45,17 +45,15 @@ export function serializeChatCompletionsRequest(
 ): { text: string; warnings: Warning[]; toolNames: ToolNameMapping } {
   const built = buildRequest(request, settings, { cache });
   const bodyText = JSON.stringify(built.body);
-  // The body's first keys are `model` (a string) and then `messages`: the first `"messages":[]`
-  // in the text is that key, as a quote inside a JSON string is always escaped.
-  const at = bodyText.indexOf(EMPTY_MESSAGES) + EMPTY_MESSAGES.length - 2;
+  // The body's first keys are `model` and `messages` (empty here), so its text begins with the
+  // text of those two alone: the messages' JSON goes where that empty array is.
+  const at = JSON.stringify({ model: built.body.model, messages: [] }).length - "[]}".length;
   return {
-    text: `${bodyText.slice(0, at)}${built.messagesJSON}${bodyText.slice(at + 2)}`,
+    text: `${bodyText.slice(0, at)}${built.messagesJSON}${bodyText.slice(at + "[]".length)}`,
     warnings: built.warnings,
     toolNames: built.toolNames,
   };
 }
-
-const EMPTY_MESSAGES = '"messages":[]';
 
 /** The body; with `asText`, its `messages` empty and their JSON in `messagesJSON` instead. */
 function buildRequest(

@@ -232,6 +232,9 @@ describe("serializeChatCompletionsRequest", () => {
     const requests: ModelRequest[] = [
       { model: "m", messages: [] },
       { model: 'a "quoted" model', system: "Be brief.", messages },
+      { model: '"messages":[]', messages },
+      // From JavaScript without a model: the body then begins with its messages.
+      { model: undefined as unknown as string, messages },
       {
         model: "m",
         messages,
