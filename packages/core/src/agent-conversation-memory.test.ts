@@ -151,3 +151,64 @@ describe("stream(): a result's messages", () => {
     expect(Object.isFrozen(messages[0])).toBe(false);
   });
 });
+
+/** Whether a value is frozen at every level (what a provider caching by message object relies on). */
+function deeplyFrozen(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  return Object.isFrozen(value) && Object.values(value).every(deeplyFrozen);
+}
+
+describe("what a provider is given: the Agent's frozen messages, the same objects each request", () => {
+  it("sends the conversation's messages deeply frozen, as the same objects on every step and run", async () => {
+    const scripted = scriptedModel([
+      { toolCalls: [{ id: "c1", name: "lookup", input: { id: 2 } }] },
+      { text: "Record 2." },
+      { text: "Anything else." },
+    ]);
+    const given: Message[][] = [];
+    const provider = {
+      ...scripted,
+      stream: (request: Parameters<typeof scripted.stream>[0]) => {
+        given.push([...request.messages]); // the array, not the messages: it grows after the call
+        return scripted.stream(request);
+      },
+    };
+    const agent = new Agent({ provider, model: "m", tools: [lookup], messages: priorConversation() });
+    await agent.send("And record 2?").final;
+    await agent.send("Thanks.").final;
+
+    expect(given.map((messages) => messages.length)).toEqual([5, 7, 9]);
+    // The conversation given at construction: frozen copies, the same objects on both steps.
+    for (const messages of given) expect(messages.slice(0, 4).every(deeplyFrozen)).toBe(true);
+    given[0]!.slice(0, 4).forEach((message, index) => {
+      expect(given[1]![index]).toBe(message);
+      expect(given[2]![index]).toBe(message);
+    });
+    // The next run sends all of the last one's messages frozen: nothing of it can change any more.
+    expect(given[2]!.slice(0, 8).every(deeplyFrozen)).toBe(true);
+    expect(given[2]![7]).toEqual({ role: "assistant", content: [{ type: "text", text: "Record 2." }] });
+    // Frozen means unchangeable, even by a provider that tries (strict mode throws).
+    expect(() => {
+      (given[2]![0] as { content: unknown }).content = "changed";
+    }).toThrow(TypeError);
+  });
+});
+
+describe("Agent: what it keeps of a run once the run has ended", () => {
+  it("does not keep the run alive (its conversation array, as the provider was given it)", async () => {
+    const scripted = turn();
+    let given: WeakRef<Message[]> | undefined;
+    const provider = {
+      ...scripted,
+      stream: (request: Parameters<typeof scripted.stream>[0]) => {
+        given = new WeakRef(request.messages);
+        return scripted.stream(request);
+      },
+    };
+    const agent = new Agent({ provider, model: "m", tools: [lookup], messages: priorConversation() });
+    await agent.send("And record 2?").final;
+    expect(given?.deref()).toHaveLength(8);
+    expect(await collected(given!)).toBe(true);
+    expect(agent.messages).toHaveLength(8);
+  });
+});

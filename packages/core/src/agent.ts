@@ -329,13 +329,15 @@ export class Agent<Output = unknown> {
       ...(this.#config.onEvent ? { onEvent: this.#config.onEvent } : {}),
     });
     this.#running++;
-    const settled = () => {
+    const ended = () => {
       this.#running--;
+      this.#deferred.endRun();
     };
     // The queue only orders runs: a failed run is reported through its own handle, and must not
-    // fail the next one. Nor does it keep the last result (and its messages) alive. Registered
-    // before the caller can await `final`, so the Agent is free again when their `await` returns.
-    this.#queue = handle.final.then(settled, settled);
+    // fail the next one. Nor does it keep the last result (and its messages) alive, nor the run.
+    // Registered before the caller can await `final`, so the Agent is free again when their
+    // `await` returns.
+    this.#queue = handle.final.then(ended, ended);
     return handle;
   }
 

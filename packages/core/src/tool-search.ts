@@ -344,9 +344,18 @@ export class DeferredTools {
     ];
   }
 
+  /**
+   * Drops the warning channel of the last step, once its run has ended: it leads to the run (its
+   * conversation, its journal), which the Agent must not keep alive until the next one.
+   */
+  endRun(): void {
+    this.#warn = undefined;
+  }
+
   /** Warns once per Agent that the embedder failed; each search falls back to the lexical ranking on its own. */
   #embedderFailed(error: unknown): void {
-    if (this.#embedderWarned) return;
+    // Between runs there is nobody to tell: the next failure, in a run, is reported.
+    if (this.#embedderWarned || !this.#warn) return;
     this.#embedderWarned = true;
     this.#warn?.(embedderFailedWarning(error));
   }

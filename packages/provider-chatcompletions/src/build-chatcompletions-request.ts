@@ -4,6 +4,10 @@ import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/
 import { type ChatCompletionsSettings, chatCompletionsProviderName } from "./chatcompletions-settings.js";
 import { convertToChatCompletionsMessages } from "./convert-to-chatcompletions-messages.js";
 import { prepareChatCompletionsTools } from "./prepare-chatcompletions-tools.js";
+import {
+  type ChatCompletionsMessagesCache,
+  serializeChatCompletionsMessages,
+} from "./serialize-chatcompletions-messages.js";
 
 // Fields the provider owns; `providerOptions` may not replace them.
 const reservedFields = ["model", "messages", "stream"];
@@ -14,11 +18,49 @@ function withSchemaInstruction(system: string | undefined, schema: JSONSchema): 
   return system ? `${system}\n\n${instruction}` : instruction;
 }
 
+type RequestSettings = Pick<
+  ChatCompletionsSettings,
+  "name" | "includeUsage" | "echoReasoning" | "structuredOutputs"
+>;
+
 /** The exact request body for one turn, the warnings met on the way, and the tool names used. Pure. */
 export function buildChatCompletionsRequest(
   request: ModelRequest,
-  settings: Pick<ChatCompletionsSettings, "name" | "includeUsage" | "echoReasoning" | "structuredOutputs">,
+  settings: RequestSettings,
 ): { body: ChatCompletionCreateParamsStreaming; warnings: Warning[]; toolNames: ToolNameMapping } {
+  const { body, warnings, toolNames } = buildRequest(request, settings);
+  return { body: body as unknown as ChatCompletionCreateParamsStreaming, warnings, toolNames };
+}
+
+/**
+ * {@link buildChatCompletionsRequest}'s body as JSON text: exactly what `JSON.stringify` gives
+ * for that body, with the same warnings. Given a cache, the frozen messages the conversation
+ * begins with are kept there as JSON for the next request (see `serializeChatCompletionsMessages`),
+ * so the requests of a run do not convert and stringify the whole conversation again.
+ */
+export function serializeChatCompletionsRequest(
+  request: ModelRequest,
+  settings: RequestSettings,
+  cache?: ChatCompletionsMessagesCache,
+): { text: string; warnings: Warning[]; toolNames: ToolNameMapping } {
+  const built = buildRequest(request, settings, { cache });
+  const bodyText = JSON.stringify(built.body);
+  // The body's first keys are `model` and `messages` (empty here), so its text begins with the
+  // text of those two alone: the messages' JSON goes where that empty array is.
+  const at = JSON.stringify({ model: built.body.model, messages: [] }).length - "[]}".length;
+  return {
+    text: `${bodyText.slice(0, at)}${built.messagesJSON}${bodyText.slice(at + "[]".length)}`,
+    warnings: built.warnings,
+    toolNames: built.toolNames,
+  };
+}
+
+/** The body; with `asText`, its `messages` empty and their JSON in `messagesJSON` instead. */
+function buildRequest(
+  request: ModelRequest,
+  settings: RequestSettings,
+  asText?: { cache: ChatCompletionsMessagesCache | undefined },
+): { body: Record<string, unknown>; messagesJSON: string; warnings: Warning[]; toolNames: ToolNameMapping } {
   const name = chatCompletionsProviderName(settings);
   const prepared = prepareChatCompletionsTools({
     tools: request.tools,
@@ -27,13 +69,16 @@ export function buildChatCompletionsRequest(
   });
   const format = settings.structuredOutputs ?? "json-schema";
   const jsonMode = request.responseFormat !== undefined && format === "json-object";
-  const converted = convertToChatCompletionsMessages({
+  const conversion = {
     system: jsonMode ? withSchemaInstruction(request.system, request.responseFormat!.schema) : request.system,
     messages: request.messages,
     toolNames: prepared.toolNames,
     providerName: name,
     echoReasoning: settings.echoReasoning ?? false,
-  });
+  };
+  const converted = asText
+    ? { messages: [], ...serializeChatCompletionsMessages(conversion, asText.cache) }
+    : { ...convertToChatCompletionsMessages(conversion), json: "" };
   const vendorOptions = providerOptionsFor(request, name);
   const passthrough = passThroughOptions(vendorOptions, { provider: name, reserved: reservedFields });
   const warnings: Warning[] = [...prepared.warnings, ...converted.warnings, ...passthrough.warnings];
@@ -69,9 +114,5 @@ export function buildChatCompletionsRequest(
   } else if (jsonMode) {
     body.response_format = { type: "json_object" };
   }
-  return {
-    body: body as unknown as ChatCompletionCreateParamsStreaming,
-    warnings,
-    toolNames: prepared.toolNames,
-  };
+  return { body, messagesJSON: converted.json, warnings, toolNames: prepared.toolNames };
 }

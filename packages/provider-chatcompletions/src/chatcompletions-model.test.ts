@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   JunctionError,
+  type Message,
   type ModelRequest,
   type ModelStreamEvent,
   ProviderError,
@@ -9,6 +10,7 @@ import {
 } from "@junction/types";
 import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildChatCompletionsRequest } from "./build-chatcompletions-request.js";
 import { chatCompletions } from "./chatcompletions-provider.js";
 
 const fixture = (name: string) => readSSEFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
@@ -63,6 +65,68 @@ afterEach(async () => {
 
 const provider = (settings: Parameters<typeof chatCompletions>[0] = {}) =>
   chatCompletions({ baseURL: `${fake.url}/v1`, apiKey: "sk-test", maxRetries: 0, ...settings });
+
+describe("chatCompletions stream: the request body as text", () => {
+  const deepFreeze = <T>(value: T): T => {
+    if (typeof value === "object" && value !== null) {
+      for (const inner of Object.values(value)) deepFreeze(inner);
+      Object.freeze(value);
+    }
+    return value;
+  };
+
+  it("sends exactly JSON.stringify of the body, as JSON, on every request of a growing conversation", async () => {
+    // A frozen conversation (as an Agent's is), sent twice with more after it: the second request
+    // reuses the first one's text for the frozen messages.
+    const prior: Message[] = deepFreeze([
+      { role: "user", content: 'Look up "1" \u2028 \\' },
+      {
+        role: "assistant",
+        content: [{ type: "tool-call", id: "call_0", name: "get_weather", input: { location: "Oslo" } }],
+      },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_0", toolName: "get_weather", output: "Cold." }],
+      },
+      { role: "assistant", content: [{ type: "text", text: "It is cold." }] },
+    ]);
+    const first: ModelRequest = {
+      model: "gpt-4o",
+      system: "Be brief.",
+      tools: [weatherTool],
+      messages: [...prior, { role: "user", content: "And Rome?" }],
+    };
+    const second: ModelRequest = {
+      ...first,
+      messages: [
+        ...first.messages,
+        {
+          role: "assistant",
+          content: [{ type: "tool-call", id: "call_1", name: "get_weather", input: { location: "Rome" } }],
+        },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: "call_1", toolName: "get_weather", output: "Warm." }],
+        },
+      ],
+    };
+    fake.enqueue(
+      { chunks: fixture("chatcompletions-text.sse.txt") },
+      { chunks: fixture("chatcompletions-text.sse.txt") },
+    );
+    const model = provider();
+    await collect(model.stream(first));
+    await collect(model.stream(second));
+
+    expect(fake.requests).toHaveLength(2);
+    for (const [index, request] of [first, second].entries()) {
+      const { body } = buildChatCompletionsRequest(request, {});
+      expect(fake.requests[index]!.text).toBe(JSON.stringify(body));
+      expect(fake.requests[index]!.headers["content-type"]).toBe("application/json");
+    }
+    expect(fake.requests[1]!.body.messages).toHaveLength(8);
+  });
+});
 
 describe("chatCompletions stream: text", () => {
   it("sends the exact request body and streams text, finish reason and usage", async () => {

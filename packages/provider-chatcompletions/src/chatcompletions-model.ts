@@ -1,11 +1,12 @@
 import { browserRefusalError, loadSetting, toAbortError } from "@junction/provider-utils";
 import { type ModelRequest, type ModelStreamEvent, ProviderError } from "@junction/types";
 import type OpenAI from "openai";
-import { buildChatCompletionsRequest } from "./build-chatcompletions-request.js";
+import { serializeChatCompletionsRequest } from "./build-chatcompletions-request.js";
 import { type ChatCompletionsSettings, chatCompletionsProviderName } from "./chatcompletions-settings.js";
 import { ChatCompletionsStreamState } from "./chatcompletions-stream-state.js";
 import { loadOpenAISDK, type OpenAISDK } from "./load-openai-sdk.js";
 import { mapChatCompletionsError } from "./map-chatcompletions-error.js";
+import { createChatCompletionsMessagesCache } from "./serialize-chatcompletions-messages.js";
 
 /**
  * The provider's only I/O: reads the key and base URL and loads the SDK on the first request,
@@ -20,18 +21,28 @@ export function createChatCompletionsModel(
   const name = chatCompletionsProviderName(settings);
   const generateId = () => `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
   const connect = createChatCompletionsClientLoader(settings);
+  const sentMessages = createChatCompletionsMessagesCache();
 
   return async function* streamChatCompletions(request) {
     const signal = request.signal;
     if (signal?.aborted) throw toAbortError(signal, undefined, name);
     const { client, sdk } = await connect();
-    const { body, toolNames, warnings } = buildChatCompletionsRequest(request, settings);
+    const { text, toolNames, warnings } = serializeChatCompletionsRequest(request, settings, sentMessages);
     for (const warning of warnings) yield { type: "warning", warning };
 
     const state = new ChatCompletionsStreamState({ toolNames, providerName: name, generateId });
     let stream: AsyncIterable<unknown> & { controller: AbortController };
     try {
-      stream = await client.chat.completions.create(body, signal ? { signal } : undefined);
+      // The body goes as text (exactly what JSON.stringify gives for it), the conversation's frozen
+      // messages reused from the last request: `chat.completions.create` would stringify the
+      // whole conversation again, through a replacer called on every value. `post` sends a
+      // string body as it is.
+      stream = await client.post<typeof stream>("/chat/completions", {
+        body: text,
+        headers: { "content-type": "application/json" },
+        stream: true,
+        ...(signal ? { signal } : {}),
+      });
     } catch (error) {
       throw mapChatCompletionsError(error, { signal, sdk, provider: name, baseURL: client.baseURL });
     }

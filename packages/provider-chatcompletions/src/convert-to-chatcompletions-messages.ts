@@ -61,27 +61,37 @@ export function convertToChatCompletionsMessages(options: ConvertToChatCompletio
   if (options.system !== undefined && options.system !== "") {
     messages.push({ role: "system", content: options.system });
   }
-  for (const message of options.messages) {
-    switch (message.role) {
-      case "user":
-        messages.push(convertUserMessage(message.content, warnings));
-        break;
-      case "assistant":
-        messages.push(convertAssistantMessage(message, options, warnings));
-        break;
-      case "tool":
-        messages.push(...convertToolMessage(message, warnings));
-        break;
-      default: {
-        const unknown: never = message;
-        warnings.push({
-          code: "message-role-unsupported",
-          message: `A message with role ${JSON.stringify((unknown as { role?: unknown }).role)} cannot be sent; it was left out.`,
-        });
-      }
+  for (const message of options.messages)
+    messages.push(...convertChatCompletionsMessage(message, options, warnings));
+  return { messages, warnings };
+}
+
+/**
+ * One neutral message as the Chat Completions messages it becomes (a tool message with
+ * attachments becomes its tool messages and a user message), its warnings added to `warnings`.
+ * Pure, and the same for the same message and options.
+ */
+export function convertChatCompletionsMessage(
+  message: Message,
+  options: Pick<ConvertToChatCompletionsMessagesOptions, "toolNames" | "providerName" | "echoReasoning">,
+  warnings: Warning[],
+): ChatCompletionMessageParam[] {
+  switch (message.role) {
+    case "user":
+      return [convertUserMessage(message.content, warnings)];
+    case "assistant":
+      return [convertAssistantMessage(message, options, warnings)];
+    case "tool":
+      return convertToolMessage(message, warnings);
+    default: {
+      const unknown: never = message;
+      warnings.push({
+        code: "message-role-unsupported",
+        message: `A message with role ${JSON.stringify((unknown as { role?: unknown }).role)} cannot be sent; it was left out.`,
+      });
+      return [];
     }
   }
-  return { messages, warnings };
 }
 
 function convertUserMessage(content: string | UserContentPart[], warnings: Warning[]): WireMessage {
@@ -127,7 +137,7 @@ function convertUserMessage(content: string | UserContentPart[], warnings: Warni
 
 function convertAssistantMessage(
   message: AssistantMessage,
-  options: ConvertToChatCompletionsMessagesOptions,
+  options: Pick<ConvertToChatCompletionsMessagesOptions, "toolNames" | "providerName" | "echoReasoning">,
   warnings: Warning[],
 ): WireMessage {
   let text = "";

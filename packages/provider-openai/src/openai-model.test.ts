@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { JunctionError, type Message, type ModelStreamEvent, ProviderError } from "@junction/types";
 import { collectStream, readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildOpenAIRequest } from "./build-openai-request.js";
 import { openai } from "./openai-provider.js";
 
 const fixture = (name: string) => readSSEFixture(new URL(`./__fixtures__/${name}`, import.meta.url));
@@ -84,6 +85,30 @@ describe("openai provider against the Responses API wire format", () => {
         responseId: "resp_sanitized_streaming",
       },
     ]);
+  });
+
+  it("sends the body as JSON text, exactly what JSON.stringify gives for the built body", async () => {
+    fake.enqueue({ chunks: fixture("openai-tool-call.sse.txt") });
+    const request = {
+      model: "gpt-5.1",
+      system: 'Be "brief" \u2028 \\',
+      tools: [weatherTool],
+      messages: [
+        { role: "user", content: "Weather in Beijing?" },
+        {
+          role: "assistant",
+          content: [{ type: "tool-call", id: "call_0", name: "get_weather", input: { location: "Oslo" } }],
+        },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: "call_0", toolName: "get_weather", output: "Cold." }],
+        },
+      ] satisfies Message[],
+    };
+    const { error } = await collectStream(provider().stream(request));
+    expect(error).toBeUndefined();
+    expect(fake.requests[0]!.text).toBe(JSON.stringify(buildOpenAIRequest(request, {}).body));
+    expect(fake.requests[0]!.headers["content-type"]).toBe("application/json");
   });
 
   it("streams one tool call with incremental arguments and emits it before the finish", async () => {

@@ -68,7 +68,17 @@ export async function* streamOpenAIResponse(
   let requestId: string | undefined;
   let state: OpenAIStreamState | undefined;
   try {
-    const { data, request_id } = await client.responses.create(body, { signal }).withResponse();
+    // The body goes as the text JSON.stringify gives: `responses.create` encodes it through a
+    // replacer called on every value (the SDK's body observers), which costs up to twice a plain
+    // stringify on a long conversation. `post` sends a string body as it is.
+    const { data, request_id } = await client
+      .post<AsyncIterable<unknown>>("/responses", {
+        body: JSON.stringify(body),
+        headers: { "content-type": "application/json" },
+        stream: true,
+        signal,
+      })
+      .withResponse();
     requestId = request_id ?? undefined;
     state = new OpenAIStreamState({ toolNames, requestId });
     for await (const event of data) {

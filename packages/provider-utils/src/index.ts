@@ -10,6 +10,7 @@ export {
   textInPlaceOf,
 } from "./content-part-notes.js";
 export { createLazyImport } from "./create-lazy-import.js";
+export { isDeeplyFrozen } from "./is-deeply-frozen.js";
 export { loadApiKey, loadSetting } from "./load-api-key.js";
 export {
   CLAUDE_CONTEXT_LIMITS,

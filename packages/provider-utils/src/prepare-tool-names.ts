@@ -5,7 +5,6 @@ import {
   type ToolDefinition,
   type ToolNameMapping,
   type ToolNameRule,
-  toolNamesInMessages,
   type Warning,
 } from "@junction/types";
 
@@ -25,7 +24,7 @@ export interface PreparedToolNames<Tool extends { name: string } = ToolDefinitio
 /**
  * The name half of every provider's prepare-tools step: the mapping from real tool names to the
  * names a vendor accepts, made from the offered tools and every name the conversation already
- * used (`toolNamesInMessages`), so earlier turns map the same way even for a tool no longer
+ * used (the names `toolNamesInMessages` lists), so earlier turns map the same way even for a tool no longer
  * offered; and the offered tools with each name once. A second tool with a name already taken is
  * left out with a `tool-duplicate-name` warning ("Two tools are named "x"; only the first is sent
  * to Anthropic."): a vendor rejects a request that declares one name twice. Pure.
@@ -49,7 +48,17 @@ export function prepareToolNames<Tool extends { name: string } = ToolDefinition>
   provider: string;
 }): PreparedToolNames<Tool> {
   const offered = options.tools ?? [];
-  const names = [...offered.map((tool) => tool.name), ...toolNamesInMessages(options.messages ?? [])];
+  // Each name once, in the order first met (as the mapping would keep them): a long
+  // conversation names the same few tools thousands of times, on every request.
+  const distinct = new Set(offered.map((tool) => tool.name));
+  for (const message of options.messages ?? []) {
+    if (message.role === "assistant") {
+      for (const part of message.content) if (part.type === "tool-call") distinct.add(part.name);
+    } else if (message.role === "tool") {
+      for (const part of message.content) distinct.add(part.toolName);
+    }
+  }
+  const names = [...distinct];
   const rule = options.rule;
   const toolNames = typeof rule === "function" ? rule(names) : createToolNameMapping(names, rule);
 
