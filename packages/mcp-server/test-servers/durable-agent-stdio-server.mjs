@@ -5,7 +5,8 @@
 // <folder>/pid     this process's id (rewritten at each start), for the test to kill it
 // <folder>/runs    one line per run of the agent's tool
 // <folder>/tasks.json  the task store ("memory": tasks in memory, lost with the process;
-//                  "stall": the store never saves, so a tools/call is never answered)
+//                  "stall": the store never saves, so a tools/call is never answered;
+//                  "once": a restart fails at once, as a server that cannot come back)
 import { existsSync } from "node:fs";
 import { appendFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -20,6 +21,7 @@ const [folder, mode] = process.argv.slice(2);
 const tasksFile = join(folder, "tasks.json");
 // A restarted server resumes the run after the approval: only the model's last answer is left.
 const resumed = existsSync(tasksFile);
+if (mode === "once" && existsSync(join(folder, "pid"))) process.exit(1);
 await writeFile(join(folder, "pid"), String(process.pid));
 
 const provider = scriptedModel(
