@@ -17,6 +17,8 @@ const MAX_POLL_MS = 5_000;
 const TASK_REQUEST_MS = 10_000;
 /** How long a call given up before its answer came is remembered, to cancel a task it created. */
 const TASK_ID_GRACE_MS = 10_000;
+/** `tasks/get` requests in a row the session may fail to carry (no answer from the server) before the call fails. */
+const MAX_UNANSWERED_POLLS = 3;
 
 /** The capabilities with the tasks extension declared (the user's own extensions kept). */
 export function withTasksExtension(capabilities: ClientCapabilities): ClientCapabilities {
@@ -129,6 +131,8 @@ interface HeldCall {
   timer?: ReturnType<typeof setTimeout>;
   done: boolean;
   polls: number;
+  /** `tasks/get` requests in a row that got no answer (the session failed to carry them). */
+  unanswered?: number;
   lastMessage?: string;
   /** The task's latest `requestState` (SEP-2322), echoed on each later task request. */
   requestState?: string;
@@ -285,6 +289,14 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
         detailed = await request("tasks/get", taskParams(call, call.taskId));
       } catch (error) {
         if (call.done || stopped) return;
+        // A poll the session could not carry (written to a server that just died: EPIPE) tells
+        // nothing of the task. A dying session closes in a moment, and its close hands the task
+        // to the next session; until then, poll again, a few times.
+        if (!(error instanceof ProtocolError) && (call.unanswered ?? 0) < MAX_UNANSWERED_POLLS) {
+          call.unanswered = (call.unanswered ?? 0) + 1;
+          poll(id, call, DEFAULT_POLL_MS);
+          return;
+        }
         // A task we stop following should not run on unwatched.
         cancelTask(call, call.taskId);
         if (call.settle) {
@@ -303,6 +315,7 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
       }
       if (call.done || stopped) return;
       call.polls++;
+      call.unanswered = 0;
       rememberRequestState(call, detailed);
       if (call.ticket) call.ticket.requestState = call.requestState;
       const outcome = taskOutcome(detailed, call.tool);

@@ -15,6 +15,8 @@ const TASK_ID_GRACE_MS = 10_000;
 /** Poll interval when the server suggests none (or an absurd one). */
 const DEFAULT_POLL_MS = 500;
 const MAX_POLL_MS = 5_000;
+/** `tasks/get` requests in a row the session may fail to carry (no answer from the server) before the call fails. */
+const MAX_UNANSWERED_POLLS = 3;
 
 export interface ToolTaskOptions {
   /** Options for each request of the task (the call, every poll). */
@@ -114,15 +116,30 @@ export function runToolTask(
         throw createAbortError(`the task for tool "${params.name}" was given up`);
       }
       let state = first;
+      let unanswered = 0;
       while (!TERMINAL.has(state.status) && state.status !== "input_required") {
         await sleep(pollDelay(state), stream.signal);
         let answer: Record<string, unknown>;
         try {
           answer = await client.request({ method: "tasks/get", params: { taskId } }, AnyResultSchema, each());
+          unanswered = 0;
         } catch (error) {
           // A resumed task the server refuses to show (a restart that kept no record of it) is lost.
           if (resumedId !== undefined && error instanceof ProtocolError) {
             throw lostTaskError(params.name, taskId, error);
+          }
+          // A poll the session could not carry (written to a server that just died) tells nothing
+          // of the task; a dying session is gone in a moment (see the catch below). Poll again, a few times.
+          if (
+            options.ticket &&
+            client.transport &&
+            !(error instanceof ProtocolError) &&
+            !isConnectionClosed(error) &&
+            unanswered < MAX_UNANSWERED_POLLS
+          ) {
+            unanswered++;
+            await sleep(DEFAULT_POLL_MS, stream.signal);
+            continue;
           }
           throw error;
         }
@@ -153,8 +170,14 @@ export function runToolTask(
       return result;
     } catch (error) {
       // The session is gone, not the task: the caller follows it on the next session (and could
-      // not reach this one's server to cancel it anyway).
-      if (options.ticket && isConnectionClosed(error)) done = true;
+      // not reach this one's server to cancel it anyway). A client whose transport is gone failed
+      // the request because of that, whatever it threw (a write to the dead server, "Not connected").
+      if (taskId !== undefined && options.ticket && (isConnectionClosed(error) || !client.transport)) {
+        done = true;
+        throw isConnectionClosed(error)
+          ? error
+          : new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
+      }
       throw error;
     } finally {
       // A task we stop following (a failed poll) should not run on unwatched.
