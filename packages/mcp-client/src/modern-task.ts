@@ -302,7 +302,10 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
         if (call.settle) {
           call.done = true;
           calls.delete(id);
-          call.settle.reject(lostTaskError(call.tool, call.taskId, error));
+          // The server refusing the task (a restart that kept no record of it) is a lost task.
+          call.settle.reject(
+            error instanceof ProtocolError ? lostTaskError(call.tool, call.taskId, error) : error,
+          );
           return;
         }
         const reason = errorMessage(error);
