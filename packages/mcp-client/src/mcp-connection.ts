@@ -174,7 +174,11 @@ export class MCPConnection {
     // On 2026-07-28, tasks are the io.modelcontextprotocol/tasks extension, which the SDK's client
     // does not follow: declare it per request and follow the tasks beneath the client.
     const tapped = session.client.transport;
-    if (this.era === "modern" && tapped) this.stopFollowingTasks = followTasks(session.client, tapped);
+    if (this.era === "modern" && tapped) {
+      const follower = followTasks(session.client, tapped);
+      session.tasks = follower;
+      this.stopFollowingTasks = follower.stop;
+    }
     this.hooks.adopted(session);
     this.state = "connected";
     this.lastFailure = undefined;

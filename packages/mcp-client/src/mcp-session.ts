@@ -18,6 +18,7 @@ import { fetchWithOwnSignal } from "./fetch-with-own-signal.js";
 import type { MCPConfig, MCPHttpConfig, MCPProtocolVersion } from "./mcp-config.js";
 import { httpStatus, isEraNegotiationFailure, isRequestTimeout, safeError } from "./mcp-errors.js";
 import { tapTransport } from "./message-tap.js";
+import type { TaskFollower } from "./modern-task.js";
 import { stdioTransportFactory } from "./stdio-support.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
 import { LeanStreamableHTTPTransport } from "./streamable-http-transport.js";
@@ -47,6 +48,8 @@ export interface Session {
   kind: "stdio" | "http" | "sse" | "memory";
   /** Set when the session is being closed on purpose, so its close is not taken for a crash. */
   closing: boolean;
+  /** Follows the 2026-07-28 tasks extension beneath the client (modern sessions only). */
+  tasks?: TaskFollower;
 }
 
 /** What a session needs from the `MCP` that opens it. */

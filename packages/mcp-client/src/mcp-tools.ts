@@ -1,13 +1,20 @@
 // The tools of one `MCP`: the cached `tools/list` with what each tool's entry tells about calling
 // it (its output schema, its task support), the listeners told when the list changes, and
 // `tools/call` (plain, with the listed definition on 2026-07-28 over HTTP, or as a task).
-import type { MCPTool, ServerCapabilities, ToolContext, ToolResult } from "@junction/types";
+import {
+  JunctionError,
+  type MCPTool,
+  type ServerCapabilities,
+  type ToolContext,
+  type ToolResult,
+} from "@junction/types";
 import { ProtocolError, type RequestOptions } from "@modelcontextprotocol/client";
 import { AnyResultSchema, convertCallToolResult } from "./convert-tool-result.js";
 import type { MCPRequestOptions } from "./mcp-connection.js";
 import type { Session } from "./mcp-session.js";
 import type { LazySchemaValidator } from "./output-schema-validator.js";
 import { type HintedList, listAllWithHints } from "./paginate.js";
+import { createTaskTicket, type TaskTicket } from "./task-ticket.js";
 import { ToolCache } from "./tool-cache.js";
 import { checkStructuredContent, type OutputValidator, rpcErrorAsResult } from "./tool-proxy.js";
 import { runToolTask } from "./tool-task.js";
@@ -159,22 +166,98 @@ export class MCPTools {
         : { _meta: { [IDEMPOTENCY_KEY_META]: options.idempotencyKey } }),
     };
     const taskSupport = this.metadata.get(name)?.tool.execution?.taskSupport;
-    if (
-      (taskSupport === "required" || (options.task === true && taskSupport === "optional")) &&
-      this.context.capabilities()?.tasks?.requests?.tools?.call
-    ) {
-      return this.callAsTask(name, params, options, onprogress);
+    const timeoutMs = options.timeoutMs ?? this.context.timeoutMs();
+    const deadline = Date.now() + timeoutMs;
+    // Once the server answers with a task, the task (not the session) is what the call waits on.
+    const ticket = createTaskTicket();
+    try {
+      if (
+        (taskSupport === "required" || (options.task === true && taskSupport === "optional")) &&
+        this.context.capabilities()?.tasks?.requests?.tools?.call
+      ) {
+        return await this.callAsTask(name, params, options, onprogress, ticket);
+      }
+      return await this.context.run("tools/call", options, async (session, requestOptions) => {
+        try {
+          const raw = await this.send(session, params, { ...requestOptions, onprogress }, ticket);
+          return this.finishResult(name, raw);
+        } catch (error) {
+          const result = rpcErrorAsResult(error, name);
+          if (result) return result;
+          throw error;
+        }
+      });
+    } catch (error) {
+      // A call the server never answered with a task fails: sending it again could run the tool twice.
+      if (ticket.taskId === undefined || !isConnectionLost(error)) throw error;
+      return this.resumeTask(name, params, { ...options, timeoutMs }, deadline, { ticket, onprogress });
     }
-    return this.context.run("tools/call", options, async (session, requestOptions) => {
+  }
+
+  /**
+   * Follows, on the sessions that replace a lost one, the task a call created: `tasks/get` (and
+   * the era's way of answering input) on the new session, never the `tools/call` again. Fails
+   * when the restarted server does not know the task, or no session comes back in time.
+   */
+  private async resumeTask(
+    name: string,
+    params: CallParams,
+    options: MCPCallToolOptions & { timeoutMs: number },
+    deadline: number,
+    following: { ticket: TaskTicket; onprogress: RequestOptions["onprogress"] },
+  ): Promise<ToolResult> {
+    const { ticket, onprogress } = following;
+    const taskId = ticket.taskId as string;
+    for (;;) {
+      const remaining = deadline - Date.now();
       try {
-        const raw = await this.send(session, params, { ...requestOptions, onprogress });
-        return this.finishResult(name, raw);
+        if (remaining <= 0) {
+          throw new JunctionError(
+            "mcp-timeout",
+            `tools/call of tool "${name}" timed out after ${options.timeoutMs} ms while its connection was being restored`,
+          );
+        }
+        return await this.context.run(
+          "tasks/get",
+          { timeoutMs: remaining, signal: options.signal },
+          async (session, requestOptions) => {
+            try {
+              const raw = session.tasks
+                ? await session.tasks.resume(ticket as TaskTicket & { taskId: string }, {
+                    tool: name,
+                    timeoutMs: remaining,
+                    signal: options.signal,
+                    onprogress: (message, polls) => onprogress?.({ progress: polls, message }),
+                  })
+                : await runToolTask(session.client, params, {
+                    requestOptions,
+                    signal: options.signal,
+                    timeoutMs: remaining,
+                    onprogress,
+                    ticket,
+                    resume: true,
+                  });
+              return this.finishResult(name, raw);
+            } catch (error) {
+              const result = options.signal?.aborted ? undefined : rpcErrorAsResult(error, name);
+              if (result) return result;
+              throw error;
+            }
+          },
+        );
       } catch (error) {
-        const result = rpcErrorAsResult(error, name);
-        if (result) return result;
+        // Lost again while following: wait for the next session.
+        if (isConnectionLost(error)) continue;
+        if (JunctionError.isInstance(error) && error.code === "mcp-not-connected") {
+          throw new JunctionError(
+            "mcp-connection-closed",
+            `the connection to MCP server "${this.context.serverName()}" closed while task "${taskId}" of tool "${name}" was running, and it could not be restored (${error.message}); the task may still run on the server`,
+            { cause: error },
+          );
+        }
         throw error;
       }
-    });
+    }
   }
 
   private fetchList(session: Session, requestOptions: RequestOptions): Promise<HintedList<MCPTool>> {
@@ -216,7 +299,26 @@ export class MCPTools {
    * `outputSchema`, which we check ourselves, turning a mismatch into an error result.)
    * Elsewhere as a plain request whose result {@link convertCallToolResult} checks leniently.
    */
-  private async send(session: Session, params: CallParams, requestOptions: RequestOptions): Promise<unknown> {
+  private async send(
+    session: Session,
+    params: CallParams,
+    requestOptions: RequestOptions,
+    ticket: TaskTicket,
+  ): Promise<unknown> {
+    // The follower sees the call synchronously as the client sends it; a call sent later keeps no ticket.
+    session.tasks?.expect(ticket);
+    try {
+      return this.sendCall(session, params, requestOptions);
+    } finally {
+      session.tasks?.expect(undefined);
+    }
+  }
+
+  private async sendCall(
+    session: Session,
+    params: CallParams,
+    requestOptions: RequestOptions,
+  ): Promise<unknown> {
     const tool = this.cache.held?.find((candidate) => candidate.name === params.name);
     if (session.kind === "http" && session.client.getProtocolEra() === "modern" && tool) {
       try {
@@ -258,6 +360,7 @@ export class MCPTools {
     params: CallParams,
     options: MCPCallToolOptions,
     onprogress: RequestOptions["onprogress"],
+    ticket: TaskTicket,
   ): Promise<ToolResult> {
     const timeoutMs = options.timeoutMs ?? this.context.timeoutMs();
     return this.context.run(
@@ -270,6 +373,7 @@ export class MCPTools {
             signal: options.signal,
             timeoutMs,
             onprogress,
+            ticket,
           });
           return this.finishResult(name, raw);
         } catch (error) {
@@ -301,4 +405,9 @@ function declaresHeaders(tool: MCPTool): boolean {
     headerDeclarations.set(tool, declares);
   }
   return declares;
+}
+
+/** The call's session closed under it (the SDK's closed-connection error, as `MCPConnection.run` maps it). */
+function isConnectionLost(error: unknown): boolean {
+  return JunctionError.isInstance(error) && error.code === "mcp-connection-closed";
 }

@@ -1,8 +1,10 @@
 import type { ClientCapabilities } from "@junction/types";
 import { errorMessage } from "@junction/types";
 import type { Client, JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
 import { answerTaskInput, taskInputFailure } from "./task-input.js";
+import { lostTaskError, type TaskTicket } from "./task-ticket.js";
 
 /** The MCP 2026-07-28 tasks extension (SEP-2663). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -15,6 +17,8 @@ const MAX_POLL_MS = 5_000;
 const TASK_REQUEST_MS = 10_000;
 /** How long a call given up before its answer came is remembered, to cancel a task it created. */
 const TASK_ID_GRACE_MS = 10_000;
+/** `tasks/get` requests in a row the session may fail to carry (no answer from the server) before the call fails. */
+const MAX_UNANSWERED_POLLS = 3;
 
 /** The capabilities with the tasks extension declared (the user's own extensions kept). */
 export function withTasksExtension(capabilities: ClientCapabilities): ClientCapabilities {
@@ -127,6 +131,8 @@ interface HeldCall {
   timer?: ReturnType<typeof setTimeout>;
   done: boolean;
   polls: number;
+  /** `tasks/get` requests in a row that got no answer (the session failed to carry them). */
+  unanswered?: number;
   lastMessage?: string;
   /** The task's latest `requestState` (SEP-2322), echoed on each later task request. */
   requestState?: string;
@@ -134,6 +140,39 @@ interface HeldCall {
   asked: Set<string>;
   /** Aborted when the call ends: answers still being prepared are then not sent. */
   input: AbortController;
+  /** The caller's record of the task, so it can follow it on another session. */
+  ticket?: TaskTicket;
+  /** A task resumed on this session ({@link TaskFollower.resume}): its outcome settles a promise, not a JSON-RPC id. */
+  settle?: {
+    resolve(result: Record<string, unknown>): void;
+    reject(error: unknown): void;
+    onprogress?: (message: string, polls: number) => void;
+  };
+}
+
+/** Follows the 2026-07-28 tasks of one session (see {@link followTasks}). */
+export interface TaskFollower {
+  /** Stops following (the session is gone): tasks resumed here reject as their connection closed. */
+  stop(): void;
+  /**
+   * Attaches a ticket to the next `tools/call` this session sends, if it is sent before
+   * `expect(undefined)`: the call's task id and state are then written to it.
+   */
+  expect(ticket: TaskTicket | undefined): void;
+  /**
+   * Follows on this session a task that a `tools/call` of an earlier session created (the ticket's
+   * task id): polls `tasks/get`, answers its input requests, resolves with the tool's result (or
+   * rejects with the server's error as a `ProtocolError`), without sending the call again.
+   */
+  resume(
+    ticket: TaskTicket & { taskId: string },
+    options: {
+      tool: string;
+      timeoutMs: number;
+      signal?: AbortSignal;
+      onprogress?: (message: string, polls: number) => void;
+    },
+  ): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -154,13 +193,16 @@ interface HeldCall {
  *
  * When the caller gives the call up (abort or timeout: `notifications/cancelled` for it, or its
  * HTTP request stream aborted), polling stops, answers not yet sent are dropped, and the server
- * gets `tasks/cancel`. Returns a function that stops following (session gone).
+ * gets `tasks/cancel`. When the session is lost instead, the task is left running: a call given a
+ * ticket ({@link TaskFollower.expect}) can follow it on the next session ({@link TaskFollower.resume}).
  */
-export function followTasks(client: Client, transport: Transport): () => void {
+export function followTasks(client: Client, transport: Transport): TaskFollower {
   const calls = new Map<string | number, HeldCall>();
   const deliver = transport.onmessage;
   const send = transport.send.bind(transport);
   let stopped = false;
+  let expected: TaskTicket | undefined;
+  let resumed = 0;
 
   const request = (
     method: "tasks/get" | "tasks/update" | "tasks/cancel",
@@ -185,6 +227,11 @@ export function followTasks(client: Client, transport: Transport): () => void {
     call.input.abort();
     calls.delete(id);
     if (stopped) return;
+    if (call.settle) {
+      if (outcome.kind === "result") call.settle.resolve(outcome.result);
+      else call.settle.reject(new ProtocolError(outcome.code, outcome.message, outcome.data));
+      return;
+    }
     const message: JSONRPCMessage =
       outcome.kind === "result"
         ? { jsonrpc: "2.0", id, result: outcome.result as never }
@@ -219,7 +266,13 @@ export function followTasks(client: Client, transport: Transport): () => void {
   };
 
   const reportProgress = (call: HeldCall, message: string | undefined) => {
-    if (call.progressToken === undefined || message === undefined || message === call.lastMessage) return;
+    if (message === undefined || message === call.lastMessage) return;
+    if (call.settle?.onprogress) {
+      call.lastMessage = message;
+      call.settle.onprogress(message, call.polls);
+      return;
+    }
+    if (call.progressToken === undefined) return;
     call.lastMessage = message;
     deliver?.({
       jsonrpc: "2.0",
@@ -236,8 +289,25 @@ export function followTasks(client: Client, transport: Transport): () => void {
         detailed = await request("tasks/get", taskParams(call, call.taskId));
       } catch (error) {
         if (call.done || stopped) return;
+        // A poll the session could not carry (written to a server that just died: EPIPE) tells
+        // nothing of the task. A dying session closes in a moment, and its close hands the task
+        // to the next session; until then, poll again, a few times.
+        if (!(error instanceof ProtocolError) && (call.unanswered ?? 0) < MAX_UNANSWERED_POLLS) {
+          call.unanswered = (call.unanswered ?? 0) + 1;
+          poll(id, call, DEFAULT_POLL_MS);
+          return;
+        }
         // A task we stop following should not run on unwatched.
         cancelTask(call, call.taskId);
+        if (call.settle) {
+          call.done = true;
+          calls.delete(id);
+          // The server refusing the task (a restart that kept no record of it) is a lost task.
+          call.settle.reject(
+            error instanceof ProtocolError ? lostTaskError(call.tool, call.taskId, error) : error,
+          );
+          return;
+        }
         const reason = errorMessage(error);
         finish(id, call, {
           kind: "error",
@@ -248,7 +318,9 @@ export function followTasks(client: Client, transport: Transport): () => void {
       }
       if (call.done || stopped) return;
       call.polls++;
+      call.unanswered = 0;
       rememberRequestState(call, detailed);
+      if (call.ticket) call.ticket.requestState = call.requestState;
       const outcome = taskOutcome(detailed, call.tool);
       if (!outcome) {
         reportProgress(call, typeof detailed.statusMessage === "string" ? detailed.statusMessage : undefined);
@@ -301,11 +373,17 @@ export function followTasks(client: Client, transport: Transport): () => void {
           inputResponses: params.inputResponses,
         });
       },
-    }).catch((error: unknown) => {
-      if (call.done || stopped) return;
-      cancelTask(call, taskId);
-      finish(id, call, { kind: "error", ...taskInputFailure(error, call.tool, inputRequests) });
-    });
+    }).then(
+      () => {
+        // Acknowledged: a session that follows this task later does not ask again.
+        for (const [key] of fresh) call.ticket?.answered.add(key);
+      },
+      (error: unknown) => {
+        if (call.done || stopped) return;
+        cancelTask(call, taskId);
+        finish(id, call, { kind: "error", ...taskInputFailure(error, call.tool, inputRequests) });
+      },
+    );
     return true;
   };
 
@@ -322,7 +400,9 @@ export function followTasks(client: Client, transport: Transport): () => void {
           polls: 0,
           asked: new Set(),
           input: new AbortController(),
+          ...(expected ? { ticket: expected } : {}),
         };
+        expected = undefined;
         const requestSignal = (options as { requestSignal?: AbortSignal } | undefined)?.requestSignal;
         if (requestSignal) {
           call.requestSignal = requestSignal;
@@ -348,6 +428,10 @@ export function followTasks(client: Client, transport: Transport): () => void {
       } else if (!call.done) {
         call.taskId = created.taskId;
         rememberRequestState(call, result);
+        if (call.ticket) {
+          call.ticket.taskId = created.taskId;
+          call.ticket.requestState = call.requestState;
+        }
         reportProgress(call, created.statusMessage);
         const early = taskOutcome({ ...created }, call.tool);
         // A task created already terminal still has its result or error on tasks/get.
@@ -364,14 +448,78 @@ export function followTasks(client: Client, transport: Transport): () => void {
     deliver?.(message, extra);
   };
 
-  return () => {
+  const stop = () => {
     stopped = true;
     for (const call of calls.values()) {
       call.done = true;
       clearTimeout(call.timer);
       call.input.abort();
+      // As a request of the lost session would: the caller may follow the task on the next one.
+      call.settle?.reject(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed"));
     }
     calls.clear();
+  };
+
+  const resume: TaskFollower["resume"] = (ticket, options) =>
+    new Promise((resolve, reject) => {
+      if (stopped) {
+        reject(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed"));
+        return;
+      }
+      // Not a JSON-RPC id of this session (those are numbers): no answer can be mistaken for it.
+      const id = `resumed-task-${++resumed}`;
+      const { signal } = options;
+      let deadline: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => {
+        giveUp(id);
+        reject(signal?.reason);
+      };
+      const settled = () => {
+        clearTimeout(deadline);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const call: HeldCall = {
+        tool: options.tool,
+        taskId: ticket.taskId,
+        done: false,
+        polls: 0,
+        // Input whose answer this server acknowledged is not asked again; the rest is.
+        asked: new Set(ticket.answered),
+        input: new AbortController(),
+        ticket,
+        ...(ticket.requestState === undefined ? {} : { requestState: ticket.requestState }),
+        settle: {
+          resolve: (result) => {
+            settled();
+            resolve(result);
+          },
+          reject: (error) => {
+            settled();
+            reject(error);
+          },
+          ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+        },
+      };
+      calls.set(id, call);
+      deadline = setTimeout(() => {
+        giveUp(id);
+        settled();
+        reject(new SdkError(SdkErrorCode.RequestTimeout, "task timed out", { timeout: options.timeoutMs }));
+      }, options.timeoutMs);
+      if (signal?.aborted) {
+        onAbort();
+        return;
+      }
+      signal?.addEventListener("abort", onAbort, { once: true });
+      poll(id, call, 0);
+    });
+
+  return {
+    stop,
+    expect: (ticket) => {
+      expected = ticket;
+    },
+    resume,
   };
 }
 

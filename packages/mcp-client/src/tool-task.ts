@@ -1,12 +1,22 @@
 import { createAbortError, JunctionError } from "@junction/types";
-import { type Client, type RequestOptions, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import {
+  type Client,
+  ProtocolError,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+} from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
+import { isConnectionClosed } from "./mcp-errors.js";
+import { lostTaskError, type TaskTicket } from "./task-ticket.js";
 
 /** How long to keep listening for the id of a task the caller gave up on, so it can be cancelled. */
 const TASK_ID_GRACE_MS = 10_000;
 /** Poll interval when the server suggests none (or an absurd one). */
 const DEFAULT_POLL_MS = 500;
 const MAX_POLL_MS = 5_000;
+/** `tasks/get` requests in a row the session may fail to carry (no answer from the server) before the call fails. */
+const MAX_UNANSWERED_POLLS = 3;
 
 export interface ToolTaskOptions {
   /** Options for each request of the task (the call, every poll). */
@@ -16,6 +26,13 @@ export interface ToolTaskOptions {
   /** The whole task's time limit, polls included. */
   timeoutMs: number;
   onprogress?: RequestOptions["onprogress"];
+  /** Gets the task's id once the server answered with a task, so the call can follow it on another session. */
+  ticket?: TaskTicket;
+  /**
+   * Follow the ticket's task (created on an earlier session) instead of sending the call: polls
+   * `tasks/get` and `tasks/result` on this client; never sends `tools/call` again.
+   */
+  resume?: boolean;
 }
 
 /** What `tasks/get` (and the task in the call's answer) tells of a task. */
@@ -73,30 +90,60 @@ export function runToolTask(
     signal: stream.signal,
   });
 
+  const resumedId = options.resume ? options.ticket?.taskId : undefined;
   const outcome = (async () => {
     try {
-      const created = await client.request(
-        { method: "tools/call", params: { ...params, task: {} } },
-        AnyResultSchema,
-        { ...each(), onprogress: options.onprogress },
-      );
-      const first = taskOf(created);
-      // A server may run the call at once and answer with the result itself.
-      if (!first) {
-        done = true;
-        return created;
+      let first: TaskState | undefined;
+      if (resumedId !== undefined) {
+        first = { taskId: resumedId, status: "working", pollInterval: 0 };
+      } else {
+        const created = await client.request(
+          { method: "tools/call", params: { ...params, task: {} } },
+          AnyResultSchema,
+          { ...each(), onprogress: options.onprogress },
+        );
+        first = taskOf(created);
+        // A server may run the call at once and answer with the result itself.
+        if (!first) {
+          done = true;
+          return created;
+        }
       }
       taskId = first.taskId;
+      if (options.ticket) options.ticket.taskId = taskId;
       if (gaveUp) {
         giveUp();
         throw createAbortError(`the task for tool "${params.name}" was given up`);
       }
       let state = first;
+      let unanswered = 0;
       while (!TERMINAL.has(state.status) && state.status !== "input_required") {
         await sleep(pollDelay(state), stream.signal);
-        const polled = taskOf({
-          task: await client.request({ method: "tasks/get", params: { taskId } }, AnyResultSchema, each()),
-        });
+        let answer: Record<string, unknown>;
+        try {
+          answer = await client.request({ method: "tasks/get", params: { taskId } }, AnyResultSchema, each());
+          unanswered = 0;
+        } catch (error) {
+          // A resumed task the server refuses to show (a restart that kept no record of it) is lost.
+          if (resumedId !== undefined && error instanceof ProtocolError) {
+            throw lostTaskError(params.name, taskId, error);
+          }
+          // A poll the session could not carry (written to a server that just died) tells nothing
+          // of the task; a dying session is gone in a moment (see the catch below). Poll again, a few times.
+          if (
+            options.ticket &&
+            client.transport &&
+            !(error instanceof ProtocolError) &&
+            !isConnectionClosed(error) &&
+            unanswered < MAX_UNANSWERED_POLLS
+          ) {
+            unanswered++;
+            await sleep(DEFAULT_POLL_MS, stream.signal);
+            continue;
+          }
+          throw error;
+        }
+        const polled = taskOf({ task: answer });
         if (!polled) {
           throw new JunctionError(
             "mcp-invalid-response",
@@ -121,8 +168,19 @@ export function runToolTask(
       );
       done = true;
       return result;
+    } catch (error) {
+      // The session is gone, not the task: the caller follows it on the next session (and could
+      // not reach this one's server to cancel it anyway). A client whose transport is gone failed
+      // the request because of that, whatever it threw (a write to the dead server, "Not connected").
+      if (taskId !== undefined && options.ticket && (isConnectionClosed(error) || !client.transport)) {
+        done = true;
+        throw isConnectionClosed(error)
+          ? error
+          : new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
+      }
+      throw error;
     } finally {
-      // A task we stop following (a failed poll, a lost connection) should not run on unwatched.
+      // A task we stop following (a failed poll) should not run on unwatched.
       cancelOnServer();
     }
   })();
