@@ -40,7 +40,9 @@ const callsFlag = flag("--calls");
 // Enough calls for a second or more of server CPU time per figure.
 const callsFor = (transport: ServerTransport) => Number(callsFlag ?? (transport === "stdio" ? 20_000 : 3000));
 const cpuProfileDir = flag("--cpu-prof");
-const settings: Setting[] = (flag("--settings") ?? "stdio:2025-11-25,stdio:2026-07-28,http:2025-11-25,http:2026-07-28")
+const settings: Setting[] = (
+  flag("--settings") ?? "stdio:2025-11-25,stdio:2026-07-28,http:2025-11-25,http:2026-07-28"
+)
   .split(",")
   .map((entry) => {
     const [transport, era] = entry.split(":") as [ServerTransport, ProtocolEra];
@@ -154,7 +156,9 @@ for (let round = 1; round <= rounds; round++) {
     ratios.set(label(setting), entry);
     const show = (f: Figures) =>
       `cpu/call ×1 ${f.cpu1.toFixed(0)} µs ×8 ${f.cpu8.toFixed(0)} µs, calls/s ×1 ${f.rate1.toFixed(0)} ×8 ${f.rate8.toFixed(0)}`;
-    process.stderr.write(`round ${round} ${label(setting)}\n  junction ${show(ours)}\n  raw-sdk  ${show(raw)}\n`);
+    process.stderr.write(
+      `round ${round} ${label(setting)}\n  junction ${show(ours)}\n  raw-sdk  ${show(raw)}\n`,
+    );
   }
 }
 

@@ -153,7 +153,8 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
             verifier: {
               async verifyAccessToken(token) {
                 const info = await auth.verifyToken(token, c.req.raw);
-                if (!info) throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not valid.");
+                if (!info)
+                  throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not valid.");
                 return info;
               },
             },
@@ -287,7 +288,9 @@ function rebindingGuard(
  * the body again. Anything else (another method or content type, a body that is empty or not
  * JSON) goes on as it came, or rebuilt with the same text, for the SDK to answer as it would.
  */
-async function readJSONBody(request: Request): Promise<{ request: Request; parsedBody?: unknown } | Response> {
+async function readJSONBody(
+  request: Request,
+): Promise<{ request: Request; parsedBody?: unknown } | Response> {
   if (request.method.toUpperCase() !== "POST" || !isJsonContentType(request.headers.get("content-type"))) {
     return { request };
   }
@@ -297,7 +300,11 @@ async function readJSONBody(request: Request): Promise<{ request: Request; parse
   } catch {
     // What the SDK's entry answers for a body it cannot read.
     return Response.json(
-      { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the request body could not be read" }, id: null },
+      {
+        jsonrpc: "2.0",
+        error: { code: -32700, message: "Parse error: the request body could not be read" },
+        id: null,
+      },
       { status: 400 },
     );
   }
