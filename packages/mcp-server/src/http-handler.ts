@@ -4,6 +4,7 @@ import {
   createMcpHandler,
   getOAuthProtectedResourceMetadataUrl,
   hostHeaderValidationResponse,
+  isJsonContentType,
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
@@ -126,10 +127,9 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
   const app = new Hono<{ Variables: { authInfo?: AuthInfo } }>();
 
   // DNS rebinding: a page on another site must not reach a local server through its own name.
+  const rebindingCheck = rebindingGuard(allowedHosts, allowedOrigins);
   app.use("*", async (c, next) => {
-    const rejected =
-      (allowedHosts ? hostHeaderValidationResponse(c.req.raw, allowedHosts) : undefined) ??
-      (allowedOrigins ? originValidationResponse(c.req.raw, allowedOrigins) : undefined);
+    const rejected = rebindingCheck(c.req.raw);
     if (rejected) return rejected;
     await next();
   });
@@ -143,65 +143,79 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
     }
   }
 
-  app.use(path, async (c, next) => {
-    if (auth && metadataUrl) {
-      const header = c.req.header("authorization");
-      try {
-        const authInfo = await verifyBearerToken(header, {
-          verifier: {
-            async verifyAccessToken(token) {
-              const info = await auth.verifyToken(token, c.req.raw);
-              if (!info) throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not valid.");
-              return info;
+  // Only when there is something to check: an empty middleware still costs every request a step.
+  if ((auth && metadataUrl) || limiter) {
+    app.use(path, async (c, next) => {
+      if (auth && metadataUrl) {
+        const header = c.req.header("authorization");
+        try {
+          const authInfo = await verifyBearerToken(header, {
+            verifier: {
+              async verifyAccessToken(token) {
+                const info = await auth.verifyToken(token, c.req.raw);
+                if (!info)
+                  throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not valid.");
+                return info;
+              },
             },
-          },
-          resourceMetadataUrl: metadataUrl,
-          ...(auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {}),
-        });
-        c.set("authInfo", authInfo);
-      } catch (error) {
-        return bearerAuthChallengeResponse(error, {
-          resourceMetadataUrl: metadataUrl,
-          ...(auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {}),
-        });
+            resourceMetadataUrl: metadataUrl,
+            ...(auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {}),
+          });
+          c.set("authInfo", authInfo);
+        } catch (error) {
+          return bearerAuthChallengeResponse(error, {
+            resourceMetadataUrl: metadataUrl,
+            ...(auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {}),
+          });
+        }
       }
-    }
-    if (limiter) {
-      const key = rateKey?.(c.req.raw) ?? c.get("authInfo")?.clientId ?? peerAddress(c.env) ?? "anonymous";
-      const retryAfter = limiter.take(key);
-      if (retryAfter !== undefined) {
-        return Response.json(
-          { jsonrpc: "2.0", error: { code: -32000, message: "Too many requests; slow down." }, id: null },
-          { status: 429, headers: { "Retry-After": String(retryAfter) } },
-        );
+      if (limiter) {
+        const key = rateKey?.(c.req.raw) ?? c.get("authInfo")?.clientId ?? peerAddress(c.env) ?? "anonymous";
+        const retryAfter = limiter.take(key);
+        if (retryAfter !== undefined) {
+          return Response.json(
+            { jsonrpc: "2.0", error: { code: -32000, message: "Too many requests; slow down." }, id: null },
+            { status: 429, headers: { "Retry-After": String(retryAfter) } },
+          );
+        }
       }
-    }
-    await next();
+      await next();
+    });
+  }
+
+  const tooLarge = () =>
+    Response.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: `Request body too large (limit ${maxBody} bytes).` },
+        id: null,
+      },
+      { status: 413 },
+    );
+  const limitBody = bodyLimit({ maxSize: maxBody, onError: tooLarge });
+  app.use(path, (c, next) => {
+    // hono's `bodyLimit` decides a request with a declared length (and no Transfer-Encoding) by
+    // that length alone; decided here first, the same way, the body is not turned into a web
+    // stream just to be looked at, so @hono/node-server can later read it straight from the socket.
+    const headers = c.req.raw.headers;
+    const length = headers.get("content-length");
+    if (length === null || headers.has("transfer-encoding")) return limitBody(c, next);
+    if (Number.parseInt(length || "0", 10) <= maxBody) return next();
+    return limitBody(c, next);
   });
 
-  app.use(
-    path,
-    bodyLimit({
-      maxSize: maxBody,
-      onError: () =>
-        Response.json(
-          {
-            jsonrpc: "2.0",
-            error: { code: -32000, message: `Request body too large (limit ${maxBody} bytes).` },
-            id: null,
-          },
-          { status: 413 },
-        ),
-    }),
-  );
-
   app.all(path, async (c) => {
-    const request = c.req.raw;
     const authInfo = c.get("authInfo");
-    if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBody })) {
-      return sessions.handle(request, authInfo);
+    const read = await readJSONBody(c.req.raw);
+    if (read instanceof Response) return read;
+    const { request, parsedBody } = read;
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBody })) {
+      return sessions.handle(request, authInfo, parsedBody);
     }
-    return modern.fetch(request, authInfo ? { authInfo } : {});
+    return modern.fetch(request, {
+      ...(authInfo ? { authInfo } : {}),
+      ...(parsedBody === undefined ? {} : { parsedBody }),
+    });
   });
 
   return {
@@ -227,4 +241,79 @@ function protectedResourceMetadata(auth: MCPHTTPAuthOptions): OAuthProtectedReso
 function peerAddress(env: unknown): string | undefined {
   const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress;
+}
+
+/** How many distinct accepted `Host` (and `Origin`) values the rebinding check remembers. */
+const REMEMBERED_HEADERS = 64;
+
+/**
+ * The SDK's `Host` and `Origin` checks, remembering the values they accepted: each check is a
+ * pure function of the header and the allowlist, and a client sends the same values on every
+ * request, so a value is parsed as a URL once rather than on every request. Rejections, and
+ * values beyond the first few accepted, always go through the SDK's check.
+ */
+function rebindingGuard(
+  allowedHosts: string[] | undefined,
+  allowedOrigins: string[] | undefined,
+): (request: Request) => Response | undefined {
+  const acceptedHosts = new Set<string>();
+  const acceptedOrigins = new Set<string>();
+  const remember = (accepted: Set<string>, value: string | null) => {
+    if (value !== null && accepted.size < REMEMBERED_HEADERS) accepted.add(value);
+  };
+  return (request) => {
+    if (allowedHosts) {
+      const host = request.headers.get("host");
+      if (host === null || !acceptedHosts.has(host)) {
+        const rejected = hostHeaderValidationResponse(request, allowedHosts);
+        if (rejected) return rejected;
+        remember(acceptedHosts, host);
+      }
+    }
+    if (allowedOrigins) {
+      const origin = request.headers.get("origin");
+      if (origin === null || !acceptedOrigins.has(origin)) {
+        const rejected = originValidationResponse(request, allowedOrigins);
+        if (rejected) return rejected;
+        remember(acceptedOrigins, origin);
+      }
+    }
+    return undefined;
+  };
+}
+
+/**
+ * A JSON POST's body, read and parsed once: the SDK's era check (`isLegacyRequest`) and both
+ * eras' handlers take it parsed, instead of each cloning the request and reading and parsing
+ * the body again. Anything else (another method or content type, a body that is empty or not
+ * JSON) goes on as it came, or rebuilt with the same text, for the SDK to answer as it would.
+ */
+async function readJSONBody(
+  request: Request,
+): Promise<{ request: Request; parsedBody?: unknown } | Response> {
+  if (request.method.toUpperCase() !== "POST" || !isJsonContentType(request.headers.get("content-type"))) {
+    return { request };
+  }
+  let text: string;
+  try {
+    text = await request.text();
+  } catch {
+    // What the SDK's entry answers for a body it cannot read.
+    return Response.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32700, message: "Parse error: the request body could not be read" },
+        id: null,
+      },
+      { status: 400 },
+    );
+  }
+  if (text.length > 0) {
+    try {
+      return { request, parsedBody: JSON.parse(text) };
+    } catch {
+      // Not JSON: the SDK reads it again from the rebuilt request and answers the parse error.
+    }
+  }
+  return { request: new Request(request, { body: text }) };
 }

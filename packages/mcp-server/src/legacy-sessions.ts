@@ -53,7 +53,15 @@ export class LegacySessions {
     return this.#sessions.size;
   }
 
-  async handle(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
+  /**
+   * Serves one request of the 2025 era. `parsedBody` is the request's JSON body when the caller
+   * has already read it (the request's own body is then used up and is not read again).
+   */
+  async handle(request: Request, authInfo: AuthInfo | undefined, parsedBody?: unknown): Promise<Response> {
+    const options = {
+      ...(authInfo ? { authInfo } : {}),
+      ...(parsedBody === undefined ? {} : { parsedBody }),
+    };
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
       const session = this.#sessions.get(sessionId);
@@ -61,7 +69,7 @@ export class LegacySessions {
         return jsonRPCError(404, -32001, "Session not found: start a new one with initialize.");
       }
       session.lastSeen = Date.now();
-      return session.transport.handleRequest(request, authInfo ? { authInfo } : {});
+      return session.transport.handleRequest(request, options);
     }
     if (request.method !== "POST") {
       return jsonRPCError(400, -32000, "Bad Request: no Mcp-Session-Id; start a session with initialize.");
@@ -84,7 +92,7 @@ export class LegacySessions {
       },
     });
     await server.connect(transport);
-    const response = await transport.handleRequest(request, authInfo ? { authInfo } : {});
+    const response = await transport.handleRequest(request, options);
     // Anything but a successful initialize leaves no session behind.
     if (transport.sessionId === undefined) await server.close();
     return response;
