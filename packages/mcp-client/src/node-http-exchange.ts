@@ -29,8 +29,8 @@ export function httpRoutedElsewhere(
 /** A node:http(s) client with keep-alive pools of its own, or `undefined` when fetch should be used. */
 export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
   if (httpRoutedElsewhere()) return undefined;
-  const plain = new HttpAgent({ keepAlive: true });
-  const secure = new HttpsAgent({ keepAlive: true });
+  const plain = new http.Agent({ keepAlive: true });
+  const secure = new https.Agent({ keepAlive: true });
   const exchange: HttpExchange = (url, init) =>
     new Promise<HttpAnswer>((resolve, reject) => {
       const isSecure = url.protocol === "https:";
@@ -39,7 +39,7 @@ export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
         reject(signal.reason);
         return;
       }
-      const request = (isSecure ? httpsRequest : httpRequest)(
+      const request = (isSecure ? https : http).request(
         url,
         { method: init.method, headers: init.headers, agent: isSecure ? secure : plain },
         (response) => resolve(nodeAnswer(response)),
