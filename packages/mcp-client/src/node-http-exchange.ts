@@ -2,8 +2,10 @@
 // by the "node" entry). A pool per transport: no cap on sockets, so eight parallel calls use eight
 // connections and none waits behind another's answer (no pipelining, no head-of-line blocking);
 // idle sockets are kept (unreferenced, so they never hold the process open) and reused LIFO.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+// Through the modules' objects, not named imports: an interceptor that patches `http.request`
+// (nock, msw) sees these requests as it sees fetch's.
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
 import type { HttpAnswer, HttpExchange, OwnedHttpExchange } from "./http-exchange.js";
 
 /** Where fetch keeps the dispatcher `setGlobalDispatcher()` installs (Node's and npm's undici). */
