@@ -134,50 +134,57 @@ describe("LeanStreamableHTTPTransport under MCP", () => {
     stop = undefined;
   });
 
-  it("is the transport of an http connection without an authProvider, and carries the session", async () => {
-    const server = await startServer((body, res) => {
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      if (body.method === "tools/list") res.end(`data: ${JSON.stringify(toolsList(body.id))}\n\n`);
-      else {
-        const progressToken = (body.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
-        const text = (body.params as { arguments: { text: string } }).arguments.text;
-        // A progress notification, then the answer split across writes in the middle of a line.
-        res.write(
-          `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, progress: 1, total: 2 } })}\n\n`,
+  it.each([
+    ["node:http", undefined],
+    ["a config's fetch", ((input, init) => fetch(input, init)) as typeof fetch],
+  ])(
+    "is the transport of an http connection without an authProvider, and carries the session (%s)",
+    async (_, configFetch) => {
+      const server = await startServer((body, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        if (body.method === "tools/list") res.end(`data: ${JSON.stringify(toolsList(body.id))}\n\n`);
+        else {
+          const progressToken = (body.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
+          const text = (body.params as { arguments: { text: string } }).arguments.text;
+          // A progress notification, then the answer split across writes in the middle of a line.
+          res.write(
+            `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, progress: 1, total: 2 } })}\n\n`,
+          );
+          const answer = `data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text }] } })}\r\n\r\n`;
+          res.write(answer.slice(0, 20));
+          setTimeout(() => res.end(answer.slice(20)), 5);
+        }
+      });
+      stop = server.stop;
+      const mcp = new MCP({
+        transport: "http",
+        url: server.url,
+        sseFallback: false,
+        protocolVersion: "2025-11-25",
+        ...(configFetch ? { fetch: configFetch } : {}),
+      });
+      await mcp.connect();
+      try {
+        const transport = (mcp as unknown as { session: { transport: unknown } }).session.transport;
+        expect(transport).toBeInstanceOf(LeanStreamableHTTPTransport);
+        const progress: number[] = [];
+        const result = await mcp.callTool(
+          "echo",
+          { text: "hi" },
+          { onProgress: (p) => progress.push(p.progress) },
         );
-        const answer = `data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text }] } })}\r\n\r\n`;
-        res.write(answer.slice(0, 20));
-        setTimeout(() => res.end(answer.slice(20)), 5);
+        expect(result).toEqual({ content: [{ type: "text", text: "hi" }], isError: false });
+        expect(progress).toEqual([1]);
+        const call = server.posts.find((post) => post.method === "tools/call")!;
+        expect(call.headers["mcp-session-id"]).toBe("session-1");
+        expect(call.headers["mcp-protocol-version"]).toBe("2025-11-25");
+        expect(call.headers.accept).toBe("application/json, text/event-stream");
+        expect(call.headers["content-type"]).toBe("application/json");
+      } finally {
+        await mcp.close();
       }
-    });
-    stop = server.stop;
-    const mcp = new MCP({
-      transport: "http",
-      url: server.url,
-      sseFallback: false,
-      protocolVersion: "2025-11-25",
-    });
-    await mcp.connect();
-    try {
-      const transport = (mcp as unknown as { session: { transport: unknown } }).session.transport;
-      expect(transport).toBeInstanceOf(LeanStreamableHTTPTransport);
-      const progress: number[] = [];
-      const result = await mcp.callTool(
-        "echo",
-        { text: "hi" },
-        { onProgress: (p) => progress.push(p.progress) },
-      );
-      expect(result).toEqual({ content: [{ type: "text", text: "hi" }], isError: false });
-      expect(progress).toEqual([1]);
-      const call = server.posts.find((post) => post.method === "tools/call")!;
-      expect(call.headers["mcp-session-id"]).toBe("session-1");
-      expect(call.headers["mcp-protocol-version"]).toBe("2025-11-25");
-      expect(call.headers.accept).toBe("application/json, text/event-stream");
-      expect(call.headers["content-type"]).toBe("application/json");
-    } finally {
-      await mcp.close();
-    }
-  });
+    },
+  );
 
   it("reads a JSON answer, and reports a 404 as the SDK does (the session is gone)", async () => {
     let gone = false;
