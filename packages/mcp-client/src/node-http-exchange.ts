@@ -6,7 +6,7 @@
 // (nock, msw) sees these requests as it sees fetch's.
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
-import type { HttpAnswer, HttpExchange, OwnedHttpExchange } from "./http-exchange.js";
+import type { HttpAnswer, HttpExchange, HttpExchangeInit, OwnedHttpExchange } from "./http-exchange.js";
 
 /** Where fetch keeps the dispatcher `setGlobalDispatcher()` installs (Node's and npm's undici). */
 const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
@@ -33,7 +33,8 @@ export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
   if (httpRoutedElsewhere()) return undefined;
   const plain = new http.Agent({ keepAlive: true });
   const secure = new https.Agent({ keepAlive: true });
-  const exchange: HttpExchange = (url, init) =>
+  const exchange: HttpExchange = (url, init) => send(url, init, true);
+  const send = (url: URL, init: HttpExchangeInit, mayRetry: boolean) =>
     new Promise<HttpAnswer>((resolve, reject) => {
       const isSecure = url.protocol === "https:";
       const { signal } = init;
@@ -52,7 +53,24 @@ export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
       const abort = () => request.destroy();
       signal.addEventListener("abort", abort, { once: true });
       request.on("close", () => signal.removeEventListener("abort", abort));
-      request.on("error", (error) => reject(signal.aborted ? signal.reason : error));
+      let answered = false;
+      request.on("response", () => {
+        answered = true;
+      });
+      request.on("error", (error) => {
+        if (signal.aborted) return reject(signal.reason);
+        // A kept-alive connection the server closed just before this request went out on it (its
+        // close not yet seen here): the server read nothing, so the request goes again, once, on
+        // a new connection, as Node's documentation advises (`request.reusedSocket`). Fetch
+        // (undici) drops such a connection as soon as the server's FIN arrives.
+        const code = (error as { code?: unknown }).code;
+        if (mayRetry && !answered && request.reusedSocket && (code === "ECONNRESET" || code === "EPIPE")) {
+          signal.removeEventListener("abort", abort);
+          resolve(send(url, init, false));
+          return;
+        }
+        reject(error);
+      });
       // Fetch sends one too; some servers and gateways refuse a request without.
       if (!("user-agent" in init.headers)) request.setHeader("user-agent", "node");
       // The whole body in `end()`: node:http sends it with a Content-Length, not chunked.

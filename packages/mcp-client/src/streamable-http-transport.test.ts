@@ -299,6 +299,53 @@ describe("LeanStreamableHTTPTransport's requests", () => {
     }
   });
 
+  it("go again, once, on a new connection when a kept-alive one turns out closed by the server", async () => {
+    const served = new WeakSet<object>();
+    let dropped = 0;
+    let droppedSocket: unknown;
+    const server = await startServer((body, res, req) => {
+      if (body.method === "tools/call" && served.has(req.socket) && dropped === 0) {
+        // As a server whose idle timeout closed the connection just as the request went out.
+        dropped++;
+        droppedSocket = req.socket;
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      res.writeHead(200, { "content-type": "application/json" });
+      const text = (body.params as { arguments?: { text?: string } }).arguments?.text;
+      res.end(
+        JSON.stringify(
+          body.method === "tools/list"
+            ? toolsList(body.id)
+            : { jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text }] } },
+        ),
+      );
+    });
+    stop = server.stop;
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      sseFallback: false,
+      protocolVersion: "2025-11-25",
+    });
+    await mcp.connect();
+    try {
+      await mcp.listTools();
+      expect((await mcp.callTool("echo", { text: "one" })).content).toEqual([{ type: "text", text: "one" }]);
+      expect((await mcp.callTool("echo", { text: "two" })).content).toEqual([{ type: "text", text: "two" }]);
+      expect(dropped).toBe(1);
+      const calls = server.posts.filter((post) => post.method === "tools/call");
+      expect(calls).toHaveLength(3);
+      // The dropped request went again at once, on a connection of its own.
+      const retry = calls.findIndex((call) => call.socket === droppedSocket) + 1;
+      expect(retry).toBeGreaterThan(0);
+      expect(calls[retry]!.socket).not.toBe(droppedSocket);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it("go through the config's fetch, or a global fetch replaced since startup, when there is one", async () => {
     const server = await echoServer();
     stop = server.stop;
