@@ -1,8 +1,10 @@
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
+import { httpRoutedElsewhere } from "./node-http-exchange.js";
 import { checkedMessage, LeanStreamableHTTPTransport, SSEParser } from "./streamable-http-transport.js";
 
 describe("SSEParser", () => {
@@ -64,9 +66,16 @@ describe("checkedMessage", () => {
 /** A Streamable HTTP echo server written by hand, so each test chooses how it answers. */
 async function startServer(
   answer: (body: Record<string, unknown>, res: ServerResponse, req: IncomingMessage) => void,
+  onGet?: (res: ServerResponse, req: IncomingMessage) => void,
 ) {
-  const posts: { method: unknown; headers: IncomingMessage["headers"] }[] = [];
+  const posts: { method: unknown; headers: IncomingMessage["headers"]; socket: unknown }[] = [];
+  const gets: IncomingMessage["headers"][] = [];
   const server = createServer(async (req, res) => {
+    if (req.method === "GET" && onGet && req.headers["last-event-id"] !== undefined) {
+      gets.push(req.headers);
+      onGet(res, req);
+      return;
+    }
     if (req.method !== "POST") {
       res.writeHead(405).end();
       return;
@@ -74,7 +83,7 @@ async function startServer(
     let text = "";
     for await (const chunk of req) text += chunk;
     const body = JSON.parse(text) as Record<string, unknown>;
-    posts.push({ method: body.method, headers: req.headers });
+    posts.push({ method: body.method, headers: req.headers, socket: req.socket });
     if (body.method === "initialize") {
       res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "session-1" });
       res.end(
@@ -101,7 +110,12 @@ async function startServer(
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     posts,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    gets,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -120,50 +134,57 @@ describe("LeanStreamableHTTPTransport under MCP", () => {
     stop = undefined;
   });
 
-  it("is the transport of an http connection without an authProvider, and carries the session", async () => {
-    const server = await startServer((body, res) => {
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      if (body.method === "tools/list") res.end(`data: ${JSON.stringify(toolsList(body.id))}\n\n`);
-      else {
-        const progressToken = (body.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
-        const text = (body.params as { arguments: { text: string } }).arguments.text;
-        // A progress notification, then the answer split across writes in the middle of a line.
-        res.write(
-          `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, progress: 1, total: 2 } })}\n\n`,
+  it.each([
+    ["node:http", undefined],
+    ["a config's fetch", ((input, init) => fetch(input, init)) as typeof fetch],
+  ])(
+    "is the transport of an http connection without an authProvider, and carries the session (%s)",
+    async (_, configFetch) => {
+      const server = await startServer((body, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        if (body.method === "tools/list") res.end(`data: ${JSON.stringify(toolsList(body.id))}\n\n`);
+        else {
+          const progressToken = (body.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
+          const text = (body.params as { arguments: { text: string } }).arguments.text;
+          // A progress notification, then the answer split across writes in the middle of a line.
+          res.write(
+            `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, progress: 1, total: 2 } })}\n\n`,
+          );
+          const answer = `data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text }] } })}\r\n\r\n`;
+          res.write(answer.slice(0, 20));
+          setTimeout(() => res.end(answer.slice(20)), 5);
+        }
+      });
+      stop = server.stop;
+      const mcp = new MCP({
+        transport: "http",
+        url: server.url,
+        sseFallback: false,
+        protocolVersion: "2025-11-25",
+        ...(configFetch ? { fetch: configFetch } : {}),
+      });
+      await mcp.connect();
+      try {
+        const transport = (mcp as unknown as { session: { transport: unknown } }).session.transport;
+        expect(transport).toBeInstanceOf(LeanStreamableHTTPTransport);
+        const progress: number[] = [];
+        const result = await mcp.callTool(
+          "echo",
+          { text: "hi" },
+          { onProgress: (p) => progress.push(p.progress) },
         );
-        const answer = `data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text }] } })}\r\n\r\n`;
-        res.write(answer.slice(0, 20));
-        setTimeout(() => res.end(answer.slice(20)), 5);
+        expect(result).toEqual({ content: [{ type: "text", text: "hi" }], isError: false });
+        expect(progress).toEqual([1]);
+        const call = server.posts.find((post) => post.method === "tools/call")!;
+        expect(call.headers["mcp-session-id"]).toBe("session-1");
+        expect(call.headers["mcp-protocol-version"]).toBe("2025-11-25");
+        expect(call.headers.accept).toBe("application/json, text/event-stream");
+        expect(call.headers["content-type"]).toBe("application/json");
+      } finally {
+        await mcp.close();
       }
-    });
-    stop = server.stop;
-    const mcp = new MCP({
-      transport: "http",
-      url: server.url,
-      sseFallback: false,
-      protocolVersion: "2025-11-25",
-    });
-    await mcp.connect();
-    try {
-      const transport = (mcp as unknown as { session: { transport: unknown } }).session.transport;
-      expect(transport).toBeInstanceOf(LeanStreamableHTTPTransport);
-      const progress: number[] = [];
-      const result = await mcp.callTool(
-        "echo",
-        { text: "hi" },
-        { onProgress: (p) => progress.push(p.progress) },
-      );
-      expect(result).toEqual({ content: [{ type: "text", text: "hi" }], isError: false });
-      expect(progress).toEqual([1]);
-      const call = server.posts.find((post) => post.method === "tools/call")!;
-      expect(call.headers["mcp-session-id"]).toBe("session-1");
-      expect(call.headers["mcp-protocol-version"]).toBe("2025-11-25");
-      expect(call.headers.accept).toBe("application/json, text/event-stream");
-      expect(call.headers["content-type"]).toBe("application/json");
-    } finally {
-      await mcp.close();
-    }
-  });
+    },
+  );
 
   it("reads a JSON answer, and reports a 404 as the SDK does (the session is gone)", async () => {
     let gone = false;
@@ -193,5 +214,251 @@ describe("LeanStreamableHTTPTransport under MCP", () => {
     expect((error as SdkHttpError).status).toBe(404);
     expect((error as Error).message).toBe("Error POSTing to endpoint: no such session");
     await transport.close();
+  });
+});
+
+describe("LeanStreamableHTTPTransport's requests", () => {
+  let stop: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await stop?.();
+    stop = undefined;
+  });
+
+  const echoServer = () =>
+    startServer((body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const text = (body.params as { arguments?: { text?: string } }).arguments?.text;
+      res.end(
+        JSON.stringify(
+          body.method === "tools/list"
+            ? toolsList(body.id)
+            : { jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text }] } },
+        ),
+      );
+    });
+
+  /** Counts the requests fetch (undici) and node:http start while `run` runs. */
+  async function countRequests(run: () => Promise<void>) {
+    const counts = { fetch: 0, nodeHttp: 0 };
+    const onFetch = () => counts.fetch++;
+    const onNodeHttp = () => counts.nodeHttp++;
+    subscribe("undici:request:create", onFetch);
+    subscribe("http.client.request.start", onNodeHttp);
+    try {
+      await run();
+    } finally {
+      unsubscribe("undici:request:create", onFetch);
+      unsubscribe("http.client.request.start", onNodeHttp);
+    }
+    return counts;
+  }
+
+  it("go through node:http with a keep-alive pool: eight parallel calls open eight connections, then reuse them", async () => {
+    const server = await echoServer();
+    stop = server.stop;
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      sseFallback: false,
+      protocolVersion: "2025-11-25",
+    });
+    await mcp.connect();
+    try {
+      await mcp.listTools();
+      const texts = Array.from({ length: 8 }, (_, index) => `call ${index}`);
+      const callAll = async () => {
+        const results = await Promise.all(texts.map((text) => mcp.callTool("echo", { text })));
+        expect(results.map((result) => result.content)).toEqual(
+          texts.map((text) => [{ type: "text", text }]),
+        );
+      };
+      const socketsOfCalls = () =>
+        new Set(
+          server.posts.splice(0).flatMap((post) => (post.method === "tools/call" ? [post.socket] : [])),
+        );
+      server.posts.length = 0;
+      const first = await countRequests(callAll);
+      const firstSockets = socketsOfCalls();
+      const second = await countRequests(callAll);
+      const secondSockets = socketsOfCalls();
+      expect(first).toEqual({ fetch: 0, nodeHttp: 8 });
+      expect(second).toEqual({ fetch: 0, nodeHttp: 8 });
+      // One connection per call in flight at most, and the second round opens none.
+      expect(firstSockets.size).toBeGreaterThan(1);
+      expect(firstSockets.size).toBeLessThanOrEqual(8);
+      expect([...secondSockets].filter((socket) => !firstSockets.has(socket))).toEqual([]);
+      await mcp.callTool("echo", { text: "last" });
+      const call = server.posts.find((post) => post.method === "tools/call")!;
+      expect(call.headers["mcp-session-id"]).toBe("session-1");
+      expect(call.headers["mcp-protocol-version"]).toBe("2025-11-25");
+      expect(call.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(call.headers["content-length"])).toBeGreaterThan(50);
+      expect(call.headers["user-agent"]).toBe("node");
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("go again, once, on a new connection when a kept-alive one turns out closed by the server", async () => {
+    const served = new WeakSet<object>();
+    let dropped = 0;
+    let droppedSocket: unknown;
+    const server = await startServer((body, res, req) => {
+      if (body.method === "tools/call" && served.has(req.socket) && dropped === 0) {
+        // As a server whose idle timeout closed the connection just as the request went out.
+        dropped++;
+        droppedSocket = req.socket;
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      res.writeHead(200, { "content-type": "application/json" });
+      const text = (body.params as { arguments?: { text?: string } }).arguments?.text;
+      res.end(
+        JSON.stringify(
+          body.method === "tools/list"
+            ? toolsList(body.id)
+            : { jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text }] } },
+        ),
+      );
+    });
+    stop = server.stop;
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      sseFallback: false,
+      protocolVersion: "2025-11-25",
+    });
+    await mcp.connect();
+    try {
+      await mcp.listTools();
+      expect((await mcp.callTool("echo", { text: "one" })).content).toEqual([{ type: "text", text: "one" }]);
+      expect((await mcp.callTool("echo", { text: "two" })).content).toEqual([{ type: "text", text: "two" }]);
+      expect(dropped).toBe(1);
+      const calls = server.posts.filter((post) => post.method === "tools/call");
+      expect(calls).toHaveLength(3);
+      // The dropped request went again at once, on a connection of its own.
+      const retry = calls.findIndex((call) => call.socket === droppedSocket) + 1;
+      expect(retry).toBeGreaterThan(0);
+      expect(calls[retry]!.socket).not.toBe(droppedSocket);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("go through the config's fetch, or a global fetch replaced since startup, when there is one", async () => {
+    const server = await echoServer();
+    stop = server.stop;
+    const seen: string[] = [];
+    const configFetch: typeof fetch = (input, init) => {
+      seen.push(`config ${init?.method}`);
+      return fetch(input, init);
+    };
+    const withConfigFetch = new MCP({
+      transport: "http",
+      url: server.url,
+      sseFallback: false,
+      protocolVersion: "2025-11-25",
+      fetch: configFetch,
+    });
+    await withConfigFetch.connect();
+    try {
+      await withConfigFetch.listTools();
+      seen.length = 0;
+      expect((await withConfigFetch.callTool("echo", { text: "a" })).content).toEqual([
+        { type: "text", text: "a" },
+      ]);
+      expect(seen).toEqual(["config POST"]);
+    } finally {
+      await withConfigFetch.close();
+    }
+    const original = globalThis.fetch;
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      sseFallback: false,
+      protocolVersion: "2025-11-25",
+    });
+    await mcp.connect();
+    try {
+      await mcp.listTools();
+      seen.length = 0;
+      globalThis.fetch = (input, init) => {
+        seen.push(`global ${init?.method}`);
+        return original(input, init);
+      };
+      expect((await mcp.callTool("echo", { text: "b" })).content).toEqual([{ type: "text", text: "b" }]);
+      expect(seen).toEqual(["global POST"]);
+    } finally {
+      globalThis.fetch = original;
+      await mcp.close();
+    }
+  });
+
+  it("resume a stream that ends before its answer with a GET carrying Last-Event-ID, after the server's retry interval, without the SDK transport's internals", async () => {
+    let postedAt = 0;
+    let gotAt = 0;
+    const server = await startServer(
+      (body, res) => {
+        if (body.method === "tools/list") {
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(toolsList(body.id)));
+          return;
+        }
+        postedAt = Date.now();
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        // A priming event with an id and a retry interval, then the stream ends without the answer.
+        res.end(`id: event-1\nretry: 150\ndata: \n\n`);
+        pendingId = body.id;
+      },
+      (res) => {
+        gotAt = Date.now();
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(
+          `id: event-2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: pendingId, result: { content: [{ type: "text", text: "resumed" }] } })}\n\n`,
+        );
+      },
+    );
+    let pendingId: unknown;
+    stop = server.stop;
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      sseFallback: false,
+      protocolVersion: "2025-11-25",
+    });
+    await mcp.connect();
+    try {
+      const transport = (mcp as unknown as { session: { transport: LeanStreamableHTTPTransport } }).session
+        .transport;
+      const internal: string[] = [];
+      Object.assign(transport.inner, {
+        _scheduleReconnection: () => internal.push("_scheduleReconnection"),
+      });
+      await mcp.listTools();
+      const gets = server.gets.length;
+      const result = await mcp.callTool("echo", { text: "x" });
+      expect(result.content).toEqual([{ type: "text", text: "resumed" }]);
+      expect(internal).toEqual([]);
+      const resumed = server.gets.slice(gets).find((headers) => headers["last-event-id"] !== undefined)!;
+      expect(resumed["last-event-id"]).toBe("event-1");
+      expect(resumed["mcp-session-id"]).toBe("session-1");
+      expect(resumed.accept).toBe("text/event-stream");
+      expect(gotAt - postedAt).toBeGreaterThanOrEqual(140);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe("httpRoutedElsewhere", () => {
+  const dispatcherKey = Symbol.for("undici.globalDispatcher.1");
+  it("keeps to fetch when the environment's proxy is on or an undici dispatcher other than a plain Agent is installed", () => {
+    class Agent {}
+    class ProxyAgent {}
+    expect(httpRoutedElsewhere({}, {})).toBe(false);
+    expect(httpRoutedElsewhere({ NODE_USE_ENV_PROXY: "0" }, {})).toBe(false);
+    expect(httpRoutedElsewhere({ NODE_USE_ENV_PROXY: "1" }, {})).toBe(true);
+    expect(httpRoutedElsewhere({}, { [dispatcherKey]: new Agent() })).toBe(false);
+    expect(httpRoutedElsewhere({}, { [dispatcherKey]: new ProxyAgent() })).toBe(true);
   });
 });

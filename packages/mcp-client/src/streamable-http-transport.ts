@@ -18,21 +18,20 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/client";
+import {
+  fetchExchange,
+  type HttpAnswer,
+  type HttpExchangeInit,
+  type OwnedHttpExchange,
+  ownNodeHttpExchange,
+  startupFetch,
+} from "./http-exchange.js";
 
-/** The SDK transport's reconnection entry point (internal in 2.4; used only when present). */
-interface ReconnectingTransport {
-  _scheduleReconnection?: (
-    options: {
-      resumptionToken?: string;
-      onresumptiontoken?: (token: string) => void;
-      replayMessageId?: string | number;
-      requestSignal?: AbortSignal;
-      onRequestStreamEnd?: () => void;
-    },
-    attemptCount?: number,
-  ) => void;
-  _serverRetryMs?: number;
-}
+/**
+ * How a stream that ends before its answer is resumed: the SDK transport's defaults
+ * (`DEFAULT_STREAMABLE_HTTP_RECONNECTION_OPTIONS` in 2.4), which the one Junction builds uses.
+ */
+const RECONNECTION = { initialDelayMs: 1000, maxDelayMs: 30_000, growFactor: 1.5, maxRetries: 2 };
 
 /** Request headers the SDK never lets a per-request header override. */
 const RESERVED_HEADERS = new Set([
@@ -87,6 +86,12 @@ export class LeanStreamableHTTPTransport implements Transport {
     headers: Record<string, string>;
   };
   private readonly staticHeaders: Record<string, string>;
+  /** The Accept of a GET that resumes a stream: the configured types and `text/event-stream`. */
+  private readonly streamAccept: string;
+  /** The node:http client of this transport, when it has one (see {@link exchange}). */
+  private nodeHttp?: OwnedHttpExchange;
+  /** The retry interval the server last sent (an SSE `retry:` field), for resuming a stream. */
+  private serverRetryMs?: number;
 
   constructor(
     private readonly url: URL,
@@ -99,11 +104,14 @@ export class LeanStreamableHTTPTransport implements Transport {
     new Headers(options.headers ?? {}).forEach((value, name) => {
       headers[name] = value;
     });
-    const accept = new Set((headers.accept ?? "").split(",").map((type) => type.trim().toLowerCase()));
+    const configured = (headers.accept ?? "").split(",").map((type) => type.trim().toLowerCase());
+    const accept = new Set(configured);
     accept.delete("");
+    const streamAccept = new Set([...accept, "text/event-stream"]);
     accept.add("application/json");
     accept.add("text/event-stream");
     headers.accept = [...accept].join(", ");
+    this.streamAccept = [...streamAccept].join(", ");
     headers["content-type"] = "application/json";
     this.staticHeaders = headers;
   }
@@ -121,6 +129,17 @@ export class LeanStreamableHTTPTransport implements Transport {
   }
 
   start(): Promise<void> {
+    // Loaded beside the handshake (which the SDK's transport sends through fetch); until it is
+    // ready, requests go through fetch too.
+    if (this.options.fetch === undefined) {
+      void ownNodeHttpExchange().then(
+        (owned) => {
+          if (this.closed) owned?.close();
+          else this.nodeHttp = owned;
+        },
+        () => undefined, // No node:http here after all: fetch it stays.
+      );
+    }
     this.inner.onclose = () => this.onclose?.();
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onmessage = (message) => this.onmessage?.(message);
@@ -131,6 +150,7 @@ export class LeanStreamableHTTPTransport implements Transport {
     this.closed = true;
     for (const controller of this.inFlight) controller.abort();
     this.inFlight.clear();
+    this.nodeHttp?.close();
     await this.inner.close();
   }
 
@@ -169,16 +189,13 @@ export class LeanStreamableHTTPTransport implements Transport {
       requestSignal?.removeEventListener("abort", abort);
     };
     try {
-      const fetchImpl = this.options.fetch ?? globalThis.fetch;
-      const response = await fetchImpl(this.url, {
+      const response = await this.exchange({
         method: "POST",
         headers: this.headersFor(message, options?.headers),
         body: JSON.stringify(message),
         signal: controller.signal,
-        // A redirect goes to the SDK's transport, which applies its redirect policy.
-        redirect: "manual",
       });
-      if (!response.ok) {
+      if (response.status < 200 || response.status > 299) {
         if (await this.handOver(response)) {
           settle();
           return await this.inner.send(message, options);
@@ -190,10 +207,10 @@ export class LeanStreamableHTTPTransport implements Transport {
         await discard(response);
         return;
       }
-      const contentType = mediaType(response.headers.get("content-type"));
+      const contentType = mediaType(response.header("content-type"));
       if (contentType === "text/event-stream") {
         streaming = true;
-        void this.readEvents(response, controller, options).finally(settle);
+        void this.readEvents(response, controller, options, true).finally(settle);
         return;
       }
       if (contentType === "application/json") {
@@ -215,6 +232,19 @@ export class LeanStreamableHTTPTransport implements Transport {
     } finally {
       if (!streaming) settle();
     }
+  }
+
+  /**
+   * Sends one request: through the config's fetch when it has one, through the global fetch when
+   * something has replaced it since startup (an interceptor in a test, an instrumentation), else
+   * through this transport's node:http client where the "node" entry provides one, else fetch.
+   */
+  private exchange(init: HttpExchangeInit): Promise<HttpAnswer> {
+    const configured = this.options.fetch;
+    if (configured !== undefined) return fetchExchange(configured)(this.url, init);
+    if (this.nodeHttp !== undefined && globalThis.fetch === startupFetch)
+      return this.nodeHttp.exchange(this.url, init);
+    return fetchExchange(globalThis.fetch)(this.url, init);
   }
 
   /** The headers of one POST: the session's, plus the 2026-07-28 ones the body implies. */
@@ -259,16 +289,16 @@ export class LeanStreamableHTTPTransport implements Transport {
    * redirect (followed or not by its policy) or a step-up challenge (403 `insufficient_scope`).
    * The body is read, so the connection goes back to the pool.
    */
-  private async handOver(response: Response): Promise<boolean> {
+  private async handOver(response: HttpAnswer): Promise<boolean> {
     const redirect = response.status >= 300 && response.status < 400;
     const stepUp =
-      response.status === 403 && /insufficient_scope/.test(response.headers.get("www-authenticate") ?? "");
+      response.status === 403 && /insufficient_scope/.test(response.header("www-authenticate") ?? "");
     if (redirect || stepUp) await discard(response);
     return redirect || stepUp;
   }
 
   /** A POST the server refused, as the SDK's transport reports it. */
-  private async refused(response: Response, message: JSONRPCMessage): Promise<void> {
+  private async refused(response: HttpAnswer, message: JSONRPCMessage): Promise<void> {
     const text = await response.text().catch(() => null);
     const request = message as {
       id?: unknown;
@@ -305,13 +335,16 @@ export class LeanStreamableHTTPTransport implements Transport {
 
   /**
    * Reads an SSE answer as it arrives and delivers each message. A stream that ends before the
-   * answer, after the server gave its events ids, is resumed with Last-Event-ID by the SDK's
-   * transport, as it would have done itself.
+   * answer, after the server gave its events ids, is resumed with Last-Event-ID (a GET), as the
+   * SDK's transport would: after the server's `retry:` interval (else a backoff), at most
+   * {@link RECONNECTION}`.maxRetries` failed attempts in a row; a resumed stream that ends early
+   * again is resumed again.
    */
   private async readEvents(
-    response: Response,
+    response: HttpAnswer,
     controller: AbortController,
     options: TransportSendOptions | undefined,
+    fromPost: boolean,
   ): Promise<void> {
     const intentional = () => this.closed || controller.signal.aborted;
     let lastEventId: string | undefined;
@@ -332,41 +365,102 @@ export class LeanStreamableHTTPTransport implements Transport {
         }
       },
       (retryMs) => {
-        (this.inner as unknown as ReconnectingTransport)._serverRetryMs = retryMs;
+        this.serverRetryMs = retryMs;
       },
     );
     try {
-      const body = response.body;
-      if (body) {
-        const decoder = new TextDecoder();
-        const reader = body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          parser.feed(decoder.decode(value, { stream: true }));
-        }
-        parser.feed(decoder.decode());
-      }
+      for await (const chunk of response.chunks()) parser.feed(chunk);
     } catch (error) {
       if (intentional()) return;
-      this.onerror?.(new Error(`SSE stream disconnected: ${error}`));
+      this.onerror?.(
+        new SdkError(SdkErrorCode.ClientHttpFailedToOpenStream, `SSE stream disconnected: ${error}`),
+      );
     }
     if (intentional()) return;
-    const inner = this.inner as unknown as ReconnectingTransport;
-    if (lastEventId !== undefined && !answered && typeof inner._scheduleReconnection === "function") {
-      inner._scheduleReconnection(
-        {
-          resumptionToken: lastEventId,
-          onresumptiontoken: options?.onresumptiontoken,
-          requestSignal: options?.requestSignal,
-          onRequestStreamEnd: options?.onRequestStreamEnd,
-        },
-        0,
-      );
+    // The SDK resumes a POST's stream only once its server gave an event id; a GET's always.
+    const resumable = fromPost ? lastEventId !== undefined : true;
+    if (!answered && resumable) {
+      await this.resume(lastEventId ?? options?.resumptionToken, controller, options);
       return;
     }
     options?.onRequestStreamEnd?.();
   }
+
+  /**
+   * Resumes a stream with a GET carrying Last-Event-ID, retrying a failed attempt with backoff
+   * until {@link RECONNECTION}`.maxRetries` attempts have failed.
+   */
+  private async resume(
+    lastEventId: string | undefined,
+    controller: AbortController,
+    options: TransportSendOptions | undefined,
+  ): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      if (attempt >= RECONNECTION.maxRetries) {
+        this.onerror?.(
+          new SdkError(
+            SdkErrorCode.ClientHttpFailedToOpenStream,
+            `Maximum reconnection attempts (${RECONNECTION.maxRetries}) exceeded.`,
+          ),
+        );
+        options?.onRequestStreamEnd?.();
+        return;
+      }
+      const delay =
+        this.serverRetryMs ??
+        Math.min(RECONNECTION.initialDelayMs * RECONNECTION.growFactor ** attempt, RECONNECTION.maxDelayMs);
+      if (!(await sleep(delay, controller.signal)) || this.closed) return;
+      const headers: Record<string, string> = {
+        ...this.headersFor({ jsonrpc: "2.0", method: "" }, undefined),
+      };
+      delete headers["content-type"];
+      headers.accept = this.streamAccept;
+      if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+      let response: HttpAnswer;
+      try {
+        response = await this.exchange({ method: "GET", headers, signal: controller.signal });
+      } catch (error) {
+        if (this.closed || controller.signal.aborted) return;
+        this.onerror?.(
+          new SdkError(SdkErrorCode.ClientHttpFailedToOpenStream, `Failed to reconnect SSE stream: ${error}`),
+        );
+        continue;
+      }
+      if (response.status === 405) {
+        await discard(response);
+        options?.onRequestStreamEnd?.();
+        return;
+      }
+      if (response.status < 200 || response.status > 299) {
+        await discard(response);
+        this.onerror?.(
+          new SdkHttpError(
+            SdkErrorCode.ClientHttpFailedToOpenStream,
+            `Failed to reconnect SSE stream: ${response.statusText || response.status}`,
+            { status: response.status, statusText: response.statusText },
+          ),
+        );
+        continue;
+      }
+      return this.readEvents(response, controller, { ...options, resumptionToken: lastEventId }, false);
+    }
+  }
+}
+
+/** Waits `ms`; `false` when the signal aborted first. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve(true);
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+  });
 }
 
 /** One server-sent event: the fields the MCP transport reads. */
@@ -523,7 +617,7 @@ function mediaType(contentType: string | null): string | undefined {
 }
 
 /** Reads and drops a body, so the connection can serve the next request. */
-async function discard(response: Response): Promise<void> {
+async function discard(response: HttpAnswer): Promise<void> {
   // Only the connection's reuse depends on it: a body that fails to read is dropped all the same.
   await response.text().catch(() => undefined);
 }
