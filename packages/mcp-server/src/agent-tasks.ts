@@ -1,5 +1,5 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
-import { createAbortError, errorMessage, isAbortError, JunctionError } from "@junction/types";
+import { createAbortError, errorMessage, isAbortError } from "@junction/types";
 import {
   type CallToolResult,
   type ClientCapabilities,
@@ -10,11 +10,14 @@ import {
 import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
-import type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
+import { type DurableAgentRuns, durableTaskRecord } from "./durable-runs.js";
 import { checkForwardable, type ForwardedMethod, type PassThroughRelay } from "./pass-through.js";
 import { isSignedTaskRecord, signTaskRecord, taskSigningKey } from "./task-signing.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, type TaskStore } from "./task-store.js";
 import { type UpstreamRequest, UpstreamRequests } from "./task-upstream.js";
+import { isTerminal, type LegacyTaskView, legacyTaskView, type TaskView, taskView } from "./task-views.js";
+
+export type { LegacyTaskView, TaskView } from "./task-views.js";
 
 /** The MCP tasks extension (SEP-2663). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -49,20 +52,6 @@ export interface MCPTaskOptions {
    */
   runs?: DurableAgentRuns;
 }
-
-/** A task as `tasks/get` (a `DetailedTask`) and a `CreateTaskResult` show it. */
-export type TaskView = Record<string, unknown> & { taskId: string; status: string };
-
-/** A task as the 2025-11-25 `Task` shows it (`tasks/get`, `tasks/list`, `CreateTaskResult.task`). */
-export type LegacyTaskView = Record<string, unknown> & {
-  taskId: string;
-  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttl: number;
-  pollInterval: number;
-};
 
 /** Who started (or resumes) a run, as far as its upstream requests are concerned. */
 export interface TaskClient {
@@ -129,7 +118,7 @@ export class AgentTasks {
   /** Starts a run as a task (2026-07-28); resolves once the task is stored, with the `CreateTaskResult`. */
   async start(tool: string, args: unknown, owner: string, client?: TaskClient): Promise<TaskView> {
     const record = await this.create({ tool, args, owner, client: client ?? { era: "modern" } });
-    return { resultType: "task", ...this.#view(record) };
+    return { resultType: "task", ...taskView(record, this.#pollIntervalMs) };
   }
 
   /**
@@ -201,15 +190,7 @@ export class AgentTasks {
 
   /** A task as the 2025-11-25 `Task` shows it: a tool result with `isError` is a `failed` task. */
   legacyView(record: AgentTaskRecord): LegacyTaskView {
-    return {
-      taskId: record.taskId,
-      status: record.status === "completed" && record.result?.isError === true ? "failed" : record.status,
-      ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
-      createdAt: record.createdAt,
-      lastUpdatedAt: record.lastUpdatedAt,
-      ttl: record.ttlMs,
-      pollInterval: this.#pollIntervalMs,
-    };
+    return legacyTaskView(record, this.#pollIntervalMs);
   }
 
   /**
@@ -277,7 +258,7 @@ export class AgentTasks {
   /** `tasks/get`: the task, its input requests while it waits, its result once done. */
   async get(taskId: string, owner: string): Promise<TaskView> {
     const record = await this.#durable(await this.#load(taskId, owner));
-    const view: TaskView = this.#view(record);
+    const view: TaskView = taskView(record, this.#pollIntervalMs);
     if (record.status === "input_required" && record.pending) {
       const inputRequests: Record<string, unknown> = {};
       for (const item of record.pending) {
@@ -380,41 +361,8 @@ export class AgentTasks {
    */
   async #durable(record: AgentTaskRecord): Promise<AgentTaskRecord> {
     if (!this.#runs || !record.runId || isTerminal(record.status)) return record;
-    const now: DurableRunStatus = await this.#runs.status(record.runId);
-    const next: AgentTaskRecord = { ...record, lastUpdatedAt: new Date().toISOString() };
-    delete next.pending;
-    switch (now.status) {
-      case "working":
-        next.status = "working";
-        next.statusMessage = now.statusMessage ?? "Working";
-        return next;
-      case "input_required": {
-        const names = [...new Set(now.pending.map((call) => `"${call.name}"`))].join(", ");
-        next.status = "input_required";
-        next.statusMessage = `Waiting for a person to approve the call to ${names}`;
-        next.pending = now.pending;
-        return next;
-      }
-      case "completed":
-        next.status = "completed";
-        next.statusMessage = "Done";
-        next.result = toCallToolResult(now.result);
-        break;
-      case "failed":
-        next.status = "completed";
-        next.statusMessage = `Failed: ${now.message}`;
-        next.result = toolErrorResult(record.tool, new JunctionError("tool-execution-failed", now.message));
-        break;
-      case "cancelled":
-        next.status = "cancelled";
-        next.statusMessage = "Cancelled";
-        break;
-      default: {
-        const never: never = now;
-        throw new JunctionError("invalid-argument", `Unknown durable run status ${JSON.stringify(never)}.`);
-      }
-    }
-    await this.#save(next);
+    const { record: next, ended } = durableTaskRecord(record, await this.#runs.status(record.runId));
+    if (ended) await this.#save(next);
     return next;
   }
 
@@ -519,18 +467,6 @@ export class AgentTasks {
     })();
   }
 
-  #view(record: AgentTaskRecord): TaskView {
-    return {
-      taskId: record.taskId,
-      status: record.status,
-      ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
-      createdAt: record.createdAt,
-      lastUpdatedAt: record.lastUpdatedAt,
-      ttlMs: record.ttlMs,
-      pollIntervalMs: this.#pollIntervalMs,
-    };
-  }
-
   /** The task, if it exists, is this client's, is unexpired and its signature holds; else -32602. */
   async #load(taskId: string, owner: string): Promise<AgentTaskRecord> {
     const record = await this.#store.get(taskId);
@@ -610,8 +546,4 @@ export class AgentTasks {
       },
     );
   }
-}
-
-function isTerminal(status: string): boolean {
-  return status === "completed" || status === "failed" || status === "cancelled";
 }
