@@ -1,5 +1,5 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
-import { createAbortError, errorMessage, isAbortError } from "@junction/types";
+import { createAbortError, errorMessage, isAbortError, JunctionError } from "@junction/types";
 import {
   type CallToolResult,
   type ClientCapabilities,
@@ -62,6 +62,12 @@ export interface TaskClient {
   era: "legacy" | "modern";
   /** What the client declared it can answer (checked for a 2026-07-28 client when a request comes). */
   capabilities?: ClientCapabilities | undefined;
+  /**
+   * Tells the client that created the task of each change of its status (2025-11-25
+   * `notifications/tasks/status`, the `Task` as `tasks/get` shows it); returns `false` once the
+   * client cannot be told any more (its connection closed), and is not called again.
+   */
+  notify?: ((task: LegacyTaskView) => boolean) | undefined;
 }
 
 /** A request a 2025-11-25 `tasks/result` sends its client on the task's behalf; resolves with the answer. */
@@ -94,6 +100,8 @@ export class AgentTasks {
   readonly #listeners = new Map<string, Set<() => void>>();
   /** Tasks whose approvals a 2025 `tasks/result` is asking its client about now. */
   readonly #asking = new Set<string>();
+  /** Who is told of a task's status changes (its creator, on 2025-11-25), and the status told last. */
+  readonly #notifiers = new Map<string, { notify: NonNullable<TaskClient["notify"]>; status: string }>();
 
   constructor(
     options: MCPTaskOptions,
@@ -123,7 +131,10 @@ export class AgentTasks {
 
   /**
    * Starts a run as a task; resolves once the task is stored, with its record. `ttlMs` (a
-   * 2025-11-25 client's `task.ttl`) may shorten how long it is kept, not lengthen it.
+   * 2025-11-25 client's `task.ttl`) may shorten how long it is kept, not lengthen it. Arguments
+   * that do not match the tool's schema throw `tool-input-invalid` (naming the field) for a
+   * 2026-07-28 client, which then gets the plain call's `isError` result; a 2025-11-25 client
+   * asked for a task, and gets one that ended at once with that result (a `failed` task).
    */
   async create(parts: {
     tool: string;
@@ -134,8 +145,15 @@ export class AgentTasks {
   }): Promise<AgentTaskRecord> {
     const { tool, args, owner } = parts;
     const runner = this.#runner(tool);
-    const input = runner.parse(args);
-    if (!this.#runs && (this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
+    let input: { request: string } | undefined;
+    let invalid: CallToolResult | undefined;
+    try {
+      input = runner.parse(args);
+    } catch (error) {
+      if (parts.client.era === "modern" || !isInputInvalid(error)) throw error;
+      invalid = toolErrorResult(tool, error);
+    }
+    if (invalid === undefined && !this.#runs && (this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Too many agent runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
@@ -144,7 +162,7 @@ export class AgentTasks {
     const open = (await this.#store.list()).filter(
       (record) => record.owner === owner && !isTerminal(record.status),
     ).length;
-    if (open >= this.#maxOpenTasks) {
+    if (invalid === undefined && open >= this.#maxOpenTasks) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Too many open tasks for this client (limit ${this.#maxOpenTasks}); answer or cancel some first.`,
@@ -166,6 +184,17 @@ export class AgentTasks {
           ? Math.min(parts.ttlMs, this.#ttlMs)
           : this.#ttlMs,
     };
+    if (invalid || !input) {
+      // Never run: the task ends as it starts, with the plain call's answer.
+      const result = invalid ?? toolErrorResult(tool, undefined);
+      const text = result.content[0]?.type === "text" ? result.content[0].text : "Failed";
+      const ended: AgentTaskRecord = { ...record, status: "completed", statusMessage: text, result };
+      await this.#save(ended);
+      return ended;
+    }
+    if (parts.client.notify) {
+      this.#notifiers.set(record.taskId, { notify: parts.client.notify, status: record.status });
+    }
     if (this.#runs) record.runId = record.taskId;
     await this.#save(record);
     if (this.#runs) await this.#runs.start({ tool, runId: record.taskId, request: input.request });
@@ -493,6 +522,18 @@ export class AgentTasks {
   async #save(record: AgentTaskRecord): Promise<void> {
     await this.#store.put(await signTaskRecord(await this.#key, record));
     for (const listener of [...(this.#listeners.get(record.taskId) ?? [])]) listener();
+    this.#tell(record);
+  }
+
+  /** Tells the task's creator (if it asked to be told) when its status changed; forgets it once ended. */
+  #tell(record: AgentTaskRecord): void {
+    const notifier = this.#notifiers.get(record.taskId);
+    if (!notifier) return;
+    const view = this.legacyView(record);
+    if (view.status === notifier.status) return;
+    notifier.status = view.status;
+    const reachable = notifier.notify(view);
+    if (!reachable || isTerminal(view.status)) this.#notifiers.delete(record.taskId);
   }
 
   /**
@@ -546,4 +587,9 @@ export class AgentTasks {
       },
     );
   }
+}
+
+/** Whether `error` is a call's arguments not matching the tool's schema (`tool-input-invalid`). */
+function isInputInvalid(error: unknown): boolean {
+  return JunctionError.isInstance(error) && error.code === "tool-input-invalid";
 }
