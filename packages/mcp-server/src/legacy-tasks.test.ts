@@ -494,6 +494,34 @@ describe("notifications/tasks/status (2025-11-25)", () => {
     });
   });
 
+  it("Junction's client wakes its tasks/get polling on them instead of waiting out the poll interval", async () => {
+    const script = fileURLToPath(new URL("../test-servers/agent-stdio-server.mjs", import.meta.url));
+    const messages: MCPWireMessage[] = [];
+    const mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      // The server suggests polling every 4 s.
+      args: [script, "tasks", "4000"],
+      protocolVersion: "2025-11-25",
+      onMessage: (message) => messages.push(message),
+      handlers: { elicitation: async () => ({ action: "accept", content: {} }) },
+    });
+    closing.push(mcp);
+    await mcp.connect();
+    const started = Date.now();
+    expect(await mcp.callTool("ask_keeper", { request: "Open it" }, { task: true })).toEqual({
+      content: [{ type: "text", text: "The north door is open." }],
+      isError: false,
+    });
+    const sent = messages.map(({ direction, message }) =>
+      "method" in message ? `${direction} ${message.method}` : `${direction} answer`,
+    );
+    // The task went input_required at once; told so, the client polled then, not 4 s later.
+    expect(sent.indexOf("in notifications/tasks/status")).toBeGreaterThan(sent.indexOf("out tools/call"));
+    expect(sent.indexOf("out tasks/get")).toBeGreaterThan(sent.indexOf("in notifications/tasks/status"));
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it("over HTTP: Junction's client gets them on its session's stream; another session is not told", async () => {
     const server = await serveAgent(keeper([]));
     const messages: MCPWireMessage[] = [];
