@@ -22,6 +22,7 @@ import type { TaskFollower } from "./modern-task.js";
 import { stdioTransportFactory } from "./stdio-support.js";
 import type { StdioProcessTransport } from "./stdio-transport.js";
 import { LeanStreamableHTTPTransport } from "./streamable-http-transport.js";
+import { TaskStatusSignals } from "./task-status-signals.js";
 
 /** The client identity sent in `initialize` (and, on 2026-07-28, in every request's `_meta`). */
 export const CLIENT_INFO = { name: "junction-mcp-client", version: "0.1.0" };
@@ -33,6 +34,8 @@ export const CLIENT_INFO = { name: "junction-mcp-client", version: "0.1.0" };
 export class JunctionClient extends Client {
   /** The log level to send, read at each request. */
   logLevel: () => string | undefined = () => undefined;
+  /** Wakes the polling of this session's 2025-11-25 tasks when the server tells of a status change. */
+  readonly taskStatus = new TaskStatusSignals();
 
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();

@@ -236,6 +236,7 @@ export class MCPTools {
                     onprogress,
                     ticket,
                     resume: true,
+                    statusSignals: session.client.taskStatus,
                   });
               return this.finishResult(name, raw);
             } catch (error) {
@@ -374,6 +375,7 @@ export class MCPTools {
             timeoutMs,
             onprogress,
             ticket,
+            statusSignals: session.client.taskStatus,
           });
           return this.finishResult(name, raw);
         } catch (error) {

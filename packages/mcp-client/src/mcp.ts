@@ -17,6 +17,7 @@ import {
   type ToolSource,
 } from "@junction/types";
 import type { LoggingLevel, RequestOptions } from "@modelcontextprotocol/client";
+import { z } from "zod";
 import { checkMCPConfig } from "./check-mcp-config.js";
 import type { MCPConfig, MCPRoot } from "./mcp-config.js";
 import { MCPConnection, type MCPRequestOptions } from "./mcp-connection.js";
@@ -41,6 +42,8 @@ import { proxyTool } from "./tool-proxy.js";
 export type { MCPRequestOptions } from "./mcp-connection.js";
 export type { MCPCallToolOptions } from "./mcp-tools.js";
 
+/** What Junction reads of a `notifications/tasks/status` (the rest is the `Task` `tasks/get` shows). */
+const TASK_STATUS_PARAMS = { params: z.object({ taskId: z.string() }).passthrough() };
 /** A completion request's reference: a prompt by name or a resource template by URI. */
 export type MCPCompletionReference =
   | { type: "ref/prompt"; name: string }
@@ -204,6 +207,10 @@ export class MCP implements ToolSource {
       }
     });
     client.setNotificationHandler("notifications/tools/list_changed", () => this.tools.changed());
+    // 2025-11-25: a task's status changed; its polling (if any) wakes early.
+    client.setNotificationHandler("notifications/tasks/status", TASK_STATUS_PARAMS, (params) =>
+      client.taskStatus.changed(params.taskId),
+    );
     client.setNotificationHandler("notifications/resources/updated", (notification) => {
       const uri = notification.params.uri;
       for (const listener of this.subscriptions.get(uri) ?? []) {

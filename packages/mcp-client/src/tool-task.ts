@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
 import { isConnectionClosed } from "./mcp-errors.js";
+import type { TaskStatusSignals } from "./task-status-signals.js";
 import { lostTaskError, type TaskTicket } from "./task-ticket.js";
 
 /** How long to keep listening for the id of a task the caller gave up on, so it can be cancelled. */
@@ -26,6 +27,8 @@ export interface ToolTaskOptions {
   /** The whole task's time limit, polls included. */
   timeoutMs: number;
   onprogress?: RequestOptions["onprogress"];
+  /** Wakes the polling early when the server tells of a status change (`notifications/tasks/status`). */
+  statusSignals?: TaskStatusSignals | undefined;
   /** Gets the task's id once the server answered with a task, so the call can follow it on another session. */
   ticket?: TaskTicket;
   /**
@@ -118,7 +121,9 @@ export function runToolTask(
       let state = first;
       let unanswered = 0;
       while (!TERMINAL.has(state.status) && state.status !== "input_required") {
-        await sleep(pollDelay(state), stream.signal);
+        await (options.statusSignals
+          ? options.statusSignals.wait(taskId, pollDelay(state), stream.signal)
+          : sleep(pollDelay(state), stream.signal));
         let answer: Record<string, unknown>;
         try {
           answer = await client.request({ method: "tasks/get", params: { taskId } }, AnyResultSchema, each());
@@ -159,6 +164,7 @@ export function runToolTask(
           `the task for tool "${params.name}" was cancelled on the server`,
         );
       }
+      options.statusSignals?.forget(taskId);
       // Completed, failed (its result says why) or waiting for input (answered through the
       // client's handlers while tasks/result is pending).
       const result = await client.request(

@@ -102,6 +102,37 @@ async function rawRequest(url: string, method: string, params: Record<string, un
 }
 
 describe("a served agent as a task over Streamable HTTP", () => {
+  it("arguments that do not fit make no task: the call's isError result names the field, as a plain call's does", async () => {
+    const provider = scriptedModel([{ text: "Never asked." }]);
+    const server = await serveAgent(() => new Agent({ provider, model: "scripted" }), { pollIntervalMs: 20 });
+    const messages: MCPWireMessage[] = [];
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      onMessage: (message) => messages.push(message),
+    });
+    clients.push(mcp);
+    await mcp.connect();
+    const fieldError = {
+      content: [
+        {
+          type: "text",
+          text: 'Invalid input for tool "ask_keeper":\n✖ Invalid input: expected string, received number\n  → at request',
+        },
+      ],
+      isError: true,
+    };
+    expect(await mcp.callTool("ask_keeper", { request: 42 })).toEqual(fieldError);
+    expect(traffic(messages)).not.toContain("in result task");
+    const raw = await rawRequest(server.url, "tools/call", {
+      name: "ask_keeper",
+      arguments: { request: 42 },
+    });
+    expect(raw.error).toBeUndefined();
+    expect(raw.result).toMatchObject(fieldError);
+    expect(raw.result?.resultType).not.toBe("task");
+  });
+
   it("returns a task at once; the client polls it to the agent's answer", async () => {
     const provider = scriptedModel([{ text: "Nothing to open." }]);
     const server = await serveAgent(() => new Agent({ provider, model: "scripted" }), { pollIntervalMs: 20 });

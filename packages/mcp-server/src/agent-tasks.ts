@@ -10,11 +10,14 @@ import {
 import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
-import type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
+import { type DurableAgentRuns, durableTaskRecord } from "./durable-runs.js";
 import { checkForwardable, type ForwardedMethod, type PassThroughRelay } from "./pass-through.js";
 import { isSignedTaskRecord, signTaskRecord, taskSigningKey } from "./task-signing.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, type TaskStore } from "./task-store.js";
 import { type UpstreamRequest, UpstreamRequests } from "./task-upstream.js";
+import { isTerminal, type LegacyTaskView, legacyTaskView, type TaskView, taskView } from "./task-views.js";
+
+export type { LegacyTaskView, TaskView } from "./task-views.js";
 
 /** The MCP tasks extension (SEP-2663). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -50,20 +53,6 @@ export interface MCPTaskOptions {
   runs?: DurableAgentRuns;
 }
 
-/** A task as `tasks/get` (a `DetailedTask`) and a `CreateTaskResult` show it. */
-export type TaskView = Record<string, unknown> & { taskId: string; status: string };
-
-/** A task as the 2025-11-25 `Task` shows it (`tasks/get`, `tasks/list`, `CreateTaskResult.task`). */
-export type LegacyTaskView = Record<string, unknown> & {
-  taskId: string;
-  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttl: number;
-  pollInterval: number;
-};
-
 /** Who started (or resumes) a run, as far as its upstream requests are concerned. */
 export interface TaskClient {
   /**
@@ -73,6 +62,12 @@ export interface TaskClient {
   era: "legacy" | "modern";
   /** What the client declared it can answer (checked for a 2026-07-28 client when a request comes). */
   capabilities?: ClientCapabilities | undefined;
+  /**
+   * Tells the client that created the task of each change of its status (2025-11-25
+   * `notifications/tasks/status`, the `Task` as `tasks/get` shows it); returns `false` once the
+   * client cannot be told any more (its connection closed), and is not called again.
+   */
+  notify?: ((task: LegacyTaskView) => boolean) | undefined;
 }
 
 /** A request a 2025-11-25 `tasks/result` sends its client on the task's behalf; resolves with the answer. */
@@ -105,6 +100,8 @@ export class AgentTasks {
   readonly #listeners = new Map<string, Set<() => void>>();
   /** Tasks whose approvals a 2025 `tasks/result` is asking its client about now. */
   readonly #asking = new Set<string>();
+  /** Who is told of a task's status changes (its creator, on 2025-11-25), and the status told last. */
+  readonly #notifiers = new Map<string, { notify: NonNullable<TaskClient["notify"]>; status: string }>();
 
   constructor(
     options: MCPTaskOptions,
@@ -129,12 +126,15 @@ export class AgentTasks {
   /** Starts a run as a task (2026-07-28); resolves once the task is stored, with the `CreateTaskResult`. */
   async start(tool: string, args: unknown, owner: string, client?: TaskClient): Promise<TaskView> {
     const record = await this.create({ tool, args, owner, client: client ?? { era: "modern" } });
-    return { resultType: "task", ...this.#view(record) };
+    return { resultType: "task", ...taskView(record, this.#pollIntervalMs) };
   }
 
   /**
    * Starts a run as a task; resolves once the task is stored, with its record. `ttlMs` (a
-   * 2025-11-25 client's `task.ttl`) may shorten how long it is kept, not lengthen it.
+   * 2025-11-25 client's `task.ttl`) may shorten how long it is kept, not lengthen it. Arguments
+   * that do not match the tool's schema throw `tool-input-invalid` (naming the field) for a
+   * 2026-07-28 client, which then gets the plain call's `isError` result; a 2025-11-25 client
+   * asked for a task, and gets one that ended at once with that result (a `failed` task).
    */
   async create(parts: {
     tool: string;
@@ -145,8 +145,15 @@ export class AgentTasks {
   }): Promise<AgentTaskRecord> {
     const { tool, args, owner } = parts;
     const runner = this.#runner(tool);
-    const input = runner.parse(args);
-    if (!this.#runs && (this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
+    let input: { request: string } | undefined;
+    let invalid: CallToolResult | undefined;
+    try {
+      input = runner.parse(args);
+    } catch (error) {
+      if (parts.client.era === "modern" || !isInputInvalid(error)) throw error;
+      invalid = toolErrorResult(tool, error);
+    }
+    if (invalid === undefined && !this.#runs && (this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Too many agent runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
@@ -155,7 +162,7 @@ export class AgentTasks {
     const open = (await this.#store.list()).filter(
       (record) => record.owner === owner && !isTerminal(record.status),
     ).length;
-    if (open >= this.#maxOpenTasks) {
+    if (invalid === undefined && open >= this.#maxOpenTasks) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Too many open tasks for this client (limit ${this.#maxOpenTasks}); answer or cancel some first.`,
@@ -177,6 +184,17 @@ export class AgentTasks {
           ? Math.min(parts.ttlMs, this.#ttlMs)
           : this.#ttlMs,
     };
+    if (invalid || !input) {
+      // Never run: the task ends as it starts, with the plain call's answer.
+      const result = invalid ?? toolErrorResult(tool, undefined);
+      const text = result.content[0]?.type === "text" ? result.content[0].text : "Failed";
+      const ended: AgentTaskRecord = { ...record, status: "completed", statusMessage: text, result };
+      await this.#save(ended);
+      return ended;
+    }
+    if (parts.client.notify) {
+      this.#notifiers.set(record.taskId, { notify: parts.client.notify, status: record.status });
+    }
     if (this.#runs) record.runId = record.taskId;
     await this.#save(record);
     if (this.#runs) await this.#runs.start({ tool, runId: record.taskId, request: input.request });
@@ -201,15 +219,7 @@ export class AgentTasks {
 
   /** A task as the 2025-11-25 `Task` shows it: a tool result with `isError` is a `failed` task. */
   legacyView(record: AgentTaskRecord): LegacyTaskView {
-    return {
-      taskId: record.taskId,
-      status: record.status === "completed" && record.result?.isError === true ? "failed" : record.status,
-      ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
-      createdAt: record.createdAt,
-      lastUpdatedAt: record.lastUpdatedAt,
-      ttl: record.ttlMs,
-      pollInterval: this.#pollIntervalMs,
-    };
+    return legacyTaskView(record, this.#pollIntervalMs);
   }
 
   /**
@@ -277,7 +287,7 @@ export class AgentTasks {
   /** `tasks/get`: the task, its input requests while it waits, its result once done. */
   async get(taskId: string, owner: string): Promise<TaskView> {
     const record = await this.#durable(await this.#load(taskId, owner));
-    const view: TaskView = this.#view(record);
+    const view: TaskView = taskView(record, this.#pollIntervalMs);
     if (record.status === "input_required" && record.pending) {
       const inputRequests: Record<string, unknown> = {};
       for (const item of record.pending) {
@@ -380,41 +390,8 @@ export class AgentTasks {
    */
   async #durable(record: AgentTaskRecord): Promise<AgentTaskRecord> {
     if (!this.#runs || !record.runId || isTerminal(record.status)) return record;
-    const now: DurableRunStatus = await this.#runs.status(record.runId);
-    const next: AgentTaskRecord = { ...record, lastUpdatedAt: new Date().toISOString() };
-    delete next.pending;
-    switch (now.status) {
-      case "working":
-        next.status = "working";
-        next.statusMessage = now.statusMessage ?? "Working";
-        return next;
-      case "input_required": {
-        const names = [...new Set(now.pending.map((call) => `"${call.name}"`))].join(", ");
-        next.status = "input_required";
-        next.statusMessage = `Waiting for a person to approve the call to ${names}`;
-        next.pending = now.pending;
-        return next;
-      }
-      case "completed":
-        next.status = "completed";
-        next.statusMessage = "Done";
-        next.result = toCallToolResult(now.result);
-        break;
-      case "failed":
-        next.status = "completed";
-        next.statusMessage = `Failed: ${now.message}`;
-        next.result = toolErrorResult(record.tool, new JunctionError("tool-execution-failed", now.message));
-        break;
-      case "cancelled":
-        next.status = "cancelled";
-        next.statusMessage = "Cancelled";
-        break;
-      default: {
-        const never: never = now;
-        throw new JunctionError("invalid-argument", `Unknown durable run status ${JSON.stringify(never)}.`);
-      }
-    }
-    await this.#save(next);
+    const { record: next, ended } = durableTaskRecord(record, await this.#runs.status(record.runId));
+    if (ended) await this.#save(next);
     return next;
   }
 
@@ -519,18 +496,6 @@ export class AgentTasks {
     })();
   }
 
-  #view(record: AgentTaskRecord): TaskView {
-    return {
-      taskId: record.taskId,
-      status: record.status,
-      ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
-      createdAt: record.createdAt,
-      lastUpdatedAt: record.lastUpdatedAt,
-      ttlMs: record.ttlMs,
-      pollIntervalMs: this.#pollIntervalMs,
-    };
-  }
-
   /** The task, if it exists, is this client's, is unexpired and its signature holds; else -32602. */
   async #load(taskId: string, owner: string): Promise<AgentTaskRecord> {
     const record = await this.#store.get(taskId);
@@ -557,6 +522,18 @@ export class AgentTasks {
   async #save(record: AgentTaskRecord): Promise<void> {
     await this.#store.put(await signTaskRecord(await this.#key, record));
     for (const listener of [...(this.#listeners.get(record.taskId) ?? [])]) listener();
+    this.#tell(record);
+  }
+
+  /** Tells the task's creator (if it asked to be told) when its status changed; forgets it once ended. */
+  #tell(record: AgentTaskRecord): void {
+    const notifier = this.#notifiers.get(record.taskId);
+    if (!notifier) return;
+    const view = this.legacyView(record);
+    if (view.status === notifier.status) return;
+    notifier.status = view.status;
+    const reachable = notifier.notify(view);
+    if (!reachable || isTerminal(view.status)) this.#notifiers.delete(record.taskId);
   }
 
   /**
@@ -612,6 +589,7 @@ export class AgentTasks {
   }
 }
 
-function isTerminal(status: string): boolean {
-  return status === "completed" || status === "failed" || status === "cancelled";
+/** Whether `error` is a call's arguments not matching the tool's schema (`tool-input-invalid`). */
+function isInputInvalid(error: unknown): boolean {
+  return JunctionError.isInstance(error) && error.code === "tool-input-invalid";
 }

@@ -1,5 +1,7 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
-import type { ToolResult } from "@junction/types";
+import { JunctionError, type ToolResult } from "@junction/types";
+import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+import type { AgentTaskRecord } from "./task-store.js";
 
 /**
  * A served agent's run as a durable engine's run (DBOS, Restate): the engine keeps the run, its
@@ -39,3 +41,47 @@ export type DurableRunStatus =
   | { status: "completed"; result: ToolResult }
   | { status: "failed"; message: string }
   | { status: "cancelled" };
+
+/**
+ * A durable run's task as its engine has it now (status, pending calls, result); `ended` when
+ * the run ended, so the record is kept so and the engine is not asked again. Pure.
+ */
+export function durableTaskRecord(
+  record: AgentTaskRecord,
+  now: DurableRunStatus,
+): { record: AgentTaskRecord; ended: boolean } {
+  const next: AgentTaskRecord = { ...record, lastUpdatedAt: new Date().toISOString() };
+  delete next.pending;
+  switch (now.status) {
+    case "working":
+      next.status = "working";
+      next.statusMessage = now.statusMessage ?? "Working";
+      return { record: next, ended: false };
+    case "input_required": {
+      const names = [...new Set(now.pending.map((call) => `"${call.name}"`))].join(", ");
+      next.status = "input_required";
+      next.statusMessage = `Waiting for a person to approve the call to ${names}`;
+      next.pending = now.pending;
+      return { record: next, ended: false };
+    }
+    case "completed":
+      next.status = "completed";
+      next.statusMessage = "Done";
+      next.result = toCallToolResult(now.result);
+      break;
+    case "failed":
+      next.status = "completed";
+      next.statusMessage = `Failed: ${now.message}`;
+      next.result = toolErrorResult(record.tool, new JunctionError("tool-execution-failed", now.message));
+      break;
+    case "cancelled":
+      next.status = "cancelled";
+      next.statusMessage = "Cancelled";
+      break;
+    default: {
+      const never: never = now;
+      throw new JunctionError("invalid-argument", `Unknown durable run status ${JSON.stringify(never)}.`);
+    }
+  }
+  return { record: next, ended: true };
+}

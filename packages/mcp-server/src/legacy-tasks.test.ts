@@ -65,20 +65,37 @@ const AUTH = {
       : undefined,
 };
 
+/** A plain tool served beside the agent: not task-capable. */
+function echo(calls: string[]) {
+  return tool({
+    name: "echo",
+    description: "Echoes its text",
+    schema: z.object({ text: z.string() }),
+    execute: async ({ text }) => {
+      calls.push(text);
+      return text;
+    },
+  });
+}
+
 async function serveAgent(
   agent: () => Agent,
   tasks: MCPTaskOptions = { pollIntervalMs: 20 },
-  http: { auth?: typeof AUTH } = {},
+  http: { auth?: typeof AUTH; echoCalls?: string[] } = {},
 ) {
+  const { echoCalls, ...options } = http;
   const server = await serveHTTP(
     createMCPServer({
       name: "agents",
       version: "1.0.0",
       stateKey: KEY,
       tasks,
-      tools: [agentTool(agent, { name: "ask_keeper", description: "Asks the keeper agent" })],
+      tools: [
+        agentTool(agent, { name: "ask_keeper", description: "Asks the keeper agent" }),
+        ...(echoCalls ? [echo(echoCalls)] : []),
+      ],
     }),
-    http,
+    options,
   );
   running.push(server);
   return server;
@@ -365,5 +382,185 @@ describe("2025-11-25 tasks belong to the client that created them", () => {
       status: "input_required",
     });
     await owner.request({ method: "tasks/cancel", params: { taskId } } as never, ANY);
+  });
+});
+
+describe("2025-11-25 task calls that cannot run", () => {
+  it("a task-augmented call to a tool without execution.taskSupport is refused with -32601; the tool never runs", async () => {
+    const calls: string[] = [];
+    const server = await serveAgent(keeper([]), { pollIntervalMs: 20 }, { echoCalls: calls });
+    const client = await sdkClient(server.url);
+    const listed = (await client.request({ method: "tools/list", params: {} } as never, ANY)) as {
+      tools: { name: string; execution?: unknown }[];
+    };
+    expect(listed.tools.find((t) => t.name === "echo")?.execution).toBeUndefined();
+    await expect(
+      client.request(
+        { method: "tools/call", params: { name: "echo", arguments: { text: "hi" }, task: {} } } as never,
+        ANY,
+      ),
+    ).rejects.toMatchObject({
+      code: -32601,
+      message: expect.stringContaining(
+        'The tool "echo" cannot be called as a task (its execution.taskSupport is absent, which means "forbidden"): call it without "task".',
+      ),
+    });
+    expect(calls).toEqual([]);
+    // Called plainly, it runs.
+    expect(
+      await client.request(
+        { method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } } as never,
+        ANY,
+      ),
+    ).toEqual({ content: [{ type: "text", text: "hi" }] });
+    expect(calls).toEqual(["hi"]);
+  });
+
+  it("invalid arguments make a failed task whose result is the plain call's field-naming tool error (SDK v2 client)", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(keeper(runs));
+    const client = await sdkClient(server.url);
+    const plain = (await client.request(
+      { method: "tools/call", params: { name: "ask_keeper", arguments: { request: 42 } } } as never,
+      ANY,
+    )) as { content: { text: string }[]; isError?: boolean };
+    expect(plain.isError).toBe(true);
+    expect(plain.content[0]?.text).toContain("request");
+    const created = (await client.request(
+      {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request: 42 }, task: {} },
+      } as never,
+      ANY,
+    )) as { task: { taskId: string; status: string; statusMessage: string } };
+    const { taskId } = created.task;
+    expect(created.task.status).toBe("failed");
+    expect(created.task.statusMessage).toBe(plain.content[0]?.text);
+    expect(await client.request({ method: "tasks/get", params: { taskId } } as never, ANY)).toMatchObject({
+      taskId,
+      status: "failed",
+    });
+    expect(await client.request({ method: "tasks/result", params: { taskId } } as never, ANY)).toEqual({
+      ...plain,
+      _meta: { [RELATED]: { taskId } },
+    });
+    expect(runs).toEqual([]);
+  });
+
+  it("invalid arguments on a task call come back to Junction's client as the plain call's tool error", async () => {
+    const server = await serveAgent(keeper([]));
+    const mcp = new MCP({ transport: "http", url: server.url, protocolVersion: "2025-11-25" });
+    closing.push(mcp);
+    await mcp.connect();
+    const plain = await mcp.callTool("ask_keeper", { request: 42 });
+    expect(plain.isError).toBe(true);
+    expect(await mcp.callTool("ask_keeper", { request: 42 }, { task: true })).toEqual(plain);
+  });
+});
+
+describe("notifications/tasks/status (2025-11-25)", () => {
+  it("over stdio: the creating client is told each status change, the full Task each time", async () => {
+    const script = fileURLToPath(new URL("../test-servers/agent-stdio-server.mjs", import.meta.url));
+    const notified: Record<string, unknown>[] = [];
+    const client = await sdkClient(
+      new StdioClientTransport({ command: process.execPath, args: [script, "tasks"] }),
+      () => ({ action: "accept", content: {} }),
+    );
+    client.setNotificationHandler("notifications/tasks/status" as never, (notification: never) => {
+      notified.push((notification as { params: Record<string, unknown> }).params);
+    });
+    const created = (await client.request(
+      {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request: "Open it" }, task: {} },
+      } as never,
+      ANY,
+    )) as { task: { taskId: string; createdAt: string } };
+    const { taskId, createdAt } = created.task;
+    await client.request({ method: "tasks/result", params: { taskId } } as never, ANY);
+    expect(notified.map((params) => [params.taskId, params.status])).toEqual([
+      [taskId, "input_required"],
+      [taskId, "working"],
+      [taskId, "completed"],
+    ]);
+    expect(notified[2]).toEqual({
+      taskId,
+      status: "completed",
+      statusMessage: "Done",
+      createdAt,
+      lastUpdatedAt: expect.any(String),
+      ttl: 604_800_000,
+      pollInterval: 20,
+    });
+  });
+
+  it("Junction's client wakes its tasks/get polling on them instead of waiting out the poll interval", async () => {
+    const script = fileURLToPath(new URL("../test-servers/agent-stdio-server.mjs", import.meta.url));
+    const messages: MCPWireMessage[] = [];
+    const mcp = new MCP({
+      transport: "stdio",
+      command: process.execPath,
+      // The server suggests polling every 4 s.
+      args: [script, "tasks", "4000"],
+      protocolVersion: "2025-11-25",
+      onMessage: (message) => messages.push(message),
+      handlers: { elicitation: async () => ({ action: "accept", content: {} }) },
+    });
+    closing.push(mcp);
+    await mcp.connect();
+    const started = Date.now();
+    expect(await mcp.callTool("ask_keeper", { request: "Open it" }, { task: true })).toEqual({
+      content: [{ type: "text", text: "The north door is open." }],
+      isError: false,
+    });
+    const sent = messages.map(({ direction, message }) =>
+      "method" in message ? `${direction} ${message.method}` : `${direction} answer`,
+    );
+    // The task went input_required at once; told so, the client polled then, not 4 s later.
+    expect(sent.indexOf("in notifications/tasks/status")).toBeGreaterThan(sent.indexOf("out tools/call"));
+    expect(sent.indexOf("out tasks/get")).toBeGreaterThan(sent.indexOf("in notifications/tasks/status"));
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("over HTTP: Junction's client gets them on its session's stream; another session is not told", async () => {
+    const server = await serveAgent(keeper([]));
+    const messages: MCPWireMessage[] = [];
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      protocolVersion: "2025-11-25",
+      onMessage: (message) => messages.push(message),
+      handlers: { elicitation: async () => ({ action: "accept", content: {} }) },
+    });
+    closing.push(mcp);
+    await mcp.connect();
+    const bystander: unknown[] = [];
+    const other = await sdkClient(server.url);
+    other.setNotificationHandler("notifications/tasks/status" as never, (notification: never) => {
+      bystander.push(notification);
+    });
+    const notified = () =>
+      messages.flatMap(({ direction, message }) =>
+        direction === "in" && "method" in message && message.method === "notifications/tasks/status"
+          ? [(message as unknown as { params: { taskId: string; status: string } }).params]
+          : [],
+      );
+    expect(await mcp.callTool("ask_keeper", { request: "Open it" }, { task: true })).toEqual({
+      content: [{ type: "text", text: "The north door is open." }],
+      isError: false,
+    });
+    const created = messages.find(
+      ({ direction, message }) =>
+        direction === "in" && "result" in message && "task" in (message.result as object),
+    )?.message as unknown as { result: { task: { taskId: string } } };
+    const { taskId } = created.result.task;
+    await expect
+      .poll(() => notified().map((params) => [params.taskId, params.status]))
+      .toEqual([
+        [taskId, "input_required"],
+        [taskId, "working"],
+        [taskId, "completed"],
+      ]);
+    expect(bystander).toEqual([]);
   });
 });

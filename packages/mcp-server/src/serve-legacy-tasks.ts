@@ -5,7 +5,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { AgentTasks, AskClient } from "./agent-tasks.js";
+import type { AgentTasks, AskClient, LegacyTaskView } from "./agent-tasks.js";
 import { clientCapabilitiesOf } from "./pass-through.js";
 import { interceptToolCall, ownerOf } from "./serve-tasks.js";
 
@@ -33,8 +33,15 @@ export function serveLegacyTasks(server: McpServer, tasks: AgentTasks): void {
   interceptToolCall(server, (request, context) => {
     const name = request.params?.name;
     const task = request.params?.task;
-    if (typeof name !== "string" || !tasks.serves(name) || typeof task !== "object" || task === null) {
-      return undefined;
+    if (typeof name !== "string" || typeof task !== "object" || task === null) return undefined;
+    if (!tasks.serves(name)) {
+      // A tool that does not declare execution.taskSupport forbids tasks: the spec's answer is -32601.
+      return Promise.reject(
+        new ProtocolError(
+          ProtocolErrorCode.MethodNotFound,
+          `The tool "${name}" cannot be called as a task (its execution.taskSupport is absent, which means "forbidden"): call it without "task".`,
+        ),
+      );
     }
     const ttl = (task as { ttl?: unknown }).ttl;
     return tasks
@@ -42,7 +49,7 @@ export function serveLegacyTasks(server: McpServer, tasks: AgentTasks): void {
         tool: name,
         args: request.params?.arguments ?? {},
         owner: ownerOf(context),
-        client: { era: "legacy" },
+        client: { era: "legacy", notify: notifyThrough(server) },
         ttlMs: typeof ttl === "number" ? ttl : undefined,
       })
       .then((record) => ({ task: tasks.legacyView(record) }));
@@ -74,6 +81,22 @@ export function serveLegacyTasks(server: McpServer, tasks: AgentTasks): void {
   server.server.setRequestHandler("tasks/result", taskParams, ({ taskId }, context) =>
     tasks.result(taskId, ownerOf(context), askThrough(server, context, taskId), context.mcpReq.signal),
   );
+}
+
+/**
+ * Sends `notifications/tasks/status` on the session's own channel (stdio, or the Streamable HTTP
+ * session's GET stream: a client that opened none is not told, as the transport drops it), while
+ * the session lasts.
+ */
+function notifyThrough(server: McpServer): (task: LegacyTaskView) => boolean {
+  return (task) => {
+    if (!server.isConnected()) return false;
+    // The notification is a courtesy (clients poll tasks/get anyway): a failed send is not the task's failure.
+    server.server
+      .notification({ method: "notifications/tasks/status", params: task } as never)
+      .catch(() => undefined);
+    return true;
+  };
 }
 
 /**

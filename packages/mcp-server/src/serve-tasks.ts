@@ -1,3 +1,4 @@
+import { JunctionError } from "@junction/types";
 import {
   type McpServer,
   ProtocolError,
@@ -6,6 +7,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { type AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
+import { toolErrorResult } from "./call-tool-result.js";
 import { clientCapabilitiesOf } from "./pass-through.js";
 import { sdkRequestHandlers } from "./request-hook.js";
 
@@ -21,10 +23,18 @@ export function serveTasks(server: McpServer, tasks: AgentTasks): void {
   interceptToolCall(server, (request, context) => {
     const name = request.params?.name;
     if (typeof name === "string" && tasks.serves(name) && declaresTasks(context)) {
-      return tasks.start(name, request.params?.arguments ?? {}, ownerOf(context), {
-        era: "modern",
-        capabilities: clientCapabilitiesOf(server, context),
-      });
+      return tasks
+        .start(name, request.params?.arguments ?? {}, ownerOf(context), {
+          era: "modern",
+          capabilities: clientCapabilitiesOf(server, context),
+        })
+        .catch((error: unknown) => {
+          // Arguments that do not fit: no task (the server decides), the plain call's isError result naming the field.
+          if (JunctionError.isInstance(error) && error.code === "tool-input-invalid") {
+            return toolErrorResult(name, error);
+          }
+          throw error;
+        });
     }
     return undefined;
   });

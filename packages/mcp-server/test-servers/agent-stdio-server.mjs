@@ -1,5 +1,5 @@
 // A served agent over stdio as a client spawns it (built dist): its one tool needs approval.
-//   node agent-stdio-server.mjs [tasks]    with "tasks", agent runs are served as tasks
+//   node agent-stdio-server.mjs [tasks [pollIntervalMs]]    with "tasks", agent runs are served as tasks
 import { Agent, tool } from "@junction/core";
 import { scriptedModel } from "@junction/core/testing";
 import { z } from "zod";
@@ -22,7 +22,7 @@ serveStdio(
   createMCPServer({
     name: "agent-stdio-fixture",
     version: "1.0.0",
-    ...(process.argv[2] === "tasks" ? { tasks: { pollIntervalMs: 20 } } : {}),
+    ...(process.argv[2] === "tasks" ? { tasks: { pollIntervalMs: Number(process.argv[3] ?? 20) } } : {}),
     tools: [agentTool(keeper, { name: "ask_keeper", description: "Asks the keeper agent" })],
   }),
 );
