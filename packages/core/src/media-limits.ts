@@ -61,8 +61,9 @@ export function modelFacingMessages(
   limits: MediaLimits | undefined,
 ): { messages: Message[]; oversized: OversizedMediaPart[] } {
   const view = startMediaView();
+  const options = { messages, limits };
   messages.forEach((message, index) => {
-    foldMediaView(view, { message, index, messages, limits });
+    foldMediaView(view, message, index, options);
   });
   return mediaViewOf(view, messages);
 }
@@ -80,16 +81,18 @@ function startMediaView(): MediaView {
 
 function foldMediaView(
   view: MediaView,
-  next: { message: Message; index: number; messages: readonly Message[]; limits: MediaLimits | undefined },
+  message: Message,
+  index: number,
+  options: { messages: readonly Message[]; limits: MediaLimits | undefined },
 ): void {
-  const { message, index, limits } = next;
+  const { limits } = options;
   const limited =
     message.role === "user"
       ? limitUserMessage(message, index, limits, view.oversized)
       : message.role === "tool"
         ? limitToolMessage(message, limits, view.oversized)
         : message;
-  if (limited !== message && !view.messages) view.messages = next.messages.slice(0, index);
+  if (limited !== message && !view.messages) view.messages = options.messages.slice(0, index);
   view.messages?.push(limited);
 }
 
@@ -106,9 +109,9 @@ function mediaViewOf(
  * appended since the last (see {@link MessageFold}), with the same view and the same parts found.
  */
 export class MediaViewFold {
-  #limits: MediaLimits | undefined;
-  readonly #fold = new MessageFold<MediaView>(startMediaView, (view, message, index, messages) =>
-    foldMediaView(view, { message, index, messages, limits: this.#limits }),
+  #options: { messages: readonly Message[]; limits: MediaLimits | undefined } | undefined;
+  readonly #fold = new MessageFold<MediaView>(startMediaView, (view, message, index) =>
+    foldMediaView(view, message, index, this.#options!),
   );
 
   /** The model-facing view of `messages` under `limits`, as {@link modelFacingMessages} gives it. */
@@ -116,7 +119,7 @@ export class MediaViewFold {
     messages: Message[],
     limits: MediaLimits | undefined,
   ): { messages: Message[]; oversized: OversizedMediaPart[] } {
-    this.#limits = limits;
+    this.#options = { messages, limits };
     const key = [limits?.maxImageBytes, limits?.maxAudioBytes, limits?.maxDocumentBytes]
       .map((limit) => `${typeof limit}:${String(limit)}`)
       .join();

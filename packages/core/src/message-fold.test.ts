@@ -1,11 +1,11 @@
 import type { MediaLimits, Message, Tool, ToolMessage } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { type CallLedger, PrivateDataReads, privateDataReads } from "./exfiltration-guard.js";
-import { MediaViewFold, modelFacingMessages } from "./media-limits.js";
+import { modelFacingMessages } from "./media-limits.js";
 import { MessageFold } from "./message-fold.js";
 import { estimateRequestSize, RequestSizeFold } from "./token-estimate.js";
-import { budgetedMessages, hasCutResults, ModelViewFolds, toolResultBudget } from "./tool-result-budget.js";
 import type { RegisteredTool } from "./tool-registry.js";
+import { budgetedMessages, hasCutResults, ModelViewFolds, toolResultBudget } from "./tool-result-budget.js";
 
 const user = (text: string): Message => ({ role: "user", content: text });
 const call = (id: string, name: string): Message => ({
@@ -23,7 +23,10 @@ const image = (id: string, name: string, bytes: number): ToolMessage => ({
       type: "tool-result",
       toolCallId: id,
       toolName: name,
-      output: { content: [{ type: "image", data: "A".repeat((bytes * 4) / 3), mimeType: "image/png" }] },
+      output: {
+        content: [{ type: "image", data: "A".repeat((bytes * 4) / 3), mimeType: "image/png" }],
+        isError: false,
+      },
     },
   ],
 });

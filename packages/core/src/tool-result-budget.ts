@@ -105,11 +105,9 @@ function budgetedViewOf(
 export class ModelViewFolds {
   /** The media view, as {@link messagesForModel} takes it. */
   readonly media = new MediaViewFold();
-  #budgeted: { budget: ToolResultBudget; readable: boolean } | undefined;
-  readonly #budgetedFold = new MessageFold<BudgetedView>(
-    startBudgetedView,
-    (view, message, index, messages) =>
-      foldBudgetedView(view, message, index, { messages, ...this.#budgeted! }),
+  #budgeted: { messages: readonly Message[]; budget: ToolResultBudget; readable: boolean } | undefined;
+  readonly #budgetedFold = new MessageFold<BudgetedView>(startBudgetedView, (view, message, index) =>
+    foldBudgetedView(view, message, index, this.#budgeted!),
   );
   #cutBudget: ToolResultBudget | undefined;
   readonly #cutFold = new MessageFold<{ cut: boolean }>(
@@ -125,7 +123,7 @@ export class ModelViewFolds {
     cut: CutToolResult[];
   } {
     const { messages, budget, readable } = options;
-    this.#budgeted = { budget, readable };
+    this.#budgeted = { messages, budget, readable };
     const view = this.#budgetedFold.over(messages, `${budgetKey(budget)}:${readable}`);
     return budgetedViewOf(view, messages);
   }
