@@ -15,7 +15,7 @@ import {
   createExfiltrationGuard,
   type ExfiltrationGuard,
   type ExfiltrationGuardOptions,
-  privateDataReads,
+  PrivateDataReads,
 } from "./exfiltration-guard.js";
 import { mutableMessages, ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
@@ -353,8 +353,10 @@ export class Agent<Output = unknown> {
   #spec(options: SendOptions<unknown>, run: Pick<RunSpec, "resume">): RunSpec {
     const config = this.#config;
     if (run.resume) this.#reportKey = {};
+    // One per run: its steps see the same conversation, longer by each step's messages.
+    const privateData = new PrivateDataReads(this.#ledger);
     const tools: RunTools<RegisteredTool> = {
-      prepareStep: (_step, step) => this.#prepareStep(step),
+      prepareStep: (_step, step) => this.#prepareStep(step, privateData),
       runner: createAgentToolRunner({
         ...(config.approval ? { approval: toApprovalFunction(config.approval) } : {}),
         guard: this.#guard,
@@ -425,10 +427,10 @@ export class Agent<Output = unknown> {
   }
 
   /** One step's tools: the registry's, those the tool search offers, and the private data the conversation holds. */
-  async #prepareStep(step: {
-    conversation: readonly Message[];
-    warn: (warning: Warning) => void;
-  }): Promise<StepTools<RegisteredTool>> {
+  async #prepareStep(
+    step: { conversation: readonly Message[]; warn: (warning: Warning) => void },
+    privateData: PrivateDataReads,
+  ): Promise<StepTools<RegisteredTool>> {
     const { warn } = step;
     const resolved = await this.#registry.resolve(warn);
     const definitions = this.#deferred.offer({
@@ -450,7 +452,7 @@ export class Agent<Output = unknown> {
       definitions,
       tools,
       // What the model has seen before this step: a call's arguments can carry only that.
-      privateDataFrom: privateDataReads(step.conversation, tools, this.#ledger),
+      privateDataFrom: privateData.of(step.conversation, tools),
       coreTools: this.#deferred.coreTools(),
     };
   }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MCP } from "@junction/mcp-client";
-import type { ToolResult } from "@junction/types";
+import type { Message, ToolResult } from "@junction/types";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -552,6 +552,59 @@ describe("the exfiltration guard (issue 11)", () => {
     expect(posted).toEqual([{ text: "good morning" }]);
     expect(outputs.map(([name]) => name)).toEqual(["post", "read_diary", "post", "upload"]);
     expect(collected).toEqual([]);
+  });
+
+  it("on a long conversation, a read by the run's own step is counted on the very next step, and each new read after it too", async () => {
+    const posted: unknown[] = [];
+    const post = tool({
+      name: "post",
+      description: "Posts a message to a chat room",
+      schema: z.object({ text: z.string() }),
+      execute: async (input) => {
+        posted.push(input);
+        return "posted";
+      },
+    });
+    const closedWorld = { readOnlyHint: true, openWorldHint: false };
+    const diary = tool({
+      name: "read_diary",
+      description: "Reads the user's diary",
+      schema: z.object({}),
+      annotations: closedWorld,
+      execute: async () => "Dear diary: the code is 1234.",
+    });
+    const notes = tool({
+      name: "read_notes",
+      description: "Reads the user's notes",
+      schema: z.object({}),
+      annotations: closedWorld,
+      execute: async () => "Notes: none.",
+    });
+    // 600 prior messages, every result from the open-world tool: nothing private yet.
+    const messages = Array.from({ length: 200 }, (_, index): Message[] => [
+      { role: "user", content: `Post ${index}.` },
+      {
+        role: "assistant",
+        content: [{ type: "tool-call", id: `p${index}`, name: "post", input: { text: "hi" } }],
+      },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: `p${index}`, toolName: "post", output: "posted" }],
+      },
+    ]).flat();
+    const { asked } = await run({ tools: [post, diary, notes], approval: () => true, messages }, [
+      { toolCalls: [{ id: "a", name: "post", input: { text: "one" } }] },
+      { toolCalls: [{ id: "d", name: "read_diary" }] },
+      { toolCalls: [{ id: "b", name: "post", input: { text: "1234" } }] },
+      { toolCalls: [{ id: "n", name: "read_notes" }] },
+      { toolCalls: [{ id: "c", name: "post", input: { text: "none" } }] },
+      { text: "ok" },
+    ]);
+    expect(asked.map((a) => [a.id, a.reason])).toEqual([
+      ["b", guardReason("post", "read_diary")],
+      ["c", guardReason("post", "read_diary", "read_notes")],
+    ]);
+    expect(posted).toEqual([{ text: "one" }]);
   });
 
   it("rejects exfiltrationGuard options of the wrong shape, naming the field", () => {

@@ -1,6 +1,7 @@
 import { JunctionError, type Message, type ToolAnnotations, type ToolSource } from "@junction/types";
 import { type NamePattern, toRegExp } from "./approval.js";
 import { CORE_TOOL_NAMES } from "./core-tools.js";
+import { MessageFold } from "./message-fold.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 
 /**
@@ -83,23 +84,69 @@ export function privateDataReads(
   tools: Map<string, RegisteredTool>,
   ledger: CallLedger,
 ): string[] {
-  const names = new Set<string>();
-  for (const message of history) {
-    if (message.role !== "tool") continue;
-    for (const part of message.content) {
-      if (names.has(part.toolName)) continue;
-      if (ledger.readPrivate.has(part.toolCallId)) {
-        names.add(part.toolName);
-        continue;
-      }
-      if (ledger.notRun.has(part.toolCallId)) continue;
-      const registered = tools.get(part.toolName);
-      // A user's own tool of a core tool's name is registered, and counts by its annotations.
-      if (!registered && CORE_TOOL_NAMES.has(part.toolName)) continue;
-      if (!registered || !isOpenWorld(registered.tool.annotations)) names.add(part.toolName);
-    }
+  return new PrivateDataReads(ledger).of(history, tools);
+}
+
+/** The tool results of a conversation as the guard weighs them, by tool name. */
+interface ReadsByTool {
+  /** Results seen, in order. */
+  results: number;
+  /** Per tool name, the first result of a call that ran as closed-world, and the first the tool's annotations decide. */
+  tools: Map<string, { readPrivate?: number; judged?: number }>;
+}
+
+/**
+ * {@link privateDataReads} kept across a run's steps: each step weighs only the results appended
+ * since the last (see {@link MessageFold}). What a result counts as is fixed once it is in the
+ * conversation (its call ran, or did not, before the result was added) except where the tool's
+ * annotations decide, and those are read again every step, from the step's tools: the same names,
+ * in the same order, as {@link privateDataReads} afresh.
+ */
+export class PrivateDataReads {
+  readonly #ledger: CallLedger;
+  readonly #fold: MessageFold<ReadsByTool>;
+
+  constructor(ledger: CallLedger) {
+    this.#ledger = ledger;
+    this.#fold = new MessageFold<ReadsByTool>(
+      () => ({ results: 0, tools: new Map() }),
+      (reads, message) => {
+        if (message.role !== "tool") return;
+        for (const part of message.content) {
+          const order = reads.results++;
+          let seen = reads.tools.get(part.toolName);
+          if (!seen) {
+            seen = {};
+            reads.tools.set(part.toolName, seen);
+          }
+          if (this.#ledger.readPrivate.has(part.toolCallId)) seen.readPrivate ??= order;
+          else if (!this.#ledger.notRun.has(part.toolCallId)) seen.judged ??= order;
+        }
+      },
+    );
   }
-  return [...names];
+
+  /** The tools whose results in `history` count as private data read, with `tools` as the step has them. */
+  of(history: readonly Message[], tools: Map<string, RegisteredTool>): string[] {
+    const read: { name: string; order: number }[] = [];
+    for (const [name, seen] of this.#fold.over(history).tools) {
+      const judged = seen.judged !== undefined && isPrivateSource(name, tools) ? seen.judged : undefined;
+      const order = Math.min(
+        seen.readPrivate ?? Number.POSITIVE_INFINITY,
+        judged ?? Number.POSITIVE_INFINITY,
+      );
+      if (order !== Number.POSITIVE_INFINITY) read.push({ name, order });
+    }
+    return read.sort((a, b) => a.order - b.order).map((entry) => entry.name);
+  }
+}
+
+/** Whether results of tool `name` read private data by what the tool is now: closed-world, or no longer known. */
+function isPrivateSource(name: string, tools: Map<string, RegisteredTool>): boolean {
+  const registered = tools.get(name);
+  // A user's own tool of a core tool's name is registered, and counts by its annotations.
+  if (!registered) return !CORE_TOOL_NAMES.has(name);
+  return !isOpenWorld(registered.tool.annotations);
 }
 
 function invalid(detail: string): JunctionError {

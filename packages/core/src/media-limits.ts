@@ -9,6 +9,7 @@ import type {
   UserMessage,
   Warning,
 } from "@junction/types";
+import { MessageFold } from "./message-fold.js";
 
 /**
  * The per-part media limit where a provider declares none: 5 MiB of decoded data. Conservative:
@@ -59,20 +60,71 @@ export function modelFacingMessages(
   messages: Message[],
   limits: MediaLimits | undefined,
 ): { messages: Message[]; oversized: OversizedMediaPart[] } {
-  const oversized: OversizedMediaPart[] = [];
-  // Built only from the first message that changes: most conversations carry no media to replace.
-  let result: Message[] | undefined;
+  const view = startMediaView();
+  const options = { messages, limits };
   messages.forEach((message, index) => {
-    const limited =
-      message.role === "user"
-        ? limitUserMessage(message, index, limits, oversized)
-        : message.role === "tool"
-          ? limitToolMessage(message, limits, oversized)
-          : message;
-    if (limited !== message && !result) result = messages.slice(0, index);
-    result?.push(limited);
+    foldMediaView(view, message, index, options);
   });
-  return { messages: result ?? messages, oversized };
+  return mediaViewOf(view, messages);
+}
+
+/** {@link modelFacingMessages} as it is built message by message. */
+interface MediaView {
+  /** Built only from the first message that changes: most conversations carry no media to replace. */
+  messages: Message[] | undefined;
+  oversized: OversizedMediaPart[];
+}
+
+function startMediaView(): MediaView {
+  return { messages: undefined, oversized: [] };
+}
+
+function foldMediaView(
+  view: MediaView,
+  message: Message,
+  index: number,
+  options: { messages: readonly Message[]; limits: MediaLimits | undefined },
+): void {
+  const { limits } = options;
+  const limited =
+    message.role === "user"
+      ? limitUserMessage(message, index, limits, view.oversized)
+      : message.role === "tool"
+        ? limitToolMessage(message, limits, view.oversized)
+        : message;
+  if (limited !== message && !view.messages) view.messages = options.messages.slice(0, index);
+  view.messages?.push(limited);
+}
+
+function mediaViewOf(
+  view: MediaView,
+  messages: Message[],
+): { messages: Message[]; oversized: OversizedMediaPart[] } {
+  // A copy of a kept view: a request's messages must not grow with the next step's.
+  return { messages: view.messages ? view.messages.slice() : messages, oversized: view.oversized.slice() };
+}
+
+/**
+ * {@link modelFacingMessages} kept across a run's steps: each step measures only the messages
+ * appended since the last (see {@link MessageFold}), with the same view and the same parts found.
+ */
+export class MediaViewFold {
+  #options: { messages: readonly Message[]; limits: MediaLimits | undefined } | undefined;
+  readonly #fold = new MessageFold<MediaView>(startMediaView, (view, message, index) =>
+    foldMediaView(view, message, index, this.#options!),
+  );
+
+  /** The model-facing view of `messages` under `limits`, as {@link modelFacingMessages} gives it. */
+  view(
+    messages: Message[],
+    limits: MediaLimits | undefined,
+  ): { messages: Message[]; oversized: OversizedMediaPart[] } {
+    this.#options = { messages, limits };
+    const key = [limits?.maxImageBytes, limits?.maxAudioBytes, limits?.maxDocumentBytes]
+      .map((limit) => `${typeof limit}:${String(limit)}`)
+      .join();
+    return mediaViewOf(this.#fold.over(messages, key), messages);
+  }
 }
 
 function limitToolMessage(
@@ -228,10 +280,15 @@ export function messagesForModel(options: {
   provider: ModelProvider;
   model: string;
   warn: (warning: Warning) => void;
+  /** The run's view so far, to measure only the messages appended since. @default measured afresh */
+  fold?: MediaViewFold;
 }): Message[] {
   const { provider, model } = options;
   const capabilities = provider.capabilitiesFor?.(model) ?? provider.capabilities;
-  const view = modelFacingMessages(options.history, capabilities?.mediaLimits);
+  const limits = capabilities?.mediaLimits;
+  const view = options.fold
+    ? options.fold.view(options.history, limits)
+    : modelFacingMessages(options.history, limits);
   if (view.oversized.length === 0) return view.messages;
   const key = options.reportKey ?? options.history;
   let seen = reported.get(key);

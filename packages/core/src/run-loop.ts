@@ -16,7 +16,7 @@ import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js
 import { READ_TOOL_RESULT, withCoreTools } from "./core-tools.js";
 import { InMemoryDurability } from "./durability.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
-import { requestSizeOf, stepTools } from "./run-budget.js";
+import { foldsOf, requestSizeOf, stepTools } from "./run-budget.js";
 import {
   entryValue,
   type ModelTurnEntry,
@@ -358,6 +358,7 @@ async function streamModelTurn(
       model,
       readable: calls.plan.coreTools.has(READ_TOOL_RESULT),
       warn: calls.warn,
+      folds: foldsOf(run).view,
     }),
     ...(system !== undefined ? { system } : {}),
     ...settings,

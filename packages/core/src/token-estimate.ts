@@ -7,6 +7,7 @@ import type {
   ToolResultPart,
 } from "@junction/types";
 import { base64DecodedBytes } from "./media-limits.js";
+import { MessageFold } from "./message-fold.js";
 
 /**
  * Junction's one token estimator. Every budget and every size it reports is counted this way, so
@@ -153,24 +154,45 @@ export function estimateRequestSize(request: {
   tools?: ToolDefinition[];
   contextWindow: number;
 }): RequestSize {
-  const tools = estimateToolDefinitionsTokens(request.tools ?? []);
-  let history = request.system !== undefined ? estimateTextTokens(request.system) : 0;
-  let toolResults = 0;
-  for (const message of request.messages) {
-    history += TOKEN_ESTIMATE.tokensPerMessage;
-    if (message.role === "tool") {
-      for (const result of message.content) toolResults += estimateToolOutputTokens(result.output);
-    } else if (typeof message.content === "string") {
-      history += estimateTextTokens(message.content);
-    } else {
-      for (const part of message.content) {
-        if (part.type === "tool-call")
-          history += estimateJSONTokens(part.input) + estimateTextTokens(part.name);
-        else if (part.type === "reasoning") history += estimateTextTokens(part.text);
-        else history += estimatePartTokens(part);
-      }
+  const sums = startMessageTokens();
+  for (const message of request.messages) addMessageTokens(sums, message);
+  return requestSizeOf(request, sums);
+}
+
+/** Tokens of messages, split as {@link RequestSize} splits them. */
+interface MessageTokens {
+  history: number;
+  toolResults: number;
+}
+
+function startMessageTokens(): MessageTokens {
+  return { history: 0, toolResults: 0 };
+}
+
+function addMessageTokens(sums: MessageTokens, message: Message): void {
+  sums.history += TOKEN_ESTIMATE.tokensPerMessage;
+  if (message.role === "tool") {
+    for (const result of message.content) sums.toolResults += estimateToolOutputTokens(result.output);
+  } else if (typeof message.content === "string") {
+    sums.history += estimateTextTokens(message.content);
+  } else {
+    for (const part of message.content) {
+      if (part.type === "tool-call")
+        sums.history += estimateJSONTokens(part.input) + estimateTextTokens(part.name);
+      else if (part.type === "reasoning") sums.history += estimateTextTokens(part.text);
+      else sums.history += estimatePartTokens(part);
     }
   }
+}
+
+function requestSizeOf(
+  request: { system?: string; tools?: ToolDefinition[]; contextWindow: number },
+  messages: MessageTokens,
+): RequestSize {
+  const tools = estimateToolDefinitionsTokens(request.tools ?? []);
+  // Whole numbers throughout, so the sum is the same in any order.
+  const history = (request.system !== undefined ? estimateTextTokens(request.system) : 0) + messages.history;
+  const { toolResults } = messages;
   return {
     tools,
     history,
@@ -178,6 +200,24 @@ export function estimateRequestSize(request: {
     total: tools + history + toolResults,
     contextWindow: request.contextWindow,
   };
+}
+
+/**
+ * {@link estimateRequestSize} kept across a run's steps: each step counts only the messages
+ * appended since the last (see {@link MessageFold}), to the same figures as counted afresh.
+ */
+export class RequestSizeFold {
+  readonly #fold = new MessageFold<MessageTokens>(startMessageTokens, addMessageTokens);
+
+  /** {@link estimateRequestSize} of `request`. */
+  size(request: {
+    system?: string;
+    messages: Message[];
+    tools?: ToolDefinition[];
+    contextWindow: number;
+  }): RequestSize {
+    return requestSizeOf(request, this.#fold.over(request.messages));
+  }
 }
 
 /** What `provider` declares for `model`. */

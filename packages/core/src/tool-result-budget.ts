@@ -8,7 +8,8 @@ import type {
   Warning,
 } from "@junction/types";
 import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, READ_TOOL_RESULT } from "./core-tools.js";
-import { messagesForModel } from "./media-limits.js";
+import { MediaViewFold, messagesForModel } from "./media-limits.js";
+import { MessageFold } from "./message-fold.js";
 import type { CoreTool } from "./run-types.js";
 import { contextWindowOf, estimatePartTokens, TOKEN_ESTIMATE } from "./token-estimate.js";
 import { toolResultText } from "./tool-output.js";
@@ -58,15 +59,84 @@ export function budgetedMessages(options: {
   budget: ToolResultBudget;
   readable: boolean;
 }): { messages: Message[]; cut: CutToolResult[] } {
-  const cut: CutToolResult[] = [];
-  // Built only from the first message that changes: most steps change none, and the history is long.
-  let messages: Message[] | undefined;
+  const view = startBudgetedView();
   options.messages.forEach((message, index) => {
-    const view = message.role === "tool" ? budgetedToolMessage(message, options, cut) : message;
-    if (view !== message && !messages) messages = options.messages.slice(0, index);
-    messages?.push(view);
+    foldBudgetedView(view, message, index, options);
   });
-  return { messages: messages ?? options.messages, cut };
+  return budgetedViewOf(view, options.messages);
+}
+
+/** {@link budgetedMessages} as it is built message by message. */
+interface BudgetedView {
+  /** Built only from the first message that changes: most steps change none, and the history is long. */
+  messages: Message[] | undefined;
+  cut: CutToolResult[];
+}
+
+function startBudgetedView(): BudgetedView {
+  return { messages: undefined, cut: [] };
+}
+
+function foldBudgetedView(
+  view: BudgetedView,
+  message: Message,
+  index: number,
+  options: { messages: readonly Message[]; budget: ToolResultBudget; readable: boolean },
+): void {
+  const shown = message.role === "tool" ? budgetedToolMessage(message, options, view.cut) : message;
+  if (shown !== message && !view.messages) view.messages = options.messages.slice(0, index);
+  view.messages?.push(shown);
+}
+
+function budgetedViewOf(
+  view: BudgetedView,
+  messages: Message[],
+): { messages: Message[]; cut: CutToolResult[] } {
+  // A copy of a kept view: a request's messages must not grow with the next step's.
+  return { messages: view.messages ? view.messages.slice() : messages, cut: view.cut.slice() };
+}
+
+/**
+ * The model-facing view of a run's conversation kept across its steps: the media view
+ * ({@link MediaViewFold}), then {@link budgetedMessages} of it, and whether the raw conversation
+ * has a cut result ({@link hasCutResults}), each step working only through the messages appended
+ * since the last (see {@link MessageFold}), with the same views and verdicts as measured afresh.
+ */
+export class ModelViewFolds {
+  /** The media view, as {@link messagesForModel} takes it. */
+  readonly media = new MediaViewFold();
+  #budgeted: { messages: readonly Message[]; budget: ToolResultBudget; readable: boolean } | undefined;
+  readonly #budgetedFold = new MessageFold<BudgetedView>(startBudgetedView, (view, message, index) =>
+    foldBudgetedView(view, message, index, this.#budgeted!),
+  );
+  #cutBudget: ToolResultBudget | undefined;
+  readonly #cutFold = new MessageFold<{ cut: boolean }>(
+    () => ({ cut: false }),
+    (state, message) => {
+      if (!state.cut) state.cut = isCutMessage(message, this.#cutBudget!);
+    },
+  );
+
+  /** {@link budgetedMessages} of `messages`. */
+  budgeted(options: { messages: Message[]; budget: ToolResultBudget; readable: boolean }): {
+    messages: Message[];
+    cut: CutToolResult[];
+  } {
+    const { messages, budget, readable } = options;
+    this.#budgeted = { messages, budget, readable };
+    const view = this.#budgetedFold.over(messages, `${budgetKey(budget)}:${readable}`);
+    return budgetedViewOf(view, messages);
+  }
+
+  /** {@link hasCutResults} of `history`. */
+  hasCutResults(history: Message[], budget: ToolResultBudget): boolean {
+    this.#cutBudget = budget;
+    return this.#cutFold.over(history, budgetKey(budget)).cut;
+  }
+}
+
+function budgetKey(budget: ToolResultBudget): string {
+  return `${budget.tokens}:${budget.chars}:${budget.contextWindow}`;
 }
 
 function budgetedToolMessage(
@@ -227,9 +297,15 @@ export function messagesWithinBudget(options: {
   model: string;
   readable: boolean;
   warn: (warning: Warning) => void;
+  /** The run's views so far, to work only through the messages appended since. @default built afresh */
+  folds?: ModelViewFolds;
 }): Message[] {
   const budget = toolResultBudget(contextWindowOf(options.provider, options.model));
-  const view = budgetedMessages({ messages: messagesForModel(options), budget, readable: options.readable });
+  const { folds, ...rest } = options;
+  const media = messagesForModel({ ...rest, ...(folds ? { fold: folds.media } : {}) });
+  const view = folds
+    ? folds.budgeted({ messages: media, budget, readable: options.readable })
+    : budgetedMessages({ messages: media, budget, readable: options.readable });
   const key = options.reportKey ?? options.history;
   let seen = reported.get(key);
   if (!seen) {
@@ -262,10 +338,13 @@ function cutWarning(
 
 /** Whether any tool result in `history` is cut for a model with `budget`. */
 export function hasCutResults(history: Message[], budget: ToolResultBudget): boolean {
+  return history.some((message) => isCutMessage(message, budget));
+}
+
+function isCutMessage(message: Message, budget: ToolResultBudget): boolean {
   const options = { budget, readable: false };
-  return history.some(
-    (message) =>
-      message.role === "tool" && message.content.some((part) => cutToolResult(part, options) !== undefined),
+  return (
+    message.role === "tool" && message.content.some((part) => cutToolResult(part, options) !== undefined)
   );
 }
 
