@@ -62,6 +62,10 @@ const CANCELLED_CODE = 409;
  * taken it) ends cancelled as soon as it begins. A run already ended is left as it ended.
  */
 export const restateCancelHandler = restate.handlers.workflow.shared(
+  // Lazy state: the id is read from the server when this handler gets to it, not from the copy
+  // Restate may send with the invocation's start, which can predate a run that began meanwhile
+  // (that run would then miss both the promise and the cancel).
+  { enableLazyState: true },
   async (ctx: restate.WorkflowSharedContext): Promise<void> => {
     // First the promise, then the id: a run that sets its id after this read finds the promise.
     const cancel = ctx.promise<boolean>(CANCEL_PROMISE);
