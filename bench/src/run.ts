@@ -580,7 +580,7 @@ function callTargets(calls: CallFigures[], paired: PairedRatios[]): string[][] {
     const isolated = calls.find((f) => f.transport === transport && f.contender === RAW_SDK_OWN_SESSION);
     const likeForLike =
       ours && isolated
-        ? ` (${formatRatio(ours.throughput[8] / isolated.throughput[8])} the raw SDK with its server in its own session)`
+        ? `; ${formatRatio(ours.throughput[8] / isolated.throughput[8])} the raw SDK with its server in its own session`
         : "";
     rows.push([
       `MCP call p50 (${transport}) ≤ 1.05× raw SDK: client CPU per call ×1`,
