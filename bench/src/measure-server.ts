@@ -58,7 +58,7 @@ export interface ServerSizes {
   warmUp: number;
   /**
    * The optimising compiler runs on threads of the server's own, whose CPU time counts: a server
-   * still compiling its hot path in a round's first slices reads up to 1.7× its CPU per call.
+   * still compiling its hot path in a round's first slices would read more CPU per call.
    */
   warmUpConcurrent: Record<ServerTransport, number>;
   slices: number;
