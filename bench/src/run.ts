@@ -84,7 +84,7 @@ const callTransports = (["stdio", "http"] as const).filter(
 const { figures: calls, paired } = await benchMCPCalls({ rounds, mode, log, transports: callTransports });
 if (callsOnly) {
   process.stdout.write(
-    `${[machine(), "", callsTable(calls, paired), "", table(["target", "measured", "verdict"], callTargets(calls, paired))].join("\n")}\n`,
+    `${[machine(), "", callsTable(calls, paired), "", callsCPUNote(paired), "", table(["target", "measured", "verdict"], callTargets(calls, paired))].join("\n")}\n`,
   );
   process.exit(0);
 }
@@ -154,7 +154,7 @@ const callsSection = [
   "",
   `\\* Junction against the raw SDK: the median of the ratios of ${paired[0]?.pairs ?? 0} back-to-back pairs of runs per transport (each pair under the same load), rather than a ratio of medians. \`runs\`: fresh-process measurements behind each row.`,
   "",
-  `**Client CPU/call** is the measuring (client) process's own CPU time per call, every thread (the server is another process): ×1 over the sequential calls and the ×1 window, ×8 over the ×8 window. Wall-time windows of ${sizesByMode.full.client.throughputWindowMs} ms on a machine other work shares move the wall ratios by tens of percent between runs; CPU per call is what the client library costs and load barely moves it, so the call targets are checked on it (client CPU ratio ≤ 1.05× at ×1 for the p50 target, calls per client CPU-second ≥ 0.95× the raw SDK's at ×8 for the throughput target), the wall ratios beside. Spread of the CPU ratios over the pairs: ${paired.map((p) => `${p.transport} ×1 ${formatRatio(p.cpu1Range[0])}–${formatRatio(p.cpu1Range[1])}, ×8 ${formatRatio(p.cpu8Range[0])}–${formatRatio(p.cpu8Range[1])}`).join("; ")}. What CPU time leaves out is the scheduler: a stdio server in a session of its own waits on the CPU in a group of its own (below), which shows in the wall figures only.`,
+  callsCPUNote(paired),
   "",
   "Junction runs every stdio server in a session of its own (its own process group), so that `close()` ends everything the server started, grandchildren included; the other clients leave a server's children running. On Linux with scheduler autogroups (on here), a new session is also scheduled as a group of its own, which costs throughput in a tight loop of instant calls: the row with the raw SDK's server in its own session (`setsid`) measures that cost without Junction.",
 ].join("\n");
@@ -362,6 +362,11 @@ function machine(): string {
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}.`,
     `Peers: ${versions}.`,
   ].join("\n");
+}
+
+/** What the client CPU columns are, why the call targets are checked on them, and their spread. */
+function callsCPUNote(paired: PairedRatios[]): string {
+  return `**Client CPU/call** is the measuring (client) process's own CPU time per call, every thread (the server is another process): ×1 over the sequential calls and the ×1 window, ×8 over the ×8 window. Wall-time windows of ${sizesByMode.full.client.throughputWindowMs} ms on a machine other work shares move the wall ratios by tens of percent between runs; CPU per call is what the client library costs and load barely moves it, so the call targets are checked on it (client CPU ratio ≤ 1.05× at ×1 for the p50 target, calls per client CPU-second ≥ 0.95× the raw SDK's at ×8 for the throughput target), the wall ratios beside. Spread of the CPU ratios over the pairs: ${paired.map((p) => `${p.transport} ×1 ${formatRatio(p.cpu1Range[0])}–${formatRatio(p.cpu1Range[1])}, ×8 ${formatRatio(p.cpu8Range[0])}–${formatRatio(p.cpu8Range[1])}`).join("; ")}. What CPU time leaves out is the scheduler: a stdio server in a session of its own waits on the CPU in a group of its own (below), which shows in the wall figures only.`;
 }
 
 function callsTable(figures: CallFigures[], paired: PairedRatios[]): string {
