@@ -15,7 +15,7 @@ export interface Measurement {
   /**
    * This (the client's) process's CPU µs per call, every thread: ×1 over the sequential calls and
    * the ×1 window, the others over their window. The server is another process (stdio or HTTP), so
-   * this is the client's cost per call, a figure load on a shared machine barely moves.
+   * this is the client's cost per call, a figure load on a shared machine moves far less than wall time.
    */
   cpuPerCall: Record<ConcurrencyLevel, number>;
 }

@@ -5,7 +5,7 @@
 // the servers in a fresh order each time: the libraries' figures come from the same seconds, so a
 // burst of another engineer's load lands on all of them rather than on one. Around every slice it
 // reads each server process's own CPU time (process-cpu.ts): CPU per call is the figure that load
-// barely moves. Prints the figures as one JSON line. The client is the same for every server, so
+// moves least. Prints the figures as one JSON line. The client is the same for every server, so
 // the figures differ by the server alone.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";

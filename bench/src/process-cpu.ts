@@ -1,5 +1,5 @@
-// CPU time a process has spent, for figures another engineer's load on a shared machine barely
-// moves (wall time on 2 busy cores moves by ±50% between runs; CPU time per call by a few %).
+// CPU time a process has spent, for figures another engineer's load on a shared machine moves far
+// less than wall time (bench/results/stable-ratios.md: a ratio moves by about 0.1 over runs, not 0.4–1.7).
 // Used by the served-call and client-call benchmarks and by profile-served-calls.ts.
 import { readdirSync, readFileSync } from "node:fs";
 
