@@ -13,6 +13,14 @@ import { median, percentile, shuffled } from "./stats.ts";
 
 export { CONCURRENCY_LEVELS };
 
+/** Client CPU per call, ours ÷ raw, per pair: the medians and the ranges at ×1 and ×8. */
+function cpuRatios(list: { ours: Measurement; raw: Measurement }[]) {
+  const cpu1 = list.map(({ ours, raw }) => ours.cpuPerCall[1] / raw.cpuPerCall[1]);
+  const cpu8 = list.map(({ ours, raw }) => ours.cpuPerCall[8] / raw.cpuPerCall[8]);
+  const range = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
+  return { cpu1: median(cpu1), cpu8: median(cpu8), cpu1Range: range(cpu1), cpu8Range: range(cpu8) };
+}
+
 const run = promisify(execFile);
 const measureScript = fileURLToPath(new URL("./measure-client.ts", import.meta.url));
 
@@ -26,6 +34,8 @@ export interface CallFigures {
   p99Ms: number;
   /** Calls per second at each concurrency level. */
   throughput: Record<ConcurrencyLevel, number>;
+  /** The client process's CPU µs per call at each concurrency level, median over runs. */
+  cpuPerCall: Record<ConcurrencyLevel, number>;
   /** Measurements behind the figures. */
   runs: number;
 }
@@ -34,8 +44,14 @@ export interface CallFigures {
 export interface PairedRatios {
   transport: Endpoint["transport"];
   pairs: number;
+  /** Wall time: medians of the per-pair ratios. */
   p50: number;
   throughput8: number;
+  /** The client process's CPU per call, ours ÷ raw: medians of the per-pair ratios, and their range. */
+  cpu1: number;
+  cpu8: number;
+  cpu1Range: [number, number];
+  cpu8Range: [number, number];
 }
 
 /**
@@ -107,6 +123,9 @@ export async function benchMCPCalls(options: {
       throughput: Object.fromEntries(
         CONCURRENCY_LEVELS.map((level) => [level, median(measurements.map((m) => m.throughput[level]))]),
       ) as CallFigures["throughput"],
+      cpuPerCall: Object.fromEntries(
+        CONCURRENCY_LEVELS.map((level) => [level, median(measurements.map((m) => m.cpuPerCall[level]))]),
+      ) as CallFigures["cpuPerCall"],
       runs: measurements.length,
     };
   });
@@ -117,6 +136,7 @@ export async function benchMCPCalls(options: {
       pairs: list.length,
       p50: median(list.map(({ ours, raw }) => ours.p50Ms / raw.p50Ms)),
       throughput8: median(list.map(({ ours, raw }) => ours.throughput[8] / raw.throughput[8])),
+      ...cpuRatios(list),
     }));
   return { figures, paired };
 }

@@ -2,6 +2,7 @@
 // JIT state bears on another's figures): `node src/measure-client.ts <client> <stdio|http> [--smoke]`.
 // Starts its own HTTP echo server when needed, and prints the figures as one JSON line.
 import { contenders, type Endpoint, startHTTPEchoServer } from "./mcp-clients.ts";
+import { ownCPUMicros } from "./process-cpu.ts";
 import { median } from "./stats.ts";
 
 export const CONCURRENCY_LEVELS = [1, 8, 64] as const;
@@ -11,6 +12,12 @@ export interface Measurement {
   latencies: number[];
   p50Ms: number;
   throughput: Record<ConcurrencyLevel, number>;
+  /**
+   * This (the client's) process's CPU µs per call, every thread: ×1 over the sequential calls and
+   * the ×1 window, the others over their window. The server is another process (stdio or HTTP), so
+   * this is the client's cost per call, a figure load on a shared machine moves far less than wall time.
+   */
+  cpuPerCall: Record<ConcurrencyLevel, number>;
 }
 
 /** How many calls one measurement makes (see `sizesByMode`). */
@@ -73,18 +80,25 @@ async function measure(
     );
     try {
       for (let i = 0; i < sizes.warmUp; i++) await client.call(`warm ${i}`); // JIT and connection warm-up
+      const sequentialCPU = ownCPUMicros();
       const latencies = await sequentialLatencies(client.call, sizes.latencyCalls);
+      const latencyCPU = ownCPUMicros() - sequentialCPU;
       const throughput = {} as Record<ConcurrencyLevel, number>;
+      const cpuPerCall = {} as Record<ConcurrencyLevel, number>;
       for (const level of CONCURRENCY_LEVELS) {
         await callsPerSecond(client.call, level, sizes.throughputWarmUpMs, 0);
-        throughput[level] = await callsPerSecond(
+        const cpuBefore = ownCPUMicros();
+        const { calls, seconds } = await timedCalls(
           client.call,
           level,
           sizes.throughputWindowMs,
           sizes.throughputMinCalls,
         );
+        const cpu = ownCPUMicros() - cpuBefore;
+        throughput[level] = calls / seconds;
+        cpuPerCall[level] = level === 1 ? (cpu + latencyCPU) / (calls + latencies.length) : cpu / calls;
       }
-      return { latencies, p50Ms: median(latencies), throughput };
+      return { latencies, p50Ms: median(latencies), throughput, cpuPerCall };
     } finally {
       await client.close();
     }
@@ -116,6 +130,17 @@ export async function callsPerSecond(
   windowMs: number,
   minCalls: number,
 ): Promise<number> {
+  const { calls, seconds } = await timedCalls(call, concurrency, windowMs, minCalls);
+  return calls / seconds;
+}
+
+/** As `callsPerSecond`, but the calls finished and the seconds they took. */
+export async function timedCalls(
+  call: (text: string) => Promise<string>,
+  concurrency: number,
+  windowMs: number,
+  minCalls: number,
+): Promise<{ calls: number; seconds: number }> {
   let started = 0;
   let finished = 0;
   const start = performance.now();
@@ -130,7 +155,7 @@ export async function callsPerSecond(
       }
     }),
   );
-  return finished / ((performance.now() - start) / 1000);
+  return { calls: finished, seconds: (performance.now() - start) / 1000 };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -8,12 +8,11 @@
 // figure another engineer's load on the shared machine barely moves, unlike wall time. Prints each
 // round's figures and, per setting, the median and the spread (min–max) of Junction's ratio to the
 // raw server's. `--cpu-prof DIR` also writes V8 CPU profiles of the servers (one per process) there.
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readdirSync, readFileSync } from "node:fs";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { type ProtocolEra, SERVED_ECHO, type ServerTransport } from "./measure-server.ts";
+import { type ProtocolEra, SERVED_ECHO, type ServerTransport, startServedHTTP } from "./measure-server.ts";
+import { processCPUMicros } from "./process-cpu.ts";
 import { median, shuffled } from "./stats.ts";
 
 type Library = "junction" | "raw-sdk";
@@ -59,39 +58,8 @@ const nodeFlags = cpuProfileDir
     ]
   : [];
 
-/** CPU time of every thread of the process so far, in µs (/proc/<pid>/task/<tid>/schedstat: ns on CPU). */
-function cpuMicros(pid: number): number {
-  let nanoseconds = 0;
-  for (const thread of readdirSync(`/proc/${pid}/task`)) {
-    nanoseconds += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, "utf8").split(" ")[0]);
-  }
-  return nanoseconds / 1000;
-}
-
-async function startHTTP(library: Library): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...nodeFlags, SERVED_ECHO, library, "--http", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let buffered = "";
-    let found = false;
-    child.stdout!.setEncoding("utf8");
-    child.stdout!.on("data", (chunk: string) => {
-      if (found) return;
-      buffered += chunk;
-      const line = buffered.split("\n").find((candidate) => candidate.startsWith('{"port"'));
-      if (!line) return;
-      found = true;
-      resolve({ url: `http://127.0.0.1:${JSON.parse(line).port}/mcp`, child });
-    });
-    child.once("exit", () => {
-      if (!found) reject(new Error(`${library}: the HTTP server exited before it printed its port`));
-    });
-  });
-}
-
 async function measure(library: Library, setting: Setting): Promise<Figures> {
-  const http = setting.transport === "http" ? await startHTTP(library) : undefined;
+  const http = setting.transport === "http" ? await startServedHTTP(library, nodeFlags) : undefined;
   const stdio = http
     ? undefined
     : new StdioClientTransport({ command: process.execPath, args: [...nodeFlags, SERVED_ECHO, library] });
@@ -121,11 +89,11 @@ async function measure(library: Library, setting: Setting): Promise<Figures> {
     await run(1000, 8);
     const figures = {} as Figures;
     for (const concurrency of [1, 8] as const) {
-      const cpuBefore = cpuMicros(pid);
+      const cpuBefore = processCPUMicros(pid);
       const start = performance.now();
       await run(calls, concurrency);
       const seconds = (performance.now() - start) / 1000;
-      figures[`cpu${concurrency}`] = (cpuMicros(pid) - cpuBefore) / calls;
+      figures[`cpu${concurrency}`] = (processCPUMicros(pid) - cpuBefore) / calls;
       figures[`rate${concurrency}`] = calls / seconds;
     }
     return figures;
