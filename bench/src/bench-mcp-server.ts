@@ -238,49 +238,37 @@ export function servedTable(
     "",
     "The same `echo` tool served by each library (`bench/servers/served-echo.mjs`, each written the way its documentation shows), called by the same client, the official SDK v2 `Client`, asking for 2025-11-25 or (with `versionNegotiation: auto`) 2026-07-28. Junction's HTTP endpoint runs with its Host/Origin checks and body limit on, its rate limit off (as for one busy client); the raw SDK's is the SDK's documented two-era endpoint (`createMcpHandler` plus a sessionful transport per 2025 session) on the same Node adapter. FastMCP is on the SDK v1 and speaks 2025 only.",
     "",
-    `Each round runs every library's server side by side in one process per setting and measures them in ${sizes.slices} alternating slices (${sizes.latencyCalls} sequential calls, ${sizes.windowMs[1]} ms one at a time, ${sizes.windowMs[8]} ms eight at a time each, the servers in a fresh order every slice). The wall-time ratios are medians of the per-slice ratios (${junction[0]?.slices ?? 0} slices): under another process's load they still move by tens of percent between runs. The **server CPU/call** ratios are each server process's own CPU time (all threads, from /proc) per call, over all of a round's calls at that concurrency, ours ÷ raw, over all ${junction[0]?.rounds ?? 0} rounds (the ratio of the mean CPU per call): that is what the server library costs per call, and load on the machine moves it far less, so the served-call targets are checked on it (a server CPU ratio ≤ 1.1× at ×1 for the p50 target, calls per server CPU-second ≥ 0.9× the raw SDK's at ×8 for the throughput target). Spread of the CPU ratios over rounds: ${junction.map((r) => `${r.transport} ${r.era} ×1 ${formatRange(r.cpu1Range)}, ×8 ${formatRange(r.cpu8Range)}`).join("; ")}.`,
+    `Each round runs every library's server side by side in one process per setting and measures them in ${sizes.slices} alternating slices (${sizes.latencyCalls} sequential calls, ${sizes.windowMs[1]} ms one at a time, ${sizes.windowMs[8]} ms eight at a time each, the servers in a fresh order every slice). The wall-time ratios are medians of the per-slice ratios (${junction[0]?.slices ?? 0} slices): under another process's load they still move by tens of percent between runs. The **server CPU/call** ratios are each server process's own CPU time (all threads, from /proc) per call, over all of a round's calls at that concurrency, ours ÷ raw, over all ${junction[0]?.rounds ?? 0} rounds (the ratio of the mean CPU per call): that is what the server library costs per call, and load on the machine moves it far less; it is printed beside the targets, which are judged on the wall-time ratios as they are stated (run the bench on a quiet machine). Spread of the CPU ratios over rounds: ${junction.map((r) => `${r.transport} ${r.era} ×1 ${formatRange(r.cpu1Range)}, ×8 ${formatRange(r.cpu8Range)}`).join("; ")}.`,
   ].join("\n");
 }
 
 const formatRange = ([low, high]: [number, number]) => `${formatRatio(low)}–${formatRatio(high)}`;
 
 /**
- * Target rows: within 1.1× of the raw SDK server's p50, at least 0.9× its ×8 throughput, checked on
- * the server's CPU per call (stable on a loaded machine); the wall-time ratio beside it. Where the
- * server's CPU time cannot be read (not Linux), on the wall-time ratio.
+ * Target rows: within 1.1× of the raw SDK server's p50, at least 0.9× its ×8 throughput, judged on
+ * wall time as the targets are stated; the server's CPU per call beside it (steadier on a loaded
+ * machine, but blind to what a server waits for), where it can be read (Linux).
  */
 export function servedTargets(ratios: ServedRatios[]): string[][] {
   const verdict = (met: boolean) => (met ? "met" : "**short**");
   return ratios
     .filter((r) => r.library === "junction")
     .flatMap((r) => {
-      const perCPUSecond8 = 1 / r.cpu8;
       const onCPU = Number.isFinite(r.cpu1) && Number.isFinite(r.cpu8);
-      return onCPU
-        ? [
-            [
-              `served tool call p50 (${r.transport}, ${r.era}) ≤ 1.1× raw SDK v2 server: server CPU per call ×1`,
-              `${formatRatio(r.cpu1)} (wall p50 ${formatRatio(r.p50)})`,
-              verdict(r.cpu1 <= 1.1),
-            ],
-            [
-              `served tool calls ×8 per second (${r.transport}, ${r.era}) ≥ 0.9× raw SDK v2 server: calls per server CPU-second ×8`,
-              `${formatRatio(perCPUSecond8)} (wall ${formatRatio(r.throughput8)})`,
-              verdict(perCPUSecond8 >= 0.9),
-            ],
-          ]
-        : [
-            [
-              `served tool call p50 (${r.transport}, ${r.era}) ≤ 1.1× raw SDK v2 server (wall; no server CPU here)`,
-              formatRatio(r.p50),
-              verdict(r.p50 <= 1.1),
-            ],
-            [
-              `served tool calls ×8 per second (${r.transport}, ${r.era}) ≥ 0.9× raw SDK v2 server (wall; no server CPU here)`,
-              formatRatio(r.throughput8),
-              verdict(r.throughput8 >= 0.9),
-            ],
-          ];
+      const cpu1 = onCPU ? ` (server CPU per call ${formatRatio(r.cpu1)})` : "";
+      const cpu8 = onCPU ? ` (calls per server CPU-second ${formatRatio(1 / r.cpu8)})` : "";
+      return [
+        [
+          `served tool call p50 (${r.transport}, ${r.era}) ≤ 1.1× raw SDK v2 server`,
+          `${formatRatio(r.p50)}${cpu1}`,
+          verdict(r.p50 <= 1.1),
+        ],
+        [
+          `served tool calls ×8 per second (${r.transport}, ${r.era}) ≥ 0.9× raw SDK v2 server`,
+          `${formatRatio(r.throughput8)}${cpu8}`,
+          verdict(r.throughput8 >= 0.9),
+        ],
+      ];
     });
 }
 
