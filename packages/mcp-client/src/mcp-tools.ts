@@ -177,16 +177,9 @@ export class MCPTools {
       ) {
         return await this.callAsTask(name, params, options, onprogress, ticket);
       }
-      return await this.context.run("tools/call", options, async (session, requestOptions) => {
-        try {
-          const raw = await this.send(session, params, { ...requestOptions, onprogress }, ticket);
-          return this.finishResult(name, raw);
-        } catch (error) {
-          const result = rpcErrorAsResult(error, name);
-          if (result) return result;
-          throw error;
-        }
-      });
+      return await this.context.run("tools/call", options, (session, requestOptions) =>
+        this.settle(name, () => this.send(session, params, { ...requestOptions, onprogress }, ticket)),
+      );
     } catch (error) {
       // A call the server never answered with a task fails: sending it again could run the tool twice.
       if (ticket.taskId === undefined || !isConnectionLost(error)) throw error;
@@ -220,31 +213,28 @@ export class MCPTools {
         return await this.context.run(
           "tasks/get",
           { timeoutMs: remaining, signal: options.signal },
-          async (session, requestOptions) => {
-            try {
-              const raw = session.tasks
-                ? await session.tasks.resume(ticket as TaskTicket & { taskId: string }, {
-                    tool: name,
-                    timeoutMs: remaining,
-                    signal: options.signal,
-                    onprogress: (message, polls) => onprogress?.({ progress: polls, message }),
-                  })
-                : await runToolTask(session.client, params, {
-                    requestOptions,
-                    signal: options.signal,
-                    timeoutMs: remaining,
-                    onprogress,
-                    ticket,
-                    resume: true,
-                    statusSignals: session.client.taskStatus,
-                  });
-              return this.finishResult(name, raw);
-            } catch (error) {
-              const result = options.signal?.aborted ? undefined : rpcErrorAsResult(error, name);
-              if (result) return result;
-              throw error;
-            }
-          },
+          (session, requestOptions) =>
+            this.settle(
+              name,
+              () =>
+                session.tasks
+                  ? session.tasks.resume(ticket as TaskTicket & { taskId: string }, {
+                      tool: name,
+                      timeoutMs: remaining,
+                      signal: options.signal,
+                      onprogress: (message, polls) => onprogress?.({ progress: polls, message }),
+                    })
+                  : runToolTask(session.client, params, {
+                      requestOptions,
+                      signal: options.signal,
+                      timeoutMs: remaining,
+                      onprogress,
+                      ticket,
+                      resume: true,
+                      statusSignals: session.client.taskStatus,
+                    }),
+              options.signal,
+            ),
         );
       } catch (error) {
         // Lost again while following: wait for the next session.
@@ -364,27 +354,39 @@ export class MCPTools {
     ticket: TaskTicket,
   ): Promise<ToolResult> {
     const timeoutMs = options.timeoutMs ?? this.context.timeoutMs();
-    return this.context.run(
-      "tools/call",
-      { timeoutMs, signal: options.signal },
-      async (session, requestOptions) => {
-        try {
-          const raw = await runToolTask(session.client, params, {
+    return this.context.run("tools/call", { timeoutMs, signal: options.signal }, (session, requestOptions) =>
+      this.settle(
+        name,
+        () =>
+          runToolTask(session.client, params, {
             requestOptions,
             signal: options.signal,
             timeoutMs,
             onprogress,
             ticket,
             statusSignals: session.client.taskStatus,
-          });
-          return this.finishResult(name, raw);
-        } catch (error) {
-          const result = options.signal?.aborted ? undefined : rpcErrorAsResult(error, name);
-          if (result) return result;
-          throw error;
-        }
-      },
+          }),
+        options.signal,
+      ),
     );
+  }
+
+  /**
+   * A call's answer as its `ToolResult`; a JSON-RPC error the server answered as an error result
+   * (unless `signal`, when given, was aborted: then the error stays an error).
+   */
+  private async settle(
+    name: string,
+    answer: () => Promise<unknown>,
+    signal?: AbortSignal,
+  ): Promise<ToolResult> {
+    try {
+      return this.finishResult(name, await answer());
+    } catch (error) {
+      const result = signal?.aborted ? undefined : rpcErrorAsResult(error, name);
+      if (result) return result;
+      throw error;
+    }
   }
 
   private finishResult(name: string, raw: unknown): ToolResult {
