@@ -1,16 +1,15 @@
 import type { ToolResult } from "@junction/types";
-import {
-  type CallToolResult,
-  fromJsonSchema,
-  type InputRequiredResult,
-  type McpServer,
-  type RequestStateCodec,
-  type ServerContext,
+import type {
+  CallToolResult,
+  InputRequiredResult,
+  McpServer,
+  RequestStateCodec,
+  ServerContext,
 } from "@modelcontextprotocol/server";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import type { PassThroughRelay } from "./pass-through.js";
 import { type PassThroughWork, runWithPassThrough } from "./pass-through-call.js";
-import { passthroughSchema, type ServedToolDefinition } from "./serve-tool.js";
+import { type ServedToolDefinition, servedToolConfig } from "./serve-tool.js";
 
 /** What a gateway tool's calls are made with. */
 export interface GatewayToolParts {
@@ -39,15 +38,7 @@ export function registerGatewayTool(
 ): void {
   server.registerTool(
     definition.name,
-    {
-      ...(definition.title === undefined ? {} : { title: definition.title }),
-      description: definition.description,
-      inputSchema: passthroughSchema(definition.inputSchema),
-      ...(definition.outputSchema ? { outputSchema: fromJsonSchema(definition.outputSchema) } : {}),
-      ...(definition.annotations ? { annotations: definition.annotations } : {}),
-      ...(definition.icons ? { icons: definition.icons } : {}),
-      ...(definition._meta ? { _meta: definition._meta } : {}),
-    },
+    servedToolConfig(definition),
     gatewayToolHandler(server, definition, parts),
   );
 }

@@ -7,9 +7,8 @@ import {
 import { z } from "zod";
 import type { AgentTasks, AskClient, LegacyTaskView } from "./agent-tasks.js";
 import { clientCapabilitiesOf } from "./pass-through.js";
-import { interceptToolCall, ownerOf } from "./serve-tasks.js";
+import { interceptToolCall, ownerOf, taskParams } from "./serve-tasks.js";
 
-const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
 const listParams = { params: z.object({ cursor: z.string().optional() }).passthrough() };
 
 /** Tasks a `tasks/list` page holds. */

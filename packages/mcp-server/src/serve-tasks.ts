@@ -11,7 +11,8 @@ import { toolErrorResult } from "./call-tool-result.js";
 import { clientCapabilitiesOf } from "./pass-through.js";
 import { sdkRequestHandlers } from "./request-hook.js";
 
-const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
+/** The params of a request about one task (`tasks/get`, `tasks/cancel`, …), other fields kept. */
+export const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
 
 /**
  * Serves the tasks extension (SEP-2663) on a 2026-07-28 server instance, which the SDK does not

@@ -29,15 +29,7 @@ export interface ServedToolDefinition {
 export function registerServedTool(server: McpServer, tool: Tool, definition: ServedToolDefinition): void {
   server.registerTool(
     definition.name,
-    {
-      ...(definition.title === undefined ? {} : { title: definition.title }),
-      description: definition.description,
-      inputSchema: passthroughSchema(definition.inputSchema),
-      ...(definition.outputSchema ? { outputSchema: fromJsonSchema(definition.outputSchema) } : {}),
-      ...(definition.annotations ? { annotations: definition.annotations } : {}),
-      ...(definition.icons ? { icons: definition.icons } : {}),
-      ...(definition._meta ? { _meta: definition._meta } : {}),
-    },
+    servedToolConfig(definition),
     async (args: unknown, context: ServerContext) => {
       try {
         const output = await tool.execute(args ?? {}, toolContext(context));
@@ -103,5 +95,21 @@ export function passthroughSchema(schema: JSONSchema): StandardSchemaWithJSON {
         output: () => schema,
       },
     },
+  };
+}
+
+/**
+ * What `registerTool` is told of a served tool: its definition as `tools/list` shows it, the input
+ * schema passed through as written (the tool, or the upstream server, checks the arguments).
+ */
+export function servedToolConfig(definition: ServedToolDefinition) {
+  return {
+    ...(definition.title === undefined ? {} : { title: definition.title }),
+    description: definition.description,
+    inputSchema: passthroughSchema(definition.inputSchema),
+    ...(definition.outputSchema ? { outputSchema: fromJsonSchema(definition.outputSchema) } : {}),
+    ...(definition.annotations ? { annotations: definition.annotations } : {}),
+    ...(definition.icons ? { icons: definition.icons } : {}),
+    ...(definition._meta ? { _meta: definition._meta } : {}),
   };
 }
