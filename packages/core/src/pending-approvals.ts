@@ -7,6 +7,15 @@ import type { ResumeDecision } from "./run-state.js";
 // the run lets it count only for that tool and those arguments.
 
 /**
+ * The key of a pending call's answer, everywhere an answer is filed: the signal a run waits for
+ * (in process, on DBOS and Restate) and the input-request key a served agent's client answers
+ * under (elicitation, `input_required`, a task's input request): `approval:<step>:<callId>`.
+ */
+export function approvalKey(item: Pick<PendingToolCall, "step" | "id">): string {
+  return approvalSignal(item.step, item.id);
+}
+
+/**
  * The signal that answers a listed pending call with `decision`: its name
  * (`approval:<step>:<callId>`) and its value, which carries the item's digests, so the run
  * refuses the answer (the call is denied, with a `run-state-mismatch` warning) when the call's
@@ -26,7 +35,7 @@ export function approvalSignalFor(
     ...(item.toolDigest !== undefined ? { toolDigest: item.toolDigest } : {}),
     ...(item.argumentsDigest !== undefined ? { argumentsDigest: item.argumentsDigest } : {}),
   };
-  const name = approvalSignal(item.step, item.id);
+  const name = approvalKey(item);
   if (decision === "approve") return { name, value: { approved: true, ...digests } };
   if (decision === "deny") return { name, value: { approved: false, ...digests } };
   if (typeof decision === "object" && decision !== null && typeof decision.deny === "string") {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, tool } from "@junction/core";
@@ -209,11 +209,17 @@ describe("a served agent as a task over Streamable HTTP", () => {
         ),
       }),
     ]);
-    const stored = JSON.parse(await readFile(file, "utf8")) as {
-      tasks: { status: string; signature: string }[];
+    // One file per task, its newest revision only, readable by this user alone.
+    const files = await readdir(file);
+    expect(files).toEqual([expect.stringMatching(/^[0-9a-f-]{36}\.[0-9]+\.json$/)]);
+    const stored = JSON.parse(await readFile(join(file, files[0] as string), "utf8")) as {
+      status: string;
+      signature: string;
     };
-    expect(stored.tasks.map((task) => task.status)).toEqual(["completed"]);
-    expect(stored.tasks[0]?.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.status).toBe("completed");
+    expect(stored.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect((await stat(join(file, files[0] as string))).mode & 0o777).toBe(0o600);
+    expect((await stat(file)).mode & 0o777).toBe(0o700);
   }, 20_000);
 
   it("refuses a forged answer: an update for another call id does not approve anything", async () => {
@@ -242,11 +248,11 @@ describe("a served agent as a task over Streamable HTTP", () => {
       if (task?.status === "input_required") break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(Object.keys((task?.inputRequests as object) ?? {})).toEqual(["approve:c1"]);
+    expect(Object.keys((task?.inputRequests as object) ?? {})).toEqual(["approval:1:c1"]);
     // Answers filed under a call the task was not asked about count for nothing.
     const forged = await rawRequest(server.url, "tasks/update", {
       taskId,
-      inputResponses: { "approve:c2": { action: "accept", content: {} } },
+      inputResponses: { "approval:1:c2": { action: "accept", content: {} } },
     });
     expect(forged.result).toMatchObject({ resultType: "complete" });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -257,14 +263,14 @@ describe("a served agent as a task over Streamable HTTP", () => {
     // An unknown task id is refused outright.
     const unknown = await rawRequest(server.url, "tasks/update", {
       taskId: "not-a-task",
-      inputResponses: { "approve:c1": { action: "accept", content: {} } },
+      inputResponses: { "approval:1:c1": { action: "accept", content: {} } },
     });
     expect(unknown.error).toMatchObject({ code: -32602, message: 'Unknown task "not-a-task".' });
     // Cancelling ends it; a late answer then changes nothing.
     await rawRequest(server.url, "tasks/cancel", { taskId });
     await rawRequest(server.url, "tasks/update", {
       taskId,
-      inputResponses: { "approve:c1": { action: "accept", content: {} } },
+      inputResponses: { "approval:1:c1": { action: "accept", content: {} } },
     });
     expect((await rawRequest(server.url, "tasks/get", { taskId })).result).toMatchObject({
       status: "cancelled",

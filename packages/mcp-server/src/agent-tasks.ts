@@ -13,7 +13,13 @@ import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import { type DurableAgentRuns, durableTaskRecord } from "./durable-runs.js";
 import { checkForwardable, type ForwardedMethod, type PassThroughRelay } from "./pass-through.js";
 import { isSignedTaskRecord, signTaskRecord, taskSigningKey } from "./task-signing.js";
-import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, type TaskStore } from "./task-store.js";
+import {
+  AGENT_TASK_VERSION,
+  type AgentTaskRecord,
+  InMemoryTaskStore,
+  revisionOf,
+  type TaskStore,
+} from "./task-store.js";
 import { type UpstreamRequest, UpstreamRequests } from "./task-upstream.js";
 import { isTerminal, type LegacyTaskView, legacyTaskView, type TaskView, taskView } from "./task-views.js";
 
@@ -102,6 +108,14 @@ export class AgentTasks {
   readonly #asking = new Set<string>();
   /** Who is told of a task's status changes (its creator, on 2025-11-25), and the status told last. */
   readonly #notifiers = new Map<string, { notify: NonNullable<TaskClient["notify"]>; status: string }>();
+  /**
+   * The answer being taken for a task now, by task: set before the first `await` of `update`, so
+   * a second answer arriving meanwhile in this process waits for the first one's outcome instead
+   * of resuming the run again.
+   */
+  readonly #answering = new Map<string, Promise<void>>();
+  /** The newest revision of each task this process read or wrote: an older record put back is refused. */
+  readonly #seen = new Map<string, number>();
 
   constructor(
     options: MCPTaskOptions,
@@ -172,6 +186,7 @@ export class AgentTasks {
     const record: AgentTaskRecord = {
       kind: "junction.agent-task",
       version: AGENT_TASK_VERSION,
+      revision: 1,
       taskId: globalThis.crypto.randomUUID(),
       tool,
       owner,
@@ -189,14 +204,14 @@ export class AgentTasks {
       const result = invalid ?? toolErrorResult(tool, undefined);
       const text = result.content[0]?.type === "text" ? result.content[0].text : "Failed";
       const ended: AgentTaskRecord = { ...record, status: "completed", statusMessage: text, result };
-      await this.#save(ended);
+      await this.#create(ended);
       return ended;
     }
     if (parts.client.notify) {
       this.#notifiers.set(record.taskId, { notify: parts.client.notify, status: record.status });
     }
     if (this.#runs) record.runId = record.taskId;
-    await this.#save(record);
+    await this.#create(record);
     if (this.#runs) await this.#runs.start({ tool, runId: record.taskId, request: input.request });
     else this.#launch(runner, record, input, parts.client);
     return record;
@@ -318,15 +333,40 @@ export class AgentTasks {
    * in its signed state); others are ignored, as the extension says. Once every pending call has
    * an answer, the run resumes.
    */
-  async update(
+  update(
     taskId: string,
     owner: string,
     inputResponses: Record<string, unknown>,
     client: TaskClient = { era: "modern" },
   ): Promise<void> {
-    const record = await this.#durable(await this.#load(taskId, owner));
     // Answers to the run's upstream requests go back upstream; the run goes on by itself.
     this.#upstream.get(taskId)?.answer(inputResponses);
+    // Claimed before the first await: a second answer while this one is taken gets its outcome.
+    const taking = this.#answering.get(taskId);
+    if (taking) return taking;
+    const answer = this.#answer({ taskId, owner, inputResponses, client });
+    this.#answering.set(taskId, answer);
+    const release = () => {
+      if (this.#answering.get(taskId) === answer) this.#answering.delete(taskId);
+    };
+    answer.then(release, release);
+    return answer;
+  }
+
+  /**
+   * Takes the answers to a waiting task: the decisions for every pending call, or nothing. On a
+   * durable engine the engine takes each answer once; here, the task's move from
+   * `input_required` to `working` is a conditional write, so of two processes sharing the store
+   * exactly one resumes the run.
+   */
+  async #answer(parts: {
+    taskId: string;
+    owner: string;
+    inputResponses: Record<string, unknown>;
+    client: TaskClient;
+  }): Promise<void> {
+    const { taskId, owner, inputResponses } = parts;
+    const record = await this.#durable(await this.#load(taskId, owner));
     if (this.#runs) {
       if (record.status !== "input_required" || !record.pending || !record.runId) return;
       const answers: [PendingToolCall, ResumeDecision][] = [];
@@ -356,27 +396,31 @@ export class AgentTasks {
     };
     delete next.state;
     delete next.pending;
-    await this.#save(next);
-    this.#launch(this.#runner(record.tool), next, input, client);
+    // Another answer (here or in another process sharing the store) took the round first.
+    if (!(await this.#save(next, revisionOf(record)))) return;
+    this.#launch(this.#runner(record.tool), next, input, parts.client);
   }
 
   /** `tasks/cancel`: aborts the run (if it runs here) and marks the task cancelled. */
   async cancel(taskId: string, owner: string): Promise<AgentTaskRecord> {
     const record = await this.#load(taskId, owner);
     if (isTerminal(record.status)) return record;
+    const cancelled = await this.#change(taskId, (stored) => {
+      if (isTerminal(stored.status)) return undefined;
+      const next: AgentTaskRecord = {
+        ...stored,
+        status: "cancelled",
+        statusMessage: "Cancelled",
+        lastUpdatedAt: new Date().toISOString(),
+      };
+      delete next.state;
+      delete next.pending;
+      return next;
+    });
     this.#live.get(taskId)?.abort();
     this.#upstream.get(taskId)?.failAll(createAbortError(`The task "${taskId}" was cancelled.`));
     if (this.#runs && record.runId) await this.#runs.cancel(record.runId);
-    const cancelled: AgentTaskRecord = {
-      ...record,
-      status: "cancelled",
-      statusMessage: "Cancelled",
-      lastUpdatedAt: new Date().toISOString(),
-    };
-    delete cancelled.state;
-    delete cancelled.pending;
-    await this.#save(cancelled);
-    return cancelled;
+    return cancelled ?? (await this.#load(taskId, owner));
   }
 
   /** Aborts every run going in this process (their tasks stay as stored). */
@@ -391,7 +435,8 @@ export class AgentTasks {
   async #durable(record: AgentTaskRecord): Promise<AgentTaskRecord> {
     if (!this.#runs || !record.runId || isTerminal(record.status)) return record;
     const { record: next, ended } = durableTaskRecord(record, await this.#runs.status(record.runId));
-    if (ended) await this.#save(next);
+    // Kept as ended; should another process have stored it meanwhile, its write stands.
+    if (ended) await this.#save(next, revisionOf(record));
     return next;
   }
 
@@ -413,17 +458,15 @@ export class AgentTasks {
     const upstream = new UpstreamRequests();
     this.#upstream.set(taskId, upstream);
     this.#running.set(owner, (this.#running.get(owner) ?? 0) + 1);
-    let current = record;
-    const write = (change: Partial<AgentTaskRecord>, remove: (keyof AgentTaskRecord)[] = []) => {
-      current = { ...current, ...change, lastUpdatedAt: new Date().toISOString() };
-      for (const key of remove) delete current[key];
-      const snapshot = current;
+    const write = (change: Partial<AgentTaskRecord>) => {
       const previous = this.#writes.get(taskId) ?? Promise.resolve();
       const next = previous.then(async () => {
         // A task cancelled meanwhile stays cancelled.
-        const stored = await this.#store.get(taskId);
-        if (stored?.status === "cancelled") return;
-        await this.#save(snapshot);
+        await this.#change(taskId, (stored) =>
+          stored.status === "cancelled"
+            ? undefined
+            : { ...stored, ...change, lastUpdatedAt: new Date().toISOString() },
+        );
       });
       this.#writes.set(
         taskId,
@@ -498,6 +541,8 @@ export class AgentTasks {
 
   /** The task, if it exists, is this client's, is unexpired and its signature holds; else -32602. */
   async #load(taskId: string, owner: string): Promise<AgentTaskRecord> {
+    // What this server had seen before this read: a write finishing during the read is newer, not a put-back.
+    const seen = this.#seen.get(taskId) ?? 0;
     const record = await this.#store.get(taskId);
     const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task "${taskId}".`);
     if (!record || record.owner !== owner) throw unknown();
@@ -511,6 +556,13 @@ export class AgentTasks {
         `The stored task "${taskId}" is not signed with this server's stateKey (changed, or stored by a server with another key); it is refused.`,
       );
     }
+    if (revisionOf(record) < seen) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The stored task "${taskId}" is at revision ${revisionOf(record)}, older than revision ${seen} this server has seen: an older record was put back in the store, and it is refused.`,
+      );
+    }
+    this.#seen.set(taskId, Math.max(this.#seen.get(taskId) ?? 0, revisionOf(record)));
     return record;
   }
 
@@ -519,10 +571,53 @@ export class AgentTasks {
     return isSignedTaskRecord(await this.#key, record);
   }
 
-  async #save(record: AgentTaskRecord): Promise<void> {
-    await this.#store.put(await signTaskRecord(await this.#key, record));
+  /** Stores a new task (revision 1). */
+  async #create(record: AgentTaskRecord): Promise<void> {
+    if (!(await this.#save(record, null))) {
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `The task id "${record.taskId}" is taken.`);
+    }
+  }
+
+  /**
+   * Stores `record` as the next revision over `expectedRevision`, signed; `false` when another
+   * writer stored the task first (nothing is stored then).
+   */
+  async #save(record: AgentTaskRecord, expectedRevision: number | null): Promise<boolean> {
+    const next = { ...record, revision: (expectedRevision ?? 0) + 1 };
+    const stored = await this.#store.put(await signTaskRecord(await this.#key, next), expectedRevision);
+    if (typeof stored !== "boolean") {
+      throw new JunctionError(
+        "invalid-argument",
+        "tasks.store: `put(record, expectedRevision)` must resolve true (stored) or false (another writer was first): every write of a task is conditional, so that an answer counts once. Update the store to the TaskStore interface of this version.",
+      );
+    }
+    if (!stored) return false;
+    this.#seen.set(record.taskId, Math.max(this.#seen.get(record.taskId) ?? 0, next.revision));
     for (const listener of [...(this.#listeners.get(record.taskId) ?? [])]) listener();
-    this.#tell(record);
+    this.#tell(next);
+    return true;
+  }
+
+  /**
+   * Changes the stored task with `change` (which returns the next record, or `undefined` for no
+   * change), read and written again until no other writer came in between. Resolves with what
+   * was stored (`undefined`: nothing, or the task is gone).
+   */
+  async #change(
+    taskId: string,
+    change: (stored: AgentTaskRecord) => AgentTaskRecord | undefined,
+  ): Promise<AgentTaskRecord | undefined> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const stored = await this.#store.get(taskId);
+      if (!stored || !(await this.#signed(stored))) return undefined;
+      const next = change(stored);
+      if (!next) return undefined;
+      if (await this.#save(next, revisionOf(stored))) return { ...next, revision: revisionOf(stored) + 1 };
+    }
+    throw new JunctionError(
+      "task-store-busy",
+      `The task "${taskId}" was changed by other writers 50 times while this server tried to store its change; try again.`,
+    );
   }
 
   /** Tells the task's creator (if it asked to be told) when its status changed; forgets it once ended. */

@@ -1,17 +1,13 @@
-import type { PendingToolCall, ResumeDecision } from "@junction/core";
+import { approvalKey, type PendingToolCall, type ResumeDecision } from "@junction/core";
 import type { ElicitRequestFormParams } from "@modelcontextprotocol/server";
 
 // A pending approval as an MCP elicitation a client shows a person, and the person's answer as a
 // resume decision. Pure: the transports (elicitation within a call, input_required, a task's
 // input request) only carry these.
 
-/** The prefix of an approval's input-request key: `approve:<call id>`. */
-const KEY_PREFIX = "approve:";
-
-/** The input-request key of a pending call: what an answer must be filed under to count for it. */
-export function approvalKey(item: Pick<PendingToolCall, "id">): string {
-  return `${KEY_PREFIX}${item.id}`;
-}
+// The input-request key of a pending call (what an answer must be filed under to count for it)
+// is core's one approval key, `approval:<step>:<callId>`.
+export { approvalKey };
 
 /** The longest argument text shown in an approval's message; longer ones are cut. */
 const MAX_ARGUMENTS_TEXT = 4_000;

@@ -11,7 +11,9 @@ import {
 import { z } from "zod";
 import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
 import { AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
+import { ApprovalRounds } from "./approval-rounds.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
+import { InMemoryTaskStore } from "./task-store.js";
 import { wrapRequestHandlers } from "./request-hook.js";
 import { registerServedAgentTool } from "./serve-agent-tool.js";
 import {
@@ -58,6 +60,8 @@ export class MCPServer {
    * verifies every echoed state with it, and refuses a changed one (-32602).
    */
   readonly requestState: RequestStateCodec;
+  /** Seals served agents' `input_required` rounds and takes each answer once. */
+  readonly #rounds: ApprovalRounds;
   /** The served agents' tasks, when `tasks` is set. */
   readonly #tasks: AgentTasks | undefined;
   /** Forwards upstream elicitation and sampling to the calling client, when `passThrough` is set. */
@@ -108,9 +112,15 @@ export class MCPServer {
     this.#tasks = options.tasks
       ? new AgentTasks(options.tasks, { key, runners, relay: this.#relay })
       : undefined;
+    const ttlSeconds = options.stateTtlSeconds ?? 3600;
+    this.#rounds = new ApprovalRounds({
+      stateKey: key,
+      store: options.tasks?.store ?? new InMemoryTaskStore(),
+      ttlMs: ttlSeconds * 1000,
+    });
     this.requestState = createRequestStateCodec({
       key,
-      ttlSeconds: options.stateTtlSeconds ?? 3600,
+      ttlSeconds,
       bind: (context) => `${context.mcpReq.method}\0${context.http?.authInfo?.clientId ?? ""}`,
     });
   }
@@ -141,6 +151,7 @@ export class MCPServer {
           definition,
           era: context.era,
           codec: this.requestState,
+          rounds: this.#rounds,
           schema: passthroughSchema(definition.inputSchema),
           relay: this.#relay,
         });
@@ -162,8 +173,13 @@ export class MCPServer {
     for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
     for (const prompt of this.#prompts) registerPrompt(server, prompt);
     if (this.#tasks) {
-      if (context.era === "modern") serveTasks(server, this.#tasks);
-      else serveLegacyTasks(server, this.#tasks);
+      // A 2025-11-25 HTTP session (the SDK builds one instance per session) owns its tasks.
+      const connection = {
+        unauthenticated:
+          context.era === "legacy" && context.request ? `session:${globalThis.crypto.randomUUID()}` : "",
+      };
+      if (context.era === "modern") serveTasks(server, this.#tasks, connection);
+      else serveLegacyTasks(server, this.#tasks, connection);
     }
     await options.configure?.(server, context);
     if (options.aroundRequest) wrapRequestHandlers(server, options.aroundRequest);

@@ -1,4 +1,4 @@
-import type { PendingToolCall, RunState } from "@junction/core";
+import type { PendingToolCall } from "@junction/core";
 import type { ToolResult } from "@junction/types";
 import {
   type CallToolResult,
@@ -13,26 +13,19 @@ import {
 import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { approvalNeeded } from "./agent-tool.js";
 import { approvalElicitation, approvalKey, decisionOf, decisionsFrom } from "./approval-input.js";
+import type { ApprovalRounds, SealedApprovalRound } from "./approval-rounds.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import { clientCapabilitiesOf, type PassThroughRelay } from "./pass-through.js";
 import { runWithPassThrough } from "./pass-through-call.js";
 import type { ServedToolDefinition } from "./serve-tool.js";
 
-/** What a stopped agent run carries through an `input_required` round (sealed in `requestState`). */
-export interface ApprovalRound {
-  kind: "junction.agent-approval";
-  /** The agent tool it belongs to: a state minted for one tool is refused by another. */
-  tool: string;
-  state: RunState;
-  pending: PendingToolCall[];
-}
-
 /**
  * Registers an agent tool for plain `tools/call` (no task): the run goes on while progress
  * notifications go out, and a call that needs a person's approval is asked the client's way: an
  * elicitation within the call on 2025-11-25 sessions, an `input_required` result on 2026-07-28
- * (the stopped run sealed in `requestState`, the answers in the retry's `inputResponses`). A
- * client without elicitation gets an `isError` result naming what it lacks.
+ * (the stopped run sealed in `requestState`, encrypted, the answers in the retry's
+ * `inputResponses`; a round is answered once). A client without elicitation gets an `isError`
+ * result naming what it lacks.
  */
 export function registerServedAgentTool(
   server: McpServer,
@@ -41,11 +34,12 @@ export function registerServedAgentTool(
     definition: ServedToolDefinition;
     era: "legacy" | "modern";
     codec: RequestStateCodec;
+    rounds: ApprovalRounds;
     schema: StandardSchemaWithJSON;
     relay: PassThroughRelay | undefined;
   },
 ): RegisteredTool {
-  const { definition, era, codec } = parts;
+  const { definition, era, codec, rounds } = parts;
   return server.registerTool(
     definition.name,
     {
@@ -55,19 +49,9 @@ export function registerServedAgentTool(
       ...(definition.annotations ? { annotations: definition.annotations } : {}),
     },
     async (args: unknown, context: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
-      try {
+      const legs = async (first: AgentRunInput | undefined): Promise<CallToolResult | InputRequiredResult> => {
         const elicitation = clientCapabilitiesOf(server, context)?.elicitation !== undefined;
-        let input: AgentRunInput | undefined;
-        if (era === "modern") {
-          const round = context.mcpReq.requestState<ApprovalRound>();
-          input =
-            round && round.kind === "junction.agent-approval" && round.tool === runner.name
-              ? {
-                  state: round.state,
-                  decisions: decisionsFrom(round.pending, context.mcpReq.inputResponses ?? {}),
-                }
-              : undefined;
-        }
+        let input = first;
         for (;;) {
           const leg = input;
           const step = await runWithPassThrough({
@@ -93,10 +77,8 @@ export function registerServedAgentTool(
                 params: approvalElicitation(runner.name, item),
               };
             }
-            const requestState = await codec.mint(
-              { kind: "junction.agent-approval", tool: runner.name, state, pending } satisfies ApprovalRound,
-              context,
-            );
+            const sealed = await rounds.seal(runner.name, { state, pending });
+            const requestState = await codec.mint(sealed, context);
             return inputRequired({ inputRequests: inputRequests as never, requestState });
           }
           const decisions: Record<string, ReturnType<typeof decisionOf> & {}> = {};
@@ -108,6 +90,16 @@ export function registerServedAgentTool(
           }
           input = { state, decisions };
         }
+      };
+      try {
+        const round = era === "modern" ? context.mcpReq.requestState<SealedApprovalRound>() : undefined;
+        if (round && round.kind === "junction.agent-approval" && round.tool === runner.name) {
+          const { state, pending } = await rounds.open(round);
+          const decisions = decisionsFrom(pending, context.mcpReq.inputResponses ?? {});
+          // The first retry of the round takes it; a duplicate gets its outcome, never a second run.
+          return await rounds.once(round.round, () => legs({ state, decisions }));
+        }
+        return await legs(undefined);
       } catch (error) {
         if (context.mcpReq.signal.aborted) throw error;
         return toolErrorResult(definition.name, error);

@@ -7,7 +7,7 @@ import {
 import { z } from "zod";
 import type { AgentTasks, AskClient, LegacyTaskView } from "./agent-tasks.js";
 import { clientCapabilitiesOf } from "./pass-through.js";
-import { interceptToolCall, ownerOf, taskParams } from "./serve-tasks.js";
+import { interceptToolCall, type TaskOwnerScope, taskOwner, taskParams } from "./serve-tasks.js";
 
 const listParams = { params: z.object({ cursor: z.string().optional() }).passthrough() };
 
@@ -22,10 +22,12 @@ const PAGE_SIZE = 100;
  * the run, and `tasks/result` waits for the end and gives the `CallToolResult`. While it waits, a
  * pending approval, or a request of an MCP server the agent uses, is sent to its client as a
  * request related to the task (`_meta["io.modelcontextprotocol/related-task"]`), as the spec has
- * it for `input_required`. A task belongs to the client that created it (the authenticated
- * client, one pool without authentication), as on 2026-07-28.
+ * it for `input_required`. A task belongs to the client that created it: the authenticated
+ * client, else the session (HTTP) or the connection (stdio) it was created on; `tasks/list`
+ * lists only the requestor's tasks.
  */
-export function serveLegacyTasks(server: McpServer, tasks: AgentTasks): void {
+export function serveLegacyTasks(server: McpServer, tasks: AgentTasks, connection: TaskOwnerScope): void {
+  const ownerOf = (context: ServerContext) => taskOwner(context, connection);
   server.server.registerCapabilities({
     tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
   } as never);

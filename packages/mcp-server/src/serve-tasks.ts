@@ -20,7 +20,8 @@ export const taskParams = { params: z.object({ taskId: z.string() }).passthrough
  * task; `tasks/get`, `tasks/update` and `tasks/cancel` reach the task by id, for the client that
  * created it only.
  */
-export function serveTasks(server: McpServer, tasks: AgentTasks): void {
+export function serveTasks(server: McpServer, tasks: AgentTasks, connection: TaskOwnerScope): void {
+  const ownerOf = (context: ServerContext) => taskOwner(context, connection);
   interceptToolCall(server, (request, context) => {
     const name = request.params?.name;
     if (typeof name === "string" && tasks.serves(name) && declaresTasks(context)) {
@@ -86,7 +87,18 @@ function declaresTasks(context: ServerContext): boolean {
   return capabilities?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
-/** Whose a task is: the authenticated client, or one pool without authentication. */
-export function ownerOf(context: ServerContext): string {
-  return context.http?.authInfo?.clientId ?? "";
+/**
+ * Who a connection's unauthenticated tasks belong to: on a 2025-11-25 HTTP session, that session
+ * (`session:<random id>`, made once per SDK server instance, which is one per session); on stdio,
+ * the one process at the other end of the pipes (`""`); on 2026-07-28 HTTP, which has no
+ * sessions, `""`: there, without authentication, knowing a task's id is what lets a client reach
+ * the task (ids are random UUIDs, never listed on that era).
+ */
+export interface TaskOwnerScope {
+  unauthenticated: string;
+}
+
+/** Whose a task is: the authenticated client (its client id), else the connection's scope. */
+export function taskOwner(context: ServerContext, connection: TaskOwnerScope): string {
+  return context.http?.authInfo?.clientId ?? connection.unauthenticated;
 }

@@ -28,6 +28,13 @@ export interface AgentTaskRecord {
   lastUpdatedAt: string;
   /** How long the task is kept after it was created, in milliseconds. */
   ttlMs: number;
+  /**
+   * How many times the record was written: 1 when created, one more at every change. Signed with
+   * the rest, so a store takes a write only over the revision it was read at (`TaskStore.put`),
+   * and a server never takes back an older record of a task than one it has seen. Absent in
+   * records written before it existed: they count as revision 0.
+   */
+  revision?: number;
   /** The run's id (its `RunState.runId`), once it stopped for approvals. */
   runId?: string;
   /** The stopped run, while `status` is `input_required`. */
@@ -43,16 +50,28 @@ export interface AgentTaskRecord {
 }
 
 /**
- * Where served agent tasks are kept: in memory by default (`InMemoryTaskStore`), a JSON file
- * with `fileTaskStore` (`@junction/mcp-server/node`), or your database. `put` must have stored
- * the record when it resolves: a task is answered to the client only once it is stored.
+ * Where served agent tasks are kept: in memory by default (`InMemoryTaskStore`), files with
+ * `fileTaskStore` (`@junction/mcp-server/node`), or your database. Every write is conditional,
+ * so that when two answers to one approval race (in one process, or in two processes sharing
+ * the store) exactly one of them wins: `put` stores a record only over the revision it was read
+ * at, as a database's `UPDATE … WHERE revision = ?` does.
  */
 export interface TaskStore {
   get(taskId: string): Promise<AgentTaskRecord | undefined>;
-  put(record: AgentTaskRecord): Promise<void>;
+  /**
+   * Stores `record` if the record stored now for its `taskId` is at revision `expectedRevision`
+   * (`null`: none is stored; a stored record without `revision` is at 0), atomically: resolves
+   * `true` once it is stored, `false` (storing nothing) when another writer got there first.
+   */
+  put(record: AgentTaskRecord, expectedRevision: number | null): Promise<boolean>;
   delete(taskId: string): Promise<void>;
   /** Every record kept (to count a client's open tasks, and to drop expired ones). */
   list(): Promise<AgentTaskRecord[]>;
+}
+
+/** The revision of a stored record (0 for records written before revisions existed). */
+export function revisionOf(record: Pick<AgentTaskRecord, "revision">): number {
+  return record.revision ?? 0;
 }
 
 /** Keeps task records in this process's memory (copies in, copies out). */
@@ -69,8 +88,13 @@ export class InMemoryTaskStore implements TaskStore {
     return record ? structuredClone(record) : undefined;
   }
 
-  async put(record: AgentTaskRecord): Promise<void> {
+  async put(record: AgentTaskRecord, expectedRevision: number | null): Promise<boolean> {
+    // Checked and set in one synchronous step: no other write can come in between.
+    const stored = this.#records.get(record.taskId);
+    const current = stored === undefined ? null : revisionOf(stored);
+    if (current !== expectedRevision) return false;
     this.#records.set(record.taskId, structuredClone(record));
+    return true;
   }
 
   async delete(taskId: string): Promise<void> {

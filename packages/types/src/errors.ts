@@ -24,6 +24,8 @@ export type JunctionErrorCode =
   | "aborted"
   | "invalid-argument"
   | "agent-busy"
+  // served tasks
+  | "task-store-busy"
   // structured output
   | "output-invalid"
   | "output-refused"
