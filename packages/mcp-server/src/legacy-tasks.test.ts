@@ -385,6 +385,43 @@ describe("2025-11-25 tasks belong to the client that created them", () => {
   });
 });
 
+describe("2025-11-25 tasks without authentication belong to their session", () => {
+  it("a second unauthenticated session can neither list, read, answer, cancel nor take the result of the first one's task", async () => {
+    const runs: string[] = [];
+    const server = await serveAgent(keeper(runs), { pollIntervalMs: 20 });
+    const owner = await sdkClient(server.url);
+    const created = (await owner.request(
+      {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request: "Open it" }, task: {} },
+      } as never,
+      ANY,
+    )) as { task: { taskId: string } };
+    const { taskId } = created.task;
+    await waitForStatus(owner, taskId, "input_required");
+    // The second session would approve anything: it is never asked, and sees nothing.
+    const asked: unknown[] = [];
+    const other = await sdkClient(server.url, (request) => {
+      asked.push(request);
+      return { action: "accept", content: {} };
+    });
+    expect(await other.request({ method: "tasks/list", params: {} } as never, ANY)).toEqual({ tasks: [] });
+    for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) {
+      await expect(other.request({ method, params: { taskId } } as never, ANY)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`Unknown task "${taskId}".`),
+      });
+    }
+    expect(asked).toEqual([]);
+    expect(runs).toEqual([]);
+    const listed = (await owner.request({ method: "tasks/list", params: {} } as never, ANY)) as {
+      tasks: { taskId: string; status: string }[];
+    };
+    expect(listed.tasks).toEqual([expect.objectContaining({ taskId, status: "input_required" })]);
+    await owner.request({ method: "tasks/cancel", params: { taskId } } as never, ANY);
+  });
+});
+
 describe("2025-11-25 task calls that cannot run", () => {
   it("a task-augmented call to a tool without execution.taskSupport is refused with -32601; the tool never runs", async () => {
     const calls: string[] = [];
