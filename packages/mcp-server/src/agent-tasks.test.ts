@@ -6,6 +6,7 @@ import { scriptedModel } from "@junction/core/testing";
 import { MCP, type MCPWireMessage } from "@junction/mcp-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { rawRequest } from "../test/raw-request.js";
 import type { MCPTaskOptions } from "./agent-tasks.js";
 import { agentTool } from "./agent-tool.js";
 import { createMCPServer } from "./mcp-server.js";
@@ -60,45 +61,6 @@ function traffic(messages: MCPWireMessage[]): string[] {
       return `${direction} result ${(message.result as { resultType?: string }).resultType}`;
     return `${direction} error`;
   });
-}
-
-/** A raw 2026-07-28 request to the endpoint (what another client, or a forger, would send). */
-async function rawRequest(url: string, method: string, params: Record<string, unknown>) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {}),
-      ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
-          "io.modelcontextprotocol/clientCapabilities": {
-            elicitation: {},
-            extensions: { "io.modelcontextprotocol/tasks": {} },
-          },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const data = text.startsWith("{")
-    ? text
-    : (text
-        .split("\n")
-        .find((line) => line.startsWith("data:"))
-        ?.slice(5) ?? "{}");
-  return JSON.parse(data) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
 }
 
 describe("a served agent as a task over Streamable HTTP", () => {

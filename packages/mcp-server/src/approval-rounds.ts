@@ -73,7 +73,11 @@ export class ApprovalRounds {
     try {
       if (!bytes) throw new JunctionError("invalid-argument", "requestState: `sealed` is not base64url");
       const plain = await globalThis.crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: bytes.slice(0, 12), additionalData: additionalData(sealed.tool, sealed.round) },
+        {
+          name: "AES-GCM",
+          iv: bytes.slice(0, 12),
+          additionalData: additionalData(sealed.tool, sealed.round),
+        },
         await this.#key,
         bytes.slice(12),
       );

@@ -120,7 +120,10 @@ async function prepareFolder(path: string): Promise<void> {
   const parsed = JSON.parse(await readFile(moved, "utf8")) as { tasks?: AgentTaskRecord[] };
   if (!Array.isArray(parsed.tasks)) {
     await rename(moved, path);
-    throw new JunctionError("invalid-argument", `fileTaskStore: ${path} holds no "tasks" list; is it a task file?`);
+    throw new JunctionError(
+      "invalid-argument",
+      `fileTaskStore: ${path} holds no "tasks" list; is it a task file?`,
+    );
   }
   await mkdir(path, { recursive: true, mode: 0o700 });
   for (const record of parsed.tasks) {

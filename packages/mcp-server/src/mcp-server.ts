@@ -13,7 +13,6 @@ import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
 import { AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
 import { ApprovalRounds } from "./approval-rounds.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
-import { InMemoryTaskStore } from "./task-store.js";
 import { wrapRequestHandlers } from "./request-hook.js";
 import { registerServedAgentTool } from "./serve-agent-tool.js";
 import {
@@ -42,6 +41,7 @@ import type {
   MCPServerResource,
   MCPServerResourceTemplate,
 } from "./served-types.js";
+import { InMemoryTaskStore } from "./task-store.js";
 
 /**
  * Junction as an MCP server: the tools, resources and prompts it serves, and the factory the

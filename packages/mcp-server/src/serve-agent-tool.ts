@@ -49,7 +49,9 @@ export function registerServedAgentTool(
       ...(definition.annotations ? { annotations: definition.annotations } : {}),
     },
     async (args: unknown, context: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
-      const legs = async (first: AgentRunInput | undefined): Promise<CallToolResult | InputRequiredResult> => {
+      const legs = async (
+        first: AgentRunInput | undefined,
+      ): Promise<CallToolResult | InputRequiredResult> => {
         const elicitation = clientCapabilitiesOf(server, context)?.elicitation !== undefined;
         let input = first;
         for (;;) {
