@@ -5,7 +5,6 @@
 // database, port, task file and stateKey; the answer goes to the new process, which finishes
 // the run. The model is the notes wire fake in this process; the tool is the notes MCP server
 // (over stdio, from the server process), which records each call.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
@@ -17,6 +16,7 @@ import { freePort, type NodeProcess, startNode } from "@junction/durable-engines
 import { MCP } from "@junction/mcp-client";
 import type { AgentTaskRecord, DurableAgentRuns } from "@junction/mcp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { storedTasks as readStoredTasks } from "./support/task-files.js";
 
 const serverScript = fileURLToPath(new URL("./support/dbos-mcp-server.ts", import.meta.url));
 const STATE_KEY = "a state key that is 32 bytes long, at least";
@@ -60,8 +60,7 @@ describe("@junction/mcp-server tasks on DBOS (dbosAgentRuns)", () => {
           SERVER_NAME: name,
         }),
       );
-    const storedTasks = () =>
-      (JSON.parse(readFileSync(tasksFile, "utf8")) as { tasks: AgentTaskRecord[] }).tasks;
+    const storedTasks = () => readStoredTasks(tasksFile);
 
     // The first server suggests the slowest poll the client follows (5 s): the restart below
     // (about a second here) happens between two polls, while the client's person is asked, so no

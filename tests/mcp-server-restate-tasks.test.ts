@@ -6,7 +6,6 @@
 // stateKey; the answer goes to the new process, which the Restate server has handed the run to,
 // and the run finishes there. The model is the notes wire fake in this process; the tool is the
 // notes MCP server (over stdio, from the server process), which records each call.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PendingToolCall } from "@junction/core";
@@ -18,6 +17,7 @@ import type { AgentTaskRecord, DurableAgentRuns } from "@junction/mcp-server";
 import { pendingApprovals, type RestateAgentRuns } from "@junction/restate";
 import * as restateClients from "@restatedev/restate-sdk-clients";
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { storedTasks as readStoredTasks } from "./support/task-files.js";
 
 const serverScript = fileURLToPath(new URL("./support/restate-mcp-server.ts", import.meta.url));
 const STATE_KEY = "a state key that is 32 bytes long, at least";
@@ -133,8 +133,7 @@ async function notesScenario() {
     SERVER_NAME: name,
     RESTATE_LOGGING: "WARN",
   });
-  const storedTasks = () =>
-    (JSON.parse(readFileSync(tasksFile, "utf8")) as { tasks: AgentTaskRecord[] }).tasks;
+  const storedTasks = () => readStoredTasks(tasksFile);
   /** Registers the worker's URL as the deployment once the first process listens (the same URL in the next one). */
   const register = async (output: () => string) => {
     await waitForPort(workerPort, { timeoutMs: 10_000, what: () => `the worker to listen:\n${output()}` });

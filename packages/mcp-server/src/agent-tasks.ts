@@ -1,5 +1,5 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
-import { createAbortError, errorMessage, isAbortError, JunctionError } from "@junction/types";
+import { JunctionError } from "@junction/types";
 import {
   type CallToolResult,
   type ClientCapabilities,
@@ -7,12 +7,13 @@ import {
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
 } from "@modelcontextprotocol/server";
-import type { AgentRunInput, AgentRunner } from "./agent-run.js";
+import type { AgentRunner } from "./agent-run.js";
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
-import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+import { toolErrorResult } from "./call-tool-result.js";
 import { type DurableAgentRuns, durableTaskRecord } from "./durable-runs.js";
-import { checkForwardable, type ForwardedMethod, type PassThroughRelay } from "./pass-through.js";
-import { isSignedTaskRecord, signTaskRecord, taskSigningKey } from "./task-signing.js";
+import { InProcessAgentRuns, isRunRecord } from "./in-process-runs.js";
+import type { ForwardedMethod, PassThroughRelay } from "./pass-through.js";
+import { SignedTaskRecords } from "./signed-task-records.js";
 import {
   AGENT_TASK_VERSION,
   type AgentTaskRecord,
@@ -20,7 +21,7 @@ import {
   revisionOf,
   type TaskStore,
 } from "./task-store.js";
-import { type UpstreamRequest, UpstreamRequests } from "./task-upstream.js";
+import type { UpstreamRequest, UpstreamRequests } from "./task-upstream.js";
 import { isTerminal, type LegacyTaskView, legacyTaskView, type TaskView, taskView } from "./task-views.js";
 
 export type { LegacyTaskView, TaskView } from "./task-views.js";
@@ -80,56 +81,66 @@ export interface TaskClient {
 export type AskClient = (method: ForwardedMethod, params: Record<string, unknown>) => Promise<unknown>;
 
 /**
- * Runs served agents as tasks and keeps them in a `TaskStore`: the run goes on in the background,
- * its progress is the task's status message, and a call that needs a person stops the run; the
- * task then waits (`input_required`) with the run's state in the store and one elicitation per
- * pending call in its `inputRequests`. A `tasks/update` answering every pending call resumes the
- * run, in this process or in the next one (same store and `stateKey`).
+ * Runs served agents as tasks and keeps them in a `TaskStore`, one way whatever runs them: the
+ * task is a run of a `DurableAgentRuns` (a DBOS or Restate engine's, or `InProcessAgentRuns`, this
+ * process's own), its status, pending approvals and result are the run's, and its answers go to
+ * the run. The task record keeps what the run does not: who owns it, which tool, how long it is
+ * kept, and, once it ended, how it ended. A call that needs a person stops the run; the task then
+ * waits (`input_required`) with one elicitation per pending call in its `inputRequests`, and a
+ * `tasks/update` answering every pending call resumes it, in this process or in the next one
+ * (same store and `stateKey`).
  */
 export class AgentTasks {
-  readonly #store: TaskStore;
-  readonly #key: Promise<CryptoKey>;
+  readonly #records: SignedTaskRecords;
   readonly #runners: Map<string, AgentRunner>;
-  readonly #relay: PassThroughRelay | undefined;
-  readonly #runs: DurableAgentRuns | undefined;
-  readonly #live = new Map<string, AbortController>();
-  readonly #running = new Map<string, number>();
-  readonly #maxConcurrentRuns: number;
+  readonly #runs: DurableAgentRuns;
+  /** The runs of this process, when no engine runs them. */
+  readonly #local: InProcessAgentRuns | undefined;
   readonly #maxOpenTasks: number;
   readonly #pollIntervalMs: number;
   readonly #ttlMs: number;
-  /** Writes of one task, in order (progress, status changes). */
-  readonly #writes = new Map<string, Promise<void>>();
-  /** The upstream requests of the runs going here, by task. */
-  readonly #upstream = new Map<string, UpstreamRequests>();
   /** Who is told when a task is stored (a 2025 `tasks/result` waiting for it), by task. */
   readonly #listeners = new Map<string, Set<() => void>>();
   /** Tasks whose approvals a 2025 `tasks/result` is asking its client about now. */
   readonly #asking = new Set<string>();
-  /** Who is told of a task's status changes (its creator, on 2025-11-25), and the status told last. */
-  readonly #notifiers = new Map<string, { notify: NonNullable<TaskClient["notify"]>; status: string }>();
+  /** Who is told of a task's status changes (its creator, on 2025-11-25), and the task as told last. */
+  readonly #notifiers = new Map<
+    string,
+    { notify: NonNullable<TaskClient["notify"]>; status: string; task: AgentTaskRecord }
+  >();
+  /** The client that created each task here: what its run's upstream requests are checked against. */
+  readonly #clients = new Map<string, TaskClient>();
   /**
    * The answer being taken for a task now, by task: set before the first `await` of `update`, so
    * a second answer arriving meanwhile in this process waits for the first one's outcome instead
-   * of resuming the run again.
+   * of answering the run again.
    */
   readonly #answering = new Map<string, Promise<void>>();
-  /** The newest revision of each task this process read or wrote: an older record put back is refused. */
-  readonly #seen = new Map<string, number>();
 
   constructor(
     options: MCPTaskOptions,
     parts: { key: Uint8Array; runners: Map<string, AgentRunner>; relay?: PassThroughRelay | undefined },
   ) {
-    this.#store = options.store ?? new InMemoryTaskStore();
-    this.#key = taskSigningKey(parts.key);
+    this.#records = new SignedTaskRecords({
+      store: options.store ?? new InMemoryTaskStore(),
+      key: parts.key,
+      onStored: (record) => this.#stored(record),
+    });
     this.#runners = parts.runners;
-    this.#relay = parts.relay;
-    this.#runs = options.runs;
-    this.#maxConcurrentRuns = options.maxConcurrentRuns ?? 4;
     this.#maxOpenTasks = options.maxOpenTasks ?? 100;
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
     this.#ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60_000;
+    this.#local = options.runs
+      ? undefined
+      : new InProcessAgentRuns({
+          records: this.#records,
+          runners: parts.runners,
+          relay: parts.relay,
+          maxConcurrentRuns: options.maxConcurrentRuns ?? 4,
+          ttlMs: this.#ttlMs,
+          clientOf: (runId) => this.#clients.get(runId),
+        });
+    this.#runs = options.runs ?? (this.#local as InProcessAgentRuns);
   }
 
   /** Whether `name` is an agent tool served as a task. */
@@ -167,13 +178,8 @@ export class AgentTasks {
       if (parts.client.era === "modern" || !isInputInvalid(error)) throw error;
       invalid = toolErrorResult(tool, error);
     }
-    if (invalid === undefined && !this.#runs && (this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InternalError,
-        `Too many agent runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
-      );
-    }
-    const open = (await this.#store.list()).filter(
+    if (invalid === undefined) this.#local?.admit(owner);
+    const open = (await this.#records.list()).filter(
       (record) => record.owner === owner && !isTerminal(record.status),
     ).length;
     if (invalid === undefined && open >= this.#maxOpenTasks) {
@@ -183,11 +189,12 @@ export class AgentTasks {
       );
     }
     const now = new Date().toISOString();
+    const taskId = globalThis.crypto.randomUUID();
     const record: AgentTaskRecord = {
       kind: "junction.agent-task",
       version: AGENT_TASK_VERSION,
-      revision: 1,
-      taskId: globalThis.crypto.randomUUID(),
+      taskId,
+      runId: taskId,
       tool,
       owner,
       status: "working",
@@ -203,31 +210,28 @@ export class AgentTasks {
       // Never run: the task ends as it starts, with the plain call's answer.
       const result = invalid ?? toolErrorResult(tool, undefined);
       const text = result.content[0]?.type === "text" ? result.content[0].text : "Failed";
-      const ended: AgentTaskRecord = { ...record, status: "completed", statusMessage: text, result };
-      await this.#create(ended);
-      return ended;
+      return this.#records.create({ ...record, status: "completed", statusMessage: text, result });
     }
+    this.#clients.set(taskId, parts.client);
     if (parts.client.notify) {
-      this.#notifiers.set(record.taskId, { notify: parts.client.notify, status: record.status });
+      this.#notifiers.set(taskId, { notify: parts.client.notify, status: record.status, task: record });
     }
-    if (this.#runs) record.runId = record.taskId;
-    await this.#create(record);
-    if (this.#runs) await this.#runs.start({ tool, runId: record.taskId, request: input.request });
-    else this.#launch(runner, record, input, parts.client);
-    return record;
+    const stored = await this.#records.create(record);
+    await this.#runs.start({ tool, runId: taskId, request: input.request, owner });
+    return stored;
   }
 
-  /** The task as it is now (a durable run's read from its engine), if it is this client's. */
+  /** The task as it is now (its run's status, pending approvals and result), if it is this client's. */
   async current(taskId: string, owner: string): Promise<AgentTaskRecord> {
-    return this.#durable(await this.#load(taskId, owner));
+    return this.#withRun(await this.#load(taskId, owner));
   }
 
   /** This client's tasks kept now (unexpired, signed with this server's key), oldest first. */
   async list(owner: string): Promise<AgentTaskRecord[]> {
     const records: AgentTaskRecord[] = [];
-    for (const record of await this.#store.list()) {
+    for (const record of await this.#records.list()) {
       if (record.owner !== owner || Date.parse(record.createdAt) + record.ttlMs < Date.now()) continue;
-      if (await this.#signed(record)) records.push(record);
+      records.push(await this.#withRun(record));
     }
     return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
@@ -267,7 +271,7 @@ export class AgentTasks {
           record.error?.message ?? `The task "${taskId}" failed.`,
         );
       }
-      const upstream = this.#upstream.get(taskId);
+      const upstream = this.#upstreamOf(record);
       if (upstream) {
         for (const request of upstream.list()) {
           if (!request.asked) this.#askUpstream(upstream, request, { taskId, ask, signal });
@@ -276,7 +280,7 @@ export class AgentTasks {
       const round = record.pending?.map((item) => approvalKey(item)).join("\n");
       if (
         record.status === "input_required" &&
-        record.pending &&
+        record.pending?.length &&
         round !== answered &&
         !this.#asking.has(taskId)
       ) {
@@ -288,7 +292,7 @@ export class AgentTasks {
             params._meta = { ...params._meta, [RELATED_TASK_META_KEY]: { taskId } };
             answers[approvalKey(item)] = await ask("elicitation/create", params as Record<string, unknown>);
           }
-          await this.update(taskId, owner, answers, { era: "legacy" });
+          await this.update(taskId, owner, answers);
           answered = round;
         } finally {
           this.#asking.delete(taskId);
@@ -301,25 +305,20 @@ export class AgentTasks {
 
   /** `tasks/get`: the task, its input requests while it waits, its result once done. */
   async get(taskId: string, owner: string): Promise<TaskView> {
-    const record = await this.#durable(await this.#load(taskId, owner));
+    const record = await this.current(taskId, owner);
     const view: TaskView = taskView(record, this.#pollIntervalMs);
-    if (record.status === "input_required" && record.pending) {
+    if (record.status === "input_required") {
       const inputRequests: Record<string, unknown> = {};
-      for (const item of record.pending) {
+      for (const item of record.pending ?? []) {
         inputRequests[approvalKey(item)] = {
           method: "elicitation/create",
           params: approvalElicitation(record.tool, item),
         };
       }
-      view.inputRequests = inputRequests;
-    }
-    const upstream = this.#upstream.get(taskId)?.list() ?? [];
-    if (record.status === "input_required" && upstream.length > 0) {
-      const inputRequests = (view.inputRequests ?? {}) as Record<string, unknown>;
-      for (const request of upstream) {
+      for (const request of this.#upstreamOf(record)?.list() ?? []) {
         inputRequests[request.key] = { method: request.method, params: request.params };
       }
-      view.inputRequests = inputRequests;
+      if (Object.keys(inputRequests).length > 0) view.inputRequests = inputRequests;
     }
     if (record.status === "completed" && record.result) view.result = record.result;
     if (record.status === "failed" && record.error) view.error = record.error;
@@ -329,22 +328,18 @@ export class AgentTasks {
   /**
    * `tasks/update`: the answers to the task's input requests. Only answers under the keys of the
    * calls the task waits for count (a client cannot approve a call it was not asked about: the
-   * key names the call, and the run checks the decision against the call's tool and arguments
-   * in its signed state); others are ignored, as the extension says. Once every pending call has
-   * an answer, the run resumes.
+   * key names the call, and the run checks the decision against the call's tool and arguments);
+   * others are ignored, as the extension says. An update that answers every pending call hands
+   * each answer to the run, which takes the first answer to each call once: eight updates sent at
+   * once resume the run once.
    */
-  update(
-    taskId: string,
-    owner: string,
-    inputResponses: Record<string, unknown>,
-    client: TaskClient = { era: "modern" },
-  ): Promise<void> {
+  update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
     // Answers to the run's upstream requests go back upstream; the run goes on by itself.
-    this.#upstream.get(taskId)?.answer(inputResponses);
+    this.#local?.upstream(taskId)?.answer(inputResponses);
     // Claimed before the first await: a second answer while this one is taken gets its outcome.
     const taking = this.#answering.get(taskId);
     if (taking) return taking;
-    const answer = this.#answer({ taskId, owner, inputResponses, client });
+    const answer = this.#answer({ taskId, owner, inputResponses });
     this.#answering.set(taskId, answer);
     const release = () => {
       if (this.#answering.get(taskId) === answer) this.#answering.delete(taskId);
@@ -353,91 +348,83 @@ export class AgentTasks {
     return answer;
   }
 
-  /**
-   * Takes the answers to a waiting task: the decisions for every pending call, or nothing. On a
-   * durable engine the engine takes each answer once; here, the task's move from
-   * `input_required` to `working` is a conditional write, so of two processes sharing the store
-   * exactly one resumes the run.
-   */
   async #answer(parts: {
     taskId: string;
     owner: string;
     inputResponses: Record<string, unknown>;
-    client: TaskClient;
   }): Promise<void> {
-    const { taskId, owner, inputResponses } = parts;
-    const record = await this.#durable(await this.#load(taskId, owner));
-    if (this.#runs) {
-      if (record.status !== "input_required" || !record.pending || !record.runId) return;
-      const answers: [PendingToolCall, ResumeDecision][] = [];
-      for (const item of record.pending) {
-        const key = approvalKey(item);
-        const decision = Object.hasOwn(inputResponses, key) ? decisionOf(inputResponses[key]) : undefined;
-        if (decision === undefined) return;
-        answers.push([item, decision]);
-      }
-      for (const [item, decision] of answers) await this.#runs.answer(record.runId, item, decision);
-      return;
-    }
-    if (record.status !== "input_required" || !record.state || !record.pending) return;
-    const decisions: Record<string, ResumeDecision> = {};
+    const { inputResponses } = parts;
+    const record = await this.current(parts.taskId, parts.owner);
+    if (record.status !== "input_required" || !record.pending?.length || !record.runId) return;
+    const answers: [PendingToolCall, ResumeDecision][] = [];
     for (const item of record.pending) {
       const key = approvalKey(item);
       const decision = Object.hasOwn(inputResponses, key) ? decisionOf(inputResponses[key]) : undefined;
       if (decision === undefined) return;
-      decisions[item.id] = decision;
+      answers.push([item, decision]);
     }
-    const input: AgentRunInput = { state: record.state, decisions };
-    const next: AgentTaskRecord = {
-      ...record,
-      status: "working",
-      statusMessage: "Answered; the run goes on",
-      lastUpdatedAt: new Date().toISOString(),
-    };
-    delete next.state;
-    delete next.pending;
-    // Another answer (here or in another process sharing the store) took the round first.
-    if (!(await this.#save(next, revisionOf(record)))) return;
-    this.#launch(this.#runner(record.tool), next, input, parts.client);
+    for (const [item, decision] of answers) await this.#runs.answer(record.runId, item, decision);
   }
 
-  /** `tasks/cancel`: aborts the run (if it runs here) and marks the task cancelled. */
+  /** `tasks/cancel`: cancels the run and marks the task cancelled. */
   async cancel(taskId: string, owner: string): Promise<AgentTaskRecord> {
-    const record = await this.#load(taskId, owner);
+    const record = await this.current(taskId, owner);
     if (isTerminal(record.status)) return record;
-    const cancelled = await this.#change(taskId, (stored) => {
+    const cancelled = await this.#records.change(taskId, (stored) => {
       if (isTerminal(stored.status)) return undefined;
-      const next: AgentTaskRecord = {
+      return {
         ...stored,
         status: "cancelled",
         statusMessage: "Cancelled",
         lastUpdatedAt: new Date().toISOString(),
       };
-      delete next.state;
-      delete next.pending;
-      return next;
     });
-    this.#live.get(taskId)?.abort();
-    this.#upstream.get(taskId)?.failAll(createAbortError(`The task "${taskId}" was cancelled.`));
-    if (this.#runs && record.runId) await this.#runs.cancel(record.runId);
-    return cancelled ?? (await this.#load(taskId, owner));
+    if (record.runId) await this.#runs.cancel(record.runId);
+    return cancelled ?? (await this.current(taskId, owner));
   }
 
   /** Aborts every run going in this process (their tasks stay as stored). */
   close(): void {
-    for (const controller of this.#live.values()) controller.abort();
+    this.#local?.close();
   }
 
   /**
-   * A durable run's task as the engine has it now (status, pending calls, result); an ended one
-   * is kept so, and the engine is not asked again. A task run in this process is as stored.
+   * The task with its run as the runs have it now (status, pending calls, result); an ended
+   * one is kept so, and the run is not asked again.
    */
-  async #durable(record: AgentTaskRecord): Promise<AgentTaskRecord> {
-    if (!this.#runs || !record.runId || isTerminal(record.status)) return record;
+  async #withRun(stored: AgentTaskRecord): Promise<AgentTaskRecord> {
+    const record = await this.#migrated(stored);
+    if (!record.runId || isTerminal(record.status)) return record;
     const { record: next, ended } = durableTaskRecord(record, await this.#runs.status(record.runId));
-    // Kept as ended; should another process have stored it meanwhile, its write stands.
-    if (ended) await this.#save(next, revisionOf(record));
-    return next;
+    if (!ended) return next;
+    // Kept as ended (should another process have stored it meanwhile, its write stands); an
+    // in-process run's own record is then not needed any more.
+    const kept = await this.#records.write(next, revisionOf(record));
+    if (kept) await this.#local?.forget(record.runId);
+    return kept ?? next;
+  }
+
+  /**
+   * A task an earlier version stored with its run inside (`state` and `pending` in the task
+   * record, run in a server's own process): its run moves to a run record, so it is answered as
+   * every task is. Other tasks are as they are.
+   */
+  async #migrated(record: AgentTaskRecord): Promise<AgentTaskRecord> {
+    if (!this.#local || !record.state || !record.pending || record.status !== "input_required") return record;
+    const { state, pending } = record;
+    await this.#local.adopt({ runId: record.taskId, tool: record.tool, state, pending, ttlMs: record.ttlMs });
+    const moved = await this.#records.change(record.taskId, (stored) => {
+      if (!stored.state) return undefined;
+      const next: AgentTaskRecord = { ...stored, runId: stored.taskId };
+      delete next.state;
+      delete next.pending;
+      return next;
+    });
+    return moved ?? (await this.#records.read(record.taskId)) ?? record;
+  }
+
+  #upstreamOf(record: AgentTaskRecord): UpstreamRequests | undefined {
+    return record.runId === undefined ? undefined : this.#local?.upstream(record.runId);
   }
 
   #runner(tool: string): AgentRunner {
@@ -451,184 +438,50 @@ export class AgentTasks {
     return runner;
   }
 
-  #launch(runner: AgentRunner, record: AgentTaskRecord, input: AgentRunInput, client: TaskClient): void {
-    const { taskId, owner } = record;
-    const controller = new AbortController();
-    this.#live.set(taskId, controller);
-    const upstream = new UpstreamRequests();
-    this.#upstream.set(taskId, upstream);
-    this.#running.set(owner, (this.#running.get(owner) ?? 0) + 1);
-    const write = (change: Partial<AgentTaskRecord>) => {
-      const previous = this.#writes.get(taskId) ?? Promise.resolve();
-      const next = previous.then(async () => {
-        // A task cancelled meanwhile stays cancelled.
-        await this.#change(taskId, (stored) =>
-          stored.status === "cancelled"
-            ? undefined
-            : { ...stored, ...change, lastUpdatedAt: new Date().toISOString() },
-        );
-      });
-      this.#writes.set(
-        taskId,
-        // A failed write of a progress report must not stop the run; the next write carries it.
-        next.catch(() => undefined),
-      );
-      return next;
-    };
-    void (async () => {
-      try {
-        const run = () =>
-          runner.run(input, {
-            signal: controller.signal,
-            onProgress: (progress) => {
-              if (progress.message) void write({ statusMessage: progress.message }).catch(() => undefined);
-            },
-          });
-        // A run in the background has no client request to forward an upstream request through:
-        // the request waits in the task (an input request) until the task's client answers it.
-        const forward = async (method: ForwardedMethod, params: Record<string, unknown>) => {
-          if (client.era === "modern") checkForwardable(client.capabilities, method, runner.name);
-          const answered = upstream.add(method, params);
-          await write({
-            status: "input_required",
-            statusMessage: `Waiting for the answer to ${method} from an MCP server the agent uses`,
-          });
-          try {
-            return await answered;
-          } finally {
-            if (upstream.size === 0 && !controller.signal.aborted) {
-              // The next write (progress, the end) carries the status too: the run must not stop for it.
-              await write({ status: "working", statusMessage: "Answered; the run goes on" }).catch(
-                () => undefined,
-              );
-            }
-          }
-        };
-        const outcome = this.#relay
-          ? await this.#relay.run({ tool: runner.name, forward }, run)
-          : await run();
-        if (outcome.kind === "answer") {
-          await write({
-            status: "completed",
-            statusMessage: "Done",
-            result: toCallToolResult(outcome.result),
-          });
-        } else {
-          const names = [...new Set(outcome.pending.map((call) => `"${call.name}"`))].join(", ");
-          await write({
-            status: "input_required",
-            statusMessage: `Waiting for a person to approve the call to ${names}`,
-            runId: outcome.state.runId,
-            state: outcome.state,
-            pending: outcome.pending,
-          });
-        }
-      } catch (error) {
-        if (controller.signal.aborted || isAbortError(error)) return;
-        await write({
-          status: "completed",
-          statusMessage: `Failed: ${errorMessage(error)}`,
-          result: toolErrorResult(record.tool, error),
-        }).catch(() => undefined);
-      } finally {
-        this.#live.delete(taskId);
-        if (this.#upstream.get(taskId) === upstream) this.#upstream.delete(taskId);
-        upstream.failAll(createAbortError(`The run of the task "${taskId}" ended.`));
-        this.#running.set(owner, Math.max(0, (this.#running.get(owner) ?? 1) - 1));
-      }
-    })();
-  }
-
   /** The task, if it exists, is this client's, is unexpired and its signature holds; else -32602. */
   async #load(taskId: string, owner: string): Promise<AgentTaskRecord> {
-    // What this server had seen before this read: a write finishing during the read is newer, not a put-back.
-    const seen = this.#seen.get(taskId) ?? 0;
-    const record = await this.#store.get(taskId);
+    const record = await this.#records.read(taskId);
     const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task "${taskId}".`);
-    if (!record || record.owner !== owner) throw unknown();
+    if (!record || record.owner !== owner || isRunRecord(record)) throw unknown();
     if (Date.parse(record.createdAt) + record.ttlMs < Date.now()) {
-      await this.#store.delete(taskId);
+      await this.#records.delete(taskId);
+      if (record.runId) await this.#local?.forget(record.runId);
       throw unknown();
     }
-    if (!(await this.#signed(record))) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `The stored task "${taskId}" is not signed with this server's stateKey (changed, or stored by a server with another key); it is refused.`,
-      );
-    }
-    if (revisionOf(record) < seen) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `The stored task "${taskId}" is at revision ${revisionOf(record)}, older than revision ${seen} this server has seen: an older record was put back in the store, and it is refused.`,
-      );
-    }
-    this.#seen.set(taskId, Math.max(this.#seen.get(taskId) ?? 0, revisionOf(record)));
     return record;
   }
 
-  /** Whether the record's signature holds with this server's key. */
-  async #signed(record: AgentTaskRecord): Promise<boolean> {
-    return isSignedTaskRecord(await this.#key, record);
-  }
-
-  /** Stores a new task (revision 1). */
-  async #create(record: AgentTaskRecord): Promise<void> {
-    if (!(await this.#save(record, null))) {
-      throw new ProtocolError(ProtocolErrorCode.InternalError, `The task id "${record.taskId}" is taken.`);
-    }
-  }
-
-  /**
-   * Stores `record` as the next revision over `expectedRevision`, signed; `false` when another
-   * writer stored the task first (nothing is stored then).
-   */
-  async #save(record: AgentTaskRecord, expectedRevision: number | null): Promise<boolean> {
-    const next = { ...record, revision: (expectedRevision ?? 0) + 1 };
-    const stored = await this.#store.put(await signTaskRecord(await this.#key, next), expectedRevision);
-    if (typeof stored !== "boolean") {
-      throw new JunctionError(
-        "invalid-argument",
-        "tasks.store: `put(record, expectedRevision)` must resolve true (stored) or false (another writer was first): every write of a task is conditional, so that an answer counts once. Update the store to the TaskStore interface of this version.",
-      );
-    }
-    if (!stored) return false;
-    this.#seen.set(record.taskId, Math.max(this.#seen.get(record.taskId) ?? 0, next.revision));
-    for (const listener of [...(this.#listeners.get(record.taskId) ?? [])]) listener();
-    this.#tell(next);
-    return true;
-  }
-
-  /**
-   * Changes the stored task with `change` (which returns the next record, or `undefined` for no
-   * change), read and written again until no other writer came in between. Resolves with what
-   * was stored (`undefined`: nothing, or the task is gone).
-   */
-  async #change(
-    taskId: string,
-    change: (stored: AgentTaskRecord) => AgentTaskRecord | undefined,
-  ): Promise<AgentTaskRecord | undefined> {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const stored = await this.#store.get(taskId);
-      if (!stored || !(await this.#signed(stored))) return undefined;
-      const next = change(stored);
-      if (!next) return undefined;
-      if (await this.#save(next, revisionOf(stored))) return { ...next, revision: revisionOf(stored) + 1 };
-    }
-    throw new JunctionError(
-      "task-store-busy",
-      `The task "${taskId}" was changed by other writers 50 times while this server tried to store its change; try again.`,
-    );
+  /** A task or its run was stored: whoever waits for the task is told, and its creator of a new status. */
+  #stored(record: AgentTaskRecord): void {
+    const taskId = isRunRecord(record) ? record.runId : record.taskId;
+    if (taskId === undefined) return;
+    for (const listener of [...(this.#listeners.get(taskId) ?? [])]) listener();
+    if (isTerminal(record.status)) this.#clients.delete(taskId);
+    const notifier = this.#notifiers.get(taskId);
+    if (!notifier) return;
+    // The task as its creator sees it: the run's status over the task's own fields.
+    const task = isRunRecord(record)
+      ? {
+          ...notifier.task,
+          status: record.status,
+          lastUpdatedAt: record.lastUpdatedAt,
+          ...message(record),
+          ...outcome(record),
+        }
+      : record;
+    if (!isRunRecord(record)) notifier.task = record;
+    this.#tell(taskId, task);
   }
 
   /** Tells the task's creator (if it asked to be told) when its status changed; forgets it once ended. */
-  #tell(record: AgentTaskRecord): void {
-    const notifier = this.#notifiers.get(record.taskId);
+  #tell(taskId: string, record: AgentTaskRecord): void {
+    const notifier = this.#notifiers.get(taskId);
     if (!notifier) return;
     const view = this.legacyView(record);
     if (view.status === notifier.status) return;
     notifier.status = view.status;
     const reachable = notifier.notify(view);
-    if (!reachable || isTerminal(view.status)) this.#notifiers.delete(record.taskId);
+    if (!reachable || isTerminal(view.status)) this.#notifiers.delete(taskId);
   }
 
   /**
@@ -687,4 +540,14 @@ export class AgentTasks {
 /** Whether `error` is a call's arguments not matching the tool's schema (`tool-input-invalid`). */
 function isInputInvalid(error: unknown): boolean {
   return JunctionError.isInstance(error) && error.code === "tool-input-invalid";
+}
+
+/** A run record's status message, as a task shows it. */
+function message(record: AgentTaskRecord): Pick<AgentTaskRecord, "statusMessage"> {
+  return record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage };
+}
+
+/** A run record's result, as a task shows it. */
+function outcome(record: AgentTaskRecord): Pick<AgentTaskRecord, "result"> {
+  return record.result === undefined ? {} : { result: record.result };
 }

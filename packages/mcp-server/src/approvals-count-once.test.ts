@@ -66,7 +66,7 @@ function keeper(runs: string[]) {
       provider,
       model: "scripted",
       tools: tools(runs),
-      approval: (call) => (call.name === "open_vault" ? "ask" : "allow"),
+      approval: (call) => (call.name === "open_vault" ? "ask" : "approve"),
     });
 }
 

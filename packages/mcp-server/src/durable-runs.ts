@@ -25,7 +25,13 @@ export interface DurableAgentRuns {
    * Starts the run of the agent tool `tool` on `request` under `runId`; once it resolves, the
    * engine has the run. Starting the same `runId` again must not start a second run.
    */
-  start(run: { tool: string; runId: string; request: string }): Promise<void>;
+  start(run: {
+    tool: string;
+    runId: string;
+    request: string;
+    /** Who asked for it (the task's owner), for limits an implementation may keep. */
+    owner?: string;
+  }): Promise<void>;
   /** The run as the engine has it now. */
   status(runId: string): Promise<DurableRunStatus>;
   /** Answers one pending call as `status` listed it (the engine checks it against the waiting call). */
@@ -37,8 +43,8 @@ export interface DurableAgentRuns {
 /** A durable run's state, as a task shows it. */
 export type DurableRunStatus =
   | { status: "working"; statusMessage?: string }
-  | { status: "input_required"; pending: PendingToolCall[] }
-  | { status: "completed"; result: ToolResult }
+  | { status: "input_required"; pending: PendingToolCall[]; statusMessage?: string }
+  | { status: "completed"; result: ToolResult; statusMessage?: string }
   | { status: "failed"; message: string }
   | { status: "cancelled" };
 
@@ -60,13 +66,13 @@ export function durableTaskRecord(
     case "input_required": {
       const names = [...new Set(now.pending.map((call) => `"${call.name}"`))].join(", ");
       next.status = "input_required";
-      next.statusMessage = `Waiting for a person to approve the call to ${names}`;
+      next.statusMessage = now.statusMessage ?? `Waiting for a person to approve the call to ${names}`;
       next.pending = now.pending;
       return { record: next, ended: false };
     }
     case "completed":
       next.status = "completed";
-      next.statusMessage = "Done";
+      next.statusMessage = now.statusMessage ?? "Done";
       next.result = toCallToolResult(now.result);
       break;
     case "failed":

@@ -1,4 +1,4 @@
-import type { PendingToolCall, RunState } from "@junction/core";
+import type { PendingToolCall, ResumeDecision, RunState } from "@junction/core";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /** The version of the `AgentTaskRecord` format this Junction writes and reads. */
@@ -41,6 +41,8 @@ export interface AgentTaskRecord {
   state?: RunState;
   /** The calls waiting for a person, while `status` is `input_required`. */
   pending?: PendingToolCall[];
+  /** The answers given so far to the pending calls, by call id (a run in a server's own process). */
+  decisions?: Record<string, ResumeDecision>;
   /** The tool result, once `completed`. */
   result?: CallToolResult;
   /** The JSON-RPC error, once `failed`. */

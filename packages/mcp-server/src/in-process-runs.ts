@@ -1,0 +1,350 @@
+import type { PendingToolCall, ResumeDecision } from "@junction/core";
+import { createAbortError, errorMessage, isAbortError, type ToolResult } from "@junction/types";
+import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { AgentRunInput, AgentRunner } from "./agent-run.js";
+import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+import type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
+import { checkForwardable, type ForwardedMethod, type PassThroughRelay } from "./pass-through.js";
+import type { SignedTaskRecords } from "./signed-task-records.js";
+import { AGENT_TASK_VERSION, type AgentTaskRecord } from "./task-store.js";
+import { UpstreamRequests } from "./task-upstream.js";
+import { isTerminal } from "./task-views.js";
+
+// Served agent runs in this process, as one more `DurableAgentRuns`: the task layer drives them
+// exactly as it drives a DBOS or Restate run. A run's record (`run-<runId>` in the task store,
+// owned by no client) holds its status, and while it waits for a person its stopped `RunState`,
+// the pending calls and the answers given so far; any process sharing the store and `stateKey`
+// can take the last answer and resume the run. The move from waiting to running is a conditional
+// write, so exactly one answer resumes it.
+
+/** A run record's owner: no client's id, so run records are nobody's tasks. */
+const RUN_OWNER = "\u0000junction.in-process-run";
+
+/** The id of a run's record in the task store. */
+export function runRecordId(runId: string): string {
+  return `run-${runId}`;
+}
+
+/** Whether a stored record is a run record (not a task). */
+export function isRunRecord(record: Pick<AgentTaskRecord, "owner">): boolean {
+  return record.owner === RUN_OWNER;
+}
+
+/** What a run's upstream requests need of the client that will answer them. */
+export interface RunClient {
+  era: "legacy" | "modern";
+  capabilities?: Parameters<typeof checkForwardable>[0];
+}
+
+/** Runs served agents' runs in this process; see the module comment. */
+export class InProcessAgentRuns implements DurableAgentRuns {
+  readonly #records: SignedTaskRecords;
+  readonly #runners: Map<string, AgentRunner>;
+  readonly #relay: PassThroughRelay | undefined;
+  readonly #maxConcurrentRuns: number;
+  readonly #ttlMs: number;
+  readonly #clientOf: (runId: string) => RunClient | undefined;
+  readonly #live = new Map<string, AbortController>();
+  /** Runs going here per owner (who started them). */
+  readonly #running = new Map<string, number>();
+  readonly #ownerOf = new Map<string, string>();
+  /** Writes of one run, in order (progress, status changes). */
+  readonly #writes = new Map<string, Promise<void>>();
+  /** The upstream requests of the runs going here, by run. */
+  readonly #upstream = new Map<string, UpstreamRequests>();
+
+  constructor(parts: {
+    records: SignedTaskRecords;
+    runners: Map<string, AgentRunner>;
+    relay: PassThroughRelay | undefined;
+    maxConcurrentRuns: number;
+    ttlMs: number;
+    clientOf: (runId: string) => RunClient | undefined;
+  }) {
+    this.#records = parts.records;
+    this.#runners = parts.runners;
+    this.#relay = parts.relay;
+    this.#maxConcurrentRuns = parts.maxConcurrentRuns;
+    this.#ttlMs = parts.ttlMs;
+    this.#clientOf = parts.clientOf;
+  }
+
+  /** Refuses a new run for `owner` beyond `maxConcurrentRuns` going here. */
+  admit(owner: string): void {
+    if ((this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `Too many agent runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
+      );
+    }
+  }
+
+  async start(run: { tool: string; runId: string; request: string; owner?: string }): Promise<void> {
+    const runner = this.#runner(run.tool);
+    const now = new Date().toISOString();
+    const record = await this.#records.create({
+      kind: "junction.agent-task",
+      version: AGENT_TASK_VERSION,
+      taskId: runRecordId(run.runId),
+      runId: run.runId,
+      tool: run.tool,
+      owner: RUN_OWNER,
+      status: "working",
+      statusMessage: "Started",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.#ttlMs,
+    });
+    this.#launch(runner, { record, input: { request: run.request }, owner: run.owner ?? "" });
+  }
+
+  async status(runId: string): Promise<DurableRunStatus> {
+    const record = await this.#records.read(runRecordId(runId));
+    if (!record) return { status: "failed", message: `The run "${runId}" is not kept in this task store.` };
+    return runStatus(record);
+  }
+
+  async answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void> {
+    let resumed: AgentTaskRecord | undefined;
+    let input: AgentRunInput | undefined;
+    const stored = await this.#records.change(runRecordId(runId), (record) => {
+      resumed = undefined;
+      const waiting = record.pending?.find((call) => call.id === item.id);
+      // Not waiting for this call (answered, or another call), or the answer was given for other
+      // arguments than the call waits with: it counts for nothing.
+      if (record.status !== "input_required" || !record.state || !waiting) return undefined;
+      if (waiting.argumentsDigest !== item.argumentsDigest || waiting.toolDigest !== item.toolDigest)
+        return undefined;
+      const decisions = { ...(record.decisions ?? {}) };
+      // The first answer to a call counts; a later one changes nothing.
+      if (Object.hasOwn(decisions, item.id)) return undefined;
+      decisions[item.id] = decision;
+      const pending = record.pending ?? [];
+      if (!pending.every((call) => Object.hasOwn(decisions, call.id))) return { ...record, decisions };
+      // Every call has its answer: this write is the one that resumes the run.
+      input = { state: record.state, decisions };
+      const next: AgentTaskRecord = {
+        ...record,
+        status: "working",
+        statusMessage: "Answered; the run goes on",
+        lastUpdatedAt: new Date().toISOString(),
+      };
+      delete next.state;
+      delete next.pending;
+      delete next.decisions;
+      resumed = next;
+      return next;
+    });
+    if (stored && resumed && input) {
+      this.#launch(this.#runner(stored.tool), {
+        record: stored,
+        input,
+        owner: this.#ownerOf.get(runId) ?? "",
+      });
+    }
+  }
+
+  async cancel(runId: string): Promise<void> {
+    await this.#records.change(runRecordId(runId), (record) => {
+      if (isTerminal(record.status)) return undefined;
+      const next: AgentTaskRecord = {
+        ...record,
+        status: "cancelled",
+        statusMessage: "Cancelled",
+        lastUpdatedAt: new Date().toISOString(),
+      };
+      delete next.state;
+      delete next.pending;
+      delete next.decisions;
+      return next;
+    });
+    this.#live.get(runId)?.abort();
+    this.#upstream.get(runId)?.failAll(createAbortError(`The run "${runId}" was cancelled.`));
+  }
+
+  /** The upstream requests of a run going here, waiting for its client. */
+  upstream(runId: string): UpstreamRequests | undefined {
+    return this.#upstream.get(runId);
+  }
+
+  /**
+   * Takes over a run an earlier version kept inside its task record (stopped, waiting for a
+   * person): its record is made here, so it is answered as every run is. Done once, by whichever
+   * process comes first.
+   */
+  async adopt(run: {
+    runId: string;
+    tool: string;
+    state: NonNullable<AgentTaskRecord["state"]>;
+    pending: PendingToolCall[];
+    ttlMs: number;
+  }): Promise<void> {
+    const now = new Date().toISOString();
+    const names = [...new Set(run.pending.map((call) => `"${call.name}"`))].join(", ");
+    await this.#records.write(
+      {
+        kind: "junction.agent-task",
+        version: AGENT_TASK_VERSION,
+        taskId: runRecordId(run.runId),
+        runId: run.runId,
+        tool: run.tool,
+        owner: RUN_OWNER,
+        status: "input_required",
+        statusMessage: `Waiting for a person to approve the call to ${names}`,
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: run.ttlMs,
+        state: run.state,
+        pending: run.pending,
+      },
+      null,
+    );
+  }
+
+  /** Forgets an expired run's record. */
+  async forget(runId: string): Promise<void> {
+    await this.#records.delete(runRecordId(runId));
+  }
+
+  /** Aborts every run going in this process (their records stay as stored). */
+  close(): void {
+    for (const controller of this.#live.values()) controller.abort();
+  }
+
+  #runner(tool: string): AgentRunner {
+    const runner = this.#runners.get(tool);
+    if (!runner) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `No agent tool "${tool}" is served as a task here.`,
+      );
+    }
+    return runner;
+  }
+
+  #launch(runner: AgentRunner, leg: { record: AgentTaskRecord; input: AgentRunInput; owner: string }): void {
+    const runId = leg.record.runId as string;
+    const id = leg.record.taskId;
+    const { owner } = leg;
+    const controller = new AbortController();
+    this.#live.set(runId, controller);
+    const upstream = new UpstreamRequests();
+    this.#upstream.set(runId, upstream);
+    this.#ownerOf.set(runId, owner);
+    this.#running.set(owner, (this.#running.get(owner) ?? 0) + 1);
+    const write = (change: Partial<AgentTaskRecord>) => {
+      const previous = this.#writes.get(runId) ?? Promise.resolve();
+      const next = previous.then(async () => {
+        // A run cancelled meanwhile stays cancelled.
+        await this.#records.change(id, (stored) =>
+          stored.status === "cancelled"
+            ? undefined
+            : { ...stored, ...change, lastUpdatedAt: new Date().toISOString() },
+        );
+      });
+      // A failed write of a progress report must not stop the run; the next write carries it.
+      this.#writes.set(
+        runId,
+        next.catch(() => undefined),
+      );
+      return next;
+    };
+    void (async () => {
+      try {
+        const run = () =>
+          runner.run(leg.input, {
+            signal: controller.signal,
+            onProgress: (progress) => {
+              if (progress.message) void write({ statusMessage: progress.message }).catch(() => undefined);
+            },
+          });
+        // A run in the background has no client request to forward an upstream request through:
+        // the request waits in the run (an input request of its task) until the client answers it.
+        const forward = async (method: ForwardedMethod, params: Record<string, unknown>) => {
+          const client = this.#clientOf(runId);
+          if (client?.era === "modern") checkForwardable(client.capabilities, method, runner.name);
+          const answered = upstream.add(method, params);
+          await write({
+            status: "input_required",
+            statusMessage: `Waiting for the answer to ${method} from an MCP server the agent uses`,
+          });
+          try {
+            return await answered;
+          } finally {
+            if (upstream.size === 0 && !controller.signal.aborted) {
+              // The next write (progress, the end) carries the status too: the run must not stop for it.
+              await write({ status: "working", statusMessage: "Answered; the run goes on" }).catch(
+                () => undefined,
+              );
+            }
+          }
+        };
+        const outcome = this.#relay
+          ? await this.#relay.run({ tool: runner.name, forward }, run)
+          : await run();
+        if (outcome.kind === "answer") {
+          await write({
+            status: "completed",
+            statusMessage: "Done",
+            result: toCallToolResult(outcome.result),
+          });
+        } else {
+          const names = [...new Set(outcome.pending.map((call) => `"${call.name}"`))].join(", ");
+          await write({
+            status: "input_required",
+            statusMessage: `Waiting for a person to approve the call to ${names}`,
+            state: outcome.state,
+            pending: outcome.pending,
+          });
+        }
+      } catch (error) {
+        if (controller.signal.aborted || isAbortError(error)) return;
+        await write({
+          status: "completed",
+          statusMessage: `Failed: ${errorMessage(error)}`,
+          result: toolErrorResult(leg.record.tool, error),
+        }).catch(() => undefined);
+      } finally {
+        this.#live.delete(runId);
+        if (this.#upstream.get(runId) === upstream) this.#upstream.delete(runId);
+        upstream.failAll(createAbortError(`The run "${runId}" ended.`));
+        this.#running.set(owner, Math.max(0, (this.#running.get(owner) ?? 1) - 1));
+      }
+    })();
+  }
+}
+
+/** A run record as the status the task layer reads (`DurableRunStatus`). Pure. */
+function runStatus(record: AgentTaskRecord): DurableRunStatus {
+  const statusMessage = record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage };
+  switch (record.status) {
+    case "working":
+      return { status: "working", ...statusMessage };
+    case "input_required":
+      // Waiting for a person (pending calls not all answered), or for an upstream request's answer.
+      return {
+        status: "input_required",
+        pending: (record.pending ?? []).filter((call) => !Object.hasOwn(record.decisions ?? {}, call.id)),
+        ...statusMessage,
+      };
+    case "completed":
+      return { status: "completed", result: toToolResult(record.result), ...statusMessage };
+    case "failed":
+      return { status: "failed", message: record.error?.message ?? record.statusMessage ?? "failed" };
+    case "cancelled":
+      return { status: "cancelled" };
+    default: {
+      const never: never = record.status;
+      return { status: "failed", message: `Unknown run status ${JSON.stringify(never)}.` };
+    }
+  }
+}
+
+/** A stored wire result as a `ToolResult` (what `DurableRunStatus` carries). Pure. */
+function toToolResult(result: CallToolResult | undefined): ToolResult {
+  return {
+    content: (result?.content ?? []) as ToolResult["content"],
+    isError: result?.isError === true,
+    ...(result?.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+  };
+}
