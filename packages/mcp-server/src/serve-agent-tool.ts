@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { approvalNeeded } from "./agent-tool.js";
-import { approvalElicitation, approvalKey, decisionOf, decisionsFrom } from "./approval-input.js";
+import { approvalElicitation, approvalKey, decisionsFrom } from "./approval-input.js";
 import type { ApprovalRounds, SealedApprovalRound } from "./approval-rounds.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import { clientCapabilitiesOf, type PassThroughRelay } from "./pass-through.js";
@@ -49,59 +49,47 @@ export function registerServedAgentTool(
       ...(definition.annotations ? { annotations: definition.annotations } : {}),
     },
     async (args: unknown, context: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
-      const legs = async (
-        first: AgentRunInput | undefined,
-      ): Promise<CallToolResult | InputRequiredResult> => {
-        const elicitation = clientCapabilitiesOf(server, context)?.elicitation !== undefined;
-        let input = first;
-        for (;;) {
-          const leg = input;
-          const step = await runWithPassThrough({
-            relay: parts.relay,
-            server,
-            context,
-            era,
-            tool: runner.name,
-            codec,
-            // Not called for the retry of a call parked by the pass-through (it goes on instead).
-            start: (work) => runner.run(leg ?? runner.parse(args), work),
-          });
-          if (step.kind === "input") return step.result;
-          const outcome = step.value;
-          if (outcome.kind === "answer") return toCallToolResult(outcome.result);
-          const { state, pending } = outcome;
-          if (!elicitation) return toCallToolResult(lacking(runner.name, pending, era));
-          if (era === "modern") {
-            const inputRequests: Record<string, { method: "elicitation/create"; params: unknown }> = {};
-            for (const item of pending) {
-              inputRequests[approvalKey(item)] = {
-                method: "elicitation/create",
-                params: approvalElicitation(runner.name, item),
-              };
-            }
-            const sealed = await rounds.seal(runner.name, { state, pending });
-            const requestState = await codec.mint(sealed, context);
-            return inputRequired({ inputRequests: inputRequests as never, requestState });
-          }
-          const decisions: Record<string, ReturnType<typeof decisionOf> & {}> = {};
-          for (const item of pending) {
-            const answer = await context.mcpReq.elicitInput(approvalElicitation(runner.name, item), {
-              signal: context.mcpReq.signal,
-            });
-            decisions[item.id] = decisionOf(answer) ?? "deny";
-          }
-          input = { state, decisions };
+      const leg = async (input: AgentRunInput | undefined): Promise<CallToolResult | InputRequiredResult> => {
+        const step = await runWithPassThrough({
+          relay: parts.relay,
+          server,
+          context,
+          era,
+          tool: runner.name,
+          codec,
+          // Not called for the retry of a call parked by the pass-through (it goes on instead).
+          start: (work) => runner.run(input ?? runner.parse(args), work),
+        });
+        if (step.kind === "input") return step.result;
+        const outcome = step.value;
+        if (outcome.kind === "answer") return toCallToolResult(outcome.result);
+        const { state, pending } = outcome;
+        if (clientCapabilitiesOf(server, context)?.elicitation === undefined) {
+          return toCallToolResult(lacking(runner.name, pending, era));
         }
+        // Written once, in the 2026-07-28 form: on a 2025-11-25 session the SDK's own shim asks
+        // the client each elicitation within the call and calls this handler again with the
+        // answers and the round, as a 2026 client's retry does.
+        const inputRequests: Record<string, { method: "elicitation/create"; params: unknown }> = {};
+        for (const item of pending) {
+          inputRequests[approvalKey(item)] = {
+            method: "elicitation/create",
+            params: approvalElicitation(runner.name, item),
+          };
+        }
+        const sealed = await rounds.seal(runner.name, { state, pending });
+        const requestState = await codec.mint(sealed, context);
+        return inputRequired({ inputRequests: inputRequests as never, requestState });
       };
       try {
-        const round = era === "modern" ? context.mcpReq.requestState<SealedApprovalRound>() : undefined;
+        const round = context.mcpReq.requestState<SealedApprovalRound>();
         if (round && round.kind === "junction.agent-approval" && round.tool === runner.name) {
           const { state, pending } = await rounds.open(round);
           const decisions = decisionsFrom(pending, context.mcpReq.inputResponses ?? {});
           // The first retry of the round takes it; a duplicate gets its outcome, never a second run.
-          return await rounds.once(round.round, () => legs({ state, decisions }));
+          return await rounds.once(round.round, () => leg({ state, decisions }));
         }
-        return await legs(undefined);
+        return await leg(undefined);
       } catch (error) {
         if (context.mcpReq.signal.aborted) throw error;
         return toolErrorResult(definition.name, error);
