@@ -90,11 +90,69 @@ describe("bearer authentication", () => {
     authorizationServers: ["https://auth.example"],
     scopesSupported: ["tools"],
     resourceName: "Fixture",
-    verifyToken: (token: string): AuthInfo | undefined =>
-      token === "good-token"
-        ? { token, clientId: "client-a", scopes: ["tools"], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
-        : undefined,
+    verifyToken: (token: string): AuthInfo | undefined => tokens[token],
   };
+  const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+  /** Tokens as an authorization server would describe them: for whom, and for what. */
+  const tokens: Record<string, AuthInfo> = {
+    "good-token": {
+      token: "good-token",
+      clientId: "client-a",
+      scopes: ["tools"],
+      expiresAt,
+      resource: new URL("http://127.0.0.1/mcp"),
+    },
+    // The same resource written with a trailing slash and a fragment: the same audience.
+    "slash-token": {
+      token: "slash-token",
+      clientId: "client-a",
+      scopes: ["tools"],
+      expiresAt,
+      resource: new URL("http://127.0.0.1/mcp/#part"),
+    },
+    "other-token": {
+      token: "other-token",
+      clientId: "client-a",
+      scopes: ["tools"],
+      expiresAt,
+      resource: new URL("https://other.example/mcp"),
+    },
+    "no-audience-token": { token: "no-audience-token", clientId: "client-a", scopes: ["tools"], expiresAt },
+  };
+
+  /** The `error_description` of a 401's `WWW-Authenticate` challenge. */
+  function description(response: { headers: Record<string, string | string[] | undefined> }): string {
+    const header = String(response.headers["www-authenticate"]);
+    return /error_description="([^"]*)"/.exec(header)?.[1] ?? header;
+  }
+
+  it("refuses a token issued for another resource, naming the audience", async () => {
+    const server = await start({ auth });
+    const refused = await post(server.url, INITIALIZE, { authorization: "Bearer other-token" });
+    expect(refused.status).toBe(401);
+    expect(refused.headers["www-authenticate"]).toContain('error="invalid_token"');
+    expect(description(refused)).toBe(
+      "The access token was issued for another resource (https://other.example/mcp), not for http://127.0.0.1/mcp.",
+    );
+    expect(JSON.parse(refused.body)).toMatchObject({ error: "invalid_token" });
+    expect((await post(server.url, INITIALIZE, { authorization: "Bearer slash-token" })).status).toBe(200);
+    expect((await post(server.url, INITIALIZE, { authorization: "Bearer good-token" })).status).toBe(200);
+  });
+
+  it("refuses a token that names no audience unless the server opts out, and never one for another resource", async () => {
+    const strict = await start({ auth });
+    const refused = await post(strict.url, INITIALIZE, { authorization: "Bearer no-audience-token" });
+    expect(refused.status).toBe(401);
+    expect(description(refused)).toBe(
+      "The access token names no audience: the token verifier must report the resource it was issued for (AuthInfo.resource), and this server accepts only tokens for http://127.0.0.1/mcp.",
+    );
+
+    const lenient = await start({ auth: { ...auth, acceptTokensWithoutResource: true } });
+    expect((await post(lenient.url, INITIALIZE, { authorization: "Bearer no-audience-token" })).status).toBe(
+      200,
+    );
+    expect((await post(lenient.url, INITIALIZE, { authorization: "Bearer other-token" })).status).toBe(401);
+  });
 
   it("answers 401 with WWW-Authenticate naming the protected-resource metadata, which it serves", async () => {
     const server = await start({ auth });
