@@ -226,7 +226,7 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
     if (read instanceof Response) return read;
     const { request, parsedBody } = read;
     if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBody })) {
-      return sessions.handle(request, authInfo, parsedBody);
+      return sessions.handle(request, { authInfo, parsedBody, remoteAddress: peerAddress(c.env) });
     }
     return modern.fetch(request, {
       ...(authInfo ? { authInfo } : {}),

@@ -229,6 +229,97 @@ describe("limits", () => {
   });
 });
 
+describe("2025 session caps", () => {
+  /** An `initialize` over a real socket from `localAddress` (a loopback address of its own). */
+  function initializeFrom(
+    url: string,
+    options: { localAddress?: string; authorization?: string } = {},
+  ): Promise<{ status: number; sessionId: string | undefined; body: string }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        url,
+        {
+          method: "POST",
+          ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...(options.authorization ? { authorization: options.authorization } : {}),
+          },
+        },
+        (response) => {
+          let text = "";
+          response.on("data", (chunk) => {
+            text += chunk;
+          });
+          response.on("end", () => {
+            const sessionId = response.headers["mcp-session-id"];
+            resolve({
+              status: response.statusCode ?? 0,
+              sessionId: typeof sessionId === "string" ? sessionId : undefined,
+              body: text,
+            });
+          });
+        },
+      );
+      request.on("error", reject);
+      request.end(INITIALIZE);
+    });
+  }
+
+  const PER_CLIENT_REFUSAL =
+    "Too many open sessions for this client (at most 2): end sessions you no longer use (HTTP DELETE with their Mcp-Session-Id) or reuse one, then initialize again.";
+
+  it("caps the sessions one remote address holds, and another address still gets one", async () => {
+    const server = await start({ sessions: { maxSessions: 10, maxSessionsPerClient: 2 } });
+    const first = await initializeFrom(server.url, { localAddress: "127.0.0.2" });
+    const second = await initializeFrom(server.url, { localAddress: "127.0.0.2" });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const refused = await initializeFrom(server.url, { localAddress: "127.0.0.2" });
+    expect(refused.status).toBe(429);
+    expect(refused.sessionId).toBeUndefined();
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: PER_CLIENT_REFUSAL },
+      id: null,
+    });
+    const other = await initializeFrom(server.url, { localAddress: "127.0.0.3" });
+    expect(other.status).toBe(200);
+    expect(other.sessionId).toBeDefined();
+
+    // Ending a session gives its place back.
+    const ended = await fetch(server.url, {
+      method: "DELETE",
+      headers: { "mcp-session-id": String(first.sessionId), "mcp-protocol-version": "2025-11-25" },
+    });
+    expect(ended.status).toBe(200);
+    expect((await initializeFrom(server.url, { localAddress: "127.0.0.2" })).status).toBe(200);
+  });
+
+  it("caps the sessions per authenticated client, not per address", async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    const server = await start({
+      sessions: { maxSessions: 10, maxSessionsPerClient: 2 },
+      auth: {
+        resource: "http://127.0.0.1/mcp",
+        authorizationServers: ["https://auth.example"],
+        verifyToken: (token) =>
+          token === "token-a" || token === "token-b"
+            ? { token, clientId: token, scopes: [], expiresAt, resource: new URL("http://127.0.0.1/mcp") }
+            : undefined,
+      },
+    });
+    const a = { authorization: "Bearer token-a" };
+    expect((await initializeFrom(server.url, a)).status).toBe(200);
+    expect((await initializeFrom(server.url, a)).status).toBe(200);
+    const refused = await initializeFrom(server.url, a);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).error.message).toBe(PER_CLIENT_REFUSAL);
+    // Same address, another client: still served.
+    expect((await initializeFrom(server.url, { authorization: "Bearer token-b" })).status).toBe(200);
+  });
+});
+
 describe("custom headers (SEP-2243)", () => {
   const regional = tool({
     name: "regional",
