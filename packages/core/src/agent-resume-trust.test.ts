@@ -285,7 +285,10 @@ describe("a signed run state (runStateKey)", () => {
       model: "m",
       tools: tools(runs),
       approval: annotationPolicy(),
-      runStateKey: [key, { id: "old", secret: new TextEncoder().encode("an older secret of this application") }],
+      runStateKey: [
+        key,
+        { id: "old", secret: new TextEncoder().encode("an older secret of this application") },
+      ],
     });
     const final = await agent.resume({ state, decisions: { write: "approve" } }).final;
     expect(runs.map((run) => run.name)).toEqual(["write_file"]);

@@ -42,7 +42,9 @@ export function keyList(keys: RunStateKeys | undefined): RunStateKey[] {
       );
     }
     const secretBytes =
-      typeof key.secret === "string" ? new TextEncoder().encode(key.secret).byteLength : key.secret.byteLength;
+      typeof key.secret === "string"
+        ? new TextEncoder().encode(key.secret).byteLength
+        : key.secret.byteLength;
     if (secretBytes < MIN_SECRET_BYTES) {
       throw new JunctionError(
         "invalid-argument",
