@@ -4,7 +4,8 @@
 // passed in, so both can use this file: the generator with the built package, the test with src.
 // Only erasable TypeScript here (Node runs the generator with type stripping). Do not change the
 // tools or the key: the stored states bind their digests and signatures.
-import type { Agent, annotationPolicy, scriptedModel } from "../../index.js";
+import type { Agent, annotationPolicy } from "../../index.js";
+import type { scriptedModel } from "../../testing/index.js";
 
 /** What a scenario is built from: the core API of the code that runs it. */
 export interface CoreAPI {
