@@ -93,6 +93,22 @@ describe("signed run states and unrepresentable numbers", () => {
     expect(Object.is((runs[0] as { amount: number }).amount, 0)).toBe(true);
   });
 
+  it("makes a model's -0 in a structured answer 0, so the answer can be signed (a served agent's task record)", async () => {
+    const provider = scriptedModel({
+      capabilities: { structuredOutput: "native-with-tools" },
+      responses: [{ text: '{"balance": -0, "history": [1, -0]}' }],
+    });
+    const agent = new Agent({
+      provider,
+      model: "m",
+      output: z.object({ balance: z.number(), history: z.array(z.number()) }),
+    });
+    const result = await agent.send("What is the balance?").final;
+    expect(Object.is(result.output?.balance, 0)).toBe(true);
+    expect(Object.is(result.output?.history[1], 0)).toBe(true);
+    expect(canonicalJSON(result.output)).toBe('{"balance":0,"history":[1,0]}');
+  });
+
   it("refuses to sign a state holding NaN, naming where it is", async () => {
     const runs: unknown[] = [];
     const stopped = await transferAgent({ amount: 1 }, runs).send("move it").final;
