@@ -1,4 +1,4 @@
-import { JunctionError } from "@junction/types";
+import { JunctionError, type Tool } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent, argumentsDigest, canonicalJSON, signRunState, tool, verifyRunState } from "./index.js";
@@ -172,5 +172,46 @@ describe("runStateKey secrets", () => {
           runStateKey: { id: "k", secret: "€".repeat(11) },
         }),
     ).not.toThrow();
+  });
+});
+
+describe("values JSON cannot carry, from tools", () => {
+  it("drops a structured result holding NaN or -0 with a warning, so a signed stop still signs", async () => {
+    const odd: Tool = {
+      name: "odd",
+      description: "Answers with numbers JSON cannot write",
+      inputSchema: { type: "object", properties: {} },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      execute: async () => ({
+        content: [{ type: "text", text: "odd" }],
+        isError: false,
+        structuredContent: { ratio: Number.NaN, zero: -0 },
+      }),
+    };
+    const agent = new Agent({
+      provider: scriptedModel([
+        { toolCalls: [{ id: "o1", name: "odd", input: {} }] },
+        { toolCalls: [{ id: "t1", name: "transfer", input: { amount: 1 } }] },
+      ]),
+      model: "m",
+      runStateKey: KEY,
+      approval: (call) => (call.name === "transfer" ? "ask" : "approve"),
+      tools: [
+        odd,
+        tool({
+          name: "transfer",
+          description: "Moves an amount",
+          schema: z.object({ amount: z.number() }),
+          execute: async () => "moved",
+        }),
+      ],
+    });
+    const stopped = await agent.send("go").final;
+    expect(stopped.finishReason).toBe("approval-required");
+    expect(stopped.warnings.map((warning) => warning.code)).toEqual(["tool-output-structured-dropped"]);
+    expect(stopped.warnings[0]!.message).toBe(
+      'Tool "odd" returned structured content that was left out: it holds -0, which JSON cannot carry apart from 0.',
+    );
+    await verifyRunState(JSON.parse(JSON.stringify(stopped.state)), KEY);
   });
 });
