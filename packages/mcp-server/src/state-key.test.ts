@@ -41,12 +41,13 @@ describe("a task store that outlives the process needs a stateKey", () => {
   });
 
   it("refuses any store of its own without stateKey, and takes one with it", async () => {
+    // A store of one's own (a database), here backed by memory: not the in-memory store itself.
     const records = new InMemoryTaskStore();
     const database: TaskStore = {
-      get: (taskId) => records.get(taskId),
-      put: (record) => records.put(record),
-      delete: (taskId) => records.delete(taskId),
-      list: () => records.list(),
+      get: records.get.bind(records),
+      put: records.put.bind(records),
+      delete: records.delete.bind(records),
+      list: records.list.bind(records),
     };
     expect(
       thrown(() => createMCPServer({ name: "agents", version: "1.0.0", tasks: { store: database } })).message,
