@@ -140,7 +140,13 @@ describe("the MCP Inspector CLI against a @junction/mcp-server server", () => {
           authorizationServers: ["http://127.0.0.1/"],
           verifyToken: (token) =>
             token === "inspector-token"
-              ? { token, clientId: "inspector", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
+              ? {
+                  token,
+                  clientId: "inspector",
+                  scopes: [],
+                  expiresAt: Math.floor(Date.now() / 1000) + 3600,
+                  resource: new URL("http://127.0.0.1/mcp"),
+                }
               : undefined,
         },
       });

@@ -192,7 +192,7 @@ describe("stream() resume re-decides too", () => {
 });
 
 describe("a signed run state (runStateKey)", () => {
-  const key = { id: "k1", secret: "a secret of this application" };
+  const key = { id: "k1", secret: "a secret of this application, 32+ bytes" };
 
   async function signedState(runStateKey: RunStateKeys = key): Promise<RunState> {
     const agent = new Agent({
@@ -228,7 +228,7 @@ describe("a signed run state (runStateKey)", () => {
   }
 
   it("signs the stopped state with the first key: HS256 over the state, hex", async () => {
-    const state = await signedState([key, { id: "old", secret: "older" }]);
+    const state = await signedState([key, { id: "old", secret: "an older secret of this application" }]);
     expect(state.signature).toEqual({
       keyId: "k1",
       alg: "HS256",
@@ -271,21 +271,24 @@ describe("a signed run state (runStateKey)", () => {
       "it is not signed (`signature` is missing) and a `runStateKey` is set",
     );
     expect(missing.runs).toEqual([]);
-    const unknown = await resumeSigned(state, { id: "k2", secret: "another" });
+    const unknown = await resumeSigned(state, { id: "k2", secret: "another secret of another application" });
     expect(unknown.error?.message).toContain(
       '`signature.keyId` is "k1", which is none of the configured keys ("k2"); add that key to `runStateKey`',
     );
   });
 
   it("rotates: a state signed with the old key resumes under [new, old], and stops again signed with the new one", async () => {
-    const state = await signedState({ id: "old", secret: "older" });
+    const state = await signedState({ id: "old", secret: "an older secret of this application" });
     const runs: { name: string; input: unknown }[] = [];
     const agent = new Agent({
       provider: scriptedModel([{ toolCalls: [{ id: "again", name: "write_file", input: { path: "/b" } }] }]),
       model: "m",
       tools: tools(runs),
       approval: annotationPolicy(),
-      runStateKey: [key, { id: "old", secret: new TextEncoder().encode("older") }],
+      runStateKey: [
+        key,
+        { id: "old", secret: new TextEncoder().encode("an older secret of this application") },
+      ],
     });
     const final = await agent.resume({ state, decisions: { write: "approve" } }).final;
     expect(runs.map((run) => run.name)).toEqual(["write_file"]);

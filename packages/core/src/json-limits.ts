@@ -29,6 +29,11 @@ export function jsonLimitProblem(value: unknown, limits: JSONLimits): string | u
         chars += current.length + 2;
         break;
       case "number":
+        // Signed and digested bytes refuse them (canonicalJSON); JSON would write them as another value.
+        if (!Number.isFinite(current)) return `it holds ${current}, which JSON cannot carry`;
+        if (Object.is(current, -0)) return "it holds -0, which JSON cannot carry apart from 0";
+        chars += 5;
+        break;
       case "boolean":
         chars += 5;
         break;
@@ -70,4 +75,35 @@ export function toPlainJSON(value: unknown): { ok: true; value: unknown } | { ok
   } catch (error) {
     return { ok: false, reason: `it cannot be written as JSON (${errorMessage(error)})` };
   }
+}
+
+/**
+ * `value` with every `-0` made `0`, the same object when it holds none. For a model's tool-call
+ * arguments: JSON text `-0` parses to `-0`, which signed bytes refuse, and to the arguments'
+ * reader it is the number zero. Goes no deeper than `maxDepth` (deeper values are refused by
+ * {@link jsonLimitProblem} anyway).
+ */
+export function withoutNegativeZero(value: unknown, maxDepth = MAX_TOOL_OUTPUT_DEPTH): unknown {
+  if (Object.is(value, -0)) return 0;
+  if (typeof value !== "object" || value === null || maxDepth <= 0) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const folded = withoutNegativeZero(item, maxDepth - 1);
+      if (!Object.is(folded, item)) {
+        copy ??= [...value];
+        copy[index] = folded;
+      }
+    });
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const folded = withoutNegativeZero(item, maxDepth - 1);
+    if (!Object.is(folded, item)) {
+      copy ??= { ...(value as Record<string, unknown>) };
+      copy[key] = folded;
+    }
+  }
+  return copy ?? value;
 }

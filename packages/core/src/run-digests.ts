@@ -1,19 +1,56 @@
+import { JunctionError } from "@junction/types";
+
 /**
  * Digests of what a run state binds: a tool as the model saw it, a call's validated arguments.
  * WebCrypto only (`crypto.subtle`), so they are the same in Node, browsers and workers.
  */
 
-/** JSON with object keys sorted, so equal values always give equal text. */
+/**
+ * JSON with object keys sorted, so equal values always give equal text: the bytes run-state
+ * signatures, argument digests and task-record signatures are made of. A value JSON cannot write
+ * as itself is refused rather than folded into another value's bytes: a non-finite number (`NaN`,
+ * `Infinity`, which `JSON.stringify` writes as `null`) and `-0` (written as `0`) throw an
+ * `invalid-argument` error naming the value's path (`$.input.amount`), so a signature or digest
+ * never covers a value other than the one it is said to cover.
+ */
 export function canonicalJSON(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (typeof inner !== "object" || inner === null || Array.isArray(inner)) return inner;
+  // Each object or array the replacer hands on, with its path, to name a refused value's place.
+  const paths = new WeakMap<object, string>();
+  return JSON.stringify(value, function (this: unknown, key: string, inner: unknown) {
+    const holderPath = typeof this === "object" && this !== null ? paths.get(this) : undefined;
+    const path = holderPath === undefined ? "$" : childPath(holderPath, key, Array.isArray(this));
+    if (typeof inner === "number") {
+      if (!Number.isFinite(inner) || Object.is(inner, -0)) throw unrepresentable(path, inner);
+      return inner;
+    }
+    if (typeof inner !== "object" || inner === null) return inner;
+    if (Array.isArray(inner)) {
+      paths.set(inner, path);
+      return inner;
+    }
     const record = inner as Record<string, unknown>;
-    return Object.fromEntries(
+    const sorted = Object.fromEntries(
       Object.keys(record)
         .sort()
-        .map((key) => [key, record[key]]),
+        .map((name) => [name, record[name]]),
     );
+    paths.set(sorted, path);
+    return sorted;
   });
+}
+
+function childPath(holder: string, key: string, inArray: boolean): string {
+  if (inArray) return `${holder}[${key}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${holder}.${key}` : `${holder}[${JSON.stringify(key)}]`;
+}
+
+function unrepresentable(path: string, value: number): JunctionError {
+  const shown = Object.is(value, -0) ? "-0" : String(value);
+  const written = Object.is(value, -0) ? "0" : "null";
+  return new JunctionError(
+    "invalid-argument",
+    `The value at ${path} is ${shown}, which JSON cannot represent (it would be written as ${written}), so it cannot be signed or digested; use a finite number${Object.is(value, -0) ? " (0 instead of -0)" : ""} or a string.`,
+  );
 }
 
 /** SHA-256 of a text (UTF-8), as lowercase hex. */

@@ -5,7 +5,8 @@ import { parseRunState, type RunState, type RunStateSignature } from "./run-stat
 /**
  * An application secret that signs the run states it stops with and verifies the ones it
  * resumes: `id` is stored in the state (`signature.keyId`) so keys can rotate. Keep the secret
- * on the server; 32 random bytes is plenty.
+ * on the server. The secret must be 32 bytes or longer (a string's UTF-8 bytes): 32 random bytes,
+ * e.g. `crypto.randomBytes(32).toString("base64url")`.
  */
 export interface RunStateKey {
   /** Names the key in a signed state; pick a new id for a new secret. */
@@ -21,9 +22,11 @@ export interface RunStateKey {
 export type RunStateKeys = RunStateKey | readonly RunStateKey[];
 
 const ALGORITHM = "HS256";
+/** The shortest secret a key may have, in bytes (a string's UTF-8 bytes): HMAC-SHA-256's output size. */
+const MIN_SECRET_BYTES = 32;
 const cryptoKeys = new Map<string, Promise<CryptoKey>>();
 
-/** The keys as a list, checked: each needs a non-empty string `id` and a non-empty secret. */
+/** The keys as a list, checked: each needs a non-empty string `id` and a secret of 32 bytes or more. */
 export function keyList(keys: RunStateKeys | undefined): RunStateKey[] {
   if (keys === undefined) return [];
   const list = Array.isArray(keys) ? [...keys] : [keys as RunStateKey];
@@ -36,6 +39,16 @@ export function keyList(keys: RunStateKeys | undefined): RunStateKey[] {
       throw new JunctionError(
         "invalid-argument",
         "`runStateKey` must be { id: string, secret: string | Uint8Array } (or a list of them) with a non-empty id and secret.",
+      );
+    }
+    const secretBytes =
+      typeof key.secret === "string"
+        ? new TextEncoder().encode(key.secret).byteLength
+        : key.secret.byteLength;
+    if (secretBytes < MIN_SECRET_BYTES) {
+      throw new JunctionError(
+        "invalid-argument",
+        `\`runStateKey\` "${key.id}" has a ${secretBytes}-byte secret; a run-state secret must be ${MIN_SECRET_BYTES} bytes or longer (as \`stateKey\` must), or its signatures can be guessed. Make one with \`node -e "console.log(crypto.randomBytes(32).toString('base64url'))"\` and keep it in your secret store.`,
       );
     }
   }

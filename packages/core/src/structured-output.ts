@@ -14,6 +14,7 @@ import {
 } from "@junction/types";
 import { type ZodType, z } from "zod";
 import type { AgentEvent, Step } from "./agent-events.js";
+import { withoutNegativeZero } from "./json-limits.js";
 import { answerJSONText, parsePartialJSON } from "./partial-json.js";
 
 /**
@@ -127,7 +128,8 @@ export function createStructuredOutput(options: StructuredOutputOptions): Struct
   let lastPartial = "";
 
   const responseFormat = { type: "json" as const, schema: jsonSchema, name: "answer" };
-  const check = (value: unknown): Check => validate(value);
+  // A model's -0 is zero: made 0, so the answer can be signed and digested (a served agent's task record).
+  const check = (value: unknown): Check => validate(withoutNegativeZero(value));
   const checkText = (text: string): Check => {
     let value: unknown;
     try {

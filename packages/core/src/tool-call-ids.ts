@@ -1,5 +1,5 @@
 import type { AssistantContentPart, Message, ToolCallPart, Warning } from "@junction/types";
-import { jsonLimitProblem, MAX_TOOL_OUTPUT_DEPTH } from "./json-limits.js";
+import { jsonLimitProblem, MAX_TOOL_OUTPUT_DEPTH, withoutNegativeZero } from "./json-limits.js";
 
 /**
  * The tool-call ids of one conversation. A model (or an OpenAI-compatible endpoint choosing its
@@ -89,7 +89,10 @@ export class StepToolCalls {
 
   /** Gives `call` its unique id, checks its arguments, and starts it. */
   #claim(call: ToolCallPart): ToolCallPart {
-    const claimed = this.ids.claim(call, this.warn);
+    const named = this.ids.claim(call, this.warn);
+    // A model's `-0` is zero: made 0 here, so what runs, is shown for approval and is signed agree.
+    const input = withoutNegativeZero(named.input);
+    const claimed = Object.is(input, named.input) ? named : { ...named, input };
     const problem = jsonLimitProblem(claimed.input, {
       maxDepth: MAX_TOOL_OUTPUT_DEPTH,
       maxChars: Number.POSITIVE_INFINITY,
@@ -149,7 +152,8 @@ export function sameJSON(a: unknown, b: unknown): boolean {
   const pending: [unknown, unknown][] = [[a, b]];
   while (pending.length > 0) {
     const [left, right] = pending.pop()!;
-    if (Object.is(left, right)) continue;
+    // -0 and 0 are the same JSON number (a model's -0 is made 0 when its call is claimed).
+    if (Object.is(left, right) || (typeof left === "number" && left === right)) continue;
     if (typeof left !== "object" || typeof right !== "object" || left === null || right === null)
       return false;
     if (Array.isArray(left) !== Array.isArray(right)) return false;

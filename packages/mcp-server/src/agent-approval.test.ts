@@ -36,11 +36,13 @@ async function serve(
   agent: Agent | (() => Agent),
   protocolVersion: "2026-07-28" | "2025-11-25",
   elicitation?: Elicit,
+  tasks?: { pollIntervalMs: number },
 ) {
   const server = await serveHTTP(
     createMCPServer({
       name: "agents",
       version: "1.0.0",
+      ...(tasks ? { tasks } : {}),
       tools: [agentTool(agent, { name: "ask_keeper", description: "Asks the keeper agent" })],
     }),
   );
@@ -81,6 +83,45 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("a served agent's approval,
     });
   });
 
+  it("keeps a factory's agent across the legs of its call: one approval, one run, one answer", async () => {
+    const runs: string[] = [];
+    const asked: unknown[] = [];
+    let made = 0;
+    // A scripted model starts its script over in each new Agent: were every leg to make one, the
+    // resumed leg would ask for the call again, and again.
+    const mcp = await serve(
+      () => {
+        made += 1;
+        return new Agent({
+          provider: scriptedModel([
+            { toolCalls: [{ id: "c1", name: "open_vault", input: { door: "north" } }] },
+            { text: "The north door is open." },
+          ]),
+          model: "scripted",
+          tools: [vault(runs)],
+          approval: () => "ask",
+        });
+      },
+      protocolVersion,
+      async (request) => {
+        asked.push(request);
+        return { action: "accept", content: {} };
+      },
+    );
+    const result = await mcp.callTool("ask_keeper", { request: "Open the north door" });
+    expect(result).toEqual({ content: [{ type: "text", text: "The north door is open." }], isError: false });
+    expect(asked).toHaveLength(1);
+    expect(runs).toEqual(["north"]);
+    expect(made).toBe(1);
+
+    // The next call is a new run: a new agent, its script from the start.
+    const again = await mcp.callTool("ask_keeper", { request: "Open the north door again" });
+    expect(again.content).toEqual([{ type: "text", text: "The north door is open." }]);
+    expect(asked).toHaveLength(2);
+    expect(runs).toEqual(["north", "north"]);
+    expect(made).toBe(2);
+  });
+
   it("decline denies the call, and the note reaches the model", async () => {
     const runs: string[] = [];
     const provider = scriptedModel([
@@ -117,5 +158,38 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("a served agent's approval,
       },
     ]);
     expect(runs).toEqual([]);
+  });
+});
+
+describe("a served agent's approval as a task's input request (2026-07-28 tasks)", () => {
+  it("keeps a factory's agent across the task's legs: one approval, one run, one answer", async () => {
+    const runs: string[] = [];
+    const asked: unknown[] = [];
+    let made = 0;
+    const mcp = await serve(
+      () => {
+        made += 1;
+        return new Agent({
+          provider: scriptedModel([
+            { toolCalls: [{ id: "c1", name: "open_vault", input: { door: "west" } }] },
+            { text: "The west door is open." },
+          ]),
+          model: "scripted",
+          tools: [vault(runs)],
+          approval: () => "ask",
+        });
+      },
+      "2026-07-28",
+      async (request) => {
+        asked.push(request);
+        return { action: "accept", content: {} };
+      },
+      { pollIntervalMs: 20 },
+    );
+    const result = await mcp.callTool("ask_keeper", { request: "Open the west door" });
+    expect(result).toEqual({ content: [{ type: "text", text: "The west door is open." }], isError: false });
+    expect(asked).toHaveLength(1);
+    expect(runs).toEqual(["west"]);
+    expect(made).toBe(1);
   });
 });

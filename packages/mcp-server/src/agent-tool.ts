@@ -1,7 +1,7 @@
 import { type Agent, tool, type ZodTool } from "@junction/core";
 import { createAbortError, JunctionError, type ToolAnnotations, type ToolResult } from "@junction/types";
 import { z } from "zod";
-import { AGENT_RUNNER, type AgentRunner, runAgentLeg } from "./agent-run.js";
+import { AGENT_RUNNER, type AgentRunner, type AgentRunOutcome, runAgentLeg } from "./agent-run.js";
 
 /** What `agentTool()` takes besides the agent. */
 export interface AgentToolOptions {
@@ -27,9 +27,11 @@ const schema = z.object({
  * resources, resource links). While it runs, a progress report goes out per tool call and per
  * model step; cancelling the call aborts the run.
  *
- * Pass an Agent, or a function making one per call (then calls run in parallel). One Agent
- * instance runs one call at a time, its conversation reset to what it held when `agentTool` was
- * called.
+ * Pass an Agent, or a function making one per call (then calls run in parallel). A factory's
+ * agent is kept for the legs of its call in this process (the run, and each resume after an
+ * approval; by run id, up to an hour, at most 256 per tool), so one call sees one agent. One
+ * Agent instance runs one call at a time, its conversation reset to what it held when `agentTool`
+ * was called.
  *
  * A call that needs a person's approval stops the run, and the server asks the MCP client: a
  * task's input request (tasks extension), an elicitation within the call (2025-11-25), or an
@@ -64,11 +66,13 @@ export function agentTool(
       );
     },
     async run(input, runOptions) {
-      const lease = await acquire(runOptions.signal);
+      const lease = await acquire(runOptions.signal, "state" in input ? input.state.runId : undefined);
+      let outcome: AgentRunOutcome | undefined;
       try {
-        return await runAgentLeg(lease.agent, input, { name: options.name, ...runOptions });
+        outcome = await runAgentLeg(lease.agent, input, { name: options.name, ...runOptions });
+        return outcome;
       } finally {
-        lease.release();
+        lease.release(outcome?.kind === "approval" ? outcome.state.runId : undefined);
       }
     },
   };
@@ -98,17 +102,30 @@ export function agentTool(
 
 interface Lease {
   agent: Agent;
-  release(): void;
+  /** Gives the agent back; `keepFor` names the run it stopped, whose next leg should get it again. */
+  release(keepFor?: string): void;
 }
 
-/** Per call: a fresh agent from the factory, or the one agent once the previous call is done. */
+/**
+ * Per call: an agent from the factory, or the one agent once the previous call is done. A
+ * factory's agent is kept across the legs of its call (the first run, each resume after an
+ * answer), found again by the run id, so what the agent holds between legs (a scripted model's
+ * place in its script, a provider's session) carries on instead of starting over with each leg.
+ */
 function agentSource(
   agent: Agent | (() => Agent | Promise<Agent>),
-): (signal?: AbortSignal) => Promise<Lease> {
+): (signal?: AbortSignal, runId?: string) => Promise<Lease> {
   if (typeof agent === "function") {
-    return async () => {
-      const made = await agent();
-      return { agent: made, release: () => made.close() };
+    const kept = new KeptAgents();
+    return async (_signal, runId) => {
+      const made = (runId === undefined ? undefined : kept.take(runId)) ?? (await agent());
+      return {
+        agent: made,
+        release: (keepFor) => {
+          if (keepFor === undefined) made.close();
+          else kept.put(keepFor, made);
+        },
+      };
     };
   }
   const initial = agent.messages;
@@ -125,8 +142,52 @@ function agentSource(
       throw createAbortError("The agent tool call was cancelled before it started.", signal.reason);
     }
     agent.messages = initial;
-    return { agent, release };
+    return { agent, release: () => release() };
   };
+}
+
+/** How many stopped runs' agents one agent tool keeps at most; the oldest is closed past it. */
+const MAX_KEPT_AGENTS = 256;
+/** How long a stopped run's agent is kept waiting for its next leg (the default `requestState` lifetime). */
+const KEPT_AGENT_MS = 60 * 60_000;
+
+/**
+ * The agents of stopped runs waiting for their next leg in this process, by run id: each taken
+ * once (a second leg of the same run at the same time gets a fresh agent, as in another process),
+ * bounded in number and in time, closed when dropped.
+ */
+class KeptAgents {
+  readonly #agents = new Map<string, { agent: Agent; keptAt: number }>();
+
+  put(runId: string, agent: Agent): void {
+    this.#sweep();
+    const previous = this.#agents.get(runId);
+    this.#agents.delete(runId);
+    if (previous && previous.agent !== agent) previous.agent.close();
+    while (this.#agents.size >= MAX_KEPT_AGENTS) {
+      const [oldest, entry] = this.#agents.entries().next().value!;
+      this.#agents.delete(oldest);
+      entry.agent.close();
+    }
+    this.#agents.set(runId, { agent, keptAt: Date.now() });
+  }
+
+  take(runId: string): Agent | undefined {
+    this.#sweep();
+    const entry = this.#agents.get(runId);
+    this.#agents.delete(runId);
+    return entry?.agent;
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    // In insertion order, so the first one still fresh ends the sweep.
+    for (const [runId, entry] of this.#agents) {
+      if (now - entry.keptAt < KEPT_AGENT_MS) break;
+      this.#agents.delete(runId);
+      entry.agent.close();
+    }
+  }
 }
 
 /**

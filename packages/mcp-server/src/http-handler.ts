@@ -23,8 +23,14 @@ import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 /** Bearer-token authentication for the HTTP endpoint, as an OAuth 2.1 protected resource. */
 export interface MCPHTTPAuthOptions {
   /**
-   * Checks a bearer token: the token's `clientId`, `scopes` and `expiresAt` (seconds since the
-   * epoch; a token without it is refused), or `undefined` when the token is not valid.
+   * Checks a bearer token: the token's `clientId`, `scopes`, `expiresAt` (seconds since the
+   * epoch; a token without it is refused) and `resource` (the audience it was issued for,
+   * RFC 8707, e.g. from the token's `aud` claim or the introspection answer), or `undefined` when
+   * the token is not valid. A token whose `resource` is not this endpoint's {@link resource} is
+   * refused with 401 `invalid_token`, and so is one without a `resource` unless
+   * {@link acceptTokensWithoutResource} is set: the MCP authorization spec requires a server to
+   * check that a token was issued for it, so a token meant for another server cannot be replayed
+   * here.
    */
   verifyToken(token: string, request: Request): AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /**
@@ -40,6 +46,14 @@ export interface MCPHTTPAuthOptions {
   scopesSupported?: string[];
   /** Advertised as `resource_name`. */
   resourceName?: string;
+  /**
+   * Accepts a token whose `AuthInfo` names no `resource` (a verifier that cannot tell a token's
+   * audience, e.g. an opaque token checked against a list). Only for verifiers that check the
+   * audience themselves: otherwise a token issued for any other server the authorization server
+   * serves is accepted here. A token that names another resource is refused either way.
+   * @default false
+   */
+  acceptTokensWithoutResource?: boolean;
 }
 
 /** What `createMCPHTTPHandler()` takes. */
@@ -117,6 +131,7 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
   const rateKey = options.rateLimit === false ? undefined : options.rateLimit?.key;
   const auth = options.auth;
   const metadataUrl = auth ? getOAuthProtectedResourceMetadataUrl(new URL(auth.resource)) : undefined;
+  const audience = auth ? audienceCheck(auth) : undefined;
   const modern = createMcpHandler(server.factory, {
     legacy: "reject",
     maxRequestBodySize: maxBody,
@@ -155,6 +170,7 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
                 const info = await auth.verifyToken(token, c.req.raw);
                 if (!info)
                   throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not valid.");
+                audience?.(info);
                 return info;
               },
             },
@@ -210,7 +226,7 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
     if (read instanceof Response) return read;
     const { request, parsedBody } = read;
     if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBody })) {
-      return sessions.handle(request, authInfo, parsedBody);
+      return sessions.handle(request, { authInfo, parsedBody, remoteAddress: peerAddress(c.env) });
     }
     return modern.fetch(request, {
       ...(authInfo ? { authInfo } : {}),
@@ -235,6 +251,45 @@ function protectedResourceMetadata(auth: MCPHTTPAuthOptions): OAuthProtectedReso
     ...(auth.scopesSupported ? { scopes_supported: auth.scopesSupported } : {}),
     ...(auth.resourceName ? { resource_name: auth.resourceName } : {}),
   };
+}
+
+/**
+ * The audience check on a verified token: its `resource` must be this endpoint's, compared the
+ * way the SDK's `verifyBearerToken({ expectedResource })` compares them (as URLs, ignoring a
+ * fragment and one trailing slash). Done here rather than through `expectedResource` so a
+ * refusal says which of the two problems it is, and so a token without a resource can be let
+ * through where the server opted into that.
+ */
+function audienceCheck(auth: MCPHTTPAuthOptions): (info: AuthInfo) => void {
+  const expected = comparableResource(new URL(auth.resource).href);
+  return (info) => {
+    const reported = info.resource;
+    if (reported === undefined) {
+      if (auth.acceptTokensWithoutResource) return;
+      throw new OAuthError(
+        OAuthErrorCode.InvalidToken,
+        `The access token names no audience: the token verifier must report the resource it was issued for (AuthInfo.resource), and this server accepts only tokens for ${auth.resource}.`,
+      );
+    }
+    let actual: string;
+    try {
+      actual = comparableResource(new URL(String(reported)).href);
+    } catch {
+      actual = String(reported);
+    }
+    if (actual !== expected) {
+      throw new OAuthError(
+        OAuthErrorCode.InvalidToken,
+        `The access token was issued for another resource (${String(reported)}), not for ${auth.resource}.`,
+      );
+    }
+  };
+}
+
+/** A resource URL as the SDK compares it: without its fragment and one trailing slash. */
+function comparableResource(href: string): string {
+  const hash = href.indexOf("#");
+  return (hash === -1 ? href : href.slice(0, hash)).replace(/\/$/, "");
 }
 
 /** The peer address @hono/node-server reports in `env.incoming`; other runtimes give none here. */

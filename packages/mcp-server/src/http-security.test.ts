@@ -90,11 +90,69 @@ describe("bearer authentication", () => {
     authorizationServers: ["https://auth.example"],
     scopesSupported: ["tools"],
     resourceName: "Fixture",
-    verifyToken: (token: string): AuthInfo | undefined =>
-      token === "good-token"
-        ? { token, clientId: "client-a", scopes: ["tools"], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
-        : undefined,
+    verifyToken: (token: string): AuthInfo | undefined => tokens[token],
   };
+  const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+  /** Tokens as an authorization server would describe them: for whom, and for what. */
+  const tokens: Record<string, AuthInfo> = {
+    "good-token": {
+      token: "good-token",
+      clientId: "client-a",
+      scopes: ["tools"],
+      expiresAt,
+      resource: new URL("http://127.0.0.1/mcp"),
+    },
+    // The same resource written with a trailing slash and a fragment: the same audience.
+    "slash-token": {
+      token: "slash-token",
+      clientId: "client-a",
+      scopes: ["tools"],
+      expiresAt,
+      resource: new URL("http://127.0.0.1/mcp/#part"),
+    },
+    "other-token": {
+      token: "other-token",
+      clientId: "client-a",
+      scopes: ["tools"],
+      expiresAt,
+      resource: new URL("https://other.example/mcp"),
+    },
+    "no-audience-token": { token: "no-audience-token", clientId: "client-a", scopes: ["tools"], expiresAt },
+  };
+
+  /** The `error_description` of a 401's `WWW-Authenticate` challenge. */
+  function description(response: { headers: Record<string, string | string[] | undefined> }): string {
+    const header = String(response.headers["www-authenticate"]);
+    return /error_description="([^"]*)"/.exec(header)?.[1] ?? header;
+  }
+
+  it("refuses a token issued for another resource, naming the audience", async () => {
+    const server = await start({ auth });
+    const refused = await post(server.url, INITIALIZE, { authorization: "Bearer other-token" });
+    expect(refused.status).toBe(401);
+    expect(refused.headers["www-authenticate"]).toContain('error="invalid_token"');
+    expect(description(refused)).toBe(
+      "The access token was issued for another resource (https://other.example/mcp), not for http://127.0.0.1/mcp.",
+    );
+    expect(JSON.parse(refused.body)).toMatchObject({ error: "invalid_token" });
+    expect((await post(server.url, INITIALIZE, { authorization: "Bearer slash-token" })).status).toBe(200);
+    expect((await post(server.url, INITIALIZE, { authorization: "Bearer good-token" })).status).toBe(200);
+  });
+
+  it("refuses a token that names no audience unless the server opts out, and never one for another resource", async () => {
+    const strict = await start({ auth });
+    const refused = await post(strict.url, INITIALIZE, { authorization: "Bearer no-audience-token" });
+    expect(refused.status).toBe(401);
+    expect(description(refused)).toBe(
+      "The access token names no audience: the token verifier must report the resource it was issued for (AuthInfo.resource), and this server accepts only tokens for http://127.0.0.1/mcp.",
+    );
+
+    const lenient = await start({ auth: { ...auth, acceptTokensWithoutResource: true } });
+    expect((await post(lenient.url, INITIALIZE, { authorization: "Bearer no-audience-token" })).status).toBe(
+      200,
+    );
+    expect((await post(lenient.url, INITIALIZE, { authorization: "Bearer other-token" })).status).toBe(401);
+  });
 
   it("answers 401 with WWW-Authenticate naming the protected-resource metadata, which it serves", async () => {
     const server = await start({ auth });
@@ -168,6 +226,97 @@ describe("limits", () => {
     const response = await post(server.url, big);
     expect(response.status).toBe(413);
     expect((await post(server.url, INITIALIZE)).status).toBe(200);
+  });
+});
+
+describe("2025 session caps", () => {
+  /** An `initialize` over a real socket from `localAddress` (a loopback address of its own). */
+  function initializeFrom(
+    url: string,
+    options: { localAddress?: string; authorization?: string } = {},
+  ): Promise<{ status: number; sessionId: string | undefined; body: string }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        url,
+        {
+          method: "POST",
+          ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...(options.authorization ? { authorization: options.authorization } : {}),
+          },
+        },
+        (response) => {
+          let text = "";
+          response.on("data", (chunk) => {
+            text += chunk;
+          });
+          response.on("end", () => {
+            const sessionId = response.headers["mcp-session-id"];
+            resolve({
+              status: response.statusCode ?? 0,
+              sessionId: typeof sessionId === "string" ? sessionId : undefined,
+              body: text,
+            });
+          });
+        },
+      );
+      request.on("error", reject);
+      request.end(INITIALIZE);
+    });
+  }
+
+  const PER_CLIENT_REFUSAL =
+    "Too many open sessions for this client (at most 2): end sessions you no longer use (HTTP DELETE with their Mcp-Session-Id) or reuse one, then initialize again.";
+
+  it("caps the sessions one remote address holds, and another address still gets one", async () => {
+    const server = await start({ sessions: { maxSessions: 10, maxSessionsPerClient: 2 } });
+    const first = await initializeFrom(server.url, { localAddress: "127.0.0.2" });
+    const second = await initializeFrom(server.url, { localAddress: "127.0.0.2" });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const refused = await initializeFrom(server.url, { localAddress: "127.0.0.2" });
+    expect(refused.status).toBe(429);
+    expect(refused.sessionId).toBeUndefined();
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: PER_CLIENT_REFUSAL },
+      id: null,
+    });
+    const other = await initializeFrom(server.url, { localAddress: "127.0.0.3" });
+    expect(other.status).toBe(200);
+    expect(other.sessionId).toBeDefined();
+
+    // Ending a session gives its place back.
+    const ended = await fetch(server.url, {
+      method: "DELETE",
+      headers: { "mcp-session-id": String(first.sessionId), "mcp-protocol-version": "2025-11-25" },
+    });
+    expect(ended.status).toBe(200);
+    expect((await initializeFrom(server.url, { localAddress: "127.0.0.2" })).status).toBe(200);
+  });
+
+  it("caps the sessions per authenticated client, not per address", async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    const server = await start({
+      sessions: { maxSessions: 10, maxSessionsPerClient: 2 },
+      auth: {
+        resource: "http://127.0.0.1/mcp",
+        authorizationServers: ["https://auth.example"],
+        verifyToken: (token) =>
+          token === "token-a" || token === "token-b"
+            ? { token, clientId: token, scopes: [], expiresAt, resource: new URL("http://127.0.0.1/mcp") }
+            : undefined,
+      },
+    });
+    const a = { authorization: "Bearer token-a" };
+    expect((await initializeFrom(server.url, a)).status).toBe(200);
+    expect((await initializeFrom(server.url, a)).status).toBe(200);
+    const refused = await initializeFrom(server.url, a);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).error.message).toBe(PER_CLIENT_REFUSAL);
+    // Same address, another client: still served.
+    expect((await initializeFrom(server.url, { authorization: "Bearer token-b" })).status).toBe(200);
   });
 });
 

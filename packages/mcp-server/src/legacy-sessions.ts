@@ -13,6 +13,21 @@ export interface LegacySessionOptions {
    */
   maxSessions?: number;
   /**
+   * Sessions one client may hold open at once, below `maxSessions` so that one client holding
+   * sessions cannot lock every other client out until its sessions go idle. A client is the
+   * authenticated client id when the endpoint authenticates, otherwise the remote address (behind
+   * a proxy, every client shares the proxy's address: set `clientKey`). An `initialize` beyond it
+   * is answered 429. Clamped to `maxSessions`.
+   * @default 100
+   */
+  maxSessionsPerClient?: number;
+  /**
+   * Names the client a request comes from, for `maxSessionsPerClient`, where the authenticated
+   * client id and the remote address do not (e.g. from a proxy's `X-Forwarded-For`). `undefined`
+   * falls back to them.
+   */
+  clientKey?: (request: Request) => string | undefined;
+  /**
    * A session without a request for this long is closed.
    * @default 1800000 (30 minutes)
    */
@@ -25,6 +40,18 @@ interface Session {
   /** Who opened it, when the endpoint authenticates: another principal may not use it. */
   clientId: string | undefined;
   lastSeen: number;
+  /** Whom the session counts against for `maxSessionsPerClient`; `undefined`: no one known. */
+  clientKey: string | undefined;
+}
+
+/** What `LegacySessions.handle` takes besides the request. */
+export interface LegacySessionRequest {
+  /** The verified token, when the endpoint authenticates. */
+  authInfo?: AuthInfo | undefined;
+  /** The request's JSON body when the caller has already read it (the request's own body is then used up). */
+  parsedBody?: unknown;
+  /** The remote address the request came from, where the runtime tells it. */
+  remoteAddress?: string | undefined;
 }
 
 /**
@@ -36,12 +63,20 @@ export class LegacySessions {
   readonly #factory: McpServerFactory;
   readonly #sessions = new Map<string, Session>();
   readonly #maxSessions: number;
+  readonly #maxSessionsPerClient: number;
+  readonly #clientKey: ((request: Request) => string | undefined) | undefined;
+  /** Sessions open or being opened, per client key. */
+  readonly #perClient = new Map<string, number>();
+  /** Initializes under way (counted against the limits before their session exists). */
+  #opening = 0;
   readonly #idleTimeoutMs: number;
   readonly #sweeper: ReturnType<typeof setInterval>;
 
   constructor(factory: McpServerFactory, options: LegacySessionOptions = {}) {
     this.#factory = factory;
     this.#maxSessions = options.maxSessions ?? 1000;
+    this.#maxSessionsPerClient = Math.min(options.maxSessionsPerClient ?? 100, this.#maxSessions);
+    this.#clientKey = options.clientKey;
     this.#idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
     this.#sweeper = setInterval(() => this.#sweep(), Math.min(this.#idleTimeoutMs, 60_000));
     // The sweep must not keep a process alive that is otherwise done.
@@ -53,11 +88,9 @@ export class LegacySessions {
     return this.#sessions.size;
   }
 
-  /**
-   * Serves one request of the 2025 era. `parsedBody` is the request's JSON body when the caller
-   * has already read it (the request's own body is then used up and is not read again).
-   */
-  async handle(request: Request, authInfo: AuthInfo | undefined, parsedBody?: unknown): Promise<Response> {
+  /** Serves one request of the 2025 era. */
+  async handle(request: Request, context: LegacySessionRequest = {}): Promise<Response> {
+    const { authInfo, parsedBody } = context;
     const options = {
       ...(authInfo ? { authInfo } : {}),
       ...(parsedBody === undefined ? {} : { parsedBody }),
@@ -74,28 +107,60 @@ export class LegacySessions {
     if (request.method !== "POST") {
       return jsonRPCError(400, -32000, "Bad Request: no Mcp-Session-Id; start a session with initialize.");
     }
-    if (this.#sessions.size >= this.#maxSessions) {
+    if (this.#sessions.size + this.#opening >= this.#maxSessions) {
       return jsonRPCError(503, -32000, "Too many open sessions; try again later.");
     }
-    const server = (await this.#factory({
-      era: "legacy",
-      ...(authInfo ? { authInfo } : {}),
-      requestInfo: request,
-    })) as McpServer;
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (id) => {
-        this.#sessions.set(id, { transport, server, clientId: authInfo?.clientId, lastSeen: Date.now() });
-      },
-      onsessionclosed: (id) => {
-        this.#close(id);
-      },
-    });
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, options);
-    // Anything but a successful initialize leaves no session behind.
-    if (transport.sessionId === undefined) await server.close();
-    return response;
+    const clientKey = this.#clientKey?.(request) ?? authInfo?.clientId ?? context.remoteAddress;
+    if (clientKey !== undefined && (this.#perClient.get(clientKey) ?? 0) >= this.#maxSessionsPerClient) {
+      return jsonRPCError(
+        429,
+        -32000,
+        `Too many open sessions for this client (at most ${this.#maxSessionsPerClient}): end sessions you no longer use (HTTP DELETE with their Mcp-Session-Id) or reuse one, then initialize again.`,
+      );
+    }
+    // Counted before the first await, so concurrent initializes cannot all pass the checks above.
+    this.#opening += 1;
+    this.#count(clientKey, 1);
+    let opened = false;
+    try {
+      const server = (await this.#factory({
+        era: "legacy",
+        ...(authInfo ? { authInfo } : {}),
+        requestInfo: request,
+      })) as McpServer;
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        onsessioninitialized: (id) => {
+          opened = true;
+          this.#sessions.set(id, {
+            transport,
+            server,
+            clientId: authInfo?.clientId,
+            clientKey,
+            lastSeen: Date.now(),
+          });
+        },
+        onsessionclosed: (id) => {
+          this.#close(id);
+        },
+      });
+      await server.connect(transport);
+      const response = await transport.handleRequest(request, options);
+      // Anything but a successful initialize leaves no session behind.
+      if (transport.sessionId === undefined) await server.close();
+      return response;
+    } finally {
+      this.#opening -= 1;
+      // A session that opened keeps its count until it closes.
+      if (!opened) this.#count(clientKey, -1);
+    }
+  }
+
+  #count(clientKey: string | undefined, change: number): void {
+    if (clientKey === undefined) return;
+    const count = (this.#perClient.get(clientKey) ?? 0) + change;
+    if (count <= 0) this.#perClient.delete(clientKey);
+    else this.#perClient.set(clientKey, count);
   }
 
   /** Closes every session. */
@@ -108,6 +173,7 @@ export class LegacySessions {
     const session = this.#sessions.get(id);
     if (!session) return;
     this.#sessions.delete(id);
+    this.#count(session.clientKey, -1);
     // Closing a session that is already going away may fail; it is gone either way.
     await session.server.close().catch(() => undefined);
   }

@@ -61,7 +61,13 @@ const AUTH = {
   authorizationServers: ["https://auth.example"],
   verifyToken: (token: string) =>
     token === "token-a" || token === "token-b"
-      ? { token, clientId: token.slice(-1), scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 }
+      ? {
+          token,
+          clientId: token.slice(-1),
+          scopes: [],
+          expiresAt: Math.floor(Date.now() / 1000) + 3600,
+          resource: new URL("http://127.0.0.1/mcp"),
+        }
       : undefined,
 };
 

@@ -93,6 +93,7 @@ export class MCPServer {
     this.version = options.version;
     this.#options = options;
     this.#prompts = (options.prompts ?? []).map(withCompletions);
+    checkStateKeyForStore(options);
     const key =
       typeof options.stateKey === "string"
         ? new TextEncoder().encode(options.stateKey)
@@ -412,4 +413,20 @@ function checkUnique(kind: string, names: string[]): void {
     }
     seen.add(name);
   }
+}
+
+/**
+ * A task store that outlives the process (a `fileTaskStore`, a database: anything but the
+ * in-memory store) needs a `stateKey` set: task records are signed with it, and without one each
+ * process makes a random key, so after a restart every stored task, a waiting approval included,
+ * would be refused as forged.
+ */
+function checkStateKeyForStore(options: MCPServerOptions): void {
+  const store = options.tasks?.store;
+  if (store === undefined || store instanceof InMemoryTaskStore || options.stateKey !== undefined) return;
+  throw new JunctionError(
+    "invalid-argument",
+    "createMCPServer(): `tasks.store` keeps tasks beyond this process, but no `stateKey` is set: each process would sign its tasks with a random key, so after a restart every stored task (a waiting approval too) would be refused. " +
+      "Set `stateKey` to a secret of 32 bytes or more, the same in every process that serves this store, e.g. `stateKey: process.env.MCP_STATE_KEY` with a value made once by `node -e \"console.log(crypto.randomBytes(32).toString('base64url'))\"`.",
+  );
 }

@@ -162,7 +162,8 @@ export interface MCPServerOptions {
    * The secret (32 bytes or more) that signs what the server hands a client to keep: the
    * `requestState` of `input_required` results (2026-07-28), such as a served agent's stopped run
    * while it waits for an approval. Set it when more than one process serves the endpoint, or
-   * when an answer may come after a restart.
+   * when an answer may come after a restart. Required with a `tasks.store` other than the
+   * in-memory one (`createMCPServer()` refuses to start without it).
    * @default 32 random bytes per process
    */
   stateKey?: string | Uint8Array;

@@ -212,6 +212,7 @@ export class MCPEndpoint {
                 clientId: "playground-token",
                 scopes: [],
                 expiresAt: Math.floor(Date.now() / 1000) + 3600,
+                resource: new URL(url),
               }
             : undefined,
       },

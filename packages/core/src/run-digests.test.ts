@@ -1,0 +1,217 @@
+import { JunctionError, type Tool } from "@junction/types";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Agent, argumentsDigest, canonicalJSON, signRunState, tool, verifyRunState } from "./index.js";
+import { scriptedModel } from "./testing/index.js";
+
+const KEY = { id: "k1", secret: "a-run-state-key-of-at-least-32-bytes!" };
+
+/** The error `run` throws, or a failure when it throws none. */
+async function caught(run: () => unknown): Promise<JunctionError> {
+  try {
+    await run();
+  } catch (error) {
+    if (JunctionError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a JunctionError");
+}
+
+describe("canonicalJSON", () => {
+  it("sorts keys at every level", () => {
+    expect(canonicalJSON({ b: 1, a: { d: [2, { f: 3, e: 4 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[2,{"e":4,"f":3}]},"b":1}',
+    );
+  });
+
+  it.each([
+    [{ amount: Number.NaN }, "$.amount", "NaN", "null"],
+    [{ list: [1, Number.POSITIVE_INFINITY] }, "$.list[1]", "Infinity", "null"],
+    [
+      { nested: { "odd key": [{ value: Number.NEGATIVE_INFINITY }] } },
+      '$.nested["odd key"][0].value',
+      "-Infinity",
+      "null",
+    ],
+    [{ zero: -0 }, "$.zero", "-0", "0"],
+    [-0, "$", "-0", "0"],
+  ])("refuses %o instead of folding it, naming %s", async (value, path, shown, written) => {
+    const error = await caught(() => canonicalJSON(value));
+    expect(error.code).toBe("invalid-argument");
+    expect(error.message).toContain(
+      `The value at ${path} is ${shown}, which JSON cannot represent (it would be written as ${written})`,
+    );
+    // The digest path refuses it too.
+    expect((await caught(() => argumentsDigest(value))).code).toBe("invalid-argument");
+  });
+
+  it("keeps 0, finite numbers and dates as JSON writes them", () => {
+    expect(canonicalJSON({ a: 0, b: -1.5, c: 1e21, d: new Date(0) })).toBe(
+      '{"a":0,"b":-1.5,"c":1e+21,"d":"1970-01-01T00:00:00.000Z"}',
+    );
+  });
+});
+
+describe("signed run states and unrepresentable numbers", () => {
+  /** A run stopped at an approval of `transfer`, whose validated input is what `schema` makes of the model's. */
+  function transferAgent(input: Record<string, unknown>, runs: unknown[]) {
+    return new Agent({
+      provider: scriptedModel([{ toolCalls: [{ id: "t1", name: "transfer", input }] }, { text: "done" }]),
+      model: "m",
+      runStateKey: KEY,
+      approval: () => "ask",
+      tools: [
+        tool({
+          name: "transfer",
+          description: "Moves an amount",
+          schema: z.object({ amount: z.number() }),
+          execute: async (args) => {
+            runs.push(args);
+            return "moved";
+          },
+        }),
+      ],
+    });
+  }
+
+  it("makes a model's -0 argument 0, so it is shown, signed, resumed and run as 0", async () => {
+    const runs: unknown[] = [];
+    const agent = transferAgent({ amount: -0 }, runs);
+    const stopped = await agent.send("move it").final;
+    expect({ reason: stopped.finishReason, warnings: stopped.warnings }).toEqual({
+      reason: "approval-required",
+      warnings: [],
+    });
+    const pending = stopped.state!.pending[0]!;
+    expect(Object.is((pending.input as { amount: number }).amount, 0)).toBe(true);
+    expect(pending.argumentsDigest).toBe(await argumentsDigest({ amount: 0 }));
+    const stored = JSON.parse(JSON.stringify(stopped.state));
+    await verifyRunState(stored, KEY);
+    const resumed = await agent.resume({ state: stored, decisions: { t1: "approve" } }).final;
+    expect(resumed.text).toBe("done");
+    expect(runs).toEqual([{ amount: 0 }]);
+    expect(Object.is((runs[0] as { amount: number }).amount, 0)).toBe(true);
+  });
+
+  it("makes a model's -0 in a structured answer 0, so the answer can be signed (a served agent's task record)", async () => {
+    const provider = scriptedModel({
+      capabilities: { structuredOutput: "native-with-tools" },
+      responses: [{ text: '{"balance": -0, "history": [1, -0]}' }],
+    });
+    const agent = new Agent({
+      provider,
+      model: "m",
+      output: z.object({ balance: z.number(), history: z.array(z.number()) }),
+    });
+    const result = await agent.send("What is the balance?").final;
+    expect(Object.is(result.output?.balance, 0)).toBe(true);
+    expect(Object.is(result.output?.history[1], 0)).toBe(true);
+    expect(canonicalJSON(result.output)).toBe('{"balance":0,"history":[1,0]}');
+  });
+
+  it("refuses to sign a state holding NaN, naming where it is", async () => {
+    const runs: unknown[] = [];
+    const stopped = await transferAgent({ amount: 1 }, runs).send("move it").final;
+    const state = stopped.state!;
+    const poisoned = {
+      ...state,
+      pending: [{ ...state.pending[0]!, input: { amount: Number.NaN } }],
+    };
+    const error = await caught(() => signRunState(poisoned, KEY));
+    expect(error.code).toBe("invalid-argument");
+    expect(error.message).toContain("The value at $.amount is NaN");
+  });
+});
+
+describe("runStateKey secrets", () => {
+  it.each([
+    ["a one-character string", "x", 1],
+    ["31 bytes of text", "x".repeat(31), 31],
+    ["16 random bytes", new Uint8Array(16), 16],
+  ])("refuses %s at construction, saying the minimum and how to make one", async (_label, secret, bytes) => {
+    const error = await caught(
+      () => new Agent({ provider: scriptedModel([]), model: "m", runStateKey: { id: "short", secret } }),
+    );
+    expect(error.code).toBe("invalid-argument");
+    expect(error.message).toBe(
+      `\`runStateKey\` "short" has a ${bytes}-byte secret; a run-state secret must be 32 bytes or longer (as \`stateKey\` must), or its signatures can be guessed. Make one with \`node -e "console.log(crypto.randomBytes(32).toString('base64url'))"\` and keep it in your secret store.`,
+    );
+    // The same check wherever keys are taken: signing, verifying, and a rotation list's old keys.
+    expect((await caught(() => signRunState({} as never, { id: "short", secret }))).code).toBe(
+      "invalid-argument",
+    );
+    expect(
+      (
+        await caught(
+          () =>
+            new Agent({
+              provider: scriptedModel([]),
+              model: "m",
+              runStateKey: [KEY, { id: "short", secret }],
+            }),
+        )
+      ).message,
+    ).toContain('"short"');
+  });
+
+  it("takes a 32-byte secret, text counted in UTF-8 bytes", () => {
+    expect(
+      () =>
+        new Agent({
+          provider: scriptedModel([]),
+          model: "m",
+          runStateKey: { id: "k", secret: new Uint8Array(32) },
+        }),
+    ).not.toThrow();
+    // 11 three-byte characters: 33 bytes.
+    expect(
+      () =>
+        new Agent({
+          provider: scriptedModel([]),
+          model: "m",
+          runStateKey: { id: "k", secret: "€".repeat(11) },
+        }),
+    ).not.toThrow();
+  });
+});
+
+describe("values JSON cannot carry, from tools", () => {
+  it("drops a structured result holding NaN or -0 with a warning, so a signed stop still signs", async () => {
+    const odd: Tool = {
+      name: "odd",
+      description: "Answers with numbers JSON cannot write",
+      inputSchema: { type: "object", properties: {} },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      execute: async () => ({
+        content: [{ type: "text", text: "odd" }],
+        isError: false,
+        structuredContent: { ratio: Number.NaN, zero: -0 },
+      }),
+    };
+    const agent = new Agent({
+      provider: scriptedModel([
+        { toolCalls: [{ id: "o1", name: "odd", input: {} }] },
+        { toolCalls: [{ id: "t1", name: "transfer", input: { amount: 1 } }] },
+      ]),
+      model: "m",
+      runStateKey: KEY,
+      approval: (call) => (call.name === "transfer" ? "ask" : "approve"),
+      tools: [
+        odd,
+        tool({
+          name: "transfer",
+          description: "Moves an amount",
+          schema: z.object({ amount: z.number() }),
+          execute: async () => "moved",
+        }),
+      ],
+    });
+    const stopped = await agent.send("go").final;
+    expect(stopped.finishReason).toBe("approval-required");
+    expect(stopped.warnings.map((warning) => warning.code)).toEqual(["tool-output-structured-dropped"]);
+    expect(stopped.warnings[0]!.message).toBe(
+      'Tool "odd" returned structured content that was left out: it holds -0, which JSON cannot carry apart from 0.',
+    );
+    await verifyRunState(JSON.parse(JSON.stringify(stopped.state)), KEY);
+  });
+});
