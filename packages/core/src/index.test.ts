@@ -23,6 +23,7 @@ describe("@junction/core's public API", () => {
       "ToolIndex",
       "agentToolResult",
       "annotationPolicy",
+      "approvalKey",
       "approvalSignalFor",
       "argumentsDigest",
       "canonicalJSON",
