@@ -58,6 +58,25 @@ export interface MCPTaskOptions {
    * serves the task. `maxConcurrentRuns` does not apply (the engine runs them).
    */
   runs?: DurableAgentRuns;
+  /**
+   * Who answers a served agent's approvals. `"caller"`: the client whose call started the run
+   * (an elicitation, the task's input request). `"operator"`: nobody over MCP; the task waits
+   * (`input_required`, its status message saying so) until your own process answers with
+   * `server.answerApproval()` (listed by `server.pendingApprovals()`), and answers a client sends
+   * count for nothing. A plain call (no task) of an agent tool that needs approval then ends with
+   * an `isError` result saying to call it as a task.
+   * @default "caller"
+   */
+  approver?: "caller" | "operator";
+}
+
+/** A call of a served agent's task that waits for the operator (`approver: "operator"`). */
+export interface PendingTaskApproval {
+  taskId: string;
+  /** The agent tool the task runs. */
+  tool: string;
+  /** The call, as the run listed it; answer it with `server.answerApproval()`. */
+  item: PendingToolCall;
 }
 
 /** Who started (or resumes) a run, as far as its upstream requests are concerned. */
@@ -116,6 +135,8 @@ export class AgentTasks {
    * of answering the run again.
    */
   readonly #answering = new Map<string, Promise<void>>();
+  /** Whether approvals are answered by the operator, never by a client. */
+  readonly #operator: boolean;
 
   constructor(
     options: MCPTaskOptions,
@@ -130,6 +151,7 @@ export class AgentTasks {
     this.#maxOpenTasks = options.maxOpenTasks ?? 100;
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
     this.#ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60_000;
+    this.#operator = options.approver === "operator";
     this.#local = options.runs
       ? undefined
       : new InProcessAgentRuns({
@@ -279,6 +301,7 @@ export class AgentTasks {
       }
       const round = record.pending?.map((item) => approvalKey(item)).join("\n");
       if (
+        !this.#operator &&
         record.status === "input_required" &&
         record.pending?.length &&
         round !== answered &&
@@ -309,7 +332,7 @@ export class AgentTasks {
     const view: TaskView = taskView(record, this.#pollIntervalMs);
     if (record.status === "input_required") {
       const inputRequests: Record<string, unknown> = {};
-      for (const item of record.pending ?? []) {
+      for (const item of this.#operator ? [] : (record.pending ?? [])) {
         inputRequests[approvalKey(item)] = {
           method: "elicitation/create",
           params: approvalElicitation(record.tool, item),
@@ -336,6 +359,8 @@ export class AgentTasks {
   update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
     // Answers to the run's upstream requests go back upstream; the run goes on by itself.
     this.#local?.upstream(taskId)?.answer(inputResponses);
+    // With an operator approving, what a client answers to an approval counts for nothing.
+    if (this.#operator) return this.#load(taskId, owner).then(() => undefined);
     // Claimed before the first await: a second answer while this one is taken gets its outcome.
     const taking = this.#answering.get(taskId);
     if (taking) return taking;
@@ -383,6 +408,45 @@ export class AgentTasks {
     return cancelled ?? (await this.current(taskId, owner));
   }
 
+  /** The calls every task's run waits for a person about, for the operator (any owner's tasks). */
+  async pendingApprovals(): Promise<PendingTaskApproval[]> {
+    const waiting: PendingTaskApproval[] = [];
+    for (const stored of await this.#records.list()) {
+      if (isRunRecord(stored) || isTerminal(stored.status)) continue;
+      if (Date.parse(stored.createdAt) + stored.ttlMs < Date.now()) continue;
+      const record = await this.#withRun(stored);
+      if (record.status !== "input_required") continue;
+      for (const item of record.pending ?? [])
+        waiting.push({ taskId: record.taskId, tool: record.tool, item });
+    }
+    return waiting.sort((a, b) => a.taskId.localeCompare(b.taskId));
+  }
+
+  /**
+   * The operator's answer to a listed call: it counts when the task's run still waits for that
+   * call with the same tool and arguments (the first answer to a call counts; later ones change
+   * nothing). Resolves whether the call was waiting.
+   */
+  async answerApproval(answer: {
+    taskId: string;
+    item: PendingToolCall;
+    decision: ResumeDecision;
+  }): Promise<boolean> {
+    const stored = await this.#records.read(answer.taskId);
+    if (!stored || isRunRecord(stored)) return false;
+    const record = await this.#withRun(stored);
+    const waiting = record.pending?.find((call) => call.id === answer.item.id);
+    if (record.status !== "input_required" || !waiting || !record.runId) return false;
+    if (
+      waiting.argumentsDigest !== answer.item.argumentsDigest ||
+      waiting.toolDigest !== answer.item.toolDigest
+    ) {
+      return false;
+    }
+    await this.#runs.answer(record.runId, waiting, answer.decision);
+    return true;
+  }
+
   /** Aborts every run going in this process (their tasks stay as stored). */
   close(): void {
     this.#local?.close();
@@ -396,6 +460,10 @@ export class AgentTasks {
     const record = await this.#migrated(stored);
     if (!record.runId || isTerminal(record.status)) return record;
     const { record: next, ended } = durableTaskRecord(record, await this.#runs.status(record.runId));
+    if (this.#operator && next.status === "input_required" && next.pending?.length) {
+      const names = [...new Set(next.pending.map((call) => `"${call.name}"`))].join(", ");
+      next.statusMessage = `Waiting for the server's operator to approve the call to ${names}`;
+    }
     if (!ended) return next;
     // Kept as ended (should another process have stored it meanwhile, its write stands); an
     // in-process run's own record is then not needed any more.

@@ -71,17 +71,20 @@ function keeper(runs: string[]) {
 }
 
 async function serve(runs: string[], tasks?: MCPTaskOptions) {
-  const server = await serveHTTP(
-    createMCPServer({
-      name: "agents",
-      version: "1.0.0",
-      stateKey: KEY,
-      ...(tasks ? { tasks } : {}),
-      tools: [agentTool(keeper(runs), { name: "ask_keeper", description: "Asks the keeper agent" })],
-    }),
-  );
+  return (await serveWith(runs, tasks)).running;
+}
+
+async function serveWith(runs: string[], tasks?: MCPTaskOptions) {
+  const mcpServer = createMCPServer({
+    name: "agents",
+    version: "1.0.0",
+    stateKey: KEY,
+    ...(tasks ? { tasks } : {}),
+    tools: [agentTool(keeper(runs), { name: "ask_keeper", description: "Asks the keeper agent" })],
+  });
+  const server = await serveHTTP(mcpServer);
   running.push(server);
-  return server;
+  return { running: server, mcpServer };
 }
 
 async function startTask(url: string): Promise<string> {
@@ -151,6 +154,68 @@ async function spawnServer(folder: string): Promise<string> {
     lines.once("line", resolve);
   });
 }
+
+describe('approvals answered by the server\'s operator (tasks.approver: "operator")', () => {
+  it("the caller is never asked and its answers count for nothing; the operator's answer, sent eight times at once, runs the call once", async () => {
+    const runs: string[] = [];
+    const { running: server, mcpServer } = await serveWith(runs, {
+      pollIntervalMs: 20,
+      approver: "operator",
+    });
+    const taskId = await startTask(server.url);
+    const waiting = await waitForTask(server.url, taskId, "input_required");
+    expect(waiting.inputRequests).toBeUndefined();
+    expect(waiting.statusMessage).toBe(
+      'Waiting for the server\'s operator to approve the call to "open_vault"',
+    );
+    // A client answering under the key it could guess approves nothing.
+    await rawRequest(server.url, "tasks/update", { taskId, inputResponses: { "approval:2:c1": ACCEPT } });
+    expect((await rawRequest(server.url, "tasks/get", { taskId })).result).toMatchObject({
+      status: "input_required",
+    });
+    expect(runs).toEqual([]);
+    const listed = await mcpServer.pendingApprovals();
+    expect(listed).toEqual([
+      {
+        taskId,
+        tool: "ask_keeper",
+        item: expect.objectContaining({ id: "c1", name: "open_vault", input: { door: "north" }, step: 2 }),
+      },
+    ]);
+    const item = listed[0]?.item as NonNullable<(typeof listed)[number]>["item"];
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => mcpServer.answerApproval({ taskId, item, decision: "approve" })),
+    );
+    expect(answers).toContain(true);
+    await waitForTask(server.url, taskId, "completed");
+    expect(runs).toEqual(["north"]);
+    // An answer for other arguments than the call waited with counts for nothing.
+    expect(
+      await mcpServer.answerApproval({
+        taskId,
+        item: { ...item, argumentsDigest: "0".repeat(64) },
+        decision: "approve",
+      }),
+    ).toBe(false);
+    expect(await mcpServer.pendingApprovals()).toEqual([]);
+  });
+
+  it("a plain call (no task) that needs approval ends with an isError result saying to call it as a task", async () => {
+    const runs: string[] = [];
+    const server = await serve(runs, { approver: "operator" });
+    const answer = await rawRequest(
+      server.url,
+      "tools/call",
+      { name: "ask_keeper", arguments: { request: "Open it" } },
+      { tasks: false },
+    );
+    expect(answer.result).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: expect.stringContaining("call the tool as a task") }],
+    });
+    expect(runs).toEqual([]);
+  });
+});
 
 describe("two server processes sharing a file task store", () => {
   it("eight answers to one approval, split between the two processes and sent at once, run the call once", async () => {

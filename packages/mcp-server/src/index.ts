@@ -1,4 +1,4 @@
-export { type MCPTaskOptions, TASKS_EXTENSION } from "./agent-tasks.js";
+export { type MCPTaskOptions, type PendingTaskApproval, TASKS_EXTENSION } from "./agent-tasks.js";
 export { type AgentToolInput, type AgentToolOptions, agentTool } from "./agent-tool.js";
 export { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 export type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";

@@ -1,3 +1,4 @@
+import type { PendingToolCall, ResumeDecision } from "@junction/core";
 import { JunctionError, type MCPTool } from "@junction/types";
 import {
   completable,
@@ -10,7 +11,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
-import { AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
+import { AgentTasks, type PendingTaskApproval, TASKS_EXTENSION } from "./agent-tasks.js";
 import { ApprovalRounds } from "./approval-rounds.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
 import { wrapRequestHandlers } from "./request-hook.js";
@@ -153,6 +154,7 @@ export class MCPServer {
           era: context.era,
           codec: this.requestState,
           rounds: this.#rounds,
+          operator: options.tasks?.approver === "operator",
           schema: passthroughSchema(definition.inputSchema),
           relay: this.#relay,
         });
@@ -240,6 +242,45 @@ export class MCPServer {
       maxResults: (search ? search.maxResults : undefined) ?? 5,
       local,
     });
+  }
+
+  /**
+   * The calls served agents' tasks wait for a person about, of every client: what an operator
+   * answers with {@link answerApproval} when `tasks.approver` is `"operator"` (it works with the
+   * default `"caller"` too, beside the clients' own answers).
+   *
+   * @example
+   * ```ts
+   * for (const { taskId, item } of await server.pendingApprovals()) {
+   *   if (await reviewer.allows(item.name, item.input)) await server.answerApproval({ taskId, item, decision: "approve" });
+   * }
+   * ```
+   */
+  pendingApprovals(): Promise<PendingTaskApproval[]> {
+    return this.#tasksOrThrow("pendingApprovals").pendingApprovals();
+  }
+
+  /**
+   * Answers a call {@link pendingApprovals} listed: `"approve"`, `"deny"` or `{ deny: reason }`.
+   * It counts when the task's run still waits for that call with the same tool and arguments,
+   * and only the first answer to a call counts; resolves whether it counted.
+   */
+  answerApproval(answer: {
+    taskId: string;
+    item: PendingToolCall;
+    decision: ResumeDecision;
+  }): Promise<boolean> {
+    return this.#tasksOrThrow("answerApproval").answerApproval(answer);
+  }
+
+  #tasksOrThrow(method: string): AgentTasks {
+    if (!this.#tasks) {
+      throw new JunctionError(
+        "invalid-argument",
+        `server.${method}(): this server serves no agent tasks; set \`tasks\` in createMCPServer() to run agents as tasks.`,
+      );
+    }
+    return this.#tasks;
   }
 
   /**

@@ -35,6 +35,8 @@ export function registerServedAgentTool(
     era: "legacy" | "modern";
     codec: RequestStateCodec;
     rounds: ApprovalRounds;
+    /** Whether the server's operator answers approvals (`tasks.approver`): the caller is never asked. */
+    operator: boolean;
     schema: StandardSchemaWithJSON;
     relay: PassThroughRelay | undefined;
   },
@@ -64,6 +66,15 @@ export function registerServedAgentTool(
         const outcome = step.value;
         if (outcome.kind === "answer") return toCallToolResult(outcome.result);
         const { state, pending } = outcome;
+        if (parts.operator) {
+          return toCallToolResult(
+            approvalNeeded(
+              runner.name,
+              pending.map((call) => call.name),
+              "this server's operator answers its approvals, never the caller, and a plain call cannot wait for them: call the tool as a task",
+            ),
+          );
+        }
         if (clientCapabilitiesOf(server, context)?.elicitation === undefined) {
           return toCallToolResult(lacking(runner.name, pending, era));
         }
