@@ -44,6 +44,9 @@ import type {
 } from "./served-types.js";
 import { InMemoryTaskStore } from "./task-store.js";
 
+/** `input_required` rounds one plain call may take on a 2025-11-25 session (the SDK's shim asks each). */
+const MAX_INPUT_ROUNDS = 100;
+
 /**
  * Junction as an MCP server: the tools, resources and prompts it serves, and the factory the
  * transports (`serveStdio`, `createMCPHTTPHandler`) build one SDK server instance from per
@@ -139,6 +142,8 @@ export class MCPServer {
         ...(options.instructions ? { instructions: options.instructions } : {}),
         ...(options.cacheHints ? { cacheHints: options.cacheHints } : {}),
         requestState: { verify: this.requestState.verify },
+        // A served agent may stop for approvals many times in one plain call (each round a question to a person).
+        inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
         ...(this.#tasks && context.era === "modern"
           ? { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } }
           : {}),
