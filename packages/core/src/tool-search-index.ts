@@ -59,8 +59,9 @@ export interface ToolIndexSettings {
   /** With `split`, a part whose best tool's relevance is under this is left out of the merge. */
   splitMinRelevance: number;
   /**
-   * How much a request's word that no tool has counts against a hit's relevance, against a word
-   * some tool has (1): a city or a file name in a request is not a reason to load nothing.
+   * How much a request's word that no tool has counts in a hit's largest possible score, against
+   * the rarest word a tool has (a word only one tool has): a city or a file name in a request says
+   * the tools may not fit, but is not a reason to load nothing. The same at any number of tools.
    */
   unknownWeight: number;
   /** `coverage`: share of the request's words the tool has; `score`: its score over the request's largest possible. */
@@ -83,7 +84,9 @@ export const TOOL_INDEX_SETTINGS: ToolIndexSettings = {
   split: false,
   splitKeepsWhole: false,
   splitMinRelevance: 0,
-  unknownWeight: 1,
+  // BM25's IDF of a word no tool has, over that of a word one tool has, on the 250 and 527 tools
+  // the thresholds were tuned on (1.21, 1.19): they keep their meaning there, and on fewer tools.
+  unknownWeight: 1.2,
   relevance: "score",
   relevanceTerms: 2,
   actionWeight: 0.5,
@@ -126,7 +129,11 @@ class BM25 {
 
   /** How rare `term` is: BM25's IDF, the largest for a term no document has. */
   idf(term: string): number {
-    const documents = this.#postings.get(term)?.length ?? 0;
+    return this.idfOf(this.#postings.get(term)?.length ?? 0);
+  }
+
+  /** BM25's IDF of a term `documents` documents have. */
+  idfOf(documents: number): number {
     return Math.log(1 + (this.size - documents + 0.5) / (documents + 0.5));
   }
 
@@ -162,10 +169,13 @@ export class ToolIndex {
   readonly #sourceOf: Int32Array;
   /** Each tool's terms with those of its source, for a hit's relevance. */
   readonly #vocabulary: Set<string>[];
+  /** Each tool's name in lower case, for a request that names one. */
+  readonly #names: string[];
 
   constructor(tools: readonly (ToolDefinition | SearchableTool)[], settings = TOOL_INDEX_SETTINGS) {
     this.#settings = settings;
     this.#tools = tools.map((tool) => ("definition" in tool ? tool : { definition: tool }));
+    this.#names = this.#tools.map(({ definition }) => definition.name.toLowerCase());
     const weights = settings.fields;
     const sources = new Map<string, number>();
     const sourceDocuments: Map<string, number>[] = [];
@@ -227,10 +237,76 @@ export class ToolIndex {
 
   /**
    * The best `limit` tools for `query`, best first; tools that share no word with it are left
-   * out. A request asking for several things ("… and then …") is searched part by part and the
+   * out. A tool the request names exactly (see {@link ToolIndex.namedTools}) comes first, with a
+   * relevance of 1. A request asking for several things ("… and then …") is searched part by part and the
    * rankings fused, so each part's best tools come near the top.
    */
   search(query: string, limit: number): ToolSearchHit[] {
+    const named = this.#namedTools(query);
+    if (named.length === 0) return this.#searchWords(query, limit);
+    // A tool the request names exactly comes first, whatever its words score: the model (or the
+    // person) knows what it wants.
+    const ranked = this.#searchWords(query, limit + named.length);
+    const scoreOf = new Map(ranked.map((hit) => [hit.definition, hit.score]));
+    // Whole names before prefixed ones (`create_issue` before `github_create_issue`), each by score.
+    const first = named
+      .map((tool, order) => ({ definition: this.#tools[tool]!.definition, whole: order < named.whole }))
+      .sort(
+        (a, b) =>
+          Number(b.whole) - Number(a.whole) ||
+          (scoreOf.get(b.definition) ?? 0) - (scoreOf.get(a.definition) ?? 0),
+      )
+      .map(({ definition }) => ({ definition, score: scoreOf.get(definition) ?? 0, relevance: 1 }));
+    const firstSet = new Set(first.map((hit) => hit.definition));
+    return [...first, ...ranked.filter((hit) => !firstSet.has(hit.definition))].slice(0, limit);
+  }
+
+  /**
+   * The tools a request names exactly, whole names first: a word of it written as a name of
+   * several parts (`create_issue`, `createIssue`; case aside, quotes and backticks around it left
+   * out) that is a tool's whole name, or the end of a tool's name after a prefix and a separator
+   * (`github_create_issue`).
+   */
+  namedTools(query: string): ToolDefinition[] {
+    return this.#namedTools(query).map((tool) => this.#tools[tool]!.definition);
+  }
+
+  #namedTools(query: string): number[] & { whole: number } {
+    // Only a word written as a name (in parts: `create_issue`, `createIssue`) names a tool: a
+    // tool called "search" or "fetch" is not named by a request that says "search" or "fetch",
+    // nor one ending in "_github" by "GitHub".
+    const words = new Set(
+      query
+        .split(/[^\p{L}\p{N}_.\-/:]+/u)
+        .map((word) => word.replace(/^[.\-/:]+|[.\-/:]+$/g, ""))
+        .filter((word) => SEPARATOR.test(word) || /^\p{Ll}+\p{Lu}/u.test(word))
+        .map((word) => word.toLowerCase()),
+    );
+    if (words.size === 0) return Object.assign([], { whole: 0 });
+    const whole: number[] = [];
+    const prefixed: number[] = [];
+    this.#names.forEach((name, tool) => {
+      if (words.has(name)) {
+        whole.push(tool);
+        return;
+      }
+      for (const word of words) {
+        const separator = name[name.length - word.length - 1];
+        if (
+          name.length > word.length &&
+          name.endsWith(word) &&
+          separator !== undefined &&
+          SEPARATOR.test(separator)
+        ) {
+          prefixed.push(tool);
+          return;
+        }
+      }
+    });
+    return Object.assign([...whole, ...prefixed], { whole: whole.length });
+  }
+
+  #searchWords(query: string, limit: number): ToolSearchHit[] {
     const split = this.#settings.split;
     const parts = split === false ? [] : requestParts(query);
     const whole = this.#rank(query);
@@ -311,11 +387,16 @@ export class ToolIndex {
     ranked.sort((a, b) => b.score - a.score || a.tool - b.tool);
     if (this.#settings.relevance === "score") {
       const contributions: number[] = [];
+      // A word no tool has counts as `unknownWeight` times the rarest word a tool can have (one
+      // tool's), not as BM25's IDF of a word no document has: that IDF grows against the rarest
+      // known word's as the tools get fewer (×1.2 on 250 tools, ×2.1 on 3), and on a handful of
+      // tools it would make the one obvious tool look like a poor fit.
+      const rarest = this.#toolIndex.idfOf(1);
       for (const term of new Set(own)) {
         const known = this.#toolIndex.idf(term) < this.#unknownIdf;
         contributions.push(
           (K1 + 1) *
-            (known ? this.#toolIndex.idf(term) : this.#unknownIdf * this.#settings.unknownWeight) *
+            (known ? this.#toolIndex.idf(term) : rarest * this.#settings.unknownWeight) *
             (ACTION_TERMS.has(term) ? this.#settings.actionWeight : 1),
         );
       }
@@ -340,7 +421,7 @@ export class ToolIndex {
       const known =
         this.#toolIndex.idf(term) < this.#unknownIdf || this.#sourceIndex.idf(term) < this.#unknownSourceIdf;
       const idf =
-        (known ? this.#toolIndex.idf(term) : this.#unknownIdf * this.#settings.unknownWeight) *
+        (known ? this.#toolIndex.idf(term) : this.#toolIndex.idfOf(1) * this.#settings.unknownWeight) *
         (ACTION_TERMS.has(term) ? this.#settings.actionWeight : 1);
       total += idf;
       if (vocabulary.has(term)) {
@@ -382,6 +463,9 @@ export function requestParts(query: string): string[] {
   }
   return parts.length > 0 ? parts : [query];
 }
+
+/** What separates the parts of a tool's name, and its prefix from the rest. */
+const SEPARATOR = /[_.\-/:]/;
 
 function addTerms(frequencies: Map<string, number>, text: unknown, weight: number): void {
   if (typeof text !== "string" || weight <= 0) return;
