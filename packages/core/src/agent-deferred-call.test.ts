@@ -142,10 +142,10 @@ describe("a direct call to a deferred tool by its real name", () => {
       provider,
       model: "m",
       tools: localTools(runs),
-      approval: { deny: ["create_issue"], otherwise: "allow" },
+      approval: { deny: ["create_issue"], otherwise: "approve" },
     });
     const handle = agent.send("x");
-    const outcomes: string[] = [];
+    const outcomes: (string | undefined)[] = [];
     for await (const event of handle) if (event.type === "tool-result") outcomes.push(event.outcome);
     await handle.final;
     expect(outcomes).toEqual(["denied"]);
