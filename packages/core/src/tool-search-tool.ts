@@ -148,7 +148,8 @@ export function searchToolsTool(parts: {
     context: CoreToolContext | undefined;
   }): ToolResult {
     const { said, found } = result;
-    const bestRelevance = result.bestRelevance ?? found[0]?.relevance ?? 0;
+    const bestRelevance =
+      result.bestRelevance ?? found.reduce((best, hit) => Math.max(best, hit.relevance), 0);
     const fitsBySimilarity =
       parts.minSimilarity !== undefined &&
       result.bestSimilarity !== undefined &&
@@ -184,7 +185,7 @@ export function searchToolsTool(parts: {
  * called without a screenful of junk; else the closest `lowFitTools` ({@link LOW_FIT_TOOLS}, 1),
  * so that no floor hides the one tool a small catalog has. Nothing is offered only when no tool
  * shares a word with the request (a best relevance of 0: a tool only a dense ranking found is not
- * enough), or `lowFitTools` is 0. Pure. `bestRelevance` defaults to the first hit's (pass the
+ * enough), or `lowFitTools` is 0. Pure. `bestRelevance` defaults to the hits' best (pass the
  * lexical ranking's best when the hits are fused with a dense ranking).
  */
 export function toolSearchFit(
@@ -198,7 +199,8 @@ export function toolSearchFit(
     lowFitTools?: number;
   } = {},
 ): { nothingFits: boolean; offered: ToolSearchHit[] } {
-  const bestRelevance = options.bestRelevance ?? found[0]?.relevance ?? 0;
+  const bestRelevance =
+    options.bestRelevance ?? found.reduce((best, hit) => Math.max(best, hit.relevance), 0);
   const nothingFits = bestRelevance < (options.minRelevance ?? MIN_RELEVANCE) && !options.fitsBySimilarity;
   const budget = !nothingFits
     ? found.length
