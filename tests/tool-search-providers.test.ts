@@ -467,7 +467,9 @@ describe.each(scenarios)("Junction's tool search through $vendor's SDK and wire 
       provider: wire.provider,
       model: wire.model,
       tools: deferredTools(runs),
-      toolSearch: { native: false },
+      // A low fit loads its closest tool by default (issue 37); this scenario is the app that keeps
+      // the floor (nothing loaded under a medium fit), so the wire carries a nothing-loaded answer.
+      toolSearch: { native: false, lowFitTools: 0 },
     });
     const events: AgentEvent[] = [];
     try {
@@ -494,14 +496,14 @@ describe.each(scenarios)("Junction's tool search through $vendor's SDK and wire 
     // The first answer: nothing fits; the closest tool by name with its score; nothing loaded.
     const results = events.filter((event) => event.type === "tool-result");
     const nothingFitsText =
-      'Nothing fits "message my colleague Dana about our lunch plans today" well (closest: send_email (0.13)); ' +
+      'Nothing fits "message my colleague Dana about our lunch plans today" well (closest: send_email [low fit, 0.19]); ' +
       "no tool was loaded. Try other words, or answer without a tool.";
     expect(results.find((event) => event.id === "call_s1")!.result).toEqual({
       content: [{ type: "text", text: nothingFitsText }],
       isError: false,
       structuredContent: {
         query: vagueQuery,
-        results: [{ name: "send_email", score: 0.13, confidence: "low" }],
+        results: [{ name: "send_email", score: 0.19, confidence: "low" }],
         loaded: [],
         nothingFits: true,
       },
@@ -514,13 +516,13 @@ describe.each(scenarios)("Junction's tool search through $vendor's SDK and wire 
     // The second search loads send_email (high fit); the next request offers it in the vendor's format.
     const loadedText =
       "Loaded 1 tool(s), best first; call them from your next step:\n" +
-      "- send_email: Sends an email message to a recipient. [high fit, 0.98]";
+      "- send_email: Sends an email message to a recipient. [high fit, 0.99]";
     expect(results.find((event) => event.id === "call_s2")!.result).toEqual({
       content: [{ type: "text", text: loadedText }],
       isError: false,
       structuredContent: {
         query: betterQuery,
-        results: [{ name: "send_email", score: 0.98, confidence: "high" }],
+        results: [{ name: "send_email", score: 0.99, confidence: "high" }],
         loaded: ["send_email"],
         nothingFits: false,
       },

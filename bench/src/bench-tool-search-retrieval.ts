@@ -412,7 +412,7 @@ export function retrievalSection(figures: RetrievalFigures): string {
   const nothingFitsRows = figures.nothingFits.map((row) => {
     const isJunction = row.engine.startsWith("Junction");
     const rate = `${row.saidNothingFits}/${row.tasks} (${((row.saidNothingFits / row.tasks) * 100).toFixed(0)}%)`;
-    return `| ${row.engine} | ${isJunction && !junctionHasConfidence ? `n/a: no answer carries a confidence signal (${rate} said nothing fits or listed nothing)` : rate} | ${row.loadedAnyway} |`;
+    return `| ${row.engine} | ${isJunction && !junctionHasConfidence ? `n/a: no answer carries a confidence signal (${rate} said nothing fits or listed nothing)` : rate} | ${row.loadedAnyway} | ${row.saidNothingFits - row.loadedAnyway} |`;
   });
   const latencyRows = figures.latency.flatMap((pool) =>
     pool.rows.map(
@@ -425,16 +425,16 @@ export function retrievalSection(figures: RetrievalFigures): string {
     ...figures.latency.map((pool) => [`${pool.tools} tools (latency)`, pool.deferred] as const),
   ].flatMap(([pool, warnings]) => warnings.map((warning) => `- ${pool}: ${warning}`));
   return [
-    `Each task's request is the query as is: Junction's \`search_tools\` through a real Agent (default settings; the scripted model from \`@junction/core/testing\` calls \`search_tools\` with the request), plain BM25 (\`bm25.ts\`: name and description, k1 1.2, b 0.75, no thesaurus), and the AI SDK's default \`toolSearch()\` (ai 7, every tool \`deferLoading\`, driven by the SDK's own mock model), all on the same tools. Recall@k: the share of a task's gold tools in the first k returned (a task's gold tool may be one of several alike tools on different servers: any counts); for Junction, returned means loaded (the model can call it from its next step): when its answer says nothing fits well it may still load its closest 3, and those count, while the names it only mentions do not. nDCG@5 (binary) over the tasks needing several tools (their count in brackets). LiveMCPBench (icip-cas/LiveMCPBench at \`${figures.liveMCPBenchCommit.slice(0, 7)}\`, vendored in \`bench/livemcpbench/\`): 70 servers served as real MCP servers (\`McpServer\` from \`@modelcontextprotocol/server\`, their tools' real names, descriptions and input schemas, each reached by Junction's MCP client over the in-memory transport); its 95 tasks split by a fixed rule into a tuning half and a held-out half.`,
+    `Each task's request is the query as is: Junction's \`search_tools\` through a real Agent (default settings; the scripted model from \`@junction/core/testing\` calls \`search_tools\` with the request), plain BM25 (\`bm25.ts\`: name and description, k1 1.2, b 0.75, no thesaurus), and the AI SDK's default \`toolSearch()\` (ai 7, every tool \`deferLoading\`, driven by the SDK's own mock model), all on the same tools. Recall@k: the share of a task's gold tools in the first k returned (a task's gold tool may be one of several alike tools on different servers: any counts); for Junction, returned means loaded (the model can call it from its next step): when its answer says nothing fits well it may still load its closest 3 (or 1 on a low fit), and those count, while the names it only mentions do not. nDCG@5 (binary) over the tasks needing several tools (their count in brackets). LiveMCPBench (icip-cas/LiveMCPBench at \`${figures.liveMCPBenchCommit.slice(0, 7)}\`, vendored in \`bench/livemcpbench/\`): 70 servers served as real MCP servers (\`McpServer\` from \`@modelcontextprotocol/server\`, their tools' real names, descriptions and input schemas, each reached by Junction's MCP client over the in-memory transport); its 95 tasks split by a fixed rule into a tuning half and a held-out half.`,
     "",
     "| task set | tools | search | tasks | recall@1 | recall@5 | nDCG@5 (multi-tool tasks) | said nothing fits |",
     "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ...rows,
     "",
-    `"Nothing fits" on ${figures.nothingFits[0]?.tasks ?? 0} requests no tool of the 18 servers can do (\`TOOL_SEARCH_NO_TOOL_TASKS\`): how often the search said so (Junction: the words "nothing fits" in its answer, or no tool listed; the baselines: nothing returned, their only way to say it), and how many of those answers still loaded tools (Junction loads its closest 3 when the best is a medium fit, from \`MIN_CLOSEST_RELEVANCE\`).`,
+    `"Nothing fits" on ${figures.nothingFits[0]?.tasks ?? 0} requests no tool of the 18 servers can do (\`TOOL_SEARCH_NO_TOOL_TASKS\`): how often the search said so (Junction: the words "nothing fits" in its answer, or no tool listed; the baselines: nothing returned, their only way to say it), and how many of those answers still loaded tools (Junction loads its closest 3 when the best is a medium fit, from \`MIN_CLOSEST_RELEVANCE\`, and its closest one when it is a low fit, \`LOW_FIT_TOOLS\`: nothing only when no tool shares a word with the request) or loaded nothing.`,
     "",
-    "| search | said nothing fits | of which loaded its closest tools anyway |",
-    "| --- | ---: | ---: |",
+    "| search | said nothing fits | of which loaded its closest tools anyway | of which loaded nothing |",
+    "| --- | ---: | ---: | ---: |",
     ...nothingFitsRows,
     "",
     "Index build and query time (ms; the query time is the median of the queries after the first; LiveMCPBench tuning-half questions; 1,054 tools = LiveMCPBench twice, the copy's servers renamed):",

@@ -6,6 +6,7 @@
 
 import { TOOL_INDEX_SETTINGS, ToolIndex } from "../../packages/core/src/tool-search-index.ts";
 import { searchTerms } from "../../packages/core/src/tool-search-terms.ts";
+import { LOW_FIT_TOOLS } from "../../packages/core/src/tool-search-tool.ts";
 import { TOOL_SEARCH_NO_FIT_TUNING_TASKS } from "./tool-search-no-fit-tuning-tasks.ts";
 import { captured, live, liveTuning, oldSets, type Task } from "./tuning-pools.ts";
 
@@ -150,7 +151,7 @@ if (process.argv.includes("-v")) {
     console.log(show(row));
 }
 
-// Two thresholds: under `low` nothing is loaded; from `low` to `high` the answer says nothing fits
+// Two thresholds: under `low` the closest tool is loaded (LOW_FIT_TOOLS); from `low` to `high` the answer says nothing fits
 // well and loads the closest `closest` tools (they count as found: the model can call them next);
 // from `high` on, the best tools are loaded as before.
 if (process.argv.includes("--tiers")) {
@@ -165,10 +166,13 @@ if (process.argv.includes("--tiers")) {
     return task.gold.filter((gold) => gold.some((name) => names.includes(name))).length / task.gold.length;
   };
   for (const closest of [3, 5])
-    for (const low of [0, 0.15, 0.2, 0.22, 0.24, 0.26])
-      for (const high of [0.3, 0.35, 0.4, 0.45]) {
+    for (const low of [0, 0.15, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32])
+      for (const high of [0.3, 0.35, 0.38, 0.4, 0.42, 0.45, 0.5]) {
         const said = negatives.filter((row) => row.features.rel2! < high).length;
-        const junk = negatives.filter((row) => row.features.rel2! >= low && row.features.rel2! < high).length;
+        const junk = negatives.filter(
+          (row) => row.features.rel2! > 0 && row.features.rel2! >= low && row.features.rel2! < high,
+        ).length;
+        const loadedNothing = negatives.filter((row) => row.features.rel2! === 0).length;
         let oldLoss = 0;
         let liveLoss = 0;
         let told = 0;
@@ -176,12 +180,13 @@ if (process.argv.includes("--tiers")) {
           const rel = row.features.rel2!;
           if (rel >= high) continue;
           told++;
-          const lost = rel < low ? row.recall : row.recall - recallAt(row, closest);
+          // Under `low` the closest LOW_FIT_TOOLS (1) are loaded; from `low` to `high` the closest `closest`.
+          const lost = row.recall - recallAt(row, rel < low ? LOW_FIT_TOOLS : closest);
           if (row.set === "live") liveLoss += lost;
           else oldLoss += lost;
         }
         console.log(
-          `closest ${closest} low ${low.toFixed(2)} high ${high.toFixed(2)}: no-fit said ${said}/24 (junk loaded on ${junk}), loss old ${(oldLoss / oldCount).toFixed(3)} live ${(liveLoss / liveCount).toFixed(3)}, positives told nothing fits ${told}/${positives.length}`,
+          `closest ${closest} low ${low.toFixed(2)} high ${high.toFixed(2)}: no-fit said ${said}/24 (${closest} junk tools loaded on ${junk}, 1 on ${said - junk - loadedNothing}, none on ${loadedNothing}), loss old ${(oldLoss / oldCount).toFixed(3)} live ${(liveLoss / liveCount).toFixed(3)}, positives told nothing fits ${told}/${positives.length}`,
         );
       }
 }

@@ -10,9 +10,9 @@ import {
   type ToolIndexSettings,
 } from "../../packages/core/src/tool-search-index.ts";
 import {
-  CLOSEST_TOOLS,
   MIN_CLOSEST_RELEVANCE,
   MIN_RELEVANCE,
+  toolSearchFit,
 } from "../../packages/core/src/tool-search-tool.ts";
 import { type RankedAnswer, summarize } from "./retrieval-metrics.ts";
 import { TOOL_SEARCH_NO_FIT_TUNING_TASKS } from "./tool-search-no-fit-tuning-tasks.ts";
@@ -22,7 +22,7 @@ const verbose = process.argv.includes("-v");
 const thresholdArgument = process.argv.find((argument) => argument.startsWith("--min="));
 const variants = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
 
-/** Under `minRelevance` the search says nothing fits well and gives the model only its closest few, or none under `minClosest`. */
+/** Under `minRelevance` the search says nothing fits well and gives the model only its closest few (`toolSearchFit`: 3, or 1 under `minClosest`). */
 function run(index: ToolIndex, tasks: readonly Task[], minRelevance: number, minClosest: number) {
   const plain: RankedAnswer[] = [];
   const gated: RankedAnswer[] = [];
@@ -34,8 +34,8 @@ function run(index: ToolIndex, tasks: readonly Task[], minRelevance: number, min
     const fits = (hits[0]?.relevance ?? 0) >= minRelevance;
     if (!fits) nothing++;
     plain.push({ gold: task.gold, ranked });
-    const closest = (hits[0]?.relevance ?? 0) >= minClosest ? ranked.slice(0, CLOSEST_TOOLS) : [];
-    gated.push({ gold: task.gold, ranked: fits ? ranked : closest });
+    const { offered } = toolSearchFit(hits, { minRelevance, minClosestRelevance: minClosest });
+    gated.push({ gold: task.gold, ranked: offered.map((hit) => hit.definition.name) });
     const missing = task.gold.filter((names) => !names.some((name) => ranked.includes(name)));
     if (missing.length > 0 || !fits)
       misses.push(

@@ -116,7 +116,7 @@ export type AgentEvent =
        * A `search_tools` call (call `id`): the model's query, the tools found with how well each
        * fits, those loaded (sent from the next step on), and whether nothing fitted well
        * (`nothingFits`: below `toolSearch.minRelevance`; then at most the closest 3 are loaded, or
-       * none under `toolSearch.minClosestRelevance`). Comes before the call's `tool-result`.
+       * the closest one under `toolSearch.minClosestRelevance`). Comes before the call's `tool-result`.
        */
       type: "tool-search";
       id: string;

@@ -251,3 +251,129 @@ describe("budgetedMessages: text results counted without building their text", (
     expect(hasCutResults(messages.slice(0, 2), budget)).toBe(false);
   });
 });
+
+describe("a result's structuredContent counts against the budget as text does (anthropics/claude-agent-sdk-typescript#389)", () => {
+  // 400 KB of JSON rows: far over a 20,000-token window's 2,000-token budget (6,000 characters).
+  const rows = Array.from({ length: 4_000 }, (_, id) => ({ id, name: `row ${id}`, note: "n".repeat(70) }));
+  const json = JSON.stringify({ rows });
+
+  async function run(output: ToolResult) {
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [{ toolCalls: [{ id: "q1", name: "dump" }] }, { text: "done" }],
+    });
+    const events: AgentEvent[] = [];
+    const agent = new Agent({
+      provider,
+      model: "small",
+      tools: [dumpTool(async () => output)],
+      onEvent: (event) => events.push(event),
+    });
+    const result = await agent.send("rows").final;
+    const raw = events.find((event) => event.type === "tool-result");
+    return { provider, agent, result, raw: raw?.type === "tool-result" ? raw.result : undefined };
+  }
+
+  it("with no text part, the 400 KB structuredContent is the text: held to the budget with the usual note, read_tool_result offered", async () => {
+    expect(json.length).toBe(437_790);
+    const output: ToolResult = { content: [], structuredContent: { rows }, isError: false };
+    const { provider, agent, result, raw } = await run(output);
+    const shown = toolResultOf(provider.requests[1]!, "q1") as ToolResult;
+    expect(shown).toEqual({
+      content: [
+        {
+          type: "text",
+          text:
+            `${json.slice(0, 4_500)}\n\n[Junction cut this tool result to fit the model's context window: it has 437790 characters of text; ` +
+            `characters 0–4500 are above and 436290–437790 below. Read the rest with the read_tool_result tool: {"toolCallId": "q1", "offset": 4500}.]\n\n` +
+            json.slice(437_790 - 1_500),
+        },
+      ],
+      isError: false,
+    });
+    expect(provider.requests[1]!.tools!.map((tool) => tool.name)).toEqual(["dump", "read_tool_result"]);
+    expect(result.warnings.map((warning) => warning.code)).toEqual(["tool-result-cut"]);
+    // Nothing lost for code and UI.
+    expect(raw).toEqual(output);
+    expect(agent.messages[2]).toEqual({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "q1", toolName: "dump", output }],
+    });
+  });
+
+  it("beside a text part, the 400 KB structuredContent is left out of the model's view (the text stands for it), with a warning; the raw result keeps it", async () => {
+    const output: ToolResult = {
+      content: [{ type: "text", text: "4000 rows, ids 0 to 3999." }],
+      structuredContent: { rows },
+      isError: false,
+    };
+    const { provider, agent, result, raw } = await run(output);
+    expect(toolResultOf(provider.requests[1]!, "q1")).toEqual({
+      content: [{ type: "text", text: "4000 rows, ids 0 to 3999." }],
+      isError: false,
+    });
+    expect(JSON.stringify(provider.requests[1]!.messages).length).toBeLessThan(1_000);
+    // The text is whole: nothing to page through.
+    expect(provider.requests[1]!.tools!.map((tool) => tool.name)).toEqual(["dump"]);
+    expect(result.warnings.map((warning) => warning.message)).toEqual([
+      'Tool "dump" (call q1) returned a structuredContent of 437790 characters of JSON beside its text, more than the 2000-token budget for one tool result ' +
+        'on model "small" (10% of its 20000-token window) leaves room for: the model was sent the text (25 characters), which stands for it, and not the structuredContent. ' +
+        "The full result stays in the conversation and the tool-result event.",
+    ]);
+    expect(raw).toEqual(output);
+    expect(agent.messages[2]).toEqual({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "q1", toolName: "dump", output }],
+    });
+  });
+
+  it("a structuredContent that fits beside its text goes as it is, the same message object", () => {
+    const messages: Message[] = [
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "s1",
+            toolName: "dump",
+            output: {
+              content: [{ type: "text", text: "2 rows" }],
+              structuredContent: { rows: rows.slice(0, 2) },
+              isError: false,
+            },
+          },
+        ],
+      },
+    ];
+    const view = budgetedMessages({ messages, budget: toolResultBudget(20_000), readable: false });
+    expect(view.messages[0]).toBe(messages[0]);
+    expect(view.cut).toEqual([]);
+  });
+
+  it("text and structuredContent count together: each within the budget, both over it, the structured part is left out", () => {
+    const budget = toolResultBudget(20_000);
+    const text = "t".repeat(4_000);
+    const output: ToolResult = {
+      content: [{ type: "text", text }],
+      structuredContent: { data: "d".repeat(3_000) },
+      isError: false,
+    };
+    const messages: Message[] = [
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "s2", toolName: "dump", output }] },
+    ];
+    const view = budgetedMessages({ messages, budget, readable: true });
+    expect(view.messages[0]).toEqual({
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "s2",
+          toolName: "dump",
+          output: { content: [{ type: "text", text }], isError: false },
+        },
+      ],
+    });
+    expect(view.cut.map((cut) => cut.droppedStructuredChars)).toEqual([3_011]);
+    expect(hasCutResults(messages, budget)).toBe(false);
+  });
+});

@@ -6,6 +6,7 @@ import {
   type NormalizedDecision,
   normalizeDecision,
 } from "./approval.js";
+import { SEARCH_TOOLS } from "./core-tools.js";
 import { type CallLedger, type ExfiltrationGuard, isOpenWorld } from "./exfiltration-guard.js";
 import { inputValidatorFor } from "./input-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
@@ -26,6 +27,12 @@ export interface AgentToolRunnerOptions {
   ledger: CallLedger;
   /** Reports `warning` once per `key` for as long as the Agent lives. */
   warnOnce: (key: object, warning: Warning, warn: (warning: Warning) => void) => void;
+  /**
+   * Told of a call to a tool the step did not offer (a deferred tool the model knew by name, from
+   * an earlier turn, a resumed run or a system prompt): the Agent loads it, so its definition is
+   * sent from the next step. The call itself goes through the same checks as any other.
+   */
+  onDeferredCall?: (name: string) => void;
 }
 
 /** A call that found its tool and has valid arguments. */
@@ -64,21 +71,13 @@ function check(
   call: ToolCallRequestPart,
   context: ToolExecutorContext<RegisteredTool>,
 ): CheckedCall {
-  const tools = context.plan.tools;
-  const registered = tools.get(call.name);
-  if (!registered) {
-    const available = [...tools.keys()];
-    return {
-      ok: false,
-      refusal: {
-        kind: "refuse",
-        outcome: "not-found",
-        message:
-          `There is no tool named "${call.name}". ` +
-          (available.length > 0 ? `Available tools: ${available.join(", ")}.` : "No tools are available."),
-      },
-    };
-  }
+  const { plan } = context;
+  const registered = plan.tools.get(call.name);
+  if (!registered) return { ok: false, refusal: notFound(call.name, plan) };
+  // A deferred tool called by its real name runs like any other; from the next step on the model
+  // also has its definition.
+  const offered = plan.offered.some((definition) => definition.name === call.name);
+  if (!offered) options.onDeferredCall?.(call.name);
   const { tool, source } = registered;
   const validator = inputValidatorFor(tool);
   if (validator.warning) options.warnOnce(tool, validator.warning, context.warn);
@@ -90,7 +89,9 @@ function check(
         kind: "refuse",
         outcome: "invalid-input",
         ...(source ? { source } : {}),
-        message: `Invalid arguments for tool "${call.name}":\n${checked.message}\nCall it again with arguments that match its input schema.`,
+        message:
+          `Invalid arguments for tool "${call.name}":\n${checked.message}\nCall it again with arguments that match its input schema` +
+          (offered ? "." : " (its definition is sent from your next step)."),
       },
     };
   }
@@ -193,6 +194,38 @@ async function execute(
     }
     return { kind: "output", value, durationMs: performance.now() - start, ...sourceField };
   });
+}
+
+// Past this many, a not-found answer lists the first ones and how many more.
+const MAX_LISTED_TOOLS = 50;
+
+/**
+ * The refusal of a call to a name the run has no tool of: the names offered this step (at most 50
+ * of them), and, while tools are deferred, that `search_tools` finds the others by what they do.
+ */
+function notFound(
+  name: string,
+  plan: ToolExecutorContext<RegisteredTool>["plan"],
+): Extract<GateEntry, { kind: "refuse" }> {
+  const refusal = (message: string) => ({ kind: "refuse" as const, outcome: "not-found" as const, message });
+  if (!plan.coreTools.has(SEARCH_TOOLS)) {
+    const available = [...plan.tools.keys()];
+    return refusal(
+      `There is no tool named "${name}". ` +
+        (available.length > 0 ? `Available tools: ${listOf(available)}.` : "No tools are available."),
+    );
+  }
+  const offered = plan.offered.map((definition) => definition.name);
+  return refusal(
+    `There is no tool named "${name}", loaded or deferred. Search for the tool you need with ${SEARCH_TOOLS} ` +
+      `(by what you want to do), then call it by the name the search gives. Tools offered now: ${listOf(offered)}.`,
+  );
+}
+
+/** Names, the first {@link MAX_LISTED_TOOLS} of them, then how many more. */
+function listOf(names: readonly string[]): string {
+  const more = names.length - MAX_LISTED_TOOLS;
+  return `${names.slice(0, MAX_LISTED_TOOLS).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 
 function quoteList(names: string[]): string {

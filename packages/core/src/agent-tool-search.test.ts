@@ -73,8 +73,9 @@ describe("deferred tools and tool search (client side)", () => {
     expect(names(provider.requests[0]!)).toEqual(["now", "search_tools"]);
     expect(provider.requests[0]!.tools![1]!.description).toBe(
       "Searches 30 more tools that are available but not loaded yet, by what you want to do (words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
-        "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads at most the few closest tools, or none: " +
-        "read them before calling one, search again in other words, or answer without a tool.",
+        "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads only the closest one or few: " +
+        "read them before calling one, search again in other words, or answer without a tool. " +
+        "A tool you already know by its exact name can be called without a search.",
     );
     const searchResult = provider.requests[1]!.messages.at(-1)!;
     expect(searchResult).toMatchObject({
@@ -314,7 +315,7 @@ describe("deferred tools and tool search (client side)", () => {
     ]);
   });
 
-  it("a low-confidence search loads nothing and says so; the model searches again in other words, loads and calls the tool; both searches are events", async () => {
+  it("set to load nothing whenever nothing fits well (minClosestRelevance at minRelevance, lowFitTools 0), a weak search loads nothing and says so; the model searches again in other words, loads and calls the tool; both searches are events", async () => {
     const runs: string[] = [];
     const provider = scriptedModel({
       capabilities: { contextWindowTokens: 20_000 },
@@ -333,7 +334,12 @@ describe("deferred tools and tool search (client side)", () => {
         { text: "Sent." },
       ],
     });
-    const agent = new Agent({ provider, model: "m", tools: manyTools(runs) });
+    const agent = new Agent({
+      provider,
+      model: "m",
+      tools: manyTools(runs),
+      toolSearch: { minClosestRelevance: MIN_RELEVANCE, lowFitTools: 0 },
+    });
     const handle = agent.send("Tell Dana about lunch");
     const events = [];
     for await (const event of handle) if (event.type === "tool-search") events.push(event);
@@ -345,7 +351,7 @@ describe("deferred tools and tool search (client side)", () => {
       output: { content: { text: string }[] };
     };
     expect(first.output.content[0]!.text).toMatch(
-      /^Nothing fits "message my colleague Dana about our lunch plans today" well \(closest: .+ \(0\.\d\d\)\); no tool was loaded\. Try other words, or answer without a tool\.$/,
+      /^Nothing fits "message my colleague Dana about our lunch plans today" well \(closest: .+ \[(low|medium) fit, 0\.\d\d\]\); no tool was loaded\. Try other words, or answer without a tool\.$/,
     );
     // Nothing loaded by the first search; the second one's tool is offered from the next step on.
     expect(names(provider.requests[1]!)).toEqual(["search_tools"]);
@@ -388,17 +394,17 @@ describe("deferred tools and tool search (client side)", () => {
     expect(runs).toEqual(["delete_file"]);
     const loaded = ["get_forecast", "list_files", "delete_file"];
     // A line per tool loaded: its description's first 200 characters (manyTools pads them).
-    const line = (name: string, description: string, score: string) =>
-      `- ${name}: ${`${description} ${"Details of its behaviour. ".repeat(12)}`.trim().slice(0, 200)}… [medium fit, ${score}]`;
+    const line = (name: string, description: string, fit: string) =>
+      `- ${name}: ${`${description} ${"Details of its behaviour. ".repeat(12)}`.trim().slice(0, 200)}… [${fit}]`;
     expect(events).toEqual([
       {
         type: "tool-search",
         id: "s1",
         query,
         results: [
-          { name: "get_forecast", score: 0.29, confidence: "medium" },
-          { name: "list_files", score: 0.24, confidence: "medium" },
-          { name: "delete_file", score: 0.24, confidence: "medium" },
+          { name: "get_forecast", score: 0.33, confidence: "medium" },
+          { name: "list_files", score: 0.27, confidence: "medium" },
+          { name: "delete_file", score: 0.27, confidence: "medium" },
         ],
         loaded,
         nothingFits: true,
@@ -412,9 +418,13 @@ describe("deferred tools and tool search (client side)", () => {
             text:
               `Nothing fits "${query}" well. The closest 3, loaded in case one does (read what each does before calling it); or try other words, or answer without a tool:\n` +
               [
-                line("get_forecast", "Gets the weather forecast for a city for the next days.", "0.29"),
-                line("list_files", "Lists the files in a directory.", "0.24"),
-                line("delete_file", "Deletes a file at a path.", "0.24"),
+                line(
+                  "get_forecast",
+                  "Gets the weather forecast for a city for the next days.",
+                  "medium fit, 0.33",
+                ),
+                line("list_files", "Lists the files in a directory.", "medium fit, 0.27"),
+                line("delete_file", "Deletes a file at a path.", "medium fit, 0.27"),
               ].join("\n"),
           },
         ],

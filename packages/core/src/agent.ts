@@ -366,6 +366,7 @@ export class Agent<Output = unknown> {
           this.#warned.add(key);
           warn(warning);
         },
+        onDeferredCall: (name) => this.#deferred.called(name),
       }),
       maxTools: this.#registry.maxTools,
     };

@@ -13,6 +13,7 @@ describe("@junction/core's public API", () => {
       "DENSE_RRF_K",
       "InMemoryDurability",
       "InMemoryEmbeddingCache",
+      "LOW_FIT_TOOLS",
       "MIN_CLOSEST_RELEVANCE",
       "MIN_RELEVANCE",
       "READ_TOOL_RESULT",

@@ -71,6 +71,7 @@ export {
   DENSE_RRF_K,
   type EmbeddingCache,
   InMemoryEmbeddingCache,
+  LOW_FIT_TOOLS,
   MIN_CLOSEST_RELEVANCE,
   MIN_RELEVANCE,
   type ToolSearchOptions,

@@ -46,6 +46,11 @@ export interface CutToolResult {
   tailChars: number;
   /** Media parts left out because they did not fit. */
   droppedMedia: number;
+  /**
+   * Characters of JSON of a `structuredContent` left out of the model's view: one beside a text
+   * part (which stands for it), whose JSON with the text would go over the budget. 0: none.
+   */
+  droppedStructuredChars: number;
 }
 
 /**
@@ -162,8 +167,11 @@ function cutToolResult(
 ): { part: ToolResultMessagePart; cut: CutToolResult } | undefined {
   const { budget } = options;
   const raw = part.output;
-  if (textWithinBudget(raw, budget.chars)) return undefined;
+  const structuredChars = structuredBesideTextChars(raw);
+  if (structuredChars === 0 && textWithinBudget(raw, budget.chars)) return undefined;
   const text = modelFacingText(raw);
+  // A structuredContent beside text counts as text does: the view carries it only while both fit.
+  const droppedStructuredChars = text.length + structuredChars > budget.chars ? structuredChars : 0;
   const media = typeof raw === "string" ? [] : raw.content.filter(isMedia);
   const mediaTokens = media.map(estimatePartTokens);
   // Text gets at least half the budget when it needs it; media takes the rest, whole parts in order.
@@ -177,16 +185,28 @@ function cutToolResult(
   const keptTokens = mediaTokens.reduce((sum, tokens, index) => sum + (keep[index] ? tokens : 0), 0);
   const textChars = (budget.tokens - keptTokens) * TOKEN_ESTIMATE.charsPerJSONToken;
   const droppedMedia = keep.filter((kept) => !kept).length;
-  if (text.length <= textChars && droppedMedia === 0) return undefined;
+  if (text.length <= textChars && droppedMedia === 0 && droppedStructuredChars === 0) return undefined;
   const textCut = text.length > textChars;
   const headChars = textCut ? Math.floor(textChars * 0.75) : text.length;
   const tailChars = textCut ? textChars - headChars : 0;
-  const cut: CutToolResult = { part, totalChars: text.length, headChars, tailChars, droppedMedia };
+  const cut: CutToolResult = {
+    part,
+    totalChars: text.length,
+    headChars,
+    tailChars,
+    droppedMedia,
+    droppedStructuredChars,
+  };
   const note = textCut ? cutNote(cut, options.readable) : undefined;
   const shownText = note
     ? `${text.slice(0, headChars)}\n\n${note}\n\n${text.slice(text.length - tailChars)}`
     : undefined;
   if (typeof raw === "string") return { part: { ...part, output: shownText ?? raw }, cut };
+  if (!textCut && droppedMedia === 0) {
+    // Only the structured part is over: the content goes as it is.
+    const { structuredContent: _left, ...shown } = raw;
+    return { part: { ...part, output: shown }, cut };
+  }
   const content: ToolResultPart[] = [];
   if (shownText !== undefined) content.push({ type: "text", text: shownText });
   let mediaIndex = 0;
@@ -225,6 +245,37 @@ function textWithinBudget(output: string | ToolResult, chars: number): boolean {
   }
   if (output.structuredContent !== undefined && !hasTextPart) return false;
   return length <= chars;
+}
+
+// The JSON length of each structuredContent seen beside text, measured once: the view is derived
+// again every step, and a result's raw output is never changed.
+const structuredLengths = new WeakMap<object, number>();
+
+/**
+ * The characters of JSON of `output`'s `structuredContent` when a text part stands beside it (the
+ * model gets the text; a text-less result's structuredContent is its text, in
+ * {@link modelFacingText}); 0 otherwise.
+ */
+function structuredBesideTextChars(output: string | ToolResult): number {
+  if (typeof output === "string" || output.structuredContent === undefined) return 0;
+  if (!output.content.some((part) => part.type === "text")) return 0;
+  const structured = output.structuredContent;
+  if (typeof structured !== "object" || structured === null) return jsonLength(structured);
+  let length = structuredLengths.get(structured);
+  if (length === undefined) {
+    length = jsonLength(structured);
+    structuredLengths.set(structured, length);
+  }
+  return length;
+}
+
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    // Stored results are plain JSON already (limitStructuredContent); this only guards the view.
+    return 0;
+  }
 }
 
 /**
@@ -325,6 +376,16 @@ function cutWarning(
   target: { budget: ToolResultBudget; model: string; readable: boolean },
 ): Warning {
   const { part } = cut;
+  if (cut.headChars === cut.totalChars && cut.droppedMedia === 0) {
+    return {
+      code: "tool-result-cut",
+      message:
+        `Tool "${part.toolName}" (call ${part.toolCallId}) returned a structuredContent of ${cut.droppedStructuredChars} characters of JSON beside its text, ` +
+        `more than the ${target.budget.tokens}-token budget for one tool result on model "${target.model}" (${TOOL_RESULT_WINDOW_SHARE * 100}% of its ` +
+        `${target.budget.contextWindow}-token window) leaves room for: the model was sent the text (${cut.totalChars} characters), which stands for it, ` +
+        "and not the structuredContent. The full result stays in the conversation and the tool-result event.",
+    };
+  }
   const dropped = cut.droppedMedia > 0 ? `; ${cut.droppedMedia} media part(s) were left out` : "";
   return {
     code: "tool-result-cut",
@@ -343,8 +404,13 @@ export function hasCutResults(history: Message[], budget: ToolResultBudget): boo
 
 function isCutMessage(message: Message, budget: ToolResultBudget): boolean {
   const options = { budget, readable: false };
+  // A structuredContent left out beside its text is not a reason to page: the text is whole.
   return (
-    message.role === "tool" && message.content.some((part) => cutToolResult(part, options) !== undefined)
+    message.role === "tool" &&
+    message.content.some((part) => {
+      const cut = cutToolResult(part, options)?.cut;
+      return cut !== undefined && (cut.headChars < cut.totalChars || cut.droppedMedia > 0);
+    })
   );
 }
 

@@ -165,7 +165,7 @@ describe("tool search: dense ranking fused with the lexical one", () => {
     );
   });
 
-  it("nothing fits stays lexical unless minSimilarity is set: then a close enough vector fits", async () => {
+  it("nothing fits stays lexical unless minSimilarity is set: then a close enough vector fits; a tool only the vectors found is not loaded on a low fit", async () => {
     const make = (minSimilarity?: number) =>
       searchToolsTool({
         index: new ToolIndex(searchable),

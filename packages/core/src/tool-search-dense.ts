@@ -217,8 +217,16 @@ export async function fusedSearch(parts: {
     entry.score += (parts.denseWeight ?? 1) / (DENSE_RRF_K + rank + 1);
     fused.set(tool, entry);
   });
+  // A tool the request names exactly stays first, as in the lexical ranking.
+  const named = new Set(index.namedTools(parts.query).map((definition) => orderOf.get(definition)!));
   const hits = [...fused.values()]
-    .sort((a, b) => b.score - a.score || a.lexicalRank - b.lexicalRank || a.tool - b.tool)
+    .sort(
+      (a, b) =>
+        Number(named.has(b.tool)) - Number(named.has(a.tool)) ||
+        b.score - a.score ||
+        a.lexicalRank - b.lexicalRank ||
+        a.tool - b.tool,
+    )
     .slice(0, parts.limit)
     .map(({ tool, score, relevance }) => ({
       definition: tools[tool]!.definition,

@@ -84,3 +84,29 @@ describe("ToolIndex ranking", () => {
     expect(found.map((hit) => hit.definition.name).sort()).toEqual(["get_stock_price", "write_file"]);
   });
 });
+
+describe("ToolIndex feedback pass (measured, off by default)", () => {
+  it("widens the request with its best tools' words and ranks again, the relevance staying the first pass's", () => {
+    const tools = [
+      definition("get_forecast", "Gets the weather forecast: rain, wind and temperature for a city."),
+      definition("get_temperature_map", "Draws a temperature and wind map of a region."),
+      definition("send_email", "Sends an email message to a recipient."),
+      ...Array.from({ length: 10 }, (_, index) =>
+        definition(`misc_${index}`, `Miscellaneous helper ${index}.`),
+      ),
+    ];
+    const plain = new ToolIndex(tools);
+    const widened = new ToolIndex(tools, {
+      ...TOOL_INDEX_SETTINGS,
+      feedback: { documents: 1, terms: 5, weight: 0.3 },
+    });
+    expect(TOOL_INDEX_SETTINGS.feedback).toBe(false);
+    // "forecast" alone finds one tool; the feedback pass brings the one sharing its other words.
+    expect(plain.search("forecast", 5).map((hit) => hit.definition.name)).toEqual(["get_forecast"]);
+    const hits = widened.search("forecast", 5);
+    expect(hits.map((hit) => hit.definition.name)).toEqual(["get_forecast", "get_temperature_map"]);
+    expect(hits[0]!.relevance).toBe(plain.search("forecast", 1)[0]!.relevance);
+    // Found only through the widened words: no word of the request, no relevance.
+    expect(hits[1]!.relevance).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * How a tool search reads text, the same for the index and for a query: accents folded (NFKD,
- * marks dropped: "café" meets "cafe"), words split on case changes and on anything that is not a
+ * marks dropped: "café" meets "cafe"), words split on case changes (a brand-like word such as
+ * "GitHub" kept whole as well) and on anything that is not a
  * letter or a digit of any script, lower case, stop words left out, plurals and `-ing` / `-ed`
  * endings of Latin words folded, so "files" and "listing" meet "file" and "list". Han, kana and
  * Hangul runs, written without spaces, become overlapping two-character terms ("天气预报" →
@@ -9,12 +10,16 @@
  */
 export function searchTerms(text: string): string[] {
   const terms: string[] = [];
-  const words = text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
+  const folded = text.normalize("NFKD").replace(/\p{M}+/gu, "");
+  const words = folded
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u);
+  // A word written with a case change inside ("GitHub", "YouTube") is also kept whole, so that
+  // "github" in a request meets it; its parts still meet "git" or "hub".
+  for (const word of folded.split(/[^\p{L}\p{N}]+/u)) {
+    if (/^\p{Lu}\p{Ll}+\p{Lu}\p{Ll}+$/u.test(word)) words.push(word.toLowerCase());
+  }
   for (const word of words) {
     if (word.length === 0) continue;
     if (!CJK.test(word)) {

@@ -22,14 +22,19 @@ describe("toolSearchFit", () => {
     expect(toolSearchFit(found)).toEqual({ nothingFits: true, offered: found.slice(0, 3) });
   });
 
-  it("offers nothing when the best is a low fit, or nothing was found", () => {
-    expect(toolSearchFit([hit("a", 0.19)])).toEqual({ nothingFits: true, offered: [] });
+  it("offers the closest one when the best is a low fit: a budget, not a floor; nothing when nothing shares a word", () => {
+    const low = [hit("a", 0.19), hit("b", 0.1)];
+    expect(toolSearchFit(low)).toEqual({ nothingFits: true, offered: [low[0]] });
+    expect(toolSearchFit(low, { lowFitTools: 0 })).toEqual({ nothingFits: true, offered: [] });
+    expect(toolSearchFit(low, { lowFitTools: 2 })).toEqual({ nothingFits: true, offered: low });
     expect(toolSearchFit([])).toEqual({ nothingFits: true, offered: [] });
+    // Found by a dense ranking only: no word in common, nothing loaded.
+    expect(toolSearchFit([hit("a", 0)])).toEqual({ nothingFits: true, offered: [] });
   });
 
   it("follows the thresholds, the fused best relevance and a fit by similarity it is given", () => {
     expect(toolSearchFit(found, { minRelevance: 0.3 }).nothingFits).toBe(false);
-    expect(toolSearchFit(found, { minClosestRelevance: 0.31 }).offered).toEqual([]);
+    expect(toolSearchFit(found, { minClosestRelevance: 0.31 }).offered).toEqual([found[0]]);
     expect(toolSearchFit(found, { bestRelevance: 0.5 }).nothingFits).toBe(false);
     expect(toolSearchFit(found, { fitsBySimilarity: true })).toEqual({ nothingFits: false, offered: found });
   });

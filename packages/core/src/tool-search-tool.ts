@@ -8,11 +8,12 @@ import type { ToolIndex, ToolSearchHit } from "./tool-search-index.js";
 /**
  * The default `toolSearch.minRelevance`: below this relevance of its best tool, a search says
  * nothing fits well (`nothingFits`) and loads at most its {@link CLOSEST_TOOLS} closest tools, or
- * none under {@link MIN_CLOSEST_RELEVANCE}. It is where a fit is called `high`. Chosen on the
- * tuning tasks (see the README's tool-search section): with {@link MIN_CLOSEST_RELEVANCE}, the most
- * "nothing fits" answers on requests no tool can do while the right tool's recall@5 on the others
- * drops by at most about 0.02 (relevance as `ToolIndexSettings.relevanceTerms` defines it: over the
- * request's two most telling words).
+ * its {@link LOW_FIT_TOOLS} closest under {@link MIN_CLOSEST_RELEVANCE}. It is where a fit is
+ * called `high`. Chosen on the tuning tasks (see the README's tool-search section), and checked
+ * again when a word no tool has came to count the same at any number of tools: with
+ * {@link MIN_CLOSEST_RELEVANCE}, the most "nothing fits" answers on requests no tool can do while
+ * the right tool's recall@5 on the others drops by at most about 0.02 (relevance as
+ * `ToolIndexSettings.relevanceTerms` defines it: over the request's two most telling words).
  */
 export const MIN_RELEVANCE = 0.38;
 
@@ -20,18 +21,31 @@ export const MIN_RELEVANCE = 0.38;
  * The default `toolSearch.minClosestRelevance`: a search that found nothing fitting well (under
  * `minRelevance`) still loads its {@link CLOSEST_TOOLS} closest tools when the best reaches this
  * (a `medium` fit), so the model can read them and call one from its next step; under it (a `low`
- * fit), nothing is loaded.
+ * fit), only the closest {@link LOW_FIT_TOOLS}. Checked again on the tuning tasks once a low fit
+ * loads its closest tool: from 0.2 to 0.28 the right tool's recall@5 lost is the same, and 0.28
+ * would load three tools that do not fit on 5 of the 24 requests no tool can do instead of 10;
+ * it stays 0.2, where the MCP gateway's search and its users' expectations are.
  */
 export const MIN_CLOSEST_RELEVANCE = 0.2;
 
-/** How many of its closest tools a search that found nothing fitting well loads, at most. */
+/** How many of its closest tools a search that found nothing fitting well loads, at most (a `medium` fit). */
 export const CLOSEST_TOOLS = 3;
+
+/**
+ * How many of its closest tools a search whose best tool is a `low` fit (under
+ * {@link MIN_CLOSEST_RELEVANCE}) still loads: the closest one. However weak a match, a search
+ * loads what shares the request's words, within this budget, and the model reads "nothing fits
+ * well" beside it: a floor that loaded nothing would hide the one tool a small catalog has for
+ * the request, and the model can tell a wrong tool from its description. A request that shares
+ * no word with any tool loads nothing.
+ */
+export const LOW_FIT_TOOLS = 1;
 
 /**
  * What a `search_tools` result carries as `structuredContent`, for code and benchmark harnesses
  * (the model reads the text): the tools found, best first, with their scores, which were loaded
  * (the model can call them from its next step), and whether nothing fitted well (then `loaded`
- * holds at most the closest {@link CLOSEST_TOOLS}, or nothing).
+ * holds at most the closest {@link CLOSEST_TOOLS}, or the closest {@link LOW_FIT_TOOLS}).
  */
 export interface ToolSearchOutput {
   query: string;
@@ -53,7 +67,7 @@ export function confidenceOf(score: number): ToolSearchResult["confidence"] {
  * When even the best tool's relevance is under `minRelevance` (and, with `dense` and
  * `minSimilarity`, its best cosine similarity under `minSimilarity`), the answer says nothing
  * fits well and loads only the closest {@link CLOSEST_TOOLS} when the best reaches
- * `minClosestRelevance`, else nothing. With `dense`, the lexical and the dense ranking are fused; when the embedder
+ * `minClosestRelevance`, else the closest `lowFitTools` ({@link LOW_FIT_TOOLS}). With `dense`, the lexical and the dense ranking are fused; when the embedder
  * fails, that search ranks by words alone and `onEmbedderFailed` is told. Each call emits a
  * `tool-search` event.
  */
@@ -63,6 +77,7 @@ export function searchToolsTool(parts: {
   maxResults?: number;
   minRelevance?: number;
   minClosestRelevance?: number;
+  lowFitTools?: number;
   dense?: DenseToolIndex;
   minSimilarity?: number;
   onEmbedderFailed?: (error: unknown) => void;
@@ -77,8 +92,9 @@ export function searchToolsTool(parts: {
       description:
         `Searches ${index.size} more tools that are available but not loaded yet, by what you want to do ` +
         "(words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
-        "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads at most the few closest tools, or none: " +
-        "read them before calling one, search again in other words, or answer without a tool.",
+        "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads only the closest one or few: " +
+        "read them before calling one, search again in other words, or answer without a tool. " +
+        "A tool you already know by its exact name can be called without a search.",
       inputSchema: {
         type: "object",
         properties: {
@@ -132,7 +148,8 @@ export function searchToolsTool(parts: {
     context: CoreToolContext | undefined;
   }): ToolResult {
     const { said, found } = result;
-    const bestRelevance = result.bestRelevance ?? found[0]?.relevance ?? 0;
+    const bestRelevance =
+      result.bestRelevance ?? found.reduce((best, hit) => Math.max(best, hit.relevance), 0);
     const fitsBySimilarity =
       parts.minSimilarity !== undefined &&
       result.bestSimilarity !== undefined &&
@@ -142,6 +159,7 @@ export function searchToolsTool(parts: {
       fitsBySimilarity,
       minRelevance,
       minClosestRelevance,
+      ...(parts.lowFitTools !== undefined ? { lowFitTools: parts.lowFitTools } : {}),
     });
     for (const { definition } of loading) parts.loaded.add(definition.name);
     const output: ToolSearchOutput = {
@@ -160,11 +178,15 @@ export function searchToolsTool(parts: {
 }
 
 /**
- * Which of a search's hits to offer, and whether nothing fits well: everything found when the best
- * relevance reaches `minRelevance` (or `fitsBySimilarity`); else the {@link CLOSEST_TOOLS} closest
- * when the best reaches `minClosestRelevance`, so a right tool worded otherwise than the request
- * can still be called without a screenful of junk; else nothing. Pure. `bestRelevance` defaults to
- * the first hit's (pass the lexical ranking's best when the hits are fused with a dense ranking).
+ * Which of a search's hits to offer, and whether nothing fits well. What is offered follows a
+ * budget set by the best hit's fit: everything found when the best relevance reaches
+ * `minRelevance` (or `fitsBySimilarity`); else the {@link CLOSEST_TOOLS} closest when the best
+ * reaches `minClosestRelevance`, so a right tool worded otherwise than the request can still be
+ * called without a screenful of junk; else the closest `lowFitTools` ({@link LOW_FIT_TOOLS}, 1),
+ * so that no floor hides the one tool a small catalog has. Nothing is offered only when no tool
+ * shares a word with the request (a best relevance of 0: a tool only a dense ranking found is not
+ * enough), or `lowFitTools` is 0. Pure. `bestRelevance` defaults to the hits' best (pass the
+ * lexical ranking's best when the hits are fused with a dense ranking).
  */
 export function toolSearchFit(
   found: readonly ToolSearchHit[],
@@ -173,16 +195,21 @@ export function toolSearchFit(
     fitsBySimilarity?: boolean;
     minRelevance?: number;
     minClosestRelevance?: number;
+    /** @default LOW_FIT_TOOLS (1) */
+    lowFitTools?: number;
   } = {},
 ): { nothingFits: boolean; offered: ToolSearchHit[] } {
-  const bestRelevance = options.bestRelevance ?? found[0]?.relevance ?? 0;
+  const bestRelevance =
+    options.bestRelevance ?? found.reduce((best, hit) => Math.max(best, hit.relevance), 0);
   const nothingFits = bestRelevance < (options.minRelevance ?? MIN_RELEVANCE) && !options.fitsBySimilarity;
-  const offered = !nothingFits
-    ? [...found]
+  const budget = !nothingFits
+    ? found.length
     : bestRelevance >= (options.minClosestRelevance ?? MIN_CLOSEST_RELEVANCE)
-      ? found.slice(0, CLOSEST_TOOLS)
-      : [];
-  return { nothingFits, offered };
+      ? CLOSEST_TOOLS
+      : bestRelevance > 0
+        ? Math.max(0, options.lowFitTools ?? LOW_FIT_TOOLS)
+        : 0;
+  return { nothingFits, offered: found.slice(0, budget) };
 }
 
 /** A hit as a search reports it: its name, its relevance to two decimals, and that in a word. */
@@ -205,6 +232,12 @@ function answer(query: string, found: ToolSearchHit[], output: ToolSearchOutput)
     const result = output.results[index]!;
     return `- ${name}: ${firstLine(found[index]!.definition.description)} [${result.confidence} fit, ${result.score.toFixed(2)}]`;
   });
+  if (output.nothingFits && lines.length === 1) {
+    return (
+      `Nothing fits ${quoted} well. The closest tool, loaded in case it does (read what it does before calling it); ` +
+      `or try other words, or answer without a tool:\n${lines.join("\n")}`
+    );
+  }
   if (output.nothingFits && lines.length > 0) {
     return (
       `Nothing fits ${quoted} well. The closest ${lines.length}, loaded in case one does (read what each does before calling it); ` +
@@ -214,7 +247,7 @@ function answer(query: string, found: ToolSearchHit[], output: ToolSearchOutput)
   if (output.nothingFits) {
     const closest = output.results
       .slice(0, 3)
-      .map((result) => `${result.name} (${result.score.toFixed(2)})`)
+      .map((result) => `${result.name} [${result.confidence} fit, ${result.score.toFixed(2)}]`)
       .join(", ");
     return `Nothing fits ${quoted} well (closest: ${closest}); no tool was loaded. Try other words, or answer without a tool.`;
   }

@@ -20,7 +20,7 @@ export {
   toolEmbeddingText,
 } from "./tool-search-dense.js";
 export type { ToolSourceInfo } from "./tool-search-index.js";
-export { CLOSEST_TOOLS, MIN_CLOSEST_RELEVANCE, MIN_RELEVANCE } from "./tool-search-tool.js";
+export { CLOSEST_TOOLS, LOW_FIT_TOOLS, MIN_CLOSEST_RELEVANCE, MIN_RELEVANCE } from "./tool-search-tool.js";
 
 /**
  * When an Agent sends its tools' definitions only once the model finds them (`search_tools`).
@@ -61,20 +61,27 @@ export interface ToolSearchOptions {
    * How well the best tool must fit a request for `search_tools` to load what it found: its score
    * (0 to 1: its BM25 score over the largest a tool could get from the request's two most telling
    * words, so a long request with names, numbers and several asks is not judged weak for its
-   * length). Below it, the search tells the model that nothing fits well (`nothingFits`) and loads
-   * at most its `CLOSEST_TOOLS` (3) closest tools, or none under `minClosestRelevance`, so the
-   * model can check them, search again in other words or answer without a tool. `0` always loads
-   * what matches.
+   * length; a word no tool has counting as 1.2 times the rarest word a tool has, at any number of
+   * tools). Below it, the search tells the model that nothing fits well (`nothingFits`) and loads
+   * at most its `CLOSEST_TOOLS` (3) closest tools, or its `lowFitTools` (1) closest under
+   * `minClosestRelevance`, so the model can check them, search again in other words or answer
+   * without a tool. `0` always loads what matches.
    * @default MIN_RELEVANCE (0.38, chosen on the tuning tasks: see core's README, "Tool search")
    */
   minRelevance?: number;
   /**
    * Under `minRelevance`, the least relevance of the best tool at which the search still loads
-   * its closest tools (at most 3) beside "nothing fits well"; under it, nothing is loaded. Set it
-   * to `minRelevance` or above to load nothing whenever nothing fits well.
+   * its closest tools (at most 3) beside "nothing fits well"; under it, only `lowFitTools`.
    * @default MIN_CLOSEST_RELEVANCE (0.2)
    */
   minClosestRelevance?: number;
+  /**
+   * How many of its closest tools a search whose best tool is under `minClosestRelevance` (a
+   * `low` fit) still loads, beside "nothing fits well". `0` loads nothing then (with
+   * `minClosestRelevance` at `minRelevance` or above: nothing whenever nothing fits well).
+   * @default LOW_FIT_TOOLS (1)
+   */
+  lowFitTools?: number;
   /**
    * Adds a dense ranking: tools and request turned into vectors by this function (any embeddings
    * API: `embedder()` of `@junction/provider-openai`, `-gemini`, `-bedrock` or
@@ -331,6 +338,7 @@ export class DeferredTools {
         ...(this.options.minClosestRelevance !== undefined
           ? { minClosestRelevance: this.options.minClosestRelevance }
           : {}),
+        ...(this.options.lowFitTools !== undefined ? { lowFitTools: this.options.lowFitTools } : {}),
         ...(this.#dense
           ? {
               dense: this.#dense,
@@ -358,6 +366,15 @@ export class DeferredTools {
     if (this.#embedderWarned || !this.#warn) return;
     this.#embedderWarned = true;
     this.#warn?.(embedderFailedWarning(error));
+  }
+
+  /**
+   * A call the model made by name to a tool the step did not offer: when the tool is deferred it
+   * is loaded, as a search would have, so its definition is sent from the next step (and kept in
+   * a stopped run's state). The call itself runs through the usual checks.
+   */
+  called(name: string): void {
+    if (this.#deferred.some(({ definition }) => definition.name === name)) this.loaded.add(name);
   }
 
   /** Takes the found tools of a stopped run's state. */
