@@ -57,6 +57,13 @@ export type AgentEvent =
        * conversation read private data). Show it beside the arguments.
        */
       reason?: string;
+      /**
+       * The call as a pending approval, the same item everywhere one is listed (`RunState.pending`,
+       * the durable engines' `pendingApprovals`, a served agent's input requests): step, call id,
+       * tool, validated arguments and the digests an answer is bound to. Its key is
+       * `approvalKey(item)`.
+       */
+      item: PendingToolCall;
       /** Runs the call. The first answer counts. */
       approve(): void;
       /** Refuses the call; the model gets an error result carrying `reason`. */

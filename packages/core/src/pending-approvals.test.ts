@@ -48,3 +48,40 @@ describe("argumentsDigest", () => {
     );
   });
 });
+
+describe("one approval item everywhere", () => {
+  it("the approval event carries the same item the stopped run lists in `pending`, keyed by approvalKey", async () => {
+    const { Agent, approvalKey, tool } = await import("./index.js");
+    const { scriptedModel } = await import("./testing/index.js");
+    const { z } = await import("zod");
+    const save = tool({
+      name: "save_note",
+      description: "Saves a note",
+      schema: z.object({ text: z.string() }),
+      execute: async () => "saved",
+    });
+    const agent = new Agent({
+      provider: scriptedModel([
+        { toolCalls: [{ id: "c1", name: "save_note", input: { text: "buy milk" } }] },
+      ]),
+      model: "scripted",
+      tools: [save],
+      approval: () => "ask",
+    });
+    const handle = agent.send("Save it", { approvalTimeoutMs: 0 });
+    const asked: PendingToolCall[] = [];
+    for await (const event of handle) if (event.type === "tool-approval-request") asked.push(event.item);
+    const result = await handle.final;
+    expect(result.finishReason).toBe("approval-required");
+    expect(asked).toEqual(result.pending);
+    expect(asked[0]).toMatchObject({
+      id: "c1",
+      name: "save_note",
+      input: { text: "buy milk" },
+      step: 1,
+      argumentsDigest: await argumentsDigest({ text: "buy milk" }),
+      toolDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(approvalKey(asked[0] as PendingToolCall)).toBe("approval:1:c1");
+  });
+});

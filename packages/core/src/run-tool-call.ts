@@ -143,7 +143,7 @@ export async function answerCall(
   const pending = listed !== undefined ? listed : await pendingCallOf(calls, decided);
   const name = approvalSignal(calls.stepNumber, call.id);
   const received = await raceAbort(
-    waitForApproval({ run: calls.run, name, call, decision }),
+    waitForApproval({ run: calls.run, name, call, decision, item: pending }),
     calls.controller.signal,
   );
   const answer =
@@ -252,8 +252,9 @@ function waitForApproval(parts: {
   name: string;
   call: ToolCallPart;
   decision: Extract<GateEntry, { kind: "ask" }>;
+  item: PendingToolCall;
 }): Promise<JSONValue | undefined> {
-  const { run, name, call, decision } = parts;
+  const { run, name, call, decision, item } = parts;
   const received = run.durability.receivedSignal?.(name);
   if (received !== undefined) return Promise.resolve(received);
   const deliver = (answer: ApprovalAnswer) => {
@@ -272,6 +273,7 @@ function waitForApproval(parts: {
     input: decision.input,
     signal: name,
     ...(decision.reason ? { reason: decision.reason } : {}),
+    item,
     approve: () => deliver({ approved: true }),
     deny: (reason?: string) => deliver({ approved: false, ...(reason ? { reason } : {}) }),
   });
