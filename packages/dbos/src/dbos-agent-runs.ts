@@ -3,7 +3,7 @@ import { type AgentResult, agentToolResult, type PendingToolCall, type ResumeDec
 import { errorMessage, JunctionError, type ToolResult } from "@junction/types";
 import type { AgentRunRequest } from "./dbos-agent-workflow.js";
 import type { DBOSWorkflow } from "./dbos-workflow.js";
-import { answerApproval, pendingApprovals } from "./pending-approvals.js";
+import { type ApprovalOutcome, answerApproval, pendingApprovals } from "./pending-approvals.js";
 
 /** Options of {@link dbosAgentRuns}. */
 export interface DBOSAgentRunsOptions {
@@ -17,7 +17,7 @@ export interface DBOSAgentRunsOptions {
    * `DBOSClient.create({ systemDatabaseUrl })`: reads the runs' status, pending approvals and
    * results, sends the answers, and cancels, whichever process runs the run.
    */
-  readonly client: Pick<DBOSClient, "getWorkflow" | "getEvent" | "send" | "cancelWorkflow">;
+  readonly client: Pick<DBOSClient, "getWorkflow" | "getEvent" | "send" | "cancelWorkflow" | "readStreamOffset">;
 }
 
 /**
@@ -40,8 +40,12 @@ export interface DBOSAgentRuns {
   start(run: { tool: string; runId: string; request: string }): Promise<void>;
   /** The run's DBOS status, its pending approvals while it waits, its answer once it ended. */
   status(runId: string): Promise<DBOSAgentRunStatus>;
-  /** Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests). */
-  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void>;
+  /**
+   * Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests,
+   * one DBOS idempotency key per call), and resolves once the run took an answer: `"taken"`, or
+   * `"duplicate"` with the decision an earlier answer made (never a second run of the call).
+   */
+  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<ApprovalOutcome>;
   /** Cancels the workflow (`DBOSClient.cancelWorkflow`). */
   cancel(runId: string): Promise<void>;
 }
@@ -122,8 +126,8 @@ export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
       }
     },
 
-    async answer(runId, item, decision) {
-      await answerApproval({
+    answer(runId, item, decision) {
+      return answerApproval({
         sender: client,
         runId,
         item,
