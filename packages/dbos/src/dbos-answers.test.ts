@@ -18,7 +18,7 @@ let systemDatabaseUrl: string;
 let client: DBOSClient;
 const opened: string[] = [];
 /** Runs whose Agent is not made until the test opens their gate: running, nothing asked. */
-const gates = new Map<string, PromiseWithResolvers<void>>();
+const gates = new Map<string, Promise<void>>();
 
 const vault: Tool<{ door: string }> = {
   name: "open_vault",
@@ -32,7 +32,7 @@ const vault: Tool<{ door: string }> = {
 
 // Opens the door the request names once a person approved; a door named "gated-…" waits for its gate first.
 const keeper = dbosAgentWorkflow("answers-keeper", async ({ input }) => {
-  await gates.get(input)?.promise;
+  await gates.get(input);
   return new Agent({
     provider: scriptedModel([
       { toolCalls: [{ id: "c1", name: "open_vault", input: { door: input } }] },
@@ -168,8 +168,8 @@ describe("waiting for a run's question on DBOS", () => {
       status: "unknown",
     });
 
-    const gate = Promise.withResolvers<void>();
-    gates.set("gated-door", gate);
+    let openGate = () => {};
+    gates.set("gated-door", new Promise<void>((resolve) => (openGate = resolve)));
     await keeper.start({ input: "gated-door" }, { runId: "gated-door" });
     expect(await approvalStatus({ client, runId: "gated-door" })).toEqual({ status: "running" });
     // Nothing asked within the time given: still running.
@@ -182,7 +182,7 @@ describe("waiting for a run's question on DBOS", () => {
 
     // The wait began before the run asked, and ends when it does.
     const waiting = waitForApprovals({ client, runId: "gated-door", timeoutMs: 30_000 });
-    gate.resolve();
+    openGate();
     const now = await waiting;
     expect(now).toEqual({
       status: "waiting",

@@ -97,8 +97,10 @@ export function dbosDurability(options: DBOSDurabilityOptions = {}): Durability 
       if (!isSignalEnvelope(message)) return undefined;
       const item = listed.get(name);
       if (item === undefined) return message.value as T;
-      taken.set(name, message.value);
-      return boundAnswer(item, message.value) as T;
+      const bound = boundAnswer(item, message.value);
+      // As the run reads it: an approval without the call's digests is taken as the denial it makes.
+      taken.set(name, bound);
+      return bound as T;
     },
     publishPending: async (pending) => {
       await DBOS.setEvent(PENDING_APPROVALS_EVENT, pending);

@@ -1,7 +1,7 @@
 import { type AgentResult, agentToolResult, type PendingToolCall, type ResumeDecision } from "@junction/core";
 import { JunctionError, type ToolResult } from "@junction/types";
 import { HttpCallError, type Ingress } from "@restatedev/restate-sdk-clients";
-import { answerApproval, pendingApprovals } from "./pending-approvals.js";
+import { type ApprovalOutcome, answerApproval, pendingApprovals } from "./pending-approvals.js";
 import type { AgentRunRequest } from "./restate-agent-workflow.js";
 
 /** Options of {@link restateAgentRuns}. */
@@ -40,8 +40,13 @@ export interface RestateAgentRuns {
   start(run: { tool: string; runId: string; request: string }): Promise<void>;
   /** The run's pending approvals while it waits, its answer once it ended, its failure or cancellation. */
   status(runId: string): Promise<RestateAgentRunStatus>;
-  /** Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests). */
-  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void>;
+  /**
+   * Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests),
+   * and resolves once the call's promise holds an answer: `"taken"`, or `"duplicate"` with the
+   * decision an earlier answer made (never a second run of the call). `undefined` when no
+   * workflow has the run.
+   */
+  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<ApprovalOutcome | undefined>;
   /** Cancels the run (the workflow's `cancel` handler): at once, or as it begins if no worker took it yet. */
   cancel(runId: string): Promise<void>;
 }
@@ -166,8 +171,8 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
 
     async answer(runId, item, decision) {
       const workflow = await workflowOf(runId);
-      if (workflow === undefined) return; // no run to answer: the next status says so
-      await answerApproval({
+      if (workflow === undefined) return undefined; // no run to answer: the next status says so
+      return answerApproval({
         ingress,
         workflow,
         runId,
