@@ -240,6 +240,8 @@ export type TakenDecision = { readonly approved: true } | { readonly approved: f
  *   `run-state-mismatch` warning).
  * - `"duplicate"`: another answer resolved the promise first; `decision` is that one's. This
  *   answer changed nothing (the tool does not run again, a denial does not undo an approval).
+ * - `"expired"`: the run had ended (finished, failed, cancelled) before this answer came, and no
+ *   answer was taken for the call: nothing runs.
  * - `"accepted"`: with `until: "accepted"`, the Restate server stored the answer; a worker's
  *   `answer` handler resolves the promise later, and whether this answer is the one taken is
  *   not reported.
@@ -247,6 +249,7 @@ export type TakenDecision = { readonly approved: true } | { readonly approved: f
 export type ApprovalOutcome =
   | { readonly status: "taken"; readonly decision: TakenDecision }
   | { readonly status: "duplicate"; readonly decision: TakenDecision }
+  | { readonly status: "expired" }
   | { readonly status: "accepted" };
 
 /** Options of {@link answerApproval}. */
@@ -298,6 +301,8 @@ export async function answerApproval(options: AnswerApprovalOptions): Promise<Ap
     return { status: "accepted" };
   }
   const run = ingress.workflowClient<PendingHandlers>({ name: workflow }, runId);
+  // A run that ended (or is gone) reads no answer: one that only this answer resolved expired.
+  const endedBefore = (await output(run, options.signal)) !== undefined;
   const response = await run.answer(
     request,
     rpc.opts<SignalRequest, AnswerResponse>({
@@ -313,5 +318,6 @@ export async function answerApproval(options: AnswerApprovalOptions): Promise<Ap
     taken.approved === true
       ? { approved: true }
       : { approved: false, ...(typeof taken.reason === "string" ? { reason: taken.reason } : {}) };
-  return { status: (taken as { answerId?: JSONValue }).answerId === answerId ? "taken" : "duplicate", decision };
+  if ((taken as { answerId?: JSONValue }).answerId !== answerId) return { status: "duplicate", decision };
+  return endedBefore ? { status: "expired" } : { status: "taken", decision };
 }
