@@ -129,7 +129,7 @@ export const restateAwaitPendingHandler = restate.handlers.workflow.shared(
     // The round first, then the list: the run sets the list before the round, so a list read as
     // empty here is older than the round read, and its successor resolves the promise awaited.
     const round = (await ctx.get<number>(APPROVAL_ROUND_STATE)) ?? 0;
-    const now = (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [];
+    const now = await stillWaiting(ctx);
     if (now.length > 0) return now;
     try {
       await ctx
@@ -140,19 +140,33 @@ export const restateAwaitPendingHandler = restate.handlers.workflow.shared(
       if (error instanceof restate.TimeoutError) return [];
       throw error;
     }
-    return (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [];
+    return stillWaiting(ctx);
   },
 );
 
 /**
  * The `pending` handler of a workflow whose `run` uses {@link restateDurability}: the calls that
- * wait for a person, as the run published them (`[]` when none wait). A shared handler, served
+ * wait for a person, as the run published them, less those an answer resolved already (`[]` when
+ * none wait). A shared handler, served
  * while the run waits, on any worker of the deployment; {@link pendingApprovals} calls it.
  */
 export const restatePendingHandler = restate.handlers.workflow.shared(
-  async (ctx: restate.WorkflowSharedContext): Promise<PendingToolCall[]> =>
-    (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [],
+  async (ctx: restate.WorkflowSharedContext): Promise<PendingToolCall[]> => stillWaiting(ctx),
 );
+
+/**
+ * The calls the run lists as waiting, without those whose promise an answer resolved already (the
+ * run clears its list only once it read every answer of the step): what waits for a person now.
+ */
+async function stillWaiting(ctx: restate.WorkflowSharedContext): Promise<PendingToolCall[]> {
+  const listed = (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [];
+  const waiting: PendingToolCall[] = [];
+  for (const item of listed) {
+    const answered = await ctx.promise<JSONValue>(approvalSignalFor(item, "deny").name).peek();
+    if (answered === undefined) waiting.push(item);
+  }
+  return waiting;
+}
 
 /** The workflow state key a run keeps its invocation id under, for {@link restateCancelHandler}. */
 export const RUN_INVOCATION_STATE = "junction.run-invocation";
