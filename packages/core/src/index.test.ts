@@ -25,6 +25,7 @@ describe("@junction/core's public API", () => {
       "annotationPolicy",
       "approvalSignalFor",
       "argumentsDigest",
+      "boundAnswer",
       "canonicalJSON",
       "closeRunState",
       "contextWindowOf",

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { approvalSignalFor, argumentsDigest, boundAnswer, canonicalJSON, type PendingToolCall } from "./index.js";
+import {
+  approvalSignalFor,
+  argumentsDigest,
+  boundAnswer,
+  canonicalJSON,
+  type PendingToolCall,
+} from "./index.js";
 import { answerMismatch } from "./pending-approvals.js";
 import type { ApprovalAnswer } from "./run-journal.js";
 

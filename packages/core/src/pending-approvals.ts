@@ -68,7 +68,11 @@ export function boundAnswer(pending: PendingToolCall, value: JSONValue): JSONVal
   if (!toolMissing && !argumentsMissing) return value;
   return {
     approved: false,
-    ...(toolMissing ? { toolDigest: MISSING_DIGEST } : typeof value.toolDigest === "string" ? { toolDigest: value.toolDigest } : {}),
+    ...(toolMissing
+      ? { toolDigest: MISSING_DIGEST }
+      : typeof value.toolDigest === "string"
+        ? { toolDigest: value.toolDigest }
+        : {}),
     ...(argumentsMissing
       ? { argumentsDigest: MISSING_DIGEST }
       : typeof value.argumentsDigest === "string"

@@ -17,7 +17,10 @@ export interface DBOSAgentRunsOptions {
    * `DBOSClient.create({ systemDatabaseUrl })`: reads the runs' status, pending approvals and
    * results, sends the answers, and cancels, whichever process runs the run.
    */
-  readonly client: Pick<DBOSClient, "getWorkflow" | "getEvent" | "send" | "cancelWorkflow" | "readStreamOffset">;
+  readonly client: Pick<
+    DBOSClient,
+    "getWorkflow" | "getEvent" | "send" | "cancelWorkflow" | "readStreamOffset"
+  >;
 }
 
 /**

@@ -5,7 +5,12 @@ import { type Postgres, startPostgres } from "@junction/durable-engines/postgres
 import type { Tool } from "@junction/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dbosAgentWorkflow } from "./dbos-agent-workflow.js";
-import { type ApprovalOutcome, answerApproval, approvalStatus, waitForApprovals } from "./pending-approvals.js";
+import {
+  type ApprovalOutcome,
+  answerApproval,
+  approvalStatus,
+  waitForApprovals,
+} from "./pending-approvals.js";
 import { sendSignal } from "./send-signal.js";
 
 // An answer counts once on DBOS, and a run's questions can be waited for: eight answers to one
@@ -99,7 +104,9 @@ describe("an answer counts once on DBOS", () => {
     expect(final.warnings).toEqual([]);
     expect(opened.filter((door) => door === "eight-approve")).toEqual(["eight-approve"]);
     // A ninth answer, after the run ended: the first one's outcome, nothing runs.
-    expect(await answerApproval({ sender: client, runId: "eight-approve", item, decision: { deny: "late" } })).toEqual({
+    expect(
+      await answerApproval({ sender: client, runId: "eight-approve", item, decision: { deny: "late" } }),
+    ).toEqual({
       status: "duplicate",
       decision: { approved: true },
     });
@@ -149,7 +156,12 @@ describe("an answer counts once on DBOS", () => {
 
   it("an approval hand-built with sendSignal, without the call's digests, does not approve it: the call is denied with a run-state-mismatch warning naming what was missing", async () => {
     const item = await asked("no-digests");
-    await sendSignal({ sender: client, runId: "no-digests", name: `approval:${item.step}:${item.id}`, value: { approved: true } });
+    await sendSignal({
+      sender: client,
+      runId: "no-digests",
+      name: `approval:${item.step}:${item.id}`,
+      value: { approved: true },
+    });
     const final = await result("no-digests");
     expect(opened.filter((door) => door === "no-digests")).toEqual([]);
     expect(final.warnings).toEqual([
@@ -173,10 +185,17 @@ describe("waiting for a run's question on DBOS", () => {
     await keeper.start({ input: "gated-door" }, { runId: "gated-door" });
     expect(await approvalStatus({ client, runId: "gated-door" })).toEqual({ status: "running" });
     // Nothing asked within the time given: still running.
-    expect(await waitForApprovals({ client, runId: "gated-door", timeoutMs: 300 })).toEqual({ status: "running" });
+    expect(await waitForApprovals({ client, runId: "gated-door", timeoutMs: 300 })).toEqual({
+      status: "running",
+    });
     // An abort ends the wait at once.
     const controller = new AbortController();
-    const aborted = waitForApprovals({ client, runId: "gated-door", timeoutMs: 60_000, signal: controller.signal });
+    const aborted = waitForApprovals({
+      client,
+      runId: "gated-door",
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
     controller.abort();
     await expect(aborted).rejects.toMatchObject({ code: "aborted" });
 
@@ -189,7 +208,9 @@ describe("waiting for a run's question on DBOS", () => {
       pending: [expect.objectContaining({ name: "open_vault", input: { door: "gated-door" }, step: 1 })],
     });
     const [item] = (now as { pending: PendingToolCall[] }).pending;
-    expect(await answerApproval({ sender: client, runId: "gated-door", item: item!, decision: "approve" })).toEqual({
+    expect(
+      await answerApproval({ sender: client, runId: "gated-door", item: item!, decision: "approve" }),
+    ).toEqual({
       status: "taken",
       decision: { approved: true },
     });

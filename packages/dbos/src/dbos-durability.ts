@@ -1,5 +1,11 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import { approvalSignalFor, boundAnswer, type Durability, type JSONValue, type PendingToolCall } from "@junction/core";
+import {
+  approvalSignalFor,
+  boundAnswer,
+  type Durability,
+  type JSONValue,
+  type PendingToolCall,
+} from "@junction/core";
 import { errorMessage, JunctionError } from "@junction/types";
 import { isSignalEnvelope } from "./signal-envelope.js";
 
@@ -51,8 +57,11 @@ export interface DBOSDurabilityOptions {
  * and each `waitForSignal` is a `DBOS.recv` on the signal's name as the topic, answered by
  * {@link sendSignal} from any process. The run's id is the workflow's id. The calls of a step
  * that wait for a person are published as the workflow's event {@link PENDING_APPROVALS_EVENT}
- * (`DBOS.setEvent`), which {@link pendingApprovals} reads from any process, and each is told to
- * `onApprovalRequested` once.
+ * (`DBOS.setEvent`), which {@link pendingApprovals} reads from any process, and written to the
+ * stream {@link APPROVAL_ROUNDS_STREAM} (with the answers taken), which {@link waitForApprovals}
+ * and {@link answerApproval} read; each is told to `onApprovalRequested` once. An approval that
+ * comes without the digests of the call it answers is read as a denial (`boundAnswer` of
+ * `@junction/core`): the run reports it with a `run-state-mismatch` warning.
  *
  * DBOS replays steps by their position in the workflow and checks each name: keys must come
  * in the same order on every replay, which the run loop's keys (`model:3`, `tool:3:<callId>`)

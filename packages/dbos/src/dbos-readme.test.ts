@@ -82,7 +82,9 @@ describe("the README's snippets, run as written", () => {
         'save_note({"text":"buy milk"})',
         "taken",
       ]);
-      const final = await client.retrieveWorkflow<AgentResult>("readme-run").getResult({ pollingIntervalMs: 50 });
+      const final = await client
+        .retrieveWorkflow<AgentResult>("readme-run")
+        .getResult({ pollingIntervalMs: 50 });
       expect(final.text).toBe("Noted: buy milk.");
       expect(saved).toEqual(["buy milk"]);
     } finally {

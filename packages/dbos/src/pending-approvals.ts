@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type DBOSClient, Error as DBOSErrors } from "@dbos-inc/dbos-sdk";
-import { approvalSignalFor, type JSONValue, type PendingToolCall, type ResumeDecision } from "@junction/core";
+import { approvalSignalFor, type PendingToolCall, type ResumeDecision } from "@junction/core";
 import { createAbortError, errorMessage, JunctionError } from "@junction/types";
 import { APPROVAL_ROUNDS_STREAM, type ApprovalRound, PENDING_APPROVALS_EVENT } from "./dbos-durability.js";
 import { type DBOSMessageSender, sendSignal } from "./send-signal.js";
@@ -84,12 +84,16 @@ export interface ApprovalStatusOptions {
  * if (now.status === "waiting") console.log(now.pending.map((item) => item.name));
  * ```
  */
-export async function approvalStatus<Output = unknown>(options: ApprovalStatusOptions): Promise<RunApprovals<Output>> {
+export async function approvalStatus<Output = unknown>(
+  options: ApprovalStatusOptions,
+): Promise<RunApprovals<Output>> {
   const { client, runId } = options;
   const workflow = await client.getWorkflow(runId);
   if (!workflow) return { status: "unknown" };
   if (GOING.has(workflow.status)) {
-    const listed = await client.getEvent<PendingToolCall[]>(runId, PENDING_APPROVALS_EVENT, { timeoutSeconds: 0 });
+    const listed = await client.getEvent<PendingToolCall[]>(runId, PENDING_APPROVALS_EVENT, {
+      timeoutSeconds: 0,
+    });
     if (!listed || listed.length === 0) return { status: "running" };
     // Read again: a run cancelled meanwhile takes no answer.
     const still = await client.getWorkflow(runId);
@@ -230,7 +234,9 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 }
 
 /** A decision as the run took it: an approval, or a denial with its reason. */
-export type TakenDecision = { readonly approved: true } | { readonly approved: false; readonly reason?: string };
+export type TakenDecision =
+  | { readonly approved: true }
+  | { readonly approved: false; readonly reason?: string };
 
 /**
  * What became of an answer ({@link answerApproval}):
@@ -309,7 +315,10 @@ export interface AnswerApprovalOptions {
 export async function answerApproval(options: AnswerApprovalOptions): Promise<ApprovalOutcome> {
   const { sender, runId, item } = options;
   const until = options.until ?? "decided";
-  if (until === "decided" && (typeof sender.readStreamOffset !== "function" || typeof sender.getWorkflow !== "function")) {
+  if (
+    until === "decided" &&
+    (typeof sender.readStreamOffset !== "function" || typeof sender.getWorkflow !== "function")
+  ) {
     throw new JunctionError(
       "invalid-argument",
       'answerApproval with until: "decided" reads the run\'s decision: pass a DBOSClient as `sender`, or until: "accepted".',
@@ -328,7 +337,12 @@ export async function answerApproval(options: AnswerApprovalOptions): Promise<Ap
   if (until === "accepted") return { status: "accepted" };
   const reader = sender as Pick<DBOSClient, "getWorkflow" | "readStreamOffset">;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  const rounds = readRounds({ client: reader, runId, deadline, ...(options.signal ? { signal: options.signal } : {}) });
+  const rounds = readRounds({
+    client: reader,
+    runId,
+    deadline,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   for await (const round of rounds) {
     if (!round.answers || !Object.hasOwn(round.answers, name)) continue;
     const answer = round.answers[name];

@@ -107,12 +107,18 @@ export async function approvalStatus<Output = unknown>(
 
 /** The run's end as {@link RunApprovals}, or `undefined` while it goes on. */
 async function output<Output>(
-  run: { workflowOutput(opts?: ReturnType<typeof rpc.opts<void, unknown>>): Promise<{ ready: boolean; result?: unknown }> },
+  run: {
+    workflowOutput(
+      opts?: ReturnType<typeof rpc.opts<void, unknown>>,
+    ): Promise<{ ready: boolean; result?: unknown }>;
+  },
   signal: AbortSignal | undefined,
 ): Promise<RunApprovals<Output> | undefined> {
   try {
     const now = await run.workflowOutput(signal ? rpc.opts<void, unknown>({ signal }) : undefined);
-    return now.ready ? { status: "finished", outcome: { status: "succeeded", output: now.result as Output } } : undefined;
+    return now.ready
+      ? { status: "finished", outcome: { status: "succeeded", output: now.result as Output } }
+      : undefined;
   } catch (error) {
     if (!(error instanceof HttpCallError)) throw error;
     if (error.status === NOT_FOUND) return { status: "unknown" };
@@ -181,10 +187,12 @@ export async function waitForApprovals<Output = unknown>(
     const stop = () => both.abort(signal?.reason);
     signal?.addEventListener("abort", stop, { once: true });
     const waits: Promise<unknown>[] = [
-      Promise.resolve(run.awaitPending(
-        { timeoutMs: Math.min(remaining, WAIT_SLICE_MS) },
-        rpc.opts<AwaitPendingRequest, PendingToolCall[]>({ signal: both.signal }),
-      )),
+      Promise.resolve(
+        run.awaitPending(
+          { timeoutMs: Math.min(remaining, WAIT_SLICE_MS) },
+          rpc.opts<AwaitPendingRequest, PendingToolCall[]>({ signal: both.signal }),
+        ),
+      ),
       Promise.resolve(run.workflowAttach(rpc.opts<void, unknown>({ signal: both.signal }))),
     ];
     try {
@@ -224,14 +232,23 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
       },
       (error: unknown) => {
         signal.removeEventListener("abort", onAbort);
-        reject(signal.aborted ? createAbortError("Stopped waiting for the run's approvals: the signal was aborted.", signal.reason) : error);
+        reject(
+          signal.aborted
+            ? createAbortError(
+                "Stopped waiting for the run's approvals: the signal was aborted.",
+                signal.reason,
+              )
+            : error,
+        );
       },
     );
   });
 }
 
 /** A decision as the run took it: an approval, or a denial with its reason. */
-export type TakenDecision = { readonly approved: true } | { readonly approved: false; readonly reason?: string };
+export type TakenDecision =
+  | { readonly approved: true }
+  | { readonly approved: false; readonly reason?: string };
 
 /**
  * What became of an answer ({@link answerApproval}):

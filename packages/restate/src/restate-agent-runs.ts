@@ -46,7 +46,11 @@ export interface RestateAgentRuns {
    * decision an earlier answer made (never a second run of the call). `undefined` when no
    * workflow has the run.
    */
-  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<ApprovalOutcome | undefined>;
+  answer(
+    runId: string,
+    item: PendingToolCall,
+    decision: ResumeDecision,
+  ): Promise<ApprovalOutcome | undefined>;
   /** Cancels the run (the workflow's `cancel` handler): at once, or as it begins if no worker took it yet. */
   cancel(runId: string): Promise<void>;
 }

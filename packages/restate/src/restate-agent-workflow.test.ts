@@ -14,8 +14,8 @@ import { freePort, startNode, waitFor, waitForPort, withTimeout } from "@junctio
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { AgentRunRequest } from "./restate-agent-workflow.js";
 import { pendingApprovals } from "./pending-approvals.js";
+import type { AgentRunRequest } from "./restate-agent-workflow.js";
 
 // A real Agent's run as a Restate workflow, end to end: the Chat Completions provider against a
 // wire fake in this process, an MCP server over stdio through an MCPPool in the worker,

@@ -25,7 +25,10 @@ export type RestateAgentWorkflow<Name extends string> = restate.WorkflowDefiniti
     signal: (ctx: restate.WorkflowSharedContext, signal: SignalRequest) => Promise<void>;
     answer: (ctx: restate.WorkflowSharedContext, signal: SignalRequest) => Promise<AnswerResponse>;
     pending: (ctx: restate.WorkflowSharedContext) => Promise<PendingToolCall[]>;
-    awaitPending: (ctx: restate.WorkflowSharedContext, request: AwaitPendingRequest) => Promise<PendingToolCall[]>;
+    awaitPending: (
+      ctx: restate.WorkflowSharedContext,
+      request: AwaitPendingRequest,
+    ) => Promise<PendingToolCall[]>;
     cancel: (ctx: restate.WorkflowSharedContext) => Promise<void>;
   }
 >;

@@ -7,7 +7,12 @@ import type { Tool } from "@junction/types";
 import * as restate from "@restatedev/restate-sdk";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApprovalOutcome, answerApproval, approvalStatus, waitForApprovals } from "./pending-approvals.js";
+import {
+  type ApprovalOutcome,
+  answerApproval,
+  approvalStatus,
+  waitForApprovals,
+} from "./pending-approvals.js";
 import { type AgentRunRequest, restateAgentWorkflow } from "./restate-agent-workflow.js";
 import { sendSignal } from "./send-signal.js";
 
@@ -155,7 +160,9 @@ describe("an answer counts once on Restate", () => {
       },
     ]);
     // An answer sent afterwards is told what the run took: the denial.
-    expect(await answerApproval({ ingress, workflow, runId: "no-digests", item, decision: "approve" })).toMatchObject({
+    expect(
+      await answerApproval({ ingress, workflow, runId: "no-digests", item, decision: "approve" }),
+    ).toMatchObject({
       status: "duplicate",
       decision: { approved: false },
     });
@@ -163,21 +170,32 @@ describe("an answer counts once on Restate", () => {
 
   it("the run's own promises are not signals: a signal named junction.… is refused", async () => {
     await expect(
-      sendSignal({ ingress, workflow, runId: "reserved", name: "junction.asked:1", value: true, until: "resolved" }),
+      sendSignal({
+        ingress,
+        workflow,
+        runId: "reserved",
+        name: "junction.asked:1",
+        value: true,
+        until: "resolved",
+      }),
     ).rejects.toThrow(/must be a string that does not begin with/);
   });
 });
 
 describe("waiting for a run's question on Restate", () => {
   it("tells apart an unknown run, a run that has not asked yet, a run waiting for these calls, and a finished run", async () => {
-    expect(await approvalStatus({ ingress, workflow, runId: "never-started" })).toEqual({ status: "unknown" });
+    expect(await approvalStatus({ ingress, workflow, runId: "never-started" })).toEqual({
+      status: "unknown",
+    });
     expect(await waitForApprovals({ ingress, workflow, runId: "never-started", timeoutMs: 1_000 })).toEqual({
       status: "unknown",
     });
 
     let openGate = () => {};
     gates.set("gated-door", new Promise<void>((resolve) => (openGate = resolve)));
-    await ingress.workflowClient<Keeper>({ name: workflow }, "gated-door").workflowSubmit({ input: "gated-door" });
+    await ingress
+      .workflowClient<Keeper>({ name: workflow }, "gated-door")
+      .workflowSubmit({ input: "gated-door" });
     expect(await approvalStatus({ ingress, workflow, runId: "gated-door" })).toEqual({ status: "running" });
     // Nothing asked within the time given: still running.
     expect(await waitForApprovals({ ingress, workflow, runId: "gated-door", timeoutMs: 300 })).toEqual({
@@ -185,7 +203,13 @@ describe("waiting for a run's question on Restate", () => {
     });
     // An abort ends the wait at once.
     const controller = new AbortController();
-    const aborted = waitForApprovals({ ingress, workflow, runId: "gated-door", timeoutMs: 60_000, signal: controller.signal });
+    const aborted = waitForApprovals({
+      ingress,
+      workflow,
+      runId: "gated-door",
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
     controller.abort();
     await expect(aborted).rejects.toMatchObject({ code: "aborted" });
 
@@ -198,12 +222,19 @@ describe("waiting for a run's question on Restate", () => {
       pending: [expect.objectContaining({ name: "open_vault", input: { door: "gated-door" }, step: 1 })],
     });
     const [item] = (now as { pending: PendingToolCall[] }).pending;
-    expect(await answerApproval({ ingress, workflow, runId: "gated-door", item: item!, decision: "approve" })).toEqual({
+    expect(
+      await answerApproval({ ingress, workflow, runId: "gated-door", item: item!, decision: "approve" }),
+    ).toEqual({
       status: "taken",
       decision: { approved: true },
     });
     // Waiting again: the run ends without asking anything more.
-    const ended = await waitForApprovals<AgentResult>({ ingress, workflow, runId: "gated-door", timeoutMs: 30_000 });
+    const ended = await waitForApprovals<AgentResult>({
+      ingress,
+      workflow,
+      runId: "gated-door",
+      timeoutMs: 30_000,
+    });
     expect(ended).toMatchObject({
       status: "finished",
       outcome: { status: "succeeded", output: { text: "The gated-door door is open." } },

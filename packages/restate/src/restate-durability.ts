@@ -1,6 +1,17 @@
-import { approvalSignalFor, boundAnswer, type Durability, type JSONValue, type PendingToolCall } from "@junction/core";
+import {
+  approvalSignalFor,
+  boundAnswer,
+  type Durability,
+  type JSONValue,
+  type PendingToolCall,
+} from "@junction/core";
 import { errorMessage } from "@junction/types";
-import { type RestatePromise, TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
+import {
+  type RestatePromise,
+  TerminalError,
+  TimeoutError,
+  type WorkflowContext,
+} from "@restatedev/restate-sdk";
 import { createRestateDriver } from "./restate-driver.js";
 
 /** The workflow state key a run publishes its waiting approvals under: read it with {@link pendingApprovals}. */
@@ -38,7 +49,10 @@ export interface RestateDurabilityOptions {
  * of a step that wait for a person are kept in the workflow's state
  * ({@link PENDING_APPROVALS_STATE}), which the `pending` handler ({@link restatePendingHandler})
  * serves to {@link pendingApprovals} from any process, and each is told to `onApprovalRequested`
- * once.
+ * once. Each new list also resolves the durable promise {@link askedPromise} of its round (counted
+ * under {@link APPROVAL_ROUND_STATE}), which the `awaitPending` handler waits on. An approval that
+ * comes without the digests of the call it answers is read as a denial (`boundAnswer` of
+ * `@junction/core`): the run reports it with a `run-state-mismatch` warning.
  *
  * Steps and waits may be awaited concurrently (`Promise.all`), as the run loop does with the
  * tool calls of one model step: one driver awaits them all through a `RestatePromise.race`,
@@ -117,7 +131,9 @@ export function restateDurability(ctx: WorkflowContext, options: RestateDurabili
         rounds += 1;
         ctx.set(APPROVAL_ROUND_STATE, rounds);
         try {
-          await driven(ctx.promise<boolean>(askedPromise(rounds)).resolve(true) as unknown as RestatePromise<void>);
+          await driven(
+            ctx.promise<boolean>(askedPromise(rounds)).resolve(true) as unknown as RestatePromise<void>,
+          );
         } catch (error) {
           // Resolved already (the signal handler refuses these names, so only by a replay's twin):
           // the waiters were woken.

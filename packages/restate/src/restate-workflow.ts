@@ -1,4 +1,10 @@
-import { approvalSignalFor, boundAnswer, type Durability, type JSONValue, type PendingToolCall } from "@junction/core";
+import {
+  approvalSignalFor,
+  boundAnswer,
+  type Durability,
+  type JSONValue,
+  type PendingToolCall,
+} from "@junction/core";
 import * as restate from "@restatedev/restate-sdk";
 import {
   APPROVAL_ROUND_STATE,
@@ -81,7 +87,8 @@ export const restateAnswerHandler = restate.handlers.workflow.shared(
     const listed = (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [];
     // Bound as the run binds it: to the call it lists, or (once it no longer lists it) to the
     // digests this request carries, which are the listed call's when it came from answerApproval.
-    const item = listed.find((call) => approvalSignalFor(call, "deny").name === signal.name) ?? digestsOf(signal);
+    const item =
+      listed.find((call) => approvalSignalFor(call, "deny").name === signal.name) ?? digestsOf(signal);
     return { taken: item === undefined ? taken : boundAnswer(item, taken) };
   },
 );

@@ -11,7 +11,9 @@ import { type NodeProcess, startNode } from "@junction/durable-engines/processes
  * or drops the snippet fails the test rather than running something else.
  */
 export function readmeSnippet(readme: string, marker: string): string {
-  const blocks = [...readFileSync(readme, "utf8").matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((match) => match[1] ?? "");
+  const blocks = [...readFileSync(readme, "utf8").matchAll(/^```ts\n([\s\S]*?)^```/gm)].map(
+    (match) => match[1] ?? "",
+  );
   const found = blocks.filter((block) => block.includes(marker));
   if (found.length !== 1) {
     throw new Error(`${readme} has ${found.length} ts blocks containing ${JSON.stringify(marker)}, not one.`);

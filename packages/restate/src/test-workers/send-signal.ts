@@ -10,7 +10,16 @@ const target = {
   runId: process.env.RUN_ID!,
 };
 if (process.env.ITEM) {
-  await answerApproval({ ...target, item: JSON.parse(process.env.ITEM), decision: "approve", until: "accepted" });
+  await answerApproval({
+    ...target,
+    item: JSON.parse(process.env.ITEM),
+    decision: "approve",
+    until: "accepted",
+  });
 } else {
-  await sendSignal({ ...target, name: process.env.SIGNAL_NAME!, value: JSON.parse(process.env.SIGNAL_VALUE!) });
+  await sendSignal({
+    ...target,
+    name: process.env.SIGNAL_NAME!,
+    value: JSON.parse(process.env.SIGNAL_VALUE!),
+  });
 }
