@@ -45,10 +45,17 @@ export interface DBOSAgentRuns {
   status(runId: string): Promise<DBOSAgentRunStatus>;
   /**
    * Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests,
-   * one DBOS idempotency key per call), and resolves once the run took an answer: `"taken"`, or
-   * `"duplicate"` with the decision an earlier answer made (never a second run of the call).
+   * one DBOS idempotency key per call, so only the first answer to a call counts); resolves once
+   * the run took an answer. `DurableAgentRuns`'s shape: {@link DBOSAgentRuns.answerApproval} says
+   * what became of the answer.
    */
-  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<ApprovalOutcome>;
+  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void>;
+  /**
+   * {@link DBOSAgentRuns.answer}, resolving with what became of the answer: `"taken"`, or
+   * `"duplicate"` with the decision an earlier answer made (never a second run of the call),
+   * `"expired"`, or `"accepted"` (see {@link ApprovalOutcome}).
+   */
+  answerApproval(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<ApprovalOutcome>;
   /** Cancels the workflow (`DBOSClient.cancelWorkflow`). */
   cancel(runId: string): Promise<void>;
 }
@@ -83,6 +90,19 @@ const GOING = new Set(["PENDING", "ENQUEUED", "DELAYED"]);
  */
 export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
   const { client, workflows } = options;
+  const answerOnce = (
+    runId: string,
+    item: PendingToolCall,
+    decision: ResumeDecision,
+  ): Promise<ApprovalOutcome> =>
+    answerApproval({
+      sender: client,
+      runId,
+      item,
+      decision,
+      // A tasks/update retried (or sent twice) is one answer to the call.
+      idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
+    });
   return {
     async start({ tool, runId, request }) {
       const workflow = Object.hasOwn(workflows, tool) ? workflows[tool] : undefined;
@@ -129,16 +149,11 @@ export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
       }
     },
 
-    answer(runId, item, decision) {
-      return answerApproval({
-        sender: client,
-        runId,
-        item,
-        decision,
-        // A tasks/update retried (or sent twice) is one answer to the call.
-        idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
-      });
+    async answer(runId, item, decision) {
+      await answerOnce(runId, item, decision);
     },
+
+    answerApproval: answerOnce,
 
     async cancel(runId) {
       await client.cancelWorkflow(runId);
