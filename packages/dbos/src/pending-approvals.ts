@@ -98,6 +98,8 @@ export async function approvalStatus<Output = unknown>(
     // Read again: a run cancelled meanwhile takes no answer.
     const still = await client.getWorkflow(runId);
     if (still && WAITING.has(still.status)) return { status: "waiting", pending: listed };
+    if (still && GOING.has(still.status)) return { status: "running" };
+    // It ended meanwhile (an ended status is final): read how.
     return approvalStatus(options);
   }
   switch (workflow.status) {
