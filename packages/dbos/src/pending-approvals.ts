@@ -273,7 +273,9 @@ export interface AnswerApprovalOptions {
   readonly decision: ResumeDecision;
   /**
    * When to resolve: `"decided"` once the run took an answer for the call (this one or another:
-   * the outcome says), `"accepted"` once the answer is stored (no worker needed).
+   * the outcome says; the run tells the answers of one step together, so with several calls
+   * waiting in a step, once each has one), `"accepted"` once the answer is stored (no worker
+   * needed).
    * @default "decided"
    */
   readonly until?: "accepted" | "decided";
