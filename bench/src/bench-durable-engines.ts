@@ -8,13 +8,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
-import { sendSignal as sendDBOSSignal } from "@junction/dbos";
+import type { PendingToolCall } from "@junction/core";
+import { answerApproval as answerDBOS, pendingApprovals as pendingOnDBOS } from "@junction/dbos";
 import { notesRun, notesRuns } from "@junction/durable-engines/agent-scenario";
 import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
 import { freePort, type NodeProcess, startNode, waitForPort } from "@junction/durable-engines/processes";
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
 import { FIGURES_LINE, type StepOverheadFigures } from "@junction/durable-engines/step-overhead";
-import { sendSignal as sendRestateSignal } from "@junction/restate";
+import { answerApproval as answerRestate, pendingApprovals as pendingOnRestate } from "@junction/restate";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { median } from "./stats.ts";
 
@@ -102,13 +103,25 @@ async function stepOverhead(engine: "dbos" | "restate", options: { steps: number
 interface ResumeRound {
   /** Starts the worker; `first` also starts the run. */
   startWorker(first: boolean): Promise<NodeProcess>;
-  /** Sends the approval in this process (the engine's client is ready before the clock starts). */
-  approve(signal: string): Promise<void>;
+  /** The call waiting under `signal`, as listed (before the clock starts). */
+  list(signal: string): Promise<PendingToolCall>;
+  /**
+   * Sends the approval of the listed call in this process, as stored (`until: "accepted"`: the
+   * engine's client is ready before the clock starts).
+   */
+  approve(item: PendingToolCall): Promise<unknown>;
   /**
    * Waits for the run's own end (its result journaled), where the engine shares state across
    * rounds: a run cut off by the round's cleanup would be retried on the next round's worker.
    */
   finished?(): Promise<unknown>;
+}
+
+/** The call of `items` that waits under the signal `signal` (`approval:<step>:<callId>`). */
+function listed(signal: string, items: PendingToolCall[]): PendingToolCall {
+  const item = items.find((call) => `approval:${call.step}:${call.id}` === signal);
+  if (!item) throw new Error(`No call waits under ${signal}: ${JSON.stringify(items)}`);
+  return item;
 }
 
 /** How long a worker is left after its run asks, so its last step's journal entry is acknowledged. */
@@ -148,8 +161,9 @@ async function measureResumes(
           throw new Error(
             `${engine}: the model was asked again on recovery (run ${index}, ${model.requests.length} requests)`,
           );
+        const item = await round.list(signal);
         const approved = performance.now();
-        await round.approve(signal);
+        await round.approve(item);
         await pollUntil(
           () => model.requests.length === 2,
           15_000,
@@ -199,8 +213,8 @@ function resumeOnDBOS(postgres: Postgres, runs: number): Promise<ResumeFigures> 
         if (!first) client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl });
         return started;
       },
-      approve: (signal) =>
-        sendDBOSSignal({ sender: client!, runId, name: signal, value: { approved: true } }),
+      list: async (signal) => listed(signal, await pendingOnDBOS({ client: client!, runId })),
+      approve: (item) => answerDBOS({ sender: client!, runId, item, decision: "approve", until: "accepted" }),
       close: async () => {
         await client?.destroy();
       },
@@ -235,8 +249,9 @@ async function resumeOnRestate(server: RestateServer, runs: number): Promise<Res
           .workflowSubmit({ input: notesRun.input });
       return started;
     },
-    approve: (signal) =>
-      sendRestateSignal({ ingress, workflow: "notes", runId, name: signal, value: { approved: true } }),
+    list: async (signal) => listed(signal, await pendingOnRestate({ ingress, workflow: "notes", runId })),
+    approve: (item) =>
+      answerRestate({ ingress, workflow: "notes", runId, item, decision: "approve", until: "accepted" }),
     finished: () => ingress.workflowClient<Notes>({ name: "notes" }, runId).workflowAttach(),
     close: async () => {},
   }));

@@ -834,7 +834,7 @@ function enginesSection(f: DurableEngineFigures): string {
       ]),
     ),
     "",
-    "A real Agent's run (provider-chatcompletions against a local wire fake, an MCP server over stdio through `MCPPool`, `annotationPolicy()` asking before the tool) in a worker process: the worker is SIGKILLed while the approval waits and started again; once the recovered run has asked again, the approval is sent from this process with the package's `sendSignal` (its client connected beforehand), and the clock runs until the wire fake receives the run's next model request (polled every millisecond). The last column is the recovery itself: from starting the new worker process (Node, the engine's SDK, the MCP server's connection) until the replayed run asks again, without a model request.",
+    "A real Agent's run (provider-chatcompletions against a local wire fake, an MCP server over stdio through `MCPPool`, `annotationPolicy()` asking before the tool) in a worker process: the worker is SIGKILLed while the approval waits and started again; once the recovered run has asked again, the call is listed and its approval sent from this process with the package's `answerApproval` (`until: 'accepted'`; its client connected and the call listed beforehand), and the clock runs until the wire fake receives the run's next model request (polled every millisecond). The last column is the recovery itself: from starting the new worker process (Node, the engine's SDK, the MCP server's connection) until the replayed run asks again, without a model request.",
     ...(f.skipped.length ? ["", ...f.skipped] : []),
   ].join("\n");
 }

@@ -27,6 +27,7 @@ describe("@junction/core's public API", () => {
       "approvalKey",
       "approvalSignalFor",
       "argumentsDigest",
+      "boundAnswer",
       "canonicalJSON",
       "closeRunState",
       "contextWindowOf",

@@ -27,7 +27,7 @@ export { READ_TOOL_RESULT, SEARCH_TOOLS } from "./core-tools.js";
 export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } from "./durability.js";
 export type { ExfiltrationGuardOptions } from "./exfiltration-guard.js";
 export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";
-export { approvalKey, approvalSignalFor } from "./pending-approvals.js";
+export { approvalKey, approvalSignalFor, boundAnswer } from "./pending-approvals.js";
 export { argumentsDigest, canonicalJSON, toolDigest } from "./run-digests.js";
 export type { ApprovalAnswer } from "./run-journal.js";
 export {

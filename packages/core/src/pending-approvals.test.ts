@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { approvalSignalFor, argumentsDigest, canonicalJSON, type PendingToolCall } from "./index.js";
+import {
+  approvalSignalFor,
+  argumentsDigest,
+  boundAnswer,
+  canonicalJSON,
+  type PendingToolCall,
+} from "./index.js";
+import { answerMismatch } from "./pending-approvals.js";
+import type { ApprovalAnswer } from "./run-journal.js";
 
 const item: PendingToolCall = {
   id: "call_7",
@@ -83,5 +91,29 @@ describe("one approval item everywhere", () => {
       toolDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(approvalKey(asked[0] as PendingToolCall)).toBe("approval:1:c1");
+  });
+});
+
+describe("boundAnswer", () => {
+  it("keeps an answer that carries the call's digests, and any denial, as it came", () => {
+    const { value } = approvalSignalFor(item, "approve");
+    expect(boundAnswer(item, value)).toBe(value);
+    expect(boundAnswer(item, { approved: false })).toEqual({ approved: false });
+    expect(boundAnswer(item, { approved: false, reason: "no" })).toEqual({ approved: false, reason: "no" });
+    // A call listed without digests binds nothing more than its name.
+    const bare: PendingToolCall = { id: "call_1", name: "save", input: {}, step: 1 };
+    expect(boundAnswer(bare, { approved: true })).toEqual({ approved: true });
+  });
+
+  it("turns an approval without the call's digests into a denial that answerMismatch names", () => {
+    const none = boundAnswer(item, { approved: true });
+    expect(none).toEqual({ approved: false, toolDigest: "missing", argumentsDigest: "missing" });
+    expect(answerMismatch(item, none as ApprovalAnswer)).toBe(
+      "the answer carried no tool digest and no arguments digest (it was not given for the call as listed: answer with answerApproval and an item of pendingApprovals), so it was not run",
+    );
+    const toolOnly = boundAnswer(item, { approved: true, toolDigest: "a".repeat(64) });
+    expect(answerMismatch(item, toolOnly as ApprovalAnswer)).toBe(
+      "the answer carried no arguments digest (it was not given for the call as listed: answer with answerApproval and an item of pendingApprovals), so it was not run",
+    );
   });
 });

@@ -95,7 +95,11 @@ describe("dbosAgentRuns", () => {
 
     // An answer sent twice (a retried tasks/update) is one answer.
     await runs.answer("runs-approve", waiting.pending[0]!, "approve");
-    await runs.answer("runs-approve", waiting.pending[0]!, "approve");
+    // The second is told it was a duplicate, with the first one's decision.
+    expect(await runs.answerApproval("runs-approve", waiting.pending[0]!, "approve")).toEqual({
+      status: "duplicate",
+      decision: { approved: true },
+    });
     expect(await reach("runs-approve", "completed")).toEqual({
       status: "completed",
       result: {
@@ -124,7 +128,10 @@ describe("dbosAgentRuns", () => {
     const [item] = (await reach("runs-cancel", "input_required")).pending;
     await runs.cancel("runs-cancel");
     expect(await runs.status("runs-cancel")).toEqual({ status: "cancelled" });
-    await expect(runs.answer("runs-cancel", item!, "approve")).resolves.toBeUndefined();
+    // The run ended without taking an answer: this one is not taken either.
+    await expect(runs.answerApproval("runs-cancel", item!, "approve")).resolves.toEqual({
+      status: "expired",
+    });
     expect(await runs.status("runs-cancel")).toEqual({ status: "cancelled" });
     expect(opened).not.toContain("south");
   });

@@ -3,7 +3,7 @@ import { type AgentResult, agentToolResult, type PendingToolCall, type ResumeDec
 import { errorMessage, JunctionError, type ToolResult } from "@junction/types";
 import type { AgentRunRequest } from "./dbos-agent-workflow.js";
 import type { DBOSWorkflow } from "./dbos-workflow.js";
-import { answerApproval, pendingApprovals } from "./pending-approvals.js";
+import { type ApprovalOutcome, answerApproval, pendingApprovals } from "./pending-approvals.js";
 
 /** Options of {@link dbosAgentRuns}. */
 export interface DBOSAgentRunsOptions {
@@ -17,7 +17,10 @@ export interface DBOSAgentRunsOptions {
    * `DBOSClient.create({ systemDatabaseUrl })`: reads the runs' status, pending approvals and
    * results, sends the answers, and cancels, whichever process runs the run.
    */
-  readonly client: Pick<DBOSClient, "getWorkflow" | "getEvent" | "send" | "cancelWorkflow">;
+  readonly client: Pick<
+    DBOSClient,
+    "getWorkflow" | "getEvent" | "send" | "cancelWorkflow" | "readStreamOffset"
+  >;
 }
 
 /**
@@ -40,8 +43,19 @@ export interface DBOSAgentRuns {
   start(run: { tool: string; runId: string; request: string }): Promise<void>;
   /** The run's DBOS status, its pending approvals while it waits, its answer once it ended. */
   status(runId: string): Promise<DBOSAgentRunStatus>;
-  /** Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests). */
+  /**
+   * Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests,
+   * one DBOS idempotency key per call, so only the first answer to a call counts); resolves once
+   * the run took an answer. `DurableAgentRuns`'s shape: {@link DBOSAgentRuns.answerApproval} says
+   * what became of the answer.
+   */
   answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void>;
+  /**
+   * {@link DBOSAgentRuns.answer}, resolving with what became of the answer: `"taken"`, or
+   * `"duplicate"` with the decision an earlier answer made (never a second run of the call),
+   * `"expired"`, or `"accepted"` (see {@link ApprovalOutcome}).
+   */
+  answerApproval(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<ApprovalOutcome>;
   /** Cancels the workflow (`DBOSClient.cancelWorkflow`). */
   cancel(runId: string): Promise<void>;
 }
@@ -76,6 +90,19 @@ const GOING = new Set(["PENDING", "ENQUEUED", "DELAYED"]);
  */
 export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
   const { client, workflows } = options;
+  const answerOnce = (
+    runId: string,
+    item: PendingToolCall,
+    decision: ResumeDecision,
+  ): Promise<ApprovalOutcome> =>
+    answerApproval({
+      sender: client,
+      runId,
+      item,
+      decision,
+      // A tasks/update retried (or sent twice) is one answer to the call.
+      idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
+    });
   return {
     async start({ tool, runId, request }) {
       const workflow = Object.hasOwn(workflows, tool) ? workflows[tool] : undefined;
@@ -123,15 +150,10 @@ export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
     },
 
     async answer(runId, item, decision) {
-      await answerApproval({
-        sender: client,
-        runId,
-        item,
-        decision,
-        // A tasks/update retried (or sent twice) is one answer to the call.
-        idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
-      });
+      await answerOnce(runId, item, decision);
     },
+
+    answerApproval: answerOnce,
 
     async cancel(runId) {
       await client.cancelWorkflow(runId);

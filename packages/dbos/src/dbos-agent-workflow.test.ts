@@ -14,6 +14,7 @@ import {
 import { type Postgres, startPostgres } from "@junction/durable-engines/postgres";
 import { type NodeProcess, startNode, waitFor, withTimeout } from "@junction/durable-engines/processes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { pendingApprovals } from "./pending-approvals.js";
 
 // A real Agent's run as a DBOS workflow, end to end: the Chat Completions provider against a
 // wire fake in this process, an MCP server over stdio through an MCPPool in the worker,
@@ -43,8 +44,6 @@ async function setUp(startModel?: Parameters<typeof runs.next>[0]) {
   const { model, environment, events, track, files } = await runs.next(startModel);
   const startWorker = (env: Record<string, string> = {}) =>
     track(startNode(worker, { DATABASE_URL: databaseUrl, ...environment, ...env }));
-  const approve = (runId: string, signal: string) =>
-    approveFrom(sender, { env: { DATABASE_URL: databaseUrl, RUN_ID: runId }, signal });
   const withClient = async <T>(use: (client: DBOSClient) => Promise<T>): Promise<T> => {
     const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl });
     try {
@@ -52,6 +51,13 @@ async function setUp(startModel?: Parameters<typeof runs.next>[0]) {
     } finally {
       await client.destroy();
     }
+  };
+  // As an approver answers: the call as listed (from the database, worker or not), bound to its digests.
+  const approve = async (runId: string, signal: string) => {
+    const listed = await withClient((client) => pendingApprovals({ client, runId }));
+    const item = listed.find((call) => `approval:${call.step}:${call.id}` === signal);
+    if (!item) throw new Error(`${runId} lists no call for ${signal}: ${JSON.stringify(listed)}`);
+    return approveFrom(sender, { env: { DATABASE_URL: databaseUrl, RUN_ID: runId }, signal, item });
   };
   const result = (runId: string, running: NodeProcess) =>
     withClient((client) =>

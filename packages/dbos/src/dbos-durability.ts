@@ -1,5 +1,11 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import type { Durability, JSONValue, PendingToolCall } from "@junction/core";
+import {
+  approvalSignalFor,
+  boundAnswer,
+  type Durability,
+  type JSONValue,
+  type PendingToolCall,
+} from "@junction/core";
 import { errorMessage, JunctionError } from "@junction/types";
 import { isSignalEnvelope } from "./signal-envelope.js";
 
@@ -12,6 +18,23 @@ const FOREVER_SECONDS = 365 * 24 * 60 * 60;
 
 /** The DBOS event (`DBOS.setEvent`) a run publishes its waiting approvals under: read it with {@link pendingApprovals}. */
 export const PENDING_APPROVALS_EVENT = "junction.pending-approvals";
+
+/**
+ * The DBOS stream (`DBOS.writeStream`) a run writes each published list of waiting approvals to,
+ * in order, with the answers the run took for the previous list: what {@link waitForApprovals}
+ * waits on and what {@link answerApproval} reads the taken answer from. It ends with the run.
+ */
+export const APPROVAL_ROUNDS_STREAM = "junction.approval-rounds";
+
+/**
+ * One entry of {@link APPROVAL_ROUNDS_STREAM}: the calls that wait from now on (`[]` once they were
+ * all answered), and, on the entry that clears a list, the answer the run took for each of its
+ * calls by signal name (`null`: none came before the wait ended).
+ */
+export interface ApprovalRound {
+  readonly pending: PendingToolCall[];
+  readonly answers?: Record<string, JSONValue>;
+}
 
 /**
  * Told once per call that waits for a person (never again on a replay or a worker's restart):
@@ -34,8 +57,11 @@ export interface DBOSDurabilityOptions {
  * and each `waitForSignal` is a `DBOS.recv` on the signal's name as the topic, answered by
  * {@link sendSignal} from any process. The run's id is the workflow's id. The calls of a step
  * that wait for a person are published as the workflow's event {@link PENDING_APPROVALS_EVENT}
- * (`DBOS.setEvent`), which {@link pendingApprovals} reads from any process, and each is told to
- * `onApprovalRequested` once.
+ * (`DBOS.setEvent`), which {@link pendingApprovals} reads from any process, and written to the
+ * stream {@link APPROVAL_ROUNDS_STREAM} (with the answers taken), which {@link waitForApprovals}
+ * and {@link answerApproval} read; each is told to `onApprovalRequested` once. An approval that
+ * comes without the digests of the call it answers is read as a denial (`boundAnswer` of
+ * `@junction/core`): the run reports it with a `run-state-mismatch` warning.
  *
  * DBOS replays steps by their position in the workflow and checks each name: keys must come
  * in the same order on every replay, which the run loop's keys (`model:3`, `tool:3:<callId>`)
@@ -63,6 +89,12 @@ export function dbosDurability(options: DBOSDurabilityOptions = {}): Durability 
       "dbosDurability() was called outside a DBOS workflow: call it inside a function registered with DBOS.registerWorkflow (or use dbosWorkflow), after DBOS.launch().",
     );
   }
+  // The calls of the step that waits, by signal name, as the run listed them: an approval that
+  // came without their digests does not count. Rebuilt on a replay, which publishes at the same
+  // point.
+  let listed = new Map<string, PendingToolCall>();
+  // The raw answers taken for `listed` (answerId included), for the stream entry that clears it.
+  const taken = new Map<string, JSONValue>();
   return {
     runId,
     // DBOS numbers a workflow's operations in the order they start, and a replay must repeat it.
@@ -71,10 +103,22 @@ export function dbosDurability(options: DBOSDurabilityOptions = {}): Durability 
     waitForSignal: async <T extends JSONValue>(name: string, options?: { timeoutMs?: number }) => {
       const timeoutSeconds = options?.timeoutMs === undefined ? FOREVER_SECONDS : options.timeoutMs / 1000;
       const message = await DBOS.recv<unknown>(name, { timeoutSeconds });
-      return isSignalEnvelope(message) ? (message.value as T) : undefined;
+      if (!isSignalEnvelope(message)) return undefined;
+      const item = listed.get(name);
+      if (item === undefined) return message.value as T;
+      const bound = boundAnswer(item, message.value);
+      // As the run reads it: an approval without the call's digests is taken as the denial it makes.
+      taken.set(name, bound);
+      return bound as T;
     },
     publishPending: async (pending) => {
       await DBOS.setEvent(PENDING_APPROVALS_EVENT, pending);
+      const answers: Record<string, JSONValue> = {};
+      for (const name of listed.keys()) answers[name] = taken.get(name) ?? null;
+      const round: ApprovalRound = pending.length === 0 ? { pending, answers } : { pending };
+      await DBOS.writeStream(APPROVAL_ROUNDS_STREAM, round as unknown as JSONValue);
+      listed = new Map(pending.map((item) => [approvalSignalFor(item, "deny").name, item]));
+      taken.clear();
       const notify = options.onApprovalRequested;
       if (!notify) return;
       for (const item of pending) {

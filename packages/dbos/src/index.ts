@@ -6,7 +6,9 @@ export {
 } from "./dbos-agent-runs.js";
 export { type AgentRunRequest, dbosAgentWorkflow } from "./dbos-agent-workflow.js";
 export {
+  APPROVAL_ROUNDS_STREAM,
   type ApprovalNotifier,
+  type ApprovalRound,
   type DBOSDurabilityOptions,
   dbosDurability,
   PENDING_APPROVALS_EVENT,
@@ -21,8 +23,17 @@ export {
 } from "./executor-lease.js";
 export {
   type AnswerApprovalOptions,
+  type ApprovalOutcome,
+  type ApprovalStatusOptions,
   answerApproval,
+  approvalStatus,
+  type DBOSApprovalsReader,
   type PendingApprovalsOptions,
   pendingApprovals,
+  type RunApprovals,
+  type RunOutcome,
+  type TakenDecision,
+  type WaitForApprovalsOptions,
+  waitForApprovals,
 } from "./pending-approvals.js";
 export { type DBOSMessageSender, type SendSignalOptions, sendSignal } from "./send-signal.js";

@@ -1,6 +1,8 @@
-import type { DBOSClient } from "@dbos-inc/dbos-sdk";
+import { randomUUID } from "node:crypto";
+import { type DBOSClient, Error as DBOSErrors } from "@dbos-inc/dbos-sdk";
 import { approvalSignalFor, type PendingToolCall, type ResumeDecision } from "@junction/core";
-import { PENDING_APPROVALS_EVENT } from "./dbos-durability.js";
+import { createAbortError, errorMessage, JunctionError } from "@junction/types";
+import { APPROVAL_ROUNDS_STREAM, type ApprovalRound, PENDING_APPROVALS_EVENT } from "./dbos-durability.js";
 import { type DBOSMessageSender, sendSignal } from "./send-signal.js";
 
 /** Options of {@link pendingApprovals}. */
@@ -13,6 +15,8 @@ export interface PendingApprovalsOptions {
 
 /** The statuses of a run that may still take an answer. */
 const WAITING = new Set(["PENDING", "ENQUEUED"]);
+/** DBOS statuses of a workflow that has not ended. */
+const GOING = new Set(["PENDING", "ENQUEUED", "DELAYED"]);
 
 /**
  * The calls of a run that wait for a person, from any process that can reach the system
@@ -36,17 +40,258 @@ export async function pendingApprovals(options: PendingApprovalsOptions): Promis
   return listed ?? [];
 }
 
+/**
+ * What a run's approvals stand at, as {@link approvalStatus} reads it and {@link waitForApprovals}
+ * answers:
+ * - `"unknown"`: no run has this id on this system database.
+ * - `"running"`: the run goes on and nothing waits for a person (it has not asked yet, or its
+ *   last question was answered).
+ * - `"waiting"`: the run waits for a person's answer to these calls.
+ * - `"finished"`: the run ended; `outcome` says how (its output, its error's message, or that it
+ *   was cancelled).
+ */
+export type RunApprovals<Output = unknown> =
+  | { readonly status: "unknown" }
+  | { readonly status: "running" }
+  | { readonly status: "waiting"; readonly pending: PendingToolCall[] }
+  | { readonly status: "finished"; readonly outcome: RunOutcome<Output> };
+
+/** How a run ended. */
+export type RunOutcome<Output = unknown> =
+  | { readonly status: "succeeded"; readonly output: Output }
+  | { readonly status: "failed"; readonly message: string }
+  | { readonly status: "cancelled" };
+
+/** What {@link approvalStatus} and {@link waitForApprovals} read with: a `DBOSClient`. */
+export type DBOSApprovalsReader = Pick<DBOSClient, "getEvent" | "getWorkflow" | "readStreamOffset">;
+
+/** Options of {@link approvalStatus}. */
+export interface ApprovalStatusOptions {
+  /** `DBOSClient.create({ systemDatabaseUrl })`, from any process. */
+  readonly client: Pick<DBOSClient, "getEvent" | "getWorkflow">;
+  /** The run's id: the DBOS workflow id the run was started with. */
+  readonly runId: string;
+}
+
+/**
+ * Where a run's approvals stand, read once from any process that reaches the system database:
+ * `"unknown"`, `"running"` (nothing waits), `"waiting"` with the calls, or `"finished"` with the
+ * run's outcome. To wait until that changes, use {@link waitForApprovals}.
+ *
+ * @example
+ * ```ts
+ * const now = await approvalStatus({ client, runId: "run-42" });
+ * if (now.status === "waiting") console.log(now.pending.map((item) => item.name));
+ * ```
+ */
+export async function approvalStatus<Output = unknown>(
+  options: ApprovalStatusOptions,
+): Promise<RunApprovals<Output>> {
+  const { client, runId } = options;
+  const workflow = await client.getWorkflow(runId);
+  if (!workflow) return { status: "unknown" };
+  if (GOING.has(workflow.status)) {
+    const listed = await client.getEvent<PendingToolCall[]>(runId, PENDING_APPROVALS_EVENT, {
+      timeoutSeconds: 0,
+    });
+    if (!listed || listed.length === 0) return { status: "running" };
+    // Read again: a run cancelled meanwhile takes no answer.
+    const still = await client.getWorkflow(runId);
+    if (still && WAITING.has(still.status)) return { status: "waiting", pending: listed };
+    if (still && GOING.has(still.status)) return { status: "running" };
+    // It ended meanwhile (an ended status is final): read how.
+    return approvalStatus(options);
+  }
+  switch (workflow.status) {
+    case "SUCCESS":
+      return { status: "finished", outcome: { status: "succeeded", output: workflow.output as Output } };
+    case "CANCELLED":
+      return { status: "finished", outcome: { status: "cancelled" } };
+    default:
+      // ERROR, MAX_RECOVERY_ATTEMPTS_EXCEEDED, and any status a later DBOS adds.
+      return {
+        status: "finished",
+        outcome: {
+          status: "failed",
+          message:
+            workflow.error === undefined
+              ? `The run ended with the DBOS status ${workflow.status}.`
+              : errorMessage(workflow.error),
+        },
+      };
+  }
+}
+
+/** Options of {@link waitForApprovals}. */
+export interface WaitForApprovalsOptions {
+  /** `DBOSClient.create({ systemDatabaseUrl })`, from any process. */
+  readonly client: DBOSApprovalsReader;
+  /** The run's id: the DBOS workflow id the run was started with. */
+  readonly runId: string;
+  /**
+   * How long to wait for the run to ask (or end); then it resolves with what the run stands at
+   * (`"running"` when it still has not asked).
+   * @default 60_000
+   */
+  readonly timeoutMs?: number;
+  /** Stops waiting: the promise rejects with a `JunctionError` `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
+/** How long one stream read waits before the deadline and the abort signal are looked at again. */
+const READ_SLICE_MS = 5_000;
+
+/**
+ * Waits until the run asks a person something or ends, from any process that reaches the system
+ * database: it resolves with `"waiting"` and the calls once the run published them (at once when
+ * they wait already), with `"finished"` and its outcome once it ended, `"unknown"` for an id no
+ * run has, and `"running"` when `timeoutMs` passed with nothing asked. It waits on the run's DBOS
+ * stream (`DBOS.readStreamOffset`, woken by PostgreSQL notifications), not by polling the list.
+ *
+ * @example
+ * ```ts
+ * await assistant.start({ input: "Note: buy milk" }, { runId: "run-42" });
+ * const asked = await waitForApprovals({ client, runId: "run-42", timeoutMs: 30_000 });
+ * if (asked.status === "waiting") for (const item of asked.pending) await answerApproval({ sender: client, runId: "run-42", item, decision: "approve" });
+ * ```
+ * @throws JunctionError `aborted` when `signal` aborts.
+ */
+export async function waitForApprovals<Output = unknown>(
+  options: WaitForApprovalsOptions,
+): Promise<RunApprovals<Output>> {
+  const { client, runId, signal } = options;
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const now = await approvalStatus<Output>({ client, runId });
+  if (now.status !== "running") return now;
+  for await (const round of readRounds({ client, runId, deadline, ...(signal ? { signal } : {}) })) {
+    // An entry that lists calls: they wait, unless they were answered since (history read back).
+    if (round.pending.length === 0) continue;
+    const then = await approvalStatus<Output>({ client, runId });
+    if (then.status !== "running") return then;
+  }
+  return approvalStatus<Output>({ client, runId });
+}
+
+/**
+ * The run's approval rounds in order, from the first, each as soon as the run writes it; ends
+ * with the run, or at `deadline`. Reads the stream in slices so the deadline and the abort
+ * signal are honoured.
+ */
+async function* readRounds(parts: {
+  client: Pick<DBOSClient, "getWorkflow" | "readStreamOffset">;
+  runId: string;
+  deadline: number;
+  signal?: AbortSignal;
+}): AsyncGenerator<ApprovalRound> {
+  const { client, runId, deadline, signal } = parts;
+  for (let offset = 0; ; ) {
+    throwIfAborted(signal);
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return;
+    try {
+      const read = client.readStreamOffset<ApprovalRound>(runId, APPROVAL_ROUNDS_STREAM, offset, {
+        timeoutSeconds: Math.min(remaining, READ_SLICE_MS) / 1000,
+      });
+      yield await abortable(read, signal);
+      offset += 1;
+    } catch (error) {
+      if (!DBOSErrors.isStreamTimeoutError(error)) throw error;
+      // A timeout, or the stream ended with the run.
+      const workflow = await client.getWorkflow(runId);
+      if (!workflow || !GOING.has(workflow.status)) return;
+    }
+  }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    throw createAbortError("Stopped waiting for the run's approvals: the signal was aborted.", signal.reason);
+  }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (the read it stands for ends by its own timeout). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  throwIfAborted(signal);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      try {
+        throwIfAborted(signal);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** A decision as the run took it: an approval, or a denial with its reason. */
+export type TakenDecision =
+  | { readonly approved: true }
+  | { readonly approved: false; readonly reason?: string };
+
+/**
+ * What became of an answer ({@link answerApproval}):
+ * - `"taken"`: this answer is the one the run took for the call (should its digests not match
+ *   the waiting call, the run denied the call with a `run-state-mismatch` warning).
+ * - `"duplicate"`: another answer was taken first; `decision` is that one's. This answer changed
+ *   nothing (the tool does not run again, a denial does not undo an approval).
+ * - `"expired"`: the run stopped waiting for this call (its `approvalTimeoutMs` ran out, or it
+ *   ended) without taking an answer.
+ * - `"accepted"`: stored for the run, not yet taken: `until: "accepted"`, or `timeoutMs` passed
+ *   before the run took an answer (no worker runs it now). Whether it counts is decided when the
+ *   run takes the first answer stored for the call.
+ */
+export type ApprovalOutcome =
+  | { readonly status: "taken"; readonly decision: TakenDecision }
+  | { readonly status: "duplicate"; readonly decision: TakenDecision }
+  | { readonly status: "expired" }
+  | { readonly status: "accepted" };
+
 /** Options of {@link answerApproval}. */
 export interface AnswerApprovalOptions {
-  /** `DBOSClient.create({ systemDatabaseUrl })` from any process, or `DBOS` where it is launched. */
-  readonly sender: DBOSMessageSender;
+  /**
+   * `DBOSClient.create({ systemDatabaseUrl })` from any process. (`DBOS`, where it is launched,
+   * sends too, with `until: "accepted"`.)
+   */
+  readonly sender: DBOSMessageSender & Partial<Pick<DBOSClient, "getWorkflow" | "readStreamOffset">>;
   /** The run's id. */
   readonly runId: string;
   /** The call as {@link pendingApprovals} listed it. */
   readonly item: PendingToolCall;
   /** `"approve"`, `"deny"` or `{ deny: reason }` (the model gets the reason). */
   readonly decision: ResumeDecision;
-  /** Makes a retried send one send (see {@link sendSignal}). */
+  /**
+   * When to resolve: `"decided"` once the run took an answer for the call (this one or another:
+   * the outcome says; the run tells the answers of one step together, so with several calls
+   * waiting in a step, once each has one), `"accepted"` once the answer is stored (no worker
+   * needed).
+   * @default "decided"
+   */
+  readonly until?: "accepted" | "decided";
+  /**
+   * With `until: "decided"`, how long to wait for the run to take an answer before resolving
+   * with `"accepted"`.
+   * @default 60_000
+   */
+  readonly timeoutMs?: number;
+  /** Stops waiting for the decision (the answer is stored already): rejects with `aborted`. */
+  readonly signal?: AbortSignal;
+  /**
+   * The DBOS idempotency key of the send. Every answer to one call shares one by default, so
+   * DBOS stores only the first of them: the others are dropped and get the first one's outcome.
+   * @default `${runId}:answer:${item.step}:${item.id}`
+   */
   readonly idempotencyKey?: string;
 }
 
@@ -57,19 +302,61 @@ export interface AnswerApprovalOptions {
  * another run's), the run denies the call with a `run-state-mismatch` warning instead of running
  * it.
  *
+ * An answer counts once: every answer to one call is sent with one DBOS idempotency key, so DBOS
+ * keeps the first one stored and drops the others (eight answers at once, from eight processes,
+ * are one answer); the run takes that one. The outcome says which happened to this answer:
+ * `"taken"`, or `"duplicate"` with the decision that was taken instead (see
+ * {@link ApprovalOutcome}).
+ *
  * @example
  * ```ts
  * const [item] = await pendingApprovals({ client, runId: "run-42" });
- * await answerApproval({ sender: client, runId: "run-42", item, decision: "approve" });
+ * const outcome = await answerApproval({ sender: client, runId: "run-42", item, decision: "approve" });
+ * if (outcome.status === "duplicate") console.log("already decided:", outcome.decision);
  * ```
+ * @throws JunctionError `invalid-argument` for `until: "decided"` with a sender that cannot read the run (pass a `DBOSClient`).
  */
-export async function answerApproval(options: AnswerApprovalOptions): Promise<void> {
-  const { name, value } = approvalSignalFor(options.item, options.decision);
+export async function answerApproval(options: AnswerApprovalOptions): Promise<ApprovalOutcome> {
+  const { sender, runId, item } = options;
+  const until = options.until ?? "decided";
+  if (
+    until === "decided" &&
+    (typeof sender.readStreamOffset !== "function" || typeof sender.getWorkflow !== "function")
+  ) {
+    throw new JunctionError(
+      "invalid-argument",
+      'answerApproval with until: "decided" reads the run\'s decision: pass a DBOSClient as `sender`, or until: "accepted".',
+    );
+  }
+  const { name, value } = approvalSignalFor(item, options.decision);
+  // Tells this answer from every other one sent for the call, once the run took one of them.
+  const answerId = randomUUID();
   await sendSignal({
-    sender: options.sender,
-    runId: options.runId,
+    sender,
+    runId,
     name,
-    value,
-    ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
+    value: { ...value, answerId },
+    idempotencyKey: options.idempotencyKey ?? `${runId}:answer:${item.step}:${item.id}`,
   });
+  if (until === "accepted") return { status: "accepted" };
+  const reader = sender as Pick<DBOSClient, "getWorkflow" | "readStreamOffset">;
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const rounds = readRounds({
+    client: reader,
+    runId,
+    deadline,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  for await (const round of rounds) {
+    if (!round.answers || !Object.hasOwn(round.answers, name)) continue;
+    const answer = round.answers[name];
+    if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return { status: "expired" };
+    const decision: TakenDecision =
+      answer.approved === true
+        ? { approved: true }
+        : { approved: false, ...(typeof answer.reason === "string" ? { reason: answer.reason } : {}) };
+    return { status: answer.answerId === answerId ? "taken" : "duplicate", decision };
+  }
+  const workflow = await reader.getWorkflow(runId);
+  return workflow && GOING.has(workflow.status) ? { status: "accepted" } : { status: "expired" };
 }

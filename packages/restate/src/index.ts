@@ -1,8 +1,16 @@
 export {
   type AnswerApprovalOptions,
+  type ApprovalOutcome,
+  type ApprovalStatusOptions,
   answerApproval,
+  approvalStatus,
   type PendingApprovalsOptions,
   pendingApprovals,
+  type RunApprovals,
+  type RunOutcome,
+  type TakenDecision,
+  type WaitForApprovalsOptions,
+  waitForApprovals,
 } from "./pending-approvals.js";
 export {
   type RestateAgentRunStatus,
@@ -16,16 +24,22 @@ export {
   restateAgentWorkflow,
 } from "./restate-agent-workflow.js";
 export {
+  APPROVAL_ROUND_STATE,
   type ApprovalNotifier,
+  askedPromise,
   PENDING_APPROVALS_STATE,
   type RestateDurabilityOptions,
   restateDurability,
 } from "./restate-durability.js";
 export {
+  type AnswerResponse,
+  type AwaitPendingRequest,
   beginRun,
   promptRetryPolicy,
   type RestateWorkflowOptions,
   RUN_INVOCATION_STATE,
+  restateAnswerHandler,
+  restateAwaitPendingHandler,
   restateCancelHandler,
   restatePendingHandler,
   restateSignalHandler,

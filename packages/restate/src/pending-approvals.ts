@@ -1,6 +1,9 @@
-import { approvalSignalFor, type PendingToolCall, type ResumeDecision } from "@junction/core";
-import { HttpCallError, type Ingress } from "@restatedev/restate-sdk-clients";
-import { type SendSignalOptions, sendSignal } from "./send-signal.js";
+import { randomUUID } from "node:crypto";
+import { approvalSignalFor, type JSONValue, type PendingToolCall, type ResumeDecision } from "@junction/core";
+import { createAbortError } from "@junction/types";
+import { HttpCallError, type Ingress, rpc } from "@restatedev/restate-sdk-clients";
+import type { AnswerResponse, AwaitPendingRequest, SignalRequest } from "./restate-workflow.js";
+import type { SendSignalOptions } from "./send-signal.js";
 
 /** Options of {@link pendingApprovals}. */
 export interface PendingApprovalsOptions {
@@ -15,7 +18,12 @@ export interface PendingApprovalsOptions {
 type PendingHandlers = {
   run: (ctx: unknown, input: unknown) => Promise<unknown>;
   pending: (ctx: unknown) => Promise<PendingToolCall[]>;
+  awaitPending: (ctx: unknown, request: AwaitPendingRequest) => Promise<PendingToolCall[]>;
+  answer: (ctx: unknown, signal: SignalRequest) => Promise<AnswerResponse>;
 };
+
+/** What the ingress answers for a workflow key that was never submitted (or whose run was purged). */
+const NOT_FOUND = 404;
 
 /** What the ingress answers for the output of a workflow that was cancelled. */
 const CANCELLED = 409;
@@ -46,29 +54,287 @@ export async function pendingApprovals(options: PendingApprovalsOptions): Promis
   }
 }
 
+/**
+ * What a run's approvals stand at, as {@link approvalStatus} reads it and {@link waitForApprovals}
+ * answers:
+ * - `"unknown"`: the Restate server has no run of this workflow with this key (never submitted,
+ *   or ended longer ago than the workflow's retention).
+ * - `"running"`: the run goes on (or waits for a worker to begin) and nothing waits for a person:
+ *   it has not asked yet, or its last question was answered.
+ * - `"waiting"`: the run waits for a person's answer to these calls.
+ * - `"finished"`: the run ended; `outcome` says how (its output, its terminal error's message, or
+ *   that it was cancelled).
+ */
+export type RunApprovals<Output = unknown> =
+  | { readonly status: "unknown" }
+  | { readonly status: "running" }
+  | { readonly status: "waiting"; readonly pending: PendingToolCall[] }
+  | { readonly status: "finished"; readonly outcome: RunOutcome<Output> };
+
+/** How a run ended. */
+export type RunOutcome<Output = unknown> =
+  | { readonly status: "succeeded"; readonly output: Output }
+  | { readonly status: "failed"; readonly message: string }
+  | { readonly status: "cancelled" };
+
+/** Options of {@link approvalStatus}: the run, as for {@link pendingApprovals}. */
+export type ApprovalStatusOptions = PendingApprovalsOptions;
+
+/**
+ * Where a run's approvals stand, read once through the ingress from any process: `"unknown"`,
+ * `"running"` (nothing waits), `"waiting"` with the calls, or `"finished"` with the run's
+ * outcome. Listing the calls needs a worker of the deployment (the `pending` handler). To wait
+ * until that changes, use {@link waitForApprovals}.
+ *
+ * @example
+ * ```ts
+ * const now = await approvalStatus({ ingress, workflow: "assistant", runId: "run-42" });
+ * if (now.status === "waiting") console.log(now.pending.map((item) => item.name));
+ * ```
+ */
+export async function approvalStatus<Output = unknown>(
+  options: ApprovalStatusOptions & { readonly signal?: AbortSignal },
+): Promise<RunApprovals<Output>> {
+  const run = options.ingress.workflowClient<PendingHandlers>({ name: options.workflow }, options.runId);
+  const opts = options.signal ? rpc.opts<unknown, PendingToolCall[]>({ signal: options.signal }) : undefined;
+  const ended = await output<Output>(run, options.signal);
+  if (ended !== undefined) return ended;
+  const listed = await run.pending(opts);
+  if (listed.length === 0) return { status: "running" };
+  // A run that ended meanwhile (cancelled while it waited) keeps its last list but takes no answer.
+  return (await output<Output>(run, options.signal)) ?? { status: "waiting", pending: listed };
+}
+
+/** The run's end as {@link RunApprovals}, or `undefined` while it goes on. */
+async function output<Output>(
+  run: {
+    workflowOutput(
+      opts?: ReturnType<typeof rpc.opts<void, unknown>>,
+    ): Promise<{ ready: boolean; result?: unknown }>;
+  },
+  signal: AbortSignal | undefined,
+): Promise<RunApprovals<Output> | undefined> {
+  try {
+    const now = await run.workflowOutput(signal ? rpc.opts<void, unknown>({ signal }) : undefined);
+    return now.ready
+      ? { status: "finished", outcome: { status: "succeeded", output: now.result as Output } }
+      : undefined;
+  } catch (error) {
+    if (!(error instanceof HttpCallError)) throw error;
+    if (error.status === NOT_FOUND) return { status: "unknown" };
+    if (error.status === CANCELLED) return { status: "finished", outcome: { status: "cancelled" } };
+    return { status: "finished", outcome: { status: "failed", message: terminalMessage(error) } };
+  }
+}
+
+/** The message of the terminal error a run failed with, as the ingress answers it (`{ message }`). */
+function terminalMessage(error: HttpCallError): string {
+  try {
+    const body = JSON.parse(error.responseText) as { message?: unknown };
+    if (typeof body.message === "string") return body.message;
+  } catch {
+    // Not JSON: the text as it came.
+  }
+  return error.responseText || `The run failed (HTTP ${error.status}).`;
+}
+
+/** Options of {@link waitForApprovals}. */
+export interface WaitForApprovalsOptions extends PendingApprovalsOptions {
+  /**
+   * How long to wait for the run to ask (or end); then it resolves with what the run stands at
+   * (`"running"` when it still has not asked).
+   * @default 60_000
+   */
+  readonly timeoutMs?: number;
+  /** Stops waiting: the promise rejects with a `JunctionError` `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
+/** How long one `awaitPending` call waits at most before the deadline is looked at again. */
+const WAIT_SLICE_MS = 60_000;
+
+/**
+ * Waits until the run asks a person something or ends, from any process that reaches the
+ * ingress: it resolves with `"waiting"` and the calls once the run published them (at once when
+ * they wait already), with `"finished"` and its outcome once it ended, `"unknown"` for a key no
+ * run has, and `"running"` when `timeoutMs` passed with nothing asked. It waits in Restate, not
+ * by polling: on the workflow's `awaitPending` handler (which waits on the durable promise the
+ * run resolves with each new list) and on the workflow's output (`workflowAttach`), whichever
+ * comes first.
+ *
+ * @example
+ * ```ts
+ * await run.workflowSubmit({ input: "Note: buy milk" });
+ * const asked = await waitForApprovals({ ingress, workflow: "assistant", runId: "run-42", timeoutMs: 30_000 });
+ * if (asked.status === "waiting") for (const item of asked.pending) await answerApproval({ ingress, workflow: "assistant", runId: "run-42", item, decision: "approve" });
+ * ```
+ * @throws JunctionError `aborted` when `signal` aborts.
+ */
+export async function waitForApprovals<Output = unknown>(
+  options: WaitForApprovalsOptions,
+): Promise<RunApprovals<Output>> {
+  const { signal } = options;
+  const target = { ingress: options.ingress, workflow: options.workflow, runId: options.runId };
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const run = options.ingress.workflowClient<PendingHandlers>({ name: options.workflow }, options.runId);
+  for (;;) {
+    throwIfAborted(signal);
+    const now = await abortable(approvalStatus<Output>({ ...target, ...(signal ? { signal } : {}) }), signal);
+    const remaining = deadline - Date.now();
+    if (now.status !== "running" || remaining <= 0) return now;
+    // Both waits end when the first does (or on abort): no request is left behind.
+    const both = new AbortController();
+    const stop = () => both.abort(signal?.reason);
+    signal?.addEventListener("abort", stop, { once: true });
+    const waits: Promise<unknown>[] = [
+      Promise.resolve(
+        run.awaitPending(
+          { timeoutMs: Math.min(remaining, WAIT_SLICE_MS) },
+          rpc.opts<AwaitPendingRequest, PendingToolCall[]>({ signal: both.signal }),
+        ),
+      ),
+      Promise.resolve(run.workflowAttach(rpc.opts<void, unknown>({ signal: both.signal }))),
+    ];
+    try {
+      // A failed attach is a run that ended (failed or cancelled): approvalStatus says how.
+      await Promise.race(waits.map((wait) => wait.catch(() => undefined)));
+    } finally {
+      signal?.removeEventListener("abort", stop);
+      both.abort();
+      for (const wait of waits) wait.catch(() => undefined);
+    }
+  }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    throw createAbortError("Stopped waiting for the run's approvals: the signal was aborted.", signal.reason);
+  }
+}
+
+/** `promise`, or the abort error as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      try {
+        throwIfAborted(signal);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(
+          signal.aborted
+            ? createAbortError(
+                "Stopped waiting for the run's approvals: the signal was aborted.",
+                signal.reason,
+              )
+            : error,
+        );
+      },
+    );
+  });
+}
+
+/** A decision as the run took it: an approval, or a denial with its reason. */
+export type TakenDecision =
+  | { readonly approved: true }
+  | { readonly approved: false; readonly reason?: string };
+
+/**
+ * What became of an answer ({@link answerApproval}):
+ * - `"taken"`: this answer is the one that resolved the call's durable promise: the run takes
+ *   it (should its digests not match the waiting call, the run denies the call with a
+ *   `run-state-mismatch` warning).
+ * - `"duplicate"`: another answer resolved the promise first; `decision` is that one's. This
+ *   answer changed nothing (the tool does not run again, a denial does not undo an approval).
+ * - `"expired"`: the run had ended (finished, failed, cancelled) before this answer came, and no
+ *   answer was taken for the call: nothing runs.
+ * - `"accepted"`: with `until: "accepted"`, the Restate server stored the answer; a worker's
+ *   `answer` handler resolves the promise later, and whether this answer is the one taken is
+ *   not reported.
+ */
+export type ApprovalOutcome =
+  | { readonly status: "taken"; readonly decision: TakenDecision }
+  | { readonly status: "duplicate"; readonly decision: TakenDecision }
+  | { readonly status: "expired" }
+  | { readonly status: "accepted" };
+
 /** Options of {@link answerApproval}. */
-export interface AnswerApprovalOptions extends Omit<SendSignalOptions, "name" | "value"> {
+export interface AnswerApprovalOptions extends Omit<SendSignalOptions, "name" | "value" | "until"> {
   /** The call as {@link pendingApprovals} listed it. */
   readonly item: PendingToolCall;
   /** `"approve"`, `"deny"` or `{ deny: reason }` (the model gets the reason). */
   readonly decision: ResumeDecision;
+  /**
+   * When to resolve: `"decided"` once the workflow's `answer` handler resolved the call's promise
+   * (with this answer or an earlier one: the outcome says; needs a worker), `"accepted"` once the
+   * Restate server stored the answer (no worker needed).
+   * @default "decided"
+   */
+  readonly until?: "accepted" | "decided";
+  /** Stops waiting for the handler's answer: rejects (the answer may still be taken). */
+  readonly signal?: AbortSignal;
 }
 
 /**
- * Answers a listed pending call: sends its signal (`approval:<step>:<callId>`) with the decision
- * and the item's tool and arguments digests, so the answer counts only for the call as it was
- * listed. Should the waiting call's tool or arguments differ (the list was edited, or the item is
- * another run's), the run denies the call with a `run-state-mismatch` warning instead of running
- * it.
+ * Answers a listed pending call: resolves its durable promise (`approval:<step>:<callId>`,
+ * through the workflow's `answer` handler) with the decision and the item's tool and arguments
+ * digests, so the answer counts only for the call as it was listed. Should the waiting call's
+ * tool or arguments differ (the list was edited, or the item is another run's), the run denies
+ * the call with a `run-state-mismatch` warning instead of running it.
+ *
+ * An answer counts once: a durable promise resolves once, so of eight answers sent at once the
+ * first one the Restate server applies is the one the run takes, and the outcome tells each
+ * caller which happened to its answer: `"taken"`, or `"duplicate"` with the decision taken
+ * instead (see {@link ApprovalOutcome}). With `idempotencyKey`, a retried call is one call:
+ * Restate answers it with the first call's response.
  *
  * @example
  * ```ts
  * const [item] = await pendingApprovals({ ingress, workflow: "assistant", runId: "run-42" });
- * await answerApproval({ ingress, workflow: "assistant", runId: "run-42", item, decision: "approve" });
+ * const outcome = await answerApproval({ ingress, workflow: "assistant", runId: "run-42", item, decision: "approve" });
+ * if (outcome.status === "duplicate") console.log("already decided:", outcome.decision);
  * ```
  */
-export async function answerApproval(options: AnswerApprovalOptions): Promise<void> {
-  const { item, decision, ...target } = options;
-  const { name, value } = approvalSignalFor(item, decision);
-  await sendSignal({ ...target, name, value });
+export async function answerApproval(options: AnswerApprovalOptions): Promise<ApprovalOutcome> {
+  const { item, ingress, workflow, runId } = options;
+  const { name, value } = approvalSignalFor(item, options.decision);
+  // Tells this answer from every other one sent for the call, once one of them resolved it.
+  const answerId = randomUUID();
+  const request: SignalRequest = { name, value: { ...value, answerId } };
+  if (options.until === "accepted") {
+    const send = ingress.objectSendClient<Pick<PendingHandlers, "answer">>({ name: workflow }, runId);
+    await send.answer(request, rpc.sendOpts({ idempotencyKey: options.idempotencyKey }));
+    return { status: "accepted" };
+  }
+  const run = ingress.workflowClient<PendingHandlers>({ name: workflow }, runId);
+  // A run that ended (or is gone) reads no answer: one that only this answer resolved expired.
+  const endedBefore = (await output(run, options.signal)) !== undefined;
+  const response = await run.answer(
+    request,
+    rpc.opts<SignalRequest, AnswerResponse>({
+      ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    }),
+  );
+  const taken = response.taken;
+  if (typeof taken !== "object" || taken === null || Array.isArray(taken)) {
+    return { status: "duplicate", decision: { approved: false } };
+  }
+  const decision: TakenDecision =
+    taken.approved === true
+      ? { approved: true }
+      : { approved: false, ...(typeof taken.reason === "string" ? { reason: taken.reason } : {}) };
+  if ((taken as { answerId?: JSONValue }).answerId !== answerId) return { status: "duplicate", decision };
+  return endedBefore ? { status: "expired" } : { status: "taken", decision };
 }

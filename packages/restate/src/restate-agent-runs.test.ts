@@ -102,7 +102,11 @@ describe("restateAgentRuns", () => {
 
     // An answer sent twice (a retried tasks/update) is one answer.
     await runs.answer("runs-approve", waiting.pending[0]!, "approve");
-    await runs.answer("runs-approve", waiting.pending[0]!, "approve");
+    // The second is told it was a duplicate, with the first one's decision.
+    expect(await runs.answerApproval("runs-approve", waiting.pending[0]!, "approve")).toEqual({
+      status: "duplicate",
+      decision: { approved: true },
+    });
     expect(await reach("runs-approve", "completed")).toEqual({
       status: "completed",
       result: {
@@ -150,7 +154,10 @@ describe("restateAgentRuns", () => {
     const [item] = (await reach("runs-cancel", "input_required")).pending;
     await runs.cancel("runs-cancel");
     expect(await reach("runs-cancel", "cancelled")).toEqual({ status: "cancelled" });
-    await expect(runs.answer("runs-cancel", item!, "approve")).resolves.toBeUndefined();
+    // The run ended without taking an answer: this one is not taken either.
+    await expect(runs.answerApproval("runs-cancel", item!, "approve")).resolves.toEqual({
+      status: "expired",
+    });
     expect(await runs.status("runs-cancel")).toEqual({ status: "cancelled" });
     expect(opened).not.toContain("south");
   });

@@ -1,7 +1,7 @@
 import { type AgentResult, agentToolResult, type PendingToolCall, type ResumeDecision } from "@junction/core";
 import { JunctionError, type ToolResult } from "@junction/types";
 import { HttpCallError, type Ingress } from "@restatedev/restate-sdk-clients";
-import { answerApproval, pendingApprovals } from "./pending-approvals.js";
+import { type ApprovalOutcome, answerApproval, pendingApprovals } from "./pending-approvals.js";
 import type { AgentRunRequest } from "./restate-agent-workflow.js";
 
 /** Options of {@link restateAgentRuns}. */
@@ -40,8 +40,19 @@ export interface RestateAgentRuns {
   start(run: { tool: string; runId: string; request: string }): Promise<void>;
   /** The run's pending approvals while it waits, its answer once it ended, its failure or cancellation. */
   status(runId: string): Promise<RestateAgentRunStatus>;
-  /** Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests). */
+  /**
+   * Answers a pending call as `status` listed it ({@link answerApproval}: bound to its digests;
+   * the call's durable promise resolves once, so only the first answer counts); resolves once the
+   * promise holds an answer. `DurableAgentRuns`'s shape: {@link RestateAgentRuns.answerApproval}
+   * says what became of the answer.
+   */
   answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void>;
+  /**
+   * {@link RestateAgentRuns.answer}, resolving with what became of the answer: `"taken"`, or
+   * `"duplicate"` with the decision an earlier answer made (never a second run of the call), or
+   * `"expired"` (the run ended, or no workflow has it; see {@link ApprovalOutcome}).
+   */
+  answerApproval(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<ApprovalOutcome>;
   /** Cancels the run (the workflow's `cancel` handler): at once, or as it begins if no worker took it yet. */
   cancel(runId: string): Promise<void>;
 }
@@ -121,6 +132,25 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
     }
   };
 
+  const answerOnce = async (
+    runId: string,
+    item: PendingToolCall,
+    decision: ResumeDecision,
+  ): Promise<ApprovalOutcome> => {
+    const workflow = await workflowOf(runId);
+    // No run to answer: the next status says so.
+    if (workflow === undefined) return { status: "expired" };
+    return answerApproval({
+      ingress,
+      workflow,
+      runId,
+      item,
+      decision,
+      // A tasks/update retried (or sent twice) is one answer to the call.
+      idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
+    });
+  };
+
   return {
     async start({ tool, runId, request }) {
       const workflow = Object.hasOwn(options.workflows, tool) ? options.workflows[tool] : undefined;
@@ -165,18 +195,10 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
     },
 
     async answer(runId, item, decision) {
-      const workflow = await workflowOf(runId);
-      if (workflow === undefined) return; // no run to answer: the next status says so
-      await answerApproval({
-        ingress,
-        workflow,
-        runId,
-        item,
-        decision,
-        // A tasks/update retried (or sent twice) is one answer to the call.
-        idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
-      });
+      await answerOnce(runId, item, decision);
     },
+
+    answerApproval: answerOnce,
 
     async cancel(runId) {
       const workflow = await workflowOf(runId);

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { type AgentResult, parseRunState } from "@junction/core";
+import { type AgentResult, type PendingToolCall, parseRunState } from "@junction/core";
 import {
   approveFrom,
   notesRun,
@@ -14,6 +14,7 @@ import { freePort, startNode, waitFor, waitForPort, withTimeout } from "@junctio
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
 import * as clients from "@restatedev/restate-sdk-clients";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { pendingApprovals } from "./pending-approvals.js";
 import type { AgentRunRequest } from "./restate-agent-workflow.js";
 
 // A real Agent's run as a Restate workflow, end to end: the Chat Completions provider against a
@@ -61,17 +62,26 @@ async function setUp(startModel?: Parameters<typeof runs.next>[0]) {
   };
   const ingress = clients.connect({ url: server.ingressUrl });
   const run = (runId: string) => ingress.workflowClient<Notes>({ name: "notes" }, runId);
-  const approve = (runId: string, signal: string) =>
+  /** The call waiting under `signal`, as listed (the `pending` handler needs a worker). */
+  const listed = async (runId: string, signal: string) => {
+    const items = await pendingApprovals({ ingress, workflow: "notes", runId });
+    const item = items.find((call) => `approval:${call.step}:${call.id}` === signal);
+    if (!item) throw new Error(`${runId} lists no call for ${signal}: ${JSON.stringify(items)}`);
+    return item;
+  };
+  // As an approver answers: the call as listed, bound to its digests (listed now unless given).
+  const approve = async (runId: string, signal: string, item?: PendingToolCall) =>
     approveFrom(sender, {
       env: { INGRESS_URL: server.ingressUrl, WORKFLOW: "notes", RUN_ID: runId },
       signal,
+      item: item ?? (await listed(runId, signal)),
     });
   const result = (runId: string, running: { output(): string }) =>
     withTimeout(run(runId).workflowAttach(), {
       timeoutMs: 15_000,
       what: () => `the run's result; worker output:\n${running.output()}`,
     });
-  return { ...events, model, files, ingress, startWorker, run, approve, result };
+  return { ...events, model, files, ingress, startWorker, run, listed, approve, result };
 }
 
 describe("restateAgentWorkflow: an Agent's run on Restate, crash-tested end to end", () => {
@@ -127,15 +137,17 @@ describe("restateAgentWorkflow: an Agent's run on Restate, crash-tested end to e
   });
 
   it("survives a crash of the Restate server too, with the approval sent while no worker runs", async () => {
-    const { model, startWorker, run, reachApproval, approve, result, calls } = await setUp();
+    const { model, startWorker, run, reachApproval, listed, approve, result, calls } = await setUp();
     const first = await startWorker();
     await run("agent-server-restarted").workflowSubmit({ input: notesRun.input });
     const signal = await reachApproval(1, first);
+    // Listed while a worker runs; answered while none does.
+    const item = await listed("agent-server-restarted", signal);
     // As above: the kill comes once the model step's journal entry is acknowledged.
     await new Promise((resolve) => setTimeout(resolve, 300));
     await first.kill();
     await server.restart();
-    await approve("agent-server-restarted", signal);
+    await approve("agent-server-restarted", signal, item);
 
     const second = await startWorker();
     const final = await result("agent-server-restarted", second);

@@ -1,7 +1,13 @@
 import type { Agent, AgentResult, JSONValue, PendingToolCall } from "@junction/core";
 import type { Message } from "@junction/types";
 import type * as restate from "@restatedev/restate-sdk";
-import { type RestateWorkflowOptions, restateWorkflow, type SignalRequest } from "./restate-workflow.js";
+import {
+  type AnswerResponse,
+  type AwaitPendingRequest,
+  type RestateWorkflowOptions,
+  restateWorkflow,
+  type SignalRequest,
+} from "./restate-workflow.js";
 
 /** What one run of a {@link restateAgentWorkflow} is submitted with: plain JSON. */
 export interface AgentRunRequest {
@@ -11,13 +17,18 @@ export interface AgentRunRequest {
   readonly messages?: Message[];
 }
 
-/** The workflow service {@link restateAgentWorkflow} makes: `run`, `signal`, `pending` and `cancel` handlers. */
+/** The workflow service {@link restateAgentWorkflow} makes: `run`, `signal`, `answer`, `pending`, `awaitPending` and `cancel` handlers. */
 export type RestateAgentWorkflow<Name extends string> = restate.WorkflowDefinition<
   Name,
   {
     run: (ctx: restate.WorkflowContext, request: AgentRunRequest) => Promise<AgentResult>;
     signal: (ctx: restate.WorkflowSharedContext, signal: SignalRequest) => Promise<void>;
+    answer: (ctx: restate.WorkflowSharedContext, signal: SignalRequest) => Promise<AnswerResponse>;
     pending: (ctx: restate.WorkflowSharedContext) => Promise<PendingToolCall[]>;
+    awaitPending: (
+      ctx: restate.WorkflowSharedContext,
+      request: AwaitPendingRequest,
+    ) => Promise<PendingToolCall[]>;
     cancel: (ctx: restate.WorkflowSharedContext) => Promise<void>;
   }
 >;

@@ -1,10 +1,30 @@
-import type { Durability, JSONValue, PendingToolCall } from "@junction/core";
+import {
+  approvalSignalFor,
+  boundAnswer,
+  type Durability,
+  type JSONValue,
+  type PendingToolCall,
+} from "@junction/core";
 import { errorMessage } from "@junction/types";
-import { TerminalError, TimeoutError, type WorkflowContext } from "@restatedev/restate-sdk";
+import {
+  type RestatePromise,
+  TerminalError,
+  TimeoutError,
+  type WorkflowContext,
+} from "@restatedev/restate-sdk";
 import { createRestateDriver } from "./restate-driver.js";
 
 /** The workflow state key a run publishes its waiting approvals under: read it with {@link pendingApprovals}. */
 export const PENDING_APPROVALS_STATE = "junction.pending-approvals";
+
+/**
+ * The workflow state key under which a run counts the lists of waiting approvals it published
+ * (1 for its first question, 2 for the next): what {@link restateAwaitPendingHandler} waits past.
+ */
+export const APPROVAL_ROUND_STATE = "junction.approval-round";
+
+/** The durable promise a run resolves when it publishes its `round`-th list of waiting approvals. */
+export const askedPromise = (round: number): string => `junction.asked:${round}`;
 
 /**
  * Told once per call that waits for a person (never again on a replay, on this worker or
@@ -29,7 +49,10 @@ export interface RestateDurabilityOptions {
  * of a step that wait for a person are kept in the workflow's state
  * ({@link PENDING_APPROVALS_STATE}), which the `pending` handler ({@link restatePendingHandler})
  * serves to {@link pendingApprovals} from any process, and each is told to `onApprovalRequested`
- * once.
+ * once. Each new list also resolves the durable promise {@link askedPromise} of its round (counted
+ * under {@link APPROVAL_ROUND_STATE}), which the `awaitPending` handler waits on. An approval that
+ * comes without the digests of the call it answers is read as a denial (`boundAnswer` of
+ * `@junction/core`): the run reports it with a `run-state-mismatch` warning.
  *
  * Steps and waits may be awaited concurrently (`Promise.all`), as the run loop does with the
  * tool calls of one model step: one driver awaits them all through a `RestatePromise.race`,
@@ -66,6 +89,11 @@ export interface RestateDurabilityOptions {
 export function restateDurability(ctx: WorkflowContext, options: RestateDurabilityOptions = {}): Durability {
   const driven = createRestateDriver();
   const notify = options.onApprovalRequested;
+  // The calls of the step that waits, by signal name, as listed: an approval that came without
+  // their digests does not count. Rebuilt on a replay, which publishes at the same point.
+  let listed = new Map<string, PendingToolCall>();
+  // How many lists of waiting calls this run published: the same on every replay.
+  let rounds = 0;
   return {
     runId: ctx.key,
     // Restate matches a replay's operations by the order they started.
@@ -80,19 +108,38 @@ export function restateDurability(ctx: WorkflowContext, options: RestateDurabili
           }
         }),
       ),
-    waitForSignal: <T extends JSONValue>(name: string, options?: { timeoutMs?: number }) => {
+    waitForSignal: async <T extends JSONValue>(name: string, options?: { timeoutMs?: number }) => {
       const signal = ctx.promise<T>(name).get();
-      if (options?.timeoutMs === undefined) return driven(signal);
-      return driven(
-        signal.orTimeout(options.timeoutMs).map((value?: T, failure?: TerminalError) => {
-          if (failure instanceof TimeoutError) return undefined;
-          if (failure !== undefined) throw failure;
-          return value;
-        }),
-      );
+      const value =
+        options?.timeoutMs === undefined
+          ? await driven(signal)
+          : await driven(
+              signal.orTimeout(options.timeoutMs).map((value?: T, failure?: TerminalError) => {
+                if (failure instanceof TimeoutError) return undefined;
+                if (failure !== undefined) throw failure;
+                return value;
+              }),
+            );
+      const item = listed.get(name);
+      return value === undefined || item === undefined ? value : (boundAnswer(item, value) as T);
     },
     publishPending: async (pending) => {
       ctx.set(PENDING_APPROVALS_STATE, pending);
+      listed = new Map(pending.map((item) => [approvalSignalFor(item, "deny").name, item]));
+      if (pending.length > 0) {
+        // Wakes whoever waits for this run's next question (waitForApprovals).
+        rounds += 1;
+        ctx.set(APPROVAL_ROUND_STATE, rounds);
+        try {
+          await driven(
+            ctx.promise<boolean>(askedPromise(rounds)).resolve(true) as unknown as RestatePromise<void>,
+          );
+        } catch (error) {
+          // Resolved already (the signal handler refuses these names, so only by a replay's twin):
+          // the waiters were woken.
+          if (!(error instanceof TerminalError)) throw error;
+        }
+      }
       if (!notify) return;
       for (const item of pending) {
         await driven(

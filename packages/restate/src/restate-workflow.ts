@@ -1,6 +1,18 @@
-import type { Durability, JSONValue, PendingToolCall } from "@junction/core";
+import {
+  approvalSignalFor,
+  boundAnswer,
+  type Durability,
+  type JSONValue,
+  type PendingToolCall,
+} from "@junction/core";
 import * as restate from "@restatedev/restate-sdk";
-import { type ApprovalNotifier, PENDING_APPROVALS_STATE, restateDurability } from "./restate-durability.js";
+import {
+  APPROVAL_ROUND_STATE,
+  type ApprovalNotifier,
+  askedPromise,
+  PENDING_APPROVALS_STATE,
+  restateDurability,
+} from "./restate-durability.js";
 
 /** What the `signal` handler takes: the signal's name and value. */
 export interface SignalRequest {
@@ -31,19 +43,137 @@ export const promptRetryPolicy: restate.RetryPolicy = {
  */
 export const restateSignalHandler = restate.handlers.workflow.shared(
   async (ctx: restate.WorkflowSharedContext, signal: SignalRequest): Promise<void> => {
+    refuseReservedName(signal);
     await ctx.promise<JSONValue>(signal.name).resolve(signal.value);
+  },
+);
+
+/** The run's own promises (`junction.…`) are not signals anyone may resolve. */
+function refuseReservedName(signal: SignalRequest): void {
+  if (typeof signal?.name !== "string" || signal.name.startsWith("junction.")) {
+    throw new restate.TerminalError(
+      `The signal's name must be a string that does not begin with "junction." (the run's own promises), got ${JSON.stringify(signal?.name)}.`,
+      { errorCode: 400 },
+    );
+  }
+}
+
+/** What the `answer` handler answers: the answer the run's promise holds, as the run reads it. */
+export interface AnswerResponse {
+  /** The value that resolved the call's promise first: this request's or an earlier one's. */
+  readonly taken: JSONValue;
+}
+
+/**
+ * The `answer` handler of a workflow whose `run` uses {@link restateDurability}: resolves the
+ * call's durable promise with the answer, unless an answer resolved it first (a durable promise
+ * resolves once), and answers with the value it holds, so each caller learns which answer the run
+ * takes ({@link answerApproval} compares it with its own). An approval without the digests of
+ * the call the run lists under that name is given as the denial the run will make of it. A shared
+ * handler: served while the run waits, on any worker.
+ */
+export const restateAnswerHandler = restate.handlers.workflow.shared(
+  { enableLazyState: true },
+  async (ctx: restate.WorkflowSharedContext, signal: SignalRequest): Promise<AnswerResponse> => {
+    refuseReservedName(signal);
+    const promise = ctx.promise<JSONValue>(signal.name);
+    try {
+      await promise.resolve(signal.value);
+    } catch (error) {
+      // Resolved already: the first answer stands, and is what this one gets.
+      if (!(error instanceof restate.TerminalError)) throw error;
+    }
+    const taken = (await promise.peek()) ?? null;
+    const listed = (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [];
+    // Bound as the run binds it: to the call it lists, or (once it no longer lists it) to the
+    // digests this request carries, which are the listed call's when it came from answerApproval.
+    const item =
+      listed.find((call) => approvalSignalFor(call, "deny").name === signal.name) ?? digestsOf(signal);
+    return { taken: item === undefined ? taken : boundAnswer(item, taken) };
+  },
+);
+
+/** The digests an answer carries, as the call they bind it to (for {@link boundAnswer}). */
+function digestsOf(signal: SignalRequest): PendingToolCall | undefined {
+  const value = signal.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const { toolDigest, argumentsDigest } = value;
+  if (typeof toolDigest !== "string" && typeof argumentsDigest !== "string") return undefined;
+  return {
+    id: signal.name,
+    name: signal.name,
+    input: null,
+    step: 0,
+    ...(typeof toolDigest === "string" ? { toolDigest } : {}),
+    ...(typeof argumentsDigest === "string" ? { argumentsDigest } : {}),
+  };
+}
+
+/** What the `awaitPending` handler takes: how long it may wait, at most. */
+export interface AwaitPendingRequest {
+  readonly timeoutMs: number;
+}
+
+/** The longest one `awaitPending` call waits (a durable timer bounds it). */
+const AWAIT_PENDING_MAX_MS = 5 * 60 * 1000;
+
+/**
+ * The `awaitPending` handler of a workflow whose `run` uses {@link restateDurability}: the calls
+ * that wait for a person now, or, when none do, the ones the run asks next, as soon as it
+ * publishes them (it waits on the durable promise the run resolves with each new list), or `[]`
+ * after `timeoutMs`. A shared handler; {@link waitForApprovals} calls it.
+ */
+export const restateAwaitPendingHandler = restate.handlers.workflow.shared(
+  { enableLazyState: true },
+  async (ctx: restate.WorkflowSharedContext, request: AwaitPendingRequest): Promise<PendingToolCall[]> => {
+    const timeoutMs = request?.timeoutMs;
+    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 0) {
+      throw new restate.TerminalError(
+        `awaitPending takes { timeoutMs }, a number of milliseconds, got ${JSON.stringify(request)}.`,
+        { errorCode: 400 },
+      );
+    }
+    // The round first, then the list: the run sets the list before the round, so a list read as
+    // empty here is older than the round read, and its successor resolves the promise awaited.
+    const round = (await ctx.get<number>(APPROVAL_ROUND_STATE)) ?? 0;
+    const now = await stillWaiting(ctx);
+    if (now.length > 0) return now;
+    try {
+      await ctx
+        .promise<boolean>(askedPromise(round + 1))
+        .get()
+        .orTimeout(Math.min(timeoutMs, AWAIT_PENDING_MAX_MS));
+    } catch (error) {
+      if (error instanceof restate.TimeoutError) return [];
+      throw error;
+    }
+    return stillWaiting(ctx);
   },
 );
 
 /**
  * The `pending` handler of a workflow whose `run` uses {@link restateDurability}: the calls that
- * wait for a person, as the run published them (`[]` when none wait). A shared handler, served
+ * wait for a person, as the run published them, less those an answer resolved already (`[]` when
+ * none wait). A shared handler, served
  * while the run waits, on any worker of the deployment; {@link pendingApprovals} calls it.
  */
 export const restatePendingHandler = restate.handlers.workflow.shared(
-  async (ctx: restate.WorkflowSharedContext): Promise<PendingToolCall[]> =>
-    (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [],
+  async (ctx: restate.WorkflowSharedContext): Promise<PendingToolCall[]> => stillWaiting(ctx),
 );
+
+/**
+ * The calls the run lists as waiting, without those whose promise an answer resolved already (the
+ * run clears its list only once it read every answer of the step): what waits for a person now.
+ */
+async function stillWaiting(ctx: restate.WorkflowSharedContext): Promise<PendingToolCall[]> {
+  const listed = (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [];
+  const waiting: PendingToolCall[] = [];
+  for (const item of listed) {
+    const answered = await ctx.promise<JSONValue>(approvalSignalFor(item, "deny").name).peek();
+    if (answered === undefined) waiting.push(item);
+  }
+  return waiting;
+}
 
 /** The workflow state key a run keeps its invocation id under, for {@link restateCancelHandler}. */
 export const RUN_INVOCATION_STATE = "junction.run-invocation";
@@ -135,7 +265,9 @@ export function restateWorkflow<Input extends JSONValue, Output extends JSONValu
         );
       },
       signal: restateSignalHandler,
+      answer: restateAnswerHandler,
       pending: restatePendingHandler,
+      awaitPending: restateAwaitPendingHandler,
       cancel: restateCancelHandler,
     },
     options: { ...options?.options, retryPolicy: options?.retryPolicy ?? promptRetryPolicy },

@@ -11,9 +11,10 @@ export interface SendSignalOptions {
   /** The run's id: the workflow key the run was submitted with. */
   readonly runId: string;
   /**
-   * The signal's name: an Agent's approval waits for `approval:<step>:<callId>` (prefer
-   * `answerApproval` with an item of `pendingApprovals`, which names it and binds the answer to
-   * the call as listed); a function of your own names its own signals.
+   * The signal's name: an Agent's approval waits for `approval:<step>:<callId>` (answer it with
+   * `answerApproval` and an item of `pendingApprovals`, which names it and binds the answer to
+   * the call as listed: an approval sent here without the call's digests is taken as a denial,
+   * with a `run-state-mismatch` warning); a function of your own names its own signals.
    */
   readonly name: string;
   /** The signal's value, for example `{ approved: true }`. */

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentResult, Resume } from "@junction/core";
+import type { AgentResult, PendingToolCall, Resume } from "@junction/core";
 import {
   ASKED,
   FAILED,
@@ -168,12 +168,17 @@ export function notesRuns(prefix: string) {
   };
 }
 
-/** Approves the call: runs the package's signal-sending script in a process of its own, until it exits. */
-export function approveFrom(script: string, options: { env: Record<string, string>; signal: string }) {
+/** Approves the call: runs the package's signal-sending script in a process of its own, until it exits (with `item`, as answerApproval answers it; without, a bare signal). */
+export function approveFrom(
+  script: string,
+  options: { env: Record<string, string>; signal: string; item?: PendingToolCall },
+) {
   return startNode(script, {
     ...options.env,
     SIGNAL_NAME: options.signal,
     SIGNAL_VALUE: JSON.stringify({ approved: true }),
+    // The call as listed: the script answers it with answerApproval, bound to its digests.
+    ...(options.item ? { ITEM: JSON.stringify(options.item) } : {}),
   }).exited();
 }
 

@@ -35,8 +35,8 @@ export interface NodeProcess {
   exited(): Promise<void>;
 }
 
-export function startNode(script: string, env: Record<string, string>): NodeProcess {
-  const child = spawn(process.execPath, [script], {
+export function startNode(script: string, env: Record<string, string>, args: string[] = []): NodeProcess {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
