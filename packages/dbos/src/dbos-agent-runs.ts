@@ -83,23 +83,30 @@ const GOING = new Set(["PENDING", "ENQUEUED", "DELAYED"]);
  * const client = await DBOSClient.create({ systemDatabaseUrl });
  * createMCPServer({
  *   name: "team", version: "1.0.0", stateKey,
- *   tasks: { store: fileTaskStore("./tasks.json"), runs: dbosAgentRuns({ workflows: { ask_keeper: keeper }, client }) },
+ *   tasks: { store: fileTaskStore("./tasks"), runs: dbosAgentRuns({ workflows: { ask_keeper: keeper }, client }) },
  *   tools: [agentTool(() => new Agent({ ... }), { name: "ask_keeper", description: "Asks the keeper" })],
  * });
  * ```
  */
 export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
   const { client, workflows } = options;
-  const answerOnce = (
-    runId: string,
-    item: PendingToolCall,
-    decision: ResumeDecision,
-  ): Promise<ApprovalOutcome> =>
+  const answerOnce = ({
+    runId,
+    item,
+    decision,
+    until = "decided",
+  }: {
+    runId: string;
+    item: PendingToolCall;
+    decision: ResumeDecision;
+    until?: "accepted" | "decided";
+  }): Promise<ApprovalOutcome> =>
     answerApproval({
       sender: client,
       runId,
       item,
       decision,
+      until,
       // A tasks/update retried (or sent twice) is one answer to the call.
       idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
     });
@@ -150,10 +157,12 @@ export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
     },
 
     async answer(runId, item, decision) {
-      await answerOnce(runId, item, decision);
+      // Stored once for the run (one idempotency key per call); a task's other calls of the same
+      // step may still wait for their answers, so this does not wait for the run to take it.
+      await answerOnce({ runId, item, decision, until: "accepted" });
     },
 
-    answerApproval: answerOnce,
+    answerApproval: (runId, item, decision) => answerOnce({ runId, item, decision }),
 
     async cancel(runId) {
       await client.cancelWorkflow(runId);

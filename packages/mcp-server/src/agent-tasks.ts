@@ -388,7 +388,9 @@ export class AgentTasks {
       if (decision === undefined) return;
       answers.push([item, decision]);
     }
-    for (const [item, decision] of answers) await this.#runs.answer(record.runId, item, decision);
+    // All at once: an engine may take a step's answers only when every call of it has one.
+    const runId = record.runId;
+    await Promise.all(answers.map(([item, decision]) => this.#runs.answer(runId, item, decision)));
   }
 
   /** `tasks/cancel`: cancels the run and marks the task cancelled. */

@@ -93,7 +93,7 @@ type AgentHandlers = {
  * const ingress = clients.connect({ url: "http://localhost:8080" });
  * createMCPServer({
  *   name: "team", version: "1.0.0", stateKey,
- *   tasks: { store: fileTaskStore("./tasks.json"), runs: restateAgentRuns({ workflows: { ask_researcher: researcher }, ingress }) },
+ *   tasks: { store: fileTaskStore("./tasks"), runs: restateAgentRuns({ workflows: { ask_researcher: researcher }, ingress }) },
  *   tools: [agentTool(makeAgent, { name: "ask_researcher", description: "Researches a question" })],
  * });
  * ```
