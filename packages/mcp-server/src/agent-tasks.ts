@@ -2,7 +2,6 @@ import type { PendingToolCall, ResumeDecision } from "@junction/core";
 import { JunctionError } from "@junction/types";
 import {
   type CallToolResult,
-  type ClientCapabilities,
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
@@ -79,15 +78,23 @@ export interface PendingTaskApproval {
   item: PendingToolCall;
 }
 
-/** Who started (or resumes) a run, as far as its upstream requests are concerned. */
+/**
+ * Who started a task, as far as the task layer must know: what the serving file of the client's
+ * protocol era decides (the era itself lives there, not here).
+ */
 export interface TaskClient {
   /**
-   * `modern`: upstream requests become the task's input requests (answered with `tasks/update`);
-   * `legacy`: they wait for a 2025-11-25 `tasks/result` to ask the client.
+   * Arguments that do not fit the tool's schema: `"refuse"` throws `tool-input-invalid` (no task:
+   * 2026-07-28, where the server decides); `"end-task"` makes a task that ended at once with the
+   * plain call's `isError` result (2025-11-25, where the client asked for a task).
    */
-  era: "legacy" | "modern";
-  /** What the client declared it can answer (checked for a 2026-07-28 client when a request comes). */
-  capabilities?: ClientCapabilities | undefined;
+  invalidInput: "refuse" | "end-task";
+  /**
+   * Throws when this client cannot answer an upstream request (elicitation, sampling) of the
+   * run (2026-07-28: from what it declared); absent: it is asked later, when it asks for the
+   * result (2025-11-25 `tasks/result`).
+   */
+  canAnswer?: ((method: ForwardedMethod, tool: string) => void) | undefined;
   /**
    * Tells the client that created the task of each change of its status (2025-11-25
    * `notifications/tasks/status`, the `Task` as `tasks/get` shows it); returns `false` once the
@@ -172,7 +179,7 @@ export class AgentTasks {
 
   /** Starts a run as a task (2026-07-28); resolves once the task is stored, with the `CreateTaskResult`. */
   async start(tool: string, args: unknown, owner: string, client?: TaskClient): Promise<TaskView> {
-    const record = await this.create({ tool, args, owner, client: client ?? { era: "modern" } });
+    const record = await this.create({ tool, args, owner, client: client ?? { invalidInput: "refuse" } });
     return { resultType: "task", ...taskView(record, this.#pollIntervalMs) };
   }
 
@@ -197,7 +204,7 @@ export class AgentTasks {
     try {
       input = runner.parse(args);
     } catch (error) {
-      if (parts.client.era === "modern" || !isInputInvalid(error)) throw error;
+      if (parts.client.invalidInput === "refuse" || !isInputInvalid(error)) throw error;
       invalid = toolErrorResult(tool, error);
     }
     if (invalid === undefined) this.#local?.admit(owner);

@@ -4,7 +4,7 @@ import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcon
 import type { AgentRunInput, AgentRunner } from "./agent-run.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
-import { checkForwardable, type ForwardedMethod, type PassThroughRelay } from "./pass-through.js";
+import type { ForwardedMethod, PassThroughRelay } from "./pass-through.js";
 import type { SignedTaskRecords } from "./signed-task-records.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord } from "./task-store.js";
 import { UpstreamRequests } from "./task-upstream.js";
@@ -32,8 +32,8 @@ export function isRunRecord(record: Pick<AgentTaskRecord, "owner">): boolean {
 
 /** What a run's upstream requests need of the client that will answer them. */
 export interface RunClient {
-  era: "legacy" | "modern";
-  capabilities?: Parameters<typeof checkForwardable>[0];
+  /** Throws when the client cannot answer `method` (absent: it is asked later). */
+  canAnswer?: ((method: ForwardedMethod, tool: string) => void) | undefined;
 }
 
 /** Runs served agents' runs in this process; see the module comment. */
@@ -261,8 +261,7 @@ export class InProcessAgentRuns implements DurableAgentRuns {
         // A run in the background has no client request to forward an upstream request through:
         // the request waits in the run (an input request of its task) until the client answers it.
         const forward = async (method: ForwardedMethod, params: Record<string, unknown>) => {
-          const client = this.#clientOf(runId);
-          if (client?.era === "modern") checkForwardable(client.capabilities, method, runner.name);
+          this.#clientOf(runId)?.canAnswer?.(method, runner.name);
           const answered = upstream.add(method, params);
           await write({
             status: "input_required",

@@ -14,6 +14,7 @@ import {
   type PassThroughScope,
 } from "./pass-through.js";
 import { toolContext } from "./serve-tool.js";
+import type { Era } from "./served-types.js";
 
 /** What a call parked for a 2026-07-28 client's retry carries in `requestState` (sealed). */
 export interface PassThroughRound {
@@ -47,7 +48,7 @@ export async function runWithPassThrough<T>(parts: {
   relay: PassThroughRelay | undefined;
   server: McpServer;
   context: ServerContext;
-  era: "legacy" | "modern";
+  era: Era;
   tool: string;
   codec: RequestStateCodec;
   start: (work: PassThroughWork) => Promise<T>;

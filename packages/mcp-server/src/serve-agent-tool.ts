@@ -18,6 +18,7 @@ import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import { clientCapabilitiesOf, type PassThroughRelay } from "./pass-through.js";
 import { runWithPassThrough } from "./pass-through-call.js";
 import type { ServedToolDefinition } from "./serve-tool.js";
+import type { Era } from "./served-types.js";
 
 /**
  * Registers an agent tool for plain `tools/call` (no task): the run goes on while progress
@@ -32,7 +33,7 @@ export function registerServedAgentTool(
   runner: AgentRunner,
   parts: {
     definition: ServedToolDefinition;
-    era: "legacy" | "modern";
+    era: Era;
     codec: RequestStateCodec;
     rounds: ApprovalRounds;
     /** Whether the server's operator answers approvals (`tasks.approver`): the caller is never asked. */
@@ -109,7 +110,7 @@ export function registerServedAgentTool(
   );
 }
 
-function lacking(name: string, pending: PendingToolCall[], era: "legacy" | "modern"): ToolResult {
+function lacking(name: string, pending: PendingToolCall[], era: Era): ToolResult {
   return approvalNeeded(
     name,
     pending.map((call) => call.name),

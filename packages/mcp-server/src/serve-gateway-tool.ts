@@ -10,12 +10,13 @@ import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import type { PassThroughRelay } from "./pass-through.js";
 import { type PassThroughWork, runWithPassThrough } from "./pass-through-call.js";
 import { type ServedToolDefinition, servedToolConfig } from "./serve-tool.js";
+import type { Era } from "./served-types.js";
 
 /** What a gateway tool's calls are made with. */
 export interface GatewayToolParts {
   call: (args: Record<string, unknown>, work: PassThroughWork) => Promise<ToolResult>;
   relay: PassThroughRelay | undefined;
-  era: "legacy" | "modern";
+  era: Era;
   codec: RequestStateCodec;
 }
 

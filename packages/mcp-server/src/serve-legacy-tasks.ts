@@ -50,7 +50,8 @@ export function serveLegacyTasks(server: McpServer, tasks: AgentTasks, connectio
         tool: name,
         args: request.params?.arguments ?? {},
         owner: ownerOf(context),
-        client: { era: "legacy", notify: notifyThrough(server) },
+        // Upstream requests wait for the client's tasks/result, which asks them then.
+        client: { invalidInput: "end-task", notify: notifyThrough(server) },
         ttlMs: typeof ttl === "number" ? ttl : undefined,
       })
       .then((record) => ({ task: tasks.legacyView(record) }));

@@ -8,7 +8,7 @@ import {
 import { z } from "zod";
 import { type AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
 import { toolErrorResult } from "./call-tool-result.js";
-import { clientCapabilitiesOf } from "./pass-through.js";
+import { checkForwardable, clientCapabilitiesOf } from "./pass-through.js";
 import { sdkRequestHandlers } from "./request-hook.js";
 
 /** The params of a request about one task (`tasks/get`, `tasks/cancel`, …), other fields kept. */
@@ -27,8 +27,9 @@ export function serveTasks(server: McpServer, tasks: AgentTasks, connection: Tas
     if (typeof name === "string" && tasks.serves(name) && declaresTasks(context)) {
       return tasks
         .start(name, request.params?.arguments ?? {}, ownerOf(context), {
-          era: "modern",
-          capabilities: clientCapabilitiesOf(server, context),
+          invalidInput: "refuse",
+          // Asked through the task's input requests: only what it declared it can answer.
+          canAnswer: (method, tool) => checkForwardable(clientCapabilitiesOf(server, context), method, tool),
         })
         .catch((error: unknown) => {
           // Arguments that do not fit: no task (the server decides), the plain call's isError result naming the field.

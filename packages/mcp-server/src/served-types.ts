@@ -119,9 +119,15 @@ export interface MCPServedRequest {
   protocolVersion?: string;
 }
 
+/**
+ * A protocol era: `legacy` is 2025-11-25 and earlier (sessions, server-to-client requests),
+ * `modern` is 2026-07-28 (stateless requests, `input_required`).
+ */
+export type Era = "legacy" | "modern";
+
 /** Which era and request an SDK server instance is built for (the SDK's `McpRequestContext`). */
 export interface MCPServeContext {
-  era: "legacy" | "modern";
+  era: Era;
   authInfo?: AuthInfo;
   request?: Request;
 }
