@@ -25,7 +25,32 @@ export interface MCPRequestOptions {
   timeoutMs?: number;
 }
 
-type State = "idle" | "connecting" | "connected" | "reconnecting" | "disconnected" | "closed";
+/**
+ * Where a connection stands (`MCP.state`):
+ *
+ * - `idle`: never connected (or the first `connect()` failed): call `connect()`.
+ * - `connecting`: the first `connect()` is under way.
+ * - `connected`: a session is live.
+ * - `reconnecting`: the session was lost (the process died, the server forgot the session);
+ *   a new one is being opened with backoff, and requests wait for it within their timeout.
+ * - `disconnected`: the last reconnect gave up (`MCP.lastError` says why), or reconnecting is
+ *   off; the next request (or `connect()`) tries again, unless `reconnect` is `false`.
+ * - `closed`: `close()` was called: create a new `MCP`.
+ */
+export type MCPConnectionState =
+  | "idle"
+  | "connecting"
+  | "connected"
+  | "reconnecting"
+  | "disconnected"
+  | "closed";
+type State = MCPConnectionState;
+
+/**
+ * The one attempt a connection with `reconnect: false` still makes when the server answers that it
+ * no longer knows the session: the request never ran, and the server is up.
+ */
+const REOPEN_ONCE: Required<MCPReconnectOptions> = { maxAttempts: 1, initialDelayMs: 0, maxDelayMs: 0 };
 
 const DEFAULT_RECONNECT: Required<MCPReconnectOptions> = {
   maxAttempts: 5,
@@ -61,6 +86,13 @@ export class MCPConnection {
   private ready?: { promise: Promise<Session>; resolve(session: Session): void; reject(error: Error): void };
   private reconnectTimer?: ReturnType<typeof setTimeout>;
   private lastFailure?: Error;
+  /**
+   * How the lost session is re-opened (Streamable HTTP only, without the SSE fallback, for a
+   * session that already worked), kept after a reconnect gave up so the next use tries again.
+   * Undefined when nothing was lost, or when a lost session is not re-opened by itself
+   * (`reconnect: false`, an in-memory server).
+   */
+  private reopen?: { streamableOnly: boolean; options: Required<MCPReconnectOptions> };
   private authTransport?: StreamableHTTPClientTransport | SSEClientTransport;
   /**
    * The era the last session negotiated (or the config's `protocolVersionHint` told), so a
@@ -90,6 +122,16 @@ export class MCPConnection {
     return this.state === "connected";
   }
 
+  /** Where the connection stands (see {@link MCPConnectionState}). */
+  get status(): MCPConnectionState {
+    return this.state;
+  }
+
+  /** Why the connection is `disconnected` (or why the first `connect()` failed), else `undefined`. */
+  get failure(): Error | undefined {
+    return this.state === "connected" ? undefined : this.lastFailure;
+  }
+
   /** Whether `close()` was called. */
   get closed(): boolean {
     return this.state === "closed";
@@ -104,7 +146,11 @@ export class MCPConnection {
     return this.hooks.serverName();
   }
 
-  /** Opens the first session; concurrent callers share one attempt. */
+  /**
+   * Opens a session; concurrent callers share one attempt. While reconnecting, waits for that
+   * reconnect; once disconnected (a reconnect gave up), opens a new session at once and restores
+   * what the lost one had set up.
+   */
   async connect(): Promise<void> {
     if (this.state === "connected") return;
     if (this.state === "closed") {
@@ -113,12 +159,28 @@ export class MCPConnection {
         `MCP connection "${this.name}" was closed; create a new MCP`,
       );
     }
+    if (this.state === "reconnecting" && this.ready) {
+      await this.ready.promise;
+      return;
+    }
     this.connecting ??= (async () => {
+      const lost = this.state === "disconnected";
       this.state = "connecting";
       try {
-        this.adopt(await this.open());
+        const session = await this.open(this.reopen?.streamableOnly ?? false);
+        if (this.state !== "connecting") {
+          // Closed meanwhile: nobody uses this session, so its close failing changes nothing.
+          session.closing = true;
+          await session.client.close().catch(() => undefined);
+          return;
+        }
+        if (lost) await this.resume(session);
+        else this.adopt(session);
       } catch (error) {
-        if (this.state === "connecting") this.state = "idle";
+        if (this.state === "connecting") {
+          this.state = lost ? "disconnected" : "idle";
+          this.lastFailure = error instanceof Error ? error : new Error(String(error));
+        }
         throw error;
       } finally {
         this.connecting = undefined;
@@ -201,16 +263,43 @@ export class MCPConnection {
 
   private sessionClosed(session: Session): void {
     if (session.closing || session !== this.current || this.state === "closed") return;
-    this.current = undefined;
-    this.stopFollowingTasks?.();
-    this.stopFollowingTasks = undefined;
     // The server is gone, but processes it started may linger in its group: end them too.
     // (The SDK client has already let go of the transport, so close the transport itself.)
     session.closing = true;
     // The server is already gone; this only reaps what it left behind, and the drop is reported below.
     void session.transport.close().catch(() => undefined);
+    const reopens = this.reconnectOptions !== false && session.kind !== "memory";
+    this.lose(
+      session,
+      reopens ? { streamableOnly: false, options: this.reconnectOptions as Required<MCPReconnectOptions> } : undefined,
+    );
+  }
+
+  /**
+   * The server said it no longer knows `gone` (a 404, or a 400 naming the session): the one path
+   * a session that died takes, as {@link sessionClosed} for a closed one. The session is closed
+   * once its other requests in flight have their own answers (see {@link Session.retired}).
+   */
+  private sessionGone(gone: Session): void {
+    if (this.current !== gone || this.state !== "connected") return;
+    gone.closing = true;
+    gone.retired = true;
+    if (!gone.inFlight) retire(gone);
+    this.lose(gone, { streamableOnly: true, options: this.reconnectOptions || REOPEN_ONCE });
+  }
+
+  /**
+   * A session died: drop everything it implied (the tools, the listen stream; the next session's
+   * capabilities and instructions are read afresh) and, when `reopen` is given, reconnect with
+   * backoff; else the connection is disconnected until `connect()`.
+   */
+  private lose(session: Session, reopen: MCPConnection["reopen"]): void {
+    this.current = undefined;
+    this.stopFollowingTasks?.();
+    this.stopFollowingTasks = undefined;
     this.hooks.dropped();
-    if (!this.reconnectOptions || session.kind === "memory") {
+    this.reopen = reopen;
+    if (!reopen) {
       this.state = "disconnected";
       this.lastFailure = new JunctionError(
         "mcp-connection-closed",
@@ -218,27 +307,32 @@ export class MCPConnection {
       );
       return;
     }
-    this.state = "reconnecting";
-    this.ready = deferred();
-    this.scheduleReconnect(0, this.reconnectOptions);
+    this.reconnect(session.kind === "stdio" ? "stopped" : "lost the session");
   }
 
-  private scheduleReconnect(
-    attempt: number,
-    options: Required<MCPReconnectOptions>,
-    lastError?: unknown,
-  ): void {
-    if (this.state !== "reconnecting") return;
+  /** Starts a reconnect cycle: attempts with backoff, callers waiting on {@link ready}. */
+  private reconnect(what: string): void {
+    this.state = "reconnecting";
+    this.ready = deferred();
+    this.scheduleReconnect(0, what);
+  }
+
+  private scheduleReconnect(attempt: number, what: string, lastError?: unknown): void {
+    if (this.state !== "reconnecting" || !this.reopen) return;
+    const { options, streamableOnly } = this.reopen;
     if (attempt >= options.maxAttempts) {
       const detail = lastError instanceof Error ? `: ${lastError.message}` : "";
+      const again = this.reconnectOptions ? "the next request tries again" : "call connect() to try again";
       const error = safeError(
         "mcp-connection-closed",
-        `MCP server "${this.name}" stopped and could not be restarted after ${options.maxAttempts} attempts${detail}`,
+        `MCP server "${this.name}" ${what} and could not be ${what === "stopped" ? "restarted" : "reconnected"} after ${options.maxAttempts} attempts${detail}; ${again}`,
         this.secrets,
         lastError,
       );
       this.state = "disconnected";
       this.lastFailure = error;
+      // With reconnect: false, only connect() opens a session again.
+      if (!this.reconnectOptions) this.reopen = undefined;
       this.ready?.reject(error);
       this.ready = undefined;
       return;
@@ -249,9 +343,9 @@ export class MCPConnection {
       if (this.state !== "reconnecting") return;
       let session: Session;
       try {
-        session = await this.open();
+        session = await this.open(streamableOnly);
       } catch (error) {
-        this.scheduleReconnect(attempt + 1, options, error);
+        this.scheduleReconnect(attempt + 1, what, error);
         return;
       }
       if (this.state !== "reconnecting") {
@@ -282,6 +376,8 @@ export class MCPConnection {
     signal?: AbortSignal,
   ): Promise<Session> {
     if (this.state === "connected" && this.current) return this.current;
+    // A reconnect that gave up is not the end: the server may be back, so this request tries again.
+    if (this.state === "disconnected" && this.reopen && this.reconnectOptions) this.reconnect("was lost");
     if (this.state === "reconnecting" && this.ready) {
       const remaining = deadline - Date.now();
       return await raceDeadline(this.ready.promise, remaining, signal, () =>
@@ -314,8 +410,10 @@ export class MCPConnection {
   }
 
   /**
-   * Runs one request on the current session: waits for a reconnect if one is under way,
-   * re-establishes an HTTP session the server forgot (404) and retries once, and maps errors.
+   * Runs one request on the current session: waits for a reconnect if one is under way, and when
+   * the server answers that it no longer knows the session (so the request never ran), reconnects
+   * and sends it once more on the new session. A request whose session died under it otherwise
+   * (a closed connection, a dead process) is never sent again: the server may have run it.
    */
   async run<T>(
     method: string,
@@ -330,54 +428,19 @@ export class MCPConnection {
     let session = await this.acquire(method, deadline, timeoutMs, signal);
     const requestOptions = (): RequestOptions => ({ timeout: Math.max(1, deadline - Date.now()), signal });
     try {
-      return await send(session, requestOptions());
+      return await sendOn(session, () => send(session, requestOptions()));
     } catch (error) {
-      if (!(session.kind === "http" && isSessionGone(error))) throw toJunctionError(error, failure);
+      if (!(session.kind === "http" && isSessionGone(error, hasSessionId(session)))) throw toJunctionError(error, failure);
     }
     try {
-      session = await this.reestablish(session, method, deadline, timeoutMs, signal);
-      return await send(session, requestOptions());
+      // Every request that got the answer is retried, not only the first: each waits for the one
+      // reconnect the first started.
+      this.sessionGone(session);
+      session = await this.acquire(method, deadline, timeoutMs, signal);
+      return await sendOn(session, () => send(session, requestOptions()));
     } catch (error) {
       throw toJunctionError(error, failure);
     }
-  }
-
-  /** The server answered 404 for our session id: open a new session (once, shared by all callers). */
-  private async reestablish(
-    gone: Session,
-    method: string,
-    deadline: number,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<Session> {
-    if (this.current === gone && this.state === "connected") {
-      this.state = "reconnecting";
-      this.ready = deferred();
-      this.current = undefined;
-      gone.closing = true;
-      // The session already died (that is why we reconnect); closing it is only cleanup.
-      void gone.client.close().catch(() => undefined);
-      const ready = this.ready;
-      this.open(true).then(
-        (session) => {
-          if (this.state === "reconnecting") void this.resume(session);
-          else {
-            session.closing = true;
-            // A session opened after the connection was closed meanwhile: unused, so its close failing
-            // changes nothing.
-            void session.client.close().catch(() => undefined);
-          }
-        },
-        (error: unknown) => {
-          if (this.state !== "reconnecting") return;
-          this.state = "disconnected";
-          this.lastFailure = error instanceof Error ? error : new Error(String(error));
-          ready.reject(this.lastFailure);
-          this.ready = undefined;
-        },
-      );
-    }
-    return this.acquire(method, deadline, timeoutMs, signal);
   }
 
   /**
@@ -443,6 +506,29 @@ export class MCPConnection {
     // do.
     await session.client.close().catch(() => undefined);
   }
+}
+
+/** Sends on `session`, counted in its {@link Session.inFlight}; a retired session closes with its last request. */
+async function sendOn<T>(session: Session, send: () => Promise<T>): Promise<T> {
+  session.inFlight = (session.inFlight ?? 0) + 1;
+  try {
+    return await send();
+  } finally {
+    session.inFlight--;
+    if (session.retired && session.inFlight === 0) retire(session);
+  }
+}
+
+/** Whether a Streamable HTTP session has a session id (2025-11-25: the server keeps sessions). */
+function hasSessionId(session: Session): boolean {
+  return typeof (session.transport as { sessionId?: unknown }).sessionId === "string";
+}
+
+/** Closes a session the server forgot. */
+function retire(session: Session): void {
+  session.retired = false;
+  // The session already died (that is why it is retired); closing it is only cleanup.
+  void session.client.close().catch(() => undefined);
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: Error): void } {
