@@ -244,9 +244,12 @@ export class MCPConnection {
     this.hooks.adopted(session);
     this.state = "connected";
     this.lastFailure = undefined;
-    session.client.onerror = () => {
+    session.client.onerror = (error) => {
       // Transport noise (a garbage stdout line, a dropped SSE stream) is not fatal; a real
-      // failure shows up as a rejected request or a close.
+      // failure shows up as a rejected request or a close. One is not noise: the standalone SSE
+      // stream, dropped and opened again, answered that the server no longer knows the session
+      // (a server restarted while idle), so a new session is opened before a request needs it.
+      if (session.kind === "http" && isSessionGone(error, hasSessionId(session))) this.sessionGone(session);
     };
     session.client.onclose = () => this.sessionClosed(session);
     // The SDK handles notifications a microtask late but responses at once, so a progress
