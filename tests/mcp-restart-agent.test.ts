@@ -129,7 +129,11 @@ describe("an Agent on a server restarted between turns", () => {
       reconnect: { initialDelayMs: 10 },
     });
     await mcp.connect();
-    const provider = scriptedModel([{ toolCalls: [{ id: "p", name: "pid" }] }, { text: "one" }, { text: "two" }]);
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "p", name: "pid" }] },
+      { text: "one" },
+      { text: "two" },
+    ]);
     const agent = new Agent({ provider, model: "m", mcps: [mcp] });
     cleanups.push(async () => agent.close());
     const first = await agent.send("which process?").final;
@@ -148,7 +152,8 @@ describe("an Agent on a server restarted between turns", () => {
     expect(second.warnings).toEqual([
       {
         code: "tool-source-empty",
-        message: 'MCP source "restarted" listed no tools, though it listed 2 before: this step offers none of its tools, until it lists them again.',
+        message:
+          'MCP source "restarted" listed no tools, though it listed 2 before: this step offers none of its tools, until it lists them again.',
       },
     ]);
   });

@@ -274,7 +274,9 @@ export class MCPConnection {
     const reopens = this.reconnectOptions !== false && session.kind !== "memory";
     this.lose(
       session,
-      reopens ? { streamableOnly: false, options: this.reconnectOptions as Required<MCPReconnectOptions> } : undefined,
+      reopens
+        ? { streamableOnly: false, options: this.reconnectOptions as Required<MCPReconnectOptions> }
+        : undefined,
     );
   }
 
@@ -433,7 +435,8 @@ export class MCPConnection {
     try {
       return await sendOn(session, () => send(session, requestOptions()));
     } catch (error) {
-      if (!(session.kind === "http" && isSessionGone(error, hasSessionId(session)))) throw toJunctionError(error, failure);
+      if (!(session.kind === "http" && isSessionGone(error, hasSessionId(session))))
+        throw toJunctionError(error, failure);
     }
     try {
       // Every request that got the answer is retried, not only the first: each waits for the one

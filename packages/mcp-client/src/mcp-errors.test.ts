@@ -55,7 +55,10 @@ describe("SDK errors are recognised by class and code, not by their wording", ()
     expect(isSessionGone(reworded(httpError(404, "x"), "session unknown"), false)).toBe(true);
     expect(isSessionGone(httpError(400, "Bad Request"), true)).toBe(false);
     expect(
-      isSessionGone(httpError(400, "Error POSTing to endpoint: Bad Request: No valid session ID provided"), true),
+      isSessionGone(
+        httpError(400, "Error POSTing to endpoint: Bad Request: No valid session ID provided"),
+        true,
+      ),
     ).toBe(true);
     // Without a session id, a 400 naming sessions is about something else (a stateless server).
     expect(isSessionGone(httpError(400, "Bad Request: No valid session ID provided"), false)).toBe(false);

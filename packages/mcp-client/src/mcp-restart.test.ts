@@ -254,7 +254,9 @@ describe("stdio: a server killed under a connected MCP", () => {
     const { mcp } = connection(stdioConfig(folder));
     await mcp.connect();
     const first = await pidOf(mcp);
-    const calls = Array.from({ length: 12 }, (_, index) => rejection(mcp.callTool("hold", { message: `h${index}` })));
+    const calls = Array.from({ length: 12 }, (_, index) =>
+      rejection(mcp.callTool("hold", { message: `h${index}` })),
+    );
     await vi.waitFor(() => expect(lines(folder, "calls.log")).toHaveLength(13), { timeout: 10_000 });
     const back = reconnected(mcp);
     process.kill(first, "SIGKILL");

@@ -18,7 +18,11 @@ import type { JunctionError, Warning } from "@junction/types";
  *   after listing again a few times with the reconnect backoff (a server still starting up).
  */
 export interface MCPWarning extends Warning {
-  code: "resource-subscription-lost" | "log-level-not-restored" | "tools-changed-on-reconnect" | "tools-empty-after-reconnect";
+  code:
+    | "resource-subscription-lost"
+    | "log-level-not-restored"
+    | "tools-changed-on-reconnect"
+    | "tools-empty-after-reconnect";
   /** The connection's name (`MCP.name`). */
   server: string;
   /** The resource whose subscription was lost (`resource-subscription-lost`). */

@@ -68,7 +68,8 @@ async function startServer(
   answer: (body: Record<string, unknown>, res: ServerResponse, req: IncomingMessage) => void,
   onGet?: (res: ServerResponse, req: IncomingMessage) => void,
 ) {
-  const posts: { method: unknown; headers: IncomingMessage["headers"]; socket: unknown; body: unknown }[] = [];
+  const posts: { method: unknown; headers: IncomingMessage["headers"]; socket: unknown; body: unknown }[] =
+    [];
   const gets: IncomingMessage["headers"][] = [];
   const server = createServer(async (req, res) => {
     if (req.method === "GET" && onGet && req.headers["last-event-id"] !== undefined) {
@@ -374,11 +375,13 @@ describe("LeanStreamableHTTPTransport's requests", () => {
       });
       expect(reset).toBe(1);
       const calls = server.posts.filter((post) => post.method === "tools/call");
-      expect(calls.map((call) => (call.body as { params: { arguments: unknown } }).params.arguments)).toEqual([
-        { text: "one" },
-      ]);
+      expect(calls.map((call) => (call.body as { params: { arguments: unknown } }).params.arguments)).toEqual(
+        [{ text: "one" }],
+      );
       // The connection is still usable.
-      expect((await mcp.callTool("echo", { text: "three" })).content).toEqual([{ type: "text", text: "three" }]);
+      expect((await mcp.callTool("echo", { text: "three" })).content).toEqual([
+        { type: "text", text: "three" },
+      ]);
     } finally {
       await mcp.close();
     }

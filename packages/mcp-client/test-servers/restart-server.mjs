@@ -86,7 +86,11 @@ if ((process.env.RESTART_TRANSPORT ?? "stdio") === "stdio") {
       });
     }
     if (staleStatus === 401) return json(res, 401, { error: "invalid_token" });
-    return json(res, 404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
+    return json(res, 404, {
+      jsonrpc: "2.0",
+      error: { code: -32001, message: "Session not found" },
+      id: null,
+    });
   };
   const http = createServer(async (req, res) => {
     const sessionId = req.headers["mcp-session-id"];
