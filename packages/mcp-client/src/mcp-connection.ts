@@ -85,6 +85,8 @@ export class MCPConnection {
   private connecting?: Promise<void>;
   private ready?: { promise: Promise<Session>; resolve(session: Session): void; reject(error: Error): void };
   private reconnectTimer?: ReturnType<typeof setTimeout>;
+  /** The reconnect attempt {@link reconnectTimer} waits to make: `connect()` makes it at once. */
+  private attemptNow?: () => Promise<void>;
   private lastFailure?: Error;
   /**
    * How the lost session is re-opened (Streamable HTTP only, without the SSE fallback, for a
@@ -147,9 +149,10 @@ export class MCPConnection {
   }
 
   /**
-   * Opens a session; concurrent callers share one attempt. While reconnecting, waits for that
-   * reconnect; once disconnected (a reconnect gave up), opens a new session at once and restores
-   * what the lost one had set up.
+   * Opens a session; concurrent callers share one attempt. While reconnecting, makes the next
+   * attempt at once (instead of after its backoff) and waits for that reconnect; once
+   * disconnected (a reconnect gave up), opens a new session at once and restores what the lost
+   * one had set up.
    */
   async connect(): Promise<void> {
     if (this.state === "connected") return;
@@ -160,7 +163,14 @@ export class MCPConnection {
       );
     }
     if (this.state === "reconnecting" && this.ready) {
-      await this.ready.promise;
+      const ready = this.ready.promise;
+      // Asked for: the attempt waiting out its backoff is made now.
+      const attempt = this.attemptNow;
+      if (attempt) {
+        clearTimeout(this.reconnectTimer);
+        void attempt();
+      }
+      await ready;
       return;
     }
     this.connecting ??= (async () => {
@@ -343,8 +353,9 @@ export class MCPConnection {
       return;
     }
     const delay = Math.min(options.initialDelayMs * 2 ** attempt, options.maxDelayMs);
-    this.reconnectTimer = setTimeout(async () => {
+    const attemptNow = async () => {
       this.reconnectTimer = undefined;
+      this.attemptNow = undefined;
       if (this.state !== "reconnecting") return;
       let session: Session;
       try {
@@ -361,7 +372,9 @@ export class MCPConnection {
         return;
       }
       await this.resume(session);
-    }, delay);
+    };
+    this.attemptNow = attemptNow;
+    this.reconnectTimer = setTimeout(attemptNow, delay);
   }
 
   /** Makes a new session current, restores what the old one had set up, and wakes waiting calls. */
@@ -491,6 +504,7 @@ export class MCPConnection {
     this.state = "closed";
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
+    this.attemptNow = undefined;
     this.ready?.reject(new JunctionError("mcp-not-connected", `MCP connection "${this.name}" was closed`));
     this.ready = undefined;
     // Only waits for the connect in flight to settle; its failure goes to whoever called connect().

@@ -200,6 +200,21 @@ describe("Streamable HTTP: a server restarted under a connected MCP", () => {
     expect(lines(folder, "calls.log").map((line) => line.split(" ")[1])).toEqual(["later"]);
   });
 
+  it("restarted while idle: the standalone SSE stream, opened again, hears the session is gone, and a new one is opened before any call", async () => {
+    const folder = await stateFolder();
+    const server = await httpServer(folder);
+    const { mcp } = connection(httpConfig(server.url));
+    await mcp.connect();
+    await mcp.listTools();
+    const back = reconnected(mcp);
+    await server.restart();
+    await back;
+    expect(mcp.state).toBe("connected");
+    expect(lines(folder, "stale.log")).toEqual([expect.stringMatching(/^GET /)]);
+    expect(resultText(await mcp.callTool("echo", { message: "fresh" }))).toMatch(/^echo:\d+:fresh$/);
+    expect(lines(folder, "stale.log")).toHaveLength(1);
+  });
+
   it("twelve concurrent calls into a stale session: every one is retried on the new session and runs once", async () => {
     const folder = await stateFolder({ "stale-batch": "12" });
     const server = await httpServer(folder);
@@ -247,6 +262,21 @@ describe("stdio: a server killed under a connected MCP", () => {
       { code: "tools-empty-after-reconnect", server: "restarted", removed: ["echo", "pid"] },
     ]);
     expect(warnings[0]?.message).toMatch(/^MCP server "restarted" listed no tools after it reconnected/);
+  });
+
+  it("connect() while reconnecting makes the attempt at once instead of waiting out the backoff", async () => {
+    const folder = await stateFolder();
+    // A backoff far longer than the test may take: only connect() can bring the session back in time.
+    const { mcp } = connection(
+      stdioConfig(folder, { reconnect: { initialDelayMs: 600_000, maxDelayMs: 600_000 } }),
+    );
+    await mcp.connect();
+    const first = await pidOf(mcp);
+    process.kill(first, "SIGKILL");
+    await vi.waitFor(() => expect(mcp.state).toBe("reconnecting"), { timeout: 10_000 });
+    await mcp.connect();
+    expect(mcp.state).toBe("connected");
+    expect(await pidOf(mcp)).not.toBe(first);
   });
 
   it("twelve calls in flight at the kill fail saying they may have run, and none is sent again", async () => {
