@@ -94,7 +94,12 @@ export class MCPConnection {
    * Undefined when nothing was lost, or when a lost session is not re-opened by itself
    * (`reconnect: false`, an in-memory server).
    */
-  private reopen?: { streamableOnly: boolean; options: Required<MCPReconnectOptions> };
+  private reopen?: {
+    streamableOnly: boolean;
+    options: Required<MCPReconnectOptions>;
+    /** What happened, for the message of a reconnect that gives up: "stopped", "lost the session". */
+    what: string;
+  };
   private authTransport?: StreamableHTTPClientTransport | SSEClientTransport;
   /**
    * The era the last session negotiated (or the config's `protocolVersionHint` told), so a
@@ -132,6 +137,15 @@ export class MCPConnection {
   /** Why the connection is `disconnected` (or why the first `connect()` failed), else `undefined`. */
   get failure(): Error | undefined {
     return this.state === "connected" ? undefined : this.lastFailure;
+  }
+
+  /**
+   * The first `count` delays of the reconnect backoff (the defaults when `reconnect` is `false`),
+   * for what waits on a server that came back before it is ready.
+   */
+  backoffDelays(count: number): number[] {
+    const options = this.reconnectOptions || DEFAULT_RECONNECT;
+    return Array.from({ length: count }, (_, attempt) => backoffDelay(options, attempt));
   }
 
   /** Whether `close()` was called. */
@@ -283,9 +297,12 @@ export class MCPConnection {
     void session.transport.close().catch(() => undefined);
     const reopens = this.reconnectOptions !== false && session.kind !== "memory";
     this.lose(
-      session,
       reopens
-        ? { streamableOnly: false, options: this.reconnectOptions as Required<MCPReconnectOptions> }
+        ? {
+            streamableOnly: false,
+            options: this.reconnectOptions as Required<MCPReconnectOptions>,
+            what: "stopped",
+          }
         : undefined,
     );
   }
@@ -300,7 +317,11 @@ export class MCPConnection {
     gone.closing = true;
     gone.retired = true;
     if (!gone.inFlight) retire(gone);
-    this.lose(gone, { streamableOnly: true, options: this.reconnectOptions || REOPEN_ONCE });
+    this.lose({
+      streamableOnly: true,
+      options: this.reconnectOptions || REOPEN_ONCE,
+      what: "lost the session",
+    });
   }
 
   /**
@@ -308,7 +329,7 @@ export class MCPConnection {
    * capabilities and instructions are read afresh) and, when `reopen` is given, reconnect with
    * backoff; else the connection is disconnected until `connect()`.
    */
-  private lose(session: Session, reopen: MCPConnection["reopen"]): void {
+  private lose(reopen: MCPConnection["reopen"]): void {
     this.current = undefined;
     this.stopFollowingTasks?.();
     this.stopFollowingTasks = undefined;
@@ -322,19 +343,19 @@ export class MCPConnection {
       );
       return;
     }
-    this.reconnect(session.kind === "stdio" ? "stopped" : "lost the session");
+    this.reconnect();
   }
 
   /** Starts a reconnect cycle: attempts with backoff, callers waiting on {@link ready}. */
-  private reconnect(what: string): void {
+  private reconnect(): void {
     this.state = "reconnecting";
     this.ready = deferred();
-    this.scheduleReconnect(0, what);
+    this.scheduleReconnect(0);
   }
 
-  private scheduleReconnect(attempt: number, what: string, lastError?: unknown): void {
+  private scheduleReconnect(attempt: number, lastError?: unknown): void {
     if (this.state !== "reconnecting" || !this.reopen) return;
-    const { options, streamableOnly } = this.reopen;
+    const { options, streamableOnly, what } = this.reopen;
     if (attempt >= options.maxAttempts) {
       const detail = lastError instanceof Error ? `: ${lastError.message}` : "";
       const again = this.reconnectOptions ? "the next request tries again" : "call connect() to try again";
@@ -352,7 +373,7 @@ export class MCPConnection {
       this.ready = undefined;
       return;
     }
-    const delay = Math.min(options.initialDelayMs * 2 ** attempt, options.maxDelayMs);
+    const delay = backoffDelay(options, attempt);
     const attemptNow = async () => {
       this.reconnectTimer = undefined;
       this.attemptNow = undefined;
@@ -361,7 +382,7 @@ export class MCPConnection {
       try {
         session = await this.open(streamableOnly);
       } catch (error) {
-        this.scheduleReconnect(attempt + 1, what, error);
+        this.scheduleReconnect(attempt + 1, error);
         return;
       }
       if (this.state !== "reconnecting") {
@@ -395,7 +416,7 @@ export class MCPConnection {
   ): Promise<Session> {
     if (this.state === "connected" && this.current) return this.current;
     // A reconnect that gave up is not the end: the server may be back, so this request tries again.
-    if (this.state === "disconnected" && this.reopen && this.reconnectOptions) this.reconnect("was lost");
+    if (this.state === "disconnected" && this.reopen && this.reconnectOptions) this.reconnect();
     if (this.state === "reconnecting" && this.ready) {
       const remaining = deadline - Date.now();
       return await raceDeadline(this.ready.promise, remaining, signal, () =>
@@ -526,6 +547,11 @@ export class MCPConnection {
     // do.
     await session.client.close().catch(() => undefined);
   }
+}
+
+/** The wait before reconnect attempt `attempt` (from 0): doubling from `initialDelayMs`, at most `maxDelayMs`. */
+function backoffDelay(options: Required<MCPReconnectOptions>, attempt: number): number {
+  return Math.min(options.initialDelayMs * 2 ** attempt, options.maxDelayMs);
 }
 
 /** Sends on `session`, counted in its {@link Session.inFlight}; a retired session closes with its last request. */

@@ -153,11 +153,13 @@ export class MCPTools {
     const capabilities = this.context.capabilities();
     if (capabilities && !capabilities.tools && this.context.connected()) return Promise.resolve([]);
     return this.cache.get(async () => {
-      const list = await this.listOnce(options);
       const before = this.listedBeforeLoss;
+      const list = await this.listOnce(options);
       if (!before) return list;
-      this.listedBeforeLoss = undefined;
-      return this.compareWithLost(before, list, options);
+      const compared = await this.compareWithLost(before, list, options);
+      // Compared once; a list that failed is compared when it is listed again.
+      if (this.listedBeforeLoss === before) this.listedBeforeLoss = undefined;
+      return compared;
     });
   }
 

@@ -109,7 +109,7 @@ export class MCP implements ToolSource {
       capabilities: () => this.capabilities,
       timeoutMs: () => this.config.timeoutMs ?? 60_000,
       validator,
-      relistDelays: () => relistDelays(this.config),
+      relistDelays: () => this.connection.backoffDelays(MAX_RELISTS),
       warn: (warning) => this.warn({ ...warning, server: this.name }),
       run: (method, options, send) => this.run(method, options, send),
     });
@@ -610,11 +610,3 @@ export class MCP implements ToolSource {
 
 /** How many times, at most, a new session that lists no tools (where the lost one did) is listed again. */
 const MAX_RELISTS = 3;
-
-/** The delays before those re-lists: the reconnect backoff's first steps (the defaults: 0.5 s, 1 s, 2 s). */
-function relistDelays(config: MCPConfig): number[] {
-  const { initialDelayMs = 500, maxDelayMs = 10_000 } = config.reconnect || {};
-  return Array.from({ length: MAX_RELISTS }, (_, attempt) =>
-    Math.min(initialDelayMs * 2 ** attempt, maxDelayMs),
-  );
-}
