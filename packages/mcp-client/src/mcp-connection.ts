@@ -358,10 +358,9 @@ export class MCPConnection {
     const { options, streamableOnly, what } = this.reopen;
     if (attempt >= options.maxAttempts) {
       const detail = lastError instanceof Error ? `: ${lastError.message}` : "";
-      const again = this.reconnectOptions ? "the next request tries again" : "call connect() to try again";
       const error = safeError(
         "mcp-connection-closed",
-        `MCP server "${this.name}" ${what} and could not be ${what === "stopped" ? "restarted" : "reconnected"} after ${options.maxAttempts} attempts${detail}; ${again}`,
+        `MCP server "${this.name}" ${what} and could not be ${what === "stopped" ? "restarted" : "reconnected"} after ${options.maxAttempts} attempts${detail}`,
         this.secrets,
         lastError,
       );
@@ -419,32 +418,45 @@ export class MCPConnection {
     if (this.state === "disconnected" && this.reopen && this.reconnectOptions) this.reconnect();
     if (this.state === "reconnecting" && this.ready) {
       const remaining = deadline - Date.now();
-      return await raceDeadline(this.ready.promise, remaining, signal, () =>
-        signal?.aborted
-          ? safeAbortError(
-              `${method} to MCP server "${this.name}" was aborted while reconnecting`,
-              this.secrets,
-              signal.reason,
-            )
-          : new JunctionError(
-              "mcp-timeout",
-              `MCP server "${this.name}" was still reconnecting when ${method} timed out after ${timeoutMs} ms`,
-            ),
-      );
+      try {
+        return await raceDeadline(this.ready.promise, remaining, signal, () =>
+          signal?.aborted
+            ? safeAbortError(
+                `${method} to MCP server "${this.name}" was aborted while reconnecting`,
+                this.secrets,
+                signal.reason,
+              )
+            : new JunctionError(
+                "mcp-timeout",
+                `MCP server "${this.name}" was still reconnecting when ${method} timed out after ${timeoutMs} ms`,
+              ),
+        );
+      } catch (error) {
+        // The reconnect gave up: the request was never sent.
+        if (JunctionError.isInstance(error) && error.code === "mcp-connection-closed") {
+          throw this.notConnected(method, error);
+        }
+        throw error;
+      }
     }
     if (this.state === "closed") {
       throw new JunctionError("mcp-not-connected", `${method}: MCP connection "${this.name}" is closed`);
     }
-    if (this.state === "disconnected" && this.lastFailure) {
-      throw new JunctionError(
-        "mcp-not-connected",
-        `${method}: MCP server "${this.name}" is not connected (${this.lastFailure.message}); call connect() to try again`,
-        { cause: this.lastFailure },
-      );
-    }
+    if (this.state === "disconnected" && this.lastFailure) throw this.notConnected(method, this.lastFailure);
     throw new JunctionError(
       "mcp-not-connected",
       `${method}: MCP server "${this.name}" is not connected; call connect() first`,
+    );
+  }
+
+  /** A request that found no session: why, and what brings one back. */
+  private notConnected(method: string, failure: Error): JunctionError {
+    const again =
+      this.reopen && this.reconnectOptions ? "the next request tries again" : "call connect() to try again";
+    return new JunctionError(
+      "mcp-not-connected",
+      `${method}: MCP server "${this.name}" is not connected (${failure.message}); ${again}`,
+      { cause: failure },
     );
   }
 

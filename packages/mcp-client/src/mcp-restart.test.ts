@@ -188,12 +188,14 @@ describe("Streamable HTTP: a server restarted under a connected MCP", () => {
     writeFileSync(join(folder, "init-failures"), "3");
     await server.restart();
     const error = await rejection(mcp.callTool("echo", { message: "early" }));
-    expect(error.code).toBe("mcp-connection-closed");
+    expect(error.code).toBe("mcp-not-connected");
     expect(error.message).toMatch(
-      /^MCP server "restarted" lost the session and could not be reconnected after 2 attempts: .*503.*; the next request tries again$/,
+      /^tools\/call: MCP server "restarted" is not connected \(MCP server "restarted" lost the session and could not be reconnected after 2 attempts: .*503.*\); the next request tries again$/,
     );
     expect(mcp.state).toBe("disconnected");
-    expect(mcp.lastError?.message).toBe(error.message);
+    expect(mcp.lastError?.message).toMatch(
+      /^MCP server "restarted" lost the session and could not be reconnected after 2 attempts: .*503/,
+    );
     // The server is past its warm-up now: no connect() needed.
     expect(resultText(await mcp.callTool("echo", { message: "later" }))).toMatch(/^echo:\d+:later$/);
     expect(mcp.state).toBe("connected");
