@@ -416,21 +416,27 @@ export class MCPConnection {
     if (this.state === "connected" && this.current) return this.current;
     // A reconnect that gave up is not the end: the server may be back, so this request tries again.
     if (this.state === "disconnected" && this.reopen && this.reconnectOptions) this.reconnect();
+    const waitedTooLong = (doing: string) => () =>
+      signal?.aborted
+        ? safeAbortError(
+            `${method} to MCP server "${this.name}" was aborted while ${doing}`,
+            this.secrets,
+            signal.reason,
+          )
+        : new JunctionError(
+            "mcp-timeout",
+            `MCP server "${this.name}" was still ${doing} when ${method} timed out after ${timeoutMs} ms`,
+          );
+    // A request made while connect() re-opens a lost session waits for it, as for a reconnect.
+    if (this.state === "connecting" && this.connecting && this.reopen) {
+      await raceDeadline(this.connecting, deadline - Date.now(), signal, waitedTooLong("connecting"));
+      // connect() changed the state meanwhile.
+      if ((this.state as State) === "connected" && this.current) return this.current;
+    }
     if (this.state === "reconnecting" && this.ready) {
       const remaining = deadline - Date.now();
       try {
-        return await raceDeadline(this.ready.promise, remaining, signal, () =>
-          signal?.aborted
-            ? safeAbortError(
-                `${method} to MCP server "${this.name}" was aborted while reconnecting`,
-                this.secrets,
-                signal.reason,
-              )
-            : new JunctionError(
-                "mcp-timeout",
-                `MCP server "${this.name}" was still reconnecting when ${method} timed out after ${timeoutMs} ms`,
-              ),
-        );
+        return await raceDeadline(this.ready.promise, remaining, signal, waitedTooLong("reconnecting"));
       } catch (error) {
         // The reconnect gave up: the request was never sent.
         if (JunctionError.isInstance(error) && error.code === "mcp-connection-closed") {

@@ -281,6 +281,20 @@ describe("stdio: a server killed under a connected MCP", () => {
     expect(await pidOf(mcp)).not.toBe(first);
   });
 
+  it("after a reconnect gave up, connect() re-opens the session, and a call made meanwhile waits for it", async () => {
+    const folder = await stateFolder();
+    const { mcp } = connection(stdioConfig(folder, { reconnect: { initialDelayMs: 10, maxAttempts: 1 } }));
+    await mcp.connect();
+    const first = await pidOf(mcp);
+    writeFileSync(join(folder, "down"), "");
+    process.kill(first, "SIGKILL");
+    await vi.waitFor(() => expect(mcp.state).toBe("disconnected"), { timeout: 10_000 });
+    rmSync(join(folder, "down"));
+    const [, second] = await Promise.all([mcp.connect(), pidOf(mcp)]);
+    expect(second).not.toBe(first);
+    expect(mcp.state).toBe("connected");
+  });
+
   it("twelve calls in flight at the kill fail saying they may have run, and none is sent again", async () => {
     const folder = await stateFolder({ tools: '["hold", "pid"]' });
     const { mcp } = connection(stdioConfig(folder));

@@ -43,7 +43,11 @@ export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
   // sent again only when that is harmless (`repeatable`).
   const plain = new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
   const secure = new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
-  const exchange: HttpExchange = (url, init) => send(url, init, init.repeatable);
+  // A request that may act is never sent twice, so it must not go out on a kept-alive connection
+  // the server has already closed: it first lets the event loop take in what arrived meanwhile
+  // (one turn, so a server's FIN or reset on an idle socket takes it out of the pool).
+  const exchange: HttpExchange = (url, init) =>
+    init.repeatable ? send(url, init, true) : afterArrivals().then(() => send(url, init, false));
   const send = (url: URL, init: HttpExchangeInit, mayRetry: boolean) =>
     new Promise<HttpAnswer>((resolve, reject) => {
       const isSecure = url.protocol === "https:";
@@ -93,6 +97,15 @@ export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
       secure.destroy();
     },
   };
+}
+
+/**
+ * Resolves after the event loop has polled for I/O once more: closes that already arrived are
+ * seen. (One `setImmediate` from within the poll phase runs before the next poll; the second,
+ * queued from the check phase, runs after it.)
+ */
+function afterArrivals(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 function nodeAnswer(response: IncomingMessage): HttpAnswer {

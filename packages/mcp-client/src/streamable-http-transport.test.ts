@@ -112,6 +112,8 @@ async function startServer(
     url: `http://127.0.0.1:${port}/mcp`,
     posts,
     gets,
+    /** Closes every idle kept-alive connection from the server's side (as a server going away does). */
+    closeIdle: () => server.closeIdleConnections(),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -382,6 +384,31 @@ describe("LeanStreamableHTTPTransport's requests", () => {
       expect((await mcp.callTool("echo", { text: "three" })).content).toEqual([
         { type: "text", text: "three" },
       ]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("send a tools/call on a fresh connection when the server has just closed the idle ones", async () => {
+    const server = await echoServer();
+    stop = server.stop;
+    const mcp = new MCP({
+      transport: "http",
+      url: server.url,
+      sseFallback: false,
+      protocolVersion: "2025-11-25",
+    });
+    await mcp.connect();
+    try {
+      await mcp.listTools();
+      expect((await mcp.callTool("echo", { text: "one" })).content).toEqual([{ type: "text", text: "one" }]);
+      // Closed from the server's side just before the next call: its FIN has not been read here yet.
+      server.closeIdle();
+      expect((await mcp.callTool("echo", { text: "two" })).content).toEqual([{ type: "text", text: "two" }]);
+      const calls = server.posts.filter((post) => post.method === "tools/call");
+      expect(calls.map((call) => (call.body as { params: { arguments: unknown } }).params.arguments)).toEqual(
+        [{ text: "one" }, { text: "two" }],
+      );
     } finally {
       await mcp.close();
     }

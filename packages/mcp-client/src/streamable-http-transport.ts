@@ -456,8 +456,8 @@ export class LeanStreamableHTTPTransport implements Transport {
 /** Waits `ms`; `false` when the signal aborted first. */
 /**
  * Requests that only read what the server has: sending one twice changes nothing. Everything
- * else (`tools/call`, `tasks/update`, `tasks/cancel`, `completion/complete` in doubt, a response
- * to a server's request, a notification) may act, so it is never sent again by the transport.
+ * else (`tools/call`, `tasks/update`, `tasks/cancel`, `completion/complete`, a response to a
+ * server's request, a notification) may act, so it is never sent again by the transport.
  */
 const READ_ONLY_METHODS = new Set([
   "ping",
@@ -469,6 +469,8 @@ const READ_ONLY_METHODS = new Set([
   "prompts/list",
   "prompts/get",
   "tasks/get",
+  // The task's result, waited for: reading it again gives the same result.
+  "tasks/result",
   "tasks/list",
 ]);
 
