@@ -45,7 +45,7 @@ export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
   const secure = new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
   // A request that may act is never sent twice, so it must not go out on a kept-alive connection
   // the server has already closed: it first lets the event loop take in what arrived meanwhile
-  // (one turn, so a server's FIN or reset on an idle socket takes it out of the pool).
+  // (one more poll for I/O, in which a server's FIN or reset takes an idle socket out of the pool).
   const exchange: HttpExchange = (url, init) =>
     init.repeatable ? send(url, init, true) : afterArrivals().then(() => send(url, init, false));
   const send = (url: URL, init: HttpExchangeInit, mayRetry: boolean) =>
