@@ -226,6 +226,7 @@ export class ToolRegistry {
         `${state.label} listed its tools as something other than an array.`,
       );
     }
+    const listedBefore = state.tools?.length ?? 0;
     const names = new Set<string>();
     state.tools = listed.filter((candidate, index) => {
       const valid =
@@ -268,6 +269,14 @@ export class ToolRegistry {
       }
       return true;
     }) as Tool[];
+    // A source that had tools and now has none (a restarted server that has not loaded them yet)
+    // is not silent: the model would otherwise answer that it has no such tools.
+    if (listedBefore > 0 && state.tools.length === 0) {
+      warn({
+        code: "tool-source-empty",
+        message: `${state.label} listed no tools, though it listed ${listedBefore} before: this step offers none of its tools, until it lists them again.`,
+      });
+    }
   }
 }
 

@@ -12,6 +12,13 @@ export interface HttpExchangeInit {
   headers: Record<string, string>;
   body?: string;
   signal: AbortSignal;
+  /**
+   * Whether sending the request a second time is harmless: a GET, or a POST of requests that only
+   * read (see `isRepeatable` in streamable-http-transport.ts). Only such a request is sent again
+   * when a kept-alive connection fails under it; anything that may act (`tools/call`, an answer to
+   * a server's request) never is, since the server may have read and run it (RFC 9110 §9.2.2).
+   */
+  repeatable: boolean;
 }
 
 /** The answer to one request: its status and headers, then its body read once, whole or as it arrives. */

@@ -6,7 +6,13 @@ export {
   type MCPConfigSubstitution,
   type MCPConfigWarning,
 } from "./load-mcp-config.js";
-export { MCP, type MCPCallToolOptions, type MCPCompletionReference, type MCPRequestOptions } from "./mcp.js";
+export {
+  MCP,
+  type MCPCallToolOptions,
+  type MCPCompletionReference,
+  type MCPConnectionState,
+  type MCPRequestOptions,
+} from "./mcp.js";
 export type {
   MCPCommon,
   MCPConfig,

@@ -25,7 +25,32 @@ export interface MCPRequestOptions {
   timeoutMs?: number;
 }
 
-type State = "idle" | "connecting" | "connected" | "reconnecting" | "disconnected" | "closed";
+/**
+ * Where a connection stands (`MCP.state`):
+ *
+ * - `idle`: never connected (or the first `connect()` failed): call `connect()`.
+ * - `connecting`: the first `connect()` is under way.
+ * - `connected`: a session is live.
+ * - `reconnecting`: the session was lost (the process died, the server forgot the session);
+ *   a new one is being opened with backoff, and requests wait for it within their timeout.
+ * - `disconnected`: the last reconnect gave up (`MCP.lastError` says why), or reconnecting is
+ *   off; the next request (or `connect()`) tries again, unless `reconnect` is `false`.
+ * - `closed`: `close()` was called: create a new `MCP`.
+ */
+export type MCPConnectionState =
+  | "idle"
+  | "connecting"
+  | "connected"
+  | "reconnecting"
+  | "disconnected"
+  | "closed";
+type State = MCPConnectionState;
+
+/**
+ * The one attempt a connection with `reconnect: false` still makes when the server answers that it
+ * no longer knows the session: the request never ran, and the server is up.
+ */
+const REOPEN_ONCE: Required<MCPReconnectOptions> = { maxAttempts: 1, initialDelayMs: 0, maxDelayMs: 0 };
 
 const DEFAULT_RECONNECT: Required<MCPReconnectOptions> = {
   maxAttempts: 5,
@@ -60,7 +85,21 @@ export class MCPConnection {
   private connecting?: Promise<void>;
   private ready?: { promise: Promise<Session>; resolve(session: Session): void; reject(error: Error): void };
   private reconnectTimer?: ReturnType<typeof setTimeout>;
+  /** The reconnect attempt {@link reconnectTimer} waits to make: `connect()` makes it at once. */
+  private attemptNow?: () => Promise<void>;
   private lastFailure?: Error;
+  /**
+   * How the lost session is re-opened (Streamable HTTP only, without the SSE fallback, for a
+   * session that already worked), kept after a reconnect gave up so the next use tries again.
+   * Undefined when nothing was lost, or when a lost session is not re-opened by itself
+   * (`reconnect: false`, an in-memory server).
+   */
+  private reopen?: {
+    streamableOnly: boolean;
+    options: Required<MCPReconnectOptions>;
+    /** What happened, for the message of a reconnect that gives up: "stopped", "lost the session". */
+    what: string;
+  };
   private authTransport?: StreamableHTTPClientTransport | SSEClientTransport;
   /**
    * The era the last session negotiated (or the config's `protocolVersionHint` told), so a
@@ -90,6 +129,25 @@ export class MCPConnection {
     return this.state === "connected";
   }
 
+  /** Where the connection stands (see {@link MCPConnectionState}). */
+  get status(): MCPConnectionState {
+    return this.state;
+  }
+
+  /** Why the connection is `disconnected` (or why the first `connect()` failed), else `undefined`. */
+  get failure(): Error | undefined {
+    return this.state === "connected" ? undefined : this.lastFailure;
+  }
+
+  /**
+   * The first `count` delays of the reconnect backoff (the defaults when `reconnect` is `false`),
+   * for what waits on a server that came back before it is ready.
+   */
+  backoffDelays(count: number): number[] {
+    const options = this.reconnectOptions || DEFAULT_RECONNECT;
+    return Array.from({ length: count }, (_, attempt) => backoffDelay(options, attempt));
+  }
+
   /** Whether `close()` was called. */
   get closed(): boolean {
     return this.state === "closed";
@@ -104,7 +162,12 @@ export class MCPConnection {
     return this.hooks.serverName();
   }
 
-  /** Opens the first session; concurrent callers share one attempt. */
+  /**
+   * Opens a session; concurrent callers share one attempt. While reconnecting, makes the next
+   * attempt at once (instead of after its backoff) and waits for that reconnect; once
+   * disconnected (a reconnect gave up), opens a new session at once and restores what the lost
+   * one had set up.
+   */
   async connect(): Promise<void> {
     if (this.state === "connected") return;
     if (this.state === "closed") {
@@ -113,12 +176,35 @@ export class MCPConnection {
         `MCP connection "${this.name}" was closed; create a new MCP`,
       );
     }
+    if (this.state === "reconnecting" && this.ready) {
+      const ready = this.ready.promise;
+      // Asked for: the attempt waiting out its backoff is made now.
+      const attempt = this.attemptNow;
+      if (attempt) {
+        clearTimeout(this.reconnectTimer);
+        void attempt();
+      }
+      await ready;
+      return;
+    }
     this.connecting ??= (async () => {
+      const lost = this.state === "disconnected";
       this.state = "connecting";
       try {
-        this.adopt(await this.open());
+        const session = await this.open(this.reopen?.streamableOnly ?? false);
+        if (this.state !== "connecting") {
+          // Closed meanwhile: nobody uses this session, so its close failing changes nothing.
+          session.closing = true;
+          await session.client.close().catch(() => undefined);
+          return;
+        }
+        if (lost) await this.resume(session);
+        else this.adopt(session);
       } catch (error) {
-        if (this.state === "connecting") this.state = "idle";
+        if (this.state === "connecting") {
+          this.state = lost ? "disconnected" : "idle";
+          this.lastFailure = error instanceof Error ? error : new Error(String(error));
+        }
         throw error;
       } finally {
         this.connecting = undefined;
@@ -182,9 +268,12 @@ export class MCPConnection {
     this.hooks.adopted(session);
     this.state = "connected";
     this.lastFailure = undefined;
-    session.client.onerror = () => {
+    session.client.onerror = (error) => {
       // Transport noise (a garbage stdout line, a dropped SSE stream) is not fatal; a real
-      // failure shows up as a rejected request or a close.
+      // failure shows up as a rejected request or a close. One is not noise: the standalone SSE
+      // stream, dropped and opened again, answered that the server no longer knows the session
+      // (a server restarted while idle), so a new session is opened before a request needs it.
+      if (session.kind === "http" && isSessionGone(error, hasSessionId(session))) this.sessionGone(session);
     };
     session.client.onclose = () => this.sessionClosed(session);
     // The SDK handles notifications a microtask late but responses at once, so a progress
@@ -201,16 +290,52 @@ export class MCPConnection {
 
   private sessionClosed(session: Session): void {
     if (session.closing || session !== this.current || this.state === "closed") return;
-    this.current = undefined;
-    this.stopFollowingTasks?.();
-    this.stopFollowingTasks = undefined;
     // The server is gone, but processes it started may linger in its group: end them too.
     // (The SDK client has already let go of the transport, so close the transport itself.)
     session.closing = true;
     // The server is already gone; this only reaps what it left behind, and the drop is reported below.
     void session.transport.close().catch(() => undefined);
+    const reopens = this.reconnectOptions !== false && session.kind !== "memory";
+    this.lose(
+      reopens
+        ? {
+            streamableOnly: false,
+            options: this.reconnectOptions as Required<MCPReconnectOptions>,
+            what: "stopped",
+          }
+        : undefined,
+    );
+  }
+
+  /**
+   * The server said it no longer knows `gone` (a 404, or a 400 naming the session): the one path
+   * a session that died takes, as {@link sessionClosed} for a closed one. The session is closed
+   * once its other requests in flight have their own answers (see {@link Session.retired}).
+   */
+  private sessionGone(gone: Session): void {
+    if (this.current !== gone || this.state !== "connected") return;
+    gone.closing = true;
+    gone.retired = true;
+    if (!gone.inFlight) retire(gone);
+    this.lose({
+      streamableOnly: true,
+      options: this.reconnectOptions || REOPEN_ONCE,
+      what: "lost the session",
+    });
+  }
+
+  /**
+   * A session died: drop everything it implied (the tools, the listen stream; the next session's
+   * capabilities and instructions are read afresh) and, when `reopen` is given, reconnect with
+   * backoff; else the connection is disconnected until `connect()`.
+   */
+  private lose(reopen: MCPConnection["reopen"]): void {
+    this.current = undefined;
+    this.stopFollowingTasks?.();
+    this.stopFollowingTasks = undefined;
     this.hooks.dropped();
-    if (!this.reconnectOptions || session.kind === "memory") {
+    this.reopen = reopen;
+    if (!reopen) {
       this.state = "disconnected";
       this.lastFailure = new JunctionError(
         "mcp-connection-closed",
@@ -218,40 +343,45 @@ export class MCPConnection {
       );
       return;
     }
-    this.state = "reconnecting";
-    this.ready = deferred();
-    this.scheduleReconnect(0, this.reconnectOptions);
+    this.reconnect();
   }
 
-  private scheduleReconnect(
-    attempt: number,
-    options: Required<MCPReconnectOptions>,
-    lastError?: unknown,
-  ): void {
-    if (this.state !== "reconnecting") return;
+  /** Starts a reconnect cycle: attempts with backoff, callers waiting on {@link ready}. */
+  private reconnect(): void {
+    this.state = "reconnecting";
+    this.ready = deferred();
+    this.scheduleReconnect(0);
+  }
+
+  private scheduleReconnect(attempt: number, lastError?: unknown): void {
+    if (this.state !== "reconnecting" || !this.reopen) return;
+    const { options, streamableOnly, what } = this.reopen;
     if (attempt >= options.maxAttempts) {
       const detail = lastError instanceof Error ? `: ${lastError.message}` : "";
       const error = safeError(
         "mcp-connection-closed",
-        `MCP server "${this.name}" stopped and could not be restarted after ${options.maxAttempts} attempts${detail}`,
+        `MCP server "${this.name}" ${what} and could not be ${what === "stopped" ? "restarted" : "reconnected"} after ${options.maxAttempts} attempts${detail}`,
         this.secrets,
         lastError,
       );
       this.state = "disconnected";
       this.lastFailure = error;
+      // With reconnect: false, only connect() opens a session again.
+      if (!this.reconnectOptions) this.reopen = undefined;
       this.ready?.reject(error);
       this.ready = undefined;
       return;
     }
-    const delay = Math.min(options.initialDelayMs * 2 ** attempt, options.maxDelayMs);
-    this.reconnectTimer = setTimeout(async () => {
+    const delay = backoffDelay(options, attempt);
+    const attemptNow = async () => {
       this.reconnectTimer = undefined;
+      this.attemptNow = undefined;
       if (this.state !== "reconnecting") return;
       let session: Session;
       try {
-        session = await this.open();
+        session = await this.open(streamableOnly);
       } catch (error) {
-        this.scheduleReconnect(attempt + 1, options, error);
+        this.scheduleReconnect(attempt + 1, error);
         return;
       }
       if (this.state !== "reconnecting") {
@@ -262,7 +392,9 @@ export class MCPConnection {
         return;
       }
       await this.resume(session);
-    }, delay);
+    };
+    this.attemptNow = attemptNow;
+    this.reconnectTimer = setTimeout(attemptNow, delay);
   }
 
   /** Makes a new session current, restores what the old one had set up, and wakes waiting calls. */
@@ -282,40 +414,63 @@ export class MCPConnection {
     signal?: AbortSignal,
   ): Promise<Session> {
     if (this.state === "connected" && this.current) return this.current;
+    // A reconnect that gave up is not the end: the server may be back, so this request tries again.
+    if (this.state === "disconnected" && this.reopen && this.reconnectOptions) this.reconnect();
+    const waitedTooLong = (doing: string) => () =>
+      signal?.aborted
+        ? safeAbortError(
+            `${method} to MCP server "${this.name}" was aborted while ${doing}`,
+            this.secrets,
+            signal.reason,
+          )
+        : new JunctionError(
+            "mcp-timeout",
+            `MCP server "${this.name}" was still ${doing} when ${method} timed out after ${timeoutMs} ms`,
+          );
+    // A request made while connect() re-opens a lost session waits for it, as for a reconnect.
+    if (this.state === "connecting" && this.connecting && this.reopen) {
+      await raceDeadline(this.connecting, deadline - Date.now(), signal, waitedTooLong("connecting"));
+      // connect() changed the state meanwhile.
+      if ((this.state as State) === "connected" && this.current) return this.current;
+    }
     if (this.state === "reconnecting" && this.ready) {
       const remaining = deadline - Date.now();
-      return await raceDeadline(this.ready.promise, remaining, signal, () =>
-        signal?.aborted
-          ? safeAbortError(
-              `${method} to MCP server "${this.name}" was aborted while reconnecting`,
-              this.secrets,
-              signal.reason,
-            )
-          : new JunctionError(
-              "mcp-timeout",
-              `MCP server "${this.name}" was still reconnecting when ${method} timed out after ${timeoutMs} ms`,
-            ),
-      );
+      try {
+        return await raceDeadline(this.ready.promise, remaining, signal, waitedTooLong("reconnecting"));
+      } catch (error) {
+        // The reconnect gave up: the request was never sent.
+        if (JunctionError.isInstance(error) && error.code === "mcp-connection-closed") {
+          throw this.notConnected(method, error);
+        }
+        throw error;
+      }
     }
     if (this.state === "closed") {
       throw new JunctionError("mcp-not-connected", `${method}: MCP connection "${this.name}" is closed`);
     }
-    if (this.state === "disconnected" && this.lastFailure) {
-      throw new JunctionError(
-        "mcp-not-connected",
-        `${method}: MCP server "${this.name}" is not connected (${this.lastFailure.message}); call connect() to try again`,
-        { cause: this.lastFailure },
-      );
-    }
+    if (this.state === "disconnected" && this.lastFailure) throw this.notConnected(method, this.lastFailure);
     throw new JunctionError(
       "mcp-not-connected",
       `${method}: MCP server "${this.name}" is not connected; call connect() first`,
     );
   }
 
+  /** A request that found no session: why, and what brings one back. */
+  private notConnected(method: string, failure: Error): JunctionError {
+    const again =
+      this.reopen && this.reconnectOptions ? "the next request tries again" : "call connect() to try again";
+    return new JunctionError(
+      "mcp-not-connected",
+      `${method}: MCP server "${this.name}" is not connected (${failure.message}); ${again}`,
+      { cause: failure },
+    );
+  }
+
   /**
-   * Runs one request on the current session: waits for a reconnect if one is under way,
-   * re-establishes an HTTP session the server forgot (404) and retries once, and maps errors.
+   * Runs one request on the current session: waits for a reconnect if one is under way, and when
+   * the server answers that it no longer knows the session (so the request never ran), reconnects
+   * and sends it once more on the new session. A request whose session died under it otherwise
+   * (a closed connection, a dead process) is never sent again: the server may have run it.
    */
   async run<T>(
     method: string,
@@ -330,54 +485,20 @@ export class MCPConnection {
     let session = await this.acquire(method, deadline, timeoutMs, signal);
     const requestOptions = (): RequestOptions => ({ timeout: Math.max(1, deadline - Date.now()), signal });
     try {
-      return await send(session, requestOptions());
+      return await sendOn(session, () => send(session, requestOptions()));
     } catch (error) {
-      if (!(session.kind === "http" && isSessionGone(error))) throw toJunctionError(error, failure);
+      if (!(session.kind === "http" && isSessionGone(error, hasSessionId(session))))
+        throw toJunctionError(error, failure);
     }
     try {
-      session = await this.reestablish(session, method, deadline, timeoutMs, signal);
-      return await send(session, requestOptions());
+      // Every request that got the answer is retried, not only the first: each waits for the one
+      // reconnect the first started.
+      this.sessionGone(session);
+      session = await this.acquire(method, deadline, timeoutMs, signal);
+      return await sendOn(session, () => send(session, requestOptions()));
     } catch (error) {
       throw toJunctionError(error, failure);
     }
-  }
-
-  /** The server answered 404 for our session id: open a new session (once, shared by all callers). */
-  private async reestablish(
-    gone: Session,
-    method: string,
-    deadline: number,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<Session> {
-    if (this.current === gone && this.state === "connected") {
-      this.state = "reconnecting";
-      this.ready = deferred();
-      this.current = undefined;
-      gone.closing = true;
-      // The session already died (that is why we reconnect); closing it is only cleanup.
-      void gone.client.close().catch(() => undefined);
-      const ready = this.ready;
-      this.open(true).then(
-        (session) => {
-          if (this.state === "reconnecting") void this.resume(session);
-          else {
-            session.closing = true;
-            // A session opened after the connection was closed meanwhile: unused, so its close failing
-            // changes nothing.
-            void session.client.close().catch(() => undefined);
-          }
-        },
-        (error: unknown) => {
-          if (this.state !== "reconnecting") return;
-          this.state = "disconnected";
-          this.lastFailure = error instanceof Error ? error : new Error(String(error));
-          ready.reject(this.lastFailure);
-          this.ready = undefined;
-        },
-      );
-    }
-    return this.acquire(method, deadline, timeoutMs, signal);
   }
 
   /**
@@ -422,6 +543,7 @@ export class MCPConnection {
     this.state = "closed";
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
+    this.attemptNow = undefined;
     this.ready?.reject(new JunctionError("mcp-not-connected", `MCP connection "${this.name}" was closed`));
     this.ready = undefined;
     // Only waits for the connect in flight to settle; its failure goes to whoever called connect().
@@ -443,6 +565,34 @@ export class MCPConnection {
     // do.
     await session.client.close().catch(() => undefined);
   }
+}
+
+/** The wait before reconnect attempt `attempt` (from 0): doubling from `initialDelayMs`, at most `maxDelayMs`. */
+function backoffDelay(options: Required<MCPReconnectOptions>, attempt: number): number {
+  return Math.min(options.initialDelayMs * 2 ** attempt, options.maxDelayMs);
+}
+
+/** Sends on `session`, counted in its {@link Session.inFlight}; a retired session closes with its last request. */
+async function sendOn<T>(session: Session, send: () => Promise<T>): Promise<T> {
+  session.inFlight = (session.inFlight ?? 0) + 1;
+  try {
+    return await send();
+  } finally {
+    session.inFlight--;
+    if (session.retired && session.inFlight === 0) retire(session);
+  }
+}
+
+/** Whether a Streamable HTTP session has a session id (2025-11-25: the server keeps sessions). */
+function hasSessionId(session: Session): boolean {
+  return typeof (session.transport as { sessionId?: unknown }).sessionId === "string";
+}
+
+/** Closes a session the server forgot. */
+function retire(session: Session): void {
+  session.retired = false;
+  // The session already died (that is why it is retired); closing it is only cleanup.
+  void session.client.close().catch(() => undefined);
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: Error): void } {

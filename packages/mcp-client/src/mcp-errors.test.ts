@@ -51,13 +51,21 @@ describe("SDK errors are recognised by class and code, not by their wording", ()
     expect(httpStatus(new UnauthorizedError())).toBeUndefined();
   });
 
-  it("knows a forgotten HTTP session by SdkHttpError status 404 alone", () => {
-    expect(isSessionGone(reworded(httpError(404, "x"), "session unknown"))).toBe(true);
-    expect(isSessionGone(httpError(400, "Bad Request"))).toBe(false);
-    expect(isSessionGone(sseError(404, "Not Found"))).toBe(false);
-    expect(isSessionGone(Object.assign(new Error("Streamable HTTP error: gone"), { status: 404 }))).toBe(
-      false,
-    );
+  it("knows a forgotten HTTP session by SdkHttpError status 404, or 400 naming the session of a request that had one", () => {
+    expect(isSessionGone(reworded(httpError(404, "x"), "session unknown"), false)).toBe(true);
+    expect(isSessionGone(httpError(400, "Bad Request"), true)).toBe(false);
+    expect(
+      isSessionGone(
+        httpError(400, "Error POSTing to endpoint: Bad Request: No valid session ID provided"),
+        true,
+      ),
+    ).toBe(true);
+    // Without a session id, a 400 naming sessions is about something else (a stateless server).
+    expect(isSessionGone(httpError(400, "Bad Request: No valid session ID provided"), false)).toBe(false);
+    expect(isSessionGone(sseError(404, "Not Found"), true)).toBe(false);
+    expect(
+      isSessionGone(Object.assign(new Error("Streamable HTTP error: gone"), { status: 404 }), true),
+    ).toBe(false);
   });
 
   it("knows the SDK's request timeout by SdkErrorCode.RequestTimeout", () => {
@@ -110,7 +118,7 @@ describe("SDK errors are recognised by class and code, not by their wording", ()
     const closed = toJunctionError(new SdkError(SdkErrorCode.ConnectionClosed, "gone away"), failure);
     expect([closed.code, closed.message]).toEqual([
       "mcp-connection-closed",
-      'connection to MCP server "files" closed during tools/call',
+      'connection to MCP server "files" closed during tools/call; the request had been sent, so the server may have acted on it, and it was not sent again',
     ]);
     const answered = toJunctionError(
       new ProtocolError(ProtocolErrorCode.InvalidParams, "no such tool"),

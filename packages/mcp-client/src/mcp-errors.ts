@@ -143,10 +143,11 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
       error,
     );
   }
-  if (isConnectionClosed(error)) {
+  if (isConnectionClosed(error) || isConnectionReset(error)) {
+    // The request was sent: whether the server ran it is unknown, and it is not sent again.
     return safeError(
       "mcp-connection-closed",
-      `connection to ${where} closed during ${method}`,
+      `connection to ${where} closed during ${method}; the request had been sent, so the server may have acted on it, and it was not sent again`,
       secrets,
       error,
     );
@@ -238,9 +239,16 @@ export function httpStatus(error: unknown): number | undefined {
   return typeof status === "number" && status >= 100 && status <= 599 ? status : undefined;
 }
 
-/** The server answered 404 for our Streamable HTTP session id: it no longer knows the session. */
-export function isSessionGone(error: unknown): boolean {
-  return error instanceof SdkHttpError && error.status === 404;
+/**
+ * The server no longer knows our Streamable HTTP session, so the request never ran: it answered
+ * 404 (as the specification asks), or, for a request that carried a session id (`withSessionId`),
+ * 400 with a body that names the session ("Bad Request: No valid session ID provided", as many
+ * servers built on the SDK's examples answer).
+ */
+export function isSessionGone(error: unknown, withSessionId: boolean): boolean {
+  if (!(error instanceof SdkHttpError)) return false;
+  if (error.status === 404) return true;
+  return error.status === 400 && withSessionId && /session/i.test(error.message);
 }
 
 /** The SDK's own request timeout (`SdkErrorCode.RequestTimeout`), for the handshake as for any request. */
@@ -251,6 +259,19 @@ export function isRequestTimeout(error: unknown): boolean {
 /** The connection closed under a request (`SdkErrorCode.ConnectionClosed`). */
 export function isConnectionClosed(error: unknown): boolean {
   return error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+}
+
+/**
+ * The HTTP connection broke after the request went out (`ECONNRESET`, `EPIPE`: a server, proxy or
+ * balancer that reset or closed it), on node:http or under fetch's `TypeError`.
+ */
+export function isConnectionReset(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 3; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_SOCKET") return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 /** Version negotiation found no revision both sides speak (`SdkErrorCode.EraNegotiationFailed`). */

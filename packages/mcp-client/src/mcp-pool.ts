@@ -20,11 +20,27 @@ export class MCPPool {
   readonly #objectIds = new WeakMap<object, number>();
   #nextObjectId = 1;
 
-  /** The connected `MCP` for `config`: the one already made for an equal config, or a new one. */
-  get(config: MCPConfig): Promise<MCP> {
+  /**
+   * The connected `MCP` for `config`: the one already made for an equal config, or a new one.
+   * Never a dead one: a pooled `MCP` whose reconnect gave up (the server was down longer than the
+   * backoff) is connected again first (the error, if the server is still down, goes to this
+   * caller; the next `get()` tries again), and one closed by someone is replaced.
+   */
+  async get(config: MCPConfig): Promise<MCP> {
     const key = this.#keyOf(config);
     const existing = this.#connections.get(key);
-    if (existing) return existing;
+    if (!existing) return this.#open(key, config);
+    const mcp = await existing;
+    if (mcp.state === "closed") {
+      if (this.#connections.get(key) === existing) this.#connections.delete(key);
+      return this.get(config);
+    }
+    // connect() is shared by concurrent callers, and waits for a reconnect under way.
+    if (mcp.state !== "connected") await mcp.connect();
+    return mcp;
+  }
+
+  #open(key: string, config: MCPConfig): Promise<MCP> {
     const connection = (async () => {
       const mcp = new MCP(config);
       await mcp.connect();

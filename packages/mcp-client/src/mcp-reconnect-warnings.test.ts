@@ -71,7 +71,7 @@ describe("a server that refuses to restore subscriptions and the log level after
           'Subscription to "test://status" lost after MCP server "refuser" reconnected: MCP server "refuser" answered resources/subscribe with error -32600: MCP error -32600: subscribing is disabled after a restart. Its listeners were removed and get no more updates: call subscribe("test://status", …) again to retry.',
       },
     ]);
-    expect(warnings.map((warning) => [warning.cause.code, warning.cause.jsonRPCCode])).toEqual([
+    expect(warnings.map((warning) => [warning.cause?.code, warning.cause?.jsonRPCCode])).toEqual([
       ["mcp-request-failed", -32600],
       ["mcp-request-failed", -32600],
     ]);
@@ -142,7 +142,7 @@ describe("a 2026-07-28 server that no longer honours a resource subscription aft
           'Subscription to "memo://greeting" lost after MCP server "modern-refuser" reconnected: MCP server "modern-refuser" did not agree to send updates of "memo://greeting" on subscriptions/listen. Its listeners were removed and get no more updates: call subscribe("memo://greeting", …) again to retry.',
       },
     ]);
-    expect(warnings[0]?.cause.code).toBe("mcp-capability-missing");
+    expect(warnings[0]?.cause?.code).toBe("mcp-capability-missing");
     // Dropped: subscribing again asks the server, which says no the same way.
     await expect(mcp.subscribe("memo://greeting", () => undefined)).rejects.toMatchObject({
       code: "mcp-capability-missing",

@@ -53,6 +53,14 @@ export interface Session {
   closing: boolean;
   /** Follows the 2026-07-28 tasks extension beneath the client (modern sessions only). */
   tasks?: TaskFollower;
+  /** Requests sent on this session and not yet settled (see `MCPConnection.run`). */
+  inFlight?: number;
+  /**
+   * Set when the server said it no longer knows this session: the session is closed once its
+   * requests in flight have settled, so each of them gets the server's own answer (and is retried
+   * on the new session) instead of a closed connection whose outcome nobody knows.
+   */
+  retired?: boolean;
 }
 
 /** What a session needs from the `MCP` that opens it. */

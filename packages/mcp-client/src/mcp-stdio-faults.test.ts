@@ -50,7 +50,9 @@ describe("a stdio server that crashes", () => {
 
     const error = await caught(mcp.callTool("crash", { delayMs: 20 }));
     expect(error.code).toBe("mcp-connection-closed");
-    expect(error.message).toBe('connection to MCP server "crashy" closed during tools/call');
+    expect(error.message).toBe(
+      'connection to MCP server "crashy" closed during tools/call; the request had been sent, so the server may have acted on it, and it was not sent again',
+    );
     expect(mcp.connected).toBe(false);
 
     // A call made while reconnecting waits for the new process.

@@ -12,6 +12,7 @@ import { ProtocolError, type RequestOptions } from "@modelcontextprotocol/client
 import { AnyResultSchema, convertCallToolResult } from "./convert-tool-result.js";
 import type { MCPRequestOptions } from "./mcp-connection.js";
 import type { Session } from "./mcp-session.js";
+import type { MCPWarning } from "./mcp-warning.js";
 import type { LazySchemaValidator } from "./output-schema-validator.js";
 import { type HintedList, listAllWithHints } from "./paginate.js";
 import { createTaskTicket, type TaskTicket } from "./task-ticket.js";
@@ -77,6 +78,13 @@ export interface ToolsContext {
   timeoutMs(): number;
   /** The connection's JSON Schema validator (the SDK client's too), for the tools' output schemas. */
   validator: LazySchemaValidator;
+  /**
+   * The delays between the re-lists of a session that lists no tools after a reconnect (the
+   * reconnect backoff's first few), in milliseconds.
+   */
+  relistDelays(): number[];
+  /** Reports a warning (see `MCPCommon.onWarning`). */
+  warn(warning: Omit<MCPWarning, "server">): void;
   /** Runs one request on the connection, as `MCP` runs any other. */
   run<T>(
     method: string,
@@ -94,6 +102,11 @@ export class MCPTools {
   );
   private readonly metadata = new Map<string, ToolMetadata>();
   private readonly changeListeners = new Set<() => void>();
+  /**
+   * The names of the tools a lost session listed, until the first list of the session after it:
+   * that list is compared with them (and listed again while empty).
+   */
+  private listedBeforeLoss?: Set<string>;
 
   constructor(private readonly context: ToolsContext) {}
 
@@ -109,6 +122,13 @@ export class MCPTools {
   changed(): void {
     this.invalidate();
     this.notifyListeners();
+  }
+
+  /** The session is gone: drops the list, remembering what it held for the next session's list. */
+  sessionLost(): void {
+    const held = this.cache.held;
+    if (held) this.listedBeforeLoss = new Set(held.map((tool) => tool.name));
+    this.invalidate();
   }
 
   /** Drops the cached list (a list-changed notice, a lost session, `refreshTools`). */
@@ -132,11 +152,63 @@ export class MCPTools {
     // A server without the tools capability has no tools (and may not answer tools/list at all).
     const capabilities = this.context.capabilities();
     if (capabilities && !capabilities.tools && this.context.connected()) return Promise.resolve([]);
-    return this.cache.get(() =>
-      this.context.run("tools/list", options, (session, requestOptions) =>
-        this.fetchList(session, requestOptions),
-      ),
+    return this.cache.get(async () => {
+      const before = this.listedBeforeLoss;
+      const list = await this.listOnce(options);
+      if (!before) return list;
+      const compared = await this.compareWithLost(before, list, options);
+      // Compared once; a list that failed is compared when it is listed again.
+      if (this.listedBeforeLoss === before) this.listedBeforeLoss = undefined;
+      return compared;
+    });
+  }
+
+  private listOnce(options: MCPRequestOptions): Promise<HintedList<MCPTool>> {
+    return this.context.run("tools/list", options, (session, requestOptions) =>
+      this.fetchList(session, requestOptions),
     );
+  }
+
+  /**
+   * The first list of a new session, against what the lost one listed: empty where tools were
+   * listed before is listed again a few times (a restarted server may list its tools only once it
+   * has loaded them), and said if it stays so; a different list is said too.
+   */
+  private async compareWithLost(
+    before: Set<string>,
+    first: HintedList<MCPTool>,
+    options: MCPRequestOptions,
+  ): Promise<HintedList<MCPTool>> {
+    let list = first;
+    const delays = this.context.relistDelays();
+    if (before.size > 0) {
+      for (const delay of delays) {
+        if (list.items.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        list = await this.listOnce(options);
+      }
+    }
+    const server = this.context.serverName();
+    if (before.size > 0 && list.items.length === 0) {
+      this.context.warn({
+        code: "tools-empty-after-reconnect",
+        removed: [...before],
+        message: `MCP server "${server}" listed no tools after it reconnected (it listed ${before.size} before), also after listing again ${delays.length} times: its tools are not offered until it lists them (a tools/list_changed notice, or refreshTools()).`,
+      });
+      return list;
+    }
+    const now = new Set(list.items.map((tool) => tool.name));
+    const added = [...now].filter((name) => !before.has(name));
+    const removed = [...before].filter((name) => !now.has(name));
+    if (added.length > 0 || removed.length > 0) {
+      this.context.warn({
+        code: "tools-changed-on-reconnect",
+        added,
+        removed,
+        message: `MCP server "${server}" lists other tools since it reconnected: added ${JSON.stringify(added)}, removed ${JSON.stringify(removed)}.`,
+      });
+    }
+    return list;
   }
 
   /** Calls a tool by its server-side name (see `MCP.callTool`). */

@@ -11,17 +11,30 @@ import type { JunctionError, Warning } from "@junction/types";
  * - `log-level-not-restored` (2025-11-25): the new session refused `logging/setLevel`; the server
  *   logs at its own default level until `MCP.setLogLevel()` is called again (each reconnect
  *   retries it too).
+ * - `tools-changed-on-reconnect`: the new session lists other tools than the lost one did
+ *   (`added`, `removed`); `onToolsChanged` listeners were told, and an Agent offers the new list
+ *   on its next request.
+ * - `tools-empty-after-reconnect`: the lost session listed tools, the new one lists none, even
+ *   after listing again a few times with the reconnect backoff (a server still starting up).
  */
 export interface MCPWarning extends Warning {
-  code: "resource-subscription-lost" | "log-level-not-restored";
+  code:
+    | "resource-subscription-lost"
+    | "log-level-not-restored"
+    | "tools-changed-on-reconnect"
+    | "tools-empty-after-reconnect";
   /** The connection's name (`MCP.name`). */
   server: string;
   /** The resource whose subscription was lost (`resource-subscription-lost`). */
   uri?: string;
   /** The level that was not restored (`log-level-not-restored`). */
   level?: string;
-  /** What the server answered, as the request would have rejected with it. */
-  cause: JunctionError;
+  /** Tools the new session lists and the lost one did not (`tools-changed-on-reconnect`). */
+  added?: string[];
+  /** Tools the lost session listed and the new one does not (`tools-changed-on-reconnect`). */
+  removed?: string[];
+  /** What the server answered, as the request would have rejected with it (the two above). */
+  cause?: JunctionError;
   /** Says all of the above, for a log line. */
   message: string;
 }

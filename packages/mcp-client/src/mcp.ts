@@ -20,7 +20,7 @@ import type { LoggingLevel, RequestOptions } from "@modelcontextprotocol/client"
 import { z } from "zod";
 import { checkMCPConfig } from "./check-mcp-config.js";
 import type { MCPConfig, MCPRoot } from "./mcp-config.js";
-import { MCPConnection, type MCPRequestOptions } from "./mcp-connection.js";
+import { MCPConnection, type MCPConnectionState, type MCPRequestOptions } from "./mcp-connection.js";
 import { collectSecrets, toJunctionError } from "./mcp-errors.js";
 import { ListenStream } from "./mcp-listen.js";
 import { describeServer, type JunctionClient, type Session } from "./mcp-session.js";
@@ -39,7 +39,7 @@ import {
 } from "./skills.js";
 import { proxyTool } from "./tool-proxy.js";
 
-export type { MCPRequestOptions } from "./mcp-connection.js";
+export type { MCPConnectionState, MCPRequestOptions } from "./mcp-connection.js";
 export type { MCPCallToolOptions } from "./mcp-tools.js";
 
 /** What Junction reads of a `notifications/tasks/status` (the rest is the `Task` `tasks/get` shows). */
@@ -109,6 +109,8 @@ export class MCP implements ToolSource {
       capabilities: () => this.capabilities,
       timeoutMs: () => this.config.timeoutMs ?? 60_000,
       validator,
+      relistDelays: () => this.connection.backoffDelays(MAX_RELISTS),
+      warn: (warning) => this.warn({ ...warning, server: this.name }),
       run: (method, options, send) => this.run(method, options, send),
     });
     this.connection = new MCPConnection(config, this.secrets, validator, {
@@ -122,7 +124,7 @@ export class MCP implements ToolSource {
         this.protocolVersion = session.client.getNegotiatedProtocolVersion();
       },
       dropped: () => {
-        this.tools.invalidate();
+        this.tools.sessionLost();
         void this.listenStream.close();
       },
       resumed: (session, requestOptions) => this.restore(session, requestOptions),
@@ -132,6 +134,20 @@ export class MCP implements ToolSource {
   /** Whether a session is live. False before `connect()`, while reconnecting and after `close()`. */
   get connected(): boolean {
     return this.connection.connected;
+  }
+
+  /**
+   * Where the connection stands: `idle`, `connecting`, `connected`, `reconnecting`,
+   * `disconnected` (a reconnect gave up: see {@link lastError}; the next request tries again) or
+   * `closed`.
+   */
+  get state(): MCPConnectionState {
+    return this.connection.status;
+  }
+
+  /** Why the connection is not connected, when something failed (a reconnect that gave up, a failed `connect()`). */
+  get lastError(): Error | undefined {
+    return this.connection.failure;
   }
 
   /** The live session (tests reach for its transport and client). */
@@ -591,3 +607,6 @@ export class MCP implements ToolSource {
     return this.connection.close();
   }
 }
+
+/** How many times, at most, a new session that lists no tools (where the lost one did) is listed again. */
+const MAX_RELISTS = 3;

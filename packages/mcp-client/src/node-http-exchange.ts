@@ -8,6 +8,12 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { HttpAnswer, HttpExchange, HttpExchangeInit, OwnedHttpExchange } from "./http-exchange.js";
 
+/**
+ * How long an idle kept-alive socket is kept: under the 5 s keep-alive timeout of Node's own
+ * HTTP server (and most servers built on it), so the server rarely closes one we are about to use.
+ */
+const IDLE_SOCKET_MS = 4_000;
+
 /** Where fetch keeps the dispatcher `setGlobalDispatcher()` installs (Node's and npm's undici). */
 const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
 
@@ -31,9 +37,17 @@ export function httpRoutedElsewhere(
 /** A node:http(s) client with keep-alive pools of its own, or `undefined` when fetch should be used. */
 export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
   if (httpRoutedElsewhere()) return undefined;
-  const plain = new http.Agent({ keepAlive: true });
-  const secure = new https.Agent({ keepAlive: true });
-  const exchange: HttpExchange = (url, init) => send(url, init, true);
+  // An idle socket is retired after IDLE_SOCKET_MS (or sooner, when the server's `Keep-Alive:
+  // timeout=` hint says so), before the keep-alive timeout of most servers ends it from their side:
+  // a request is then rarely sent on a connection the server is closing, and the one that is gets
+  // sent again only when that is harmless (`repeatable`).
+  const plain = new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
+  const secure = new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
+  // A request that may act is never sent twice, so it must not go out on a kept-alive connection
+  // the server has already closed: it first lets the event loop take in what arrived meanwhile
+  // (one more poll for I/O, in which a server's FIN or reset takes an idle socket out of the pool).
+  const exchange: HttpExchange = (url, init) =>
+    init.repeatable ? send(url, init, true) : afterArrivals().then(() => send(url, init, false));
   const send = (url: URL, init: HttpExchangeInit, mayRetry: boolean) =>
     new Promise<HttpAnswer>((resolve, reject) => {
       const isSecure = url.protocol === "https:";
@@ -60,9 +74,9 @@ export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
       request.on("error", (error) => {
         if (signal.aborted) return reject(signal.reason);
         // A kept-alive connection the server closed just before this request went out on it (its
-        // close not yet seen here): the server read nothing, so the request goes again, once, on
-        // a new connection, as Node's documentation advises (`request.reusedSocket`). Fetch
-        // (undici) drops such a connection as soon as the server's FIN arrives.
+        // close not yet seen here): a request that is harmless to repeat goes again, once, on a
+        // new connection, as Node's documentation advises (`request.reusedSocket`). Anything else
+        // fails: a server (or a proxy) that resets after reading the request may have run it.
         const code = (error as { code?: unknown }).code;
         if (mayRetry && !answered && request.reusedSocket && (code === "ECONNRESET" || code === "EPIPE")) {
           signal.removeEventListener("abort", abort);
@@ -83,6 +97,15 @@ export function createNodeHttpExchange(): OwnedHttpExchange | undefined {
       secure.destroy();
     },
   };
+}
+
+/**
+ * Resolves after the event loop has polled for I/O once more: closes that already arrived are
+ * seen. (One `setImmediate` from within the poll phase runs before the next poll; the second,
+ * queued from the check phase, runs after it.)
+ */
+function afterArrivals(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 function nodeAnswer(response: IncomingMessage): HttpAnswer {

@@ -194,6 +194,7 @@ export class LeanStreamableHTTPTransport implements Transport {
         headers: this.headersFor(message, options?.headers),
         body: JSON.stringify(message),
         signal: controller.signal,
+        repeatable: isRepeatable(message),
       });
       if (response.status < 200 || response.status > 299) {
         if (await this.handOver(response)) {
@@ -418,7 +419,12 @@ export class LeanStreamableHTTPTransport implements Transport {
       if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
       let response: HttpAnswer;
       try {
-        response = await this.exchange({ method: "GET", headers, signal: controller.signal });
+        response = await this.exchange({
+          method: "GET",
+          headers,
+          signal: controller.signal,
+          repeatable: true,
+        });
       } catch (error) {
         if (this.closed || controller.signal.aborted) return;
         this.onerror?.(
@@ -448,6 +454,32 @@ export class LeanStreamableHTTPTransport implements Transport {
 }
 
 /** Waits `ms`; `false` when the signal aborted first. */
+/**
+ * Requests that only read what the server has: sending one twice changes nothing. Everything
+ * else (`tools/call`, `tasks/update`, `tasks/cancel`, `completion/complete`, a response to a
+ * server's request, a notification) may act, so it is never sent again by the transport.
+ */
+const READ_ONLY_METHODS = new Set([
+  "ping",
+  "server/discover",
+  "tools/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "prompts/list",
+  "prompts/get",
+  "tasks/get",
+  // The task's result, waited for: reading it again gives the same result.
+  "tasks/result",
+  "tasks/list",
+]);
+
+/** Whether a POST of `message` is harmless to send twice: a request for a read-only method. */
+export function isRepeatable(message: JSONRPCMessage): boolean {
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  return id !== undefined && typeof method === "string" && READ_ONLY_METHODS.has(method);
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
