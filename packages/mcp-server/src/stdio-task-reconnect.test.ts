@@ -168,7 +168,8 @@ describe.each(["2026-07-28", "2025-11-25"] as const)(
       const call = mcp.callTool("ask_keeper", { request: "Open the north door" }, { task: true });
       const failed = expect(call).rejects.toMatchObject({
         code: "mcp-connection-closed",
-        message: 'connection to MCP server "durable-agent-stdio-fixture" closed during tools/call',
+        message:
+          'connection to MCP server "durable-agent-stdio-fixture" closed during tools/call; the request had been sent, so the server may have acted on it, and it was not sent again',
       });
       await until(() => sent.includes("tools/call"), "the tools/call");
       await killServer(folder);
