@@ -73,6 +73,47 @@ describe("finished work is recorded as it finishes (onRunState)", () => {
     expect(runs).toEqual(["/tmp/x"]);
   });
 
+  it("a state recorded while a call of the step still waits lists it as the stopped run does, digests and all", async () => {
+    const runs: string[] = [];
+    const agent = new Agent({
+      provider: scriptedModel([
+        {
+          toolCalls: [
+            { id: "read", name: "read_file", input: { path: "/a" } },
+            { id: "del", name: "delete_file", input: { path: "/b" } },
+          ],
+        },
+      ]),
+      model: "m",
+      tools: [
+        deleteTool(runs),
+        {
+          name: "read_file",
+          description: "Reads a file",
+          inputSchema: { type: "object", properties: { path: { type: "string" } } },
+          annotations: { readOnlyHint: true, openWorldHint: false },
+          execute: async () => "contents",
+        },
+      ],
+      approval: annotationPolicy(),
+    });
+    const recorded: RunState[] = [];
+    const result = await agent.send("Read /a, delete /b", {
+      approvalTimeoutMs: 0,
+      onRunState: (state) => {
+        recorded.push(JSON.parse(JSON.stringify(state)));
+      },
+    }).final;
+    expect(result.finishReason).toBe("approval-required");
+    const midStep = recorded.find((state) => state.pending.length > 0);
+    expect(midStep?.pending).toEqual(result.pending);
+    expect(midStep?.pending[0]).toMatchObject({
+      id: "del",
+      toolDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+      argumentsDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+  });
+
   it("InMemoryDurability's onEntry sees each entry as it is written, before the run goes on", async () => {
     const entries: [string, JSONValue][] = [];
     const runs: string[] = [];

@@ -1,7 +1,15 @@
 import type { Message, Usage } from "@junction/types";
 import type { AgentResult, AgentStoppedResult } from "./agent-events.js";
 import type { InMemoryDurability } from "./durability.js";
-import { gateSchema, modelKey, modelTurnSchema, parseJournalKey, toolKey } from "./run-journal.js";
+import { argumentsDigest } from "./run-digests.js";
+import {
+  gateSchema,
+  modelKey,
+  modelTurnSchema,
+  parseJournalKey,
+  type ToolSnapshot,
+  toolKey,
+} from "./run-journal.js";
 import { type PendingToolCall, type RunState, stoppedRunState } from "./run-state.js";
 import { type RunStateKey, signWith } from "./run-state-signature.js";
 import type { RunLoopResult } from "./run-types.js";
@@ -66,9 +74,29 @@ export function recordRunState(parts: {
       usageBefore,
     });
     // In order: a later state holds everything an earlier one does.
-    saved = saved.then(async () => parts.onRunState(await signWith(state, parts.keys)));
+    saved = saved.then(async () => {
+      state.pending = await withDigests(state.pending, state.tools);
+      await parts.onRunState(await signWith(state, parts.keys));
+    });
     return saved;
   };
+}
+
+/**
+ * The waiting calls with the digests an answer is bound to, as a stopped run lists them: the tool's
+ * from the step's snapshot, the arguments' from their canonical JSON.
+ */
+async function withDigests(pending: PendingToolCall[], tools: ToolSnapshot[]): Promise<PendingToolCall[]> {
+  return Promise.all(
+    pending.map(async (item) => {
+      const digest = tools.find((snapshot) => snapshot.name === item.name)?.digest;
+      return {
+        ...item,
+        ...(digest !== undefined ? { toolDigest: digest } : {}),
+        argumentsDigest: await argumentsDigest(item.input),
+      };
+    }),
+  );
 }
 
 /** The calls of step `step` the policy asked a person about and that have not finished. */
