@@ -1,110 +1,21 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
 import { JunctionError } from "@junction/types";
-import {
-  type CallToolResult,
-  ProtocolError,
-  ProtocolErrorCode,
-  RELATED_TASK_META_KEY,
-} from "@modelcontextprotocol/server";
+import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { AgentRunner } from "./agent-run.js";
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toolErrorResult } from "./call-tool-result.js";
 import { type DurableAgentRuns, durableTaskRecord } from "./durable-runs.js";
 import { InProcessAgentRuns, isRunRecord } from "./in-process-runs.js";
-import type { ForwardedMethod, PassThroughRelay } from "./pass-through.js";
+import type { PassThroughRelay } from "./pass-through.js";
 import { SignedTaskRecords } from "./signed-task-records.js";
-import {
-  AGENT_TASK_VERSION,
-  type AgentTaskRecord,
-  InMemoryTaskStore,
-  revisionOf,
-  type TaskStore,
-} from "./task-store.js";
-import type { UpstreamRequest, UpstreamRequests } from "./task-upstream.js";
+import type { MCPTaskOptions, PendingTaskApproval, TaskClient } from "./task-options.js";
+import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, revisionOf } from "./task-store.js";
+import type { UpstreamRequests } from "./task-upstream.js";
 import { isTerminal, type LegacyTaskView, legacyTaskView, type TaskView, taskView } from "./task-views.js";
 
+export type { AskClient, MCPTaskOptions, PendingTaskApproval, TaskClient } from "./task-options.js";
+export { TASKS_EXTENSION } from "./task-options.js";
 export type { LegacyTaskView, TaskView } from "./task-views.js";
-
-/** The MCP tasks extension (SEP-2663). */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/** How served agent runs become tasks (the tasks extension of 2026-07-28, and 2025-11-25 tasks). */
-export interface MCPTaskOptions {
-  /** Where tasks are kept. @default an `InMemoryTaskStore` (tasks end with the process) */
-  store?: TaskStore;
-  /**
-   * Agent runs going at once per client (authenticated client id; one pool without
-   * authentication); a task call beyond it is refused (-32000) until one ends or waits for input.
-   * @default 4
-   */
-  maxConcurrentRuns?: number;
-  /**
-   * Tasks not yet ended (working or waiting for input) per client; beyond it a task call is refused.
-   * @default 100
-   */
-  maxOpenTasks?: number;
-  /** The poll interval suggested to clients. @default 500 */
-  pollIntervalMs?: number;
-  /**
-   * How long a task is kept after it was created; a 2025-11-25 client's `task.ttl` may ask for
-   * less, not more. @default 604800000 (7 days)
-   */
-  ttlMs?: number;
-  /**
-   * Runs the agent tools' runs on a durable engine instead of in this process: the task is the
-   * engine's run (same id), `tasks/get` reads its status and pending approvals from the engine,
-   * `tasks/update` answers through it, and any process with the same store and `stateKey`
-   * serves the task. `maxConcurrentRuns` does not apply (the engine runs them).
-   */
-  runs?: DurableAgentRuns;
-  /**
-   * Who answers a served agent's approvals. `"caller"`: the client whose call started the run
-   * (an elicitation, the task's input request). `"operator"`: nobody over MCP; the task waits
-   * (`input_required`, its status message saying so) until your own process answers with
-   * `server.answerApproval()` (listed by `server.pendingApprovals()`), and answers a client sends
-   * count for nothing. A plain call (no task) of an agent tool that needs approval then ends with
-   * an `isError` result saying to call it as a task.
-   * @default "caller"
-   */
-  approver?: "caller" | "operator";
-}
-
-/** A call of a served agent's task that waits for the operator (`approver: "operator"`). */
-export interface PendingTaskApproval {
-  taskId: string;
-  /** The agent tool the task runs. */
-  tool: string;
-  /** The call, as the run listed it; answer it with `server.answerApproval()`. */
-  item: PendingToolCall;
-}
-
-/**
- * Who started a task, as far as the task layer must know: what the serving file of the client's
- * protocol era decides (the era itself lives there, not here).
- */
-export interface TaskClient {
-  /**
-   * Arguments that do not fit the tool's schema: `"refuse"` throws `tool-input-invalid` (no task:
-   * 2026-07-28, where the server decides); `"end-task"` makes a task that ended at once with the
-   * plain call's `isError` result (2025-11-25, where the client asked for a task).
-   */
-  invalidInput: "refuse" | "end-task";
-  /**
-   * Throws when this client cannot answer an upstream request (elicitation, sampling) of the
-   * run (2026-07-28: from what it declared); absent: it is asked later, when it asks for the
-   * result (2025-11-25 `tasks/result`).
-   */
-  canAnswer?: ((method: ForwardedMethod, tool: string) => void) | undefined;
-  /**
-   * Tells the client that created the task of each change of its status (2025-11-25
-   * `notifications/tasks/status`, the `Task` as `tasks/get` shows it); returns `false` once the
-   * client cannot be told any more (its connection closed), and is not called again.
-   */
-  notify?: ((task: LegacyTaskView) => boolean) | undefined;
-}
-
-/** A request a 2025-11-25 `tasks/result` sends its client on the task's behalf; resolves with the answer. */
-export type AskClient = (method: ForwardedMethod, params: Record<string, unknown>) => Promise<unknown>;
 
 /**
  * Runs served agents as tasks and keeps them in a `TaskStore`, one way whatever runs them: the
@@ -128,7 +39,7 @@ export class AgentTasks {
   /** Who is told when a task is stored (a 2025 `tasks/result` waiting for it), by task. */
   readonly #listeners = new Map<string, Set<() => void>>();
   /** Tasks whose approvals a 2025 `tasks/result` is asking its client about now. */
-  readonly #asking = new Set<string>();
+  readonly asking = new Set<string>();
   /** Who is told of a task's status changes (its creator, on 2025-11-25), and the task as told last. */
   readonly #notifiers = new Map<
     string,
@@ -170,6 +81,11 @@ export class AgentTasks {
           clientOf: (runId) => this.#clients.get(runId),
         });
     this.#runs = options.runs ?? (this.#local as InProcessAgentRuns);
+  }
+
+  /** Whether the server's operator answers approvals (`approver: "operator"`): no client is asked. */
+  get operatorApproves(): boolean {
+    return this.#operator;
   }
 
   /** Whether `name` is an agent tool served as a task. */
@@ -270,69 +186,6 @@ export class AgentTasks {
     return legacyTaskView(record, this.#pollIntervalMs);
   }
 
-  /**
-   * 2025-11-25 `tasks/result`: waits until the task ends and gives its `CallToolResult` (with
-   * the related-task `_meta`). While it waits, what the task needs of a person goes to this
-   * request's client through `ask`: an elicitation per pending approval (the answers filed by
-   * the server under the calls it asked about, so a client cannot approve another call), and
-   * the upstream requests of the run. A cancelled task, or one whose run failed outside the
-   * tool, is a JSON-RPC error.
-   */
-  async result(taskId: string, owner: string, ask: AskClient, signal: AbortSignal): Promise<CallToolResult> {
-    // The pending calls this request answered last: a durable engine may show them pending a while
-    // after the answer went in, and they are not asked again.
-    let answered: string | undefined;
-    for (;;) {
-      const record = await this.current(taskId, owner);
-      if (record.status === "completed" && record.result) {
-        const result = record.result;
-        return { ...result, _meta: { ...(result._meta ?? {}), [RELATED_TASK_META_KEY]: { taskId } } };
-      }
-      if (record.status === "cancelled") {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidRequest,
-          `The task "${taskId}" was cancelled before it finished: it has no result.`,
-        );
-      }
-      if (isTerminal(record.status)) {
-        throw new ProtocolError(
-          record.error?.code ?? ProtocolErrorCode.InternalError,
-          record.error?.message ?? `The task "${taskId}" failed.`,
-        );
-      }
-      const upstream = this.#upstreamOf(record);
-      if (upstream) {
-        for (const request of upstream.list()) {
-          if (!request.asked) this.#askUpstream(upstream, request, { taskId, ask, signal });
-        }
-      }
-      const round = record.pending?.map((item) => approvalKey(item)).join("\n");
-      if (
-        !this.#operator &&
-        record.status === "input_required" &&
-        record.pending?.length &&
-        round !== answered &&
-        !this.#asking.has(taskId)
-      ) {
-        this.#asking.add(taskId);
-        try {
-          const answers: Record<string, unknown> = {};
-          for (const item of record.pending) {
-            const params = approvalElicitation(record.tool, item);
-            params._meta = { ...params._meta, [RELATED_TASK_META_KEY]: { taskId } };
-            answers[approvalKey(item)] = await ask("elicitation/create", params as Record<string, unknown>);
-          }
-          await this.update(taskId, owner, answers);
-          answered = round;
-        } finally {
-          this.#asking.delete(taskId);
-        }
-        continue;
-      }
-      await this.#changed(taskId, signal);
-    }
-  }
-
   /** `tasks/get`: the task, its input requests while it waits, its result once done. */
   async get(taskId: string, owner: string): Promise<TaskView> {
     const record = await this.current(taskId, owner);
@@ -345,7 +198,7 @@ export class AgentTasks {
           params: approvalElicitation(record.tool, item),
         };
       }
-      for (const request of this.#upstreamOf(record)?.list() ?? []) {
+      for (const request of this.upstreamOf(record)?.list() ?? []) {
         inputRequests[request.key] = { method: request.method, params: request.params };
       }
       if (Object.keys(inputRequests).length > 0) view.inputRequests = inputRequests;
@@ -500,7 +353,8 @@ export class AgentTasks {
     return moved ?? (await this.#records.read(record.taskId)) ?? record;
   }
 
-  #upstreamOf(record: AgentTaskRecord): UpstreamRequests | undefined {
+  /** The upstream requests of a task's run going in this process, waiting for its client. */
+  upstreamOf(record: AgentTaskRecord): UpstreamRequests | undefined {
     return record.runId === undefined ? undefined : this.#local?.upstream(record.runId);
   }
 
@@ -565,7 +419,7 @@ export class AgentTasks {
    * Resolves when the task is stored again here, or after the poll interval (another process, or
    * a durable engine, may have moved it); rejects when `signal` aborts.
    */
-  #changed(taskId: string, signal: AbortSignal): Promise<void> {
+  changed(taskId: string, signal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       const listeners = this.#listeners.get(taskId) ?? new Set<() => void>();
       this.#listeners.set(taskId, listeners);
@@ -588,29 +442,6 @@ export class AgentTasks {
       if (signal.aborted) aborted();
       else signal.addEventListener("abort", aborted, { once: true });
     });
-  }
-
-  /** Asks a 2025 client an upstream request of the task's run, and hands the answer upstream. */
-  #askUpstream(
-    upstream: UpstreamRequests,
-    request: UpstreamRequest,
-    asker: { taskId: string; ask: AskClient; signal: AbortSignal },
-  ): void {
-    request.asked = true;
-    const meta = (request.params._meta as Record<string, unknown> | undefined) ?? {};
-    const params = {
-      ...request.params,
-      _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: asker.taskId } },
-    };
-    asker.ask(request.method, params).then(
-      (answer) => upstream.answer({ [request.key]: answer }),
-      (error: unknown) => {
-        // A tasks/result that went away leaves the request to the next one; a client that cannot
-        // answer it fails it, and the upstream server gets the error.
-        if (asker.signal.aborted) upstream.release(request.key);
-        else upstream.fail(request.key, error);
-      },
-    );
   }
 }
 

@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { AgentTasks, AskClient, LegacyTaskView } from "./agent-tasks.js";
+import { legacyTaskResult } from "./legacy-task-result.js";
 import { clientCapabilitiesOf } from "./pass-through.js";
 import { interceptToolCall, type TaskOwnerScope, taskOwner, taskParams } from "./serve-tasks.js";
 
@@ -81,7 +82,12 @@ export function serveLegacyTasks(server: McpServer, tasks: AgentTasks, connectio
     return tasks.legacyView(await tasks.cancel(taskId, owner));
   });
   server.server.setRequestHandler("tasks/result", taskParams, ({ taskId }, context) =>
-    tasks.result(taskId, ownerOf(context), askThrough(server, context, taskId), context.mcpReq.signal),
+    legacyTaskResult(tasks, {
+      taskId,
+      owner: ownerOf(context),
+      ask: askThrough(server, context, taskId),
+      signal: context.mcpReq.signal,
+    }),
   );
 }
 
