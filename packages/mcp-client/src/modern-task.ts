@@ -3,6 +3,7 @@ import { errorMessage } from "@junction/types";
 import type { Client, JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
+import { isConnectionClosed, isConnectionReset } from "./mcp-errors.js";
 import { answerTaskInput, taskInputFailure } from "./task-input.js";
 import { lostTaskError, type TaskTicket } from "./task-ticket.js";
 
@@ -380,6 +381,14 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
       },
       (error: unknown) => {
         if (call.done || stopped) return;
+        // The session died under the answer (written to a server that just died: EPIPE; closed
+        // before the server's reply): that tells nothing of the task, which goes on. The dying
+        // session's close hands the task to the next session, whose server asks again; an answer
+        // that did arrive counts once there, whatever comes after it.
+        if (!(error instanceof ProtocolError) && (isConnectionClosed(error) || isConnectionReset(error))) {
+          for (const [key] of fresh) call.asked.delete(key);
+          return;
+        }
         cancelTask(call, taskId);
         finish(id, call, { kind: "error", ...taskInputFailure(error, call.tool, inputRequests) });
       },
