@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   Agent,
+  type AgentConfig,
   type AgentEvent,
   type AgentHandle,
   annotationPolicy,
@@ -22,6 +23,7 @@ import {
   createEmbedder,
   createProvider,
   detectProviders,
+  type PlaygroundEmbedder,
   type PlaygroundSettings,
   type ProviderInfo,
 } from "./providers.js";
@@ -421,22 +423,60 @@ export class ChatService {
    */
   async createServedAgent(): Promise<Agent> {
     const provider = this.providers()[0]!;
-    return new Agent({
-      provider: await createProvider(provider.id, this.#environment, this.settings(), {
+    return new Agent(
+      await this.#agentConfig({
+        provider,
+        model: provider.defaultModel,
+        servers: this.#registry.connected(),
+      }),
+    );
+  }
+
+  /**
+   * The one Agent config of the playground, for a chat run and for a served call alike: the
+   * provider and model, the system prompt, every connected server's tools the model may see, the
+   * annotation approval policy with approvals that stop the run at once, the trace, ten steps. A
+   * chat run adds its conversation (history, output schema, signed run states) and, where a key
+   * for one is set, the tool search's embedder.
+   */
+  async #agentConfig(options: {
+    provider: ProviderInfo;
+    model: string;
+    servers: ReturnType<ServerRegistry["connected"]>;
+    /** The conversation a chat run continues; a served call has none (no history). */
+    conversation?: StoredConversation;
+    embedder?: PlaygroundEmbedder;
+  }): Promise<AgentConfig> {
+    const { conversation, embedder } = options;
+    return {
+      provider: await createProvider(options.provider.id, this.#environment, this.settings(), {
         sandbox: this.#dataDir.sandbox,
       }),
-      model: provider.defaultModel,
+      model: options.model,
       system: systemPrompt(this.#dataDir.sandbox),
-      mcps: this.#registry.connected().map((server) => ({
+      // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
+      // A server marked "load tools only when searched" is deferred behind core's tool search.
+      mcps: options.servers.map((server) => ({
         mcp: modelVisibleTools(server.mcp),
         prefix: server.name,
         ...(server.deferTools ? { defer: true } : {}),
       })),
+      ...(embedder
+        ? { toolSearch: { embed: embedder.embed, embedCache: this.#store.embeddingCache(embedder.model) } }
+        : {}),
       approval: annotationPolicy(),
       approvalTimeoutMs: 0,
+      ...(conversation?.outputSchema ? { output: conversation.outputSchema } : {}),
       ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
       maxSteps: 10,
-    });
+      ...(conversation
+        ? {
+            messages: conversation.messages,
+            // Every state this playground stores is signed; one changed in the store is refused.
+            runStateKey: this.#keys,
+          }
+        : {}),
+    };
   }
 
   /**
@@ -461,31 +501,15 @@ export class ChatService {
       // Core's tool search ranks with the vendor's embeddings where a key for one is set; each
       // tool's vector is kept in the store, so it is embedded once per model, not once per turn.
       const embedder = await createEmbedder(this.#environment);
-      agent = new Agent({
-        provider: await createProvider(turn.provider.id, this.#environment, this.settings(), {
-          sandbox: this.#dataDir.sandbox,
+      agent = new Agent(
+        await this.#agentConfig({
+          provider: turn.provider,
+          model: turn.model,
+          servers,
+          conversation,
+          ...(embedder ? { embedder } : {}),
         }),
-        model: turn.model,
-        system: systemPrompt(this.#dataDir.sandbox),
-        // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
-        // A server marked "load tools only when searched" is deferred behind core's tool search.
-        mcps: servers.map((server) => ({
-          mcp: modelVisibleTools(server.mcp),
-          prefix: server.name,
-          ...(server.deferTools ? { defer: true } : {}),
-        })),
-        ...(embedder
-          ? { toolSearch: { embed: embedder.embed, embedCache: this.#store.embeddingCache(embedder.model) } }
-          : {}),
-        approval: annotationPolicy(),
-        approvalTimeoutMs: 0,
-        ...(turn.conversation.outputSchema ? { output: turn.conversation.outputSchema } : {}),
-        ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
-        maxSteps: 10,
-        messages: conversation.messages,
-        // Every state this playground stores is signed; one changed in the store is refused.
-        runStateKey: this.#keys,
-      });
+      );
       // Core gives every call an id no earlier call of the conversation has (a model that repeats
       // `call_1` gets `call_1_2` and a warning), so the page, the approvals and the transcript key
       // calls by core's id as it is.
