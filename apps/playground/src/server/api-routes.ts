@@ -324,13 +324,12 @@ export function apiRoutes(
   api.post("/conversations/:id/approvals/:callId", conversationCallIds, json, async (c) => {
     const { id, callId } = c.req.valid("param");
     const body = c.req.valid("json");
-    // Refused before the stream opens: no such call (400), or a stored run that fails its signature (409).
-    await chat.checkApproval(id, callId);
+    // Refused before the stream opens: no such call or a busy conversation (400), or a stored run
+    // that fails its signature (409). Claimed before anything is awaited, so one answer counts.
+    const claim = await chat.claimApproval(id, callId);
     return eventStream(c, (send, signal) =>
-      chat.answerApproval(
-        id,
+      claim.answer(
         {
-          callId,
           approve: body.approve === true,
           ...(typeof body.reason === "string" ? { reason: body.reason } : {}),
           signal,

@@ -55,6 +55,21 @@ function closeAgent(agent: Agent | undefined): void {
   }
 }
 
+/** A person's answer to one pending approval. */
+export interface ApprovalAnswer {
+  approve: boolean;
+  /** Why a denied call was denied, for the model. @default "The user denied this call." */
+  reason?: string;
+  /** Aborts the continued run (the page went away). */
+  signal?: AbortSignal;
+}
+
+/** One answer's hold on a pending approval, from {@link ChatService.claimApproval}. */
+export interface ApprovalClaim {
+  /** Continues the stopped run with this answer, emitting its events like a turn; releases the claim when the run ends. */
+  answer(answer: ApprovalAnswer, emit: (event: ChatEvent) => void): Promise<void>;
+}
+
 /** Chat: provider choice, one Agent run per turn, approvals, stop, and persistence of every turn. */
 export class ChatService {
   readonly #store: Store;
@@ -219,14 +234,29 @@ export class ChatService {
    * Answers one pending approval of the conversation's stopped run and continues the run from its
    * stored state (it survives a restart of the playground): the call runs (or is denied), and the
    * model goes on. Another call still waiting stops the run again. Emits the continued run's
-   * events like a turn. Throws (`invalid-argument`) when no such call waits.
+   * events like a turn. Throws (`invalid-argument`) when no such call waits or the conversation
+   * is busy, as {@link ChatService.claimApproval} does.
    */
   async answerApproval(
     conversationId: string,
-    answer: { callId: string; approve: boolean; reason?: string; signal?: AbortSignal },
+    answer: ApprovalAnswer & { callId: string },
     emit: (event: ChatEvent) => void,
   ): Promise<void> {
-    const { conversation, state } = this.#waitingCall(conversationId, answer.callId);
+    const claim = await this.claimApproval(conversationId, answer.callId);
+    await claim.answer(answer, emit);
+  }
+
+  /**
+   * Claims call `callId`'s pending approval for one answer, then checks the stored run's
+   * signature. The claim is taken before anything is awaited, so of answers that arrive together
+   * (a double click, two tabs, a retried request) exactly one holds it and every other is refused
+   * as the conversation being busy. Throws `invalid-argument` (no such call, the conversation is
+   * busy, or its provider is gone) or `run-state-invalid` (the stored run was changed, or was not
+   * signed by this playground), holding nothing then. The claim's `answer` must be called: it
+   * continues the run and releases the conversation when the run ends.
+   */
+  async claimApproval(conversationId: string, callId: string): Promise<ApprovalClaim> {
+    const { conversation, state } = this.#waitingCall(conversationId, callId);
     const provider = this.providers().find((candidate) => candidate.id === conversation.provider);
     if (!provider) {
       throw new JunctionError(
@@ -234,40 +264,35 @@ export class ChatService {
         `The provider ${conversation.provider} of this conversation is not available (no key or URL set).`,
       );
     }
-    const decision: ResumeDecision = answer.approve
-      ? "approve"
-      : { deny: answer.reason ?? "The user denied this call." };
-    await this.#run({
-      conversation,
-      provider,
-      model: conversation.model,
-      emit,
-      signal: answer.signal,
-      begin: async (publish) => {
-        // Checked here, where the conversation is already busy: nothing can change it meanwhile.
-        await this.#verified(state);
-        publish({ type: "approval-answered", id: answer.callId, approved: answer.approve });
+    this.#busy.add(conversationId);
+    try {
+      await this.#verified(state);
+    } catch (error) {
+      this.#busy.delete(conversationId);
+      throw error;
+    }
+    return {
+      answer: (answer, emit) => {
+        const decision: ResumeDecision = answer.approve
+          ? "approve"
+          : { deny: answer.reason ?? "The user denied this call." };
+        // #run takes the conversation as busy (it is, by this claim) and releases it when it ends.
+        return this.#run({
+          conversation,
+          provider,
+          model: conversation.model,
+          emit,
+          signal: answer.signal,
+          begin: async (publish) => {
+            publish({ type: "approval-answered", id: callId, approved: answer.approve });
+          },
+          start: (agent, options) => agent.resume({ state, decisions: { [callId]: decision } }, options),
+          // The stored state stays, or the one recorded as the run's calls finished: a call still
+          // waiting can be answered again, and a call that ran is never run again.
+          failed: () => undefined,
+        });
       },
-      start: (agent, options) => agent.resume({ state, decisions: { [answer.callId]: decision } }, options),
-      // The stored state stays, or the one recorded as the run's calls finished: a call still
-      // waiting can be answered again, and a call that ran is never run again.
-      failed: () => undefined,
-    });
-  }
-
-  /**
-   * The conversation and its stopped run, if call `callId` waits for an answer there and the
-   * stored run's signature holds; else an `invalid-argument` error (no such call, or the
-   * conversation is busy) or a `run-state-invalid` one (the stored run was changed, or was not
-   * signed by this playground), saying what to do.
-   */
-  async checkApproval(
-    conversationId: string,
-    callId: string,
-  ): Promise<{ conversation: StoredConversation; state: RunState }> {
-    const waiting = this.#waitingCall(conversationId, callId);
-    await this.#verified(waiting.state);
-    return waiting;
+    };
   }
 
   /**
@@ -302,7 +327,7 @@ export class ChatService {
     }
   }
 
-  /** The sync half of {@link checkApproval}: the call waits, and the conversation is free. */
+  /** The sync half of {@link claimApproval}: the call waits, and the conversation is free. */
   #waitingCall(
     conversationId: string,
     callId: string,
