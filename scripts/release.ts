@@ -154,6 +154,41 @@ export async function resolveRegistry(
     : "https://registry.npmjs.org/";
 }
 
+/** Why an npm command failed, in npm's own words: see {@link npmFailureReason}. */
+export interface NpmFailureReason {
+  /** npm's error code, such as `ENEEDAUTH`, when it printed one. */
+  code?: string;
+  /** npm's first line saying what went wrong, such as `need auth This command requires you to be logged in.` */
+  reason: string;
+}
+
+/**
+ * Picks why an npm command failed out of what it printed on stderr: the `npm error code …` line
+ * and the first `npm error` line after it, leaving out its warnings (such as the one about a
+ * project `.npmrc` setting npm does not know, which it prints before every command) and its
+ * log-file line. Without any `npm error` line, the last other line npm printed, or "no answer".
+ */
+export function npmFailureReason(stderr: string): NpmFailureReason {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  // npm 7 and later prefix errors with `npm error`, npm 6 with `npm ERR!`.
+  const errors = lines
+    .filter((line) => /^npm (error|ERR!)( |$)/.test(line))
+    .map((line) => line.replace(/^npm (error|ERR!)/, "").trim())
+    .filter((line) => line !== "" && !line.startsWith("A complete log"));
+  const code = errors
+    .find((line) => line.startsWith("code "))
+    ?.slice(5)
+    .trim();
+  const reason =
+    errors.find((line) => !line.startsWith("code ")) ??
+    lines.filter((line) => !/^npm (warn|WARN|notice|error|ERR!)( |$)/.test(line)).at(-1) ??
+    "no answer";
+  return code ? { code, reason } : { reason };
+}
+
 /** Fails unless npm has a token for the registry (`npm whoami` answers); returns the user name. */
 export async function checkRegistryLogin(
   root: string,
@@ -165,13 +200,7 @@ export async function checkRegistryLogin(
     env: registryEnvironment(registry, env),
   });
   if (result.code === 0) return result.stdout.trim();
-  // npm's own words without its log-file line: `npm error code ENEEDAUTH`, then what it means.
-  const said = result.stderr
-    .split("\n")
-    .map((line) => line.replace(/^npm error /, "").trim())
-    .filter((line) => line !== "" && !line.startsWith("A complete log"));
-  const code = said.find((line) => line.startsWith("code "))?.slice(5);
-  const reason = said.find((line) => !line.startsWith("code ")) ?? "no answer";
+  const { code, reason } = npmFailureReason(result.stderr);
   const host = registry.replace(/^https?:/, "").replace(/\/?$/, "/");
   throw new ReleaseRefusedError(
     "release-not-ready",

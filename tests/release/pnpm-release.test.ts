@@ -90,8 +90,9 @@ describe("pnpm release refuses", () => {
     );
   });
 
-  it("a registry it has no login for, before running any check", async () => {
-    const dir = await workspace(ready);
+  it("a registry it has no login for, before running any check, quoting npm's reason", async () => {
+    // The repository's own .npmrc, whose pnpm-only setting makes npm print a warning first.
+    const dir = await workspace({ ...ready, ".npmrc": "engine-strict=false\nauto-install-peers=true\n" });
     const registry = `${await closedLocalURL()}/`;
     const userconfig = join(dir, "..", `${dir.split("/").pop()}.npmrc`);
     made.push(userconfig);
@@ -102,7 +103,10 @@ describe("pnpm release refuses", () => {
     });
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain("pnpm release: pnpm build");
-    expect(result.stderr).toContain(`Not logged in to ${registry} (npm whoami: ENEEDAUTH, `);
+    expect(result.stderr).toContain(
+      `Not logged in to ${registry} (npm whoami: ENEEDAUTH, need auth This command requires you to be logged in.). `,
+    );
+    expect(result.stderr).not.toContain("auto-install-peers");
     expect(result.stderr).toContain(
       `Put the line \`${registry.replace("http:", "")}:_authToken=\${NPM_TOKEN}\` in your ~/.npmrc and export NPM_TOKEN`,
     );

@@ -2,8 +2,8 @@ import { Agent, type AgentConfig } from "@junction/core";
 import { scriptedModel } from "@junction/core/testing";
 import { MCP } from "@junction/mcp-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { otelSdk, startHttpTracedServer, startReceiver, tracedServer, view } from "../test/test-support.js";
 import { junctionTelemetry, withConversation } from "./index.js";
-import { otelSdk, startHttpTracedServer, startReceiver, tracedServer, view } from "./test-support.js";
 
 type Tool = NonNullable<AgentConfig["tools"]>[number];
 

@@ -3,7 +3,6 @@ import { scriptedModel } from "@junction/core/testing";
 import { MCP, type MCPStdioConfig } from "@junction/mcp-client";
 import { type Attributes, context, type Span as OtelSpan, trace } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type JunctionTelemetryOptions, junctionTelemetry, SEMCONV_VERSION } from "./index.js";
 import {
   eventually,
   otelSdk,
@@ -13,7 +12,8 @@ import {
   startReceiver,
   tracedServer,
   view,
-} from "./test-support.js";
+} from "../test/test-support.js";
+import { type JunctionTelemetryOptions, junctionTelemetry, SEMCONV_VERSION } from "./index.js";
 
 type Tool = NonNullable<AgentConfig["tools"]>[number];
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;

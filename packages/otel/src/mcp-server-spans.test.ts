@@ -5,8 +5,8 @@ import { agentTool, createMCPServer } from "@junction/mcp-server";
 import { type RunningHTTPServer, serveHTTP } from "@junction/mcp-server/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { otelSdk, view } from "../test/test-support.js";
 import { junctionTelemetry } from "./junction-telemetry.js";
-import { otelSdk, view } from "./test-support.js";
 
 // A served agent called by Junction's own client, both instrumented, one in-memory exporter: the
 // client's span, the server's `mcp.server` span (continuing the trace from `_meta.traceparent`)

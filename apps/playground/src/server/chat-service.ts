@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   Agent,
+  type AgentConfig,
   type AgentEvent,
   type AgentHandle,
   annotationPolicy,
@@ -22,6 +23,7 @@ import {
   createEmbedder,
   createProvider,
   detectProviders,
+  type PlaygroundEmbedder,
   type PlaygroundSettings,
   type ProviderInfo,
 } from "./providers.js";
@@ -51,6 +53,21 @@ function closeAgent(agent: Agent | undefined): void {
   } catch {
     // Closing is cleanup: a failure must not keep the conversation busy.
   }
+}
+
+/** A person's answer to one pending approval. */
+export interface ApprovalAnswer {
+  approve: boolean;
+  /** Why a denied call was denied, for the model. @default "The user denied this call." */
+  reason?: string;
+  /** Aborts the continued run (the page went away). */
+  signal?: AbortSignal;
+}
+
+/** One answer's hold on a pending approval, from {@link ChatService.claimApproval}. */
+export interface ApprovalClaim {
+  /** Continues the stopped run with this answer, emitting its events like a turn; releases the claim when the run ends. */
+  answer(answer: ApprovalAnswer, emit: (event: ChatEvent) => void): Promise<void>;
 }
 
 /** Chat: provider choice, one Agent run per turn, approvals, stop, and persistence of every turn. */
@@ -217,14 +234,29 @@ export class ChatService {
    * Answers one pending approval of the conversation's stopped run and continues the run from its
    * stored state (it survives a restart of the playground): the call runs (or is denied), and the
    * model goes on. Another call still waiting stops the run again. Emits the continued run's
-   * events like a turn. Throws (`invalid-argument`) when no such call waits.
+   * events like a turn. Throws (`invalid-argument`) when no such call waits or the conversation
+   * is busy, as {@link ChatService.claimApproval} does.
    */
   async answerApproval(
     conversationId: string,
-    answer: { callId: string; approve: boolean; reason?: string; signal?: AbortSignal },
+    answer: ApprovalAnswer & { callId: string },
     emit: (event: ChatEvent) => void,
   ): Promise<void> {
-    const { conversation, state } = this.#waitingCall(conversationId, answer.callId);
+    const claim = await this.claimApproval(conversationId, answer.callId);
+    await claim.answer(answer, emit);
+  }
+
+  /**
+   * Claims call `callId`'s pending approval for one answer, then checks the stored run's
+   * signature. The claim is taken before anything is awaited, so of answers that arrive together
+   * (a double click, two tabs, a retried request) exactly one holds it and every other is refused
+   * as the conversation being busy. Throws `invalid-argument` (no such call, the conversation is
+   * busy, or its provider is gone) or `run-state-invalid` (the stored run was changed, or was not
+   * signed by this playground), holding nothing then. The claim's `answer` must be called: it
+   * continues the run and releases the conversation when the run ends.
+   */
+  async claimApproval(conversationId: string, callId: string): Promise<ApprovalClaim> {
+    const { conversation, state } = this.#waitingCall(conversationId, callId);
     const provider = this.providers().find((candidate) => candidate.id === conversation.provider);
     if (!provider) {
       throw new JunctionError(
@@ -232,40 +264,35 @@ export class ChatService {
         `The provider ${conversation.provider} of this conversation is not available (no key or URL set).`,
       );
     }
-    const decision: ResumeDecision = answer.approve
-      ? "approve"
-      : { deny: answer.reason ?? "The user denied this call." };
-    await this.#run({
-      conversation,
-      provider,
-      model: conversation.model,
-      emit,
-      signal: answer.signal,
-      begin: async (publish) => {
-        // Checked here, where the conversation is already busy: nothing can change it meanwhile.
-        await this.#verified(state);
-        publish({ type: "approval-answered", id: answer.callId, approved: answer.approve });
+    this.#busy.add(conversationId);
+    try {
+      await this.#verified(state);
+    } catch (error) {
+      this.#busy.delete(conversationId);
+      throw error;
+    }
+    return {
+      answer: (answer, emit) => {
+        const decision: ResumeDecision = answer.approve
+          ? "approve"
+          : { deny: answer.reason ?? "The user denied this call." };
+        // #run takes the conversation as busy (it is, by this claim) and releases it when it ends.
+        return this.#run({
+          conversation,
+          provider,
+          model: conversation.model,
+          emit,
+          signal: answer.signal,
+          begin: async (publish) => {
+            publish({ type: "approval-answered", id: callId, approved: answer.approve });
+          },
+          start: (agent, options) => agent.resume({ state, decisions: { [callId]: decision } }, options),
+          // The stored state stays, or the one recorded as the run's calls finished: a call still
+          // waiting can be answered again, and a call that ran is never run again.
+          failed: () => undefined,
+        });
       },
-      start: (agent, options) => agent.resume({ state, decisions: { [answer.callId]: decision } }, options),
-      // The stored state stays, or the one recorded as the run's calls finished: a call still
-      // waiting can be answered again, and a call that ran is never run again.
-      failed: () => undefined,
-    });
-  }
-
-  /**
-   * The conversation and its stopped run, if call `callId` waits for an answer there and the
-   * stored run's signature holds; else an `invalid-argument` error (no such call, or the
-   * conversation is busy) or a `run-state-invalid` one (the stored run was changed, or was not
-   * signed by this playground), saying what to do.
-   */
-  async checkApproval(
-    conversationId: string,
-    callId: string,
-  ): Promise<{ conversation: StoredConversation; state: RunState }> {
-    const waiting = this.#waitingCall(conversationId, callId);
-    await this.#verified(waiting.state);
-    return waiting;
+    };
   }
 
   /**
@@ -300,7 +327,7 @@ export class ChatService {
     }
   }
 
-  /** The sync half of {@link checkApproval}: the call waits, and the conversation is free. */
+  /** The sync half of {@link claimApproval}: the call waits, and the conversation is free. */
   #waitingCall(
     conversationId: string,
     callId: string,
@@ -421,22 +448,60 @@ export class ChatService {
    */
   async createServedAgent(): Promise<Agent> {
     const provider = this.providers()[0]!;
-    return new Agent({
-      provider: await createProvider(provider.id, this.#environment, this.settings(), {
+    return new Agent(
+      await this.#agentConfig({
+        provider,
+        model: provider.defaultModel,
+        servers: this.#registry.connected(),
+      }),
+    );
+  }
+
+  /**
+   * The one Agent config of the playground, for a chat run and for a served call alike: the
+   * provider and model, the system prompt, every connected server's tools the model may see, the
+   * annotation approval policy with approvals that stop the run at once, the trace, ten steps. A
+   * chat run adds its conversation (history, output schema, signed run states) and, where a key
+   * for one is set, the tool search's embedder.
+   */
+  async #agentConfig(options: {
+    provider: ProviderInfo;
+    model: string;
+    servers: ReturnType<ServerRegistry["connected"]>;
+    /** The conversation a chat run continues; a served call has none (no history). */
+    conversation?: StoredConversation;
+    embedder?: PlaygroundEmbedder;
+  }): Promise<AgentConfig> {
+    const { conversation, embedder } = options;
+    return {
+      provider: await createProvider(options.provider.id, this.#environment, this.settings(), {
         sandbox: this.#dataDir.sandbox,
       }),
-      model: provider.defaultModel,
+      model: options.model,
       system: systemPrompt(this.#dataDir.sandbox),
-      mcps: this.#registry.connected().map((server) => ({
+      // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
+      // A server marked "load tools only when searched" is deferred behind core's tool search.
+      mcps: options.servers.map((server) => ({
         mcp: modelVisibleTools(server.mcp),
         prefix: server.name,
         ...(server.deferTools ? { defer: true } : {}),
       })),
+      ...(embedder
+        ? { toolSearch: { embed: embedder.embed, embedCache: this.#store.embeddingCache(embedder.model) } }
+        : {}),
       approval: annotationPolicy(),
       approvalTimeoutMs: 0,
+      ...(conversation?.outputSchema ? { output: conversation.outputSchema } : {}),
       ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
       maxSteps: 10,
-    });
+      ...(conversation
+        ? {
+            messages: conversation.messages,
+            // Every state this playground stores is signed; one changed in the store is refused.
+            runStateKey: this.#keys,
+          }
+        : {}),
+    };
   }
 
   /**
@@ -461,31 +526,15 @@ export class ChatService {
       // Core's tool search ranks with the vendor's embeddings where a key for one is set; each
       // tool's vector is kept in the store, so it is embedded once per model, not once per turn.
       const embedder = await createEmbedder(this.#environment);
-      agent = new Agent({
-        provider: await createProvider(turn.provider.id, this.#environment, this.settings(), {
-          sandbox: this.#dataDir.sandbox,
+      agent = new Agent(
+        await this.#agentConfig({
+          provider: turn.provider,
+          model: turn.model,
+          servers,
+          conversation,
+          ...(embedder ? { embedder } : {}),
         }),
-        model: turn.model,
-        system: systemPrompt(this.#dataDir.sandbox),
-        // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
-        // A server marked "load tools only when searched" is deferred behind core's tool search.
-        mcps: servers.map((server) => ({
-          mcp: modelVisibleTools(server.mcp),
-          prefix: server.name,
-          ...(server.deferTools ? { defer: true } : {}),
-        })),
-        ...(embedder
-          ? { toolSearch: { embed: embedder.embed, embedCache: this.#store.embeddingCache(embedder.model) } }
-          : {}),
-        approval: annotationPolicy(),
-        approvalTimeoutMs: 0,
-        ...(turn.conversation.outputSchema ? { output: turn.conversation.outputSchema } : {}),
-        ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
-        maxSteps: 10,
-        messages: conversation.messages,
-        // Every state this playground stores is signed; one changed in the store is refused.
-        runStateKey: this.#keys,
-      });
+      );
       // Core gives every call an id no earlier call of the conversation has (a model that repeats
       // `call_1` gets `call_1_2` and a warning), so the page, the approvals and the transcript key
       // calls by core's id as it is.

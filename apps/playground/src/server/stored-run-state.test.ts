@@ -175,6 +175,75 @@ describe("an approved destructive call, then a failed model request", () => {
   });
 });
 
+/** Posts one answer to the call's approval as the page does; resolves with the status and the whole body. */
+async function postAnswer(
+  test: TestPlayground,
+  { conversationId, callId }: { conversationId: string; callId: string },
+  approve: boolean,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${test.base}/api/conversations/${conversationId}/approvals/${callId}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${test.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ approve }),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+describe("eight answers to one approval at once (a double click, two tabs, a retried request)", () => {
+  const busy = '{"error":"This conversation is already running a turn; stop it first."}';
+  const refusals = (pending: { conversationId: string; callId: string }) => [
+    busy,
+    `{"error":"No approval is pending for call ${pending.callId} of conversation ${pending.conversationId}."}`,
+  ];
+
+  it("counts one: the call runs once, and every other answer is refused with a 400 saying why", async () => {
+    const { directory, calls } = folderWithCountingServer();
+    const model = await modelEndpoint();
+    model.enqueue(toolCallReply, textReply("Deleted."));
+    const test = await playgroundOn(directory, model);
+    const pending = await stoppedForApproval(test);
+
+    const answers = await Promise.all(Array.from({ length: 8 }, () => postAnswer(test, pending, true)));
+    const won = answers.filter((answer) => answer.status === 200);
+    expect(won).toHaveLength(1);
+    expect(won[0]!.text).toContain('"type":"approval-answered","id":"call_delete","approved":true');
+    expect(won[0]!.text).toContain('"type":"finish","reason":"stop","text":"Deleted."');
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused.map((answer) => answer.status)).toEqual(Array(7).fill(400));
+    for (const answer of refused) expect(refusals(pending)).toContain(answer.text);
+    expect(calls()).toEqual([{ name: "groceries" }]);
+    expect(model.requests).toHaveLength(2);
+    expect(toolResultsIn(model.requests[1]!)).toBe(1);
+    expect(test.playground.store.getConversation(pending.conversationId)!.runState).toBeNull();
+  });
+
+  it("approvals and denials mixed: the one answer that counts decides, and no other is applied", async () => {
+    const { directory, calls } = folderWithCountingServer();
+    const model = await modelEndpoint();
+    model.enqueue(toolCallReply, textReply("Done."));
+    const test = await playgroundOn(directory, model);
+    const pending = await stoppedForApproval(test);
+
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => postAnswer(test, pending, index % 2 === 0)),
+    );
+    const won = answers.filter((answer) => answer.status === 200);
+    expect(won).toHaveLength(1);
+    const answered = /"type":"approval-answered","id":"call_delete","approved":(true|false)/.exec(
+      won[0]!.text,
+    );
+    expect(answered).not.toBeNull();
+    const approved = answered![1] === "true";
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused.map((answer) => answer.status)).toEqual(Array(7).fill(400));
+    for (const answer of refused) expect(refusals(pending)).toContain(answer.text);
+    expect(calls()).toEqual(approved ? [{ name: "groceries" }] : []);
+    expect(model.requests).toHaveLength(2);
+    expect(toolMessagesOf(model.requests[1]!)).toHaveLength(1);
+    expect(test.playground.store.getConversation(pending.conversationId)!.runState).toBeNull();
+  });
+});
+
 /** Starts the built playground (`pnpm playground`) as a process of its own; resolves with its API. */
 async function startPlaygroundProcess(
   directory: string,

@@ -1,5 +1,13 @@
 import { errorMessage } from "@junction/types";
 import type {
+  ChatApprovalBody,
+  CreateConversationBody,
+  EmptyBody,
+  OutputSchemaBody,
+  SettingsBody,
+  TurnBody,
+} from "../shared/api-bodies.js";
+import type {
   ChatEvent,
   ContextSize,
   ConversationDetail,
@@ -155,7 +163,9 @@ function outputSchemaButton(): HTMLElement {
         };
         const save = async (schema: unknown) => {
           try {
-            await api("PUT", `/api/conversations/${conversationId}/output-schema`, { schema });
+            // What the person typed, as it is: the server checks it and says what is wrong.
+            const body = { schema: schema as OutputSchemaBody["schema"] } satisfies OutputSchemaBody;
+            await api("PUT", `/api/conversations/${conversationId}/output-schema`, body);
             close();
           } catch (error) {
             message.className = "form-message error";
@@ -246,7 +256,7 @@ function settingsButton(): HTMLElement {
                     await api("POST", "/api/settings", {
                       openaiCompatibleBaseURL: url.value.trim(),
                       openaiCompatibleModel: model.value.trim(),
-                    });
+                    } satisfies SettingsBody);
                     providers = (await api<{ providers: ProviderInfo[] }>("GET", "/api/state")).providers;
                     renderProviders();
                     dialog.close();
@@ -336,7 +346,7 @@ async function newConversation(): Promise<string> {
   const conversation = await api<ConversationSummary>("POST", "/api/conversations", {
     provider: providerSelect.value,
     model: modelInput.value,
-  });
+  } satisfies CreateConversationBody);
   currentId = conversation.id;
   clear(transcript);
   shown = [];
@@ -444,7 +454,7 @@ function approvalPrompt(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLEl
     try {
       await streamRun(`/api/conversations/${conversationId}/approvals/${encodeURIComponent(item.id)}`, {
         approve,
-      });
+      } satisfies ChatApprovalBody);
     } catch (error) {
       // Refused: the call already ran or was answered (in another tab, say), or the stored run was
       // changed. The conversation is shown as stored, so a card whose call ran is gone, with why.
@@ -512,7 +522,7 @@ async function send(): Promise<void> {
       text,
       provider: providerSelect.value,
       model: modelInput.value,
-    });
+    } satisfies TurnBody);
   } catch (error) {
     transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
   }
@@ -576,7 +586,7 @@ function traceToggle(id: string): HTMLElement {
 }
 
 /** Streams one run (a turn, or a stopped run continued by an answer) into the transcript. */
-async function streamRun(url: string, body: Record<string, unknown>): Promise<void> {
+async function streamRun(url: string, body: TurnBody | ChatApprovalBody): Promise<void> {
   let items: TranscriptItem[] = shown.map((entry) => entry.item);
   sendButton.disabled = true;
   stopButton.disabled = false;
@@ -607,7 +617,7 @@ async function stop(): Promise<void> {
   if (!runId) return;
   stopButton.disabled = true;
   try {
-    await api("POST", `/api/runs/${runId}/stop`, {});
+    await api("POST", `/api/runs/${runId}/stop`, {} satisfies EmptyBody);
   } catch (error) {
     transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
   }

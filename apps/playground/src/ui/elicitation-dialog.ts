@@ -1,4 +1,5 @@
 import { errorMessage } from "@junction/types";
+import type { ElicitationAnswerBody } from "../shared/api-bodies.js";
 import type { ElicitationRequest } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { h, safeLink } from "./dom.js";
@@ -57,7 +58,10 @@ function showNext(): void {
       }
     }
     try {
-      await api("POST", `/api/elicitations/${request.id}`, { action, content });
+      await api("POST", `/api/elicitations/${request.id}`, {
+        action,
+        ...(content ? { content: content as ElicitationAnswerBody["content"] } : {}),
+      } satisfies ElicitationAnswerBody);
       closeElicitation(request.id);
     } catch (error) {
       message.className = "form-message error";

@@ -1,4 +1,5 @@
 import { errorMessage } from "@junction/types";
+import type { CallToolBody, GetPromptBody, ReadResourceBody } from "../shared/api-bodies.js";
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { appendAppIfAny, appFormWarning, MCP_APP_MIME_TYPE, mcpAppPreview } from "./mcp-app-frame.js";
@@ -87,7 +88,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
         {
           name: tool.name,
           arguments: args,
-        },
+        } satisfies CallToolBody,
       );
       output.replaceChildren(renderToolResult(answer.result, answer.durationMs, answer.truncated));
       void appendAppIfAny(output, { serverId, tool: tool.name, input: args, result: answer.result });
@@ -176,7 +177,7 @@ async function resourcesTab(serverId: string): Promise<HTMLElement> {
     try {
       const result = await api<{ contents: unknown[] }>("POST", `/api/servers/${serverId}/resources/read`, {
         uri,
-      });
+      } satisfies ReadResourceBody);
       output.replaceChildren(
         ...(result.contents ?? []).map((contents) => renderReadContents(serverId, uri, contents)),
       );
@@ -289,7 +290,10 @@ async function promptsTab(serverId: string): Promise<HTMLElement> {
                 const result = await api<{
                   description?: string;
                   messages: { role: string; content: unknown }[];
-                }>("POST", `/api/servers/${serverId}/prompts/get`, { name: prompt.name, arguments: args });
+                }>("POST", `/api/servers/${serverId}/prompts/get`, {
+                  name: prompt.name,
+                  arguments: args,
+                } satisfies GetPromptBody);
                 output.replaceChildren(
                   result.description ? h("p", {}, result.description) : "",
                   ...result.messages.map((message) =>

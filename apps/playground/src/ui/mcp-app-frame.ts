@@ -1,4 +1,5 @@
 import { errorMessage } from "@junction/types";
+import type { AppApprovalBody, AppToolCallBody, OpenAppBody, PreviewAppBody } from "../shared/api-bodies.js";
 import { api } from "./api.js";
 import { h, jsonBlock, safeLinkUrl } from "./dom.js";
 import {
@@ -55,7 +56,9 @@ export function mcpAppView(call: AppCall): HTMLElement {
   const prompts = h("div", { class: "mcp-app-prompts" });
   const status = h("div", { class: "mcp-app-status muted", testid: "mcp-app-status" });
   const container = h("div", { class: "mcp-app", testid: "mcp-app" }, header, prompts, status);
-  api<OpenedApp>("POST", `/api/servers/${call.serverId}/apps`, { tool: call.tool }).then(
+  api<OpenedApp>("POST", `/api/servers/${call.serverId}/apps`, {
+    tool: call.tool,
+  } satisfies OpenAppBody).then(
     (opened) => mount(container, header, prompts, status, opened, call),
     (error: Error) => {
       header.replaceChildren(
@@ -76,7 +79,7 @@ export function mcpAppPreview(serverId: string, uri: string): HTMLElement {
   const prompts = h("div", { class: "mcp-app-prompts" });
   const status = h("div", { class: "mcp-app-status muted", testid: "mcp-app-status" });
   const container = h("div", { class: "mcp-app", testid: "mcp-app-preview" }, header, prompts, status);
-  api<OpenedApp>("POST", `/api/servers/${serverId}/apps/preview`, { uri }).then(
+  api<OpenedApp>("POST", `/api/servers/${serverId}/apps/preview`, { uri } satisfies PreviewAppBody).then(
     (opened) => mount(container, header, prompts, status, opened, undefined),
     (error: Error) => {
       header.replaceChildren(
@@ -240,7 +243,10 @@ async function callTool(
 ): Promise<unknown> {
   let answer: { result?: unknown; approval?: { id: string; name: string; input: unknown } };
   try {
-    answer = await api("POST", `/api/apps/${opened.appId}/tools/call`, { name, arguments: args });
+    answer = await api("POST", `/api/apps/${opened.appId}/tools/call`, {
+      name,
+      arguments: args,
+    } satisfies AppToolCallBody);
   } catch (error) {
     throw new BridgeError(RPC_ERROR.refused, errorMessage(error));
   }
@@ -257,7 +263,7 @@ async function callTool(
   try {
     answered = await api("POST", `/api/apps/${opened.appId}/approvals/${encodeURIComponent(approval.id)}`, {
       approve,
-    });
+    } satisfies AppApprovalBody);
   } catch (error) {
     throw new BridgeError(RPC_ERROR.refused, errorMessage(error));
   }

@@ -1,4 +1,5 @@
 import { errorMessage } from "@junction/types";
+import type { CompleteBody } from "../shared/api-bodies.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { expandTemplate, templateVariables } from "./uri-template.js";
@@ -40,7 +41,7 @@ export function resourceTemplateForm(
           {
             ref: { type: "ref/resource", uri: template.uriTemplate },
             argument: { name, value: input.value },
-          },
+          } satisfies CompleteBody,
         );
         if (ticket !== asked) return;
         options.replaceChildren(...completion.values.map((value) => h("option", { value })));

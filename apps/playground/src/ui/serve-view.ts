@@ -1,4 +1,5 @@
 import { errorMessage } from "@junction/types";
+import type { ServeBody } from "../shared/api-bodies.js";
 import type { ServedCall, ServeStatus } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -38,7 +39,9 @@ export function mountServeView(root: HTMLElement): { refresh(): Promise<void> } 
       onchange: async () => {
         toggle.disabled = true;
         try {
-          render(await api<ServeStatus>("PUT", "/api/serve", { enabled: toggle.checked }));
+          render(
+            await api<ServeStatus>("PUT", "/api/serve", { enabled: toggle.checked } satisfies ServeBody),
+          );
         } catch (error) {
           render(status, errorMessage(error));
         }

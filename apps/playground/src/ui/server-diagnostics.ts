@@ -1,4 +1,5 @@
 import { errorMessage } from "@junction/types";
+import type { EmptyBody } from "../shared/api-bodies.js";
 import type { ServerHealth, ServerStatus, StderrLog, TrafficEntry, TrafficLog } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -61,7 +62,7 @@ export function healthIndicator(server: ServerStatus): HTMLElement {
   };
   const ping = async () => {
     try {
-      show(await api<ServerHealth>("POST", `/api/servers/${server.id}/ping`, {}));
+      show(await api<ServerHealth>("POST", `/api/servers/${server.id}/ping`, {} satisfies EmptyBody));
     } catch (error) {
       show({ state: "failed", at: new Date().toISOString(), error: errorMessage(error) });
     }

@@ -1,4 +1,11 @@
 import { errorMessage } from "@junction/types";
+import type {
+  AddServerBody,
+  DeferToolsBody,
+  EmptyBody,
+  ImportServersBody,
+  UpdateServerBody,
+} from "../shared/api-bodies.js";
 import type { ServerImport, ServerStatus } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
@@ -175,7 +182,9 @@ function deferToolsOption(server: ServerStatus): HTMLElement {
     checked: server.deferTools,
     onchange: () => {
       checkbox.disabled = true;
-      api<ServerStatus>("PUT", `/api/servers/${server.id}/defer-tools`, { deferTools: checkbox.checked })
+      api<ServerStatus>("PUT", `/api/servers/${server.id}/defer-tools`, {
+        deferTools: checkbox.checked,
+      } satisfies DeferToolsBody)
         .then(
           (updated) => {
             server.deferTools = updated.deferTools;
@@ -242,7 +251,11 @@ export function appendServerLog(event: {
 /** Adds the shipped counter MCP App server and selects it. */
 async function addExampleApp(): Promise<void> {
   try {
-    const added = await api<ServerStatus>("POST", "/api/servers/examples/counter-app", {});
+    const added = await api<ServerStatus>(
+      "POST",
+      "/api/servers/examples/counter-app",
+      {} satisfies EmptyBody,
+    );
     selectedId = added.id;
   } catch (error) {
     alertBanner(errorMessage(error));
@@ -252,7 +265,7 @@ async function addExampleApp(): Promise<void> {
 
 async function restart(server: ServerStatus): Promise<void> {
   try {
-    await api("POST", `/api/servers/${server.id}/restart`, {});
+    await api("POST", `/api/servers/${server.id}/restart`, {} satisfies EmptyBody);
   } catch (error) {
     alertBanner(errorMessage(error));
   }
@@ -303,7 +316,8 @@ function openServerEditor(server?: ServerStatus): void {
   const submit = async () => {
     message.textContent = "Connecting…";
     message.className = "form-message";
-    let entry: unknown;
+    // What the person typed, as it is: the server checks it and says what is wrong.
+    let entry: AddServerBody["config"];
     try {
       entry = JSON.parse(config.value);
     } catch (error) {
@@ -317,8 +331,11 @@ function openServerEditor(server?: ServerStatus): void {
             name: name.value.trim(),
             config: entry,
             enabled: enabled.checked,
-          })
-        : await api<ServerStatus>("POST", "/api/servers", { name: name.value.trim(), config: entry });
+          } satisfies UpdateServerBody)
+        : await api<ServerStatus>("POST", "/api/servers", {
+            name: name.value.trim(),
+            config: entry,
+          } satisfies AddServerBody);
       selectedId = status.id;
       if (status.warnings?.length) {
         // Saved, but the person should read what the loader said before the dialog goes away:
@@ -377,7 +394,9 @@ function openImport(): void {
   const message = h("div", { class: "form-message", testid: "import-message" });
   const run = async () => {
     try {
-      const result = await api<ServerImport>("POST", "/api/servers/import", { document: text.value });
+      const result = await api<ServerImport>("POST", "/api/servers/import", {
+        document: text.value,
+      } satisfies ImportServersBody);
       message.className = result.warnings.length ? "form-message form-warning" : "form-message";
       message.replaceChildren(
         `Added: ${result.added.join(", ") || "none"}.` +

@@ -1,4 +1,4 @@
-// Helpers for this package's tests (not exported): a real OpenTelemetry SDK, a local OTLP/HTTP
+// Helpers for this package's tests (outside src/, never published): a real OpenTelemetry SDK, a local OTLP/HTTP
 // receiver, and the traced MCP test server over stdio and Streamable HTTP.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -22,12 +22,7 @@ import {
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 
-export const tracedServer = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "test-servers",
-  "traced-server.mjs",
-);
+export const tracedServer = join(dirname(fileURLToPath(import.meta.url)), "traced-server.mjs");
 
 let contextManager: AsyncLocalStorageContextManager | undefined;
 

@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { callToolBody } from "../../shared/api-bodies.js";
+import { capToolResult } from "../output-limits.js";
+import { checkToolArguments } from "../tool-arguments.js";
+import { body, id, type RouteKit } from "./route-kit.js";
+
+/** `/api/servers/:id/tools`: a server's tools, and the inspector's call of one. */
+export function toolsRoutes({ context: { registry }, answer }: RouteKit): Hono {
+  return new Hono()
+    .get("/", id, (c) => answer(c, registry.client(c.req.valid("param").id).listToolDefinitions()))
+    .post("/call", id, body(callToolBody), async (c) => {
+      const { id } = c.req.valid("param");
+      const { name, arguments: input } = c.req.valid("json");
+      const client = registry.client(id);
+      const definition = (await client.listToolDefinitions()).find((tool) => tool.name === name);
+      if (!definition) {
+        throw new HTTPException(404, {
+          message: `Server ${registry.status(id).name} has no tool named ${name}.`,
+        });
+      }
+      const args = checkToolArguments(name, definition.inputSchema, input ?? {});
+      const started = performance.now();
+      const { result, truncated } = capToolResult(await client.callTool(name, args));
+      return answer(c, {
+        result,
+        durationMs: Math.round(performance.now() - started),
+        ...(truncated ? { truncated } : {}),
+      });
+    });
+}
