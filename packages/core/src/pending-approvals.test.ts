@@ -94,6 +94,41 @@ describe("one approval item everywhere", () => {
   });
 });
 
+describe("a step's questions come in the model's order", () => {
+  it("a call whose item takes longer to make still asks before the calls after it", async () => {
+    const { Agent, tool } = await import("./index.js");
+    const { scriptedModel } = await import("./testing/index.js");
+    const { z } = await import("zod");
+    const save = tool({
+      name: "save_note",
+      description: "Saves a note",
+      schema: z.object({ text: z.string() }),
+      execute: async () => "saved",
+    });
+    const agent = new Agent({
+      provider: scriptedModel([
+        {
+          toolCalls: [
+            // The first call's arguments take far longer to digest than the others'.
+            { id: "big", name: "save_note", input: { text: "x".repeat(4_000_000) } },
+            { id: "small1", name: "save_note", input: { text: "a" } },
+            { id: "small2", name: "save_note", input: { text: "b" } },
+          ],
+        },
+      ]),
+      model: "scripted",
+      tools: [save],
+      maxToolOutputChars: 10_000_000,
+      approval: () => "ask",
+    } as ConstructorParameters<typeof Agent>[0]);
+    const handle = agent.send("Save them", { approvalTimeoutMs: 0 });
+    const asked: string[] = [];
+    for await (const event of handle) if (event.type === "tool-approval-request") asked.push(event.id);
+    await handle.final;
+    expect(asked).toEqual(["big", "small1", "small2"]);
+  });
+});
+
 describe("boundAnswer", () => {
   it("keeps an answer that carries the call's digests, and any denial, as it came", () => {
     const { value } = approvalSignalFor(item, "approve");

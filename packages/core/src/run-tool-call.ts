@@ -66,9 +66,25 @@ export async function runCall(parts: {
   tools: ToolRunner;
   call: ToolCallPart;
   rejection?: string;
+  /** The call's turn to ask a person, so a step's questions come in the model's order. */
+  turn?: AskTurn;
 }): Promise<CallOutcome> {
-  const decided = await decideCall(parts);
-  const answered = await answerCall(parts.calls, decided);
+  let answering: Promise<AnsweredCall>;
+  let decided: DecidedCall;
+  try {
+    decided = await decideCall(parts);
+    if (decided.decision.kind === "ask") {
+      const listed = await pendingCallOf(parts.calls, decided);
+      await parts.turn?.ready;
+      // Given the item, it asks (emits) before its first await: the next call may ask after it.
+      answering = answerCall(parts.calls, decided, listed);
+    } else {
+      answering = answerCall(parts.calls, decided);
+    }
+  } finally {
+    parts.turn?.done();
+  }
+  const answered = await answering;
   if (answered.kind === "pending") return answered;
   return finishCall({
     calls: parts.calls,
@@ -77,6 +93,16 @@ export async function runCall(parts: {
     ...(answered.denial ? { denial: answered.denial } : {}),
     ...(answered.mismatch ? { mismatch: answered.mismatch } : {}),
   });
+}
+
+/**
+ * A call's turn to ask a person: `ready` settles once every earlier call of the step asked (or
+ * knew it would not), and `done()` ends this call's turn. Calls still decide and run at once;
+ * only their questions wait for the ones before.
+ */
+export interface AskTurn {
+  ready: Promise<void>;
+  done(): void;
 }
 
 /** The policy's answer for a call: journaled where a policy decides, so a replay does not ask it again. */

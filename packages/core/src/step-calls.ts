@@ -3,6 +3,7 @@ import { raceAbort } from "./abort.js";
 import type { PendingToolCall } from "./agent-events.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import {
+  type AskTurn,
   answerCall,
   type DecidedCall,
   decideCall,
@@ -33,6 +34,21 @@ export class StepCalls implements StepScope {
 
   warn = (warning: Warning): void => this.warnings.warn(warning);
 
+  /** The turn to ask a person of the call started last: the next call asks after it. */
+  #lastTurn: Promise<void> = Promise.resolve();
+
+  /** The next call's turn to ask, in the order calls start (the model's). */
+  #nextTurn(): AskTurn {
+    const ready = this.#lastTurn;
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    // A turn ends once this call asked and every earlier one did.
+    this.#lastTurn = Promise.all([ready, mine]).then(() => undefined);
+    return { ready, done };
+  }
+
   /** Calls the stream rejected (arguments too deep to use), by id, with why: for an ordered start. */
   readonly #rejections = new Map<string, string>();
 
@@ -59,7 +75,13 @@ export class StepCalls implements StepScope {
     }
     this.#track(
       call,
-      runCall({ calls: this, tools, call, ...(options.rejection ? { rejection: options.rejection } : {}) }),
+      runCall({
+        calls: this,
+        tools,
+        call,
+        turn: this.#nextTurn(),
+        ...(options.rejection ? { rejection: options.rejection } : {}),
+      }),
     );
   }
 
