@@ -205,6 +205,63 @@ describe("miniLM", () => {
     expect(warnings.map((warning) => warning.code)).toEqual(["embed-minilm-cache-write-failed"]);
   });
 
+  it("junction-embed-minilm warm fills the cache with a config's tools as the Agent names them", async () => {
+    const cache = await mkdtemp(join(tmpdir(), "embed-minilm-cli-"));
+    try {
+      const config = join(cache, "mcp.json");
+      await writeFile(
+        config,
+        JSON.stringify({
+          mcpServers: { weather: { command: process.execPath, args: [join(fixtures, "tools-server.mjs")] } },
+        }),
+      );
+      const warm = () =>
+        run(process.execPath, [
+          "--import",
+          join(fixtures, "resolve-typescript.ts"),
+          join(import.meta.dirname, "cli.ts"),
+          "warm",
+          config,
+          `--cache-dir=${join(cache, "vectors")}`,
+        ]);
+      expect((await warm()).stdout).toMatch(
+        /^weather: 2 tools, 2 embedded in [\d.]+ s\n2 tools, 2 embedded; cache: /,
+      );
+      expect((await warm()).stdout).toMatch(/^weather: 2 tools, 0 embedded/);
+      // What an Agent with { mcp, prefix: "weather" } embeds is there: nothing to embed.
+      const { MCP } = await import("@junction/mcp-client");
+      const mcp = new MCP({
+        name: "weather",
+        transport: "stdio",
+        command: process.execPath,
+        args: [join(fixtures, "tools-server.mjs")],
+      });
+      await mcp.connect();
+      try {
+        const embed = embedder({ cacheDirectory: join(cache, "vectors") });
+        expect(await embed.warmTools(await mcp.listTools({ prefix: "weather" }))).toEqual({
+          texts: 2,
+          embedded: 0,
+        });
+        expect(embed.stats.modelLoads).toBe(0);
+      } finally {
+        await mcp.close();
+      }
+      await expect(
+        run(process.execPath, [
+          "--import",
+          join(fixtures, "resolve-typescript.ts"),
+          join(import.meta.dirname, "cli.ts"),
+        ]),
+      ).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("usage: junction-embed-minilm warm"),
+      });
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
   it("bounds its worker threads by the machine's parallelism", () => {
     expect(() => miniLM({ workers: 0 })).toThrow(/workers must be a whole number from 1 to/);
     expect(() => miniLM({ workers: 1.5 })).toThrow(/workers must be a whole number/);
