@@ -221,6 +221,23 @@ describe("tool search: dense ranking fused with the lexical one", () => {
     expect((await first(0))!.definition.name).toBe("send_mail");
     expect((await first(1))!.definition.name).toBe("get_forecast");
     expect((await first(1))!.score).toBeCloseTo(1, 9);
+    // "Nothing fits" is still judged on words: the mix's first tool shares none with the request.
+    const search = searchToolsTool({
+      index,
+      loaded: new Set(),
+      dense,
+      fusion: "mix",
+      mixWeight: 1,
+    });
+    const result = (await search.execute({ query: "will it rain tomorrow", limit: 1 })) as {
+      structuredContent: ToolSearchOutput;
+    };
+    expect(result.structuredContent).toEqual({
+      query: "will it rain tomorrow",
+      results: [{ name: "get_forecast", score: 0, confidence: "low" }],
+      loaded: [],
+      nothingFits: true,
+    });
   });
 
   it("toolSearch.fusion and mixWeight reach the Agent's search; bad values are refused by name", async () => {

@@ -126,7 +126,7 @@ describe("miniLM", () => {
       while (embed.stats.embedded === 0) await new Promise((resolve) => setImmediate(resolve));
       midway.abort();
       await expect(halfway).rejects.toMatchObject({ code: "aborted" });
-      await embed.close(); // waits for the text in the model, if any
+      await embed.close(); // stops the worker: a text still in the model is dropped, never half-written
       expect(embed.stats.embedded).toBeLessThan(texts.length);
       const files = await readdir(cache);
       expect(files.some((file) => file.endsWith(".tmp"))).toBe(false);
