@@ -4,8 +4,9 @@
 // captured servers (tuned on), the blind set (written without seeing the search), LiveMCPBench's
 // tuning half and its held-out half (70 servers served as real MCP servers); the tasks no tool can
 // do ("nothing fits"); and index build and query time over 527 and 1,054 tools.
-import { Agent, type MCPEntry } from "@junction/core";
+import { Agent, type MCPEntry, type ToolSearchOptions } from "@junction/core";
 import { scriptedModel } from "@junction/core/testing";
+import type { MiniLMEmbedder } from "@junction/embed-minilm";
 import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { createBM25Index } from "./bm25.ts";
 import {
@@ -16,7 +17,7 @@ import {
   liveMCPBenchTasks,
 } from "./livemcpbench.ts";
 import { serveLiveMCPBench } from "./livemcpbench-servers.ts";
-import { type RankedAnswer, summarize } from "./retrieval-metrics.ts";
+import { atServerLevel, type RankedAnswer, summarize } from "./retrieval-metrics.ts";
 import { TOOL_SEARCH_BLIND_TASKS, TOOL_SEARCH_NO_TOOL_TASKS } from "./tool-search-blind-tasks.ts";
 import {
   aiSDKEngine,
@@ -47,6 +48,10 @@ export interface SetFigures {
   recallAt5: number;
   multiTool: number;
   ndcgAt5?: number;
+  /** nDCG@5 over every task. */
+  ndcgAt5All: number;
+  /** The same answers at server level (`atServerLevel`): a gold tool counts when a tool of its server is returned. */
+  server: { recallAt1: number; recallAt5: number; ndcgAt5All: number };
   /** Tasks whose gold was not in the top 5, as "query → wanted …, got …". */
   misses: string[];
   /** Positive tasks on which the search said nothing fits. */
@@ -81,8 +86,26 @@ export interface LatencyFigures {
   rows: { engine: string; buildMs?: number; firstQueryMs: number; queryMs: number; how: string }[];
 }
 
+/** A first search over the 18 captured servers' tools by a new Agent with a new embedder whose disk cache holds every tool's vector. */
+export interface FirstSearchFigures {
+  tools: number;
+  rows: { case: string; ms: number; modelLoads: number; embedded: number }[];
+}
+
+/** The local model the benchmark runs Junction's search with too. */
+export interface LocalModel {
+  /** The engine's name in the tables. */
+  name: string;
+  /** What the Agent is given besides `embed` (its fusion). */
+  toolSearch: Omit<ToolSearchOptions, "embed">;
+  /** A new embedder on the shared disk cache (new memory, model not loaded). */
+  fresh: () => MiniLMEmbedder;
+}
+
 /** Everything the retrieval part of the benchmark measured. */
 export interface RetrievalFigures {
+  /** With the local model: its first search over the captured servers with a filled cache. */
+  firstSearch?: FirstSearchFigures;
   sets: SetResult[];
   nothingFits: NothingFitsFigures[];
   latency: LatencyFigures[];
@@ -97,7 +120,11 @@ const fromOurs = (tasks: readonly ToolSearchTask[]): BenchTask[] =>
 const fromLive = (tasks: readonly LiveMCPBenchTask[]): BenchTask[] =>
   tasks.map((task) => ({ query: task.question, gold: task.gold }));
 
-async function runSet(engine: SearchEngine, tasks: readonly BenchTask[]): Promise<SetFigures> {
+async function runSet(
+  engine: SearchEngine,
+  tasks: readonly BenchTask[],
+  serverOf: (tool: string) => string,
+): Promise<SetFigures> {
   const answers: (RankedAnswer & SearchAnswer)[] = [];
   const misses: string[] = [];
   for (const task of tasks) {
@@ -110,9 +137,11 @@ async function runSet(engine: SearchEngine, tasks: readonly BenchTask[]): Promis
         `${task.query.replace(/\s+/g, " ").slice(0, 160)} → wanted ${missing.map((names) => names[0]).join(", ")}; got ${top5.slice(0, 3).join(", ") || "nothing"}`,
       );
   }
+  const server = summarize(answers.map((answer) => atServerLevel(answer, serverOf)));
   return {
     engine: engine.name,
     ...summarize(answers),
+    server: { recallAt1: server.recallAt1, recallAt5: server.recallAt5, ndcgAt5All: server.ndcgAt5All },
     misses,
     saidNothingFits: answers.filter((answer) => answer.nothingFits).length,
     withConfidence: answers.filter((answer) => answer.hasConfidence).length,
@@ -148,6 +177,7 @@ async function toolCallTimes(
   toolName: string,
   queries: readonly string[],
   local?: Parameters<typeof Agent.prototype.addTool>[0],
+  toolSearch?: ToolSearchOptions,
 ): Promise<{ first: number; rest: number; warnings: string[] }> {
   const provider = scriptedModel({
     capabilities: { contextWindowTokens: 200_000 },
@@ -158,7 +188,13 @@ async function toolCallTimes(
       { text: "ok" },
     ],
   });
-  const agent = new Agent({ provider, model: "m", mcps, maxSteps: queries.length + 2 });
+  const agent = new Agent({
+    provider,
+    model: "m",
+    mcps,
+    maxSteps: queries.length + 2,
+    ...(toolSearch ? { toolSearch } : {}),
+  });
   if (local) agent.addTool(local);
   const started = new Map<string, number>();
   const times: number[] = [];
@@ -282,11 +318,65 @@ async function measureLatency(
   return { tools: pool.tools.length, deferred, rows };
 }
 
+/**
+ * A new Agent's first `search_tools` call (tool-call event to tool-result event) over `mcps` with
+ * a new embedder whose disk cache holds every tool's vector (from the runs before), in three cases:
+ * the request's vector cached too (the model never loads); a new request with the model loaded
+ * before the search (`embed.load()`, as at connect); a new request with nothing loaded. Medians over
+ * `rounds`, each round with a new embedder and a new request.
+ */
+async function measureFirstSearch(parts: {
+  mcps: MCPEntry[];
+  tools: number;
+  localModel: LocalModel;
+  cachedQuery: string;
+  rounds: number;
+}): Promise<FirstSearchFigures> {
+  const { localModel } = parts;
+  const cases: { case: string; query: (round: number) => string; load: boolean }[] = [
+    { case: "request's vector cached too", query: () => parts.cachedQuery, load: false },
+    {
+      case: "new request, model loaded before (`embed.load()`)",
+      query: (round) => `find the open pull requests of repository number ${round} ${Date.now()}`,
+      load: true,
+    },
+    {
+      case: "new request, model not loaded yet",
+      query: (round) => `list the kubernetes pods of namespace number ${round} ${Date.now()}`,
+      load: false,
+    },
+  ];
+  const rows: FirstSearchFigures["rows"] = [];
+  for (const entry of cases) {
+    const times: number[] = [];
+    let last = { modelLoads: 0, embedded: 0 };
+    for (let round = 0; round < parts.rounds; round++) {
+      const embed = localModel.fresh();
+      if (entry.load) await embed.load();
+      const before = embed.stats;
+      const { first } = await toolCallTimes(parts.mcps, "search_tools", [entry.query(round)], undefined, {
+        ...localModel.toolSearch,
+        embed,
+      });
+      times.push(first);
+      last = {
+        modelLoads: embed.stats.modelLoads - before.modelLoads,
+        embedded: embed.stats.embedded - before.embedded,
+      };
+      await embed.close();
+    }
+    rows.push({ case: entry.case, ms: median(times), ...last });
+  }
+  return { tools: parts.tools, rows };
+}
+
 /** Runs every set with every search. `smoke`: a handful of tasks per set, a few latency queries. */
 export async function benchRetrieval(options: {
   captured: MCPEntry[];
   smoke: boolean;
   log?: (line: string) => void;
+  /** Also Junction's search with this local model (left out of smoke runs by the caller). */
+  localModel?: LocalModel;
 }): Promise<RetrievalFigures> {
   const log = options.log ?? (() => undefined);
   const take = <T>(tasks: readonly T[]) => (options.smoke ? tasks.slice(0, 3) : [...tasks]);
@@ -297,13 +387,23 @@ export async function benchRetrieval(options: {
   try {
     const livePool = await listPool(live.mcps);
     const { tuning, heldOut } = liveMCPBenchSplit(liveMCPBenchTasks());
+    const { localModel } = options;
+    const embed = localModel?.fresh();
+    const withModel = (pool: ToolPool) =>
+      localModel && embed
+        ? [junctionEngine(pool, { name: localModel.name, toolSearch: { ...localModel.toolSearch, embed } })]
+        : [];
     const capturedEngines = {
       junction: junctionEngine(captured),
-      others: [bm25Engine(captured), aiSDKEngine(captured)],
+      others: [...withModel(captured), bm25Engine(captured), aiSDKEngine(captured)],
     };
     const liveEngines = {
       junction: junctionEngine(livePool),
-      others: [bm25Engine(livePool), aiSDKEngine(livePool)],
+      others: [...withModel(livePool), bm25Engine(livePool), aiSDKEngine(livePool)],
+    };
+    const serverOf = (pool: ToolPool) => {
+      const servers = new Map(pool.tools.map((entry) => [entry.name, entry.server]));
+      return (name: string) => servers.get(name) ?? name;
     };
     const hard = TOOL_SEARCH_BLIND_TASKS.filter((task) => task.hard);
     const definitions: { label: string; pool: SetResult["pool"]; note: string; tasks: BenchTask[] }[] = [
@@ -352,11 +452,12 @@ export async function benchRetrieval(options: {
     ];
     const sets: SetResult[] = [];
     for (const definition of definitions) {
-      const engines = definition.pool === "LiveMCPBench" ? liveEngines : capturedEngines;
+      const onLive = definition.pool === "LiveMCPBench";
+      const engines = onLive ? liveEngines : capturedEngines;
       const figures: SetFigures[] = [];
       for (const engine of [engines.junction, ...engines.others]) {
         log(`bench: tool search: ${definition.label}, ${engine.name}…`);
-        figures.push(await runSet(engine, take(definition.tasks)));
+        figures.push(await runSet(engine, take(definition.tasks), serverOf(onLive ? livePool : captured)));
       }
       sets.push({ label: definition.label, pool: definition.pool, note: definition.note, figures });
     }
@@ -372,7 +473,21 @@ export async function benchRetrieval(options: {
       await measureLatency(livePool, latencyQueries, options.smoke ? 1 : 5),
       await measureLatency(await listPool(liveDouble.mcps), latencyQueries, options.smoke ? 1 : 5),
     ];
+    let firstSearch: FirstSearchFigures | undefined;
+    if (localModel) {
+      log(`bench: tool search: ${localModel.name}, a first search with a filled cache…`);
+      firstSearch = await measureFirstSearch({
+        mcps: options.captured,
+        tools: captured.tools.length,
+        localModel,
+        // A blind-set request: its vector is on disk from the run above.
+        cachedQuery: TOOL_SEARCH_BLIND_TASKS[0]!.task,
+        rounds: options.smoke ? 1 : 3,
+      });
+    }
+    await embed?.close();
     return {
+      ...(firstSearch ? { firstSearch } : {}),
       sets,
       nothingFits,
       latency,
@@ -424,7 +539,37 @@ export function retrievalSection(figures: RetrievalFigures): string {
     ...Object.entries(figures.deferred),
     ...figures.latency.map((pool) => [`${pool.tools} tools (latency)`, pool.deferred] as const),
   ].flatMap(([pool, warnings]) => warnings.map((warning) => `- ${pool}: ${warning}`));
+  const comparable = figures.sets
+    .filter((set) => set.label === "blind set" || set.label.includes("HELD-OUT"))
+    .flatMap((set) =>
+      set.figures.map(
+        (row) =>
+          `| ${set.label} | ${row.engine} | ${row.tasks} | ${three(row.recallAt5)} | ${three(row.ndcgAt5All)} | ${three(row.server.recallAt5)} | ${three(row.server.ndcgAt5All)} |`,
+      ),
+    );
+  const firstSearch = figures.firstSearch
+    ? [
+        `A first search over the ${figures.firstSearch.tools} tools of the 18 captured servers with a filled cache: a new Agent and a new \`miniLM()\` embedder (empty memory, model not loaded) on a disk cache that holds every tool's vector (from the runs above), one \`search_tools\` call from its tool-call event to its tool-result event (median of 3 rounds, each with a new embedder and, where new, a new request):`,
+        "",
+        "| case | first search (ms) | model loads | texts embedded |",
+        "| --- | ---: | ---: | ---: |",
+        ...figures.firstSearch.rows.map(
+          (row) => `| ${row.case} | ${row.ms.toFixed(1)} | ${row.modelLoads} | ${row.embedded} |`,
+        ),
+        "",
+      ]
+    : [
+        "A first search with the local model and a filled cache: not measured in this run (smoke runs leave the model out).",
+        "",
+      ];
   return [
+    `Figures a reader can compare, on the two sets nobody tuned to: tool level (a gold tool counts when that tool is returned) and server level (it counts when any tool of its server is returned: the servers of the returned tools, each once, in order; a task's gold tools on one server count once), recall@5 and nDCG@5 (binary, over every task of the set). LiveMCPBench's published retrieval figures (arXiv 2511.01854) rank servers: compare them with the server-level columns. \`+ MiniLM\`: the same Agent with \`toolSearch: { embed: miniLM(), fusion: "mix" }\` (\`@junction/embed-minilm\`, all-MiniLM-L6-v2 on this machine; the mix weight chosen on the tuning sets only, \`results/tool-search-fusion-tuning.md\`); "nothing fits" is still judged on words.`,
+    "",
+    "| task set | search | tasks | tool recall@5 | tool nDCG@5 | server recall@5 | server nDCG@5 |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ...comparable,
+    "",
+    ...firstSearch,
     `Each task's request is the query as is: Junction's \`search_tools\` through a real Agent (default settings; the scripted model from \`@junction/core/testing\` calls \`search_tools\` with the request), plain BM25 (\`bm25.ts\`: name and description, k1 1.2, b 0.75, no thesaurus), and the AI SDK's default \`toolSearch()\` (ai 7, every tool \`deferLoading\`, driven by the SDK's own mock model), all on the same tools. Recall@k: the share of a task's gold tools in the first k returned (a task's gold tool may be one of several alike tools on different servers: any counts); for Junction, returned means loaded (the model can call it from its next step): when its answer says nothing fits well it may still load its closest 3 (or 1 on a low fit), and those count, while the names it only mentions do not. nDCG@5 (binary) over the tasks needing several tools (their count in brackets). LiveMCPBench (icip-cas/LiveMCPBench at \`${figures.liveMCPBenchCommit.slice(0, 7)}\`, vendored in \`bench/livemcpbench/\`): 70 servers served as real MCP servers (\`McpServer\` from \`@modelcontextprotocol/server\`, their tools' real names, descriptions and input schemas, each reached by Junction's MCP client over the in-memory transport); its 95 tasks split by a fixed rule into a tuning half and a held-out half.`,
     "",
     "| task set | tools | search | tasks | recall@1 | recall@5 | nDCG@5 (multi-tool tasks) | said nothing fits |",

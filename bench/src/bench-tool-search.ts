@@ -8,7 +8,8 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { Agent, estimateJSONTokens, type MCPEntry } from "@junction/core";
+import { Agent, DEFAULT_MIX_WEIGHT, estimateJSONTokens, type MCPEntry } from "@junction/core";
+import { miniLM } from "@junction/embed-minilm";
 import { anthropic } from "@junction/provider-anthropic";
 import { bedrock } from "@junction/provider-bedrock";
 import { chatCompletions } from "@junction/provider-chatcompletions";
@@ -202,10 +203,21 @@ export async function benchToolSearch(
   options: { smoke?: boolean; log?: (line: string) => void } = {},
 ): Promise<{ section: string; figures: ToolSearchFigures }> {
   const { mcps } = capturedServers();
+  // The local model embeds about a thousand texts the first time (70–150 ms of CPU each), kept in
+  // its own disk cache for the next run; a smoke run (CI) leaves it out.
+  const localModel = options.smoke
+    ? undefined
+    : {
+        name: `Junction \`search_tools\` + MiniLM (mix ${DEFAULT_MIX_WEIGHT})`,
+        toolSearch: { fusion: "mix" as const },
+        fresh: () => miniLM(),
+      };
+  if (options.smoke) options.log?.("bench: tool search: the local model (MiniLM) is left out of smoke runs");
   const retrieval = await benchRetrieval({
     captured: mcps,
     smoke: options.smoke ?? false,
     ...(options.log ? { log: options.log } : {}),
+    ...(localModel ? { localModel } : {}),
   });
   const sizes = await benchFirstRequest();
   const shares = sizes.flatMap((row) => [

@@ -36,7 +36,24 @@ export function ndcgAt(answer: RankedAnswer, k: number): number {
   return ideal === 0 ? 0 : dcg / ideal;
 }
 
-/** Means over a set of answers: recall@1, recall@5, and nDCG@5 over the tasks with several gold tools. */
+/**
+ * An answer at server level: each gold unit becomes the servers of its names (units naming the same
+ * servers counted once), the ranking the servers of the ranked tools, each once, in order.
+ * `serverOf` names a tool's server.
+ */
+export function atServerLevel(answer: RankedAnswer, serverOf: (tool: string) => string): RankedAnswer {
+  const units = new Map<string, string[]>();
+  for (const names of answer.gold) {
+    const servers = [...new Set(names.map(serverOf))].sort();
+    units.set(servers.join("\u0000"), servers);
+  }
+  return { gold: [...units.values()], ranked: [...new Set(answer.ranked.map(serverOf))] };
+}
+
+/**
+ * Means over a set of answers: recall@1, recall@5, nDCG@5 over the tasks with several gold tools,
+ * and nDCG@5 over every task.
+ */
 export function summarize(answers: readonly RankedAnswer[]): {
   tasks: number;
   recallAt1: number;
@@ -45,6 +62,8 @@ export function summarize(answers: readonly RankedAnswer[]): {
   multiTool: number;
   /** Over the multi-tool tasks; `undefined` when there are none. */
   ndcgAt5?: number;
+  /** Over every task. */
+  ndcgAt5All: number;
 } {
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / (values.length || 1);
   const multi = answers.filter((answer) => answer.gold.length > 1);
@@ -53,6 +72,7 @@ export function summarize(answers: readonly RankedAnswer[]): {
     recallAt1: mean(answers.map((answer) => recallAt(answer, 1))),
     recallAt5: mean(answers.map((answer) => recallAt(answer, 5))),
     multiTool: multi.length,
+    ndcgAt5All: mean(answers.map((answer) => ndcgAt(answer, 5))),
     ...(multi.length > 0 ? { ndcgAt5: mean(multi.map((answer) => ndcgAt(answer, 5))) } : {}),
   };
 }

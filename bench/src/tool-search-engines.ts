@@ -2,7 +2,7 @@
 // (`search_tools` through a real Agent with default settings and the scripted model), plain BM25
 // (bm25.ts) and the Vercel AI SDK's default `toolSearch()` (through `generateText` with the SDK's
 // own mock model, so only its retrieval is measured).
-import { Agent, type MCPEntry } from "@junction/core";
+import { Agent, InMemoryEmbeddingCache, type MCPEntry, type ToolSearchOptions } from "@junction/core";
 import { scriptedModel } from "@junction/core/testing";
 import type { Tool as JunctionTool } from "@junction/types";
 import { generateText, jsonSchema, stepCountIs, type ToolSet, tool, toolSearch } from "ai";
@@ -12,7 +12,7 @@ import { createBM25Index } from "./bm25.ts";
 /** A pool of tools as an Agent gets them (`mcps`) and as they are listed (names as the Agent sees them). */
 export interface ToolPool {
   mcps: MCPEntry[];
-  tools: { name: string; description?: string; inputSchema: unknown }[];
+  tools: { name: string; description?: string; inputSchema: unknown; server: string }[];
 }
 
 /** What one search answered. */
@@ -41,6 +41,7 @@ export async function listPool(mcps: MCPEntry[]): Promise<ToolPool> {
     for (const listedTool of listed)
       tools.push({
         name: listedTool.name,
+        server: prefix ?? (source as { name?: string }).name ?? "",
         ...(typeof listedTool.description === "string" ? { description: listedTool.description } : {}),
         inputSchema: listedTool.inputSchema,
       });
@@ -97,11 +98,21 @@ export function readSearchToolsAnswer(output: unknown): SearchAnswer {
   };
 }
 
-/** Junction's search: a fresh Agent per query (default settings), the scripted model calling `search_tools`. */
-export function junctionEngine(pool: ToolPool): SearchEngine & { warnings: string[] } {
+/**
+ * Junction's search: a fresh Agent per query (default settings, or `toolSearch` given, e.g. the
+ * local model's `embed`), the scripted model calling `search_tools`.
+ */
+export function junctionEngine(
+  pool: ToolPool,
+  options: { name?: string; toolSearch?: ToolSearchOptions } = {},
+): SearchEngine & { warnings: string[] } {
   const warnings: string[] = [];
+  // One store of tool vectors for every Agent of this engine (one model), as an app would keep.
+  const toolSearch = options.toolSearch?.embed
+    ? { embedCache: new InMemoryEmbeddingCache(), ...options.toolSearch }
+    : options.toolSearch;
   return {
-    name: "Junction `search_tools`",
+    name: options.name ?? "Junction `search_tools`",
     warnings,
     async search(query) {
       const provider = scriptedModel({
@@ -111,12 +122,20 @@ export function junctionEngine(pool: ToolPool): SearchEngine & { warnings: strin
           { text: "ok" },
         ],
       });
-      const agent = new Agent({ provider, model: "m", mcps: pool.mcps });
+      const agent = new Agent({
+        provider,
+        model: "m",
+        mcps: pool.mcps,
+        ...(toolSearch ? { toolSearch } : {}),
+      });
       try {
         const final = await agent.send(query).final;
-        for (const warning of final.warnings)
+        for (const warning of final.warnings) {
           if (warning.code === "tools-deferred" && !warnings.includes(warning.message))
             warnings.push(warning.message);
+          if (warning.code === "tool-search-embedder-failed")
+            throw new TypeError(`the embedder failed, the figures would be words alone: ${warning.message}`);
+        }
       } finally {
         agent.close();
       }

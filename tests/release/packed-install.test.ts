@@ -25,6 +25,7 @@ describe("packed packages, installed as a consumer installs them", () => {
     expect([...tarballs.keys()].sort()).toEqual([
       "@junction/core",
       "@junction/dbos",
+      "@junction/embed-minilm",
       "@junction/mcp-client",
       "@junction/mcp-server",
       "@junction/otel",

@@ -13,4 +13,5 @@ export const publishedPackageDirs = [
   "packages/dbos",
   "packages/restate",
   "packages/otel",
+  "packages/embed-minilm",
 ];

@@ -9,6 +9,7 @@ describe("@junction/core's public API", () => {
       "CLOSEST_TOOLS",
       "DEFAULT_CONTEXT_WINDOW_TOKENS",
       "DEFAULT_MAX_MEDIA_PART_BYTES",
+      "DEFAULT_MIX_WEIGHT",
       "DEFAULT_TOOL_LIMITS",
       "DENSE_RRF_K",
       "InMemoryDurability",

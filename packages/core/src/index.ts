@@ -68,12 +68,14 @@ export type { MCPEntry } from "./tool-registry.js";
 export { TOOL_RESULT_WINDOW_SHARE } from "./tool-result-budget.js";
 export {
   CLOSEST_TOOLS,
+  DEFAULT_MIX_WEIGHT,
   DENSE_RRF_K,
   type EmbeddingCache,
   InMemoryEmbeddingCache,
   LOW_FIT_TOOLS,
   MIN_CLOSEST_RELEVANCE,
   MIN_RELEVANCE,
+  type ToolSearchFusion,
   type ToolSearchOptions,
   toolEmbeddingDigest,
   toolEmbeddingText,

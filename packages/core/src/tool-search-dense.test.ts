@@ -1,5 +1,7 @@
 import type { Embedder, ToolDefinition } from "@junction/types";
 import { describe, expect, it } from "vitest";
+import { Agent } from "./agent.js";
+import { scriptedModel } from "./testing/index.js";
 import {
   DenseToolIndex,
   fusedSearch,
@@ -189,6 +191,83 @@ describe("tool search: dense ranking fused with the lexical one", () => {
     expect(await output(0.8)).toMatchObject({ loaded: ["get_forecast"], nothingFits: false });
     // No concept in common: the best similarity is far under 0.8, so nothing fits still.
     expect(await output(0.8, "book a table for two")).toMatchObject({ loaded: [], nothingFits: true });
+  });
+
+  it("mixes the two scores, each over its range: (1 − w) · relevance / best relevance + w · (1 + similarity) / (1 + best similarity)", async () => {
+    const index = new ToolIndex(searchable);
+    const dense = new DenseToolIndex({
+      tools: searchable,
+      embed: conceptEmbedder(),
+      cache: new InMemoryEmbeddingCache(),
+    });
+    // No word in common: the lexical part is 0 for every tool, the dense part decides.
+    const { hits, bestSimilarity } = await fusedSearch({
+      index,
+      dense,
+      query: "will it rain tomorrow",
+      limit: 3,
+      fusion: "mix",
+      mixWeight: 0.4,
+    });
+    expect(hits.map((hit) => hit.definition.name)).toEqual(["get_forecast", "read_document", "send_mail"]);
+    expect(hits[0]!.score).toBeCloseTo(0.4, 9);
+    for (const hit of hits)
+      expect(hit.score).toBeCloseTo((0.4 * (1 + hit.similarity!)) / (1 + bestSimilarity), 9);
+    // "send" is a word of send_mail, "weather" a concept of get_forecast: the weight chooses.
+    const first = async (mixWeight: number) =>
+      (await fusedSearch({ index, dense, query: "send the weather", limit: 1, fusion: "mix", mixWeight }))
+        .hits[0];
+    expect(await first(0)).toMatchObject({ score: 1 });
+    expect((await first(0))!.definition.name).toBe("send_mail");
+    expect((await first(1))!.definition.name).toBe("get_forecast");
+    expect((await first(1))!.score).toBeCloseTo(1, 9);
+    // "Nothing fits" is still judged on words: the mix's first tool shares none with the request.
+    const search = searchToolsTool({
+      index,
+      loaded: new Set(),
+      dense,
+      fusion: "mix",
+      mixWeight: 1,
+    });
+    const result = (await search.execute({ query: "will it rain tomorrow", limit: 1 })) as {
+      structuredContent: ToolSearchOutput;
+    };
+    expect(result.structuredContent).toEqual({
+      query: "will it rain tomorrow",
+      results: [{ name: "get_forecast", score: 0, confidence: "low" }],
+      loaded: [],
+      nothingFits: true,
+    });
+  });
+
+  it("toolSearch.fusion and mixWeight reach the Agent's search; bad values are refused by name", async () => {
+    const firstLoaded = async (toolSearch: Record<string, unknown>) => {
+      const provider = scriptedModel([
+        { toolCalls: [{ id: "s1", name: "search_tools", input: { query: "send the weather", limit: 1 } }] },
+        { text: "done" },
+      ]);
+      const agent = new Agent({
+        provider,
+        model: "m",
+        tools: TOOLS.map((definition) => ({ ...definition, defer: true, execute: async () => "ok" })),
+        toolSearch: { embed: conceptEmbedder(), minRelevance: 0, ...toolSearch },
+      });
+      const handle = agent.send("send the weather");
+      const loaded: string[] = [];
+      for await (const event of handle) if (event.type === "tool-search") loaded.push(...event.loaded);
+      await handle.final;
+      agent.close();
+      return loaded;
+    };
+    expect(await firstLoaded({ fusion: "mix", mixWeight: 0 })).toEqual(["send_mail"]);
+    expect(await firstLoaded({ fusion: "mix", mixWeight: 1 })).toEqual(["get_forecast"]);
+    const provider = scriptedModel([{ text: "done" }]);
+    expect(() => new Agent({ provider, model: "m", toolSearch: { fusion: "sum" as "mix" } })).toThrow(
+      'toolSearch.fusion must be "rrf" or "mix", not "sum".',
+    );
+    expect(() => new Agent({ provider, model: "m", toolSearch: { mixWeight: 1.5 } })).toThrow(
+      "toolSearch.mixWeight must be a number from 0 to 1, not 1.5.",
+    );
   });
 
   it("without an embedder the search answers at once, as before", () => {

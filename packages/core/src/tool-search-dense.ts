@@ -179,12 +179,27 @@ function dot(a: Float64Array, b: Float64Array): number {
 }
 
 /**
+ * How a tool search fuses its lexical and its dense ranking: `"rrf"`, reciprocal rank fusion
+ * ({@link DENSE_RRF_K}: ranks only), or `"mix"`, a convex combination of the two scores, each
+ * over its theoretical range (Bruch, Gai and Ingber, "An Analysis of Fusion Functions for Hybrid
+ * Retrieval", TOIS 2023: TM2C2): `(1 − w) · relevance / best relevance + w · (1 + similarity) /
+ * (1 + best similarity)`, `w` the mix weight ({@link DEFAULT_MIX_WEIGHT}).
+ */
+export type ToolSearchFusion = "rrf" | "mix";
+
+/**
+ * The dense ranking's weight in the `"mix"` fusion, chosen on the tuning sets with
+ * all-MiniLM-L6-v2 (bench/src/tune-tool-search-fusion.ts; see core's README, "Tool search").
+ */
+export const DEFAULT_MIX_WEIGHT = 0.7;
+
+/**
  * The best `limit` tools for `query` by the lexical ranking (`index`) and the dense one (`dense`)
- * fused by reciprocal rank fusion ({@link DENSE_RRF_K}), each ranking counted to its 50th tool.
- * Each hit keeps its lexical `relevance` (0 for a tool only the dense ranking found) and gets its
- * cosine `similarity`; `score` is the fused score. `bestRelevance` is the lexical ranking's best
- * (so "nothing fits" is judged on words as without an embedder), `bestSimilarity` the dense one's.
- * Throws what {@link DenseToolIndex.rank} throws.
+ * fused by `fusion` ({@link ToolSearchFusion}; reciprocal rank fusion, {@link DENSE_RRF_K}, by
+ * default), each ranking counted to its 50th tool. Each hit keeps its lexical `relevance` (0 for a
+ * tool only the dense ranking found) and gets its cosine `similarity`; `score` is the fused score.
+ * `bestRelevance` is the lexical ranking's best (so "nothing fits" is judged on words as without
+ * an embedder), `bestSimilarity` the dense one's. Throws what {@link DenseToolIndex.rank} throws.
  */
 export async function fusedSearch(parts: {
   index: ToolIndex;
@@ -192,8 +207,12 @@ export async function fusedSearch(parts: {
   query: string;
   limit: number;
   signal?: AbortSignal;
-  /** How much the dense ranking's reciprocal ranks count against the lexical one's (1). @default 1 */
+  /** @default "rrf" */
+  fusion?: ToolSearchFusion;
+  /** With `"rrf"`: how much the dense ranking's reciprocal ranks count against the lexical one's (1). @default 1 */
   denseWeight?: number;
+  /** With `"mix"`: the dense score's weight, from 0 (words only) to 1 (meaning only). @default DEFAULT_MIX_WEIGHT */
+  mixWeight?: number;
 }): Promise<{ hits: ToolSearchHit[]; bestRelevance: number; bestSimilarity: number }> {
   const { index, dense } = parts;
   const denseRanking = await dense.rank(parts.query, parts.signal);
@@ -202,21 +221,31 @@ export async function fusedSearch(parts: {
   const similarityOf = new Map<number, number>();
   for (const { tool, similarity } of denseRanking) similarityOf.set(tool, similarity);
   const orderOf = new Map(tools.map((tool, order) => [tool.definition, order]));
+  const bestRelevance = lexical.reduce((best, hit) => Math.max(best, hit.relevance), 0);
+  const bestSimilarity = denseRanking[0]?.similarity ?? 0;
   const fused = new Map<number, { tool: number; score: number; relevance: number; lexicalRank: number }>();
   lexical.forEach((hit, rank) => {
     const tool = orderOf.get(hit.definition)!;
-    fused.set(tool, {
-      tool,
-      score: 1 / (DENSE_RRF_K + rank + 1),
-      relevance: hit.relevance,
-      lexicalRank: rank,
+    fused.set(tool, { tool, score: 0, relevance: hit.relevance, lexicalRank: rank });
+  });
+  for (const { tool } of denseRanking.slice(0, FUSION_DEPTH))
+    if (!fused.has(tool))
+      fused.set(tool, { tool, score: 0, relevance: 0, lexicalRank: Number.POSITIVE_INFINITY });
+  if ((parts.fusion ?? "rrf") === "mix") {
+    const weight = parts.mixWeight ?? DEFAULT_MIX_WEIGHT;
+    for (const entry of fused.values()) {
+      const lexicalPart = bestRelevance > 0 ? entry.relevance / bestRelevance : 0;
+      const densePart = (1 + similarityOf.get(entry.tool)!) / (1 + bestSimilarity || 1);
+      entry.score = (1 - weight) * lexicalPart + weight * densePart;
+    }
+  } else {
+    lexical.forEach((hit, rank) => {
+      fused.get(orderOf.get(hit.definition)!)!.score += 1 / (DENSE_RRF_K + rank + 1);
     });
-  });
-  denseRanking.slice(0, FUSION_DEPTH).forEach(({ tool }, rank) => {
-    const entry = fused.get(tool) ?? { tool, score: 0, relevance: 0, lexicalRank: Number.POSITIVE_INFINITY };
-    entry.score += (parts.denseWeight ?? 1) / (DENSE_RRF_K + rank + 1);
-    fused.set(tool, entry);
-  });
+    denseRanking.slice(0, FUSION_DEPTH).forEach(({ tool }, rank) => {
+      fused.get(tool)!.score += (parts.denseWeight ?? 1) / (DENSE_RRF_K + rank + 1);
+    });
+  }
   // A tool the request names exactly stays first, as in the lexical ranking.
   const named = new Set(index.namedTools(parts.query).map((definition) => orderOf.get(definition)!));
   const hits = [...fused.values()]
@@ -234,11 +263,7 @@ export async function fusedSearch(parts: {
       relevance,
       similarity: similarityOf.get(tool)!,
     }));
-  return {
-    hits,
-    bestRelevance: lexical.reduce((best, hit) => Math.max(best, hit.relevance), 0),
-    bestSimilarity: denseRanking[0]?.similarity ?? 0,
-  };
+  return { hits, bestRelevance, bestSimilarity };
 }
 
 /** The warning a failed embedder gives (once per Agent): the search goes on with the lexical ranking. */

@@ -2,7 +2,7 @@ import type { ToolResult } from "@junction/types";
 import type { ToolSearchResult } from "./agent-events.js";
 import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, SEARCH_TOOLS } from "./core-tools.js";
 import type { CoreTool, CoreToolContext } from "./run-types.js";
-import { type DenseToolIndex, fusedSearch } from "./tool-search-dense.js";
+import { type DenseToolIndex, fusedSearch, type ToolSearchFusion } from "./tool-search-dense.js";
 import type { ToolIndex, ToolSearchHit } from "./tool-search-index.js";
 
 /**
@@ -80,6 +80,8 @@ export function searchToolsTool(parts: {
   lowFitTools?: number;
   dense?: DenseToolIndex;
   minSimilarity?: number;
+  fusion?: ToolSearchFusion;
+  mixWeight?: number;
   onEmbedderFailed?: (error: unknown) => void;
 }): CoreTool {
   const { index } = parts;
@@ -127,6 +129,8 @@ export function searchToolsTool(parts: {
         query: said,
         limit: count,
         ...(context?.signal ? { signal: context.signal } : {}),
+        ...(parts.fusion !== undefined ? { fusion: parts.fusion } : {}),
+        ...(parts.mixWeight !== undefined ? { mixWeight: parts.mixWeight } : {}),
       })
         .then(({ hits, bestRelevance, bestSimilarity }) =>
           finish({ said, found: hits, bestRelevance, bestSimilarity, context }),

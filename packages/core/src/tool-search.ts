@@ -1,4 +1,5 @@
 import type { Embedder, ToolDefinition, ToolGroup, Warning } from "@junction/types";
+import { JunctionError } from "@junction/types";
 import { SEARCH_TOOLS } from "./core-tools.js";
 import type { CoreTool } from "./run-types.js";
 import { estimateToolDefinitionTokens } from "./token-estimate.js";
@@ -8,14 +9,17 @@ import {
   type EmbeddingCache,
   embedderFailedWarning,
   InMemoryEmbeddingCache,
+  type ToolSearchFusion,
 } from "./tool-search-dense.js";
 import { type SearchableTool, ToolIndex, type ToolSourceInfo } from "./tool-search-index.js";
 import { searchToolsTool } from "./tool-search-tool.js";
 
 export {
+  DEFAULT_MIX_WEIGHT,
   DENSE_RRF_K,
   type EmbeddingCache,
   InMemoryEmbeddingCache,
+  type ToolSearchFusion,
   toolEmbeddingDigest,
   toolEmbeddingText,
 } from "./tool-search-dense.js";
@@ -85,8 +89,9 @@ export interface ToolSearchOptions {
   /**
    * Adds a dense ranking: tools and request turned into vectors by this function (any embeddings
    * API: `embedder()` of `@junction/provider-openai`, `-gemini`, `-bedrock` or
-   * `-chatcompletions`), tools ranked by cosine similarity and that ranking fused with the lexical
-   * one by reciprocal rank fusion (`DENSE_RRF_K`, 60). Each tool is embedded once per digest of its
+   * `-chatcompletions`; a local model that runs offline: `miniLM()` of `@junction/embed-minilm`),
+   * tools ranked by cosine similarity and that ranking fused with the lexical one (`fusion`:
+   * reciprocal rank fusion, `DENSE_RRF_K` 60, unless set to `"mix"`). Each tool is embedded once per digest of its
    * name, title, description and parameters (kept in `embedCache`), the request once per search.
    * When it fails (throws, or answers vectors of the wrong count or length, or a value that is
    * not a finite number) the search ranks by words alone, with one
@@ -108,6 +113,19 @@ export interface ToolSearchOptions {
    * @default undefined
    */
   minSimilarity?: number;
+  /**
+   * With `embed`: how the lexical and the dense ranking are fused (`ToolSearchFusion`):
+   * `"rrf"`, reciprocal rank fusion (ranks only), or `"mix"`, a convex combination of the two
+   * scores weighted by `mixWeight`. Either way "nothing fits" is judged on words (and on
+   * `minSimilarity` when set).
+   * @default "rrf"
+   */
+  fusion?: ToolSearchFusion;
+  /**
+   * With `fusion: "mix"`: the dense score's weight, from 0 (words only) to 1 (meaning only).
+   * @default DEFAULT_MIX_WEIGHT
+   */
+  mixWeight?: number;
 }
 
 /** How one tool is to be offered, from its own marks and its source's. */
@@ -241,6 +259,17 @@ export class DeferredTools {
   #embedderWarned = false;
 
   constructor(options: ToolSearchOptions = {}) {
+    const { fusion, mixWeight } = options;
+    if (fusion !== undefined && fusion !== "rrf" && fusion !== "mix")
+      throw new JunctionError(
+        "invalid-argument",
+        `toolSearch.fusion must be "rrf" or "mix", not ${JSON.stringify(fusion)}.`,
+      );
+    if (mixWeight !== undefined && !(typeof mixWeight === "number" && mixWeight >= 0 && mixWeight <= 1))
+      throw new JunctionError(
+        "invalid-argument",
+        `toolSearch.mixWeight must be a number from 0 to 1, not ${String(mixWeight)}.`,
+      );
     this.options = options;
     this.#embedCache = options.embedCache ?? new InMemoryEmbeddingCache();
   }
@@ -346,6 +375,8 @@ export class DeferredTools {
               ...(this.options.minSimilarity !== undefined
                 ? { minSimilarity: this.options.minSimilarity }
                 : {}),
+              ...(this.options.fusion !== undefined ? { fusion: this.options.fusion } : {}),
+              ...(this.options.mixWeight !== undefined ? { mixWeight: this.options.mixWeight } : {}),
             }
           : {}),
       }),

@@ -1,0 +1,270 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { isAbortError, type Warning } from "@junction/types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MINILM_MODEL_ID, type MiniLMEmbedder, miniLM } from "./index.js";
+import { decodeVectorFile, encodeVectorFile, VectorCacheFolder, vectorKey } from "./vector-cache-file.js";
+
+const run = promisify(execFile);
+const fixtures = join(import.meta.dirname, "__fixtures__");
+
+const cosine = (a: number[], b: number[]) => a.reduce((sum, value, index) => sum + value * b[index]!, 0);
+
+let folder: string;
+const made: MiniLMEmbedder[] = [];
+/** An embedder whose warnings are collected; closed after the tests. */
+function embedder(options: { cacheDirectory?: string | false; warnings?: Warning[] } = {}): MiniLMEmbedder {
+  const embed = miniLM({
+    cacheDirectory: options.cacheDirectory ?? folder,
+    onWarning: (warning) => options.warnings?.push(warning),
+  });
+  made.push(embed);
+  return embed;
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "embed-minilm-"));
+});
+afterAll(async () => {
+  await Promise.all(made.map((embed) => embed.close()));
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("miniLM", () => {
+  it("loads the model only at the first text not cached, and embeds 384-number unit vectors in which similar texts are closer", async () => {
+    const embed = embedder({ cacheDirectory: false });
+    expect(embed.stats.modelLoads).toBe(0);
+    const [weather, rain, issue] = await embed([
+      "Gets the current weather and the forecast for a city.",
+      "will it rain in Oslo tomorrow",
+      "Creates an issue in a GitHub repository.",
+    ]);
+    expect(embed.stats).toMatchObject({ modelLoads: 1, embedded: 3 });
+    for (const vector of [weather!, rain!, issue!]) {
+      expect(vector).toHaveLength(384);
+      expect(Math.sqrt(cosine(vector, vector))).toBeCloseTo(1, 4);
+    }
+    expect(cosine(weather!, rain!)).toBeGreaterThan(cosine(issue!, rain!));
+    // Asked again: from memory, the model not run.
+    const again = await embed(["will it rain in Oslo tomorrow"]);
+    expect(again[0]).toEqual(rain);
+    expect(embed.stats).toMatchObject({ embedded: 3, memoryHits: 1 });
+  });
+
+  it("keeps each vector in its own file (mode 0600) and finds it there in a new embedder; a changed text is embedded again", async () => {
+    const first = embedder();
+    const tools = [
+      { name: "get_weather", description: "Gets the weather.", inputSchema: { type: "object" } },
+      { name: "create_issue", description: "Creates an issue.", inputSchema: { type: "object" } },
+    ];
+    expect(await first.warmTools(tools)).toEqual({ texts: 2, embedded: 2 });
+    const files = (await readdir(folder)).filter((file) => file.endsWith(".vec"));
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const file of files) expect((await stat(join(folder, file))).mode & 0o777).toBe(0o600);
+    expect((await readdir(folder)).some((file) => file.endsWith(".tmp"))).toBe(false);
+
+    const second = embedder();
+    expect(await second.warmTools(tools)).toEqual({ texts: 2, embedded: 0 });
+    expect(second.stats).toMatchObject({ modelLoads: 0, diskHits: 2 });
+    const changed = [{ ...tools[0]!, description: "Gets the weather and the forecast." }, tools[1]!];
+    expect(await second.warmTools(changed)).toEqual({ texts: 2, embedded: 1 });
+  });
+
+  it("survives a restart: a second process's first tool search takes every vector from the cache and never loads the model", async () => {
+    const cache = await mkdtemp(join(tmpdir(), "embed-minilm-restart-"));
+    try {
+      const child = async () => {
+        const { stdout } = await run(
+          process.execPath,
+          ["--import", join(fixtures, "resolve-typescript.ts"), join(fixtures, "search-child.ts"), cache],
+          { cwd: fixtures },
+        );
+        return JSON.parse(stdout) as {
+          stats: { embedded: number; diskHits: number; modelLoads: number };
+          found: { results: { name: string }[]; nothingFits: boolean }[];
+          query: number[];
+        };
+      };
+      const first = await child();
+      // Three tools and the query embedded by the model.
+      expect(first.stats).toMatchObject({ embedded: 4, modelLoads: 1 });
+      // No word of the request is in any tool: the meaning puts the weather tool first, while
+      // "nothing fits" is still judged on words (no minSimilarity set).
+      expect(first.found[0]?.results[0]?.name).toBe("get_weather");
+      expect(first.found[0]?.nothingFits).toBe(true);
+      const second = await child();
+      expect(second.stats).toMatchObject({ embedded: 0, modelLoads: 0, diskHits: 4 });
+      expect(second.found).toEqual(first.found);
+      expect(second.query).toEqual(first.query);
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it("rejects an aborted embedding with the project's abort error, and leaves only whole, valid cache files", async () => {
+    const cache = await mkdtemp(join(tmpdir(), "embed-minilm-abort-"));
+    try {
+      const embed = embedder({ cacheDirectory: cache });
+      const texts = Array.from({ length: 20 }, (_, index) => `text number ${index} about the weather`);
+      const controller = new AbortController();
+      const embedding = embed(texts, { signal: controller.signal });
+      controller.abort(new Error("the user stopped"));
+      const error = await embedding.catch((caught: unknown) => caught);
+      expect(isAbortError(error)).toBe(true);
+      expect((error as { code: string }).code).toBe("aborted");
+      // Before it was aborted no text had reached the model: none was embedded.
+      expect(embed.stats.embedded).toBe(0);
+      await expect(embed(["x"], { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: "aborted" });
+
+      // Aborted mid-way: once one vector is out, the rest never run.
+      const midway = new AbortController();
+      await embed.load();
+      const halfway = embed(texts, { signal: midway.signal });
+      while (embed.stats.embedded === 0) await new Promise((resolve) => setImmediate(resolve));
+      midway.abort();
+      await expect(halfway).rejects.toMatchObject({ code: "aborted" });
+      await embed.close(); // stops the worker: a text still in the model is dropped, never half-written
+      expect(embed.stats.embedded).toBeLessThan(texts.length);
+      const files = await readdir(cache);
+      expect(files.some((file) => file.endsWith(".tmp"))).toBe(false);
+      const keys = new Map(texts.map((text) => [vectorKey(MINILM_MODEL_ID, text).toString("hex"), text]));
+      for (const file of files) {
+        const key = Buffer.from(file.replace(/\.vec$/, ""), "hex");
+        expect(keys.has(key.toString("hex"))).toBe(true);
+        expect(decodeVectorFile(await readFile(join(cache, file)), { key, dimensions: 384 })).toHaveProperty(
+          "vector",
+        );
+      }
+      // The embedder goes on: the same texts, the cached ones read back, the rest embedded.
+      const vectors = await embed(texts);
+      expect(vectors).toHaveLength(20);
+      expect(embed.stats.embedded).toBe(20);
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it("does not trust a corrupt cache file: warns, embeds the text again and rewrites the file", async () => {
+    const cache = await mkdtemp(join(tmpdir(), "embed-minilm-corrupt-"));
+    try {
+      const text = "Sends an email message to a recipient.";
+      const [original] = await embedder({ cacheDirectory: cache })([text]);
+      const key = vectorKey(MINILM_MODEL_ID, text);
+      const file = new VectorCacheFolder(cache, 384).fileOf(key);
+      const good = await readFile(file);
+      const flipped = Buffer.from(good);
+      flipped[100] = flipped[100]! ^ 0xff;
+      const corruptions: [Buffer, RegExp][] = [
+        [good.subarray(0, 500), /has 500 bytes, not 1608/],
+        [flipped, /checksum does not match/],
+        [
+          encodeVectorFile(
+            key,
+            original!.map(() => Number.NaN),
+          ),
+          /NaN, not a finite number/,
+        ],
+        [
+          encodeVectorFile(
+            key,
+            original!.map((value) => value * 3),
+          ),
+          /length is 3\.0000, not 1/,
+        ],
+        [encodeVectorFile(vectorKey(MINILM_MODEL_ID, "another text"), original!), /another text or model/],
+        [Buffer.from(JSON.stringify(original)), /bytes, not 1608/],
+      ];
+      for (const [bytes, problem] of corruptions) {
+        await writeFile(file, bytes);
+        const warnings: Warning[] = [];
+        const embed = embedder({ cacheDirectory: cache, warnings });
+        const [vector] = await embed([text]);
+        expect(vector).toEqual(original);
+        expect(embed.stats).toMatchObject({ rejectedFiles: 1, embedded: 1, diskHits: 0 });
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]!.code).toBe("embed-minilm-cache-file-rejected");
+        expect(warnings[0]!.message).toMatch(problem);
+        expect(warnings[0]!.message).toContain(file);
+        expect(await readFile(file)).toEqual(good);
+      }
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it("warns once and keeps vectors in memory when the cache folder cannot be written", async () => {
+    const blocker = join(folder, "not-a-folder");
+    await writeFile(blocker, "a file where the folder would go");
+    const warnings: Warning[] = [];
+    const embed = embedder({ cacheDirectory: join(blocker, "cache"), warnings });
+    const vectors = await embed(["one text", "another text"]);
+    expect(vectors).toHaveLength(2);
+    expect(warnings.map((warning) => warning.code)).toEqual(["embed-minilm-cache-write-failed"]);
+  });
+
+  it("junction-embed-minilm warm fills the cache with a config's tools as the Agent names them", async () => {
+    const cache = await mkdtemp(join(tmpdir(), "embed-minilm-cli-"));
+    try {
+      const config = join(cache, "mcp.json");
+      await writeFile(
+        config,
+        JSON.stringify({
+          mcpServers: { weather: { command: process.execPath, args: [join(fixtures, "tools-server.mjs")] } },
+        }),
+      );
+      const warm = () =>
+        run(process.execPath, [
+          "--import",
+          join(fixtures, "resolve-typescript.ts"),
+          join(import.meta.dirname, "cli.ts"),
+          "warm",
+          config,
+          `--cache-dir=${join(cache, "vectors")}`,
+        ]);
+      expect((await warm()).stdout).toMatch(
+        /^weather: 2 tools, 2 embedded in [\d.]+ s\n2 tools, 2 embedded; cache: /,
+      );
+      expect((await warm()).stdout).toMatch(/^weather: 2 tools, 0 embedded/);
+      // What an Agent with { mcp, prefix: "weather" } embeds is there: nothing to embed.
+      const { MCP } = await import("@junction/mcp-client");
+      const mcp = new MCP({
+        name: "weather",
+        transport: "stdio",
+        command: process.execPath,
+        args: [join(fixtures, "tools-server.mjs")],
+      });
+      await mcp.connect();
+      try {
+        const embed = embedder({ cacheDirectory: join(cache, "vectors") });
+        expect(await embed.warmTools(await mcp.listTools({ prefix: "weather" }))).toEqual({
+          texts: 2,
+          embedded: 0,
+        });
+        expect(embed.stats.modelLoads).toBe(0);
+      } finally {
+        await mcp.close();
+      }
+      await expect(
+        run(process.execPath, [
+          "--import",
+          join(fixtures, "resolve-typescript.ts"),
+          join(import.meta.dirname, "cli.ts"),
+        ]),
+      ).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("usage: junction-embed-minilm warm"),
+      });
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it("bounds its worker threads by the machine's parallelism", () => {
+    expect(() => miniLM({ workers: 0 })).toThrow(/workers must be a whole number from 1 to/);
+    expect(() => miniLM({ workers: 1.5 })).toThrow(/workers must be a whole number/);
+    expect(() => miniLM({ workers: 10_000 })).toThrow(/machine's parallelism/);
+  });
+});
