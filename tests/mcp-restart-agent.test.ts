@@ -47,7 +47,7 @@ async function httpServer(folder: string) {
       stdio: ["ignore", "pipe", "inherit"],
     });
     stop = () =>
-      child.exitCode === null
+      child.exitCode === null && child.signalCode === null
         ? new Promise((resolve) => {
             child.once("exit", resolve);
             child.kill("SIGKILL");

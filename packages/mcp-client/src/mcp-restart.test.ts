@@ -52,7 +52,7 @@ async function httpServer(folder: string) {
   const stop = async () => {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null) return;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
     await new Promise((resolve) => {
       running.once("exit", resolve);
       running.kill("SIGKILL");

@@ -109,7 +109,7 @@ export async function startListeningServer(
 /** Ends a process with SIGTERM and waits for it (at once if it has already exited). */
 export function stopProcess(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
   });

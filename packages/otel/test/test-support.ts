@@ -182,7 +182,7 @@ export async function startHttpTracedServer(
     url: `http://127.0.0.1:${port}/mcp?token=secret-query-token`,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill();
       }),

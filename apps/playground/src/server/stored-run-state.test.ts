@@ -309,9 +309,11 @@ describe("a crash of the playground while the approved call's run goes on", () =
       body: JSON.stringify({ approve: true }),
     }).then((response) => response.text().catch(() => "(cut)"));
     await secondRequest;
+    // Listened for before the kill: the child may be gone before the answer's stream is read to its end.
+    const exited = new Promise((resolve) => running.child.once("exit", resolve));
     running.child.kill("SIGKILL");
     await answering.catch(() => "(cut)");
-    await new Promise((resolve) => running.child.once("exit", resolve));
+    await exited;
     expect(calls()).toEqual([{ name: "groceries" }]);
 
     // The playground comes back on the same data folder.
