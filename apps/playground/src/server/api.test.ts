@@ -432,6 +432,9 @@ describe("chat and persistence", () => {
     expect(existsSync(join(test.directory, "sandbox", "approved.txt"))).toBe(false);
     const waiting = test.playground.store.getConversation(conversation.id)!;
     expect(waiting.runState?.pending.map((call) => call.name)).toEqual(["filesystem_write_file"]);
+    // The card gets the same item the stopped run lists, digests and all.
+    const card = events.find((event) => event.type === "approval-request");
+    expect(card?.type === "approval-request" ? card.item : undefined).toEqual(waiting.runState?.pending[0]);
     expect(waiting.transcript.find((item) => item.kind === "tool")).toMatchObject({
       status: "awaiting-approval",
     });

@@ -664,6 +664,7 @@ function chatEventOf(
         name: event.name,
         server: serverOf(event.name),
         input: event.input,
+        item: event.item,
       };
     case "tool-progress":
       // Core bounds the reports: at most one per call every 100 ms, none after its result.

@@ -1,6 +1,7 @@
 // The playground's API contract: the shapes the server sends and the page receives. Types only
 // (plus nothing at run time), imported by the server modules and, as types, by the page bundle,
 // so the two cannot drift apart.
+import type { PendingToolCall } from "@junction/core";
 import type { ToolResult } from "@junction/types";
 
 /** Where a chat tool call is in its life. */
@@ -18,7 +19,18 @@ export type ChatEvent =
   | { type: "run-start"; runId: string; provider: string; model: string }
   | { type: "text-delta"; text: string }
   | { type: "tool-call"; id: string; name: string; server: string | null; input: unknown }
-  | { type: "approval-request"; id: string; name: string; server: string | null; input: unknown }
+  | {
+      type: "approval-request";
+      id: string;
+      name: string;
+      server: string | null;
+      input: unknown;
+      /**
+       * The call as a pending approval: the same item core's event, the stopped run's `pending`
+       * and a served agent's input request carry (step, call id, tool and arguments digests).
+       */
+      item?: PendingToolCall;
+    }
   | { type: "approval-answered"; id: string; approved: boolean }
   | ({ type: "tool-progress"; id: string } & ToolProgressReport)
   | {
