@@ -90,8 +90,9 @@ describe.each(["node", "bun", "deno"] as const)("%s, the packages as installed",
 });
 
 // Durable runs need their engine's server-side SDK (DBOS on PostgreSQL, Restate's HTTP/2
-// endpoint): these two packages are for servers by nature and are not meant for browsers.
-const serverOnly = ["@junction/dbos", "@junction/restate"];
+// endpoint), and the local sentence model runs in Node's worker threads with its vectors cached
+// on disk: these packages are for servers by nature and are not meant for browsers.
+const serverOnly = ["@junction/dbos", "@junction/restate", "@junction/embed-minilm"];
 const publishedNames = publishedPackageDirs.map(
   (dir) =>
     (JSON.parse(readFileSync(join(runtimesDir, "..", "..", dir, "package.json"), "utf8")) as { name: string })

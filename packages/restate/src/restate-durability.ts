@@ -7,6 +7,7 @@ import {
 } from "@junction/core";
 import { errorMessage } from "@junction/types";
 import {
+  CancelledError,
   type RestatePromise,
   TerminalError,
   TimeoutError,
@@ -136,8 +137,8 @@ export function restateDurability(ctx: WorkflowContext, options: RestateDurabili
           );
         } catch (error) {
           // Resolved already (the signal handler refuses these names, so only by a replay's twin):
-          // the waiters were woken.
-          if (!(error instanceof TerminalError)) throw error;
+          // the waiters were woken. A cancellation is a TerminalError too, and it ends the run.
+          if (!(error instanceof TerminalError) || error instanceof CancelledError) throw error;
         }
       }
       if (!notify) return;

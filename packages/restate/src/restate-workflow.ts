@@ -80,8 +80,9 @@ export const restateAnswerHandler = restate.handlers.workflow.shared(
     try {
       await promise.resolve(signal.value);
     } catch (error) {
-      // Resolved already: the first answer stands, and is what this one gets.
-      if (!(error instanceof restate.TerminalError)) throw error;
+      // Resolved already: the first answer stands, and is what this one gets. A cancellation of
+      // this handler is a TerminalError too, and is not an answer.
+      if (!(error instanceof restate.TerminalError) || error instanceof restate.CancelledError) throw error;
     }
     const taken = (await promise.peek()) ?? null;
     const listed = (await ctx.get<PendingToolCall[]>(PENDING_APPROVALS_STATE)) ?? [];
