@@ -20,7 +20,7 @@ import type { TraceSpan } from "../shared/trace-waterfall.js";
 import { api, postStream } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { jsonTree } from "./json-tree.js";
-import { appendChatApp, rememberToolCard } from "./mcp-app-frame.js";
+import { appendChatApp, clearAfterTeardown, rememberToolCard } from "./mcp-app-frame.js";
 import { renderToolResult } from "./render-content.js";
 import { traceWaterfall } from "./trace-waterfall.js";
 
@@ -315,7 +315,7 @@ async function loadConversations(): Promise<void> {
               await api("DELETE", `/api/conversations/${conversation.id}`);
               if (currentId === conversation.id) {
                 currentId = undefined;
-                clear(transcript);
+                clearAfterTeardown(transcript, leftConversation);
               }
               await loadConversations();
             },
@@ -327,6 +327,9 @@ async function loadConversations(): Promise<void> {
   }
 }
 
+/** Why the apps of a conversation the person leaves are closed (after their teardown). */
+const leftConversation = "This app was closed: its conversation is no longer shown.";
+
 async function openConversation(id: string): Promise<void> {
   const conversation = await api<ConversationDetail>("GET", `/api/conversations/${id}`);
   currentId = id;
@@ -335,7 +338,7 @@ async function openConversation(id: string): Promise<void> {
     onProviderChange();
     modelInput.value = conversation.model;
   }
-  clear(transcript);
+  clearAfterTeardown(transcript, leftConversation);
   shown = [];
   showTranscript(conversation.transcript);
   await loadConversations();
@@ -348,7 +351,7 @@ async function newConversation(): Promise<string> {
     model: modelInput.value,
   } satisfies CreateConversationBody);
   currentId = conversation.id;
-  clear(transcript);
+  clearAfterTeardown(transcript, leftConversation);
   shown = [];
   await loadConversations();
   composer.focus();

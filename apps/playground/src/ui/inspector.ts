@@ -2,7 +2,14 @@ import { errorMessage } from "@junction/types";
 import type { CallToolBody, GetPromptBody, ReadResourceBody } from "../shared/api-bodies.js";
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
-import { appendAppIfAny, appFormWarning, MCP_APP_MIME_TYPE, mcpAppPreview } from "./mcp-app-frame.js";
+import {
+  appendAppIfAny,
+  appFormWarning,
+  clearAfterTeardown,
+  MCP_APP_MIME_TYPE,
+  mcpAppPreview,
+  teardownAppsIn,
+} from "./mcp-app-frame.js";
 import { renderBlock, renderResourceContents, renderToolResult } from "./render-content.js";
 import { resourceTemplateForm } from "./resource-template-form.js";
 import { schemaForm } from "./schema-form.js";
@@ -45,7 +52,9 @@ async function toolsTab(serverId: string, serverName: string): Promise<HTMLEleme
   const select = (tool: ToolDefinition) => {
     for (const button of list.querySelectorAll("button"))
       button.classList.toggle("selected", button.dataset.name === tool.name);
-    panel.replaceChildren(toolPanel(serverId, serverName, tool));
+    // The open app of the tool shown before goes the spec's way (hidden until its teardown is over).
+    clearAfterTeardown(panel, "This app was closed: another tool was picked.");
+    panel.append(toolPanel(serverId, serverName, tool));
   };
   for (const tool of tools) {
     const button = h(
@@ -80,6 +89,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
       return;
     }
     run.disabled = true;
+    await teardownAppsIn(output, "This app was closed: the tool is being run again.");
     output.replaceChildren(h("div", { class: "muted" }, `Calling ${tool.name}…`));
     try {
       const answer = await api<{ result: unknown; durationMs: number; truncated?: string }>(

@@ -73,7 +73,7 @@ async function start(): Promise<void> {
         closeElicitation(event.id);
         break;
       case "app-closed":
-        closeApp(event.appId, event.reason);
+        void closeApp(event.appId, event.reason);
         break;
       case "server-log":
         appendServerLog(event);

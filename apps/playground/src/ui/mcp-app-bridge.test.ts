@@ -17,6 +17,8 @@ function setup(overrides: Partial<BridgeHandlers> = {}, limits = {}) {
       return {};
     },
     sizeChanged: (size) => calls.push(["size", size]),
+    log: (entry) => calls.push(["log", entry]),
+    requestTeardown: () => calls.push("request-teardown"),
     ...overrides,
   };
   const bridge = new McpAppBridge({
@@ -30,6 +32,51 @@ function setup(overrides: Partial<BridgeHandlers> = {}, limits = {}) {
 }
 
 describe("the MCP Apps bridge (host side)", () => {
+  it("sends ui/resource-teardown, waits for the app's answer, then closes", async () => {
+    const { bridge, posted, settle } = setup();
+    const done = bridge.teardown(60_000);
+    expect(posted).toEqual([{ jsonrpc: "2.0", id: "host-1", method: "ui/resource-teardown", params: {} }]);
+    expect(bridge.closed).toBe(false);
+    // An answer to an id the host never sent is dropped, not taken for the teardown's.
+    bridge.receive({ jsonrpc: "2.0", id: "host-9", result: {} });
+    expect(bridge.drops.invalid).toBe(1);
+    expect(bridge.closed).toBe(false);
+    bridge.receive({ jsonrpc: "2.0", id: "host-1", result: {} });
+    expect(await done).toBe("answered");
+    expect(bridge.closed).toBe(true);
+    // Closed: the app's later requests get nothing.
+    bridge.receive({ jsonrpc: "2.0", id: 5, method: "ping" });
+    await settle();
+    expect(posted).toHaveLength(1);
+  });
+
+  it("tears down all the same when the app answers with an error or not at all", async () => {
+    const erring = setup();
+    const refused = erring.bridge.teardown(60_000);
+    erring.bridge.receive({ jsonrpc: "2.0", id: "host-1", error: { code: -32603, message: "no" } });
+    expect(await refused).toBe("no answer");
+    expect(erring.bridge.closed).toBe(true);
+    const silent = setup();
+    expect(await silent.bridge.teardown(1)).toBe("no answer");
+    expect(silent.bridge.closed).toBe(true);
+  });
+
+  it("passes the app's log lines and teardown requests to the host", () => {
+    const { bridge, calls } = setup();
+    bridge.receive({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "warning", logger: "view", data: { note: "hi" } },
+    });
+    bridge.receive({ jsonrpc: "2.0", method: "notifications/message", params: { level: "loud", data: "x" } });
+    bridge.receive({ jsonrpc: "2.0", method: "ui/notifications/request-teardown" });
+    expect(calls).toEqual([
+      ["log", { level: "warning", logger: "view", data: { note: "hi" } }],
+      ["log", { level: "info", data: "x" }],
+      "request-teardown",
+    ]);
+  });
+
   it("answers ui/initialize and ping, and passes tools/call, open-link and size-changed to the host", async () => {
     const { bridge, posted, calls, settle } = setup();
     bridge.receive({ jsonrpc: "2.0", id: 1, method: "ui/initialize", params: { appInfo: { name: "a" } } });
@@ -122,6 +169,7 @@ describe("the MCP Apps bridge (host side)", () => {
     bridge.receive("ping");
     bridge.receive(null);
     bridge.receive({ jsonrpc: "2.0", id: { nested: true }, method: "tools/call", params: { name: "wipe" } });
+    // An answer to no request of the host's is dropped: JSON-RPC never answers an answer.
     bridge.receive({ jsonrpc: "2.0", id: 10, result: {} });
     const cyclic: Record<string, unknown> = { jsonrpc: "2.0", id: 11, method: "ping" };
     cyclic.params = { self: cyclic };
@@ -141,14 +189,6 @@ describe("the MCP Apps bridge (host side)", () => {
       {
         jsonrpc: "2.0",
         id: 9,
-        error: {
-          code: -32600,
-          message: "Not a JSON-RPC 2.0 request: method is not a string of 1–100 characters.",
-        },
-      },
-      {
-        jsonrpc: "2.0",
-        id: 10,
         error: {
           code: -32600,
           message: "Not a JSON-RPC 2.0 request: method is not a string of 1–100 characters.",

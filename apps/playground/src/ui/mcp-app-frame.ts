@@ -8,6 +8,7 @@ import {
   MCP_APPS_PROTOCOL_VERSION,
   McpAppBridge,
   RPC_ERROR,
+  TEARDOWN_TIMEOUT_MS,
 } from "./mcp-app-bridge.js";
 
 /** What the server answers when an app is opened (see server/mcp-apps.ts). */
@@ -44,6 +45,18 @@ export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 
 const minimumHeight = 60;
 const maximumHeight = 640;
+/** The app's log lines kept under it, and the characters kept of each. */
+const maximumLogLines = 20;
+const maximumLogCharacters = 500;
+
+/** A view on the page, by its container: what the host needs to take it down properly. */
+interface OpenView {
+  appId: string;
+  /** Sends `ui/resource-teardown`, waits for the answer (bounded), then removes the frame. */
+  teardown(reason: string): Promise<void>;
+}
+
+const openViews = new Map<HTMLElement, OpenView>();
 
 /**
  * An MCP App under a tool result: the tool's `ui://` document in an iframe sandboxed to an
@@ -109,6 +122,17 @@ function mount(
     ),
     h("div", { class: "mcp-app-webrtc", testid: "mcp-app-webrtc" }, webrtcWarning(call !== undefined)),
   );
+  header.after(
+    h(
+      "button",
+      {
+        class: "mcp-app-close",
+        testid: "mcp-app-close",
+        onclick: () => void openViews.get(container)?.teardown("You closed this app."),
+      },
+      "Close app",
+    ),
+  );
   for (const warning of opened.warnings) status.append(h("div", {}, `CSP: ${warning}`));
   const frame = document.createElement("iframe");
   // Scripts only: no same-origin (an opaque origin: no cookies, storage or access to this page),
@@ -126,6 +150,26 @@ function mount(
 
   const dropLine = h("div", { testid: "mcp-app-drops" });
   let sentCallData = false;
+  let initialized = false;
+  const darkScheme = window.matchMedia("(prefers-color-scheme: dark)");
+  const theme = () => (darkScheme.matches ? "dark" : "light");
+  let sentTheme = theme();
+  let sentWidth = -1;
+  const containerDimensions = () => ({ maxHeight: maximumHeight, width: frame.clientWidth });
+  const contextChanged = (context: Record<string, unknown>) => {
+    if (initialized) bridge.notify("ui/notifications/host-context-changed", context);
+  };
+  const onScheme = () => {
+    if (theme() === sentTheme) return;
+    sentTheme = theme();
+    contextChanged({ theme: sentTheme });
+  };
+  const resized = new ResizeObserver(() => {
+    // A width of 0 is a frame on its way out (or hidden): nothing the app can lay out for.
+    if (frame.clientWidth === sentWidth || frame.clientWidth === 0) return;
+    sentWidth = frame.clientWidth;
+    contextChanged({ containerDimensions: containerDimensions() });
+  });
   const bridge = new McpAppBridge({
     post: (message) => frame.contentWindow?.postMessage(message, "*"),
     onDrop: (drops: BridgeDrops) => {
@@ -136,19 +180,25 @@ function mount(
       initialize: () => ({
         protocolVersion: MCP_APPS_PROTOCOL_VERSION,
         hostInfo: { name: "junction-playground", version: "0.0.0" },
-        hostCapabilities: { openLinks: {}, serverTools: {}, sandbox: { csp: opened.csp } },
+        hostCapabilities: { openLinks: {}, serverTools: {}, logging: {}, sandbox: { csp: opened.csp } },
         hostContext: {
           ...(opened.tool ? { toolInfo: { tool: opened.tool } } : {}),
-          theme: "light",
+          theme: sentTheme,
           displayMode: "inline",
           availableDisplayModes: ["inline"],
           platform: "web",
           locale: navigator.language,
           timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-          containerDimensions: { maxHeight: maximumHeight, width: frame.clientWidth },
+          containerDimensions: containerDimensions(),
         },
       }),
       initialized: () => {
+        if (!initialized) {
+          initialized = true;
+          sentWidth = frame.clientWidth;
+          resized.observe(frame);
+          darkScheme.addEventListener("change", onScheme);
+        }
         if (sentCallData || !call) return;
         sentCallData = true;
         const input = typeof call.input === "object" && call.input !== null ? call.input : {};
@@ -168,12 +218,20 @@ function mount(
         if (height !== undefined)
           frame.style.height = `${Math.round(Math.min(maximumHeight, Math.max(minimumHeight, height)))}px`;
       },
+      log: (entry) => appendLog(status, entry),
+      requestTeardown: () => void view.teardown("The app asked to be closed, and was."),
     },
   });
+  const stopListening = () => {
+    window.removeEventListener("message", listener);
+    resized.disconnect();
+    darkScheme.removeEventListener("change", onScheme);
+    openViews.delete(container);
+    bridge.close();
+  };
   const listener = (event: MessageEvent) => {
     if (!frame.isConnected) {
-      window.removeEventListener("message", listener);
-      bridge.close();
+      stopListening();
       return;
     }
     // Only this iframe's window, and only while it holds an opaque-origin document.
@@ -181,16 +239,101 @@ function mount(
     bridge.receive(event.data);
   };
   window.addEventListener("message", listener);
+  let tearingDown: Promise<void> | undefined;
+  const view: OpenView = {
+    appId: opened.appId,
+    teardown: (reason) => {
+      // The spec's order: ui/resource-teardown, the app's answer (or the bound), then the frame goes.
+      tearingDown ??= bridge.teardown(TEARDOWN_TIMEOUT_MS).then((answer) => {
+        stopListening();
+        frame.remove();
+        container.querySelector(".mcp-app-close")?.remove();
+        prompts.replaceChildren();
+        // What the app logged stays (its teardown's lines among them), then why it closed.
+        status.replaceChildren(
+          ...status.querySelectorAll('[data-testid="mcp-app-log"]'),
+          h("div", { class: "banner error", testid: "mcp-app-closed" }, reason),
+        );
+        if (answer === "no answer")
+          status.append(
+            h(
+              "div",
+              { class: "muted", testid: "mcp-app-teardown-unanswered" },
+              `The app did not answer ui/resource-teardown within ${TEARDOWN_TIMEOUT_MS / 1000} s; it was removed anyway.`,
+            ),
+          );
+      });
+      return tearingDown;
+    },
+  };
+  openViews.set(container, view);
+}
+
+/** Shows one of the app's log lines under it, as the app's own untrusted text (never as markup). */
+function appendLog(status: HTMLElement, entry: { level: string; logger?: string; data: unknown }): void {
+  let text: string;
+  try {
+    text = typeof entry.data === "string" ? entry.data : (JSON.stringify(entry.data) ?? String(entry.data));
+  } catch {
+    text = "(a value that is not JSON)";
+  }
+  if (text.length > maximumLogCharacters) text = `${text.slice(0, maximumLogCharacters)}…`;
+  const lines = status.querySelectorAll('[data-testid="mcp-app-log"]');
+  if (lines.length >= maximumLogLines) lines[0]?.remove();
+  status.append(
+    h(
+      "div",
+      { class: "mcp-app-log muted", testid: "mcp-app-log" },
+      `App log (${entry.level}${entry.logger ? `, ${entry.logger.slice(0, 100)}` : ""}; the app's own words): ${text}`,
+    ),
+  );
 }
 
 /**
- * Closes an open app the host closed (its server was edited, restarted or removed): its frame
- * and its prompts go, a line says why.
+ * Empties `parent` now, except that a child holding an open app is only hidden until the app's
+ * teardown is over (an iframe moved or removed loses its document at once, so it cannot be told
+ * later); the caller appends what replaces it straight away.
  */
-export function closeApp(appId: string, reason: string): void {
+export function clearAfterTeardown(parent: HTMLElement, reason: string): void {
+  for (const child of [...parent.childNodes]) {
+    if (child instanceof HTMLElement && hasOpenApps(child)) {
+      child.hidden = true;
+      child.inert = true;
+      // What departs is no longer the page: its test ids go, so nothing takes it for the live copy.
+      for (const element of [child, ...child.querySelectorAll<HTMLElement>("[data-testid]")])
+        delete element.dataset.testid;
+      void teardownAppsIn(child, reason).then(() => child.remove());
+    } else child.remove();
+  }
+}
+
+/** Whether an app that was not torn down yet is open inside `root`. */
+export function hasOpenApps(root: Node): boolean {
+  return [...openViews.keys()].some((container) => root.contains(container));
+}
+
+/**
+ * Takes down every open app inside `root` the way the spec asks (`ui/resource-teardown`, the
+ * app's answer or {@link TEARDOWN_TIMEOUT_MS}, then the frame goes), before the host replaces or
+ * removes that part of the page.
+ */
+export function teardownAppsIn(root: Node, reason: string): Promise<void> {
+  const views = [...openViews].filter(([container]) => root.contains(container)).map(([, view]) => view);
+  return Promise.all(views.map((view) => view.teardown(reason))).then(() => undefined);
+}
+
+/**
+ * Closes an open app the host closed (its server was edited, restarted or removed): the app is
+ * sent `ui/resource-teardown` and given {@link TEARDOWN_TIMEOUT_MS} to answer, then its frame and
+ * its prompts go, a line says why.
+ */
+export async function closeApp(appId: string, reason: string): Promise<void> {
+  const views = [...openViews].filter(([, view]) => view.appId === appId).map(([, view]) => view);
+  await Promise.all(views.map((view) => view.teardown(reason)));
   for (const container of document.querySelectorAll<HTMLElement>('[data-testid^="mcp-app"]')) {
     if (container.dataset.appId !== appId) continue;
     container.querySelector("iframe")?.remove();
+    container.querySelector(".mcp-app-close")?.remove();
     container.querySelector(".mcp-app-prompts")?.replaceChildren();
     container
       .querySelector(".mcp-app-status")
