@@ -50,6 +50,13 @@ const tools = [
     _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html" } },
   },
   {
+    name: "show-waiting",
+    description: "Show the lifecycle app for a call that only ends when it is cancelled.",
+    inputSchema: objectSchema({ note: { type: "string" } }),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html" } },
+  },
+  {
     name: "record",
     description: "Records an event of the lifecycle app (app-only).",
     inputSchema: objectSchema({ event: { type: "string" } }, ["event"]),
@@ -61,9 +68,17 @@ const tools = [
 const server = new Server({ name: "mcp-apps-sdk-test-server", version: "1.0.0" }, { capabilities: { tools: {}, resources: {} } });
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-server.setRequestHandler(CallToolRequestSchema, async (request) => {
+server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const args = request.params.arguments ?? {};
   switch (request.params.name) {
+    case "show-waiting":
+      // Ends only when the client cancels it (notifications/cancelled), which is recorded.
+      return new Promise((_, reject) =>
+        extra.signal.addEventListener("abort", () => {
+          if (recordFile) appendFileSync(recordFile, "show-waiting cancelled\n");
+          reject(new Error("cancelled"));
+        }),
+      );
     case "show-lifecycle":
       return text(`lifecycle: ${args.note ?? "no note"}`);
     case "record":

@@ -165,6 +165,25 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     expect(recorded()).toEqual(["teardown", "teardown", "teardown"]);
   });
 
+  it("opens the view while the call runs, and sends tool-cancelled when the person cancels the call", async () => {
+    await page.getByTestId("tool-show-waiting").click();
+    await page.getByTestId("field-note").fill("waiting");
+    await page.getByTestId("run-tool").click();
+    const frame = page.frameLocator(frameSelector);
+    // The input arrives while the call still runs; no result yet.
+    await expect.poll(async () => (await report(frame)).input).toEqual({ note: "waiting" });
+    expect((await report(frame)).result).toBeUndefined();
+    await page.getByTestId("cancel-tool").click();
+    await expect.poll(async () => (await report(frame)).cancelled).toBe("The person cancelled the call.");
+    expect((await report(frame)).result).toBeUndefined();
+    expect(await page.getByTestId("tool-call-error").textContent()).toBe("You cancelled the call.");
+    // The cancel reached the server as notifications/cancelled.
+    await expect.poll(() => recorded().at(-1)).toBe("show-waiting cancelled");
+    // The show-waiting view was closed the spec's way when another tool was picked.
+    await page.getByTestId("tool-show-lifecycle").click();
+    await expect.poll(() => recorded().at(-1)).toBe("teardown");
+  });
+
   it("sends ui/resource-teardown before removing the view when its server restarts", async () => {
     await runLifecycle("fourth");
     // The inspector's panel is rebuilt with the restarted server: what the old view showed before
@@ -195,7 +214,7 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
       closed,
     ]);
     expect(await page.locator(frameSelector).count()).toBe(0);
-    expect(recorded()).toEqual(["teardown", "teardown", "teardown"]);
+    expect(recorded()).toEqual(["teardown", "teardown", "teardown", "show-waiting cancelled", "teardown"]);
     expect(pageErrors).toEqual([]);
   });
 });

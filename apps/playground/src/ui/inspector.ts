@@ -1,14 +1,16 @@
 import { errorMessage } from "@junction/types";
 import type { CallToolBody, GetPromptBody, ReadResourceBody } from "../shared/api-bodies.js";
-import { api } from "./api.js";
+import { api, apiRequest } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import {
-  appendAppIfAny,
+  type AppCallOutcome,
   appFormWarning,
   clearAfterTeardown,
   MCP_APP_MIME_TYPE,
   mcpAppPreview,
+  mcpAppView,
   teardownAppsIn,
+  toolHasApp,
 } from "./mcp-app-frame.js";
 import { renderBlock, renderResourceContents, renderToolResult } from "./render-content.js";
 import { resourceTemplateForm } from "./resource-template-form.js";
@@ -90,22 +92,39 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
     }
     run.disabled = true;
     await teardownAppsIn(output, "This app was closed: the tool is being run again.");
-    output.replaceChildren(h("div", { class: "muted" }, `Calling ${tool.name}…`));
+    const controller = new AbortController();
+    const slot = h(
+      "div",
+      {},
+      h("span", { class: "muted" }, `Calling ${tool.name}… `),
+      h("button", { testid: "cancel-tool", type: "button", onclick: () => controller.abort() }, "Cancel"),
+    );
+    output.replaceChildren(slot);
+    // A tool with an app opens its view while the call runs: the view gets the input at once, then
+    // the result, or tool-cancelled when the call is cancelled or fails.
+    let settle: (outcome: AppCallOutcome) => void = () => {};
+    if (await toolHasApp(serverId, tool.name)) {
+      const outcome = new Promise<AppCallOutcome>((resolve) => {
+        settle = resolve;
+      });
+      output.append(mcpAppView({ serverId, tool: tool.name, input: args, outcome }));
+    }
     try {
-      const answer = await api<{ result: unknown; durationMs: number; truncated?: string }>(
+      const answer = await apiRequest<{ result: unknown; durationMs: number; truncated?: string }>(
         "POST",
         `/api/servers/${serverId}/tools/call`,
-        {
-          name: tool.name,
-          arguments: args,
-        } satisfies CallToolBody,
+        { body: { name: tool.name, arguments: args } satisfies CallToolBody, signal: controller.signal },
       );
-      output.replaceChildren(renderToolResult(answer.result, answer.durationMs, answer.truncated));
-      void appendAppIfAny(output, { serverId, tool: tool.name, input: args, result: answer.result });
+      slot.replaceChildren(renderToolResult(answer.result, answer.durationMs, answer.truncated));
+      settle({ result: answer.result });
     } catch (error) {
-      output.replaceChildren(
-        h("div", { class: "banner error", testid: "tool-call-error" }, errorMessage(error)),
-      );
+      const message = controller.signal.aborted ? "You cancelled the call." : errorMessage(error);
+      slot.replaceChildren(h("div", { class: "banner error", testid: "tool-call-error" }, message));
+      settle({
+        cancelled: controller.signal.aborted
+          ? "The person cancelled the call."
+          : `The call failed: ${message}`,
+      });
     } finally {
       run.disabled = false;
     }

@@ -37,8 +37,12 @@ export interface AppCall {
   /** The tool's own name on its server (no prefix). */
   tool: string;
   input: unknown;
-  result: unknown;
+  /** How the call ended, or a promise of it when the view opens while the call still runs. */
+  outcome: AppCallOutcome | Promise<AppCallOutcome>;
 }
+
+/** How an app's tool call ended: its result, or why it was cancelled (`ui/notifications/tool-cancelled`). */
+export type AppCallOutcome = { result: unknown } | { cancelled: string };
 
 /** The MIME type of an MCP App's HTML resource. */
 export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
@@ -203,7 +207,11 @@ function mount(
         sentCallData = true;
         const input = typeof call.input === "object" && call.input !== null ? call.input : {};
         bridge.notify("ui/notifications/tool-input", { arguments: input as Record<string, unknown> });
-        bridge.notify("ui/notifications/tool-result", call.result as Record<string, unknown>);
+        void Promise.resolve(call.outcome).then((outcome) =>
+          "result" in outcome
+            ? bridge.notify("ui/notifications/tool-result", outcome.result as Record<string, unknown>)
+            : bridge.notify("ui/notifications/tool-cancelled", { reason: outcome.cancelled }),
+        );
       },
       callTool: (name, args) => {
         if (!call) {
@@ -470,10 +478,9 @@ function appTools(serverId: string): Promise<Set<string>> {
   return tools;
 }
 
-/** Appends the tool's app to `parent` when the tool has one (an inspector result). */
-export async function appendAppIfAny(parent: HTMLElement, call: AppCall): Promise<void> {
-  if ((await appTools(call.serverId).catch(() => new Set<string>())).has(call.tool))
-    parent.append(mcpAppView(call));
+/** Whether a server's tool opens an app (from the cached list of its app tools). */
+export async function toolHasApp(serverId: string, tool: string): Promise<boolean> {
+  return (await appTools(serverId).catch(() => new Set<string>())).has(tool);
 }
 
 const cardCalls = new WeakMap<HTMLElement, { server: string | null; name: string; input: unknown }>();
@@ -498,10 +505,7 @@ export async function appendChatApp(card: HTMLElement, body: HTMLElement, result
   const servers = await api<{ id: string; name: string }[]>("GET", "/api/servers").catch(() => []);
   const server = servers.find((candidate) => candidate.name === call.server);
   if (!server) return;
-  await appendAppIfAny(body, {
-    serverId: server.id,
-    tool: call.name.slice(call.server.length + 1),
-    input: call.input,
-    result,
-  });
+  const tool = call.name.slice(call.server.length + 1);
+  if (await toolHasApp(server.id, tool))
+    body.append(mcpAppView({ serverId: server.id, tool, input: call.input, outcome: { result } }));
 }

@@ -21,7 +21,10 @@ export function toolsRoutes({ context: { registry }, answer }: RouteKit): Hono {
       }
       const args = checkToolArguments(name, definition.inputSchema, input ?? {});
       const started = performance.now();
-      const { result, truncated } = capToolResult(await client.callTool(name, args));
+      const { result, truncated } = capToolResult(
+        // The page going away (or its Cancel) aborts the request: the server gets notifications/cancelled.
+        await client.callTool(name, args, { signal: c.req.raw.signal }),
+      );
       return answer(c, {
         result,
         durationMs: Math.round(performance.now() - started),
