@@ -57,6 +57,20 @@ const tools = [
     _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html" } },
   },
   {
+    name: "count-up",
+    description: "Reports progress 1, 2, 3 of 3, then ends once release is called (app-only).",
+    inputSchema: objectSchema(),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html", visibility: ["app"] } },
+  },
+  {
+    name: "release",
+    description: "Lets a waiting count-up end (app-only).",
+    inputSchema: objectSchema(),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html", visibility: ["app"] } },
+  },
+  {
     name: "record",
     description: "Records an event of the lifecycle app (app-only).",
     inputSchema: objectSchema({ event: { type: "string" } }, ["event"]),
@@ -66,6 +80,7 @@ const tools = [
 ];
 
 const server = new Server({ name: "mcp-apps-sdk-test-server", version: "1.0.0" }, { capabilities: { tools: {}, resources: {} } });
+let release = () => {};
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -81,6 +96,23 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       );
     case "show-lifecycle":
       return text(`lifecycle: ${args.note ?? "no note"}`);
+    case "count-up": {
+      const progressToken = request.params._meta?.progressToken;
+      if (progressToken === undefined) return text("no progress token");
+      for (const progress of [1, 2, 3])
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress, total: 3, message: `step ${progress}` },
+        });
+      // Ends only when the view calls release: the progress reached it while the call still ran.
+      await new Promise((resolve) => {
+        release = resolve;
+      });
+      return text("counted to 3");
+    }
+    case "release":
+      release();
+      return text("released");
     case "record":
       if (recordFile) appendFileSync(recordFile, `${String(args.event)}\n`);
       return text(`recorded ${String(args.event)}`);

@@ -125,6 +125,22 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it("forwards the server's notifications/progress for the App's tools/call to the view, under its token", async () => {
+    const frame = page.frameLocator(frameSelector);
+    await frame.locator("#work").click();
+    // All three arrive while the call still runs (it ends only when the view releases it).
+    await expect
+      .poll(async () => (await report(frame)).progress)
+      .toEqual([
+        { progress: 1, total: 3, message: "step 1" },
+        { progress: 2, total: 3, message: "step 2" },
+        { progress: 3, total: 3, message: "step 3" },
+      ]);
+    expect((await report(frame)).work).toBeUndefined();
+    await frame.locator("#release").click();
+    await expect.poll(async () => (await report(frame)).work).toBe("counted to 3");
+  });
+
   it("tears the view down before the tool is run again: the app's onteardown reaches its server first", async () => {
     const since = (await api("GET", `/api/servers/${serverId}/traffic`)).body.entries.at(-1).seq;
     expect(recorded()).toEqual([]);

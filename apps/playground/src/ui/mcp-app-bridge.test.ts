@@ -8,8 +8,8 @@ function setup(overrides: Partial<BridgeHandlers> = {}, limits = {}) {
   const handlers: BridgeHandlers = {
     initialize: (params) => ({ protocolVersion: "2026-01-26", echo: params.appInfo }),
     initialized: () => calls.push("initialized"),
-    callTool: async (name, args) => {
-      calls.push(["tools/call", name, args]);
+    callTool: async (name, args, progressToken) => {
+      calls.push(["tools/call", name, args, ...(progressToken === undefined ? [] : [progressToken])]);
       return { content: [{ type: "text", text: "ok" }] };
     },
     openLink: async (url) => {
@@ -59,6 +59,28 @@ describe("the MCP Apps bridge (host side)", () => {
     const silent = setup();
     expect(await silent.bridge.teardown(1)).toBe("no answer");
     expect(silent.bridge.closed).toBe(true);
+  });
+
+  it("passes a tools/call's progress token to the host only when it is a short string or an integer", async () => {
+    const { bridge, calls, settle } = setup();
+    const call = (id: number, progressToken: unknown) =>
+      bridge.receive({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "count", arguments: {}, _meta: { progressToken } },
+      });
+    call(1, "t-1");
+    call(2, 7);
+    call(3, { nested: true });
+    call(4, "x".repeat(101));
+    await settle();
+    expect(calls).toEqual([
+      ["tools/call", "count", {}, "t-1"],
+      ["tools/call", "count", {}, 7],
+      ["tools/call", "count", {}],
+      ["tools/call", "count", {}],
+    ]);
   });
 
   it("passes the app's log lines and teardown requests to the host", () => {

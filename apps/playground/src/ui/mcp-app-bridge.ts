@@ -33,8 +33,11 @@ export interface BridgeHandlers {
   initialize(params: Record<string, unknown>): Record<string, unknown>;
   /** `ui/notifications/initialized`: the app is ready for the tool's input and result. */
   initialized(): void;
-  /** `tools/call`: runs a tool of the app's server, with the person's approval where needed. */
-  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * `tools/call`: runs a tool of the app's server, with the person's approval where needed; with
+   * the app's `_meta.progressToken`, the server's progress goes back to the app under that token.
+   */
+  callTool(name: string, args: Record<string, unknown>, progressToken?: string | number): Promise<unknown>;
   /** `ui/open-link`: opens an http(s) URL once the person agrees. */
   openLink(url: string): Promise<Record<string, unknown>>;
   /** `ui/notifications/size-changed`. */
@@ -278,7 +281,17 @@ export class McpAppBridge {
           throw new BridgeError(RPC_ERROR.invalidParams, "tools/call needs params.name, a tool name.");
         if (typeof args !== "object" || args === null || Array.isArray(args))
           throw new BridgeError(RPC_ERROR.invalidParams, "tools/call params.arguments must be an object.");
-        return this.#handlers.callTool(name, args as Params);
+        const meta = params._meta;
+        const token =
+          typeof meta === "object" && meta !== null
+            ? (meta as { progressToken?: unknown }).progressToken
+            : undefined;
+        const progressToken =
+          (typeof token === "string" && token.length <= 100) ||
+          (typeof token === "number" && Number.isSafeInteger(token))
+            ? token
+            : undefined;
+        return this.#handlers.callTool(name, args as Params, progressToken);
       }
       case "ui/open-link": {
         const url = params.url;

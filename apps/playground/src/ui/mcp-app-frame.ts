@@ -174,7 +174,7 @@ function mount(
     sentWidth = frame.clientWidth;
     contextChanged({ containerDimensions: containerDimensions() });
   });
-  const bridge = new McpAppBridge({
+  const bridge: McpAppBridge = new McpAppBridge({
     post: (message) => frame.contentWindow?.postMessage(message, "*"),
     onDrop: (drops: BridgeDrops) => {
       if (!dropLine.isConnected) status.append(dropLine);
@@ -213,13 +213,19 @@ function mount(
             : bridge.notify("ui/notifications/tool-cancelled", { reason: outcome.cancelled }),
         );
       },
-      callTool: (name, args) => {
+      callTool: (name, args, progressToken): Promise<unknown> => {
         if (!call) {
           return Promise.reject(
             new BridgeError(RPC_ERROR.refused, "This is a preview of the resource: it may call no tools."),
           );
         }
-        return callTool(opened, prompts, name, args);
+        return callTool({
+          opened,
+          prompts,
+          name,
+          args,
+          ...(progressToken === undefined ? {} : { progress: { bridge, token: progressToken } }),
+        });
       },
       openLink: (url) => openLink(prompts, url),
       sizeChanged: ({ height }) => {
@@ -386,17 +392,74 @@ export function appFormWarning(serverId: string, tool: string): HTMLElement {
   return note;
 }
 
-async function callTool(
+/** Where the server's progress for an app's call goes: the app's bridge, under the app's own token. */
+interface ProgressTarget {
+  bridge: McpAppBridge;
+  token: string | number;
+}
+
+/** The app calls waiting for progress, by the page-made id the server's `app-progress` events carry. */
+const progressTargets = new Map<string, ProgressTarget & { appId: string }>();
+
+/**
+ * An `app-progress` event: the server's `notifications/progress` for an app's `tools/call`, sent
+ * on to that app as `notifications/progress` with the token the app chose.
+ */
+export function appProgress(event: {
+  appId: string;
+  progressId: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}): void {
+  const target = progressTargets.get(event.progressId);
+  if (!target || target.appId !== event.appId) return;
+  target.bridge.notify("notifications/progress", {
+    progressToken: target.token,
+    progress: event.progress,
+    ...(event.total === undefined ? {} : { total: event.total }),
+    ...(event.message === undefined ? {} : { message: event.message }),
+  });
+}
+
+async function callTool({
+  opened,
+  prompts,
+  name,
+  args,
+  progress,
+}: {
+  opened: OpenedApp;
+  prompts: HTMLElement;
+  name: string;
+  args: Record<string, unknown>;
+  progress?: ProgressTarget;
+}): Promise<unknown> {
+  const progressId = progress ? randomId() : undefined;
+  if (progress && progressId) progressTargets.set(progressId, { ...progress, appId: opened.appId });
+  try {
+    return await callToolOnce(opened, prompts, { name, args, ...(progressId ? { progressId } : {}) });
+  } finally {
+    if (progressId) progressTargets.delete(progressId);
+  }
+}
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function callToolOnce(
   opened: OpenedApp,
   prompts: HTMLElement,
-  name: string,
-  args: Record<string, unknown>,
+  { name, args, progressId }: { name: string; args: Record<string, unknown>; progressId?: string },
 ): Promise<unknown> {
   let answer: { result?: unknown; approval?: { id: string; name: string; input: unknown } };
   try {
     answer = await api("POST", `/api/apps/${opened.appId}/tools/call`, {
       name,
       arguments: args,
+      ...(progressId ? { progressId } : {}),
     } satisfies AppToolCallBody);
   } catch (error) {
     throw new BridgeError(RPC_ERROR.refused, errorMessage(error));
