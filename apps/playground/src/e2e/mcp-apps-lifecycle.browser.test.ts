@@ -233,4 +233,52 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     expect(recorded()).toEqual(["teardown", "teardown", "teardown", "show-waiting cancelled", "teardown"]);
     expect(pageErrors).toEqual([]);
   });
+  it("in chat, sends the app's ui/message only with the person's consent, shown and sent as the app's words", async () => {
+    await page.getByTestId("nav-chat").click();
+    await page.getByTestId("composer").fill("open the lifecycle app");
+    await page.getByTestId("send").click();
+    const card = page.getByTestId("tool-card").last();
+    await expect.poll(() => card.getByTestId("tool-card-status").textContent()).toMatch(/^done in \d+ ms$/);
+    expect(await card.getByTestId("tool-card-name").textContent()).toBe("sdk_show-lifecycle");
+    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').first();
+    await expect.poll(async () => (await report(frame)).capabilities?.message).toEqual({ text: {} });
+    // The turn is over (the composer's Send is back) before the app speaks.
+    await expect.poll(() => page.getByTestId("send").isEnabled()).toBe(true);
+    const answers = await page.getByTestId("message-assistant").count();
+    // Not sent: the app hears so, and the chat is unchanged.
+    await frame.locator("#message").click();
+    const prompt = card.getByTestId("app-message");
+    expect(await prompt.textContent()).toBe(
+      "The app asks to send this message into the chat. It will be shown and sent as the app's words, not yours. Send it?hello from the viewSendDon't send",
+    );
+    await prompt.getByTestId("app-message-no").click();
+    await expect.poll(async () => (await report(frame)).message).toBe('{"isError":true}');
+    expect(await page.getByTestId("message-app").count()).toBe(0);
+    // Sent: a turn of its own, shown as the app's, never as the person's.
+    await frame.locator("#message").click();
+    await card.getByTestId("app-message").getByTestId("app-message-yes").click();
+    await expect.poll(() => page.getByTestId("send").isEnabled()).toBe(true);
+    await expect.poll(async () => (await report(frame)).message).toBe("{}");
+    const fromApp = page.getByTestId("message-app");
+    await expect.poll(() => fromApp.count()).toBe(1);
+    expect(await fromApp.textContent()).toBe(
+      "an MCP App (sent with your consent; the app's words, not yours)hello from the view",
+    );
+    expect(await page.getByTestId("message-user").allTextContents()).toEqual(["youopen the lifecycle app"]);
+    await expect.poll(() => page.getByTestId("message-assistant").count()).toBeGreaterThan(answers);
+    // The model got it marked as the app's words.
+    const conversations = (await api("GET", "/api/conversations")).body as { id: string }[];
+    const stored = (await api("GET", `/api/conversations/${conversations[0]!.id}`)).body.transcript.filter(
+      (item: { kind: string }) => item.kind === "user",
+    );
+    expect(stored.map((item: { text: string }) => item.text)).toEqual([
+      "open the lifecycle app",
+      "[Sent by an MCP App in this chat, with the person's consent: the app's words, not the person's]\nhello from the view",
+    ]);
+    // Model context updates are refused, and not advertised.
+    expect((await report(frame)).capabilities.updateModelContext).toBeUndefined();
+    await frame.locator("#context").click();
+    await expect.poll(async () => (await report(frame)).context).toMatch(/^error: /);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -17,6 +17,10 @@ function setup(overrides: Partial<BridgeHandlers> = {}, limits = {}) {
       return {};
     },
     sizeChanged: (size) => calls.push(["size", size]),
+    message: async (params) => {
+      calls.push(["message", params]);
+      return {};
+    },
     log: (entry) => calls.push(["log", entry]),
     requestTeardown: () => calls.push("request-teardown"),
     ...overrides,
@@ -144,14 +148,14 @@ describe("the MCP Apps bridge (host side)", () => {
     ]);
   });
 
-  it("answers unknown methods, ui/message, bad params and a host refusal with JSON-RPC errors", async () => {
+  it("answers unknown methods, ui/update-model-context, bad params and a host refusal with JSON-RPC errors", async () => {
     const { bridge, posted, settle } = setup({
       callTool: async () => {
         throw new BridgeError(RPC_ERROR.refused, "The person denied the call of apps_wipe.");
       },
     });
     bridge.receive({ jsonrpc: "2.0", id: 1, method: "evil/escalate" });
-    bridge.receive({ jsonrpc: "2.0", id: 2, method: "ui/message", params: { role: "user", content: [] } });
+    bridge.receive({ jsonrpc: "2.0", id: 2, method: "ui/update-model-context", params: { content: [] } });
     bridge.receive({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } });
     bridge.receive({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "wipe", arguments: [1] } });
     bridge.receive({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "wipe" } });
@@ -165,7 +169,8 @@ describe("the MCP Apps bridge (host side)", () => {
         id: 2,
         error: {
           code: -32000,
-          message: "ui/message is refused: the playground does not let an app write in the chat.",
+          message:
+            "ui/update-model-context is refused: the playground adds nothing from an app to the model's context unseen. Send a ui/message instead, which the person reads and approves.",
         },
       },
       {

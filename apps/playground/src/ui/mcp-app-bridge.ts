@@ -42,6 +42,8 @@ export interface BridgeHandlers {
   openLink(url: string): Promise<Record<string, unknown>>;
   /** `ui/notifications/size-changed`. */
   sizeChanged(size: { width?: number; height?: number }): void;
+  /** `ui/message`: a message the app asks to put in the chat (the host asks the person). */
+  message(params: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** `notifications/message`: a log line from the app, untrusted text (the host declares `logging`). */
   log(entry: { level: string; logger?: string; data: unknown }): void;
   /** `ui/notifications/request-teardown`: the app asks to be closed; the host decides. */
@@ -302,9 +304,12 @@ export class McpAppBridge {
       case "ui/request-display-mode":
         return { mode: "inline" };
       case "ui/message":
+        return this.#handlers.message(params);
+      case "ui/update-model-context":
+        // Not advertised: nothing an app says reaches the model unseen (see the README).
         throw new BridgeError(
           RPC_ERROR.refused,
-          "ui/message is refused: the playground does not let an app write in the chat.",
+          "ui/update-model-context is refused: the playground adds nothing from an app to the model's context unseen. Send a ui/message instead, which the person reads and approves.",
         );
       default:
         throw new BridgeError(RPC_ERROR.methodNotFound, `The host does not support ${method.slice(0, 100)}.`);

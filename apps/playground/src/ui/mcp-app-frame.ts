@@ -39,7 +39,19 @@ export interface AppCall {
   input: unknown;
   /** How the call ended, or a promise of it when the view opens while the call still runs. */
   outcome: AppCallOutcome | Promise<AppCallOutcome>;
+  /** A chat's: sends a `ui/message` the person agreed to, as the app's words. Absent elsewhere. */
+  sendToChat?: (text: string) => Promise<void>;
 }
+
+/**
+ * How a `ui/message` the person agreed to starts its chat turn: the model reads it as the app's
+ * words, and the page shows such a turn as the app's, never as the person's.
+ */
+export const APP_MESSAGE_PREFIX =
+  "[Sent by an MCP App in this chat, with the person's consent: the app's words, not the person's]\n";
+
+/** The longest `ui/message` text the host passes on. */
+const maximumAppMessageCharacters = 4000;
 
 /** How an app's tool call ended: its result, or why it was cancelled (`ui/notifications/tool-cancelled`). */
 export type AppCallOutcome = { result: unknown } | { cancelled: string };
@@ -184,7 +196,14 @@ function mount(
       initialize: () => ({
         protocolVersion: MCP_APPS_PROTOCOL_VERSION,
         hostInfo: { name: "junction-playground", version: "0.0.0" },
-        hostCapabilities: { openLinks: {}, serverTools: {}, logging: {}, sandbox: { csp: opened.csp } },
+        hostCapabilities: {
+          openLinks: {},
+          serverTools: {},
+          logging: {},
+          // Text messages, each with the person's consent, and only where there is a chat.
+          ...(call?.sendToChat ? { message: { text: {} } } : {}),
+          sandbox: { csp: opened.csp },
+        },
         hostContext: {
           ...(opened.tool ? { toolInfo: { tool: opened.tool } } : {}),
           theme: sentTheme,
@@ -232,6 +251,7 @@ function mount(
         if (height !== undefined)
           frame.style.height = `${Math.round(Math.min(maximumHeight, Math.max(minimumHeight, height)))}px`;
       },
+      message: (params) => appMessage({ prompts, params, sendToChat: call?.sendToChat }),
       log: (entry) => appendLog(status, entry),
       requestTeardown: () => void view.teardown("The app asked to be closed, and was."),
     },
@@ -281,6 +301,62 @@ function mount(
     },
   };
   openViews.set(container, view);
+}
+
+/**
+ * `ui/message`: text only, bounded, and sent only once the person agrees, as the app's words
+ * (see {@link APP_MESSAGE_PREFIX}); refused where there is no chat.
+ */
+async function appMessage({
+  prompts,
+  params,
+  sendToChat,
+}: {
+  prompts: HTMLElement;
+  params: Record<string, unknown>;
+  sendToChat: ((text: string) => Promise<void>) | undefined;
+}): Promise<Record<string, unknown>> {
+  if (!sendToChat)
+    throw new BridgeError(
+      RPC_ERROR.refused,
+      "ui/message is refused here: only an app in the chat may send a message, with the person's consent.",
+    );
+  const content = params.content;
+  if (params.role !== "user" || !Array.isArray(content) || content.length === 0)
+    throw new BridgeError(
+      RPC_ERROR.invalidParams,
+      'ui/message needs role "user" and a list of content blocks.',
+    );
+  const texts: string[] = [];
+  for (const block of content as unknown[]) {
+    const part = block as { type?: unknown; text?: unknown } | null;
+    if (part?.type !== "text" || typeof part.text !== "string")
+      throw new BridgeError(
+        RPC_ERROR.invalidParams,
+        "ui/message: the playground takes text content blocks only.",
+      );
+    texts.push(part.text);
+  }
+  const text = texts.join("\n");
+  if (text.trim() === "" || text.length > maximumAppMessageCharacters)
+    throw new BridgeError(
+      RPC_ERROR.invalidParams,
+      `ui/message: the text must be 1–${maximumAppMessageCharacters} characters.`,
+    );
+  const send = await ask(
+    prompts,
+    "app-message",
+    "The app asks to send this message into the chat. It will be shown and sent as the app's words, not yours. Send it?",
+    h("pre", { class: "text-block" }, text),
+    ["Send", "Don't send"],
+  );
+  if (!send) return { isError: true };
+  try {
+    await sendToChat(text);
+  } catch (error) {
+    throw new BridgeError(RPC_ERROR.refused, errorMessage(error));
+  }
+  return {};
 }
 
 /** Shows one of the app's log lines under it, as the app's own untrusted text (never as markup). */
@@ -562,7 +638,11 @@ export function rememberToolCard(
  * Appends the app of a chat tool card's tool under its result, when the tool (named
  * `server_tool` in chat) has one.
  */
-export async function appendChatApp(card: HTMLElement, body: HTMLElement, result: unknown): Promise<void> {
+export async function appendChatApp(
+  card: HTMLElement,
+  body: HTMLElement,
+  { result, sendToChat }: { result: unknown; sendToChat: (text: string) => Promise<void> },
+): Promise<void> {
   const call = cardCalls.get(card);
   if (!call?.server || !call.name.startsWith(`${call.server}_`)) return;
   const servers = await api<{ id: string; name: string }[]>("GET", "/api/servers").catch(() => []);
@@ -570,5 +650,7 @@ export async function appendChatApp(card: HTMLElement, body: HTMLElement, result
   if (!server) return;
   const tool = call.name.slice(call.server.length + 1);
   if (await toolHasApp(server.id, tool))
-    body.append(mcpAppView({ serverId: server.id, tool, input: call.input, outcome: { result } }));
+    body.append(
+      mcpAppView({ serverId: server.id, tool, input: call.input, outcome: { result }, sendToChat }),
+    );
 }
