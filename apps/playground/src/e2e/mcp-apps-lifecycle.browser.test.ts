@@ -73,7 +73,11 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     await page.goto(http.url);
     await expect.poll(() => page.getByTestId("server-status-sdk").textContent()).toBe("connected");
     await page.getByTestId("server-sdk").click();
-    // The app-only tool is not the model's, and not the person's to run either.
+    // The app-only tools (record, count-up, release) are not tools with apps: a view calls them.
+    expect((await api("GET", `/api/servers/${serverId}/apps`)).body).toEqual([
+      { tool: "show-lifecycle", resourceUri: "ui://sdk/lifecycle.html" },
+      { tool: "show-waiting", resourceUri: "ui://sdk/lifecycle.html" },
+    ]);
     await page.getByTestId("tool-show-lifecycle").click();
     const frame = await runLifecycle("first");
     const found = await report(frame);

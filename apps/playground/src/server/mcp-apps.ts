@@ -117,7 +117,8 @@ export class McpApps {
     const tools = await this.#registry.client(serverId).listServerTools();
     return tools.flatMap((tool) => {
       const resourceUri = uiResourceUriOf(tool._meta);
-      return resourceUri ? [{ tool: tool.name, resourceUri }] : [];
+      // An app-only tool (`visibility: ["app"]`) is called by a view, never run to open one.
+      return resourceUri && toolVisibility(tool._meta).model ? [{ tool: tool.name, resourceUri }] : [];
     });
   }
 
