@@ -193,6 +193,8 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     // The input arrives while the call still runs; no result yet.
     await expect.poll(async () => (await report(frame)).input).toEqual({ note: "waiting" });
     expect((await report(frame)).result).toBeUndefined();
+    // Still running on the server: nothing cancelled it before the person did.
+    expect(recorded()).not.toContain("show-waiting cancelled");
     await page.getByTestId("cancel-tool").click();
     await expect.poll(async () => (await report(frame)).cancelled).toBe("The person cancelled the call.");
     expect((await report(frame)).result).toBeUndefined();
