@@ -364,7 +364,7 @@ describe("MCP Apps in a real browser", () => {
     expect(found.unknownMethod).toBe("error -32601: The host does not support evil/escalate.");
     expect(found.openLinkJavascript).toBe("error -32602: Only http and https links open.");
     expect(found.message).toBe(
-      "error -32000: ui/message is refused: the playground does not let an app write in the chat.",
+      "error -32000: ui/message is refused here: only an app in the chat may send a message, with the person's consent.",
     );
     expect(found.modelOnlyTool).toBe(
       "error -32000: The tool model-only is not visible to apps (_meta.ui.visibility).",

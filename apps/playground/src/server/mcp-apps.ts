@@ -5,6 +5,7 @@ import {
   JunctionError,
   type MCPTool,
   type ToolAnnotations,
+  type ToolProgress,
   type ToolResult,
   type ToolSource,
 } from "@junction/types";
@@ -80,7 +81,7 @@ interface AppEntry {
   connection: MCP;
   /** Gone once served: a document loads once, into the frame of the page that opened it. */
   document: AppDocument | undefined;
-  pending: Map<string, { name: string; input: Record<string, unknown> }>;
+  pending: Map<string, { name: string; input: Record<string, unknown>; progressId?: string }>;
   /** Opened from the Resources tab, without a tool: every tools/call is refused. */
   preview: boolean;
   /** Why the host closed the app (its server changed): every later request is refused. */
@@ -116,7 +117,8 @@ export class McpApps {
     const tools = await this.#registry.client(serverId).listServerTools();
     return tools.flatMap((tool) => {
       const resourceUri = uiResourceUriOf(tool._meta);
-      return resourceUri ? [{ tool: tool.name, resourceUri }] : [];
+      // An app-only tool (`visibility: ["app"]`) is called by a view, never run to open one.
+      return resourceUri && toolVisibility(tool._meta).model ? [{ tool: tool.name, resourceUri }] : [];
     });
   }
 
@@ -220,9 +222,13 @@ export class McpApps {
   /**
    * An app's `tools/call`: only tools of the app's own server that are visible to apps, with
    * arguments checked against the schema, decided by the chat's policy (`annotationPolicy`):
-   * read-only closed-world tools run, anything else waits for the person's approval.
+   * read-only closed-world tools run, anything else waits for the person's approval. With a
+   * `progressId`, the server's progress for the call is published as `app-progress` events.
    */
-  async callTool(appId: string, name: unknown, input: unknown): Promise<AppToolCallAnswer> {
+  async callTool(
+    appId: string,
+    { name, input, progressId }: { name: unknown; input: unknown; progressId?: string },
+  ): Promise<AppToolCallAnswer> {
     const app = this.#require(appId);
     if (app.preview) {
       throw new JunctionError(
@@ -252,7 +258,7 @@ export class McpApps {
       source: `MCP App of server "${server}"`,
     });
     if (decision === true || decision === "approve" || decision === "user-approved") {
-      return this.#run(app, name, args);
+      return this.#run(app, { name, input: args, ...(progressId ? { progressId } : {}) });
     }
     if (decision !== "ask") throw new JunctionError("invalid-argument", `The call of ${name} was denied.`);
     if (app.pending.size >= maximumPendingApprovals) {
@@ -262,7 +268,7 @@ export class McpApps {
       );
     }
     const approvalId = randomBytes(12).toString("base64url");
-    app.pending.set(approvalId, { name, input: args });
+    app.pending.set(approvalId, { name, input: args, ...(progressId ? { progressId } : {}) });
     return { approval: { id: approvalId, name: `${server}_${name}`, input: args } };
   }
 
@@ -279,7 +285,7 @@ export class McpApps {
     }
     app.pending.delete(approvalId);
     if (approve !== true) return { denied: true };
-    return this.#run(app, pending.name, pending.input);
+    return this.#run(app, pending);
   }
 
   async #listedMeta(serverId: string, uri: string): Promise<unknown> {
@@ -289,8 +295,24 @@ export class McpApps {
     return listed.find((resource) => resource.uri === uri)?._meta;
   }
 
-  async #run(app: AppEntry, name: string, input: Record<string, unknown>): Promise<AppToolCallAnswer> {
-    const { result, truncated } = capToolResult(await this.#connectionOf(app).callTool(name, input));
+  async #run(
+    app: AppEntry,
+    { name, input, progressId }: { name: string; input: Record<string, unknown>; progressId?: string },
+  ): Promise<AppToolCallAnswer> {
+    const onProgress = progressId
+      ? (progress: ToolProgress) =>
+          this.#hub.publish({
+            type: "app-progress",
+            appId: app.id,
+            progressId,
+            progress: progress.progress,
+            ...(progress.total === undefined ? {} : { total: progress.total }),
+            ...(progress.message === undefined ? {} : { message: progress.message }),
+          })
+      : undefined;
+    const { result, truncated } = capToolResult(
+      await this.#connectionOf(app).callTool(name, input, onProgress ? { onProgress } : {}),
+    );
     return { result, ...(truncated ? { truncated } : {}) };
   }
 

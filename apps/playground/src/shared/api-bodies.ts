@@ -87,7 +87,15 @@ export const previewAppBody = z.object({ uri: z.string() });
 export type PreviewAppBody = z.input<typeof previewAppBody>;
 
 /** `POST /api/apps/:appId/tools/call`: an open app's `tools/call`. */
-export const appToolCallBody = z.object({ name: z.string(), arguments: jsonObject.optional() });
+export const appToolCallBody = z.object({
+  name: z.string(),
+  arguments: jsonObject.optional(),
+  /** Made by the page: the server's progress for this call comes back as `app-progress` events with it. */
+  progressId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, "progressId is 8–64 letters, digits, - or _")
+    .optional(),
+});
 export type AppToolCallBody = z.input<typeof appToolCallBody>;
 
 /** `POST /api/apps/:appId/approvals/:approvalId`: the person's answer to an app's call. */

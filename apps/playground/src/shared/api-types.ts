@@ -236,6 +236,15 @@ export type HubEvent =
   | { type: "elicitation-closed"; id: string }
   /** An open MCP App was closed by the host (its server was edited, restarted or removed). */
   | { type: "app-closed"; appId: string; reason: string }
+  /** The server's `notifications/progress` for an app's tools/call made with a `progressId`. */
+  | {
+      type: "app-progress";
+      appId: string;
+      progressId: string;
+      progress: number;
+      total?: number;
+      message?: string;
+    }
   | {
       type: "server-log";
       server: string;

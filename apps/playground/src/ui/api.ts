@@ -13,9 +13,19 @@ export class ApiError extends Error {
 }
 
 /** Calls the JSON API; a non-2xx answer throws an ApiError with the server's message. */
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+export function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  return apiRequest<T>(method, path, { body });
+}
+
+/** {@link api} with options: `signal` aborts the request (the server then cancels what it does). */
+export async function apiRequest<T = unknown>(
+  method: string,
+  path: string,
+  { body, signal }: { body?: unknown; signal?: AbortSignal },
+): Promise<T> {
   const response = await fetch(path, {
     method,
+    ...(signal ? { signal } : {}),
     headers: {
       authorization: `Bearer ${token}`,
       ...(body === undefined ? {} : { "content-type": "application/json" }),

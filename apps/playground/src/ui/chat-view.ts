@@ -20,7 +20,7 @@ import type { TraceSpan } from "../shared/trace-waterfall.js";
 import { api, postStream } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { jsonTree } from "./json-tree.js";
-import { appendChatApp, rememberToolCard } from "./mcp-app-frame.js";
+import { APP_MESSAGE_PREFIX, appendChatApp, clearAfterTeardown, rememberToolCard } from "./mcp-app-frame.js";
 import { renderToolResult } from "./render-content.js";
 import { traceWaterfall } from "./trace-waterfall.js";
 
@@ -315,7 +315,7 @@ async function loadConversations(): Promise<void> {
               await api("DELETE", `/api/conversations/${conversation.id}`);
               if (currentId === conversation.id) {
                 currentId = undefined;
-                clear(transcript);
+                clearAfterTeardown(transcript, leftConversation);
               }
               await loadConversations();
             },
@@ -327,6 +327,9 @@ async function loadConversations(): Promise<void> {
   }
 }
 
+/** Why the apps of a conversation the person leaves are closed (after their teardown). */
+const leftConversation = "This app was closed: its conversation is no longer shown.";
+
 async function openConversation(id: string): Promise<void> {
   const conversation = await api<ConversationDetail>("GET", `/api/conversations/${id}`);
   currentId = id;
@@ -335,7 +338,7 @@ async function openConversation(id: string): Promise<void> {
     onProviderChange();
     modelInput.value = conversation.model;
   }
-  clear(transcript);
+  clearAfterTeardown(transcript, leftConversation);
   shown = [];
   showTranscript(conversation.transcript);
   await loadConversations();
@@ -348,7 +351,7 @@ async function newConversation(): Promise<string> {
     model: modelInput.value,
   } satisfies CreateConversationBody);
   currentId = conversation.id;
-  clear(transcript);
+  clearAfterTeardown(transcript, leftConversation);
   shown = [];
   await loadConversations();
   composer.focus();
@@ -358,6 +361,13 @@ async function newConversation(): Promise<string> {
 function renderItem(item: TranscriptItem): HTMLElement {
   switch (item.kind) {
     case "user":
+      if (item.text.startsWith(APP_MESSAGE_PREFIX))
+        return h(
+          "div",
+          { class: "message app", testid: "message-app" },
+          h("div", { class: "label" }, "an MCP App (sent with your consent; the app's words, not yours)"),
+          h("div", { class: "text" }, item.text.slice(APP_MESSAGE_PREFIX.length)),
+        );
       return h(
         "div",
         { class: "message user", testid: "message-user" },
@@ -501,7 +511,8 @@ function renderToolCard(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLEl
   if (item.status === "awaiting-approval" && !runId) body.append(approvalPrompt(item));
   if (item.result !== undefined) {
     body.replaceChildren(renderToolResult(item.result, undefined, item.truncated));
-    if (item.status === "done") void appendChatApp(card, body, item.result);
+    if (item.status === "done")
+      void appendChatApp(card, body, { result: item.result, sendToChat: sendFromApp });
   }
   return card;
 }
@@ -513,8 +524,22 @@ function scrollDown(): void {
 async function send(): Promise<void> {
   const text = composer.value.trim();
   if (!text || runId) return;
-  const conversationId = currentId ?? (await newConversation());
   composer.value = "";
+  await sendText(text);
+}
+
+/**
+ * A chat app's `ui/message`, which the person agreed to send: a turn of its own, marked as the
+ * app's words (the model is told so, and the page shows it as the app's, never as the person's).
+ */
+async function sendFromApp(text: string): Promise<void> {
+  if (sendButton.disabled || !currentId)
+    throw new Error("The chat is busy with a run (or has no conversation); the app's message was not sent.");
+  await sendText(`${APP_MESSAGE_PREFIX}${text}`);
+}
+
+async function sendText(text: string): Promise<void> {
+  const conversationId = currentId ?? (await newConversation());
   showTranscript([...shown.map((entry) => entry.item), { kind: "user", text }]);
   scrollDown();
   try {

@@ -1,8 +1,17 @@
 import { errorMessage } from "@junction/types";
 import type { CallToolBody, GetPromptBody, ReadResourceBody } from "../shared/api-bodies.js";
-import { api } from "./api.js";
+import { api, apiRequest } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
-import { appendAppIfAny, appFormWarning, MCP_APP_MIME_TYPE, mcpAppPreview } from "./mcp-app-frame.js";
+import {
+  type AppCallOutcome,
+  appFormWarning,
+  clearAfterTeardown,
+  MCP_APP_MIME_TYPE,
+  mcpAppPreview,
+  mcpAppView,
+  teardownAppsIn,
+  toolHasApp,
+} from "./mcp-app-frame.js";
 import { renderBlock, renderResourceContents, renderToolResult } from "./render-content.js";
 import { resourceTemplateForm } from "./resource-template-form.js";
 import { schemaForm } from "./schema-form.js";
@@ -45,7 +54,9 @@ async function toolsTab(serverId: string, serverName: string): Promise<HTMLEleme
   const select = (tool: ToolDefinition) => {
     for (const button of list.querySelectorAll("button"))
       button.classList.toggle("selected", button.dataset.name === tool.name);
-    panel.replaceChildren(toolPanel(serverId, serverName, tool));
+    // The open app of the tool shown before goes the spec's way (hidden until its teardown is over).
+    clearAfterTeardown(panel, "This app was closed: another tool was picked.");
+    panel.append(toolPanel(serverId, serverName, tool));
   };
   for (const tool of tools) {
     const button = h(
@@ -80,22 +91,40 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
       return;
     }
     run.disabled = true;
-    output.replaceChildren(h("div", { class: "muted" }, `Calling ${tool.name}…`));
+    await teardownAppsIn(output, "This app was closed: the tool is being run again.");
+    const controller = new AbortController();
+    const slot = h(
+      "div",
+      {},
+      h("span", { class: "muted" }, `Calling ${tool.name}… `),
+      h("button", { testid: "cancel-tool", type: "button", onclick: () => controller.abort() }, "Cancel"),
+    );
+    output.replaceChildren(slot);
+    // A tool with an app opens its view while the call runs: the view gets the input at once, then
+    // the result, or tool-cancelled when the call is cancelled or fails.
+    let settle: (outcome: AppCallOutcome) => void = () => {};
+    if (await toolHasApp(serverId, tool.name)) {
+      const outcome = new Promise<AppCallOutcome>((resolve) => {
+        settle = resolve;
+      });
+      output.append(mcpAppView({ serverId, tool: tool.name, input: args, outcome }));
+    }
     try {
-      const answer = await api<{ result: unknown; durationMs: number; truncated?: string }>(
+      const answer = await apiRequest<{ result: unknown; durationMs: number; truncated?: string }>(
         "POST",
         `/api/servers/${serverId}/tools/call`,
-        {
-          name: tool.name,
-          arguments: args,
-        } satisfies CallToolBody,
+        { body: { name: tool.name, arguments: args } satisfies CallToolBody, signal: controller.signal },
       );
-      output.replaceChildren(renderToolResult(answer.result, answer.durationMs, answer.truncated));
-      void appendAppIfAny(output, { serverId, tool: tool.name, input: args, result: answer.result });
+      slot.replaceChildren(renderToolResult(answer.result, answer.durationMs, answer.truncated));
+      settle({ result: answer.result });
     } catch (error) {
-      output.replaceChildren(
-        h("div", { class: "banner error", testid: "tool-call-error" }, errorMessage(error)),
-      );
+      const message = controller.signal.aborted ? "You cancelled the call." : errorMessage(error);
+      slot.replaceChildren(h("div", { class: "banner error", testid: "tool-call-error" }, message));
+      settle({
+        cancelled: controller.signal.aborted
+          ? "The person cancelled the call."
+          : `The call failed: ${message}`,
+      });
     } finally {
       run.disabled = false;
     }

@@ -4,7 +4,7 @@ import { api, openEvents, token } from "./api.js";
 import { mountChatView } from "./chat-view.js";
 import { h } from "./dom.js";
 import { closeElicitation, showElicitation } from "./elicitation-dialog.js";
-import { closeApp } from "./mcp-app-frame.js";
+import { appProgress, closeApp } from "./mcp-app-frame.js";
 import { mountServeView } from "./serve-view.js";
 import { appendServerLog, mountServersView, refreshServers } from "./servers-view.js";
 
@@ -73,7 +73,10 @@ async function start(): Promise<void> {
         closeElicitation(event.id);
         break;
       case "app-closed":
-        closeApp(event.appId, event.reason);
+        void closeApp(event.appId, event.reason);
+        break;
+      case "app-progress":
+        appProgress(event);
         break;
       case "server-log":
         appendServerLog(event);

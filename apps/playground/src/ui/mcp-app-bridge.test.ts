@@ -8,8 +8,8 @@ function setup(overrides: Partial<BridgeHandlers> = {}, limits = {}) {
   const handlers: BridgeHandlers = {
     initialize: (params) => ({ protocolVersion: "2026-01-26", echo: params.appInfo }),
     initialized: () => calls.push("initialized"),
-    callTool: async (name, args) => {
-      calls.push(["tools/call", name, args]);
+    callTool: async (name, args, progressToken) => {
+      calls.push(["tools/call", name, args, ...(progressToken === undefined ? [] : [progressToken])]);
       return { content: [{ type: "text", text: "ok" }] };
     },
     openLink: async (url) => {
@@ -17,6 +17,12 @@ function setup(overrides: Partial<BridgeHandlers> = {}, limits = {}) {
       return {};
     },
     sizeChanged: (size) => calls.push(["size", size]),
+    message: async (params) => {
+      calls.push(["message", params]);
+      return {};
+    },
+    log: (entry) => calls.push(["log", entry]),
+    requestTeardown: () => calls.push("request-teardown"),
     ...overrides,
   };
   const bridge = new McpAppBridge({
@@ -30,6 +36,73 @@ function setup(overrides: Partial<BridgeHandlers> = {}, limits = {}) {
 }
 
 describe("the MCP Apps bridge (host side)", () => {
+  it("sends ui/resource-teardown, waits for the app's answer, then closes", async () => {
+    const { bridge, posted, settle } = setup();
+    const done = bridge.teardown(60_000);
+    expect(posted).toEqual([{ jsonrpc: "2.0", id: "host-1", method: "ui/resource-teardown", params: {} }]);
+    expect(bridge.closed).toBe(false);
+    // An answer to an id the host never sent is dropped, not taken for the teardown's.
+    bridge.receive({ jsonrpc: "2.0", id: "host-9", result: {} });
+    expect(bridge.drops.invalid).toBe(1);
+    expect(bridge.closed).toBe(false);
+    bridge.receive({ jsonrpc: "2.0", id: "host-1", result: {} });
+    expect(await done).toBe("answered");
+    expect(bridge.closed).toBe(true);
+    // Closed: the app's later requests get nothing.
+    bridge.receive({ jsonrpc: "2.0", id: 5, method: "ping" });
+    await settle();
+    expect(posted).toHaveLength(1);
+  });
+
+  it("tears down all the same when the app answers with an error or not at all", async () => {
+    const erring = setup();
+    const refused = erring.bridge.teardown(60_000);
+    erring.bridge.receive({ jsonrpc: "2.0", id: "host-1", error: { code: -32603, message: "no" } });
+    expect(await refused).toBe("no answer");
+    expect(erring.bridge.closed).toBe(true);
+    const silent = setup();
+    expect(await silent.bridge.teardown(1)).toBe("no answer");
+    expect(silent.bridge.closed).toBe(true);
+  });
+
+  it("passes a tools/call's progress token to the host only when it is a short string or an integer", async () => {
+    const { bridge, calls, settle } = setup();
+    const call = (id: number, progressToken: unknown) =>
+      bridge.receive({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "count", arguments: {}, _meta: { progressToken } },
+      });
+    call(1, "t-1");
+    call(2, 7);
+    call(3, { nested: true });
+    call(4, "x".repeat(101));
+    await settle();
+    expect(calls).toEqual([
+      ["tools/call", "count", {}, "t-1"],
+      ["tools/call", "count", {}, 7],
+      ["tools/call", "count", {}],
+      ["tools/call", "count", {}],
+    ]);
+  });
+
+  it("passes the app's log lines and teardown requests to the host", () => {
+    const { bridge, calls } = setup();
+    bridge.receive({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "warning", logger: "view", data: { note: "hi" } },
+    });
+    bridge.receive({ jsonrpc: "2.0", method: "notifications/message", params: { level: "loud", data: "x" } });
+    bridge.receive({ jsonrpc: "2.0", method: "ui/notifications/request-teardown" });
+    expect(calls).toEqual([
+      ["log", { level: "warning", logger: "view", data: { note: "hi" } }],
+      ["log", { level: "info", data: "x" }],
+      "request-teardown",
+    ]);
+  });
+
   it("answers ui/initialize and ping, and passes tools/call, open-link and size-changed to the host", async () => {
     const { bridge, posted, calls, settle } = setup();
     bridge.receive({ jsonrpc: "2.0", id: 1, method: "ui/initialize", params: { appInfo: { name: "a" } } });
@@ -75,14 +148,14 @@ describe("the MCP Apps bridge (host side)", () => {
     ]);
   });
 
-  it("answers unknown methods, ui/message, bad params and a host refusal with JSON-RPC errors", async () => {
+  it("answers unknown methods, ui/update-model-context, bad params and a host refusal with JSON-RPC errors", async () => {
     const { bridge, posted, settle } = setup({
       callTool: async () => {
         throw new BridgeError(RPC_ERROR.refused, "The person denied the call of apps_wipe.");
       },
     });
     bridge.receive({ jsonrpc: "2.0", id: 1, method: "evil/escalate" });
-    bridge.receive({ jsonrpc: "2.0", id: 2, method: "ui/message", params: { role: "user", content: [] } });
+    bridge.receive({ jsonrpc: "2.0", id: 2, method: "ui/update-model-context", params: { content: [] } });
     bridge.receive({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } });
     bridge.receive({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "wipe", arguments: [1] } });
     bridge.receive({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "wipe" } });
@@ -96,7 +169,8 @@ describe("the MCP Apps bridge (host side)", () => {
         id: 2,
         error: {
           code: -32000,
-          message: "ui/message is refused: the playground does not let an app write in the chat.",
+          message:
+            "ui/update-model-context is refused: the playground adds nothing from an app to the model's context unseen. Send a ui/message instead, which the person reads and approves.",
         },
       },
       {
@@ -122,6 +196,7 @@ describe("the MCP Apps bridge (host side)", () => {
     bridge.receive("ping");
     bridge.receive(null);
     bridge.receive({ jsonrpc: "2.0", id: { nested: true }, method: "tools/call", params: { name: "wipe" } });
+    // An answer to no request of the host's is dropped: JSON-RPC never answers an answer.
     bridge.receive({ jsonrpc: "2.0", id: 10, result: {} });
     const cyclic: Record<string, unknown> = { jsonrpc: "2.0", id: 11, method: "ping" };
     cyclic.params = { self: cyclic };
@@ -141,14 +216,6 @@ describe("the MCP Apps bridge (host side)", () => {
       {
         jsonrpc: "2.0",
         id: 9,
-        error: {
-          code: -32600,
-          message: "Not a JSON-RPC 2.0 request: method is not a string of 1–100 characters.",
-        },
-      },
-      {
-        jsonrpc: "2.0",
-        id: 10,
         error: {
           code: -32600,
           message: "Not a JSON-RPC 2.0 request: method is not a string of 1–100 characters.",

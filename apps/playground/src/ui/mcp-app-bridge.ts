@@ -33,13 +33,28 @@ export interface BridgeHandlers {
   initialize(params: Record<string, unknown>): Record<string, unknown>;
   /** `ui/notifications/initialized`: the app is ready for the tool's input and result. */
   initialized(): void;
-  /** `tools/call`: runs a tool of the app's server, with the person's approval where needed. */
-  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * `tools/call`: runs a tool of the app's server, with the person's approval where needed; with
+   * the app's `_meta.progressToken`, the server's progress goes back to the app under that token.
+   */
+  callTool(name: string, args: Record<string, unknown>, progressToken?: string | number): Promise<unknown>;
   /** `ui/open-link`: opens an http(s) URL once the person agrees. */
   openLink(url: string): Promise<Record<string, unknown>>;
   /** `ui/notifications/size-changed`. */
   sizeChanged(size: { width?: number; height?: number }): void;
+  /** `ui/message`: a message the app asks to put in the chat (the host asks the person). */
+  message(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** `notifications/message`: a log line from the app, untrusted text (the host declares `logging`). */
+  log(entry: { level: string; logger?: string; data: unknown }): void;
+  /** `ui/notifications/request-teardown`: the app asks to be closed; the host decides. */
+  requestTeardown(): void;
 }
+
+/** The longest the host waits for the app's answer to `ui/resource-teardown`. */
+export const TEARDOWN_TIMEOUT_MS = 2000;
+
+/** The levels of `notifications/message` (RFC 5424, as MCP's logging). */
+const logLevels = new Set(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
 
 /** Bounds on what one app may send. */
 export interface BridgeLimits {
@@ -74,6 +89,11 @@ export class McpAppBridge {
   #tokens: number;
   #refilledAt: number;
   #closed = false;
+  #nextId = 1;
+  readonly #pending = new Map<
+    string,
+    { resolve(result: unknown): void; reject(error: BridgeError): void; timer: ReturnType<typeof setTimeout> }
+  >();
 
   constructor(options: {
     post(message: object): void;
@@ -91,9 +111,55 @@ export class McpAppBridge {
     this.#refilledAt = this.#now();
   }
 
-  /** Stops answering: the app's frame is gone. */
+  /** Stops answering: the app's frame is gone. Every request of the host still waiting fails. */
   close(): void {
     this.#closed = true;
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new BridgeError(RPC_ERROR.refused, "The app's frame is gone."));
+      this.#pending.delete(id);
+    }
+  }
+
+  /** Whether {@link close} was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Sends the app a request and resolves with its result; rejects with a {@link BridgeError} on the
+   * app's error, when it does not answer within `timeoutMs`, or when the bridge closes.
+   */
+  request(method: string, params: Params, timeoutMs: number): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new BridgeError(RPC_ERROR.refused, "The app's frame is gone."));
+    const id = `host-${this.#nextId++}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(
+          new BridgeError(RPC_ERROR.refused, `The app did not answer ${method} within ${timeoutMs} ms.`),
+        );
+      }, timeoutMs);
+      this.#pending.set(id, { resolve, reject, timer });
+      this.#post({ jsonrpc: "2.0", id, method, params });
+    });
+  }
+
+  /**
+   * `ui/resource-teardown`: tells the app it is about to go and waits for its answer (at most
+   * `timeoutMs`), then closes the bridge. Resolves `"answered"` or `"no answer"`, never rejects.
+   */
+  async teardown(timeoutMs: number = TEARDOWN_TIMEOUT_MS): Promise<"answered" | "no answer"> {
+    if (this.#closed) return "no answer";
+    try {
+      await this.request("ui/resource-teardown", {}, timeoutMs);
+      return "answered";
+    } catch {
+      // An error answer, silence or a frame already gone: the view goes all the same.
+      return "no answer";
+    } finally {
+      this.close();
+    }
   }
 
   /** Sends the app a notification (`ui/notifications/tool-input`, `…/tool-result`). */
@@ -116,6 +182,10 @@ export class McpAppBridge {
       return;
     }
     const id = idOf(data);
+    if (isResponse(data)) {
+      this.#response(data as { id?: unknown; result?: unknown; error?: unknown }, size);
+      return;
+    }
     if (size > this.#limits.maximumMessageBytes) {
       this.#drop("size");
       if (id !== undefined)
@@ -149,6 +219,28 @@ export class McpAppBridge {
     );
   }
 
+  /** The app's answer to a request of the host's; anything else shaped like an answer is dropped. */
+  #response(message: { id?: unknown; result?: unknown; error?: unknown }, size: number): void {
+    const pending = typeof message.id === "string" ? this.#pending.get(message.id) : undefined;
+    if (!pending || size > this.#limits.maximumMessageBytes) {
+      this.#drop(pending ? "size" : "invalid");
+      return;
+    }
+    this.#pending.delete(message.id as string);
+    clearTimeout(pending.timer);
+    if ("error" in message) {
+      const error = message.error as { code?: unknown; message?: unknown } | null;
+      pending.reject(
+        new BridgeError(
+          typeof error?.code === "number" ? error.code : RPC_ERROR.refused,
+          typeof error?.message === "string"
+            ? error.message.slice(0, 500)
+            : "The app answered with an error.",
+        ),
+      );
+    } else pending.resolve(message.result);
+  }
+
   #notification(method: string, params: Params): void {
     switch (method) {
       case "ui/notifications/initialized":
@@ -163,8 +255,17 @@ export class McpAppBridge {
         });
         return;
       }
+      case "notifications/message": {
+        const level = typeof params.level === "string" && logLevels.has(params.level) ? params.level : "info";
+        const logger = typeof params.logger === "string" ? params.logger.slice(0, 100) : undefined;
+        this.#handlers.log({ level, ...(logger === undefined ? {} : { logger }), data: params.data });
+        return;
+      }
+      case "ui/notifications/request-teardown":
+        this.#handlers.requestTeardown();
+        return;
       default:
-        // Logging, teardown requests and notifications of later versions need no answer.
+        // Notifications of later versions need no answer.
         return;
     }
   }
@@ -182,7 +283,17 @@ export class McpAppBridge {
           throw new BridgeError(RPC_ERROR.invalidParams, "tools/call needs params.name, a tool name.");
         if (typeof args !== "object" || args === null || Array.isArray(args))
           throw new BridgeError(RPC_ERROR.invalidParams, "tools/call params.arguments must be an object.");
-        return this.#handlers.callTool(name, args as Params);
+        const meta = params._meta;
+        const token =
+          typeof meta === "object" && meta !== null
+            ? (meta as { progressToken?: unknown }).progressToken
+            : undefined;
+        const progressToken =
+          (typeof token === "string" && token.length <= 100) ||
+          (typeof token === "number" && Number.isSafeInteger(token))
+            ? token
+            : undefined;
+        return this.#handlers.callTool(name, args as Params, progressToken);
       }
       case "ui/open-link": {
         const url = params.url;
@@ -193,9 +304,12 @@ export class McpAppBridge {
       case "ui/request-display-mode":
         return { mode: "inline" };
       case "ui/message":
+        return this.#handlers.message(params);
+      case "ui/update-model-context":
+        // Not advertised: nothing an app says reaches the model unseen (see the README).
         throw new BridgeError(
           RPC_ERROR.refused,
-          "ui/message is refused: the playground does not let an app write in the chat.",
+          "ui/update-model-context is refused: the playground adds nothing from an app to the model's context unseen. Send a ui/message instead, which the person reads and approves.",
         );
       default:
         throw new BridgeError(RPC_ERROR.methodNotFound, `The host does not support ${method.slice(0, 100)}.`);
@@ -224,6 +338,13 @@ export class McpAppBridge {
   #error(id: RequestId, code: number, message: string): void {
     if (!this.#closed) this.#post({ jsonrpc: "2.0", id, error: { code, message } });
   }
+}
+
+/** Whether a message is a JSON-RPC answer (an id, a result or an error, no method). */
+function isResponse(data: unknown): boolean {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return false;
+  const message = data as Record<string, unknown>;
+  return message.jsonrpc === "2.0" && !("method" in message) && ("result" in message || "error" in message);
 }
 
 /** The request id of a message when it has a usable one, so even a bad request gets its error. */

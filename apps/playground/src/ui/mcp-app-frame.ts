@@ -8,6 +8,7 @@ import {
   MCP_APPS_PROTOCOL_VERSION,
   McpAppBridge,
   RPC_ERROR,
+  TEARDOWN_TIMEOUT_MS,
 } from "./mcp-app-bridge.js";
 
 /** What the server answers when an app is opened (see server/mcp-apps.ts). */
@@ -36,14 +37,42 @@ export interface AppCall {
   /** The tool's own name on its server (no prefix). */
   tool: string;
   input: unknown;
-  result: unknown;
+  /** How the call ended, or a promise of it when the view opens while the call still runs. */
+  outcome: AppCallOutcome | Promise<AppCallOutcome>;
+  /** A chat's: sends a `ui/message` the person agreed to, as the app's words. Absent elsewhere. */
+  sendToChat?: (text: string) => Promise<void>;
 }
+
+/**
+ * How a `ui/message` the person agreed to starts its chat turn: the model reads it as the app's
+ * words, and the page shows such a turn as the app's, never as the person's.
+ */
+export const APP_MESSAGE_PREFIX =
+  "[Sent by an MCP App in this chat, with the person's consent: the app's words, not the person's]\n";
+
+/** The longest `ui/message` text the host passes on. */
+const maximumAppMessageCharacters = 4000;
+
+/** How an app's tool call ended: its result, or why it was cancelled (`ui/notifications/tool-cancelled`). */
+export type AppCallOutcome = { result: unknown } | { cancelled: string };
 
 /** The MIME type of an MCP App's HTML resource. */
 export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 
 const minimumHeight = 60;
 const maximumHeight = 640;
+/** The app's log lines kept under it, and the characters kept of each. */
+const maximumLogLines = 20;
+const maximumLogCharacters = 500;
+
+/** A view on the page, by its container: what the host needs to take it down properly. */
+interface OpenView {
+  appId: string;
+  /** Sends `ui/resource-teardown`, waits for the answer (bounded), then removes the frame. */
+  teardown(reason: string): Promise<void>;
+}
+
+const openViews = new Map<HTMLElement, OpenView>();
 
 /**
  * An MCP App under a tool result: the tool's `ui://` document in an iframe sandboxed to an
@@ -109,6 +138,17 @@ function mount(
     ),
     h("div", { class: "mcp-app-webrtc", testid: "mcp-app-webrtc" }, webrtcWarning(call !== undefined)),
   );
+  header.after(
+    h(
+      "button",
+      {
+        class: "mcp-app-close",
+        testid: "mcp-app-close",
+        onclick: () => void openViews.get(container)?.teardown("You closed this app."),
+      },
+      "Close app",
+    ),
+  );
   for (const warning of opened.warnings) status.append(h("div", {}, `CSP: ${warning}`));
   const frame = document.createElement("iframe");
   // Scripts only: no same-origin (an opaque origin: no cookies, storage or access to this page),
@@ -126,7 +166,27 @@ function mount(
 
   const dropLine = h("div", { testid: "mcp-app-drops" });
   let sentCallData = false;
-  const bridge = new McpAppBridge({
+  let initialized = false;
+  const darkScheme = window.matchMedia("(prefers-color-scheme: dark)");
+  const theme = () => (darkScheme.matches ? "dark" : "light");
+  let sentTheme = theme();
+  let sentWidth = -1;
+  const containerDimensions = () => ({ maxHeight: maximumHeight, width: frame.clientWidth });
+  const contextChanged = (context: Record<string, unknown>) => {
+    if (initialized) bridge.notify("ui/notifications/host-context-changed", context);
+  };
+  const onScheme = () => {
+    if (theme() === sentTheme) return;
+    sentTheme = theme();
+    contextChanged({ theme: sentTheme });
+  };
+  const resized = new ResizeObserver(() => {
+    // A width of 0 is a frame on its way out (or hidden): nothing the app can lay out for.
+    if (frame.clientWidth === sentWidth || frame.clientWidth === 0) return;
+    sentWidth = frame.clientWidth;
+    contextChanged({ containerDimensions: containerDimensions() });
+  });
+  const bridge: McpAppBridge = new McpAppBridge({
     post: (message) => frame.contentWindow?.postMessage(message, "*"),
     onDrop: (drops: BridgeDrops) => {
       if (!dropLine.isConnected) status.append(dropLine);
@@ -136,44 +196,76 @@ function mount(
       initialize: () => ({
         protocolVersion: MCP_APPS_PROTOCOL_VERSION,
         hostInfo: { name: "junction-playground", version: "0.0.0" },
-        hostCapabilities: { openLinks: {}, serverTools: {}, sandbox: { csp: opened.csp } },
+        hostCapabilities: {
+          openLinks: {},
+          serverTools: {},
+          logging: {},
+          // Text messages, each with the person's consent, and only where there is a chat.
+          ...(call?.sendToChat ? { message: { text: {} } } : {}),
+          sandbox: { csp: opened.csp },
+        },
         hostContext: {
           ...(opened.tool ? { toolInfo: { tool: opened.tool } } : {}),
-          theme: "light",
+          theme: sentTheme,
           displayMode: "inline",
           availableDisplayModes: ["inline"],
           platform: "web",
           locale: navigator.language,
           timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-          containerDimensions: { maxHeight: maximumHeight, width: frame.clientWidth },
+          containerDimensions: containerDimensions(),
         },
       }),
       initialized: () => {
+        if (!initialized) {
+          initialized = true;
+          sentWidth = frame.clientWidth;
+          resized.observe(frame);
+          darkScheme.addEventListener("change", onScheme);
+        }
         if (sentCallData || !call) return;
         sentCallData = true;
         const input = typeof call.input === "object" && call.input !== null ? call.input : {};
         bridge.notify("ui/notifications/tool-input", { arguments: input as Record<string, unknown> });
-        bridge.notify("ui/notifications/tool-result", call.result as Record<string, unknown>);
+        void Promise.resolve(call.outcome).then((outcome) =>
+          "result" in outcome
+            ? bridge.notify("ui/notifications/tool-result", outcome.result as Record<string, unknown>)
+            : bridge.notify("ui/notifications/tool-cancelled", { reason: outcome.cancelled }),
+        );
       },
-      callTool: (name, args) => {
+      callTool: (name, args, progressToken): Promise<unknown> => {
         if (!call) {
           return Promise.reject(
             new BridgeError(RPC_ERROR.refused, "This is a preview of the resource: it may call no tools."),
           );
         }
-        return callTool(opened, prompts, name, args);
+        return callTool({
+          opened,
+          prompts,
+          name,
+          args,
+          ...(progressToken === undefined ? {} : { progress: { bridge, token: progressToken } }),
+        });
       },
       openLink: (url) => openLink(prompts, url),
       sizeChanged: ({ height }) => {
         if (height !== undefined)
           frame.style.height = `${Math.round(Math.min(maximumHeight, Math.max(minimumHeight, height)))}px`;
       },
+      message: (params) => appMessage({ prompts, params, sendToChat: call?.sendToChat }),
+      log: (entry) => appendLog(status, entry),
+      requestTeardown: () => void view.teardown("The app asked to be closed, and was."),
     },
   });
+  const stopListening = () => {
+    window.removeEventListener("message", listener);
+    resized.disconnect();
+    darkScheme.removeEventListener("change", onScheme);
+    openViews.delete(container);
+    bridge.close();
+  };
   const listener = (event: MessageEvent) => {
     if (!frame.isConnected) {
-      window.removeEventListener("message", listener);
-      bridge.close();
+      stopListening();
       return;
     }
     // Only this iframe's window, and only while it holds an opaque-origin document.
@@ -181,16 +273,157 @@ function mount(
     bridge.receive(event.data);
   };
   window.addEventListener("message", listener);
+  let tearingDown: Promise<void> | undefined;
+  const view: OpenView = {
+    appId: opened.appId,
+    teardown: (reason) => {
+      // The spec's order: ui/resource-teardown, the app's answer (or the bound), then the frame goes.
+      tearingDown ??= bridge.teardown(TEARDOWN_TIMEOUT_MS).then((answer) => {
+        stopListening();
+        frame.remove();
+        container.querySelector(".mcp-app-close")?.remove();
+        prompts.replaceChildren();
+        // What the app logged stays (its teardown's lines among them), then why it closed.
+        status.replaceChildren(
+          ...status.querySelectorAll('[data-testid="mcp-app-log"]'),
+          h("div", { class: "banner error", testid: "mcp-app-closed" }, reason),
+        );
+        if (answer === "no answer")
+          status.append(
+            h(
+              "div",
+              { class: "muted", testid: "mcp-app-teardown-unanswered" },
+              `The app did not answer ui/resource-teardown within ${TEARDOWN_TIMEOUT_MS / 1000} s; it was removed anyway.`,
+            ),
+          );
+      });
+      return tearingDown;
+    },
+  };
+  openViews.set(container, view);
 }
 
 /**
- * Closes an open app the host closed (its server was edited, restarted or removed): its frame
- * and its prompts go, a line says why.
+ * `ui/message`: text only, bounded, and sent only once the person agrees, as the app's words
+ * (see {@link APP_MESSAGE_PREFIX}); refused where there is no chat.
  */
-export function closeApp(appId: string, reason: string): void {
+async function appMessage({
+  prompts,
+  params,
+  sendToChat,
+}: {
+  prompts: HTMLElement;
+  params: Record<string, unknown>;
+  sendToChat: ((text: string) => Promise<void>) | undefined;
+}): Promise<Record<string, unknown>> {
+  if (!sendToChat)
+    throw new BridgeError(
+      RPC_ERROR.refused,
+      "ui/message is refused here: only an app in the chat may send a message, with the person's consent.",
+    );
+  const content = params.content;
+  if (params.role !== "user" || !Array.isArray(content) || content.length === 0)
+    throw new BridgeError(
+      RPC_ERROR.invalidParams,
+      'ui/message needs role "user" and a list of content blocks.',
+    );
+  const texts: string[] = [];
+  for (const block of content as unknown[]) {
+    const part = block as { type?: unknown; text?: unknown } | null;
+    if (part?.type !== "text" || typeof part.text !== "string")
+      throw new BridgeError(
+        RPC_ERROR.invalidParams,
+        "ui/message: the playground takes text content blocks only.",
+      );
+    texts.push(part.text);
+  }
+  const text = texts.join("\n");
+  if (text.trim() === "" || text.length > maximumAppMessageCharacters)
+    throw new BridgeError(
+      RPC_ERROR.invalidParams,
+      `ui/message: the text must be 1–${maximumAppMessageCharacters} characters.`,
+    );
+  const send = await ask(
+    prompts,
+    "app-message",
+    "The app asks to send this message into the chat. It will be shown and sent as the app's words, not yours. Send it?",
+    h("pre", { class: "text-block" }, text),
+    ["Send", "Don't send"],
+  );
+  if (!send) return { isError: true };
+  try {
+    await sendToChat(text);
+  } catch (error) {
+    throw new BridgeError(RPC_ERROR.refused, errorMessage(error));
+  }
+  return {};
+}
+
+/** Shows one of the app's log lines under it, as the app's own untrusted text (never as markup). */
+function appendLog(status: HTMLElement, entry: { level: string; logger?: string; data: unknown }): void {
+  let text: string;
+  try {
+    text = typeof entry.data === "string" ? entry.data : (JSON.stringify(entry.data) ?? String(entry.data));
+  } catch {
+    text = "(a value that is not JSON)";
+  }
+  if (text.length > maximumLogCharacters) text = `${text.slice(0, maximumLogCharacters)}…`;
+  const lines = status.querySelectorAll('[data-testid="mcp-app-log"]');
+  if (lines.length >= maximumLogLines) lines[0]?.remove();
+  status.append(
+    h(
+      "div",
+      { class: "mcp-app-log muted", testid: "mcp-app-log" },
+      `App log (${entry.level}${entry.logger ? `, ${entry.logger.slice(0, 100)}` : ""}; the app's own words): ${text}`,
+    ),
+  );
+}
+
+/**
+ * Empties `parent` now, except that a child holding an open app is only hidden until the app's
+ * teardown is over (an iframe moved or removed loses its document at once, so it cannot be told
+ * later); the caller appends what replaces it straight away.
+ */
+export function clearAfterTeardown(parent: HTMLElement, reason: string): void {
+  for (const child of [...parent.childNodes]) {
+    if (child instanceof HTMLElement && hasOpenApps(child)) {
+      child.hidden = true;
+      child.inert = true;
+      // What departs is no longer the page: its test ids go, so nothing takes it for the live copy.
+      for (const element of [child, ...child.querySelectorAll<HTMLElement>("[data-testid]")])
+        delete element.dataset.testid;
+      void teardownAppsIn(child, reason).then(() => child.remove());
+    } else child.remove();
+  }
+}
+
+/** Whether an app that was not torn down yet is open inside `root`. */
+export function hasOpenApps(root: Node): boolean {
+  return [...openViews.keys()].some((container) => root.contains(container));
+}
+
+/**
+ * Takes down every open app inside `root` the way the spec asks (`ui/resource-teardown`, the
+ * app's answer or {@link TEARDOWN_TIMEOUT_MS}, then the frame goes), before the host replaces or
+ * removes that part of the page.
+ */
+export function teardownAppsIn(root: Node, reason: string): Promise<void> {
+  const views = [...openViews].filter(([container]) => root.contains(container)).map(([, view]) => view);
+  return Promise.all(views.map((view) => view.teardown(reason))).then(() => undefined);
+}
+
+/**
+ * Closes an open app the host closed (its server was edited, restarted or removed): the app is
+ * sent `ui/resource-teardown` and given {@link TEARDOWN_TIMEOUT_MS} to answer, then its frame and
+ * its prompts go, a line says why.
+ */
+export async function closeApp(appId: string, reason: string): Promise<void> {
+  const views = [...openViews].filter(([, view]) => view.appId === appId).map(([, view]) => view);
+  await Promise.all(views.map((view) => view.teardown(reason)));
   for (const container of document.querySelectorAll<HTMLElement>('[data-testid^="mcp-app"]')) {
     if (container.dataset.appId !== appId) continue;
     container.querySelector("iframe")?.remove();
+    container.querySelector(".mcp-app-close")?.remove();
     container.querySelector(".mcp-app-prompts")?.replaceChildren();
     container
       .querySelector(".mcp-app-status")
@@ -235,17 +468,74 @@ export function appFormWarning(serverId: string, tool: string): HTMLElement {
   return note;
 }
 
-async function callTool(
+/** Where the server's progress for an app's call goes: the app's bridge, under the app's own token. */
+interface ProgressTarget {
+  bridge: McpAppBridge;
+  token: string | number;
+}
+
+/** The app calls waiting for progress, by the page-made id the server's `app-progress` events carry. */
+const progressTargets = new Map<string, ProgressTarget & { appId: string }>();
+
+/**
+ * An `app-progress` event: the server's `notifications/progress` for an app's `tools/call`, sent
+ * on to that app as `notifications/progress` with the token the app chose.
+ */
+export function appProgress(event: {
+  appId: string;
+  progressId: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}): void {
+  const target = progressTargets.get(event.progressId);
+  if (!target || target.appId !== event.appId) return;
+  target.bridge.notify("notifications/progress", {
+    progressToken: target.token,
+    progress: event.progress,
+    ...(event.total === undefined ? {} : { total: event.total }),
+    ...(event.message === undefined ? {} : { message: event.message }),
+  });
+}
+
+async function callTool({
+  opened,
+  prompts,
+  name,
+  args,
+  progress,
+}: {
+  opened: OpenedApp;
+  prompts: HTMLElement;
+  name: string;
+  args: Record<string, unknown>;
+  progress?: ProgressTarget;
+}): Promise<unknown> {
+  const progressId = progress ? randomId() : undefined;
+  if (progress && progressId) progressTargets.set(progressId, { ...progress, appId: opened.appId });
+  try {
+    return await callToolOnce(opened, prompts, { name, args, ...(progressId ? { progressId } : {}) });
+  } finally {
+    if (progressId) progressTargets.delete(progressId);
+  }
+}
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function callToolOnce(
   opened: OpenedApp,
   prompts: HTMLElement,
-  name: string,
-  args: Record<string, unknown>,
+  { name, args, progressId }: { name: string; args: Record<string, unknown>; progressId?: string },
 ): Promise<unknown> {
   let answer: { result?: unknown; approval?: { id: string; name: string; input: unknown } };
   try {
     answer = await api("POST", `/api/apps/${opened.appId}/tools/call`, {
       name,
       arguments: args,
+      ...(progressId ? { progressId } : {}),
     } satisfies AppToolCallBody);
   } catch (error) {
     throw new BridgeError(RPC_ERROR.refused, errorMessage(error));
@@ -327,10 +617,9 @@ function appTools(serverId: string): Promise<Set<string>> {
   return tools;
 }
 
-/** Appends the tool's app to `parent` when the tool has one (an inspector result). */
-export async function appendAppIfAny(parent: HTMLElement, call: AppCall): Promise<void> {
-  if ((await appTools(call.serverId).catch(() => new Set<string>())).has(call.tool))
-    parent.append(mcpAppView(call));
+/** Whether a server's tool opens an app (from the cached list of its app tools). */
+export async function toolHasApp(serverId: string, tool: string): Promise<boolean> {
+  return (await appTools(serverId).catch(() => new Set<string>())).has(tool);
 }
 
 const cardCalls = new WeakMap<HTMLElement, { server: string | null; name: string; input: unknown }>();
@@ -349,16 +638,19 @@ export function rememberToolCard(
  * Appends the app of a chat tool card's tool under its result, when the tool (named
  * `server_tool` in chat) has one.
  */
-export async function appendChatApp(card: HTMLElement, body: HTMLElement, result: unknown): Promise<void> {
+export async function appendChatApp(
+  card: HTMLElement,
+  body: HTMLElement,
+  { result, sendToChat }: { result: unknown; sendToChat: (text: string) => Promise<void> },
+): Promise<void> {
   const call = cardCalls.get(card);
   if (!call?.server || !call.name.startsWith(`${call.server}_`)) return;
   const servers = await api<{ id: string; name: string }[]>("GET", "/api/servers").catch(() => []);
   const server = servers.find((candidate) => candidate.name === call.server);
   if (!server) return;
-  await appendAppIfAny(body, {
-    serverId: server.id,
-    tool: call.name.slice(call.server.length + 1),
-    input: call.input,
-    result,
-  });
+  const tool = call.name.slice(call.server.length + 1);
+  if (await toolHasApp(server.id, tool))
+    body.append(
+      mcpAppView({ serverId: server.id, tool, input: call.input, outcome: { result }, sendToChat }),
+    );
 }

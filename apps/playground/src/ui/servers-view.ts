@@ -10,6 +10,7 @@ import type { ServerImport, ServerStatus } from "../shared/api-types.js";
 import { api } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { renderInspector } from "./inspector.js";
+import { clearAfterTeardown } from "./mcp-app-frame.js";
 import { healthIndicator, stderrPanel, trafficPanel } from "./server-diagnostics.js";
 
 export type { ServerStatus } from "../shared/api-types.js";
@@ -38,7 +39,7 @@ export async function refreshServers(): Promise<void> {
 }
 
 function render(): void {
-  const previousDetail = root.querySelector<HTMLElement>(".server-detail");
+  const previousDetail = root.querySelector<HTMLElement>(":scope > .server-detail:not([hidden])");
   const keepDetail =
     previousDetail?.dataset.serverId === selectedId &&
     previousDetail?.dataset.status === servers.find((server) => server.id === selectedId)?.status;
@@ -91,13 +92,14 @@ function render(): void {
             { class: "server-detail muted" },
             "No servers configured. Add one, or import an mcpServers file.",
           );
-  const previousList = root.querySelector(".server-list");
+  const previousList = root.querySelector(":scope > .server-list");
   if (detail === previousDetail && previousList && previousDetail.parentNode === root) {
     // Only the list changes: moving the detail out and back would reload any MCP App iframe in it.
     previousList.replaceWith(list);
     return;
   }
-  clear(root);
+  // The apps in the detail that goes are told first (ui/resource-teardown), hidden meanwhile.
+  clearAfterTeardown(root, "This app was closed: its server's panel was replaced.");
   root.append(list, detail);
 }
 

@@ -18,8 +18,11 @@ export function serverAppsRoutes({ context: { apps }, answer, pageOf }: RouteKit
 export function openAppsRoutes({ context: { apps }, answer }: RouteKit): Hono {
   return new Hono()
     .post("/tools/call", pathIds("appId"), body(appToolCallBody), (c) => {
-      const { name, arguments: input } = c.req.valid("json");
-      return answer(c, apps.callTool(c.req.valid("param").appId, name, input));
+      const { name, arguments: input, progressId } = c.req.valid("json");
+      return answer(
+        c,
+        apps.callTool(c.req.valid("param").appId, { name, input, ...(progressId ? { progressId } : {}) }),
+      );
     })
     .post("/approvals/:approvalId", pathIds("appId", "approvalId"), body(appApprovalBody), (c) => {
       const { appId, approvalId } = c.req.valid("param");

@@ -21,7 +21,21 @@ export function toolsRoutes({ context: { registry }, answer }: RouteKit): Hono {
       }
       const args = checkToolArguments(name, definition.inputSchema, input ?? {});
       const started = performance.now();
-      const { result, truncated } = capToolResult(await client.callTool(name, args));
+      // The page going away (or its Cancel) before the answer cancels the call: the server gets
+      // notifications/cancelled. Only then: the connection also closes once answered, and an
+      // abort after that must not reach the client (it would cut short a restart under way).
+      const cancelled = new AbortController();
+      let answered = false;
+      c.req.raw.signal.addEventListener("abort", () => {
+        if (!answered) cancelled.abort();
+      });
+      let called: Awaited<ReturnType<typeof client.callTool>>;
+      try {
+        called = await client.callTool(name, args, { signal: cancelled.signal });
+      } finally {
+        answered = true;
+      }
+      const { result, truncated } = capToolResult(called);
       return answer(c, {
         result,
         durationMs: Math.round(performance.now() - started),

@@ -1,0 +1,130 @@
+// An MCP Apps server for the playground's lifecycle tests, over stdio with the official SDK. Its
+// view is built on the published ext-apps 2.x `App` class (its self-contained bundle inlined into
+// the one HTML document, as an app author's bundler would). `show-lifecycle` opens it; `record`
+// is an app-only tool (`_meta.ui.visibility: ["app"]`) that appends an event to `--record-file`,
+// so a test sees what the view did (its teardown) after the view is gone.
+import { appendFileSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+const MIME = "text/html;profile=mcp-app";
+const option = (name) => {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? undefined : process.argv[index + 1];
+};
+const recordFile = option("--record-file");
+
+/** The SDK's bundle as an inline module: its `export{…}` list becomes local names. */
+function appClassScript() {
+  const bundle = readFileSync(
+    fileURLToPath(import.meta.resolve("@modelcontextprotocol/ext-apps/app-with-deps")),
+    "utf8",
+  );
+  const exported = /export\{([^}]*)\};?\s*$/.exec(bundle);
+  if (!exported) throw new Error("The ext-apps bundle ends with no export list.");
+  const names = exported[1].split(",").map((entry) => entry.trim().split(/\s+as\s+/));
+  const app = names.find(([, name]) => name === "App");
+  if (!app) throw new Error("The ext-apps bundle exports no App.");
+  return `${bundle.slice(0, exported.index)}\nconst App = ${app[0]};\n`;
+}
+const lifecycle = readFileSync(new URL("./mcp-apps/sdk-lifecycle.html", import.meta.url), "utf8").replace(
+  "/*APP_CLASS*/",
+  () => appClassScript(),
+);
+
+const objectSchema = (properties = {}, required = []) => ({ type: "object", properties, required });
+const readOnly = { readOnlyHint: true, openWorldHint: false };
+const tools = [
+  {
+    name: "show-lifecycle",
+    description: "Show the lifecycle app.",
+    inputSchema: objectSchema({ note: { type: "string" } }),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html" } },
+  },
+  {
+    name: "show-waiting",
+    description: "Show the lifecycle app for a call that only ends when it is cancelled.",
+    inputSchema: objectSchema({ note: { type: "string" } }),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html" } },
+  },
+  {
+    name: "count-up",
+    description: "Reports progress 1, 2, 3 of 3, then ends once release is called (app-only).",
+    inputSchema: objectSchema(),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html", visibility: ["app"] } },
+  },
+  {
+    name: "release",
+    description: "Lets a waiting count-up end (app-only).",
+    inputSchema: objectSchema(),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html", visibility: ["app"] } },
+  },
+  {
+    name: "record",
+    description: "Records an event of the lifecycle app (app-only).",
+    inputSchema: objectSchema({ event: { type: "string" } }, ["event"]),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html", visibility: ["app"] } },
+  },
+];
+
+const server = new Server({ name: "mcp-apps-sdk-test-server", version: "1.0.0" }, { capabilities: { tools: {}, resources: {} } });
+let release = () => {};
+const text = (value) => ({ content: [{ type: "text", text: value }] });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const args = request.params.arguments ?? {};
+  switch (request.params.name) {
+    case "show-waiting":
+      // Ends only when the client cancels it (notifications/cancelled), which is recorded.
+      return new Promise((_, reject) =>
+        extra.signal.addEventListener("abort", () => {
+          if (recordFile) appendFileSync(recordFile, "show-waiting cancelled\n");
+          reject(new Error("cancelled"));
+        }),
+      );
+    case "show-lifecycle":
+      return text(`lifecycle: ${args.note ?? "no note"}`);
+    case "count-up": {
+      const progressToken = request.params._meta?.progressToken;
+      if (progressToken === undefined) return text("no progress token");
+      for (const progress of [1, 2, 3])
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress, total: 3, message: `step ${progress}` },
+        });
+      // Ends only when the view calls release: the progress reached it while the call still ran.
+      await new Promise((resolve) => {
+        release = resolve;
+      });
+      return text("counted to 3");
+    }
+    case "release":
+      release();
+      return text("released");
+    case "record":
+      if (recordFile) appendFileSync(recordFile, `${String(args.event)}\n`);
+      return text(`recorded ${String(args.event)}`);
+    default:
+      return { content: [{ type: "text", text: `no tool ${request.params.name}` }], isError: true };
+  }
+});
+server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  resources: [{ uri: "ui://sdk/lifecycle.html", name: "lifecycle.html", mimeType: MIME }],
+}));
+server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  if (request.params.uri !== "ui://sdk/lifecycle.html") throw new Error(`No resource ${request.params.uri}`);
+  return { contents: [{ uri: request.params.uri, mimeType: MIME, text: lifecycle }] };
+});
+await server.connect(new StdioServerTransport());
