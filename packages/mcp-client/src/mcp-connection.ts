@@ -70,6 +70,11 @@ export interface ConnectionHooks {
   adopted(session: Session): void;
   /** The current session is gone (lost or closed): drop what was cached from it. */
   dropped(): void;
+  /**
+   * The server said on a stream that it no longer knows the current session (a server restarted
+   * while the connection was idle): drop what was cached from it; the next request re-opens it.
+   */
+  stale(): void;
   /** A new session replaced a lost one: restore what the old one had set up. */
   resumed(session: Session, requestOptions: RequestOptions): Promise<void>;
 }
@@ -268,12 +273,20 @@ export class MCPConnection {
     this.hooks.adopted(session);
     this.state = "connected";
     this.lastFailure = undefined;
-    session.client.onerror = () => {
+    session.client.onerror = (error) => {
       // Transport noise (a garbage stdout line, a dropped SSE stream) is not fatal; a real
-      // failure shows up as a rejected request or a close. A standalone SSE stream told the
-      // session is gone is left to the next request, whose own 404 re-opens the session: acting
-      // on the stream's answer re-opened sessions in the middle of an authorization step-up (the
-      // conformance suite's auth/scope-step-up on 2025-11-25).
+      // failure shows up as a rejected request or a close. A standalone SSE stream told that the
+      // session is gone (a server restarted while idle) drops what the session implied, so the
+      // next turn lists the tools again; that request's own 404 re-opens the session. Re-opening
+      // from the stream itself broke an authorization step-up (the conformance suite's
+      // auth/scope-step-up on 2025-11-25: a new session in the middle of the flow).
+      if (
+        session.kind === "http" &&
+        session === this.current &&
+        isSessionGone(error, hasSessionId(session))
+      ) {
+        this.hooks.stale();
+      }
     };
     session.client.onclose = () => this.sessionClosed(session);
     // The SDK handles notifications a microtask late but responses at once, so a progress

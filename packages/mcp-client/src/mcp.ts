@@ -127,6 +127,10 @@ export class MCP implements ToolSource {
         this.tools.sessionLost();
         void this.listenStream.close();
       },
+      stale: () => {
+        this.tools.sessionLost();
+        this.tools.notifyListeners();
+      },
       resumed: (session, requestOptions) => this.restore(session, requestOptions),
     });
   }
