@@ -123,17 +123,8 @@ export class InProcessAgentRuns implements DurableAgentRuns {
       if (!pending.every((call) => Object.hasOwn(decisions, call.id))) return { ...record, decisions };
       // Every call has its answer: this write is the one that resumes the run.
       input = { state: record.state, decisions };
-      const next: AgentTaskRecord = {
-        ...record,
-        status: "working",
-        statusMessage: "Answered; the run goes on",
-        lastUpdatedAt: new Date().toISOString(),
-      };
-      delete next.state;
-      delete next.pending;
-      delete next.decisions;
-      resumed = next;
-      return next;
+      resumed = leftWaiting(record, { status: "working", statusMessage: "Answered; the run goes on" });
+      return resumed;
     });
     if (stored && resumed && input) {
       this.#launch(this.#runner(stored.tool), {
@@ -147,16 +138,7 @@ export class InProcessAgentRuns implements DurableAgentRuns {
   async cancel(runId: string): Promise<void> {
     await this.#records.change(runRecordId(runId), (record) => {
       if (isTerminal(record.status)) return undefined;
-      const next: AgentTaskRecord = {
-        ...record,
-        status: "cancelled",
-        statusMessage: "Cancelled",
-        lastUpdatedAt: new Date().toISOString(),
-      };
-      delete next.state;
-      delete next.pending;
-      delete next.decisions;
-      return next;
+      return leftWaiting(record, { status: "cancelled", statusMessage: "Cancelled" });
     });
     this.#live.get(runId)?.abort();
     this.#upstream.get(runId)?.failAll(createAbortError(`The run "${runId}" was cancelled.`));
@@ -311,6 +293,18 @@ export class InProcessAgentRuns implements DurableAgentRuns {
       }
     })();
   }
+}
+
+/**
+ * A run record that no longer waits for a person, in its new status: without the stopped state,
+ * the pending calls and the answers so far. Pure.
+ */
+function leftWaiting(
+  record: AgentTaskRecord,
+  change: Pick<AgentTaskRecord, "status" | "statusMessage">,
+): AgentTaskRecord {
+  const { state: _state, pending: _pending, decisions: _decisions, ...rest } = record;
+  return { ...rest, ...change, lastUpdatedAt: new Date().toISOString() };
 }
 
 /** A run record as the status the task layer reads (`DurableRunStatus`). Pure. */
