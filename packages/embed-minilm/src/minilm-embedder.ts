@@ -163,8 +163,8 @@ export function miniLM(options: MiniLMOptions = {}): MiniLMEmbedder {
     }
     const vector = checked(await engines().embed(text, signal));
     remember(hex, vector);
-    if (folder)
-      await folder.write(key, vector).catch((error: unknown) => {
+    if (folder) {
+      const writing = folder.write(key, vector).catch((error: unknown) => {
         // The vector is still good: kept in memory, the search goes on.
         if (writeWarned) return;
         writeWarned = true;
@@ -173,8 +173,16 @@ export function miniLM(options: MiniLMOptions = {}): MiniLMEmbedder {
           message: `vectors could not be written to ${folder.folder} (${errorMessage(error)}); they are kept in memory only.`,
         });
       });
+      // An aborted embed returns before its last writes end; close() waits for them.
+      writes.add(writing);
+      void writing.finally(() => writes.delete(writing));
+      await writing;
+    }
     return vector;
   }
+
+  /** Cache files being written now. */
+  const writes = new Set<Promise<void>>();
 
   async function embed(texts: string[], embedOptions?: EmbedOptions): Promise<number[][]> {
     const signal = embedOptions?.signal;
@@ -221,6 +229,8 @@ export function miniLM(options: MiniLMOptions = {}): MiniLMEmbedder {
     close: async () => {
       const closing = pool;
       pool = undefined;
+      // Cache files still being written (by an embed that was aborted meanwhile) are whole first.
+      await Promise.all([...writes]);
       if (!closing) return;
       const { textsEmbedded, workersStarted } = closing.stats;
       closedPools.embedded += textsEmbedded;
