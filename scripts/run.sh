@@ -54,11 +54,20 @@ case "${1:-}" in
     status=0
     pnpm run ci "$@" 2>&1 | tee "$log" || status=$?
     # One closing line for every suite: vitest's "Tests N passed | M failed" lines and the
-    # conformance scenarios, added up.
+    # conformance scenarios, added up. A file whose hooks or imports failed leaves its tests
+    # "skipped", and an unhandled error fails a run whose tests all passed: both are named too.
     sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
-      /Tests +[0-9]/ { for (i = 1; i < NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+      function count(word,   i, n) { n = 0; for (i = 1; i < NF; i++) if ($(i+1) ~ ("^" word)) n += $i; return n }
+      /Tests +[0-9]/ { p += count("passed"); f += count("failed") }
+      /Test Files +[0-9]/ { files += count("failed") }
+      /Errors +[0-9]+ error/ { errors += $(NF-1) + 0 }
       /^conformance: [0-9]+ passed, [0-9]+ failed$/ { p += $2; f += $4 }
-      END { printf "tests: %d passed, %d failed\n", p, f }'
+      END {
+        printf "tests: %d passed, %d failed", p, f
+        if (files) printf ", %d test files failed", files
+        if (errors) printf ", %d unhandled errors", errors
+        printf "\n"
+      }'
     exit "$status"
     ;;
   "") echo "usage: bash scripts/run.sh <playground|test|script> [args…]" >&2; exit 2 ;;

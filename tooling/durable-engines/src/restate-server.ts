@@ -25,6 +25,10 @@ function binaryPath(): string {
   return requireFromServer.resolve(`@restatedev/restate-server-${platform()}-${arch()}/bin/restate-server`);
 }
 
+async function freshPorts(): Promise<{ ingress: number; admin: number; node: number }> {
+  return { ingress: await freePort(), admin: await freePort(), node: await freePort() };
+}
+
 async function isReady(ingressUrl: string, adminUrl: string): Promise<boolean> {
   try {
     const [admin, ingress] = await Promise.all([
@@ -40,13 +44,15 @@ async function isReady(ingressUrl: string, adminUrl: string): Promise<boolean> {
 /** Starts a server with its own data directory; the caller stops it (which removes the directory). */
 export async function startRestateServer(): Promise<RestateServer> {
   const directory = mkdtempSync(join(tmpdir(), "junction-restate-"));
-  const [ingressPort, adminPort, nodePort] = [await freePort(), await freePort(), await freePort()];
-  const ingressUrl = `http://127.0.0.1:${ingressPort}`;
-  const adminUrl = `http://127.0.0.1:${adminPort}`;
   const log = join(directory, "server.log");
+  let ports = await freshPorts();
   let child: ChildProcess | undefined;
+  const urls = () => ({
+    ingressUrl: `http://127.0.0.1:${ports.ingress}`,
+    adminUrl: `http://127.0.0.1:${ports.admin}`,
+  });
 
-  const start = async () => {
+  const startOnce = async () => {
     const output = openSync(log, "a");
     child = spawn(
       binaryPath(),
@@ -55,9 +61,9 @@ export async function startRestateServer(): Promise<RestateServer> {
         stdio: ["ignore", output, output],
         env: {
           ...process.env,
-          RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingressPort}`,
-          RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${adminPort}`,
-          RESTATE_BIND_ADDRESS: `127.0.0.1:${nodePort}`,
+          RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ports.ingress}`,
+          RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${ports.admin}`,
+          RESTATE_BIND_ADDRESS: `127.0.0.1:${ports.node}`,
           RESTATE_DEFAULT_NUM_PARTITIONS: "2",
           RESTATE_DISABLE_TELEMETRY: "true",
           RESTATE_ROCKSDB_TOTAL_MEMORY_SIZE: "256MiB",
@@ -73,10 +79,32 @@ export async function startRestateServer(): Promise<RestateServer> {
       ),
     );
     exited.catch(() => {}); // raced below; after a successful start the exit is expected
+    const { ingressUrl, adminUrl } = urls();
     await Promise.race([
-      waitFor(() => isReady(ingressUrl, adminUrl), { timeoutMs: 15_000, what: "the Restate server" }),
+      // A busy CI machine runs browsers, PostgreSQL and other servers beside this one.
+      waitFor(() => isReady(ingressUrl, adminUrl), { timeoutMs: 45_000, what: "the Restate server" }).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}; its log:\n${readFileSync(log, "utf8")}`);
+        },
+      ),
       exited,
     ]);
+  };
+
+  // Ports come free from the OS and are bound by another process a moment later, so another test
+  // process can take one in between: a server that could not bind starts again on new ports (the
+  // first start only: a restart keeps its ports, as a real server's clients expect).
+  const firstStart = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await startOnce();
+      } catch (error) {
+        const portTaken = /address already in use|AddrInUse/i.test(readFileSync(log, "utf8"));
+        if (!portTaken || attempt === 3) throw error;
+        await kill();
+        ports = await freshPorts();
+      }
+    }
   };
 
   const kill = async () => {
@@ -87,22 +115,29 @@ export async function startRestateServer(): Promise<RestateServer> {
     await exited;
   };
 
-  await start();
+  await firstStart();
+  const { ingressUrl, adminUrl } = urls();
   return {
     ingressUrl,
     adminUrl,
+    // The server asks the endpoint for its services while it registers; on a busy machine that
+    // request can time out, so registering is tried again a few times before it fails.
     register: async (endpointUrl) => {
-      const response = await fetch(`${adminUrl}/deployments`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ uri: endpointUrl, force: true }),
-      });
-      if (!response.ok)
-        throw new Error(`Registering ${endpointUrl} failed: ${response.status} ${await response.text()}`);
+      for (let attempt = 1; ; attempt++) {
+        const response = await fetch(`${adminUrl}/deployments`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ uri: endpointUrl, force: true }),
+        });
+        if (response.ok) return;
+        const reason = `Registering ${endpointUrl} failed: ${response.status} ${await response.text()}`;
+        if (attempt === 5) throw new Error(reason);
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
     },
     restart: async () => {
       await kill();
-      await start();
+      await startOnce();
     },
     stop: async () => {
       await kill();
