@@ -119,3 +119,11 @@ export {
   toolNamesInMessages,
 } from "./tool-names.js";
 export { isToolResult, isToolResultPart } from "./type-guards.js";
+export type {
+  Sandbox,
+  SandboxCallError,
+  SandboxLimitCode,
+  SandboxLimits,
+  SandboxOutcome,
+  SandboxProgram,
+} from "./sandbox.js";
