@@ -27,6 +27,12 @@ export interface ToolSearchResult {
   confidence: "high" | "medium" | "low";
 }
 
+/** The program a nested call was made by: the program call's id, and the call's sequence number (1, 2, …) in it. */
+export interface NestedCallOf {
+  id: string;
+  sequence: number;
+}
+
 /**
  * What a run streams, noun-verb. `tool-call` comes as soon as a call's arguments are complete
  * (the tool may already be starting); `tool-progress` while it runs, if the tool reports
@@ -35,7 +41,14 @@ export interface ToolSearchResult {
 export type AgentEvent =
   | { type: "text-delta"; text: string }
   | { type: "reasoning-delta"; text: string }
-  | { type: "tool-call"; id: string; name: string; input: unknown }
+  | {
+      type: "tool-call";
+      id: string;
+      name: string;
+      input: unknown;
+      /** Set for a call a program made (code mode): the program's call id and this call's sequence number in it. */
+      parent?: NestedCallOf;
+    }
   | {
       type: "tool-approval-request";
       id: string;
@@ -94,6 +107,8 @@ export type AgentEvent =
       durationMs: number;
       /** How the call ended: `success`, `error` (the tool failed), or why it never ran. */
       outcome?: ToolCallOutcome;
+      /** Set for a call a program made (code mode), as on its `tool-call`. */
+      parent?: NestedCallOf;
     }
   | {
       /**

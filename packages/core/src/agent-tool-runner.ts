@@ -63,6 +63,15 @@ export function createAgentToolRunner(options: AgentToolRunnerOptions): ToolRunn
         options.ledger.readPrivate.add(call.id);
       }
     },
+    privacy: {
+      reads: (name, plan) => {
+        const registered = plan.tools.get(name);
+        return registered !== undefined && !isOpenWorld(registered.tool.annotations);
+      },
+      record: (callId) => {
+        options.ledger.readPrivate.add(callId);
+      },
+    },
   };
 }
 

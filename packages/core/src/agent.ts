@@ -9,6 +9,7 @@ import {
 import type { AgentEvent, AgentHandle } from "./agent-events.js";
 import { createAgentToolRunner } from "./agent-tool-runner.js";
 import { type ApprovalPolicy, toApprovalFunction } from "./approval.js";
+import { type CodeMode, type CodeModeOptions, codeModeOf, offerProgram } from "./code-mode/code-mode.js";
 import type { Durability } from "./durability.js";
 import {
   type CallLedger,
@@ -137,6 +138,14 @@ export interface AgentConfig<Output = unknown> {
    * @default 1
    */
   outputRepairTurns?: number;
+  /**
+   * Code mode: the model may also write a short program that calls tools as functions in a
+   * sandbox (`run_program`), so fan-out work takes one step and only the program's answer enters
+   * the conversation. Every call inside a program is gated, journaled and reported like a direct
+   * one; hybrid per tool (`tools`), off below `minTools` callable tools. See {@link CodeModeOptions}.
+   * @example `codeMode: { sandbox: quickjsSandbox() }`
+   */
+  codeMode?: CodeModeOptions;
 }
 
 /**
@@ -177,6 +186,7 @@ export class Agent<Output = unknown> {
   #warnedUnverified = false;
   /** What cut and oversized parts of this conversation were reported against: a new one per conversation. */
   #reportKey: object = {};
+  readonly #codeMode: CodeMode | undefined;
 
   constructor(config: AgentConfig<Output>) {
     if (!config || typeof config.provider?.stream !== "function") {
@@ -197,6 +207,7 @@ export class Agent<Output = unknown> {
     this.#deferred = new DeferredTools(config.toolSearch);
     this.#guard = createExfiltrationGuard(config.exfiltrationGuard);
     this.#keys = keyList(config.runStateKey);
+    this.#codeMode = config.codeMode !== undefined ? codeModeOf(config.codeMode) : undefined;
     this.#history = messages ? validateMessages(ownMessages(messages)) : [];
     for (const t of config.tools ?? []) this.addTool(t);
     for (const m of config.mcps ?? []) this.addMcp(m);
@@ -449,12 +460,13 @@ export class Agent<Output = unknown> {
     const unreachable = this.#deferred.unreachable;
     const tools =
       unreachable.size === 0 ? resolved : new Map([...resolved].filter(([name]) => !unreachable.has(name)));
+    const offered = this.#codeMode ? offerProgram(this.#codeMode, { definitions, tools }) : { definitions };
     return {
-      definitions,
+      definitions: offered.definitions,
       tools,
       // What the model has seen before this step: a call's arguments can carry only that.
       privateDataFrom: privateData.of(step.conversation, tools),
-      coreTools: this.#deferred.coreTools(),
+      coreTools: [...this.#deferred.coreTools(), ...(offered.program ? [offered.program] : [])],
     };
   }
 }

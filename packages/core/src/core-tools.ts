@@ -4,6 +4,9 @@ import type { CoreTool, ToolRunner } from "./run-types.js";
 /** The name of the tool the model finds deferred tools with. */
 export const SEARCH_TOOLS = "search_tools";
 
+/** The name of the tool the model runs a program with (code mode). */
+export const RUN_PROGRAM = "run_program";
+
 /** The name of the tool the model reads the rest of a cut result with. */
 export const READ_TOOL_RESULT = "read_tool_result";
 
@@ -13,7 +16,7 @@ export const READ_TOOL_RESULT = "read_tool_result";
  * their results are not private data for the exfiltration guard, and an MCP server cannot take
  * their names (see `ToolRegistry`).
  */
-export const CORE_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, READ_TOOL_RESULT]);
+export const CORE_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, READ_TOOL_RESULT, RUN_PROGRAM]);
 
 /**
  * The run's tool runner with the step's core tools (`context.plan.coreTools`) in front of it: a
@@ -41,6 +44,7 @@ export function withCoreTools(runner: ToolRunner): ToolRunner {
     },
     ...(runner.snapshot ? { snapshot: (plan) => runner.snapshot!(plan) } : {}),
     ...(runner.settled ? { settled: (call, outcome, plan) => runner.settled!(call, outcome, plan) } : {}),
+    ...(runner.privacy ? { privacy: runner.privacy } : {}),
   };
 }
 

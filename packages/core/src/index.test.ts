@@ -18,6 +18,7 @@ describe("@junction/core's public API", () => {
       "MIN_CLOSEST_RELEVANCE",
       "MIN_RELEVANCE",
       "READ_TOOL_RESULT",
+      "RUN_PROGRAM",
       "RUN_STATE_VERSION",
       "SEARCH_TOOLS",
       "TOKEN_ESTIMATE",

@@ -8,6 +8,7 @@ export type {
   AgentResult,
   AgentResultBase,
   AgentStoppedResult,
+  NestedCallOf,
   Step,
   ToolCallOutcome,
   ToolSearchResult,
@@ -23,11 +24,13 @@ export {
   type NamePatternPolicy,
   namePatternPolicy,
 } from "./approval.js";
-export { READ_TOOL_RESULT, SEARCH_TOOLS } from "./core-tools.js";
+export type { CodeModeOptions, ToolCallMode } from "./code-mode/code-mode.js";
+export { READ_TOOL_RESULT, RUN_PROGRAM, SEARCH_TOOLS } from "./core-tools.js";
 export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } from "./durability.js";
 export type { ExfiltrationGuardOptions } from "./exfiltration-guard.js";
 export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";
 export { approvalKey, approvalSignalFor, boundAnswer } from "./pending-approvals.js";
+export type { PendingCallParent } from "./pending-tool-call.js";
 export { argumentsDigest, canonicalJSON, toolDigest } from "./run-digests.js";
 export type { ApprovalAnswer } from "./run-journal.js";
 export {

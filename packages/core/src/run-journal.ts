@@ -28,6 +28,17 @@ export interface ToolCallEntry {
   /** `success`, `error`, `denied`, `invalid-input`, `not-found`. */
   outcome: string;
   source?: string;
+  /**
+   * A call a program made (code mode): the tool and the digest of its arguments, so a replay that
+   * asks for another call under the same sequence number is told it diverged, never given this result.
+   */
+  call?: { name: string; argumentsDigest: string };
+}
+
+/** What a program's run is fixed by besides its source (code mode): its clock and its random seed. */
+export interface ProgramEntry {
+  clockMs: number;
+  seed: number;
 }
 
 /** The approval policy's answer for a call, journaled so a replay does not ask again. */
@@ -68,11 +79,15 @@ export const toolKey = (step: number, callId: string): string => `tool:${step}:$
 /** The tools offered in step `step`, as snapshots: a replay compares them with the tools it has now. */
 export const toolsKey = (step: number): string => `tools:${step}`;
 export const gateKey = (step: number, callId: string): string => `gate:${step}:${callId}`;
+/** The clock and seed of the program that call `callId` of step `step` runs (code mode). */
+export const programKey = (step: number, callId: string): string => `program:${step}:${callId}`;
+/** The id of the `sequence`-th call the program of call `parentId` makes: `<parentId>.<sequence>`. */
+export const nestedCallId = (parentId: string, sequence: number): string => `${parentId}.${sequence}`;
 /** The signal that answers the approval of call `callId` in step `step`. */
 export const approvalSignal = (step: number, callId: string): string => `approval:${step}:${callId}`;
 
 /** The kinds of journal entry, by the first part of their key (`approval` is journaled as `signal:approval:…`). */
-export type JournalEntryKind = "model" | "tool" | "tools" | "gate" | "approval";
+export type JournalEntryKind = "model" | "tool" | "tools" | "gate" | "approval" | "program";
 
 /** A journal key read back: its kind, step and (for calls) call id. */
 export interface JournalKey {
@@ -81,7 +96,7 @@ export interface JournalKey {
   callId?: string;
 }
 
-const KEY = /^(signal:approval|model|tools|tool|gate):([1-9][0-9]*)(?::(.+))?$/;
+const KEY = /^(signal:approval|model|tools|tool|gate|program):([1-9][0-9]*)(?::(.+))?$/;
 
 /** Reads a journal key (the inverse of the key builders above); `undefined` for a key no run writes. */
 export function parseJournalKey(key: string): JournalKey | undefined {
@@ -90,7 +105,7 @@ export function parseJournalKey(key: string): JournalKey | undefined {
   const kind = (match[1] === "signal:approval" ? "approval" : match[1]) as JournalEntryKind;
   const step = Number(match[2]);
   const callId = match[3];
-  const withCall = kind === "tool" || kind === "gate" || kind === "approval";
+  const withCall = kind === "tool" || kind === "gate" || kind === "approval" || kind === "program";
   if (withCall !== (callId !== undefined)) return undefined;
   return { kind, step, ...(callId !== undefined ? { callId } : {}) };
 }
@@ -108,6 +123,8 @@ export function journalKey(key: JournalKey): string {
       return gateKey(key.step, key.callId ?? "");
     case "approval":
       return signalKey(approvalSignal(key.step, key.callId ?? ""));
+    case "program":
+      return programKey(key.step, key.callId ?? "");
     default: {
       const never: never = key.kind;
       return never;
@@ -171,6 +188,13 @@ export const toolCallSchema: z.ZodType<ToolCallEntry> = z.object({
   durationMs: z.number(),
   outcome: z.string(),
   source: z.string().optional(),
+  call: z.object({ name: z.string(), argumentsDigest: z.string() }).optional(),
+});
+
+/** A program's clock and seed (`program:<step>:<callId>`). */
+export const programSchema: z.ZodType<ProgramEntry> = z.object({
+  clockMs: z.number(),
+  seed: z.int(),
 });
 
 /** A policy answer's entry (`gate:<step>:<callId>`). */
@@ -215,6 +239,7 @@ export const entrySchemas: { [Kind in JournalEntryKind]: z.ZodType } = {
   tools: toolSnapshotsSchema,
   gate: gateSchema,
   approval: approvalAnswerSchema,
+  program: programSchema,
 };
 
 /**
@@ -231,7 +256,9 @@ export function readEntry<T>(schema: z.ZodType<T>, value: JSONValue | undefined,
 }
 
 /** A typed entry as the JSON the journal keeps (every entry type is plain JSON by construction). */
-export function entryValue(entry: ModelTurnEntry | ToolCallEntry | GateEntry | ToolSnapshot[]): JSONValue {
+export function entryValue(
+  entry: ModelTurnEntry | ToolCallEntry | GateEntry | ToolSnapshot[] | ProgramEntry,
+): JSONValue {
   return entry as JSONValue;
 }
 

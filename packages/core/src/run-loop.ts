@@ -285,7 +285,9 @@ async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
       committed = true;
       throw error;
     }
-    const pending = outcomes.flatMap((outcome) => (outcome.kind === "pending" ? [outcome.pending] : []));
+    const pending = outcomes.flatMap((outcome) =>
+      outcome.kind === "pending" ? [outcome.pending, ...(outcome.more ?? [])] : [],
+    );
     if (pending.length > 0) {
       // Nothing of this step enters the history: the run's state carries it until it resumes.
       committed = true;

@@ -18,6 +18,7 @@ import {
   journalOfStep,
   modelKey,
   modelTurnSchema,
+  nestedCallId,
   parseJournalKey,
   readEntry,
   type ToolSnapshot,
@@ -141,6 +142,9 @@ const pendingSchema = z.object({
   step: z.int(),
   toolDigest: z.string().optional(),
   argumentsDigest: z.string().optional(),
+  parent: z
+    .object({ id: z.string(), name: z.string(), sequence: z.int().min(1), program: z.string() })
+    .optional(),
 });
 
 const messagesSchema = z.custom<Message[]>().check((context) => {
@@ -203,7 +207,14 @@ const runStateSchema = z
     }
     const calls = new Set(turn.data.content.flatMap((part) => (part.type === "tool-call" ? [part.id] : [])));
     state.pending.forEach((pending, index) => {
-      if (!calls.has(pending.id))
+      // A program's call is a call of the step through its program's call, under the id it is given.
+      const { parent } = pending;
+      if (parent && (!calls.has(parent.id) || pending.id !== nestedCallId(parent.id, parent.sequence)))
+        issue(
+          ["pending", index, "parent"],
+          `(${pending.id}) is not a call of a program of step ${state.step}`,
+        );
+      else if (!parent && !calls.has(pending.id))
         issue(["pending", index], `(${pending.id}) is not a call of step ${state.step}`);
       else if (pending.step !== state.step) issue(["pending", index, "step"], `must be ${state.step}`);
     });

@@ -1,6 +1,6 @@
 import { JunctionError, type ToolCallPart, type ToolResult } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
-import type { ToolCallOutcome } from "./agent-events.js";
+import type { NestedCallOf, ToolCallOutcome } from "./agent-events.js";
 import { idempotencyKey, type JSONValue, signalKey } from "./durability.js";
 import { answerMismatch } from "./pending-approvals.js";
 import type { PendingToolCall } from "./pending-tool-call.js";
@@ -111,6 +111,12 @@ export async function decideCall(parts: {
   tools: ToolRunner;
   call: ToolCallPart;
   rejection?: string;
+  /**
+   * A call a program made (code mode). On resume, one the stored state knows neither as pending
+   * nor as finished is a new call of the program's run: decided as any new call (one that needs
+   * a person asks), not refused as a call the person was never shown.
+   */
+  nested?: boolean;
 }): Promise<DecidedCall> {
   const { calls, tools, call } = parts;
   const changed = calls.plan.changedTools.get(call.name);
@@ -125,7 +131,10 @@ export async function decideCall(parts: {
     };
   }
   const guard = calls.run.options.resumed?.guard;
-  const resumed = guard !== undefined && guard.step === calls.stepNumber;
+  const resumed =
+    guard !== undefined &&
+    guard.step === calls.stepNumber &&
+    !(parts.nested && !guard.pending.has(call.id) && !guard.finished.has(call.id));
   // A finished call of a resumed step is replayed from its result; nothing decides it again.
   if (resumed && guard.finished.has(call.id)) return { call, decision: { kind: "run" } };
   const context = toolContext(calls, call);
@@ -207,8 +216,10 @@ export async function finishCall(parts: {
   denial?: string;
   /** Why the answer did not count (it was bound to another tool or other arguments). */
   mismatch?: string;
+  /** A call a program made: its program and what it asked for, journaled with its result. */
+  nested?: { parent: NestedCallOf; call: { name: string; argumentsDigest: string } };
 }): Promise<CallOutcome> {
-  const { calls, tools, denial, mismatch } = parts;
+  const { calls, tools, denial, mismatch, nested } = parts;
   const { call, decision, changed } = parts.decided;
   const { durability, options } = calls.run;
   let live = false;
@@ -243,7 +254,8 @@ export async function finishCall(parts: {
           : denial !== undefined
             ? { kind: "error", outcome: "denied", message: denial, durationMs: 0 }
             : await executeCall({ calls, tools, call, context: toolContext(calls, call) });
-      return entryValue(toEntry(execution, { calls, call }));
+      const entry = toEntry(execution, { calls, call });
+      return entryValue(nested ? { ...entry, call: nested.call } : entry);
     },
   });
   const entry = readEntry(toolCallSchema, journaled, key);
@@ -258,11 +270,14 @@ export async function finishCall(parts: {
       result: toToolResult(entry.output),
       durationMs: entry.durationMs,
       outcome: entry.outcome as ToolCallOutcome,
+      ...(nested ? { parent: nested.parent } : {}),
     });
   }
   return {
     kind: "result",
     part: { type: "tool-result", toolCallId: call.id, toolName: call.name, output: entry.output },
+    outcome: entry.outcome,
+    ...(entry.call ? { call: entry.call } : {}),
   };
 }
 

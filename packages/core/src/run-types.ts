@@ -2,6 +2,8 @@ import type {
   Message,
   ModelProvider,
   ModelRequest,
+  Sandbox,
+  SandboxLimits,
   ToolDefinition,
   ToolProgress,
   ToolResult,
@@ -116,6 +118,15 @@ export interface ToolRunner<T = unknown> {
   snapshot?(plan: StepTools<T>): Promise<ToolSnapshot[]>;
   /** Told how every call of the run ended, replayed ones included (the Agent's exfiltration ledger). */
   settled?(call: ToolCallRequestPart, outcome: string, plan: StepPlan<T>): void;
+  /**
+   * What the exfiltration guard knows of private data, for programs (code mode): whether a call
+   * to tool `name` reads private data (a closed-world tool), and to record that a program's call
+   * returned to the model what such calls read.
+   */
+  privacy?: {
+    reads(name: string, plan: StepPlan<T>): boolean;
+    record(callId: string): void;
+  };
 }
 
 /**
@@ -127,6 +138,16 @@ export interface CoreTool {
   definition: ToolDefinition;
   /** Never throws for bad input: the model gets an error result it can act on. */
   execute(input: unknown, context?: CoreToolContext): string | ToolResult | Promise<string | ToolResult>;
+  /** Set on the program tool (code mode): a call to it runs a program in this sandbox, not `execute`. */
+  program?: ProgramSpec;
+}
+
+/** How code mode runs a program: the sandbox, the functions a program may call, its limits. */
+export interface ProgramSpec {
+  sandbox: Sandbox;
+  /** The real tool name of each function a program may call, by the name it calls it with (`github.create_issue`). */
+  functions: ReadonlyMap<string, string>;
+  limits?: Partial<SandboxLimits>;
 }
 
 /** What a core tool's call is given: its id in the conversation and the run's events. */
@@ -284,8 +305,15 @@ export interface Run {
 
 /** How one call ended: a result for the model, or a question nobody answered yet. */
 export type CallOutcome =
-  | { kind: "result"; part: ToolResultMessagePart }
-  | { kind: "pending"; pending: PendingToolCall };
+  | {
+      kind: "result";
+      part: ToolResultMessagePart;
+      /** How it went (`success`, `error`, `denied`, …), as journaled. */
+      outcome?: string;
+      /** For a program's call: the tool and arguments digest its journaled result was for. */
+      call?: { name: string; argumentsDigest: string };
+    }
+  | { kind: "pending"; pending: PendingToolCall; more?: PendingToolCall[] };
 
 /** What a call needs of the step it belongs to. */
 export interface StepScope {

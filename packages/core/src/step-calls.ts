@@ -1,6 +1,7 @@
 import type { ToolCallPart, Warning } from "@junction/types";
 import { raceAbort } from "./abort.js";
 import type { PendingToolCall } from "./agent-events.js";
+import { runProgram } from "./code-mode/run-program.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import {
   type AskTurn,
@@ -69,6 +70,11 @@ export class StepCalls implements StepScope {
       this.run.options.sink.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
     const tools = this.run.options.tools.runner;
     if (!tools || this.started.has(call.id)) return;
+    const program = options.rejection === undefined ? this.plan.coreTools.get(call.name)?.program : undefined;
+    if (program && !this.run.durability.ordered) {
+      this.#track(call, runProgram({ calls: this, tools, call, program }));
+      return;
+    }
     if (this.run.durability.ordered) {
       if (options.rejection !== undefined) this.#rejections.set(call.id, options.rejection);
       return;
@@ -92,8 +98,12 @@ export class StepCalls implements StepScope {
   startInOrder(toolCalls: ToolCallPart[]): void {
     const tools = this.run.options.tools.runner;
     if (!tools) return;
-    // Answer-tool calls were settled in `start`.
-    const realCalls = toolCalls.filter((call) => !this.started.has(call.id));
+    // Answer-tool calls were settled in `start`. Programs run once the step's other calls are done,
+    // one after the other: their calls are then the engine's next operations, in a fixed order.
+    const isProgram = (call: ToolCallPart) =>
+      !this.#rejections.has(call.id) && this.plan.coreTools.get(call.name)?.program !== undefined;
+    const programs = toolCalls.filter((call) => !this.started.has(call.id) && isProgram(call));
+    const realCalls = toolCalls.filter((call) => !this.started.has(call.id) && !isProgram(call));
     const phases = (async () => {
       const decided: DecidedCall[] = [];
       for (const call of realCalls) {
@@ -133,6 +143,13 @@ export class StepCalls implements StepScope {
         phases.then((outcomes) => outcomes[index]!),
       );
     });
+    let previous: Promise<unknown> = phases.then((outcomes) => Promise.allSettled(outcomes));
+    for (const call of programs) {
+      const program = this.plan.coreTools.get(call.name)!.program!;
+      const outcome = previous.then(() => runProgram({ calls: this, tools, call, program }));
+      previous = outcome.catch(() => undefined);
+      this.#track(call, outcome);
+    }
   }
 
   #track(call: ToolCallPart, outcome: Promise<CallOutcome>): void {

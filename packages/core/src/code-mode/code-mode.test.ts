@@ -1,0 +1,304 @@
+import type { Sandbox, Tool, ToolAnnotations } from "@junction/types";
+import { describe, expect, it } from "vitest";
+import { hostSandbox } from "../__fixtures__/host-sandbox.js";
+import { Agent, type AgentEvent, annotationPolicy, RUN_PROGRAM, type RunState } from "../index.js";
+import { scriptedModel } from "../testing/index.js";
+
+/** A tool that records each run's input; its result is `<name>:<n>` (or what `result` gives). */
+function recordingTool(
+  name: string,
+  runs: { name: string; input: unknown }[],
+  options: { annotations?: ToolAnnotations; result?: (input: any) => unknown; delayMs?: () => number } = {},
+): Tool {
+  return {
+    name,
+    description: `The ${name} tool`,
+    inputSchema: { type: "object", properties: { n: { type: "number" }, text: { type: "string" } } },
+    ...(options.annotations ? { annotations: options.annotations } : {}),
+    execute: async (input: any) => {
+      runs.push({ name, input });
+      const delay = options.delayMs?.() ?? 0;
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      return (options.result?.(input) ?? `${name}:${input?.n ?? ""}`) as string;
+    },
+  };
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+const OPEN_READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: true };
+
+function toolsFor(runs: { name: string; input: unknown }[], delayMs?: () => number): Tool[] {
+  return [
+    recordingTool("read_item", runs, { annotations: READ, ...(delayMs ? { delayMs } : {}) }),
+    recordingTool("list_items", runs, { annotations: READ, result: () => JSON.stringify([1, 2, 3]) }),
+    recordingTool("label_item", runs, { annotations: { readOnlyHint: false, openWorldHint: false } }),
+    recordingTool("post_message", runs, { annotations: { openWorldHint: true } }),
+    recordingTool("delete_all", runs, { annotations: { destructiveHint: true } }),
+  ];
+}
+
+function programTurn(code: string, id = "prog") {
+  return { toolCalls: [{ id, name: RUN_PROGRAM, input: { code } }] };
+}
+
+function agentWith(parts: {
+  runs: { name: string; input: unknown }[];
+  turns: Parameters<typeof scriptedModel>[0];
+  sandbox?: Sandbox;
+  approval?: boolean | "approve-all";
+  tools?: Tool[];
+  minTools?: number;
+  onEvent?: (event: AgentEvent) => void;
+}) {
+  const provider = scriptedModel(parts.turns);
+  const agent = new Agent({
+    provider,
+    model: "m",
+    tools: parts.tools ?? toolsFor(parts.runs),
+    ...(parts.approval === false
+      ? {}
+      : { approval: parts.approval === "approve-all" ? () => "approve" as const : annotationPolicy() }),
+    approvalTimeoutMs: 0,
+    codeMode: {
+      sandbox: parts.sandbox ?? hostSandbox(),
+      ...(parts.minTools !== undefined ? { minTools: parts.minTools } : {}),
+    },
+    ...(parts.onEvent ? { onEvent: parts.onEvent } : {}),
+  });
+  return { agent, provider };
+}
+
+function textOf(output: unknown): string {
+  if (typeof output === "string") return output;
+  return (output as { content: { type: string; text?: string }[] }).content
+    .map((part) => part.text ?? "")
+    .join("");
+}
+
+describe("code mode", () => {
+  it("offers run_program with declarations of the code-callable tools, keeps destructive tools direct, and only the program's answer reaches the model", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const events: AgentEvent[] = [];
+    const { agent, provider } = agentWith({
+      runs,
+      approval: false,
+      onEvent: (event) => events.push(event),
+      turns: [
+        programTurn(
+          "const ids = JSON.parse(await tools.list_items({}));\n" +
+            "const texts = await Promise.all(ids.map((n) => tools.read_item({ n })));\n" +
+            "console.log('read', texts.length);\n" +
+            "return texts.join(',');",
+        ),
+        { text: "done" },
+      ],
+    });
+    const result = await agent.send("read everything").final;
+    expect(result.text).toBe("done");
+    const first = provider.requests[0]!;
+    const names = first.tools!.map((tool) => tool.name);
+    expect(names).toContain(RUN_PROGRAM);
+    expect(names).toContain("delete_all");
+    const program = first.tools!.find((tool) => tool.name === RUN_PROGRAM)!;
+    expect(program.description).toContain(
+      "function read_item(input: { n?: number; text?: string }): Promise<string>;",
+    );
+    expect(program.description).not.toContain("function delete_all");
+    expect(runs.map((run) => run.name)).toEqual(["list_items", "read_item", "read_item", "read_item"]);
+    // The model gets the program's answer, its console and a line per call; not the calls' results.
+    const toolMessage = provider.requests[1]!.messages.at(-1)!;
+    expect(toolMessage.role).toBe("tool");
+    const text = textOf((toolMessage.content[0] as { output: unknown }).output);
+    expect(text).toContain('Returned: "read_item:1,read_item:2,read_item:3"');
+    expect(text).toContain("Console:\nread 3");
+    expect(text).toContain("1. list_items: success");
+    expect(text).toContain("4. read_item: success");
+    const nested = events.filter((event) => event.type === "tool-call" && event.parent);
+    expect(nested.map((event) => (event as { id: string }).id)).toEqual([
+      "prog.1",
+      "prog.2",
+      "prog.3",
+      "prog.4",
+    ]);
+    const results = events.filter((event) => event.type === "tool-result" && event.parent);
+    expect(results).toHaveLength(4);
+  });
+
+  it("offers no program tool when fewer tools than minTools could be called from one", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const { agent, provider } = agentWith({
+      runs,
+      tools: toolsFor(runs).slice(0, 2),
+      turns: [{ text: "hi" }],
+    });
+    await agent.send("hello").final;
+    expect(provider.requests[0]!.tools!.map((tool) => tool.name)).toEqual(["read_item", "list_items"]);
+  });
+
+  it("a gated call inside a program stops the run with the call pending and its program beside it; resumed in a new Agent, earlier calls are not sent again and the approved one runs once", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const code =
+      "const a = await tools.read_item({ n: 1 });\n" +
+      "const b = await tools.read_item({ n: 2 });\n" +
+      "const sent = await tools.post_message({ text: a + b });\n" +
+      "const c = await tools.read_item({ n: 3 });\n" +
+      "return [sent, c, Date.now()];";
+    const { agent } = agentWith({ runs, turns: [programTurn(code)] });
+    const stopped = await agent.send("go").final;
+    expect(stopped.finishReason).toBe("approval-required");
+    expect(stopped.pending).toHaveLength(1);
+    const pending = stopped.pending![0]!;
+    expect(pending.id).toBe("prog.3");
+    expect(pending.name).toBe("post_message");
+    expect(pending.input).toEqual({ text: "read_item:1read_item:2" });
+    expect(pending.parent).toEqual({ id: "prog", name: RUN_PROGRAM, sequence: 3, program: code });
+    expect(runs.map((run) => run.name)).toEqual(["read_item", "read_item"]);
+    const state = JSON.parse(JSON.stringify(stopped.state)) as RunState;
+
+    // Another process, thirty days later: a new Agent from the stored state.
+    const later = agentWith({ runs, turns: [{ text: "posted" }] });
+    const realNow = Date.now;
+    Date.now = () => realNow() + 30 * 24 * 3600 * 1000;
+    let resumed: Awaited<ReturnType<typeof agent.send>["final"]>;
+    try {
+      resumed = await later.agent.resume({ state, decisions: { "prog.3": "approve" } }).final;
+    } finally {
+      Date.now = realNow;
+    }
+    expect(resumed.finishReason).toBe("stop");
+    expect(runs.map((run) => run.name)).toEqual(["read_item", "read_item", "post_message", "read_item"]);
+    const toolMessage = later.provider.requests[0]!.messages.at(-1)!;
+    const text = textOf((toolMessage.content[0] as { output: unknown }).output);
+    // The program's clock is its first run's, not the resume's.
+    const clock = JSON.parse(text.split("Returned: ")[1]!.split("\n")[0]!)[2] as number;
+    expect(Math.abs(clock - realNow())).toBeLessThan(60_000);
+  });
+
+  it("a denied call throws a ToolError the program can catch, and the run goes on", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const code =
+      "try { await tools.post_message({ text: 'hi' }); return 'sent'; }\n" +
+      "catch (error) { return error.name + ':' + error.code; }";
+    const { agent } = agentWith({ runs, turns: [programTurn(code)] });
+    const stopped = await agent.send("go").final;
+    const later = agentWith({ runs, turns: [{ text: "ok" }] });
+    await later.agent.resume({ state: stopped.state!, decisions: { "prog.1": { deny: "not now" } } }).final;
+    const text = textOf(
+      (later.provider.requests[0]!.messages.at(-1)!.content[0] as { output: unknown }).output,
+    );
+    expect(text).toContain('Returned: "ToolError:denied"');
+    expect(runs).toEqual([]);
+  });
+
+  it("the exfiltration guard counts a private read inside a program: an open-world call after it asks, as a direct pair does", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const tools = [
+      recordingTool("read_item", runs, { annotations: READ }),
+      recordingTool("web_search", runs, { annotations: OPEN_READ }),
+      recordingTool("list_items", runs, { annotations: READ }),
+      recordingTool("label_item", runs, { annotations: READ }),
+    ];
+    const code =
+      "const secret = await tools.read_item({ n: 1 });\nreturn await tools.web_search({ text: secret });";
+    const { agent } = agentWith({ runs, tools, approval: "approve-all", turns: [programTurn(code)] });
+    const stopped = await agent.send("go").final;
+    expect(stopped.finishReason).toBe("approval-required");
+    expect(stopped.pending![0]!.name).toBe("web_search");
+    expect(stopped.pending![0]!.reason).toContain("read_item");
+    expect(runs.map((run) => run.name)).toEqual(["read_item"]);
+    // Without the read first, the same open-world read runs unasked.
+    const direct = agentWith({
+      runs: [],
+      tools,
+      approval: "approve-all",
+      turns: [programTurn("return await tools.web_search({ text: 'x' });"), { text: "ok" }],
+    });
+    expect((await direct.agent.send("go").final).finishReason).toBe("stop");
+  });
+
+  it("a state whose program was changed after it stopped diverges at the changed call: the journal's result is not given to another call, and nothing runs in its place", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const code = "const a = await tools.read_item({ n: 1 });\nreturn await tools.post_message({ text: a });";
+    const { agent } = agentWith({ runs, turns: [programTurn(code)] });
+    const stopped = await agent.send("go").final;
+    const state = JSON.parse(JSON.stringify(stopped.state)) as RunState;
+    const turn = state.journal["model:1"] as { content: { type: string; input?: { code: string } }[] };
+    turn.content[0]!.input = {
+      code: "const a = await tools.list_items({ n: 1 });\nreturn await tools.post_message({ text: a });",
+    };
+    const later = agentWith({ runs, turns: [{ text: "ok" }] });
+    await later.agent.resume({ state, decisions: { "prog.2": "approve" } }).final;
+    const text = textOf(
+      (later.provider.requests[0]!.messages.at(-1)!.content[0] as { output: unknown }).output,
+    );
+    expect(text).toContain("replay diverged at call 1");
+    expect(runs.map((run) => run.name)).toEqual(["read_item"]);
+  });
+
+  it("Promise.all of ten calls with random latency and one gated: 100 runs, each resumed, make the same calls with the same arguments, the gated one once", async () => {
+    const code =
+      "const order = [];\n" +
+      "const results = await Promise.all([1,2,3,4,5,6,7,8,9,10].map((n) => tools.read_item({ n }).then((r) => { order.push(n); return r; })));\n" +
+      "// The gated call's argument depends on the order results arrived in.\n" +
+      "const sent = await tools.post_message({ text: order.join(',') });\n" +
+      "return [order.join(','), Math.random()];";
+    const answers = new Set<string>();
+    for (let run = 0; run < 100; run++) {
+      const runs: { name: string; input: unknown }[] = [];
+      const tools = toolsFor(runs, () => Math.floor(Math.random() * 4));
+      const { agent } = agentWith({ runs, tools, turns: [programTurn(code)] });
+      const stopped = await agent.send("go").final;
+      expect(stopped.pending![0]!.input).toEqual({ text: "1,2,3,4,5,6,7,8,9,10" });
+      const later = agentWith({
+        runs,
+        tools: toolsFor(runs, () => Math.floor(Math.random() * 4)),
+        turns: [{ text: "ok" }],
+      });
+      const resumed = await later.agent.resume({
+        state: JSON.parse(JSON.stringify(stopped.state)),
+        decisions: { "prog.11": "approve" },
+      }).final;
+      expect(resumed.finishReason).toBe("stop");
+      expect(runs.filter((entry) => entry.name === "post_message")).toHaveLength(1);
+      expect(runs.filter((entry) => entry.name === "read_item")).toHaveLength(10);
+      const text = textOf(
+        (later.provider.requests[0]!.messages.at(-1)!.content[0] as { output: unknown }).output,
+      );
+      expect(text).not.toContain("diverged");
+      answers.add(text.split("Returned: ")[1]!.split("\n")[0]!.split(",")[0]!);
+    }
+    expect([...answers]).toEqual(['["1']);
+  });
+
+  it("an approval answered in process runs the program on: the call waits, not the sandbox, and nothing runs twice", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const sandbox = hostSandbox();
+    const provider = scriptedModel([
+      programTurn(
+        "const a = await tools.read_item({ n: 1 });\nconst s = await tools.post_message({ text: a });\nreturn s;",
+      ),
+      { text: "ok" },
+    ]);
+    const agent = new Agent({
+      provider,
+      model: "m",
+      tools: toolsFor(runs),
+      approval: annotationPolicy(),
+      codeMode: { sandbox },
+    });
+    const handle = agent.send("go");
+    const seen: AgentEvent[] = [];
+    for await (const event of handle) {
+      seen.push(event);
+      if (event.type === "tool-approval-request") {
+        expect(event.item.parent?.sequence).toBe(2);
+        event.approve();
+      }
+    }
+    const result = await handle.final;
+    expect(result.text).toBe("ok");
+    expect(runs.map((run) => run.name)).toEqual(["read_item", "post_message"]);
+    // Stopped at the question, run again once it was answered.
+    expect(sandbox.runs).toBe(2);
+  });
+});

@@ -1,0 +1,161 @@
+import { JunctionError, type Sandbox, type SandboxLimits, type ToolDefinition } from "@junction/types";
+import { type NamePattern, toRegExp } from "../approval.js";
+import { RUN_PROGRAM } from "../core-tools.js";
+import type { CoreTool } from "../run-types.js";
+import type { RegisteredTool } from "../tool-registry.js";
+import { type DeclaredTool, declareTools } from "./declarations.js";
+
+/**
+ * How a tool is offered when code mode is on: `direct` (the model calls it, one step at a time),
+ * `code` (only from a program), `both`.
+ */
+export type ToolCallMode = "direct" | "code" | "both";
+
+/**
+ * Code mode: besides the tools it calls one step at a time, the model gets `run_program`, which
+ * runs a short JavaScript program that calls tools as async functions (`await
+ * tools.github.list_issues({ … })`); only what the program returns reaches the model. Every call
+ * inside a program is a call of the run like a direct one: validated, decided by `approval` and
+ * the exfiltration guard, journaled, reported as events with its program's call as `parent`. A
+ * call that needs a person pauses the run (not the sandbox): `approval-required`, the call in
+ * `pending` with its program, resumed like any other; the program runs again against the journal,
+ * so no call runs twice and nothing expires.
+ */
+export interface CodeModeOptions {
+  /** Where programs run: `quickjsSandbox()` from `@junction/sandbox-quickjs`, or any {@link Sandbox}. */
+  sandbox: Sandbox;
+  /**
+   * Per tool (by name pattern, matched against the real name with its MCP prefix; the first
+   * matching entry wins), how it is offered. Unlisted tools: `direct` when annotated
+   * destructive (each such action is a step of its own the person sees), else `both`.
+   * @example `{ "github_*": "code", "deploy": "direct" }`
+   */
+  tools?: Record<string, ToolCallMode>;
+  /**
+   * Fewer tools a program could call than this, and no program tool is offered: with a few tools
+   * direct calls cost less. `code` tools are then offered directly.
+   * @default 4
+   */
+  minTools?: number;
+  /** The sandbox's limits for each program (memory, CPU, wall time, calls, sizes). */
+  limits?: Partial<SandboxLimits>;
+  /**
+   * The longest the declarations in the program tool's description may be, in characters; the
+   * tools that do not fit are left to direct calls.
+   * @default 20000
+   */
+  maxDeclarationChars?: number;
+}
+
+/** Code mode's options, checked once (the Agent's constructor). */
+export interface CodeMode {
+  readonly options: CodeModeOptions;
+  modeOf(name: string, registered: RegisteredTool | undefined): ToolCallMode;
+}
+
+/** Checks `options` (`codeMode` of an Agent) and reads its patterns once. */
+export function codeModeOf(options: CodeModeOptions): CodeMode {
+  if (typeof options !== "object" || options === null || typeof options.sandbox?.run !== "function") {
+    throw new JunctionError(
+      "invalid-argument",
+      "new Agent(): `codeMode.sandbox` must be a Sandbox, for example codeMode: { sandbox: quickjsSandbox() } from @junction/sandbox-quickjs.",
+    );
+  }
+  const patterns = Object.entries(options.tools ?? {}).map(([pattern, mode]) => {
+    if (mode !== "direct" && mode !== "code" && mode !== "both") {
+      throw new JunctionError(
+        "invalid-argument",
+        `new Agent(): \`codeMode.tools[${JSON.stringify(pattern)}]\` must be "direct", "code" or "both", got ${JSON.stringify(mode)}.`,
+      );
+    }
+    return { pattern: toRegExp(pattern as NamePattern), exact: pattern, mode };
+  });
+  return {
+    options,
+    modeOf(name, registered) {
+      const exact =
+        patterns.find((entry) => entry.exact === name) ?? patterns.find((entry) => entry.pattern.test(name));
+      if (exact) return exact.mode;
+      return registered?.tool.annotations?.destructiveHint === true ? "direct" : "both";
+    },
+  };
+}
+
+/**
+ * A step's tools with code mode: the definitions the model calls directly (without the `code`
+ * ones), and the program tool declaring the ones a program may call; no program tool (and every
+ * tool direct) when fewer than `minTools` could be called from one.
+ */
+export function offerProgram(
+  codeMode: CodeMode,
+  step: { definitions: ToolDefinition[]; tools: ReadonlyMap<string, RegisteredTool> },
+): { definitions: ToolDefinition[]; program?: CoreTool } {
+  const { options } = codeMode;
+  const callable: DeclaredTool[] = [];
+  const codeOnly = new Set<string>();
+  for (const definition of step.definitions) {
+    const registered = step.tools.get(definition.name);
+    if (!registered) continue; // Junction's own tools, the answer tool
+    const mode = codeMode.modeOf(definition.name, registered);
+    if (mode === "direct") continue;
+    if (mode === "code") codeOnly.add(definition.name);
+    callable.push(declared(definition, registered));
+  }
+  if (callable.length < (options.minTools ?? 4)) return { definitions: step.definitions };
+  const declarations = declareTools(callable, options.maxDeclarationChars ?? 20_000);
+  const declaredNames = new Set(declarations.functions.values());
+  return {
+    // A `code` tool that did not fit the declarations stays direct: every tool stays reachable.
+    definitions: step.definitions.filter(
+      (definition) => !codeOnly.has(definition.name) || !declaredNames.has(definition.name),
+    ),
+    program: {
+      definition: programDefinition(declarations.text),
+      execute: () => ({ content: [{ type: "text", text: "Programs run through the step." }], isError: true }),
+      program: {
+        sandbox: options.sandbox,
+        functions: declarations.functions,
+        ...(options.limits ? { limits: options.limits } : {}),
+      },
+    },
+  };
+}
+
+function declared(definition: ToolDefinition, registered: RegisteredTool): DeclaredTool {
+  return {
+    name: definition.name,
+    ...(registered.sourceName !== undefined ? { namespace: registered.sourceName } : {}),
+    ...(registered.sourceName !== undefined ? { prefix: registered.sourceName } : {}),
+    ...(definition.description !== undefined ? { description: definition.description } : {}),
+    inputSchema: definition.inputSchema,
+    ...(definition.outputSchema !== undefined ? { outputSchema: definition.outputSchema } : {}),
+  };
+}
+
+/** The program tool as the model sees it: how to write a program, and the tools it may call. */
+export function programDefinition(declarations: string): ToolDefinition {
+  return {
+    name: RUN_PROGRAM,
+    description: [
+      "Runs a JavaScript program (TypeScript types allowed) that calls tools as async functions, and gives you only what it returns.",
+      "Use it to call several tools in one step (loops, Promise.all over many items, filtering a large result): the calls' results stay out of the conversation.",
+      "The code is the body of an async function: await the calls and `return` the value you need (JSON). console.log output comes back too.",
+      'A call that fails or is denied throws a ToolError (`.code`: "denied", "error", "invalid-input", "not-found"; `.message`), which the program may catch.',
+      "No network, timers, modules or eval. The tools a program may call:",
+      "",
+      declarations,
+    ].join("\n"),
+    inputSchema: {
+      type: "object",
+      properties: {
+        code: {
+          type: "string",
+          description:
+            "The program: the body of an async function, e.g. `const a = await tools.x({}); return a;`",
+        },
+      },
+      required: ["code"],
+      additionalProperties: false,
+    },
+  };
+}
