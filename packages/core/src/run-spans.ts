@@ -30,12 +30,19 @@ export type RunTraceEvent =
       usage: Usage;
     }
   | { type: "model-call-error"; error: Error }
-  | { type: "tool-execute-start"; id: string; name: string; step: number }
+  | {
+      type: "tool-execute-start";
+      id: string;
+      name: string;
+      step: number;
+      /** A program's call (code mode): the program call's id, whose span this one is a child of. */
+      parentId?: string;
+    }
   | { type: "tool-execute-progress"; id: string; progress: ToolProgress }
   | {
       type: "tool-execute-end";
       id: string;
-      outcome: ToolCallOutcome;
+      outcome: ToolCallOutcome | "pending";
       server?: string;
       durationMs: number;
       /** Why a call that ran did not succeed, for the span's status. */
@@ -164,8 +171,9 @@ export class RunSpans {
               "junction.tool.name": event.name,
               "junction.tool.call_id": event.id,
               "junction.step": event.step,
+              ...(event.parentId !== undefined ? { "junction.tool.parent_call_id": event.parentId } : {}),
             },
-            parent: this.#run,
+            parent: (event.parentId !== undefined ? this.#tools.get(event.parentId) : undefined) ?? this.#run,
           }),
         );
         return;

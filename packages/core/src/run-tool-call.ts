@@ -253,7 +253,13 @@ export async function finishCall(parts: {
             }
           : denial !== undefined
             ? { kind: "error", outcome: "denied", message: denial, durationMs: 0 }
-            : await executeCall({ calls, tools, call, context: toolContext(calls, call) });
+            : await executeCall({
+                calls,
+                tools,
+                call,
+                context: toolContext(calls, call),
+                ...(nested ? { parentId: nested.parent.id } : {}),
+              });
       const entry = toEntry(execution, { calls, call });
       return entryValue(nested ? { ...entry, call: nested.call } : entry);
     },
@@ -346,10 +352,18 @@ async function executeCall(parts: {
   tools: ToolRunner;
   call: ToolCallPart;
   context: ToolExecutorContext;
+  /** A program's call: the program call's id (its span is the parent). */
+  parentId?: string;
 }): Promise<ToolCallExecution & { executed: true }> {
   const { calls, tools, call } = parts;
   const { run, stepNumber } = calls;
-  run.spans.note({ type: "tool-execute-start", id: call.id, name: call.name, step: stepNumber });
+  run.spans.note({
+    type: "tool-execute-start",
+    id: call.id,
+    name: call.name,
+    step: stepNumber,
+    ...(parts.parentId !== undefined ? { parentId: parts.parentId } : {}),
+  });
   const progress = new ToolProgressReporter({ call, emit: run.options.sink.emit, warn: calls.warn });
   try {
     const execution = await run.spans.within({ kind: "tool-call", id: call.id }, () =>

@@ -116,7 +116,8 @@ export type SpanOutcome =
     }
   | {
       kind: "tool-call";
-      outcome: ToolCallOutcome | "aborted";
+      /** `pending`: a program (code mode) stopped because one of its calls waits for a person. */
+      outcome: ToolCallOutcome | "aborted" | "pending";
       /** The MCP source's name; absent for local tools. */
       server?: string;
       durationMs?: number;

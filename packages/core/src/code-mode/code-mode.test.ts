@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { hostSandbox } from "../__fixtures__/host-sandbox.js";
 import { Agent, type AgentEvent, annotationPolicy, RUN_PROGRAM, type RunState } from "../index.js";
 import { scriptedModel } from "../testing/index.js";
+import type { Span, Tracer } from "../tracing.js";
 
 /** A tool that records each run's input; its result is `<name>:<n>` (or what `result` gives). */
 function recordingTool(
@@ -300,5 +301,42 @@ describe("code mode", () => {
     expect(runs.map((run) => run.name)).toEqual(["read_item", "post_message"]);
     // Stopped at the question, run again once it was answered.
     expect(sandbox.runs).toBe(2);
+  });
+
+  it("traces a program as a tool call span whose nested calls are its children", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const started: { name: string; id: unknown; parent: unknown }[] = [];
+    const spanOf = new Map<object, unknown>();
+    const tracer: Tracer = {
+      startSpan(name, options) {
+        const span = {
+          setAttribute: () => undefined,
+          setStatus: () => undefined,
+          end: () => undefined,
+        } as unknown as Span;
+        const id = options.attributes?.["junction.tool.call_id"] ?? name;
+        spanOf.set(span, id);
+        started.push({ name, id, parent: options.parent ? spanOf.get(options.parent) : undefined });
+        return span;
+      },
+    };
+    const provider = scriptedModel([
+      programTurn("await tools.read_item({ n: 1 }); return await tools.read_item({ n: 2 });"),
+      { text: "ok" },
+    ]);
+    const agent = new Agent({
+      provider,
+      model: "m",
+      tools: toolsFor(runs),
+      codeMode: { sandbox: hostSandbox() },
+      tracer,
+    });
+    await agent.send("go").final;
+    const tools = started.filter((span) => span.name === "junction.tool.call");
+    expect(tools).toEqual([
+      { name: "junction.tool.call", id: "prog", parent: "junction.agent.send" },
+      { name: "junction.tool.call", id: "prog.1", parent: "prog" },
+      { name: "junction.tool.call", id: "prog.2", parent: "prog" },
+    ]);
   });
 });

@@ -39,7 +39,7 @@ export async function runProgram(parts: {
   call: ToolCallPart;
   program: ProgramSpec;
 }): Promise<CallOutcome> {
-  const { calls, tools, call, program } = parts;
+  const { calls, call } = parts;
   const key = toolKey(calls.stepNumber, call.id);
   const source = sourceOf(call.input);
   if (source === undefined) {
@@ -75,6 +75,29 @@ export async function runProgram(parts: {
   );
   const started = performance.now();
   const nested = new NestedCalls({ ...parts, source });
+  const { spans } = calls.run;
+  spans.note({ type: "tool-execute-start", id: call.id, name: call.name, step: calls.stepNumber });
+  try {
+    return await runAttempts({ ...parts, source, fixed, nested, started });
+  } catch (error) {
+    spans.note({ type: "tool-execute-abort", id: call.id, error: error as Error });
+    throw error;
+  }
+}
+
+/** Runs the program until it ends, or until a call of it waits for a person nobody answers in time. */
+async function runAttempts(parts: {
+  calls: StepScope;
+  tools: ToolRunner;
+  call: ToolCallPart;
+  program: ProgramSpec;
+  source: string;
+  fixed: { clockMs: number; seed: number };
+  nested: NestedCalls;
+  started: number;
+}): Promise<CallOutcome> {
+  const { calls, tools, call, program, source, fixed, nested, started } = parts;
+  const { spans } = calls.run;
   // Each run either ends the program or stops at a question; once that is answered, it runs again.
   for (let attempt = 0; ; attempt++) {
     const outcome = await nested.attempt((signal) =>
@@ -91,6 +114,12 @@ export async function runProgram(parts: {
     if (calls.controller.signal.aborted) throw abortError(calls.controller.signal);
     const waiting = nested.pending();
     if (waiting.length > 0) {
+      spans.note({
+        type: "tool-execute-end",
+        id: call.id,
+        outcome: "pending",
+        durationMs: performance.now() - started,
+      });
       return {
         kind: "pending",
         pending: waiting[0]!,
@@ -99,11 +128,21 @@ export async function runProgram(parts: {
     }
     if (outcome.kind === "aborted" && !nested.diverged && attempt <= nested.size) continue;
     if (nested.readPrivate) tools.privacy?.record(call.id);
-    return finishProgram(parts, {
+    const result = {
       output: programResult({ outcome, calls: nested.summary(), diverged: nested.diverged }),
       outcome: outcome.kind === "returned" && !nested.diverged ? "success" : "error",
       durationMs: performance.now() - started,
+    };
+    spans.note({
+      type: "tool-execute-end",
+      id: call.id,
+      outcome: result.outcome === "success" ? "success" : "error",
+      durationMs: result.durationMs,
+      ...(result.outcome === "error"
+        ? { statusMessage: `the program ${outcome.kind === "returned" ? "diverged" : outcome.kind}` }
+        : {}),
     });
+    return finishProgram({ calls, tools, call }, result);
   }
 }
 
