@@ -21,6 +21,7 @@ import {
 import { mutableMessages, ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
 import { AGENT_RESUME } from "./run-resume.js";
+import type { ResumeClaims } from "./resume-claims.js";
 import { closeRunState, type Resume, type RunState } from "./run-state.js";
 import { keyList, type RunStateKey, type RunStateKeys } from "./run-state-signature.js";
 import type { ModelSettings, StepTools } from "./run-types.js";
@@ -146,6 +147,15 @@ export interface AgentConfig<Output = unknown> {
    * @example `codeMode: { sandbox: quickjsSandbox() }`
    */
   codeMode?: CodeModeOptions;
+  /**
+   * Where `resume()` claims a stopped state, so each state resumes once and its approved calls
+   * run once, however many times (or in however many processes) it is resumed: a second resume
+   * of the same state is refused with `run-state-resumed`. Share one store between every process
+   * that may resume the same states (`fileResumeClaims(dir)` from `@junction/core/node`, or your
+   * own with an atomic insert).
+   * @default this process's memory
+   */
+  resumeClaims?: ResumeClaims;
 }
 
 /**
@@ -400,6 +410,7 @@ export class Agent<Output = unknown> {
       },
       ...(options.durability ? { durability: options.durability } : {}),
       keys: this.#keys,
+      ...(config.resumeClaims ? { resumeClaims: config.resumeClaims } : {}),
       ...((options.approvalTimeoutMs ?? config.approvalTimeoutMs) !== undefined
         ? { approvalTimeoutMs: options.approvalTimeoutMs ?? config.approvalTimeoutMs }
         : {}),

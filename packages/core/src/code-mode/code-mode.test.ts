@@ -1,7 +1,14 @@
 import type { Sandbox, Tool, ToolAnnotations } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { hostSandbox } from "../__fixtures__/host-sandbox.js";
-import { Agent, type AgentEvent, annotationPolicy, RUN_PROGRAM, type RunState } from "../index.js";
+import {
+  Agent,
+  type AgentEvent,
+  annotationPolicy,
+  memoryResumeClaims,
+  RUN_PROGRAM,
+  type RunState,
+} from "../index.js";
 import { scriptedModel } from "../testing/index.js";
 import type { Span, Tracer } from "../tracing.js";
 
@@ -338,5 +345,39 @@ describe("code mode", () => {
       { name: "junction.tool.call", id: "prog.1", parent: "prog" },
       { name: "junction.tool.call", id: "prog.2", parent: "prog" },
     ]);
+  });
+
+  it("a program paused at the third of five calls, its state resumed twice at once (100 times): calls 1-2 are not sent again and the approved one runs once", async () => {
+    const code =
+      "const out = [];\n" +
+      "for (let n = 1; n <= 5; n++) out.push(n === 3 ? await tools.post_message({ text: 'n' + n }) : await tools.read_item({ n }));\n" +
+      "return out;";
+    for (let round = 0; round < 100; round++) {
+      const runs: { name: string; input: unknown }[] = [];
+      const { agent } = agentWith({ runs, turns: [programTurn(code)] });
+      const stopped = await agent.send("go").final;
+      const state = JSON.parse(JSON.stringify(stopped.state)) as RunState;
+      const claims = memoryResumeClaims();
+      const resumes = [0, 1].map(() => {
+        const provider = scriptedModel([{ text: "ok" }]);
+        return new Agent({
+          provider,
+          model: "m",
+          tools: toolsFor(runs),
+          approval: annotationPolicy(),
+          codeMode: { sandbox: hostSandbox() },
+          resumeClaims: claims,
+        }).resume({ state, decisions: { "prog.3": "approve" } }).final;
+      });
+      const outcomes = await Promise.allSettled(resumes);
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+      expect(runs.map((run) => run.name)).toEqual([
+        "read_item",
+        "read_item",
+        "post_message",
+        "read_item",
+        "read_item",
+      ]);
+    }
   });
 });
