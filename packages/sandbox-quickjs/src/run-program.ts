@@ -244,10 +244,15 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
   function callGuest(
     operation: () => GuestResult,
   ): { value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle } | undefined {
-    const result = enterGuest(operation);
+    // Owned inside the slice: a run that ends during it is disposed as the slice ends.
+    const result = enterGuest(() => {
+      const answer = operation();
+      own(answer.error ?? answer.value);
+      return answer;
+    });
     if (result === undefined) return undefined;
-    if (result.error) return { error: own(result.error) };
-    return { value: own(result.value) };
+    if (result.error) return { error: result.error };
+    return { value: result.value };
   }
 
   // --- host functions the prelude receives -------------------------------------------------------
@@ -375,9 +380,8 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     const vm = context!;
     const rt = runtime!;
     while (!stop() && rt.hasPendingJob()) {
-      const jobs = enterGuest(() => rt.executePendingJobs(-1));
       // An exception that escapes a job is the interrupt's (or the engine's): stop() tells which.
-      jobs?.error?.dispose();
+      enterGuest(() => rt.executePendingJobs(-1).error?.dispose());
     }
     if (stop()) return;
     const state = vm.getPromiseState(programPromise!);
