@@ -34,6 +34,21 @@ describe("createEnginePool", () => {
     expect(loads).toBe(1);
   });
 
+  it("answers a build that cannot be loaded with a clear error, and tries again on the next run", async () => {
+    let attempts = 0;
+    const pool = createEnginePool(async () => {
+      attempts++;
+      if (attempts === 1) throw new Error("no such file: emscripten-module.wasm");
+      return loadDefaultVariant();
+    });
+    await expect(pool.acquire(64 * MiB)).rejects.toThrow(
+      "The QuickJS engine could not be loaded: no such file: emscripten-module.wasm",
+    );
+    const engine = await pool.acquire(64 * MiB);
+    expect(engine.broken).toBe(false);
+    expect(attempts).toBe(2);
+  });
+
   it("does not reuse an engine whose memory grew past a later run's cap", async () => {
     const pool = createEnginePool(loadDefaultVariant);
     const engine = await pool.acquire(64 * MiB);

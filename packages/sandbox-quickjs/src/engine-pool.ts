@@ -1,3 +1,4 @@
+import { errorMessage, JunctionError } from "@junction/types";
 import {
   newQuickJSWASMModuleFromVariant,
   type QuickJSSyncVariant,
@@ -57,7 +58,18 @@ export function createEnginePool(source: VariantSource): EnginePool {
 
   async function load(): Promise<Engine> {
     variant ??= typeof source === "function" ? source() : Promise.resolve(source);
-    const module = await newQuickJSWASMModuleFromVariant(await variant);
+    let module: QuickJSWASMModule;
+    try {
+      module = await newQuickJSWASMModuleFromVariant(await variant);
+    } catch (error) {
+      // Not kept: the next run tries again.
+      variant = undefined;
+      throw new JunctionError(
+        "tool-execution-failed",
+        `The QuickJS engine could not be loaded: ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
     const memory = module.getWasmMemory();
     const initialBytes = memory.buffer.byteLength;
     const engine: Engine = { module, initialBytes, capBytes: initialBytes, atCap: false, broken: false };

@@ -213,7 +213,7 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
       return;
     }
     engine.broken = true;
-    if (error instanceof RangeError && /call stack/i.test(error.message)) hostStackOverflow = true;
+    if (isHostStackOverflow(error)) hostStackOverflow = true;
     else engineFailure = error;
   }
 
@@ -295,8 +295,10 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
       );
       return deferred.handle;
     } catch (error) {
-      // The engine could not make the call's promise (out of memory, most likely).
-      if (!engine.atCap) engineFailure = error;
+      // Called from deep guest recursion, the host's own stack can run out here: the stack limit.
+      if (isHostStackOverflow(error)) breachedLimit ??= "stack";
+      // Else the engine could not make the call's promise (out of memory, most likely).
+      else if (!engine.atCap) engineFailure = error;
       return undefined;
     } finally {
       sliceHostMs += now() - enteredAt;
@@ -534,6 +536,11 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     stop();
   }
   return outcome;
+}
+
+/** V8's (or JavaScriptCore's) "Maximum call stack size exceeded". */
+function isHostStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
 /** A host rejection as the guest's `ToolError`: its `code` and `message` when it has them. */

@@ -259,6 +259,19 @@ describe("prototype and constructor escapes stay inside", () => {
     expect(outcome).toEqual([["own"], null, true, "EvalError"]);
   });
 
+  it("cannot reach the prelude's functions through caller or callee", async () => {
+    const outcome = await returnedValue(
+      `const seen = [];
+       function probe() { return probe.caller; }
+       await tools.a({ toJSON() { seen.push(String(probe())); try { seen.push(String(arguments.callee.caller)); } catch (error) { seen.push(error.name); } return 1; } });
+       try { seen.push(String(tools.a.caller)); } catch (error) { seen.push(error.name); }
+       try { seen.push(String(tools.a.arguments)); } catch (error) { seen.push(error.name); }
+       return seen;`,
+      { functions: ["a"] },
+    );
+    expect(outcome).toEqual(["undefined", "TypeError", "TypeError", "TypeError"]);
+  });
+
   it("cannot change how arguments are copied by changing Object.prototype", async () => {
     const host = recordingHost();
     await sandbox.run(

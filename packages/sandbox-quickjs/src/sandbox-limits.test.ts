@@ -138,6 +138,20 @@ describe("each breach is a limit outcome, and the host goes on", () => {
     await expectAliveAfterwards();
   });
 
+  it("stops deep recursion that calls a tool and logs at every level, whatever the stack limit", async () => {
+    for (const stackBytes of [256 * 1024, 1024 * 1024]) {
+      const outcome = await sandbox.run(
+        program("function f(n) { tools.a({ n }); console.log(n); return f(n + 1) + 1; } return f(0);", {
+          functions: ["a"],
+          call: () => new Promise(() => {}),
+          limits: { stackBytes, maxCalls: 100_000, maxCallsInFlight: 100_000 },
+        }),
+      );
+      expect(outcome).toMatchObject({ kind: "limit", code: "stack" });
+    }
+    await expectAliveAfterwards();
+  });
+
   it("refuses a 50 MB return value at the result-size limit", async () => {
     expectLimit(await sandbox.run(program("return 'x'.repeat(50e6);")), "result-size");
     expectLimit(

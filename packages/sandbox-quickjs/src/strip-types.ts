@@ -1,4 +1,4 @@
-import { errorMessage } from "@junction/types";
+import { errorMessage, JunctionError } from "@junction/types";
 
 type Transform = typeof import("sucrase")["transform"];
 
@@ -12,7 +12,20 @@ let transformLoad: Promise<Transform> | undefined;
  * with loading the engine).
  */
 export function loadTypeStripper(): Promise<Transform> {
-  transformLoad ??= import("sucrase").then((sucrase) => sucrase.transform);
+  transformLoad ??= import("sucrase").then(
+    (sucrase) => sucrase.transform,
+    (error: unknown) => {
+      // Not kept: the next run tries again.
+      transformLoad = undefined;
+      throw new JunctionError(
+        "tool-execution-failed",
+        `sucrase could not be loaded: ${errorMessage(error)}`,
+        {
+          cause: error,
+        },
+      );
+    },
+  );
   return transformLoad;
 }
 
