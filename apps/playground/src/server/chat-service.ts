@@ -19,7 +19,12 @@ import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { TraceStore } from "../trace/trace-store.js";
 import type { DataDir } from "./data-dir.js";
 import { modelVisibleTools } from "./mcp-apps.js";
-import { capDepth, capToolResult, MAXIMUM_RESULT_BYTES } from "./output-limits.js";
+import {
+  capDepth,
+  capToolResult,
+  MAXIMUM_PROGRAM_CALL_RESULT_BYTES,
+  MAXIMUM_RESULT_BYTES,
+} from "./output-limits.js";
 import {
   createEmbedder,
   createProvider,
@@ -741,7 +746,7 @@ function chatEventOf(
       // Room for the event's other fields and the note, so the whole event stays within the limit:
       // core keeps a result whole (up to maxToolOutputChars) and cuts only the model's view of it.
       const { result, truncated } = capToolResult(event.result, {
-        maxBytes: MAXIMUM_RESULT_BYTES - 16 * 1024,
+        maxBytes: event.parent ? MAXIMUM_PROGRAM_CALL_RESULT_BYTES : MAXIMUM_RESULT_BYTES - 16 * 1024,
       });
       return {
         type: "tool-result",

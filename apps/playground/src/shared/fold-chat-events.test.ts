@@ -314,6 +314,36 @@ describe("foldChatEvent", () => {
       });
     });
 
+    it("a program ended by a failed run and asked again (the stored state still waits) runs on to its result", () => {
+      const failed = foldChatEvents(
+        [user],
+        [
+          program,
+          asked(1, "notes_read", {}),
+          { type: "error", message: "The run failed: 400", aborted: false },
+          // The server publishes the stored state's waiting calls again, with their items.
+          asked(1, "notes_read", {}),
+        ],
+      );
+      expect(failed[1]).toMatchObject({
+        status: "running",
+        program: { calls: [{ status: "awaiting-approval" }] },
+      });
+      const done = foldChatEvents(failed, [
+        { type: "approval-answered", id: "p.1", approved: true },
+        nestedResult(1, "notes_read", "one"),
+        {
+          type: "tool-result",
+          id: "p",
+          name: "run_program",
+          server: null,
+          result: text("Returned: 1"),
+          durationMs: 2,
+        },
+      ]);
+      expect(done[1]).toMatchObject({ status: "done", program: { calls: [{ status: "done" }] } });
+    });
+
     it("replaces only the program's item and the call that changed: the other calls keep their objects", () => {
       const before = foldChatEvents(
         [user],

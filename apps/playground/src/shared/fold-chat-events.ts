@@ -83,11 +83,15 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
           },
           { name: parent.name, source: parent.program },
         );
-        return updateCall(listed, event.id, parent.id, (call) => ({
+        const waiting = updateCall(listed, event.id, parent.id, (call) => ({
           ...call,
           ...asked,
           program: parent.program,
         }));
+        // The program waits for this answer (again, after a run that failed was ended): it is running.
+        return updateCall(waiting, parent.id, undefined, (program) =>
+          program.status === "running" ? program : { ...program, status: "running" },
+        );
       }
       const index = findTool(transcript, event.id);
       if (index === -1) {
