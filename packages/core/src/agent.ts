@@ -10,6 +10,7 @@ import type { AgentEvent, AgentHandle } from "./agent-events.js";
 import { createAgentToolRunner } from "./agent-tool-runner.js";
 import { type ApprovalPolicy, toApprovalFunction } from "./approval.js";
 import { type CodeMode, type CodeModeOptions, codeModeOf, offerProgram } from "./code-mode/code-mode.js";
+import { SEARCH_TOOLS } from "./core-tools.js";
 import type { Durability } from "./durability.js";
 import {
   type CallLedger,
@@ -20,6 +21,7 @@ import {
 } from "./exfiltration-guard.js";
 import { mutableMessages, ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
+import type { ResumeClaims } from "./resume-claims.js";
 import { AGENT_RESUME } from "./run-resume.js";
 import { closeRunState, type Resume, type RunState } from "./run-state.js";
 import { keyList, type RunStateKey, type RunStateKeys } from "./run-state-signature.js";
@@ -146,6 +148,15 @@ export interface AgentConfig<Output = unknown> {
    * @example `codeMode: { sandbox: quickjsSandbox() }`
    */
   codeMode?: CodeModeOptions;
+  /**
+   * Where `resume()` claims a stopped state, so each state resumes once and its approved calls
+   * run once, however many times (or in however many processes) it is resumed: a second resume
+   * of the same state is refused with `run-state-resumed`. Share one store between every process
+   * that may resume the same states (`fileResumeClaims(dir)` from `@junction/core/node`, or your
+   * own with an atomic insert).
+   * @default this process's memory
+   */
+  resumeClaims?: ResumeClaims;
 }
 
 /**
@@ -400,6 +411,7 @@ export class Agent<Output = unknown> {
       },
       ...(options.durability ? { durability: options.durability } : {}),
       keys: this.#keys,
+      ...(config.resumeClaims ? { resumeClaims: config.resumeClaims } : {}),
       ...((options.approvalTimeoutMs ?? config.approvalTimeoutMs) !== undefined
         ? { approvalTimeoutMs: options.approvalTimeoutMs ?? config.approvalTimeoutMs }
         : {}),
@@ -460,13 +472,17 @@ export class Agent<Output = unknown> {
     const unreachable = this.#deferred.unreachable;
     const tools =
       unreachable.size === 0 ? resolved : new Map([...resolved].filter(([name]) => !unreachable.has(name)));
-    const offered = this.#codeMode ? offerProgram(this.#codeMode, { definitions, tools }) : { definitions };
+    const coreTools = this.#deferred.coreTools();
+    const search = coreTools.find((tool) => tool.definition.name === SEARCH_TOOLS);
+    const offered = this.#codeMode
+      ? offerProgram(this.#codeMode, { definitions, tools, ...(search ? { search } : {}) })
+      : { definitions };
     return {
       definitions: offered.definitions,
       tools,
       // What the model has seen before this step: a call's arguments can carry only that.
       privateDataFrom: privateData.of(step.conversation, tools),
-      coreTools: [...this.#deferred.coreTools(), ...(offered.program ? [offered.program] : [])],
+      coreTools: [...coreTools, ...(offered.program ? [offered.program] : [])],
     };
   }
 }

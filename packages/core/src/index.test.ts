@@ -39,6 +39,7 @@ describe("@junction/core's public API", () => {
       "estimateTextTokens",
       "generate",
       "idempotencyKey",
+      "memoryResumeClaims",
       "namePatternPolicy",
       "parseRunState",
       "signRunState",

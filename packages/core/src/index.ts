@@ -31,6 +31,7 @@ export type { ExfiltrationGuardOptions } from "./exfiltration-guard.js";
 export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";
 export { approvalKey, approvalSignalFor, boundAnswer } from "./pending-approvals.js";
 export type { PendingCallParent } from "./pending-tool-call.js";
+export { memoryResumeClaims, type ResumeClaims } from "./resume-claims.js";
 export { argumentsDigest, canonicalJSON, toolDigest } from "./run-digests.js";
 export type { ApprovalAnswer } from "./run-journal.js";
 export {

@@ -6,6 +6,7 @@ import { JournalRecorder } from "./journal-recorder.js";
 import { appendMessages, ownMessages, sharedMessages } from "./message-copy.js";
 import { runLoop } from "./run-loop.js";
 import { finalResult, recordRunState } from "./run-result.js";
+import { claimResume, defaultResumeClaims, type ResumeClaims } from "./resume-claims.js";
 import { planResume, type ResumeCaller, type ResumePlan } from "./run-resume.js";
 import type { RunState, SourceDescriptor } from "./run-state.js";
 import { type RunStateKey, signWith } from "./run-state-signature.js";
@@ -42,6 +43,8 @@ export interface RunSpec {
   resume?: { value: unknown; caller: ResumeCaller };
   /** The keys that sign a stopped run's state and verify a resumed one. */
   keys: RunStateKey[];
+  /** Where a resumed state is claimed, so it resumes once. @default this process's memory */
+  resumeClaims?: ResumeClaims;
   /** @default waits while someone reads the events (or on a durable port), else 0 */
   approvalTimeoutMs?: number;
   signal?: AbortSignal;
@@ -192,6 +195,8 @@ async function openConversation(
       );
     }
     plan = await planResume(spec.resume.value, { keys: spec.keys, caller: spec.resume.caller });
+    // Only a state that read and verified is claimed: a forged one never takes a real one's turn.
+    await claimResume(spec.resumeClaims ?? defaultResumeClaims(), plan.state, spec.resume.caller.method);
     warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
   }
   const conversation = appendMessages(plan ? ownMessages(plan.state.messages) : spec.history, []);

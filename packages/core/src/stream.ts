@@ -20,6 +20,7 @@ import type { Durability } from "./durability.js";
 import { ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";
+import type { ResumeClaims } from "./resume-claims.js";
 import { STREAM_RESUME } from "./run-resume.js";
 import { type Resume, snapshotTools } from "./run-state.js";
 import { keyList, type RunStateKeys } from "./run-state-signature.js";
@@ -85,6 +86,8 @@ export interface StreamOptions<Output = unknown> {
    * call id, the same {@link Resume} value `agent.resume()` takes.
    */
   resume?: Resume;
+  /** Where `resume` is claimed, so a state resumes once (see `AgentConfig.resumeClaims`). @default this process's memory */
+  resumeClaims?: ResumeClaims;
   /**
    * The run ends with a structured answer matching this schema (zod, or a JSON Schema with an
    * object root): `final.output`, and `output-delta` events while it streams (see `AgentConfig.output`).
@@ -152,6 +155,7 @@ function specOf(options: StreamOptions): RunSpec {
     ...(options.durability ? { durability: options.durability } : {}),
     ...(resume ? { resume } : {}),
     keys,
+    ...(options.resumeClaims ? { resumeClaims: options.resumeClaims } : {}),
     ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),

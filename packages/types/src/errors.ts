@@ -20,6 +20,7 @@ export type JunctionErrorCode =
   | "tool-name-collision"
   | "tool-denied"
   | "run-state-invalid"
+  | "run-state-resumed"
   | "max-steps-reached"
   | "aborted"
   | "invalid-argument"

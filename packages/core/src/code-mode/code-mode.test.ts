@@ -1,7 +1,14 @@
 import type { Sandbox, Tool, ToolAnnotations } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { hostSandbox } from "../__fixtures__/host-sandbox.js";
-import { Agent, type AgentEvent, annotationPolicy, RUN_PROGRAM, type RunState } from "../index.js";
+import {
+  Agent,
+  type AgentEvent,
+  annotationPolicy,
+  memoryResumeClaims,
+  RUN_PROGRAM,
+  type RunState,
+} from "../index.js";
 import { scriptedModel } from "../testing/index.js";
 import type { Span, Tracer } from "../tracing.js";
 
@@ -338,5 +345,71 @@ describe("code mode", () => {
       { name: "junction.tool.call", id: "prog.1", parent: "prog" },
       { name: "junction.tool.call", id: "prog.2", parent: "prog" },
     ]);
+  });
+
+  it("a program paused at the third of five calls, its state resumed twice at once (100 times): calls 1-2 are not sent again and the approved one runs once", async () => {
+    const code =
+      "const out = [];\n" +
+      "for (let n = 1; n <= 5; n++) out.push(n === 3 ? await tools.post_message({ text: 'n' + n }) : await tools.read_item({ n }));\n" +
+      "return out;";
+    for (let round = 0; round < 100; round++) {
+      const runs: { name: string; input: unknown }[] = [];
+      const { agent } = agentWith({ runs, turns: [programTurn(code)] });
+      const stopped = await agent.send("go").final;
+      const state = JSON.parse(JSON.stringify(stopped.state)) as RunState;
+      const claims = memoryResumeClaims();
+      const resumes = [0, 1].map(() => {
+        const provider = scriptedModel([{ text: "ok" }]);
+        return new Agent({
+          provider,
+          model: "m",
+          tools: toolsFor(runs),
+          approval: annotationPolicy(),
+          codeMode: { sandbox: hostSandbox() },
+          resumeClaims: claims,
+        }).resume({ state, decisions: { "prog.3": "approve" } }).final;
+      });
+      const outcomes = await Promise.allSettled(resumes);
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+      expect(runs.map((run) => run.name)).toEqual([
+        "read_item",
+        "read_item",
+        "post_message",
+        "read_item",
+        "read_item",
+      ]);
+    }
+  });
+
+  it("with deferred tools, a program searches and calls what it finds; the description declares only the loaded tools", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const deferred = (name: string, description: string): Tool => ({
+      ...recordingTool(name, runs, { annotations: READ }),
+      description,
+      defer: true,
+    });
+    const tools = [
+      ...toolsFor(runs).slice(0, 4),
+      deferred("get_weather", "Gets the weather forecast for a city"),
+      deferred("create_issue", "Files an issue in the tracker"),
+    ];
+    const code =
+      "const found = await tools.search_tools({ query: 'weather forecast' });\n" +
+      "const forecast = await tools['get_weather']({ text: 'Oslo' });\n" +
+      "return [JSON.stringify(found).includes('get_weather'), forecast];";
+    const { agent, provider } = agentWith({
+      runs,
+      tools,
+      approval: false,
+      turns: [programTurn(code), { text: "ok" }],
+    });
+    await agent.send("weather in Oslo?").final;
+    const program = provider.requests[0]!.tools!.find((tool) => tool.name === RUN_PROGRAM)!;
+    expect(program.description).toContain("function read_item(");
+    expect(program.description).not.toContain("function get_weather(");
+    expect(program.description).toContain("tools.search_tools(");
+    const text = textOf((provider.requests[1]!.messages.at(-1)!.content[0] as { output: unknown }).output);
+    expect(text).toContain('Returned: [true,"get_weather:"]');
+    expect(runs.map((run) => run.name)).toEqual(["get_weather"]);
   });
 });

@@ -1,0 +1,148 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { JunctionError, type Tool } from "@junction/types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Agent, annotationPolicy, memoryResumeClaims, type RunState } from "./index.js";
+import { scriptedModel } from "./testing/index.js";
+
+function writeTool(effects: string[]): Tool {
+  return {
+    name: "write_file",
+    description: "Writes a file",
+    inputSchema: { type: "object", properties: { path: { type: "string" } } },
+    execute: async (input: { path?: string }) => {
+      effects.push(input.path ?? "");
+      return "written";
+    },
+  };
+}
+
+async function stoppedState(effects: string[], path = "/notes"): Promise<RunState> {
+  const agent = new Agent({
+    provider: scriptedModel([{ toolCalls: [{ id: "w", name: "write_file", input: { path } }] }]),
+    model: "m",
+    tools: [writeTool(effects)],
+    approval: annotationPolicy(),
+  });
+  const result = await agent.send("write").final;
+  expect(result.finishReason).toBe("approval-required");
+  return JSON.parse(JSON.stringify(result.state)) as RunState;
+}
+
+function resumingAgent(effects: string[], claims = memoryResumeClaims()) {
+  return new Agent({
+    provider: scriptedModel([{ text: "done" }]),
+    model: "m",
+    tools: [writeTool(effects)],
+    approval: annotationPolicy(),
+    resumeClaims: claims,
+  });
+}
+
+describe("a stopped state resumes once", () => {
+  it("resumed twice at once in one process (two Agents sharing claims, 100 times): the approved call runs once, the second resume is refused naming the state", async () => {
+    for (let round = 0; round < 100; round++) {
+      const effects: string[] = [];
+      const state = await stoppedState(effects);
+      const claims = memoryResumeClaims();
+      const outcomes = await Promise.allSettled(
+        [resumingAgent(effects, claims), resumingAgent(effects, claims)].map(
+          (agent) => agent.resume({ state, decisions: { w: "approve" } }).final,
+        ),
+      );
+      expect(effects).toEqual(["/notes"]);
+      const refused = outcomes.filter((outcome) => outcome.status === "rejected");
+      expect(refused).toHaveLength(1);
+      const error = (refused[0] as PromiseRejectedResult).reason;
+      expect(JunctionError.isInstance(error) && error.code).toBe("run-state-resumed");
+      expect(String(error.message)).toContain(`run "${state.runId}", step 1, waiting on "w"`);
+    }
+  });
+
+  it("a process's Agents share its claims without being told to", async () => {
+    const effects: string[] = [];
+    const state = await stoppedState(effects);
+    const first = new Agent({
+      provider: scriptedModel([{ text: "done" }]),
+      model: "m",
+      tools: [writeTool(effects)],
+    });
+    const second = new Agent({
+      provider: scriptedModel([{ text: "done" }]),
+      model: "m",
+      tools: [writeTool(effects)],
+    });
+    await first.resume({ state, decisions: { w: "approve" } }).final;
+    await expect(second.resume({ state, decisions: { w: "approve" } }).final).rejects.toMatchObject({
+      code: "run-state-resumed",
+    });
+    expect(effects).toEqual(["/notes"]);
+  });
+
+  it("a state that does not verify claims nothing: the real one still resumes", async () => {
+    const effects: string[] = [];
+    const state = await stoppedState(effects);
+    const claims = memoryResumeClaims();
+    const forged = { ...state, step: 0 };
+    await expect(
+      resumingAgent(effects, claims).resume({ state: forged, decisions: { w: "approve" } }).final,
+    ).rejects.toMatchObject({
+      code: "run-state-invalid",
+    });
+    const result = await resumingAgent(effects, claims).resume({ state, decisions: { w: "approve" } }).final;
+    expect(result.finishReason).toBe("stop");
+    expect(effects).toEqual(["/notes"]);
+  });
+
+  describe("two worker processes racing to resume the same states, sharing file claims", () => {
+    const folder = mkdtempSync(join(tmpdir(), "junction-resume-claims-"));
+    const workers: ChildProcess[] = [];
+    const replies = new Map<string, ((outcome: string) => void)[]>();
+
+    beforeAll(async () => {
+      const script = new URL("./__fixtures__/resume-worker.mjs", import.meta.url);
+      for (let index = 0; index < 2; index++) {
+        const worker = fork(script, [join(folder, "claims")], {
+          stdio: ["ignore", "inherit", "inherit", "ipc"],
+        });
+        await new Promise<void>((resolve, reject) => {
+          worker.once("error", reject);
+          worker.once("message", () => resolve());
+        });
+        worker.on("message", (message: { id?: string; outcome?: string }) => {
+          if (message.id === undefined) return;
+          replies.get(message.id)?.shift()?.(message.outcome ?? "");
+        });
+        workers.push(worker);
+      }
+    });
+    afterAll(() => {
+      for (const worker of workers) worker.kill();
+      rmSync(folder, { recursive: true, force: true });
+    });
+
+    it("100 states, each sent to both workers at once: every approved call ran once, and each state was refused once", async () => {
+      const effects = join(folder, "effects.log");
+      writeFileSync(effects, "");
+      for (let round = 0; round < 100; round++) {
+        const state = await stoppedState([], `/notes/${round}`);
+        const id = String(round);
+        const outcomes = await Promise.all(
+          workers.map(
+            (worker) =>
+              new Promise<string>((resolve) => {
+                replies.set(id, [...(replies.get(id) ?? []), resolve]);
+                worker.send({ id, state, decisions: { w: "approve" }, effects });
+              }),
+          ),
+        );
+        expect(outcomes.sort()).toEqual(["run-state-resumed", "stop"]);
+      }
+      const lines = readFileSync(effects, "utf8").trim().split("\n");
+      expect(lines).toHaveLength(100);
+      expect(new Set(lines).size).toBe(100);
+    });
+  });
+});
