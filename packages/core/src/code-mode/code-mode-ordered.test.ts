@@ -114,5 +114,5 @@ describe("code mode on a port that replays by position (DBOS, Restate)", () => {
       "tools:2",
       "model:2",
     ]);
-  });
+  }, 120_000);
 });

@@ -276,7 +276,7 @@ describe("code mode", () => {
       answers.add(text.split("Returned: ")[1]!.split("\n")[0]!.split(",")[0]!);
     }
     expect([...answers]).toEqual(['["1']);
-  });
+  }, 120_000);
 
   it("an approval answered in process runs the program on: the call waits, not the sandbox, and nothing runs twice", async () => {
     const runs: { name: string; input: unknown }[] = [];
@@ -379,7 +379,7 @@ describe("code mode", () => {
         "read_item",
       ]);
     }
-  });
+  }, 120_000);
 
   it("with deferred tools, a program searches and calls what it finds; the description declares only the loaded tools", async () => {
     const runs: { name: string; input: unknown }[] = [];
