@@ -13,6 +13,7 @@ import {
   type SendOptions,
   verifyRunState,
 } from "@junction/core";
+import { quickjsSandbox } from "@junction/sandbox-quickjs";
 import { createAbortError, errorMessage, JunctionError, type Message, type Sandbox } from "@junction/types";
 import type { ChatEvent } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
@@ -640,13 +641,9 @@ export class ChatService {
 
   /** The sandbox code mode's programs run in, made the first time a run needs it. */
   #programSandbox(): Sandbox {
-    // @junction/sandbox-quickjs is not in this repository yet: until it is, a run with code mode
-    // on fails with this, and nothing runs.
-    this.#sandbox ??= undefined;
-    throw new JunctionError(
-      "invalid-argument",
-      "Code mode needs @junction/sandbox-quickjs, which this build of the playground does not have yet. Turn code mode off for this conversation.",
-    );
+    // One sandbox keeps its warm engine between runs; each run still gets a fresh QuickJS context.
+    this.#sandbox ??= quickjsSandbox();
+    return this.#sandbox;
   }
 
   /** Stops a run: the model stream and every tool call in flight are cancelled. */

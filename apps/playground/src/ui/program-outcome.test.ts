@@ -20,6 +20,14 @@ describe("readProgramOutcome", () => {
     });
   });
 
+  it("reads the console as the QuickJS sandbox writes it, each line ending with a newline", () => {
+    expect(
+      readProgramOutcome(
+        result("Returned: 1\n\nConsole:\nfirst\n[warn] second\n\n\nCalls (1):\n1. a: success"),
+      ),
+    ).toEqual({ ok: true, headline: "Returned: 1", returned: { value: 1 }, console: "first\n[warn] second" });
+  });
+
   it("keeps a program that returned nothing, or threw, as its headline", () => {
     expect(readProgramOutcome(result("The program returned nothing (undefined)."))).toEqual({
       ok: true,

@@ -41,7 +41,8 @@ export function readProgramOutcome(result: unknown): ProgramOutcome {
   const consoleAt = body.indexOf(CONSOLE_MARK);
   const headline = consoleAt === -1 ? body : body.slice(0, consoleAt);
   const outcome: ProgramOutcome = { ok, headline };
-  if (consoleAt !== -1) outcome.console = body.slice(consoleAt + CONSOLE_MARK.length);
+  // The sandbox ends every logged line with a newline; the last one is no line of its own.
+  if (consoleAt !== -1) outcome.console = body.slice(consoleAt + CONSOLE_MARK.length).replace(/\n$/, "");
   if (ok && headline.startsWith(RETURNED)) {
     try {
       outcome.returned = { value: JSON.parse(headline.slice(RETURNED.length)) };
