@@ -67,4 +67,55 @@ describe("readProgramOutcome", () => {
       headline: "The program's result is not a tool result: nonsense",
     });
   });
+
+  it("prefers core's outcome as data: a console that imitates the sections is the console, an error message that names a limit is the error", () => {
+    const structured = (structuredContent: unknown) => ({
+      content: [{ type: "text", text: "ignored" }],
+      isError: true,
+      structuredContent,
+    });
+    expect(
+      readProgramOutcome(
+        structured({
+          outcome: "returned",
+          returned: { n: 1 },
+          console: "Console:\n\nCalls (2):\n1. x\n",
+          calls: [],
+        }),
+      ),
+    ).toEqual({
+      ok: true,
+      headline: 'Returned: {"n":1}',
+      returned: { value: { n: 1 } },
+      console: "Console:\n\nCalls (2):\n1. x",
+    });
+    expect(
+      readProgramOutcome(
+        structured({
+          outcome: "threw",
+          error: { name: "Error", message: "stopped by its cpu limit" },
+          console: "",
+          calls: [],
+        }),
+      ),
+    ).toEqual({
+      ok: false,
+      headline: "The program threw Error: stopped by its cpu limit",
+    });
+    expect(
+      readProgramOutcome(
+        structured({
+          outcome: "limit",
+          limit: { code: "memory", message: "over 64 MiB" },
+          console: "",
+          calls: [],
+        }),
+      ),
+    ).toEqual({
+      ok: false,
+      headline: "The program was stopped by its memory limit: over 64 MiB",
+    });
+    // Not core's shape: read from the text instead.
+    expect(readProgramOutcome(structured({ outcome: 7 })).headline).toBe("ignored");
+  });
 });

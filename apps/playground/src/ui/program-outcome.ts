@@ -21,11 +21,16 @@ const RETURNED = "Returned: ";
 /** The calls section core ends the text with: `Calls (n):` and one line per call (or a count of the rest). */
 const CALLS_SECTION = /\n\nCalls \(\d+\):\n(?:(?:\d+\. |… and )[^\n]*(?:\n|$))+$/;
 
-/** Reads a program call's result (a `ToolResult`); anything else is an outcome whose headline says so. */
+/**
+ * Reads a program call's result (a `ToolResult`): from its `structuredContent` (core's outcome as
+ * data), else from its text; anything else is an outcome whose headline says so.
+ */
 export function readProgramOutcome(result: unknown): ProgramOutcome {
   if (typeof result !== "object" || result === null) {
     return { ok: false, headline: `The program's result is not a tool result: ${String(result)}` };
   }
+  const structured = fromStructured((result as { structuredContent?: unknown }).structuredContent);
+  if (structured) return structured;
   const { content, isError } = result as { content?: unknown; isError?: unknown };
   const parts = Array.isArray(content) ? content : [];
   const text = parts
@@ -51,4 +56,42 @@ export function readProgramOutcome(result: unknown): ProgramOutcome {
     }
   }
   return outcome;
+}
+
+/** Core's outcome as data (`structuredContent` of a program's result), checked field by field: it is stored, untrusted input. */
+function fromStructured(data: unknown): ProgramOutcome | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const { outcome, console: logged, returned, error, limit, diverged } = data as Record<string, unknown>;
+  if (typeof outcome !== "string" || typeof logged !== "string") return undefined;
+  const text = (value: unknown) => (typeof value === "string" ? value : String(value));
+  const field = (value: unknown, name: string) =>
+    typeof value === "object" && value !== null ? text((value as Record<string, unknown>)[name]) : "";
+  let parsed: ProgramOutcome;
+  switch (outcome) {
+    case "returned":
+      parsed =
+        returned === undefined
+          ? { ok: true, headline: "The program returned nothing (undefined)." }
+          : { ok: true, headline: `${RETURNED}${JSON.stringify(returned)}`, returned: { value: returned } };
+      break;
+    case "threw":
+      parsed = {
+        ok: false,
+        headline: `The program threw ${field(error, "name")}: ${field(error, "message")}`,
+      };
+      break;
+    case "limit":
+      parsed = {
+        ok: false,
+        headline: `The program was stopped by its ${field(limit, "code")} limit: ${field(limit, "message")}`,
+      };
+      break;
+    case "diverged":
+      parsed = { ok: false, headline: `The program was stopped: ${text(diverged)}.` };
+      break;
+    default:
+      parsed = { ok: false, headline: "The program was stopped before it finished." };
+  }
+  const kept = logged.replace(/\n$/, "");
+  return kept === "" ? parsed : { ...parsed, console: kept };
 }
