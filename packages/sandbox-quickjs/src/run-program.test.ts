@@ -23,7 +23,8 @@ afterEach(() => {
 });
 
 async function runOnPool(source: string, overrides: Partial<SandboxProgram> = {}) {
-  const limits = resolveSandboxLimits(overrides.limits);
+  // A generous CPU budget unless the ending is about CPU: the machine may be busy.
+  const limits = resolveSandboxLimits({ cpuMs: 60_000 }, overrides.limits);
   const engine = await pool.acquire(limits.memoryBytes);
   let freed!: () => void;
   const engineFree = new Promise<void>((resolve) => {

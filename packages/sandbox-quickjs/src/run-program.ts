@@ -19,6 +19,7 @@ import { hostValueToJSON, parseGuestJSON, utf8ByteLength } from "./bridge-json.j
 import { type ConsoleLevel, createConsoleCapture } from "./console-capture.js";
 import type { Engine } from "./engine-pool.js";
 import { GUEST_PRELUDE, type GuestConfig } from "./guest-prelude.js";
+import { contextAddress, createInterruptPacer, type InterruptPacer } from "./interrupt-pacing.js";
 import { limitMessage } from "./sandbox-limits.js";
 
 /** What one run needs: an engine of its own, the program, its JavaScript and its limits. */
@@ -87,6 +88,9 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
   let cpuUsedMs = 0;
   let sliceStartedAt = 0;
   let sliceHostMs = 0;
+  let lastCheckAt = 0;
+  let hostMsAtLastCheck = 0;
+  let pacer: InterruptPacer | undefined;
   /** Why the interrupt handler stopped the guest, once it has. */
   let interruptedBy: SandboxLimitCode | "aborted" | "finished" | undefined;
   /** A limit a host function found broken while the guest ran: the run ends with it. */
@@ -172,7 +176,12 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     else if (breachedLimit !== undefined || engine.atCap) interruptedBy = breachedLimit ?? "memory";
     else if (cpuUsedMs + (now() - sliceStartedAt - sliceHostMs) > limits.cpuMs) interruptedBy = "cpu";
     else if (now() >= wallDeadline) interruptedBy = "wall-time";
-    return interruptedBy !== undefined;
+    if (interruptedBy !== undefined) return true;
+    const checkedAt = now();
+    pacer?.paced(checkedAt - lastCheckAt - (sliceHostMs - hostMsAtLastCheck));
+    lastCheckAt = checkedAt;
+    hostMsAtLastCheck = sliceHostMs;
+    return false;
   }
 
   /**
@@ -187,6 +196,8 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     if (outermost) {
       sliceStartedAt = now();
       sliceHostMs = 0;
+      lastCheckAt = sliceStartedAt;
+      hostMsAtLastCheck = 0;
     }
     try {
       return operation();
@@ -471,6 +482,11 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     rt.setInterruptHandler(interruptHandler);
     const vm = rt.newContext();
     context = vm;
+    const offset = engine.interruptCounterOffset;
+    pacer = createInterruptPacer(
+      engine.module.getWasmMemory(),
+      offset === undefined ? undefined : contextAddress(vm) + offset,
+    );
 
     const config: GuestConfig = {
       functions: program.functions,
