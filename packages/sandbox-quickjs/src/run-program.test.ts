@@ -101,6 +101,12 @@ const endings: [string, string, Partial<SandboxProgram>, Partial<SandboxOutcome>
     { kind: "threw" },
   ],
   [
+    "a then getter that loops while a result is handed over",
+    "Object.defineProperty(Object.prototype, 'then', { get() { for (;;) {} }, configurable: true }); await tools.a();",
+    { functions: ["a"], call: async () => ({ x: 1 }), limits: { cpuMs: 50 } },
+    { kind: "limit", code: "cpu" },
+  ],
+  [
     "a return with calls still out",
     "tools.a(); tools.a(); return 1;",
     { functions: ["a"], call: never },
