@@ -17,7 +17,8 @@ const MAX_TICKS_BETWEEN_CHECKS = 100;
 /** How much guest time the pacer aims to leave between two checks. */
 const TARGET_MS_BETWEEN_CHECKS = 1;
 const SEARCHED_BYTES = 2048;
-const CALIBRATION_LOOP = "for (let i = 0; i < 30000; i++) {}";
+/** Some 40,000 ticks: two checks at QuickJS's own pace, then the rest paced. */
+const CALIBRATION_LOOP = "for (let i = 0; i < 15000; i++) {}";
 
 /** The QuickJS context's address in the WebAssembly memory (quickjs-emscripten keeps it protected). */
 export function contextAddress(context: QuickJSContext): number {
@@ -26,60 +27,51 @@ export function contextAddress(context: QuickJSContext): number {
 
 /**
  * Where, from the start of a JSContext, this build keeps `interrupt_counter`, or `undefined` when it
- * cannot be told for sure. Found in two steps on throwaway contexts: the 32-bit slots that hold
- * exactly 10,000 every time the handler is called (expected: one), then a check that writing a small
- * number there makes the handler come far more often. `tainted` is true when a write went to a slot
+ * cannot be told for sure. Found on a throwaway context running a loop: the 32-bit slots that hold
+ * exactly 10,000 at each of the first two checks (expected: one), then a check that writing a small
+ * number there makes the checks come far more often. `tainted` is true when a write went to a slot
  * that turned out not to be the counter: that module must not be used.
  */
 export function findInterruptCounterOffset(module: QuickJSWASMModule): { offset?: number; tainted: boolean } {
   const memory = module.getWasmMemory();
-  const candidates = withContext(module, (runtime, context) => {
-    const base = contextAddress(context);
-    let seen: number[] | undefined;
+  const runtime = module.newRuntime();
+  const context = runtime.newContext();
+  const base = contextAddress(context);
+  let candidates: number[] | undefined;
+  let checks = 0;
+  let checksWhilePaced = 0;
+  let written: number | undefined;
+  const write = (offset: number) => {
+    new Int32Array(memory.buffer)[(base + offset) >> 2] = 10;
+  };
+  try {
     runtime.setInterruptHandler(() => {
+      checks++;
+      if (written !== undefined) {
+        checksWhilePaced++;
+        write(written);
+        return false;
+      }
       const slots = new Int32Array(memory.buffer, base, SEARCHED_BYTES / 4);
       const now: number[] = [];
       for (let index = 0; index < slots.length; index++)
         if (slots[index] === COUNTER_INIT) now.push(index * 4);
-      seen = seen === undefined ? now : seen.filter((offset) => now.includes(offset));
+      candidates = candidates === undefined ? now : candidates.filter((offset) => now.includes(offset));
+      if (checks === 2 && candidates.length === 1) {
+        written = candidates[0]!;
+        write(written);
+      }
       return false;
     });
     context.evalCode(CALIBRATION_LOOP).dispose();
-    return seen ?? [];
-  });
-  if (candidates.length !== 1) return { tainted: false };
-  const offset = candidates[0]!;
-  const checks = (write: boolean) =>
-    withContext(module, (runtime, context) => {
-      const address = contextAddress(context) + offset;
-      let calls = 0;
-      runtime.setInterruptHandler(() => {
-        calls++;
-        if (write) new Int32Array(memory.buffer)[address >> 2] = 10;
-        return false;
-      });
-      context.evalCode(CALIBRATION_LOOP).dispose();
-      return calls;
-    });
-  const plain = checks(false);
-  const paced = checks(true);
-  // 30,000 turns of two or more ticks each: a few checks plain, thousands with the counter at 10.
-  if (paced < 1000 || paced < plain * 100) return { tainted: true };
-  return { offset, tainted: false };
-}
-
-function withContext<T>(
-  module: QuickJSWASMModule,
-  use: (runtime: ReturnType<QuickJSWASMModule["newRuntime"]>, context: QuickJSContext) => T,
-): T {
-  const runtime = module.newRuntime();
-  const context = runtime.newContext();
-  try {
-    return use(runtime, context);
   } finally {
     context.dispose();
     runtime.dispose();
   }
+  if (written === undefined) return { tainted: false };
+  // What is left of the loop, about 10,000 ticks or more: one check plain, a thousand at 10.
+  if (checksWhilePaced < 200) return { tainted: true };
+  return { offset: written, tainted: false };
 }
 
 /** Sets QuickJS's countdown to the next interrupt check from how long the last ticks took. */
