@@ -1,5 +1,11 @@
-import { type AgentResult, agentToolResult, type PendingToolCall, type ResumeDecision } from "@junction/core";
-import { JunctionError, type ToolResult } from "@junction/types";
+import type { AgentResult, PendingToolCall, ResumeDecision } from "@junction/core";
+import {
+  answerIdempotencyKey,
+  type DurableRunStatus,
+  endedRunStatus,
+  workflowForTool,
+} from "@junction/core/durable-runs";
+import { JunctionError } from "@junction/types";
 import { HttpCallError, type Ingress } from "@restatedev/restate-sdk-clients";
 import { type ApprovalOutcome, answerApproval, pendingApprovals } from "./pending-approvals.js";
 import type { AgentRunRequest } from "./restate-agent-workflow.js";
@@ -21,15 +27,10 @@ export interface RestateAgentRunsOptions {
 }
 
 /**
- * A served agent's run on Restate as a task sees it; the same shape as `DurableRunStatus` of
- * `@junction/mcp-server`, which this package does not depend on.
+ * A served agent's run on Restate as a task sees it: `DurableRunStatus` of
+ * `@junction/core/durable-runs`, which `@junction/mcp-server` reads.
  */
-export type RestateAgentRunStatus =
-  | { status: "working"; statusMessage?: string }
-  | { status: "input_required"; pending: PendingToolCall[] }
-  | { status: "completed"; result: ToolResult }
-  | { status: "failed"; message: string }
-  | { status: "cancelled" };
+export type RestateAgentRunStatus = DurableRunStatus;
 
 /**
  * Served agents' runs as Restate workflows: the shape of `DurableAgentRuns` of
@@ -147,19 +148,16 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
       item,
       decision,
       // A tasks/update retried (or sent twice) is one answer to the call.
-      idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
+      idempotencyKey: answerIdempotencyKey(runId, item),
     });
   };
 
   return {
     async start({ tool, runId, request }) {
-      const workflow = Object.hasOwn(options.workflows, tool) ? options.workflows[tool] : undefined;
-      if (!workflow) {
-        throw new JunctionError(
-          "invalid-argument",
-          `restateAgentRuns has no workflow for the agent tool "${tool}": add it to \`workflows\` (${JSON.stringify(tool)}: a restateAgentWorkflow).`,
-        );
-      }
+      const workflow = workflowForTool(options.workflows, tool, {
+        runs: "restateAgentRuns",
+        workflow: "restateAgentWorkflow",
+      });
       // Submitting a key that was submitted already is the same run (Restate: "PreviouslyAccepted").
       await client(workflow.name, runId).workflowSubmit({ input: request });
       known.set(runId, workflow.name);
@@ -180,7 +178,7 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
         case "going":
           return { status: "working" };
         case "ended":
-          return finished(now.result);
+          return endedRunStatus(now.result);
         case "cancelled":
           return { status: "cancelled" };
         case "failed":
@@ -227,15 +225,4 @@ function terminalMessage(error: HttpCallError): string {
     // Not JSON: the text as it came.
   }
   return error.responseText || `The run failed (HTTP ${error.status}).`;
-}
-
-/** An ended run's `AgentResult` as the agent tool's answer, as `agentTool` gives it in-process. */
-function finished(result: AgentResult): RestateAgentRunStatus {
-  if (result.finishReason === "approval-required") {
-    return {
-      status: "failed",
-      message: `The run stopped waiting for a person's approval of ${result.pending.map((call) => `"${call.name}"`).join(", ")} (its approvalTimeoutMs ran out).`,
-    };
-  }
-  return { status: "completed", result: agentToolResult(result) };
 }
