@@ -2,6 +2,7 @@ import { type DBOSClient, Error as DBOSErrors } from "@dbos-inc/dbos-sdk";
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
 import {
   type ApprovalOutcome,
+  type ApprovalWaitOptions,
   abortableWait,
   answerIdempotencyKey,
   type RunApprovals,
@@ -118,20 +119,12 @@ export async function approvalStatus<Output = unknown>(
   }
 }
 
-/** Options of {@link waitForApprovals}. */
-export interface WaitForApprovalsOptions {
+/** Options of {@link waitForApprovals}: the run, and how long to wait (`timeoutMs`, `signal`). */
+export interface WaitForApprovalsOptions extends ApprovalWaitOptions {
   /** `DBOSClient.create({ systemDatabaseUrl })`, from any process. */
   readonly client: DBOSApprovalsReader;
   /** The run's id: the DBOS workflow id the run was started with. */
   readonly runId: string;
-  /**
-   * How long to wait for the run to ask (or end); then it resolves with what the run stands at
-   * (`"running"` when it still has not asked).
-   * @default 60_000
-   */
-  readonly timeoutMs?: number;
-  /** Stops waiting: the promise rejects with a `JunctionError` `aborted`. */
-  readonly signal?: AbortSignal;
 }
 
 /** How long one stream read waits before the deadline and the abort signal are looked at again. */

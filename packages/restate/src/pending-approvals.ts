@@ -1,14 +1,17 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
 import {
   type ApprovalOutcome,
+  type ApprovalWaitOptions,
   abortableWait,
   type RunApprovals,
   taggedAnswer,
   takenOutcome,
   throwIfWaitAborted,
 } from "@junction/core/durable-runs";
+import { JunctionError } from "@junction/types";
 import { HttpCallError, type Ingress, rpc } from "@restatedev/restate-sdk-clients";
 import type { AnswerResponse, AwaitPendingRequest, SignalRequest } from "./restate-workflow.js";
+import { CANCELLED, type OutputReader, readRunOutput } from "./run-output.js";
 import type { SendSignalOptions } from "./send-signal.js";
 
 /** Options of {@link pendingApprovals}. */
@@ -27,12 +30,6 @@ type PendingHandlers = {
   awaitPending: (ctx: unknown, request: AwaitPendingRequest) => Promise<PendingToolCall[]>;
   answer: (ctx: unknown, signal: SignalRequest) => Promise<AnswerResponse>;
 };
-
-/** What the ingress answers for a workflow key that was never submitted (or whose run was purged). */
-const NOT_FOUND = 404;
-
-/** What the ingress answers for the output of a workflow that was cancelled. */
-const CANCELLED = 409;
 
 /**
  * The calls of a run that wait for a person, from any process that can reach the ingress (the
@@ -102,48 +99,30 @@ export async function approvalStatus<Output = unknown>(
 
 /** The run's end as {@link RunApprovals}, or `undefined` while it goes on. */
 async function output<Output>(
-  run: {
-    workflowOutput(
-      opts?: ReturnType<typeof rpc.opts<void, unknown>>,
-    ): Promise<{ ready: boolean; result?: unknown }>;
-  },
+  run: OutputReader,
   signal: AbortSignal | undefined,
 ): Promise<RunApprovals<Output> | undefined> {
-  try {
-    const now = await run.workflowOutput(signal ? rpc.opts<void, unknown>({ signal }) : undefined);
-    return now.ready
-      ? { status: "finished", outcome: { status: "succeeded", output: now.result as Output } }
-      : undefined;
-  } catch (error) {
-    if (!(error instanceof HttpCallError)) throw error;
-    if (error.status === NOT_FOUND) return { status: "unknown" };
-    if (error.status === CANCELLED) return { status: "finished", outcome: { status: "cancelled" } };
-    return { status: "finished", outcome: { status: "failed", message: terminalMessage(error) } };
+  const now = await readRunOutput(run, signal);
+  switch (now.kind) {
+    case "going":
+      return undefined;
+    case "ended":
+      return { status: "finished", outcome: { status: "succeeded", output: now.result as Output } };
+    case "unknown":
+      return { status: "unknown" };
+    case "cancelled":
+      return { status: "finished", outcome: { status: "cancelled" } };
+    case "failed":
+      return { status: "finished", outcome: { status: "failed", message: now.message } };
+    default: {
+      const never: never = now;
+      throw new JunctionError("invalid-argument", `Unknown run output ${JSON.stringify(never)}.`);
+    }
   }
 }
 
-/** The message of the terminal error a run failed with, as the ingress answers it (`{ message }`). */
-function terminalMessage(error: HttpCallError): string {
-  try {
-    const body = JSON.parse(error.responseText) as { message?: unknown };
-    if (typeof body.message === "string") return body.message;
-  } catch {
-    // Not JSON: the text as it came.
-  }
-  return error.responseText || `The run failed (HTTP ${error.status}).`;
-}
-
-/** Options of {@link waitForApprovals}. */
-export interface WaitForApprovalsOptions extends PendingApprovalsOptions {
-  /**
-   * How long to wait for the run to ask (or end); then it resolves with what the run stands at
-   * (`"running"` when it still has not asked).
-   * @default 60_000
-   */
-  readonly timeoutMs?: number;
-  /** Stops waiting: the promise rejects with a `JunctionError` `aborted`. */
-  readonly signal?: AbortSignal;
-}
+/** Options of {@link waitForApprovals}: the run, and how long to wait (`timeoutMs`, `signal`). */
+export interface WaitForApprovalsOptions extends PendingApprovalsOptions, ApprovalWaitOptions {}
 
 /** How long one `awaitPending` call waits at most before the deadline is looked at again. */
 const WAIT_SLICE_MS = 60_000;

@@ -1,6 +1,7 @@
 import { Agent } from "@junction/core";
 import type { DurableRunStatus } from "@junction/core/durable-runs";
 import { scriptedModel } from "@junction/core/testing";
+import { reachStatus } from "@junction/durable-engines/engine-contract";
 import type { Tool } from "@junction/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchRestate, type RestateLaunched, restateEngine, serveEndpoint } from "../test/restate-engine.js";
@@ -59,15 +60,8 @@ const engine = (): RestateLaunched => {
 };
 
 /** Polls the run's status on `on` until it is `status`; resolves with it. */
-async function reach<S extends DurableRunStatus["status"]>(runId: string, status: S, on: RestateAgentRuns) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const now = await on.status(runId);
-    if (now.status === status) return now as Extract<DurableRunStatus, { status: S }>;
-    if (Date.now() > deadline) throw new Error(`The run ${runId} is ${JSON.stringify(now)}, not ${status}.`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const reach = <S extends DurableRunStatus["status"]>(runId: string, status: S, on: RestateAgentRuns) =>
+  reachStatus(on, runId, status);
 
 describe("restateAgentRuns, what only Restate needs", () => {
   it("finds a run's workflow among several after a restart (a new restateAgentRuns knows no run), and answers it there", async () => {

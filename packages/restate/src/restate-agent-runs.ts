@@ -6,9 +6,10 @@ import {
   workflowForTool,
 } from "@junction/core/durable-runs";
 import { JunctionError } from "@junction/types";
-import { HttpCallError, type Ingress } from "@restatedev/restate-sdk-clients";
+import type { Ingress } from "@restatedev/restate-sdk-clients";
 import { type ApprovalOutcome, answerApproval, pendingApprovals } from "./pending-approvals.js";
 import type { AgentRunRequest } from "./restate-agent-workflow.js";
+import { type RunOutput, readRunOutput } from "./run-output.js";
 
 /** Options of {@link restateAgentRuns}. */
 export interface RestateAgentRunsOptions {
@@ -57,11 +58,6 @@ export interface RestateAgentRuns {
   /** Cancels the run (the workflow's `cancel` handler): at once, or as it begins if no worker took it yet. */
   cancel(runId: string): Promise<void>;
 }
-
-/** What the ingress answers for a workflow key that was never submitted (or whose run was purged). */
-const NOT_FOUND = 404;
-/** What the ingress answers for the output of a workflow that was cancelled. */
-const CANCELLED = 409;
 
 type AgentHandlers = {
   run: (ctx: unknown, request: AgentRunRequest) => Promise<AgentResult>;
@@ -121,17 +117,8 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
     return name;
   };
 
-  const output = async (workflow: string, runId: string): Promise<RunOutput> => {
-    try {
-      const now = await client(workflow, runId).workflowOutput();
-      return now.ready ? { kind: "ended", result: now.result } : { kind: "going" };
-    } catch (error) {
-      if (!(error instanceof HttpCallError)) throw error;
-      if (error.status === NOT_FOUND) return { kind: "unknown" };
-      if (error.status === CANCELLED) return { kind: "cancelled" };
-      return { kind: "failed", message: terminalMessage(error) };
-    }
-  };
+  const output = (workflow: string, runId: string): Promise<RunOutput> =>
+    readRunOutput(client(workflow, runId));
 
   const answerOnce = async (
     runId: string,
@@ -178,7 +165,7 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
         case "going":
           return { status: "working" };
         case "ended":
-          return endedRunStatus(now.result);
+          return endedRunStatus(now.result as AgentResult);
         case "cancelled":
           return { status: "cancelled" };
         case "failed":
@@ -206,23 +193,4 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
       await ingress.objectSendClient<Pick<AgentHandlers, "cancel">>({ name: workflow }, runId).cancel();
     },
   };
-}
-
-/** What the ingress says of a run's output. */
-type RunOutput =
-  | { kind: "going" }
-  | { kind: "ended"; result: AgentResult }
-  | { kind: "cancelled" }
-  | { kind: "failed"; message: string }
-  | { kind: "unknown" };
-
-/** The message of the terminal error a run failed with, as the ingress answers it (`{ message }`). */
-function terminalMessage(error: HttpCallError): string {
-  try {
-    const body = JSON.parse(error.responseText) as { message?: unknown };
-    if (typeof body.message === "string") return body.message;
-  } catch {
-    // Not JSON: the text as it came.
-  }
-  return error.responseText || `The run failed (HTTP ${error.status}).`;
 }

@@ -52,6 +52,18 @@ export type RunApprovals<Output = unknown> =
   | { readonly status: "waiting"; readonly pending: PendingToolCall[] }
   | { readonly status: "finished"; readonly outcome: RunOutcome<Output> };
 
+/** How long an engine's `waitForApprovals` waits for a run to ask, and what stops it. */
+export interface ApprovalWaitOptions {
+  /**
+   * How long to wait for the run to ask (or end); then it resolves with what the run stands at
+   * (`"running"` when it still has not asked).
+   * @default 60_000
+   */
+  readonly timeoutMs?: number;
+  /** Stops waiting: the promise rejects with a `JunctionError` `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
 /** An answer as an engine sends it: the call's signal, its value tagged with an `answerId` of its own. */
 export interface TaggedAnswer {
   /** The signal's name, `approval:<step>:<callId>`. */

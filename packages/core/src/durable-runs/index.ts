@@ -12,6 +12,7 @@ export {
 } from "./agent-run.js";
 export {
   type ApprovalOutcome,
+  type ApprovalWaitOptions,
   abortableWait,
   answerIdempotencyKey,
   type RunApprovals,

@@ -4,7 +4,11 @@
 import { Agent, type AgentResult, type PendingToolCall } from "@junction/core";
 import type { ApprovalOutcome, DurableRunStatus } from "@junction/core/durable-runs";
 import { scriptedModel } from "@junction/core/testing";
-import type { EngineAdapter, LaunchedEngine } from "@junction/durable-engines/engine-contract/engine-adapter";
+import type {
+  AgentRunsUnderTest,
+  EngineAdapter,
+  LaunchedEngine,
+} from "@junction/durable-engines/engine-contract/engine-adapter";
 import { waitFor } from "@junction/durable-engines/processes";
 import { readmeSnippet, runSnippet } from "@junction/durable-engines/readme-snippets";
 import type { Tool } from "@junction/types";
@@ -32,6 +36,24 @@ export function defineInProcessContract(engine: EngineAdapter): void {
   defineWaiting(engine, current, answers);
   defineAgentRuns(engine, current, runs);
   defineReadme(engine, current, readme);
+}
+
+/**
+ * Polls the run's status on a runs adapter (what a server's task layer reads) until it is
+ * `status`, for at most 15 s; resolves with it.
+ */
+export async function reachStatus<S extends DurableRunStatus["status"]>(
+  runs: Pick<AgentRunsUnderTest, "status">,
+  runId: string,
+  status: S,
+): Promise<Extract<DurableRunStatus, { status: S }>> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const now = await runs.status(runId);
+    if (now.status === status) return now as Extract<DurableRunStatus, { status: S }>;
+    if (Date.now() > deadline) throw new Error(`The run ${runId} is ${JSON.stringify(now)}, not ${status}.`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** A tool that records each door it opens. */
@@ -261,16 +283,8 @@ function defineAgentRuns(
 ): void {
   const runs = () => launched().agentRuns({ ask_keeper: workflow });
   /** Polls the run's status until it is `status`; resolves with it. */
-  const reach = async <S extends DurableRunStatus["status"]>(runId: string, status: S) => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const now = await runs().status(runId);
-      if (now.status === status) return now as Extract<DurableRunStatus, { status: S }>;
-      if (Date.now() > deadline)
-        throw new Error(`The run ${runId} is ${JSON.stringify(now)}, not ${status}.`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
+  const reach = <S extends DurableRunStatus["status"]>(runId: string, status: S) =>
+    reachStatus(runs(), runId, status);
 
   describe(`${engine.names.runs}: a served agent's runs as tasks`, () => {
     it("shows the run's pending approval, answers it bound to its digests, and gives the agent tool's answer with its tools' rich parts", async () => {

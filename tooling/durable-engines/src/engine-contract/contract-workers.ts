@@ -29,7 +29,8 @@ import type {
   EngineForWorkers,
   NotesWorkers,
 } from "@junction/durable-engines/engine-contract/engine-adapter";
-import { waitFor } from "@junction/durable-engines/processes";
+import { type NodeProcess, waitFor } from "@junction/durable-engines/processes";
+import type { WireFake } from "@junction/wire-fake";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 /** Defines the worker cases for `engine`: starts the engine for workers before them. */
@@ -142,6 +143,29 @@ function defineCrashScenarios(engine: EngineAdapter, current: () => EngineForWor
       expect(events()).toEqual(expectedEventsAfterOneCrash);
     });
   });
+}
+
+/**
+ * For a test file of an engine's own (what only that engine does with workers): the engine
+ * `start` makes, started before the file's tests and stopped after them, and `notesSetUp` on it
+ * (its workers with what only that engine has).
+ */
+export function notesWorkersOf<Workers extends NotesWorkers>(
+  start: () => Promise<Pick<EngineForWorkers, "stop"> & { notesWorkers(run: NotesRun): Promise<Workers> }>,
+  prefix: string,
+) {
+  let started: Awaited<ReturnType<typeof start>> | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const engine = () => {
+    if (!started) throw new Error("The engine was not started: see the error of beforeAll.");
+    return started;
+  };
+  return { engine, setUp: notesSetUp(engine, prefix) };
 }
 
 /**
@@ -299,6 +323,37 @@ function defineAgentCrashes(engine: EngineAdapter, current: () => EngineForWorke
       expect(model.requests).toHaveLength(1);
     });
   });
+}
+
+/**
+ * After a worker was lost for good while the runs `listed` (one pending call each) waited on it:
+ * answered from another process, they finish on `survivor`, with one model request per step, one
+ * call per tool call and no notification sent again (one per pending call, before the loss).
+ */
+export async function expectFinishedElsewhere(parts: {
+  workers: NotesWorkers;
+  survivor: NodeProcess;
+  listed: Record<string, PendingToolCall[]>;
+  model: WireFake;
+  calls: () => { key: string | null }[];
+  notifications: () => string[];
+}): Promise<void> {
+  const { workers, survivor, listed } = parts;
+  const runIds = Object.keys(listed);
+  // Still listed from the journal while the survivor replays them; answered from another process.
+  expect(await workers.fromApprover("approve", runIds)).toEqual(listed);
+  const finals = await Promise.all(runIds.map((runId) => workers.result(runId, survivor)));
+  expect(finals.map((final) => final.text)).toEqual(runIds.map(() => notesRun.answer));
+  // Each run asked the model once per step (2 steps) and ran the tool once.
+  expect(toolResultsPerRequest(parts.model).sort()).toEqual(runIds.flatMap(() => [0, 1]).sort());
+  expect(
+    parts
+      .calls()
+      .map((call) => call.key)
+      .sort(),
+  ).toEqual(runIds.map((runId) => `${runId}:tool:1:${listed[runId]![0]!.id}`).sort());
+  // The replay did not notify anyone again.
+  expect(parts.notifications()).toHaveLength(runIds.length);
 }
 
 /** The pending call of a notes run, as listed: the validated arguments and their digests. */

@@ -1,9 +1,13 @@
 // The engine contract suite: one set of cases every durable engine's package runs (as the
 // provider contract suite is for model providers). Never imported by shipped code.
+
+export { reachStatus } from "@junction/durable-engines/engine-contract/contract-in-process";
 export {
+  expectFinishedElsewhere,
   expectJournaled,
   notesItem,
   notesSetUp,
+  notesWorkersOf,
 } from "@junction/durable-engines/engine-contract/contract-workers";
 export {
   defineEngineContract,
