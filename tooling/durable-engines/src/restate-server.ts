@@ -37,7 +37,14 @@ function binaryPath(): string {
   return requireFromServer.resolve(`@restatedev/restate-server-${platform()}-${arch()}/bin/restate-server`);
 }
 
-async function freshPorts(): Promise<{ ingress: number; admin: number; node: number }> {
+/** The server's three loopback ports. */
+export interface RestatePorts {
+  readonly ingress: number;
+  readonly admin: number;
+  readonly node: number;
+}
+
+async function freshPorts(): Promise<RestatePorts> {
   return { ingress: await freePort(), admin: await freePort(), node: await freePort() };
 }
 
@@ -54,10 +61,16 @@ async function isReady(ingressUrl: string, adminUrl: string): Promise<boolean> {
 }
 
 /** Starts a server with its own data directory; the caller stops it (which removes the directory). */
-export async function startRestateServer(): Promise<RestateServer> {
+export async function startRestateServer(
+  options: {
+    /** Where the server's ports come from (a test of the start itself hands out a taken one). */
+    ports?: () => Promise<RestatePorts>;
+  } = {},
+): Promise<RestateServer> {
+  const nextPorts = options.ports ?? freshPorts;
   const directory = mkdtempSync(join(tmpdir(), "junction-restate-"));
   const log = join(directory, "server.log");
-  let ports = await freshPorts();
+  let ports = await nextPorts();
   let child: ChildProcess | undefined;
   const urls = () => ({
     ingressUrl: `http://127.0.0.1:${ports.ingress}`,
@@ -119,7 +132,7 @@ export async function startRestateServer(): Promise<RestateServer> {
           rmSync(directory, { recursive: true, force: true });
           throw error;
         }
-        ports = await freshPorts();
+        ports = await nextPorts();
       }
     }
   };
