@@ -68,10 +68,11 @@ describe("code mode over a real MCP server and the QuickJS sandbox", () => {
     // close_issue is destructive: a direct call, not declared.
     expect(declared).not.toContain("function close_issue");
     expect(provider.requests[0]!.tools!.map((tool) => tool.name)).toContain("tracker_close_issue");
-    expect(received()).toEqual([
-      "list_issues",
-      ...[2, 4, 6, 8, 10, 12, 14, 16, 18, 20].map((n) => `get_issue ${n}`),
-    ]);
+    // The reads run at once, so they reach the server in any order: each once.
+    expect(received()[0]).toBe("list_issues");
+    expect(received().slice(1).sort()).toEqual(
+      [2, 4, 6, 8, 10, 12, 14, 16, 18, 20].map((n) => `get_issue ${n}`).sort(),
+    );
     const text = resultText(provider, 1);
     expect(text).toMatch(/^Returned: \{"stale":\[2,4,6,8,10,12,14,16,18,20\],"bytes":\d+\}/);
     // The issues' bodies (about 1 KB each) stay out of the conversation.
