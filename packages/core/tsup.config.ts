@@ -1,7 +1,11 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts", "node/index": "src/node/index.ts" },
+  entry: {
+    index: "src/index.ts",
+    "testing/index": "src/testing/index.ts",
+    "node/index": "src/node/index.ts",
+  },
   format: ["esm"],
   dts: true,
   sourcemap: true,

@@ -10,6 +10,7 @@ import type { AgentEvent, AgentHandle } from "./agent-events.js";
 import { createAgentToolRunner } from "./agent-tool-runner.js";
 import { type ApprovalPolicy, toApprovalFunction } from "./approval.js";
 import { type CodeMode, type CodeModeOptions, codeModeOf, offerProgram } from "./code-mode/code-mode.js";
+import { SEARCH_TOOLS } from "./core-tools.js";
 import type { Durability } from "./durability.js";
 import {
   type CallLedger,
@@ -20,8 +21,8 @@ import {
 } from "./exfiltration-guard.js";
 import { mutableMessages, ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
-import { AGENT_RESUME } from "./run-resume.js";
 import type { ResumeClaims } from "./resume-claims.js";
+import { AGENT_RESUME } from "./run-resume.js";
 import { closeRunState, type Resume, type RunState } from "./run-state.js";
 import { keyList, type RunStateKey, type RunStateKeys } from "./run-state-signature.js";
 import type { ModelSettings, StepTools } from "./run-types.js";
@@ -471,13 +472,17 @@ export class Agent<Output = unknown> {
     const unreachable = this.#deferred.unreachable;
     const tools =
       unreachable.size === 0 ? resolved : new Map([...resolved].filter(([name]) => !unreachable.has(name)));
-    const offered = this.#codeMode ? offerProgram(this.#codeMode, { definitions, tools }) : { definitions };
+    const coreTools = this.#deferred.coreTools();
+    const search = coreTools.find((tool) => tool.definition.name === SEARCH_TOOLS);
+    const offered = this.#codeMode
+      ? offerProgram(this.#codeMode, { definitions, tools, ...(search ? { search } : {}) })
+      : { definitions };
     return {
       definitions: offered.definitions,
       tools,
       // What the model has seen before this step: a call's arguments can carry only that.
       privateDataFrom: privateData.of(step.conversation, tools),
-      coreTools: [...this.#deferred.coreTools(), ...(offered.program ? [offered.program] : [])],
+      coreTools: [...coreTools, ...(offered.program ? [offered.program] : [])],
     };
   }
 }

@@ -59,7 +59,7 @@ describe("a stopped state resumes once", () => {
       expect(JunctionError.isInstance(error) && error.code).toBe("run-state-resumed");
       expect(String(error.message)).toContain(`run "${state.runId}", step 1, waiting on "w"`);
     }
-  });
+  }, 120_000);
 
   it("a process's Agents share its claims without being told to", async () => {
     const effects: string[] = [];
@@ -143,6 +143,6 @@ describe("a stopped state resumes once", () => {
       const lines = readFileSync(effects, "utf8").trim().split("\n");
       expect(lines).toHaveLength(100);
       expect(new Set(lines).size).toBe(100);
-    });
+    }, 120_000);
   });
 });

@@ -19,8 +19,8 @@ import {
 import type { Durability } from "./durability.js";
 import { ownMessages } from "./message-copy.js";
 import { validateMessages } from "./message-validation.js";
-import { deniedMessage, type GateEntry } from "./run-journal.js";
 import type { ResumeClaims } from "./resume-claims.js";
+import { deniedMessage, type GateEntry } from "./run-journal.js";
 import { STREAM_RESUME } from "./run-resume.js";
 import { type Resume, snapshotTools } from "./run-state.js";
 import { keyList, type RunStateKeys } from "./run-state-signature.js";

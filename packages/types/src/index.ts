@@ -94,6 +94,14 @@ export type {
   Warning,
 } from "./model-provider.js";
 export type {
+  Sandbox,
+  SandboxCallError,
+  SandboxLimitCode,
+  SandboxLimits,
+  SandboxOutcome,
+  SandboxProgram,
+} from "./sandbox.js";
+export type {
   AudioPart,
   EmbeddedResourcePart,
   ImagePart,
@@ -119,11 +127,3 @@ export {
   toolNamesInMessages,
 } from "./tool-names.js";
 export { isToolResult, isToolResultPart } from "./type-guards.js";
-export type {
-  Sandbox,
-  SandboxCallError,
-  SandboxLimitCode,
-  SandboxLimits,
-  SandboxOutcome,
-  SandboxProgram,
-} from "./sandbox.js";

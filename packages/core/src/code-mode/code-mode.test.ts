@@ -276,7 +276,7 @@ describe("code mode", () => {
       answers.add(text.split("Returned: ")[1]!.split("\n")[0]!.split(",")[0]!);
     }
     expect([...answers]).toEqual(['["1']);
-  });
+  }, 120_000);
 
   it("an approval answered in process runs the program on: the call waits, not the sandbox, and nothing runs twice", async () => {
     const runs: { name: string; input: unknown }[] = [];
@@ -379,5 +379,37 @@ describe("code mode", () => {
         "read_item",
       ]);
     }
+  }, 120_000);
+
+  it("with deferred tools, a program searches and calls what it finds; the description declares only the loaded tools", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const deferred = (name: string, description: string): Tool => ({
+      ...recordingTool(name, runs, { annotations: READ }),
+      description,
+      defer: true,
+    });
+    const tools = [
+      ...toolsFor(runs).slice(0, 4),
+      deferred("get_weather", "Gets the weather forecast for a city"),
+      deferred("create_issue", "Files an issue in the tracker"),
+    ];
+    const code =
+      "const found = await tools.search_tools({ query: 'weather forecast' });\n" +
+      "const forecast = await tools['get_weather']({ text: 'Oslo' });\n" +
+      "return [JSON.stringify(found).includes('get_weather'), forecast];";
+    const { agent, provider } = agentWith({
+      runs,
+      tools,
+      approval: false,
+      turns: [programTurn(code), { text: "ok" }],
+    });
+    await agent.send("weather in Oslo?").final;
+    const program = provider.requests[0]!.tools!.find((tool) => tool.name === RUN_PROGRAM)!;
+    expect(program.description).toContain("function read_item(");
+    expect(program.description).not.toContain("function get_weather(");
+    expect(program.description).toContain("tools.search_tools(");
+    const text = textOf((provider.requests[1]!.messages.at(-1)!.content[0] as { output: unknown }).output);
+    expect(text).toContain('Returned: [true,"get_weather:"]');
+    expect(runs.map((run) => run.name)).toEqual(["get_weather"]);
   });
 });

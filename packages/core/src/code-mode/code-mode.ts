@@ -88,7 +88,12 @@ export function codeModeOf(options: CodeModeOptions): CodeMode {
  */
 export function offerProgram(
   codeMode: CodeMode,
-  step: { definitions: ToolDefinition[]; tools: ReadonlyMap<string, RegisteredTool> },
+  step: {
+    definitions: ToolDefinition[];
+    tools: ReadonlyMap<string, RegisteredTool>;
+    /** The step's tool search, when tools are deferred: a program may search too, and call what it finds. */
+    search?: CoreTool;
+  },
 ): { definitions: ToolDefinition[]; program?: CoreTool } {
   const { options } = codeMode;
   const callable: DeclaredTool[] = [];
@@ -101,20 +106,38 @@ export function offerProgram(
     if (mode === "code") codeOnly.add(definition.name);
     callable.push(declared(definition, registered));
   }
-  if (callable.length < (options.minTools ?? 4)) return { definitions: step.definitions };
+  // Deferred tools are not declared (the description stays small): a program finds them with the
+  // search, then calls them by the name it gives, as the model would.
+  const offered = new Set(step.definitions.map((definition) => definition.name));
+  const deferred = step.search
+    ? [...step.tools].filter(
+        ([name, registered]) => !offered.has(name) && codeMode.modeOf(name, registered) !== "direct",
+      )
+    : [];
+  if (callable.length + deferred.length < (options.minTools ?? 4)) return { definitions: step.definitions };
   const declarations = declareTools(callable, options.maxDeclarationChars ?? 20_000);
   const declaredNames = new Set(declarations.functions.values());
+  const functions = new Map(declarations.functions);
+  let searchNote = "";
+  if (step.search) {
+    const search = step.search.definition.name;
+    functions.set(search, search);
+    for (const [name] of deferred) functions.set(name, name);
+    searchNote =
+      `\nMore tools are deferred: find them with \`await tools.${search}({ query: "what you need" })\` ` +
+      '(it names each tool and its input schema), then call one by that name: `await tools["<name>"](input)`.';
+  }
   return {
     // A `code` tool that did not fit the declarations stays direct: every tool stays reachable.
     definitions: step.definitions.filter(
       (definition) => !codeOnly.has(definition.name) || !declaredNames.has(definition.name),
     ),
     program: {
-      definition: programDefinition(declarations.text),
+      definition: programDefinition(declarations.text + searchNote),
       execute: () => ({ content: [{ type: "text", text: "Programs run through the step." }], isError: true }),
       program: {
         sandbox: options.sandbox,
-        functions: declarations.functions,
+        functions,
         ...(options.limits ? { limits: options.limits } : {}),
       },
     },

@@ -1,0 +1,130 @@
+// Figures for @junction/sandbox-quickjs. Build first, then run with Node 24 (it strips the types):
+//   pnpm --filter @junction/sandbox-quickjs build && node packages/sandbox-quickjs/bench/sandbox.ts
+//
+// - module load (cold): a fresh Node process, from importing the package to the end of its first
+//   run of a trivial program (the WebAssembly instantiated, sucrase loaded), median of 5 processes;
+//   the WebAssembly alone (imported and instantiated in a fresh process) is shown beside it;
+// - warm run: a new runtime and context plus a trivial program, median of 200;
+// - host-call overhead: a program awaiting 1000 calls one after another to a host function that
+//   returns at once, (its time - a trivial run's) / 1000, median of 10;
+// - stop times: a memory bomb at the default 64 MiB, and while (true) at a 100 ms CPU budget,
+//   from run() to its outcome, median of 5.
+
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const distEntry = new URL("../dist/index.js", import.meta.url).href;
+
+interface Program {
+  source: string;
+  functions: string[];
+  call: (name: string, args: unknown, sequence: number) => Promise<unknown>;
+  clockMs: number;
+  seed: number;
+  limits?: Record<string, number>;
+}
+type Sandbox = { run(program: Program): Promise<{ kind: string; code?: string }> };
+
+const trivial = (source: string, more: Partial<Program> = {}): Program => ({
+  source,
+  functions: [],
+  call: async () => null,
+  clockMs: 0,
+  seed: 1,
+  ...more,
+});
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+async function expectOutcome(sandbox: Sandbox, program: Program, kind: string, code?: string) {
+  const outcome = await sandbox.run(program);
+  if (outcome.kind !== kind || outcome.code !== code) {
+    throw new Error(`expected ${kind} ${code ?? ""}, got ${JSON.stringify(outcome)}`);
+  }
+}
+
+/** In a fresh process: the first run's time, or (with --instantiate) the WebAssembly's alone. */
+async function coldChild(): Promise<void> {
+  const start = performance.now();
+  if (process.argv.includes("--instantiate")) {
+    const core = await import("quickjs-emscripten-core");
+    const variant = (await import("@jitl/quickjs-singlefile-mjs-release-sync")).default;
+    await core.newQuickJSWASMModuleFromVariant(variant);
+  } else {
+    const { quickjsSandbox } = (await import(distEntry)) as { quickjsSandbox: () => Sandbox };
+    await expectOutcome(quickjsSandbox(), trivial("return 1;"), "returned");
+  }
+  process.stdout.write(String(performance.now() - start));
+}
+
+function coldRuns(self: string, flags: string[]): number[] {
+  return Array.from({ length: 5 }, () =>
+    Number(execFileSync(process.execPath, [self, "--cold", ...flags], { encoding: "utf8" })),
+  );
+}
+
+async function main(): Promise<void> {
+  const self = fileURLToPath(import.meta.url);
+  const firstRuns = coldRuns(self, []);
+  const instantiations = coldRuns(self, ["--instantiate"]);
+
+  const { quickjsSandbox } = (await import(distEntry)) as { quickjsSandbox: () => Sandbox };
+  const sandbox = quickjsSandbox();
+  await expectOutcome(sandbox, trivial("return 1;"), "returned");
+
+  const warm: number[] = [];
+  for (let run = 0; run < 200; run++) {
+    warm.push(await timed(() => expectOutcome(sandbox, trivial("return 1;"), "returned")));
+  }
+  const warmMedian = median(warm);
+
+  const perCall: number[] = [];
+  const thousandCalls = trivial("for (let i = 0; i < 1000; i++) await tools.echo({ i }); return 'done';", {
+    functions: ["echo"],
+    call: async () => 1,
+    limits: { maxCalls: 1000 },
+  });
+  for (let run = 0; run < 10; run++) {
+    perCall.push((await timed(() => expectOutcome(sandbox, thousandCalls, "returned"))) - warmMedian);
+  }
+
+  const bomb: number[] = [];
+  const spin: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    bomb.push(
+      await timed(() =>
+        expectOutcome(sandbox, trivial("let a = []; for (;;) a.push('x'.repeat(1e6));"), "limit", "memory"),
+      ),
+    );
+    spin.push(
+      await timed(() =>
+        expectOutcome(sandbox, trivial("while (true) {}", { limits: { cpuMs: 100 } }), "limit", "cpu"),
+      ),
+    );
+  }
+
+  const ms = (value: number) => `${value.toFixed(2)} ms`;
+  console.log(`@junction/sandbox-quickjs on Node ${process.version} (${process.platform} ${process.arch})`);
+  console.log(
+    `module load (cold), import to first run done: ${ms(median(firstRuns))} (the WebAssembly alone, imported and instantiated: ${ms(median(instantiations))}; median of 5 processes each)`,
+  );
+  console.log(`warm run, new runtime + context + trivial program: ${ms(warmMedian)} (median of 200)`);
+  console.log(
+    `host-call overhead: ${ms(median(perCall) / 1000)} per call (1000 awaited calls, median of 10)`,
+  );
+  console.log(`memory bomb stopped at the 64 MiB limit: ${ms(median(bomb))} (median of 5)`);
+  console.log(`while (true) stopped at a 100 ms CPU budget: ${ms(median(spin))} (median of 5)`);
+}
+
+if (process.argv.includes("--cold")) await coldChild();
+else await main();

@@ -1,0 +1,272 @@
+// The guest's half of the bridge: JavaScript run in each fresh QuickJS context before the program.
+// It is a string (not a function's toString()) so that no bundler or test transform can change it.
+//
+// Every built-in it relies on is taken when it runs, before the program: a program that replaces
+// JSON.stringify or Array.prototype methods changes only what it sees itself, never how its
+// arguments are copied out. It receives the two host functions as parameters and keeps them in its
+// closure, so the program cannot reach them except through `tools.*` and `console.*`.
+
+/** What the prelude is told about the run, as JSON. */
+export interface GuestConfig {
+  /** The functions' names as given (dotted names become nested objects of `tools`). */
+  functions: readonly string[];
+  clockMs: number;
+  seed: number;
+  /** Upper bounds in UTF-16 units: a text longer than this is surely over the byte limit. */
+  argumentChars: number;
+  resultChars: number;
+  consoleChars: number;
+}
+
+/** What `serialize` answers for a value too large to copy out. */
+export const GUEST_TOO_LARGE = -1;
+
+/**
+ * Evaluates to `function (hostCall, hostLog, configJSON)`, which sets up the context and returns the
+ * bridge's internal functions: `start(fn)`, `serialize(value)` (JSON text, `undefined`, or
+ * {@link GUEST_TOO_LARGE}), `describe(error)` (JSON `{ name, message }`), `parse(text)` and
+ * `toolError(code, message)`.
+ *
+ * `hostCall(name, text)` gets an argument's JSON text, or `null` when it is surely over
+ * `argumentBytes` (measured while it was being copied, before any text of it was made).
+ */
+export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
+  "use strict";
+  var global = globalThis;
+  var apply = Reflect.apply;
+  var construct = Reflect.construct;
+  var defineProperty = Object.defineProperty;
+  var getPrototypeOf = Object.getPrototypeOf;
+  var create = Object.create;
+  var freeze = Object.freeze;
+  var isArray = Array.isArray;
+  var stringify = JSON.stringify;
+  var parse = JSON.parse;
+  var StringOf = String;
+  var stringSlice = String.prototype.slice;
+  var ErrorClass = Error;
+  var TypeErrorClass = TypeError;
+  var EvalErrorClass = EvalError;
+  var RealDate = Date;
+  var dateToString = Date.prototype.toString;
+  var dateParse = Date.parse;
+  var dateUTC = Date.UTC;
+  var imul = Math.imul;
+  var floor = Math.floor;
+  var config = parse(configJSON);
+
+  function hide(target, key, value) {
+    defineProperty(target, key, { value: value, writable: true, enumerable: false, configurable: true });
+  }
+  function cut(text, length) {
+    return text.length > length ? apply(stringSlice, text, [0, length]) : text;
+  }
+
+  // Nothing of the host, and no way to make code from strings.
+  delete global.eval;
+  delete global.SharedArrayBuffer;
+  delete global.Atomics;
+  delete global.WeakRef;
+  delete global.FinalizationRegistry;
+  function blockConstructor(prototype, name) {
+    var blocked = function () {
+      throw new EvalErrorClass(name + ": code generation from strings is not allowed in the sandbox");
+    };
+    defineProperty(blocked, "name", { value: name });
+    defineProperty(blocked, "prototype", { value: prototype, writable: false });
+    defineProperty(prototype, "constructor", { value: blocked, writable: false, enumerable: false, configurable: false });
+    return blocked;
+  }
+  hide(global, "Function", blockConstructor(Function.prototype, "Function"));
+  blockConstructor(getPrototypeOf(async function () {}), "AsyncFunction");
+  blockConstructor(getPrototypeOf(function* () {}), "GeneratorFunction");
+  blockConstructor(getPrototypeOf(async function* () {}), "AsyncGeneratorFunction");
+
+  // A clock that stands still at clockMs for the whole run.
+  var clock = config.clockMs;
+  var VirtualDate = function Date(year, month, day, hours, minutes, seconds, ms) {
+    if (new.target === undefined) return apply(dateToString, new RealDate(clock), []);
+    var args = [];
+    for (var index = 0; index < arguments.length; index++) args[index] = arguments[index];
+    return construct(RealDate, args.length === 0 ? [clock] : args, new.target);
+  };
+  defineProperty(VirtualDate, "prototype", { value: RealDate.prototype, writable: false });
+  hide(RealDate.prototype, "constructor", VirtualDate);
+  hide(VirtualDate, "now", function now() { return clock; });
+  hide(VirtualDate, "parse", function parse(text) { return apply(dateParse, RealDate, [text]); });
+  hide(VirtualDate, "UTC", function UTC() { return apply(dateUTC, RealDate, arguments); });
+  hide(global, "Date", VirtualDate);
+
+  // Math.random from the seed: sfc32, seeded with the seed's low and high 32 bits and its fraction.
+  var seed = config.seed;
+  var whole = floor(seed);
+  var a = whole >>> 0;
+  var b = floor(whole / 4294967296) >>> 0;
+  var c = floor((seed - whole) * 4294967296) >>> 0;
+  var d = 1;
+  function next32() {
+    var t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return t >>> 0;
+  }
+  for (var warm = 0; warm < 15; warm++) next32();
+  hide(Math, "random", function random() {
+    var high = next32() >>> 5;
+    var low = next32() >>> 6;
+    return (high * 67108864 + low) / 9007199254740992;
+  });
+
+  // JSON out of the guest: JSON.stringify's own walk, with a replacer that drops the keys that could
+  // change a prototype on the other side and counts a lower bound of the text's length as it goes,
+  // so an oversized value is refused before its text is made.
+  var TOO_LARGE = {};
+  function copyOut(value, maxChars) {
+    var total = 0;
+    function replacer(key, item) {
+      if (key === "__proto__" || key === "constructor" || key === "prototype") return undefined;
+      var type = typeof item;
+      var size = 0;
+      if (type === "string") size = item.length + 2;
+      else if (type === "object") size = item === null ? 4 : 2;
+      else if (type === "number" || type === "boolean") size = 1;
+      if (size > 0 && key !== "") size += isArray(this) ? 1 : key.length + 3;
+      total += size;
+      if (total > maxChars) throw TOO_LARGE;
+      return item;
+    }
+    var text;
+    try {
+      text = stringify(value, replacer);
+    } catch (error) {
+      if (error === TOO_LARGE) return TOO_LARGE;
+      throw error;
+    }
+    if (text !== undefined && text.length > maxChars) return TOO_LARGE;
+    return text;
+  }
+
+  class ToolError extends ErrorClass {
+    constructor(code, message) {
+      super(message);
+      defineProperty(this, "code", { value: code, writable: true, enumerable: true, configurable: true });
+    }
+  }
+  hide(ToolError.prototype, "name", "ToolError");
+  hide(global, "ToolError", ToolError);
+
+  var tools = create(null);
+  function makeTool(name) {
+    return function (args) {
+      var text = args === undefined ? "{}" : copyOut(args, config.argumentChars);
+      if (text === undefined) {
+        throw new TypeErrorClass("tools." + name + ": the argument must be JSON (an object, an array, a string, a number, a boolean or null)");
+      }
+      return hostCall(name, text === TOO_LARGE ? null : text);
+    };
+  }
+  for (var f = 0; f < config.functions.length; f++) {
+    var name = config.functions[f];
+    var path = name.split(".");
+    var holder = tools;
+    for (var p = 0; p < path.length - 1; p++) {
+      if (holder[path[p]] === undefined) defineProperty(holder, path[p], { value: create(null), enumerable: true });
+      holder = holder[path[p]];
+    }
+    defineProperty(holder, path[path.length - 1], { value: makeTool(name), enumerable: true });
+  }
+  function freezeTree(node) {
+    for (var key in node) if (typeof node[key] === "object") freezeTree(node[key]);
+    freeze(node);
+  }
+  freezeTree(tools);
+  hide(global, "tools", tools);
+
+  // The console: one host call per console call, cut here to what the host can still keep.
+  var consoleChars = config.consoleChars;
+  var consoleSent = 0;
+  function describeValue(item) {
+    try {
+      var name = item.name;
+      var message = item.message;
+      return StringOf(name) + ": " + StringOf(message);
+    } catch (error) {
+      return "[error]";
+    }
+  }
+  function format(item, room) {
+    var type = typeof item;
+    if (type === "string") return cut(item, room);
+    if (type === "function") return "[function]";
+    if (type === "object" && item !== null) {
+      if (item instanceof ErrorClass) return cut(describeValue(item), room);
+      try {
+        var text = copyOut(item, room);
+        if (text === TOO_LARGE) return "[too large to print]";
+        if (text !== undefined) return cut(text, room);
+      } catch (error) {}
+    }
+    try {
+      return cut(StringOf(item), room);
+    } catch (error) {
+      return "[unprintable]";
+    }
+  }
+  function makeLog(level) {
+    return function () {
+      var room = consoleChars - consoleSent + 1;
+      if (room <= 0) return;
+      var line = "";
+      for (var index = 0; index < arguments.length && line.length < room; index++) {
+        line += (index > 0 ? " " : "") + format(arguments[index], room - line.length);
+      }
+      line = cut(line, room);
+      consoleSent += line.length;
+      hostLog(level, line);
+    };
+  }
+  var console = create(null);
+  hide(console, "log", makeLog("log"));
+  hide(console, "info", makeLog("info"));
+  hide(console, "warn", makeLog("warn"));
+  hide(console, "error", makeLog("error"));
+  hide(console, "debug", makeLog("log"));
+  freeze(console);
+  hide(global, "console", console);
+
+  return freeze({
+    start: function (program) {
+      return apply(program, undefined, []);
+    },
+    serialize: function (value) {
+      var text = copyOut(value, config.resultChars);
+      return text === TOO_LARGE ? -1 : text;
+    },
+    describe: function (error) {
+      var name = "Error";
+      var message;
+      try {
+        if ((typeof error === "object" && error !== null) || typeof error === "function") {
+          var errorName = error.name;
+          var errorMessage = error.message;
+          if (typeof errorName === "string") name = errorName;
+          message = typeof errorMessage === "string" ? errorMessage : StringOf(error);
+        } else {
+          message = StringOf(error);
+        }
+      } catch (readError) {
+        message = "the program threw a value that could not be read";
+      }
+      return stringify({ name: cut(name, 200), message: cut(message, 8000) });
+    },
+    parse: function (text) {
+      return parse(text);
+    },
+    toolError: function (code, message) {
+      return new ToolError(code, message);
+    }
+  });
+})`;

@@ -1,0 +1,161 @@
+import type { SandboxOutcome, SandboxProgram } from "@junction/types";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { program } from "../test/program.js";
+import { createEnginePool, loadDefaultVariant } from "./engine-pool.js";
+import { runProgram } from "./run-program.js";
+import { resolveSandboxLimits } from "./sandbox-limits.js";
+
+// QuickJS asserts, when a runtime is freed, that no value is still held: a handle the run forgot
+// would print "Aborted(Assertion failed: ...)" and leave the engine broken. Every way a run can end
+// must hand back a sound engine, the same one, to the next run.
+
+const pool = createEnginePool(loadDefaultVariant);
+let printed: string[];
+
+beforeEach(() => {
+  printed = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    printed.push(args.map(String).join(" "));
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function runOnPool(source: string, overrides: Partial<SandboxProgram> = {}) {
+  const limits = resolveSandboxLimits(overrides.limits);
+  const engine = await pool.acquire(limits.memoryBytes);
+  let freed!: () => void;
+  const engineFree = new Promise<void>((resolve) => {
+    freed = resolve;
+  });
+  const outcome = await runProgram({
+    engine,
+    program: program(source, overrides),
+    code: source,
+    limits,
+    onEngineFree: () => {
+      freed();
+      pool.release(engine);
+    },
+  });
+  await engineFree;
+  return { outcome, engine };
+}
+
+const never = () => new Promise<never>(() => {});
+
+const endings: [string, string, Partial<SandboxProgram>, Partial<SandboxOutcome>][] = [
+  ["a return", "await tools.a(); return { ok: [1] };", { functions: ["a"] }, { kind: "returned" }],
+  ["an error", "await tools.a(); throw new Error('x');", { functions: ["a"] }, { kind: "threw" }],
+  ["a syntax error", "return (", {}, { kind: "threw" }],
+  [
+    "a ToolError caught",
+    "try { await tools.a(); } catch {} return 1;",
+    { functions: ["a"], call: () => Promise.reject({ code: "c", message: "m" }) },
+    { kind: "returned" },
+  ],
+  [
+    "the CPU limit",
+    "tools.a(); for (;;) {}",
+    { functions: ["a"], call: never, limits: { cpuMs: 50 } },
+    { kind: "limit", code: "cpu" },
+  ],
+  [
+    "the memory limit",
+    "const a = []; for (;;) a.push('x'.repeat(1e6));",
+    {},
+    { kind: "limit", code: "memory" },
+  ],
+  ["the stack limit", "function f() { return f() + 1; } f();", {}, { kind: "limit", code: "stack" }],
+  ["the result-size limit", "return 'x'.repeat(2e6);", {}, { kind: "limit", code: "result-size" }],
+  [
+    "the argument-size limit",
+    "tools.a(); await tools.a({ t: 'x'.repeat(2e6) });",
+    { functions: ["a"], call: never },
+    { kind: "limit", code: "argument-size" },
+  ],
+  [
+    "the calls limit",
+    "for (;;) await tools.a();",
+    { functions: ["a"], limits: { maxCalls: 3 } },
+    { kind: "limit", code: "calls" },
+  ],
+  [
+    "the in-flight limit",
+    "for (;;) tools.a();",
+    { functions: ["a"], call: never, limits: { maxCallsInFlight: 3 } },
+    { kind: "limit", code: "calls-in-flight" },
+  ],
+  [
+    "the wall-time limit",
+    "await Promise.all([tools.a(), tools.a()]);",
+    { functions: ["a"], call: never, limits: { wallMs: 50 } },
+    { kind: "limit", code: "wall-time" },
+  ],
+  [
+    "something never settling",
+    "await tools.a(); await new Promise(() => {});",
+    { functions: ["a"] },
+    { kind: "threw" },
+  ],
+  [
+    "a return with calls still out",
+    "tools.a(); tools.a(); return 1;",
+    { functions: ["a"], call: never },
+    { kind: "returned" },
+  ],
+];
+
+describe("every ending hands back a sound engine", () => {
+  it.each(endings)("after %s", async (_name, source, overrides, expected) => {
+    const first = await runOnPool(source, overrides);
+    expect(first.outcome).toMatchObject(expected);
+    expect(first.engine.broken).toBe(false);
+    const next = await runOnPool("return 'next';");
+    expect(next.outcome).toMatchObject({ kind: "returned", value: "next" });
+    expect(next.engine).toBe(first.engine);
+    expect(printed).toEqual([]);
+  });
+
+  it("after an abort while calls are waiting", async () => {
+    const controller = new AbortController();
+    const running = runOnPool("await Promise.all([tools.a(), tools.a(), tools.a()]);", {
+      functions: ["a"],
+      call: (_name, _args, sequence) => {
+        if (sequence === 3) setImmediate(() => controller.abort());
+        return sequence === 1 ? Promise.resolve(1) : never();
+      },
+      signal: controller.signal,
+    });
+    const { outcome, engine } = await running;
+    expect(outcome).toEqual({ kind: "aborted", console: "" });
+    expect(engine.broken).toBe(false);
+    expect(printed).toEqual([]);
+  });
+
+  it("after an abort from inside a host call, while the guest runs", async () => {
+    const controller = new AbortController();
+    const { outcome, engine } = await runOnPool("tools.a(); for (;;) {}", {
+      functions: ["a"],
+      call: () => {
+        controller.abort();
+        return never();
+      },
+      signal: controller.signal,
+    });
+    expect(outcome).toEqual({ kind: "aborted", console: "" });
+    expect(engine.broken).toBe(false);
+    expect(printed).toEqual([]);
+  });
+
+  it("drops an engine whose host stack overflowed, and loads a new one", async () => {
+    const deep = "let a = []; let c = a; for (let i = 0; i < 200000; i++) { c[0] = []; c = c[0]; } return a;";
+    const { outcome, engine } = await runOnPool(deep, { limits: { stackBytes: 1024 * 1024 } });
+    expect(outcome).toMatchObject({ kind: "limit", code: "stack" });
+    expect(engine.broken).toBe(true);
+    const next = await runOnPool("return 'next';");
+    expect(next.outcome).toMatchObject({ kind: "returned", value: "next" });
+    expect(next.engine).not.toBe(engine);
+  });
+});

@@ -1,0 +1,241 @@
+import type { SandboxLimitCode, SandboxLimits, SandboxOutcome } from "@junction/types";
+import { describe, expect, it } from "vitest";
+import { program, recordingHost } from "../test/program.js";
+import { quickjsSandbox } from "./quickjs-sandbox.js";
+import { DEFAULT_SANDBOX_LIMITS, limitMessage, resolveSandboxLimits } from "./sandbox-limits.js";
+
+const sandbox = quickjsSandbox();
+
+/** After a breach the sandbox still runs programs: the host is alive and the next run is normal. */
+async function expectAliveAfterwards() {
+  expect(await sandbox.run(program("return [1 + 1, typeof tools];"))).toEqual({
+    kind: "returned",
+    value: [2, "object"],
+    console: "",
+  });
+}
+
+function expectLimit(outcome: SandboxOutcome, code: SandboxLimitCode, limits?: Partial<SandboxLimits>) {
+  expect(outcome).toMatchObject({
+    kind: "limit",
+    code,
+    message: limitMessage(code, resolveSandboxLimits(limits)),
+  });
+}
+
+describe("limits", () => {
+  it("has defaults for every limit", () => {
+    expect(DEFAULT_SANDBOX_LIMITS).toEqual({
+      memoryBytes: 64 * 1024 * 1024,
+      stackBytes: 256 * 1024,
+      cpuMs: 1000,
+      wallMs: 30_000,
+      maxCalls: 1000,
+      maxCallsInFlight: 32,
+      sourceBytes: 64 * 1024,
+      argumentBytes: 1024 * 1024,
+      resultBytes: 1024 * 1024,
+      consoleBytes: 16 * 1024,
+    });
+  });
+
+  it("layers the sandbox's limits and the program's over the defaults", () => {
+    expect(resolveSandboxLimits({ cpuMs: 500, maxCalls: 3 }, { maxCalls: 5 })).toEqual({
+      ...DEFAULT_SANDBOX_LIMITS,
+      cpuMs: 500,
+      maxCalls: 5,
+    });
+  });
+
+  it("refuses a limit that is not a positive number, naming it", () => {
+    expect(() => quickjsSandbox({ limits: { cpuMs: -1 } })).toThrow(
+      'Sandbox limit "cpuMs" must be a positive number; got -1.',
+    );
+    expect(() => resolveSandboxLimits({ maxCalls: 1.5 })).toThrow(
+      'Sandbox limit "maxCalls" must be a positive whole number; got 1.5.',
+    );
+    expect(() => resolveSandboxLimits({ wallMs: Number.NaN })).toThrow('"wallMs"');
+    expect(() => resolveSandboxLimits({ memory: 1 } as never)).toThrow('Unknown sandbox limit "memory"');
+  });
+});
+
+describe("each breach is a limit outcome, and the host goes on", () => {
+  it("stops while(true) at the CPU limit", async () => {
+    expectLimit(await sandbox.run(program("while (true) {}", { limits: { cpuMs: 100 } })), "cpu", {
+      cpuMs: 100,
+    });
+    await expectAliveAfterwards();
+  });
+
+  it("stops a loop the program runs from a promise job at the CPU limit", async () => {
+    const outcome = await sandbox.run(
+      program(
+        "await tools.a(); Promise.resolve().then(() => { for (;;) {} }); await new Promise(() => {});",
+        {
+          functions: ["a"],
+          limits: { cpuMs: 100 },
+        },
+      ),
+    );
+    expectLimit(outcome, "cpu", { cpuMs: 100 });
+  });
+
+  it("stops a catastrophically backtracking regular expression at the CPU limit", async () => {
+    const outcome = await sandbox.run(
+      program("return /^(a+)+$/.test('a'.repeat(40) + 'b');", { limits: { cpuMs: 100 } }),
+    );
+    expectLimit(outcome, "cpu", { cpuMs: 100 });
+    await expectAliveAfterwards();
+  });
+
+  it("stops a memory bomb at the memory limit", async () => {
+    const outcome = await sandbox.run(program("let a = []; for (;;) a.push('x'.repeat(1e6));"));
+    expectLimit(outcome, "memory");
+    await expectAliveAfterwards();
+  });
+
+  it("stops a memory bomb that catches out-of-memory and tries again", async () => {
+    const outcome = await sandbox.run(
+      program("let a = []; for (;;) { try { a.push('x'.repeat(1e6)); } catch {} }"),
+    );
+    expectLimit(outcome, "memory");
+    await expectAliveAfterwards();
+  });
+
+  it("stops one native call that would allocate past the limit", async () => {
+    expectLimit(
+      await sandbox.run(program("const a = []; a.length = 1e8; a.fill({}); return a.length;")),
+      "memory",
+    );
+    expectLimit(
+      await sandbox.run(program("return new Array(2e7).fill(0).map((x, i) => ({ i })).length;")),
+      "memory",
+    );
+    await expectAliveAfterwards();
+  });
+
+  it("gives a smaller memory limit to a program that asks for one", async () => {
+    const source = "const a = []; for (let i = 0; i < 40; i++) a.push('x'.repeat(1e6) + i); return a.length;";
+    expect(await sandbox.run(program(source))).toMatchObject({ kind: "returned", value: 40 });
+    expectLimit(await sandbox.run(program(source, { limits: { memoryBytes: 16 * 1024 * 1024 } })), "memory", {
+      memoryBytes: 16 * 1024 * 1024,
+    });
+  });
+
+  it("stops deep recursion at the stack limit", async () => {
+    expectLimit(await sandbox.run(program("function f(n) { return f(n + 1) + 1; } return f(0);")), "stack");
+    await expectAliveAfterwards();
+  });
+
+  it("answers recursion that exhausts the host's own stack first as the stack limit, and reloads the engine", async () => {
+    // JSON.stringify of a deeply nested array recurses in C with frames QuickJS does not count.
+    const outcome = await sandbox.run(
+      program("let a = []; let c = a; for (let i = 0; i < 200000; i++) { c[0] = []; c = c[0]; } return a;", {
+        limits: { stackBytes: 1024 * 1024 },
+      }),
+    );
+    expectLimit(outcome, "stack", { stackBytes: 1024 * 1024 });
+    await expectAliveAfterwards();
+  });
+
+  it("stops deep recursion that calls a tool and logs at every level, whatever the stack limit", async () => {
+    for (const stackBytes of [256 * 1024, 1024 * 1024]) {
+      const outcome = await sandbox.run(
+        program("function f(n) { tools.a({ n }); console.log(n); return f(n + 1) + 1; } return f(0);", {
+          functions: ["a"],
+          call: () => new Promise(() => {}),
+          limits: { stackBytes, maxCalls: 100_000, maxCallsInFlight: 100_000 },
+        }),
+      );
+      expect(outcome).toMatchObject({ kind: "limit", code: "stack" });
+    }
+    await expectAliveAfterwards();
+  });
+
+  it("refuses a 50 MB return value at the result-size limit", async () => {
+    expectLimit(await sandbox.run(program("return 'x'.repeat(50e6);")), "result-size");
+    expectLimit(
+      await sandbox.run(program("return Array.from({ length: 2000 }, () => 'y'.repeat(1000));")),
+      "result-size",
+    );
+    await expectAliveAfterwards();
+  });
+
+  it("refuses a 50 MB tool argument at the argument-size limit, before the host sees it", async () => {
+    const host = recordingHost();
+    const outcome = await sandbox.run(
+      program("await tools.save({ text: 'x'.repeat(50e6) });", { functions: ["save"], call: host.call }),
+    );
+    expectLimit(outcome, "argument-size");
+    expect(host.calls).toEqual([]);
+    await expectAliveAfterwards();
+  });
+
+  it("measures an argument in UTF-8 bytes as JSON", async () => {
+    const host = recordingHost();
+    const limits = { argumentBytes: 100 };
+    // As JSON, 86 bytes (75 of them the 25 euro signs), then 131: the characters alone are 25 and 40.
+    const outcome = await sandbox.run(
+      program("await tools.save({ text: '€'.repeat(25) }); await tools.save({ text: '€'.repeat(40) });", {
+        functions: ["save"],
+        call: host.call,
+        limits,
+      }),
+    );
+    expectLimit(outcome, "argument-size", limits);
+    expect(host.calls.map((call) => call.args)).toEqual([{ text: "€".repeat(25) }]);
+  });
+
+  it("stops a getter that loops while its object is copied out, at the CPU limit", async () => {
+    const host = recordingHost();
+    const outcome = await sandbox.run(
+      program("await tools.save({ get x() { for (;;) {} } });", {
+        functions: ["save"],
+        call: host.call,
+        limits: { cpuMs: 100 },
+      }),
+    );
+    expectLimit(outcome, "cpu", { cpuMs: 100 });
+    expect(host.calls).toEqual([]);
+    await expectAliveAfterwards();
+  });
+
+  it("ends the run at the call past maxCalls", async () => {
+    const host = recordingHost();
+    const limits = { maxCalls: 5 };
+    const outcome = await sandbox.run(
+      program("for (let i = 1; ; i++) await tools.a({ i });", { functions: ["a"], call: host.call, limits }),
+    );
+    expectLimit(outcome, "calls", limits);
+    expect(host.calls.map((call) => call.sequence)).toEqual([1, 2, 3, 4, 5]);
+    await expectAliveAfterwards();
+  });
+
+  it("ends the run when more calls than maxCallsInFlight wait at once", async () => {
+    const host = recordingHost();
+    const limits = { maxCallsInFlight: 3 };
+    const outcome = await sandbox.run(
+      program(
+        `await Promise.all([1, 2, 3].map((i) => tools.a({ i })));
+         await Promise.all([4, 5, 6, 7].map((i) => tools.a({ i })));`,
+        { functions: ["a"], call: host.call, limits },
+      ),
+    );
+    expectLimit(outcome, "calls-in-flight", limits);
+    expect(host.calls.map((call) => call.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("answers an oversized source before running anything", async () => {
+    const host = recordingHost();
+    const outcome = await sandbox.run(
+      program(`await tools.a({}); // ${"x".repeat(64 * 1024)}`, { functions: ["a"], call: host.call }),
+    );
+    expect(outcome).toEqual({
+      kind: "limit",
+      code: "source-size",
+      message: "The program's source is larger than 64 KiB; nothing was run.",
+      console: "",
+    });
+    expect(host.calls).toEqual([]);
+  });
+});

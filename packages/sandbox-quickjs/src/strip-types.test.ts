@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { stripTypes } from "./strip-types.js";
+
+describe("stripTypes", () => {
+  it("takes the types out and leaves the rest, lines and all", async () => {
+    const source = "const a: number = 1;\ninterface I { x: string }\nreturn a as number;";
+    const stripped = await stripTypes(source);
+    expect(stripped).toEqual({ kind: "stripped", code: "const a = 1;\n\nreturn a ;" });
+  });
+
+  it("keeps modern JavaScript as written (no rewriting for old engines)", async () => {
+    const source = "a ??= b?.c; class K { #p = 1; static { } }";
+    expect(await stripTypes(source)).toEqual({ kind: "stripped", code: source });
+  });
+
+  it("keeps an import, for the engine to refuse", async () => {
+    expect(await stripTypes("import x from 'y';")).toEqual({ kind: "stripped", code: "import x from 'y';" });
+  });
+
+  it("answers a source it cannot read with its message, line and column", async () => {
+    expect(await stripTypes("let x = ;")).toEqual({ kind: "unreadable", message: "Unexpected token (1:9)" });
+  });
+});
