@@ -5,10 +5,14 @@
 // of code-mode-tasks.ts the input tokens and the share of the tools' payload kept out of the
 // model's context.
 // Run: pnpm --filter @junction/bench bench:code-mode [--smoke]
-
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
+import { DEFAULT_SANDBOX_LIMITS } from "@junction/sandbox-quickjs";
+import { notes } from "../servers/fixture-text.mjs";
+import { trackerIssues } from "../servers/issue-tracker-data.mjs";
 import {
   type BombFigures,
   benchMemoryBombs,
@@ -194,9 +198,10 @@ const percent = (share: number, digits = 1) => `${(share * 100).toFixed(digits)}
 const signed = (share: number) => `${share >= 0 ? "+" : "−"}${Math.abs(share * 100).toFixed(1)}%`;
 const kilobytes = (bytes: number) => (bytes / 1024).toFixed(1);
 
-function versionOf(name: string): string {
+/** A package's version, from the manifest above its entry (`entry`: a file of it, where it has no main entry). */
+function versionOf(name: string, entry = name): string {
   const require = createRequire(import.meta.url);
-  let dir = dirname(require.resolve(name));
+  let dir = dirname(require.resolve(entry));
   while (dir !== dirname(dir)) {
     const manifest = join(dir, "package.json");
     if (existsSync(manifest)) {
@@ -211,6 +216,10 @@ function versionOf(name: string): string {
 /** The section `pnpm bench` prints and writes: the headline table, then each measurement. */
 export function codeModeSection(figures: CodeModeFigures): string {
   const { starts, nested, bombs, runs, tokens } = figures;
+  const fixtureNotes = notes();
+  const noteBytes = fixtureNotes.map((note) => Buffer.byteLength(note.text));
+  const toolCount =
+    runs.find((run) => run.framework === "AI SDK" && run.variant !== "code mode")?.toolsOffered ?? 0;
   const start = (runtime: string, framework: string) =>
     starts.find((f) => f.runtime === runtime && f.framework === framework);
   const nestedOf = (framework: string) => nested.find((f) => f.framework === framework);
@@ -302,7 +311,7 @@ export function codeModeSection(figures: CodeModeFigures): string {
 
   const runtimeRows = figures.runtimes.flatMap((runtime) => {
     if (!runtime.executable)
-      return [[runtime.name, runtime.missing ?? "not measured", "—", "—", "—", "—", "—", "—"]];
+      return [[runtime.name, runtime.missing ?? "not measured", "—", "—", "—", "—", "—", "—", "—", "—", "—"]];
     const a = start(runtime.name, "Junction");
     const b = start(runtime.name, "AI SDK");
     return [
@@ -310,6 +319,7 @@ export function codeModeSection(figures: CodeModeFigures): string {
         `${runtime.name} ${runtime.version}`,
         String(a?.processes ?? 0),
         ...pair(a?.coldMs, b?.coldMs, formatMs),
+        ...pair(a?.earlyMs, b?.earlyMs, formatMs),
         ...pair(a?.warmMs, b?.warmMs, formatMs),
       ],
     ];
@@ -321,6 +331,9 @@ export function codeModeSection(figures: CodeModeFigures): string {
       "Junction cold ms",
       "AI SDK cold ms",
       "cold ratio",
+      "Junction next 10 ms",
+      "AI SDK next 10 ms",
+      "next 10 ratio",
       "Junction warm ms",
       "AI SDK warm ms",
       "warm ratio",
@@ -398,13 +411,13 @@ export function codeModeSection(figures: CodeModeFigures): string {
   );
 
   return [
-    `Junction's \`codeMode\` with \`quickjsSandbox()\` (@junction/sandbox-quickjs) against \`@ai-sdk/code-mode\` ${versionOf("@ai-sdk/code-mode")} (with ai ${versionOf("ai")}), both with their default limits, measured in this run. Task set: \`bench/src/code-mode-tasks.ts\` (three fan-out tasks and a one-call control, written before it was first measured and not changed to meet a target) over two real MCP servers on stdio, started fresh for every run: @modelcontextprotocol/server-filesystem ${versionOf("@modelcontextprotocol/server-filesystem")} over 20 notes (1.6–3.3 KB each), and a fake issue tracker (\`bench/servers/issue-tracker-server.mjs\`, 40 issues with bodies and comments); every agent has both servers' 21 tools.`,
+    `Junction's \`codeMode\` with \`quickjsSandbox()\` (@junction/sandbox-quickjs) against \`@ai-sdk/code-mode\` ${versionOf("@ai-sdk/code-mode")} (with ai ${versionOf("ai")}), both with their default limits, measured in this run. Task set: \`bench/src/code-mode-tasks.ts\` (three fan-out tasks and a one-call control, written before it was first measured and not changed to meet a target) over two real MCP servers on stdio, started fresh for every run: @modelcontextprotocol/server-filesystem ${versionOf("@modelcontextprotocol/server-filesystem", "@modelcontextprotocol/server-filesystem/dist/index.js")} over ${fixtureNotes.length} notes (${kilobytes(Math.min(...noteBytes))}–${kilobytes(Math.max(...noteBytes))} KB each), and a fake issue tracker (\`bench/servers/issue-tracker-server.mjs\`, ${trackerIssues().length} issues with bodies and comments); every agent has both servers' tools (${toolCount} of them).`,
     "",
     headline,
     "",
     startsTable,
     "",
-    `Cold: a fresh process imports the framework's code-mode module and runs \`return 1;\`, timed from before the import to the result (the runtime's own start not counted); warm: in the same process after ${CODE_MODE_SETTINGS.full.warmups} more runs, the median of ${CODE_MODE_SETTINGS.full.samples} new executions of the same program (Junction: \`sandbox.run()\`, a new QuickJS context each; AI SDK: \`experimental_runCodeMode()\`, a worker thread each). Medians over the processes, the frameworks alternating. The script is the same on every runtime (\`node -e\`, \`bun -e\`, \`deno eval\`).`,
+    `Cold: a fresh process imports the framework's code-mode module and runs \`return 1;\`, timed from before the import to the result (the runtime's own start not counted); next 10: the median of the ten executions right after it (on V8, Junction's QuickJS WebAssembly runs as Liftoff's baseline code until its hot functions are tiered up to TurboFan; measured by hand, these take 2–4 ms under \`node --no-liftoff\`); warm: in the same process after ${CODE_MODE_SETTINGS.full.warmups} more runs, the median of ${CODE_MODE_SETTINGS.full.samples} new executions of the same program (Junction: \`sandbox.run()\`, a new QuickJS context each; AI SDK: \`experimental_runCodeMode()\`, a worker thread each). Medians over the processes, the frameworks alternating. The script is the same on every runtime (\`node -e\`, \`bun -e\`, \`deno eval\`).`,
     "",
     nestedTable,
     "",
@@ -412,7 +425,7 @@ export function codeModeSection(figures: CodeModeFigures): string {
     "",
     bombsTable,
     "",
-    "From the start of the execution to its end, the slowest of the rounds, default limits (Junction: 64 MB memory with a guest-CPU budget; AI SDK: `memoryLimitBytes` 64 MB, `timeoutMs` 30 s).",
+    `From the start of the execution to its end, the slowest of ${bombs[0]?.rounds ?? 0} rounds, default limits (Junction: \`memoryBytes\` ${DEFAULT_SANDBOX_LIMITS.memoryBytes / 2 ** 20} MiB, \`cpuMs\` ${DEFAULT_SANDBOX_LIMITS.cpuMs} ms of guest CPU, \`wallMs\` ${DEFAULT_SANDBOX_LIMITS.wallMs / 1000} s; AI SDK: \`memoryLimitBytes\` 64 MiB, \`timeoutMs\` 30 s).`,
     "",
     tokensTable,
     "",
@@ -478,19 +491,28 @@ export function codeModeTargets(figures: CodeModeFigures): string[][] {
 }
 
 if (import.meta.main) {
+  // A full run also writes bench/results/code-mode.md (`pnpm bench` writes the same section into
+  // latest.md); a smoke run writes nothing.
   const smoke = process.argv.includes("--smoke");
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const figures = await benchCodeMode({ smoke, log });
   const problems = codeModeProblems(figures);
   if (problems.length > 0) throw new Error(`bench: figures missing or wrong:\n  ${problems.join("\n  ")}`);
+  const section = [
+    codeModeSection(figures),
+    ...(smoke
+      ? []
+      : ["", "Junction's targets:", "", table(["target", "measured", "verdict"], codeModeTargets(figures))]),
+  ].join("\n");
   process.stdout.write(
-    `${[
-      `## Code mode${smoke ? " (--smoke: a handful of samples, no targets)" : ""}`,
-      "",
-      codeModeSection(figures),
-      ...(smoke ? [] : ["", table(["target", "measured", "verdict"], codeModeTargets(figures))]),
-    ].join("\n")}\n`,
+    `## Code mode${smoke ? " (--smoke: a handful of samples, no targets)" : ""}\n\n${section}\n`,
   );
-  // The interleaved worker pools of the AI SDK keep the process alive.
-  process.exit(0);
+  if (!smoke) {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    writeFileSync(
+      new URL("../results/code-mode.md", import.meta.url),
+      `# Code mode\n\nMeasured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC at commit ${commit}, ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, load average ${loadavg()[0]!.toFixed(1)} at the end. Reproduce with \`pnpm --filter @junction/bench bench:code-mode\`.\n\n${section}\n`,
+    );
+    log("bench: written to bench/results/code-mode.md");
+  }
 }

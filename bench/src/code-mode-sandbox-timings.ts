@@ -47,6 +47,8 @@ export interface StartFigures {
   processes: number;
   /** Module load + the first trivial program, median over the processes. */
   coldMs: number;
+  /** The next (up to) ten executions after the cold one: median of the processes' medians. */
+  earlyMs: number;
   /** A new execution of a trivial program once warm: median of the processes' medians. */
   warmMs: number;
 }
@@ -71,11 +73,13 @@ function startScript(framework: Framework, warmups: number, samples: number): st
 ${firstProgram[framework]}
 check(await program());
 const coldMs = performance.now() - started;
-for (let i = 0; i < ${warmups}; i++) check(await program());
+const early = [];
+for (let i = 0; i < ${warmups}; i++) { const t = performance.now(); check(await program()); if (i < 10) early.push(performance.now() - t); }
+early.sort((a, b) => a - b);
 const times = [];
 for (let i = 0; i < ${samples}; i++) { const t = performance.now(); check(await program()); times.push(performance.now() - t); }
 times.sort((a, b) => a - b);
-console.log(JSON.stringify({ coldMs, warmMs: times[Math.floor(times.length / 2)] }));
+console.log(JSON.stringify({ coldMs, earlyMs: early[Math.floor(early.length / 2)], warmMs: times[Math.floor(times.length / 2)] }));
 globalThis.process?.exit?.(0);`;
 }
 
@@ -142,7 +146,7 @@ export async function benchStarts(parts: {
   samples: number;
 }): Promise<StartFigures[]> {
   const { runtimes, processes, warmups, samples } = parts;
-  const measured = new Map<string, { cold: number[]; warm: number[] }>();
+  const measured = new Map<string, { cold: number[]; early: number[]; warm: number[] }>();
   for (let round = 0; round < processes; round++) {
     for (const runtime of runtimes.filter((candidate) => candidate.executable)) {
       for (const framework of shuffled(FRAMEWORKS)) {
@@ -156,10 +160,11 @@ export async function benchStarts(parts: {
           );
         }
         const line = stdout.trim().split("\n").at(-1) ?? "";
-        const figures = JSON.parse(line) as { coldMs: number; warmMs: number };
+        const figures = JSON.parse(line) as { coldMs: number; earlyMs: number; warmMs: number };
         const key = `${runtime.name}/${framework}`;
-        const entry = measured.get(key) ?? { cold: [], warm: [] };
+        const entry = measured.get(key) ?? { cold: [], early: [], warm: [] };
         entry.cold.push(figures.coldMs);
+        entry.early.push(figures.earlyMs);
         entry.warm.push(figures.warmMs);
         measured.set(key, entry);
       }
@@ -172,6 +177,7 @@ export async function benchStarts(parts: {
       framework,
       processes: entry.cold.length,
       coldMs: median(entry.cold),
+      earlyMs: median(entry.early),
       warmMs: median(entry.warm),
     };
   });

@@ -43,6 +43,8 @@ export interface TaskRun {
   inputTokens: number;
   /** Of which the tool definitions. */
   toolTokens: number;
+  /** Tools offered in the first request (with code mode, the program tool among them). */
+  toolsOffered: number;
   /** Tool calls the servers ran (direct or from a program). */
   calls: number;
   /** UTF-8 bytes of the tools' results (their text, else their JSON). */
@@ -143,6 +145,7 @@ export async function runJunctionTask(parts: {
       requests: provider.requests.length,
       inputTokens: sizes.reduce((sum, size) => sum + size.total, 0),
       toolTokens: sizes.reduce((sum, size) => sum + size.tools, 0),
+      toolsOffered: provider.requests[0]?.tools?.length ?? 0,
       calls,
       producedBytes,
       reachedBytes: reachedBytes(provider.requests.at(-1)?.messages ?? []),
@@ -161,7 +164,7 @@ export async function runJunctionTask(parts: {
 function sentDefinition(definition: ToolDefinition): ToolDefinition {
   return {
     name: definition.name,
-    ...(definition.description !== undefined ? { description: definition.description } : {}),
+    description: definition.description,
     inputSchema: definition.inputSchema,
     ...(definition.defer !== undefined ? { defer: definition.defer } : {}),
     ...(definition.group !== undefined ? { group: definition.group } : {}),
@@ -288,6 +291,7 @@ export async function runAISDKTask(parts: {
       requests: model.doGenerateCalls.length,
       inputTokens: sizes.reduce((sum, size) => sum + size.total, 0),
       toolTokens: sizes.reduce((sum, size) => sum + size.tools, 0),
+      toolsOffered: model.doGenerateCalls[0]?.tools?.length ?? 0,
       calls,
       producedBytes,
       reachedBytes: reachedBytes(aiSDKRequest(model.doGenerateCalls.at(-1)!).messages),
@@ -381,7 +385,7 @@ export function aiSDKRequest(options: LanguageModelV4CallOptions): {
       ? [
           {
             name: tool.name,
-            ...(tool.description !== undefined ? { description: tool.description } : {}),
+            description: tool.description ?? "",
             inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
           },
         ]
