@@ -199,7 +199,7 @@ async function pollUntil(check: () => boolean, timeoutMs: number, what: string):
 }
 
 function resumeOnDBOS(postgres: Postgres, runs: number): Promise<ResumeFigures> {
-  const worker = join(root, "packages/dbos/src/test-workers/agent-worker.ts");
+  const worker = join(root, "packages/dbos/test/workers/agent-worker.ts");
   let database = 0;
   return measureResumes("dbos", runs, ({ runId, environment: notes }) => {
     database += 1;
@@ -225,7 +225,7 @@ function resumeOnDBOS(postgres: Postgres, runs: number): Promise<ResumeFigures> 
 type Notes = { run: (ctx: unknown, request: { input: string }) => Promise<unknown> };
 
 async function resumeOnRestate(server: RestateServer, runs: number): Promise<ResumeFigures> {
-  const worker = join(root, "packages/restate/src/test-workers/agent-worker.ts");
+  const worker = join(root, "packages/restate/test/workers/agent-worker.ts");
   // One port for every run: a Restate invocation stays with the deployment it started on.
   const port = await freePort();
   const ingress = clients.connect({ url: server.ingressUrl });

@@ -5,6 +5,7 @@ export default defineConfig({
     index: "src/index.ts",
     "testing/index": "src/testing/index.ts",
     "node/index": "src/node/index.ts",
+    "durable-runs/index": "src/durable-runs/index.ts",
   },
   format: ["esm"],
   dts: true,

@@ -36,6 +36,7 @@ describe("packed packages, installed as a consumer installs them", () => {
       "@junction/provider-openai",
       "@junction/provider-utils",
       "@junction/restate",
+      "@junction/sandbox-quickjs",
       "@junction/types",
     ]);
 

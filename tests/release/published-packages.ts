@@ -14,4 +14,5 @@ export const publishedPackageDirs = [
   "packages/restate",
   "packages/otel",
   "packages/embed-minilm",
+  "packages/sandbox-quickjs",
 ];

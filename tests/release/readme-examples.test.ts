@@ -29,6 +29,11 @@ const offline = [
     block: 3,
     prints: "{}\n{ city: 'Paris' }\n{ city: 'Paris', temperatureC: 21 }\n21",
   },
+  {
+    readme: "packages/core/README.md",
+    block: 4,
+    prints: `[ 'call_1_1.2 label_issue {"number":2,"label":"stale"}' ]\nLabelled 2 and 4.`,
+  },
 ];
 
 interface Example {

@@ -143,6 +143,8 @@ export class StepCalls implements StepScope {
         phases.then((outcomes) => outcomes[index]!),
       );
     });
+    if (programs.length === 0) return;
+    // A failed phase (an abort) fails the programs too; each is tracked, so none goes unhandled.
     let previous: Promise<unknown> = phases.then((outcomes) => Promise.allSettled(outcomes));
     for (const call of programs) {
       const program = this.plan.coreTools.get(call.name)!.program!;

@@ -1,6 +1,12 @@
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
-import { type AgentResult, agentToolResult, type PendingToolCall, type ResumeDecision } from "@junction/core";
-import { errorMessage, JunctionError, type ToolResult } from "@junction/types";
+import type { AgentResult, PendingToolCall, ResumeDecision } from "@junction/core";
+import {
+  answerIdempotencyKey,
+  type DurableRunStatus,
+  endedRunStatus,
+  workflowForTool,
+} from "@junction/core/durable-runs";
+import { errorMessage } from "@junction/types";
 import type { AgentRunRequest } from "./dbos-agent-workflow.js";
 import type { DBOSWorkflow } from "./dbos-workflow.js";
 import { type ApprovalOutcome, answerApproval, pendingApprovals } from "./pending-approvals.js";
@@ -24,15 +30,10 @@ export interface DBOSAgentRunsOptions {
 }
 
 /**
- * A served agent's run on DBOS as a task sees it; the same shape as `DurableRunStatus` of
- * `@junction/mcp-server`, which this package does not depend on.
+ * A served agent's run on DBOS as a task sees it: `DurableRunStatus` of
+ * `@junction/core/durable-runs`, which `@junction/mcp-server` reads.
  */
-export type DBOSAgentRunStatus =
-  | { status: "working"; statusMessage?: string }
-  | { status: "input_required"; pending: PendingToolCall[] }
-  | { status: "completed"; result: ToolResult }
-  | { status: "failed"; message: string }
-  | { status: "cancelled" };
+export type DBOSAgentRunStatus = DurableRunStatus;
 
 /**
  * Served agents' runs as DBOS workflows: the shape of `DurableAgentRuns` of
@@ -108,17 +109,14 @@ export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
       decision,
       until,
       // A tasks/update retried (or sent twice) is one answer to the call.
-      idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
+      idempotencyKey: answerIdempotencyKey(runId, item),
     });
   return {
     async start({ tool, runId, request }) {
-      const workflow = Object.hasOwn(workflows, tool) ? workflows[tool] : undefined;
-      if (!workflow) {
-        throw new JunctionError(
-          "invalid-argument",
-          `dbosAgentRuns has no workflow for the agent tool "${tool}": add it to \`workflows\` (${JSON.stringify(tool)}: a dbosAgentWorkflow).`,
-        );
-      }
+      const workflow = workflowForTool(workflows, tool, {
+        runs: "dbosAgentRuns",
+        workflow: "dbosAgentWorkflow",
+      });
       await workflow.start({ input: request }, { runId });
     },
 
@@ -136,7 +134,7 @@ export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
       }
       switch (workflow.status) {
         case "SUCCESS":
-          return finished(workflow.output as AgentResult);
+          return endedRunStatus(workflow.output as AgentResult);
         case "CANCELLED":
           return { status: "cancelled" };
         case "MAX_RECOVERY_ATTEMPTS_EXCEEDED":
@@ -168,15 +166,4 @@ export function dbosAgentRuns(options: DBOSAgentRunsOptions): DBOSAgentRuns {
       await client.cancelWorkflow(runId);
     },
   };
-}
-
-/** An ended run's `AgentResult` as the agent tool's answer, as `agentTool` gives it in-process. */
-function finished(result: AgentResult): DBOSAgentRunStatus {
-  if (result.finishReason === "approval-required") {
-    return {
-      status: "failed",
-      message: `The run stopped waiting for a person's approval of ${result.pending.map((call) => `"${call.name}"`).join(", ")} (its approvalTimeoutMs ran out).`,
-    };
-  }
-  return { status: "completed", result: agentToolResult(result) };
 }

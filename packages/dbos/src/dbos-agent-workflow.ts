@@ -1,15 +1,10 @@
-import type { Agent, AgentResult, JSONValue } from "@junction/core";
-import type { Message } from "@junction/types";
+import type { AgentResult } from "@junction/core";
+import { type AgentRunRequest, agentRun, type MakeAgent } from "@junction/core/durable-runs";
 import type { DBOSDurabilityOptions } from "./dbos-durability.js";
 import { type DBOSWorkflow, dbosWorkflow } from "./dbos-workflow.js";
 
-/** What one run of a {@link dbosAgentWorkflow} is started with: plain JSON. */
-export interface AgentRunRequest {
-  /** The user's message for this run. */
-  readonly input: string;
-  /** A conversation to continue (for example a previous run's `messages`). */
-  readonly messages?: Message[];
-}
+// What a run is started with is every engine's: `{ input, messages? }`, plain JSON.
+export type { AgentRunRequest };
 
 /**
  * Registers an Agent's run as the DBOS workflow `name`: each run makes a new Agent with
@@ -39,20 +34,10 @@ export interface AgentRunRequest {
  */
 export function dbosAgentWorkflow(
   name: string,
-  makeAgent: (request: AgentRunRequest) => Agent | Promise<Agent>,
+  makeAgent: MakeAgent,
   options: DBOSDurabilityOptions = {},
 ): DBOSWorkflow<AgentRunRequest, AgentResult> {
-  const registered = dbosWorkflow(
-    name,
-    async (durability, request: JSONValue) => {
-      const { input, messages } = request as unknown as AgentRunRequest;
-      const agent = await makeAgent({ input, ...(messages ? { messages } : {}) });
-      if (messages) agent.messages = messages;
-      const result = await agent.send(input, { durability }).final;
-      // Plain JSON, as the journal keeps it: what a recovered run returns is the same.
-      return JSON.parse(JSON.stringify(result)) as JSONValue;
-    },
-    options,
-  );
+  // The run itself is every engine's (`agentRun`); DBOS journals it and recovers it.
+  const registered = dbosWorkflow(name, agentRun(makeAgent), options);
   return registered as unknown as DBOSWorkflow<AgentRunRequest, AgentResult>;
 }

@@ -7,7 +7,7 @@ import { dbosWorkflow } from "./dbos-workflow.js";
 import { sendSignal } from "./send-signal.js";
 
 // The port's semantics in one process, against a real DBOS on a real PostgreSQL. The crash and
-// restart scenarios are in dbos-workflow.test.ts.
+// restart scenarios are the engine contract's (test/dbos.contract.test.ts).
 
 let postgres: Postgres;
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimExecutor, recoverRunsOf } from "./executor-lease.js";
 
 // The executor lease in one process, against a real PostgreSQL: who may hold an executor id, and
-// when its runs may be taken over. The two-machine scenario is in dbos-approvals.test.ts.
+// when its runs may be taken over. The two-machine scenario is in dbos-executor-recovery.test.ts.
 
 let postgres: Postgres;
 let systemDatabaseUrl: string;

@@ -1,7 +1,16 @@
-import { randomUUID } from "node:crypto";
 import { type DBOSClient, Error as DBOSErrors } from "@dbos-inc/dbos-sdk";
-import { approvalSignalFor, type PendingToolCall, type ResumeDecision } from "@junction/core";
-import { createAbortError, errorMessage, JunctionError } from "@junction/types";
+import type { PendingToolCall, ResumeDecision } from "@junction/core";
+import {
+  type ApprovalOutcome,
+  type ApprovalWaitOptions,
+  abortableWait,
+  answerIdempotencyKey,
+  type RunApprovals,
+  taggedAnswer,
+  takenOutcome,
+  throwIfWaitAborted,
+} from "@junction/core/durable-runs";
+import { errorMessage, JunctionError } from "@junction/types";
 import { APPROVAL_ROUNDS_STREAM, type ApprovalRound, PENDING_APPROVALS_EVENT } from "./dbos-durability.js";
 import { type DBOSMessageSender, sendSignal } from "./send-signal.js";
 
@@ -40,27 +49,14 @@ export async function pendingApprovals(options: PendingApprovalsOptions): Promis
   return listed ?? [];
 }
 
-/**
- * What a run's approvals stand at, as {@link approvalStatus} reads it and {@link waitForApprovals}
- * answers:
- * - `"unknown"`: no run has this id on this system database.
- * - `"running"`: the run goes on and nothing waits for a person (it has not asked yet, or its
- *   last question was answered).
- * - `"waiting"`: the run waits for a person's answer to these calls.
- * - `"finished"`: the run ended; `outcome` says how (its output, its error's message, or that it
- *   was cancelled).
- */
-export type RunApprovals<Output = unknown> =
-  | { readonly status: "unknown" }
-  | { readonly status: "running" }
-  | { readonly status: "waiting"; readonly pending: PendingToolCall[] }
-  | { readonly status: "finished"; readonly outcome: RunOutcome<Output> };
-
-/** How a run ended. */
-export type RunOutcome<Output = unknown> =
-  | { readonly status: "succeeded"; readonly output: Output }
-  | { readonly status: "failed"; readonly message: string }
-  | { readonly status: "cancelled" };
+// What a run's approvals stand at, how it ended, and what became of an answer mean the same on
+// every engine: `@junction/core/durable-runs` declares them.
+export type {
+  ApprovalOutcome,
+  RunApprovals,
+  RunOutcome,
+  TakenDecision,
+} from "@junction/core/durable-runs";
 
 /** What {@link approvalStatus} and {@link waitForApprovals} read with: a `DBOSClient`. */
 export type DBOSApprovalsReader = Pick<DBOSClient, "getEvent" | "getWorkflow" | "readStreamOffset">;
@@ -75,8 +71,9 @@ export interface ApprovalStatusOptions {
 
 /**
  * Where a run's approvals stand, read once from any process that reaches the system database:
- * `"unknown"`, `"running"` (nothing waits), `"waiting"` with the calls, or `"finished"` with the
- * run's outcome. To wait until that changes, use {@link waitForApprovals}.
+ * `"unknown"` (no run has this id on this system database), `"running"` (nothing waits),
+ * `"waiting"` with the calls, or `"finished"` with the run's outcome (its output, its error's
+ * message, or that it was cancelled). To wait until that changes, use {@link waitForApprovals}.
  *
  * @example
  * ```ts
@@ -122,20 +119,12 @@ export async function approvalStatus<Output = unknown>(
   }
 }
 
-/** Options of {@link waitForApprovals}. */
-export interface WaitForApprovalsOptions {
+/** Options of {@link waitForApprovals}: the run, and how long to wait (`timeoutMs`, `signal`). */
+export interface WaitForApprovalsOptions extends ApprovalWaitOptions {
   /** `DBOSClient.create({ systemDatabaseUrl })`, from any process. */
   readonly client: DBOSApprovalsReader;
   /** The run's id: the DBOS workflow id the run was started with. */
   readonly runId: string;
-  /**
-   * How long to wait for the run to ask (or end); then it resolves with what the run stands at
-   * (`"running"` when it still has not asked).
-   * @default 60_000
-   */
-  readonly timeoutMs?: number;
-  /** Stops waiting: the promise rejects with a `JunctionError` `aborted`. */
-  readonly signal?: AbortSignal;
 }
 
 /** How long one stream read waits before the deadline and the abort signal are looked at again. */
@@ -185,14 +174,14 @@ async function* readRounds(parts: {
 }): AsyncGenerator<ApprovalRound> {
   const { client, runId, deadline, signal } = parts;
   for (let offset = 0; ; ) {
-    throwIfAborted(signal);
+    throwIfWaitAborted(signal);
     const remaining = deadline - Date.now();
     if (remaining <= 0) return;
     try {
       const read = client.readStreamOffset<ApprovalRound>(runId, APPROVAL_ROUNDS_STREAM, offset, {
         timeoutSeconds: Math.min(remaining, READ_SLICE_MS) / 1000,
       });
-      yield await abortable(read, signal);
+      yield await abortableWait(read, signal);
       offset += 1;
     } catch (error) {
       if (!DBOSErrors.isStreamTimeoutError(error)) throw error;
@@ -202,61 +191,6 @@ async function* readRounds(parts: {
     }
   }
 }
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    throw createAbortError("Stopped waiting for the run's approvals: the signal was aborted.", signal.reason);
-  }
-}
-
-/** `promise`, or a rejection as soon as `signal` aborts (the read it stands for ends by its own timeout). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  throwIfAborted(signal);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      try {
-        throwIfAborted(signal);
-      } catch (error) {
-        reject(error);
-      }
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/** A decision as the run took it: an approval, or a denial with its reason. */
-export type TakenDecision =
-  | { readonly approved: true }
-  | { readonly approved: false; readonly reason?: string };
-
-/**
- * What became of an answer ({@link answerApproval}):
- * - `"taken"`: this answer is the one the run took for the call (should its digests not match
- *   the waiting call, the run denied the call with a `run-state-mismatch` warning).
- * - `"duplicate"`: another answer was taken first; `decision` is that one's. This answer changed
- *   nothing (the tool does not run again, a denial does not undo an approval).
- * - `"expired"`: the run stopped waiting for this call (its `approvalTimeoutMs` ran out, or it
- *   ended) without taking an answer.
- * - `"accepted"`: stored for the run, not yet taken: `until: "accepted"`, or `timeoutMs` passed
- *   before the run took an answer (no worker runs it now). Whether it counts is decided when the
- *   run takes the first answer stored for the call.
- */
-export type ApprovalOutcome =
-  | { readonly status: "taken"; readonly decision: TakenDecision }
-  | { readonly status: "duplicate"; readonly decision: TakenDecision }
-  | { readonly status: "expired" }
-  | { readonly status: "accepted" };
 
 /** Options of {@link answerApproval}. */
 export interface AnswerApprovalOptions {
@@ -305,8 +239,11 @@ export interface AnswerApprovalOptions {
  * An answer counts once: every answer to one call is sent with one DBOS idempotency key, so DBOS
  * keeps the first one stored and drops the others (eight answers at once, from eight processes,
  * are one answer); the run takes that one. The outcome says which happened to this answer:
- * `"taken"`, or `"duplicate"` with the decision that was taken instead (see
- * {@link ApprovalOutcome}).
+ * `"taken"`, or `"duplicate"` with the decision that was taken instead. It is `"expired"` when the
+ * run stopped waiting for the call (its `approvalTimeoutMs` ran out, or it ended) without taking
+ * an answer, and `"accepted"` when the answer is stored for the run but not yet taken: with
+ * `until: "accepted"`, or when `timeoutMs` passed before the run took an answer (no worker runs it
+ * now); whether it counts is decided when the run takes the first answer stored for the call.
  *
  * @example
  * ```ts
@@ -328,15 +265,13 @@ export async function answerApproval(options: AnswerApprovalOptions): Promise<Ap
       'answerApproval with until: "decided" reads the run\'s decision: pass a DBOSClient as `sender`, or until: "accepted".',
     );
   }
-  const { name, value } = approvalSignalFor(item, options.decision);
-  // Tells this answer from every other one sent for the call, once the run took one of them.
-  const answerId = randomUUID();
+  const { name, value, answerId } = taggedAnswer(item, options.decision);
   await sendSignal({
     sender,
     runId,
     name,
-    value: { ...value, answerId },
-    idempotencyKey: options.idempotencyKey ?? `${runId}:answer:${item.step}:${item.id}`,
+    value,
+    idempotencyKey: options.idempotencyKey ?? answerIdempotencyKey(runId, item),
   });
   if (until === "accepted") return { status: "accepted" };
   const reader = sender as Pick<DBOSClient, "getWorkflow" | "readStreamOffset">;
@@ -349,13 +284,8 @@ export async function answerApproval(options: AnswerApprovalOptions): Promise<Ap
   });
   for await (const round of rounds) {
     if (!round.answers || !Object.hasOwn(round.answers, name)) continue;
-    const answer = round.answers[name];
-    if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return { status: "expired" };
-    const decision: TakenDecision =
-      answer.approved === true
-        ? { approved: true }
-        : { approved: false, ...(typeof answer.reason === "string" ? { reason: answer.reason } : {}) };
-    return { status: answer.answerId === answerId ? "taken" : "duplicate", decision };
+    // `null`: the wait ended with no answer taken for the call.
+    return takenOutcome(round.answers[name], answerId) ?? { status: "expired" };
   }
   const workflow = await reader.getWorkflow(runId);
   return workflow && GOING.has(workflow.status) ? { status: "accepted" } : { status: "expired" };

@@ -1,5 +1,6 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
-import { JunctionError, type ToolResult } from "@junction/types";
+import type { DurableRunStatus } from "@junction/core/durable-runs";
+import { JunctionError } from "@junction/types";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import type { AgentTaskRecord } from "./task-store.js";
 
@@ -40,13 +41,10 @@ export interface DurableAgentRuns {
   cancel(runId: string): Promise<void>;
 }
 
-/** A durable run's state, as a task shows it. */
-export type DurableRunStatus =
-  | { status: "working"; statusMessage?: string }
-  | { status: "input_required"; pending: PendingToolCall[]; statusMessage?: string }
-  | { status: "completed"; result: ToolResult; statusMessage?: string }
-  | { status: "failed"; message: string }
-  | { status: "cancelled" };
+// A durable run's state, as a task shows it: declared once, beside the engines' shared run
+// (`@junction/core/durable-runs`), so the engines' runs adapters return it without depending on
+// this package.
+export type { DurableRunStatus };
 
 /**
  * A durable run's task as its engine has it now (status, pending calls, result); `ended` when

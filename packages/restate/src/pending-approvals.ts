@@ -1,8 +1,17 @@
-import { randomUUID } from "node:crypto";
-import { approvalSignalFor, type JSONValue, type PendingToolCall, type ResumeDecision } from "@junction/core";
-import { createAbortError } from "@junction/types";
+import type { PendingToolCall, ResumeDecision } from "@junction/core";
+import {
+  type ApprovalOutcome,
+  type ApprovalWaitOptions,
+  abortableWait,
+  type RunApprovals,
+  taggedAnswer,
+  takenOutcome,
+  throwIfWaitAborted,
+} from "@junction/core/durable-runs";
+import { JunctionError } from "@junction/types";
 import { HttpCallError, type Ingress, rpc } from "@restatedev/restate-sdk-clients";
 import type { AnswerResponse, AwaitPendingRequest, SignalRequest } from "./restate-workflow.js";
+import { CANCELLED, type OutputReader, readRunOutput } from "./run-output.js";
 import type { SendSignalOptions } from "./send-signal.js";
 
 /** Options of {@link pendingApprovals}. */
@@ -21,12 +30,6 @@ type PendingHandlers = {
   awaitPending: (ctx: unknown, request: AwaitPendingRequest) => Promise<PendingToolCall[]>;
   answer: (ctx: unknown, signal: SignalRequest) => Promise<AnswerResponse>;
 };
-
-/** What the ingress answers for a workflow key that was never submitted (or whose run was purged). */
-const NOT_FOUND = 404;
-
-/** What the ingress answers for the output of a workflow that was cancelled. */
-const CANCELLED = 409;
 
 /**
  * The calls of a run that wait for a person, from any process that can reach the ingress (the
@@ -54,37 +57,26 @@ export async function pendingApprovals(options: PendingApprovalsOptions): Promis
   }
 }
 
-/**
- * What a run's approvals stand at, as {@link approvalStatus} reads it and {@link waitForApprovals}
- * answers:
- * - `"unknown"`: the Restate server has no run of this workflow with this key (never submitted,
- *   or ended longer ago than the workflow's retention).
- * - `"running"`: the run goes on (or waits for a worker to begin) and nothing waits for a person:
- *   it has not asked yet, or its last question was answered.
- * - `"waiting"`: the run waits for a person's answer to these calls.
- * - `"finished"`: the run ended; `outcome` says how (its output, its terminal error's message, or
- *   that it was cancelled).
- */
-export type RunApprovals<Output = unknown> =
-  | { readonly status: "unknown" }
-  | { readonly status: "running" }
-  | { readonly status: "waiting"; readonly pending: PendingToolCall[] }
-  | { readonly status: "finished"; readonly outcome: RunOutcome<Output> };
-
-/** How a run ended. */
-export type RunOutcome<Output = unknown> =
-  | { readonly status: "succeeded"; readonly output: Output }
-  | { readonly status: "failed"; readonly message: string }
-  | { readonly status: "cancelled" };
+// What a run's approvals stand at, how it ended, and what became of an answer mean the same on
+// every engine: `@junction/core/durable-runs` declares them.
+export type {
+  ApprovalOutcome,
+  RunApprovals,
+  RunOutcome,
+  TakenDecision,
+} from "@junction/core/durable-runs";
 
 /** Options of {@link approvalStatus}: the run, as for {@link pendingApprovals}. */
 export type ApprovalStatusOptions = PendingApprovalsOptions;
 
 /**
- * Where a run's approvals stand, read once through the ingress from any process: `"unknown"`,
- * `"running"` (nothing waits), `"waiting"` with the calls, or `"finished"` with the run's
- * outcome. Listing the calls needs a worker of the deployment (the `pending` handler). To wait
- * until that changes, use {@link waitForApprovals}.
+ * Where a run's approvals stand, read once through the ingress from any process: `"unknown"` (the
+ * Restate server has no run of this workflow with this key: never submitted, or ended longer ago
+ * than the workflow's retention), `"running"` (the run goes on, or waits for a worker to begin,
+ * and nothing waits for a person), `"waiting"` with the calls, or `"finished"` with the run's
+ * outcome (its output, its terminal error's message, or that it was cancelled). Listing the calls
+ * needs a worker of the deployment (the `pending` handler). To wait until that changes, use
+ * {@link waitForApprovals}.
  *
  * @example
  * ```ts
@@ -107,48 +99,30 @@ export async function approvalStatus<Output = unknown>(
 
 /** The run's end as {@link RunApprovals}, or `undefined` while it goes on. */
 async function output<Output>(
-  run: {
-    workflowOutput(
-      opts?: ReturnType<typeof rpc.opts<void, unknown>>,
-    ): Promise<{ ready: boolean; result?: unknown }>;
-  },
+  run: OutputReader,
   signal: AbortSignal | undefined,
 ): Promise<RunApprovals<Output> | undefined> {
-  try {
-    const now = await run.workflowOutput(signal ? rpc.opts<void, unknown>({ signal }) : undefined);
-    return now.ready
-      ? { status: "finished", outcome: { status: "succeeded", output: now.result as Output } }
-      : undefined;
-  } catch (error) {
-    if (!(error instanceof HttpCallError)) throw error;
-    if (error.status === NOT_FOUND) return { status: "unknown" };
-    if (error.status === CANCELLED) return { status: "finished", outcome: { status: "cancelled" } };
-    return { status: "finished", outcome: { status: "failed", message: terminalMessage(error) } };
+  const now = await readRunOutput(run, signal);
+  switch (now.kind) {
+    case "going":
+      return undefined;
+    case "ended":
+      return { status: "finished", outcome: { status: "succeeded", output: now.result as Output } };
+    case "unknown":
+      return { status: "unknown" };
+    case "cancelled":
+      return { status: "finished", outcome: { status: "cancelled" } };
+    case "failed":
+      return { status: "finished", outcome: { status: "failed", message: now.message } };
+    default: {
+      const never: never = now;
+      throw new JunctionError("invalid-argument", `Unknown run output ${JSON.stringify(never)}.`);
+    }
   }
 }
 
-/** The message of the terminal error a run failed with, as the ingress answers it (`{ message }`). */
-function terminalMessage(error: HttpCallError): string {
-  try {
-    const body = JSON.parse(error.responseText) as { message?: unknown };
-    if (typeof body.message === "string") return body.message;
-  } catch {
-    // Not JSON: the text as it came.
-  }
-  return error.responseText || `The run failed (HTTP ${error.status}).`;
-}
-
-/** Options of {@link waitForApprovals}. */
-export interface WaitForApprovalsOptions extends PendingApprovalsOptions {
-  /**
-   * How long to wait for the run to ask (or end); then it resolves with what the run stands at
-   * (`"running"` when it still has not asked).
-   * @default 60_000
-   */
-  readonly timeoutMs?: number;
-  /** Stops waiting: the promise rejects with a `JunctionError` `aborted`. */
-  readonly signal?: AbortSignal;
-}
+/** Options of {@link waitForApprovals}: the run, and how long to wait (`timeoutMs`, `signal`). */
+export interface WaitForApprovalsOptions extends PendingApprovalsOptions, ApprovalWaitOptions {}
 
 /** How long one `awaitPending` call waits at most before the deadline is looked at again. */
 const WAIT_SLICE_MS = 60_000;
@@ -178,8 +152,11 @@ export async function waitForApprovals<Output = unknown>(
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const run = options.ingress.workflowClient<PendingHandlers>({ name: options.workflow }, options.runId);
   for (;;) {
-    throwIfAborted(signal);
-    const now = await abortable(approvalStatus<Output>({ ...target, ...(signal ? { signal } : {}) }), signal);
+    throwIfWaitAborted(signal);
+    const now = await abortableWait(
+      approvalStatus<Output>({ ...target, ...(signal ? { signal } : {}) }),
+      signal,
+    );
     const remaining = deadline - Date.now();
     if (now.status !== "running" || remaining <= 0) return now;
     // Both waits end when the first does (or on abort): no request is left behind.
@@ -205,69 +182,6 @@ export async function waitForApprovals<Output = unknown>(
     }
   }
 }
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    throw createAbortError("Stopped waiting for the run's approvals: the signal was aborted.", signal.reason);
-  }
-}
-
-/** `promise`, or the abort error as soon as `signal` aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      try {
-        throwIfAborted(signal);
-      } catch (error) {
-        reject(error);
-      }
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(
-          signal.aborted
-            ? createAbortError(
-                "Stopped waiting for the run's approvals: the signal was aborted.",
-                signal.reason,
-              )
-            : error,
-        );
-      },
-    );
-  });
-}
-
-/** A decision as the run took it: an approval, or a denial with its reason. */
-export type TakenDecision =
-  | { readonly approved: true }
-  | { readonly approved: false; readonly reason?: string };
-
-/**
- * What became of an answer ({@link answerApproval}):
- * - `"taken"`: this answer is the one that resolved the call's durable promise: the run takes
- *   it (should its digests not match the waiting call, the run denies the call with a
- *   `run-state-mismatch` warning).
- * - `"duplicate"`: another answer resolved the promise first; `decision` is that one's. This
- *   answer changed nothing (the tool does not run again, a denial does not undo an approval).
- * - `"expired"`: the run had ended (finished, failed, cancelled) before this answer came, and no
- *   answer was taken for the call: nothing runs.
- * - `"accepted"`: with `until: "accepted"`, the Restate server stored the answer; a worker's
- *   `answer` handler resolves the promise later, and whether this answer is the one taken is
- *   not reported.
- */
-export type ApprovalOutcome =
-  | { readonly status: "taken"; readonly decision: TakenDecision }
-  | { readonly status: "duplicate"; readonly decision: TakenDecision }
-  | { readonly status: "expired" }
-  | { readonly status: "accepted" };
 
 /** Options of {@link answerApproval}. */
 export interface AnswerApprovalOptions extends Omit<SendSignalOptions, "name" | "value" | "until"> {
@@ -295,9 +209,13 @@ export interface AnswerApprovalOptions extends Omit<SendSignalOptions, "name" | 
  *
  * An answer counts once: a durable promise resolves once, so of eight answers sent at once the
  * first one the Restate server applies is the one the run takes, and the outcome tells each
- * caller which happened to its answer: `"taken"`, or `"duplicate"` with the decision taken
- * instead (see {@link ApprovalOutcome}). With `idempotencyKey`, a retried call is one call:
- * Restate answers it with the first call's response.
+ * caller which happened to its answer: `"taken"` (this answer resolved the call's durable
+ * promise), or `"duplicate"` with the decision taken instead. It is `"expired"` when the run had
+ * ended (finished, failed, cancelled) before this answer came and no answer was taken for the
+ * call: nothing runs; and `"accepted"` with `until: "accepted"`, once the Restate server stored
+ * the answer (a worker's `answer` handler resolves the promise later, and whether this answer is
+ * the one taken is not reported). With `idempotencyKey`, a retried call is one call: Restate
+ * answers it with the first call's response.
  *
  * @example
  * ```ts
@@ -308,10 +226,8 @@ export interface AnswerApprovalOptions extends Omit<SendSignalOptions, "name" | 
  */
 export async function answerApproval(options: AnswerApprovalOptions): Promise<ApprovalOutcome> {
   const { item, ingress, workflow, runId } = options;
-  const { name, value } = approvalSignalFor(item, options.decision);
-  // Tells this answer from every other one sent for the call, once one of them resolved it.
-  const answerId = randomUUID();
-  const request: SignalRequest = { name, value: { ...value, answerId } };
+  const { name, value, answerId } = taggedAnswer(item, options.decision);
+  const request: SignalRequest = { name, value };
   if (options.until === "accepted") {
     const send = ingress.objectSendClient<Pick<PendingHandlers, "answer">>({ name: workflow }, runId);
     await send.answer(request, rpc.sendOpts({ idempotencyKey: options.idempotencyKey }));
@@ -327,14 +243,10 @@ export async function answerApproval(options: AnswerApprovalOptions): Promise<Ap
       ...(options.signal ? { signal: options.signal } : {}),
     }),
   );
-  const taken = response.taken;
-  if (typeof taken !== "object" || taken === null || Array.isArray(taken)) {
-    return { status: "duplicate", decision: { approved: false } };
-  }
-  const decision: TakenDecision =
-    taken.approved === true
-      ? { approved: true }
-      : { approved: false, ...(typeof taken.reason === "string" ? { reason: taken.reason } : {}) };
-  if ((taken as { answerId?: JSONValue }).answerId !== answerId) return { status: "duplicate", decision };
-  return endedBefore ? { status: "expired" } : { status: "taken", decision };
+  // What resolved the promise is not an answer (a hand-sent signal): it is no approval of the call.
+  const outcome = takenOutcome(response.taken, answerId) ?? {
+    status: "duplicate",
+    decision: { approved: false },
+  };
+  return outcome.status === "taken" && endedBefore ? { status: "expired" } : outcome;
 }

@@ -1,8 +1,15 @@
-import { type AgentResult, agentToolResult, type PendingToolCall, type ResumeDecision } from "@junction/core";
-import { JunctionError, type ToolResult } from "@junction/types";
-import { HttpCallError, type Ingress } from "@restatedev/restate-sdk-clients";
+import type { AgentResult, PendingToolCall, ResumeDecision } from "@junction/core";
+import {
+  answerIdempotencyKey,
+  type DurableRunStatus,
+  endedRunStatus,
+  workflowForTool,
+} from "@junction/core/durable-runs";
+import { JunctionError } from "@junction/types";
+import type { Ingress } from "@restatedev/restate-sdk-clients";
 import { type ApprovalOutcome, answerApproval, pendingApprovals } from "./pending-approvals.js";
 import type { AgentRunRequest } from "./restate-agent-workflow.js";
+import { type RunOutput, readRunOutput } from "./run-output.js";
 
 /** Options of {@link restateAgentRuns}. */
 export interface RestateAgentRunsOptions {
@@ -21,15 +28,10 @@ export interface RestateAgentRunsOptions {
 }
 
 /**
- * A served agent's run on Restate as a task sees it; the same shape as `DurableRunStatus` of
- * `@junction/mcp-server`, which this package does not depend on.
+ * A served agent's run on Restate as a task sees it: `DurableRunStatus` of
+ * `@junction/core/durable-runs`, which `@junction/mcp-server` reads.
  */
-export type RestateAgentRunStatus =
-  | { status: "working"; statusMessage?: string }
-  | { status: "input_required"; pending: PendingToolCall[] }
-  | { status: "completed"; result: ToolResult }
-  | { status: "failed"; message: string }
-  | { status: "cancelled" };
+export type RestateAgentRunStatus = DurableRunStatus;
 
 /**
  * Served agents' runs as Restate workflows: the shape of `DurableAgentRuns` of
@@ -56,11 +58,6 @@ export interface RestateAgentRuns {
   /** Cancels the run (the workflow's `cancel` handler): at once, or as it begins if no worker took it yet. */
   cancel(runId: string): Promise<void>;
 }
-
-/** What the ingress answers for a workflow key that was never submitted (or whose run was purged). */
-const NOT_FOUND = 404;
-/** What the ingress answers for the output of a workflow that was cancelled. */
-const CANCELLED = 409;
 
 type AgentHandlers = {
   run: (ctx: unknown, request: AgentRunRequest) => Promise<AgentResult>;
@@ -120,17 +117,8 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
     return name;
   };
 
-  const output = async (workflow: string, runId: string): Promise<RunOutput> => {
-    try {
-      const now = await client(workflow, runId).workflowOutput();
-      return now.ready ? { kind: "ended", result: now.result } : { kind: "going" };
-    } catch (error) {
-      if (!(error instanceof HttpCallError)) throw error;
-      if (error.status === NOT_FOUND) return { kind: "unknown" };
-      if (error.status === CANCELLED) return { kind: "cancelled" };
-      return { kind: "failed", message: terminalMessage(error) };
-    }
-  };
+  const output = (workflow: string, runId: string): Promise<RunOutput> =>
+    readRunOutput(client(workflow, runId));
 
   const answerOnce = async (
     runId: string,
@@ -147,19 +135,16 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
       item,
       decision,
       // A tasks/update retried (or sent twice) is one answer to the call.
-      idempotencyKey: `${runId}:answer:${item.step}:${item.id}`,
+      idempotencyKey: answerIdempotencyKey(runId, item),
     });
   };
 
   return {
     async start({ tool, runId, request }) {
-      const workflow = Object.hasOwn(options.workflows, tool) ? options.workflows[tool] : undefined;
-      if (!workflow) {
-        throw new JunctionError(
-          "invalid-argument",
-          `restateAgentRuns has no workflow for the agent tool "${tool}": add it to \`workflows\` (${JSON.stringify(tool)}: a restateAgentWorkflow).`,
-        );
-      }
+      const workflow = workflowForTool(options.workflows, tool, {
+        runs: "restateAgentRuns",
+        workflow: "restateAgentWorkflow",
+      });
       // Submitting a key that was submitted already is the same run (Restate: "PreviouslyAccepted").
       await client(workflow.name, runId).workflowSubmit({ input: request });
       known.set(runId, workflow.name);
@@ -180,7 +165,7 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
         case "going":
           return { status: "working" };
         case "ended":
-          return finished(now.result);
+          return endedRunStatus(now.result as AgentResult);
         case "cancelled":
           return { status: "cancelled" };
         case "failed":
@@ -208,34 +193,4 @@ export function restateAgentRuns(options: RestateAgentRunsOptions): RestateAgent
       await ingress.objectSendClient<Pick<AgentHandlers, "cancel">>({ name: workflow }, runId).cancel();
     },
   };
-}
-
-/** What the ingress says of a run's output. */
-type RunOutput =
-  | { kind: "going" }
-  | { kind: "ended"; result: AgentResult }
-  | { kind: "cancelled" }
-  | { kind: "failed"; message: string }
-  | { kind: "unknown" };
-
-/** The message of the terminal error a run failed with, as the ingress answers it (`{ message }`). */
-function terminalMessage(error: HttpCallError): string {
-  try {
-    const body = JSON.parse(error.responseText) as { message?: unknown };
-    if (typeof body.message === "string") return body.message;
-  } catch {
-    // Not JSON: the text as it came.
-  }
-  return error.responseText || `The run failed (HTTP ${error.status}).`;
-}
-
-/** An ended run's `AgentResult` as the agent tool's answer, as `agentTool` gives it in-process. */
-function finished(result: AgentResult): RestateAgentRunStatus {
-  if (result.finishReason === "approval-required") {
-    return {
-      status: "failed",
-      message: `The run stopped waiting for a person's approval of ${result.pending.map((call) => `"${call.name}"`).join(", ")} (its approvalTimeoutMs ran out).`,
-    };
-  }
-  return { status: "completed", result: agentToolResult(result) };
 }

@@ -1,5 +1,5 @@
-import type { Agent, AgentResult, JSONValue, PendingToolCall } from "@junction/core";
-import type { Message } from "@junction/types";
+import type { AgentResult, PendingToolCall } from "@junction/core";
+import { type AgentRunRequest, agentRun, type MakeAgent } from "@junction/core/durable-runs";
 import type * as restate from "@restatedev/restate-sdk";
 import {
   type AnswerResponse,
@@ -9,13 +9,8 @@ import {
   type SignalRequest,
 } from "./restate-workflow.js";
 
-/** What one run of a {@link restateAgentWorkflow} is submitted with: plain JSON. */
-export interface AgentRunRequest {
-  /** The user's message for this run. */
-  readonly input: string;
-  /** A conversation to continue (for example a previous run's `messages`). */
-  readonly messages?: Message[];
-}
+// What a run is started with is every engine's: `{ input, messages? }`, plain JSON.
+export type { AgentRunRequest };
 
 /** The workflow service {@link restateAgentWorkflow} makes: `run`, `signal`, `answer`, `pending`, `awaitPending` and `cancel` handlers. */
 export type RestateAgentWorkflow<Name extends string> = restate.WorkflowDefinition<
@@ -60,20 +55,10 @@ export type RestateAgentWorkflow<Name extends string> = restate.WorkflowDefiniti
  */
 export function restateAgentWorkflow<Name extends string>(
   name: Name,
-  makeAgent: (request: AgentRunRequest) => Agent | Promise<Agent>,
+  makeAgent: MakeAgent,
   options?: RestateWorkflowOptions,
 ): RestateAgentWorkflow<Name> {
-  const service = restateWorkflow(
-    name,
-    async (durability, request: JSONValue) => {
-      const { input, messages } = request as unknown as AgentRunRequest;
-      const agent = await makeAgent({ input, ...(messages ? { messages } : {}) });
-      if (messages) agent.messages = messages;
-      const result = await agent.send(input, { durability }).final;
-      // Plain JSON, as the journal keeps it: what a replayed run returns is the same.
-      return JSON.parse(JSON.stringify(result)) as JSONValue;
-    },
-    options,
-  );
+  // The run itself is every engine's (`agentRun`); Restate journals it and replays it.
+  const service = restateWorkflow(name, agentRun(makeAgent), options);
   return service as unknown as RestateAgentWorkflow<Name>;
 }

@@ -1,6 +1,6 @@
 import { createServer, type Http2Server } from "node:http2";
+import type { AddressInfo } from "node:net";
 import { portScenarios } from "@junction/durable-engines/port-scenarios";
-import { freePort } from "@junction/durable-engines/processes";
 import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
 import { createEndpointHandler } from "@restatedev/restate-sdk";
 import * as clients from "@restatedev/restate-sdk-clients";
@@ -9,7 +9,7 @@ import { restateWorkflow } from "./restate-workflow.js";
 import { sendSignal } from "./send-signal.js";
 
 // The port's semantics in one process, against a real Restate server. The crash and restart
-// scenarios are in restate-workflow.test.ts.
+// scenarios are the engine contract's (test/restate.contract.test.ts).
 
 let server: RestateServer;
 let endpoint: Http2Server;
@@ -30,14 +30,15 @@ const run = async (runId: string, name: string) => {
 beforeAll(async () => {
   server = await startRestateServer();
   ingress = clients.connect({ url: server.ingressUrl });
-  const port = await freePort();
   endpoint = createServer(createEndpointHandler({ services: [scenario] }));
-  await new Promise<void>((resolve) => endpoint.listen(port, "127.0.0.1", resolve));
-  await server.register(`http://127.0.0.1:${port}`);
+  // Port 0: the kernel's pick, bound at once (a port looked up first could be taken meanwhile).
+  await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
+  await server.register(`http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`);
 });
 afterAll(async () => {
-  await new Promise((resolve) => endpoint?.close(resolve));
+  // The server first: the connections it keeps to the endpoint close with it.
   await server?.stop();
+  if (endpoint) await new Promise((resolve) => endpoint.close(resolve));
 });
 
 describe("restateDurability", () => {
@@ -95,5 +96,18 @@ describe("restateDurability", () => {
     await sendSignal({ ...signal, idempotencyKey: "twice-1" });
     await expect(sendSignal(signal)).rejects.toThrow("promise was already completed");
     expect(await run("port-twice", "null value")).toBe("value: 7");
+  });
+
+  it("takes no signal named as the run's own promises: a signal named junction.… is refused", async () => {
+    await expect(
+      sendSignal({
+        ingress,
+        workflow: "port-scenario",
+        runId: "reserved",
+        name: "junction.asked:1",
+        value: true,
+        until: "resolved",
+      }),
+    ).rejects.toThrow(/must be a string that does not begin with/);
   });
 });

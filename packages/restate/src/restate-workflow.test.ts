@@ -1,131 +1,78 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
-  countLines,
   eventsOf,
-  expectedCountsAfterCrashInStep,
   expectedEventsAfterOneCrash,
   expectedResult,
-  sendApprovalFrom,
 } from "@junction/durable-engines/crash-scenarios";
-import {
-  freePort,
-  type NodeProcess,
-  startNode,
-  waitForPort,
-  withTimeout,
-} from "@junction/durable-engines/processes";
-import { type RestateServer, startRestateServer } from "@junction/durable-engines/restate-server";
-import * as clients from "@restatedev/restate-sdk-clients";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@junction/durable-engines/processes";
+import { type RunInvocation, runInvocation } from "@junction/durable-engines/restate-journal";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RestateForWorkers, startRestateForWorkers } from "../test/restate-engine.js";
 
-// The crash scenarios, with the worker and the signal sender in processes of their own. The
-// durable function is the same one the DBOS tests run (tooling/durable-engines).
+// What only restateWorkflow does to a run's retries (the crash scenarios themselves are the
+// engine contract's, in test/): Restate's default backoff (500 ms, doubling) leaves a run idle
+// for up to a minute after its worker comes back; `promptRetryPolicy` retries at most a second
+// apart. Read from the Restate server itself (the policy it registered, the retries it
+// scheduled), not from the time the test waited.
 
-const worker = fileURLToPath(new URL("./test-workers/worker.ts", import.meta.url));
-const sender = fileURLToPath(new URL("./test-workers/send-signal.ts", import.meta.url));
-
-let server: RestateServer;
-let directory: string;
-let testNumber = 0;
-
+let engine: RestateForWorkers | undefined;
+let directory: string | undefined;
 beforeAll(async () => {
-  server = await startRestateServer();
-  directory = mkdtempSync(join(tmpdir(), "junction-restate-test-"));
+  directory = mkdtempSync(join(tmpdir(), "junction-restate-retries-"));
+  engine = await startRestateForWorkers();
 });
 afterAll(async () => {
-  await server?.stop();
-  rmSync(directory, { recursive: true, force: true });
+  await engine?.stop();
+  if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
-const workers: NodeProcess[] = [];
-afterEach(async () => {
-  for (const running of workers.splice(0)) await running.kill();
-});
+describe("restateWorkflow's retries", () => {
+  it("registers promptRetryPolicy, retries a run whose worker died at most about a second apart, and resumes it on the worker that comes back", async () => {
+    const started = engine!;
+    const eventsFile = join(directory!, "events.log");
+    const { events, reachWait } = eventsOf(eventsFile);
+    const workers = await started.stepsWorkers(eventsFile);
+    try {
+      const first = await workers.start({ run: { workflow: "two-steps", runId: "run-retried" } });
+      await reachWait(1, first);
 
-type Workflow = { run: (ctx: unknown, input: string) => Promise<string> };
+      // What the server will do: the policy as it registered it.
+      const service = (await (await fetch(`${started.server.adminUrl}/services/two-steps`)).json()) as {
+        retry_policy?: unknown;
+      };
+      expect(service.retry_policy).toEqual({
+        initial_interval: "100ms",
+        exponentiation_factor: 2,
+        max_attempts: 86_400,
+        max_interval: "1s",
+        on_max_attempts: "Pause",
+      });
 
-/** A worker port and an events file of the test's own; the worker is registered on its first start. */
-async function setUp() {
-  testNumber += 1;
-  const port = await freePort();
-  const eventsFile = join(directory, `events-${testNumber}.log`);
-  let registered = false;
-  const startWorker = async (env: Record<string, string> = {}) => {
-    const running = startNode(worker, {
-      PORT: String(port),
-      EVENTS_FILE: eventsFile,
-      RESTATE_LOGGING: "WARN",
-      ...env,
-    });
-    workers.push(running);
-    await waitForPort(port, {
-      timeoutMs: 10_000,
-      what: () => `the worker to listen; its output:\n${running.output()}`,
-    });
-    if (!registered) await server.register(`http://127.0.0.1:${port}`);
-    registered = true;
-    return running;
-  };
-  const ingress = clients.connect({ url: server.ingressUrl });
-  const run = (runId: string, workflow = "two-steps") =>
-    ingress.workflowClient<Workflow>({ name: workflow }, runId);
-  const sendApproval = (runId: string) =>
-    sendApprovalFrom(sender, { INGRESS_URL: server.ingressUrl, RUN_ID: runId });
-  const result = (runId: string, running: NodeProcess, workflow?: string) =>
-    withTimeout(run(runId, workflow).workflowAttach(), {
-      timeoutMs: 15_000,
-      what: () => `the run's result; worker output:\n${running.output()}`,
-    });
-  return { ...eventsOf(eventsFile), startWorker, run, sendApproval, result };
-}
+      await first.kill();
+      // What it does with the worker down: retries, five of them (Restate's default would be
+      // 8 s apart by then), the next one scheduled about a second after the last began.
+      let backingOff: RunInvocation | undefined;
+      await waitFor(
+        async () => {
+          const now = await runInvocation(started.server, { workflow: "two-steps", runId: "run-retried" });
+          if (now?.status === "backing-off" && (now.retry_count ?? 0) >= 5) backingOff = now;
+          return backingOff !== undefined;
+        },
+        { timeoutMs: 30_000, what: "the server to retry the run five times" },
+      );
+      const gap = Date.parse(backingOff!.next_retry_at!) - Date.parse(backingOff!.last_start_at!);
+      // max_interval (1 s), the server's jitter and the failed attempt itself; never 8 s.
+      expect(gap).toBeLessThan(4_000);
 
-describe("restateWorkflow on the Restate server", () => {
-  it("survives a SIGKILL of the worker between the first step and the signal, resumes under 2 s after the worker's return, and takes the signal from another process", async () => {
-    const { startWorker, events, reachWait, run, sendApproval, result } = await setUp();
-    const first = await startWorker();
-    await run("run-worker-killed").workflowSubmit("input");
-    await reachWait(1, first);
-    await first.kill();
-
-    // Down for 4.5 s: with Restate's default backoff (500 ms, doubling) the next retry was then
-    // 3.5 to 4.4 s away in our runs; with promptRetryPolicy (at most 1 s apart) 0.45 to 0.6 s.
-    await new Promise((resolve) => setTimeout(resolve, 4500));
-    const second = await startWorker();
-    const back = Date.now();
-    await reachWait(2, second);
-    expect(Date.now() - back).toBeLessThan(2000);
-    await sendApproval("run-worker-killed");
-
-    expect(await result("run-worker-killed", second)).toBe(expectedResult);
-    expect(events()).toEqual(expectedEventsAfterOneCrash);
-  });
-
-  it("runs a step again when the worker dies while it runs (at-least-once), but not the parallel step already journaled", async () => {
-    const { startWorker, events, reachSlowStep, run, result } = await setUp();
-    const first = await startWorker({ SLOW_MS: "60000" });
-    await run("run-killed-in-step", "parallel-steps").workflowSubmit("input");
-    await reachSlowStep(first);
-    await first.kill();
-
-    const second = await startWorker({ SLOW_MS: "10" });
-    expect(await result("run-killed-in-step", second, "parallel-steps")).toBe("input+quick+slow");
-    expect(countLines(events())).toEqual(expectedCountsAfterCrashInStep);
-  });
-
-  it("survives a crash of the Restate server too, with the signal sent while no worker runs", async () => {
-    const { startWorker, events, reachWait, run, sendApproval, result } = await setUp();
-    const first = await startWorker();
-    await run("run-server-restarted").workflowSubmit("input");
-    await reachWait(1, first);
-    await first.kill();
-    await server.restart();
-    await sendApproval("run-server-restarted");
-
-    const second = await startWorker();
-    expect(await result("run-server-restarted", second)).toBe(expectedResult);
-    expect(events()).toEqual(expectedEventsAfterOneCrash);
+      const second = await workers.start();
+      await reachWait(2, second);
+      await workers.sendApproval("run-retried");
+      expect(await workers.result("run-retried", second)).toBe(expectedResult);
+      expect(events()).toEqual(expectedEventsAfterOneCrash);
+    } finally {
+      await workers.close();
+    }
   });
 });

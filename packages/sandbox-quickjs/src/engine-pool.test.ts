@@ -68,7 +68,7 @@ describe("createEnginePool", () => {
 
 describe("another QuickJS build", () => {
   it("runs on a variant passed in (the separate .wasm build, as Cloudflare Workers need)", async () => {
-    const sandbox = quickjsSandbox({ variant: wasmfileVariant });
+    const sandbox = quickjsSandbox({ variant: wasmfileVariant, limits: { cpuMs: 60_000 } });
     const outcome = await sandbox.run(
       program("return [await tools.add({ a: 2, b: 3 }), Date.now()];", {
         functions: ["add"],

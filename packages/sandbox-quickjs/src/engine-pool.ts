@@ -4,6 +4,7 @@ import {
   type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
+import { findInterruptCounterOffset } from "./interrupt-pacing.js";
 
 /** Where the QuickJS build comes from: a variant, or a function that loads one. */
 export type VariantSource = QuickJSSyncVariant | (() => Promise<QuickJSSyncVariant>);
@@ -16,6 +17,8 @@ export interface Engine {
   readonly module: QuickJSWASMModule;
   /** The module's WebAssembly memory when it was loaded, bytes. */
   readonly initialBytes: number;
+  /** Where a JSContext keeps its interrupt countdown in this build, when known (interrupt-pacing.ts). */
+  readonly interruptCounterOffset: number | undefined;
   /** The most the module's WebAssembly memory may grow to during the current run, bytes. */
   capBytes: number;
   /** The last growth the module asked for was refused: the guest is at its memory limit. */
@@ -55,6 +58,8 @@ export const loadDefaultVariant = (): Promise<QuickJSSyncVariant> =>
 export function createEnginePool(source: VariantSource): EnginePool {
   let variant: Promise<QuickJSSyncVariant> | undefined;
   let idle: Engine | undefined;
+  /** Looked for once per pool: every module of one build keeps the counter in the same place. */
+  let counter: { offset: number | undefined } | undefined;
 
   async function load(): Promise<Engine> {
     variant ??= typeof source === "function" ? source() : Promise.resolve(source);
@@ -70,9 +75,27 @@ export function createEnginePool(source: VariantSource): EnginePool {
         { cause: error },
       );
     }
+    if (counter === undefined) {
+      let found: ReturnType<typeof findInterruptCounterOffset>;
+      try {
+        found = findInterruptCounterOffset(module);
+      } catch {
+        // Looking failed: no pacing, and this module, perhaps written to, is not used.
+        found = { tainted: true };
+      }
+      counter = { offset: found.offset };
+      if (found.tainted) return load();
+    }
     const memory = module.getWasmMemory();
     const initialBytes = memory.buffer.byteLength;
-    const engine: Engine = { module, initialBytes, capBytes: initialBytes, atCap: false, broken: false };
+    const engine: Engine = {
+      module,
+      initialBytes,
+      interruptCounterOffset: counter.offset,
+      capBytes: initialBytes,
+      atCap: false,
+      broken: false,
+    };
     // Emscripten grows the heap by calling `grow` on this very object: an own property answers
     // first, and a refusal is a failed malloc inside QuickJS, which throws "out of memory".
     const grow = memory.grow;

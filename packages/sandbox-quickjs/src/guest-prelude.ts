@@ -51,7 +51,6 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   var dateToString = Date.prototype.toString;
   var dateParse = Date.parse;
   var dateUTC = Date.UTC;
-  var imul = Math.imul;
   var floor = Math.floor;
   var config = parse(configJSON);
 

@@ -57,7 +57,8 @@ export function quickjsSandbox(options: QuickJSSandboxOptions = {}): Sandbox {
       const limits = resolveSandboxLimits(options.limits, program.limits);
       const { signal } = program;
       if (signal?.aborted) return { kind: "aborted", console: "" };
-      if (utf8ByteLength(program.source) > limits.sourceBytes) {
+      // Each UTF-16 unit is at least one byte: a source longer in units is surely too large.
+      if (program.source.length > limits.sourceBytes || utf8ByteLength(program.source) > limits.sourceBytes) {
         return {
           kind: "limit",
           code: "source-size",

@@ -23,7 +23,8 @@ afterEach(() => {
 });
 
 async function runOnPool(source: string, overrides: Partial<SandboxProgram> = {}) {
-  const limits = resolveSandboxLimits(overrides.limits);
+  // A generous CPU budget unless the ending is about CPU: the machine may be busy.
+  const limits = resolveSandboxLimits({ cpuMs: 60_000 }, overrides.limits);
   const engine = await pool.acquire(limits.memoryBytes);
   let freed!: () => void;
   const engineFree = new Promise<void>((resolve) => {
@@ -98,6 +99,12 @@ const endings: [string, string, Partial<SandboxProgram>, Partial<SandboxOutcome>
     "await tools.a(); await new Promise(() => {});",
     { functions: ["a"] },
     { kind: "threw" },
+  ],
+  [
+    "a then getter that loops while a result is handed over",
+    "Object.defineProperty(Object.prototype, 'then', { get() { for (;;) {} }, configurable: true }); await tools.a();",
+    { functions: ["a"], call: async () => ({ x: 1 }), limits: { cpuMs: 50 } },
+    { kind: "limit", code: "cpu" },
   ],
   [
     "a return with calls still out",

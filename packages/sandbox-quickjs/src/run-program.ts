@@ -19,6 +19,7 @@ import { hostValueToJSON, parseGuestJSON, utf8ByteLength } from "./bridge-json.j
 import { type ConsoleLevel, createConsoleCapture } from "./console-capture.js";
 import type { Engine } from "./engine-pool.js";
 import { GUEST_PRELUDE, type GuestConfig } from "./guest-prelude.js";
+import { contextAddress, createInterruptPacer, type InterruptPacer } from "./interrupt-pacing.js";
 import { limitMessage } from "./sandbox-limits.js";
 
 /** What one run needs: an engine of its own, the program, its JavaScript and its limits. */
@@ -87,6 +88,9 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
   let cpuUsedMs = 0;
   let sliceStartedAt = 0;
   let sliceHostMs = 0;
+  let lastCheckAt = 0;
+  let hostMsAtLastCheck = 0;
+  let pacer: InterruptPacer | undefined;
   /** Why the interrupt handler stopped the guest, once it has. */
   let interruptedBy: SandboxLimitCode | "aborted" | "finished" | undefined;
   /** A limit a host function found broken while the guest ran: the run ends with it. */
@@ -172,7 +176,12 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     else if (breachedLimit !== undefined || engine.atCap) interruptedBy = breachedLimit ?? "memory";
     else if (cpuUsedMs + (now() - sliceStartedAt - sliceHostMs) > limits.cpuMs) interruptedBy = "cpu";
     else if (now() >= wallDeadline) interruptedBy = "wall-time";
-    return interruptedBy !== undefined;
+    if (interruptedBy !== undefined) return true;
+    const checkedAt = now();
+    pacer?.paced(checkedAt - lastCheckAt - (sliceHostMs - hostMsAtLastCheck));
+    lastCheckAt = checkedAt;
+    hostMsAtLastCheck = sliceHostMs;
+    return false;
   }
 
   /**
@@ -187,6 +196,8 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     if (outermost) {
       sliceStartedAt = now();
       sliceHostMs = 0;
+      lastCheckAt = sliceStartedAt;
+      hostMsAtLastCheck = 0;
     }
     try {
       return operation();
@@ -337,42 +348,42 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
   function deliver(call: PendingCall): void {
     const vm = context!;
     const { result, deferred } = call;
+    // The host's value is made JSON before the guest's time starts: it is the host's work.
+    const json = result!.ok ? hostValueToJSON(result!.value) : undefined;
     enterGuest(() => {
+      // Freed as soon as the value is handed over, whatever happens: a run may make many calls.
+      const handles: QuickJSHandle[] = [];
+      const keep = (handle: QuickJSHandle) => {
+        handles.push(handle);
+        return handle;
+      };
+      const toolError = (code: string, message: string) => {
+        const made = vm.callFunction(
+          bridge!.toolError,
+          vm.undefined,
+          keep(vm.newString(code)),
+          keep(vm.newString(message)),
+        );
+        return keep(made.error ?? made.value);
+      };
       try {
-        if (result!.ok) {
-          const json = hostValueToJSON(result!.value);
-          if ("error" in json) {
-            rejectWith(deferred, "result-not-json", `The tool's result is not JSON: ${json.error}`);
-          } else if (json.text === undefined) {
-            deferred.resolve(vm.undefined);
-          } else {
-            const textHandle = vm.newString(json.text);
-            const value = vm.callFunction(bridge!.parse, vm.undefined, textHandle);
-            textHandle.dispose();
-            if (value.error) deferred.reject(value.error);
-            else deferred.resolve(value.value);
-            (value.error ?? value.value).dispose();
-          }
+        if (json === undefined) {
+          const { code, message } = toCallError((result as { error: unknown }).error);
+          deferred.reject(toolError(code, message));
+        } else if ("error" in json) {
+          deferred.reject(toolError("result-not-json", `The tool's result is not JSON: ${json.error}`));
+        } else if (json.text === undefined) {
+          deferred.resolve(vm.undefined);
         } else {
-          const { code, message } = toCallError(result!.error);
-          rejectWith(deferred, code, message);
+          const value = vm.callFunction(bridge!.parse, vm.undefined, keep(vm.newString(json.text)));
+          if (value.error) deferred.reject(keep(value.error));
+          else deferred.resolve(keep(value.value));
         }
       } finally {
+        for (const handle of handles) if (handle.alive) handle.dispose();
         deferred.dispose();
       }
     });
-  }
-
-  function rejectWith(deferred: QuickJSDeferredPromise, code: string, message: string): void {
-    const vm = context!;
-    const codeHandle = vm.newString(code);
-    const messageHandle = vm.newString(message);
-    const error = vm.callFunction(bridge!.toolError, vm.undefined, codeHandle, messageHandle);
-    codeHandle.dispose();
-    messageHandle.dispose();
-    const value = error.error ?? error.value;
-    deferred.reject(value);
-    value.dispose();
   }
 
   // --- moving the guest on and reading its outcome ----------------------------------------------
@@ -471,6 +482,11 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     rt.setInterruptHandler(interruptHandler);
     const vm = rt.newContext();
     context = vm;
+    const offset = engine.interruptCounterOffset;
+    pacer = createInterruptPacer(
+      engine.module.getWasmMemory(),
+      offset === undefined ? undefined : contextAddress(vm) + offset,
+    );
 
     const config: GuestConfig = {
       functions: program.functions,

@@ -62,6 +62,44 @@ export function startNode(script: string, env: Record<string, string>, args: str
   };
 }
 
+/** The line a worker process prints once it listens: then the port the kernel gave it. */
+export const LISTENING = "listening on ";
+
+/**
+ * Prints {@link LISTENING} and `port` on stdout: what a worker that listens on port 0 (the
+ * kernel's pick, bound at once) tells the test, which reads it with {@link listeningPort}.
+ */
+export function announceListening(port: number): void {
+  process.stdout.write(`${LISTENING}${port}\n`);
+}
+
+/**
+ * Waits until `running` printed {@link LISTENING}; the port it listens on. Fails, with its output,
+ * when it exits first or does not listen within `timeoutMs`.
+ */
+export async function listeningPort(
+  running: NodeProcess,
+  options: { timeoutMs: number; what: string },
+): Promise<number> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    const line = running
+      .output()
+      .split("\n")
+      .find((candidate) => candidate.startsWith(LISTENING));
+    if (line !== undefined) return Number(line.slice(LISTENING.length));
+    if (running.child.exitCode !== null || running.child.signalCode !== null) {
+      throw new Error(`${options.what} exited before it listened; its output:\n${running.output()}`);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `Timed out after ${options.timeoutMs} ms waiting for ${options.what} to listen; its output:\n${running.output()}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** `promise`, or a failure naming `what` after `timeoutMs` (so a hang says what it waited for). */
 export async function withTimeout<T>(
   promise: Promise<T>,

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { arch, platform, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, waitFor } from "@junction/durable-engines/processes";
+import { errorMessage } from "@junction/types";
 
 /** A running Restate server: its ingress and admin URLs, a restart that keeps its data, a stop. */
 export interface RestateServer {
@@ -13,10 +14,21 @@ export interface RestateServer {
   readonly adminUrl: string;
   /** Registers a deployment (a worker's endpoint URL) with the server. */
   register(endpointUrl: string): Promise<void>;
+  /**
+   * Rows of a query on the server's introspection tables (`sys_invocation`, `sys_journal`, …),
+   * through its admin API's SQL endpoint.
+   */
+  query<Row = Record<string, unknown>>(sql: string): Promise<Row[]>;
   /** SIGKILL and a start again on the same ports and data: a crash of the server. */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/**
+ * How long one request to the server may take before it counts as failed: a port that accepts
+ * connections and never answers (another process took it) must not hang a test's hook.
+ */
+const REQUEST_TIMEOUT_MS = 10_000;
 
 function binaryPath(): string {
   const require = createRequire(import.meta.url);
@@ -25,27 +37,40 @@ function binaryPath(): string {
   return requireFromServer.resolve(`@restatedev/restate-server-${platform()}-${arch()}/bin/restate-server`);
 }
 
-async function freshPorts(): Promise<{ ingress: number; admin: number; node: number }> {
+/** The server's three loopback ports. */
+export interface RestatePorts {
+  readonly ingress: number;
+  readonly admin: number;
+  readonly node: number;
+}
+
+async function freshPorts(): Promise<RestatePorts> {
   return { ingress: await freePort(), admin: await freePort(), node: await freePort() };
 }
 
 async function isReady(ingressUrl: string, adminUrl: string): Promise<boolean> {
   try {
     const [admin, ingress] = await Promise.all([
-      fetch(`${adminUrl}/health`),
-      fetch(`${ingressUrl}/restate/health`),
+      fetch(`${adminUrl}/health`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+      fetch(`${ingressUrl}/restate/health`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
     ]);
     return admin.ok && ingress.ok;
   } catch {
-    return false; // not listening yet
+    return false; // not listening yet, or not answering yet
   }
 }
 
 /** Starts a server with its own data directory; the caller stops it (which removes the directory). */
-export async function startRestateServer(): Promise<RestateServer> {
+export async function startRestateServer(
+  options: {
+    /** Where the server's ports come from (a test of the start itself hands out a taken one). */
+    ports?: () => Promise<RestatePorts>;
+  } = {},
+): Promise<RestateServer> {
+  const nextPorts = options.ports ?? freshPorts;
   const directory = mkdtempSync(join(tmpdir(), "junction-restate-"));
   const log = join(directory, "server.log");
-  let ports = await freshPorts();
+  let ports = await nextPorts();
   let child: ChildProcess | undefined;
   const urls = () => ({
     ingressUrl: `http://127.0.0.1:${ports.ingress}`,
@@ -99,10 +124,15 @@ export async function startRestateServer(): Promise<RestateServer> {
       try {
         return await startOnce();
       } catch (error) {
-        const portTaken = /address already in use|AddrInUse/i.test(readFileSync(log, "utf8"));
-        if (!portTaken || attempt === 3) throw error;
+        // Restate 1.7 says "failed binding to address '127.0.0.1:…': Address in use (os error 98)".
+        const portTaken = /address (already )?in use|AddrInUse|os error 98/i.test(readFileSync(log, "utf8"));
+        // A server that did not become ready is not left running behind the failed start.
         await kill();
-        ports = await freshPorts();
+        if (!portTaken || attempt === 3) {
+          rmSync(directory, { recursive: true, force: true });
+          throw error;
+        }
+        ports = await nextPorts();
       }
     }
   };
@@ -124,16 +154,34 @@ export async function startRestateServer(): Promise<RestateServer> {
     // request can time out, so registering is tried again a few times before it fails.
     register: async (endpointUrl) => {
       for (let attempt = 1; ; attempt++) {
-        const response = await fetch(`${adminUrl}/deployments`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ uri: endpointUrl, force: true }),
-        });
-        if (response.ok) return;
-        const reason = `Registering ${endpointUrl} failed: ${response.status} ${await response.text()}`;
-        if (attempt === 5) throw new Error(reason);
+        let reason: string;
+        try {
+          const response = await fetch(`${adminUrl}/deployments`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ uri: endpointUrl, force: true }),
+            // The server asks the endpoint for its services within this request: give it time.
+            signal: AbortSignal.timeout(3 * REQUEST_TIMEOUT_MS),
+          });
+          if (response.ok) return;
+          reason = `Registering ${endpointUrl} failed: ${response.status} ${await response.text()}`;
+        } catch (error) {
+          reason = `Registering ${endpointUrl} failed: ${errorMessage(error)}`;
+        }
+        if (attempt === 5) throw new Error(`${reason}; the server's log:\n${readFileSync(log, "utf8")}`);
         await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
       }
+    },
+    query: async <Row>(sql: string): Promise<Row[]> => {
+      const response = await fetch(`${adminUrl}/query`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ query: sql }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`The Restate query ${sql} failed: ${response.status} ${text}`);
+      return (JSON.parse(text) as { rows: Row[] }).rows;
     },
     restart: async () => {
       await kill();

@@ -7,18 +7,25 @@ import {
   annotationPolicy,
   closeRunState,
   type ResumeDecision,
+  RUN_PROGRAM,
   type RunState,
   type RunStateKey,
   type SendOptions,
   verifyRunState,
 } from "@junction/core";
-import { createAbortError, errorMessage, JunctionError, type Message } from "@junction/types";
+import { quickjsSandbox } from "@junction/sandbox-quickjs";
+import { createAbortError, errorMessage, JunctionError, type Message, type Sandbox } from "@junction/types";
 import type { ChatEvent } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { TraceStore } from "../trace/trace-store.js";
 import type { DataDir } from "./data-dir.js";
 import { modelVisibleTools } from "./mcp-apps.js";
-import { capDepth, capToolResult, MAXIMUM_RESULT_BYTES } from "./output-limits.js";
+import {
+  capDepth,
+  capToolResult,
+  MAXIMUM_PROGRAM_CALL_RESULT_BYTES,
+  MAXIMUM_RESULT_BYTES,
+} from "./output-limits.js";
 import {
   createEmbedder,
   createProvider,
@@ -80,6 +87,8 @@ export class ChatService {
   readonly #busy = new Set<string>();
   readonly #traces: TraceStore | undefined;
   readonly #keys: RunStateKey[];
+  /** Where code mode's programs run: one QuickJS sandbox for every run, made on first use. */
+  #sandbox: Sandbox | undefined;
 
   constructor(options: {
     store: Store;
@@ -145,7 +154,27 @@ export class ChatService {
     const providers = this.providers();
     const provider = providers.find((candidate) => candidate.id === input.provider) ?? providers[0]!;
     const model = typeof input.model === "string" && input.model ? input.model : provider.defaultModel;
-    return this.#store.createConversation({ title: "New conversation", provider: provider.id, model });
+    return this.#store.createConversation({
+      title: "New conversation",
+      provider: provider.id,
+      model,
+      codeMode: input.codeMode === true,
+    });
+  }
+
+  /**
+   * Turns code mode on or off for the conversation's next runs: with it on, the model may write a
+   * program (core's `run_program`) that calls the tools, run in a QuickJS sandbox, each of its
+   * calls decided by the same approval policy. A stopped run whose waiting call a program made is
+   * resumed with code mode whatever this says, so its answer can still finish it.
+   */
+  setCodeMode(conversationId: string, enabled: boolean): StoredConversation {
+    const conversation = this.#store.getConversation(conversationId);
+    if (!conversation)
+      throw new JunctionError("invalid-argument", `No conversation with id ${conversationId}.`);
+    conversation.codeMode = enabled;
+    this.#store.saveConversation(conversation);
+    return conversation;
   }
 
   /**
@@ -219,6 +248,11 @@ export class ChatService {
           }
           for (const call of stopped.pending)
             publish({ type: "approval-answered", id: call.id, approved: false });
+          // A program whose call was left waiting never finishes: the model is told it was denied.
+          for (const programId of new Set(
+            stopped.pending.flatMap((call) => (call.parent ? [call.parent.id] : [])),
+          ))
+            publish({ type: "approval-answered", id: programId, approved: false });
         }
         conversation.transcript.push({ kind: "user", text });
       },
@@ -410,6 +444,8 @@ export class ChatService {
           name: call.name,
           server: serverInTranscript(conversation.transcript, call.id),
           input: call.input,
+          // With its program (code mode), so the card shows the source beside the call again.
+          item: call,
         });
       }
     } finally {
@@ -461,8 +497,8 @@ export class ChatService {
    * The one Agent config of the playground, for a chat run and for a served call alike: the
    * provider and model, the system prompt, every connected server's tools the model may see, the
    * annotation approval policy with approvals that stop the run at once, the trace, ten steps. A
-   * chat run adds its conversation (history, output schema, signed run states) and, where a key
-   * for one is set, the tool search's embedder.
+   * chat run adds its conversation (history, output schema, signed run states), code mode when
+   * the conversation has it on and, where a key for one is set, the tool search's embedder.
    */
   async #agentConfig(options: {
     provider: ProviderInfo;
@@ -471,6 +507,8 @@ export class ChatService {
     /** The conversation a chat run continues; a served call has none (no history). */
     conversation?: StoredConversation;
     embedder?: PlaygroundEmbedder;
+    /** Whether the model may write programs that call the tools (core's code mode). @default false */
+    codeMode?: boolean;
   }): Promise<AgentConfig> {
     const { conversation, embedder } = options;
     return {
@@ -491,6 +529,8 @@ export class ChatService {
         : {}),
       approval: annotationPolicy(),
       approvalTimeoutMs: 0,
+      // Each call a program makes is decided by the same policy, and one that asks stops the run.
+      ...(options.codeMode ? { codeMode: { sandbox: this.#programSandbox() } } : {}),
       ...(conversation?.outputSchema ? { output: conversation.outputSchema } : {}),
       ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
       maxSteps: 10,
@@ -533,6 +573,9 @@ export class ChatService {
           servers,
           conversation,
           ...(embedder ? { embedder } : {}),
+          // A run stopped at a program's call resumes with code mode, even if it was turned off since.
+          codeMode:
+            conversation.codeMode || (conversation.runState?.pending.some((call) => call.parent) ?? false),
         }),
       );
       // Core gives every call an id no earlier call of the conversation has (a model that repeats
@@ -596,6 +639,13 @@ export class ChatService {
     }
   }
 
+  /** The sandbox code mode's programs run in, made the first time a run needs it. */
+  #programSandbox(): Sandbox {
+    // One sandbox keeps its warm engine between runs; each run still gets a fresh QuickJS context.
+    this.#sandbox ??= quickjsSandbox();
+    return this.#sandbox;
+  }
+
   /** Stops a run: the model stream and every tool call in flight are cancelled. */
   stop(runId: string): void {
     const run = this.#runs.get(runId);
@@ -621,10 +671,22 @@ export interface TurnRequest {
   signal?: AbortSignal;
 }
 
-/** The server a call's card names, from the transcript. */
+/** The server a call's card names, from the transcript (a call a program made included). */
 function serverInTranscript(transcript: readonly TranscriptItem[], callId: string): string | null {
-  const item = transcript.findLast((candidate) => candidate.kind === "tool" && candidate.id === callId);
-  return item?.kind === "tool" ? item.server : null;
+  for (let index = transcript.length - 1; index >= 0; index--) {
+    const item = transcript[index]!;
+    if (item.kind !== "tool") continue;
+    if (item.id === callId) return item.server;
+    const nested = item.program?.calls.find((call) => call.id === callId);
+    if (nested) return nested.server;
+  }
+  return null;
+}
+
+/** A program call's source for its card (`{ code }` as the model wrote it), or nothing when it has none. */
+function programOf(input: unknown): { program?: string } {
+  const code = typeof input === "object" && input !== null ? (input as { code?: unknown }).code : undefined;
+  return typeof code === "string" ? { program: code } : {};
 }
 
 /** The history after a failed turn: what the person said and what the model wrote so far. */
@@ -656,6 +718,8 @@ function chatEventOf(
         name: event.name,
         server: serverOf(event.name),
         input: event.input,
+        ...(event.parent ? { parent: { id: event.parent.id, sequence: event.parent.sequence } } : {}),
+        ...(event.name === RUN_PROGRAM && !event.parent ? programOf(event.input) : {}),
       };
     case "tool-approval-request":
       return {
@@ -679,7 +743,7 @@ function chatEventOf(
       // Room for the event's other fields and the note, so the whole event stays within the limit:
       // core keeps a result whole (up to maxToolOutputChars) and cuts only the model's view of it.
       const { result, truncated } = capToolResult(event.result, {
-        maxBytes: MAXIMUM_RESULT_BYTES - 16 * 1024,
+        maxBytes: event.parent ? MAXIMUM_PROGRAM_CALL_RESULT_BYTES : MAXIMUM_RESULT_BYTES - 16 * 1024,
       });
       return {
         type: "tool-result",
@@ -689,6 +753,8 @@ function chatEventOf(
         result,
         durationMs: Math.round(event.durationMs),
         ...(truncated ? { truncated } : {}),
+        ...(event.outcome !== undefined ? { outcome: event.outcome } : {}),
+        ...(event.parent ? { parent: { id: event.parent.id, sequence: event.parent.sequence } } : {}),
       };
     }
     case "warning":

@@ -4,6 +4,11 @@ import type { ToolResult, ToolResultPart } from "@junction/types";
 export const MAXIMUM_DEPTH = 64;
 /** How many bytes of one tool result reach the page (text, base64 data and structured content together). */
 export const MAXIMUM_RESULT_BYTES = 2 * 1024 * 1024;
+/**
+ * How many bytes of the result of one call a program made reach the page: a program may make
+ * hundreds of calls, whose results the model never sees; the page lists them, shortened.
+ */
+export const MAXIMUM_PROGRAM_CALL_RESULT_BYTES = 64 * 1024;
 /** How many bytes of one log message's data are kept. */
 export const MAXIMUM_LOG_BYTES = 8 * 1024;
 

@@ -105,6 +105,18 @@ const cases: { method: string; path: string; body: unknown; error: string }[] = 
   },
   {
     method: "POST",
+    path: "/api/conversations",
+    body: { codeMode: "on" },
+    error: "codeMode must be true or false, not a string.",
+  },
+  {
+    method: "PUT",
+    path: "/api/conversations/nope/code-mode",
+    body: {},
+    error: "enabled is missing: it must be true or false.",
+  },
+  {
+    method: "POST",
     path: "/api/conversations/nope/messages",
     body: {},
     error: "text is missing: it must be a string.",

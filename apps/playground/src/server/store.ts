@@ -44,6 +44,8 @@ export interface StoredConversation {
   runState: RunState | null;
   /** The JSON Schema every answer must match (core's `output`), or null for prose answers. */
   outputSchema: Record<string, unknown> | null;
+  /** Whether the model may write programs that call the tools (core's code mode). Off by default. */
+  codeMode: boolean;
 }
 
 /** The playground's SQLite database (node:sqlite): servers, conversations and settings. */
@@ -79,6 +81,9 @@ export class Store {
       if (!columns.some((existing) => existing.name === column)) {
         this.#db.exec(`ALTER TABLE conversations ADD COLUMN ${column} TEXT`);
       }
+    }
+    if (!columns.some((existing) => existing.name === "code_mode")) {
+      this.#db.exec("ALTER TABLE conversations ADD COLUMN code_mode INTEGER NOT NULL DEFAULT 0");
     }
     const serverColumns = this.#db.prepare("PRAGMA table_info(servers)").all() as { name: string }[];
     if (!serverColumns.some((existing) => existing.name === "defer_tools")) {
@@ -162,7 +167,10 @@ export class Store {
       .run(id, digest, version);
   }
 
-  listConversations(): Omit<StoredConversation, "messages" | "transcript" | "runState" | "outputSchema">[] {
+  listConversations(): Omit<
+    StoredConversation,
+    "messages" | "transcript" | "runState" | "outputSchema" | "codeMode"
+  >[] {
     const rows = this.#db
       .prepare(
         "SELECT id, title, provider, model, created_at, updated_at FROM conversations ORDER BY updated_at DESC",
@@ -194,24 +202,31 @@ export class Store {
       transcript: JSON.parse(row.transcript!) as TranscriptItem[],
       runState: row.run_state ? (JSON.parse(row.run_state) as RunState) : null,
       outputSchema: row.output_schema ? (JSON.parse(row.output_schema) as Record<string, unknown>) : null,
+      codeMode: Number(row.code_mode) === 1,
     };
   }
 
-  createConversation(input: { title: string; provider: string; model: string }): StoredConversation {
+  createConversation(input: {
+    title: string;
+    provider: string;
+    model: string;
+    /** @default false */
+    codeMode?: boolean;
+  }): StoredConversation {
     const id = randomUUID();
     const now = new Date().toISOString();
     this.#db
       .prepare(
-        "INSERT INTO conversations (id, title, provider, model, created_at, updated_at, messages, transcript) VALUES (?, ?, ?, ?, ?, ?, '[]', '[]')",
+        "INSERT INTO conversations (id, title, provider, model, created_at, updated_at, messages, transcript, code_mode) VALUES (?, ?, ?, ?, ?, ?, '[]', '[]', ?)",
       )
-      .run(id, input.title, input.provider, input.model, now, now);
+      .run(id, input.title, input.provider, input.model, now, now, input.codeMode === true ? 1 : 0);
     return this.getConversation(id)!;
   }
 
   saveConversation(conversation: StoredConversation): void {
     this.#db
       .prepare(
-        "UPDATE conversations SET title = ?, provider = ?, model = ?, updated_at = ?, messages = ?, transcript = ?, run_state = ?, output_schema = ? WHERE id = ?",
+        "UPDATE conversations SET title = ?, provider = ?, model = ?, updated_at = ?, messages = ?, transcript = ?, run_state = ?, output_schema = ?, code_mode = ? WHERE id = ?",
       )
       .run(
         conversation.title,
@@ -222,6 +237,7 @@ export class Store {
         JSON.stringify(conversation.transcript),
         conversation.runState ? JSON.stringify(conversation.runState) : null,
         conversation.outputSchema ? JSON.stringify(conversation.outputSchema) : null,
+        conversation.codeMode ? 1 : 0,
         conversation.id,
       );
   }

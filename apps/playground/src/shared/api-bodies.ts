@@ -128,6 +128,8 @@ export type SettingsBody = z.input<typeof settingsBody>;
 export const createConversationBody = z.object({
   provider: z.string().optional(),
   model: z.string().optional(),
+  /** Whether the model may write programs that call the tools (code mode). @default false */
+  codeMode: z.boolean().optional(),
 });
 export type CreateConversationBody = z.input<typeof createConversationBody>;
 
@@ -141,6 +143,10 @@ export const outputSchemaBody = z.object({
     .optional(),
 });
 export type OutputSchemaBody = z.input<typeof outputSchemaBody>;
+
+/** `PUT /api/conversations/:id/code-mode`: code mode on or off for the conversation's next runs. */
+export const codeModeBody = z.object({ enabled: z.boolean() });
+export type CodeModeBody = z.input<typeof codeModeBody>;
 
 /** `POST /api/conversations/:id/messages`: one chat turn; the conversation's provider and model unless given. */
 export const turnBody = z.object({

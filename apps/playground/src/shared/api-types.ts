@@ -14,11 +14,30 @@ export interface ToolProgressReport {
   message?: string;
 }
 
+/**
+ * The program a call was made by (code mode): the program call's id, and the call's sequence
+ * number in it (1 for its first call, 2 for its second, …), as core's events give them.
+ */
+export interface ProgramCallOf {
+  id: string;
+  sequence: number;
+}
+
 /** What a chat turn streams to the page (and the CLI). Plain JSON. */
 export type ChatEvent =
   | { type: "run-start"; runId: string; provider: string; model: string }
   | { type: "text-delta"; text: string }
-  | { type: "tool-call"; id: string; name: string; server: string | null; input: unknown }
+  | {
+      type: "tool-call";
+      id: string;
+      name: string;
+      server: string | null;
+      input: unknown;
+      /** Set for a call a program made: the program and the call's number in it. */
+      parent?: ProgramCallOf;
+      /** Set for a program call (core's `run_program`, code mode): the program's source, as the model wrote it. */
+      program?: string;
+    }
   | {
       type: "approval-request";
       id: string;
@@ -42,6 +61,10 @@ export type ChatEvent =
       durationMs: number;
       /** Set when the result was too large or too deep to show whole: what was cut. */
       truncated?: string;
+      /** How the call ended, as core says: `success`, `error`, or why it never ran (`denied`, …). */
+      outcome?: string;
+      /** Set for a call a program made, as on its `tool-call`. */
+      parent?: ProgramCallOf;
     }
   | { type: "warning"; code: string; message: string }
   | { type: "error"; message: string; aborted: boolean }
@@ -66,23 +89,50 @@ export interface ContextSize {
   contextWindow: number;
 }
 
+/** One tool call as the transcript keeps it: a call of the model's, or a call a program made. */
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  server: string | null;
+  input: unknown;
+  status: ToolStatus;
+  result?: unknown;
+  durationMs?: number;
+  /** Set when the result was too large or too deep to keep whole: what was cut. */
+  truncated?: string;
+  /** The server's latest progress report while the call ran. */
+  progress?: ToolProgressReport;
+  /** How the call ended, as core said (`success`, `error`, `denied`, …), once it has a result. */
+  outcome?: string;
+  /** Why a person is asked when the approval policy alone would not have asked (the exfiltration guard). */
+  reason?: string;
+}
+
+/** A call a program made (code mode), listed under its program's card. */
+export interface ProgramCallRecord extends ToolCallRecord {
+  /** 1 for the program's first call, 2 for its second, … */
+  sequence: number;
+  /**
+   * The program's source as the call's approval request gave it (core's `item.parent.program`):
+   * what the person is shown beside the call they approve, after a restart too.
+   */
+  program?: string;
+}
+
+/** A program call (core's `run_program`): its source, and the calls it made in sequence order. */
+export interface ProgramRecord {
+  source: string;
+  calls: ProgramCallRecord[];
+}
+
 export type TranscriptItem =
   | { kind: "user"; text: string }
   | { kind: "assistant"; text: string }
-  | {
+  | ({
       kind: "tool";
-      id: string;
-      name: string;
-      server: string | null;
-      input: unknown;
-      status: ToolStatus;
-      result?: unknown;
-      durationMs?: number;
-      /** Set when the result was too large or too deep to keep whole: what was cut. */
-      truncated?: string;
-      /** The server's latest progress report while the call ran. */
-      progress?: ToolProgressReport;
-    }
+      /** Set for a program call: what the program is and what it has called so far. */
+      program?: ProgramRecord;
+    } & ToolCallRecord)
   /** The run's structured answer (a conversation with an output schema), validated by core. */
   | { kind: "output"; value: unknown }
   /**
@@ -125,6 +175,8 @@ export interface ConversationDetail extends ConversationSummary {
   transcript: TranscriptItem[];
   /** The JSON Schema every answer of this conversation must match, if one is set. */
   outputSchema: Record<string, unknown> | null;
+  /** Whether the model may write programs that call the tools (core's code mode, `run_program`). */
+  codeMode: boolean;
 }
 
 /** The last health check of a server (`ping`). */

@@ -169,4 +169,223 @@ describe("foldChatEvent", () => {
       { kind: "trace", traceId: "0af7651916cd43dd8448eb211c80319c" },
     ]);
   });
+
+  describe("a program (code mode)", () => {
+    const source =
+      "const a = await tools.notes.read({ n: 1 });\nreturn await tools.notes.write({ text: a });";
+    const text = (value: string) => ({ content: [{ type: "text" as const, text: value }], isError: false });
+    const program: ChatEvent = {
+      type: "tool-call",
+      id: "p",
+      name: "run_program",
+      server: null,
+      input: { code: source },
+      program: source,
+    };
+    const nestedCall = (sequence: number, name: string, input: unknown): ChatEvent => ({
+      type: "tool-call",
+      id: `p.${sequence}`,
+      name,
+      server: "notes",
+      input,
+      parent: { id: "p", sequence },
+    });
+    const nestedResult = (sequence: number, name: string, value: string, outcome = "success"): ChatEvent => ({
+      type: "tool-result",
+      id: `p.${sequence}`,
+      name,
+      server: "notes",
+      result: text(value),
+      durationMs: 3.4,
+      outcome,
+      parent: { id: "p", sequence },
+    });
+    const asked = (sequence: number, name: string, input: unknown): ChatEvent => ({
+      type: "approval-request",
+      id: `p.${sequence}`,
+      name,
+      server: "notes",
+      input,
+      item: {
+        id: `p.${sequence}`,
+        name,
+        input,
+        step: 1,
+        reason: "it could send what read returned",
+        parent: { id: "p", name: "run_program", sequence, program: source },
+      },
+    });
+
+    it("lists the program's calls under it in sequence order as they come, with approval, outcome and the program's result", () => {
+      const events: ChatEvent[] = [
+        program,
+        nestedCall(1, "notes_read", { n: 1 }),
+        // A later call can start before an earlier one (Promise.all): it is still listed after it.
+        nestedCall(3, "notes_read", { n: 3 }),
+        nestedCall(2, "notes_write", { text: "one" }),
+        nestedResult(1, "notes_read", "one"),
+        asked(2, "notes_write", { text: "one" }),
+        { type: "approval-answered", id: "p.2", approved: true },
+        // The approved call's tool-call comes again when the run resumes: it stays one entry.
+        nestedCall(2, "notes_write", { text: "one" }),
+        nestedResult(2, "notes_write", "written"),
+        nestedResult(3, "notes_read", "three", "error"),
+        {
+          type: "tool-result",
+          id: "p",
+          name: "run_program",
+          server: null,
+          result: text('Returned: "written"'),
+          durationMs: 40.2,
+          outcome: "success",
+        },
+      ];
+      const [, item] = foldChatEvents([user], events);
+      expect(item).toEqual({
+        kind: "tool",
+        id: "p",
+        name: "run_program",
+        server: null,
+        input: { code: source },
+        status: "done",
+        result: text('Returned: "written"'),
+        durationMs: 40,
+        outcome: "success",
+        program: {
+          source,
+          calls: [
+            {
+              id: "p.1",
+              name: "notes_read",
+              server: "notes",
+              input: { n: 1 },
+              status: "done",
+              sequence: 1,
+              result: text("one"),
+              durationMs: 3,
+              outcome: "success",
+            },
+            {
+              id: "p.2",
+              name: "notes_write",
+              server: "notes",
+              input: { text: "one" },
+              status: "done",
+              sequence: 2,
+              program: source,
+              reason: "it could send what read returned",
+              result: text("written"),
+              durationMs: 3,
+              outcome: "success",
+            },
+            {
+              id: "p.3",
+              name: "notes_read",
+              server: "notes",
+              input: { n: 3 },
+              status: "done",
+              sequence: 3,
+              result: text("three"),
+              durationMs: 3,
+              outcome: "error",
+            },
+          ],
+        },
+      });
+    });
+
+    it("keeps a denied call denied when its result comes, and ends the program's waiting calls on an error", () => {
+      const waiting = foldChatEvents(
+        [user],
+        [program, nestedCall(1, "notes_read", {}), asked(2, "notes_write", {})],
+      );
+      const denied = foldChatEvents(waiting, [
+        { type: "approval-answered", id: "p.2", approved: false },
+        nestedResult(2, "notes_write", "The user denied this call.", "denied"),
+      ]);
+      expect(denied[1]).toMatchObject({
+        status: "running",
+        program: { calls: [{ status: "running" }, { status: "denied", outcome: "denied" }] },
+      });
+      const stopped = foldChatEvent(waiting, { type: "error", message: "Stopped.", aborted: true });
+      expect(stopped[1]).toMatchObject({
+        status: "stopped",
+        program: { calls: [{ status: "stopped" }, { status: "stopped" }] },
+      });
+    });
+
+    it("a program ended by a failed run and asked again (the stored state still waits) runs on to its result", () => {
+      const failed = foldChatEvents(
+        [user],
+        [
+          program,
+          asked(1, "notes_read", {}),
+          { type: "error", message: "The run failed: 400", aborted: false },
+          // The server publishes the stored state's waiting calls again, with their items.
+          asked(1, "notes_read", {}),
+        ],
+      );
+      expect(failed[1]).toMatchObject({
+        status: "running",
+        program: { calls: [{ status: "awaiting-approval" }] },
+      });
+      const done = foldChatEvents(failed, [
+        { type: "approval-answered", id: "p.1", approved: true },
+        nestedResult(1, "notes_read", "one"),
+        {
+          type: "tool-result",
+          id: "p",
+          name: "run_program",
+          server: null,
+          result: text("Returned: 1"),
+          durationMs: 2,
+        },
+      ]);
+      expect(done[1]).toMatchObject({ status: "done", program: { calls: [{ status: "done" }] } });
+    });
+
+    it("replaces only the program's item and the call that changed: the other calls keep their objects", () => {
+      const before = foldChatEvents(
+        [user],
+        [program, nestedCall(1, "notes_read", {}), nestedCall(2, "notes_read", {})],
+      );
+      const frozen = structuredClone(before);
+      const after = foldChatEvent(before, nestedResult(2, "notes_read", "x"));
+      expect(before).toEqual(frozen);
+      const [beforeItem, afterItem] = [before[1], after[1]] as Extract<TranscriptItem, { kind: "tool" }>[];
+      expect(afterItem).not.toBe(beforeItem);
+      expect(afterItem!.program!.calls[0]).toBe(beforeItem!.program!.calls[0]);
+      expect(afterItem!.program!.calls[1]).not.toBe(beforeItem!.program!.calls[1]);
+      // A result for a call no program listed changes nothing.
+      const unknown = foldChatEvent(before, nestedResult(9, "notes_read", "x"));
+      expect(unknown.every((entry, index) => entry === before[index])).toBe(true);
+    });
+
+    it("lists a program's call asked about with no program in the transcript under a program made from the request's parent", () => {
+      const [, item] = foldChatEvents([user], [asked(4, "notes_write", { text: "x" })]);
+      expect(item).toEqual({
+        kind: "tool",
+        id: "p",
+        name: "run_program",
+        server: null,
+        input: { code: source },
+        status: "running",
+        program: {
+          source,
+          calls: [
+            {
+              id: "p.4",
+              name: "notes_write",
+              server: "notes",
+              input: { text: "x" },
+              status: "awaiting-approval",
+              sequence: 4,
+              program: source,
+              reason: "it could send what read returned",
+            },
+          ],
+        },
+      });
+    });
+  });
 });

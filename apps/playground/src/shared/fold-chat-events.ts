@@ -1,4 +1,12 @@
-import type { ChatEvent, TranscriptItem } from "./api-types.js";
+import type {
+  ChatEvent,
+  ProgramCallOf,
+  ProgramCallRecord,
+  ToolCallRecord,
+  TranscriptItem,
+} from "./api-types.js";
+
+type ToolItem = Extract<TranscriptItem, { kind: "tool" }>;
 
 /**
  * Folds one chat event into a transcript: the one rule both the server (what it stores) and the
@@ -7,6 +15,8 @@ import type { ChatEvent, TranscriptItem } from "./api-types.js";
  *
  * - Text deltas grow the assistant message the transcript ends with, or start one.
  * - A tool call is one item by its id; approval, progress and result update it.
+ * - A call a program made (code mode: its events carry `parent`) is listed in its program's item,
+ *   by its sequence number; its approval, progress and result update it there.
  * - A warning whose code was already shown in this turn (since the last user message) is not
  *   shown again: a provider that warns on every step warns once.
  * - An error ends every call still running (stopped if aborted, else denied) and says why.
@@ -26,6 +36,16 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
       return [...transcript, { kind: "assistant", text: event.text }];
     }
     case "tool-call": {
+      if (event.parent) {
+        return addProgramCall(transcript, event.parent, {
+          id: event.id,
+          name: event.name,
+          server: event.server,
+          input: event.input,
+          status: "running",
+          sequence: event.parent.sequence,
+        });
+      }
       if (findTool(transcript, event.id) !== -1) return [...transcript];
       return [
         ...transcript,
@@ -36,59 +56,83 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
           server: event.server,
           input: event.input,
           status: "running",
+          ...(event.program !== undefined ? { program: { source: event.program, calls: [] } } : {}),
         },
       ];
     }
     case "approval-request": {
-      const index = findTool(transcript, event.id);
-      if (index === -1) {
-        return [
-          ...transcript,
+      const reason = event.item?.reason;
+      // What the person approves is what runs: the request's own arguments.
+      const asked = {
+        status: "awaiting-approval" as const,
+        input: event.input,
+        ...(reason !== undefined ? { reason } : {}),
+      };
+      const parent = event.item?.parent;
+      if (parent) {
+        const listed = addProgramCall(
+          transcript,
+          { id: parent.id, sequence: parent.sequence },
           {
-            kind: "tool",
             id: event.id,
             name: event.name,
             server: event.server,
             input: event.input,
-            status: "awaiting-approval",
+            status: "running",
+            sequence: parent.sequence,
           },
+          { name: parent.name, source: parent.program },
+        );
+        const waiting = updateCall(listed, event.id, parent.id, (call) => ({
+          ...call,
+          ...asked,
+          program: parent.program,
+        }));
+        // The program waits for this answer (again, after a run that failed was ended): it is running.
+        return updateCall(waiting, parent.id, undefined, (program) =>
+          program.status === "running" ? program : { ...program, status: "running" },
+        );
+      }
+      const index = findTool(transcript, event.id);
+      if (index === -1) {
+        return [
+          ...transcript,
+          { kind: "tool", id: event.id, name: event.name, server: event.server, ...asked },
         ];
       }
-      // What the person approves is what runs: the request's own arguments.
-      return updateTool(transcript, index, { status: "awaiting-approval", input: event.input });
+      return updateTool(transcript, index, asked);
     }
-    case "approval-answered": {
-      const index = findTool(transcript, event.id);
-      if (index === -1) return [...transcript];
-      return updateTool(transcript, index, { status: event.approved ? "running" : "denied" });
-    }
-    case "tool-progress": {
-      const index = findTool(transcript, event.id);
-      if (index === -1) return [...transcript];
-      const item = transcript[index] as Extract<TranscriptItem, { kind: "tool" }>;
-      if (item.status !== "running") return [...transcript];
-      return updateTool(transcript, index, {
-        progress: {
-          progress: event.progress,
-          ...(event.total === undefined ? {} : { total: event.total }),
-          ...(event.message === undefined ? {} : { message: event.message }),
-        },
+    case "approval-answered":
+      return updateCall(transcript, event.id, undefined, (call) => ({
+        ...call,
+        status: event.approved ? "running" : "denied",
+      }));
+    case "tool-progress":
+      return updateCall(transcript, event.id, undefined, (call) =>
+        call.status !== "running"
+          ? call
+          : {
+              ...call,
+              progress: {
+                progress: event.progress,
+                ...(event.total === undefined ? {} : { total: event.total }),
+                ...(event.message === undefined ? {} : { message: event.message }),
+              },
+            },
+      );
+    case "tool-result":
+      return updateCall(transcript, event.id, event.parent?.id, (call) => {
+        const { progress: _done, ...rest } = call;
+        // The same record with its progress gone: a program's call stays one, a model's call one.
+        return {
+          ...rest,
+          status: call.status === "denied" ? "denied" : "done",
+          result: event.result,
+          durationMs: Math.round(event.durationMs),
+          ...(event.truncated ? { truncated: event.truncated } : {}),
+          ...(event.outcome !== undefined ? { outcome: event.outcome } : {}),
+        } as typeof call;
       });
-    }
-    case "tool-result": {
-      const index = findTool(transcript, event.id);
-      if (index === -1) return [...transcript];
-      const item = transcript[index] as Extract<TranscriptItem, { kind: "tool" }>;
-      const { progress: _done, ...rest } = item;
-      const next: Extract<TranscriptItem, { kind: "tool" }> = {
-        ...rest,
-        status: item.status === "denied" ? "denied" : "done",
-        result: event.result,
-        durationMs: Math.round(event.durationMs),
-        ...(event.truncated ? { truncated: event.truncated } : {}),
-      };
-      return [...transcript.slice(0, index), next, ...transcript.slice(index + 1)];
-    }
     case "output":
       return [...transcript, { kind: "output", value: event.output }];
     case "context": {
@@ -105,15 +149,20 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
       if (shown) return [...transcript];
       return [...transcript, { kind: "notice", level: "warning", text: event.message, code: event.code }];
     }
-    case "error":
+    case "error": {
+      const ended = event.aborted ? ("stopped" as const) : ("denied" as const);
+      const end = <Call extends ToolCallRecord>(call: Call): Call =>
+        call.status === "running" || call.status === "awaiting-approval" ? { ...call, status: ended } : call;
       return [
-        ...transcript.map((item) =>
-          item.kind === "tool" && (item.status === "running" || item.status === "awaiting-approval")
-            ? { ...item, status: event.aborted ? ("stopped" as const) : ("denied" as const) }
-            : item,
-        ),
+        ...transcript.map((item) => {
+          if (item.kind !== "tool") return item;
+          const ended = end(item);
+          if (!item.program?.calls.some((call) => end(call) !== call)) return ended;
+          return { ...ended, program: { ...item.program, calls: item.program.calls.map(end) } };
+        }),
         { kind: "notice", level: event.aborted ? "info" : "error", text: event.message },
       ];
+    }
     default: {
       const unknown: never = event;
       return [
@@ -147,8 +196,94 @@ function findTool(transcript: readonly TranscriptItem[], id: string): number {
 function updateTool(
   transcript: readonly TranscriptItem[],
   index: number,
-  change: Partial<Extract<TranscriptItem, { kind: "tool" }>>,
+  change: Partial<ToolItem>,
 ): TranscriptItem[] {
-  const item = transcript[index] as Extract<TranscriptItem, { kind: "tool" }>;
+  const item = transcript[index] as ToolItem;
   return [...transcript.slice(0, index), { ...item, ...change }, ...transcript.slice(index + 1)];
+}
+
+/**
+ * Changes the call with this id in the current turn: the model's call of that id, else a call a
+ * program made (only those of program `parentId`, when given). Only the call, its program's item
+ * and the array are new objects; an unknown id, or a change that returns the call as it was,
+ * leaves every item as it was.
+ */
+function updateCall(
+  transcript: readonly TranscriptItem[],
+  id: string,
+  parentId: string | undefined,
+  change: <Call extends ToolCallRecord>(call: Call) => Call,
+): TranscriptItem[] {
+  if (parentId === undefined) {
+    const index = findTool(transcript, id);
+    if (index !== -1) {
+      const item = transcript[index] as ToolItem;
+      const changed = change(item);
+      return changed === item
+        ? [...transcript]
+        : [...transcript.slice(0, index), changed, ...transcript.slice(index + 1)];
+    }
+  }
+  const turnStart = transcript.findLastIndex((item) => item.kind === "user") + 1;
+  for (let index = transcript.length - 1; index >= turnStart; index--) {
+    const item = transcript[index]!;
+    if (item.kind !== "tool" || !item.program) continue;
+    if (parentId !== undefined && item.id !== parentId) continue;
+    const at = item.program.calls.findIndex((call) => call.id === id);
+    if (at === -1) continue;
+    const call = item.program.calls[at]!;
+    const changed = change(call);
+    if (changed === call) return [...transcript];
+    const calls = [...item.program.calls.slice(0, at), changed, ...item.program.calls.slice(at + 1)];
+    return [
+      ...transcript.slice(0, index),
+      { ...item, program: { ...item.program, calls } },
+      ...transcript.slice(index + 1),
+    ];
+  }
+  return [...transcript];
+}
+
+/**
+ * Lists a call a program made under its program's item, in sequence order (once: a call listed
+ * already stays as it is). A program the transcript does not hold gets an item of its own, from
+ * what the call's approval request says of it (`fallback`), so no call is dropped.
+ */
+function addProgramCall(
+  transcript: readonly TranscriptItem[],
+  parent: ProgramCallOf,
+  call: ProgramCallRecord,
+  fallback?: { name: string; source: string },
+): TranscriptItem[] {
+  let items = [...transcript];
+  let index = findTool(items, parent.id);
+  if (index === -1) {
+    const source = fallback?.source ?? "";
+    items.push({
+      kind: "tool",
+      id: parent.id,
+      name: fallback?.name ?? "run_program",
+      server: null,
+      input: { code: source },
+      status: "running",
+      program: { source, calls: [] },
+    });
+    index = items.length - 1;
+  }
+  const item = items[index] as ToolItem;
+  const program = item.program ?? { source: sourceOf(item.input), calls: [] };
+  if (program.calls.some((listed) => listed.id === call.id)) return items;
+  const after = program.calls.findIndex((listed) => listed.sequence > call.sequence);
+  const calls =
+    after === -1
+      ? [...program.calls, call]
+      : [...program.calls.slice(0, after), call, ...program.calls.slice(after)];
+  items = [...items.slice(0, index), { ...item, program: { ...program, calls } }, ...items.slice(index + 1)];
+  return items;
+}
+
+/** A program call's source from its arguments (`{ code }`), or "" when it has none. */
+function sourceOf(input: unknown): string {
+  const code = typeof input === "object" && input !== null ? (input as { code?: unknown }).code : undefined;
+  return typeof code === "string" ? code : "";
 }

@@ -1,6 +1,7 @@
 import { errorMessage } from "@junction/types";
 import type {
   ChatApprovalBody,
+  CodeModeBody,
   CreateConversationBody,
   EmptyBody,
   OutputSchemaBody,
@@ -13,6 +14,7 @@ import type {
   ConversationDetail,
   ConversationSummary,
   ProviderInfo,
+  ToolCallRecord,
   TranscriptItem,
 } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
@@ -21,6 +23,7 @@ import { api, postStream } from "./api.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { jsonTree } from "./json-tree.js";
 import { APP_MESSAGE_PREFIX, appendChatApp, clearAfterTeardown, rememberToolCard } from "./mcp-app-frame.js";
+import { type ProgramItem, programCard } from "./program-card.js";
 import { renderToolResult } from "./render-content.js";
 import { traceWaterfall } from "./trace-waterfall.js";
 
@@ -32,6 +35,7 @@ let root: HTMLElement;
 let transcript: HTMLElement;
 let providerSelect: HTMLSelectElement;
 let modelInput: HTMLInputElement;
+let codeModeToggle: HTMLInputElement;
 let composer: HTMLTextAreaElement;
 let sendButton: HTMLButtonElement;
 let stopButton: HTMLButtonElement;
@@ -48,6 +52,11 @@ export async function mountChatView(container: HTMLElement, initialProviders: Pr
   providerSelect = h("select", { testid: "provider-select", onchange: () => onProviderChange() });
   modelInput = h("input", { type: "text", testid: "model-input" });
   modelInput.setAttribute("list", "model-options");
+  codeModeToggle = h("input", {
+    type: "checkbox",
+    testid: "code-mode",
+    onchange: () => void setCodeMode(codeModeToggle.checked),
+  });
   banner = h("div", { class: "provider-banner", testid: "provider-banner" });
   transcript = h("div", { class: "transcript", testid: "transcript" });
   composer = h("textarea", {
@@ -92,6 +101,16 @@ export async function mountChatView(container: HTMLElement, initialProviders: Pr
         modelInput,
         settingsButton(),
         outputSchemaButton(),
+        h(
+          "label",
+          {
+            class: "code-mode-toggle",
+            title:
+              "The model may write a JavaScript program that calls the tools, run in a QuickJS sandbox. Each call it makes is listed under the program and asks for approval as a direct call does.",
+          },
+          codeModeToggle,
+          " Code mode",
+        ),
       ),
       banner,
       transcript,
@@ -217,6 +236,21 @@ function outputSchemaButton(): HTMLElement {
   );
 }
 
+/**
+ * Code mode for the current conversation's next runs (a new chat starts with the switch as it is).
+ * A refused change puts the switch back and says why.
+ */
+async function setCodeMode(enabled: boolean): Promise<void> {
+  const conversationId = currentId;
+  if (!conversationId) return;
+  try {
+    await api("PUT", `/api/conversations/${conversationId}/code-mode`, { enabled } satisfies CodeModeBody);
+  } catch (error) {
+    if (currentId === conversationId) codeModeToggle.checked = !enabled;
+    transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
+  }
+}
+
 function settingsButton(): HTMLElement {
   return h(
     "button",
@@ -338,6 +372,7 @@ async function openConversation(id: string): Promise<void> {
     onProviderChange();
     modelInput.value = conversation.model;
   }
+  codeModeToggle.checked = conversation.codeMode;
   clearAfterTeardown(transcript, leftConversation);
   shown = [];
   showTranscript(conversation.transcript);
@@ -349,6 +384,7 @@ async function newConversation(): Promise<string> {
   const conversation = await api<ConversationSummary>("POST", "/api/conversations", {
     provider: providerSelect.value,
     model: modelInput.value,
+    codeMode: codeModeToggle.checked,
   } satisfies CreateConversationBody);
   currentId = conversation.id;
   clearAfterTeardown(transcript, leftConversation);
@@ -455,7 +491,12 @@ function progressLine(
   );
 }
 
-function approvalPrompt(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLElement {
+/**
+ * The buttons that answer a waiting call, with the call's tool and arguments (and why it is asked,
+ * when the exfiltration guard asks). `beside`, for a call a program made, is shown next to the
+ * arguments: the program's source and which of its calls this is.
+ */
+function approvalPrompt(item: ToolCallRecord, beside?: HTMLElement): HTMLElement {
   // The run stopped for this answer; the answer continues it (here, or after a restart).
   const answer = async (approve: boolean) => {
     for (const button of prompt.querySelectorAll("button")) button.disabled = true;
@@ -477,18 +518,46 @@ function approvalPrompt(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLEl
       scrollDown();
     }
   };
-  const prompt = h(
-    "div",
-    { class: "approval", testid: "approval" },
-    h("span", {}, `Allow ${item.name} to run with these arguments?`),
-    jsonBlock(item.input, "approval-arguments"),
+  const question = h("span", {}, `Allow ${item.name} to run with these arguments?`);
+  const reason = item.reason
+    ? h("div", { class: "approval-reason", testid: "approval-reason" }, item.reason)
+    : null;
+  const buttons = [
     h("button", { class: "primary", testid: "approve", onclick: () => void answer(true) }, "Approve"),
     h("button", { class: "danger", testid: "deny", onclick: () => void answer(false) }, "Deny"),
-  );
+  ];
+  const prompt = beside
+    ? h(
+        "div",
+        { class: "approval with-program", testid: "approval" },
+        question,
+        reason,
+        h(
+          "div",
+          { class: "approval-columns" },
+          h(
+            "div",
+            { class: "approval-call" },
+            h("div", { class: "label" }, item.name),
+            jsonBlock(item.input, "approval-arguments"),
+          ),
+          beside,
+        ),
+        h("div", { class: "actions" }, ...buttons),
+      )
+    : h(
+        "div",
+        { class: "approval", testid: "approval" },
+        question,
+        reason,
+        jsonBlock(item.input, "approval-arguments"),
+        ...buttons,
+      );
   return prompt;
 }
 
 function renderToolCard(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLElement {
+  if (item.program) return programCard(item as ProgramItem, { answerable: !runId, approval: approvalPrompt });
   const body = h("div", { class: "tool-card-body" });
   const card = h(
     "div",
@@ -629,7 +698,11 @@ async function streamRun(url: string, body: TurnBody | ChatApprovalBody): Promis
     stopButton.disabled = true;
     // Cards left waiting for an answer get their buttons now that no run is in progress.
     for (const entry of shown) {
-      if (entry.item.kind !== "tool" || entry.item.status !== "awaiting-approval") continue;
+      if (entry.item.kind !== "tool") continue;
+      const waiting =
+        entry.item.status === "awaiting-approval" ||
+        (entry.item.program?.calls.some((call) => call.status === "awaiting-approval") ?? false);
+      if (!waiting) continue;
       const node = renderItem(entry.item);
       entry.node.replaceWith(node);
       entry.node = node;

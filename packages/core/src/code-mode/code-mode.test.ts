@@ -121,6 +121,19 @@ describe("code mode", () => {
     expect(text).toContain("Console:\nread 3");
     expect(text).toContain("1. list_items: success");
     expect(text).toContain("4. read_item: success");
+    const structured = (toolMessage.content[0] as { output: { structuredContent: unknown } }).output
+      .structuredContent;
+    expect(structured).toEqual({
+      outcome: "returned",
+      returned: "read_item:1,read_item:2,read_item:3",
+      console: "read 3",
+      calls: [
+        { sequence: 1, name: "list_items", outcome: "success" },
+        { sequence: 2, name: "read_item", outcome: "success" },
+        { sequence: 3, name: "read_item", outcome: "success" },
+        { sequence: 4, name: "read_item", outcome: "success" },
+      ],
+    });
     const nested = events.filter((event) => event.type === "tool-call" && event.parent);
     expect(nested.map((event) => (event as { id: string }).id)).toEqual([
       "prog.1",

@@ -32,8 +32,8 @@ export interface CodeModeOptions {
    */
   tools?: Record<string, ToolCallMode>;
   /**
-   * Fewer tools a program could call than this, and no program tool is offered: with a few tools
-   * direct calls cost less. `code` tools are then offered directly.
+   * A step with fewer tools than this (or none a program may call) offers no program tool: with a
+   * few tools, direct calls cost less. `code` tools are then offered directly.
    * @default 4
    */
   minTools?: number;
@@ -84,7 +84,7 @@ export function codeModeOf(options: CodeModeOptions): CodeMode {
 /**
  * A step's tools with code mode: the definitions the model calls directly (without the `code`
  * ones), and the program tool declaring the ones a program may call; no program tool (and every
- * tool direct) when fewer than `minTools` could be called from one.
+ * tool direct) when the step has fewer than `minTools` tools, or none a program may call.
  */
 export function offerProgram(
   codeMode: CodeMode,
@@ -114,7 +114,11 @@ export function offerProgram(
         ([name, registered]) => !offered.has(name) && codeMode.modeOf(name, registered) !== "direct",
       )
     : [];
-  if (callable.length + deferred.length < (options.minTools ?? 4)) return { definitions: step.definitions };
+  // A small toolset stays direct: a program tool would cost more than the turns it saves.
+  const toolset = [...step.tools.keys()].length;
+  if (callable.length + deferred.length === 0 || toolset < (options.minTools ?? 4)) {
+    return { definitions: step.definitions };
+  }
   const declarations = declareTools(callable, options.maxDeclarationChars ?? 20_000);
   const declaredNames = new Set(declarations.functions.values());
   const functions = new Map(declarations.functions);

@@ -5,7 +5,8 @@ const MAX_LISTED_CALLS = 50;
 
 /**
  * What the model gets of a program: its return value (as JSON), what it logged, and one line per
- * call it made. Never the calls' results: those stay out of the conversation, which is the point.
+ * call it made; the same as `structuredContent` (`outcome`, `returned`, `error`, `limit`,
+ * `diverged`, `console`, `calls`) for code and pages. Never the calls' results: those stay out of the conversation, which is the point.
  * A program that threw, broke a limit or diverged on replay is an error result naming why.
  */
 export function programResult(parts: {
@@ -36,7 +37,22 @@ export function programResult(parts: {
   }
   if (outcome.console !== "") sections.push(`Console:\n${outcome.console}`);
   if (calls.length > 0) sections.push(`Calls (${calls.length}):\n${callLines(calls)}`);
-  return { content: [{ type: "text", text: sections.join("\n\n") }], isError };
+  return {
+    content: [{ type: "text", text: sections.join("\n\n") }],
+    isError,
+    // The same, as data, for a page that shows a program (the model reads the text).
+    structuredContent: {
+      outcome: diverged !== undefined ? "diverged" : outcome.kind,
+      ...(outcome.kind === "returned" && diverged === undefined && outcome.value !== undefined
+        ? { returned: outcome.value }
+        : {}),
+      ...(outcome.kind === "threw" ? { error: outcome.error } : {}),
+      ...(outcome.kind === "limit" ? { limit: { code: outcome.code, message: outcome.message } } : {}),
+      ...(diverged !== undefined ? { diverged } : {}),
+      console: outcome.console,
+      calls: calls.map((call) => ({ ...call })),
+    },
+  };
 }
 
 function callLines(calls: readonly { sequence: number; name: string; outcome: string }[]): string {

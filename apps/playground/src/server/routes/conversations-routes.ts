@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import {
   chatApprovalBody,
+  codeModeBody,
   createConversationBody,
   outputSchemaBody,
   turnBody,
@@ -45,6 +46,12 @@ export function conversationsRoutes({ context: { store, chat }, answer, redact }
         answer(c, {
           outputSchema: chat.setOutputSchema(c.req.valid("param").id, c.req.valid("json").schema ?? null)
             .outputSchema,
+        }),
+      )
+      // Code mode for the conversation's next runs: the model may write programs that call the tools.
+      .put("/:id/code-mode", id, body(codeModeBody), (c) =>
+        answer(c, {
+          codeMode: chat.setCodeMode(c.req.valid("param").id, c.req.valid("json").enabled).codeMode,
         }),
       )
       // An answer to a stopped run's approval continues the run: its events stream like a turn's.

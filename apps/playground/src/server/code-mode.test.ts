@@ -1,0 +1,218 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TranscriptItem } from "../shared/api-types.js";
+import type { FakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
+import {
+  lastUserText,
+  startScriptedChatCompletions,
+  toolResultsIn,
+} from "../testing/scripted-chat-completions.js";
+import {
+  answerApproval,
+  runChatTurn,
+  startTestPlayground,
+  type TestPlayground,
+} from "../testing/test-playground.js";
+
+// Issue 35: code mode is a setting of each conversation, off by default. With it on, the model's
+// program runs in the QuickJS sandbox; its calls stream with their program as parent, and one
+// that needs approval stops the run with the program's source in the stored state and transcript.
+
+const ledgerServer = fileURLToPath(new URL("../__fixtures__/ledger-server.mjs", import.meta.url));
+
+const programs: Record<string, { id: string; code: string }> = {
+  "post 5 to a": {
+    id: "call_post",
+    code: [
+      'const balance = await tools.ledger.read_balance({ account: "a" });',
+      'console.log("balance", balance);',
+      'const posted = await tools.ledger.post_entry({ account: "a", amount: 5 });',
+      "return { balance: Number(balance), posted };",
+    ].join("\n"),
+  },
+  "export the ledger": {
+    id: "call_export",
+    code: "const all = await tools.ledger.export_ledger({});\nreturn all.length;",
+  },
+  "post 7 to b": {
+    id: "call_skipped",
+    code: 'await tools.ledger.read_owner({ account: "b" });\nreturn await tools.ledger.post_entry({ account: "b", amount: 7 });',
+  },
+};
+
+let test: TestPlayground;
+let model: FakeVendorEndpoint;
+let log: string;
+beforeAll(async () => {
+  model = await startScriptedChatCompletions((request) => {
+    const program = programs[lastUserText(request)];
+    if (program && toolResultsIn(request) === 0)
+      return { toolCalls: [{ id: program.id, name: "run_program", arguments: { code: program.code } }] };
+    return { text: `answered ${lastUserText(request)}` };
+  });
+  test = await startTestPlayground({
+    seedDefaults: false,
+    environment: { PATH: process.env.PATH, OPENAI_COMPATIBLE_BASE_URL: `${model.url}/v1` },
+  });
+  log = join(test.directory, "ledger.log");
+  const added = await test.api("POST", "/api/servers", {
+    name: "ledger",
+    config: { command: process.execPath, args: [ledgerServer, "--log", log] },
+  });
+  expect(added.body.status).toBe("connected");
+});
+afterAll(async () => {
+  await test?.close();
+  await model?.close();
+});
+
+const posted = () =>
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
+const offered = (request: { body: { tools?: { function: { name: string } }[] } }) =>
+  (request.body.tools ?? []).map((tool) => tool.function.name);
+const programItem = (conversationId: string) =>
+  test.playground.store
+    .getConversation(conversationId)!
+    .transcript.find(
+      (item): item is Extract<TranscriptItem, { kind: "tool" }> => item.kind === "tool" && !!item.program,
+    );
+
+describe("code mode in the playground's chat", () => {
+  it("is off by default and set per conversation: only then is run_program offered", async () => {
+    const { body: conversation } = await test.api("POST", "/api/conversations", {
+      provider: "openai-compatible",
+    });
+    expect(conversation.codeMode).toBe(false);
+    await runChatTurn(test, conversation.id, { text: "hello" });
+    expect(offered(model.requests.at(-1)!)).toEqual([
+      "ledger_list_accounts",
+      "ledger_read_balance",
+      "ledger_read_owner",
+      "ledger_export_ledger",
+      "ledger_post_entry",
+    ]);
+
+    expect(
+      await test.api("PUT", `/api/conversations/${conversation.id}/code-mode`, { enabled: true }),
+    ).toEqual({ status: 200, body: { codeMode: true } });
+    expect((await test.api("GET", `/api/conversations/${conversation.id}`)).body.codeMode).toBe(true);
+    await runChatTurn(test, conversation.id, { text: "hello again" });
+    expect(offered(model.requests.at(-1)!)).toContain("run_program");
+
+    const created = await test.api("POST", "/api/conversations", {
+      provider: "openai-compatible",
+      codeMode: true,
+    });
+    expect(created.body.codeMode).toBe(true);
+    expect(await test.api("PUT", "/api/conversations/nope/code-mode", { enabled: true })).toEqual({
+      status: 400,
+      body: { error: "No conversation with id nope." },
+    });
+  });
+
+  it("streams the program's calls with their parent, stops at the gated one with the source, and an answer finishes it even with code mode turned off since", async () => {
+    const { code } = programs["post 5 to a"]!;
+    const { body: conversation } = await test.api("POST", "/api/conversations", {
+      provider: "openai-compatible",
+      codeMode: true,
+    });
+    const events = await runChatTurn(test, conversation.id, { text: "post 5 to a" });
+    const tools = events.filter(
+      (event) => event.type.startsWith("tool-") || event.type === "approval-request",
+    );
+    expect(tools.map(({ type, id, parent }) => ({ type, id, ...(parent ? { parent } : {}) }))).toEqual([
+      { type: "tool-call", id: "call_post" },
+      { type: "tool-call", id: "call_post.1", parent: { id: "call_post", sequence: 1 } },
+      { type: "tool-result", id: "call_post.1", parent: { id: "call_post", sequence: 1 } },
+      { type: "tool-call", id: "call_post.2", parent: { id: "call_post", sequence: 2 } },
+      { type: "approval-request", id: "call_post.2" },
+    ]);
+    expect(tools[0]).toMatchObject({ name: "run_program", server: null, program: code });
+    expect(tools[2]).toMatchObject({ name: "ledger_read_balance", server: "ledger", outcome: "success" });
+    expect(tools[4]).toMatchObject({
+      name: "ledger_post_entry",
+      server: "ledger",
+      input: { account: "a", amount: 5 },
+      item: { parent: { id: "call_post", name: "run_program", sequence: 2, program: code } },
+    });
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "approval-required" });
+    expect(posted()).toEqual([]);
+    expect(programItem(conversation.id)).toMatchObject({
+      id: "call_post",
+      status: "running",
+      program: {
+        source: code,
+        calls: [
+          { id: "call_post.1", sequence: 1, status: "done", outcome: "success" },
+          { id: "call_post.2", sequence: 2, status: "awaiting-approval", program: code },
+        ],
+      },
+    });
+
+    // Turned off while the call waits: the stopped program still resumes with code mode.
+    await test.api("PUT", `/api/conversations/${conversation.id}/code-mode`, { enabled: false });
+    const continued = await answerApproval(test, conversation.id, "call_post.2", { approve: true });
+    expect(
+      continued.find((event) => event.type === "tool-result" && event.id === "call_post.2"),
+    ).toMatchObject({
+      outcome: "success",
+      parent: { id: "call_post", sequence: 2 },
+    });
+    const result = continued.find((event) => event.type === "tool-result" && event.id === "call_post");
+    expect(result.result.isError).toBe(false);
+    expect(result.result.content[0].text).toMatch(
+      /^Returned: \{"balance":10,"posted":"posted 5 to a"\}\n\nConsole:\nbalance 10\n+Calls \(2\):\n1\. ledger_read_balance: success\n2\. ledger_post_entry: success$/,
+    );
+    expect(continued.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
+    expect(posted()).toEqual([{ account: "a", amount: 5 }]);
+    expect(programItem(conversation.id)).toMatchObject({
+      status: "done",
+      outcome: "success",
+      program: { calls: [{ status: "done" }, { status: "done", outcome: "success" }] },
+    });
+    expect(test.playground.store.getConversation(conversation.id)!.runState).toBeNull();
+  });
+
+  it("a new message instead of an answer denies the program's waiting call and the program: nothing runs", async () => {
+    const { body: conversation } = await test.api("POST", "/api/conversations", {
+      provider: "openai-compatible",
+      codeMode: true,
+    });
+    const stopped = await runChatTurn(test, conversation.id, { text: "post 7 to b" });
+    expect(stopped.at(-1)).toMatchObject({ type: "finish", reason: "approval-required" });
+    const next = await runChatTurn(test, conversation.id, { text: "never mind" });
+    expect(next.filter((event) => event.type === "approval-answered")).toEqual([
+      { type: "approval-answered", id: "call_skipped.2", approved: false },
+      { type: "approval-answered", id: "call_skipped", approved: false },
+    ]);
+    expect(next.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
+    expect(programItem(conversation.id)).toMatchObject({
+      status: "denied",
+      program: { calls: [{ status: "done" }, { status: "denied" }] },
+    });
+    expect(posted().filter((entry) => entry.account === "b")).toEqual([]);
+    expect(JSON.stringify(model.requests.at(-1)!.body.messages)).toContain(
+      "the user went on without answering",
+    );
+  });
+
+  it("shortens the result of a program's call for the page, while the program gets it whole", async () => {
+    const { body: conversation } = await test.api("POST", "/api/conversations", {
+      provider: "openai-compatible",
+      codeMode: true,
+    });
+    const events = await runChatTurn(test, conversation.id, { text: "export the ledger" });
+    const nested = events.find((event) => event.type === "tool-result" && event.id === "call_export.1");
+    expect(nested.result.content[0].text).toHaveLength(64 * 1024);
+    expect(nested.truncated).toContain("a text of 0.3 MB was cut");
+    const program = events.find((event) => event.type === "tool-result" && event.id === "call_export");
+    expect(program.result.content[0].text).toMatch(/^Returned: 300000\n/);
+  });
+});
