@@ -6,6 +6,13 @@ import { createRequire } from "node:module";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { type AgentOverheadFigures, benchAgentOverhead } from "./bench-agent-overhead.ts";
+import {
+  benchCodeMode,
+  type CodeModeFigures,
+  codeModeProblems,
+  codeModeSection,
+  codeModeTargets,
+} from "./bench-code-mode.ts";
 import { benchConnectAll, type ConnectAllFigures, REMOTE_DELAY_MS } from "./bench-connect-all.ts";
 import {
   type AgentHeapFigures,
@@ -111,6 +118,8 @@ log("bench: tracing overhead per step…");
 const tracing = await benchTracingOverhead(smoke ? 3 : 60);
 log("bench: tool search on captured tool lists…");
 const { section: toolSearch, figures: toolSearchFigures } = await benchToolSearch({ smoke, log });
+log("bench: code mode against @ai-sdk/code-mode…");
+const codeMode = await benchCodeMode({ smoke, log });
 log("bench: cold import time…");
 const imports = benchImportTime(smoke ? 1 : 9);
 const skipEngines = smoke || process.argv.includes("--no-engines");
@@ -144,6 +153,7 @@ checkFigures({
   footprint,
   engines,
   throughput,
+  codeMode,
 });
 
 const header = machine();
@@ -175,6 +185,7 @@ const targets = smoke
       engines,
       throughput,
       toolSearch: toolSearchFigures,
+      codeMode,
     });
 const wholeRun = `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s. Reproduce with \`pnpm bench\`.`;
 
@@ -222,6 +233,10 @@ const report = [
   "## Tool search and deferred tools",
   "",
   toolSearch,
+  "## Code mode",
+  "",
+  codeModeSection(codeMode),
+  "",
   "## Cold import",
   "",
   importTable(imports),
@@ -262,6 +277,7 @@ function checkFigures(figures: {
   footprint: FootprintFigures[];
   engines: DurableEngineFigures | undefined;
   throughput: ThroughputFigures | undefined;
+  codeMode: CodeModeFigures;
 }): void {
   const wrong: string[] = [];
   const positive = (label: string, value: number) => {
@@ -314,6 +330,7 @@ function checkFigures(figures: {
     positive(`${f.engine} runs per second with one worker`, f.oneWorkerRunsPerSecond);
     positive(`${f.engine} runs per second with two workers`, f.twoWorkersRunsPerSecond);
   }
+  wrong.push(...codeModeProblems(figures.codeMode));
   if (wrong.length > 0) throw new Error(`bench: figures missing or wrong:\n  ${wrong.join("\n  ")}`);
 }
 
@@ -346,7 +363,7 @@ function machine(): string {
   };
   const versions = [
     `@modelcontextprotocol/client ${version("@modelcontextprotocol/client")}`,
-    ...["@ai-sdk/mcp", "ai", "@langchain/mcp-adapters", "@langchain/core"].map(
+    ...["@ai-sdk/mcp", "ai", "@ai-sdk/code-mode", "@langchain/mcp-adapters", "@langchain/core"].map(
       (name) => `${name} ${version(name)}`,
     ),
   ].join(", ");
@@ -663,6 +680,7 @@ function targetsTable(figures: {
   engines: DurableEngineFigures | undefined;
   throughput: ThroughputFigures | undefined;
   toolSearch: ToolSearchFigures;
+  codeMode: CodeModeFigures;
 }): string {
   const {
     calls,
@@ -679,6 +697,7 @@ function targetsTable(figures: {
     engines,
     throughput,
     toolSearch,
+    codeMode,
   } = figures;
   const rows: string[][] = callTargets(calls, paired);
   const verdict = (met: boolean) => (met ? "met" : "**short**");
@@ -787,6 +806,7 @@ function targetsTable(figures: {
     `${(toolSearch.worstShare.share * 100).toFixed(1)}% (${toolSearch.worstShare.label})`,
     verdict(toolSearch.worstShare.share <= 0.15),
   ]);
+  rows.push(...codeModeTargets(codeMode));
   const ourImport = imports[0]!;
   rows.push(["cold import ≤ 250 ms", `${formatMs(ourImport.ms)} ms`, verdict(ourImport.ms <= 250)]);
   if (footprint[0]) {
