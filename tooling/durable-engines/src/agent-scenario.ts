@@ -9,6 +9,7 @@ import type { AgentResult, PendingToolCall, Resume } from "@junction/core";
 import {
   ASKED,
   FAILED,
+  HOLDING,
   NOTIFIED,
   notesAgent,
   notesRun,
@@ -209,4 +210,89 @@ export async function resumeNotesRun(
   } finally {
     await pool.close();
   }
+}
+
+/**
+ * A code-mode run's program: it appends entries 1 to `entries` to the ledger, one call after
+ * the other, each with the program's clock; the entry `publishAt` goes through `publish_entry`
+ * (the workers' policy asks before it). It returns the receipts and its clock.
+ */
+export interface LedgerProgram {
+  readonly entries: number;
+  readonly publishAt?: number;
+}
+
+/** The program's source, as the model writes it. */
+export function ledgerProgramSource(program: LedgerProgram): string {
+  return [
+    "const receipts = [];",
+    `for (let entry = 1; entry <= ${program.entries}; entry++) {`,
+    "  const call = { entry, clock: Date.now() };",
+    `  receipts.push(entry === ${program.publishAt ?? 0} ? await tools.ledger.publish_entry(call) : await tools.ledger.append_entry(call));`,
+    "}",
+    "return { receipts, clock: Date.now() };",
+  ].join("\n");
+}
+
+/** The model of a code-mode run: one step writing `program` (`run_program`), then an answer quoting its result. */
+export function startLedgerModel(program: LedgerProgram): Promise<WireFake> {
+  return startChatCompletionsToolLoop({
+    toolName: "run_program",
+    toolSteps: 1,
+    toolArguments: () => ({ code: ledgerProgramSource(program) }),
+    finalText: (results) => `Ledger: ${results.join("; ")}`,
+  });
+}
+
+/** The tool the program calls for `entry`. */
+function ledgerToolOf(program: LedgerProgram, entry: number): "append_entry" | "publish_entry" {
+  return entry === program.publishAt ? "publish_entry" : "append_entry";
+}
+
+/**
+ * What an uninterrupted run of `program` answers, its clock being `clockMs`: the program's result
+ * as the model reads it (its return value, then one line per call), quoted by the model.
+ */
+export function ledgerAnswer(program: LedgerProgram, clockMs: number): string {
+  const entries = Array.from({ length: program.entries }, (_, index) => index + 1);
+  const receipts = entries.map((entry) => `entry ${entry} recorded by ${ledgerToolOf(program, entry)}`);
+  const calls = entries.map((entry) => `${entry}. ledger_${ledgerToolOf(program, entry)}: success`);
+  return `Ledger: Returned: ${JSON.stringify({ receipts, clock: clockMs })}\n\nCalls (${entries.length}):\n${calls.join("\n")}`;
+}
+
+/** One call the ledger server received (its CALLS_FILE line). */
+export interface LedgerCall {
+  readonly tool: string;
+  readonly entry: number;
+  readonly clock: number;
+  readonly key: string | null;
+}
+
+/** The calls the ledger server received for the run, in order: each is one effect. */
+export function ledgerCalls(callsFile: string): LedgerCall[] {
+  return readLines(callsFile).map((line) => JSON.parse(line) as LedgerCall);
+}
+
+/**
+ * The calls an uninterrupted run of `program` makes, in order: each entry once, through its tool,
+ * with the program's clock, under the idempotency key of its nested call (`<call>.<n>`).
+ */
+export function expectedLedgerCalls(
+  program: LedgerProgram,
+  run: { runId: string; programCallId: string; clockMs: number },
+): LedgerCall[] {
+  return Array.from({ length: program.entries }, (_, index) => ({
+    tool: ledgerToolOf(program, index + 1),
+    entry: index + 1,
+    clock: run.clockMs,
+    key: `${run.runId}:tool:1:${run.programCallId}.${index + 1}`,
+  }));
+}
+
+/** Waits until a worker held before the program's call of `entry` (HOLD_BEFORE_ENTRY). */
+export function reachHold(eventsFile: string, entry: number, worker: Pick<NodeProcess, "output">) {
+  return waitFor(() => readLines(eventsFile).includes(`${HOLDING}${entry}`), {
+    timeoutMs: 20_000,
+    what: `the worker to hold before entry ${entry}; its output:\n${worker.output()}`,
+  });
 }

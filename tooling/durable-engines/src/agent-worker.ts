@@ -16,6 +16,7 @@ import {
 } from "@junction/core";
 import { MCPPool } from "@junction/mcp-client";
 import { chatCompletions } from "@junction/provider-chatcompletions";
+import { quickjsSandbox } from "@junction/sandbox-quickjs";
 import { JunctionError, ProviderError } from "@junction/types";
 
 /** What the user asks, the note the model saves, and the answer the run must end with. */
@@ -65,14 +66,74 @@ export function notesAgent(options: {
   };
 }
 
-/** The worker side, from its environment: MODEL_URL, CALLS_FILE, EVENTS_FILE, and APPROVAL_TIMEOUT_MS if set. */
+/** The ledger MCP server's script: two tools, each appending a JSON line per call to CALLS_FILE. */
+export const ledgerServer = fileURLToPath(new URL("../test-servers/ledger-server.mjs", import.meta.url));
+
+/** The line a worker appends to the events file when it holds before a program's call: then the entry. */
+export const HOLDING = "holding before entry ";
+
+/**
+ * The code-mode Agent a worker makes per run: the model writes a program (`run_program`, in the
+ * QuickJS sandbox) that calls the ledger server's tools. The policy approves `append_entry` and
+ * asks before `publish_entry`. With `holdBeforeEntry`, the policy never answers for the call of
+ * that entry: the worker holds after the program's earlier calls finished and before that one is
+ * sent, records so in `eventsFile`, and waits there for the test to kill it.
+ */
+export function ledgerAgent(options: {
+  modelURL: string;
+  callsFile: string;
+  eventsFile: string;
+  pool: MCPPool;
+  holdBeforeEntry?: number;
+}) {
+  const sandbox = quickjsSandbox();
+  return async (): Promise<Agent> => {
+    const ledger = await options.pool.get({
+      transport: "stdio",
+      command: process.execPath,
+      args: [ledgerServer],
+      env: { CALLS_FILE: options.callsFile },
+    });
+    return new Agent({
+      provider: chatCompletions({ baseURL: options.modelURL, apiKey: "test" }),
+      model: "fake",
+      mcps: [{ mcp: ledger, prefix: "ledger" }],
+      codeMode: { sandbox, minTools: 1 },
+      approval: async (request) => {
+        const entry = (request.input as { entry?: unknown } | undefined)?.entry;
+        if (options.holdBeforeEntry !== undefined && entry === options.holdBeforeEntry) {
+          appendFileSync(options.eventsFile, `${HOLDING}${entry}\n`);
+          return new Promise<never>(() => undefined);
+        }
+        return request.name.endsWith("publish_entry") ? "ask" : "approve";
+      },
+      onEvent: (event) => {
+        if (event.type === "tool-approval-request")
+          appendFileSync(options.eventsFile, `${ASKED}${event.signal}\n`);
+      },
+    });
+  };
+}
+
+/**
+ * The worker side, from its environment: MODEL_URL, CALLS_FILE, EVENTS_FILE, and
+ * APPROVAL_TIMEOUT_MS if set. With AGENT=ledger, the code-mode ledger Agent instead of the notes
+ * Agent (and HOLD_BEFORE_ENTRY, if set, for its hold).
+ */
 export function notesAgentFromEnvironment(): { makeAgent: () => Promise<Agent>; pool: MCPPool } {
   const pool = new MCPPool();
-  const makeAgent = notesAgent({
+  const files = {
     modelURL: process.env.MODEL_URL!,
     callsFile: process.env.CALLS_FILE!,
     eventsFile: process.env.EVENTS_FILE!,
     pool,
+  };
+  if (process.env.AGENT === "ledger") {
+    const hold = process.env.HOLD_BEFORE_ENTRY;
+    return { makeAgent: ledgerAgent({ ...files, ...(hold ? { holdBeforeEntry: Number(hold) } : {}) }), pool };
+  }
+  const makeAgent = notesAgent({
+    ...files,
     ...(process.env.APPROVAL_TIMEOUT_MS
       ? { approvalTimeoutMs: Number(process.env.APPROVAL_TIMEOUT_MS) }
       : {}),

@@ -4,9 +4,7 @@
 export { reachStatus } from "@junction/durable-engines/engine-contract/contract-in-process";
 export {
   expectFinishedElsewhere,
-  expectJournaled,
   notesItem,
-  notesSetUp,
   notesWorkersOf,
 } from "@junction/durable-engines/engine-contract/contract-workers";
 export {
@@ -24,3 +22,4 @@ export type {
   ReadmeSnippetOf,
   StepsWorkers,
 } from "@junction/durable-engines/engine-contract/engine-adapter";
+export { expectJournaled, notesSetUp } from "@junction/durable-engines/engine-contract/workers-set-up";
