@@ -37,10 +37,19 @@ export function defineCodeModeCrashes(engine: EngineAdapter, current: () => Engi
     /** The run's model writes `program`; the ledger's calls, and what an uninterrupted run makes of them. */
     const setUp = async (program: LedgerProgram) => {
       const parts = await notes(() => startLedgerModel(program));
-      const received = () => ledgerCalls(parts.files.callsFile);
+      /** The calls the ledger received for `runId` (by their idempotency keys), in order. */
+      const received = (runId: string) => {
+        const calls = ledgerCalls(parts.files.callsFile);
+        const unkeyed = calls.find((call) => call.key === null);
+        if (unkeyed)
+          throw new Error(
+            `The ledger received a call without an idempotency key: ${JSON.stringify(unkeyed)}`,
+          );
+        return calls.filter((call) => call.key!.startsWith(`${runId}:`));
+      };
       /** The run's expected calls, with the clock its program journaled (what the first call carried). */
       const expected = (runId: string) => {
-        const clockMs = received()[0]?.clock;
+        const clockMs = received(runId)[0]?.clock;
         if (clockMs === undefined) throw new Error(`${runId} made no call: the ledger received nothing.`);
         return {
           calls: expectedLedgerCalls(program, { runId, programCallId: programCall, clockMs }),
@@ -58,17 +67,22 @@ export function defineCodeModeCrashes(engine: EngineAdapter, current: () => Engi
       await reachHold(files.eventsFile, 3, first);
       const journaled = await expectJournaled(engine, workers, { runId }, programSteps(2));
       expect(journaled).not.toContain(`tool:1:${programCall}.3`);
-      expect(received()).toEqual(expected(runId).calls.slice(0, 2));
+      expect(received(runId)).toEqual(expected(runId).calls.slice(0, 2));
       await first.kill();
 
-      const second = await workers.start({ env: ledger });
+      // The second worker recovers the run, and runs the same program uninterrupted beside it.
+      const uninterrupted = "program-uninterrupted";
+      const second = await workers.start({ runs: [uninterrupted], env: ledger });
       const final = await workers.result(runId, second);
+      const control = await workers.result(uninterrupted, second);
+      expect(control.text).toBe(expected(uninterrupted).answer);
+      expect(received(uninterrupted)).toEqual(expected(uninterrupted).calls);
       expect(final.finishReason).toBe("stop");
       expect(final.text).toBe(expected(runId).answer);
       // Calls 1 and 2 came from the journal; 3 to 5 were sent once, by the second worker.
-      expect(received()).toEqual(expected(runId).calls);
-      // The model was asked for the program once (before the kill), then for the answer.
-      expect(toolResultsPerRequest(model)).toEqual([0, 1]);
+      expect(received(runId)).toEqual(expected(runId).calls);
+      // Each run asked the model for its program once, then for its answer.
+      expect(toolResultsPerRequest(model).sort()).toEqual([0, 0, 1, 1]);
     });
 
     it("a worker SIGKILLed while the program's third call waits for approval: the recovered run asks again without sending calls 1-2 again, and the approved call runs once", async () => {
@@ -84,18 +98,18 @@ export function defineCodeModeCrashes(engine: EngineAdapter, current: () => Engi
         `gate:1:${programCall}.3`,
         `notify:1:${programCall}.3`,
       ]);
-      expect(received()).toEqual(expected(runId).calls.slice(0, 2));
+      expect(received(runId)).toEqual(expected(runId).calls.slice(0, 2));
       await first.kill();
 
       const second = await workers.start({ env: ledger });
       await reachApproval(2, second);
-      expect(received()).toHaveLength(2);
+      expect(received(runId)).toHaveLength(2);
       await workers.approveFrom(runId, await listed(runId, signal));
 
       const final = await workers.result(runId, second);
       expect(final.finishReason).toBe("stop");
       expect(final.text).toBe(expected(runId).answer);
-      expect(received()).toEqual(expected(runId).calls);
+      expect(received(runId)).toEqual(expected(runId).calls);
       // The question is shown again by the worker that waits for it; the approver was told once.
       expect(questions()).toEqual([signal, signal]);
       expect(notifications()).toEqual([`${runId} 1:${programCall}.3`]);
@@ -112,14 +126,14 @@ export function defineCodeModeCrashes(engine: EngineAdapter, current: () => Engi
       await workers.approveFrom(runId, await listed(runId, signal));
       await reachHold(files.eventsFile, 4, first);
       await expectJournaled(engine, workers, { runId }, programSteps(3));
-      expect(received()).toEqual(expected(runId).calls.slice(0, 3));
+      expect(received(runId)).toEqual(expected(runId).calls.slice(0, 3));
       await first.kill();
 
       const second = await workers.start({ env: ledger });
       const final = await workers.result(runId, second);
       expect(final.finishReason).toBe("stop");
       expect(final.text).toBe(expected(runId).answer);
-      expect(received()).toEqual(expected(runId).calls);
+      expect(received(runId)).toEqual(expected(runId).calls);
       // The approver was told once; the answer came from the journal (the recovered worker's
       // in-process event may show the question again while it reads it there).
       expect(notifications()).toEqual([`${runId} 1:${programCall}.3`]);
