@@ -21,7 +21,7 @@ const option = (name) => {
 };
 const recordFile = option("--record-file");
 
-/** The SDK's bundle as an inline module: its `export{…}` list becomes local names. */
+/** The SDK's bundle as an inline module: its `export{…}` list becomes local names (App and the theming helpers). */
 function appClassScript() {
   const bundle = readFileSync(
     fileURLToPath(import.meta.resolve("@modelcontextprotocol/ext-apps/app-with-deps")),
@@ -30,9 +30,12 @@ function appClassScript() {
   const exported = /export\{([^}]*)\};?\s*$/.exec(bundle);
   if (!exported) throw new Error("The ext-apps bundle ends with no export list.");
   const names = exported[1].split(",").map((entry) => entry.trim().split(/\s+as\s+/));
-  const app = names.find(([, name]) => name === "App");
-  if (!app) throw new Error("The ext-apps bundle exports no App.");
-  return `${bundle.slice(0, exported.index)}\nconst App = ${app[0]};\n`;
+  const locals = ["App", "applyHostStyleVariables", "applyHostFonts", "applyDocumentTheme"].map((wanted) => {
+    const found = names.find(([, name]) => name === wanted);
+    if (!found) throw new Error(`The ext-apps bundle exports no ${wanted}.`);
+    return `const ${wanted} = ${found[0]};`;
+  });
+  return `${bundle.slice(0, exported.index)}\n${locals.join("\n")}\n`;
 }
 const lifecycle = readFileSync(new URL("./mcp-apps/sdk-lifecycle.html", import.meta.url), "utf8").replace(
   "/*APP_CLASS*/",
