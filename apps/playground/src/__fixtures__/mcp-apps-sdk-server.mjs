@@ -42,6 +42,8 @@ const lifecycle = readFileSync(new URL("./mcp-apps/sdk-lifecycle.html", import.m
   () => appClassScript(),
 );
 
+const silent = readFileSync(new URL("./mcp-apps/silent.html", import.meta.url), "utf8");
+
 const objectSchema = (properties = {}, required = []) => ({ type: "object", properties, required });
 const readOnly = { readOnlyHint: true, openWorldHint: false };
 const tools = [
@@ -58,6 +60,13 @@ const tools = [
     inputSchema: objectSchema({ note: { type: "string" } }),
     annotations: readOnly,
     _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html" } },
+  },
+  {
+    name: "show-silent",
+    description: "Show an app that sends initialized only when asked.",
+    inputSchema: objectSchema({ note: { type: "string" } }),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/silent.html" } },
   },
   {
     name: "count-up",
@@ -99,6 +108,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       );
     case "show-lifecycle":
       return text(`lifecycle: ${args.note ?? "no note"}`);
+    case "show-silent":
+      return text(`silent: ${args.note ?? "no note"}`);
     case "count-up": {
       const progressToken = request.params._meta?.progressToken;
       if (progressToken === undefined) return text("no progress token");
@@ -124,10 +135,15 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   }
 });
 server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-  resources: [{ uri: "ui://sdk/lifecycle.html", name: "lifecycle.html", mimeType: MIME }],
+  resources: [
+    { uri: "ui://sdk/lifecycle.html", name: "lifecycle.html", mimeType: MIME },
+    { uri: "ui://sdk/silent.html", name: "silent.html", mimeType: MIME },
+  ],
 }));
+const documents = { "ui://sdk/lifecycle.html": lifecycle, "ui://sdk/silent.html": silent };
 server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-  if (request.params.uri !== "ui://sdk/lifecycle.html") throw new Error(`No resource ${request.params.uri}`);
-  return { contents: [{ uri: request.params.uri, mimeType: MIME, text: lifecycle }] };
+  const text = documents[request.params.uri];
+  if (text === undefined) throw new Error(`No resource ${request.params.uri}`);
+  return { contents: [{ uri: request.params.uri, mimeType: MIME, text }] };
 });
 await server.connect(new StdioServerTransport());

@@ -52,7 +52,11 @@ beforeAll(async () => {
   expect(added.body.status).toBe("connected");
   serverId = added.body.id;
   // Third-party storage as Chrome allows it by default: the view's origin is cross-site to the page.
-  browser = await launchChromium({ viewport: { width: 1280, height: 900 }, pageErrors, thirdPartyStorage: true });
+  browser = await launchChromium({
+    viewport: { width: 1280, height: 900 },
+    pageErrors,
+    thirdPartyStorage: true,
+  });
   ({ page } = browser);
 });
 
@@ -80,6 +84,7 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     expect((await api("GET", `/api/servers/${serverId}/apps`)).body).toEqual([
       { tool: "show-lifecycle", resourceUri: "ui://sdk/lifecycle.html" },
       { tool: "show-waiting", resourceUri: "ui://sdk/lifecycle.html" },
+      { tool: "show-silent", resourceUri: "ui://sdk/silent.html" },
     ]);
     await page.getByTestId("tool-show-lifecycle").click();
     const frame = await runLifecycle("first");
@@ -248,6 +253,40 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     await expect.poll(() => recorded().at(-1)).toBe("teardown");
   });
 
+  it("sends the view nothing before its initialized notification: no context change, no tool input or result", async () => {
+    await page.getByTestId("tool-show-silent").click();
+    await page.getByTestId("field-note").fill("quiet");
+    await page.getByTestId("run-tool").click();
+    const frame = page.frameLocator(frameSelector).frameLocator("iframe");
+    await expect.poll(async () => (await report(frame)).initializeAnswered).toBe(true);
+    // The call is over (its result is on the page), and the width and theme change: the host holds
+    // all of it back.
+    await page.getByTestId("tool-output").getByText("silent: quiet").first().waitFor();
+    const frameElement = page.locator(frameSelector);
+    const before = await frameElement.evaluate((element: HTMLElement) => element.clientWidth);
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await expect
+      .poll(() => frameElement.evaluate((element: HTMLElement) => element.clientWidth))
+      .not.toBe(before);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // A ping's answer comes after anything the host sent before it (one channel, in order).
+    await frame.locator("#ping").click();
+    await expect.poll(async () => (await report(frame)).pingAnswered).toBe(true);
+    expect((await report(frame)).received).toEqual([]);
+    // Once initialized: the input, then the result.
+    await frame.locator("#initialized").click();
+    await expect
+      .poll(async () => (await report(frame)).received)
+      .toEqual(["ui/notifications/tool-input", "ui/notifications/tool-result"]);
+    // And now it is told before it goes.
+    await page.getByTestId("tool-output").getByTestId("mcp-app-close").click();
+    await page.getByTestId("tool-output").getByTestId("mcp-app-closed").waitFor();
+    expect(await page.getByTestId("tool-output").getByTestId("mcp-app-teardown-unanswered").count()).toBe(0);
+    await page.getByTestId("tool-show-lifecycle").click();
+  });
+
   it("sends ui/resource-teardown before removing the view when its server restarts", async () => {
     await runLifecycle("fourth");
     // The inspector's panel is rebuilt with the restarted server: what the old view showed before
@@ -288,7 +327,10 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     const card = page.getByTestId("tool-card").last();
     await expect.poll(() => card.getByTestId("tool-card-status").textContent()).toMatch(/^done in \d+ ms$/);
     expect(await card.getByTestId("tool-card-name").textContent()).toBe("sdk_show-lifecycle");
-    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').first().frameLocator("iframe");
+    const frame = page
+      .frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]')
+      .first()
+      .frameLocator("iframe");
     await expect.poll(async () => (await report(frame)).capabilities?.message).toEqual({ text: {} });
     // toolInfo.id is the model's call id, the one the card is for; the view is the same app as the
     // inspector's, on the same origin, so it finds what those views stored.

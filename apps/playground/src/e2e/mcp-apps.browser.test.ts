@@ -136,7 +136,11 @@ beforeAll(async () => {
 
   // Third-party storage as Chrome allows it by default: an app's storage is then its own (and
   // never the page's), which is what the hostile app is checked against.
-  browser = await launchChromium({ viewport: { width: 1280, height: 900 }, pageErrors, thirdPartyStorage: true });
+  browser = await launchChromium({
+    viewport: { width: 1280, height: 900 },
+    pageErrors,
+    thirdPartyStorage: true,
+  });
   ({ context, page } = browser);
 });
 
@@ -184,7 +188,9 @@ describe("MCP Apps in a real browser", () => {
     await page.getByTestId("server-apps").click();
     await runTool("show-counter", () => page.getByTestId("field-start").fill("3"));
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]').frameLocator("iframe");
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#count").textContent()).toBe("3");
     expect(await frame.locator("#input").textContent()).toBe('input: {"start":3}');
     expect(await frame.locator("#host").textContent()).toBe("in junction-playground");
@@ -205,7 +211,9 @@ describe("MCP Apps in a real browser", () => {
     expect(attributes.sandbox).toBe("allow-scripts allow-same-origin");
     expect(attributes.referrerPolicy).toBe("origin");
     // From the app's own origin: a .localhost name of its own on the app port (not the page's origin).
-    expect(attributes.src).toMatch(new RegExp(`^http://[a-z0-9]{32}\\.localhost:${http.appPort}/[A-Za-z0-9_-]{32}$`));
+    expect(attributes.src).toMatch(
+      new RegExp(`^http://[a-z0-9]{32}\\.localhost:${http.appPort}/[A-Za-z0-9_-]{32}$`),
+    );
     expect(http.appPort).not.toBe(http.port);
     // The declared API saw the view's real origin (the app's), not "null" and not the page's.
     expect(otherOrigins.get("/from-counter")).toBe(new URL(attributes.src!).origin);
@@ -222,7 +230,9 @@ describe("MCP Apps in a real browser", () => {
 
   it("asks the person before the app's tools/call of an unannotated tool, and answers the app either way", async () => {
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]').frameLocator("iframe");
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await frame.locator("#plus").click();
     const approval = app.getByTestId("app-approval");
     await approval.waitFor();
@@ -245,7 +255,9 @@ describe("MCP Apps in a real browser", () => {
 
   it("opens an app's http(s) link in a new tab only once the person agrees", async () => {
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]').frameLocator("iframe");
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await frame.locator("#link").click();
     const prompt = app.getByTestId("app-open-link");
     expect(await prompt.textContent()).toBe(
@@ -287,7 +299,9 @@ describe("MCP Apps in a real browser", () => {
     writeFileSync(neighbourFile, JSON.stringify({ opened, unopened }));
     await runTool("show-hostile");
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]').frameLocator("iframe");
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await expect.poll(async () => (await report(frame)).destructiveTool).toBe("waiting");
     // Its destructive call waits for the person, who denies it.
     const approval = app.getByTestId("app-approval");
@@ -309,7 +323,8 @@ describe("MCP Apps in a real browser", () => {
     expect(found.cookie).toBe("ALLOWED: ");
     expect(found.localStorage).toBe("ALLOWED: 0");
     expect(found.sessionStorage).toBe("ALLOWED: 0");
-    const hostileOrigin = new URL((await page.getByTestId("mcp-app-frame").last().getAttribute("src"))!).origin;
+    const hostileOrigin = new URL((await page.getByTestId("mcp-app-frame").last().getAttribute("src"))!)
+      .origin;
     expect(found.visible.origin).toBe(hostileOrigin);
     expect(hostileOrigin).toMatch(new RegExp(`^http://[a-z0-9]{32}\\.localhost:${http.appPort}$`));
     // A view of another app has another origin.
@@ -462,7 +477,9 @@ describe("MCP Apps in a real browser", () => {
 
   it("rate-limits a flood of messages from one app", async () => {
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]').frameLocator("iframe");
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await frame.locator("#flood").click();
     await expect.poll(async () => (await report(frame)).flood).toBeDefined();
     const answered = Number(/^(\d+) of 3000 answered$/.exec((await report(frame)).flood)?.[1]);
@@ -476,7 +493,9 @@ describe("MCP Apps in a real browser", () => {
 
   it("keeps an app from navigating its own frame to another origin", async () => {
     const frameElement = page.getByTestId("tool-output").getByTestId("mcp-app-frame");
-    await page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]').frameLocator("iframe")
+    await page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe")
       .locator("#leave")
       .click();
     await page.waitForTimeout(1000);
@@ -504,7 +523,9 @@ describe("MCP Apps in a real browser", () => {
     expect(await frameElement.getAttribute("src")).toMatch(
       new RegExp(`^http://[a-z0-9]{32}\\.localhost:${http.appPort}/[A-Za-z0-9_-]{32}$`),
     );
-    const frame = page.frameLocator('[data-testid="mcp-app-preview"] [data-testid="mcp-app-frame"]').frameLocator("iframe");
+    const frame = page
+      .frameLocator('[data-testid="mcp-app-preview"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#host").textContent()).toBe("in junction-playground");
     // No tool call, so no tool input or result: the app still waits for them.
     expect(await frame.locator("#status").textContent()).toBe("connecting…");
@@ -580,7 +601,10 @@ describe("MCP Apps in a real browser", () => {
     const card = page.getByTestId("tool-card").last();
     await expect.poll(() => card.getByTestId("tool-card-status").textContent()).toMatch(/^done in \d+ ms$/);
     expect(await card.getByTestId("tool-card-name").textContent()).toBe("apps_show-counter");
-    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').last().frameLocator("iframe");
+    const frame = page
+      .frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]')
+      .last()
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#count").textContent()).toBe("0");
     await expect.poll(() => frame.locator("#peek").textContent()).toBe("peeked: the server is fine");
     await frame.locator("#plus").click();
@@ -597,7 +621,10 @@ describe("MCP Apps in a real browser", () => {
     // (the inspector's, under the servers view, is re-rendered with the server).
     const card = page.getByTestId("tool-card").last();
     const app = card.getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').last().frameLocator("iframe");
+    const frame = page
+      .frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]')
+      .last()
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#count").textContent()).toBe("1");
     await frame.locator("#plus").click();
     await app.getByTestId("app-approval").waitFor();

@@ -8,7 +8,8 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { type AppContext, apiRoutes } from "./api-routes.js";
 import { jsonAnswer } from "./json-answer.js";
-import { startAppOrigin, viewFrameSource } from "./mcp-app-origin.js";
+import { startAppOrigin } from "./mcp-app-origin.js";
+import { viewFrameSource } from "./mcp-app-proxy.js";
 import { checkRequest, isLoopbackAddress } from "./security.js";
 
 export type { AppContext } from "./api-routes.js";
@@ -89,8 +90,7 @@ export async function startHttpServer(
     }
     for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);
     // Host is one of this server's names now: the page may frame the app origin under that name.
-    if (!refusal)
-      c.res.headers.set("content-security-policy", pageCsp(viewFrameSource(appOrigin.port)));
+    if (!refusal) c.res.headers.set("content-security-policy", pageCsp(viewFrameSource(appOrigin.port)));
   });
   app.get("/", async (c) => c.html(await readFile(`${uiDirectory}/index.html`, "utf8")));
   for (const [path, asset] of Object.entries(staticFiles)) {

@@ -22,23 +22,8 @@ export interface AppOriginServer {
   close(): Promise<void>;
 }
 
-/** The one-label host name of an app's origin under `.localhost` (see {@link viewOriginOf}). */
+/** The one-label host name of an app's origin under `.localhost` (see `viewOriginOf`). */
 const viewHostPattern = /^([a-z0-9]{32})\.localhost:(\d{1,5})$/;
-
-/**
- * The origin an app's sandbox proxy and view live on: `http://<label>.localhost:<app port>`.
- * Browsers resolve every `*.localhost` name to loopback themselves, so each app gets an origin of
- * its own (another app's, the page's and the API's are all different origins) on the one
- * listener, with no DNS and no certificate.
- */
-export function viewOriginOf(label: string, appPort: number): string {
-  return `http://${label}.localhost:${appPort}`;
-}
-
-/** What the page's CSP lets it frame: any app origin on the app port. */
-export function viewFrameSource(appPort: number): string {
-  return `http://*.localhost:${appPort}`;
-}
 
 /**
  * Starts the app origin: a second loopback listener (its own port, and for each app a host name
@@ -81,7 +66,8 @@ export async function startAppOrigin(options: {
     });
     response.end(document.html);
   });
-  if (!isLoopbackAddress(options.host)) throw new Error(`The app origin listens on loopback only, not ${options.host}.`);
+  if (!isLoopbackAddress(options.host))
+    throw new Error(`The app origin listens on loopback only, not ${options.host}.`);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, options.host, () => resolve());

@@ -13,6 +13,21 @@
  * from the proxy's window as the app's untrusted words.
  */
 
+/**
+ * The origin an app's sandbox proxy and view live on: `http://<label>.localhost:<app port>`.
+ * Browsers resolve every `*.localhost` name to loopback themselves, so each app gets an origin of
+ * its own (another app's, the page's and the API's are all different origins) on the one
+ * listener, with no DNS and no certificate.
+ */
+export function viewOriginOf(label: string, appPort: number): string {
+  return `http://${label}.localhost:${appPort}`;
+}
+
+/** What the page's CSP lets it frame: any app origin on the app port. */
+export function viewFrameSource(appPort: number): string {
+  return `http://*.localhost:${appPort}`;
+}
+
 /** The messages that belong to the page and the proxy, never relayed to or from the view. */
 export const SANDBOX_METHOD_PREFIX = "ui/notifications/sandbox-";
 

@@ -89,7 +89,9 @@ describe("an app's origin and its sandbox proxy", () => {
     // A declared domain: one origin for every resource of the server that declares it.
     const domain = viewLabel({ ...counter, domain: "weather.example" });
     expect(domain).not.toBe(label);
-    expect(viewLabel({ ...counter, resourceUri: "ui://apps/other.html", domain: "weather.example" })).toBe(domain);
+    expect(viewLabel({ ...counter, resourceUri: "ui://apps/other.html", domain: "weather.example" })).toBe(
+      domain,
+    );
     expect(viewLabel({ ...counter, serverId: "s2", domain: "weather.example" })).not.toBe(domain);
   });
 
@@ -290,7 +292,9 @@ describe("MCP Apps, server side", () => {
     });
     const response = await frame(opened.body.frameUrl);
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-security-policy")).toContain("sandbox allow-scripts allow-same-origin");
+    expect(response.headers.get("content-security-policy")).toContain(
+      "sandbox allow-scripts allow-same-origin",
+    );
     // Even a read-only tool that an app of a tool call may run unasked.
     const peek = await test.api("POST", `/api/apps/${opened.body.appId}/tools/call`, { name: "peek" });
     expect(peek).toEqual({

@@ -20,8 +20,7 @@ import {
   toolVisibility,
   uiResourceUriOf,
 } from "./mcp-app-csp.js";
-import { viewOriginOf } from "./mcp-app-origin.js";
-import { sandboxProxyDocument } from "./mcp-app-proxy.js";
+import { sandboxProxyDocument, viewOriginOf } from "./mcp-app-proxy.js";
 import { capToolResult } from "./output-limits.js";
 import type { ClosedConnection, ServerRegistry } from "./server-registry.js";
 import { checkToolArguments } from "./tool-arguments.js";

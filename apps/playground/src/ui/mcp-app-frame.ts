@@ -354,7 +354,7 @@ function mount(
       // The spec's order: ui/resource-teardown, the app's answer (or the bound), then the frame goes.
       // A view that never sent `initialized` is sent nothing (the host may not, before it).
       const told = initialized
-        ? bridge.teardown(TEARDOWN_TIMEOUT_MS)
+        ? bridge.teardown(reason, TEARDOWN_TIMEOUT_MS)
         : Promise.resolve(bridge.close()).then(() => "not initialized" as const);
       tearingDown ??= told.then((answer) => {
         stopListening();
