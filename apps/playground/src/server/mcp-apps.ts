@@ -109,9 +109,9 @@ const maximumPendingApprovals = 4;
 const appIdPattern = /^[A-Za-z0-9_-]{32}$/;
 
 /**
- * The playground's MCP Apps host, server side: finds a tool's `ui://` resource, serves its HTML
- * as a document of its own (its CSP built from what the resource declares, sandboxed to an
- * opaque origin), and runs the app's `tools/call` requests through the same approval policy
+ * The playground's MCP Apps host, server side: finds a tool's `ui://` resource, hands its HTML
+ * to the page and serves the sandbox proxy that loads it, on the app's own origin (its CSP built
+ * from what the resource declares), and runs the app's `tools/call` requests through the same approval policy
  * as the model's calls.
  */
 export class McpApps {

@@ -126,9 +126,9 @@ interface OpenView {
 const openViews = new Map<HTMLElement, OpenView>();
 
 /**
- * An MCP App under a tool result: the tool's `ui://` document in an iframe sandboxed to an
- * opaque origin (`allow-scripts` only, served with its own CSP), fed the tool's input and
- * result, its requests carried by {@link McpAppBridge}. Its tool calls go through the server's
+ * An MCP App under a tool result: the tool's `ui://` document in the sandbox proxy's inner
+ * frame, on the app's own origin (never the page's; the app's CSP on both), fed the tool's input
+ * and result, its requests carried by {@link McpAppBridge}. Its tool calls go through the server's
  * approval policy and ask the person here; links open only after the person agrees.
  */
 export function mcpAppView(call: AppCall): HTMLElement {
