@@ -101,6 +101,8 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     expect(found.width).toBe(
       await page.locator(frameSelector).evaluate((element: HTMLElement) => element.clientWidth),
     );
+    // Asked for fullscreen, the host answers with the mode the view is in: inline.
+    expect(found.displayMode).toEqual({ mode: "inline" });
     // The inspector's call has no model call id; the tool is the one run.
     expect(found.toolInfo).toEqual({ id: null, name: "show-lifecycle" });
     // The host's theme reached the view, and the SDK's helpers applied it.

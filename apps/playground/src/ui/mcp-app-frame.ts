@@ -300,7 +300,10 @@ function mount(
           prompts,
           name,
           args,
-          ...(progressToken === undefined ? {} : { progress: { bridge, token: progressToken } }),
+          // Progress is a notification: a view that has not sent initialized gets none.
+          ...(progressToken === undefined || !initialized
+            ? {}
+            : { progress: { bridge, token: progressToken } }),
         });
       },
       openLink: (url) => openLink(prompts, url),
