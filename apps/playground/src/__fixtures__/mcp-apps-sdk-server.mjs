@@ -21,7 +21,7 @@ const option = (name) => {
 };
 const recordFile = option("--record-file");
 
-/** The SDK's bundle as an inline module: its `export{…}` list becomes local names. */
+/** The SDK's bundle as an inline module: its `export{…}` list becomes local names (App and the theming helpers). */
 function appClassScript() {
   const bundle = readFileSync(
     fileURLToPath(import.meta.resolve("@modelcontextprotocol/ext-apps/app-with-deps")),
@@ -30,14 +30,19 @@ function appClassScript() {
   const exported = /export\{([^}]*)\};?\s*$/.exec(bundle);
   if (!exported) throw new Error("The ext-apps bundle ends with no export list.");
   const names = exported[1].split(",").map((entry) => entry.trim().split(/\s+as\s+/));
-  const app = names.find(([, name]) => name === "App");
-  if (!app) throw new Error("The ext-apps bundle exports no App.");
-  return `${bundle.slice(0, exported.index)}\nconst App = ${app[0]};\n`;
+  const locals = ["App", "applyHostStyleVariables", "applyHostFonts", "applyDocumentTheme"].map((wanted) => {
+    const found = names.find(([, name]) => name === wanted);
+    if (!found) throw new Error(`The ext-apps bundle exports no ${wanted}.`);
+    return `const ${wanted} = ${found[0]};`;
+  });
+  return `${bundle.slice(0, exported.index)}\n${locals.join("\n")}\n`;
 }
 const lifecycle = readFileSync(new URL("./mcp-apps/sdk-lifecycle.html", import.meta.url), "utf8").replace(
   "/*APP_CLASS*/",
   () => appClassScript(),
 );
+
+const silent = readFileSync(new URL("./mcp-apps/silent.html", import.meta.url), "utf8");
 
 const objectSchema = (properties = {}, required = []) => ({ type: "object", properties, required });
 const readOnly = { readOnlyHint: true, openWorldHint: false };
@@ -55,6 +60,13 @@ const tools = [
     inputSchema: objectSchema({ note: { type: "string" } }),
     annotations: readOnly,
     _meta: { ui: { resourceUri: "ui://sdk/lifecycle.html" } },
+  },
+  {
+    name: "show-silent",
+    description: "Show an app that sends initialized only when asked.",
+    inputSchema: objectSchema({ note: { type: "string" } }),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/silent.html" } },
   },
   {
     name: "count-up",
@@ -96,6 +108,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       );
     case "show-lifecycle":
       return text(`lifecycle: ${args.note ?? "no note"}`);
+    case "show-silent":
+      return text(`silent: ${args.note ?? "no note"}`);
     case "count-up": {
       const progressToken = request.params._meta?.progressToken;
       if (progressToken === undefined) return text("no progress token");
@@ -121,10 +135,15 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   }
 });
 server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-  resources: [{ uri: "ui://sdk/lifecycle.html", name: "lifecycle.html", mimeType: MIME }],
+  resources: [
+    { uri: "ui://sdk/lifecycle.html", name: "lifecycle.html", mimeType: MIME },
+    { uri: "ui://sdk/silent.html", name: "silent.html", mimeType: MIME },
+  ],
 }));
+const documents = { "ui://sdk/lifecycle.html": lifecycle, "ui://sdk/silent.html": silent };
 server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-  if (request.params.uri !== "ui://sdk/lifecycle.html") throw new Error(`No resource ${request.params.uri}`);
-  return { contents: [{ uri: request.params.uri, mimeType: MIME, text: lifecycle }] };
+  const text = documents[request.params.uri];
+  if (text === undefined) throw new Error(`No resource ${request.params.uri}`);
+  return { contents: [{ uri: request.params.uri, mimeType: MIME, text }] };
 });
 await server.connect(new StdioServerTransport());

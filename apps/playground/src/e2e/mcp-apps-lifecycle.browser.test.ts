@@ -22,6 +22,8 @@ let serverId: string;
 let page: Page;
 let browser: LaunchedChromium | undefined;
 const pageErrors: string[] = [];
+/** The origin the inspector's view had (the chat's view of the same app has it too). */
+let inspectorOrigin = "";
 
 const frameSelector = '[data-testid="tool-output"] [data-testid="mcp-app-frame"]';
 const report = async (frame: FrameLocator): Promise<Record<string, any>> =>
@@ -49,7 +51,12 @@ beforeAll(async () => {
   });
   expect(added.body.status).toBe("connected");
   serverId = added.body.id;
-  browser = await launchChromium({ viewport: { width: 1280, height: 900 }, pageErrors });
+  // Third-party storage as Chrome allows it by default: the view's origin is cross-site to the page.
+  browser = await launchChromium({
+    viewport: { width: 1280, height: 900 },
+    pageErrors,
+    thirdPartyStorage: true,
+  });
   ({ page } = browser);
 });
 
@@ -63,7 +70,7 @@ afterAll(async () => {
 async function runLifecycle(note: string): Promise<FrameLocator> {
   await page.getByTestId("field-note").fill(note);
   await page.getByTestId("run-tool").click();
-  const frame = page.frameLocator(frameSelector);
+  const frame = page.frameLocator(frameSelector).frameLocator("iframe");
   await expect.poll(async () => (await report(frame)).result).toBe(`lifecycle: ${note}`);
   return frame;
 }
@@ -77,6 +84,7 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     expect((await api("GET", `/api/servers/${serverId}/apps`)).body).toEqual([
       { tool: "show-lifecycle", resourceUri: "ui://sdk/lifecycle.html" },
       { tool: "show-waiting", resourceUri: "ui://sdk/lifecycle.html" },
+      { tool: "show-silent", resourceUri: "ui://sdk/silent.html" },
     ]);
     await page.getByTestId("tool-show-lifecycle").click();
     const frame = await runLifecycle("first");
@@ -93,11 +101,52 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     expect(found.width).toBe(
       await page.locator(frameSelector).evaluate((element: HTMLElement) => element.clientWidth),
     );
+    // Asked for fullscreen, the host answers with the mode the view is in: inline.
+    expect(found.displayMode).toEqual({ mode: "inline" });
+    // The inspector's call has no model call id; the tool is the one run.
+    expect(found.toolInfo).toEqual({ id: null, name: "show-lifecycle" });
+    // The host's theme reached the view, and the SDK's helpers applied it.
+    expect(found.styles).toEqual({
+      background: "rgb(255, 255, 255)",
+      fontFamily: '"Junction Sans", system-ui, -apple-system, "Segoe UI", sans-serif',
+      fonts: expect.stringContaining('@font-face { font-family: "Junction Sans"; src: local('),
+    });
+  });
+
+  it("serves the view through a sandbox proxy on an origin of the app's own, where storage works", async () => {
+    const frame = page.frameLocator(frameSelector).frameLocator("iframe");
+    const found = await report(frame);
+    const outer = page.locator(frameSelector);
+    const proxy = await outer.evaluate((element: HTMLIFrameElement) => ({
+      sandbox: element.getAttribute("sandbox"),
+      referrerPolicy: element.getAttribute("referrerpolicy"),
+      src: element.getAttribute("src"),
+    }));
+    // The outer frame is the proxy (allow-scripts allow-same-origin, as the spec asks), on the
+    // app's origin: a .localhost name of its own on the app port, never the page's origin.
+    expect(proxy.sandbox).toBe("allow-scripts allow-same-origin");
+    expect(proxy.referrerPolicy).toBe("origin");
+    expect(found.origin).toMatch(new RegExp(`^http://[a-z0-9]{32}\\.localhost:${http.appPort}$`));
+    expect(new URL(proxy.src!).origin).toBe(found.origin);
+    expect(found.origin).not.toBe(new URL(http.url).origin);
+    // The view is the proxy's inner frame, sandboxed the same way, holding the raw HTML it was sent.
+    const inner = await page
+      .frameLocator(frameSelector)
+      .locator("iframe")
+      .evaluate((element: HTMLIFrameElement) => ({
+        sandbox: element.getAttribute("sandbox"),
+        srcdoc: element.srcdoc.includes("<h2>Lifecycle app</h2>"),
+      }));
+    expect(inner).toEqual({ sandbox: "allow-scripts allow-same-origin", srcdoc: true });
+    // A real origin: localStorage works (the spec's reason for a proxy), and is the app's own.
+    expect(found.storage).toEqual({ before: null, after: "1" });
+    inspectorOrigin = found.origin;
+    expect(await page.evaluate(() => localStorage.getItem("visits"))).toBeNull();
   });
 
   it("shows the app's notifications/message under it as the app's own text, never as markup", async () => {
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    await page.frameLocator(frameSelector).locator("#log").click();
+    await page.frameLocator(frameSelector).frameLocator("iframe").locator("#log").click();
     await expect
       .poll(() => logLines(app))
       .toEqual(["App log (warning, lifecycle; the app's own words): <b>not markup</b> from the app"]);
@@ -105,7 +154,7 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
   });
 
   it("sends host-context-changed when the view's width or the theme changes", async () => {
-    const frame = page.frameLocator(frameSelector);
+    const frame = page.frameLocator(frameSelector).frameLocator("iframe");
     const frameElement = page.locator(frameSelector);
     const before = await frameElement.evaluate((element: HTMLElement) => element.clientWidth);
     await page.setViewportSize({ width: 1000, height: 900 });
@@ -130,7 +179,7 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
   });
 
   it("forwards the server's notifications/progress for the App's tools/call to the view, under its token", async () => {
-    const frame = page.frameLocator(frameSelector);
+    const frame = page.frameLocator(frameSelector).frameLocator("iframe");
     await frame.locator("#work").click();
     // All three arrive while the call still runs (it ends only when the view releases it).
     await expect
@@ -189,7 +238,7 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     await page.getByTestId("tool-show-waiting").click();
     await page.getByTestId("field-note").fill("waiting");
     await page.getByTestId("run-tool").click();
-    const frame = page.frameLocator(frameSelector);
+    const frame = page.frameLocator(frameSelector).frameLocator("iframe");
     // The input arrives while the call still runs; no result yet.
     await expect.poll(async () => (await report(frame)).input).toEqual({ note: "waiting" });
     expect((await report(frame)).result).toBeUndefined();
@@ -204,6 +253,40 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     // The show-waiting view was closed the spec's way when another tool was picked.
     await page.getByTestId("tool-show-lifecycle").click();
     await expect.poll(() => recorded().at(-1)).toBe("teardown");
+  });
+
+  it("sends the view nothing before its initialized notification: no context change, no tool input or result", async () => {
+    await page.getByTestId("tool-show-silent").click();
+    await page.getByTestId("field-note").fill("quiet");
+    await page.getByTestId("run-tool").click();
+    const frame = page.frameLocator(frameSelector).frameLocator("iframe");
+    await expect.poll(async () => (await report(frame)).initializeAnswered).toBe(true);
+    // The call is over (its result is on the page), and the width and theme change: the host holds
+    // all of it back.
+    await page.getByTestId("tool-output").getByText("silent: quiet").first().waitFor();
+    const frameElement = page.locator(frameSelector);
+    const before = await frameElement.evaluate((element: HTMLElement) => element.clientWidth);
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await expect
+      .poll(() => frameElement.evaluate((element: HTMLElement) => element.clientWidth))
+      .not.toBe(before);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // A ping's answer comes after anything the host sent before it (one channel, in order).
+    await frame.locator("#ping").click();
+    await expect.poll(async () => (await report(frame)).pingAnswered).toBe(true);
+    expect((await report(frame)).received).toEqual([]);
+    // Once initialized: the input, then the result.
+    await frame.locator("#initialized").click();
+    await expect
+      .poll(async () => (await report(frame)).received)
+      .toEqual(["ui/notifications/tool-input", "ui/notifications/tool-result"]);
+    // And now it is told before it goes.
+    await page.getByTestId("tool-output").getByTestId("mcp-app-close").click();
+    await page.getByTestId("tool-output").getByTestId("mcp-app-closed").waitFor();
+    expect(await page.getByTestId("tool-output").getByTestId("mcp-app-teardown-unanswered").count()).toBe(0);
+    await page.getByTestId("tool-show-lifecycle").click();
   });
 
   it("sends ui/resource-teardown before removing the view when its server restarts", async () => {
@@ -246,8 +329,19 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
     const card = page.getByTestId("tool-card").last();
     await expect.poll(() => card.getByTestId("tool-card-status").textContent()).toMatch(/^done in \d+ ms$/);
     expect(await card.getByTestId("tool-card-name").textContent()).toBe("sdk_show-lifecycle");
-    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').first();
+    const frame = page
+      .frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]')
+      .first()
+      .frameLocator("iframe");
     await expect.poll(async () => (await report(frame)).capabilities?.message).toEqual({ text: {} });
+    // toolInfo.id is the model's call id, the one the card is for; the view is the same app as the
+    // inspector's, on the same origin, so it finds what those views stored.
+    const callId = await card.getAttribute("data-call-id");
+    expect(callId).toBeTruthy();
+    const found = await report(frame);
+    expect(found.toolInfo).toEqual({ id: callId, name: "show-lifecycle" });
+    expect(found.origin).toBe(inspectorOrigin);
+    expect(Number(found.storage.before)).toBeGreaterThanOrEqual(1);
     // The turn is over (the composer's Send is back) before the app speaks.
     await expect.poll(() => page.getByTestId("send").isEnabled()).toBe(true);
     const answers = await page.getByTestId("message-assistant").count();

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +31,8 @@ let token: string;
 let other: Server;
 let otherOrigin: string;
 const otherHits: string[] = [];
+/** The Origin of each request the other origin got, by its path. */
+const otherOrigins = new Map<string, string | undefined>();
 /** A loopback UDP "attacker" playing a TURN server, and an origin an app declares for resources and frames. */
 let turn: TurnListener;
 let leak: Server;
@@ -38,7 +40,14 @@ let leakOrigin: string;
 const leakHits: string[] = [];
 const seen: SeenRequest[] = [];
 /** Every request the app origin got, with the status it answered. */
-const appSeen: { url: string; site?: string; destination?: string; origin?: string; status: number }[] = [];
+const appSeen: {
+  url: string;
+  site?: string;
+  destination?: string;
+  origin?: string;
+  referer?: string;
+  status: number;
+}[] = [];
 let neighbourFile: string;
 let appsServerId: string;
 /** The document the hostile test loaded itself (to show it was still there), not a frame's load. */
@@ -61,6 +70,7 @@ beforeAll(async () => {
   // Another origin: the counter app declares it in its CSP, the hostile app tries it undeclared.
   other = createServer((request, response) => {
     otherHits.push(`${request.method} ${request.url}`);
+    otherOrigins.set(request.url ?? "", request.headers.origin);
     response.writeHead(200, { "access-control-allow-origin": "*", "content-type": "text/plain" });
     response.end("hello");
   });
@@ -97,6 +107,7 @@ beforeAll(async () => {
         site: request.headers["sec-fetch-site"] as string | undefined,
         destination: request.headers["sec-fetch-dest"] as string | undefined,
         origin: request.headers.origin,
+        referer: request.headers.referer,
         status: response.statusCode,
       }),
     );
@@ -113,7 +124,7 @@ beforeAll(async () => {
           appsServer,
           ...["--allowed-origin", otherOrigin, "--other-origin", otherOrigin],
           ...["--playground-origin", `http://127.0.0.1:${http.port}`],
-          ...["--app-origin", `http://127.0.0.1:${http.appPort}`, "--neighbour-file", neighbourFile],
+          ...["--app-origin", `http://*.localhost:${http.appPort}`, "--neighbour-file", neighbourFile],
           ...["--turn-port", String(turn.port), "--leak-origin", leakOrigin],
         ],
       },
@@ -123,7 +134,13 @@ beforeAll(async () => {
   expect(server.status).toBe("connected");
   appsServerId = server.id;
 
-  browser = await launchChromium({ viewport: { width: 1280, height: 900 }, pageErrors });
+  // Third-party storage as Chrome allows it by default: an app's storage is then its own (and
+  // never the page's), which is what the hostile app is checked against.
+  browser = await launchChromium({
+    viewport: { width: 1280, height: 900 },
+    pageErrors,
+    thirdPartyStorage: true,
+  });
   ({ context, page } = browser);
 });
 
@@ -136,6 +153,27 @@ afterAll(async () => {
   await turn?.close();
   if (directory) rmSync(directory, { recursive: true, force: true });
 });
+
+/** Loads an app document as the page's frame would (its Host, the page's Referer); the status. */
+function frameRequest(url: string, referer: string): Promise<number | undefined> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    request(
+      {
+        host: "127.0.0.1",
+        port: Number(target.port),
+        path: target.pathname,
+        headers: { host: target.host, "sec-fetch-dest": "iframe", referer },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      },
+    )
+      .on("error", reject)
+      .end();
+  });
+}
 
 async function runTool(name: string, fill?: () => Promise<void>): Promise<void> {
   await page.getByTestId(`tool-${name}`).click();
@@ -150,7 +188,9 @@ describe("MCP Apps in a real browser", () => {
     await page.getByTestId("server-apps").click();
     await runTool("show-counter", () => page.getByTestId("field-start").fill("3"));
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#count").textContent()).toBe("3");
     expect(await frame.locator("#input").textContent()).toBe('input: {"start":3}');
     expect(await frame.locator("#host").textContent()).toBe("in junction-playground");
@@ -166,11 +206,17 @@ describe("MCP Apps in a real browser", () => {
       src: element.getAttribute("src"),
       referrerPolicy: element.getAttribute("referrerpolicy"),
     }));
-    expect(attributes.sandbox).toBe("allow-scripts");
-    expect(attributes.referrerPolicy).toBe("no-referrer");
-    // From the app origin: the same host, a port of its own (so not the page's origin).
-    expect(attributes.src).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${http.appPort}/[A-Za-z0-9_-]{32}$`));
+    // The outer frame is the sandbox proxy (the spec's allow-scripts allow-same-origin); the page
+    // sends its origin only as the Referer, so the app origin hands the proxy to this page alone.
+    expect(attributes.sandbox).toBe("allow-scripts allow-same-origin");
+    expect(attributes.referrerPolicy).toBe("origin");
+    // From the app's own origin: a .localhost name of its own on the app port (not the page's origin).
+    expect(attributes.src).toMatch(
+      new RegExp(`^http://[a-z0-9]{32}\\.localhost:${http.appPort}/[A-Za-z0-9_-]{32}$`),
+    );
     expect(http.appPort).not.toBe(http.port);
+    // The declared API saw the view's real origin (the app's), not "null" and not the page's.
+    expect(otherOrigins.get("/from-counter")).toBe(new URL(attributes.src!).origin);
     // The label names every origin the app may send requests to, and that WebRTC is open anyway.
     expect(await app.locator(".mcp-app-header").textContent()).toBe(
       `MCP App ui://apps/counter.html · server apps · sandboxed, may send requests to ${otherOrigin} (fetch and WebSocket)${webrtcWarning}`,
@@ -184,7 +230,9 @@ describe("MCP Apps in a real browser", () => {
 
   it("asks the person before the app's tools/call of an unannotated tool, and answers the app either way", async () => {
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await frame.locator("#plus").click();
     const approval = app.getByTestId("app-approval");
     await approval.waitFor();
@@ -207,7 +255,9 @@ describe("MCP Apps in a real browser", () => {
 
   it("opens an app's http(s) link in a new tab only once the person agrees", async () => {
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await frame.locator("#link").click();
     const prompt = app.getByTestId("app-open-link");
     expect(await prompt.textContent()).toBe(
@@ -249,7 +299,9 @@ describe("MCP Apps in a real browser", () => {
     writeFileSync(neighbourFile, JSON.stringify({ opened, unopened }));
     await runTool("show-hostile");
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await expect.poll(async () => (await report(frame)).destructiveTool).toBe("waiting");
     // Its destructive call waits for the person, who denies it.
     const approval = app.getByTestId("app-approval");
@@ -261,14 +313,22 @@ describe("MCP Apps in a real browser", () => {
     await expect.poll(async () => (await report(frame)).webSocket).toBeDefined();
     const found = await report(frame);
 
-    // The parent page, its location (with the token) and its storage are out of reach.
+    // The page, its location (with the token) and its storage are out of reach. The view reaches
+    // its own sandbox proxy only (the app's origin, holding nothing but this app's HTML).
+    expect(found.proxyDocument).toBe("ALLOWED: MCP App sandbox");
     expect(found.parentDocument).toBe("refused: SecurityError");
     expect(found.topLocationRead).toBe("refused: SecurityError");
     expect(found.parentLocalStorage).toBe("refused: SecurityError");
-    expect(found.cookie).toBe("refused: SecurityError");
-    expect(found.localStorage).toBe("refused: SecurityError");
-    expect(found.sessionStorage).toBe("refused: SecurityError");
-    expect(found.visible.origin).toBe("null");
+    // Its cookies and storage are its own origin's, empty: never the page's.
+    expect(found.cookie).toBe("ALLOWED: ");
+    expect(found.localStorage).toBe("ALLOWED: 0");
+    expect(found.sessionStorage).toBe("ALLOWED: 0");
+    const hostileOrigin = new URL((await page.getByTestId("mcp-app-frame").last().getAttribute("src"))!)
+      .origin;
+    expect(found.visible.origin).toBe(hostileOrigin);
+    expect(hostileOrigin).toMatch(new RegExp(`^http://[a-z0-9]{32}\\.localhost:${http.appPort}$`));
+    // A view of another app has another origin.
+    expect(new URL(opened!).origin).not.toBe(hostileOrigin);
     expect(found.visible.referrer).toBe("");
     expect(found.visible.name).toBe("");
     expect(JSON.stringify(found.visible)).not.toContain(token);
@@ -341,21 +401,21 @@ describe("MCP Apps in a real browser", () => {
     const unopenedPath = new URL(unopened).pathname;
     const openedPath = new URL(opened!).pathname;
     const attempts = appSeen.filter((request) => request.url === unopenedPath || request.url === openedPath);
+    // The fetch carries an Origin (403); the no-cors fetch is not for a frame (404); the frames the
+    // hostile app opens carry no Referer of the page (404): none takes the document.
     expect(attempts.map(({ url, status }) => [url === unopenedPath ? "unopened" : "opened", status])).toEqual(
       [
         ["opened", 200],
         ["unopened", 403],
         ["unopened", 404],
-        ["unopened", 403],
-        ["opened", 403],
+        ["unopened", 404],
+        ["opened", 404],
       ],
     );
     expect(appSeen.find((request) => request.url === "/api/servers")?.status).toBe(403);
     loadedByTest = unopenedPath;
-    const still = await fetch(unopened, {
-      headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "same-site" },
-    });
-    expect(still.status).toBe(200);
+    const still = await frameRequest(unopened, `http://127.0.0.1:${http.port}/`);
+    expect(still).toBe(200);
     // The protocol: every misuse answered with a JSON-RPC error.
     expect(found.oversized).toBe(
       "error -32600: The message is larger than the host's limit of 262144 bytes.",
@@ -400,10 +460,12 @@ describe("MCP Apps in a real browser", () => {
     // Long enough for the servers view's periodic refresh, which must not reload the app.
     await page.waitForTimeout(4500);
     expect(await page.getByTestId("app-approval").allTextContents()).toEqual([]);
-    // Each app's frame loaded its document once, from the app origin; the playground served none.
+    // Each app's frame loaded its proxy once, from the app origin; the playground served none.
     const frameLoads = appSeen.filter(
       (request) =>
-        request.destination === "iframe" && request.site === "same-site" && request.url !== loadedByTest,
+        request.destination === "iframe" &&
+        request.referer === `http://127.0.0.1:${http.port}/` &&
+        request.url !== loadedByTest,
     );
     const loads = new Map<string, number>();
     for (const request of frameLoads) loads.set(request.url, (loads.get(request.url) ?? 0) + 1);
@@ -415,7 +477,9 @@ describe("MCP Apps in a real browser", () => {
 
   it("rate-limits a flood of messages from one app", async () => {
     const app = page.getByTestId("tool-output").getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await frame.locator("#flood").click();
     await expect.poll(async () => (await report(frame)).flood).toBeDefined();
     const answered = Number(/^(\d+) of 3000 answered$/.exec((await report(frame)).flood)?.[1]);
@@ -431,12 +495,17 @@ describe("MCP Apps in a real browser", () => {
     const frameElement = page.getByTestId("tool-output").getByTestId("mcp-app-frame");
     await page
       .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe")
       .locator("#leave")
       .click();
     await page.waitForTimeout(1000);
     expect(otherHits).toEqual(["GET /from-counter"]);
-    const frame = await (await frameElement.elementHandle())?.contentFrame();
-    expect(frame?.url()).not.toContain(otherOrigin);
+    // The view is the proxy's inner frame: the proxy's CSP (the app's frame-src) keeps it home.
+    const proxy = await (await frameElement.elementHandle())?.contentFrame();
+    expect(proxy?.url()).not.toContain(otherOrigin);
+    const views = proxy?.childFrames().map((view) => view.url()) ?? [];
+    expect(views).toHaveLength(1);
+    expect(views[0]).not.toContain(otherOrigin);
   });
 
   it("previews a ui:// resource in the Resources tab in the same sandbox, its tool calls refused, its source as text", async () => {
@@ -450,11 +519,13 @@ describe("MCP Apps in a real browser", () => {
         `MCP App preview ui://apps/counter.html · server apps · sandboxed, may send requests to ${otherOrigin} (fetch and WebSocket) · no tools (a preview, not a tool call)Not blocked: WebRTC. Whatever it declares, this app can reach any server.`,
       );
     const frameElement = preview.getByTestId("mcp-app-frame");
-    expect(await frameElement.getAttribute("sandbox")).toBe("allow-scripts");
+    expect(await frameElement.getAttribute("sandbox")).toBe("allow-scripts allow-same-origin");
     expect(await frameElement.getAttribute("src")).toMatch(
-      new RegExp(`^http://127\\.0\\.0\\.1:${http.appPort}/[A-Za-z0-9_-]{32}$`),
+      new RegExp(`^http://[a-z0-9]{32}\\.localhost:${http.appPort}/[A-Za-z0-9_-]{32}$`),
     );
-    const frame = page.frameLocator('[data-testid="mcp-app-preview"] [data-testid="mcp-app-frame"]');
+    const frame = page
+      .frameLocator('[data-testid="mcp-app-preview"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#host").textContent()).toBe("in junction-playground");
     // No tool call, so no tool input or result: the app still waits for them.
     expect(await frame.locator("#status").textContent()).toBe("connecting…");
@@ -530,7 +601,10 @@ describe("MCP Apps in a real browser", () => {
     const card = page.getByTestId("tool-card").last();
     await expect.poll(() => card.getByTestId("tool-card-status").textContent()).toMatch(/^done in \d+ ms$/);
     expect(await card.getByTestId("tool-card-name").textContent()).toBe("apps_show-counter");
-    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').last();
+    const frame = page
+      .frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]')
+      .last()
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#count").textContent()).toBe("0");
     await expect.poll(() => frame.locator("#peek").textContent()).toBe("peeked: the server is fine");
     await frame.locator("#plus").click();
@@ -547,7 +621,10 @@ describe("MCP Apps in a real browser", () => {
     // (the inspector's, under the servers view, is re-rendered with the server).
     const card = page.getByTestId("tool-card").last();
     const app = card.getByTestId("mcp-app");
-    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').last();
+    const frame = page
+      .frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]')
+      .last()
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#count").textContent()).toBe("1");
     await frame.locator("#plus").click();
     await app.getByTestId("app-approval").waitFor();

@@ -89,7 +89,9 @@ describe("the rough edges of issue 18, on the page", () => {
     expect(await page.getByTestId("tool-annotations").textContent()).not.toContain("{");
     await page.getByTestId("field-start").fill("5");
     await page.getByTestId("run-tool").click();
-    const frame = page.frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]');
+    const frame = page
+      .frameLocator('[data-testid="tool-output"] [data-testid="mcp-app-frame"]')
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#count").textContent()).toBe("5");
     await shot("02-example-app.png");
   });
@@ -125,7 +127,10 @@ describe("the rough edges of issue 18, on the page", () => {
     await expect
       .poll(() => card.getByTestId("tool-card-name").textContent())
       .toBe("counter-app_show-counter");
-    const frame = page.frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]').last();
+    const frame = page
+      .frameLocator('[data-testid="tool-card"] [data-testid="mcp-app-frame"]')
+      .last()
+      .frameLocator("iframe");
     await expect.poll(() => frame.locator("#count").textContent()).toBe("0");
     await shot("04-example-app-in-chat.png");
     expect(pageErrors).toEqual([]);

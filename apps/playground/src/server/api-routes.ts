@@ -31,8 +31,8 @@ const maximumBodyBytes = 8 * 1024 * 1024;
 export function apiRoutes(
   context: AppContext,
   options: {
-    /** The app origin as a page reached under `hostHeader` frames it. */
-    appOriginFor(hostHeader: string): string;
+    /** The app origin listener's port (each app's origin is a `.localhost` name on it). */
+    appPort: number;
     redact(text: string): string;
   },
 ): Hono {
@@ -44,7 +44,7 @@ export function apiRoutes(
       jsonAnswer(c, { body: (await body) ?? { ok: true }, redact }),
     pageOf: (c: Context) => {
       const host = c.req.header("host")?.toLowerCase() ?? "";
-      return { pageOrigin: `http://${host}`, appOrigin: options.appOriginFor(host) };
+      return { pageOrigin: `http://${host}`, appPort: options.appPort };
     },
   };
 

@@ -9,6 +9,7 @@ import { HTTPException } from "hono/http-exception";
 import { type AppContext, apiRoutes } from "./api-routes.js";
 import { jsonAnswer } from "./json-answer.js";
 import { startAppOrigin } from "./mcp-app-origin.js";
+import { viewFrameSource } from "./mcp-app-proxy.js";
 import { checkRequest, isLoopbackAddress } from "./security.js";
 
 export type { AppContext } from "./api-routes.js";
@@ -61,9 +62,11 @@ export async function startHttpServer(
     );
   }
   const uiDirectory = options.uiDirectory ?? fileURLToPath(new URL("../../dist/ui/", import.meta.url));
-  const appOrigin = await startAppOrigin({ host, takeDocument: (id) => context.apps.takeDocument(id) });
-  // The app origin as the page reaches it: the page's own host name, the app origin's port.
-  const appOriginFor = (hostHeader: string) => `http://${hostNameOf(hostHeader)}:${appOrigin.port}`;
+  const appOrigin = await startAppOrigin({
+    // Browsers resolve `<label>.localhost` to 127.0.0.1 or ::1: the app origin listens there.
+    host: host === "::1" ? "::1" : "127.0.0.1",
+    takeDocument: (id, request) => context.apps.takeDocument(id, request),
+  });
   const redact = (text: string) => context.registry.redactText(text);
   let port = 0;
 
@@ -87,8 +90,7 @@ export async function startHttpServer(
     }
     for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);
     // Host is one of this server's names now: the page may frame the app origin under that name.
-    if (!refusal)
-      c.res.headers.set("content-security-policy", pageCsp(appOriginFor(incoming.headers.host ?? "")));
+    if (!refusal) c.res.headers.set("content-security-policy", pageCsp(viewFrameSource(appOrigin.port)));
   });
   app.get("/", async (c) => c.html(await readFile(`${uiDirectory}/index.html`, "utf8")));
   for (const [path, asset] of Object.entries(staticFiles)) {
@@ -96,7 +98,7 @@ export async function startHttpServer(
       c.body(await readFile(`${uiDirectory}/${asset.file}`), 200, { "content-type": asset.type }),
     );
   }
-  app.route("/api", apiRoutes(context, { appOriginFor, redact }));
+  app.route("/api", apiRoutes(context, { appPort: appOrigin.port, redact }));
   app.notFound((c) =>
     jsonAnswer(c, {
       body: { error: `No such endpoint: ${c.req.method} ${c.req.path}` },
@@ -144,11 +146,6 @@ export async function startHttpServer(
       await appOrigin.close();
     },
   };
-}
-
-/** The host name of a Host header (`[::1]` kept in brackets), without its port. */
-function hostNameOf(hostHeader: string): string {
-  return hostHeader.toLowerCase().replace(/:\d+$/, "");
 }
 
 /** An error's HTTP status: its own for an HTTP error, else what its Junction code means. */

@@ -28,7 +28,7 @@ describe("MCP Apps metadata and the app's CSP", () => {
   it("serves an app that declares nothing with no origin it may send requests to, sandboxed by its own CSP", () => {
     expect(buildAppCsp(undefined)).toEqual({
       header:
-        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src 'none'; frame-src 'none'; base-uri 'none'; object-src 'none'; worker-src 'none'; manifest-src 'none'; form-action 'none'; frame-ancestors 'self'; sandbox allow-scripts",
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src 'none'; frame-src 'none'; base-uri 'none'; object-src 'none'; worker-src 'none'; manifest-src 'none'; form-action 'none'; frame-ancestors 'self'; sandbox allow-scripts allow-same-origin",
       domains: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
       warnings: [],
     });

@@ -64,9 +64,11 @@ export function prefersBorderOf(meta: unknown): boolean | undefined {
  * Builds the app document's CSP from the resource's `_meta.ui.csp`. Nothing declared means no
  * origin may receive a request: inline script and style only, images and media from
  * `data:`/`blob:`, no fetch, no frames, no forms (WebRTC, which no CSP directive governs in
- * Chromium, stays open: see the README's MCP Apps section), and the `sandbox allow-scripts` directive so the document has an
- * opaque origin even when opened outside its iframe. `frameAncestors` is the one page that may
- * frame it (the playground page that opened it, an origin the playground checked).
+ * Chromium, stays open: see the README's MCP Apps section), and the `sandbox` directive (scripts
+ * and the app's own origin only) so the document is sandboxed even when opened outside its
+ * iframe. The policy is the sandbox proxy's header, which the view in it inherits (its `srcdoc`
+ * frame shares the proxy's policy container). `frameAncestors` is the one page that may frame it
+ * (the playground page that opened it, an origin the playground checked).
  */
 export function buildAppCsp(meta: unknown, frameAncestors = "'self'"): AppCsp {
   const ui = isRecord(meta) ? meta.ui : undefined;
@@ -106,7 +108,9 @@ export function buildAppCsp(meta: unknown, frameAncestors = "'self'"): AppCsp {
     "manifest-src 'none'",
     "form-action 'none'",
     `frame-ancestors ${frameAncestors}`,
-    "sandbox allow-scripts",
+    // The sandbox proxy and the view in it keep the app's own origin (never the page's): the
+    // page's outer frame adds the rest of the sandbox (no top navigation, popups, forms, modals).
+    "sandbox allow-scripts allow-same-origin",
   ].join("; ");
   return { header, domains, warnings };
 }

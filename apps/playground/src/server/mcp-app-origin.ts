@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AppDocument } from "./mcp-apps.js";
-import { allowedHosts } from "./security.js";
+import type { AppDocument, DocumentRequest } from "./mcp-apps.js";
+import { isLoopbackAddress } from "./security.js";
 
 /** What the app origin serves for anything but a document it may hand out. */
 const refusalHeaders = {
@@ -22,29 +22,36 @@ export interface AppOriginServer {
   close(): Promise<void>;
 }
 
+/** The one-label host name of an app's origin under `.localhost` (see `viewOriginOf`). */
+const viewHostPattern = /^([a-z0-9]{32})\.localhost:(\d{1,5})$/;
+
 /**
- * Starts the app origin: a second loopback listener (same host, its own port, so a different
- * origin from the playground's page and API) that serves each MCP App document once, into an
- * iframe, and nothing else: no API, no page, no token accepted or needed. It checks its own Host
- * (DNS rebinding), refuses any request carrying an Origin (a `fetch` from an app, whose origin
- * is opaque, always does; a frame's navigation does not), any request the browser says is not
- * for an iframe or comes from another site (an app's own frames are cross-site: their origin is
- * opaque), and serves the document with the app's CSP, whose `frame-ancestors` is the page
- * that opened it.
+ * Starts the app origin: a second loopback listener (its own port, and for each app a host name
+ * of its own, `<label>.localhost`, so an origin apart from the playground's page, its API and
+ * every other app) that serves each app's sandbox proxy document once, into an iframe, and
+ * nothing else: no API, no page, no token accepted or needed. It checks its own Host (DNS
+ * rebinding: only `<label>.localhost` names on its port), refuses any request carrying an Origin
+ * (a `fetch` does; a frame's navigation does not) or that the browser says is not for an iframe,
+ * and hands the document only for its own label and to a frame whose Referer is the page that
+ * opened it (the page frames with `referrerpolicy="origin"`; a frame opened by an app carries its
+ * own origin, or none). The document's CSP has `frame-ancestors` set to that page.
  */
 export async function startAppOrigin(options: {
   host: string;
-  takeDocument(id: string): AppDocument | undefined;
+  takeDocument(id: string, request: DocumentRequest): AppDocument | undefined;
 }): Promise<AppOriginServer> {
   let port = 0;
   const server = createServer((request, response) => {
-    const refusal = refusalOf(request, port, options.host);
-    if (refusal) {
+    const refusal = refusalOf(request, port);
+    if ("status" in refusal) {
       refuse(response, refusal.status, refusal.message);
       return;
     }
     const id = documentPath.exec(new URL(request.url ?? "/", "http://localhost").pathname)?.[1];
-    const document = id === undefined ? undefined : options.takeDocument(id);
+    const document =
+      id === undefined
+        ? undefined
+        : options.takeDocument(id, { label: refusal.label, referer: request.headers.referer });
     if (!document) {
       refuse(response, 404, "No such app document: each is served once, into the frame that opened it.");
       return;
@@ -59,6 +66,8 @@ export async function startAppOrigin(options: {
     });
     response.end(document.html);
   });
+  if (!isLoopbackAddress(options.host))
+    throw new Error(`The app origin listens on loopback only, not ${options.host}.`);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, options.host, () => resolve());
@@ -78,13 +87,13 @@ export async function startAppOrigin(options: {
 function refusalOf(
   request: IncomingMessage,
   port: number,
-  host: string,
-): { status: 403 | 404 | 405; message: string } | undefined {
-  const hostHeader = request.headers.host?.toLowerCase();
-  if (!hostHeader || !allowedHosts(port, host).has(hostHeader)) {
+): { status: 403 | 404 | 405; message: string } | { label: string } {
+  const hostHeader = request.headers.host?.toLowerCase() ?? "";
+  const view = viewHostPattern.exec(hostHeader);
+  if (!view || Number(view[2]) !== port) {
     return {
       status: 403,
-      message: `Refused: the Host header ${JSON.stringify(request.headers.host ?? "")} is not this server.`,
+      message: `Refused: the Host header ${JSON.stringify(request.headers.host ?? "")} is not an app origin of this server.`,
     };
   }
   if (request.method !== "GET")
@@ -96,11 +105,7 @@ function refusalOf(
   if (destination !== undefined && destination !== "iframe") {
     return { status: 404, message: "Refused: an app document loads only into its frame." };
   }
-  const site = request.headers["sec-fetch-site"];
-  if (site !== undefined && site !== "same-site") {
-    return { status: 403, message: "Refused: only the playground's page opens app documents." };
-  }
-  return undefined;
+  return { label: view[1]! };
 }
 
 function refuse(response: ServerResponse, status: number, message: string): void {

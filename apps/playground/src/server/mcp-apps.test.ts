@@ -2,7 +2,8 @@ import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
-import { modelVisibleTools } from "./mcp-apps.js";
+import { sandboxProxyDocument } from "./mcp-app-proxy.js";
+import { modelVisibleTools, viewLabel } from "./mcp-apps.js";
 
 const appsServer = fileURLToPath(new URL("../__fixtures__/mcp-apps-server.mjs", import.meta.url));
 let test: TestPlayground;
@@ -21,9 +22,49 @@ afterAll(async () => {
   await test?.close();
 });
 
-// As the browser loads a frame from the playground's page: into an iframe, from the same site.
-const frame = (url: string, headers: Record<string, string> = {}) =>
-  fetch(url, { headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "same-site", ...headers } });
+/** An answer of the app origin, read whole. */
+interface RawAnswer {
+  status: number | undefined;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+/**
+ * As the browser loads the sandbox proxy from the playground's page: into an iframe, under the
+ * app's own `<label>.localhost` Host, with the page's origin as the Referer (the page frames with
+ * `referrerpolicy="origin"`). Sent to the app origin's loopback address straight, so no resolver
+ * is needed for `.localhost` names.
+ */
+const frame = (url: string, headers: Record<string, string> = {}, method = "GET") =>
+  new Promise<RawAnswer>((resolve, reject) => {
+    const target = new URL(url);
+    request(
+      {
+        host: "127.0.0.1",
+        port: Number(target.port),
+        method,
+        path: target.pathname,
+        headers: { host: target.host, "sec-fetch-dest": "iframe", referer: `${test.base}/`, ...headers },
+      },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode,
+            headers: { get: (name) => (response.headers[name.toLowerCase()] as string | undefined) ?? null },
+            text: async () => body,
+          }),
+        );
+      },
+    )
+      .on("error", reject)
+      .end();
+  });
+/** The app origin as the page frames it: a `.localhost` name of the app's own, on the app port. */
+const viewOriginPattern = () => new RegExp(`^http://[a-z0-9]{32}\\.localhost:${test.appPort}$`);
 const rawGet = (port: number, path: string, headers: Record<string, string>) =>
   new Promise<number | undefined>((resolve, reject) => {
     request({ host: "127.0.0.1", port, path, headers }, (response) => {
@@ -33,6 +74,37 @@ const rawGet = (port: number, path: string, headers: Record<string, string>) =>
       .on("error", reject)
       .end();
   });
+
+describe("an app's origin and its sandbox proxy", () => {
+  const counter = { serverId: "s1", server: "apps", resourceUri: "ui://apps/counter.html" };
+  it("gives each app an origin label of its own: per server and resource, or per server and declared domain", () => {
+    const label = viewLabel(counter);
+    expect(label).toMatch(/^[a-z0-9]{32}$/);
+    expect(viewLabel(counter)).toBe(label);
+    expect(viewLabel({ ...counter, resourceUri: "ui://apps/other.html" })).not.toBe(label);
+    // Another server never shares it, whatever it declares (the same URI, or a domain of the same text).
+    expect(viewLabel({ ...counter, serverId: "s2" })).not.toBe(label);
+    expect(viewLabel({ ...counter, server: "apps2" })).not.toBe(label);
+    expect(viewLabel({ ...counter, serverId: "s2", domain: "ui://apps/counter.html" })).not.toBe(label);
+    // A declared domain: one origin for every resource of the server that declares it.
+    const domain = viewLabel({ ...counter, domain: "weather.example" });
+    expect(domain).not.toBe(label);
+    expect(viewLabel({ ...counter, resourceUri: "ui://apps/other.html", domain: "weather.example" })).toBe(
+      domain,
+    );
+    expect(viewLabel({ ...counter, serverId: "s2", domain: "weather.example" })).not.toBe(domain);
+  });
+
+  it("builds a proxy that talks to the one page that opened it, and relays nothing reserved for the sandbox", () => {
+    const proxy = sandboxProxyDocument("http://127.0.0.1:4000");
+    expect(proxy).toContain('const pageOrigin = "http://127.0.0.1:4000";');
+    expect(proxy).toContain('const prefix = "ui/notifications/sandbox-";');
+    expect(proxy).toContain('view.setAttribute("sandbox", "allow-scripts allow-same-origin");');
+    expect(proxy).not.toContain('postMessage(event.data, "*")');
+    // The page origin is a checked host, and is written as a JSON string all the same.
+    expect(sandboxProxyDocument('http://a"b')).toContain('const pageOrigin = "http://a\\"b";');
+  });
+});
 
 describe("MCP Apps, server side", () => {
   it("advertises the io.modelcontextprotocol/ui extension to every server it connects", async () => {
@@ -54,8 +126,10 @@ describe("MCP Apps, server side", () => {
     ]);
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
     expect(opened.status).toBe(200);
+    expect(opened.body.viewOrigin).toMatch(viewOriginPattern());
+    expect(opened.body.html).toContain("Counter app");
     expect(opened.body).toMatchObject({
-      frameUrl: `http://127.0.0.1:${test.appPort}/${opened.body.appId}`,
+      frameUrl: `${opened.body.viewOrigin}/${opened.body.appId}`,
       resourceUri: "ui://apps/counter.html",
       server: "apps",
       tool: { name: "show-counter", annotations: { readOnlyHint: true, openWorldHint: false } },
@@ -72,18 +146,23 @@ describe("MCP Apps, server side", () => {
     expect(opened.body.appId).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(opened.body.frameUrl).not.toContain(test.token);
 
-    // The iframe has no token: the document is served by its id alone, from the app origin (a
-    // port of its own), with the app's own CSP; only the page that opened it may frame it.
+    // The iframe has no token: the sandbox proxy is served by its id alone, from the app's origin
+    // (a port of its own, a host name of the app's own), with the app's own CSP (which the view in
+    // it inherits); only the page that opened it may frame it. The view's HTML is not in it: the
+    // page sends that in ui/notifications/sandbox-resource-ready.
     expect(test.appPort).not.toBe(test.port);
     const response = await frame(opened.body.frameUrl);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(response.headers.get("content-security-policy")).toBe(
-      `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src http://127.0.0.1:4321; frame-src 'none'; base-uri 'none'; object-src 'none'; worker-src 'none'; manifest-src 'none'; form-action 'none'; frame-ancestors http://127.0.0.1:${test.port}; sandbox allow-scripts`,
+      `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src http://127.0.0.1:4321; frame-src 'none'; base-uri 'none'; object-src 'none'; worker-src 'none'; manifest-src 'none'; form-action 'none'; frame-ancestors http://127.0.0.1:${test.port}; sandbox allow-scripts allow-same-origin`,
     );
     expect(response.headers.get("x-frame-options")).toBeNull();
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
-    expect(await response.text()).toContain("Counter app");
+    const proxy = await response.text();
+    expect(proxy).toContain("ui/notifications/sandbox-");
+    expect(proxy).toContain(`const pageOrigin = "http://127.0.0.1:${test.port}";`);
+    expect(proxy).not.toContain("Counter app");
     // Served once: a reload, or an app that learnt the id, gets nothing.
     const again = await frame(opened.body.frameUrl);
     expect(again.status).toBe(404);
@@ -114,31 +193,38 @@ describe("MCP Apps, server side", () => {
     );
   });
 
-  it("serves an app's document only into a frame from the playground's site, and nothing else on the app origin", async () => {
+  it("serves an app's sandbox proxy only into the frame of the page that opened it, and nothing else on the app origin", async () => {
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
     const url = new URL(opened.body.frameUrl);
     const path = url.pathname;
+    const other = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-hostile" });
+    const otherHost = new URL(other.body.frameUrl).host;
+    expect(otherHost).not.toBe(url.host);
     // Each refusal leaves the document in place for its real frame.
     expect((await frame(opened.body.frameUrl, { "sec-fetch-dest": "document" })).status).toBe(404);
-    // A fetch (it carries an Origin; an app's is "null"), a frame of another site (an app's own
-    // frames are: its origin is opaque), a rebinding Host, anything but GET: refused.
-    expect((await frame(opened.body.frameUrl, { origin: "null" })).status).toBe(403);
-    expect((await frame(opened.body.frameUrl, { "sec-fetch-site": "cross-site" })).status).toBe(403);
-    expect((await frame(opened.body.frameUrl, { "sec-fetch-site": "same-origin" })).status).toBe(403);
+    // A fetch (it carries an Origin), a frame opened by an app (its Referer is the app's origin,
+    // or none), another app's Host, a rebinding Host, the bare loopback address, anything but GET:
+    // refused.
+    expect((await frame(opened.body.frameUrl, { origin: `http://${otherHost}` })).status).toBe(403);
+    expect((await frame(opened.body.frameUrl, { referer: `http://${otherHost}/` })).status).toBe(404);
+    expect((await frame(opened.body.frameUrl, { referer: "" })).status).toBe(404);
+    expect((await frame(opened.body.frameUrl, { referer: `${test.base}/?token=${test.token}` })).status).toBe(
+      404,
+    );
+    expect((await frame(opened.body.frameUrl, { host: otherHost })).status).toBe(404);
     expect(await rawGet(test.appPort, path, { host: `evil.example:${test.appPort}` })).toBe(403);
-    expect((await fetch(opened.body.frameUrl, { method: "POST", body: "{}" })).status).toBe(405);
+    expect(await rawGet(test.appPort, path, { host: `127.0.0.1:${test.appPort}` })).toBe(403);
+    expect(await rawGet(test.appPort, path, { host: `${url.hostname}:1` })).toBe(403);
+    expect((await frame(opened.body.frameUrl, {}, "POST")).status).toBe(405);
     // Then the frame loads it, once.
     expect((await frame(opened.body.frameUrl)).status).toBe(200);
     expect((await frame(opened.body.frameUrl)).status).toBe(404);
-    expect((await frame(`http://127.0.0.1:${test.appPort}/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(
-      404,
-    );
+    expect((await frame(`${opened.body.viewOrigin}/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
 
     // The app origin serves nothing else, token or not: no API, no page, no assets.
-    const appBase = `http://127.0.0.1:${test.appPort}`;
     for (const other of ["/", "/api/servers", `/api/servers?token=${test.token}`, "/assets/app.js"]) {
-      const answer = await fetch(`${appBase}${other}`, {
-        headers: { authorization: `Bearer ${test.token}` },
+      const answer = await frame(`${opened.body.viewOrigin}${other}`, {
+        authorization: `Bearer ${test.token}`,
       });
       expect([other, answer.status]).toEqual([other, 404]);
       expect(answer.headers.get("content-security-policy")).toBe(
@@ -152,11 +238,11 @@ describe("MCP Apps, server side", () => {
     expect((await frame(`${test.base}/mcp-apps/${id}`)).status).toBe(401);
   });
 
-  it("frames the app origin, and only it, from the page", async () => {
+  it("frames the app origins, and only them, from the page", async () => {
     const page = await fetch(test.url);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-security-policy")).toContain(
-      `frame-src http://127.0.0.1:${test.appPort};`,
+      `frame-src http://*.localhost:${test.appPort};`,
     );
     const opened = await test.api("POST", `/api/servers/${serverId}/apps`, { tool: "show-counter" });
     // Opened by a page on localhost: the app origin is reached, and framed from, under that name.
@@ -185,14 +271,11 @@ describe("MCP Apps, server side", () => {
         .on("error", reject)
         .end(body);
     });
-    const localFrameUrl = (JSON.parse(viaLocalhost) as { frameUrl: string }).frameUrl;
-    expect(localFrameUrl).toMatch(new RegExp(`^http://localhost:${test.appPort}/[A-Za-z0-9_-]{32}$`));
-    const local = await rawGet(test.appPort, new URL(localFrameUrl).pathname, {
-      host: `localhost:${test.appPort}`,
-      "sec-fetch-dest": "iframe",
-    });
-    expect(local).toBe(200);
-    expect(opened.body.frameUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${test.appPort}/`));
+    // Opened by a page on localhost: the same app origin, framed only by that page.
+    const local = JSON.parse(viaLocalhost) as { frameUrl: string; viewOrigin: string };
+    expect(local.viewOrigin).toBe(opened.body.viewOrigin);
+    expect((await frame(local.frameUrl)).status).toBe(404);
+    expect((await frame(local.frameUrl, { referer: `http://localhost:${test.port}/` })).status).toBe(200);
   });
 
   it("previews a ui:// resource without a tool: the same sandboxed document, and no tool calls at all", async () => {
@@ -202,14 +285,16 @@ describe("MCP Apps, server side", () => {
     expect(opened.status).toBe(200);
     expect(opened.body).not.toHaveProperty("tool");
     expect(opened.body).toMatchObject({
-      frameUrl: `http://127.0.0.1:${test.appPort}/${opened.body.appId}`,
+      frameUrl: `${opened.body.viewOrigin}/${opened.body.appId}`,
       resourceUri: "ui://apps/counter.html",
       server: "apps",
       csp: { connectDomains: ["http://127.0.0.1:4321"] },
     });
     const response = await frame(opened.body.frameUrl);
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-security-policy")).toContain("sandbox allow-scripts");
+    expect(response.headers.get("content-security-policy")).toContain(
+      "sandbox allow-scripts allow-same-origin",
+    );
     // Even a read-only tool that an app of a tool call may run unasked.
     const peek = await test.api("POST", `/api/apps/${opened.body.appId}/tools/call`, { name: "peek" });
     expect(peek).toEqual({

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { type ApprovalDecision, annotationPolicy } from "@junction/core";
 import type { MCP } from "@junction/mcp-client";
 import {
@@ -20,6 +20,7 @@ import {
   toolVisibility,
   uiResourceUriOf,
 } from "./mcp-app-csp.js";
+import { sandboxProxyDocument, viewOriginOf } from "./mcp-app-proxy.js";
 import { capToolResult } from "./output-limits.js";
 import type { ClosedConnection, ServerRegistry } from "./server-registry.js";
 import { checkToolArguments } from "./tool-arguments.js";
@@ -34,10 +35,14 @@ export interface AppTool {
 export interface OpenedApp {
   appId: string;
   /**
-   * Where the iframe loads the app's document from: the app origin (a listener of its own, see
-   * mcp-app-origin.ts), no token, served once.
+   * Where the outer iframe loads the app's sandbox proxy from: the app's own origin on the app
+   * origin listener (see mcp-app-origin.ts), no token, served once.
    */
   frameUrl: string;
+  /** The origin of the proxy and of the view in it: `http://<label>.localhost:<app port>`. */
+  viewOrigin: string;
+  /** The view's HTML, which the page sends the proxy in `ui/notifications/sandbox-resource-ready`. */
+  html: string;
   resourceUri: string;
   server: string;
   /**
@@ -61,8 +66,14 @@ export type AppToolCallAnswer =
 export interface AppOrigins {
   /** The playground page that asked (`http://host:port`, checked): the only page that may frame it. */
   pageOrigin: string;
-  /** The app origin's address as that page reaches it (`http://host:port`). */
-  appOrigin: string;
+  /** The app origin listener's port: each app's origin is `http://<label>.localhost:<port>`. */
+  appPort: number;
+}
+
+/** What the app origin knows of a request for a document: its Host label and its Referer. */
+export interface DocumentRequest {
+  label: string;
+  referer: string | undefined;
 }
 
 /** An app document, ready to serve once. */
@@ -81,6 +92,9 @@ interface AppEntry {
   connection: MCP;
   /** Gone once served: a document loads once, into the frame of the page that opened it. */
   document: AppDocument | undefined;
+  /** The host label of the app's origin, and the page that opened it (the only Referer taken). */
+  label: string;
+  pageOrigin: string;
   pending: Map<string, { name: string; input: Record<string, unknown>; progressId?: string }>;
   /** Opened from the Resources tab, without a tool: every tools/call is refused. */
   preview: boolean;
@@ -95,9 +109,9 @@ const maximumPendingApprovals = 4;
 const appIdPattern = /^[A-Za-z0-9_-]{32}$/;
 
 /**
- * The playground's MCP Apps host, server side: finds a tool's `ui://` resource, serves its HTML
- * as a document of its own (its CSP built from what the resource declares, sandboxed to an
- * opaque origin), and runs the app's `tools/call` requests through the same approval policy
+ * The playground's MCP Apps host, server side: finds a tool's `ui://` resource, hands its HTML
+ * to the page and serves the sandbox proxy that loads it, on the app's own origin (its CSP built
+ * from what the resource declares), and runs the app's `tools/call` requests through the same approval policy
  * as the model's calls.
  */
 export class McpApps {
@@ -185,11 +199,14 @@ export class McpApps {
     const meta = hasUiMeta(contents._meta) ? contents._meta : await this.#listedMeta(serverId, resourceUri);
     const csp = buildAppCsp(meta, origins.pageOrigin);
     const id = randomBytes(24).toString("base64url");
+    const label = viewLabel({ serverId, server, resourceUri, domain: domainOf(meta) });
     this.#apps.set(id, {
       id,
       serverId,
       connection: client,
-      document: { html, cspHeader: csp.header },
+      document: { html: sandboxProxyDocument(origins.pageOrigin), cspHeader: csp.header },
+      label,
+      pageOrigin: origins.pageOrigin,
       pending: new Map(),
       preview: tool === undefined,
     });
@@ -197,7 +214,9 @@ export class McpApps {
     const prefersBorder = prefersBorderOf(meta);
     return {
       appId: id,
-      frameUrl: `${origins.appOrigin}/${id}`,
+      frameUrl: `${viewOriginOf(label, origins.appPort)}/${id}`,
+      viewOrigin: viewOriginOf(label, origins.appPort),
+      html,
       resourceUri,
       server,
       ...(tool ? { tool } : {}),
@@ -209,13 +228,17 @@ export class McpApps {
   }
 
   /**
-   * The document of app `id`, taken: the first request gets it, every later one (a reload, an
-   * app that learnt the id) gets nothing. The app's tool calls keep working by its id.
+   * The sandbox proxy document of app `id`, taken: the first request from the page that opened
+   * it, under the app's own host label, gets it; every later one (a reload, an app that learnt the
+   * id) gets nothing. A request under another label or from another referrer (a frame an app
+   * opened) takes nothing, so the page's own frame still gets it. The app's tool calls keep
+   * working by its id.
    */
-  takeDocument(id: string): AppDocument | undefined {
+  takeDocument(id: string, request: DocumentRequest): AppDocument | undefined {
     const app = appIdPattern.test(id) ? this.#apps.get(id) : undefined;
-    const document = app?.document;
-    if (app) app.document = undefined;
+    if (!app || app.label !== request.label || request.referer !== `${app.pageOrigin}/`) return undefined;
+    const document = app.document;
+    app.document = undefined;
     return document;
   }
 
@@ -380,6 +403,38 @@ export function modelVisibleTools(mcp: MCP): ToolSource {
     },
     onToolsChanged: (listener) => mcp.onToolsChanged(listener),
   };
+}
+
+/** The resource's `_meta.ui.domain`, when it is a short string (any text: it is only hashed). */
+function domainOf(meta: unknown): string | undefined {
+  const ui = typeof meta === "object" && meta !== null ? (meta as { ui?: unknown }).ui : undefined;
+  const domain = typeof ui === "object" && ui !== null ? (ui as { domain?: unknown }).domain : undefined;
+  return typeof domain === "string" && domain !== "" && domain.length <= 253 ? domain : undefined;
+}
+
+/**
+ * The host label of an app's origin (`<label>.localhost`): a hash of the server (its id and name)
+ * and of the resource URI, or of `_meta.ui.domain` when the resource declares one. So the views
+ * of one app share an origin (their localStorage) for the run, two servers never share one
+ * whatever they declare, and a server that names a `domain` keeps the same origin for all its
+ * resources that name it.
+ */
+export function viewLabel({
+  serverId,
+  server,
+  resourceUri,
+  domain,
+}: {
+  serverId: string;
+  server: string;
+  resourceUri: string;
+  domain?: string | undefined;
+}): string {
+  const scope = domain === undefined ? `resource\n${resourceUri}` : `domain\n${domain}`;
+  return createHash("sha256")
+    .update(`junction-mcp-app-origin\n${serverId}\n${server}\n${scope}`)
+    .digest("hex")
+    .slice(0, 32);
 }
 
 function hasUiMeta(meta: unknown): boolean {

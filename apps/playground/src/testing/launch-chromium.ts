@@ -1,5 +1,5 @@
 // Debian's chromium, driven by playwright-core, for the browser tests: nothing is downloaded.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
@@ -25,6 +25,11 @@ export async function launchChromium(options: {
   pageErrors: string[];
   /** A folder of this test file's own for its screenshots, emptied at launch (under test-artifacts/). */
   screenshots?: string;
+  /**
+   * Allow third-party cookies and storage (partitioned), as Chrome does by default; this
+   * Chromium's fresh profile blocks them, so a cross-site frame's `localStorage` throws.
+   */
+  thirdPartyStorage?: boolean;
 }): Promise<LaunchedChromium> {
   if (!existsSync(executablePath)) {
     throw new Error(
@@ -36,6 +41,13 @@ export async function launchChromium(options: {
     mkdirSync(options.screenshots, { recursive: true });
   }
   const profile = mkdtempSync(join(tmpdir(), "junction-playground-chromium-"));
+  if (options.thirdPartyStorage) {
+    mkdirSync(join(profile, "Default"));
+    writeFileSync(
+      join(profile, "Default", "Preferences"),
+      JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }),
+    );
+  }
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,

@@ -575,7 +575,7 @@ function renderToolCard(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLEl
   );
   card.dataset.callId = item.id;
   card.dataset.status = item.status;
-  rememberToolCard(card, item.server, item.name, item.input);
+  rememberToolCard(card, { id: item.id, server: item.server, name: item.name, input: item.input });
   if (item.status === "running" && item.progress) body.append(progressLine(item.progress));
   if (item.status === "awaiting-approval" && !runId) body.append(approvalPrompt(item));
   if (item.result !== undefined) {

@@ -38,8 +38,15 @@ function setup(overrides: Partial<BridgeHandlers> = {}, limits = {}) {
 describe("the MCP Apps bridge (host side)", () => {
   it("sends ui/resource-teardown, waits for the app's answer, then closes", async () => {
     const { bridge, posted, settle } = setup();
-    const done = bridge.teardown(60_000);
-    expect(posted).toEqual([{ jsonrpc: "2.0", id: "host-1", method: "ui/resource-teardown", params: {} }]);
+    const done = bridge.teardown("You closed this app.", 60_000);
+    expect(posted).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: "host-1",
+        method: "ui/resource-teardown",
+        params: { reason: "You closed this app." },
+      },
+    ]);
     expect(bridge.closed).toBe(false);
     // An answer to an id the host never sent is dropped, not taken for the teardown's.
     bridge.receive({ jsonrpc: "2.0", id: "host-9", result: {} });
@@ -56,12 +63,12 @@ describe("the MCP Apps bridge (host side)", () => {
 
   it("tears down all the same when the app answers with an error or not at all", async () => {
     const erring = setup();
-    const refused = erring.bridge.teardown(60_000);
+    const refused = erring.bridge.teardown("closed", 60_000);
     erring.bridge.receive({ jsonrpc: "2.0", id: "host-1", error: { code: -32603, message: "no" } });
     expect(await refused).toBe("no answer");
     expect(erring.bridge.closed).toBe(true);
     const silent = setup();
-    expect(await silent.bridge.teardown(1)).toBe("no answer");
+    expect(await silent.bridge.teardown("closed", 1)).toBe("no answer");
     expect(silent.bridge.closed).toBe(true);
   });
 

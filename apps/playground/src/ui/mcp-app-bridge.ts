@@ -146,13 +146,13 @@ export class McpAppBridge {
   }
 
   /**
-   * `ui/resource-teardown`: tells the app it is about to go and waits for its answer (at most
+   * `ui/resource-teardown`: tells the app it is about to go (and why) and waits for its answer (at most
    * `timeoutMs`), then closes the bridge. Resolves `"answered"` or `"no answer"`, never rejects.
    */
-  async teardown(timeoutMs: number = TEARDOWN_TIMEOUT_MS): Promise<"answered" | "no answer"> {
+  async teardown(reason: string, timeoutMs: number = TEARDOWN_TIMEOUT_MS): Promise<"answered" | "no answer"> {
     if (this.#closed) return "no answer";
     try {
-      await this.request("ui/resource-teardown", {}, timeoutMs);
+      await this.request("ui/resource-teardown", { reason }, timeoutMs);
       return "answered";
     } catch {
       // An error answer, silence or a frame already gone: the view goes all the same.

@@ -14,7 +14,12 @@ import {
 /** What the server answers when an app is opened (see server/mcp-apps.ts). */
 interface OpenedApp {
   appId: string;
+  /** The sandbox proxy's document, on the app's own origin. */
   frameUrl: string;
+  /** The origin of the proxy and of the view in it (`http://<label>.localhost:<app port>`). */
+  viewOrigin: string;
+  /** The view's HTML, sent to the proxy in `ui/notifications/sandbox-resource-ready`. */
+  html: string;
   resourceUri: string;
   server: string;
   /** Absent for a preview of a resource: no tool, no tool calls. */
@@ -37,6 +42,8 @@ export interface AppCall {
   /** The tool's own name on its server (no prefix). */
   tool: string;
   input: unknown;
+  /** The call's id (the model's tool call id in a chat), for `hostContext.toolInfo.id`. */
+  callId?: string;
   /** How the call ended, or a promise of it when the view opens while the call still runs. */
   outcome: AppCallOutcome | Promise<AppCallOutcome>;
   /** A chat's: sends a `ui/message` the person agreed to, as the app's words. Absent elsewhere. */
@@ -65,6 +72,50 @@ const maximumHeight = 640;
 const maximumLogLines = 20;
 const maximumLogCharacters = 500;
 
+/** The messages between the page and the sandbox proxy, never the view's (see server/mcp-app-proxy.ts). */
+const sandboxMethodPrefix = "ui/notifications/sandbox-";
+
+/**
+ * The host's theme (`hostContext.styles`): the spec's CSS variables, as `light-dark()` pairs so a
+ * view that follows `theme` gets both, and a font face for `--font-sans` from the system's own
+ * fonts (`local()`, so nothing is fetched).
+ */
+export const HOST_STYLES = {
+  variables: {
+    "--color-background-primary": "light-dark(#ffffff, #16181d)",
+    "--color-background-secondary": "light-dark(#f6f7f9, #1f2229)",
+    "--color-background-tertiary": "light-dark(#eef0f3, #2a2e37)",
+    "--color-background-inverse": "light-dark(#1f2329, #f6f7f9)",
+    "--color-background-info": "light-dark(#eaf2ff, #15263f)",
+    "--color-background-danger": "light-dark(#fdecec, #3a1717)",
+    "--color-background-success": "light-dark(#eaf7ee, #14301d)",
+    "--color-background-warning": "light-dark(#fff6e0, #3a2d0d)",
+    "--color-text-primary": "light-dark(#1f2329, #eef0f3)",
+    "--color-text-secondary": "light-dark(#5b6270, #a9b0bc)",
+    "--color-text-inverse": "light-dark(#ffffff, #16181d)",
+    "--color-text-info": "light-dark(#1d5fd1, #8db6ff)",
+    "--color-text-danger": "light-dark(#b42318, #ff9b93)",
+    "--color-text-success": "light-dark(#1e7a3c, #7fd69b)",
+    "--color-text-warning": "light-dark(#8a5a00, #f5c76b)",
+    "--color-border-primary": "light-dark(#d5d9e0, #3a3f4a)",
+    "--color-border-secondary": "light-dark(#e6e9ee, #2e323c)",
+    "--color-ring-primary": "light-dark(#1d5fd1, #8db6ff)",
+    "--font-sans": '"Junction Sans", system-ui, -apple-system, "Segoe UI", sans-serif',
+    "--font-mono": 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
+    "--font-weight-normal": "400",
+    "--font-weight-semibold": "600",
+    "--font-text-sm-size": "13px",
+    "--font-text-md-size": "14px",
+    "--border-radius-sm": "4px",
+    "--border-radius-md": "6px",
+    "--border-width-regular": "1px",
+  },
+  css: {
+    fonts:
+      '@font-face { font-family: "Junction Sans"; src: local("Inter"), local("Segoe UI"), local("Helvetica Neue"), local("Arial"); font-display: swap; }',
+  },
+} as const;
+
 /** A view on the page, by its container: what the host needs to take it down properly. */
 interface OpenView {
   appId: string;
@@ -75,9 +126,9 @@ interface OpenView {
 const openViews = new Map<HTMLElement, OpenView>();
 
 /**
- * An MCP App under a tool result: the tool's `ui://` document in an iframe sandboxed to an
- * opaque origin (`allow-scripts` only, served with its own CSP), fed the tool's input and
- * result, its requests carried by {@link McpAppBridge}. Its tool calls go through the server's
+ * An MCP App under a tool result: the tool's `ui://` document in the sandbox proxy's inner
+ * frame, on the app's own origin (never the page's; the app's CSP on both), fed the tool's input
+ * and result, its requests carried by {@link McpAppBridge}. Its tool calls go through the server's
  * approval policy and ask the person here; links open only after the person agrees.
  */
 export function mcpAppView(call: AppCall): HTMLElement {
@@ -151,11 +202,13 @@ function mount(
   );
   for (const warning of opened.warnings) status.append(h("div", {}, `CSP: ${warning}`));
   const frame = document.createElement("iframe");
-  // Scripts only: no same-origin (an opaque origin: no cookies, storage or access to this page),
-  // no top navigation, popups, forms or modals. The document also sandboxes itself by its CSP.
-  frame.setAttribute("sandbox", "allow-scripts");
+  // The sandbox proxy, on the app's own origin (never this page's, so no access to the page, its
+  // token or its storage): scripts and that origin only, no top navigation, popups, forms or
+  // modals; the proxy and the view in it are sandboxed by their CSP too. The Referer is this
+  // page's origin only (no path, no token): the app origin hands the proxy only to that page.
+  frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
   frame.setAttribute("allow", "");
-  frame.setAttribute("referrerpolicy", "no-referrer");
+  frame.setAttribute("referrerpolicy", "origin");
   frame.setAttribute("title", `MCP App ${opened.resourceUri}`);
   frame.dataset.testid = "mcp-app-frame";
   frame.className = opened.prefersBorder === false ? "mcp-app-frame borderless" : "mcp-app-frame";
@@ -167,6 +220,7 @@ function mount(
   const dropLine = h("div", { testid: "mcp-app-drops" });
   let sentCallData = false;
   let initialized = false;
+  let sentResource = false;
   const darkScheme = window.matchMedia("(prefers-color-scheme: dark)");
   const theme = () => (darkScheme.matches ? "dark" : "light");
   let sentTheme = theme();
@@ -187,7 +241,7 @@ function mount(
     contextChanged({ containerDimensions: containerDimensions() });
   });
   const bridge: McpAppBridge = new McpAppBridge({
-    post: (message) => frame.contentWindow?.postMessage(message, "*"),
+    post: (message) => frame.contentWindow?.postMessage(message, opened.viewOrigin),
     onDrop: (drops: BridgeDrops) => {
       if (!dropLine.isConnected) status.append(dropLine);
       dropLine.textContent = `Refused messages: ${drops.rate} over the rate limit, ${drops.size} too large, ${drops.invalid} not JSON-RPC.`;
@@ -205,8 +259,11 @@ function mount(
           sandbox: { csp: opened.csp },
         },
         hostContext: {
-          ...(opened.tool ? { toolInfo: { tool: opened.tool } } : {}),
+          ...(opened.tool
+            ? { toolInfo: { ...(call?.callId ? { id: call.callId } : {}), tool: opened.tool } }
+            : {}),
           theme: sentTheme,
+          styles: HOST_STYLES,
           displayMode: "inline",
           availableDisplayModes: ["inline"],
           platform: "web",
@@ -243,7 +300,10 @@ function mount(
           prompts,
           name,
           args,
-          ...(progressToken === undefined ? {} : { progress: { bridge, token: progressToken } }),
+          // Progress is a notification: a view that has not sent initialized gets none.
+          ...(progressToken === undefined || !initialized
+            ? {}
+            : { progress: { bridge, token: progressToken } }),
         });
       },
       openLink: (url) => openLink(prompts, url),
@@ -268,9 +328,26 @@ function mount(
       stopListening();
       return;
     }
-    // Only this iframe's window, and only while it holds an opaque-origin document.
-    if (event.source === null || event.source !== frame.contentWindow || event.origin !== "null") return;
-    bridge.receive(event.data);
+    // Only this iframe's window, and only while it holds the app's own origin (the proxy's).
+    if (event.source === null || event.source !== frame.contentWindow || event.origin !== opened.viewOrigin)
+      return;
+    const method = (event.data as { method?: unknown } | null)?.method;
+    if (typeof method === "string" && method.startsWith(sandboxMethodPrefix)) {
+      if (method === `${sandboxMethodPrefix}proxy-ready` && !sentResource) {
+        sentResource = true;
+        frame.contentWindow.postMessage(
+          {
+            jsonrpc: "2.0",
+            method: `${sandboxMethodPrefix}resource-ready`,
+            params: { html: opened.html, csp: opened.csp, permissions: {} },
+          },
+          opened.viewOrigin,
+        );
+      }
+      return;
+    }
+    // Before the view is loaded nothing but the proxy speaks.
+    if (sentResource) bridge.receive(event.data);
   };
   window.addEventListener("message", listener);
   let tearingDown: Promise<void> | undefined;
@@ -278,7 +355,11 @@ function mount(
     appId: opened.appId,
     teardown: (reason) => {
       // The spec's order: ui/resource-teardown, the app's answer (or the bound), then the frame goes.
-      tearingDown ??= bridge.teardown(TEARDOWN_TIMEOUT_MS).then((answer) => {
+      // A view that never sent `initialized` is sent nothing (the host may not, before it).
+      const told = initialized
+        ? bridge.teardown(reason, TEARDOWN_TIMEOUT_MS)
+        : Promise.resolve(bridge.close()).then(() => "not initialized" as const);
+      tearingDown ??= told.then((answer) => {
         stopListening();
         frame.remove();
         container.querySelector(".mcp-app-close")?.remove();
@@ -622,16 +703,17 @@ export async function toolHasApp(serverId: string, tool: string): Promise<boolea
   return (await appTools(serverId).catch(() => new Set<string>())).has(tool);
 }
 
-const cardCalls = new WeakMap<HTMLElement, { server: string | null; name: string; input: unknown }>();
+const cardCalls = new WeakMap<
+  HTMLElement,
+  { id: string | undefined; server: string | null; name: string; input: unknown }
+>();
 
 /** Remembers which call a chat tool card shows, so its app can be found once the result is in. */
 export function rememberToolCard(
   card: HTMLElement,
-  server: string | null,
-  name: string,
-  input: unknown,
+  call: { id: string | undefined; server: string | null; name: string; input: unknown },
 ): void {
-  cardCalls.set(card, { server, name, input });
+  cardCalls.set(card, call);
 }
 
 /**
@@ -651,6 +733,13 @@ export async function appendChatApp(
   const tool = call.name.slice(call.server.length + 1);
   if (await toolHasApp(server.id, tool))
     body.append(
-      mcpAppView({ serverId: server.id, tool, input: call.input, outcome: { result }, sendToChat }),
+      mcpAppView({
+        serverId: server.id,
+        tool,
+        input: call.input,
+        ...(call.id ? { callId: call.id } : {}),
+        outcome: { result },
+        sendToChat,
+      }),
     );
 }

@@ -35,7 +35,7 @@ export interface RouteKit {
   /** A handler's answer (awaited) as redacted JSON, or `{ ok: true }` when it has none. */
   answer(c: Context, body: unknown): Promise<Response>;
   /** The page that asked, as its checked Host names it: the one page allowed to frame an app. */
-  pageOf(c: Context): { pageOrigin: string; appOrigin: string };
+  pageOf(c: Context): { pageOrigin: string; appPort: number };
   redact(text: string): string;
 }
 
