@@ -325,7 +325,7 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
       const outcome = taskOutcome(detailed, call.tool);
       if (!outcome) {
         reportProgress(call, typeof detailed.statusMessage === "string" ? detailed.statusMessage : undefined);
-        if (detailed.status === "input_required" && !answerInput(id, call, call.taskId, detailed)) return;
+        if (detailed.status === "input_required" && !answerInput(id, call, detailed)) return;
         poll(id, call, pollDelayMs(detailed.pollIntervalMs));
         return;
       }
@@ -338,12 +338,10 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
    * answers with `tasks/update` (in the background: polling goes on). False when the call ended
    * here (malformed `inputRequests`).
    */
-  const answerInput = (
-    id: string | number,
-    call: HeldCall,
-    taskId: string,
-    detailed: Record<string, unknown>,
-  ): boolean => {
+  const answerInput = (id: string | number, call: HeldCall, detailed: Record<string, unknown>): boolean => {
+    const { taskId } = call;
+    // Polled only once the task is known.
+    if (taskId === undefined) return true;
     const listed = detailed.inputRequests;
     // None listed: the answers sent are not yet reflected (tasks/update is eventually consistent).
     if (listed === undefined) return true;

@@ -74,10 +74,16 @@ export interface ListItems {
 export async function listAll<M extends ListMethod>(
   client: Client,
   method: M,
-  requestOptions: RequestOptions,
-  describe: string,
+  listing: ListRequest,
 ): Promise<ListItems[M][]> {
-  return (await listAllWithHints(client, method, requestOptions, describe)).items;
+  return (await listAllWithHints(client, method, listing)).items;
+}
+
+/** How a whole list is asked for. */
+export interface ListRequest {
+  requestOptions: RequestOptions;
+  /** What is listed from where, as errors say it (such as `tools/list from MCP server "x"`). */
+  describe: string;
 }
 
 /** A whole list with the caching hints its pages carried (MCP 2026-07-28). */
@@ -96,8 +102,7 @@ export interface HintedList<T> {
 export async function listAllWithHints<M extends ListMethod>(
   client: Client,
   method: M,
-  requestOptions: RequestOptions,
-  describe: string,
+  { requestOptions, describe }: ListRequest,
 ): Promise<HintedList<ListItems[M]>> {
   const field = LISTS[method];
   const hints: { ttlMs?: number; cacheScope?: "public" | "private" } = {};

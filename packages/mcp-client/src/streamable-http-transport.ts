@@ -211,7 +211,7 @@ export class LeanStreamableHTTPTransport implements Transport {
       const contentType = mediaType(response.header("content-type"));
       if (contentType === "text/event-stream") {
         streaming = true;
-        void this.readEvents(response, controller, options, true).finally(settle);
+        void this.readEvents(response, { controller, options, fromPost: true }).finally(settle);
         return;
       }
       if (contentType === "application/json") {
@@ -341,12 +341,8 @@ export class LeanStreamableHTTPTransport implements Transport {
    * {@link RECONNECTION}`.maxRetries` failed attempts in a row; a resumed stream that ends early
    * again is resumed again.
    */
-  private async readEvents(
-    response: HttpAnswer,
-    controller: AbortController,
-    options: TransportSendOptions | undefined,
-    fromPost: boolean,
-  ): Promise<void> {
+  private async readEvents(response: HttpAnswer, reading: EventReading): Promise<void> {
+    const { controller, options, fromPost } = reading;
     const intentional = () => this.closed || controller.signal.aborted;
     let lastEventId: string | undefined;
     let answered = false;
@@ -448,7 +444,11 @@ export class LeanStreamableHTTPTransport implements Transport {
         );
         continue;
       }
-      return this.readEvents(response, controller, { ...options, resumptionToken: lastEventId }, false);
+      return this.readEvents(response, {
+        controller,
+        options: { ...options, resumptionToken: lastEventId },
+        fromPost: false,
+      });
     }
   }
 }
@@ -496,6 +496,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 /** One server-sent event: the fields the MCP transport reads. */
+/** How {@link LeanStreamableHTTPTransport} reads one SSE answer. */
+interface EventReading {
+  /** Aborts the stream (on close, or when the request is cancelled). */
+  controller: AbortController;
+  options: TransportSendOptions | undefined;
+  /** Whether the stream answers a POST (else a resuming GET). */
+  fromPost: boolean;
+}
+
 interface ServerSentEvent {
   id?: string;
   event?: string;
