@@ -6,6 +6,7 @@ import {
   type ResourceTemplate,
 } from "@junction/types";
 import type { Client, RequestOptions } from "@modelcontextprotocol/client";
+import { toolHeaderFilter } from "./sdk-internals.js";
 
 /** More pages than this is a server that never ends its list. */
 const MAX_PAGES = 1000;
@@ -135,12 +136,9 @@ export function mergeCacheHints(
 }
 
 /**
- * The SDK's own SEP-2243 filter (what its `listTools()` applies to every page it returns),
- * reached on the client because it is not exported on its own. If a later SDK renames it, the
- * page is kept whole: `callTool` still sends the headers it can, and the server refuses the rest.
+ * The SDK's own SEP-2243 filter ({@link toolHeaderFilter}). If a later SDK renames it, the page is
+ * kept whole: `callTool` still sends the headers it can, and the server refuses the rest.
  */
 function excludeInvalidToolHeaders(client: Client, page: Record<string, unknown>): void {
-  const filter = (client as unknown as { _excludeInvalidXMcpHeaderTools?: (page: unknown) => void })
-    ._excludeInvalidXMcpHeaderTools;
-  if (typeof filter === "function" && Array.isArray(page.tools)) filter.call(client, page);
+  if (Array.isArray(page.tools)) toolHeaderFilter(client)?.(page);
 }
