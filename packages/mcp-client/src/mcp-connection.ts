@@ -13,9 +13,9 @@ import {
   type Session,
   serverDiedDuringHandshake,
 } from "./mcp-session.js";
-import { followTasks } from "./modern-task.js";
 import type { LazySchemaValidator } from "./output-schema-validator.js";
 import { isLegacyRevision, rememberEra, rememberedLegacy } from "./protocol-memory.js";
+import { layerConnectedSession } from "./session-layers.js";
 
 /** Options of one request: its own timeout and a signal to cancel it. */
 export interface MCPRequestOptions {
@@ -280,11 +280,8 @@ export class MCPConnection {
     this.current = session;
     this.era = session.client.getProtocolEra();
     if (this.negotiated) rememberEra(this.config, this.era);
-    // On 2026-07-28, tasks are the io.modelcontextprotocol/tasks extension, which the SDK's client
-    // does not follow: declare it per request and follow the tasks beneath the client.
-    const tapped = session.client.transport;
-    if (this.era === "modern" && tapped) {
-      const follower = followTasks(session.client, tapped);
+    const follower = layerConnectedSession(session, this.era);
+    if (follower) {
       session.tasks = follower;
       this.stopFollowingTasks = follower.stop;
     }
@@ -307,16 +304,6 @@ export class MCPConnection {
       }
     };
     session.client.onclose = () => this.sessionClosed(session);
-    // The SDK handles notifications a microtask late but responses at once, so a progress
-    // notification sent just before the result would find its handler gone. Delaying responses
-    // by one microtask keeps the server's order.
-    const deliver = session.transport.onmessage;
-    if (deliver) {
-      session.transport.onmessage = (message, extra) => {
-        if ("id" in message && !("method" in message)) queueMicrotask(() => deliver(message, extra));
-        else deliver(message, extra);
-      };
-    }
   }
 
   private sessionClosed(session: Session): void {
