@@ -174,10 +174,17 @@ const median = (values: number[]) => {
  */
 async function toolCallTimes(
   mcps: MCPEntry[],
-  toolName: string,
-  queries: readonly string[],
-  local?: Parameters<typeof Agent.prototype.addTool>[0],
-  toolSearch?: ToolSearchOptions,
+  {
+    toolName,
+    queries,
+    local,
+    toolSearch,
+  }: {
+    toolName: string;
+    queries: readonly string[];
+    local?: Parameters<typeof Agent.prototype.addTool>[0];
+    toolSearch?: ToolSearchOptions;
+  },
 ): Promise<{ first: number; rest: number; warnings: string[] }> {
   const provider = scriptedModel({
     capabilities: { contextWindowTokens: 200_000 },
@@ -246,8 +253,8 @@ async function measureLatency(
   let deferred: string[] = [];
   const floorRounds: { first: number; rest: number }[] = [];
   for (let round = 0; round <= rounds; round++) {
-    const search = await toolCallTimes(pool.mcps, "search_tools", queries);
-    const floor = await toolCallTimes(pool.mcps, "noop", queries, noop);
+    const search = await toolCallTimes(pool.mcps, { toolName: "search_tools", queries });
+    const floor = await toolCallTimes(pool.mcps, { toolName: "noop", queries, local: noop });
     deferred = search.warnings;
     if (round === 0) continue;
     searchRounds.push(search);
@@ -354,9 +361,13 @@ async function measureFirstSearch(parts: {
       const embed = localModel.fresh();
       if (entry.load) await embed.load();
       const before = embed.stats;
-      const { first } = await toolCallTimes(parts.mcps, "search_tools", [entry.query(round)], undefined, {
-        ...localModel.toolSearch,
-        embed,
+      const { first } = await toolCallTimes(parts.mcps, {
+        toolName: "search_tools",
+        queries: [entry.query(round)],
+        toolSearch: {
+          ...localModel.toolSearch,
+          embed,
+        },
       });
       times.push(first);
       last = {

@@ -86,14 +86,17 @@ async function measure(
       const throughput = {} as Record<ConcurrencyLevel, number>;
       const cpuPerCall = {} as Record<ConcurrencyLevel, number>;
       for (const level of CONCURRENCY_LEVELS) {
-        await callsPerSecond(client.call, level, sizes.throughputWarmUpMs, 0);
+        await callsPerSecond(client.call, {
+          concurrency: level,
+          windowMs: sizes.throughputWarmUpMs,
+          minCalls: 0,
+        });
         const cpuBefore = ownCPUMicros();
-        const { calls, seconds } = await timedCalls(
-          client.call,
-          level,
-          sizes.throughputWindowMs,
-          sizes.throughputMinCalls,
-        );
+        const { calls, seconds } = await timedCalls(client.call, {
+          concurrency: level,
+          windowMs: sizes.throughputWindowMs,
+          minCalls: sizes.throughputMinCalls,
+        });
         const cpu = ownCPUMicros() - cpuBefore;
         throughput[level] = calls / seconds;
         cpuPerCall[level] = level === 1 ? (cpu + latencyCPU) / (calls + latencies.length) : cpu / calls;
@@ -124,22 +127,25 @@ export async function sequentialLatencies(
 }
 
 /** Calls at the given concurrency until `windowMs` have passed and `minCalls` were made. */
+/** How calls are made for a measurement: how many at once, for how long, and at least how many. */
+export interface CallLoad {
+  concurrency: number;
+  windowMs: number;
+  minCalls: number;
+}
+
 export async function callsPerSecond(
   call: (text: string) => Promise<string>,
-  concurrency: number,
-  windowMs: number,
-  minCalls: number,
+  { concurrency, windowMs, minCalls }: CallLoad,
 ): Promise<number> {
-  const { calls, seconds } = await timedCalls(call, concurrency, windowMs, minCalls);
+  const { calls, seconds } = await timedCalls(call, { concurrency, windowMs, minCalls });
   return calls / seconds;
 }
 
 /** As `callsPerSecond`, but the calls finished and the seconds they took. */
 export async function timedCalls(
   call: (text: string) => Promise<string>,
-  concurrency: number,
-  windowMs: number,
-  minCalls: number,
+  { concurrency, windowMs, minCalls }: CallLoad,
 ): Promise<{ calls: number; seconds: number }> {
   let started = 0;
   let finished = 0;

@@ -12,7 +12,13 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { type BenchMode, callsPerSecond, sequentialLatencies, timedCalls } from "./measure-client.ts";
+import {
+  type BenchMode,
+  type CallLoad,
+  callsPerSecond,
+  sequentialLatencies,
+  timedCalls,
+} from "./measure-client.ts";
 import { processCPUMicros } from "./process-cpu.ts";
 import { median, shuffled } from "./stats.ts";
 
@@ -171,19 +177,16 @@ async function connect(
 /** Calls at `concurrency` for at least `windowMs` and `minCalls`: the rate and the calls made. */
 async function window(
   server: Connected,
-  concurrency: number,
-  windowMs: number,
-  minCalls: number,
+  { concurrency, windowMs, minCalls }: CallLoad,
 ): Promise<{ rate: number; calls: number; seconds: number }> {
-  const { calls, seconds } = await timedCalls(server.call, concurrency, windowMs, minCalls);
+  const { calls, seconds } = await timedCalls(server.call, { concurrency, windowMs, minCalls });
   return { rate: calls / seconds, calls, seconds };
 }
 
 const orNull = (value: number) => (Number.isFinite(value) ? value : null);
 
 async function measureRound(
-  transport: ServerTransport,
-  era: ProtocolEra,
+  { transport, era }: { transport: ServerTransport; era: ProtocolEra },
   libraries: ServerLibrary[],
   mode: BenchMode,
 ): Promise<RoundMeasurement> {
@@ -193,7 +196,11 @@ async function measureRound(
     for (const library of libraries) servers.push(await connect(library, transport, era));
     for (const server of servers) {
       for (let i = 0; i < sizes.warmUp; i++) await server.call(`warm ${i}`);
-      await callsPerSecond(server.call, 8, 0, sizes.warmUpConcurrent[transport]);
+      await callsPerSecond(server.call, {
+        concurrency: 8,
+        windowMs: 0,
+        minCalls: sizes.warmUpConcurrent[transport],
+      });
     }
     const totals = new Map(
       libraries.map((library) => [
@@ -215,13 +222,21 @@ async function measureRound(
         // One call at a time: the latencies, then the ×1 window; the server's CPU over both.
         let cpuBefore = processCPUMicros(server.pid);
         const latencies = await sequentialLatencies(server.call, sizes.latencyCalls);
-        const sequential = await window(server, 1, sizes.windowMs[1], sizes.minCalls);
+        const sequential = await window(server, {
+          concurrency: 1,
+          windowMs: sizes.windowMs[1],
+          minCalls: sizes.minCalls,
+        });
         total.cpu[1] += processCPUMicros(server.pid) - cpuBefore;
         total.cpuCalls[1] += latencies.length + sequential.calls;
         // Eight at a time, after a few unmeasured calls at that level.
-        await callsPerSecond(server.call, 8, 0, sizes.settleCalls);
+        await callsPerSecond(server.call, { concurrency: 8, windowMs: 0, minCalls: sizes.settleCalls });
         cpuBefore = processCPUMicros(server.pid);
-        const concurrent = await window(server, 8, sizes.windowMs[8], sizes.minCalls);
+        const concurrent = await window(server, {
+          concurrency: 8,
+          windowMs: sizes.windowMs[8],
+          minCalls: sizes.minCalls,
+        });
         total.cpu[8] += processCPUMicros(server.pid) - cpuBefore;
         total.cpuCalls[8] += concurrent.calls;
         total.latencies.push(...latencies);
@@ -264,8 +279,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     string?,
   ];
   const measured = await measureRound(
-    transport,
-    era,
+    { transport, era },
     libraries.split(",") as ServerLibrary[],
     flag === "--smoke" ? "smoke" : "full",
   );

@@ -50,7 +50,11 @@ console.log(
 
 const denseWeight = Number(argument("dense-weight") ?? 1);
 type Mode = "lexical" | "dense" | "fused";
-async function run(pool: SearchableTool[], tasks: readonly Task[], mode: Mode, minSimilarity?: number) {
+async function run(
+  pool: SearchableTool[],
+  tasks: readonly Task[],
+  { mode, minSimilarity }: { mode: Mode; minSimilarity?: number },
+) {
   const index = new ToolIndex(pool);
   const dense = new DenseToolIndex({ tools: pool, embed, cache: new InMemoryEmbeddingCache() });
   const plain: RankedAnswer[] = [];
@@ -97,9 +101,9 @@ for (const [mode, minSimilarity] of [
   ["fused", undefined],
   ...minSimilarities.map((value) => ["fused", value] as const),
 ] as const) {
-  const old = await run(captured, oldTasks, mode, minSimilarity);
-  const liveResult = await run(live, liveTuning, mode, minSimilarity);
-  const noFitResult = await run(captured, noFit, mode, minSimilarity);
+  const old = await run(captured, oldTasks, { mode, minSimilarity });
+  const liveResult = await run(live, liveTuning, { mode, minSimilarity });
+  const noFitResult = await run(captured, noFit, { mode, minSimilarity });
   console.log(
     `${mode}${minSimilarity !== undefined ? ` minSimilarity ${minSimilarity}` : ""}: old sets (${oldTasks.length}) r1 ${old.plain.recallAt1.toFixed(3)} r5 ${old.plain.recallAt5.toFixed(3)} → gated r5 ${old.gated.recallAt5.toFixed(3)} (nothing fits ${old.nothing})` +
       ` | live tuning (${liveTuning.length}) r1 ${liveResult.plain.recallAt1.toFixed(3)} r5 ${liveResult.plain.recallAt5.toFixed(3)} nDCG5 ${liveResult.plain.ndcgAt5?.toFixed(3)} → gated r5 ${liveResult.gated.recallAt5.toFixed(3)} (nothing fits ${liveResult.nothing})` +

@@ -23,7 +23,11 @@ const thresholdArgument = process.argv.find((argument) => argument.startsWith("-
 const variants = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
 
 /** Under `minRelevance` the search says nothing fits well and gives the model only its closest few (`toolSearchFit`: 3, or 1 under `minClosest`). */
-function run(index: ToolIndex, tasks: readonly Task[], minRelevance: number, minClosest: number) {
+function run(
+  index: ToolIndex,
+  tasks: readonly Task[],
+  { minRelevance, minClosest }: { minRelevance: number; minClosest: number },
+) {
   const plain: RankedAnswer[] = [];
   const gated: RankedAnswer[] = [];
   let nothing = 0;
@@ -67,7 +71,7 @@ for (const variant of ["{}", ...variants]) {
   let oldCount = 0;
   let oldNothing = 0;
   for (const [name, tasks] of oldSets) {
-    const result = run(capturedIndex, tasks, minRelevance, minClosest);
+    const result = run(capturedIndex, tasks, { minRelevance, minClosest });
     oldPlain += result.plain.recallAt5 * tasks.length;
     oldGated += result.gated.recallAt5 * tasks.length;
     oldCount += tasks.length;
@@ -75,7 +79,7 @@ for (const variant of ["{}", ...variants]) {
     cells.push(`${name} ${result.plain.recallAt1.toFixed(3)}/${result.plain.recallAt5.toFixed(3)}`);
     allMisses.push(...result.misses.map((miss) => `${name}: ${miss}`));
   }
-  const liveResult = run(liveIndex, liveTuning, minRelevance, minClosest);
+  const liveResult = run(liveIndex, liveTuning, { minRelevance, minClosest });
   allMisses.push(...liveResult.misses.map((miss) => `live: ${miss}`));
   const noFit = TOOL_SEARCH_NO_FIT_TUNING_TASKS.map(
     (query) => capturedIndex.search(query, 5)[0]?.relevance ?? 0,

@@ -7,10 +7,12 @@ import { scriptedModel } from "./testing/index.js";
 // still say nothing fits (and load nothing) for a request none of them serves.
 
 function deferredTool(
-  name: string,
-  description: string,
   runs: string[],
-  properties: Record<string, unknown>,
+  {
+    name,
+    description,
+    properties,
+  }: { name: string; description: string; properties: Record<string, unknown> },
 ): Tool {
   return {
     name,
@@ -26,19 +28,31 @@ function deferredTool(
 
 function threeTools(runs: string[]): Tool[] {
   return [
-    deferredTool("get_weather", "Gets the current weather and the forecast for a city.", runs, {
-      city: { type: "string", description: "The city." },
-      days: { type: "integer", description: "How many days ahead." },
+    deferredTool(runs, {
+      name: "get_weather",
+      description: "Gets the current weather and the forecast for a city.",
+      properties: {
+        city: { type: "string", description: "The city." },
+        days: { type: "integer", description: "How many days ahead." },
+      },
     }),
-    deferredTool("create_issue", "Creates an issue in a GitHub repository.", runs, {
-      repo: { type: "string" },
-      title: { type: "string" },
-      body: { type: "string" },
+    deferredTool(runs, {
+      name: "create_issue",
+      description: "Creates an issue in a GitHub repository.",
+      properties: {
+        repo: { type: "string" },
+        title: { type: "string" },
+        body: { type: "string" },
+      },
     }),
-    deferredTool("send_email", "Sends an email message to a recipient.", runs, {
-      to: { type: "string" },
-      subject: { type: "string" },
-      body: { type: "string" },
+    deferredTool(runs, {
+      name: "send_email",
+      description: "Sends an email message to a recipient.",
+      properties: {
+        to: { type: "string" },
+        subject: { type: "string" },
+        body: { type: "string" },
+      },
     }),
   ];
 }

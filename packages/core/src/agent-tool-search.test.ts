@@ -6,10 +6,12 @@ import { scriptedModel } from "./testing/index.js";
 import { describeToolGroup } from "./tool-search.js";
 
 function recordingTool(
-  name: string,
-  description: string,
   runs: string[],
-  properties: Record<string, unknown> = {},
+  {
+    name,
+    description,
+    properties = {},
+  }: { name: string; description: string; properties?: Record<string, unknown> },
 ): Tool {
   return {
     name,
@@ -33,15 +35,18 @@ function manyTools(runs: string[]): Tool[] {
     ["query_database", "Runs a SQL query against the database.", { sql: {} }],
   ] as const;
   const tools = topics.map(([name, description, properties]) =>
-    recordingTool(name, `${description} ${"Details of its behaviour. ".repeat(12)}`, runs, properties),
+    recordingTool(runs, {
+      name,
+      description: `${description} ${"Details of its behaviour. ".repeat(12)}`,
+      properties,
+    }),
   );
   for (let index = 0; index < 24; index++) {
     tools.push(
-      recordingTool(
-        `misc_${index}`,
-        `Miscellaneous helper number ${index}. ${"Filler text. ".repeat(25)}`,
-        runs,
-      ),
+      recordingTool(runs, {
+        name: `misc_${index}`,
+        description: `Miscellaneous helper number ${index}. ${"Filler text. ".repeat(25)}`,
+      }),
     );
   }
   return tools;
@@ -65,7 +70,10 @@ describe("deferred tools and tool search (client side)", () => {
       ],
     });
     const tools = manyTools(runs);
-    const pinned = { ...recordingTool("now", "The current time.", runs), alwaysLoad: true };
+    const pinned = {
+      ...recordingTool(runs, { name: "now", description: "The current time." }),
+      alwaysLoad: true,
+    };
     const agent = new Agent({ provider, model: "small", tools: [pinned, ...tools] });
     const result = await agent.send("Weather in Paris?").final;
 
@@ -119,9 +127,9 @@ describe("deferred tools and tool search (client side)", () => {
       name: "files",
       listTools: async (options) =>
         [
-          recordingTool("read", "Reads a file.", runs),
-          recordingTool("write", "Writes a file.", runs),
-          { ...recordingTool("stat", "File metadata.", runs), defer: false },
+          recordingTool(runs, { name: "read", description: "Reads a file." }),
+          recordingTool(runs, { name: "write", description: "Writes a file." }),
+          { ...recordingTool(runs, { name: "stat", description: "File metadata." }), defer: false },
         ].map((tool) => (options?.prefix ? { ...tool, name: `${options.prefix}_${tool.name}` } : tool)),
     };
     const provider = scriptedModel({
@@ -129,8 +137,8 @@ describe("deferred tools and tool search (client side)", () => {
       responses: [{ text: "hi" }],
     });
     const local = [
-      recordingTool("local", "A local tool.", runs),
-      { ...recordingTool("hidden", "Rare.", runs), defer: true },
+      recordingTool(runs, { name: "local", description: "A local tool." }),
+      { ...recordingTool(runs, { name: "hidden", description: "Rare." }), defer: true },
     ];
     const result = await new Agent({
       provider,
@@ -148,7 +156,10 @@ describe("deferred tools and tool search (client side)", () => {
       responses: [{ text: "hi" }],
     });
     const tools = manyTools([]);
-    const pinned = { ...recordingTool("now", "The current time.", []), alwaysLoad: true };
+    const pinned = {
+      ...recordingTool([], { name: "now", description: "The current time." }),
+      alwaysLoad: true,
+    };
     const result = await new Agent({ provider, model: "m", tools: [pinned, ...tools] }).send("x").final;
     const sent = provider.requests[0]!.tools!;
     expect(sent.map((tool) => tool.name)).toEqual(["now", ...tools.map((tool) => tool.name)]);
@@ -163,16 +174,18 @@ describe("deferred tools and tool search (client side)", () => {
       description: "  Issues,\n pull requests   and repositories. ",
       listTools: async (options) =>
         [
-          recordingTool("issue", "Opens an issue.", []),
-          recordingTool("pull", "Lists pull requests.", []),
+          recordingTool([], { name: "issue", description: "Opens an issue." }),
+          recordingTool([], { name: "pull", description: "Lists pull requests." }),
         ].map((tool) => (options?.prefix ? { ...tool, name: `${options.prefix}_${tool.name}` } : tool)),
     };
-    const plain: ToolSource = { listTools: async () => [recordingTool("ping", "Pings.", [])] };
+    const plain: ToolSource = {
+      listTools: async () => [recordingTool([], { name: "ping", description: "Pings." })],
+    };
     const provider = scriptedModel({
       capabilities: { contextWindowTokens: 1_000_000, nativeToolSearch: true },
       responses: [{ text: "hi" }],
     });
-    const local = { ...recordingTool("notes", "Local notes.", []), defer: true };
+    const local = { ...recordingTool([], { name: "notes", description: "Local notes." }), defer: true };
     const agent = new Agent({
       provider,
       model: "m",

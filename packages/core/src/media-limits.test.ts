@@ -58,15 +58,15 @@ describe("modelFacingMessages", () => {
     expect(raw).toEqual(snapshot);
     expect(view.messages[0]).toBe(user);
     expect(view.messages[1]).toBe(plain);
-    const note = (what: string, bytes: number, limit: number, kind: string) =>
+    const note = (what: string, bytes: number, [limit, kind]: [number, string]) =>
       `[The tool returned ${what} of ${bytes} bytes, over the ${limit}-byte limit for one ${kind} sent to this model, ` +
       "so Junction left it out here; the application still has it. If you need to see it, ask the tool for a smaller one.]";
     expect(view.messages[2]).toEqual(
       toolMessage([
         { type: "image", data: base64Of(10), mimeType: "image/png" },
-        { type: "text", text: note("an image (image/jpeg)", 11, 10, "image") },
-        { type: "text", text: note("an audio clip (audio/wav)", 21, 20, "audio") },
-        { type: "text", text: note("a document (application/pdf)", 31, 30, "document") },
+        { type: "text", text: note("an image (image/jpeg)", 11, [10, "image"]) },
+        { type: "text", text: note("an audio clip (audio/wav)", 21, [20, "audio"]) },
+        { type: "text", text: note("a document (application/pdf)", 31, [30, "document"]) },
         { type: "resource", resource: { uri: "file:///a.txt", text: "t".repeat(1000) } },
       ]),
     );

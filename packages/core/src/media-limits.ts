@@ -63,7 +63,7 @@ export function modelFacingMessages(
   const view = startMediaView();
   const options = { messages, limits };
   messages.forEach((message, index) => {
-    foldMediaView(view, message, index, options);
+    foldMediaView(view, { message, index }, options);
   });
   return mediaViewOf(view, messages);
 }
@@ -81,14 +81,13 @@ function startMediaView(): MediaView {
 
 function foldMediaView(
   view: MediaView,
-  message: Message,
-  index: number,
+  { message, index }: { message: Message; index: number },
   options: { messages: readonly Message[]; limits: MediaLimits | undefined },
 ): void {
   const { limits } = options;
   const limited =
     message.role === "user"
-      ? limitUserMessage(message, index, limits, view.oversized)
+      ? limitUserMessage({ message, index }, limits, view.oversized)
       : message.role === "tool"
         ? limitToolMessage(message, limits, view.oversized)
         : message;
@@ -111,7 +110,7 @@ function mediaViewOf(
 export class MediaViewFold {
   #options: { messages: readonly Message[]; limits: MediaLimits | undefined } | undefined;
   readonly #fold = new MessageFold<MediaView>(startMediaView, (view, message, index) =>
-    foldMediaView(view, message, index, this.#options!),
+    foldMediaView(view, { message, index }, this.#options!),
   );
 
   /** The model-facing view of `messages` under `limits`, as {@link modelFacingMessages} gives it. */
@@ -177,8 +176,7 @@ function limitToolResult(
 }
 
 function limitUserMessage(
-  message: UserMessage,
-  index: number,
+  { message, index }: { message: UserMessage; index: number },
   limits: MediaLimits | undefined,
   oversized: OversizedMediaPart[],
 ): UserMessage {

@@ -20,6 +20,8 @@ import type { AgentEvent } from "./agent-events.js";
 export interface ModelStreamSource {
   provider: ModelProvider;
   emit(event: AgentEvent): void;
+  /** The run's signal: an abort ends the turn at once. */
+  signal: AbortSignal;
 }
 
 /** What the tool loop does with each piece of a model turn as it streams. */
@@ -40,9 +42,9 @@ export interface StreamHandlers {
 export async function consumeModelStream(
   options: ModelStreamSource,
   request: ModelRequest,
-  signal: AbortSignal,
   handlers: StreamHandlers,
 ): Promise<Extract<ModelStreamEvent, { type: "finish" }>> {
+  const { signal } = options;
   let iterator: AsyncIterator<ModelStreamEvent>;
   try {
     iterator = options.provider.stream(request)[Symbol.asyncIterator]();
@@ -128,8 +130,7 @@ function readToolCall(event: Extract<ModelStreamEvent, { type: "tool-call" }>, w
 /** The assistant turn to store: the provider's valid `content` parts, or the streamed text if it gave none. */
 export function assistantContent(
   content: unknown,
-  streamedText: string[],
-  streamedReasoning: string[],
+  streamed: { text: string[]; reasoning: string[] },
   warn: (warning: Warning) => void,
 ): AssistantContentPart[] {
   let parts: AssistantContentPart[];
@@ -151,8 +152,8 @@ export function assistantContent(
         "The finished model turn had no content list; the history was rebuilt from the streamed events.",
     });
     parts = [];
-    if (streamedReasoning.length > 0) parts.push({ type: "reasoning", text: streamedReasoning.join("") });
-    if (streamedText.length > 0) parts.push({ type: "text", text: streamedText.join("") });
+    if (streamed.reasoning.length > 0) parts.push({ type: "reasoning", text: streamed.reasoning.join("") });
+    if (streamed.text.length > 0) parts.push({ type: "text", text: streamed.text.join("") });
   }
   return parts;
 }

@@ -25,17 +25,17 @@ describe("canonicalJSON", () => {
   });
 
   it.each([
-    [{ amount: Number.NaN }, "$.amount", "NaN", "null"],
-    [{ list: [1, Number.POSITIVE_INFINITY] }, "$.list[1]", "Infinity", "null"],
-    [
-      { nested: { "odd key": [{ value: Number.NEGATIVE_INFINITY }] } },
-      '$.nested["odd key"][0].value',
-      "-Infinity",
-      "null",
-    ],
-    [{ zero: -0 }, "$.zero", "-0", "0"],
-    [-0, "$", "-0", "0"],
-  ])("refuses %o instead of folding it, naming %s", async (value, path, shown, written) => {
+    { value: { amount: Number.NaN }, path: "$.amount", shown: "NaN", written: "null" },
+    { value: { list: [1, Number.POSITIVE_INFINITY] }, path: "$.list[1]", shown: "Infinity", written: "null" },
+    {
+      value: { nested: { "odd key": [{ value: Number.NEGATIVE_INFINITY }] } },
+      path: '$.nested["odd key"][0].value',
+      shown: "-Infinity",
+      written: "null",
+    },
+    { value: { zero: -0 }, path: "$.zero", shown: "-0", written: "0" },
+    { value: -0, path: "$", shown: "-0", written: "0" },
+  ])("refuses $value instead of folding it, naming $path", async ({ value, path, shown, written }) => {
     const error = await caught(() => canonicalJSON(value));
     expect(error.code).toBe("invalid-argument");
     expect(error.message).toContain(

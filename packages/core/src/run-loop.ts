@@ -385,7 +385,7 @@ async function streamModelTurn(
   let finish: Awaited<ReturnType<typeof consumeModelStream>>;
   try {
     finish = await run.spans.within({ kind: "model-call" }, () =>
-      consumeModelStream({ provider, emit: options.sink.emit }, request, signal, {
+      consumeModelStream({ provider, emit: options.sink.emit, signal }, request, {
         onText: (text) => {
           streamedText.push(text);
           options.output?.onText(text);
@@ -409,7 +409,7 @@ async function streamModelTurn(
     usage,
   });
   const content = streamCalls.finish(
-    assistantContent(finish.content, streamedText, streamedReasoning, calls.warn),
+    assistantContent(finish.content, { text: streamedText, reasoning: streamedReasoning }, calls.warn),
   );
   return {
     content,

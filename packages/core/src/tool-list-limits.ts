@@ -108,7 +108,7 @@ export function limitToolList(
   const kept = groups.map((group) => {
     const result: KeptTool[] = [];
     for (const tool of group.tools) {
-      const checked = checkTool(tool, group, limits, warnings);
+      const checked = checkTool(tool, group, { limits, warnings });
       if (checked) result.push(checked);
     }
     return result;
@@ -134,7 +134,7 @@ export function limitToolCount<T extends { name: string }>(
   const shares = fairShares(groups, places);
   const kept = groups.map((group, index) => {
     const share = shares[index]!;
-    if (share < group.tools.length) warnings.push(countWarning(group, share, maxTools, overflow));
+    if (share < group.tools.length) warnings.push(countWarning(group, share, { maxTools, overflow }));
     return group.tools.slice(0, share);
   });
   const over = groups.map((group, index) => group.tools.slice(shares[index]!));
@@ -165,8 +165,7 @@ function fairShares(groups: ToolGroup<{ name: string }>[], maxTools: number): nu
 function checkTool(
   tool: Tool,
   group: ToolGroup,
-  limits: Required<ToolLimits>,
-  warnings: ToolLimitWarning[],
+  { limits, warnings }: { limits: Required<ToolLimits>; warnings: ToolLimitWarning[] },
 ): KeptTool | undefined {
   const where = group.label ?? "the local tools";
   const name = shown(tool.name);
@@ -228,8 +227,7 @@ function schemaLimitProblem(schema: JSONSchema | undefined, maxChars: number): s
 function countWarning(
   group: ToolGroup<{ name: string }>,
   share: number,
-  maxTools: number,
-  overflow: "searchable" | "left-out",
+  { maxTools, overflow }: { maxTools: number; overflow: "searchable" | "left-out" },
 ): ToolLimitWarning {
   const dropped = group.tools.slice(share);
   const named = dropped

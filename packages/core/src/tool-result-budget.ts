@@ -66,7 +66,7 @@ export function budgetedMessages(options: {
 }): { messages: Message[]; cut: CutToolResult[] } {
   const view = startBudgetedView();
   options.messages.forEach((message, index) => {
-    foldBudgetedView(view, message, index, options);
+    foldBudgetedView(view, { message, index }, options);
   });
   return budgetedViewOf(view, options.messages);
 }
@@ -84,8 +84,7 @@ function startBudgetedView(): BudgetedView {
 
 function foldBudgetedView(
   view: BudgetedView,
-  message: Message,
-  index: number,
+  { message, index }: { message: Message; index: number },
   options: { messages: readonly Message[]; budget: ToolResultBudget; readable: boolean },
 ): void {
   const shown = message.role === "tool" ? budgetedToolMessage(message, options, view.cut) : message;
@@ -112,7 +111,7 @@ export class ModelViewFolds {
   readonly media = new MediaViewFold();
   #budgeted: { messages: readonly Message[]; budget: ToolResultBudget; readable: boolean } | undefined;
   readonly #budgetedFold = new MessageFold<BudgetedView>(startBudgetedView, (view, message, index) =>
-    foldBudgetedView(view, message, index, this.#budgeted!),
+    foldBudgetedView(view, { message, index }, this.#budgeted!),
   );
   #cutBudget: ToolResultBudget | undefined;
   readonly #cutFold = new MessageFold<{ cut: boolean }>(

@@ -103,7 +103,7 @@ function isUnauthorized(error) {
  * Runs `operation`; when it stops at an authorization redirect, hands the callback parameters
  * the provider collected (code and iss) to `mcp.finishAuth()` and runs it again, for at most MAX_AUTHORIZATION_ROUNDS.
  */
-async function authorized(mcp, provider, label, operation) {
+async function authorized({ mcp, provider }, label, operation) {
   for (let round = 1; ; round += 1) {
     try {
       return await operation();
@@ -191,10 +191,10 @@ async function runAuthorizationCode(serverUrl, scenario, clientInformation) {
     authProvider: provider,
   });
   try {
-    await authorized(mcp, provider, "connect", () => mcp.connect());
-    const names = await authorized(mcp, provider, "tools/list", () => listToolNames(mcp));
+    await authorized({ mcp, provider }, "connect", () => mcp.connect());
+    const names = await authorized({ mcp, provider }, "tools/list", () => listToolNames(mcp));
     requireTool(names, "test-tool");
-    const result = await authorized(mcp, provider, "tools/call", () => mcp.callTool("test-tool", {}));
+    const result = await authorized({ mcp, provider }, "tools/call", () => mcp.callTool("test-tool", {}));
     expectSuccessfulCall("test-tool", result);
     log(`${scenario}: ${provider.authorizationCount} authorization request(s)`);
   } finally {

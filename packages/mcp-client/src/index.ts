@@ -10,6 +10,7 @@ export {
   MCP,
   type MCPCallToolOptions,
   type MCPCompletionReference,
+  type MCPCompletionRequest,
   type MCPConnectionState,
   type MCPRequestOptions,
 } from "./mcp.js";

@@ -114,7 +114,7 @@ export function loadMCPConfig(
   }
   const configs: Record<string, MCPConfig> = {};
   for (const [name, entry] of Object.entries(servers)) {
-    configs[name] = parseEntry(name, entry, { env: environment, options }, where);
+    configs[name] = parseEntry(name, entry, { env: environment, options, where });
   }
   return configs;
 }
@@ -122,9 +122,12 @@ export function loadMCPConfig(
 interface Resolver {
   env: Environment;
   options: LoadMCPConfigOptions;
+  /** Where the entries come from, as error messages say it (such as ` in ./mcp.json`). */
+  where: string;
 }
 
-function parseEntry(name: string, entry: unknown, resolver: Resolver, where: string): MCPConfig {
+function parseEntry(name: string, entry: unknown, resolver: Resolver): MCPConfig {
+  const { where } = resolver;
   const fail = (field: string, problem: string) =>
     invalid(`MCP server "${name}"${where}: ${field} ${problem}`);
   if (!isRecord(entry)) throw fail("entry", "is not an object");
@@ -148,7 +151,7 @@ function parseEntry(name: string, entry: unknown, resolver: Resolver, where: str
   }
   const text = (field: string, value: unknown): string => {
     if (typeof value !== "string") throw fail(field, "must be a string");
-    return substitute(value, name, field, fail, resolver);
+    return substitute(value, { server: name, field, fail }, resolver);
   };
   const record = (field: string, value: unknown): Record<string, string> | undefined => {
     if (value === undefined) return undefined;
@@ -158,7 +161,7 @@ function parseEntry(name: string, entry: unknown, resolver: Resolver, where: str
       if (typeof item !== "string" && typeof item !== "number" && typeof item !== "boolean") {
         throw fail(`${field}.${key}`, "must be a string");
       }
-      result[key] = substitute(String(item), name, `${field}.${key}`, fail, resolver);
+      result[key] = substitute(String(item), { server: name, field: `${field}.${key}`, fail }, resolver);
     }
     return result;
   };
@@ -259,11 +262,10 @@ function warn(options: LoadMCPConfigOptions, warning: MCPConfigWarning): void {
 /** Replaces `${VAR}` and `${env:VAR}`; anything else in `${…}` (VS Code's `${input:…}`) is an error. */
 function substitute(
   value: string,
-  server: string,
-  field: string,
-  fail: (field: string, problem: string) => JunctionError,
+  at: { server: string; field: string; fail: (field: string, problem: string) => JunctionError },
   { env, options }: Resolver,
 ): string {
+  const { server, field, fail } = at;
   return value.replace(/\$\{([^}]*)\}/g, (_match, expression: string) => {
     const variable = expression.startsWith("env:") ? expression.slice(4) : expression;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {

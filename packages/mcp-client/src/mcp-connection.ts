@@ -13,9 +13,9 @@ import {
   type Session,
   serverDiedDuringHandshake,
 } from "./mcp-session.js";
-import { followTasks } from "./modern-task.js";
 import type { LazySchemaValidator } from "./output-schema-validator.js";
 import { isLegacyRevision, rememberEra, rememberedLegacy } from "./protocol-memory.js";
+import { layerConnectedSession } from "./session-layers.js";
 
 /** Options of one request: its own timeout and a signal to cancel it. */
 export interface MCPRequestOptions {
@@ -79,6 +79,22 @@ export interface ConnectionHooks {
   resumed(session: Session, requestOptions: RequestOptions): Promise<void>;
 }
 
+/** What a connection is built from beside its config. */
+export interface ConnectionParts {
+  /** Values redacted from every error. */
+  secrets: readonly string[];
+  validator: LazySchemaValidator;
+  hooks: ConnectionHooks;
+}
+
+/** How long a request may wait for a usable session. */
+interface RequestWait {
+  /** When the request times out (epoch ms). */
+  deadline: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 /**
  * The connection state machine of one `MCP`: connect, lose the session, reconnect with bounded
  * backoff, re-establish an HTTP session the server forgot, wait for a usable session within a
@@ -117,12 +133,14 @@ export class MCPConnection {
   /** Stops following the tasks of the current 2026-07-28 session. */
   private stopFollowingTasks?: () => void;
 
-  constructor(
-    private readonly config: MCPConfig,
-    private readonly secrets: readonly string[],
-    private readonly validator: LazySchemaValidator,
-    private readonly hooks: ConnectionHooks,
-  ) {
+  private readonly config: MCPConfig;
+  private readonly secrets: readonly string[];
+  private readonly validator: LazySchemaValidator;
+  private readonly hooks: ConnectionHooks;
+
+  constructor(config: MCPConfig, parts: ConnectionParts) {
+    this.config = config;
+    ({ secrets: this.secrets, validator: this.validator, hooks: this.hooks } = parts);
     this.reconnectOptions =
       config.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...config.reconnect };
     this.negotiated = (config.protocolVersion ?? "auto") === "auto";
@@ -262,11 +280,8 @@ export class MCPConnection {
     this.current = session;
     this.era = session.client.getProtocolEra();
     if (this.negotiated) rememberEra(this.config, this.era);
-    // On 2026-07-28, tasks are the io.modelcontextprotocol/tasks extension, which the SDK's client
-    // does not follow: declare it per request and follow the tasks beneath the client.
-    const tapped = session.client.transport;
-    if (this.era === "modern" && tapped) {
-      const follower = followTasks(session.client, tapped);
+    const follower = layerConnectedSession(session, this.era);
+    if (follower) {
       session.tasks = follower;
       this.stopFollowingTasks = follower.stop;
     }
@@ -289,16 +304,6 @@ export class MCPConnection {
       }
     };
     session.client.onclose = () => this.sessionClosed(session);
-    // The SDK handles notifications a microtask late but responses at once, so a progress
-    // notification sent just before the result would find its handler gone. Delaying responses
-    // by one microtask keeps the server's order.
-    const deliver = session.transport.onmessage;
-    if (deliver) {
-      session.transport.onmessage = (message, extra) => {
-        if ("id" in message && !("method" in message)) queueMicrotask(() => deliver(message, extra));
-        else deliver(message, extra);
-      };
-    }
   }
 
   private sessionClosed(session: Session): void {
@@ -374,8 +379,7 @@ export class MCPConnection {
       const error = safeError(
         "mcp-connection-closed",
         `MCP server "${this.name}" ${what} and could not be ${what === "stopped" ? "restarted" : "reconnected"} after ${options.maxAttempts} attempts${detail}`,
-        this.secrets,
-        lastError,
+        { secrets: this.secrets, cause: lastError },
       );
       this.state = "disconnected";
       this.lastFailure = error;
@@ -420,12 +424,8 @@ export class MCPConnection {
   }
 
   /** Waits for a usable session, bounded by the request's deadline. */
-  private async acquire(
-    method: string,
-    deadline: number,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<Session> {
+  private async acquire(method: string, wait: RequestWait): Promise<Session> {
+    const { deadline, timeoutMs, signal } = wait;
     if (this.state === "connected" && this.current) return this.current;
     // A reconnect that gave up is not the end: the server may be back, so this request tries again.
     if (this.state === "disconnected" && this.reopen && this.reconnectOptions) this.reconnect();
@@ -442,14 +442,20 @@ export class MCPConnection {
           );
     // A request made while connect() re-opens a lost session waits for it, as for a reconnect.
     if (this.state === "connecting" && this.connecting && this.reopen) {
-      await raceDeadline(this.connecting, deadline - Date.now(), signal, waitedTooLong("connecting"));
+      await raceDeadline(this.connecting, deadline - Date.now(), {
+        signal,
+        makeError: waitedTooLong("connecting"),
+      });
       // connect() changed the state meanwhile.
       if ((this.state as State) === "connected" && this.current) return this.current;
     }
     if (this.state === "reconnecting" && this.ready) {
       const remaining = deadline - Date.now();
       try {
-        return await raceDeadline(this.ready.promise, remaining, signal, waitedTooLong("reconnecting"));
+        return await raceDeadline(this.ready.promise, remaining, {
+          signal,
+          makeError: waitedTooLong("reconnecting"),
+        });
       } catch (error) {
         // The reconnect gave up: the request was never sent.
         if (JunctionError.isInstance(error) && error.code === "mcp-connection-closed") {
@@ -495,7 +501,8 @@ export class MCPConnection {
     const { signal } = options;
     const failure = { server: this.name, method, timeoutMs, signal, secrets: this.secrets };
     if (signal?.aborted) throw toJunctionError(signal.reason, failure);
-    let session = await this.acquire(method, deadline, timeoutMs, signal);
+    const wait: RequestWait = { deadline, timeoutMs, signal };
+    let session = await this.acquire(method, wait);
     const requestOptions = (): RequestOptions => ({ timeout: Math.max(1, deadline - Date.now()), signal });
     try {
       return await sendOn(session, () => send(session, requestOptions()));
@@ -507,7 +514,7 @@ export class MCPConnection {
       // Every request that got the answer is retried, not only the first: each waits for the one
       // reconnect the first started.
       this.sessionGone(session);
-      session = await this.acquire(method, deadline, timeoutMs, signal);
+      session = await this.acquire(method, wait);
       return await sendOn(session, () => send(session, requestOptions()));
     } catch (error) {
       throw toJunctionError(error, failure);
@@ -540,8 +547,7 @@ export class MCPConnection {
       throw safeError(
         "mcp-connect-failed",
         `finishAuth for MCP server "${this.name}" failed: ${errorMessage(error)}`,
-        this.secrets,
-        error,
+        { secrets: this.secrets, cause: error },
       );
     }
     this.authTransport = undefined;
@@ -620,12 +626,13 @@ function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(e
   return { promise, resolve, reject };
 }
 
+/** Races `promise` against `ms` and the signal, failing with `makeError()` (by default a plain timeout). */
 async function raceDeadline<T>(
   promise: Promise<T>,
   ms: number,
-  signal?: AbortSignal,
-  makeError: () => Error = () => new JunctionError("mcp-timeout", `timed out after ${ms} ms`),
+  options: { signal?: AbortSignal; makeError?: () => Error } = {},
 ): Promise<T> {
+  const { signal, makeError = () => new JunctionError("mcp-timeout", `timed out after ${ms} ms`) } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   try {

@@ -212,7 +212,7 @@ describe("a server's JSON-RPC error answer", () => {
       expect(missing.jsonRPCCode).toBe(-32602);
       expect(missing.jsonRPCData).toEqual({ uri: "file:///nowhere.txt" });
       const unknown = await rejection(
-        mcp.complete({ type: "ref/prompt", name: "p" }, { name: "a", value: "" }),
+        mcp.complete({ ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" } }),
       );
       expect(unknown.jsonRPCCode).toBe(-32601);
       expect(unknown.jsonRPCData).toBeUndefined();

@@ -72,9 +72,9 @@ export function redact(text: string, secrets: readonly string[]): string {
 export function safeError(
   code: JunctionErrorCode,
   message: string,
-  secrets: readonly string[],
-  cause?: unknown,
+  redaction: { secrets: readonly string[]; cause?: unknown },
 ): JunctionError {
+  const { secrets, cause } = redaction;
   const safeCause = redactCause(cause, secrets);
   return new JunctionError(code, redact(message, secrets), {
     ...(safeCause === undefined ? {} : { cause: safeCause }),
@@ -139,8 +139,7 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
     return safeError(
       "mcp-timeout",
       `${where} did not answer ${method} within ${timeoutMs} ms (notifications/cancelled sent)`,
-      secrets,
-      error,
+      { secrets, cause: error },
     );
   }
   if (isConnectionClosed(error) || isConnectionReset(error)) {
@@ -148,8 +147,7 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
     return safeError(
       "mcp-connection-closed",
       `connection to ${where} closed during ${method}; the request had been sent, so the server may have acted on it, and it was not sent again`,
-      secrets,
-      error,
+      { secrets, cause: error },
     );
   }
   if (error instanceof ProtocolError) {
@@ -157,23 +155,20 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
       return safeError(
         "mcp-capability-missing",
         `${where} needs a client capability this connection does not advertise for ${method} (error ${error.code}): ${error.message}`,
-        secrets,
-        error,
+        { secrets, cause: error },
       );
     }
     if (error.code === ProtocolErrorCode.UnsupportedProtocolVersion) {
       return safeError(
         "mcp-request-failed",
         `${where} does not support the protocol revision of ${method} (error ${error.code}): ${error.message}`,
-        secrets,
-        error,
+        { secrets, cause: error },
       );
     }
     return safeError(
       "mcp-request-failed",
       `${where} answered ${method} with error ${error.code}: ${error.message}`,
-      secrets,
-      error,
+      { secrets, cause: error },
     );
   }
   const message = errorMessage(error);
@@ -182,48 +177,42 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
       case SdkErrorCode.InvalidResult:
       case SdkErrorCode.UnsupportedResultType:
       case SdkErrorCode.ListPaginationExceeded:
-        return safeError(
-          "mcp-invalid-response",
-          `${where} sent an invalid ${method} result: ${message}`,
+        return safeError("mcp-invalid-response", `${where} sent an invalid ${method} result: ${message}`, {
           secrets,
-          error,
-        );
+          cause: error,
+        });
       case SdkErrorCode.InputRequiredRoundsExceeded:
         return safeError(
           "mcp-request-failed",
           `${where} kept asking for input on ${method} past the round limit: ${message}`,
-          secrets,
-          error,
+          { secrets, cause: error },
         );
       case SdkErrorCode.MethodNotSupportedByProtocolVersion:
       case SdkErrorCode.CapabilityNotSupported:
-        return safeError(
-          "mcp-capability-missing",
-          `${method} is not available on ${where}: ${message}`,
+        return safeError("mcp-capability-missing", `${method} is not available on ${where}: ${message}`, {
           secrets,
-          error,
-        );
+          cause: error,
+        });
       case SdkErrorCode.NotConnected:
-        return safeError(
-          "mcp-not-connected",
-          `${method}: ${where} is not connected: ${message}`,
+        return safeError("mcp-not-connected", `${method}: ${where} is not connected: ${message}`, {
           secrets,
-          error,
-        );
+          cause: error,
+        });
       default:
         break;
     }
   }
   const status = httpStatus(error);
   if (status !== undefined) {
-    return safeError(
-      "mcp-request-failed",
-      `${method} to ${where} failed with HTTP ${status}: ${message}`,
+    return safeError("mcp-request-failed", `${method} to ${where} failed with HTTP ${status}: ${message}`, {
       secrets,
-      error,
-    );
+      cause: error,
+    });
   }
-  return safeError("mcp-request-failed", `${method} to ${where} failed: ${message}`, secrets, error);
+  return safeError("mcp-request-failed", `${method} to ${where} failed: ${message}`, {
+    secrets,
+    cause: error,
+  });
 }
 
 /**

@@ -121,10 +121,10 @@ describe("a 2026-07-28-only server over stdio", () => {
       "MCP joins tools to models. [local-7b] in file:///work/project",
     );
     expect(sampled).toEqual([[{ role: "user", content: { type: "text", text: "One line on MCP." } }]]);
-    const completion = await mcp.complete(
-      { type: "ref/prompt", name: "summarize" },
-      { name: "topic", value: "ma" },
-    );
+    const completion = await mcp.complete({
+      ref: { type: "ref/prompt", name: "summarize" },
+      argument: { name: "topic", value: "ma" },
+    });
     expect(completion.values).toEqual(["Markdown", "Mars"]);
   });
 

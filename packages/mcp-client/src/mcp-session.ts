@@ -150,7 +150,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
         // probe is started again and spoken to in the 2025 handshake, which is what it knows.
         const probed = (config.protocolVersion ?? "auto") === "auto" && !legacyKnown;
         if (!probed || !exitedByItself || isRequestTimeout(error)) {
-          const failure = startFailure(setup, transport, error, timeout);
+          const failure = startFailure(setup, transport, { error, timeout });
           if (exitedByItself) diedBeforeAnswering.add(failure);
           throw failure;
         }
@@ -160,7 +160,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
           await client.connect(tapTransport(transport, config), connectOptions(timeout, true, deadline));
         } catch (retryError) {
           await transport.close();
-          const failure = startFailure(setup, transport, retryError, timeout);
+          const failure = startFailure(setup, transport, { error: retryError, timeout });
           if (transport.exit !== undefined) diedBeforeAnswering.add(failure);
           throw failure;
         }
@@ -187,7 +187,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
           connectOptions(timeout, setup.priorEra === "legacy", deadline),
         );
       } catch (error) {
-        throw connectFailure(setup, "the in-memory server", error, timeout);
+        throw connectFailure(setup, "the in-memory server", { error, timeout });
       }
       return { client, transport: clientSide, kind: "memory", closing: false };
     }
@@ -196,7 +196,7 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
       throw safeError(
         "mcp-config-invalid",
         `unknown transport ${JSON.stringify((unknown as { transport?: unknown }).transport)}`,
-        setup.secrets,
+        { secrets: setup.secrets },
       );
     }
   }
@@ -251,7 +251,7 @@ async function openHttp(
       status !== 403;
     if (!fallback) {
       if (error instanceof UnauthorizedError) setup.onUnauthorized(streamable);
-      throw connectFailure(setup, describeUrl(url), error, timeout);
+      throw connectFailure(setup, describeUrl(url), { error, timeout });
     }
     // Dropping the Streamable HTTP attempt before trying SSE: its failure was the answer we act on.
     await client.close().catch(() => undefined);
@@ -296,8 +296,7 @@ async function connectRemote(
     throw connectFailure(
       setup,
       `${describeUrl(new URL((setup.config as { url: string }).url))} over ${via}`,
-      error,
-      timeout,
+      { error, timeout },
     );
   }
 }
@@ -385,15 +384,20 @@ const NETWORK_ERRORS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate is not valid for this host name",
 };
 
-function connectFailure(setup: SessionSetup, target: string, error: unknown, timeout: number) {
+/** What a failed connect or start threw, and the timeout it ran under. */
+interface Failed {
+  error: unknown;
+  timeout: number;
+}
+
+function connectFailure(setup: SessionSetup, target: string, { error, timeout }: Failed) {
   const name = setup.serverName();
   // An unnamed server is named by its URL: say the URL once.
   const server = target.startsWith(name) ? "MCP server" : `MCP server "${name}"`;
   return safeError(
     "mcp-connect-failed",
     `could not connect to ${server} at ${target}: ${connectFailureReason(error, timeout)}`,
-    setup.secrets,
-    error,
+    { secrets: setup.secrets, cause: error },
   );
 }
 
@@ -432,12 +436,7 @@ function stdoutNoise(transport: StdioProcessTransport): string {
   return `\nit wrote ${lines} not JSON-RPC to stdout (stdout carries the protocol: a server must log to stderr):${quoted}`;
 }
 
-function startFailure(
-  setup: SessionSetup,
-  transport: StdioProcessTransport,
-  error: unknown,
-  timeout: number,
-) {
+function startFailure(setup: SessionSetup, transport: StdioProcessTransport, { error, timeout }: Failed) {
   const config = setup.config as Extract<MCPConfig, { transport: "stdio" }>;
   const commandLine = [config.command, ...(config.args ?? [])].join(" ");
   const exit = transport.exit;
@@ -452,7 +451,6 @@ function startFailure(
   return safeError(
     "mcp-connect-failed",
     `MCP server "${setup.serverName()}" failed to start (command: ${commandLine}): ${what}${stdoutNoise(transport)}${tail}`,
-    setup.secrets,
-    error,
+    { secrets: setup.secrets, cause: error },
   );
 }

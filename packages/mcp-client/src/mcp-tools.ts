@@ -57,6 +57,12 @@ interface CallParams {
   _meta?: Record<string, unknown>;
 }
 
+/** What follows a call that may turn into a task: its ticket, and where its progress goes. */
+interface TaskFollowing {
+  ticket: TaskTicket;
+  onprogress: RequestOptions["onprogress"];
+}
+
 interface ToolMetadata {
   tool: MCPTool;
   /**
@@ -247,15 +253,17 @@ export class MCPTools {
         (taskSupport === "required" || (options.task === true && taskSupport === "optional")) &&
         this.context.capabilities()?.tasks?.requests?.tools?.call
       ) {
-        return await this.callAsTask(name, params, options, onprogress, ticket);
+        return await this.callAsTask(params, options, { ticket, onprogress });
       }
       return await this.context.run("tools/call", options, (session, requestOptions) =>
-        this.settle(name, () => this.send(session, params, { ...requestOptions, onprogress }, ticket)),
+        this.settle(name, () =>
+          this.send(session, params, { requestOptions: { ...requestOptions, onprogress }, ticket }),
+        ),
       );
     } catch (error) {
       // A call the server never answered with a task fails: sending it again could run the tool twice.
       if (ticket.taskId === undefined || !isConnectionLost(error)) throw error;
-      return this.resumeTask(name, params, { ...options, timeoutMs }, deadline, { ticket, onprogress });
+      return this.resumeTask(params, { ...options, timeoutMs, deadline }, { ticket, onprogress });
     }
   }
 
@@ -265,12 +273,12 @@ export class MCPTools {
    * when the restarted server does not know the task, or no session comes back in time.
    */
   private async resumeTask(
-    name: string,
     params: CallParams,
-    options: MCPCallToolOptions & { timeoutMs: number },
-    deadline: number,
-    following: { ticket: TaskTicket; onprogress: RequestOptions["onprogress"] },
+    options: MCPCallToolOptions & { timeoutMs: number; deadline: number },
+    following: TaskFollowing,
   ): Promise<ToolResult> {
+    const { name } = params;
+    const { deadline } = options;
     const { ticket, onprogress } = following;
     const taskId = ticket.taskId as string;
     for (;;) {
@@ -324,12 +332,10 @@ export class MCPTools {
   }
 
   private fetchList(session: Session, requestOptions: RequestOptions): Promise<HintedList<MCPTool>> {
-    return listAllWithHints(
-      session.client,
-      "tools/list",
+    return listAllWithHints(session.client, "tools/list", {
       requestOptions,
-      `tools/list from MCP server "${this.context.serverName()}"`,
-    );
+      describe: `tools/list from MCP server "${this.context.serverName()}"`,
+    });
   }
 
   private rememberMetadata(tools: MCPTool[]): void {
@@ -365,9 +371,9 @@ export class MCPTools {
   private async send(
     session: Session,
     params: CallParams,
-    requestOptions: RequestOptions,
-    ticket: TaskTicket,
+    sending: { requestOptions: RequestOptions; ticket: TaskTicket },
   ): Promise<unknown> {
+    const { requestOptions, ticket } = sending;
     // The follower sees the call synchronously as the client sends it; a call sent later keeps no ticket.
     session.tasks?.expect(ticket);
     try {
@@ -388,7 +394,7 @@ export class MCPTools {
         // Only a tool with `x-mcp-header` parameters needs the SDK's callTool (which also
         // validates the whole result with zod on every call): any other goes as a plain request.
         if (!declaresHeaders(tool)) return await this.plainCall(session, params, requestOptions);
-        return await this.callWithDefinition(session, params, tool, requestOptions);
+        return await this.callWithDefinition(session, { params, tool }, requestOptions);
       } catch (error) {
         if (!(error instanceof ProtocolError && error.code === HEADER_MISMATCH)) throw error;
         // 2026-07-28: the server's definition of the tool (its `x-mcp-header` parameters) is not
@@ -398,7 +404,7 @@ export class MCPTools {
         this.notifyListeners();
         const current = tools.find((candidate) => candidate.name === params.name);
         if (!current) throw error;
-        return this.callWithDefinition(session, params, current, requestOptions);
+        return this.callWithDefinition(session, { params, tool: current }, requestOptions);
       }
     }
     return this.plainCall(session, params, requestOptions);
@@ -410,21 +416,21 @@ export class MCPTools {
 
   private callWithDefinition(
     session: Session,
-    params: CallParams,
-    tool: MCPTool,
+    call: { params: CallParams; tool: MCPTool },
     requestOptions: RequestOptions,
   ): Promise<unknown> {
+    const { params, tool } = call;
     const { outputSchema: _checkedByUs, ...toolDefinition } = tool;
     return session.client.callTool(params, { ...requestOptions, toolDefinition: toolDefinition as never });
   }
 
   private callAsTask(
-    name: string,
     params: CallParams,
     options: MCPCallToolOptions,
-    onprogress: RequestOptions["onprogress"],
-    ticket: TaskTicket,
+    following: TaskFollowing,
   ): Promise<ToolResult> {
+    const { name } = params;
+    const { ticket, onprogress } = following;
     const timeoutMs = options.timeoutMs ?? this.context.timeoutMs();
     return this.context.run("tools/call", { timeoutMs, signal: options.signal }, (session, requestOptions) =>
       this.settle(
@@ -464,7 +470,7 @@ export class MCPTools {
   private finishResult(name: string, raw: unknown): ToolResult {
     const serverName = this.context.serverName();
     const result = convertCallToolResult(raw, serverName);
-    return checkStructuredContent(result, this.outputValidator(name), serverName, name);
+    return checkStructuredContent(result, this.outputValidator(name), { server: serverName, name });
   }
 }
 

@@ -49,6 +49,16 @@ export type MCPCompletionReference =
   | { type: "ref/prompt"; name: string }
   | { type: "ref/resource"; uri: string };
 
+/** What {@link MCP.complete} asks the server to complete. */
+export interface MCPCompletionRequest {
+  /** The prompt or resource template the argument belongs to. */
+  ref: MCPCompletionReference;
+  /** The argument being completed and what was typed so far. */
+  argument: { name: string; value: string };
+  /** Values of arguments already chosen, which some servers use to narrow the answer. */
+  context?: { arguments?: Record<string, string> };
+}
+
 /**
  * A connection to one MCP server, over stdio, Streamable HTTP (with legacy SSE fallback), SSE
  * or in memory. Implements `ToolSource`, so it can be handed to an `Agent` as is.
@@ -113,25 +123,29 @@ export class MCP implements ToolSource {
       warn: (warning) => this.warn({ ...warning, server: this.name }),
       run: (method, options, send) => this.run(method, options, send),
     });
-    this.connection = new MCPConnection(config, this.secrets, validator, {
-      serverName: () => this.name,
-      clientCapabilities: () => this.clientCapabilities(),
-      install: (client) => this.install(client),
-      adopted: (session) => {
-        this.serverInfo = session.client.getServerVersion();
-        this.capabilities = session.client.getServerCapabilities();
-        this.instructions = session.client.getInstructions();
-        this.protocolVersion = session.client.getNegotiatedProtocolVersion();
+    this.connection = new MCPConnection(config, {
+      secrets: this.secrets,
+      validator,
+      hooks: {
+        serverName: () => this.name,
+        clientCapabilities: () => this.clientCapabilities(),
+        install: (client) => this.install(client),
+        adopted: (session) => {
+          this.serverInfo = session.client.getServerVersion();
+          this.capabilities = session.client.getServerCapabilities();
+          this.instructions = session.client.getInstructions();
+          this.protocolVersion = session.client.getNegotiatedProtocolVersion();
+        },
+        dropped: () => {
+          this.tools.sessionLost();
+          void this.listenStream.close();
+        },
+        stale: () => {
+          this.tools.sessionLost();
+          this.tools.notifyListeners();
+        },
+        resumed: (session, requestOptions) => this.restore(session, requestOptions),
       },
-      dropped: () => {
-        this.tools.sessionLost();
-        void this.listenStream.close();
-      },
-      stale: () => {
-        this.tools.sessionLost();
-        this.tools.notifyListeners();
-      },
-      resumed: (session, requestOptions) => this.restore(session, requestOptions),
     });
   }
 
@@ -344,7 +358,10 @@ export class MCP implements ToolSource {
   /** Every item of a paginated list, all pages, as one request of the connection. */
   private listAll<M extends ListMethod>(method: M, options: MCPRequestOptions): Promise<ListItems[M][]> {
     return this.run(method, options, (session, requestOptions) =>
-      listAll(session.client, method, requestOptions, `${method} from MCP server "${this.name}"`),
+      listAll(session.client, method, {
+        requestOptions,
+        describe: `${method} from MCP server "${this.name}"`,
+      }),
     );
   }
 
@@ -490,16 +507,14 @@ export class MCP implements ToolSource {
   }
 
   /**
-   * Asks the server to complete an argument of a prompt or resource template.
-   *
-   * @param context - values of arguments already chosen, which some servers use to narrow the answer
+   * Asks the server to complete an argument of a prompt or resource template: `request.context`
+   * holds values of arguments already chosen, which some servers use to narrow the answer.
    */
   async complete(
-    ref: MCPCompletionReference,
-    argument: { name: string; value: string },
-    context?: { arguments?: Record<string, string> },
+    request: MCPCompletionRequest,
     options: MCPRequestOptions = {},
   ): Promise<{ values: string[]; total?: number; hasMore?: boolean }> {
+    const { ref, argument, context } = request;
     const result = (await this.run("completion/complete", options, (session, requestOptions) =>
       session.client.request(
         { method: "completion/complete", params: { ref, argument, ...(context ? { context } : {}) } },
@@ -537,7 +552,7 @@ export class MCP implements ToolSource {
     path: string,
     options: MCPRequestOptions = {},
   ): Promise<MCPSkillFile> {
-    return this.skills.readFile(skill, path, options);
+    return this.skills.readFile({ skill, path }, options);
   }
 
   // ---- client features and housekeeping ---------------------------------------------------------

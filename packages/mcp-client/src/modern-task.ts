@@ -1,6 +1,12 @@
 import type { ClientCapabilities } from "@junction/types";
 import { errorMessage } from "@junction/types";
-import type { Client, JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
+import type {
+  Client,
+  JSONRPCMessage,
+  MessageExtraInfo,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/client";
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./convert-tool-result.js";
 import { isConnectionClosed, isConnectionReset } from "./mcp-errors.js";
@@ -198,36 +204,58 @@ export interface TaskFollower {
  * ticket ({@link TaskFollower.expect}) can follow it on the next session ({@link TaskFollower.resume}).
  */
 export function followTasks(client: Client, transport: Transport): TaskFollower {
-  const calls = new Map<string | number, HeldCall>();
-  const deliver = transport.onmessage;
-  const send = transport.send.bind(transport);
-  let stopped = false;
-  let expected: TaskTicket | undefined;
-  let resumed = 0;
+  return new SessionTasks(client, transport);
+}
 
-  const request = (
+/**
+ * {@link followTasks} for one session: the calls it holds, and the steps that follow their tasks
+ * (hold a `tools/call` as it is sent, follow its task answer, poll, answer input, finish, give up).
+ */
+class SessionTasks implements TaskFollower {
+  readonly #calls = new Map<string | number, HeldCall>();
+  readonly #client: Client;
+  /** The client's own handler of the server's messages, beneath which the tasks are followed. */
+  readonly #deliver: Transport["onmessage"];
+  readonly #send: Transport["send"];
+  #stopped = false;
+  /** The ticket of the next `tools/call` sent ({@link TaskFollower.expect}). */
+  #expected: TaskTicket | undefined;
+  /** How many tasks were resumed here: each gets an id no JSON-RPC id of the session can be. */
+  #resumed = 0;
+
+  constructor(client: Client, transport: Transport) {
+    this.#client = client;
+    this.#deliver = transport.onmessage;
+    this.#send = transport.send.bind(transport);
+    transport.send = (message, options) => this.#sent(message, options);
+    transport.onmessage = (message, extra) => this.#received(message, extra);
+  }
+
+  /** One task request of this session, bounded by {@link TASK_REQUEST_MS}. */
+  #request(
     method: "tasks/get" | "tasks/update" | "tasks/cancel",
     params: { taskId: string; requestState?: string } & Record<string, unknown>,
-  ) => client.request({ method, params }, AnyResultSchema, { timeout: TASK_REQUEST_MS });
+  ) {
+    return this.#client.request({ method, params }, AnyResultSchema, { timeout: TASK_REQUEST_MS });
+  }
 
   /** The params of a task request: the task's id, and its latest `requestState` if it has one. */
-  const taskParams = (call: HeldCall, taskId: string) => ({
-    taskId,
-    ...(call.requestState === undefined ? {} : { requestState: call.requestState }),
-  });
+  #taskParams(call: HeldCall, taskId: string) {
+    return { taskId, ...(call.requestState === undefined ? {} : { requestState: call.requestState }) };
+  }
 
-  const cancelTask = (call: HeldCall, taskId: string) => {
+  #cancelTask(call: HeldCall, taskId: string) {
     // Cancelling is a courtesy to the server; the caller already has its abort error, and a task that ran on
     // is the server's to end.
-    void request("tasks/cancel", taskParams(call, taskId)).catch(() => undefined);
-  };
+    void this.#request("tasks/cancel", this.#taskParams(call, taskId)).catch(() => undefined);
+  }
 
-  const finish = (id: string | number, call: HeldCall, outcome: TaskOutcome) => {
+  #finish(id: string | number, call: HeldCall, outcome: TaskOutcome) {
     call.done = true;
     clearTimeout(call.timer);
     call.input.abort();
-    calls.delete(id);
-    if (stopped) return;
+    this.#calls.delete(id);
+    if (this.#stopped) return;
     if (call.settle) {
       if (outcome.kind === "result") call.settle.resolve(outcome.result);
       else call.settle.reject(new ProtocolError(outcome.code, outcome.message, outcome.data));
@@ -245,11 +273,11 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
               ...(outcome.data === undefined ? {} : { data: outcome.data }),
             },
           };
-    deliver?.(message);
-  };
+    this.#deliver?.(message);
+  }
 
-  const giveUp = (id: string | number) => {
-    const call = calls.get(id);
+  #giveUp(id: string | number) {
+    const call = this.#calls.get(id);
     if (!call || call.done) return;
     call.done = true;
     clearTimeout(call.timer);
@@ -257,16 +285,16 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
     // Before the answer came, the entry stays a while: an answer that creates a task then gets
     // the task cancelled.
     if (!call.taskId) {
-      call.timer = setTimeout(() => calls.delete(id), TASK_ID_GRACE_MS);
+      call.timer = setTimeout(() => this.#calls.delete(id), TASK_ID_GRACE_MS);
       // Remembering must not keep a Node process alive.
       (call.timer as { unref?: () => void }).unref?.();
       return;
     }
-    calls.delete(id);
-    cancelTask(call, call.taskId);
-  };
+    this.#calls.delete(id);
+    this.#cancelTask(call, call.taskId);
+  }
 
-  const reportProgress = (call: HeldCall, message: string | undefined) => {
+  #reportProgress(call: HeldCall, message: string | undefined) {
     if (message === undefined || message === call.lastMessage) return;
     if (call.settle?.onprogress) {
       call.lastMessage = message;
@@ -275,34 +303,34 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
     }
     if (call.progressToken === undefined) return;
     call.lastMessage = message;
-    deliver?.({
+    this.#deliver?.({
       jsonrpc: "2.0",
       method: "notifications/progress",
       params: { progressToken: call.progressToken, progress: call.polls, message },
     });
-  };
+  }
 
-  const poll = (id: string | number, call: HeldCall, delayMs: number) => {
+  #poll(id: string | number, call: HeldCall, delayMs: number) {
     call.timer = setTimeout(async () => {
-      if (call.done || stopped || !call.taskId) return;
+      if (call.done || this.#stopped || !call.taskId) return;
       let detailed: Record<string, unknown>;
       try {
-        detailed = await request("tasks/get", taskParams(call, call.taskId));
+        detailed = await this.#request("tasks/get", this.#taskParams(call, call.taskId));
       } catch (error) {
-        if (call.done || stopped) return;
+        if (call.done || this.#stopped) return;
         // A poll the session could not carry (written to a server that just died: EPIPE) tells
         // nothing of the task. A dying session closes in a moment, and its close hands the task
         // to the next session; until then, poll again, a few times.
         if (!(error instanceof ProtocolError) && (call.unanswered ?? 0) < MAX_UNANSWERED_POLLS) {
           call.unanswered = (call.unanswered ?? 0) + 1;
-          poll(id, call, DEFAULT_POLL_MS);
+          this.#poll(id, call, DEFAULT_POLL_MS);
           return;
         }
         // A task we stop following should not run on unwatched.
-        cancelTask(call, call.taskId);
+        this.#cancelTask(call, call.taskId);
         if (call.settle) {
           call.done = true;
-          calls.delete(id);
+          this.#calls.delete(id);
           // The server refusing the task (a restart that kept no record of it) is a lost task.
           call.settle.reject(
             error instanceof ProtocolError ? lostTaskError(call.tool, call.taskId, error) : error,
@@ -310,46 +338,47 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
           return;
         }
         const reason = errorMessage(error);
-        finish(id, call, {
+        this.#finish(id, call, {
           kind: "error",
           code: -32603,
           message: `tasks/get for tool "${call.tool}" failed: ${reason}`,
         });
         return;
       }
-      if (call.done || stopped) return;
+      if (call.done || this.#stopped) return;
       call.polls++;
       call.unanswered = 0;
       rememberRequestState(call, detailed);
       if (call.ticket) call.ticket.requestState = call.requestState;
       const outcome = taskOutcome(detailed, call.tool);
       if (!outcome) {
-        reportProgress(call, typeof detailed.statusMessage === "string" ? detailed.statusMessage : undefined);
-        if (detailed.status === "input_required" && !answerInput(id, call, call.taskId, detailed)) return;
-        poll(id, call, pollDelayMs(detailed.pollIntervalMs));
+        this.#reportProgress(
+          call,
+          typeof detailed.statusMessage === "string" ? detailed.statusMessage : undefined,
+        );
+        if (detailed.status === "input_required" && !this.#answerInput(id, call, detailed)) return;
+        this.#poll(id, call, pollDelayMs(detailed.pollIntervalMs));
         return;
       }
-      finish(id, call, outcome);
+      this.#finish(id, call, outcome);
     }, delayMs);
-  };
+  }
 
   /**
    * Hands the new input requests of an `input_required` task to the handlers and sends their
    * answers with `tasks/update` (in the background: polling goes on). False when the call ended
    * here (malformed `inputRequests`).
    */
-  const answerInput = (
-    id: string | number,
-    call: HeldCall,
-    taskId: string,
-    detailed: Record<string, unknown>,
-  ): boolean => {
+  #answerInput(id: string | number, call: HeldCall, detailed: Record<string, unknown>): boolean {
+    const { taskId } = call;
+    // Polled only once the task is known.
+    if (taskId === undefined) return true;
     const listed = detailed.inputRequests;
     // None listed: the answers sent are not yet reflected (tasks/update is eventually consistent).
     if (listed === undefined) return true;
     if (typeof listed !== "object" || listed === null || Array.isArray(listed)) {
-      cancelTask(call, taskId);
-      finish(id, call, {
+      this.#cancelTask(call, taskId);
+      this.#finish(id, call, {
         kind: "error",
         code: -32603,
         message: `the task of tool "${call.tool}" asked for input with inputRequests that are not an object; the task was cancelled (tasks/cancel)`,
@@ -360,17 +389,17 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
     if (fresh.length === 0) return true;
     for (const [key] of fresh) call.asked.add(key);
     const inputRequests = Object.fromEntries(fresh);
-    answerTaskInput(client, {
+    answerTaskInput(this.#client, {
       taskId,
       inputRequests,
       ...(call.requestState === undefined ? {} : { requestState: call.requestState }),
       signal: call.input.signal,
       update: (params) => {
         // A call given up while its user answered: the task is cancelled, the answer stays here.
-        if (call.done || stopped) return Promise.reject(call.input.signal.reason);
+        if (call.done || this.#stopped) return Promise.reject(call.input.signal.reason);
         // The latest requestState, not the one of the round's start (maybe none by now).
-        return request("tasks/update", {
-          ...taskParams(call, taskId),
+        return this.#request("tasks/update", {
+          ...this.#taskParams(call, taskId),
           inputResponses: params.inputResponses,
         });
       },
@@ -380,7 +409,7 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
         for (const [key] of fresh) call.ticket?.answered.add(key);
       },
       (error: unknown) => {
-        if (call.done || stopped) return;
+        if (call.done || this.#stopped) return;
         // The session died under the answer (written to a server that just died: EPIPE; closed
         // before the server's reply): that tells nothing of the task, which goes on. The dying
         // session's close hands the task to the next session, whose server asks again; an answer
@@ -389,14 +418,15 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
           for (const [key] of fresh) call.asked.delete(key);
           return;
         }
-        cancelTask(call, taskId);
-        finish(id, call, { kind: "error", ...taskInputFailure(error, call.tool, inputRequests) });
+        this.#cancelTask(call, taskId);
+        this.#finish(id, call, { kind: "error", ...taskInputFailure(error, call.tool, inputRequests) });
       },
     );
     return true;
-  };
+  }
 
-  transport.send = (original: JSONRPCMessage, options?: TransportSendOptions) => {
+  /** A message the client sends: a `tools/call` is held (its answer may be a task), a cancellation gives one up. */
+  #sent(original: JSONRPCMessage, options?: TransportSendOptions) {
     const message = declaringTasks(original);
     if ("method" in message) {
       if ("id" in message && message.method === "tools/call") {
@@ -409,31 +439,32 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
           polls: 0,
           asked: new Set(),
           input: new AbortController(),
-          ...(expected ? { ticket: expected } : {}),
+          ...(this.#expected ? { ticket: this.#expected } : {}),
         };
-        expected = undefined;
+        this.#expected = undefined;
         const requestSignal = (options as { requestSignal?: AbortSignal } | undefined)?.requestSignal;
         if (requestSignal) {
           call.requestSignal = requestSignal;
-          requestSignal.addEventListener("abort", () => giveUp(message.id), { once: true });
+          requestSignal.addEventListener("abort", () => this.#giveUp(message.id), { once: true });
         }
-        calls.set(message.id, call);
+        this.#calls.set(message.id, call);
       } else if (message.method === "notifications/cancelled") {
         const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
-        if (typeof requestId === "string" || typeof requestId === "number") giveUp(requestId);
+        if (typeof requestId === "string" || typeof requestId === "number") this.#giveUp(requestId);
       }
     }
-    return send(message, options);
-  };
+    return this.#send(message, options);
+  }
 
-  transport.onmessage = (message, extra) => {
+  /** A message from the server: a held call's task answer is followed, anything else goes to the client. */
+  #received(message: JSONRPCMessage, extra?: MessageExtraInfo) {
     const id = !("method" in message) && "id" in message ? message.id : undefined;
-    if ((typeof id === "string" || typeof id === "number") && calls.has(id)) {
-      const call = calls.get(id)!;
+    if ((typeof id === "string" || typeof id === "number") && this.#calls.has(id)) {
+      const call = this.#calls.get(id)!;
       const result = "result" in message ? message.result : undefined;
       const created = createdTaskOf(result);
       if (!created) {
-        calls.delete(id);
+        this.#calls.delete(id);
       } else if (!call.done) {
         call.taskId = created.taskId;
         rememberRequestState(call, result);
@@ -441,46 +472,46 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
           call.ticket.taskId = created.taskId;
           call.ticket.requestState = call.requestState;
         }
-        reportProgress(call, created.statusMessage);
+        this.#reportProgress(call, created.statusMessage);
         const early = taskOutcome({ ...created }, call.tool);
         // A task created already terminal still has its result or error on tasks/get.
-        poll(id, call, early ? 0 : pollDelayMs(created.pollIntervalMs));
+        this.#poll(id, call, early ? 0 : pollDelayMs(created.pollIntervalMs));
         return;
       } else {
         // Given up before the task's id arrived: cancel it now.
-        calls.delete(id);
+        this.#calls.delete(id);
         rememberRequestState(call, result);
-        cancelTask(call, created.taskId);
+        this.#cancelTask(call, created.taskId);
         return;
       }
     }
-    deliver?.(message, extra);
-  };
+    this.#deliver?.(message, extra);
+  }
 
-  const stop = () => {
-    stopped = true;
-    for (const call of calls.values()) {
+  readonly stop = (): void => {
+    this.#stopped = true;
+    for (const call of this.#calls.values()) {
       call.done = true;
       clearTimeout(call.timer);
       call.input.abort();
       // As a request of the lost session would: the caller may follow the task on the next one.
       call.settle?.reject(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed"));
     }
-    calls.clear();
+    this.#calls.clear();
   };
 
-  const resume: TaskFollower["resume"] = (ticket, options) =>
+  readonly resume: TaskFollower["resume"] = (ticket, options) =>
     new Promise((resolve, reject) => {
-      if (stopped) {
+      if (this.#stopped) {
         reject(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed"));
         return;
       }
       // Not a JSON-RPC id of this session (those are numbers): no answer can be mistaken for it.
-      const id = `resumed-task-${++resumed}`;
+      const id = `this.#resumed-task-${++this.#resumed}`;
       const { signal } = options;
       let deadline: ReturnType<typeof setTimeout> | undefined;
       const onAbort = () => {
-        giveUp(id);
+        this.#giveUp(id);
         reject(signal?.reason);
       };
       const settled = () => {
@@ -509,9 +540,9 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
           ...(options.onprogress ? { onprogress: options.onprogress } : {}),
         },
       };
-      calls.set(id, call);
+      this.#calls.set(id, call);
       deadline = setTimeout(() => {
-        giveUp(id);
+        this.#giveUp(id);
         settled();
         reject(new SdkError(SdkErrorCode.RequestTimeout, "task timed out", { timeout: options.timeoutMs }));
       }, options.timeoutMs);
@@ -520,15 +551,11 @@ export function followTasks(client: Client, transport: Transport): TaskFollower 
         return;
       }
       signal?.addEventListener("abort", onAbort, { once: true });
-      poll(id, call, 0);
+      this.#poll(id, call, 0);
     });
 
-  return {
-    stop,
-    expect: (ticket) => {
-      expected = ticket;
-    },
-    resume,
+  readonly expect = (ticket: TaskTicket | undefined): void => {
+    this.#expected = ticket;
   };
 }
 

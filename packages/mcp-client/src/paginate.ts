@@ -6,6 +6,7 @@ import {
   type ResourceTemplate,
 } from "@junction/types";
 import type { Client, RequestOptions } from "@modelcontextprotocol/client";
+import { toolHeaderFilter } from "./sdk-internals.js";
 
 /** More pages than this is a server that never ends its list. */
 const MAX_PAGES = 1000;
@@ -74,10 +75,16 @@ export interface ListItems {
 export async function listAll<M extends ListMethod>(
   client: Client,
   method: M,
-  requestOptions: RequestOptions,
-  describe: string,
+  listing: ListRequest,
 ): Promise<ListItems[M][]> {
-  return (await listAllWithHints(client, method, requestOptions, describe)).items;
+  return (await listAllWithHints(client, method, listing)).items;
+}
+
+/** How a whole list is asked for. */
+export interface ListRequest {
+  requestOptions: RequestOptions;
+  /** What is listed from where, as errors say it (such as `tools/list from MCP server "x"`). */
+  describe: string;
 }
 
 /** A whole list with the caching hints its pages carried (MCP 2026-07-28). */
@@ -96,8 +103,7 @@ export interface HintedList<T> {
 export async function listAllWithHints<M extends ListMethod>(
   client: Client,
   method: M,
-  requestOptions: RequestOptions,
-  describe: string,
+  { requestOptions, describe }: ListRequest,
 ): Promise<HintedList<ListItems[M]>> {
   const field = LISTS[method];
   const hints: { ttlMs?: number; cacheScope?: "public" | "private" } = {};
@@ -130,12 +136,9 @@ export function mergeCacheHints(
 }
 
 /**
- * The SDK's own SEP-2243 filter (what its `listTools()` applies to every page it returns),
- * reached on the client because it is not exported on its own. If a later SDK renames it, the
- * page is kept whole: `callTool` still sends the headers it can, and the server refuses the rest.
+ * The SDK's own SEP-2243 filter ({@link toolHeaderFilter}). If a later SDK renames it, the page is
+ * kept whole: `callTool` still sends the headers it can, and the server refuses the rest.
  */
 function excludeInvalidToolHeaders(client: Client, page: Record<string, unknown>): void {
-  const filter = (client as unknown as { _excludeInvalidXMcpHeaderTools?: (page: unknown) => void })
-    ._excludeInvalidXMcpHeaderTools;
-  if (typeof filter === "function" && Array.isArray(page.tools)) filter.call(client, page);
+  if (Array.isArray(page.tools)) toolHeaderFilter(client)?.(page);
 }

@@ -126,52 +126,60 @@ export class MCPSkills {
   constructor(private readonly context: SkillsContext) {}
 
   list(options: MCPRequestOptions): Promise<MCPSkillListing> {
-    return this.request("listSkills", "skills/list", options, async (skills, requestOptions) => {
-      const listing = await skills.list({}, requestOptions);
-      return {
-        skills: listing.skills,
-        invalid: listing.invalid.map(({ index, uri, reason }) => ({
-          index,
-          ...(uri === undefined ? {} : { uri }),
-          reason,
-        })),
-        ...(listing.ttlMs === undefined ? {} : { ttlMs: listing.ttlMs }),
-        ...(listing.cacheScope === undefined ? {} : { cacheScope: listing.cacheScope }),
-      };
-    });
+    return this.request(
+      { caller: "listSkills", method: "skills/list" },
+      options,
+      async (skills, requestOptions) => {
+        const listing = await skills.list({}, requestOptions);
+        return {
+          skills: listing.skills,
+          invalid: listing.invalid.map(({ index, uri, reason }) => ({
+            index,
+            ...(uri === undefined ? {} : { uri }),
+            reason,
+          })),
+          ...(listing.ttlMs === undefined ? {} : { ttlMs: listing.ttlMs }),
+          ...(listing.cacheScope === undefined ? {} : { cacheScope: listing.cacheScope }),
+        };
+      },
+    );
   }
 
   get(uri: string, options: MCPRequestOptions): Promise<MCPSkill> {
-    return this.request("getSkill", "skills/get", options, async (skills, requestOptions) => {
-      return (await skills.get(uri, requestOptions)).skill;
-    });
+    return this.request(
+      { caller: "getSkill", method: "skills/get" },
+      options,
+      async (skills, requestOptions) => {
+        return (await skills.get(uri, requestOptions)).skill;
+      },
+    );
   }
 
   async read(skill: MCPSkill | string, options: MCPRequestOptions): Promise<MCPSkillDocument> {
-    const file = await this.readFile(skill, undefined, options, "readSkill");
+    const file = await this.readFile({ skill }, options, "readSkill");
     return file as MCPSkillDocument;
   }
 
+  /** Reads `file.path` of a skill (its `SKILL.md` without a path), for `caller` as errors name it. */
   readFile(
-    skill: MCPSkill | string,
-    path: string | undefined,
+    file: { skill: MCPSkill | string; path?: string },
     options: MCPRequestOptions,
     caller = "readSkillFile",
   ): Promise<MCPSkillFile> {
-    return this.request(caller, "resources/read", options, async (skills, requestOptions) => {
+    const { skill, path } = file;
+    return this.request({ caller, method: "resources/read" }, options, async (skills, requestOptions) => {
       const entry = typeof skill === "string" ? (await skills.get(skill, requestOptions)).skill : skill;
       try {
         return toSkillFile(await skills.read(entry, path, requestOptions));
       } catch (error) {
-        throw this.readFailure(error, entry, path, caller);
+        throw this.readFailure(error, { skill: entry, path, caller });
       }
     });
   }
 
   /** Checks the extension is advertised and offered, then runs `send` with a `SkillsClient`. */
   private request<T>(
-    caller: string,
-    method: string,
+    { caller, method }: { caller: string; method: string },
     options: MCPRequestOptions,
     send: (skills: SkillsClient, requestOptions: RequestOptions) => Promise<T>,
   ): Promise<T> {
@@ -197,7 +205,10 @@ export class MCPSkills {
     });
   }
 
-  private readFailure(error: unknown, skill: MCPSkill, path: string | undefined, caller: string): unknown {
+  private readFailure(
+    error: unknown,
+    { skill, path, caller }: { skill: MCPSkill; path: string | undefined; caller: string },
+  ): unknown {
     const name = typeof skill.frontmatter?.name === "string" ? skill.frontmatter.name : skill.uri;
     const server = this.context.serverName();
     if (error instanceof SkillVerificationError) {

@@ -5,7 +5,13 @@ import { SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotoc
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP } from "./mcp.js";
 import { httpRoutedElsewhere } from "./node-http-exchange.js";
-import { checkedMessage, LeanStreamableHTTPTransport, SSEParser } from "./streamable-http-transport.js";
+import {
+  checkedMessage,
+  isHandedOver,
+  LeanStreamableHTTPTransport,
+  SSEParser,
+  sendRouteOf,
+} from "./streamable-http-transport.js";
 
 describe("SSEParser", () => {
   const parse = (chunks: string[]) => {
@@ -515,6 +521,148 @@ describe("LeanStreamableHTTPTransport's requests", () => {
     } finally {
       await mcp.close();
     }
+  });
+});
+
+describe("who sends each message (the table at the head of streamable-http-transport.ts)", () => {
+  let stop: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await stop?.();
+    stop = undefined;
+  });
+
+  /**
+   * A lean transport over the real SDK transport, on a real server, with the SDK transport's
+   * sends recorded (and still made). Answers `ping` with an empty result; `redirect-me` with a
+   * 307 to the same endpoint the first time; `scope-me` with a step-up challenge.
+   */
+  async function route() {
+    let redirected = false;
+    const server = await startServer(
+      (body, res) => {
+        if (body.method === "redirect-me" && !redirected) {
+          redirected = true;
+          res.writeHead(307, { location: "/mcp?moved" }).end();
+          return;
+        }
+        if (body.method === "scope-me") {
+          res
+            .writeHead(403, { "www-authenticate": 'Bearer error="insufficient_scope", scope="more"' })
+            .end("more scope needed");
+          return;
+        }
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: {} }));
+      },
+      (res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(
+          `id: ev-2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 9, result: { resumed: true } })}\n\n`,
+        );
+      },
+    );
+    stop = server.stop;
+    const inner = new StreamableHTTPClientTransport(new URL(server.url));
+    const bySDK: unknown[] = [];
+    const send = inner.send.bind(inner);
+    inner.send = (message, options) => {
+      bySDK.push(message);
+      return send(message, options);
+    };
+    const transport = new LeanStreamableHTTPTransport(new URL(server.url), inner);
+    const received: unknown[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    return { server, transport, bySDK, received };
+  }
+
+  const initialize = {
+    jsonrpc: "2.0" as const,
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  };
+
+  it("batch: an array goes through the SDK", async () => {
+    const { transport, bySDK, server } = await route();
+    const batch = [{ jsonrpc: "2.0" as const, method: "notifications/roots/list_changed" }];
+    await transport.send(batch);
+    expect(sendRouteOf(batch, { resumptionToken: undefined, closed: false })).toBe("batch");
+    expect(bySDK).toEqual([batch]);
+    expect(server.posts).toHaveLength(1);
+    await transport.close();
+  });
+
+  it("resumption: a message with a resumption token goes through the SDK, which resumes with Last-Event-ID", async () => {
+    const { transport, bySDK, server, received } = await route();
+    const ping = { jsonrpc: "2.0" as const, id: 9, method: "ping" };
+    await transport.send(ping, { resumptionToken: "ev-1" });
+    await expect.poll(() => received).toEqual([{ jsonrpc: "2.0", id: 9, result: { resumed: true } }]);
+    expect(bySDK).toEqual([ping]);
+    expect(server.gets.map((headers) => headers["last-event-id"])).toEqual(["ev-1"]);
+    expect(server.posts).toHaveLength(0);
+    await transport.close();
+  });
+
+  it("closed: a message after close() goes to the SDK, which refuses it", async () => {
+    const { transport, bySDK, server } = await route();
+    await transport.close();
+    const ping = { jsonrpc: "2.0" as const, id: 1, method: "ping" };
+    const sent = await transport.send(ping).then(
+      () => "sent",
+      (error: unknown) => (error instanceof Error ? "refused" : "thrown"),
+    );
+    expect(bySDK).toEqual([ping]);
+    expect(sent).toBe("refused");
+    expect(server.posts).toHaveLength(0);
+  });
+
+  it("initialize and initialized: the handshake goes through the SDK, which keeps the session id", async () => {
+    const { transport, bySDK, received } = await route();
+    await transport.send(initialize);
+    const initialized = { jsonrpc: "2.0" as const, method: "notifications/initialized" };
+    await transport.send(initialized);
+    expect(bySDK).toEqual([initialize, initialized]);
+    expect(received).toHaveLength(1);
+    expect(transport.sessionId).toBe("session-1");
+    await transport.close();
+  });
+
+  it("post: every other request, notification and response is sent by the lean transport, with the session", async () => {
+    const { transport, bySDK, server, received } = await route();
+    await transport.send(initialize);
+    bySDK.length = 0;
+    server.posts.length = 0;
+    const messages = [
+      { jsonrpc: "2.0" as const, id: 1, method: "ping" },
+      { jsonrpc: "2.0" as const, method: "notifications/cancelled", params: { requestId: 7 } },
+      { jsonrpc: "2.0" as const, id: "from-server", result: {} },
+    ];
+    for (const message of messages) {
+      expect(sendRouteOf(message, { resumptionToken: undefined, closed: false })).toBe("post");
+      await transport.send(message);
+    }
+    expect(bySDK).toEqual([]);
+    expect(server.posts.map((post) => post.body)).toEqual(messages);
+    expect(server.posts.every((post) => post.headers["mcp-session-id"] === "session-1")).toBe(true);
+    expect(received.at(-1)).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    await transport.close();
+  });
+
+  it("handed over: a lean POST answered by a redirect or a step-up challenge is sent again by the SDK", async () => {
+    const { transport, bySDK, server, received } = await route();
+    const moved = { jsonrpc: "2.0" as const, id: 3, method: "redirect-me" };
+    await transport.send(moved);
+    expect(bySDK).toEqual([moved]);
+    await expect.poll(() => received).toContainEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    const scoped = { jsonrpc: "2.0" as const, id: 4, method: "scope-me" };
+    // Without an authProvider the SDK cannot step up, and says so.
+    await expect(transport.send(scoped)).rejects.toThrow();
+    expect(bySDK).toEqual([moved, scoped]);
+    expect(server.posts.filter((post) => post.method === "scope-me").length).toBeGreaterThanOrEqual(2);
+    expect(isHandedOver(403, 'Bearer error="invalid_token"')).toBe(false);
+    expect(isHandedOver(401, undefined)).toBe(false);
+    await transport.close();
   });
 });
 

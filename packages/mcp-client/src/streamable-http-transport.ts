@@ -56,6 +56,50 @@ const MCP_NAME_SOURCE: Record<string, string> = {
 
 const FIRST_MODERN_REVISION = "2026-07-28";
 
+/**
+ * Who sends each outgoing message, in the order {@link sendRouteOf} checks (the first row that
+ * matches decides). "sdk" is the wrapped `StreamableHTTPClientTransport`, "lean" this transport's
+ * own POST. `streamable-http-transport.test.ts` sends one message per row and checks its path.
+ *
+ * | row | message | sent by | why |
+ * |---|---|---|---|
+ * | `batch` | a JSON-RPC batch (an array) | sdk | batches are rare; the SDK answers them whole |
+ * | `resumption` | any message sent with a `resumptionToken` | sdk | it resumes the stream with `Last-Event-ID` |
+ * | `closed` | anything after `close()` | sdk | it reports the closed transport as the SDK does |
+ * | `initialize` | the `initialize` request | sdk | it keeps the session id the answer gives |
+ * | `initialized` | `notifications/initialized` | sdk | it opens the GET stream of server messages |
+ * | `post` | every other request, notification and response | lean | the hot path: headers built once, the answer parsed as it streams |
+ *
+ * And one row for answers: a lean POST answered by a redirect (3xx) or a step-up challenge (403
+ * with `insufficient_scope`) was not processed by the server, so it is sent again by the SDK,
+ * which follows redirects by its policy and owns OAuth ({@link isHandedOver}).
+ */
+export type SendRoute = "batch" | "resumption" | "closed" | "initialize" | "initialized" | "post";
+
+/** The row of the table above that decides who sends `message`. */
+export function sendRouteOf(
+  message: JSONRPCMessage | JSONRPCMessage[],
+  state: { resumptionToken: string | undefined; closed: boolean },
+): SendRoute {
+  if (Array.isArray(message)) return "batch";
+  if (state.resumptionToken) return "resumption";
+  if (state.closed) return "closed";
+  const method = (message as { method?: unknown }).method;
+  if (method === "initialize") return "initialize";
+  if (method === "notifications/initialized") return "initialized";
+  return "post";
+}
+
+/**
+ * Whether an answer to a lean POST hands the message to the SDK's transport: a redirect or a
+ * step-up challenge, which the server did not process.
+ */
+export function isHandedOver(status: number, wwwAuthenticate: string | null | undefined): boolean {
+  const redirect = status >= 300 && status < 400;
+  const stepUp = status === 403 && /insufficient_scope/.test(wwwAuthenticate ?? "");
+  return redirect || stepUp;
+}
+
 /** What {@link LeanStreamableHTTPTransport} needs besides the SDK transport it wraps. */
 export interface LeanTransportOptions {
   /** The config's static headers. */
@@ -166,14 +210,12 @@ export class LeanStreamableHTTPTransport implements Transport {
       : this.inner.finishAuth(callback as never);
   }
 
+  /** Sends `message` the way {@link sendRouteOf}'s table says. */
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
-    if (Array.isArray(message) || options?.resumptionToken || this.closed)
-      return this.inner.send(message as never, options);
-    const method = (message as { method?: unknown }).method;
-    // The handshake sets the session id; `notifications/initialized` opens the GET stream.
-    if (method === "initialize" || method === "notifications/initialized")
-      return this.inner.send(message, options);
-    return this.post(message, options);
+    const route = sendRouteOf(message, { resumptionToken: options?.resumptionToken, closed: this.closed });
+    return route === "post"
+      ? this.post(message as JSONRPCMessage, options)
+      : this.inner.send(message as never, options);
   }
 
   private async post(message: JSONRPCMessage, options: TransportSendOptions | undefined): Promise<void> {
@@ -211,7 +253,7 @@ export class LeanStreamableHTTPTransport implements Transport {
       const contentType = mediaType(response.header("content-type"));
       if (contentType === "text/event-stream") {
         streaming = true;
-        void this.readEvents(response, controller, options, true).finally(settle);
+        void this.readEvents(response, { controller, options, fromPost: true }).finally(settle);
         return;
       }
       if (contentType === "application/json") {
@@ -286,16 +328,13 @@ export class LeanStreamableHTTPTransport implements Transport {
   }
 
   /**
-   * Whether a refused POST is one the SDK's transport acts on and the server did not process: a
-   * redirect (followed or not by its policy) or a step-up challenge (403 `insufficient_scope`).
-   * The body is read, so the connection goes back to the pool.
+   * Whether a refused POST is one the SDK's transport acts on ({@link isHandedOver}). The body is
+   * then read, so the connection goes back to the pool.
    */
   private async handOver(response: HttpAnswer): Promise<boolean> {
-    const redirect = response.status >= 300 && response.status < 400;
-    const stepUp =
-      response.status === 403 && /insufficient_scope/.test(response.header("www-authenticate") ?? "");
-    if (redirect || stepUp) await discard(response);
-    return redirect || stepUp;
+    const handed = isHandedOver(response.status, response.header("www-authenticate"));
+    if (handed) await discard(response);
+    return handed;
   }
 
   /** A POST the server refused, as the SDK's transport reports it. */
@@ -341,12 +380,8 @@ export class LeanStreamableHTTPTransport implements Transport {
    * {@link RECONNECTION}`.maxRetries` failed attempts in a row; a resumed stream that ends early
    * again is resumed again.
    */
-  private async readEvents(
-    response: HttpAnswer,
-    controller: AbortController,
-    options: TransportSendOptions | undefined,
-    fromPost: boolean,
-  ): Promise<void> {
+  private async readEvents(response: HttpAnswer, reading: EventReading): Promise<void> {
+    const { controller, options, fromPost } = reading;
     const intentional = () => this.closed || controller.signal.aborted;
     let lastEventId: string | undefined;
     let answered = false;
@@ -448,7 +483,11 @@ export class LeanStreamableHTTPTransport implements Transport {
         );
         continue;
       }
-      return this.readEvents(response, controller, { ...options, resumptionToken: lastEventId }, false);
+      return this.readEvents(response, {
+        controller,
+        options: { ...options, resumptionToken: lastEventId },
+        fromPost: false,
+      });
     }
   }
 }
@@ -496,6 +535,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 /** One server-sent event: the fields the MCP transport reads. */
+/** How {@link LeanStreamableHTTPTransport} reads one SSE answer. */
+interface EventReading {
+  /** Aborts the stream (on close, or when the request is cancelled). */
+  controller: AbortController;
+  options: TransportSendOptions | undefined;
+  /** Whether the stream answers a POST (else a resuming GET). */
+  fromPost: boolean;
+}
+
 interface ServerSentEvent {
   id?: string;
   event?: string;

@@ -1,6 +1,7 @@
 import { errorMessage } from "@junction/types";
 import type { Client } from "@modelcontextprotocol/client";
 import { ProtocolErrorCode, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import { inputRequiredDriver } from "./sdk-internals.js";
 
 /** What each input request a server may embed asks for, and which part of the config answers it. */
 const INPUT_KINDS: Record<string, { kind: string; answeredBy: string; capability: string }> = {
@@ -12,27 +13,6 @@ const INPUT_KINDS: Record<string, { kind: string; answeredBy: string; capability
   "sampling/createMessage": { kind: "sampling", answeredBy: "handlers.sampling", capability: "sampling" },
   "roots/list": { kind: "roots", answeredBy: "roots", capability: "roots" },
 };
-
-/**
- * The SDK client's multi-round-trip (MRTR) fulfilment, which answers the embedded input requests
- * of an `input_required` result through the handlers registered on the client
- * (`elicitation/create`, `sampling/createMessage`, `roots/list`: the ones `MCP` installs from
- * its config), with the SDK's validation of requests and answers and elicitation defaults
- * applied. These members are protected in the SDK's types, so they are named here.
- */
-interface InputRequiredHost {
-  _negotiatedWireCodec(): unknown;
-  _resolveNonCompleteResult(
-    decoded: { kind: "input_required"; inputRequests: Record<string, unknown>; requestState?: string },
-    flow: {
-      codec: unknown;
-      request: { method: string; params: Record<string, unknown> };
-      options: { signal: AbortSignal };
-      flowStartedAt: number;
-      retry: (params: Record<string, unknown>) => Promise<unknown>;
-    },
-  ): Promise<unknown>;
-}
 
 /** One round of a task's input: the requests to answer and how the answers go back. */
 export interface TaskInputRound {
@@ -56,11 +36,8 @@ export interface TaskInputRound {
  * handler's or `tasks/update`'s error); {@link taskInputFailure} turns that into the call's error.
  */
 export async function answerTaskInput(client: Client, round: TaskInputRound): Promise<void> {
-  const host = client as unknown as Partial<InputRequiredHost>;
-  if (
-    typeof host._resolveNonCompleteResult !== "function" ||
-    typeof host._negotiatedWireCodec !== "function"
-  ) {
+  const host = inputRequiredDriver(client);
+  if (!host) {
     throw new SdkError(
       SdkErrorCode.CapabilityNotSupported,
       "this version of @modelcontextprotocol/client has no multi-round-trip driver to answer input requests with",

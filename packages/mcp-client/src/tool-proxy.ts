@@ -49,9 +49,9 @@ function pickAnnotations(annotations: MCPTool["annotations"]): Tool["annotations
 export function checkStructuredContent(
   result: ToolResult,
   validate: OutputValidator | undefined,
-  server: string,
-  name: string,
+  tool: { server: string; name: string },
 ): ToolResult {
+  const { server, name } = tool;
   if (!validate || result.isError) return result;
   if (result.structuredContent === undefined) {
     result.content.push({

@@ -304,23 +304,23 @@ export function describeEverything(
 
     it("completes prompt and resource-template arguments", async () => {
       expect(
-        await mcp.complete(
-          { type: "ref/prompt", name: "completable-prompt" },
-          { name: "department", value: "Ma" },
-        ),
+        await mcp.complete({
+          ref: { type: "ref/prompt", name: "completable-prompt" },
+          argument: { name: "department", value: "Ma" },
+        }),
       ).toMatchObject({
         values: ["Marketing"],
       });
-      const narrowed = await mcp.complete(
-        { type: "ref/prompt", name: "completable-prompt" },
-        { name: "name", value: "" },
-        { arguments: { department: "Sales" } },
-      );
+      const narrowed = await mcp.complete({
+        ref: { type: "ref/prompt", name: "completable-prompt" },
+        argument: { name: "name", value: "" },
+        context: { arguments: { department: "Sales" } },
+      });
       expect(narrowed.values).toEqual(["David", "Eve", "Frank"]);
-      const template = await mcp.complete(
-        { type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" },
-        { name: "resourceId", value: "12" },
-      );
+      const template = await mcp.complete({
+        ref: { type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" },
+        argument: { name: "resourceId", value: "12" },
+      });
       expect(template.values).toEqual(["12"]);
     });
 

@@ -136,10 +136,10 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("served over Streamable HTT
     expect(await mcp.getPrompt("greet", { name: "Ada" })).toMatchObject({
       messages: [{ role: "user", content: { type: "text", text: "Say hello to Ada." } }],
     });
-    const completion = await mcp.complete(
-      { type: "ref/prompt", name: "greet" },
-      { name: "name", value: "A" },
-    );
+    const completion = await mcp.complete({
+      ref: { type: "ref/prompt", name: "greet" },
+      argument: { name: "name", value: "A" },
+    });
     expect(completion.values).toEqual(["Ada", "Alan"]);
   });
 });

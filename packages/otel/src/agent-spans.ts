@@ -254,7 +254,7 @@ export class RunSpan extends BridgeSpan {
     const approval = this.approvals.get(id);
     if (approval) {
       this.approvals.delete(id);
-      endApproval(approval, "approved", "user");
+      endApproval(approval, { decision: "approved", decidedBy: "user" });
     } else if (this.resumed && !this.liveCalls.has(id)) {
       this.decidedOnResume(id, name, "approved");
     }
@@ -293,7 +293,7 @@ export class RunSpan extends BridgeSpan {
     const reason = this.shared.capture ? firstText(event.result) : undefined;
     if (approval) {
       this.approvals.delete(event.id);
-      endApproval(approval, "denied", "user", reason);
+      endApproval(approval, { decision: "denied", decidedBy: "user", reason });
       return;
     }
     if (this.resumed && !this.liveCalls.has(event.id)) {
@@ -319,7 +319,7 @@ export class RunSpan extends BridgeSpan {
   }
 
   private closeApprovals(decision: "pending" | "cancelled", decidedBy: string): void {
-    for (const span of this.approvals.values()) endApproval(span, decision, decidedBy);
+    for (const span of this.approvals.values()) endApproval(span, { decision, decidedBy });
     this.approvals.clear();
   }
 }
@@ -560,7 +560,10 @@ function finishReasonOf(reason: string): string {
   }
 }
 
-function endApproval(span: OtelSpan, decision: string, decidedBy: string, reason?: string): void {
+function endApproval(
+  span: OtelSpan,
+  { decision, decidedBy, reason }: { decision: string; decidedBy: string; reason?: string },
+): void {
   span.setAttributes({
     "junction.approval.decision": decision,
     "junction.approval.decided_by": decidedBy,

@@ -68,7 +68,7 @@ export function convertToAnthropicMessages(
       fromString.add(block);
       blocks = [block];
     }
-    appendAlternating(result, role, blocks, (block) => block.type === "tool_result");
+    appendAlternating(result, { role, blocks }, (block) => block.type === "tool_result");
   };
 
   for (const [index, message] of messages.entries()) {

@@ -14,8 +14,7 @@ import { mapBedrockError } from "./map-bedrock-error.js";
  * The only place of this package that does I/O.
  */
 export async function* streamBedrock(
-  client: BedrockRuntimeClient,
-  sdk: BedrockSDK,
+  { client, sdk }: { client: BedrockRuntimeClient; sdk: BedrockSDK },
   request: ModelRequest,
   settings: Pick<BedrockSettings, "defaultMaxTokens" | "baseURL">,
 ): AsyncGenerator<ModelStreamEvent> {

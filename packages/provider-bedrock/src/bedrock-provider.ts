@@ -62,7 +62,7 @@ export function bedrock(settings: BedrockSettings = {}): ModelProvider {
     stream: (request) =>
       (async function* () {
         const { client, sdk } = await getClient();
-        yield* streamBedrock(client, sdk, request, settings);
+        yield* streamBedrock({ client, sdk }, request, settings);
       })(),
   };
 }

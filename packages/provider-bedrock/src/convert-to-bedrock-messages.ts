@@ -104,7 +104,7 @@ export function convertToBedrockMessages(
   const result: AlternatingMessage<ContentBlock>[] = [];
   // Converse wants user and assistant turns to alternate, with tool results first in a user turn.
   const append = (role: "user" | "assistant", content: ContentBlock[]) =>
-    appendAlternating(result, role, content, (block) => block.toolResult !== undefined);
+    appendAlternating(result, { role, blocks: content }, (block) => block.toolResult !== undefined);
 
   for (const [index, message] of messages.entries()) {
     switch (message.role) {
@@ -258,7 +258,10 @@ function convertPart(part: ToolResultPart, where: Where, context: Context): Medi
     case "text":
       return part.text === "" ? [] : [{ text: part.text }];
     case "image":
-      return [image(part.data, part.mimeType, where, context) ?? inPlaceOf(part, where, context)];
+      return [
+        image({ data: part.data, mimeType: part.mimeType }, where, context) ??
+          inPlaceOf(part, where, context),
+      ];
     case "resource":
       return [convertResource(part, where, context)];
     default:
@@ -280,25 +283,33 @@ function convertResource(
       mimeType && documentFormats[mimeType] && mimeType !== "application/pdf"
         ? documentFormats[mimeType]
         : "txt";
-    return document(new TextEncoder().encode(resource.text), format, resource.uri, context);
+    return document(new TextEncoder().encode(resource.text), { format, uri: resource.uri }, context);
   }
   if (typeof resource.blob === "string") {
     const type = mimeType ?? "application/octet-stream";
     if (imageFormats[type]) {
       return (
-        image(resource.blob, type, where, context) ??
-        omitted(where, "resource", `the resource ${resource.uri} (${type})`, context)
+        image({ data: resource.blob, mimeType: type }, where, context) ??
+        omitted(where, { what: "resource", description: `the resource ${resource.uri} (${type})` }, context)
       );
     }
     const format = documentFormats[type];
     const bytes = format ? bytesFromBase64(resource.blob) : undefined;
-    if (format && bytes) return document(bytes, format, resource.uri, context);
-    return omitted(where, "resource", `the resource ${resource.uri} (${type})`, context);
+    if (format && bytes) return document(bytes, { format, uri: resource.uri }, context);
+    return omitted(
+      where,
+      { what: "resource", description: `the resource ${resource.uri} (${type})` },
+      context,
+    );
   }
   return inPlaceOf(part, where, context);
 }
 
-function image(data: string, mimeType: string, where: Where, context: Context): MediaBlock | undefined {
+function image(
+  { data, mimeType }: { data: string; mimeType: string },
+  where: Where,
+  context: Context,
+): MediaBlock | undefined {
   const format = imageFormats[mimeType.toLowerCase()];
   if (!format) return undefined;
   const bytes = bytesFromBase64(data);
@@ -312,7 +323,11 @@ function image(data: string, mimeType: string, where: Where, context: Context): 
   return { image: { format, source: { bytes } } };
 }
 
-function document(bytes: Uint8Array, format: DocumentFormat, uri: string, context: Context): MediaBlock {
+function document(
+  bytes: Uint8Array,
+  { format, uri }: { format: DocumentFormat; uri: string },
+  context: Context,
+): MediaBlock {
   return { document: { format, name: documentName(uri, context.documentNames), source: { bytes } } };
 }
 
@@ -351,7 +366,11 @@ function inPlaceOf(part: ToolResultPart, where: Where, context: Context): MediaB
   return { text: note.text };
 }
 
-function omitted(where: Where, what: string, description: string, context: Context): MediaBlock {
+function omitted(
+  where: Where,
+  { what, description }: { what: string; description: string },
+  context: Context,
+): MediaBlock {
   const note = omittedPartNote({ provider: "Bedrock", where, what, description });
   context.warnings.push(note.warning);
   return { text: note.text };

@@ -115,7 +115,7 @@ function convertUserMessage(content: string | UserContentPart[], warnings: Warni
         break;
       }
       case "resource": {
-        const carried = resourceParts(part.resource, "user message", warnings);
+        const carried = resourceParts(part.resource, { where: "user message", warnings });
         parts.push(...carried.parts);
         if (carried.text !== undefined) parts.push({ type: "text", text: carried.text });
         break;
@@ -245,7 +245,7 @@ function toolResultPart(
       };
     }
     case "resource":
-      return resourceParts(part.resource, `result of tool "${toolName}"`, warnings, toolName);
+      return resourceParts(part.resource, { where: `result of tool "${toolName}"`, warnings, toolName });
     case "resource_link":
       return { text: resourceLinkText(part), parts: [] };
     default: {
@@ -262,9 +262,7 @@ function toolResultPart(
  */
 function resourceParts(
   resource: { uri: string; mimeType?: string; text?: string; blob?: string },
-  where: string,
-  warnings: Warning[],
-  toolName?: string,
+  { where, warnings, toolName }: { where: string; warnings: Warning[]; toolName?: string },
 ): { text?: string; parts: ChatCompletionContentPart[] } {
   const mimeType = resource.mimeType?.toLowerCase();
   if (resource.text !== undefined) return { text: `[resource ${resource.uri}]\n${resource.text}`, parts: [] };

@@ -78,6 +78,7 @@ export function convertToGeminiMessages(
 ): ConvertedGeminiMessages {
   const providerName = options.providerName ?? "gemini";
   const warnings: Warning[] = [];
+  const conversion: Conversion = { providerName, options, warnings };
   const contents: Content[] = [];
   const callsById = new Map<string, ToolCallPart>();
 
@@ -101,20 +102,14 @@ export function convertToGeminiMessages(
       }
       case "assistant": {
         for (const part of message.content) if (part.type === "tool-call") callsById.set(part.id, part);
-        push("model", convertAssistantParts(message.content, providerName, options, warnings));
+        push("model", convertAssistantParts(message.content, conversion));
         break;
       }
       case "tool": {
         const responses: Part[] = [];
         const beside: Part[] = [];
         for (const result of message.content) {
-          const converted = convertToolResult(
-            result,
-            callsById.get(result.toolCallId),
-            providerName,
-            options,
-            warnings,
-          );
+          const converted = convertToolResult(result, callsById.get(result.toolCallId), conversion);
           responses.push(converted.response);
           beside.push(...converted.beside);
         }
@@ -169,12 +164,15 @@ function convertUserPart(part: UserContentPart, warnings: Warning[]): Part[] {
   }
 }
 
-function convertAssistantParts(
-  content: AssistantContentPart[],
-  providerName: string,
-  options: ConvertToGeminiMessagesOptions,
-  warnings: Warning[],
-): Part[] {
+/** What every part's conversion reads: the provider's name, the options, and where warnings go. */
+interface Conversion {
+  providerName: string;
+  options: ConvertToGeminiMessagesOptions;
+  warnings: Warning[];
+}
+
+function convertAssistantParts(content: AssistantContentPart[], conversion: Conversion): Part[] {
+  const { providerName, options, warnings } = conversion;
   const parts: Part[] = [];
   let signedCall = false;
   for (const part of content) {
@@ -234,10 +232,9 @@ function convertAssistantParts(
 function convertToolResult(
   result: ToolResultMessagePart,
   call: ToolCallPart | undefined,
-  providerName: string,
-  options: ConvertToGeminiMessagesOptions,
-  warnings: Warning[],
+  conversion: Conversion,
 ): { response: Part; beside: Part[] } {
+  const { providerName, options, warnings } = conversion;
   const name = options.toolNames.toVendor(result.toolName);
   const callMetadata = geminiMetadata(call?.providerMetadata, providerName);
   // An id Gemini never sent means nothing to it; results then match calls by name and order.

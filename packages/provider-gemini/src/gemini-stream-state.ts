@@ -129,7 +129,10 @@ export class GeminiStreamState {
     }
     if (part.text !== undefined) {
       if (typeof part.text !== "string") throw this.invalid("a `text` part whose text is not a string");
-      this.readText(part.text, part.thought === true ? "reasoning" : "text", signature, events);
+      this.readText(
+        { text: part.text, type: part.thought === true ? "reasoning" : "text", signature },
+        events,
+      );
       return;
     }
     const kind = Object.keys(part).find((key) => key !== "thoughtSignature" && key !== "thought") ?? "empty";
@@ -141,9 +144,7 @@ export class GeminiStreamState {
   }
 
   private readText(
-    text: string,
-    type: "text" | "reasoning",
-    signature: string | undefined,
+    { text, type, signature }: { text: string; type: "text" | "reasoning"; signature: string | undefined },
     events: ModelStreamEvent[],
   ) {
     if (text === "" && signature === undefined) return;

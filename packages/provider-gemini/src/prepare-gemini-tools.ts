@@ -73,7 +73,7 @@ export function prepareGeminiTools(options: {
     return declaration;
   });
 
-  const toolConfig = prepareToolConfig(options.toolChoice, tools, toolNames, warnings);
+  const toolConfig = prepareToolConfig(options.toolChoice, { tools, toolNames, warnings });
   return {
     tools: declarations.length > 0 ? [{ functionDeclarations: declarations }] : undefined,
     toolConfig,
@@ -92,9 +92,11 @@ const functionCallingMode = {
 
 function prepareToolConfig(
   toolChoice: ToolChoice | undefined,
-  tools: ToolDefinition[],
-  toolNames: ToolNameMapping,
-  warnings: Warning[],
+  {
+    tools,
+    toolNames,
+    warnings,
+  }: { tools: ToolDefinition[]; toolNames: ToolNameMapping; warnings: Warning[] },
 ): ToolConfig | undefined {
   if (toolChoice === undefined || tools.length === 0) return undefined;
   if (toolChoice === "auto") return { functionCallingConfig: { mode: functionCallingMode.AUTO } };

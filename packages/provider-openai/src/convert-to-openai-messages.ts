@@ -104,7 +104,11 @@ export function convertToOpenAIMessages(options: {
         }
         const content: InputContent[] = [];
         for (const part of message.content) {
-          const converted = convertContentPart(part, `message ${index}`, "user", warnings);
+          const converted = convertContentPart(
+            part,
+            { where: `message ${index}`, context: "user" },
+            warnings,
+          );
           if (converted) content.push(converted as InputContent);
         }
         input.push({ role: "user", content });
@@ -191,7 +195,11 @@ function convertAssistant(
       reasoning = undefined;
       if (context.latest)
         items.push(
-          ...approvalItems(metadata.mcpApprovalRequest, metadata.mcpApprovalResponse, index, warnings),
+          ...approvalItems(
+            { request: metadata.mcpApprovalRequest, response: metadata.mcpApprovalResponse },
+            index,
+            warnings,
+          ),
         );
       continue;
     }
@@ -252,8 +260,10 @@ function convertAssistant(
 
 /** The approval request echoed with the caller's answer; an unanswered request is left out. */
 function approvalItems(
-  request: OpenAIMCPApprovalRequest,
-  response: OpenAIMCPApprovalResponse | undefined,
+  {
+    request,
+    response,
+  }: { request: OpenAIMCPApprovalRequest; response: OpenAIMCPApprovalResponse | undefined },
   index: number,
   warnings: Warning[],
 ): OpenAIInputItem[] {
@@ -330,7 +340,7 @@ function convertToolOutput(
   // The Responses API has no error flag on a function output: say it in the output itself.
   if (output.isError) items.push({ type: "input_text", text: "The tool call failed." });
   for (const part of output.content) {
-    const converted = convertContentPart(part, where, "tool", warnings);
+    const converted = convertContentPart(part, { where, context: "tool" }, warnings);
     if (converted) items.push(converted as FunctionOutputContent);
   }
   const structured = structuredContentForModel(output);
@@ -341,8 +351,7 @@ function convertToolOutput(
 /** One MCP content block as `input_text`, `input_image` or `input_file`; what has no form becomes a warning and a note. */
 function convertContentPart(
   part: ToolResultPart,
-  where: string,
-  context: "user" | "tool",
+  { where, context }: { where: string; context: "user" | "tool" },
   warnings: Warning[],
 ): InputContent | FunctionOutputContent | undefined {
   switch (part.type) {

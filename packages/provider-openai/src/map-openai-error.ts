@@ -21,8 +21,7 @@ const retryableStreamCodes = new Set([
 export function openAIStreamError(
   what: string,
   error: { code?: unknown; message?: unknown },
-  requestId: string | undefined,
-  cause?: unknown,
+  { requestId, cause }: { requestId: string | undefined; cause?: unknown },
 ): ProviderError {
   const code = typeof error.code === "string" ? error.code : undefined;
   const message = typeof error.message === "string" ? error.message : "no error message";
@@ -91,8 +90,7 @@ export function mapOpenAIError(
       return openAIStreamError(
         "OpenAI stream error",
         { code: error.code, message: error.message },
-        requestId,
-        error,
+        { requestId, cause: error },
       );
     return new ProviderError({
       provider,

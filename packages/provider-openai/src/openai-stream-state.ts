@@ -510,15 +510,13 @@ export class OpenAIStreamState {
   #failed(event: JSONObject): ProviderError {
     const response = isRecord(event.response) ? event.response : {};
     const error = isRecord(response.error) ? response.error : {};
-    return openAIStreamError("OpenAI response failed", error, this.#requestId);
+    return openAIStreamError("OpenAI response failed", error, { requestId: this.#requestId });
   }
 
   #error(event: JSONObject): ProviderError {
-    return openAIStreamError(
-      "OpenAI stream error",
-      isRecord(event.error) ? event.error : event,
-      this.#requestId,
-    );
+    return openAIStreamError("OpenAI stream error", isRecord(event.error) ? event.error : event, {
+      requestId: this.#requestId,
+    });
   }
 
   /** The item an event refers to, by output_index or item_id; created when the stream skipped its added event. */

@@ -106,7 +106,7 @@ export function prepareOpenAITools(options: {
   );
   return {
     tools: tools.length > 0 ? tools : undefined,
-    toolChoice: mapToolChoice(options.toolChoice, toolNames, definitions, warnings),
+    toolChoice: mapToolChoice(options.toolChoice, { toolNames, definitions }, warnings),
     toolNames,
     warnings,
   };
@@ -190,8 +190,7 @@ function objectSchema(tool: ToolDefinition, warnings: Warning[]): JSONSchema {
 
 function mapToolChoice(
   choice: ToolChoice | undefined,
-  toolNames: ToolNameMapping,
-  definitions: ToolDefinition[],
+  { toolNames, definitions }: { toolNames: ToolNameMapping; definitions: ToolDefinition[] },
   warnings: Warning[],
 ): OpenAIToolChoice | undefined {
   if (choice === undefined) return undefined;

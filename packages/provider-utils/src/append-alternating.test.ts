@@ -7,9 +7,9 @@ const isToolResult = (block: Block) => "result" in block;
 describe("appendAlternating", () => {
   it("starts a message for a new role and skips empty content", () => {
     const messages: AlternatingMessage<Block>[] = [];
-    appendAlternating(messages, "user", [{ text: "hi" }], isToolResult);
-    appendAlternating(messages, "assistant", [], isToolResult);
-    appendAlternating(messages, "assistant", [{ text: "hello" }], isToolResult);
+    appendAlternating(messages, { role: "user", blocks: [{ text: "hi" }] }, isToolResult);
+    appendAlternating(messages, { role: "assistant", blocks: [] }, isToolResult);
+    appendAlternating(messages, { role: "assistant", blocks: [{ text: "hello" }] }, isToolResult);
     expect(messages).toEqual([
       { role: "user", content: [{ text: "hi" }] },
       { role: "assistant", content: [{ text: "hello" }] },
@@ -18,8 +18,12 @@ describe("appendAlternating", () => {
 
   it("joins blocks of the same role, tool results first in a user message", () => {
     const messages: AlternatingMessage<Block>[] = [];
-    appendAlternating(messages, "user", [{ text: "look" }], isToolResult);
-    appendAlternating(messages, "user", [{ result: "r1" }, { text: "note" }, { result: "r2" }], isToolResult);
+    appendAlternating(messages, { role: "user", blocks: [{ text: "look" }] }, isToolResult);
+    appendAlternating(
+      messages,
+      { role: "user", blocks: [{ result: "r1" }, { text: "note" }, { result: "r2" }] },
+      isToolResult,
+    );
     expect(messages).toEqual([
       { role: "user", content: [{ result: "r1" }, { result: "r2" }, { text: "look" }, { text: "note" }] },
     ]);
@@ -27,8 +31,12 @@ describe("appendAlternating", () => {
 
   it("keeps the order of an assistant message's blocks", () => {
     const messages: AlternatingMessage<Block>[] = [];
-    appendAlternating(messages, "assistant", [{ text: "a" }], isToolResult);
-    appendAlternating(messages, "assistant", [{ result: "odd" }, { text: "b" }], isToolResult);
+    appendAlternating(messages, { role: "assistant", blocks: [{ text: "a" }] }, isToolResult);
+    appendAlternating(
+      messages,
+      { role: "assistant", blocks: [{ result: "odd" }, { text: "b" }] },
+      isToolResult,
+    );
     expect(messages).toEqual([
       { role: "assistant", content: [{ text: "a" }, { result: "odd" }, { text: "b" }] },
     ]);

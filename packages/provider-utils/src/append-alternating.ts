@@ -13,13 +13,12 @@ export interface AlternatingMessage<Block> {
  * @example
  * ```ts
  * const messages: AlternatingMessage<Block>[] = [];
- * appendAlternating(messages, "user", [{ text: "hi" }], (block) => "toolResult" in block);
+ * appendAlternating(messages, { role: "user", blocks: [{ text: "hi" }] }, (block) => "toolResult" in block);
  * ```
  */
 export function appendAlternating<Block>(
   messages: AlternatingMessage<Block>[],
-  role: "user" | "assistant",
-  blocks: Block[],
+  { role, blocks }: { role: "user" | "assistant"; blocks: Block[] },
   isToolResult: (block: Block) => boolean,
 ): void {
   if (blocks.length === 0) return;

@@ -206,7 +206,7 @@ function subset(node: unknown, path: string, openMaps: string[]): unknown {
       moved.pattern = pattern;
     }
   }
-  if (isObject) closeObject(node, out, moved, { path, openMaps });
+  if (isObject) closeObject({ node, out, moved }, { path, openMaps });
 
   const movedKeys = Object.keys(moved);
   if (movedKeys.length > 0) {
@@ -222,9 +222,11 @@ function subset(node: unknown, path: string, openMaps: string[]): unknown {
  * out as properties, and an open map described and reported.
  */
 function closeObject(
-  node: Record<string, unknown>,
-  out: Record<string, unknown>,
-  moved: Record<string, unknown>,
+  {
+    node,
+    out,
+    moved,
+  }: { node: Record<string, unknown>; out: Record<string, unknown>; moved: Record<string, unknown> },
   context: { path: string; openMaps: string[] },
 ): void {
   const { additionalProperties, propertyNames, patternProperties } = node;

@@ -43,9 +43,7 @@ export function userRequest(model: string, text = "Say hello."): ModelRequest {
 }
 
 const call = (
-  id: string,
-  name: string,
-  input: Record<string, unknown>,
+  { id, name, input }: { id: string; name: string; input: Record<string, unknown> },
   pieces: string[],
 ): ScriptedToolCall => {
   if (pieces.join("") !== JSON.stringify(input)) {
@@ -72,7 +70,7 @@ export const reasoningTurn: ScriptedTurn = {
 export const toolCallTurn: ScriptedTurn = {
   responseId: "resp_contract_tool",
   toolCalls: [
-    call("call_forecast_1", forecastTool.name, { city: "Paris", days: 2 }, [
+    call({ id: "call_forecast_1", name: forecastTool.name, input: { city: "Paris", days: 2 } }, [
       '{"city":',
       '"Paris",',
       '"days":2}',
@@ -85,8 +83,11 @@ export const toolCallTurn: ScriptedTurn = {
 export const parallelTurn: ScriptedTurn = {
   responseId: "resp_contract_parallel",
   toolCalls: [
-    call("call_paris", weatherTool.name, { city: "Paris" }, ['{"city":', '"Paris"}']),
-    call("call_oslo", timeTool.name, { zone: "Europe/Oslo" }, ['{"zone":"Europe', '/Oslo"}']),
+    call({ id: "call_paris", name: weatherTool.name, input: { city: "Paris" } }, ['{"city":', '"Paris"}']),
+    call({ id: "call_oslo", name: timeTool.name, input: { zone: "Europe/Oslo" } }, [
+      '{"zone":"Europe',
+      '/Oslo"}',
+    ]),
   ],
   finish: "tool-calls",
   usage: { inputTokens: 55, outputTokens: 24 },

@@ -3,7 +3,10 @@ import type { Tool } from "@junction/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ScriptedTurn, VendorAdapter, VendorFake } from "./vendor-adapter.ts";
 
-function recordingTool(name: string, description: string, runs: string[], defer: boolean): Tool {
+function recordingTool(
+  runs: string[],
+  { name, description, defer }: { name: string; description: string; defer: boolean },
+): Tool {
   return {
     name,
     description,
@@ -19,11 +22,19 @@ function recordingTool(name: string, description: string, runs: string[], defer:
 /** One loaded tool and four deferred ones, fresh for each Agent. */
 function tools(runs: string[]): Tool[] {
   return [
-    recordingTool("clock", "Tells the current time.", runs, false),
-    recordingTool("get_forecast", "Gets the weather forecast for a city.", runs, true),
-    recordingTool("send_email", "Sends an email to a recipient.", runs, true),
-    recordingTool("create_issue", "Creates an issue in a repository.", runs, true),
-    recordingTool("list_files", "Lists the files in a directory.", runs, true),
+    recordingTool(runs, { name: "clock", description: "Tells the current time.", defer: false }),
+    recordingTool(runs, {
+      name: "get_forecast",
+      description: "Gets the weather forecast for a city.",
+      defer: true,
+    }),
+    recordingTool(runs, { name: "send_email", description: "Sends an email to a recipient.", defer: true }),
+    recordingTool(runs, {
+      name: "create_issue",
+      description: "Creates an issue in a repository.",
+      defer: true,
+    }),
+    recordingTool(runs, { name: "list_files", description: "Lists the files in a directory.", defer: true }),
   ];
 }
 

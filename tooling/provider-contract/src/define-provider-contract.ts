@@ -112,30 +112,25 @@ function defineStreamingContract(vendor: VendorAdapter): void {
 
   for (const model of [vendor.model, ...(vendor.imageModels ?? [])]) {
     const title = `carries a tool result's image natively or degrades it with a warning, as its capabilities for the model say${model === vendor.model ? "" : ` (${model})`}`;
-    contract(
-      "tool-result-images",
-      title,
-      async () => {
-        fake.enqueue({ kind: "turn", turn: textTurn });
-        const stream = vendor.createProvider({ baseURL: fake.url, maxRetries: 0 });
-        const { events, error } = await collect(stream.stream(toolResultImageRequest(model)));
-        expect(error).toBeUndefined();
-        expect(fake.requests).toHaveLength(1);
-        const images = vendor.toolResultImages(fake.requests[0]?.body);
-        const degraded = events.filter(
-          (event) => event.type === "warning" && event.warning.code.startsWith("tool-result-"),
-        );
-        const image = { mimeType: "image/png", data: png };
-        if (capabilitiesFor(stream, model).toolResultImages) {
-          expect(images).toEqual({ native: [image], elsewhere: [] });
-          expect(degraded).toEqual([]);
-        } else {
-          expect(images).toEqual({ native: [], elsewhere: [image] });
-          expect(degraded).toHaveLength(1);
-        }
-      },
-      model,
-    );
+    contract({ id: "tool-result-images", variant: model }, title, async () => {
+      fake.enqueue({ kind: "turn", turn: textTurn });
+      const stream = vendor.createProvider({ baseURL: fake.url, maxRetries: 0 });
+      const { events, error } = await collect(stream.stream(toolResultImageRequest(model)));
+      expect(error).toBeUndefined();
+      expect(fake.requests).toHaveLength(1);
+      const images = vendor.toolResultImages(fake.requests[0]?.body);
+      const degraded = events.filter(
+        (event) => event.type === "warning" && event.warning.code.startsWith("tool-result-"),
+      );
+      const image = { mimeType: "image/png", data: png };
+      if (capabilitiesFor(stream, model).toolResultImages) {
+        expect(images).toEqual({ native: [image], elsewhere: [] });
+        expect(degraded).toEqual([]);
+      } else {
+        expect(images).toEqual({ native: [], elsewhere: [image] });
+        expect(degraded).toHaveLength(1);
+      }
+    });
   }
 
   contract("usage", "reports input and output tokens, reasoning tokens within output tokens", async () => {
@@ -150,7 +145,7 @@ function defineStreamingContract(vendor: VendorAdapter): void {
 
   for (const variant of vendor.usageVariants ?? []) {
     contract(
-      "usage-variants",
+      { id: "usage-variants", variant: variant.shape },
       `keeps reasoning tokens within output tokens (${variant.label})`,
       async () => {
         const turn: ScriptedTurn = {
@@ -166,7 +161,6 @@ function defineStreamingContract(vendor: VendorAdapter): void {
         expect(finish.usage.reasoningTokens).toBeDefined();
         expect(finish.usage.reasoningTokens!).toBeLessThanOrEqual(finish.usage.outputTokens);
       },
-      variant.shape,
     );
   }
 

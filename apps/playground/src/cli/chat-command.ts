@@ -36,7 +36,8 @@ export async function runChatCommand(options: {
   const terminal = process.stdin.isTTY === true;
   const readline = new LineReader(terminal);
   const unlisten = playground.hub.listen((event) => {
-    if (event.type === "elicitation-request") void answerElicitation(playground, readline, event, terminal);
+    if (event.type === "elicitation-request")
+      void answerElicitation({ playground, readline, terminal }, event);
   });
   let failed = false;
   try {
@@ -301,10 +302,8 @@ function summarise(result: Extract<ChatEvent, { type: "tool-result" }>["result"]
 }
 
 async function answerElicitation(
-  playground: Playground,
-  readline: LineReader,
+  { playground, readline, terminal }: { playground: Playground; readline: LineReader; terminal: boolean },
   event: ElicitationRequest,
-  terminal: boolean,
 ): Promise<void> {
   if (event.kind === "sampling") {
     // The message is everything the model would receive, uncut: shown whole before any answer.

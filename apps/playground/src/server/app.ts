@@ -52,7 +52,11 @@ export async function openPlayground(
     elicitation,
     providers: () => chat!.providers(),
     createProvider: (id) =>
-      createProvider(id, options.environment ?? process.env, chat!.settings(), { sandbox: dataDir.sandbox }),
+      createProvider(id, {
+        environment: options.environment ?? process.env,
+        settings: chat!.settings(),
+        sandbox: dataDir.sandbox,
+      }),
   });
   // Each run's trace is kept in the store too, so a turn's trace outlives a restart.
   const traces = new TraceStore({ archive: store });

@@ -512,7 +512,9 @@ export class ChatService {
   }): Promise<AgentConfig> {
     const { conversation, embedder } = options;
     return {
-      provider: await createProvider(options.provider.id, this.#environment, this.settings(), {
+      provider: await createProvider(options.provider.id, {
+        environment: this.#environment,
+        settings: this.settings(),
         sandbox: this.#dataDir.sandbox,
       }),
       model: options.model,

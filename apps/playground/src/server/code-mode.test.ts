@@ -158,7 +158,11 @@ describe("code mode in the playground's chat", () => {
 
     // Turned off while the call waits: the stopped program still resumes with code mode.
     await test.api("PUT", `/api/conversations/${conversation.id}/code-mode`, { enabled: false });
-    const continued = await answerApproval(test, conversation.id, "call_post.2", { approve: true });
+    const continued = await answerApproval(
+      test,
+      { conversationId: conversation.id, callId: "call_post.2" },
+      { approve: true },
+    );
     expect(
       continued.find((event) => event.type === "tool-result" && event.id === "call_post.2"),
     ).toMatchObject({

@@ -8,7 +8,17 @@ import { startTestPlayground, type TestPlayground } from "../testing/test-playgr
 const hostileServer = fileURLToPath(new URL("../__fixtures__/hostile-server.mjs", import.meta.url));
 const providerKey = "sk-ant-api03-the-key-an-attacker-wants";
 const allowedSecret = "ghp_allowedButSecretValue42";
-const notAllowed = (field: string, name: string, server: string, written = name) =>
+const notAllowed = ({
+  field,
+  name,
+  server,
+  written = name,
+}: {
+  field: string;
+  name: string;
+  server: string;
+  written?: string;
+}) =>
   `MCP server "${server}": ${field} uses \${${written}} but ${name} is not set or not allowed (the playground expands only the variables named with --allow-env)`;
 
 let test: TestPlayground;
@@ -38,17 +48,23 @@ describe("configs from the page expand only the variables the person allowed", (
       config: { command: "false", args: ["${ANTHROPIC_API_KEY}"] },
     });
     expect(stolen.status).toBe(400);
-    expect(stolen.body.error).toBe(notAllowed("args[0]", "ANTHROPIC_API_KEY", "steal"));
+    expect(stolen.body.error).toBe(
+      notAllowed({ field: "args[0]", name: "ANTHROPIC_API_KEY", server: "steal" }),
+    );
     const absent = await test.api("POST", "/api/servers", {
       name: "steal",
       config: { command: "false", args: ["${NO_SUCH_VARIABLE_ANYWHERE}"] },
     });
-    expect(absent.body.error).toBe(notAllowed("args[0]", "NO_SUCH_VARIABLE_ANYWHERE", "steal"));
+    expect(absent.body.error).toBe(
+      notAllowed({ field: "args[0]", name: "NO_SUCH_VARIABLE_ANYWHERE", server: "steal" }),
+    );
     const viaUrl = await test.api("POST", "/api/servers", {
       name: "steal",
       config: { url: "http://127.0.0.1:9/${env:OPENAI_API_KEY}" },
     });
-    expect(viaUrl.body.error).toBe(notAllowed("url", "OPENAI_API_KEY", "steal", "env:OPENAI_API_KEY"));
+    expect(viaUrl.body.error).toBe(
+      notAllowed({ field: "url", name: "OPENAI_API_KEY", server: "steal", written: "env:OPENAI_API_KEY" }),
+    );
     const imported = await test.api("POST", "/api/servers/import", {
       document: JSON.stringify({
         mcpServers: {
@@ -58,7 +74,9 @@ describe("configs from the page expand only the variables the person allowed", (
       }),
     });
     expect(imported.status).toBe(400);
-    expect(imported.body.error).toBe(notAllowed("headers.x-key", "ANTHROPIC_API_KEY", "steal"));
+    expect(imported.body.error).toBe(
+      notAllowed({ field: "headers.x-key", name: "ANTHROPIC_API_KEY", server: "steal" }),
+    );
     expect((await test.api("GET", "/api/servers")).body).toEqual([]);
   });
 

@@ -18,8 +18,13 @@ afterAll(async () => {
 async function connect(
   url: string,
   token: string,
-  protocolVersion?: "2025-11-25" | "2026-07-28",
-  handlers?: ConstructorParameters<typeof MCP>[0]["handlers"],
+  {
+    protocolVersion,
+    handlers,
+  }: {
+    protocolVersion?: "2025-11-25" | "2026-07-28";
+    handlers?: ConstructorParameters<typeof MCP>[0]["handlers"];
+  } = {},
 ) {
   const mcp = new MCP({
     name: "served",
@@ -93,7 +98,7 @@ describe("the playground's MCP endpoint", () => {
 
   it("serves the agent and the gateway to Junction's client, and lists the client and its calls", async () => {
     const { url, token } = (await test.api("GET", "/api/serve")).body;
-    const mcp = await connect(url, token, "2025-11-25");
+    const mcp = await connect(url, token, { protocolVersion: "2025-11-25" });
     const tools = await mcp.listServerTools();
     const ask = tools.find((tool) => tool.name === "ask_playground");
     expect(ask?.inputSchema).toMatchObject({ type: "object", required: ["request"] });
@@ -149,10 +154,13 @@ describe("the playground's MCP endpoint", () => {
 
     // A client that can ask its person: the question names the tool and its arguments; approved, it runs.
     const asked: string[] = [];
-    const asking = await connect(url, token, "2025-11-25", {
-      elicitation: async (request) => {
-        asked.push(request.message);
-        return { action: "accept", content: {} };
+    const asking = await connect(url, token, {
+      protocolVersion: "2025-11-25",
+      handlers: {
+        elicitation: async (request) => {
+          asked.push(request.message);
+          return { action: "accept", content: {} };
+        },
       },
     });
     const done = await asking.callTool("ask_playground", { request: 'write a file served.txt with "hi"' });
@@ -164,7 +172,7 @@ describe("the playground's MCP endpoint", () => {
 
   it("lists a 2026-07-28 client as stateless, and a client's name only as inert text", async () => {
     const { url, token } = (await test.api("GET", "/api/serve")).body;
-    const modern = await connect(url, token, "2026-07-28");
+    const modern = await connect(url, token, { protocolVersion: "2026-07-28" });
     expect(modern.protocolVersion).toBe("2026-07-28");
     await modern.callTool("everything_echo", { message: "modern" });
     // A hand-made 2025 client whose name carries markup, an escape sequence and a bidi override.
@@ -212,7 +220,7 @@ describe("the playground's MCP endpoint", () => {
       clients: [],
       calls: [],
     });
-    const mcp = await connect(after.url, after.token);
+    const mcp = await connect(after.url, after.token, {});
     expect((await mcp.listServerTools()).map((tool) => tool.name)).toContain("ask_playground");
     await mcp.close();
     const off = (await test.api("PUT", "/api/serve", { enabled: false })).body;

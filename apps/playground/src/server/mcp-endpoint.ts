@@ -178,7 +178,9 @@ export class MCPEndpoint {
   async #listen(stored: StoredEndpoint): Promise<RunningEndpoint> {
     let handler: MCPHTTPHandler | undefined;
     const listener = getRequestListener((request, env) =>
-      handler ? this.#handle(handler, stored.token, request, env) : new Response("Starting", { status: 503 }),
+      handler
+        ? this.#handle({ handler, token: stored.token }, request, env)
+        : new Response("Starting", { status: 503 }),
     );
     const server = createServer(listener);
     const listen = (port: number) =>
@@ -221,7 +223,11 @@ export class MCPEndpoint {
   }
 
   /** Serves one request, noting who sent it; only requests with the token are recorded. */
-  async #handle(handler: MCPHTTPHandler, token: string, request: Request, env: unknown): Promise<Response> {
+  async #handle(
+    { handler, token }: { handler: MCPHTTPHandler; token: string },
+    request: Request,
+    env: unknown,
+  ): Promise<Response> {
     const authorization = request.headers.get("authorization") ?? "";
     const authorized = sameToken(authorization.replace(/^Bearer\s+/i, ""), token);
     if (!authorized) return handler.fetch(request, env);

@@ -248,7 +248,7 @@ export function planToolCall(
     if (tool) return rule.plan(tool);
   }
   const { lower, numbers, quoted } = wordsOf(text);
-  return genericPlan(lower, tools, numbers, quoted);
+  return genericPlan(lower, tools, { numbers, quoted });
 }
 
 /**
@@ -281,8 +281,7 @@ const stopWords = new Set([
 function genericPlan(
   lower: string,
   tools: ToolDefinition[],
-  numbers: number[],
-  quoted: string | undefined,
+  { numbers, quoted }: { numbers: number[]; quoted: string | undefined },
 ): OfflinePlan | undefined {
   const words = new Set(lower.split(/[^a-z0-9]+/).filter((word) => word.length >= 3 && !stopWords.has(word)));
   let best: { tool: ToolDefinition; score: number } | undefined;

@@ -315,12 +315,11 @@ describe("chat through each vendor's API, at a base URL from the playground's en
         candidates: [{ content: { role: "model", parts: [{ text: "Hello." }] }, finishReason: "STOP" }],
       }),
     ]);
-    const provider = await createProvider(
-      "gemini",
-      { GEMINI_API_KEY: "g-test-key", GOOGLE_GEMINI_BASE_URL: endpoint.url },
-      {},
-      { sandbox: "" },
-    );
+    const provider = await createProvider("gemini", {
+      environment: { GEMINI_API_KEY: "g-test-key", GOOGLE_GEMINI_BASE_URL: endpoint.url },
+      settings: {},
+      sandbox: "",
+    });
     const events = [];
     for await (const event of provider.stream({
       model: "gemini-2.5-flash",

@@ -103,6 +103,15 @@ export function unavailableProviderMessage(id: string, available: readonly Provi
     : `There is no provider ${id}; the providers are ${[...Object.keys(providerRequirements), "offline"].join(", ")} (available now: ${availableIds}).`;
 }
 
+/** What {@link createProvider} builds a provider from. */
+export interface ProviderSetup {
+  /** Where API keys and base URLs come from. */
+  environment: NodeJS.ProcessEnv;
+  settings: PlaygroundSettings;
+  /** The folder the offline model's plans may touch (the filesystem server's sandbox). */
+  sandbox: string;
+}
+
 /**
  * Creates the `ModelProvider` for one of the detected providers. Vendor packages load lazily.
  * Bedrock takes its region (`AWS_REGION` or `AWS_DEFAULT_REGION`), credentials and
@@ -111,12 +120,8 @@ export function unavailableProviderMessage(id: string, available: readonly Provi
  * in `environment` point a vendor at a gateway or proxy; each means what its provider's
  * `baseURL` means (Anthropic without `/v1`, OpenAI with `/v1`, Gemini the host alone).
  */
-export async function createProvider(
-  id: string,
-  environment: NodeJS.ProcessEnv,
-  settings: PlaygroundSettings,
-  offline: { sandbox: string },
-): Promise<ModelProvider> {
+export async function createProvider(id: string, setup: ProviderSetup): Promise<ModelProvider> {
+  const { environment, settings } = setup;
   switch (id) {
     case "anthropic": {
       const { anthropic } = await import("@junction/provider-anthropic");
@@ -159,7 +164,7 @@ export async function createProvider(
       });
     }
     case "offline":
-      return createOfflineModel(offline);
+      return createOfflineModel({ sandbox: setup.sandbox });
     default:
       throw new JunctionError("provider-config-invalid", `Unknown provider ${JSON.stringify(id)}.`);
   }

@@ -305,7 +305,13 @@ export class ServerRegistry {
     return this.status(stored.id);
   }
 
-  async update(id: string, name: unknown, entry: unknown, enabled: unknown = true): Promise<ServerStatus> {
+  /** Replaces a server's name, config and whether it is on (unchecked input: checked here). */
+  async update(
+    id: string,
+    change: { name: unknown; config: unknown; enabled?: unknown },
+  ): Promise<ServerStatus> {
+    const { name, enabled = true } = change;
+    let entry = change.config;
     const current = this.#require(id);
     const checkedName = validateServerName(name);
     entry = restoreRedacted(entry, this.#entryOf(current.stored));

@@ -130,7 +130,7 @@ describe("an approved destructive call, then a failed model request", () => {
     const test = await playgroundOn(directory, model);
     const { conversationId, callId } = await stoppedForApproval(test);
 
-    const approved = await answerApproval(test, conversationId, callId, { approve: true });
+    const approved = await answerApproval(test, { conversationId, callId }, { approve: true });
     // The run's events, as the page read them: the call ran, then the model's request failed.
     expect(approved.filter((event) => event.type !== "context").map((event) => event.type)).toEqual([
       "approval-answered",
@@ -159,7 +159,7 @@ describe("an approved destructive call, then a failed model request", () => {
     expect((stored.transcript.at(-1) as { text: string }).text).toContain("400");
 
     // Answering again (a second click, a retried request) is refused, and nothing runs.
-    await expect(answerApproval(test, conversationId, callId, { approve: true })).rejects.toThrow(
+    await expect(answerApproval(test, { conversationId, callId }, { approve: true })).rejects.toThrow(
       `answered 400: {"error":"No approval is pending for call ${callId} of conversation ${conversationId}."}`,
     );
     expect(calls()).toHaveLength(1);
@@ -324,7 +324,9 @@ describe("a crash of the playground while the approved call's run goes on", () =
     expect(
       stored.transcript.filter((item) => item.kind === "tool" && item.status === "awaiting-approval"),
     ).toEqual([]);
-    await expect(answerApproval(test, conversation.id, callId, { approve: true })).rejects.toThrow(
+    await expect(
+      answerApproval(test, { conversationId: conversation.id, callId }, { approve: true }),
+    ).rejects.toThrow(
       `answered 400: {"error":"No approval is pending for call ${callId} of conversation ${conversation.id}."}`,
     );
     expect(calls()).toHaveLength(1);
@@ -532,7 +534,7 @@ describe("the stored run states are signed with a key kept in the data folder", 
 
     // The state the old key signed still resumes, and what the run stores now is signed with the new key.
     const restarted = await playgroundOn(directory, model);
-    const events = await answerApproval(restarted, conversationId, callId, { approve: true });
+    const events = await answerApproval(restarted, { conversationId, callId }, { approve: true });
     expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", text: "Deleted." });
     expect(calls()).toEqual([{ name: "groceries" }]);
     model.enqueue(toolCallReply);

@@ -76,19 +76,6 @@ export function runChatTurn(test: TestPlayground, conversationId: string, body: 
 }
 
 /**
- * Reads a chat turn's server-sent events as they arrive, as the page does, calling `onEvent` for
- * each; resolves with every event once the turn ends.
- */
-export function streamChatTurn(
-  test: TestPlayground,
-  conversationId: string,
-  body: unknown,
-  onEvent: (event: any) => void | Promise<void>,
-): Promise<any[]> {
-  return streamEvents(test, `/api/conversations/${conversationId}/messages`, body, onEvent);
-}
-
-/**
  * Answers every call the conversation's stopped run waits for (approving, unless `approve` says
  * otherwise), one at a time as the page does; resolves with the events of the continued runs.
  */
@@ -109,8 +96,7 @@ export async function answerApprovals(
 /** Answers one waiting call of the conversation's stopped run, as the page's buttons do; resolves with the continued run's events. */
 export function answerApproval(
   test: TestPlayground,
-  conversationId: string,
-  callId: string,
+  { conversationId, callId }: { conversationId: string; callId: string },
   body: { approve: boolean; reason?: string },
 ): Promise<any[]> {
   return streamEvents(
@@ -121,12 +107,7 @@ export function answerApproval(
 }
 
 /** Posts `body` to `path` and reads the server-sent events it answers with, to the end. */
-async function streamEvents(
-  test: TestPlayground,
-  path: string,
-  body: unknown,
-  onEvent: (event: any) => void | Promise<void> = () => undefined,
-): Promise<any[]> {
+async function streamEvents(test: TestPlayground, path: string, body: unknown): Promise<any[]> {
   const response = await fetch(`${test.base}${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${test.token}`, "content-type": "application/json" },
@@ -150,7 +131,6 @@ async function streamEvents(
       if (frame.startsWith("data: ")) {
         const event = JSON.parse(frame.slice(6));
         events.push(event);
-        await onEvent(event);
       }
       end = buffer.indexOf("\n\n");
     }

@@ -11,7 +11,11 @@ const PING_MS = 10_000;
 const SHOWN_MESSAGES = 300;
 
 /** Runs `tick` every `ms` while `element` is in the page and `active()` holds. */
-function every(element: HTMLElement, ms: number, active: () => boolean, tick: () => Promise<void>): void {
+function every(
+  element: HTMLElement,
+  { ms, active }: { ms: number; active: () => boolean },
+  tick: () => Promise<void>,
+): void {
   const timer = setInterval(() => {
     if (!element.isConnected) {
       // The view was replaced: stop asking.
@@ -72,7 +76,7 @@ export function healthIndicator(server: ServerStatus): HTMLElement {
   const element = h("span", { class: "health-indicator" }, indicator, text, button);
   if (live) {
     if (!server.health) void ping();
-    every(element, PING_MS, () => true, ping);
+    every(element, { ms: PING_MS, active: () => true }, ping);
   }
   return element;
 }
@@ -200,7 +204,7 @@ export function trafficPanel(serverId: string): HTMLElement {
   details.addEventListener("toggle", () => {
     if (details.open) void load().catch((error: Error) => (note.textContent = error.message));
   });
-  every(details, POLL_MS, () => details.open, load);
+  every(details, { ms: POLL_MS, active: () => details.open }, load);
   return details;
 }
 
@@ -225,6 +229,6 @@ export function stderrPanel(serverId: string): HTMLElement {
   details.addEventListener("toggle", () => {
     if (details.open) void load().catch((error: Error) => (output.textContent = error.message));
   });
-  every(details, POLL_MS, () => details.open, load);
+  every(details, { ms: POLL_MS, active: () => details.open }, load);
   return details;
 }

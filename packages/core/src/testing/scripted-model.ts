@@ -117,17 +117,15 @@ export function scriptedModel(script: ScriptedResponse[] | ScriptedModelOptions)
       requests.push(structuredClone(rest));
       const index = played++;
       const response = responses[index];
-      return play(name, response, request, index, signal);
+      return play(response, request, { name, index, signal });
     },
   };
 }
 
 async function* play(
-  name: string,
   response: ScriptedResponse | undefined,
   request: ModelRequest,
-  index: number,
-  signal: AbortSignal | undefined,
+  { name, index, signal }: { name: string; index: number; signal: AbortSignal | undefined },
 ): AsyncGenerator<ModelStreamEvent> {
   if (response === undefined) {
     throw new ProviderError({

@@ -19,7 +19,10 @@ function streamEvents(events: Record<string, unknown>[]): string[] {
   );
 }
 
-function response(turn: ScriptedTurn, status: string, output: unknown[], usage: unknown) {
+function response(
+  turn: ScriptedTurn,
+  { status, output, usage }: { status: string; output: unknown[]; usage: unknown },
+) {
   return {
     id: turn.responseId,
     object: "response",
@@ -53,8 +56,14 @@ function response(turn: ScriptedTurn, status: string, output: unknown[], usage: 
  */
 function turnEvents(turn: ScriptedTurn, context: ScriptContext): Record<string, unknown>[] {
   const events: Record<string, unknown>[] = [
-    { type: "response.created", response: response(turn, "in_progress", [], null) },
-    { type: "response.in_progress", response: response(turn, "in_progress", [], null) },
+    {
+      type: "response.created",
+      response: response(turn, { status: "in_progress", output: [], usage: null }),
+    },
+    {
+      type: "response.in_progress",
+      response: response(turn, { status: "in_progress", output: [], usage: null }),
+    },
   ];
   const output: Record<string, unknown>[] = [];
   const status = turn.finish === "length" ? "incomplete" : "completed";
@@ -168,7 +177,7 @@ function turnEvents(turn: ScriptedTurn, context: ScriptContext): Record<string, 
   };
   events.push({
     type: status === "completed" ? "response.completed" : "response.incomplete",
-    response: response(turn, status, output, usage),
+    response: response(turn, { status, output, usage }),
   });
   return events;
 }
@@ -210,7 +219,10 @@ function render(reply: ScriptedReply, context: ScriptContext): WireReply {
         chunks: streamEvents([
           ...opening,
           { type: "error", error: { type: "server_error", ...error, param: null } },
-          { type: "response.failed", response: { ...response(turn, "failed", [], null), error } },
+          {
+            type: "response.failed",
+            response: { ...response(turn, { status: "failed", output: [], usage: null }), error },
+          },
         ]),
       };
     }

@@ -8,7 +8,10 @@ export function completionsRoutes({ context: { registry }, answer }: RouteKit): 
     const { ref, argument } = c.req.valid("json");
     const client = registry.client(c.req.valid("param").id);
     if (!client.capabilities?.completions) return answer(c, { values: [], unsupported: true });
-    const completion = await client.complete(ref, { name: argument.name, value: argument.value ?? "" });
+    const completion = await client.complete({
+      ref,
+      argument: { name: argument.name, value: argument.value ?? "" },
+    });
     // Suggestions come from the server: strings only, a bounded number of bounded length.
     return answer(c, {
       values: completion.values

@@ -27,7 +27,7 @@ export function serversRoutes({ context: { registry }, answer }: RouteKit): Hono
     })
     .put("/:id", id, body(updateServerBody), (c) => {
       const { name, config, enabled } = c.req.valid("json");
-      return answer(c, registry.update(c.req.valid("param").id, name, config, enabled));
+      return answer(c, registry.update(c.req.valid("param").id, { name, config, enabled }));
     })
     .put("/:id/defer-tools", id, body(deferToolsBody), (c) =>
       answer(c, registry.setDeferTools(c.req.valid("param").id, c.req.valid("json").deferTools)),
