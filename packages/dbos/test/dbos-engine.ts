@@ -70,8 +70,7 @@ function approvalsThrough(client: DBOSClient, close: () => Promise<void>): Appro
 function resultOf<T>(
   systemDatabaseUrl: string,
   runId: string,
-  worker: NodeProcess,
-  timeoutMs: number,
+  { worker, timeoutMs }: { worker: NodeProcess; timeoutMs: number },
 ): Promise<T> {
   return withClient(systemDatabaseUrl, (client) =>
     withTimeout(client.retrieveWorkflow<T>(runId).getResult({ pollingIntervalMs: 50 }), {
@@ -117,7 +116,7 @@ export async function startDBOSForWorkers(): Promise<DBOSForWorkers> {
               ...options.env,
             }),
           ),
-        result: (runId, running) => resultOf(databaseUrl, runId, running, 20_000),
+        result: (runId, running) => resultOf(databaseUrl, runId, { worker: running, timeoutMs: 20_000 }),
         pendingApprovals: (runId) => withClient(databaseUrl, (client) => pendingApprovals({ client, runId })),
         fromApprover: (action, runIds, edited = {}) =>
           resultFrom(worker("approvals"), {
@@ -159,7 +158,8 @@ export async function startDBOSForWorkers(): Promise<DBOSForWorkers> {
         },
         sendApproval: (runId) =>
           sendApprovalFrom(worker("send-signal"), { DATABASE_URL: databaseUrl, RUN_ID: runId }),
-        result: (runId, started) => resultOf<string>(databaseUrl, runId, started, 15_000),
+        result: (runId, started) =>
+          resultOf<string>(databaseUrl, runId, { worker: started, timeoutMs: 15_000 }),
         close: async () => {
           for (const started of running.splice(0)) await started.kill();
         },

@@ -25,7 +25,7 @@ describe("a lost Restate worker's runs, replayed on another behind the same depl
     // The kill comes once the server has journaled each run's notification, so the replay does
     // not notify again.
     for (const [runId, [item]] of Object.entries(listed)) {
-      await expectJournaled(restateEngine, workers, { runId }, [`notify:1:${item!.id}`]);
+      await expectJournaled({ engine: restateEngine, workers }, { runId }, [`notify:1:${item!.id}`]);
     }
     await lost.kill();
     expect(model.requests).toHaveLength(2);

@@ -209,7 +209,11 @@ export async function startRestateForWorkers(): Promise<RestateForWorkers> {
   const ingress = clients.connect({ url: server.ingressUrl });
   const run = (workflow: string, runId: string) =>
     ingress.workflowClient<AnyWorkflow>({ name: workflow }, runId);
-  const attach = <T>(workflow: string, runId: string, worker: NodeProcess, timeoutMs: number) =>
+  const attach = <T>(
+    { workflow, runId }: { workflow: string; runId: string },
+    worker: NodeProcess,
+    timeoutMs: number,
+  ) =>
     withTimeout(run(workflow, runId).workflowAttach() as Promise<T>, {
       timeoutMs,
       what: () => `the result of ${runId}; worker output:\n${worker.output()}`,
@@ -234,7 +238,7 @@ export async function startRestateForWorkers(): Promise<RestateForWorkers> {
             await run("failing-model", options.failingModelRun).workflowSubmit(null);
           return started;
         },
-        result: (runId, started, workflow = "notes") => attach(workflow, runId, started, 20_000),
+        result: (runId, started, workflow = "notes") => attach({ workflow, runId }, started, 20_000),
         pendingApprovals: (runId) => pendingApprovals({ ingress, workflow: "notes", runId }),
         fromApprover: (action, runIds, edited = {}) =>
           resultFrom(worker("approvals"), {
@@ -278,7 +282,8 @@ export async function startRestateForWorkers(): Promise<RestateForWorkers> {
         },
         sendApproval: (runId) =>
           sendApprovalFrom(worker("send-signal"), { INGRESS_URL: server.ingressUrl, RUN_ID: runId }),
-        result: (runId, started, workflow = "two-steps") => attach<string>(workflow, runId, started, 15_000),
+        result: (runId, started, workflow = "two-steps") =>
+          attach<string>({ workflow, runId }, started, 15_000),
         close: async () => {
           for (const started of running.splice(0)) await started.kill();
           await balancer.stop();

@@ -151,7 +151,7 @@ export class McpApps {
         `Server ${server} has no tool ${toolName} with a ui:// app.`,
       );
     }
-    return this.#load(serverId, resourceUri, origins, {
+    return this.#load({ serverId, resourceUri }, origins, {
       name: tool.name,
       ...(tool.title ? { title: tool.title } : {}),
       ...(tool.description ? { description: tool.description } : {}),
@@ -168,12 +168,11 @@ export class McpApps {
     if (typeof uri !== "string" || !uri.startsWith("ui://") || uri.length > 2048) {
       throw new JunctionError("invalid-argument", "uri must be a ui:// resource URI.");
     }
-    return this.#load(serverId, uri, origins, undefined);
+    return this.#load({ serverId, resourceUri: uri }, origins, undefined);
   }
 
   async #load(
-    serverId: string,
-    resourceUri: string,
+    { serverId, resourceUri }: { serverId: string; resourceUri: string },
     origins: AppOrigins,
     tool: OpenedApp["tool"] | undefined,
   ): Promise<OpenedApp> {

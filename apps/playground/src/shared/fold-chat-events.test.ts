@@ -190,14 +190,14 @@ describe("foldChatEvent", () => {
       input,
       parent: { id: "p", sequence },
     });
-    const nestedResult = (sequence: number, name: string, value: string, outcome = "success"): ChatEvent => ({
+    const nestedResult = (sequence: number, name: string, value: string): ChatEvent => ({
       type: "tool-result",
       id: `p.${sequence}`,
       name,
       server: "notes",
       result: text(value),
       durationMs: 3.4,
-      outcome,
+      outcome: "success",
       parent: { id: "p", sequence },
     });
     const asked = (sequence: number, name: string, input: unknown): ChatEvent => ({
@@ -229,7 +229,7 @@ describe("foldChatEvent", () => {
         // The approved call's tool-call comes again when the run resumes: it stays one entry.
         nestedCall(2, "notes_write", { text: "one" }),
         nestedResult(2, "notes_write", "written"),
-        nestedResult(3, "notes_read", "three", "error"),
+        { ...nestedResult(3, "notes_read", "three"), outcome: "error" } as ChatEvent,
         {
           type: "tool-result",
           id: "p",
@@ -301,7 +301,7 @@ describe("foldChatEvent", () => {
       );
       const denied = foldChatEvents(waiting, [
         { type: "approval-answered", id: "p.2", approved: false },
-        nestedResult(2, "notes_write", "The user denied this call.", "denied"),
+        { ...nestedResult(2, "notes_write", "The user denied this call."), outcome: "denied" } as ChatEvent,
       ]);
       expect(denied[1]).toMatchObject({
         status: "running",

@@ -37,14 +37,21 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
     }
     case "tool-call": {
       if (event.parent) {
-        return addProgramCall(transcript, event.parent, {
-          id: event.id,
-          name: event.name,
-          server: event.server,
-          input: event.input,
-          status: "running",
-          sequence: event.parent.sequence,
-        });
+        return addProgramCall(
+          transcript,
+          {
+            parent: event.parent,
+            call: {
+              id: event.id,
+              name: event.name,
+              server: event.server,
+              input: event.input,
+              status: "running",
+              sequence: event.parent.sequence,
+            },
+          },
+          undefined,
+        );
       }
       if (findTool(transcript, event.id) !== -1) return [...transcript];
       return [
@@ -72,24 +79,26 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
       if (parent) {
         const listed = addProgramCall(
           transcript,
-          { id: parent.id, sequence: parent.sequence },
           {
-            id: event.id,
-            name: event.name,
-            server: event.server,
-            input: event.input,
-            status: "running",
-            sequence: parent.sequence,
+            parent: { id: parent.id, sequence: parent.sequence },
+            call: {
+              id: event.id,
+              name: event.name,
+              server: event.server,
+              input: event.input,
+              status: "running",
+              sequence: parent.sequence,
+            },
           },
           { name: parent.name, source: parent.program },
         );
-        const waiting = updateCall(listed, event.id, parent.id, (call) => ({
+        const waiting = updateCall(listed, { id: event.id, parentId: parent.id }, (call) => ({
           ...call,
           ...asked,
           program: parent.program,
         }));
         // The program waits for this answer (again, after a run that failed was ended): it is running.
-        return updateCall(waiting, parent.id, undefined, (program) =>
+        return updateCall(waiting, { id: parent.id, parentId: undefined }, (program) =>
           program.status === "running" ? program : { ...program, status: "running" },
         );
       }
@@ -103,12 +112,12 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
       return updateTool(transcript, index, asked);
     }
     case "approval-answered":
-      return updateCall(transcript, event.id, undefined, (call) => ({
+      return updateCall(transcript, { id: event.id, parentId: undefined }, (call) => ({
         ...call,
         status: event.approved ? "running" : "denied",
       }));
     case "tool-progress":
-      return updateCall(transcript, event.id, undefined, (call) =>
+      return updateCall(transcript, { id: event.id, parentId: undefined }, (call) =>
         call.status !== "running"
           ? call
           : {
@@ -121,7 +130,7 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
             },
       );
     case "tool-result":
-      return updateCall(transcript, event.id, event.parent?.id, (call) => {
+      return updateCall(transcript, { id: event.id, parentId: event.parent?.id }, (call) => {
         const { progress: _done, ...rest } = call;
         // The same record with its progress gone: a program's call stays one, a model's call one.
         return {
@@ -210,8 +219,7 @@ function updateTool(
  */
 function updateCall(
   transcript: readonly TranscriptItem[],
-  id: string,
-  parentId: string | undefined,
+  { id, parentId }: { id: string; parentId: string | undefined },
   change: <Call extends ToolCallRecord>(call: Call) => Call,
 ): TranscriptItem[] {
   if (parentId === undefined) {
@@ -251,8 +259,7 @@ function updateCall(
  */
 function addProgramCall(
   transcript: readonly TranscriptItem[],
-  parent: ProgramCallOf,
-  call: ProgramCallRecord,
+  { parent, call }: { parent: ProgramCallOf; call: ProgramCallRecord },
   fallback?: { name: string; source: string },
 ): TranscriptItem[] {
   let items = [...transcript];

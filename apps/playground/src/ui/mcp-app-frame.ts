@@ -139,7 +139,7 @@ export function mcpAppView(call: AppCall): HTMLElement {
   api<OpenedApp>("POST", `/api/servers/${call.serverId}/apps`, {
     tool: call.tool,
   } satisfies OpenAppBody).then(
-    (opened) => mount(container, header, prompts, status, opened, call),
+    (opened) => mount({ container, header, prompts, status }, opened, call),
     (error: Error) => {
       header.replaceChildren(
         h("span", { class: "banner error" }, `The app could not open: ${error.message}`),
@@ -160,7 +160,7 @@ export function mcpAppPreview(serverId: string, uri: string): HTMLElement {
   const status = h("div", { class: "mcp-app-status muted", testid: "mcp-app-status" });
   const container = h("div", { class: "mcp-app", testid: "mcp-app-preview" }, header, prompts, status);
   api<OpenedApp>("POST", `/api/servers/${serverId}/apps/preview`, { uri } satisfies PreviewAppBody).then(
-    (opened) => mount(container, header, prompts, status, opened, undefined),
+    (opened) => mount({ container, header, prompts, status }, opened, undefined),
     (error: Error) => {
       header.replaceChildren(
         h("span", { class: "banner error" }, `The preview could not open: ${error.message}`),
@@ -171,10 +171,12 @@ export function mcpAppPreview(serverId: string, uri: string): HTMLElement {
 }
 
 function mount(
-  container: HTMLElement,
-  header: HTMLElement,
-  prompts: HTMLElement,
-  status: HTMLElement,
+  {
+    container,
+    header,
+    prompts,
+    status,
+  }: { container: HTMLElement; header: HTMLElement; prompts: HTMLElement; status: HTMLElement },
   opened: OpenedApp,
   call: AppCall | undefined,
 ): void {
@@ -426,9 +428,12 @@ async function appMessage({
     );
   const send = await ask(
     prompts,
-    "app-message",
-    "The app asks to send this message into the chat. It will be shown and sent as the app's words, not yours. Send it?",
-    h("pre", { class: "text-block" }, text),
+    {
+      testid: "app-message",
+      question:
+        "The app asks to send this message into the chat. It will be shown and sent as the app's words, not yours. Send it?",
+      detail: h("pre", { class: "text-block" }, text),
+    },
     ["Send", "Don't send"],
   );
   if (!send) return { isError: true };
@@ -625,9 +630,11 @@ async function callToolOnce(
   const approval = answer.approval;
   const approve = await ask(
     prompts,
-    "app-approval",
-    `The app asks to run ${approval.name} with these arguments. Allow?`,
-    jsonBlock(approval.input),
+    {
+      testid: "app-approval",
+      question: `The app asks to run ${approval.name} with these arguments. Allow?`,
+      detail: jsonBlock(approval.input),
+    },
     ["Approve", "Deny"],
   );
   let answered: { result?: unknown; denied?: boolean };
@@ -648,9 +655,11 @@ async function openLink(prompts: HTMLElement, url: string): Promise<Record<strin
   if (!safe) throw new BridgeError(RPC_ERROR.invalidParams, "Only http and https links open.");
   const yes = await ask(
     prompts,
-    "app-open-link",
-    "The app asks to open this link in a new tab:",
-    h("div", { class: "uri" }, safe),
+    {
+      testid: "app-open-link",
+      question: "The app asks to open this link in a new tab:",
+      detail: h("div", { class: "uri" }, safe),
+    },
     ["Open", "Cancel"],
   );
   if (!yes) return { isError: true };
@@ -661,9 +670,7 @@ async function openLink(prompts: HTMLElement, url: string): Promise<Record<strin
 /** Asks the person in the app's own prompt area; resolves `true` for the first button. */
 function ask(
   prompts: HTMLElement,
-  testid: string,
-  question: string,
-  detail: HTMLElement,
+  { testid, question, detail }: { testid: string; question: string; detail: HTMLElement },
   [yes, no]: [string, string],
 ): Promise<boolean> {
   return new Promise((resolve) => {

@@ -65,7 +65,7 @@ export function defineCodeModeCrashes(engine: EngineAdapter, current: () => Engi
       const { model, files, workers, received, expected } = await setUp(program);
       const first = await workers.start({ runs: [runId], env: holdingBefore(3) });
       await reachHold(files.eventsFile, 3, first);
-      const journaled = await expectJournaled(engine, workers, { runId }, programSteps(2));
+      const journaled = await expectJournaled({ engine, workers }, { runId }, programSteps(2));
       expect(journaled).not.toContain(`tool:1:${programCall}.3`);
       expect(received(runId)).toEqual(expected(runId).calls.slice(0, 2));
       await first.kill();
@@ -93,7 +93,7 @@ export function defineCodeModeCrashes(engine: EngineAdapter, current: () => Engi
       const first = await workers.start({ runs: [runId], env: ledger });
       const signal = await reachApproval(1, first);
       expect(signal).toBe(`approval:1:${programCall}.3`);
-      await expectJournaled(engine, workers, { runId }, [
+      await expectJournaled({ engine, workers }, { runId }, [
         ...programSteps(2),
         `gate:1:${programCall}.3`,
         `notify:1:${programCall}.3`,
@@ -125,7 +125,7 @@ export function defineCodeModeCrashes(engine: EngineAdapter, current: () => Engi
       const signal = await reachApproval(1, first);
       await workers.approveFrom(runId, await listed(runId, signal));
       await reachHold(files.eventsFile, 4, first);
-      await expectJournaled(engine, workers, { runId }, programSteps(3));
+      await expectJournaled({ engine, workers }, { runId }, programSteps(3));
       expect(received(runId)).toEqual(expected(runId).calls.slice(0, 3));
       await first.kill();
 

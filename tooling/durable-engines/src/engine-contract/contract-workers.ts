@@ -155,7 +155,7 @@ function defineAgentCrashes(engine: EngineAdapter, current: () => EngineForWorke
       const signal = await reachApproval(1, first);
       expect(signal).toBe("approval:1:call_0");
       // The model's first step is journaled before the kill (then the wait itself).
-      const journaled = await expectJournaled(engine, workers, { runId: "agent-worker-killed" }, [
+      const journaled = await expectJournaled({ engine, workers }, { runId: "agent-worker-killed" }, [
         "tools:1",
         "model:1",
         "gate:1:call_0",
@@ -216,7 +216,7 @@ function defineAgentCrashes(engine: EngineAdapter, current: () => EngineForWorke
       const early = engine.traits.listsWithoutWorker
         ? undefined
         : await listed("agent-engine-restarted", signal);
-      await expectJournaled(engine, workers, { runId: "agent-engine-restarted" }, ["model:1"]);
+      await expectJournaled({ engine, workers }, { runId: "agent-engine-restarted" }, ["model:1"]);
       await first.kill();
       await current().restartEngine();
       // Answered while no worker runs (and listed so, where the engine lists without one).
@@ -244,7 +244,7 @@ function defineAgentCrashes(engine: EngineAdapter, current: () => EngineForWorke
         timeoutMs: 15_000,
         what: `the run to fail; worker output:\n${first.output()}`,
       });
-      await expectJournaled(engine, workers, { runId: "agent-model-failed", workflow: "failing-model" }, [
+      await expectJournaled({ engine, workers }, { runId: "agent-model-failed", workflow: "failing-model" }, [
         "model:1",
       ]);
       await first.kill();

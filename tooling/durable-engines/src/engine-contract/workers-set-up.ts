@@ -11,8 +11,7 @@ import { afterAll, afterEach, expect } from "vitest";
  * journals a step before the code goes on), so a worker killed next is killed after them.
  */
 export async function expectJournaled(
-  engine: EngineAdapter,
-  workers: Pick<NotesWorkers, "journaledSteps">,
+  { engine, workers }: { engine: EngineAdapter; workers: Pick<NotesWorkers, "journaledSteps"> },
   run: { runId: string; workflow?: "notes" | "failing-model" },
   steps: string[],
 ): Promise<string[]> {
