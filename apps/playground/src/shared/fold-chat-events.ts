@@ -37,21 +37,17 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
     }
     case "tool-call": {
       if (event.parent) {
-        return addProgramCall(
-          transcript,
-          {
-            parent: event.parent,
-            call: {
-              id: event.id,
-              name: event.name,
-              server: event.server,
-              input: event.input,
-              status: "running",
-              sequence: event.parent.sequence,
-            },
+        return addProgramCall(transcript, {
+          parent: event.parent,
+          call: {
+            id: event.id,
+            name: event.name,
+            server: event.server,
+            input: event.input,
+            status: "running",
+            sequence: event.parent.sequence,
           },
-          undefined,
-        );
+        });
       }
       if (findTool(transcript, event.id) !== -1) return [...transcript];
       return [
