@@ -2,6 +2,7 @@ import { JunctionError, type Tool } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent, argumentsDigest, canonicalJSON, signRunState, tool, verifyRunState } from "./index.js";
+import { sha256Hex, syncSha256Hex, webCryptoSha256Hex } from "./run-digests.js";
 import { scriptedModel } from "./testing/index.js";
 
 const KEY = { id: "k1", secret: "a-run-state-key-of-at-least-32-bytes!" };
@@ -49,6 +50,19 @@ describe("canonicalJSON", () => {
     expect(canonicalJSON({ a: 0, b: -1.5, c: 1e21, d: new Date(0) })).toBe(
       '{"a":0,"b":-1.5,"c":1e+21,"d":"1970-01-01T00:00:00.000Z"}',
     );
+  });
+});
+
+describe("sha256Hex", () => {
+  it("hashes synchronously on Node, the same as WebCrypto, for every kind of text", async () => {
+    const hash = syncSha256Hex();
+    expect(hash).toBeTypeOf("function");
+    // The SHA-256 of "abc" (FIPS 180-2's example).
+    expect(await sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    for (const text of ["", "abc", "naïve – 東京 🚀", "a lone surrogate \ud800 here", "x".repeat(100_000)]) {
+      expect(hash!(text)).toBe(await webCryptoSha256Hex(text));
+      expect(await sha256Hex(text)).toBe(await webCryptoSha256Hex(text));
+    }
   });
 });
 

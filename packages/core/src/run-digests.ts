@@ -2,7 +2,11 @@ import { JunctionError } from "@junction/types";
 
 /**
  * Digests of what a run state binds: a tool as the model saw it, a call's validated arguments.
- * WebCrypto only (`crypto.subtle`), so they are the same in Node, browsers and workers.
+ * SHA-256 as lowercase hex, the same everywhere: `node:crypto`'s synchronous hash where the runtime
+ * has it (Node, Bun, Deno: a program's nested calls digest their arguments one by one, and
+ * WebCrypto's `digest` costs a thread-pool round trip each), else WebCrypto (`crypto.subtle`:
+ * browsers, workers). Nothing Node-only is imported: `node:crypto` is taken with
+ * `process.getBuiltinModule`, so the module bundles for browsers as it is.
  */
 
 /**
@@ -54,9 +58,46 @@ function unrepresentable(path: string, value: number): JunctionError {
 }
 
 /** SHA-256 of a text (UTF-8), as lowercase hex. */
-export async function sha256Hex(text: string): Promise<string> {
+export function sha256Hex(text: string): Promise<string> {
+  const hash = syncSha256Hex();
+  if (hash === undefined) return webCryptoSha256Hex(text);
+  try {
+    return Promise.resolve(hash(text));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** SHA-256 of a text (UTF-8) with WebCrypto, as lowercase hex: where no synchronous hash is. */
+export async function webCryptoSha256Hex(text: string): Promise<string> {
   const bytes = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return toHex(new Uint8Array(bytes));
+}
+
+interface NodeCrypto {
+  createHash(algorithm: "sha256"): {
+    update(text: string, encoding: "utf8"): { digest(encoding: "hex"): string };
+  };
+}
+
+/** The runtime's synchronous SHA-256 (`node:crypto`), looked up once; undefined where there is none. */
+let syncHash: ((text: string) => string) | null | undefined;
+
+/** `node:crypto`'s SHA-256 as lowercase hex, where the runtime has it (Node 22+, Bun, Deno). */
+export function syncSha256Hex(): ((text: string) => string) | undefined {
+  if (syncHash === undefined) {
+    syncHash = null;
+    try {
+      const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+      const crypto = process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
+      if (typeof crypto?.createHash === "function") {
+        syncHash = (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
+      }
+    } catch {
+      // A runtime that has a `process` but no such module: WebCrypto it is.
+    }
+  }
+  return syncHash ?? undefined;
 }
 
 /** The SHA-256 digest of a tool as the model sees it (description, schemas, annotations). */

@@ -59,6 +59,29 @@ describe("a program is the body of an async function", () => {
     expect(outcome).toEqual({ kind: "returned", value: [7, "blue", 1], console: "" });
   });
 
+  it("reads type arguments as TypeScript, where JavaScript would read comparisons", async () => {
+    // As JavaScript, each is valid: (id < number) > (5), and so on; as TypeScript, calls.
+    const outcome = await sandbox.run(
+      program(`
+        function id(x) { return x; }
+        const number = 0, string = 0;
+        return [id<number>(5), id<string>\`t\`, id < number > (6)];
+      `),
+    );
+    expect(outcome).toEqual({ kind: "returned", value: [5, ["t"], 6], console: "" });
+  });
+
+  it("strips a source's types only once QuickJS cannot compile it as written, and says where it cannot be read", async () => {
+    const typed = await sandbox.run(program("const n: number = 2;\nreturn n * 21;"));
+    expect(typed).toEqual({ kind: "returned", value: 42, console: "" });
+    const broken = await sandbox.run(program("let x = ;"));
+    expect(broken).toEqual({
+      kind: "threw",
+      error: { name: "SyntaxError", message: "Unexpected token (1:9)" },
+      console: "",
+    });
+  });
+
   it("runs modern JavaScript as written", async () => {
     const outcome = await sandbox.run(
       program(`

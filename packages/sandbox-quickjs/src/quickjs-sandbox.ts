@@ -10,7 +10,7 @@ import { checkProgram } from "./check-program.js";
 import { createEnginePool, type Engine, loadDefaultVariant, type VariantSource } from "./engine-pool.js";
 import { runProgram } from "./run-program.js";
 import { limitMessage, resolveSandboxLimits } from "./sandbox-limits.js";
-import { stripTypes } from "./strip-types.js";
+import { mayHoldTypeArguments, type StrippedSource, stripTypes } from "./strip-types.js";
 
 /** How a {@link quickjsSandbox} runs programs. */
 export interface QuickJSSandboxOptions {
@@ -67,10 +67,17 @@ export function quickjsSandbox(options: QuickJSSandboxOptions = {}): Sandbox {
         };
       }
 
+      // Type stripping (sucrase, tens of milliseconds to load) only where the source needs it: first
+      // when it may hold type arguments JavaScript would misread, else only once QuickJS cannot
+      // compile the source as written (see mayHoldTypeArguments).
+      const stripFirst = mayHoldTypeArguments(program.source);
       const engineLoad = pool.acquire(limits.memoryBytes);
-      let prepared: [Awaited<ReturnType<typeof stripTypes>>, Engine];
+      let prepared: [StrippedSource | undefined, Engine];
       try {
-        prepared = await untilAborted(Promise.all([stripTypes(program.source), engineLoad]), signal);
+        prepared = await untilAborted(
+          Promise.all([stripFirst ? stripTypes(program.source) : undefined, engineLoad]),
+          signal,
+        );
       } catch (error) {
         // An abort while loading: the engine goes back to the pool once it is there.
         engineLoad.then(pool.release, () => {});
@@ -81,8 +88,9 @@ export function quickjsSandbox(options: QuickJSSandboxOptions = {}): Sandbox {
       return runProgram({
         engine,
         program,
-        code: stripped.kind === "stripped" ? stripped.code : program.source,
-        ...(stripped.kind === "unreadable" ? { unreadableMessage: stripped.message } : {}),
+        code: stripped?.kind === "stripped" ? stripped.code : program.source,
+        ...(stripped?.kind === "unreadable" ? { unreadableMessage: stripped.message } : {}),
+        ...(stripped === undefined ? { stripTypes: () => stripTypes(program.source) } : {}),
         limits,
         onEngineFree: () => pool.release(engine),
       });

@@ -21,15 +21,21 @@ import type { Engine } from "./engine-pool.js";
 import { GUEST_PRELUDE, type GuestConfig } from "./guest-prelude.js";
 import { contextAddress, createInterruptPacer, type InterruptPacer } from "./interrupt-pacing.js";
 import { limitMessage } from "./sandbox-limits.js";
+import type { StrippedSource } from "./strip-types.js";
 
 /** What one run needs: an engine of its own, the program, its JavaScript and its limits. */
 export interface RunProgramOptions {
   engine: Engine;
   program: SandboxProgram;
-  /** The program's source with its types stripped. */
+  /** The program's JavaScript: its source with its types stripped, or as written. */
   code: string;
   /** Set when sucrase could not read the source: the message to give if QuickJS cannot either. */
   unreadableMessage?: string;
+  /**
+   * When `code` is the source as written: its types stripped, called only if QuickJS cannot
+   * compile it (then the stripped code is compiled, or sucrase's message given).
+   */
+  stripTypes?: () => Promise<StrippedSource>;
   limits: SandboxLimits;
   /** Called once the run's QuickJS runtime is disposed (or abandoned) and the engine is free. */
   onEngineFree: () => void;
@@ -129,16 +135,22 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
   function failEngine(error: unknown): void {
     if (finished) return;
     engine.broken = true;
-    finished = true;
-    clearTimeout(wallTimer);
-    signal?.removeEventListener("abort", onAbort);
-    rejectOutcome(
+    failRun(
       new JunctionError(
         "tool-execution-failed",
         `The QuickJS sandbox failed inside its engine (${errorMessage(error)}); the engine was dropped and the next run loads a fresh one.`,
         { cause: error },
       ),
     );
+  }
+
+  /** Ends the run with `error` (the promise rejects): the engine failed, or sucrase could not be loaded. */
+  function failRun(error: unknown): void {
+    if (finished) return;
+    finished = true;
+    clearTimeout(wallTimer);
+    signal?.removeEventListener("abort", onAbort);
+    rejectOutcome(error);
     if (depth === 0) dispose();
   }
 
@@ -519,15 +531,44 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     if (installed === undefined) return;
     bridge = installed;
 
+    compileAndStart(vm, code, options);
+  }
+
+  /**
+   * Compiles the program and starts it. Code QuickJS cannot compile gets its types stripped first
+   * when it was the source as written (`stripTypes`), and is compiled once more.
+   */
+  function compileAndStart(
+    vm: QuickJSContext,
+    source: string,
+    fallback: { unreadableMessage?: string; stripTypes?: () => Promise<StrippedSource> },
+  ): void {
     const compiled = callGuest(() =>
-      vm.evalCode(`(async function () {${code}\n})`, "program.js", { type: "global" }),
+      vm.evalCode(`(async function () {${source}\n})`, "program.js", { type: "global" }),
     );
     if (stop() || compiled === undefined) return;
     if (compiled.error) {
-      if (options.unreadableMessage !== undefined) {
+      if (fallback.stripTypes) {
+        fallback.stripTypes().then(
+          (stripped) => {
+            if (stop()) return;
+            try {
+              compileAndStart(
+                vm,
+                stripped.kind === "stripped" ? stripped.code : source,
+                stripped.kind === "unreadable" ? { unreadableMessage: stripped.message } : {},
+              );
+            } catch (error) {
+              engineFailure ??= error;
+              stop();
+            }
+          },
+          (error: unknown) => failRun(error),
+        );
+      } else if (fallback.unreadableMessage !== undefined) {
         finish({
           kind: "threw",
-          error: { name: "SyntaxError", message: options.unreadableMessage },
+          error: { name: "SyntaxError", message: fallback.unreadableMessage },
           console: consoleCapture.text(),
         });
       } else threw(compiled.error);

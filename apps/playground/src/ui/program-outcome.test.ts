@@ -20,6 +20,20 @@ describe("readProgramOutcome", () => {
     });
   });
 
+  it("leaves out the calls section as core writes it now: a count per tool, then the calls that did not succeed", () => {
+    for (const calls of [
+      "Calls (21): 1 fs_list_directory, 20 fs_read_text_file, all succeeded",
+      "Calls (3): 3 a; 2 did not succeed:\n2. a: denied\n3. a: error",
+    ]) {
+      expect(readProgramOutcome(result(`Returned: 1\n\nConsole:\nlogged\n\n${calls}`))).toEqual({
+        ok: true,
+        headline: "Returned: 1",
+        returned: { value: 1 },
+        console: "logged",
+      });
+    }
+  });
+
   it("reads the console as the QuickJS sandbox writes it, each line ending with a newline", () => {
     expect(
       readProgramOutcome(

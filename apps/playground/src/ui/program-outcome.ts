@@ -2,7 +2,7 @@
  * What a program's result says, read back from the text core gives the model (`programResult` in
  * core's code mode): the first section is what the program returned (`Returned: <JSON>`, or that
  * it returned nothing) or why it failed (threw, a limit, stopped, a replay that diverged), then
- * `Console:` with what it logged, then `Calls (n):` with one line per call. The text is the
+ * `Console:` with what it logged, then `Calls (n):` with a count per tool and the calls that did not succeed. The text is the
  * program's (the model's) own output: every part of it is shown as text, never as markup.
  */
 export interface ProgramOutcome {
@@ -18,8 +18,14 @@ export interface ProgramOutcome {
 
 const CONSOLE_MARK = "\n\nConsole:\n";
 const RETURNED = "Returned: ";
-/** The calls section core ends the text with: `Calls (n):` and one line per call (or a count of the rest). */
-const CALLS_SECTION = /\n\nCalls \(\d+\):\n(?:(?:\d+\. |… and )[^\n]*(?:\n|$))+$/;
+/**
+ * The calls section core ends the text with: `Calls (n): <a count per tool>`, then a line per call
+ * that did not succeed (or a count of the rest); results stored before that have a line per call.
+ */
+const CALL_LINE = String.raw`\n(?:\d+\. |… and )[^\n]*`;
+const CALLS_SECTION = new RegExp(
+  String.raw`\n\nCalls \(\d+\):(?: [^\n]+(?:${CALL_LINE})*|(?:${CALL_LINE})+)\n?$`,
+);
 
 /**
  * Reads a program call's result (a `ToolResult`): from its `structuredContent` (core's outcome as

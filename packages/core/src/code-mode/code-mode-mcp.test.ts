@@ -31,7 +31,7 @@ beforeEach(() => writeFileSync(serverLog, ""));
 
 const received = () => readFileSync(serverLog, "utf8").trim().split("\n").filter(Boolean);
 
-function agentFor(turns: Parameters<typeof scriptedModel>[0]) {
+function agentFor(turns: Parameters<typeof scriptedModel>[0], tools?: Record<string, "code">) {
   const provider = scriptedModel(turns);
   const agent = new Agent({
     provider,
@@ -39,7 +39,7 @@ function agentFor(turns: Parameters<typeof scriptedModel>[0]) {
     mcps: [{ mcp: tracker, prefix: "tracker" }],
     approval: annotationPolicy(),
     approvalTimeoutMs: 0,
-    codeMode: { sandbox },
+    codeMode: { sandbox, ...(tools ? { tools } : {}) },
   });
   return { agent, provider };
 }
@@ -59,7 +59,11 @@ describe("code mode over a real MCP server and the QuickJS sandbox", () => {
       const stale = issues.filter((issue: { stale: boolean }) => issue.stale);
       const bodies = await Promise.all(stale.map((issue) => tools.tracker.get_issue({ number: issue.number })));
       return { stale: stale.map((issue) => issue.number), bytes: bodies.join("").length };`;
-    const { agent, provider } = agentFor([program(code), { text: "done" }]);
+    // Offered only in code: declared in full, typed by their outputSchema.
+    const { agent, provider } = agentFor([program(code), { text: "done" }], {
+      tracker_list_issues: "code",
+      tracker_get_issue: "code",
+    });
     const result = await agent.send("which issues are stale?").final;
     expect(result.text).toBe("done");
     const declared = provider.requests[0]!.tools!.find((tool) => tool.name === RUN_PROGRAM)!.description!;
@@ -68,6 +72,7 @@ describe("code mode over a real MCP server and the QuickJS sandbox", () => {
     // close_issue is destructive: a direct call, not declared.
     expect(declared).not.toContain("function close_issue");
     expect(provider.requests[0]!.tools!.map((tool) => tool.name)).toContain("tracker_close_issue");
+    expect(provider.requests[0]!.tools!.map((tool) => tool.name)).not.toContain("tracker_list_issues");
     // The reads run at once, so they reach the server in any order: each once.
     expect(received()[0]).toBe("list_issues");
     expect(received().slice(1).sort()).toEqual(

@@ -108,19 +108,20 @@ describe("code mode", () => {
     expect(names).toContain(RUN_PROGRAM);
     expect(names).toContain("delete_all");
     const program = first.tools!.find((tool) => tool.name === RUN_PROGRAM)!;
+    // Offered directly too, so only named: the model has their schemas already.
     expect(program.description).toContain(
-      "function read_item(input: { n?: number; text?: string }): Promise<string>;",
+      "Your tools are functions too (tools.<name>), same input, except delete_all.",
     );
+    expect(program.description).not.toContain("function read_item");
     expect(program.description).not.toContain("function delete_all");
     expect(runs.map((run) => run.name)).toEqual(["list_items", "read_item", "read_item", "read_item"]);
-    // The model gets the program's answer, its console and a line per call; not the calls' results.
+    // The model gets the program's answer, its console and its calls counted per tool; not the calls' results.
     const toolMessage = provider.requests[1]!.messages.at(-1)!;
     expect(toolMessage.role).toBe("tool");
     const text = textOf((toolMessage.content[0] as { output: unknown }).output);
     expect(text).toContain('Returned: "read_item:1,read_item:2,read_item:3"');
     expect(text).toContain("Console:\nread 3");
-    expect(text).toContain("1. list_items: success");
-    expect(text).toContain("4. read_item: success");
+    expect(text).toContain("Calls (4): 1 list_items, 3 read_item, all succeeded");
     const structured = (toolMessage.content[0] as { output: { structuredContent: unknown } }).output
       .structuredContent;
     expect(structured).toEqual({
@@ -418,8 +419,8 @@ describe("code mode", () => {
     });
     await agent.send("weather in Oslo?").final;
     const program = provider.requests[0]!.tools!.find((tool) => tool.name === RUN_PROGRAM)!;
-    expect(program.description).toContain("function read_item(");
-    expect(program.description).not.toContain("function get_weather(");
+    expect(program.description).toContain("Your tools are functions too (tools.<name>), same input.");
+    expect(program.description).not.toContain("get_weather");
     expect(program.description).toContain("tools.search_tools(");
     const text = textOf((provider.requests[1]!.messages.at(-1)!.content[0] as { output: unknown }).output);
     expect(text).toContain('Returned: [true,"get_weather:"]');

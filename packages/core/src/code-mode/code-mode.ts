@@ -27,7 +27,9 @@ export interface CodeModeOptions {
   /**
    * Per tool (by name pattern, matched against the real name with its MCP prefix; the first
    * matching entry wins), how it is offered. Unlisted tools: `direct` when annotated
-   * destructive (each such action is a step of its own the person sees), else `both`.
+   * destructive (each such action is a step of its own the person sees), else `both`. A `both`
+   * tool is described once, by its direct definition (the program tool only says how a program
+   * calls it); a `code` tool is declared in full in the program tool's description.
    * @example `{ "github_*": "code", "deploy": "direct" }`
    */
   tools?: Record<string, ToolCallMode>;
@@ -104,7 +106,8 @@ export function offerProgram(
     const mode = codeMode.modeOf(definition.name, registered);
     if (mode === "direct") continue;
     if (mode === "code") codeOnly.add(definition.name);
-    callable.push(declared(definition, registered));
+    // A tool the model sees in full (offered directly, not deferred) is only named in the declarations.
+    callable.push(declared(definition, registered, mode === "both" && definition.defer !== true));
   }
   // Deferred tools are not declared (the description stays small): a program finds them with the
   // search, then calls them by the name it gives, as the model would.
@@ -119,7 +122,11 @@ export function offerProgram(
   if (callable.length + deferred.length === 0 || toolset < (options.minTools ?? 4)) {
     return { definitions: step.definitions };
   }
-  const declarations = declareTools(callable, options.maxDeclarationChars ?? 20_000);
+  const callableNames = new Set(callable.map((tool) => tool.name));
+  const notCallable = step.definitions
+    .filter((definition) => !callableNames.has(definition.name) && definition.defer !== true)
+    .map((definition) => definition.name);
+  const declarations = declareTools(callable, options.maxDeclarationChars ?? 20_000, notCallable);
   const declaredNames = new Set(declarations.functions.values());
   const functions = new Map(declarations.functions);
   let searchNote = "";
@@ -148,9 +155,11 @@ export function offerProgram(
   };
 }
 
-function declared(definition: ToolDefinition, registered: RegisteredTool): DeclaredTool {
+/** A tool as the program tool declares it; `direct` when the model has its definition too (only named then). */
+function declared(definition: ToolDefinition, registered: RegisteredTool, direct: boolean): DeclaredTool {
   return {
     name: definition.name,
+    ...(direct ? { direct } : {}),
     ...(registered.sourceName !== undefined ? { namespace: registered.sourceName } : {}),
     ...(registered.sourceName !== undefined ? { prefix: registered.sourceName } : {}),
     ...(definition.description !== undefined ? { description: definition.description } : {}),
@@ -164,25 +173,10 @@ export function programDefinition(declarations: string): ToolDefinition {
   return {
     name: RUN_PROGRAM,
     description: [
-      "Runs a JavaScript program (TypeScript types allowed) that calls tools as async functions, and gives you only what it returns.",
-      "Use it to call several tools in one step (loops, Promise.all over many items, filtering a large result): the calls' results stay out of the conversation.",
-      "The code is the body of an async function: await the calls and `return` the value you need (JSON). console.log output comes back too.",
-      'A call that fails or is denied throws a ToolError (`.code`: "denied", "error", "invalid-input", "not-found"; `.message`), which the program may catch.',
-      "No network, timers, modules or eval. The tools a program may call:",
-      "",
+      "Runs JavaScript (TypeScript ok) as an async function body; you get only its return value (JSON) and logs, not its calls' results: for many calls in one step.",
+      "A call resolves to the tool's structured result, else its text; a failed one throws ToolError (.code, .message). No network, timers, modules.",
       declarations,
     ].join("\n"),
-    inputSchema: {
-      type: "object",
-      properties: {
-        code: {
-          type: "string",
-          description:
-            "The program: the body of an async function, e.g. `const a = await tools.x({}); return a;`",
-        },
-      },
-      required: ["code"],
-      additionalProperties: false,
-    },
+    inputSchema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
   };
 }

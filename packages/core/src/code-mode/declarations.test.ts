@@ -2,6 +2,51 @@ import { describe, expect, it } from "vitest";
 import { declareTools, typeOf } from "./declarations.js";
 
 describe("code mode's declarations", () => {
+  const direct = (name: string, source?: string) => ({
+    name,
+    direct: true,
+    ...(source ? { namespace: source, prefix: source } : {}),
+    inputSchema: { type: "object" as const },
+  });
+
+  it("only names a tool the model is offered directly, by the rule and its exceptions when that is shorter", () => {
+    const tools = [direct("fs_read"), direct("fs_list"), direct("fs_get-info"), direct("echo")].map((tool) =>
+      tool.name === "echo" ? tool : { ...tool, namespace: "fs", prefix: "fs" },
+    );
+    const ruled = declareTools(tools, 10_000, ["fs_write"]);
+    expect(ruled.text).toBe(
+      "Your tools are functions too (tools.fs.read(input) is fs_read), same input, except fs_write; fs_get-info is tools.fs.get_info.",
+    );
+    expect([...ruled.functions]).toEqual([
+      ["fs.read", "fs_read"],
+      ["fs.list", "fs_list"],
+      ["fs.get_info", "fs_get-info"],
+      ["echo", "echo"],
+    ]);
+    // Many tools a program may not call: the callable ones are listed instead.
+    const listed = declareTools(tools, 10_000, ["fs_write", "fs_move", "fs_delete", "fs_edit", "fs_copy"]);
+    expect(listed.text).toBe(
+      'Your tools as functions (tools.fs.read(input) is fs_read, same input): fs.{read, list, get_info (the tool "fs_get-info")}; echo.',
+    );
+    expect(listed.functions).toEqual(ruled.functions);
+  });
+
+  it("declares a code-only tool in full beside the named ones", () => {
+    const { text } = declareTools(
+      [direct("a"), { name: "b", description: "Bees", inputSchema: { type: "object" } }],
+      10_000,
+    );
+    expect(text).toBe(
+      [
+        "Your tools as functions (same input): a.",
+        "declare namespace tools {",
+        "  /** Bees */",
+        "  function b(input: Record<string, any>): Promise<string>;",
+        "}",
+      ].join("\n"),
+    );
+  });
+
   it("declares MCP tools in their source's namespace without its prefix, maps names that are not identifiers, and says which tool each is", () => {
     const { text, functions } = declareTools(
       [

@@ -18,6 +18,11 @@ export interface DeclaredTool {
   description?: string;
   inputSchema: JSONSchema;
   outputSchema?: JSONSchema;
+  /**
+   * Offered to the model directly too: only named (`fs.{read_file, …}`), since the model has its
+   * description and input schema already; a program calls it with the same input.
+   */
+  direct?: boolean;
 }
 
 /** The declarations, and the real tool name of each function a program calls (`github.create_issue`). */
@@ -33,11 +38,22 @@ const MAX_DEPTH = 6;
 /** The first line of a description kept as a tool's doc comment. */
 const MAX_DOC_CHARS = 300;
 
-/** Declarations for `tools`, at most `maxChars` of text (the tools that do not fit are named in a comment). */
-export function declareTools(tools: readonly DeclaredTool[], maxChars: number): Declarations {
+/**
+ * Declarations for `tools`, at most `maxChars` of text (the tools that do not fit are named in a
+ * comment). Tools marked `direct` are only named: listed, or, when shorter, said to be all the
+ * model's tools but `notCallable` (the tools it is offered that a program cannot call).
+ */
+export function declareTools(
+  tools: readonly DeclaredTool[],
+  maxChars: number,
+  notCallable: readonly string[] = [],
+): Declarations {
   const functions = new Map<string, string>();
   const groups = new Map<string, string[]>();
+  const named = new Map<string, string[]>();
+  const renamed: string[] = [];
   const left: string[] = [];
+  let example: string | undefined;
   let size = 0;
   for (const tool of tools) {
     const namespace = tool.namespace !== undefined ? identifier(tool.namespace) : undefined;
@@ -46,29 +62,69 @@ export function declareTools(tools: readonly DeclaredTool[], maxChars: number): 
         ? tool.name.slice(tool.prefix.length + 1)
         : tool.name;
     const inner = freeName(identifier(bare), (candidate) => functions.has(qualified(namespace, candidate)));
-    const text = declareFunction(tool, inner);
+    const text = tool.direct
+      ? inner === bare
+        ? inner
+        : `${inner} (the tool "${tool.name}")`
+      : declareFunction(tool, inner);
     if (size + text.length > maxChars) {
       left.push(tool.name);
       continue;
     }
     size += text.length;
-    functions.set(qualified(namespace, inner), tool.name);
-    const group = groups.get(namespace ?? "") ?? [];
+    const call = qualified(namespace, inner);
+    functions.set(call, tool.name);
+    if (tool.direct) {
+      const byRule =
+        namespace !== undefined && namespace === tool.prefix ? `${namespace}.${bare}` : tool.name;
+      if (call !== byRule) renamed.push(`${tool.name} is tools.${call}`);
+      else if (call !== tool.name) example ??= `tools.${call}(input) is ${tool.name}`;
+    }
+    const into = tool.direct ? named : groups;
+    const group = into.get(namespace ?? "") ?? [];
     group.push(text);
-    groups.set(namespace ?? "", group);
+    into.set(namespace ?? "", group);
   }
-  const lines: string[] = ["declare namespace tools {"];
-  for (const text of groups.get("") ?? []) lines.push(indent(text, 1));
-  for (const [namespace, texts] of groups) {
-    if (namespace === "") continue;
-    lines.push(`  namespace ${namespace} {`);
-    for (const text of texts) lines.push(indent(text, 2));
-    lines.push("  }");
+  const lines: string[] = [];
+  if (named.size > 0) lines.push(namedTools({ named, notCallable, renamed, example }));
+  if (groups.size > 0) {
+    lines.push("declare namespace tools {");
+    for (const text of groups.get("") ?? []) lines.push(indent(text, 1));
+    for (const [namespace, texts] of groups) {
+      if (namespace === "") continue;
+      lines.push(`  namespace ${namespace} {`);
+      for (const text of texts) lines.push(indent(text, 2));
+      lines.push("  }");
+    }
+    lines.push("}");
   }
-  lines.push("}");
   if (left.length > 0)
     lines.push(`// Not declared (over the size limit), callable directly only: ${left.join(", ")}`);
   return { text: lines.join("\n"), functions };
+}
+
+/**
+ * The tools the model is offered directly that a program may call too: their names, or, when
+ * shorter, the rule (`tools.<server>.<tool>`) with the exceptions and the tools it does not name.
+ */
+function namedTools(parts: {
+  named: ReadonlyMap<string, string[]>;
+  notCallable: readonly string[];
+  renamed: readonly string[];
+  example: string | undefined;
+}): string {
+  const { named, notCallable, renamed, example } = parts;
+  const lists = [...named].map(([namespace, names]) =>
+    namespace === "" ? names.join(", ") : `${namespace}.{${names.join(", ")}}`,
+  );
+  const listed = `Your tools as functions (${example ? `${example}, ` : ""}same input): ${lists.join("; ")}.`;
+  const rule = example ?? "tools.<name>";
+  const ruled =
+    `Your tools are functions too (${rule}), same input` +
+    (notCallable.length > 0 ? `, except ${notCallable.join(", ")}` : "") +
+    (renamed.length > 0 ? `; ${renamed.join(", ")}` : "") +
+    ".";
+  return ruled.length < listed.length ? ruled : listed;
 }
 
 function qualified(namespace: string | undefined, name: string): string {

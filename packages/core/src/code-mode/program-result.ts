@@ -1,11 +1,12 @@
 import type { JSONValue, SandboxOutcome, ToolResult } from "@junction/types";
 
-/** Calls listed one per line in a program's result; past this, a count of the rest. */
+/** Calls that did not succeed listed one per line in a program's result; past this, a count of the rest. */
 const MAX_LISTED_CALLS = 50;
 
 /**
- * What the model gets of a program: its return value (as JSON), what it logged, and one line per
- * call it made; the same as `structuredContent` (`outcome`, `returned`, `error`, `limit`,
+ * What the model gets of a program: its return value (as JSON), what it logged, and its calls: a
+ * count per tool, and one line for each call that did not succeed (its number, tool and outcome),
+ * which is what the model acts on; the same as `structuredContent` (`outcome`, `returned`, `error`, `limit`,
  * `diverged`, `console`, `calls`) for code and pages. Never the calls' results: those stay out of the conversation, which is the point.
  * A program that threw, broke a limit or diverged on replay is an error result naming why.
  */
@@ -36,7 +37,7 @@ export function programResult(parts: {
     sections.push("The program was stopped before it finished.");
   }
   if (outcome.console !== "") sections.push(`Console:\n${outcome.console}`);
-  if (calls.length > 0) sections.push(`Calls (${calls.length}):\n${callLines(calls)}`);
+  if (calls.length > 0) sections.push(`Calls (${calls.length}): ${callLines(calls)}`);
   return {
     content: [{ type: "text", text: sections.join("\n\n") }],
     isError,
@@ -55,16 +56,19 @@ export function programResult(parts: {
   };
 }
 
+/** `1 fs_list_directory, 20 fs_read_text_file, all succeeded`, or the count then a line per call that did not. */
 function callLines(calls: readonly { sequence: number; name: string; outcome: string }[]): string {
-  const lines = calls
+  const perTool = new Map<string, number>();
+  for (const call of calls) perTool.set(call.name, (perTool.get(call.name) ?? 0) + 1);
+  const counts = [...perTool].map(([name, count]) => `${count} ${name}`).join(", ");
+  const failed = calls.filter((call) => call.outcome !== "success");
+  if (failed.length === 0) return `${counts}, all succeeded`;
+  const lines = failed
     .slice(0, MAX_LISTED_CALLS)
     .map((call) => `${call.sequence}. ${call.name}: ${call.outcome}`);
-  const rest = calls.slice(MAX_LISTED_CALLS);
-  if (rest.length > 0) {
-    const failed = rest.filter((call) => call.outcome !== "success").length;
-    lines.push(`… and ${rest.length} more (${rest.length - failed} succeeded, ${failed} did not)`);
-  }
-  return lines.join("\n");
+  const rest = failed.length - MAX_LISTED_CALLS;
+  if (rest > 0) lines.push(`… and ${rest} more that did not succeed`);
+  return `${counts}; ${failed.length} did not succeed:\n${lines.join("\n")}`;
 }
 
 function json(value: JSONValue): string {
