@@ -127,7 +127,10 @@ export async function runJunctionTask(parts: {
       );
     if (task.expectStale) {
       const list = (await tracker.listTools()).find((tool) => tool.name === "list_issues")!;
-      await expectStale(task, variant, "Junction", await list.execute({ label: "stale", per_page: 100 }));
+      await expectStale(
+        { task, variant, framework: "Junction" },
+        await list.execute({ label: "stale", per_page: 100 }),
+      );
     }
     const sizes = provider.requests.map((request) =>
       estimateRequestSize({
@@ -178,7 +181,10 @@ function reachedBytes(messages: Message[]): number {
   return total;
 }
 
-async function expectStale(task: CodeModeTask, variant: TaskVariant, framework: string, listed: unknown) {
+async function expectStale(
+  { task, variant, framework }: { task: CodeModeTask; variant: TaskVariant; framework: string },
+  listed: unknown,
+) {
   const text = (listed as { content: { text: string }[] }).content[0]!.text;
   const numbers = (JSON.parse(text) as { number: number }[])
     .map((issue) => issue.number)
@@ -266,9 +272,7 @@ export async function runAISDKTask(parts: {
     if (task.expectStale) {
       const list = served.tracker.list_issues as AISDKTool;
       await expectStale(
-        task,
-        variant,
-        "AI SDK",
+        { task, variant, framework: "AI SDK" },
         await list.execute!({ label: "stale", per_page: 100 }, {
           toolCallId: "check",
           messages: [],

@@ -48,7 +48,11 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-async function expectOutcome(sandbox: Sandbox, program: Program, kind: string, code?: string) {
+async function expectOutcome(
+  sandbox: Sandbox,
+  program: Program,
+  { kind, code }: { kind: string; code?: string },
+) {
   const outcome = await sandbox.run(program);
   if (outcome.kind !== kind || outcome.code !== code) {
     throw new Error(`expected ${kind} ${code ?? ""}, got ${JSON.stringify(outcome)}`);
@@ -66,7 +70,7 @@ async function coldChild(): Promise<void> {
     await core.newQuickJSWASMModuleFromVariant(variant);
   } else {
     const { quickjsSandbox } = (await import(distEntry)) as { quickjsSandbox: () => Sandbox };
-    await expectOutcome(quickjsSandbox(), trivial("return 1;"), "returned");
+    await expectOutcome(quickjsSandbox(), trivial("return 1;"), { kind: "returned" });
   }
   process.stdout.write(String(performance.now() - start));
 }
@@ -85,11 +89,11 @@ async function main(): Promise<void> {
 
   const { quickjsSandbox } = (await import(distEntry)) as { quickjsSandbox: () => Sandbox };
   const sandbox = quickjsSandbox();
-  await expectOutcome(sandbox, trivial("return 1;"), "returned");
+  await expectOutcome(sandbox, trivial("return 1;"), { kind: "returned" });
 
   const warm: number[] = [];
   for (let run = 0; run < 200; run++) {
-    warm.push(await timed(() => expectOutcome(sandbox, trivial("return 1;"), "returned")));
+    warm.push(await timed(() => expectOutcome(sandbox, trivial("return 1;"), { kind: "returned" })));
   }
   const warmMedian = median(warm);
 
@@ -100,7 +104,9 @@ async function main(): Promise<void> {
     limits: { maxCalls: 1000 },
   });
   for (let run = 0; run < 10; run++) {
-    perCall.push((await timed(() => expectOutcome(sandbox, thousandCalls, "returned"))) - warmMedian);
+    perCall.push(
+      (await timed(() => expectOutcome(sandbox, thousandCalls, { kind: "returned" }))) - warmMedian,
+    );
   }
 
   const bomb: number[] = [];
@@ -109,17 +115,18 @@ async function main(): Promise<void> {
     bomb.push(
       await timed(() =>
         expectOutcome(
-          sandbox,
-          // A CPU budget that cannot end it first, even on a busy machine.
+          sandbox, // A CPU budget that cannot end it first, even on a busy machine.
           trivial("let a = []; for (;;) a.push('x'.repeat(1e6));", { limits: { cpuMs: 60_000 } }),
-          "limit",
-          "memory",
+          { kind: "limit", code: "memory" },
         ),
       ),
     );
     spin.push(
       await timed(() =>
-        expectOutcome(sandbox, trivial("while (true) {}", { limits: { cpuMs: 100 } }), "limit", "cpu"),
+        expectOutcome(sandbox, trivial("while (true) {}", { limits: { cpuMs: 100 } }), {
+          kind: "limit",
+          code: "cpu",
+        }),
       ),
     );
   }

@@ -115,7 +115,8 @@ const endings: [string, string, Partial<SandboxProgram>, Partial<SandboxOutcome>
 ];
 
 describe("every ending hands back a sound engine", () => {
-  it.each(endings)("after %s", async (_name, source, overrides, expected) => {
+  const rows = endings.map(([name, source, overrides, expected]) => ({ name, source, overrides, expected }));
+  it.each(rows)("after $name", async ({ source, overrides, expected }) => {
     const first = await runOnPool(source, overrides);
     expect(first.outcome).toMatchObject(expected);
     expect(first.engine.broken).toBe(false);
