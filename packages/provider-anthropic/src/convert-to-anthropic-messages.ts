@@ -130,7 +130,8 @@ function convertAssistant(
         } else if (
           isRecord(metadata?.serverBlock) &&
           (metadata.serverBlock.type === "server_tool_use" ||
-            metadata.serverBlock.type === "tool_search_tool_result")
+            metadata.serverBlock.type === "tool_search_tool_result" ||
+            metadata.serverBlock.type === "code_execution_tool_result")
         ) {
           blocks.push(metadata.serverBlock as unknown as ContentBlockParam);
         } else if (typeof metadata?.signature === "string") {
