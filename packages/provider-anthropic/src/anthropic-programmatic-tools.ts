@@ -2,7 +2,10 @@ import { isRecord } from "@junction/provider-utils";
 import { JunctionError, type Message } from "@junction/types";
 
 /** The code execution tool versions whose code may call client tools (programmatic tool calling). */
-export const PROGRAMMATIC_CODE_EXECUTION_VERSIONS = ["code_execution_20250825", "code_execution_20260120"] as const;
+export const PROGRAMMATIC_CODE_EXECUTION_VERSIONS = [
+  "code_execution_20250825",
+  "code_execution_20260120",
+] as const;
 
 /** A code execution tool version that can call tools (see {@link PROGRAMMATIC_CODE_EXECUTION_VERSIONS}). */
 export type ProgrammaticCodeExecution = (typeof PROGRAMMATIC_CODE_EXECUTION_VERSIONS)[number];
