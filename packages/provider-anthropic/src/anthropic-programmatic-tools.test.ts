@@ -1,4 +1,4 @@
-import { Agent, type AgentConfig, annotationPolicy, type RunState } from "@junction/core";
+import { Agent, type AgentConfig, type AgentEvent, annotationPolicy, type RunState } from "@junction/core";
 import { JunctionError, type Tool } from "@junction/types";
 import { startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -202,7 +202,23 @@ const turn2Back = {
 /** Runs turns 1 and 2: `sales_query` runs unasked, then `send_report` (made by the code) needs a person. */
 async function stoppedRun(runs: string[]): Promise<RunState> {
   fake.enqueue(codeCallsSalesQuery, codeCallsSendReport);
-  const result = await agent(runs).send("Total the West sales and mail them to my boss.").final;
+  const handle = agent(runs).send("Total the West sales and mail them to my boss.", { approvalTimeoutMs: 0 });
+  const events: AgentEvent[] = [];
+  for await (const event of handle) events.push(event);
+  const result = await handle.final;
+  // The code's calls are the run's calls: announced, run or asked about, like direct ones.
+  expect(
+    events.flatMap((event) =>
+      event.type === "tool-call" || event.type === "tool-result" || event.type === "tool-approval-request"
+        ? [`${event.type} ${event.id}`]
+        : [],
+    ),
+  ).toEqual([
+    "tool-call toolu_sales",
+    "tool-result toolu_sales",
+    "tool-call toolu_report",
+    "tool-approval-request toolu_report",
+  ]);
   expect(result.finishReason).toBe("approval-required");
   expect((result.pending ?? []).map(({ id, name, input }) => ({ id, name, input }))).toEqual([
     { id: "toolu_report", name: "send_report", input: { to: "boss", total: 42 } },

@@ -177,9 +177,12 @@ export class AnthropicStreamState {
       case "server_tool_use":
       case "tool_search_tool_result":
       case "code_execution_tool_result":
+      case "bash_code_execution_tool_result":
+      case "text_editor_code_execution_tool_result":
         // Anthropic's tool search and its code execution (whose code calls tools, programmatic
-        // tool calling) ran on its side: their calls and results go back unchanged on the next
-        // turn. Other server tools (web search, web fetch) are not carried.
+        // tool calling; code_execution_20250825 also runs bash and edits files) ran on its side:
+        // their calls and results go back unchanged on the next turn. Other server tools (web
+        // search, web fetch) are not carried.
         if (block.type !== "server_tool_use" || KEPT_SERVER_TOOLS.has(String(block.name))) {
           this.#blocks.set(index, { kind: "server", block: { ...block }, json: "" });
           return [];
@@ -474,7 +477,13 @@ function preview(value: unknown): string {
 }
 
 /** The server tools whose blocks a turn keeps: the tool search, and the code execution that calls tools. */
-const KEPT_SERVER_TOOLS = new Set(["tool_search_tool_bm25", "tool_search_tool_regex", "code_execution"]);
+const KEPT_SERVER_TOOLS = new Set([
+  "tool_search_tool_bm25",
+  "tool_search_tool_regex",
+  "code_execution",
+  "bash_code_execution",
+  "text_editor_code_execution",
+]);
 
 /** A server block as it goes back: a `server_tool_use`'s streamed input parsed into `input`. */
 function serverBlock(state: { block: Record<string, unknown>; json: string }): Record<string, unknown> {
