@@ -343,6 +343,42 @@ describe("Anthropic programmatic tool calling through the Agent", () => {
     expect(JSON.stringify(answer[0].content)).toContain("region");
   });
 
+  it("the exfiltration guard stops the code's open-world call after its closed-world read, though the policy approves it", async () => {
+    const runs: string[] = [];
+    fake.enqueue(codeCallsSalesQuery, codeCallsSendReport);
+    const result = await agent(runs, { approval: () => "approve" }).send("Total and mail.").final;
+    expect(result.finishReason).toBe("approval-required");
+    expect((result.pending ?? []).map((call) => call.id)).toEqual(["toolu_report"]);
+    expect(runs).toEqual(["sales_query West"]);
+  });
+
+  it("each of the code's calls gets its tool span, like a direct call", async () => {
+    const spans: { name: string; attributes: Record<string, unknown> }[] = [];
+    const tracer = {
+      startSpan(name: string, options: { attributes?: Record<string, unknown> }) {
+        const span = { name, attributes: { ...options.attributes } };
+        spans.push(span);
+        return {
+          setAttribute: (key: string, value: unknown) => {
+            span.attributes[key] = value;
+          },
+          setStatus: () => undefined,
+          end: () => undefined,
+        };
+      },
+    };
+    fake.enqueue(codeCallsSalesQuery, textTurn("West is 42."));
+    await agent([], { tracer }).send("Total the West sales.").final;
+    const toolSpans = spans.filter((span) => span.name === "junction.tool.call");
+    expect(
+      toolSpans.map((span) => [
+        span.attributes["junction.tool.name"],
+        span.attributes["junction.tool.call_id"],
+      ]),
+    ).toEqual([["sales_query", "toolu_sales"]]);
+    expect(toolSpans[0]!.attributes["junction.tool.outcome"]).toBe("success");
+  });
+
   it("refuses a malformed option with an error naming the field", async () => {
     fake.enqueue(textTurn("unused"));
     const bad = agent([], {
