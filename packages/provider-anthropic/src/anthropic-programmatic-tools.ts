@@ -23,7 +23,7 @@ export type AnthropicToolCaller = "direct" | "code" | "both";
  * The request gets the code execution tool, and each tool a pattern lists as `code` or `both`
  * gets `allowed_callers`. Calls that Claude's code makes come back as ordinary tool calls (with
  * their `caller`) and go through the Agent's gate like any other; their results go back with the
- * container id the conversation last saw, so the container resumes.
+ * id of the container the code paused in, so the code goes on there.
  */
 export interface AnthropicProgrammaticToolCalling {
   /**
