@@ -15,8 +15,10 @@ export interface AnthropicReasoningMetadata {
   compaction?: Record<string, unknown>;
   /**
    * A server tool's block of the turn (the tool search's `server_tool_use` or its
-   * `tool_search_tool_result`), exactly as Anthropic sent it; the part's text is empty. It is sent
-   * back as the same block, so the tools the search found stay loaded.
+   * `tool_search_tool_result`; code execution's `server_tool_use` or its
+   * `code_execution_tool_result`), exactly as Anthropic sent it; the part's text is empty. It is
+   * sent back as the same block, so the tools the search found stay loaded and the code that
+   * called tools stays in the conversation.
    */
   serverBlock?: Record<string, unknown>;
 }
@@ -28,4 +30,9 @@ export interface AnthropicToolCallMetadata {
    * execution tool (`{ type: "code_execution_20250825", tool_id }`). Sent back with the call.
    */
   caller?: Record<string, unknown>;
+  /**
+   * The code execution container the call was made in (`{ id, expires_at }`, as Anthropic sent
+   * it), beside `caller`: the request that answers the call sends its id back, so the code goes on.
+   */
+  container?: Record<string, unknown>;
 }

@@ -744,17 +744,29 @@ describe("anthropic provider, recorded streams the stream state once missed", ()
     );
     expect(error).toBeUndefined();
     const caller = { type: "code_execution_20250825", tool_id: "srvtoolu_unrelated_caller" };
-    const unsupported = {
-      type: "warning",
-      warning: {
-        code: "response-block-unsupported",
-        message:
-          'Anthropic sent a "code_execution_tool_result" content block, which Junction does not carry; it was left out of the turn.',
+    const container = { id: "container_prepopulated", expires_at: "2026-04-24T00:40:16.098987Z" };
+    // The code's results are kept whole (sent back next turn), the container beside the code's call.
+    const codeResult = (n: number, ordinal: string) => ({
+      type: "reasoning",
+      text: "",
+      providerMetadata: {
+        anthropic: {
+          serverBlock: {
+            type: "code_execution_tool_result",
+            tool_use_id: `srvtoolu_result_${n}`,
+            content: {
+              type: "code_execution_result",
+              stdout: `${ordinal} concise code execution output\n`,
+              stderr: "",
+              return_code: 0,
+              content: [],
+              abort_reason: null,
+            },
+          },
+        },
       },
-    };
+    });
     expect(events).toEqual([
-      unsupported,
-      unsupported,
       { type: "tool-call-start", id: "toolu_followup", name: "lookup_customer" },
       {
         type: "tool-call",
@@ -770,12 +782,14 @@ describe("anthropic provider, recorded streams the stream state once missed", ()
         responseId: "msg_prepopulated_content",
         usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
         content: [
+          codeResult(1, "First"),
+          codeResult(2, "Second"),
           {
             type: "tool-call",
             id: "toolu_followup",
             name: "lookup_customer",
             input: { id: "customer_123" },
-            providerMetadata: { anthropic: { caller } },
+            providerMetadata: { anthropic: { caller, container } },
           },
         ],
       },

@@ -323,3 +323,77 @@ describe("AnthropicStreamState, compaction", () => {
     ]);
   });
 });
+
+describe("AnthropicStreamState, code execution (programmatic tool calling)", () => {
+  it("keeps code execution's bash call and result whole, and gives the container only to the code's calls", () => {
+    const caller = { type: "code_execution_20250825", tool_id: "srvtoolu_bash" };
+    const bash = { type: "server_tool_use", id: "srvtoolu_bash", name: "bash_code_execution", input: {} };
+    const bashResult = {
+      type: "bash_code_execution_tool_result",
+      tool_use_id: "srvtoolu_bash",
+      content: { type: "bash_code_execution_result", stdout: "ok", stderr: "", return_code: 0, content: [] },
+    };
+    const events = run([
+      start,
+      { type: "content_block_start", index: 0, content_block: bash },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: '{"command":"ls"}' },
+      },
+      { type: "content_block_stop", index: 0 },
+      { type: "content_block_start", index: 1, content_block: bashResult },
+      { type: "content_block_stop", index: 1 },
+      {
+        type: "content_block_start",
+        index: 2,
+        content_block: { type: "tool_use", id: "toolu_direct", name: "lookup", input: { q: "a" } },
+      },
+      { type: "content_block_stop", index: 2 },
+      {
+        type: "content_block_start",
+        index: 3,
+        content_block: { type: "tool_use", id: "toolu_code", name: "lookup", input: { q: "b" }, caller },
+      },
+      { type: "content_block_stop", index: 3 },
+      {
+        type: "message_delta",
+        delta: {
+          stop_reason: "tool_use",
+          container: { id: "container_1", expires_at: "2026-12-02T10:00:00Z" },
+        },
+        usage: { output_tokens: 20 },
+      },
+      { type: "message_stop" },
+    ]);
+    expect(events.filter((event) => event.type === "warning")).toEqual([]);
+    expect(events.at(-1)).toMatchObject({
+      type: "finish",
+      content: [
+        {
+          type: "reasoning",
+          text: "",
+          providerMetadata: { anthropic: { serverBlock: { ...bash, input: { command: "ls" } } } },
+        },
+        { type: "reasoning", text: "", providerMetadata: { anthropic: { serverBlock: bashResult } } },
+        { type: "tool-call", id: "toolu_direct", name: "lookup", input: { q: "a" } },
+        {
+          type: "tool-call",
+          id: "toolu_code",
+          providerMetadata: {
+            anthropic: { caller, container: { id: "container_1", expires_at: "2026-12-02T10:00:00Z" } },
+          },
+        },
+      ],
+    });
+    const finish = events.at(-1) as Extract<ModelStreamEvent, { type: "finish" }>;
+    expect(finish.content[2]).not.toHaveProperty("providerMetadata");
+  });
+
+  it("rejects a container without an id", () => {
+    const state = new AnthropicStreamState({ toolNames, providerName: "anthropic" });
+    expect(() =>
+      state.push({ type: "message_start", message: { id: "m", container: { expires_at: "x" } } }),
+    ).toThrow('Invalid Anthropic stream: container is not an object with an id: {"expires_at":"x"}.');
+  });
+});

@@ -54,6 +54,8 @@ export class AnthropicStreamState {
   readonly #usage: WireUsage = {};
   #responseId: string | undefined;
   #stopReason: string | undefined;
+  /** The code execution container of the turn (`message_start` or `message_delta`), kept with its code's calls. */
+  #container: Record<string, unknown> | undefined;
   #started = false;
   #stopped = false;
   #warnedCitations = false;
@@ -88,6 +90,7 @@ export class AnthropicStreamState {
         if (isRecord(event.delta) && typeof event.delta.stop_reason === "string") {
           this.#stopReason = event.delta.stop_reason;
         }
+        if (isRecord(event.delta)) this.#readContainer(event.delta.container);
         this.#readUsage(event.usage);
         return [];
       case "message_stop":
@@ -131,6 +134,7 @@ export class AnthropicStreamState {
     this.#started = true;
     if (typeof message.id === "string") this.#responseId = message.id;
     if (typeof message.stop_reason === "string") this.#stopReason = message.stop_reason;
+    this.#readContainer(message.container);
     this.#readUsage(message.usage);
     const content = message.content ?? [];
     if (!Array.isArray(content))
@@ -172,9 +176,14 @@ export class AnthropicStreamState {
         return [];
       case "server_tool_use":
       case "tool_search_tool_result":
-        // Anthropic's tool search ran on its side: its call and result go back unchanged on the
-        // next turn. Other server tools (web search, code execution) are not carried.
-        if (block.type === "tool_search_tool_result" || TOOL_SEARCH_NAMES.has(String(block.name))) {
+      case "code_execution_tool_result":
+      case "bash_code_execution_tool_result":
+      case "text_editor_code_execution_tool_result":
+        // Anthropic's tool search and its code execution (whose code calls tools, programmatic
+        // tool calling; code_execution_20250825 also runs bash and edits files) ran on its side:
+        // their calls and results go back unchanged on the next turn. Other server tools (web
+        // search, web fetch) are not carried.
+        if (block.type !== "server_tool_use" || KEPT_SERVER_TOOLS.has(String(block.name))) {
           this.#blocks.set(index, { kind: "server", block: { ...block }, json: "" });
           return [];
         }
@@ -360,7 +369,12 @@ export class AnthropicStreamState {
             id: state.id,
             name: state.name,
             input: state.input,
-            ...(state.caller ? this.#metadata({ caller: state.caller }) : {}),
+            ...(state.caller
+              ? this.#metadata({
+                  caller: state.caller,
+                  ...(this.#container ? { container: this.#container } : {}),
+                })
+              : {}),
           });
           break;
         case "unsupported":
@@ -387,6 +401,14 @@ export class AnthropicStreamState {
     if (cacheWrite !== undefined) usage.cacheWriteInputTokens = cacheWrite;
     if (thinking !== undefined) usage.reasoningTokens = thinking;
     return usage;
+  }
+
+  #readContainer(value: unknown): void {
+    if (value === undefined || value === null) return;
+    if (!isRecord(value) || typeof value.id !== "string" || value.id === "") {
+      throw this.#invalid(`container is not an object with an id: ${preview(value)}`);
+    }
+    this.#container = { ...value };
   }
 
   #readUsage(value: unknown): void {
@@ -454,8 +476,14 @@ function preview(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
-/** The names of Anthropic's tool-search server tools, whose blocks a turn keeps. */
-const TOOL_SEARCH_NAMES = new Set(["tool_search_tool_bm25", "tool_search_tool_regex"]);
+/** The server tools whose blocks a turn keeps: the tool search, and the code execution that calls tools. */
+const KEPT_SERVER_TOOLS = new Set([
+  "tool_search_tool_bm25",
+  "tool_search_tool_regex",
+  "code_execution",
+  "bash_code_execution",
+  "text_editor_code_execution",
+]);
 
 /** A server block as it goes back: a `server_tool_use`'s streamed input parsed into `input`. */
 function serverBlock(state: { block: Record<string, unknown>; json: string }): Record<string, unknown> {

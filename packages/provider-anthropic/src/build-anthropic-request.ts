@@ -1,4 +1,4 @@
-import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
+import type { MessageCreateParamsStreaming, ToolUnion } from "@anthropic-ai/sdk/resources/messages";
 import {
   isRecord,
   passThroughOptions,
@@ -6,6 +6,7 @@ import {
   structuredOutputSubset,
 } from "@junction/provider-utils";
 import type { ModelRequest, ToolNameMapping, Warning } from "@junction/types";
+import { lastContainerId, readProgrammaticToolCalling } from "./anthropic-programmatic-tools.js";
 import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
@@ -31,13 +32,16 @@ export function buildAnthropicRequest(
   request: ModelRequest,
   settings: Pick<AnthropicProviderSettings, "defaultMaxTokens">,
 ): { body: AnthropicRequestBody; warnings: Warning[]; toolNames: ToolNameMapping } {
+  const { programmaticToolCalling, ...vendorOptions } = providerOptionsFor(request, anthropicProviderName);
+  const programmatic = readProgrammaticToolCalling(programmaticToolCalling);
   const prepared = prepareAnthropicTools({
     tools: request.tools,
     toolChoice: request.toolChoice,
     messages: request.messages,
+    ...(programmatic ? { programmatic } : {}),
   });
   const converted = convertToAnthropicMessages(request.messages, { toolNames: prepared.toolNames });
-  const passthrough = passThroughOptions(providerOptionsFor(request, anthropicProviderName), {
+  const passthrough = passThroughOptions(vendorOptions, {
     provider: anthropicProviderName,
     reserved: reservedFields,
   });
@@ -50,8 +54,19 @@ export function buildAnthropicRequest(
     stream: true,
   };
   if (request.system !== undefined && request.system !== "") body.system = request.system;
-  if (prepared.tools)
-    body.tools = prepared.toolSearch ? [...prepared.tools, prepared.toolSearch] : prepared.tools;
+  if (prepared.tools) {
+    const serverTools: ToolUnion[] = [];
+    if (prepared.toolSearch) serverTools.push(prepared.toolSearch);
+    // Programmatic tool calling: Claude's code runs in Anthropic's code execution tool.
+    if (programmatic && prepared.tools.some((tool) => tool.allowed_callers !== undefined)) {
+      serverTools.push({ type: programmatic.codeExecution, name: "code_execution" });
+    }
+    body.tools = [...prepared.tools, ...serverTools];
+  }
+  // Calls made by code execution are answered in the container they paused: its id goes back
+  // (a `container` in the vendor options wins).
+  const container = lastContainerId(request.messages);
+  if (container !== undefined && !("container" in passthrough.fields)) body.container = container;
   if (prepared.toolChoice) body.tool_choice = prepared.toolChoice;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;

@@ -31,6 +31,15 @@ export interface ConvertedAnthropicMessages {
   warnings: Warning[];
 }
 
+/** The server tools' blocks a turn keeps and sends back (tool search, code execution). */
+const SERVER_BLOCK_TYPES = new Set([
+  "server_tool_use",
+  "tool_search_tool_result",
+  "code_execution_tool_result",
+  "bash_code_execution_tool_result",
+  "text_editor_code_execution_tool_result",
+]);
+
 /** The image types the Messages API accepts as base64 sources. */
 const imageMediaTypes = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 
@@ -129,8 +138,7 @@ function convertAssistant(
           blocks.push(metadata.compaction as unknown as ContentBlockParam);
         } else if (
           isRecord(metadata?.serverBlock) &&
-          (metadata.serverBlock.type === "server_tool_use" ||
-            metadata.serverBlock.type === "tool_search_tool_result")
+          SERVER_BLOCK_TYPES.has(String(metadata.serverBlock.type))
         ) {
           blocks.push(metadata.serverBlock as unknown as ContentBlockParam);
         } else if (typeof metadata?.signature === "string") {

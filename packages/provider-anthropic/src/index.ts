@@ -1,3 +1,8 @@
 export type { AnthropicReasoningMetadata, AnthropicToolCallMetadata } from "./anthropic-metadata.js";
+export type {
+  AnthropicProgrammaticToolCalling,
+  AnthropicToolCaller,
+  ProgrammaticCodeExecution,
+} from "./anthropic-programmatic-tools.js";
 export { anthropic } from "./anthropic-provider.js";
 export type { AnthropicProviderSettings } from "./anthropic-settings.js";

@@ -1,0 +1,422 @@
+import { Agent, type AgentConfig, type AgentEvent, annotationPolicy, type RunState } from "@junction/core";
+import { JunctionError, type Tool } from "@junction/types";
+import { startWireFake, type WireFake } from "@junction/wire-fake";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readProgrammaticToolCalling } from "./anthropic-programmatic-tools.js";
+import { anthropic } from "./anthropic-provider.js";
+
+let fake: WireFake;
+beforeEach(async () => {
+  fake = await startWireFake();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+const model = "claude-sonnet-4-6";
+const CODE = "code_execution_20250825";
+const caller = { type: CODE, tool_id: "srvtoolu_code1" };
+const container = { id: "container_011CZ", expires_at: "2026-12-02T09:00:00Z" };
+const program =
+  'west = await sales_query({"region": "West"})\nawait send_report({"to": "boss", "total": west})';
+
+const sse = (type: string, data: Record<string, unknown>) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+
+const messageStart = (id: string, extra: Record<string, unknown> = {}) =>
+  sse("message_start", {
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 50, output_tokens: 1 },
+      ...extra,
+    },
+  });
+
+/** Turn 1: Claude writes code in the container; the code calls `sales_query`, which pauses it. */
+const codeCallsSalesQuery = {
+  chunks: [
+    messageStart("msg_turn1"),
+    sse("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+    sse("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Let me total it in code." } }),
+    sse("content_block_stop", { index: 0 }),
+    sse("content_block_start", {
+      index: 1,
+      content_block: { type: "server_tool_use", id: "srvtoolu_code1", name: "code_execution", input: {} },
+    }),
+    sse("content_block_delta", {
+      index: 1,
+      delta: { type: "input_json_delta", partial_json: JSON.stringify({ code: program }) },
+    }),
+    sse("content_block_stop", { index: 1 }),
+    sse("content_block_start", {
+      index: 2,
+      content_block: { type: "tool_use", id: "toolu_sales", name: "sales_query", input: {}, caller },
+    }),
+    sse("content_block_delta", {
+      index: 2,
+      delta: { type: "input_json_delta", partial_json: '{"region":"West"}' },
+    }),
+    sse("content_block_stop", { index: 2 }),
+    // The API names the container in message_delta.
+    sse("message_delta", {
+      delta: { stop_reason: "tool_use", stop_sequence: null, container },
+      usage: { output_tokens: 40 },
+    }),
+    sse("message_stop", {}),
+  ],
+};
+
+/** Turn 2: the code goes on and calls `send_report`; the message arrives whole in message_start. */
+const codeCallsSendReport = {
+  chunks: [
+    messageStart("msg_turn2", {
+      content: [
+        {
+          type: "tool_use",
+          id: "toolu_report",
+          name: "send_report",
+          input: { to: "boss", total: 42 },
+          caller,
+        },
+      ],
+      container,
+      stop_reason: "tool_use",
+    }),
+    sse("message_stop", {}),
+  ],
+};
+
+const codeResult = {
+  type: "code_execution_tool_result",
+  tool_use_id: "srvtoolu_code1",
+  content: { type: "code_execution_result", stdout: "sent 42\n", stderr: "", return_code: 0, content: [] },
+};
+
+/** Turn 3: the code has finished; Claude answers. */
+const codeFinishes = {
+  chunks: [
+    messageStart("msg_turn3"),
+    sse("content_block_start", { index: 0, content_block: codeResult }),
+    sse("content_block_stop", { index: 0 }),
+    sse("content_block_start", { index: 1, content_block: { type: "text", text: "" } }),
+    sse("content_block_delta", { index: 1, delta: { type: "text_delta", text: "Sent the West total, 42." } }),
+    sse("content_block_stop", { index: 1 }),
+    sse("message_delta", {
+      delta: { stop_reason: "end_turn", stop_sequence: null },
+      usage: { output_tokens: 9 },
+    }),
+    sse("message_stop", {}),
+  ],
+};
+
+const textTurn = (text: string) => ({
+  chunks: [
+    messageStart("msg_text"),
+    sse("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+    sse("content_block_delta", { index: 0, delta: { type: "text_delta", text } }),
+    sse("content_block_stop", { index: 0 }),
+    sse("message_delta", {
+      delta: { stop_reason: "end_turn", stop_sequence: null },
+      usage: { output_tokens: 3 },
+    }),
+    sse("message_stop", {}),
+  ],
+});
+
+const object = (properties: Record<string, unknown>, required: string[]) => ({
+  type: "object" as const,
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+/** The tools, each counting its runs: a read-only query (runs unasked), an open-world send (asks), a direct lookup. */
+function tools(runs: string[]): Tool[] {
+  return [
+    {
+      name: "sales_query",
+      description: "Total sales of a region.",
+      inputSchema: object({ region: { type: "string" } }, ["region"]),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      execute: async (input: { region: string }) => {
+        runs.push(`sales_query ${input.region}`);
+        return "42";
+      },
+    },
+    {
+      name: "send_report",
+      description: "Mail a report.",
+      inputSchema: object({ to: { type: "string" }, total: { type: "number" } }, ["to", "total"]),
+      execute: async (input: { to: string; total: number }) => {
+        runs.push(`send_report ${input.to} ${input.total}`);
+        return "mailed";
+      },
+    },
+    {
+      name: "lookup",
+      description: "Look a word up.",
+      inputSchema: object({ word: { type: "string" } }, ["word"]),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      execute: async () => "a word",
+    },
+  ];
+}
+
+function agent(runs: string[], extra: Partial<AgentConfig> = {}) {
+  return new Agent({
+    provider: anthropic({ apiKey: "test-key", baseURL: fake.url, maxRetries: 0 }),
+    model,
+    tools: tools(runs),
+    approval: annotationPolicy(),
+    modelSettings: {
+      providerOptions: {
+        anthropic: { programmaticToolCalling: { tools: { "sales_*": "code", send_report: "both" } } },
+      },
+    },
+    ...extra,
+  });
+}
+
+/** The assistant turn 1 as Anthropic must get it back: its text, its code, and the code's call with its caller. */
+const turn1Back = {
+  role: "assistant",
+  content: [
+    { type: "text", text: "Let me total it in code." },
+    { type: "server_tool_use", id: "srvtoolu_code1", name: "code_execution", input: { code: program } },
+    { type: "tool_use", id: "toolu_sales", name: "sales_query", input: { region: "West" }, caller },
+  ],
+};
+const turn2Back = {
+  role: "assistant",
+  content: [
+    { type: "tool_use", id: "toolu_report", name: "send_report", input: { to: "boss", total: 42 }, caller },
+  ],
+};
+
+/** Runs turns 1 and 2: `sales_query` runs unasked, then `send_report` (made by the code) needs a person. */
+async function stoppedRun(runs: string[]): Promise<RunState> {
+  fake.enqueue(codeCallsSalesQuery, codeCallsSendReport);
+  const handle = agent(runs).send("Total the West sales and mail them to my boss.", { approvalTimeoutMs: 0 });
+  const events: AgentEvent[] = [];
+  for await (const event of handle) events.push(event);
+  const result = await handle.final;
+  // The code's calls are the run's calls: announced, run or asked about, like direct ones.
+  expect(
+    events.flatMap((event) =>
+      event.type === "tool-call" || event.type === "tool-result" || event.type === "tool-approval-request"
+        ? [`${event.type} ${event.id}`]
+        : [],
+    ),
+  ).toEqual([
+    "tool-call toolu_sales",
+    "tool-result toolu_sales",
+    "tool-call toolu_report",
+    "tool-approval-request toolu_report",
+  ]);
+  expect(result.finishReason).toBe("approval-required");
+  expect((result.pending ?? []).map(({ id, name, input }) => ({ id, name, input }))).toEqual([
+    { id: "toolu_report", name: "send_report", input: { to: "boss", total: 42 } },
+  ]);
+  expect(runs).toEqual(["sales_query West"]);
+  // A plain state: what a store keeps and gives back.
+  return JSON.parse(JSON.stringify(result.state)) as RunState;
+}
+
+describe("Anthropic programmatic tool calling through the Agent", () => {
+  it("sends allowed_callers and the code execution tool, answers the code's calls in its container, and resumes a paused call in a new Agent", async () => {
+    const runs: string[] = [];
+    const state = await stoppedRun(runs);
+
+    const [first, second] = fake.requests.map((request) => request.body);
+    expect(first.tools).toEqual([
+      {
+        name: "sales_query",
+        description: "Total sales of a region.",
+        input_schema: object({ region: { type: "string" } }, ["region"]),
+        allowed_callers: [CODE],
+      },
+      {
+        name: "send_report",
+        description: "Mail a report.",
+        input_schema: object({ to: { type: "string" }, total: { type: "number" } }, ["to", "total"]),
+        allowed_callers: ["direct", CODE],
+      },
+      {
+        name: "lookup",
+        description: "Look a word up.",
+        input_schema: object({ word: { type: "string" } }, ["word"]),
+      },
+      { type: CODE, name: "code_execution" },
+    ]);
+    expect(first.container).toBeUndefined();
+    expect(first.programmaticToolCalling).toBeUndefined();
+    // The code's first call answered: the turn as it came, only a tool_result after it, the container echoed.
+    expect(second.container).toBe(container.id);
+    expect(second.messages).toEqual([
+      { role: "user", content: "Total the West sales and mail them to my boss." },
+      turn1Back,
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_sales", content: "42" }] },
+    ]);
+
+    // Another process: a new Agent resumes the plain state with the person's approval.
+    fake.enqueue(codeFinishes, textTurn("You're welcome."));
+    const later: string[] = [];
+    const resumedAgent = agent(later);
+    const resumed = await resumedAgent.resume({ state, decisions: { toolu_report: "approve" } }).final;
+    expect(resumed.finishReason).toBe("stop");
+    expect(resumed.text).toBe("Sent the West total, 42.");
+    expect(later).toEqual(["send_report boss 42"]);
+    expect(fake.requests).toHaveLength(3);
+    const third = fake.requests[2]!.body;
+    expect(third.container).toBe(container.id);
+    expect(third.messages).toEqual([
+      ...second.messages,
+      turn2Back,
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_report", content: "mailed" }] },
+    ]);
+
+    // The next turn sends the code's result back as it came, and no container (no call of the code is pending).
+    await resumedAgent.send("Thanks.").final;
+    const fourth = fake.requests[3]!.body;
+    expect(fourth.container).toBeUndefined();
+    expect(fourth.messages.slice(-2)).toEqual([
+      {
+        role: "assistant",
+        content: [codeResult, { type: "text", text: "Sent the West total, 42." }],
+      },
+      { role: "user", content: "Thanks." },
+    ]);
+    // Each approved call ran once, in all.
+    expect([...runs, ...later]).toEqual(["sales_query West", "send_report boss 42"]);
+  });
+
+  it("a denied call of the code goes back to the container as an error tool_result, and the tool never runs", async () => {
+    const runs: string[] = [];
+    const state = await stoppedRun(runs);
+    fake.enqueue(codeFinishes);
+    const later: string[] = [];
+    const result = await agent(later).resume({ state, decisions: { toolu_report: { deny: "not today" } } })
+      .final;
+    expect(result.finishReason).toBe("stop");
+    expect(later).toEqual([]);
+    const third = fake.requests[2]!.body;
+    expect(third.container).toBe(container.id);
+    expect(third.messages.at(-2)).toEqual(turn2Back);
+    const answer = third.messages.at(-1);
+    expect(answer.role).toBe("user");
+    expect(answer.content).toHaveLength(1);
+    expect(answer.content[0]).toMatchObject({
+      type: "tool_result",
+      tool_use_id: "toolu_report",
+      is_error: true,
+    });
+    expect(JSON.stringify(answer.content[0].content)).toContain("not today");
+  });
+
+  it("a call of the code with invalid arguments is refused by the Agent's validation before the tool runs", async () => {
+    const runs: string[] = [];
+    const invalid = {
+      chunks: [
+        messageStart("msg_invalid", {
+          content: [{ type: "tool_use", id: "toolu_bad", name: "sales_query", input: { region: 7 }, caller }],
+          container,
+          stop_reason: "tool_use",
+        }),
+        sse("message_stop", {}),
+      ],
+    };
+    fake.enqueue(invalid, codeFinishes);
+    const result = await agent(runs).send("Total the sales.").final;
+    expect(result.finishReason).toBe("stop");
+    expect(runs).toEqual([]);
+    const second = fake.requests[1]!.body;
+    expect(second.container).toBe(container.id);
+    const answer = second.messages.at(-1).content;
+    expect(answer).toHaveLength(1);
+    expect(answer[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_bad", is_error: true });
+    expect(JSON.stringify(answer[0].content)).toContain("region");
+  });
+
+  it("the exfiltration guard stops the code's open-world call after its closed-world read, though the policy approves it", async () => {
+    const runs: string[] = [];
+    fake.enqueue(codeCallsSalesQuery, codeCallsSendReport);
+    const result = await agent(runs, { approval: () => "approve" }).send("Total and mail.").final;
+    expect(result.finishReason).toBe("approval-required");
+    expect((result.pending ?? []).map((call) => call.id)).toEqual(["toolu_report"]);
+    expect(runs).toEqual(["sales_query West"]);
+  });
+
+  it("each of the code's calls gets its tool span, like a direct call", async () => {
+    const spans: { name: string; attributes: Record<string, unknown> }[] = [];
+    const tracer = {
+      startSpan(name: string, options: { attributes?: Record<string, unknown> }) {
+        const span = { name, attributes: { ...options.attributes } };
+        spans.push(span);
+        return {
+          setAttribute: (key: string, value: unknown) => {
+            span.attributes[key] = value;
+          },
+          setStatus: () => undefined,
+          end: () => undefined,
+        };
+      },
+    };
+    fake.enqueue(codeCallsSalesQuery, textTurn("West is 42."));
+    await agent([], { tracer }).send("Total the West sales.").final;
+    const toolSpans = spans.filter((span) => span.name === "junction.tool.call");
+    expect(
+      toolSpans.map((span) => [
+        span.attributes["junction.tool.name"],
+        span.attributes["junction.tool.call_id"],
+      ]),
+    ).toEqual([["sales_query", "toolu_sales"]]);
+    expect(toolSpans[0]!.attributes["junction.tool.outcome"]).toBe("success");
+  });
+
+  it("refuses a malformed option with an error naming the field", async () => {
+    fake.enqueue(textTurn("unused"));
+    const bad = agent([], {
+      modelSettings: {
+        providerOptions: { anthropic: { programmaticToolCalling: { tools: { sales_query: "sometimes" } } } },
+      },
+    });
+    const error = await bad.send("Hi").final.catch((caught: unknown) => caught);
+    expect(JunctionError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(
+      'providerOptions.anthropic.programmaticToolCalling.tools["sales_query"] must be "code", "both" or "direct", got "sometimes".',
+    );
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("readProgrammaticToolCalling", () => {
+  it("an exact name wins over a pattern, then the first matching pattern; unlisted tools stay direct", () => {
+    const plan = readProgrammaticToolCalling({
+      tools: { "github_*": "code", github_merge: "direct", "*_read": "both" },
+      codeExecution: "code_execution_20260120",
+    })!;
+    expect(plan.codeExecution).toBe("code_execution_20260120");
+    expect(plan.allowedCallers("github_list")).toEqual(["code_execution_20260120"]);
+    expect(plan.allowedCallers("github_merge")).toBeUndefined();
+    expect(plan.allowedCallers("notes_read")).toEqual(["direct", "code_execution_20260120"]);
+    expect(plan.allowedCallers("deploy")).toBeUndefined();
+    expect(readProgrammaticToolCalling(undefined)).toBeUndefined();
+  });
+
+  it("names the wrong field: no tools map, an unknown code execution version", () => {
+    expect(() => readProgrammaticToolCalling({ tools: ["a"] })).toThrow(
+      "providerOptions.anthropic.programmaticToolCalling must be an object with `tools`",
+    );
+    expect(() =>
+      readProgrammaticToolCalling({ tools: {}, codeExecution: "code_execution_20250522" }),
+    ).toThrow(
+      'providerOptions.anthropic.programmaticToolCalling.codeExecution must be one of "code_execution_20250825", "code_execution_20260120", got "code_execution_20250522".',
+    );
+  });
+});
