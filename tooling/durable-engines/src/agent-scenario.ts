@@ -251,13 +251,19 @@ function ledgerToolOf(program: LedgerProgram, entry: number): "append_entry" | "
 
 /**
  * What an uninterrupted run of `program` answers, its clock being `clockMs`: the program's result
- * as the model reads it (its return value, then one line per call), quoted by the model.
+ * as the model reads it (its return value, then its calls counted per tool), quoted by the model.
  */
 export function ledgerAnswer(program: LedgerProgram, clockMs: number): string {
   const entries = Array.from({ length: program.entries }, (_, index) => index + 1);
   const receipts = entries.map((entry) => `entry ${entry} recorded by ${ledgerToolOf(program, entry)}`);
-  const calls = entries.map((entry) => `${entry}. ledger_${ledgerToolOf(program, entry)}: success`);
-  return `Ledger: Returned: ${JSON.stringify({ receipts, clock: clockMs })}\n\nCalls (${entries.length}):\n${calls.join("\n")}`;
+  // Core counts a program's calls per tool, in the order each tool was first called.
+  const perTool = new Map<string, number>();
+  for (const entry of entries) {
+    const tool = `ledger_${ledgerToolOf(program, entry)}`;
+    perTool.set(tool, (perTool.get(tool) ?? 0) + 1);
+  }
+  const counts = [...perTool].map(([tool, count]) => `${count} ${tool}`).join(", ");
+  return `Ledger: Returned: ${JSON.stringify({ receipts, clock: clockMs })}\n\nCalls (${entries.length}): ${counts}, all succeeded`;
 }
 
 /** One call the ledger server received (its CALLS_FILE line). */
