@@ -1,12 +1,22 @@
 import type { JSONSchema, Tool, ToolContext, ToolProgress } from "@junction/types";
 import {
+  type CallToolResult,
   fromJsonSchema,
+  inputRequired,
   type McpServer,
   type ServerContext,
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+import {
+  pendingInputOf,
+  SERVED_REQUEST,
+  SERVED_SCOPE,
+  type ServedToolContextCarrier,
+  type ServedToolScope,
+  type ToolInputState,
+} from "./served-context.js";
 
 /** What a served tool is registered with: its wire name, and what `tools/list` shows of it. */
 export interface ServedToolDefinition {
@@ -24,19 +34,42 @@ export interface ServedToolDefinition {
  * Registers a Junction `Tool` on an SDK server. The input schema goes to `tools/list` as the
  * tool's own JSON Schema; arguments are checked by the tool itself (a `tool()` validates with
  * its zod schema, and its error names the field), so the SDK passes them through unchanged.
- * `structuredContent` is checked by the SDK against the `outputSchema`.
+ * `structuredContent` is checked by the SDK against the `outputSchema`. The tool's context
+ * carries the request (`servedContext()` reads it); a 2026-07-28 call whose tool asked the client
+ * something it has no answer for yet ends with `input_required`.
  */
-export function registerServedTool(server: McpServer, tool: Tool, definition: ServedToolDefinition): void {
+export function registerServedTool(
+  server: McpServer,
+  tool: Tool,
+  served: { definition: ServedToolDefinition; scope: Omit<ServedToolScope, "server" | "tool"> },
+): void {
+  const { definition } = served;
+  const scope: ServedToolScope = { ...served.scope, server, tool: definition.name };
   server.registerTool(
     definition.name,
     servedToolConfig(definition),
     async (args: unknown, context: ServerContext) => {
+      const work = toolContext(context) as ServedToolContextCarrier;
+      work[SERVED_REQUEST] = context;
+      work[SERVED_SCOPE] = scope;
+      let result: CallToolResult;
       try {
-        const output = await tool.execute(args ?? {}, toolContext(context));
-        return toCallToolResult(output);
+        result = toCallToolResult(await tool.execute(args ?? {}, work));
       } catch (error) {
-        return toolErrorResult(definition.name, error);
+        result = toolErrorResult(definition.name, error);
       }
+      // Only a call that used `servedContext()` on 2026-07-28 can have a question pending.
+      const pending = scope.era === "modern" ? pendingInputOf(work) : undefined;
+      if (!pending) return result;
+      const state: ToolInputState = {
+        kind: "junction.tool-input",
+        tool: definition.name,
+        answers: pending.answers,
+      };
+      return inputRequired({
+        inputRequests: { [pending.key]: pending.request as never },
+        requestState: await scope.codec.mint(state, context),
+      }) as never;
     },
   );
 }

@@ -141,6 +141,12 @@ export interface MCPServerOptions {
   title?: string;
   /** Told to clients at `initialize` / `server/discover`: how to use the server. */
   instructions?: string;
+  /**
+   * Declare the `logging` capability, so that served tools may log to the client
+   * (`servedContext(context).log(...)`, honouring the level the client set).
+   * @default false
+   */
+  logging?: boolean;
   /** Local tools, for example made with core's `tool()` or `agentTool()`. */
   tools?: Tool[];
   /** Resources at fixed URIs. */
