@@ -26,6 +26,7 @@ export {
 } from "./serve-gateway-search.js";
 export { type ServedToolContext, servedContext } from "./served-context.js";
 export type {
+  Era,
   GatewaySource,
   GatewayToolSearchOptions,
   MCPGatewayEntry,

@@ -36,8 +36,11 @@ export interface ServedToolContext {
    * 2026-07-28 request without one gets no logs). Needs `logging: true` in `createMCPServer()`.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
-  /** Reports progress, when the client asked for it (sent a progress token); otherwise does nothing. */
-  progress(report: { progress: number; total?: number; message?: string }): void;
+  /**
+   * Reports progress, when the client asked for it (sent a progress token); otherwise does
+   * nothing. Resolves once it is written (await it to have it reach the client before the result).
+   */
+  progress(report: { progress: number; total?: number; message?: string }): Promise<void>;
   /**
    * Asks the client's model (`sampling/createMessage`). Throws `mcp-capability-missing` when the
    * client did not declare `sampling`. On 2026-07-28 see {@link servedContext} for how it is answered.
@@ -103,7 +106,7 @@ export function servedContext(context: ToolContext | undefined): ServedToolConte
   const request = carrier?.[SERVED_REQUEST];
   const scope = carrier?.[SERVED_SCOPE];
   if (!carrier || !request || !scope) return undefined;
-  carrier[SERVED_CALL] ??= new ServedCall(request, scope, carrier);
+  carrier[SERVED_CALL] ??= new ServedCall(request, scope);
   return carrier[SERVED_CALL];
 }
 
@@ -147,18 +150,16 @@ class ServedCall implements ServedToolContext {
   readonly signal: AbortSignal;
   readonly #request: ServerContext;
   readonly #scope: ServedToolScope;
-  readonly #onProgress: ToolContext["onProgress"];
   /** 2026-07-28: the answers of earlier rounds and this one, in the order they were asked. */
   #answers: unknown[] | undefined;
   #asked = 0;
   pending: InputRound | undefined;
 
-  constructor(request: ServerContext, scope: ServedToolScope, context: ToolContext) {
+  constructor(request: ServerContext, scope: ServedToolScope) {
     this.era = scope.era;
     this.signal = request.mcpReq.signal;
     this.#request = request;
     this.#scope = scope;
-    this.#onProgress = context.onProgress;
   }
 
   get clientCapabilities(): ClientCapabilities {
@@ -186,8 +187,23 @@ class ServedCall implements ServedToolContext {
     return this.#request.mcpReq.log(level, data, logger);
   }
 
-  progress(report: { progress: number; total?: number; message?: string }): void {
-    this.#onProgress?.(report);
+  progress(report: { progress: number; total?: number; message?: string }): Promise<void> {
+    const token = this.#request.mcpReq._meta?.progressToken;
+    if (token === undefined || this.signal.aborted) return Promise.resolve();
+    return (
+      this.#request.mcpReq
+        .notify({
+          method: "notifications/progress",
+          params: {
+            progressToken: token,
+            progress: report.progress,
+            ...(report.total === undefined ? {} : { total: report.total }),
+            ...(report.message === undefined ? {} : { message: report.message }),
+          },
+        })
+        // A progress report the transport could not deliver must not fail the tool.
+        .catch(() => undefined)
+    );
   }
 
   sample(params: CreateMessageRequestParams): Promise<CreateMessageResult | CreateMessageResultWithTools> {
