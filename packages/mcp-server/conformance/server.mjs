@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The conformance server: the tools, resources and prompts the official server suite asks for
-// (see `conformance list --server`), built with the package's public API from dist. What
-// Junction does not wrap yet (logging, elicitation and sampling requests) is registered with the
+// (see `conformance list --server`), built with the package's public API from dist: logging,
+// sampling and elicitation from served tool()s through `servedContext`. What Junction does not
+// wrap yet (the hand-made input_required fixtures, resource subscriptions) is registered with the
 // SDK through `configure`. Prints the endpoint URL on stdout once it listens.
 //
 //   node conformance/server.mjs [port]
@@ -9,7 +10,7 @@
 import { tool } from "@junction/core";
 import { inputRequired } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { createMCPServer } from "../dist/index.js";
+import { createMCPServer, servedContext } from "../dist/index.js";
 import { serveHTTP } from "../dist/node.js";
 
 const PNG =
@@ -137,72 +138,70 @@ const tools = [
   }),
 ];
 
-/** What the SDK context gives that Junction's tool context does not yet: logging, elicitation, sampling. */
-function configure(server) {
-  server.server.registerCapabilities({ logging: {} });
-  // The SDK's `log` honours the level: the session's `logging/setLevel` on 2025-11-25, the
-  // request's `_meta` logLevel on 2026-07-28 (no logLevel there: nothing is sent).
-  const logging = async (_args, ctx) => {
-    for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
-      await ctx.mcpReq.log("info", data);
-      await sleep(50);
-    }
-    return { content: [{ type: "text", text: "Tool with logging executed successfully" }] };
-  };
-  server.registerTool(
-    "test_tool_with_logging",
-    { description: "Tests tool that emits log messages during execution", inputSchema: empty },
-    logging,
-  );
-  server.registerTool(
-    "test_logging_tool",
-    {
-      description: "Logs at info level; sends nothing when the request sets no logLevel",
-      inputSchema: empty,
+/**
+ * Served tool()s that log, ask the client's model and ask the person, through Junction's own API
+ * (`servedContext`). The SDK's `log` under it honours the level: the session's `logging/setLevel`
+ * on 2025-11-25, the request's `_meta` logLevel on 2026-07-28 (no logLevel there: nothing is sent).
+ */
+const logging = (name, description) =>
+  tool({
+    name,
+    description,
+    schema: empty,
+    execute: async (_input, context) => {
+      const served = servedContext(context);
+      for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
+        await served.log("info", data);
+        await sleep(50);
+      }
+      return "Tool with logging executed successfully";
     },
-    logging,
-  );
-  server.registerTool(
-    "test_sampling",
-    {
-      description: "Tests server-initiated sampling (LLM completion request)",
-      inputSchema: z.object({ prompt: z.string() }),
+  });
+const elicitation = (name, description, message, requestedSchema) =>
+  tool({
+    name,
+    description,
+    schema: z.object({ message: z.string().optional() }),
+    execute: async (args, context) => {
+      const result = await servedContext(context).elicit({
+        mode: "form",
+        message: args.message ?? message,
+        requestedSchema,
+      });
+      return `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`;
     },
-    async ({ prompt }, ctx) => {
-      const result = await ctx.mcpReq.requestSampling({
+  });
+tools.push(
+  logging("test_tool_with_logging", "Tests tool that emits log messages during execution"),
+  logging("test_logging_tool", "Logs at info level; sends nothing when the request sets no logLevel"),
+  tool({
+    name: "test_sampling",
+    description: "Tests server-initiated sampling (LLM completion request)",
+    schema: z.object({ prompt: z.string() }),
+    execute: async ({ prompt }, context) => {
+      const result = await servedContext(context).sample({
         messages: [{ role: "user", content: { type: "text", text: prompt } }],
         maxTokens: 100,
       });
       const content = Array.isArray(result.content) ? result.content[0] : result.content;
-      return { content: [{ type: "text", text: `LLM response: ${content?.text ?? "No response"}` }] };
+      return `LLM response: ${content?.text ?? "No response"}`;
     },
-  );
-  const elicit = (name, description, message, requestedSchema) =>
-    server.registerTool(
-      name,
-      { description, inputSchema: z.object({ message: z.string().optional() }) },
-      async (args, ctx) => {
-        const result = await ctx.mcpReq.elicitInput({
-          mode: "form",
-          message: args.message ?? message,
-          requestedSchema,
-        });
-        return {
-          content: [
-            {
-              type: "text",
-              text: `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`,
-            },
-          ],
-        };
+  }),
+  // The suite's own schema for test_elicitation (it answers with a username and an email).
+  elicitation(
+    "test_elicitation",
+    "Tests server-initiated elicitation (user input request)",
+    "Please respond",
+    {
+      type: "object",
+      properties: {
+        username: { type: "string", description: "User's response" },
+        email: { type: "string", description: "User's email address" },
       },
-    );
-  elicit("test_elicitation", "Tests server-initiated elicitation (user input request)", "Please respond", {
-    type: "object",
-    properties: { response: { type: "string", description: "User's response" } },
-    required: ["response"],
-  });
-  elicit(
+      required: ["username", "email"],
+    },
+  ),
+  elicitation(
     "test_elicitation_sep1034_defaults",
     "Tests elicitation with default values per SEP-1034",
     "Please review and update the form fields with defaults",
@@ -222,8 +221,8 @@ function configure(server) {
       },
       required: [],
     },
-  );
-  elicit(
+  ),
+  elicitation(
     "test_elicitation_sep1330_enums",
     "Tests elicitation with enum schema improvements per SEP-1330",
     "Please select options",
@@ -258,7 +257,11 @@ function configure(server) {
       },
       required: [],
     },
-  );
+  ),
+);
+
+/** What Junction does not wrap yet: the input_required fixtures and resource subscriptions. */
+function configure(server) {
   configureInputRequired(server);
   server.server.setRequestHandler("resources/subscribe", async () => ({}));
   server.server.setRequestHandler("resources/unsubscribe", async () => ({}));
@@ -421,6 +424,7 @@ const server = createMCPServer({
   name: "junction-conformance-server",
   version: "1.0.0",
   tools,
+  logging: true,
   resources: [
     {
       uri: "test://static-text",
