@@ -129,9 +129,11 @@ describe("stdio: malformed lines are answered and the server keeps serving", () 
     });
     const stderr = await server.stderrLines(MALFORMED.length + 1);
     expect(stderr).toHaveLength(MALFORMED.length + 1);
-    for (const [index, [, , , , named]] of [MALFORMED[0], ...MALFORMED].entries()) {
-      expect(stderr[index]).toMatch(/^mcp-server \(stdio\): refused a line from the client: /);
-      expect(stderr[index]).toContain(named);
+    // The line before the opening was the first of MALFORMED again.
+    const named = [MALFORMED[0], ...MALFORMED].map((entry) => entry?.[4] as string);
+    for (const [index, line] of stderr.entries()) {
+      expect(line).toMatch(/^mcp-server \(stdio\): refused a line from the client: /);
+      expect(line).toContain(named[index]);
     }
     // Nothing but JSON-RPC on stdout.
     for (const line of server.stdout) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });

@@ -88,7 +88,7 @@ export class LineAnsweringStdioTransport implements Transport {
 
   #handleLine(line: string): void {
     // A blank line carries nothing (some clients end lines with an extra newline).
-    if (line.trim().length === 0) return;
+    if (line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim().length === 0)) return;
     const read = readLine(line);
     if ("message" in read) {
       this.onmessage?.(read.message);
