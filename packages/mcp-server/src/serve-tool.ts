@@ -1,4 +1,4 @@
-import type { JSONSchema, Tool, ToolContext, ToolProgress } from "@junction/types";
+import type { JSONSchema, Tool, ToolContext } from "@junction/types";
 import {
   type CallToolResult,
   fromJsonSchema,
@@ -11,6 +11,7 @@ import {
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import {
   pendingInputOf,
+  progressReporter,
   SERVED_REQUEST,
   SERVED_SCOPE,
   type ServedToolContextCarrier,
@@ -49,9 +50,13 @@ export function registerServedTool(
     definition.name,
     servedToolConfig(definition),
     async (args: unknown, context: ServerContext) => {
-      const work = toolContext(context) as ServedToolContextCarrier;
-      work[SERVED_REQUEST] = context;
-      work[SERVED_SCOPE] = scope;
+      const work: ServedToolContextCarrier = {
+        signal: context.mcpReq.signal,
+        [SERVED_REQUEST]: context,
+        [SERVED_SCOPE]: scope,
+      };
+      const onProgress = progressReporter(context);
+      if (onProgress) work.onProgress = onProgress;
       let result: CallToolResult;
       try {
         result = toCallToolResult(await tool.execute(args ?? {}, work));
@@ -91,24 +96,9 @@ export function definitionOf(tool: Tool, name = tool.name): ServedToolDefinition
  * `notifications/cancelled` aborts it), and `onProgress` when the client sent a progress token.
  */
 export function toolContext(context: ServerContext): ToolContext {
-  const token = context.mcpReq._meta?.progressToken;
   const result: ToolContext = { signal: context.mcpReq.signal };
-  if (token === undefined) return result;
-  result.onProgress = (progress: ToolProgress) => {
-    if (context.mcpReq.signal.aborted) return;
-    context.mcpReq
-      .notify({
-        method: "notifications/progress",
-        params: {
-          progressToken: token,
-          progress: progress.progress,
-          ...(progress.total === undefined ? {} : { total: progress.total }),
-          ...(progress.message === undefined ? {} : { message: progress.message }),
-        },
-      })
-      // A progress report the transport could not deliver must not fail the tool.
-      .catch(() => undefined);
-  };
+  const onProgress = progressReporter(context);
+  if (onProgress) result.onProgress = onProgress;
   return result;
 }
 

@@ -1,4 +1,4 @@
-import { JunctionError, type ToolContext } from "@junction/types";
+import { JunctionError, type ToolContext, type ToolProgress } from "@junction/types";
 import type {
   AuthInfo,
   ClientCapabilities,
@@ -188,22 +188,7 @@ class ServedCall implements ServedToolContext {
   }
 
   progress(report: { progress: number; total?: number; message?: string }): Promise<void> {
-    const token = this.#request.mcpReq._meta?.progressToken;
-    if (token === undefined || this.signal.aborted) return Promise.resolve();
-    return (
-      this.#request.mcpReq
-        .notify({
-          method: "notifications/progress",
-          params: {
-            progressToken: token,
-            progress: report.progress,
-            ...(report.total === undefined ? {} : { total: report.total }),
-            ...(report.message === undefined ? {} : { message: report.message }),
-          },
-        })
-        // A progress report the transport could not deliver must not fail the tool.
-        .catch(() => undefined)
-    );
+    return progressReporter(this.#request)?.(report) ?? Promise.resolve();
   }
 
   sample(params: CreateMessageRequestParams): Promise<CreateMessageResult | CreateMessageResultWithTools> {
@@ -305,4 +290,32 @@ function checkSamplingAnswer(answer: unknown, key: string): CreateMessageResult 
     "invalid-argument",
     `The client's answer to "${key}" is not a sampling result: it needs \`content\` (the model's message).`,
   );
+}
+
+/**
+ * Sends `notifications/progress` for a request whose client sent a progress token (`undefined`
+ * when it sent none); resolves once written, and never rejects.
+ */
+export function progressReporter(
+  context: ServerContext,
+): ((progress: ToolProgress) => Promise<void>) | undefined {
+  const token = context.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  return (progress: ToolProgress) => {
+    if (context.mcpReq.signal.aborted) return Promise.resolve();
+    return (
+      context.mcpReq
+        .notify({
+          method: "notifications/progress",
+          params: {
+            progressToken: token,
+            progress: progress.progress,
+            ...(progress.total === undefined ? {} : { total: progress.total }),
+            ...(progress.message === undefined ? {} : { message: progress.message }),
+          },
+        })
+        // A progress report the transport could not deliver must not fail the tool.
+        .catch(() => undefined)
+    );
+  };
 }
