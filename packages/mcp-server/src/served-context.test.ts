@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, describe, expect, it } from "vitest";
+import { rawRequest } from "../test/raw-request.js";
 
 // End to end: served tool()s that log, report progress, sample, elicit (form and URL), are
 // cancelled and read the client's capabilities through `servedContext()`, against the official
@@ -163,6 +164,60 @@ describe.each([
     expect(textOf(await client.callTool({ name: "cancellations", arguments: {} }))).toMatch(
       /^the tool saw: aborted/,
     );
+  });
+});
+
+describe("a served tool()'s input_required rounds (2026-07-28), on the wire", () => {
+  it("asks one question per round, carries the answers in a signed state bound to the tool", async () => {
+    const url = await httpServer();
+    const call = (name: string, extra: Record<string, unknown> = {}) =>
+      rawRequest(url, "tools/call", { name, arguments: {}, ...extra }, { tasks: false });
+    const first = (await call("ask_person")).result as Record<string, unknown>;
+    expect(first).toMatchObject({
+      resultType: "input_required",
+      inputRequests: {
+        "junction.input.1": { method: "elicitation/create", params: { message: "Your name?" } },
+      },
+      requestState: expect.any(String),
+    });
+    const second = (
+      await call("ask_person", {
+        requestState: first.requestState,
+        inputResponses: { "junction.input.1": { action: "accept", content: { name: "Ann" } } },
+      })
+    ).result as Record<string, unknown>;
+    expect(second).toMatchObject({
+      resultType: "input_required",
+      inputRequests: {
+        "junction.input.2": { params: { message: "What colour does Ann like?" } },
+      },
+    });
+    expect(
+      (
+        await call("ask_person", {
+          requestState: second.requestState,
+          inputResponses: { "junction.input.2": { action: "accept", content: { colour: "red" } } },
+        })
+      ).result,
+    ).toMatchObject({ content: [{ type: "text", text: "Ann likes red" }] });
+    // The state of one tool's questions is refused by another.
+    const elsewhere = (await call("confirm", { requestState: second.requestState })).result;
+    expect(elsewhere).toMatchObject({ isError: true });
+    expect(JSON.stringify(elsewhere)).toContain("was not made for this tool's questions");
+    // An answer that is no elicitation result is named.
+    const bad = (
+      await call("ask_person", {
+        requestState: first.requestState,
+        inputResponses: { "junction.input.1": { action: "maybe" } },
+      })
+    ).result;
+    expect(bad).toMatchObject({ isError: true });
+    expect(JSON.stringify(bad)).toContain(
+      'The client\'s answer to \\"junction.input.1\\" is not an elicitation result',
+    );
+    // A changed state is refused by the server's codec (-32602).
+    const forged = await call("ask_person", { requestState: `${String(first.requestState)}x` });
+    expect(forged.error?.code).toBe(-32602);
   });
 });
 

@@ -59,6 +59,15 @@ const server = createMCPServer({
       },
     }),
     tool({
+      name: "confirm",
+      description: "Asks the person to confirm",
+      schema: empty,
+      execute: async (_input, context) => {
+        const answer = await servedContext(context).elicit(form("Proceed?", "ok"));
+        return `confirm: ${answer.action}`;
+      },
+    }),
+    tool({
       name: "open_link",
       description: "Asks the person to open a URL",
       schema: empty,
