@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { errorMessage, JunctionError } from "@junction/types";
 import {
   type JSONRPCMessage,
   STDIO_DEFAULT_MAX_BUFFER_SIZE,
@@ -46,7 +47,12 @@ export class LineAnsweringStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.#started) throw new Error("LineAnsweringStdioTransport: start() was called twice.");
+    if (this.#started) {
+      throw new JunctionError(
+        "invalid-argument",
+        "LineAnsweringStdioTransport: start() was called twice; make one transport per connection.",
+      );
+    }
     this.#started = true;
     if (this.#stdin.readableEnded || this.#stdin.destroyed) setImmediate(this.#onStdinClose);
     this.#stdin.on("data", this.#onData);
@@ -129,7 +135,14 @@ export class LineAnsweringStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error("LineAnsweringStdioTransport is closed"));
+    if (this.#closed) {
+      return Promise.reject(
+        new JunctionError(
+          "mcp-connection-closed",
+          "The stdio connection is closed: stdin ended or stdout failed.",
+        ),
+      );
+    }
     return new Promise((resolve, reject) => {
       const stdout = this.#stdout;
       if (stdout.write(serializeMessage(message))) {
@@ -151,5 +164,5 @@ export class LineAnsweringStdioTransport implements Transport {
 }
 
 function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
+  return value instanceof Error ? value : new JunctionError("mcp-request-failed", errorMessage(value));
 }
