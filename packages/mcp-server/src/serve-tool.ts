@@ -70,6 +70,7 @@ export function registerServedTool(
         kind: "junction.tool-input",
         tool: definition.name,
         answers: pending.answers,
+        asking: pending.key,
       };
       return inputRequired({
         inputRequests: { [pending.key]: pending.request as never },

@@ -45,12 +45,18 @@ export interface ServedToolContext {
    * Asks the client's model (`sampling/createMessage`). Throws `mcp-capability-missing` when the
    * client did not declare `sampling`. On 2026-07-28 see {@link servedContext} for how it is answered.
    */
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  sample(
+    params: CreateMessageRequestParams,
+    options?: ServedQuestionOptions,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
   /**
    * Asks the person (`elicitation/create`): a form (`mode: "form"`, or no mode) or a URL to open
    * (`mode: "url"`). Throws `mcp-capability-missing` when the client did not declare that mode.
    */
-  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult>;
+  elicit(
+    params: ElicitRequestFormParams | ElicitRequestURLParams,
+    options?: ServedQuestionOptions,
+  ): Promise<ElicitResult>;
 }
 
 /** How one served tool is registered: what its calls' contexts are made with. */
@@ -119,14 +125,33 @@ export function pendingInputOf(context: ToolContext): InputRound | undefined {
 export interface InputRound {
   key: string;
   request: { method: "sampling/createMessage" | "elicitation/create"; params: Record<string, unknown> };
-  answers: unknown[];
+  answers: InputAnswer[];
+}
+
+/** One answered question of a call's earlier rounds: its input-request key and the client's answer. */
+export interface InputAnswer {
+  key: string;
+  answer: unknown;
 }
 
 /** The state a tool's `input_required` round carries (signed by the server's codec). */
 export interface ToolInputState {
   kind: "junction.tool-input";
   tool: string;
-  answers: unknown[];
+  /** The questions answered so far, in the order the tool asked them. */
+  answers: InputAnswer[];
+  /** The key of the question this round asks: the only answer taken from the retry. */
+  asking: string;
+}
+
+/** How a question is asked (`sample()`, `elicit()`). */
+export interface ServedQuestionOptions {
+  /**
+   * 2026-07-28: the question's key in `inputRequests` (what the client files its answer under),
+   * unique within the call.
+   * @default `junction.input.N` for the call's N-th question
+   */
+  key?: string;
 }
 
 /** Thrown by `sample()`/`elicit()` on 2026-07-28 to end the round with the question. */
@@ -151,7 +176,7 @@ class ServedCall implements ServedToolContext {
   readonly #request: ServerContext;
   readonly #scope: ServedToolScope;
   /** 2026-07-28: the answers of earlier rounds and this one, in the order they were asked. */
-  #answers: unknown[] | undefined;
+  #answers: InputAnswer[] | undefined;
   #asked = 0;
   pending: InputRound | undefined;
 
@@ -191,15 +216,25 @@ class ServedCall implements ServedToolContext {
     return progressReporter(this.#request)?.(report) ?? Promise.resolve();
   }
 
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult | CreateMessageResultWithTools> {
+  sample(
+    params: CreateMessageRequestParams,
+    options: ServedQuestionOptions = {},
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
     this.#require("sampling", this.clientCapabilities.sampling !== undefined, "sampling");
     if (this.era === "legacy") {
       return this.#request.mcpReq.requestSampling(params, { signal: this.signal });
     }
-    return this.#ask({ method: "sampling/createMessage", params: params as never }, checkSamplingAnswer);
+    return this.#ask(
+      { method: "sampling/createMessage", params: params as never },
+      checkSamplingAnswer,
+      options,
+    );
   }
 
-  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult> {
+  elicit(
+    params: ElicitRequestFormParams | ElicitRequestURLParams,
+    options: ServedQuestionOptions = {},
+  ): Promise<ElicitResult> {
     const elicitation = this.clientCapabilities.elicitation as { form?: object; url?: object } | undefined;
     if (params.mode === "url") {
       this.#require("URL elicitation", elicitation?.url !== undefined, "elicitation.url");
@@ -210,7 +245,7 @@ class ServedCall implements ServedToolContext {
       this.#require("form elicitation", form, "elicitation.form");
     }
     if (this.era === "legacy") return this.#request.mcpReq.elicitInput(params, { signal: this.signal });
-    return this.#ask({ method: "elicitation/create", params: params as never }, checkElicitAnswer);
+    return this.#ask({ method: "elicitation/create", params: params as never }, checkElicitAnswer, options);
   }
 
   #require(what: string, declared: boolean, capability: string): void {
@@ -222,25 +257,46 @@ class ServedCall implements ServedToolContext {
   }
 
   /** 2026-07-28: the answer when an earlier round has it; otherwise ends this round with the question. */
-  async #ask<T>(request: InputRound["request"], check: (answer: unknown, key: string) => T): Promise<T> {
+  async #ask<T>(
+    request: InputRound["request"],
+    check: (answer: unknown, key: string) => T,
+    options: ServedQuestionOptions,
+  ): Promise<T> {
     const answers = this.#answersSoFar();
     const index = this.#asked++;
-    const key = inputKey(index);
-    if (index < answers.length) return check(answers[index], key);
+    const key = options.key ?? inputKey(index);
+    if (answers.slice(0, index).some((earlier) => earlier.key === key) || this.pending?.key === key) {
+      throw new JunctionError(
+        "invalid-argument",
+        `Tool "${this.#scope.tool}" asked two questions with the key "${key}"; give each question of a call its own key.`,
+      );
+    }
+    const answered = answers[index];
+    if (answered !== undefined) {
+      if (answered.key !== key) {
+        throw new JunctionError(
+          "invalid-argument",
+          `Tool "${this.#scope.tool}" asked "${key}" where its earlier round asked "${answered.key}": on 2026-07-28 a tool runs again each round and must ask its questions in the same order.`,
+        );
+      }
+      return check(answered.answer, key);
+    }
     this.pending ??= { key, request, answers: answers.slice() };
     throw new InputRequiredSignal(this.#scope.tool);
   }
 
-  /** The answers the client's retry carries: the signed state's, and the one to the last question. */
-  #answersSoFar(): unknown[] {
+  /** The answers the client's retry carries: the signed state's, and the one to the question it asked. */
+  #answersSoFar(): InputAnswer[] {
     if (this.#answers) return this.#answers;
     const state = this.#request.mcpReq.requestState<ToolInputState>();
-    const answers: unknown[] = [];
+    const answers: InputAnswer[] = [];
+    // A call without state asked nothing yet: an answer it carries was not asked for, and is ignored.
     if (state !== undefined) {
       if (
         state?.kind !== "junction.tool-input" ||
         state.tool !== this.#scope.tool ||
-        !Array.isArray(state.answers)
+        !Array.isArray(state.answers) ||
+        typeof state.asking !== "string"
       ) {
         throw new JunctionError(
           "invalid-argument",
@@ -248,11 +304,8 @@ class ServedCall implements ServedToolContext {
         );
       }
       answers.push(...state.answers);
-      const latest = this.#request.mcpReq.inputResponses?.[inputKey(answers.length)];
-      if (latest !== undefined) answers.push(latest);
-    } else {
-      const first = this.#request.mcpReq.inputResponses?.[inputKey(0)];
-      if (first !== undefined) answers.push(first);
+      const latest = this.#request.mcpReq.inputResponses?.[state.asking];
+      if (latest !== undefined) answers.push({ key: state.asking, answer: latest });
     }
     this.#answers = answers;
     return answers;

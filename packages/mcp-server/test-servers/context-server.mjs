@@ -68,6 +68,15 @@ const server = createMCPServer({
       },
     }),
     tool({
+      name: "ask_keyed",
+      description: "Asks a name under its own input-request key",
+      schema: empty,
+      execute: async (_input, context) => {
+        const answer = await servedContext(context).elicit(form("Your name?", "name"), { key: "user_name" });
+        return `Hello, ${answer.content?.name ?? "nobody"}!`;
+      },
+    }),
+    tool({
       name: "open_link",
       description: "Asks the person to open a URL",
       schema: empty,
