@@ -215,24 +215,35 @@ describe("a served tool()'s input_required rounds (2026-07-28), on the wire", ()
     expect(JSON.stringify(bad)).toContain(
       'The client\'s answer to \\"junction.input.1\\" is not an elicitation result',
     );
-    // A question asked under its own key; an answer sent before it was asked is not taken.
-    const unasked = (
-      await call("ask_keyed", {
-        inputResponses: { user_name: { action: "accept", content: { name: "Eve" } } },
-      })
-    ).result as Record<string, unknown>;
-    expect(unasked).toMatchObject({
+    // A question asked under its own key: first asked, then answered on the retry.
+    const keyed = (await call("ask_keyed")).result as Record<string, unknown>;
+    expect(keyed).toMatchObject({
       resultType: "input_required",
       inputRequests: { user_name: { method: "elicitation/create" } },
     });
     expect(
       (
         await call("ask_keyed", {
-          requestState: unasked.requestState,
+          requestState: keyed.requestState,
           inputResponses: { user_name: { action: "accept", content: { name: "Bo" } } },
         })
       ).result,
     ).toMatchObject({ content: [{ type: "text", text: "Hello, Bo!" }] });
+    // The first question's answer may come without state (an ephemeral round); a later one's may not.
+    const ephemeral = await call("ask_keyed", {
+      inputResponses: { user_name: { action: "accept", content: { name: "Cy" } } },
+    });
+    expect(ephemeral.result).toMatchObject({ content: [{ type: "text", text: "Hello, Cy!" }] });
+    const early = await call("ask_person", {
+      inputResponses: {
+        "junction.input.1": { action: "accept", content: { name: "Di" } },
+        "junction.input.2": { action: "accept", content: { colour: "blue" } },
+      },
+    });
+    expect(early.result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { "junction.input.2": {} },
+    });
     // A changed state is refused by the server's codec (-32602).
     const forged = await call("ask_person", { requestState: `${String(first.requestState)}x` });
     expect(forged.error?.code).toBe(-32602);

@@ -271,6 +271,12 @@ class ServedCall implements ServedToolContext {
         `Tool "${this.#scope.tool}" asked two questions with the key "${key}"; give each question of a call its own key.`,
       );
     }
+    // A first call may carry the answer to the tool's first question (the spec's ephemeral round:
+    // no requestState): the tool asks it first on every run, so it is the question asked.
+    if (index === 0 && answers.length === 0 && this.#request.mcpReq.requestState() === undefined) {
+      const first = this.#request.mcpReq.inputResponses?.[key];
+      if (first !== undefined) answers.push({ key, answer: first });
+    }
     const answered = answers[index];
     if (answered !== undefined) {
       if (answered.key !== key) {
@@ -290,7 +296,7 @@ class ServedCall implements ServedToolContext {
     if (this.#answers) return this.#answers;
     const state = this.#request.mcpReq.requestState<ToolInputState>();
     const answers: InputAnswer[] = [];
-    // A call without state asked nothing yet: an answer it carries was not asked for, and is ignored.
+    // Without state only the first question's answer is taken (see `#ask`); others were not asked.
     if (state !== undefined) {
       if (
         state?.kind !== "junction.tool-input" ||
