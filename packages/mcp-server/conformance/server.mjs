@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The conformance server: the tools, resources and prompts the official server suite asks for
 // (see `conformance list --server`), built with the package's public API from dist: logging,
-// sampling and elicitation from served tool()s through `servedContext`. What Junction does not
-// wrap yet (the hand-made input_required fixtures, resource subscriptions) is registered with the
-// SDK through `configure`. Prints the endpoint URL on stdout once it listens.
+// sampling, elicitation and four input_required fixtures from served tool()s through
+// `servedContext`. What Junction does not wrap yet (the other input_required fixtures, the
+// input_required prompt, resource subscriptions) is registered with the SDK through `configure`. Prints the endpoint URL on stdout once it listens.
 //
 //   node conformance/server.mjs [port]
 
@@ -292,22 +292,7 @@ const stateOf = (ctx) => ctx.mcpReq.requestState();
 function configureInputRequired(sdk) {
   const register = (name, handler) =>
     sdk.registerTool(name, { description: `input_required fixture ${name}`, inputSchema: empty }, handler);
-  register("test_input_required_result_elicitation", async (_args, ctx) => {
-    const answer = answered(ctx, "user_name");
-    if (answer?.action === "accept" && typeof answer.content?.name === "string") {
-      return textOf(`Hello, ${answer.content.name}!`);
-    }
-    return inputRequired({
-      inputRequests: { user_name: elicit("What is your name?", { name: { type: "string" } }) },
-    });
-  });
-  register("test_input_required_result_sampling", async (_args, ctx) => {
-    const answer = answered(ctx, "capital_question");
-    if (answer?.content) return textOf(`The model said: ${sampledText(answer)}`);
-    return inputRequired({
-      inputRequests: { capital_question: sample("What is the capital of France?", 100) },
-    });
-  });
+
   register("test_input_required_result_list_roots", async (_args, ctx) => {
     const answer = answered(ctx, "client_roots");
     if (Array.isArray(answer?.roots))
@@ -338,26 +323,7 @@ function configureInputRequired(sdk) {
       requestState: await mint({ round: 1 }, ctx),
     });
   });
-  register("test_input_required_result_multi_round", async (_args, ctx) => {
-    const state = stateOf(ctx);
-    const step1 = answered(ctx, "step1");
-    const step2 = answered(ctx, "step2");
-    if (state?.round === 2 && step2) {
-      return textOf(`Done: ${state.name} likes ${step2.content?.color ?? "?"}`);
-    }
-    if (state?.round === 1 && step1) {
-      return inputRequired({
-        inputRequests: {
-          step2: elicit("Step 2: What is your favorite color?", { color: { type: "string" } }),
-        },
-        requestState: await mint({ round: 2, name: step1.content?.name ?? "?" }, ctx),
-      });
-    }
-    return inputRequired({
-      inputRequests: { step1: elicit("Step 1: What is your name?", { name: { type: "string" } }) },
-      requestState: await mint({ round: 1 }, ctx),
-    });
-  });
+
   register("test_input_required_result_tampered_state", async (_args, ctx) => {
     // A changed requestState never gets here: the server's codec refuses it (-32602).
     if (stateOf(ctx)?.round === 1) return textOf("state verified");
@@ -372,17 +338,6 @@ function configureInputRequired(sdk) {
     const answer = answered(ctx, "completion");
     if (answer?.content) return textOf(`The model said: ${sampledText(answer)}`);
     return inputRequired({ inputRequests: { completion: sample("Say hello", 20) } });
-  });
-  // server-stateless: asks for input within the response (an IncompleteResult), never with an
-  // independent elicitation/create request on the stream.
-  register("test_streaming_elicitation", async (_args, ctx) => {
-    const answer = answered(ctx, "user_name");
-    if (answer?.action === "accept" && typeof answer.content?.name === "string") {
-      return textOf(`Hello, ${answer.content.name}!`);
-    }
-    return inputRequired({
-      inputRequests: { user_name: elicit("What is your name?", { name: { type: "string" } }) },
-    });
   });
   register("test_input_required_result_capabilities", async (_args, ctx) => {
     const declared = ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] ?? {};
@@ -419,6 +374,75 @@ function configureInputRequired(sdk) {
     },
   );
 }
+
+// input_required (2026-07-28) from served tool()s: each question asked under the key the suite
+// expects; the call runs again with the answers so far (servedContext's rounds).
+const askName = (key) => async (_input, context) => {
+  const answer = await servedContext(context).elicit(
+    {
+      message: "What is your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    },
+    { key },
+  );
+  return typeof answer.content?.name === "string"
+    ? `Hello, ${answer.content.name}!`
+    : `No name (${answer.action})`;
+};
+tools.push(
+  tool({
+    name: "test_input_required_result_elicitation",
+    description: "input_required fixture test_input_required_result_elicitation",
+    schema: empty,
+    execute: askName("user_name"),
+  }),
+  // server-stateless: asks for input within the response, never with an independent request.
+  tool({
+    name: "test_streaming_elicitation",
+    description: "input_required fixture test_streaming_elicitation",
+    schema: empty,
+    execute: askName("user_name"),
+  }),
+  tool({
+    name: "test_input_required_result_sampling",
+    description: "input_required fixture test_input_required_result_sampling",
+    schema: empty,
+    execute: async (_input, context) => {
+      const answer = await servedContext(context).sample(
+        {
+          messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+          maxTokens: 100,
+        },
+        { key: "capital_question" },
+      );
+      return `The model said: ${sampledText(answer)}`;
+    },
+  }),
+  tool({
+    name: "test_input_required_result_multi_round",
+    description: "input_required fixture test_input_required_result_multi_round",
+    schema: empty,
+    execute: async (_input, context) => {
+      const served = servedContext(context);
+      const ask = (message, field, key) =>
+        served.elicit(
+          {
+            message,
+            requestedSchema: {
+              type: "object",
+              properties: { [field]: { type: "string" } },
+              required: [field],
+            },
+          },
+          { key },
+        );
+      const name = (await ask("Step 1: What is your name?", "name", "step1")).content?.name ?? "?";
+      const color =
+        (await ask("Step 2: What is your favorite color?", "color", "step2")).content?.color ?? "?";
+      return `Done: ${name} likes ${color}`;
+    },
+  }),
+);
 
 const server = createMCPServer({
   name: "junction-conformance-server",
