@@ -18,7 +18,7 @@ import type { Era } from "./served-types.js";
 // The request context a served `tool()` reaches through its `ToolContext`: logging to the client,
 // progress, sampling, elicitation, cancellation and the client's capabilities. On 2025 sessions
 // the questions go to the client as requests within the call; on 2026-07-28 (stateless) they
-// become `input_required` rounds, the call re-run with the answers so far (see `InputReplay`).
+// become `input_required` rounds, the call re-run with the answers so far (see `ServedCall`).
 
 /** What a served tool can do with the request that called it. Get it with {@link servedContext}. */
 export interface ServedToolContext {
