@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // The conformance server: the tools, resources and prompts the official server suite asks for
-// (see `conformance list --server`), built with the package's public API from dist. What
-// Junction does not wrap yet (logging, elicitation and sampling requests) is registered with the
-// SDK through `configure`. Prints the endpoint URL on stdout once it listens.
+// (see `conformance list --server`), built with the package's public API from dist: logging,
+// sampling, elicitation and four input_required fixtures from served tool()s through
+// `servedContext`. What Junction does not wrap yet (the other input_required fixtures, the
+// input_required prompt, resource subscriptions) is registered with the SDK through `configure`. Prints the endpoint
+// URL on stdout once it listens.
 //
 //   node conformance/server.mjs [port]
 
 import { tool } from "@junction/core";
 import { inputRequired } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { createMCPServer } from "../dist/index.js";
+import { createMCPServer, servedContext } from "../dist/index.js";
 import { serveHTTP } from "../dist/node.js";
 
 const PNG =
@@ -137,72 +139,70 @@ const tools = [
   }),
 ];
 
-/** What the SDK context gives that Junction's tool context does not yet: logging, elicitation, sampling. */
-function configure(server) {
-  server.server.registerCapabilities({ logging: {} });
-  // The SDK's `log` honours the level: the session's `logging/setLevel` on 2025-11-25, the
-  // request's `_meta` logLevel on 2026-07-28 (no logLevel there: nothing is sent).
-  const logging = async (_args, ctx) => {
-    for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
-      await ctx.mcpReq.log("info", data);
-      await sleep(50);
-    }
-    return { content: [{ type: "text", text: "Tool with logging executed successfully" }] };
-  };
-  server.registerTool(
-    "test_tool_with_logging",
-    { description: "Tests tool that emits log messages during execution", inputSchema: empty },
-    logging,
-  );
-  server.registerTool(
-    "test_logging_tool",
-    {
-      description: "Logs at info level; sends nothing when the request sets no logLevel",
-      inputSchema: empty,
+/**
+ * Served tool()s that log, ask the client's model and ask the person, through Junction's own API
+ * (`servedContext`). The SDK's `log` under it honours the level: the session's `logging/setLevel`
+ * on 2025-11-25, the request's `_meta` logLevel on 2026-07-28 (no logLevel there: nothing is sent).
+ */
+const logging = (name, description) =>
+  tool({
+    name,
+    description,
+    schema: empty,
+    execute: async (_input, context) => {
+      const served = servedContext(context);
+      for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
+        await served.log("info", data);
+        await sleep(50);
+      }
+      return "Tool with logging executed successfully";
     },
-    logging,
-  );
-  server.registerTool(
-    "test_sampling",
-    {
-      description: "Tests server-initiated sampling (LLM completion request)",
-      inputSchema: z.object({ prompt: z.string() }),
+  });
+const elicitation = (name, description, message, requestedSchema) =>
+  tool({
+    name,
+    description,
+    schema: z.object({ message: z.string().optional() }),
+    execute: async (args, context) => {
+      const result = await servedContext(context).elicit({
+        mode: "form",
+        message: args.message ?? message,
+        requestedSchema,
+      });
+      return `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`;
     },
-    async ({ prompt }, ctx) => {
-      const result = await ctx.mcpReq.requestSampling({
+  });
+tools.push(
+  logging("test_tool_with_logging", "Tests tool that emits log messages during execution"),
+  logging("test_logging_tool", "Logs at info level; sends nothing when the request sets no logLevel"),
+  tool({
+    name: "test_sampling",
+    description: "Tests server-initiated sampling (LLM completion request)",
+    schema: z.object({ prompt: z.string() }),
+    execute: async ({ prompt }, context) => {
+      const result = await servedContext(context).sample({
         messages: [{ role: "user", content: { type: "text", text: prompt } }],
         maxTokens: 100,
       });
       const content = Array.isArray(result.content) ? result.content[0] : result.content;
-      return { content: [{ type: "text", text: `LLM response: ${content?.text ?? "No response"}` }] };
+      return `LLM response: ${content?.text ?? "No response"}`;
     },
-  );
-  const elicit = (name, description, message, requestedSchema) =>
-    server.registerTool(
-      name,
-      { description, inputSchema: z.object({ message: z.string().optional() }) },
-      async (args, ctx) => {
-        const result = await ctx.mcpReq.elicitInput({
-          mode: "form",
-          message: args.message ?? message,
-          requestedSchema,
-        });
-        return {
-          content: [
-            {
-              type: "text",
-              text: `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`,
-            },
-          ],
-        };
+  }),
+  // The suite's own schema for test_elicitation (it answers with a username and an email).
+  elicitation(
+    "test_elicitation",
+    "Tests server-initiated elicitation (user input request)",
+    "Please respond",
+    {
+      type: "object",
+      properties: {
+        username: { type: "string", description: "User's response" },
+        email: { type: "string", description: "User's email address" },
       },
-    );
-  elicit("test_elicitation", "Tests server-initiated elicitation (user input request)", "Please respond", {
-    type: "object",
-    properties: { response: { type: "string", description: "User's response" } },
-    required: ["response"],
-  });
-  elicit(
+      required: ["username", "email"],
+    },
+  ),
+  elicitation(
     "test_elicitation_sep1034_defaults",
     "Tests elicitation with default values per SEP-1034",
     "Please review and update the form fields with defaults",
@@ -222,8 +222,8 @@ function configure(server) {
       },
       required: [],
     },
-  );
-  elicit(
+  ),
+  elicitation(
     "test_elicitation_sep1330_enums",
     "Tests elicitation with enum schema improvements per SEP-1330",
     "Please select options",
@@ -258,7 +258,11 @@ function configure(server) {
       },
       required: [],
     },
-  );
+  ),
+);
+
+/** What Junction does not wrap yet: the input_required fixtures and resource subscriptions. */
+function configure(server) {
   configureInputRequired(server);
   server.server.setRequestHandler("resources/subscribe", async () => ({}));
   server.server.setRequestHandler("resources/unsubscribe", async () => ({}));
@@ -289,22 +293,7 @@ const stateOf = (ctx) => ctx.mcpReq.requestState();
 function configureInputRequired(sdk) {
   const register = (name, handler) =>
     sdk.registerTool(name, { description: `input_required fixture ${name}`, inputSchema: empty }, handler);
-  register("test_input_required_result_elicitation", async (_args, ctx) => {
-    const answer = answered(ctx, "user_name");
-    if (answer?.action === "accept" && typeof answer.content?.name === "string") {
-      return textOf(`Hello, ${answer.content.name}!`);
-    }
-    return inputRequired({
-      inputRequests: { user_name: elicit("What is your name?", { name: { type: "string" } }) },
-    });
-  });
-  register("test_input_required_result_sampling", async (_args, ctx) => {
-    const answer = answered(ctx, "capital_question");
-    if (answer?.content) return textOf(`The model said: ${sampledText(answer)}`);
-    return inputRequired({
-      inputRequests: { capital_question: sample("What is the capital of France?", 100) },
-    });
-  });
+
   register("test_input_required_result_list_roots", async (_args, ctx) => {
     const answer = answered(ctx, "client_roots");
     if (Array.isArray(answer?.roots))
@@ -335,26 +324,7 @@ function configureInputRequired(sdk) {
       requestState: await mint({ round: 1 }, ctx),
     });
   });
-  register("test_input_required_result_multi_round", async (_args, ctx) => {
-    const state = stateOf(ctx);
-    const step1 = answered(ctx, "step1");
-    const step2 = answered(ctx, "step2");
-    if (state?.round === 2 && step2) {
-      return textOf(`Done: ${state.name} likes ${step2.content?.color ?? "?"}`);
-    }
-    if (state?.round === 1 && step1) {
-      return inputRequired({
-        inputRequests: {
-          step2: elicit("Step 2: What is your favorite color?", { color: { type: "string" } }),
-        },
-        requestState: await mint({ round: 2, name: step1.content?.name ?? "?" }, ctx),
-      });
-    }
-    return inputRequired({
-      inputRequests: { step1: elicit("Step 1: What is your name?", { name: { type: "string" } }) },
-      requestState: await mint({ round: 1 }, ctx),
-    });
-  });
+
   register("test_input_required_result_tampered_state", async (_args, ctx) => {
     // A changed requestState never gets here: the server's codec refuses it (-32602).
     if (stateOf(ctx)?.round === 1) return textOf("state verified");
@@ -369,17 +339,6 @@ function configureInputRequired(sdk) {
     const answer = answered(ctx, "completion");
     if (answer?.content) return textOf(`The model said: ${sampledText(answer)}`);
     return inputRequired({ inputRequests: { completion: sample("Say hello", 20) } });
-  });
-  // server-stateless: asks for input within the response (an IncompleteResult), never with an
-  // independent elicitation/create request on the stream.
-  register("test_streaming_elicitation", async (_args, ctx) => {
-    const answer = answered(ctx, "user_name");
-    if (answer?.action === "accept" && typeof answer.content?.name === "string") {
-      return textOf(`Hello, ${answer.content.name}!`);
-    }
-    return inputRequired({
-      inputRequests: { user_name: elicit("What is your name?", { name: { type: "string" } }) },
-    });
   });
   register("test_input_required_result_capabilities", async (_args, ctx) => {
     const declared = ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] ?? {};
@@ -417,10 +376,80 @@ function configureInputRequired(sdk) {
   );
 }
 
+// input_required (2026-07-28) from served tool()s: each question asked under the key the suite
+// expects; the call runs again with the answers so far (servedContext's rounds).
+const askName = (key) => async (_input, context) => {
+  const answer = await servedContext(context).elicit(
+    {
+      message: "What is your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    },
+    { key },
+  );
+  return typeof answer.content?.name === "string"
+    ? `Hello, ${answer.content.name}!`
+    : `No name (${answer.action})`;
+};
+tools.push(
+  tool({
+    name: "test_input_required_result_elicitation",
+    description: "input_required fixture test_input_required_result_elicitation",
+    schema: empty,
+    execute: askName("user_name"),
+  }),
+  // server-stateless: asks for input within the response, never with an independent request.
+  tool({
+    name: "test_streaming_elicitation",
+    description: "input_required fixture test_streaming_elicitation",
+    schema: empty,
+    execute: askName("user_name"),
+  }),
+  tool({
+    name: "test_input_required_result_sampling",
+    description: "input_required fixture test_input_required_result_sampling",
+    schema: empty,
+    execute: async (_input, context) => {
+      const answer = await servedContext(context).sample(
+        {
+          messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+          maxTokens: 100,
+        },
+        { key: "capital_question" },
+      );
+      return `The model said: ${sampledText(answer)}`;
+    },
+  }),
+  tool({
+    name: "test_input_required_result_multi_round",
+    description: "input_required fixture test_input_required_result_multi_round",
+    schema: empty,
+    execute: async (_input, context) => {
+      const served = servedContext(context);
+      const ask = (message, field, key) =>
+        served.elicit(
+          {
+            message,
+            requestedSchema: {
+              type: "object",
+              properties: { [field]: { type: "string" } },
+              required: [field],
+            },
+          },
+          { key },
+        );
+      const name = (await ask("Step 1: What is your name?", "name", "step1")).content?.name ?? "?";
+      const color =
+        (await ask("Step 2: What is your favorite color?", "color", "step2")).content?.color ?? "?";
+      return `Done: ${name} likes ${color}`;
+    },
+  }),
+);
+
 const server = createMCPServer({
   name: "junction-conformance-server",
   version: "1.0.0",
   tools,
+  logging: true,
   resources: [
     {
       uri: "test://static-text",

@@ -24,7 +24,9 @@ export {
   type GatewaySearchMatch,
   type GatewaySearchOutput,
 } from "./serve-gateway-search.js";
+export { type ServedQuestionOptions, type ServedToolContext, servedContext } from "./served-context.js";
 export type {
+  Era,
   GatewaySource,
   GatewayToolSearchOptions,
   MCPGatewayEntry,

@@ -144,9 +144,10 @@ export class MCPServer {
         requestState: { verify: this.requestState.verify },
         // A served agent may stop for approvals many times in one plain call (each round a question to a person).
         inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
-        ...(this.#tasks && context.era === "modern"
-          ? { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } }
-          : {}),
+        capabilities: {
+          ...(options.logging ? { logging: {} } : {}),
+          ...(this.#tasks && context.era === "modern" ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+        },
       },
     );
     const served = new Set<string>();
@@ -166,7 +167,10 @@ export class MCPServer {
         // 2025-11-25: the tool may be called with `task` (a client without tasks calls it plainly).
         if (this.#tasks && context.era === "legacy") registered.execution = { taskSupport: "optional" };
       } else {
-        registerServedTool(server, tool, definition);
+        registerServedTool(server, tool, {
+          definition,
+          scope: { era: context.era, codec: this.requestState, logging: options.logging === true },
+        });
       }
       served.add(tool.name);
     }

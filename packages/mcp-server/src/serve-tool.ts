@@ -1,12 +1,23 @@
-import type { JSONSchema, Tool, ToolContext, ToolProgress } from "@junction/types";
+import type { JSONSchema, Tool, ToolContext } from "@junction/types";
 import {
+  type CallToolResult,
   fromJsonSchema,
+  inputRequired,
   type McpServer,
   type ServerContext,
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
+import {
+  pendingInputOf,
+  progressReporter,
+  SERVED_REQUEST,
+  SERVED_SCOPE,
+  type ServedToolContextCarrier,
+  type ServedToolScope,
+  type ToolInputState,
+} from "./served-context.js";
 
 /** What a served tool is registered with: its wire name, and what `tools/list` shows of it. */
 export interface ServedToolDefinition {
@@ -24,19 +35,47 @@ export interface ServedToolDefinition {
  * Registers a Junction `Tool` on an SDK server. The input schema goes to `tools/list` as the
  * tool's own JSON Schema; arguments are checked by the tool itself (a `tool()` validates with
  * its zod schema, and its error names the field), so the SDK passes them through unchanged.
- * `structuredContent` is checked by the SDK against the `outputSchema`.
+ * `structuredContent` is checked by the SDK against the `outputSchema`. The tool's context
+ * carries the request (`servedContext()` reads it); a 2026-07-28 call whose tool asked the client
+ * something it has no answer for yet ends with `input_required`.
  */
-export function registerServedTool(server: McpServer, tool: Tool, definition: ServedToolDefinition): void {
+export function registerServedTool(
+  server: McpServer,
+  tool: Tool,
+  served: { definition: ServedToolDefinition; scope: Omit<ServedToolScope, "server" | "tool"> },
+): void {
+  const { definition } = served;
+  const scope: ServedToolScope = { ...served.scope, server, tool: definition.name };
   server.registerTool(
     definition.name,
     servedToolConfig(definition),
     async (args: unknown, context: ServerContext) => {
+      const work: ServedToolContextCarrier = {
+        signal: context.mcpReq.signal,
+        [SERVED_REQUEST]: context,
+        [SERVED_SCOPE]: scope,
+      };
+      const onProgress = progressReporter(context);
+      if (onProgress) work.onProgress = onProgress;
+      let result: CallToolResult;
       try {
-        const output = await tool.execute(args ?? {}, toolContext(context));
-        return toCallToolResult(output);
+        result = toCallToolResult(await tool.execute(args ?? {}, work));
       } catch (error) {
-        return toolErrorResult(definition.name, error);
+        result = toolErrorResult(definition.name, error);
       }
+      // Only a call that used `servedContext()` on 2026-07-28 can have a question pending.
+      const pending = scope.era === "modern" ? pendingInputOf(work) : undefined;
+      if (!pending) return result;
+      const state: ToolInputState = {
+        kind: "junction.tool-input",
+        tool: definition.name,
+        answers: pending.answers,
+        asking: pending.key,
+      };
+      return inputRequired({
+        inputRequests: { [pending.key]: pending.request as never },
+        requestState: await scope.codec.mint(state, context),
+      }) as never;
     },
   );
 }
@@ -58,24 +97,9 @@ export function definitionOf(tool: Tool, name = tool.name): ServedToolDefinition
  * `notifications/cancelled` aborts it), and `onProgress` when the client sent a progress token.
  */
 export function toolContext(context: ServerContext): ToolContext {
-  const token = context.mcpReq._meta?.progressToken;
   const result: ToolContext = { signal: context.mcpReq.signal };
-  if (token === undefined) return result;
-  result.onProgress = (progress: ToolProgress) => {
-    if (context.mcpReq.signal.aborted) return;
-    context.mcpReq
-      .notify({
-        method: "notifications/progress",
-        params: {
-          progressToken: token,
-          progress: progress.progress,
-          ...(progress.total === undefined ? {} : { total: progress.total }),
-          ...(progress.message === undefined ? {} : { message: progress.message }),
-        },
-      })
-      // A progress report the transport could not deliver must not fail the tool.
-      .catch(() => undefined);
-  };
+  const onProgress = progressReporter(context);
+  if (onProgress) result.onProgress = onProgress;
   return result;
 }
 

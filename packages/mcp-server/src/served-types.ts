@@ -141,6 +141,12 @@ export interface MCPServerOptions {
   title?: string;
   /** Told to clients at `initialize` / `server/discover`: how to use the server. */
   instructions?: string;
+  /**
+   * Declare the `logging` capability, so that served tools may log to the client
+   * (`servedContext(context).log(...)`, honouring the level the client set).
+   * @default false
+   */
+  logging?: boolean;
   /** Local tools, for example made with core's `tool()` or `agentTool()`. */
   tools?: Tool[];
   /** Resources at fixed URIs. */
@@ -192,8 +198,9 @@ export interface MCPServerOptions {
   passThrough?: MCPPassThrough;
   /**
    * Called on every SDK server instance after Junction registered its tools, resources and prompts:
-   * register what Junction does not wrap yet (logging, elicitation or sampling on 2025 sessions)
-   * with the SDK's own API. The SDK builds one instance per HTTP request (2026-07-28), per
+   * register what Junction does not wrap yet (resource subscriptions, hand-made `input_required`
+   * handlers) with the SDK's own API; a served `tool()` logs, samples and elicits through
+   * `servedContext()`. The SDK builds one instance per HTTP request (2026-07-28), per
    * 2025-11-25 session, and per stdio connection.
    */
   configure?: (server: McpServer, context: MCPServeContext) => void | Promise<void>;
