@@ -54,11 +54,12 @@ describe("code mode on the chat page", () => {
     const card = page.getByTestId("program-card");
     const approval = card.getByTestId("approval");
     await approval.waitFor();
-    // The program tool was offered, declaring the servers' tools.
+    // The program tool was offered, saying how a program reaches the servers' tools (each offered
+    // directly too, so described once, by its own definition).
     const offered = model.requests[0]!.body.tools.find(
       (tool: { function: { name: string } }) => tool.function.name === "run_program",
     );
-    expect(offered.function.description).toContain("namespace everything");
+    expect(offered.function.description).toContain("tools.everything.echo(input) is everything_echo");
     expect(await card.getByTestId("program-source").textContent()).toBe(program);
     // The first call ran and is listed, done, while the program still waits at its second.
     const calls = card.getByTestId("program-call");

@@ -172,7 +172,7 @@ describe("code mode in the playground's chat", () => {
     const result = continued.find((event) => event.type === "tool-result" && event.id === "call_post");
     expect(result.result.isError).toBe(false);
     expect(result.result.content[0].text).toMatch(
-      /^Returned: \{"balance":10,"posted":"posted 5 to a"\}\n\nConsole:\nbalance 10\n+Calls \(2\):\n1\. ledger_read_balance: success\n2\. ledger_post_entry: success$/,
+      /^Returned: \{"balance":10,"posted":"posted 5 to a"\}\n\nConsole:\nbalance 10\n+Calls \(2\): 1 ledger_read_balance, 1 ledger_post_entry, all succeeded$/,
     );
     expect(continued.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
     expect(posted()).toEqual([{ account: "a", amount: 5 }]);
