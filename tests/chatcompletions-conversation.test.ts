@@ -13,7 +13,11 @@ const sse = (...chunks: unknown[]) => [
   ...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`),
   "data: [DONE]\n\n",
 ];
-const chunk = (id: string, delta: object, finish: string | null = null, usage?: object) => ({
+const chunk = (
+  id: string,
+  delta: object,
+  { finish = null, usage }: { finish?: string | null; usage?: object } = {},
+) => ({
   id,
   object: "chat.completion.chunk",
   created: 1785332890,
@@ -42,14 +46,18 @@ describe("Chat Completions conversation with server-everything", () => {
             ],
           }),
           chunk("chatcmpl-1", { tool_calls: [{ index: 0, function: { arguments: "{}" } }] }),
-          chunk("chatcmpl-1", {}, "tool_calls"),
-          chunk("chatcmpl-1", {}, null, { prompt_tokens: 900, completion_tokens: 12, total_tokens: 912 }),
+          chunk("chatcmpl-1", {}, { finish: "tool_calls" }),
+          chunk(
+            "chatcmpl-1",
+            {},
+            { usage: { prompt_tokens: 900, completion_tokens: 12, total_tokens: 912 } },
+          ),
         ),
       },
       {
         chunks: sse(
           chunk("chatcmpl-2", { role: "assistant", content: "It is the MCP logo." }),
-          chunk("chatcmpl-2", {}, "stop"),
+          chunk("chatcmpl-2", {}, { finish: "stop" }),
           {
             ...chunk("chatcmpl-2", {}),
             choices: [],

@@ -158,7 +158,7 @@ const logging = (name, description) =>
       return "Tool with logging executed successfully";
     },
   });
-const elicitation = (name, description, message, requestedSchema) =>
+const elicitation = ({ name, description }, message, requestedSchema) =>
   tool({
     name,
     description,
@@ -190,8 +190,7 @@ tools.push(
   }),
   // The suite's own schema for test_elicitation (it answers with a username and an email).
   elicitation(
-    "test_elicitation",
-    "Tests server-initiated elicitation (user input request)",
+    { name: "test_elicitation", description: "Tests server-initiated elicitation (user input request)" },
     "Please respond",
     {
       type: "object",
@@ -203,8 +202,10 @@ tools.push(
     },
   ),
   elicitation(
-    "test_elicitation_sep1034_defaults",
-    "Tests elicitation with default values per SEP-1034",
+    {
+      name: "test_elicitation_sep1034_defaults",
+      description: "Tests elicitation with default values per SEP-1034",
+    },
     "Please review and update the form fields with defaults",
     {
       type: "object",
@@ -224,8 +225,10 @@ tools.push(
     },
   ),
   elicitation(
-    "test_elicitation_sep1330_enums",
-    "Tests elicitation with enum schema improvements per SEP-1330",
+    {
+      name: "test_elicitation_sep1330_enums",
+      description: "Tests elicitation with enum schema improvements per SEP-1330",
+    },
     "Please select options",
     {
       type: "object",

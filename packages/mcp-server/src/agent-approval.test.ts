@@ -35,8 +35,7 @@ type Elicit = NonNullable<NonNullable<ConstructorParameters<typeof MCP>[0]["hand
 async function serve(
   agent: Agent | (() => Agent),
   protocolVersion: "2026-07-28" | "2025-11-25",
-  elicitation?: Elicit,
-  tasks?: { pollIntervalMs: number },
+  { elicitation, tasks }: { elicitation?: Elicit; tasks?: { pollIntervalMs: number } } = {},
 ) {
   const server = await serveHTTP(
     createMCPServer({
@@ -67,9 +66,11 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("a served agent's approval,
     ]);
     const agent = new Agent({ provider, model: "scripted", tools: [vault(runs)], approval: () => "ask" });
     const asked: unknown[] = [];
-    const mcp = await serve(agent, protocolVersion, async (request) => {
-      asked.push(request);
-      return { action: "accept", content: {} };
+    const mcp = await serve(agent, protocolVersion, {
+      elicitation: async (request) => {
+        asked.push(request);
+        return { action: "accept", content: {} };
+      },
     });
     const result = await mcp.callTool("ask_keeper", { request: "Open the north door" });
     expect(result).toEqual({ content: [{ type: "text", text: "The north door is open." }], isError: false });
@@ -103,9 +104,11 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("a served agent's approval,
         });
       },
       protocolVersion,
-      async (request) => {
-        asked.push(request);
-        return { action: "accept", content: {} };
+      {
+        elicitation: async (request) => {
+          asked.push(request);
+          return { action: "accept", content: {} };
+        },
       },
     );
     const result = await mcp.callTool("ask_keeper", { request: "Open the north door" });
@@ -129,10 +132,12 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("a served agent's approval,
       { text: "I was not allowed." },
     ]);
     const agent = new Agent({ provider, model: "scripted", tools: [vault(runs)], approval: () => "ask" });
-    const mcp = await serve(agent, protocolVersion, async () => ({
-      action: "decline",
-      content: { note: "not today" },
-    }));
+    const mcp = await serve(agent, protocolVersion, {
+      elicitation: async () => ({
+        action: "decline",
+        content: { note: "not today" },
+      }),
+    });
     const result = await mcp.callTool("ask_keeper", { request: "Open the south door" });
     expect(result.content).toEqual([{ type: "text", text: "I was not allowed." }]);
     expect(runs).toEqual([]);
@@ -180,11 +185,13 @@ describe("a served agent's approval as a task's input request (2026-07-28 tasks)
         });
       },
       "2026-07-28",
-      async (request) => {
-        asked.push(request);
-        return { action: "accept", content: {} };
+      {
+        elicitation: async (request) => {
+          asked.push(request);
+          return { action: "accept", content: {} };
+        },
+        tasks: { pollIntervalMs: 20 },
       },
-      { pollIntervalMs: 20 },
     );
     const result = await mcp.callTool("ask_keeper", { request: "Open the west door" });
     expect(result).toEqual({ content: [{ type: "text", text: "The west door is open." }], isError: false });

@@ -86,9 +86,12 @@ describe("a served agent as a task over Streamable HTTP", () => {
     };
     expect(await mcp.callTool("ask_keeper", { request: 42 })).toEqual(fieldError);
     expect(traffic(messages)).not.toContain("in result task");
-    const raw = await rawRequest(server.url, "tools/call", {
-      name: "ask_keeper",
-      arguments: { request: 42 },
+    const raw = await rawRequest(server.url, {
+      method: "tools/call",
+      params: {
+        name: "ask_keeper",
+        arguments: { request: 42 },
+      },
     });
     expect(raw.error).toBeUndefined();
     expect(raw.result).toMatchObject(fieldError);
@@ -198,43 +201,55 @@ describe("a served agent as a task over Streamable HTTP", () => {
         }),
       { pollIntervalMs: 20 },
     );
-    const created = await rawRequest(server.url, "tools/call", {
-      name: "ask_keeper",
-      arguments: { request: "Open the west door" },
+    const created = await rawRequest(server.url, {
+      method: "tools/call",
+      params: {
+        name: "ask_keeper",
+        arguments: { request: "Open the west door" },
+      },
     });
     expect(created.result).toMatchObject({ resultType: "task", status: "working" });
     const taskId = created.result?.taskId as string;
     let task: Record<string, unknown> | undefined;
     for (let polls = 0; polls < 100; polls++) {
-      task = (await rawRequest(server.url, "tasks/get", { taskId })).result;
+      task = (await rawRequest(server.url, { method: "tasks/get", params: { taskId } })).result;
       if (task?.status === "input_required") break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(Object.keys((task?.inputRequests as object) ?? {})).toEqual(["approval:1:c1"]);
     // Answers filed under a call the task was not asked about count for nothing.
-    const forged = await rawRequest(server.url, "tasks/update", {
-      taskId,
-      inputResponses: { "approval:1:c2": { action: "accept", content: {} } },
+    const forged = await rawRequest(server.url, {
+      method: "tasks/update",
+      params: {
+        taskId,
+        inputResponses: { "approval:1:c2": { action: "accept", content: {} } },
+      },
     });
     expect(forged.result).toMatchObject({ resultType: "complete" });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await rawRequest(server.url, "tasks/get", { taskId })).result).toMatchObject({
+    expect((await rawRequest(server.url, { method: "tasks/get", params: { taskId } })).result).toMatchObject({
       status: "input_required",
     });
     expect(runs).toEqual([]);
     // An unknown task id is refused outright.
-    const unknown = await rawRequest(server.url, "tasks/update", {
-      taskId: "not-a-task",
-      inputResponses: { "approval:1:c1": { action: "accept", content: {} } },
+    const unknown = await rawRequest(server.url, {
+      method: "tasks/update",
+      params: {
+        taskId: "not-a-task",
+        inputResponses: { "approval:1:c1": { action: "accept", content: {} } },
+      },
     });
     expect(unknown.error).toMatchObject({ code: -32602, message: 'Unknown task "not-a-task".' });
     // Cancelling ends it; a late answer then changes nothing.
-    await rawRequest(server.url, "tasks/cancel", { taskId });
-    await rawRequest(server.url, "tasks/update", {
-      taskId,
-      inputResponses: { "approval:1:c1": { action: "accept", content: {} } },
+    await rawRequest(server.url, { method: "tasks/cancel", params: { taskId } });
+    await rawRequest(server.url, {
+      method: "tasks/update",
+      params: {
+        taskId,
+        inputResponses: { "approval:1:c1": { action: "accept", content: {} } },
+      },
     });
-    expect((await rawRequest(server.url, "tasks/get", { taskId })).result).toMatchObject({
+    expect((await rawRequest(server.url, { method: "tasks/get", params: { taskId } })).result).toMatchObject({
       status: "cancelled",
     });
     expect(runs).toEqual([]);
@@ -288,18 +303,24 @@ describe("a served agent as a task over Streamable HTTP", () => {
     const server = await serveAgent(() => new Agent({ provider, model: "scripted", tools: [hang] }), {
       maxConcurrentRuns: 1,
     });
-    const first = await rawRequest(server.url, "tools/call", {
-      name: "ask_keeper",
-      arguments: { request: "one" },
+    const first = await rawRequest(server.url, {
+      method: "tools/call",
+      params: {
+        name: "ask_keeper",
+        arguments: { request: "one" },
+      },
     });
     expect(first).toMatchObject({ result: { resultType: "task" } });
-    const second = await rawRequest(server.url, "tools/call", {
-      name: "ask_keeper",
-      arguments: { request: "two" },
+    const second = await rawRequest(server.url, {
+      method: "tools/call",
+      params: {
+        name: "ask_keeper",
+        arguments: { request: "two" },
+      },
     });
     expect(second.error?.message).toBe(
       "Too many agent runs going at once for this client (limit 1); wait for one to end, or cancel one.",
     );
-    await rawRequest(server.url, "tasks/cancel", { taskId: first.result?.taskId });
+    await rawRequest(server.url, { method: "tasks/cancel", params: { taskId: first.result?.taskId } });
   });
 });

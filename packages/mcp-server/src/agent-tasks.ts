@@ -94,7 +94,10 @@ export class AgentTasks {
   }
 
   /** Starts a run as a task (2026-07-28); resolves once the task is stored, with the `CreateTaskResult`. */
-  async start(tool: string, args: unknown, owner: string, client?: TaskClient): Promise<TaskView> {
+  async start(
+    { tool, args, owner }: { tool: string; args: unknown; owner: string },
+    client?: TaskClient,
+  ): Promise<TaskView> {
     const record = await this.create({ tool, args, owner, client: client ?? { invalidInput: "refuse" } });
     return { resultType: "task", ...taskView(record, this.#pollIntervalMs) };
   }

@@ -88,9 +88,12 @@ async function serveWith(runs: string[], tasks?: MCPTaskOptions) {
 }
 
 async function startTask(url: string): Promise<string> {
-  const created = await rawRequest(url, "tools/call", {
-    name: "ask_keeper",
-    arguments: { request: "Open it" },
+  const created = await rawRequest(url, {
+    method: "tools/call",
+    params: {
+      name: "ask_keeper",
+      arguments: { request: "Open it" },
+    },
   });
   expect(created.result).toMatchObject({ resultType: "task" });
   return created.result?.taskId as string;
@@ -105,7 +108,10 @@ describe("a served agent's approval answered as a task (2026-07-28)", () => {
     expect(Object.keys(waiting.inputRequests as object)).toEqual(["approval:2:c1"]);
     const answers = await Promise.all(
       Array.from({ length: 8 }, () =>
-        rawRequest(server.url, "tasks/update", { taskId, inputResponses: { "approval:2:c1": ACCEPT } }),
+        rawRequest(server.url, {
+          method: "tasks/update",
+          params: { taskId, inputResponses: { "approval:2:c1": ACCEPT } },
+        }),
       ),
     );
     for (const answer of answers) expect(answer.error).toBeUndefined();
@@ -121,7 +127,10 @@ describe("a served agent's approval answered as a task (2026-07-28)", () => {
     const taskId = await startTask(server.url);
     await waitForTask(server.url, taskId, "input_required");
     const waiting = (await store.get(taskId)) as AgentTaskRecord;
-    await rawRequest(server.url, "tasks/update", { taskId, inputResponses: { "approval:2:c1": ACCEPT } });
+    await rawRequest(server.url, {
+      method: "tasks/update",
+      params: { taskId, inputResponses: { "approval:2:c1": ACCEPT } },
+    });
     const done = await waitForTask(server.url, taskId, "completed");
     expect(runs).toEqual(["north"]);
     // The waiting record, signature and all, written back over the finished one (as one with raw
@@ -130,9 +139,12 @@ describe("a served agent's approval answered as a task (2026-07-28)", () => {
     expect(finished.revision).toBeGreaterThan(waiting.revision ?? 0);
     await store.delete(taskId);
     await store.put(waiting, null);
-    const replayed = await rawRequest(server.url, "tasks/update", {
-      taskId,
-      inputResponses: { "approval:2:c1": ACCEPT },
+    const replayed = await rawRequest(server.url, {
+      method: "tasks/update",
+      params: {
+        taskId,
+        inputResponses: { "approval:2:c1": ACCEPT },
+      },
     });
     expect(replayed.error).toMatchObject({
       code: -32602,
@@ -169,8 +181,11 @@ describe('approvals answered by the server\'s operator (tasks.approver: "operato
       'Waiting for the server\'s operator to approve the call to "open_vault"',
     );
     // A client answering under the key it could guess approves nothing.
-    await rawRequest(server.url, "tasks/update", { taskId, inputResponses: { "approval:2:c1": ACCEPT } });
-    expect((await rawRequest(server.url, "tasks/get", { taskId })).result).toMatchObject({
+    await rawRequest(server.url, {
+      method: "tasks/update",
+      params: { taskId, inputResponses: { "approval:2:c1": ACCEPT } },
+    });
+    expect((await rawRequest(server.url, { method: "tasks/get", params: { taskId } })).result).toMatchObject({
       status: "input_required",
     });
     expect(runs).toEqual([]);
@@ -205,8 +220,7 @@ describe('approvals answered by the server\'s operator (tasks.approver: "operato
     const server = await serve(runs, { approver: "operator" });
     const answer = await rawRequest(
       server.url,
-      "tools/call",
-      { name: "ask_keeper", arguments: { request: "Open it" } },
+      { method: "tools/call", params: { name: "ask_keeper", arguments: { request: "Open it" } } },
       { tasks: false },
     );
     expect(answer.result).toMatchObject({
@@ -228,9 +242,12 @@ describe("two server processes sharing a file task store", () => {
     expect(Object.keys(waiting.inputRequests as object)).toEqual(["approval:1:c1"]);
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
-        rawRequest(index % 2 === 0 ? first : second, "tasks/update", {
-          taskId,
-          inputResponses: { "approval:1:c1": ACCEPT },
+        rawRequest(index % 2 === 0 ? first : second, {
+          method: "tasks/update",
+          params: {
+            taskId,
+            inputResponses: { "approval:1:c1": ACCEPT },
+          },
         }),
       ),
     );
@@ -247,8 +264,7 @@ describe("a served agent's approval as an input_required round (2026-07-28, no t
   async function firstRound(url: string) {
     const answer = await rawRequest(
       url,
-      "tools/call",
-      { name: "ask_keeper", arguments: { request: "Open it" } },
+      { method: "tools/call", params: { name: "ask_keeper", arguments: { request: "Open it" } } },
       { tasks: false },
     );
     expect(answer.result).toMatchObject({ resultType: "input_required" });
@@ -258,12 +274,14 @@ describe("a served agent's approval as an input_required round (2026-07-28, no t
   const retry = (url: string, requestState: string) =>
     rawRequest(
       url,
-      "tools/call",
       {
-        name: "ask_keeper",
-        arguments: { request: "Open it" },
-        requestState,
-        inputResponses: { "approval:2:c1": ACCEPT },
+        method: "tools/call",
+        params: {
+          name: "ask_keeper",
+          arguments: { request: "Open it" },
+          requestState,
+          inputResponses: { "approval:2:c1": ACCEPT },
+        },
       },
       { tasks: false },
     );

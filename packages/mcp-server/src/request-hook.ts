@@ -32,14 +32,13 @@ export function wrapRequestHandlers(
   if (!handlers) return;
   for (const [method, handler] of handlers) {
     handlers.set(method, (request, context) =>
-      aroundRequest(servedRequest(server, method, request, context), () => handler(request, context)),
+      aroundRequest(servedRequest({ server, method }, request, context), () => handler(request, context)),
     );
   }
 }
 
 function servedRequest(
-  server: McpServer,
-  method: string,
+  { server, method }: { server: McpServer; method: string },
   request: { params?: Record<string, unknown> },
   context: ServerContext,
 ): MCPServedRequest {

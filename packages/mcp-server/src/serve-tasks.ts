@@ -26,11 +26,15 @@ export function serveTasks(server: McpServer, tasks: AgentTasks, connection: Tas
     const name = request.params?.name;
     if (typeof name === "string" && tasks.serves(name) && declaresTasks(context)) {
       return tasks
-        .start(name, request.params?.arguments ?? {}, ownerOf(context), {
-          invalidInput: "refuse",
-          // Asked through the task's input requests: only what it declared it can answer.
-          canAnswer: (method, tool) => checkForwardable(clientCapabilitiesOf(server, context), method, tool),
-        })
+        .start(
+          { tool: name, args: request.params?.arguments ?? {}, owner: ownerOf(context) },
+          {
+            invalidInput: "refuse",
+            // Asked through the task's input requests: only what it declared it can answer.
+            canAnswer: (method, tool) =>
+              checkForwardable(clientCapabilitiesOf(server, context), method, tool),
+          },
+        )
         .catch((error: unknown) => {
           // Arguments that do not fit: no task (the server decides), the plain call's isError result naming the field.
           if (JunctionError.isInstance(error) && error.code === "tool-input-invalid") {

@@ -171,7 +171,7 @@ describe("a served tool()'s input_required rounds (2026-07-28), on the wire", ()
   it("asks one question per round, carries the answers in a signed state bound to the tool", async () => {
     const url = await httpServer();
     const call = (name: string, extra: Record<string, unknown> = {}) =>
-      rawRequest(url, "tools/call", { name, arguments: {}, ...extra }, { tasks: false });
+      rawRequest(url, { method: "tools/call", params: { name, arguments: {}, ...extra } }, { tasks: false });
     const first = (await call("ask_person")).result as Record<string, unknown>;
     expect(first).toMatchObject({
       resultType: "input_required",

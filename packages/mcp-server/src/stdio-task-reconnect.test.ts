@@ -51,8 +51,7 @@ async function readRuns(folder: string): Promise<string> {
 function client(
   folder: string,
   protocolVersion: "2026-07-28" | "2025-11-25",
-  mode: string[],
-  asked: string[],
+  { mode, asked }: { mode: string[]; asked: string[] },
 ) {
   const sent: string[] = [];
   const mcp = new MCP({
@@ -85,7 +84,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)(
       const folder = await mkdtemp(join(tmpdir(), "junction-stdio-task-"));
       folders.push(folder);
       const asked: string[] = [];
-      const { mcp, sent } = client(folder, protocolVersion, [], asked);
+      const { mcp, sent } = client(folder, protocolVersion, { mode: [], asked });
       await mcp.connect();
       const first = await pidOf(folder);
       const result = await mcp.callTool("ask_keeper", { request: "Open the north door" }, { task: true });
@@ -111,7 +110,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)(
       const folder = await mkdtemp(join(tmpdir(), "junction-stdio-task-"));
       folders.push(folder);
       const asked: string[] = [];
-      const { mcp, sent } = client(folder, protocolVersion, ["memory"], asked);
+      const { mcp, sent } = client(folder, protocolVersion, { mode: ["memory"], asked });
       await mcp.connect();
       const call = mcp.callTool("ask_keeper", { request: "Open the north door" }, { task: true });
       await expect(call).rejects.toMatchObject({
@@ -163,7 +162,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)(
       const folder = await mkdtemp(join(tmpdir(), "junction-stdio-task-"));
       folders.push(folder);
       const asked: string[] = [];
-      const { mcp, sent } = client(folder, protocolVersion, ["stall"], asked);
+      const { mcp, sent } = client(folder, protocolVersion, { mode: ["stall"], asked });
       await mcp.connect();
       const call = mcp.callTool("ask_keeper", { request: "Open the north door" }, { task: true });
       const failed = expect(call).rejects.toMatchObject({

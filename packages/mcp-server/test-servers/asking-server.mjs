@@ -21,7 +21,7 @@ function text(value) {
 }
 
 /** The client's answer to `key`: a 2026-07-28 retry's input response, or a 2025 request's result. */
-async function ask(era, ctx, key, method, params) {
+async function ask(era, ctx, { key, method, params }) {
   if (era === "modern") return ctx.mcpReq.inputResponses?.[key];
   return method === "elicitation/create"
     ? ctx.mcpReq.elicitInput(params)
@@ -31,7 +31,7 @@ async function ask(era, ctx, key, method, params) {
 serveStdio(({ era }) => {
   const server = new McpServer({ name: "asking", version: "1.0.0" });
   server.registerTool("ask_name", { description: "Asks the user for their name" }, async (ctx) => {
-    const answer = await ask(era, ctx, "name", "elicitation/create", NAME_REQUEST);
+    const answer = await ask(era, ctx, { key: "name", method: "elicitation/create", params: NAME_REQUEST });
     if (answer === undefined) {
       return inputRequired({
         inputRequests: { name: { method: "elicitation/create", params: NAME_REQUEST } },
@@ -42,7 +42,11 @@ serveStdio(({ era }) => {
       : text(`No name (${answer.action}).`);
   });
   server.registerTool("ask_model", { description: "Asks the client's model a question" }, async (ctx) => {
-    const answer = await ask(era, ctx, "capital", "sampling/createMessage", MODEL_REQUEST);
+    const answer = await ask(era, ctx, {
+      key: "capital",
+      method: "sampling/createMessage",
+      params: MODEL_REQUEST,
+    });
     if (answer === undefined) {
       return inputRequired({
         inputRequests: { capital: { method: "sampling/createMessage", params: MODEL_REQUEST } },

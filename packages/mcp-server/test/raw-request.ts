@@ -11,8 +11,7 @@ export interface RawAnswer {
  */
 export async function rawRequest(
   url: string,
-  method: string,
-  params: Record<string, unknown>,
+  { method, params }: { method: string; params: Record<string, unknown> },
   options: { tasks?: boolean } = {},
 ): Promise<RawAnswer> {
   const response = await fetch(url, {
@@ -60,7 +59,7 @@ export async function waitForTask(
 ): Promise<Record<string, unknown>> {
   let seen: unknown;
   for (let polls = 0; polls < 500; polls++) {
-    const task = (await rawRequest(url, "tasks/get", { taskId })).result;
+    const task = (await rawRequest(url, { method: "tasks/get", params: { taskId } }, undefined)).result;
     if (task?.status === status) return task;
     seen = task?.status;
     await new Promise((resolve) => setTimeout(resolve, 20));
