@@ -39,14 +39,7 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
       if (event.parent) {
         return addProgramCall(transcript, {
           parent: event.parent,
-          call: {
-            id: event.id,
-            name: event.name,
-            server: event.server,
-            input: event.input,
-            status: "running",
-            sequence: event.parent.sequence,
-          },
+          call: runningCall(event, event.parent.sequence),
         });
       }
       if (findTool(transcript, event.id) !== -1) return [...transcript];
@@ -75,17 +68,7 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
       if (parent) {
         const listed = addProgramCall(
           transcript,
-          {
-            parent: { id: parent.id, sequence: parent.sequence },
-            call: {
-              id: event.id,
-              name: event.name,
-              server: event.server,
-              input: event.input,
-              status: "running",
-              sequence: parent.sequence,
-            },
-          },
+          { parent: { id: parent.id, sequence: parent.sequence }, call: runningCall(event, parent.sequence) },
           { name: parent.name, source: parent.program },
         );
         const waiting = updateCall(listed, { id: event.id, parentId: parent.id }, (call) => ({
@@ -213,6 +196,21 @@ function updateTool(
  * and the array are new objects; an unknown id, or a change that returns the call as it was,
  * leaves every item as it was.
  */
+/** A program's call as it starts (or is asked about): running, at its place in the program. */
+function runningCall(
+  event: Pick<ProgramCallRecord, "id" | "name" | "server" | "input">,
+  sequence: number,
+): ProgramCallRecord {
+  return {
+    id: event.id,
+    name: event.name,
+    server: event.server,
+    input: event.input,
+    status: "running",
+    sequence,
+  };
+}
+
 function updateCall(
   transcript: readonly TranscriptItem[],
   { id, parentId }: { id: string; parentId: string | undefined },
