@@ -2,9 +2,12 @@
 // must compile against the packages as built, and the ones that need no network or key must run.
 // The @junction/otel example runs too, offline: its MCP server from tests/node_modules, its model
 // the Anthropic wire fake, its spans read from an in-memory exporter.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { readSSEFixture, startWireFake } from "@junction/wire-fake";
@@ -199,3 +202,79 @@ describe("the @junction/otel README's Use example", () => {
     expect(lists.filter((span) => span.traceId !== agentRun?.traceId)).toEqual([]);
   }, 90_000);
 });
+
+describe("the @junction/mcp-server README's bearer-auth example", () => {
+  // Run as written but on a free port (the README's 3000 may be taken on a busy machine): it says
+  // where it listens, refuses a request without a token and takes one with the token it reads.
+  it("prints its endpoint, answers 401 without a token and serves a client with one", async () => {
+    const example = examples.find((e) => e.readme === "packages/mcp-server/README.md" && isAuthExample(e));
+    expect(example, "packages/mcp-server/README.md has no example with verifyToken").toBeDefined();
+    const code = await readFile(example?.file ?? "", "utf8");
+    expect(code).toContain("port: 3000,");
+    const onFreePort = `${example?.file}.free-port.ts`;
+    await writeFile(onFreePort, code.replace("port: 3000,", "port: 0,"));
+    const child = spawn(process.execPath, [onFreePort], {
+      cwd: work,
+      env: { ...process.env, MCP_TOKEN: "secret-token" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      const url = /^MCP endpoint: (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(line)?.[1];
+      expect(url, `the example printed ${JSON.stringify(line)}`).toBeDefined();
+      const initialize = (token?: string) =>
+        fetch(url ?? "", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-11-25",
+              capabilities: {},
+              clientInfo: { name: "t", version: "1" },
+            },
+          }),
+        });
+      const anonymous = await initialize();
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get("www-authenticate")).toContain("resource_metadata=");
+      expect((await initialize("wrong-token")).status).toBe(401);
+      const served = await initialize("secret-token");
+      expect(served.status).toBe(200);
+      expect(await served.text()).toContain('"serverInfo"');
+    } finally {
+      child.kill();
+      await rm(onFreePort, { force: true });
+    }
+  }, 60_000);
+});
+
+describe("the @junction/mcp-server README's gateway example", () => {
+  it("asks for GITHUB_TOKEN by name instead of connecting to GitHub anonymously", async () => {
+    const example = examples.find(
+      (e) =>
+        e.readme === "packages/mcp-server/README.md" && readFileSync(e.file, "utf8").includes("gateway({"),
+    );
+    expect(example, "packages/mcp-server/README.md has no gateway example").toBeDefined();
+    const { GITHUB_TOKEN: _unset, ...env } = process.env;
+    const failure = await run(process.execPath, [example?.file ?? ""], {
+      cwd: work,
+      env,
+      timeout: 30_000,
+    }).then(
+      () => undefined,
+      (error: { stderr?: string }) => error.stderr ?? String(error),
+    );
+    expect(failure).toContain("Set GITHUB_TOKEN to a GitHub token");
+  }, 60_000);
+});
+
+function isAuthExample(example: Example): boolean {
+  return readFileSync(example.file, "utf8").includes("verifyToken");
+}
