@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentResult, PendingToolCall, Resume } from "@junction/core";
+import { programResult } from "@junction/core/testing";
 import {
   ASKED,
   FAILED,
@@ -251,19 +252,21 @@ function ledgerToolOf(program: LedgerProgram, entry: number): "append_entry" | "
 
 /**
  * What an uninterrupted run of `program` answers, its clock being `clockMs`: the program's result
- * as the model reads it (its return value, then its calls counted per tool), quoted by the model.
+ * as core writes it for the model (`programResult`), quoted by the model.
  */
 export function ledgerAnswer(program: LedgerProgram, clockMs: number): string {
   const entries = Array.from({ length: program.entries }, (_, index) => index + 1);
   const receipts = entries.map((entry) => `entry ${entry} recorded by ${ledgerToolOf(program, entry)}`);
-  // Core counts a program's calls per tool, in the order each tool was first called.
-  const perTool = new Map<string, number>();
-  for (const entry of entries) {
-    const tool = `ledger_${ledgerToolOf(program, entry)}`;
-    perTool.set(tool, (perTool.get(tool) ?? 0) + 1);
-  }
-  const counts = [...perTool].map(([tool, count]) => `${count} ${tool}`).join(", ");
-  return `Ledger: Returned: ${JSON.stringify({ receipts, clock: clockMs })}\n\nCalls (${entries.length}): ${counts}, all succeeded`;
+  const result = programResult({
+    outcome: { kind: "returned", value: { receipts, clock: clockMs }, console: "" },
+    calls: entries.map((entry) => ({
+      sequence: entry,
+      name: `ledger_${ledgerToolOf(program, entry)}`,
+      outcome: "success",
+    })),
+  });
+  const [text] = result.content;
+  return `Ledger: ${text?.type === "text" ? text.text : ""}`;
 }
 
 /** One call the ledger server received (its CALLS_FILE line). */
