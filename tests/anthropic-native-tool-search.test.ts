@@ -5,23 +5,16 @@
 import { Agent } from "@junction/core";
 import { anthropic } from "@junction/provider-anthropic";
 import type { Tool } from "@junction/types";
-import { startWireFake, type WireFake } from "@junction/wire-fake";
+import {
+  anthropicStream,
+  anthropicText,
+  anthropicToolUse,
+  startWireFake,
+  type WireFake,
+} from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-const sse = (data: Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
-const messageStart = (id: string) =>
-  sse({
-    type: "message_start",
-    message: {
-      id,
-      type: "message",
-      role: "assistant",
-      model: "claude-sonnet-4-5",
-      content: [],
-      stop_reason: null,
-      usage: { input_tokens: 50, output_tokens: 1 },
-    },
-  });
+const model = "claude-sonnet-4-5";
 const searchResult = {
   type: "tool_search_tool_result",
   tool_use_id: "srvtoolu_01",
@@ -31,48 +24,30 @@ const searchResult = {
   },
 };
 
-const searchAndCall = [
-  messageStart("msg_1"),
-  sse({
-    type: "content_block_start",
-    index: 0,
-    content_block: { type: "server_tool_use", id: "srvtoolu_01", name: "tool_search_tool_bm25", input: {} },
-  }),
-  sse({
-    type: "content_block_delta",
-    index: 0,
-    delta: { type: "input_json_delta", partial_json: '{"query":' },
-  }),
-  sse({
-    type: "content_block_delta",
-    index: 0,
-    delta: { type: "input_json_delta", partial_json: '"weather"}' },
-  }),
-  sse({ type: "content_block_stop", index: 0 }),
-  sse({ type: "content_block_start", index: 1, content_block: searchResult }),
-  sse({ type: "content_block_stop", index: 1 }),
-  sse({
-    type: "content_block_start",
-    index: 2,
-    content_block: { type: "tool_use", id: "toolu_01", name: "get_forecast", input: {} },
-  }),
-  sse({
-    type: "content_block_delta",
-    index: 2,
-    delta: { type: "input_json_delta", partial_json: '{"city":"Paris"}' },
-  }),
-  sse({ type: "content_block_stop", index: 2 }),
-  sse({ type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 30 } }),
-  sse({ type: "message_stop" }),
-];
-const answer = [
-  messageStart("msg_2"),
-  sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
-  sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Sunny in Paris." } }),
-  sse({ type: "content_block_stop", index: 0 }),
-  sse({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 5 } }),
-  sse({ type: "message_stop" }),
-];
+const searchAndCall = anthropicStream({
+  id: "msg_1",
+  model,
+  blocks: [
+    {
+      start: { type: "server_tool_use", id: "srvtoolu_01", name: "tool_search_tool_bm25", input: {} },
+      deltas: [
+        { type: "input_json_delta", partial_json: '{"query":' },
+        { type: "input_json_delta", partial_json: '"weather"}' },
+      ],
+    },
+    { start: searchResult },
+    anthropicToolUse({ id: "toolu_01", name: "get_forecast" }, '{"city":"Paris"}'),
+  ],
+  stopReason: "tool_use",
+  outputTokens: 30,
+});
+const answer = anthropicStream({
+  id: "msg_2",
+  model,
+  blocks: [anthropicText("Sunny in Paris.")],
+  stopReason: "end_turn",
+  outputTokens: 5,
+});
 
 function tools(runs: string[]): Tool[] {
   const make = (name: string, description: string, defer: boolean): Tool => ({

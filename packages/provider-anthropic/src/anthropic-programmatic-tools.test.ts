@@ -1,6 +1,13 @@
 import { Agent, type AgentConfig, type AgentEvent, annotationPolicy, type RunState } from "@junction/core";
 import { JunctionError, type Tool } from "@junction/types";
-import { startWireFake, type WireFake } from "@junction/wire-fake";
+import {
+  anthropicEvent,
+  anthropicStream,
+  anthropicText,
+  anthropicToolUse,
+  startWireFake,
+  type WireFake,
+} from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readProgrammaticToolCalling } from "./anthropic-programmatic-tools.js";
 import { anthropic } from "./anthropic-provider.js";
@@ -20,77 +27,50 @@ const container = { id: "container_011CZ", expires_at: "2026-12-02T09:00:00Z" };
 const program =
   'west = await sales_query({"region": "West"})\nawait send_report({"to": "boss", "total": west})';
 
-const sse = (type: string, data: Record<string, unknown>) =>
-  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-
-const messageStart = (id: string, extra: Record<string, unknown> = {}) =>
-  sse("message_start", {
-    message: {
-      id,
-      type: "message",
-      role: "assistant",
-      model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 50, output_tokens: 1 },
-      ...extra,
-    },
-  });
-
 /** Turn 1: Claude writes code in the container; the code calls `sales_query`, which pauses it. */
 const codeCallsSalesQuery = {
-  chunks: [
-    messageStart("msg_turn1"),
-    sse("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
-    sse("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Let me total it in code." } }),
-    sse("content_block_stop", { index: 0 }),
-    sse("content_block_start", {
-      index: 1,
-      content_block: { type: "server_tool_use", id: "srvtoolu_code1", name: "code_execution", input: {} },
-    }),
-    sse("content_block_delta", {
-      index: 1,
-      delta: { type: "input_json_delta", partial_json: JSON.stringify({ code: program }) },
-    }),
-    sse("content_block_stop", { index: 1 }),
-    sse("content_block_start", {
-      index: 2,
-      content_block: { type: "tool_use", id: "toolu_sales", name: "sales_query", input: {}, caller },
-    }),
-    sse("content_block_delta", {
-      index: 2,
-      delta: { type: "input_json_delta", partial_json: '{"region":"West"}' },
-    }),
-    sse("content_block_stop", { index: 2 }),
+  chunks: anthropicStream({
+    id: "msg_turn1",
+    model,
+    blocks: [
+      anthropicText("Let me total it in code."),
+      {
+        start: { type: "server_tool_use", id: "srvtoolu_code1", name: "code_execution", input: {} },
+        deltas: [{ type: "input_json_delta", partial_json: JSON.stringify({ code: program }) }],
+      },
+      anthropicToolUse({ id: "toolu_sales", name: "sales_query", caller }, '{"region":"West"}'),
+    ],
+    stopReason: "tool_use",
     // The API names the container in message_delta.
-    sse("message_delta", {
-      delta: { stop_reason: "tool_use", stop_sequence: null, container },
-      usage: { output_tokens: 40 },
-    }),
-    sse("message_stop", {}),
-  ],
+    delta: { container },
+    outputTokens: 40,
+  }),
 };
 
-/** Turn 2: the code goes on and calls `send_report`; the message arrives whole in message_start. */
-const codeCallsSendReport = {
+/** A turn that arrives whole in `message_start` (as the code's later calls do), in the container. */
+const wholeMessage = (id: string, content: Record<string, unknown>[]) => ({
   chunks: [
-    messageStart("msg_turn2", {
-      content: [
-        {
-          type: "tool_use",
-          id: "toolu_report",
-          name: "send_report",
-          input: { to: "boss", total: 42 },
-          caller,
-        },
-      ],
-      container,
-      stop_reason: "tool_use",
+    anthropicEvent("message_start", {
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content,
+        container,
+        stop_reason: "tool_use",
+        stop_sequence: null,
+        usage: { input_tokens: 50, output_tokens: 1 },
+      },
     }),
-    sse("message_stop", {}),
+    anthropicEvent("message_stop"),
   ],
-};
+});
+
+/** Turn 2: the code goes on and calls `send_report`. */
+const codeCallsSendReport = wholeMessage("msg_turn2", [
+  { type: "tool_use", id: "toolu_report", name: "send_report", input: { to: "boss", total: 42 }, caller },
+]);
 
 const codeResult = {
   type: "code_execution_tool_result",
@@ -100,33 +80,22 @@ const codeResult = {
 
 /** Turn 3: the code has finished; Claude answers. */
 const codeFinishes = {
-  chunks: [
-    messageStart("msg_turn3"),
-    sse("content_block_start", { index: 0, content_block: codeResult }),
-    sse("content_block_stop", { index: 0 }),
-    sse("content_block_start", { index: 1, content_block: { type: "text", text: "" } }),
-    sse("content_block_delta", { index: 1, delta: { type: "text_delta", text: "Sent the West total, 42." } }),
-    sse("content_block_stop", { index: 1 }),
-    sse("message_delta", {
-      delta: { stop_reason: "end_turn", stop_sequence: null },
-      usage: { output_tokens: 9 },
-    }),
-    sse("message_stop", {}),
-  ],
+  chunks: anthropicStream({
+    id: "msg_turn3",
+    model,
+    blocks: [{ start: codeResult }, anthropicText("Sent the West total, 42.")],
+    stopReason: "end_turn",
+  }),
 };
 
 const textTurn = (text: string) => ({
-  chunks: [
-    messageStart("msg_text"),
-    sse("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
-    sse("content_block_delta", { index: 0, delta: { type: "text_delta", text } }),
-    sse("content_block_stop", { index: 0 }),
-    sse("message_delta", {
-      delta: { stop_reason: "end_turn", stop_sequence: null },
-      usage: { output_tokens: 3 },
-    }),
-    sse("message_stop", {}),
-  ],
+  chunks: anthropicStream({
+    id: "msg_text",
+    model,
+    blocks: [anthropicText(text)],
+    stopReason: "end_turn",
+    outputTokens: 3,
+  }),
 });
 
 const object = (properties: Record<string, unknown>, required: string[]) => ({
@@ -321,16 +290,9 @@ describe("Anthropic programmatic tool calling through the Agent", () => {
 
   it("a call of the code with invalid arguments is refused by the Agent's validation before the tool runs", async () => {
     const runs: string[] = [];
-    const invalid = {
-      chunks: [
-        messageStart("msg_invalid", {
-          content: [{ type: "tool_use", id: "toolu_bad", name: "sales_query", input: { region: 7 }, caller }],
-          container,
-          stop_reason: "tool_use",
-        }),
-        sse("message_stop", {}),
-      ],
-    };
+    const invalid = wholeMessage("msg_invalid", [
+      { type: "tool_use", id: "toolu_bad", name: "sales_query", input: { region: 7 }, caller },
+    ]);
     fake.enqueue(invalid, codeFinishes);
     const result = await agent(runs).send("Total the sales.").final;
     expect(result.finishReason).toBe("stop");

@@ -1,6 +1,12 @@
 import { Agent, type AgentEvent } from "@junction/core";
 import { OutputError } from "@junction/types";
-import { collectStream, startWireFake, type WireFake } from "@junction/wire-fake";
+import {
+  anthropicStream,
+  anthropicText,
+  collectStream,
+  startWireFake,
+  type WireFake,
+} from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { anthropic } from "./anthropic-provider.js";
@@ -16,34 +22,16 @@ afterEach(async () => {
 const model = "claude-sonnet-4-6";
 const provider = () => anthropic({ apiKey: "test-key", baseURL: fake.url, maxRetries: 0 });
 
-const sse = (type: string, data: Record<string, unknown>) =>
-  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-
 /** A Messages API stream whose one text block is `pieces`. */
 function textAnswer(pieces: string[]): { chunks: string[] } {
   return {
-    chunks: [
-      sse("message_start", {
-        message: {
-          id: "msg_structured",
-          type: "message",
-          role: "assistant",
-          model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 20, output_tokens: 1 },
-        },
-      }),
-      sse("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
-      ...pieces.map((text) => sse("content_block_delta", { index: 0, delta: { type: "text_delta", text } })),
-      sse("content_block_stop", { index: 0 }),
-      sse("message_delta", {
-        delta: { stop_reason: "end_turn", stop_sequence: null },
-        usage: { output_tokens: 9 },
-      }),
-      sse("message_stop", {}),
-    ],
+    chunks: anthropicStream({
+      id: "msg_structured",
+      model,
+      blocks: [anthropicText(...pieces)],
+      stopReason: "end_turn",
+      usage: { input_tokens: 20, output_tokens: 1 },
+    }),
   };
 }
 

@@ -148,4 +148,12 @@ async function send(res: ServerResponse, reply: WireReply): Promise<void> {
   res.end(reply.text ?? "");
 }
 
+export {
+  type AnthropicStreamBlock,
+  type AnthropicTurn,
+  anthropicEvent,
+  anthropicStream,
+  anthropicText,
+  anthropicToolUse,
+} from "./anthropic-stream.js";
 export { collectStream } from "./collect-stream.js";

@@ -1,5 +1,12 @@
 import { anthropic } from "@junction/provider-anthropic";
-import type { WireReply } from "@junction/wire-fake";
+import {
+  type AnthropicStreamBlock,
+  anthropicEvent,
+  anthropicStream,
+  anthropicText,
+  anthropicToolUse,
+  type WireReply,
+} from "@junction/wire-fake";
 import { startHeldSSEStream, startSSEVendorFake } from "../sse-vendor-fake.ts";
 import type {
   FoundImage,
@@ -11,9 +18,6 @@ import type {
 
 const model = "claude-sonnet-4-6";
 
-const sse = (type: string, data: Record<string, unknown>) =>
-  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-
 const stopReasons = {
   stop: "end_turn",
   "tool-calls": "tool_use",
@@ -23,58 +27,35 @@ const stopReasons = {
 
 /** A Messages API stream, event by event as the API sends it (see the provider's recorded fixtures). */
 function turnChunks(turn: ScriptedTurn, context: ScriptContext): string[] {
-  const chunks = [
-    sse("message_start", {
-      message: {
-        id: turn.responseId,
-        type: "message",
-        role: "assistant",
-        model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: {
-          input_tokens: turn.usage.inputTokens,
-          cache_creation_input_tokens: 0,
-          cache_read_input_tokens: 0,
-          output_tokens: 1,
-        },
-      },
-    }),
-  ];
-  let index = 0;
-  const block = (start: Record<string, unknown>, deltas: Record<string, unknown>[]) => {
-    chunks.push(sse("content_block_start", { index, content_block: start }));
-    for (const delta of deltas) chunks.push(sse("content_block_delta", { index, delta }));
-    chunks.push(sse("content_block_stop", { index }));
-    index++;
-  };
+  const blocks: AnthropicStreamBlock[] = [];
   if (turn.reasoning) {
-    block({ type: "thinking", thinking: "", signature: "" }, [
-      ...turn.reasoning.map((thinking) => ({ type: "thinking_delta", thinking })),
-      { type: "signature_delta", signature: "c2lnbmF0dXJlLWZvci10aGUtY29udHJhY3Q=" },
-    ]);
+    blocks.push({
+      start: { type: "thinking", thinking: "", signature: "" },
+      deltas: [
+        ...turn.reasoning.map((thinking) => ({ type: "thinking_delta", thinking })),
+        { type: "signature_delta", signature: "c2lnbmF0dXJlLWZvci10aGUtY29udHJhY3Q=" },
+      ],
+    });
   }
-  if (turn.text) {
-    block(
-      { type: "text", text: "" },
-      turn.text.map((text) => ({ type: "text_delta", text })),
-    );
-  }
+  if (turn.text) blocks.push(anthropicText(...turn.text));
   for (const call of turn.toolCalls ?? []) {
-    block(
-      { type: "tool_use", id: call.id, name: context.vendorToolName(call.name), input: {} },
-      call.argumentPieces.map((partial_json) => ({ type: "input_json_delta", partial_json })),
+    blocks.push(
+      anthropicToolUse({ id: call.id, name: context.vendorToolName(call.name) }, ...call.argumentPieces),
     );
   }
-  chunks.push(
-    sse("message_delta", {
-      delta: { stop_reason: stopReasons[turn.finish], stop_sequence: null },
-      usage: { output_tokens: turn.usage.outputTokens },
-    }),
-    sse("message_stop", {}),
-  );
-  return chunks;
+  return anthropicStream({
+    id: turn.responseId,
+    model,
+    blocks,
+    stopReason: stopReasons[turn.finish],
+    usage: {
+      input_tokens: turn.usage.inputTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: 1,
+    },
+    outputTokens: turn.usage.outputTokens,
+  });
 }
 
 const errorTypes: Record<number, string> = {
@@ -112,7 +93,7 @@ function render(reply: ScriptedReply, context: ScriptContext): WireReply {
       return {
         chunks: [
           ...opening.slice(0, 3),
-          sse("error", { error: { type: "overloaded_error", message: reply.message } }),
+          anthropicEvent("error", { error: { type: "overloaded_error", message: reply.message } }),
         ],
       };
     }
