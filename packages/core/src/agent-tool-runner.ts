@@ -6,7 +6,7 @@ import {
   type NormalizedDecision,
   normalizeDecision,
 } from "./approval.js";
-import { SEARCH_TOOLS } from "./core-tools.js";
+import { SEARCH_TOOLS } from "./core-tool.js";
 import { type CallLedger, type ExfiltrationGuard, isOpenWorld } from "./exfiltration-guard.js";
 import { inputValidatorFor } from "./input-validation.js";
 import { deniedMessage, type GateEntry } from "./run-journal.js";

@@ -10,7 +10,7 @@ import type { AgentEvent, AgentHandle } from "./agent-events.js";
 import { createAgentToolRunner } from "./agent-tool-runner.js";
 import { type ApprovalPolicy, toApprovalFunction } from "./approval.js";
 import { type CodeMode, type CodeModeOptions, codeModeOf, offerProgram } from "./code-mode/code-mode.js";
-import { SEARCH_TOOLS } from "./core-tools.js";
+import { SEARCH_TOOLS } from "./core-tool.js";
 import type { Durability } from "./durability.js";
 import {
   type CallLedger,

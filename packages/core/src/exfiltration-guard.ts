@@ -1,6 +1,6 @@
 import { JunctionError, type Message, type ToolAnnotations, type ToolSource } from "@junction/types";
 import { type NamePattern, toRegExp } from "./approval.js";
-import { CORE_TOOL_NAMES } from "./core-tools.js";
+import { CORE_TOOL_NAMES } from "./core-tool.js";
 import { MessageFold } from "./message-fold.js";
 import type { MCPEntry, RegisteredTool } from "./tool-registry.js";
 

@@ -25,7 +25,7 @@ export {
   namePatternPolicy,
 } from "./approval.js";
 export type { CodeModeOptions, ToolCallMode } from "./code-mode/code-mode.js";
-export { READ_TOOL_RESULT, RUN_PROGRAM, SEARCH_TOOLS } from "./core-tools.js";
+export { READ_TOOL_RESULT, RUN_PROGRAM, SEARCH_TOOLS } from "./core-tool.js";
 export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } from "./durability.js";
 export type { ExfiltrationGuardOptions } from "./exfiltration-guard.js";
 export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";

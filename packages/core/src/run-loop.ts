@@ -13,10 +13,11 @@ import {
 } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
 import type { AgentFinishReason, PendingToolCall, Step } from "./agent-events.js";
-import { READ_TOOL_RESULT, withCoreTools } from "./core-tools.js";
+import { READ_TOOL_RESULT } from "./core-tool.js";
 import { InMemoryDurability } from "./durability.js";
 import { assistantContent, consumeModelStream } from "./model-stream.js";
-import { foldsOf, requestSizeOf, stepTools } from "./run-budget.js";
+import { requestSizeOf, stepTools } from "./run-budget.js";
+import { withCoreTools } from "./run-core-tools.js";
 import {
   entryValue,
   type ModelTurnEntry,
@@ -32,9 +33,9 @@ import { toError } from "./run-tool-call.js";
 import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepPlan, StepTools } from "./run-types.js";
 import { StepCalls, StepWarnings } from "./step-calls.js";
 import { journaledStep } from "./step-failure.js";
-import type { RequestSize } from "./token-estimate.js";
+import { type RequestSize, RequestSizeFold } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
-import { messagesWithinBudget } from "./tool-result-budget.js";
+import { ModelViewFolds, messagesWithinBudget } from "./tool-result-budget.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";
 
@@ -178,6 +179,8 @@ function openRun(given: RunLoopOptions, warnings: Warning[]): Run {
     ids: new ToolCallIds(options.history),
     added: [],
     conversation: options.history.slice(),
+    folds: { view: new ModelViewFolds(), requestSize: new RequestSizeFold() },
+    coreToolWarnings: new Set(),
     usageBeforeStep: options.resumed?.usageBefore ?? emptyUsage(),
     warn: (warning) => {
       warnings.push(warning);
@@ -360,7 +363,7 @@ async function streamModelTurn(
       model,
       readable: calls.plan.coreTools.has(READ_TOOL_RESULT),
       warn: calls.warn,
-      folds: foldsOf(run).view,
+      folds: run.folds.view,
     }),
     ...(system !== undefined ? { system } : {}),
     ...settings,

@@ -2,24 +2,24 @@ import type {
   Message,
   ModelProvider,
   ModelRequest,
-  Sandbox,
-  SandboxLimits,
   ToolDefinition,
   ToolProgress,
-  ToolResult,
   ToolResultMessagePart,
   Usage,
   Warning,
 } from "@junction/types";
 import type { AgentEvent, AgentFinishReason, AgentResultBase, PendingToolCall } from "./agent-events.js";
 import type { ConcurrencyLimit } from "./concurrency-limit.js";
+import type { CoreTool } from "./core-tool.js";
 import type { Durability } from "./durability.js";
 import type { GateEntry } from "./run-journal.js";
 import type { ResumeGuard } from "./run-resume.js";
 import type { RunSpans } from "./run-spans.js";
 import type { ToolSnapshot } from "./run-state.js";
 import type { StructuredOutput } from "./structured-output.js";
+import type { RequestSizeFold } from "./token-estimate.js";
 import type { ToolCallIds } from "./tool-call-ids.js";
+import type { ModelViewFolds } from "./tool-result-budget.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import type { Tracer } from "./tracing.js";
 
@@ -127,35 +127,6 @@ export interface ToolRunner<T = unknown> {
     reads(name: string, plan: StepPlan<T>): boolean;
     record(callId: string): void;
   };
-}
-
-/**
- * A tool Junction itself offers the model for one step (reading the rest of a cut tool result,
- * searching deferred tools). It only reads what the run already holds, so it runs without the
- * approval policy; a user's tool of the same name wins over it.
- */
-export interface CoreTool {
-  definition: ToolDefinition;
-  /** Never throws for bad input: the model gets an error result it can act on. */
-  execute(input: unknown, context?: CoreToolContext): string | ToolResult | Promise<string | ToolResult>;
-  /** Set on the program tool (code mode): a call to it runs a program in this sandbox, not `execute`. */
-  program?: ProgramSpec;
-}
-
-/** How code mode runs a program: the sandbox, the functions a program may call, its limits. */
-export interface ProgramSpec {
-  sandbox: Sandbox;
-  /** The real tool name of each function a program may call, by the name it calls it with (`github.create_issue`). */
-  functions: ReadonlyMap<string, string>;
-  limits?: Partial<SandboxLimits>;
-}
-
-/** What a core tool's call is given: its id in the conversation and the run's events. */
-export interface CoreToolContext {
-  callId: string;
-  emit(event: AgentEvent): void;
-  /** Aborted when the run is aborted or fails. */
-  signal?: AbortSignal;
 }
 
 /** What a run asks the model with, on every request. */
@@ -300,7 +271,19 @@ export interface Run {
    * own array (copied once when the run starts), never the caller's.
    */
   readonly conversation: readonly Message[];
+  /** The run's scans of its conversation, kept across its steps so each scans only what was appended. */
+  readonly folds: RunFolds;
+  /** The core-tool warnings the run gave already (each is given once a run, not once a step). */
+  readonly coreToolWarnings: Set<string>;
   warn(warning: Warning): void;
+}
+
+/** A run's scans of its conversation. */
+export interface RunFolds {
+  /** The model's view of the conversation (media limits, tool-result budget), and whether a result is cut. */
+  readonly view: ModelViewFolds;
+  /** The request's size. */
+  readonly requestSize: RequestSizeFold;
 }
 
 /** How one call ended: a result for the model, or a question nobody answered yet. */

@@ -6,7 +6,7 @@ import {
   type ToolSource,
   type Warning,
 } from "@junction/types";
-import { CORE_TOOL_NAMES } from "./core-tools.js";
+import { CORE_TOOL_NAMES } from "./core-tool.js";
 import { type KeptTool, limitToolList, resolveToolLimits, type ToolLimits } from "./tool-list-limits.js";
 import type { ToolDeferral } from "./tool-search.js";
 

@@ -7,10 +7,10 @@ import type {
   ToolResultPart,
   Warning,
 } from "@junction/types";
-import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, READ_TOOL_RESULT } from "./core-tools.js";
+import type { CoreTool } from "./core-tool.js";
+import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, READ_TOOL_RESULT } from "./core-tool.js";
 import { MediaViewFold, messagesForModel } from "./media-limits.js";
 import { MessageFold } from "./message-fold.js";
-import type { CoreTool } from "./run-types.js";
 import { contextWindowOf, estimatePartTokens, TOKEN_ESTIMATE } from "./token-estimate.js";
 import { toolResultText } from "./tool-output.js";
 

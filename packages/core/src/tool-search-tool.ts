@@ -1,7 +1,7 @@
 import type { ToolResult } from "@junction/types";
 import type { ToolSearchResult } from "./agent-events.js";
-import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, SEARCH_TOOLS } from "./core-tools.js";
-import type { CoreTool, CoreToolContext } from "./run-types.js";
+import type { CoreTool, CoreToolContext } from "./core-tool.js";
+import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, SEARCH_TOOLS } from "./core-tool.js";
 import { type DenseToolIndex, fusedSearch, type ToolSearchFusion } from "./tool-search-dense.js";
 import type { ToolIndex, ToolSearchHit } from "./tool-search-index.js";
 

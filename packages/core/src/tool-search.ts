@@ -1,7 +1,7 @@
 import type { Embedder, ToolDefinition, ToolGroup, Warning } from "@junction/types";
 import { JunctionError } from "@junction/types";
-import { SEARCH_TOOLS } from "./core-tools.js";
-import type { CoreTool } from "./run-types.js";
+import type { CoreTool } from "./core-tool.js";
+import { SEARCH_TOOLS } from "./core-tool.js";
 import { estimateToolDefinitionTokens } from "./token-estimate.js";
 import { limitToolCount, type ToolGroup as ToolCountGroup } from "./tool-list-limits.js";
 import {

@@ -1,7 +1,7 @@
 import { JunctionError, type Sandbox, type SandboxLimits, type ToolDefinition } from "@junction/types";
 import { type NamePattern, toRegExp } from "../approval.js";
-import { RUN_PROGRAM } from "../core-tools.js";
-import type { CoreTool } from "../run-types.js";
+import type { CoreTool } from "../core-tool.js";
+import { RUN_PROGRAM } from "../core-tool.js";
 import type { RegisteredTool } from "../tool-registry.js";
 import { type DeclaredTool, declareTools } from "./declarations.js";
 

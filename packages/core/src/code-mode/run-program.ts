@@ -1,6 +1,7 @@
 import type { JSONValue, SandboxCallError, SandboxOutcome, ToolCallPart, ToolResult } from "@junction/types";
 import { abortError, raceAbort } from "../abort.js";
 import type { PendingToolCall } from "../agent-events.js";
+import type { ProgramSpec } from "../core-tool.js";
 import { InMemoryDurability } from "../durability.js";
 import { argumentsDigest } from "../run-digests.js";
 import {
@@ -14,7 +15,7 @@ import {
   toolKey,
 } from "../run-journal.js";
 import { answerCall, decideCall, finishCall, pendingCallOf } from "../run-tool-call.js";
-import type { CallOutcome, ProgramSpec, StepPlan, StepScope, ToolRunner } from "../run-types.js";
+import type { CallOutcome, StepPlan, StepScope, ToolRunner } from "../run-types.js";
 import { journaledStep } from "../step-failure.js";
 import { toToolResult } from "../tool-output.js";
 import { programResult } from "./program-result.js";

@@ -1,22 +1,6 @@
-import type { ToolDefinition, ToolResult, Warning } from "@junction/types";
-import type { CoreTool, ToolRunner } from "./run-types.js";
-
-/** The name of the tool the model finds deferred tools with. */
-export const SEARCH_TOOLS = "search_tools";
-
-/** The name of the tool the model runs a program with (code mode). */
-export const RUN_PROGRAM = "run_program";
-
-/** The name of the tool the model reads the rest of a cut result with. */
-export const READ_TOOL_RESULT = "read_tool_result";
-
-/**
- * The names of the tools Junction itself offers the model. They only read what the run already
- * holds (tool definitions, results in the conversation), so they run without the approval policy,
- * their results are not private data for the exfiltration guard, and an MCP server cannot take
- * their names (see `ToolRegistry`).
- */
-export const CORE_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, READ_TOOL_RESULT, RUN_PROGRAM]);
+import type { ToolDefinition, Warning } from "@junction/types";
+import type { CoreTool } from "./core-tool.js";
+import type { ToolRunner } from "./run-types.js";
 
 /**
  * The run's tool runner with the step's core tools (`context.plan.coreTools`) in front of it: a
@@ -109,18 +93,3 @@ function withRoomFor(
   }
   return kept;
 }
-
-/** An error result for a core tool's bad input. */
-export function coreToolError(message: string): ToolResult {
-  return { content: [{ type: "text", text: message }], isError: true };
-}
-
-/** A core tool's arguments as a record to read fields from (anything else reads as empty: the model's input is untrusted). */
-export function coreToolInput(input: unknown): Record<string, unknown> {
-  return typeof input === "object" && input !== null && !Array.isArray(input)
-    ? (input as Record<string, unknown>)
-    : {};
-}
-
-/** Core tools only read what the run already holds. */
-export const CORE_TOOL_ANNOTATIONS = { readOnlyHint: true, openWorldHint: false } as const;
