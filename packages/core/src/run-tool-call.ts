@@ -242,17 +242,20 @@ export async function finishCall(parts: {
           message: `The call "${call.id}" was not run: ${mismatch}.`,
         });
       }
-      const execution: ToolCallExecution =
+      const entry =
         decision.kind === "refuse"
-          ? {
-              kind: "error",
-              outcome: decision.outcome,
-              message: decision.message,
-              durationMs: 0,
-              ...sourceOf(decision),
-            }
+          ? toEntry(
+              {
+                kind: "error",
+                outcome: decision.outcome,
+                message: decision.message,
+                durationMs: 0,
+                ...sourceOf(decision),
+              },
+              { calls, call },
+            )
           : denial !== undefined
-            ? { kind: "error", outcome: "denied", message: denial, durationMs: 0 }
+            ? toEntry({ kind: "error", outcome: "denied", message: denial, durationMs: 0 }, { calls, call })
             : await executeCall({
                 calls,
                 tools,
@@ -260,7 +263,6 @@ export async function finishCall(parts: {
                 context: toolContext(calls, call),
                 ...(nested ? { parentId: nested.parent.id } : {}),
               });
-      const entry = toEntry(execution, { calls, call });
       return entryValue(nested ? { ...entry, call: nested.call } : entry);
     },
   });
@@ -354,7 +356,7 @@ async function executeCall(parts: {
   context: ToolExecutorContext;
   /** A program's call: the program call's id (its span is the parent). */
   parentId?: string;
-}): Promise<ToolCallExecution & { executed: true }> {
+}): Promise<ToolCallEntry> {
   const { calls, tools, call } = parts;
   const { run, stepNumber } = calls;
   run.spans.note({
@@ -378,29 +380,45 @@ async function executeCall(parts: {
         },
       ),
     );
-    return { ...execution, executed: true };
+    return executed(toEntry(execution, { calls, call }), parts);
   } catch (error) {
     if (calls.controller.signal.aborted) {
       const failure = abortError(calls.controller.signal);
       run.spans.note({ type: "tool-execute-abort", id: call.id, error: failure });
       throw failure;
     }
-    return {
+    const failed: ToolCallExecution = {
       kind: "error",
       message: `Tool "${call.name}" failed: ${toError(error).message}`,
       outcome: "error",
       durationMs: 0,
-      executed: true,
     };
+    return executed(toEntry(failed, { calls, call }), parts);
   } finally {
     // The result (or the abort) supersedes a report still waiting; none is emitted after it.
     progress.close();
   }
 }
 
+/** Ends the span `executeCall` opened for the call, with how it went; `entry` passes through. */
+function executed(entry: ToolCallEntry, parts: { calls: StepScope; call: ToolCallPart }): ToolCallEntry {
+  const { calls, call } = parts;
+  calls.run.spans.note({
+    type: "tool-execute-end",
+    id: call.id,
+    outcome: entry.outcome as ToolCallOutcome,
+    ...(entry.source !== undefined ? { server: entry.source } : {}),
+    durationMs: entry.durationMs,
+    ...(entry.outcome === "success"
+      ? {}
+      : { statusMessage: firstText(toToolResult(entry.output)) || entry.outcome }),
+  });
+  return entry;
+}
+
 /** A finished call as it is journaled: the model-facing output, normalised and within its limits. */
 function toEntry(
-  execution: ToolCallExecution & { executed?: true },
+  execution: ToolCallExecution,
   parts: { calls: StepScope; call: ToolCallPart },
 ): ToolCallEntry {
   const { calls, call } = parts;
@@ -419,16 +437,6 @@ function toEntry(
   } else {
     output = { content: [{ type: "text", text: execution.message }], isError: true };
     outcome = execution.outcome;
-  }
-  if (execution.executed) {
-    calls.run.spans.note({
-      type: "tool-execute-end",
-      id: call.id,
-      outcome: outcome as ToolCallOutcome,
-      ...(execution.source !== undefined ? { server: execution.source } : {}),
-      durationMs: execution.durationMs,
-      ...(outcome === "success" ? {} : { statusMessage: firstText(toToolResult(output)) || outcome }),
-    });
   }
   return {
     output,
