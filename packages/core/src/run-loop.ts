@@ -83,7 +83,7 @@ async function runSteps(run: Run, warnings: Warning[]): Promise<RunLoopResult> {
     throwIfAborted(run.controller.signal);
     run.usageBeforeStep = usage;
     const outcome = await runStep(run, stepNumber);
-    const ran = { text: steps.at(-1)?.text ?? "", added: run.added, steps, warnings };
+    const ran = { text: steps.at(-1)?.text ?? "", steps, warnings };
     if (outcome.kind === "interrupted") {
       return {
         ...ran,
@@ -177,7 +177,6 @@ function openRun(given: RunLoopOptions, warnings: Warning[]): Run {
     controller: new AbortController(),
     spans,
     ids: new ToolCallIds(options.history),
-    added: [],
     conversation: options.history.slice(),
     folds: { view: new ModelViewFolds(), requestSize: new RequestSizeFold() },
     coreToolWarnings: new Set(),
@@ -478,7 +477,6 @@ function stepMessages(content: AssistantContentPart[], results: ToolResultMessag
 
 /** Adds `messages` to the run's conversation and tells the caller. */
 function commit(run: Run, messages: Message[]): void {
-  run.added.push(...messages);
   (run.conversation as Message[]).push(...messages);
   run.options.sink.onCommit?.(messages);
 }

@@ -21,7 +21,7 @@ import type { RunLoopResult } from "./run-types.js";
  * engine's run has ended with it).
  */
 export function finalResult(
-  result: Omit<RunLoopResult, "added"> & { messages: Message[] },
+  result: RunLoopResult & { messages: Message[] },
   parts: Omit<
     Parameters<typeof stoppedRunState>[0],
     "journal" | "step" | "pending" | "usageBefore" | "trace"

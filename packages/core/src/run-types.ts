@@ -242,8 +242,6 @@ export interface RunLoopOptions {
  * stopped for approvals.
  */
 export interface RunLoopResult extends Omit<AgentResultBase, "messages"> {
-  /** The messages the run added to the conversation, in order. */
-  added: Message[];
   finishReason: AgentFinishReason;
   output?: unknown;
   /** With `approval-required`: the calls waiting for a decision. */
@@ -264,11 +262,10 @@ export interface Run {
   readonly ids: ToolCallIds;
   /** The run's usage before the step in progress. */
   usageBeforeStep: Usage;
-  /** The messages the run added so far (committed steps only). */
-  readonly added: Message[];
   /**
-   * The conversation as the next step sees it: the one before the run, then `added`. The run's
-   * own array (copied once when the run starts), never the caller's.
+   * The conversation as the next step sees it: the one before the run, then the steps committed.
+   * The loop's own array (copied once when the run starts), never the caller's: what a provider is
+   * handed is never what the caller keeps (the caller keeps what `sink.onCommit` tells it).
    */
   readonly conversation: readonly Message[];
   /** The run's scans of its conversation, kept across its steps so each scans only what was appended. */

@@ -162,9 +162,8 @@ async function runSpec(
       described,
     }),
   );
-  const { added: _added, ...loop } = result;
   const unsigned = finalResult(
-    { ...loop, messages: sharedMessages(conversation) },
+    { ...result, messages: sharedMessages(conversation) },
     { journal: durability, ...described(), messages: conversation },
   );
   const final = unsigned.state ? { ...unsigned, state: await signWith(unsigned.state, spec.keys) } : unsigned;
