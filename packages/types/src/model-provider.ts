@@ -145,6 +145,13 @@ export interface ProviderCapabilities {
    * Omitted: no native search; core's client-side search is used.
    */
   nativeToolSearch?: boolean;
+  /**
+   * The vendor runs programs the model writes, which call the request's tools (Anthropic's
+   * programmatic tool calling, OpenAI's Programmatic Tool Calling): a tool definition's `callers`
+   * says which tools a program may call, and the calls a program makes come back as tool calls
+   * (their caller kept in provider metadata and sent back). Omitted: the model calls tools itself.
+   */
+  programmaticToolCalling?: boolean;
 }
 
 /**

@@ -95,6 +95,14 @@ export type ToolDefinition = Omit<Tool, "execute"> & {
    * (OpenAI's namespaces). Absent on local tools and on tools sent in full.
    */
   group?: ToolGroup;
+  /**
+   * Set by an Agent whose code mode runs programs on the provider (`codeMode: { sandbox:
+   * "provider" }`), on a model that declares `programmaticToolCalling`: who may call the tool.
+   * `code` only the model's programs (in the vendor's runtime), `both` the programs and the model
+   * directly. Absent: the model only, as always. A call a program makes comes back as an ordinary
+   * tool call and goes through the Agent's gate like a direct one.
+   */
+  callers?: "code" | "both";
 };
 
 /**
