@@ -142,9 +142,10 @@ export interface AgentConfig<Output = unknown> {
   outputRepairTurns?: number;
   /**
    * Code mode: the model may also write a short program that calls tools as functions in a
-   * sandbox (`run_program`), so fan-out work takes one step and only the program's answer enters
-   * the conversation. Every call inside a program is gated, journaled and reported like a direct
-   * one; hybrid per tool (`tools`), off below `minTools` callable tools. See {@link CodeModeOptions}.
+   * sandbox (`run_program`), or in its vendor's runtime (`sandbox: "provider"`), so fan-out work
+   * takes one step and only the program's answer enters the conversation. Every call inside a
+   * program is gated, journaled and reported like a direct one; hybrid per tool (`tools`), off
+   * below `minTools` callable tools. See {@link CodeModeOptions}.
    * @example `codeMode: { sandbox: quickjsSandbox() }`
    */
   codeMode?: CodeModeOptions;
@@ -218,7 +219,14 @@ export class Agent<Output = unknown> {
     this.#deferred = new DeferredTools(config.toolSearch);
     this.#guard = createExfiltrationGuard(config.exfiltrationGuard);
     this.#keys = keyList(config.runStateKey);
-    this.#codeMode = config.codeMode !== undefined ? codeModeOf(config.codeMode) : undefined;
+    this.#codeMode =
+      config.codeMode !== undefined
+        ? codeModeOf(config.codeMode, {
+            provider: this.provider.name,
+            model: this.model,
+            runsPrograms: capabilitiesOf(this.provider, this.model).programmaticToolCalling === true,
+          })
+        : undefined;
     this.#history = messages ? validateMessages(ownMessages(messages)) : [];
     for (const t of config.tools ?? []) this.addTool(t);
     for (const m of config.mcps ?? []) this.addMcp(m);

@@ -9,7 +9,6 @@ import {
   type WireFake,
 } from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readProgrammaticToolCalling } from "./anthropic-programmatic-tools.js";
 import { anthropic } from "./anthropic-provider.js";
 
 let fake: WireFake;
@@ -143,10 +142,12 @@ function agent(runs: string[], extra: Partial<AgentConfig> = {}) {
     model,
     tools: tools(runs),
     approval: annotationPolicy(),
-    modelSettings: {
-      providerOptions: {
-        anthropic: { programmaticToolCalling: { tools: { "sales_*": "code", send_report: "both" } } },
-      },
+    // Programs run in Anthropic's container; code mode says who may call what (three tools: a
+    // smaller toolset than code mode's default minimum, so the minimum is lowered).
+    codeMode: {
+      sandbox: "provider",
+      tools: { "sales_*": "code", send_report: "both", lookup: "direct" },
+      minTools: 1,
     },
     ...extra,
   });
@@ -341,44 +342,66 @@ describe("Anthropic programmatic tool calling through the Agent", () => {
     expect(toolSpans[0]!.attributes["junction.tool.outcome"]).toBe("success");
   });
 
-  it("refuses a malformed option with an error naming the field", async () => {
-    fake.enqueue(textTurn("unused"));
-    const bad = agent([], {
-      modelSettings: {
-        providerOptions: { anthropic: { programmaticToolCalling: { tools: { sales_query: "sometimes" } } } },
-      },
-    });
-    const error = await bad.send("Hi").final.catch((caught: unknown) => caught);
-    expect(JunctionError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain(
-      'providerOptions.anthropic.programmaticToolCalling.tools["sales_query"] must be "code", "both" or "direct", got "sometimes".',
+  it("refuses a code execution version it does not know, and the moved per-tool map, naming what to do", async () => {
+    const bad = (programmaticToolCalling: unknown) =>
+      agent([], { modelSettings: { providerOptions: { anthropic: { programmaticToolCalling } } } })
+        .send("Hi")
+        .final.catch((caught: unknown) => caught);
+    const unknownVersion = await bad({ codeExecution: "code_execution_20250522" });
+    expect(JunctionError.isInstance(unknownVersion)).toBe(true);
+    expect((unknownVersion as Error).message).toContain(
+      'providerOptions.anthropic.programmaticToolCalling.codeExecution must be one of "code_execution_20250825", "code_execution_20260120", got "code_execution_20250522".',
+    );
+    const moved = await bad({ tools: { sales_query: "code" } });
+    expect((moved as Error).message).toContain(
+      'who may call a tool is set by the Agent\'s code mode, codeMode: { sandbox: "provider", tools: { "sales_*": "code" } }',
     );
     expect(fake.requests).toHaveLength(0);
   });
+
+  it("sends the code execution version the option names", async () => {
+    fake.enqueue(textTurn("Nothing to do."));
+    await agent([], {
+      modelSettings: {
+        providerOptions: {
+          anthropic: { programmaticToolCalling: { codeExecution: "code_execution_20260120" } },
+        },
+      },
+    }).send("Hi").final;
+    const body = fake.requests[0]!.body;
+    expect(body.tools.at(-1)).toEqual({ type: "code_execution_20260120", name: "code_execution" });
+    expect(body.tools[0].allowed_callers).toEqual(["code_execution_20260120"]);
+  });
 });
 
-describe("readProgrammaticToolCalling", () => {
-  it("an exact name wins over a pattern, then the first matching pattern; unlisted tools stay direct", () => {
-    const plan = readProgrammaticToolCalling({
-      tools: { "github_*": "code", github_merge: "direct", "*_read": "both" },
-      codeExecution: "code_execution_20260120",
-    })!;
-    expect(plan.codeExecution).toBe("code_execution_20260120");
-    expect(plan.allowedCallers("github_list")).toEqual(["code_execution_20260120"]);
-    expect(plan.allowedCallers("github_merge")).toBeUndefined();
-    expect(plan.allowedCallers("notes_read")).toEqual(["direct", "code_execution_20260120"]);
-    expect(plan.allowedCallers("deploy")).toBeUndefined();
-    expect(readProgrammaticToolCalling(undefined)).toBeUndefined();
+describe("code mode on the provider, for a model that does not run programs", () => {
+  it("is refused when the Agent is made, naming the model and the sandbox to use instead", () => {
+    expect(
+      () =>
+        new Agent({
+          provider: anthropic({ apiKey: "test-key", baseURL: fake.url }),
+          model: "claude-haiku-4-5",
+          tools: tools([]),
+          codeMode: { sandbox: "provider" },
+        }),
+    ).toThrow(
+      "needs a model that runs programs itself (a provider declaring programmaticToolCalling for it, such as Anthropic's Claude Sonnet or Opus 4.5 and later); anthropic's \"claude-haiku-4-5\" does not. Run programs in a sandbox instead",
+    );
   });
 
-  it("names the wrong field: no tools map, an unknown code execution version", () => {
-    expect(() => readProgrammaticToolCalling({ tools: ["a"] })).toThrow(
-      "providerOptions.anthropic.programmaticToolCalling must be an object with `tools`",
-    );
-    expect(() =>
-      readProgrammaticToolCalling({ tools: {}, codeExecution: "code_execution_20250522" }),
-    ).toThrow(
-      'providerOptions.anthropic.programmaticToolCalling.codeExecution must be one of "code_execution_20250825", "code_execution_20260120", got "code_execution_20250522".',
-    );
+  it("a step with fewer tools than minTools sends every tool as before, with no code execution tool", async () => {
+    fake.enqueue(textTurn("Hi."));
+    await agent([], { codeMode: { sandbox: "provider", tools: { "sales_*": "code" } } }).send("Hi").final;
+    const body = fake.requests[0]!.body;
+    expect(
+      body.tools.map((tool: { name: string; allowed_callers?: unknown }) => [
+        tool.name,
+        tool.allowed_callers,
+      ]),
+    ).toEqual([
+      ["sales_query", undefined],
+      ["send_report", undefined],
+      ["lookup", undefined],
+    ]);
   });
 });

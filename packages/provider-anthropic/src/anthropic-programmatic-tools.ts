@@ -11,28 +11,15 @@ export const PROGRAMMATIC_CODE_EXECUTION_VERSIONS = [
 export type ProgrammaticCodeExecution = (typeof PROGRAMMATIC_CODE_EXECUTION_VERSIONS)[number];
 
 /**
- * How a tool may be called when Anthropic's programmatic tool calling is on, as core's code mode
- * names it: `code` only from Claude's code in Anthropic's container, `both` from the code and by
- * the model directly, `direct` by the model only (the API's default).
- */
-export type AnthropicToolCaller = "direct" | "code" | "both";
-
-/**
- * `providerOptions.anthropic.programmaticToolCalling`: turns on Anthropic's programmatic tool
- * calling (https://platform.claude.com/docs/en/agents-and-tools/tool-use/programmatic-tool-calling).
- * The request gets the code execution tool, and each tool a pattern lists as `code` or `both`
- * gets `allowed_callers`. Calls that Claude's code makes come back as ordinary tool calls (with
- * their `caller`) and go through the Agent's gate like any other; their results go back with the
- * id of the container the code paused in, so the code goes on there.
+ * `providerOptions.anthropic.programmaticToolCalling`: settings of Anthropic's programmatic tool
+ * calling (https://platform.claude.com/docs/en/agents-and-tools/tool-use/programmatic-tool-calling),
+ * which an Agent turns on with `codeMode: { sandbox: "provider" }`: the tools its code mode lets
+ * a program call arrive with `callers`, so they get `allowed_callers`, and the request gets the
+ * code execution tool. Calls that Claude's code makes come back as ordinary tool calls (with their
+ * `caller`) and go through the Agent's gate like any other; their results go back with the id of
+ * the container the code paused in, so the code goes on there.
  */
 export interface AnthropicProgrammaticToolCalling {
-  /**
-   * Per tool, by name pattern (the real name, with its MCP prefix; `*` matches any run of
-   * characters; an exact name wins over a pattern, then the first matching pattern), who may call
-   * it. Tools no entry matches stay `direct`.
-   * @example `{ "sales_*": "code", "lookup_customer": "both" }`
-   */
-  tools: Record<string, AnthropicToolCaller>;
   /**
    * The code execution tool sent, and so the `allowed_callers` value.
    * @default "code_execution_20250825"
@@ -40,59 +27,47 @@ export interface AnthropicProgrammaticToolCalling {
   codeExecution?: ProgrammaticCodeExecution;
 }
 
-/** The option read and checked: who may call each tool, and the code execution tool to send. */
-export interface ProgrammaticPlan {
-  codeExecution: ProgrammaticCodeExecution;
-  /** `allowed_callers` for a tool (by real name), or undefined to leave the field out. */
-  allowedCallers(name: string): ("direct" | ProgrammaticCodeExecution)[] | undefined;
-}
-
 const OPTION = "providerOptions.anthropic.programmaticToolCalling";
 
+/** The code execution tool sent unless `programmaticToolCalling.codeExecution` names another. */
+export const DEFAULT_CODE_EXECUTION: ProgrammaticCodeExecution = "code_execution_20250825";
+
 /**
- * Reads `programmaticToolCalling` (undefined: off). Pure.
+ * The code execution tool a request with programmatic calls sends, from `programmaticToolCalling`
+ * (undefined: the default). Pure.
  * @throws `JunctionError` `invalid-argument` naming the field that is wrong.
  */
-export function readProgrammaticToolCalling(value: unknown): ProgrammaticPlan | undefined {
-  if (value === undefined) return undefined;
-  if (!isRecord(value) || !isRecord(value.tools)) {
+export function readProgrammaticToolCalling(value: unknown): ProgrammaticCodeExecution {
+  if (value === undefined) return DEFAULT_CODE_EXECUTION;
+  if (!isRecord(value)) {
     throw new JunctionError(
       "invalid-argument",
-      `${OPTION} must be an object with \`tools\`, a map from tool name patterns to "code", "both" or "direct", for example { tools: { "sales_*": "code" } }.`,
+      `${OPTION} must be an object, for example { codeExecution: "code_execution_20260120" }.`,
     );
   }
-  const codeExecution = value.codeExecution ?? "code_execution_20250825";
+  if ("tools" in value) {
+    throw new JunctionError(
+      "invalid-argument",
+      `${OPTION}.tools is gone: who may call a tool is set by the Agent's code mode, codeMode: { sandbox: "provider", tools: { "sales_*": "code" } }, which runs programs in Anthropic's container.`,
+    );
+  }
+  const codeExecution = value.codeExecution ?? DEFAULT_CODE_EXECUTION;
   if (!PROGRAMMATIC_CODE_EXECUTION_VERSIONS.includes(codeExecution as ProgrammaticCodeExecution)) {
     throw new JunctionError(
       "invalid-argument",
       `${OPTION}.codeExecution must be one of ${PROGRAMMATIC_CODE_EXECUTION_VERSIONS.map((version) => JSON.stringify(version)).join(", ")}, got ${JSON.stringify(codeExecution)}.`,
     );
   }
-  const entries = Object.entries(value.tools).map(([pattern, caller]) => {
-    if (caller !== "direct" && caller !== "code" && caller !== "both") {
-      throw new JunctionError(
-        "invalid-argument",
-        `${OPTION}.tools[${JSON.stringify(pattern)}] must be "code", "both" or "direct", got ${JSON.stringify(caller)}.`,
-      );
-    }
-    return { pattern, matcher: patternToRegExp(pattern), caller };
-  });
-  const version = codeExecution as ProgrammaticCodeExecution;
-  return {
-    codeExecution: version,
-    allowedCallers(name) {
-      const entry =
-        entries.find((candidate) => candidate.pattern === name) ??
-        entries.find((candidate) => candidate.matcher.test(name));
-      if (entry === undefined || entry.caller === "direct") return undefined;
-      return entry.caller === "code" ? [version] : ["direct", version];
-    },
-  };
+  return codeExecution as ProgrammaticCodeExecution;
 }
 
-function patternToRegExp(pattern: string): RegExp {
-  const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${escaped.join(".*")}$`);
+/** `allowed_callers` for a tool whose definition has `callers` (core's code mode on the provider), else undefined. Pure. */
+export function allowedCallersOf(
+  callers: "code" | "both" | undefined,
+  codeExecution: ProgrammaticCodeExecution,
+): ("direct" | ProgrammaticCodeExecution)[] | undefined {
+  if (callers === undefined) return undefined;
+  return callers === "code" ? [codeExecution] : ["direct", codeExecution];
 }
 
 /**

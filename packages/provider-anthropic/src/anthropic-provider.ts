@@ -53,6 +53,7 @@ export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvid
       ...anthropicCapabilities,
       ...contextLimitsFor(model, CLAUDE_CONTEXT_LIMITS, CLAUDE_DEFAULT_LIMITS),
       ...(hasNativeToolSearch(model) ? { nativeToolSearch: true } : {}),
+      ...(hasProgrammaticToolCalling(model) ? { programmaticToolCalling: true } : {}),
     }),
     stream: createAnthropicModel(settings),
   };
@@ -66,4 +67,14 @@ export function anthropic(settings: AnthropicProviderSettings = {}): ModelProvid
  */
 function hasNativeToolSearch(model: string): boolean {
   return /claude-((opus|sonnet|haiku)-(4-[5-9]|[5-9])|fable-|mythos-)/.test(model);
+}
+
+/**
+ * Models whose code execution may call client tools (programmatic tool calling): Claude Opus and
+ * Sonnet 4.5 and later. The programmatic-tool-calling page's compatibility table listed Opus 4.5
+ * and Sonnet 4.5 with `code_execution_20250825` at its launch (as LiteLLM's copy of it shows,
+ * read 2026-12-02); later Opus and Sonnet models keep it. Haiku is not listed.
+ */
+function hasProgrammaticToolCalling(model: string): boolean {
+  return /claude-(opus|sonnet)-(4-[5-9]|[5-9])/.test(model);
 }

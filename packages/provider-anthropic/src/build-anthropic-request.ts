@@ -33,12 +33,12 @@ export function buildAnthropicRequest(
   settings: Pick<AnthropicProviderSettings, "defaultMaxTokens">,
 ): { body: AnthropicRequestBody; warnings: Warning[]; toolNames: ToolNameMapping } {
   const { programmaticToolCalling, ...vendorOptions } = providerOptionsFor(request, anthropicProviderName);
-  const programmatic = readProgrammaticToolCalling(programmaticToolCalling);
+  const codeExecution = readProgrammaticToolCalling(programmaticToolCalling);
   const prepared = prepareAnthropicTools({
     tools: request.tools,
     toolChoice: request.toolChoice,
     messages: request.messages,
-    ...(programmatic ? { programmatic } : {}),
+    codeExecution,
   });
   const converted = convertToAnthropicMessages(request.messages, { toolNames: prepared.toolNames });
   const passthrough = passThroughOptions(vendorOptions, {
@@ -58,8 +58,8 @@ export function buildAnthropicRequest(
     const serverTools: ToolUnion[] = [];
     if (prepared.toolSearch) serverTools.push(prepared.toolSearch);
     // Programmatic tool calling: Claude's code runs in Anthropic's code execution tool.
-    if (programmatic && prepared.tools.some((tool) => tool.allowed_callers !== undefined)) {
-      serverTools.push({ type: programmatic.codeExecution, name: "code_execution" });
+    if (prepared.tools.some((tool) => tool.allowed_callers !== undefined)) {
+      serverTools.push({ type: codeExecution, name: "code_execution" });
     }
     body.tools = [...prepared.tools, ...serverTools];
   }

@@ -1,7 +1,6 @@
 export type { AnthropicReasoningMetadata, AnthropicToolCallMetadata } from "./anthropic-metadata.js";
 export type {
   AnthropicProgrammaticToolCalling,
-  AnthropicToolCaller,
   ProgrammaticCodeExecution,
 } from "./anthropic-programmatic-tools.js";
 export { anthropic } from "./anthropic-provider.js";

@@ -11,7 +11,11 @@ import {
   type ToolNameMapping,
   type Warning,
 } from "@junction/types";
-import type { ProgrammaticPlan } from "./anthropic-programmatic-tools.js";
+import {
+  allowedCallersOf,
+  DEFAULT_CODE_EXECUTION,
+  type ProgrammaticCodeExecution,
+} from "./anthropic-programmatic-tools.js";
 
 /** Tool definitions, tool choice and the name mapping, made to fit the Messages API. */
 export interface PreparedAnthropicTools {
@@ -42,7 +46,8 @@ export const ANTHROPIC_TOOL_SEARCH = {
  * - Names follow `COMMON_TOOL_NAME_RULE` (`prepareToolNames`): the mapping also covers the names
  *   used in the history's tool calls and results, so earlier turns map the same way; a second
  *   tool with a taken name is left out with a warning.
- * - Programmatic tool calling: tools its plan lets Claude's code call get `allowed_callers`.
+ * - Programmatic tool calling: a tool with `callers` (core's code mode on the provider) gets
+ *   `allowed_callers` naming `codeExecution`.
  * - Schemas: the API takes JSON Schema but needs an object schema at the top without
  *   `oneOf`/`anyOf`/`allOf` there. A schema it would reject becomes a permissive object
  *   schema with a warning (the tool itself still validates its input).
@@ -51,8 +56,8 @@ export function prepareAnthropicTools(options: {
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
   messages: Message[];
-  /** Programmatic tool calling, when on: `allowed_callers` per tool. */
-  programmatic?: ProgrammaticPlan;
+  /** The code execution tool that programs run in (for `allowed_callers`). @default DEFAULT_CODE_EXECUTION */
+  codeExecution?: ProgrammaticCodeExecution;
 }): PreparedAnthropicTools {
   const named = prepareToolNames({ ...options, rule: COMMON_TOOL_NAME_RULE, provider: "Anthropic" });
   const { toolNames, warnings } = named;
@@ -65,7 +70,10 @@ export function prepareAnthropicTools(options: {
       input_schema: prepareInputSchema(definition, warnings),
     };
     if (definition.description) tool.description = definition.description;
-    const allowedCallers = options.programmatic?.allowedCallers(definition.name);
+    const allowedCallers = allowedCallersOf(
+      definition.callers,
+      options.codeExecution ?? DEFAULT_CODE_EXECUTION,
+    );
     if (allowedCallers) tool.allowed_callers = allowedCallers;
     if (definition.defer === true) {
       tool.defer_loading = true;

@@ -9,7 +9,7 @@ import {
   RUN_PROGRAM,
   type RunState,
 } from "../index.js";
-import { scriptedModel } from "../testing/index.js";
+import { type ScriptedResponse, scriptedModel } from "../testing/index.js";
 import type { Span, Tracer } from "../tracing.js";
 
 /** A tool that records each run's input; its result is `<name>:<n>` (or what `result` gives). */
@@ -425,5 +425,61 @@ describe("code mode", () => {
     const text = textOf((provider.requests[1]!.messages.at(-1)!.content[0] as { output: unknown }).output);
     expect(text).toContain('Returned: [true,"get_weather:"]');
     expect(runs.map((run) => run.name)).toEqual(["get_weather"]);
+  });
+});
+
+describe('code mode on the provider (sandbox: "provider")', () => {
+  const runsPrograms = (turns: ScriptedResponse[]) =>
+    scriptedModel({ responses: turns, capabilities: { programmaticToolCalling: true } });
+
+  it("sends each tool a program may call with its callers and no run_program; a program's call is gated like a direct one", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    // The vendor's program called post_message (open-world, not read-only): the policy asks.
+    const provider = runsPrograms([
+      { toolCalls: [{ id: "c1", name: "post_message", input: { text: "hi" } }] },
+    ]);
+    const agent = new Agent({
+      provider,
+      model: "m",
+      tools: toolsFor(runs),
+      approval: annotationPolicy(),
+      approvalTimeoutMs: 0,
+      codeMode: { sandbox: "provider", tools: { "list_*": "code" } },
+    });
+    const result = await agent.send("Post the count.").final;
+    expect(provider.requests[0]!.tools!.map((tool) => [tool.name, tool.callers])).toEqual([
+      ["read_item", "both"],
+      ["list_items", "code"],
+      ["label_item", "both"],
+      ["post_message", "both"],
+      ["delete_all", undefined],
+    ]);
+    expect(result.finishReason).toBe("approval-required");
+    expect(result.pending?.map((call) => call.id)).toEqual(["c1"]);
+    expect(runs).toEqual([]);
+  });
+
+  it("is refused when the Agent is made for a model that does not run programs, naming it", () => {
+    expect(
+      () =>
+        new Agent({
+          provider: scriptedModel({ responses: [], capabilities: { programmaticToolCalling: false } }),
+          model: "m",
+          codeMode: { sandbox: "provider" },
+        }),
+    ).toThrow(
+      /`codeMode: \{ sandbox: "provider" \}` needs a model that runs programs itself .*scripted's "m" does not/,
+    );
+  });
+
+  it('refuses a sandbox that is neither a Sandbox nor "provider"', () => {
+    expect(
+      () =>
+        new Agent({
+          provider: runsPrograms([]),
+          model: "m",
+          codeMode: { sandbox: "vendor" as never },
+        }),
+    ).toThrow("`codeMode.sandbox` must be a Sandbox, for example codeMode: { sandbox: quickjsSandbox() }");
   });
 });

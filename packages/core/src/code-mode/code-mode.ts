@@ -22,8 +22,14 @@ export type ToolCallMode = "direct" | "code" | "both";
  * so no call runs twice and nothing expires.
  */
 export interface CodeModeOptions {
-  /** Where programs run: `quickjsSandbox()` from `@junction/sandbox-quickjs`, or any {@link Sandbox}. */
-  sandbox: Sandbox;
+  /**
+   * Where programs run: `quickjsSandbox()` from `@junction/sandbox-quickjs`, or any
+   * {@link Sandbox}: the model gets `run_program`. Or `"provider"`: in the model vendor's own
+   * runtime, on a model that declares `programmaticToolCalling` (Anthropic's programmatic tool
+   * calling): no `run_program`; the tools a program may call are sent with `callers`, and each call
+   * a program makes comes back as a tool call that goes through the gate like a direct one.
+   */
+  sandbox: Sandbox | "provider";
   /**
    * Per tool (by name pattern, matched against the real name with its MCP prefix; the first
    * matching entry wins), how it is offered. Unlisted tools: `direct` when annotated
@@ -55,12 +61,28 @@ export interface CodeMode {
   modeOf(name: string, registered: RegisteredTool | undefined): ToolCallMode;
 }
 
-/** Checks `options` (`codeMode` of an Agent) and reads its patterns once. */
-export function codeModeOf(options: CodeModeOptions): CodeMode {
-  if (typeof options !== "object" || options === null || typeof options.sandbox?.run !== "function") {
+/**
+ * Checks `options` (`codeMode` of an Agent) and reads its patterns once; `model` is the Agent's
+ * (`"provider"` needs one that runs programs itself).
+ */
+export function codeModeOf(
+  options: CodeModeOptions,
+  model: { provider: string; model: string; runsPrograms: boolean },
+): CodeMode {
+  if (
+    typeof options !== "object" ||
+    options === null ||
+    (options.sandbox !== "provider" && typeof options.sandbox?.run !== "function")
+  ) {
     throw new JunctionError(
       "invalid-argument",
-      "new Agent(): `codeMode.sandbox` must be a Sandbox, for example codeMode: { sandbox: quickjsSandbox() } from @junction/sandbox-quickjs.",
+      'new Agent(): `codeMode.sandbox` must be a Sandbox, for example codeMode: { sandbox: quickjsSandbox() } from @junction/sandbox-quickjs, or "provider" for a model that runs programs itself.',
+    );
+  }
+  if (options.sandbox === "provider" && !model.runsPrograms) {
+    throw new JunctionError(
+      "invalid-argument",
+      `new Agent(): \`codeMode: { sandbox: "provider" }\` needs a model that runs programs itself (a provider declaring programmaticToolCalling for it, such as Anthropic's Claude Sonnet or Opus 4.5 and later); ${model.provider}'s ${JSON.stringify(model.model)} does not. Run programs in a sandbox instead: codeMode: { sandbox: quickjsSandbox() } from @junction/sandbox-quickjs.`,
     );
   }
   const patterns = Object.entries(options.tools ?? {}).map(([pattern, mode]) => {
@@ -98,6 +120,8 @@ export function offerProgram(
   },
 ): { definitions: ToolDefinition[]; program?: CoreTool } {
   const { options } = codeMode;
+  if (options.sandbox === "provider") return { definitions: withCallers(codeMode, step) };
+  const { sandbox } = options;
   const callable: DeclaredTool[] = [];
   const codeOnly = new Set<string>();
   for (const definition of step.definitions) {
@@ -147,12 +171,30 @@ export function offerProgram(
       definition: programDefinition(declarations.text + searchNote),
       execute: () => ({ content: [{ type: "text", text: "Programs run through the step." }], isError: true }),
       program: {
-        sandbox: options.sandbox,
+        sandbox,
         functions,
         ...(options.limits ? { limits: options.limits } : {}),
       },
     },
   };
+}
+
+/**
+ * A step's definitions when the provider runs programs: each tool a program may call carries its
+ * `callers` (the vendor's runtime offers it to programs; a `code` one is not the model's to call
+ * directly); a tool sent deferred, Junction's own tools and a small toolset stay as they are.
+ */
+function withCallers(
+  codeMode: CodeMode,
+  step: { definitions: ToolDefinition[]; tools: ReadonlyMap<string, RegisteredTool> },
+): ToolDefinition[] {
+  if (step.tools.size < (codeMode.options.minTools ?? 4)) return step.definitions;
+  return step.definitions.map((definition) => {
+    const registered = step.tools.get(definition.name);
+    if (!registered || definition.defer === true) return definition;
+    const mode = codeMode.modeOf(definition.name, registered);
+    return mode === "direct" ? definition : { ...definition, callers: mode };
+  });
 }
 
 /** A tool as the program tool declares it; `direct` when the model has its definition too (only named then). */
