@@ -13,6 +13,7 @@ import { inputRequired } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { createMCPServer, servedContext } from "../dist/index.js";
 import { serveHTTP } from "../dist/node.js";
+import { skills } from "./skills.mjs";
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -453,6 +454,7 @@ const server = createMCPServer({
   version: "1.0.0",
   tools,
   logging: true,
+  skills,
   resources: [
     {
       uri: "test://static-text",

@@ -24,6 +24,7 @@ export {
   type GatewaySearchMatch,
   type GatewaySearchOutput,
 } from "./serve-gateway-search.js";
+export type { MCPServerSkill, MCPServerSkillStorage, MCPServerSkills } from "./serve-skills.js";
 export { type ServedQuestionOptions, type ServedToolContext, servedContext } from "./served-context.js";
 export type {
   Era,
