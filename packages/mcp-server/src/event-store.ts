@@ -5,8 +5,8 @@ import type { EventId, EventStore, JSONRPCMessage, StreamId } from "@modelcontex
 export interface InMemoryEventStoreOptions {
   /**
    * Events kept, over all the streams of the store; past it the oldest go. A client that asks
-   * to resume after an event whose successors are gone is refused (400) rather than sent a
-   * stream with a hole in it.
+   * to resume after an event whose successors are gone is refused (the SDK answers 500) rather
+   * than sent a stream with a hole in it.
    * @default 500
    */
   maxEvents?: number;
@@ -29,6 +29,10 @@ interface StoredStream {
  * that a client whose stream broke resumes it (`GET` with `Last-Event-ID`) and gets every message
  * sent after that event, the response included. One store per session (the default of
  * `sessions.eventStore`): an event ID names a stream of that session only.
+ *
+ * It has no `getStreamIdForEventId`, on purpose: with one, the SDK refuses (409) a client that
+ * resumes a stream the server still thinks open, as it does after a connection that died without
+ * a word (a network change); without one, the resumed stream takes the old one's place.
  *
  * @example
  * ```ts
@@ -62,10 +66,6 @@ export class InMemoryEventStore implements EventStore {
     this.#order.push(streamId);
     if (this.#order.length > this.#maxEvents) this.#dropOldest();
     return eventIdOf(streamId, this.#sequence);
-  }
-
-  async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
-    return this.#resumable(eventId)?.streamId;
   }
 
   async replayEventsAfter(

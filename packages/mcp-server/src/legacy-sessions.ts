@@ -40,9 +40,9 @@ export interface LegacySessionOptions {
    * stream is resumable: every stream opens with a priming event (an event ID and `retry`, no
    * data), and a client whose stream broke reconnects with `GET` and `Last-Event-ID` and gets
    * every message sent after that event, the call's response included, once. A store is the
-   * SDK's `EventStore` (`storeEvent`, `replayEventsAfter`, and `getStreamIdForEventId` to refuse
-   * an unknown ID with 400); give each session its own, so that no session can replay another's
-   * events. `false`: streams are not resumable, and a response whose stream broke is lost.
+   * SDK's `EventStore` (`storeEvent`, `replayEventsAfter`; a `getStreamIdForEventId` makes the
+   * SDK refuse, 409, to resume a stream it still thinks open); give each session its own, so that
+   * no session can replay another's events. `false`: streams are not resumable, and a response whose stream broke is lost.
    * @default `() => new InMemoryEventStore()` (the last 500 events of each session)
    */
   eventStore?: false | ((sessionId: string) => EventStore);

@@ -34,19 +34,28 @@ interface Endpoint {
   url: string;
   /** Resolves when the server's side of a tools/call SSE stream was cancelled (the client went away). */
   streamCut: Promise<void>;
+  /** Resolves with the status the server answered a resuming GET (`Last-Event-ID`) with. */
+  resumed: Promise<number>;
 }
 
 /**
  * Serves the handler on Node, with each tools/call SSE response passed through a stream that
- * tells when the server's side of it was cancelled, as it is when the client's socket goes.
+ * tells when the client's socket went. `halfOpen`: the SDK is not told (its stream stays open,
+ * as after a connection that died without a word).
  */
 async function listen(
   server: ReturnType<typeof createMCPServer>,
-  options: MCPHTTPOptions = {},
+  { http = {}, halfOpen = false }: { http?: MCPHTTPOptions; halfOpen?: boolean } = {},
 ): Promise<Endpoint> {
-  const handler = createMCPHTTPHandler(server, options);
+  const handler = createMCPHTTPHandler(server, http);
   const cut = signal();
+  const resumed = signal<number>();
   const fetch = async (request: Request, env: unknown) => {
+    if (request.headers.has("last-event-id")) {
+      const response = await handler.fetch(request, env);
+      resumed.resolve(response.status);
+      return response;
+    }
     const isCall = request.method === "POST" && (await request.clone().text()).includes('"tools/call"');
     const response = await handler.fetch(request, env);
     if (!isCall || !response.body) return response;
@@ -58,7 +67,7 @@ async function listen(
         else controller.enqueue(value);
       },
       async cancel(reason) {
-        await upstream.cancel(reason);
+        if (!halfOpen) await upstream.cancel(reason);
         cut.resolve();
       },
     });
@@ -79,7 +88,7 @@ async function listen(
       (listener as { closeAllConnections?: () => void }).closeAllConnections?.();
     });
   });
-  return { url: `http://127.0.0.1:${address.port}/mcp`, streamCut: cut.promise };
+  return { url: `http://127.0.0.1:${address.port}/mcp`, streamCut: cut.promise, resumed: resumed.promise };
 }
 
 /** The requests the client made, and a way to break the tools/call stream it is reading. */
@@ -122,55 +131,82 @@ async function connectClient(url: string): Promise<{ client: Client; wire: Wire 
 }
 
 describe("a 2025-11-25 call whose SSE stream breaks", () => {
-  it("resumes with Last-Event-ID after the client's connection is destroyed, and gets the rest once", async () => {
-    const gate = signal();
-    const server = createMCPServer({
-      name: "resumable",
-      version: "1.0.0",
-      tools: [
-        tool({
-          name: "steps",
-          description: "Reports three steps, the last two after a gate opens",
-          schema: z.object({}),
-          execute: async (_input, context) => {
-            const served = servedContext(context);
-            if (!served) throw new Error("steps: not called through the server");
-            await served.progress({ progress: 1, total: 3 });
-            await gate.promise;
-            await served.progress({ progress: 2, total: 3 });
-            await served.progress({ progress: 3, total: 3 });
-            return "all steps done";
+  it.each([
+    // The rest is sent while the client is away, into the event store only, and replayed.
+    ["the server sees it go and finishes the call before the client is back", false],
+    // The server writes into the dead stream until the resumed one takes its place; the rest goes on that one.
+    ["the server still thinks it open and the call goes on once the client is back", true],
+  ])(
+    "resumes with Last-Event-ID after the client's connection is destroyed: %s; it gets the rest once",
+    async (_case, halfOpen) => {
+      const gate = signal();
+      const server = createMCPServer({
+        name: "resumable",
+        version: "1.0.0",
+        tools: [
+          tool({
+            name: "steps",
+            description: "Reports three steps, the last two after a gate opens",
+            schema: z.object({}),
+            execute: async (_input, context) => {
+              const served = servedContext(context);
+              if (!served) throw new Error("steps: not called through the server");
+              await served.progress({ progress: 1, total: 3 });
+              await gate.promise;
+              await served.progress({ progress: 2, total: 3 });
+              await served.progress({ progress: 3, total: 3 });
+              return "all steps done";
+            },
+          }),
+        ],
+      });
+      // The store tells when the call's response is in it: sent, whether or not anyone reads the stream.
+      const responseStored = signal();
+      const eventStore = (): EventStore => {
+        const store = new InMemoryEventStore();
+        return {
+          storeEvent: (streamId, message) => {
+            if ("result" in message) responseStored.resolve();
+            return store.storeEvent(streamId, message);
           },
-        }),
-      ],
-    });
-    const endpoint = await listen(server);
-    const { client, wire } = await connectClient(endpoint.url);
-    const progress: number[] = [];
-    const call = client.callTool(
-      { name: "steps", arguments: {} },
-      {
-        onprogress: ({ progress: step }) => {
-          progress.push(step);
-          if (step === 1) wire.cutCall();
+          replayEventsAfter: (lastEventId, send) => store.replayEventsAfter(lastEventId, send),
+        };
+      };
+      // Half open: the default store, as it is served.
+      const endpoint = await listen(server, { halfOpen, http: halfOpen ? {} : { sessions: { eventStore } } });
+      const { client, wire } = await connectClient(endpoint.url);
+      const progress: number[] = [];
+      const call = client.callTool(
+        { name: "steps", arguments: {} },
+        {
+          onprogress: ({ progress: step }) => {
+            progress.push(step);
+            if (step === 1) wire.cutCall();
+          },
         },
-      },
-    );
-    // The server notices the client is gone; what it sends from now on reaches the event store only.
-    await endpoint.streamCut;
-    gate.resolve();
-    const reconnect = await wire.reconnect;
-    reconnect();
-    const result = await call;
+      );
+      await endpoint.streamCut;
+      const reconnect = await wire.reconnect;
+      if (halfOpen) {
+        reconnect();
+        expect(await endpoint.resumed).toBe(200);
+        gate.resolve();
+      } else {
+        gate.resolve();
+        await responseStored.promise;
+        reconnect();
+      }
+      const result = await call;
 
-    expect(result.content).toEqual([{ type: "text", text: "all steps done" }]);
-    expect(progress).toEqual([1, 2, 3]);
-    // (The client's other GET is its standalone stream, opened after initialize.)
-    const resumed = wire.requests.filter((request) => request.lastEventId !== null);
-    expect(resumed).toHaveLength(1);
-    expect(resumed[0]?.method).toBe("GET");
-    expect(resumed[0]?.lastEventId).toMatch(/\S+:\d+$/);
-  });
+      expect(result.content).toEqual([{ type: "text", text: "all steps done" }]);
+      expect(progress).toEqual([1, 2, 3]);
+      // (The client's other GET is its standalone stream, opened after initialize.)
+      const resumed = wire.requests.filter((request) => request.lastEventId !== null);
+      expect(resumed).toHaveLength(1);
+      expect(resumed[0]?.method).toBe("GET");
+      expect(resumed[0]?.lastEventId).toMatch(/\S+:\d+$/);
+    },
+  );
 
   it("resumes a stream the server ended after its priming event, before anything else", async () => {
     const endedBy = signal<ServerContext>();
@@ -231,7 +267,7 @@ describe("the SSE stream of a 2025-11-25 call", () => {
         tool({ name: "echo", description: "Echoes", schema: z.object({}), execute: async () => "echo" }),
       ],
     });
-    const { url } = await listen(server, options);
+    const { url } = await listen(server, { http: options });
     const opened = await fetch(url, { method: "POST", headers, body: JSON.stringify(initialize) });
     await opened.text();
     const session = {
@@ -319,7 +355,6 @@ describe("InMemoryEventStore", () => {
     await store.storeEvent("a", message(3));
     expect(await replay(store, priming)).toEqual({ stream: "a", sent: [1, 2, 3] });
     expect(await replay(store, second)).toEqual({ stream: "a", sent: [3] });
-    expect(await store.getStreamIdForEventId(second)).toBe("a");
   });
 
   it("keeps at most `maxEvents`, and refuses to resume where events after the ID were dropped", async () => {
@@ -329,15 +364,14 @@ describe("InMemoryEventStore", () => {
     await store.storeEvent("a", message(3));
     await store.storeEvent("a", message(4));
     // 2 went: resuming after 1 would skip it; after 2, nothing is missing.
-    expect(await store.getStreamIdForEventId(first)).toBeUndefined();
     await expect(replay(store, first)).rejects.toThrow(/Cannot resume after event/);
     expect(await replay(store, second)).toEqual({ stream: "a", sent: [3, 4] });
   });
 
   it("does not know an ID it never made", async () => {
     const store = new InMemoryEventStore();
-    expect(await store.getStreamIdForEventId("forged")).toBeUndefined();
-    expect(await store.getStreamIdForEventId("a:1")).toBeUndefined();
+    await expect(replay(store, "forged")).rejects.toThrow(/Cannot resume after event "forged"/);
+    await expect(replay(store, "a:1")).rejects.toThrow(/Cannot resume after event "a:1"/);
   });
 
   it("refuses a `maxEvents` that is not a positive integer", () => {
