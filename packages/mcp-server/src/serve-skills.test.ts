@@ -191,6 +191,16 @@ describe("skill definitions are checked at createMCPServer()", () => {
     ["no instructions", [{ name: "notes", description: "D" }], /`instructions` must be a string/],
     ["name in frontmatter", [{ ...NOTES, frontmatter: { name: "x" } }], /set `name` on the skill itself/],
     [
+      "a frontmatter value that is not JSON data",
+      [{ ...NOTES, frontmatter: { released: new Date(0) } }],
+      /frontmatter field "released" must be JSON data/,
+    ],
+    [
+      "a frontmatter number that JSON cannot write",
+      [{ ...NOTES, frontmatter: { weight: Number.NaN } }],
+      /frontmatter field "weight" must be JSON data/,
+    ],
+    [
       "metadata of non-strings",
       [{ ...NOTES, frontmatter: { metadata: { a: 1 } } }],
       /`metadata` must map strings to strings/,

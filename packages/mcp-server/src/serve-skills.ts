@@ -129,8 +129,11 @@ function checkFrontmatter(named: string, frontmatter: unknown): void {
     if (OWN_FIELDS.has(field)) {
       throw invalid(`${named}: set \`${field}\` on the skill itself, not in \`frontmatter\`.`);
     }
-    if (value === undefined)
-      throw invalid(`${named}: frontmatter field "${field}" is undefined; leave it out.`);
+    if (!isJSONValue(value)) {
+      throw invalid(
+        `${named}: frontmatter field "${field}" must be JSON data (strings, finite numbers, booleans, null, arrays and plain objects of them).`,
+      );
+    }
   }
   const { compatibility, metadata } = frontmatter as Record<string, unknown>;
   if (
@@ -189,7 +192,7 @@ function checkFiles(named: string, files: unknown): void {
  * The `SKILL.md` of an inline skill: YAML frontmatter, each value written as JSON (YAML reads
  * JSON scalars, arrays and objects as they are), then the instructions.
  */
-export function skillMarkdown(skill: MCPServerSkill): string {
+function skillMarkdown(skill: MCPServerSkill): string {
   const fields = { name: skill.name, description: skill.description, ...skill.frontmatter };
   const lines = Object.entries(fields).map(([field, value]) => `${yamlKey(field)}: ${JSON.stringify(value)}`);
   return `---\n${lines.join("\n")}\n---\n${skill.instructions}`;
@@ -253,6 +256,15 @@ function catalogError(
     `createMCPServer(): the skills from ${storage.origin} cannot be served: ${listed}. A skill is a folder with a SKILL.md whose frontmatter has its name (the folder's name) and description.`,
     { cause },
   );
+}
+
+/** Whether `value` is written to YAML as JSON and read back the same. */
+function isJSONValue(value: unknown): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJSONValue);
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value).every(isJSONValue);
 }
 
 function isStorage(skills: unknown): skills is MCPServerSkillStorage {
