@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MCP, MCP_SKILLS_EXTENSION } from "@junction/mcp-client";
@@ -161,6 +161,18 @@ describe("skills from a folder", () => {
     const refusal = server.createSDKServer();
     await expect(refusal).rejects.toThrow(JunctionError);
     await expect(refusal).rejects.toThrow(/wrong-name\/SKILL\.md: frontmatter name "other-name" must match/);
+  });
+
+  it("refuses a skill that holds a symbolic link, which would serve a file from elsewhere", async () => {
+    const dir = join(root, "linked");
+    await mkdir(join(dir, "linker"), { recursive: true });
+    await writeFile(join(dir, "linker", "SKILL.md"), "---\nname: linker\ndescription: D\n---\nBody\n");
+    await writeFile(join(root, "secret.txt"), "secret\n");
+    await symlink(join(root, "secret.txt"), join(dir, "linker", "notes.txt"));
+    const server = createMCPServer({ name: "folder", version: "1.0.0", skills: skillsDirectory(dir) });
+    await expect(server.createSDKServer()).rejects.toThrow(
+      /linker\/notes\.txt: symlinks and other special files are not followed/,
+    );
   });
 
   it("refuses a folder with no skill in it", async () => {
