@@ -13,6 +13,8 @@ import { inputRequired } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { createMCPServer, servedContext } from "../dist/index.js";
 import { serveHTTP } from "../dist/node.js";
+import { skills } from "./skills.mjs";
+import { registerReconnection } from "./sse-polling.mjs";
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -267,6 +269,7 @@ tools.push(
 /** What Junction does not wrap yet: the input_required fixtures and resource subscriptions. */
 function configure(server) {
   configureInputRequired(server);
+  registerReconnection(server);
   server.server.setRequestHandler("resources/subscribe", async () => ({}));
   server.server.setRequestHandler("resources/unsubscribe", async () => ({}));
 }
@@ -453,6 +456,7 @@ const server = createMCPServer({
   version: "1.0.0",
   tools,
   logging: true,
+  skills,
   resources: [
     {
       uri: "test://static-text",

@@ -57,13 +57,16 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 });
 
-/** The JSON-RPC messages of a response, whether it came as JSON or as server-sent events. */
+/**
+ * The JSON-RPC messages of a response, whether it came as JSON or as server-sent events (less a
+ * 2025-11-25 stream's priming event, which has an empty `data`).
+ */
 async function messagesOf(response: Response): Promise<unknown[]> {
   const text = await response.text();
   if (response.headers.get("content-type")?.includes("text/event-stream")) {
     return text
       .split("\n")
-      .filter((line) => line.startsWith("data: "))
+      .filter((line) => line.startsWith("data: ") && line.length > "data: ".length)
       .map((line) => JSON.parse(line.slice("data: ".length)));
   }
   return [JSON.parse(text)];

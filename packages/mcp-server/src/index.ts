@@ -1,7 +1,9 @@
+export type { EventStore } from "@modelcontextprotocol/server";
 export { type MCPTaskOptions, type PendingTaskApproval, TASKS_EXTENSION } from "./agent-tasks.js";
 export { type AgentToolInput, type AgentToolOptions, agentTool } from "./agent-tool.js";
 export { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 export type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
+export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./event-store.js";
 export {
   createMCPHTTPHandler,
   type MCPHTTPAuthOptions,
@@ -24,6 +26,7 @@ export {
   type GatewaySearchMatch,
   type GatewaySearchOutput,
 } from "./serve-gateway-search.js";
+export type { MCPServerSkill, MCPServerSkillStorage, MCPServerSkills } from "./serve-skills.js";
 export { type ServedQuestionOptions, type ServedToolContext, servedContext } from "./served-context.js";
 export type {
   Era,

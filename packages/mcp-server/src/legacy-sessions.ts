@@ -1,9 +1,12 @@
+import { JunctionError } from "@junction/types";
 import {
   type AuthInfo,
+  type EventStore,
   type McpServer,
   type McpServerFactory,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { InMemoryEventStore } from "./event-store.js";
 
 /** Limits on 2025-11-25 sessions. */
 export interface LegacySessionOptions {
@@ -32,6 +35,23 @@ export interface LegacySessionOptions {
    * @default 1800000 (30 minutes)
    */
   idleTimeoutMs?: number;
+  /**
+   * Makes each session's event store, which keeps what the session's SSE streams sent so that a
+   * stream is resumable: every stream opens with a priming event (an event ID and `retry`, no
+   * data), and a client whose stream broke reconnects with `GET` and `Last-Event-ID` and gets
+   * every message sent after that event, the call's response included, once. A store is the
+   * SDK's `EventStore` (`storeEvent`, `replayEventsAfter`; a `getStreamIdForEventId` makes the
+   * SDK refuse, 409, to resume a stream it still thinks open); give each session its own, so that
+   * no session can replay another's events. `false`: streams are not resumable, and a response whose stream broke is lost.
+   * @default `() => new InMemoryEventStore()` (the last 500 events of each session)
+   */
+  eventStore?: false | ((sessionId: string) => EventStore);
+  /**
+   * The `retry` a priming event tells the client: how long to wait, in milliseconds, before it
+   * reconnects a stream that ended before the response.
+   * @default 1000
+   */
+  retryMs?: number;
 }
 
 interface Session {
@@ -70,6 +90,8 @@ export class LegacySessions {
   /** Initializes under way (counted against the limits before their session exists). */
   #opening = 0;
   readonly #idleTimeoutMs: number;
+  readonly #eventStore: ((sessionId: string) => EventStore) | undefined;
+  readonly #retryMs: number;
   readonly #sweeper: ReturnType<typeof setInterval>;
 
   constructor(factory: McpServerFactory, options: LegacySessionOptions = {}) {
@@ -78,6 +100,15 @@ export class LegacySessions {
     this.#maxSessionsPerClient = Math.min(options.maxSessionsPerClient ?? 100, this.#maxSessions);
     this.#clientKey = options.clientKey;
     this.#idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+    this.#eventStore =
+      options.eventStore === false ? undefined : (options.eventStore ?? (() => new InMemoryEventStore()));
+    this.#retryMs = options.retryMs ?? 1000;
+    if (!Number.isSafeInteger(this.#retryMs) || this.#retryMs < 0) {
+      throw new JunctionError(
+        "invalid-argument",
+        `createMCPHTTPHandler(): \`sessions.retryMs\` must be a whole number of milliseconds, 0 or more, not ${String(options.retryMs)}.`,
+      );
+    }
     this.#sweeper = setInterval(() => this.#sweep(), Math.min(this.#idleTimeoutMs, 60_000));
     // The sweep must not keep a process alive that is otherwise done.
     (this.#sweeper as { unref?: () => void }).unref?.();
@@ -128,8 +159,13 @@ export class LegacySessions {
         ...(authInfo ? { authInfo } : {}),
         requestInfo: request,
       })) as McpServer;
+      // Known before the transport is made, so that the session's event store is made for it.
+      const newSessionId = crypto.randomUUID();
       const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => crypto.randomUUID(),
+        sessionIdGenerator: () => newSessionId,
+        ...(this.#eventStore
+          ? { eventStore: this.#eventStore(newSessionId), retryInterval: this.#retryMs }
+          : {}),
         onsessioninitialized: (id) => {
           opened = true;
           this.#sessions.set(id, {

@@ -26,6 +26,7 @@ import {
 } from "./serve-gateway-search.js";
 import { type GatewayToolParts, gatewayToolHandler, registerGatewayTool } from "./serve-gateway-tool.js";
 import { serveLegacyTasks } from "./serve-legacy-tasks.js";
+import { checkSkills, ServedSkills, SKILLS_RESOURCE_NAME } from "./serve-skills.js";
 import { serveTasks } from "./serve-tasks.js";
 import {
   definitionOf,
@@ -70,6 +71,8 @@ export class MCPServer {
   readonly #tasks: AgentTasks | undefined;
   /** Forwards upstream elicitation and sampling to the calling client, when `passThrough` is set. */
   readonly #relay: PassThroughRelay | undefined;
+  /** The skills served, when `skills` is set. */
+  readonly #skills: ServedSkills | undefined;
   /** The gateway's search index, built when its tools are first searched over. */
   readonly #searchIndex = new GatewaySearchIndex();
 
@@ -92,6 +95,7 @@ export class MCPServer {
       "resource",
       [...(options.resources ?? []), ...(options.resourceTemplates ?? [])].map((r) => r.name),
     );
+    if (options.skills !== undefined) checkSkillsOption(options);
     checkToolSearch(options.toolSearch);
     this.name = options.name;
     this.version = options.version;
@@ -114,6 +118,7 @@ export class MCPServer {
       if (runner) runners.set(tool.name, runner);
     }
     this.#relay = relayOf(options.passThrough);
+    this.#skills = options.skills === undefined ? undefined : new ServedSkills(options.skills);
     this.#tasks = options.tasks
       ? new AgentTasks(options.tasks, { key, runners, relay: this.#relay })
       : undefined;
@@ -184,6 +189,7 @@ export class MCPServer {
     for (const resource of options.resources ?? []) registerResource(server, resource);
     for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
     for (const prompt of this.#prompts) registerPrompt(server, prompt);
+    await this.#skills?.attach(server);
     if (this.#tasks) {
       // A 2025-11-25 HTTP session (the SDK builds one instance per session) owns its tasks.
       const connection = {
@@ -361,6 +367,19 @@ function gatewayDefinitionOf(entry: MCPGatewayEntry, upstream: MCPTool): ServedT
     ...(upstream.icons ? { icons: upstream.icons as ServedToolDefinition["icons"] } : {}),
     ...(upstream._meta ? { _meta: upstream._meta as Record<string, unknown> } : {}),
   };
+}
+
+function checkSkillsOption(options: MCPServerOptions): void {
+  checkSkills(options.skills);
+  const taken = [...(options.resources ?? []), ...(options.resourceTemplates ?? [])].find(
+    (resource) => resource.name === SKILLS_RESOURCE_NAME,
+  );
+  if (taken) {
+    throw new JunctionError(
+      "invalid-argument",
+      `createMCPServer(): a resource is named "${SKILLS_RESOURCE_NAME}", the name the skills' files are served under; rename it.`,
+    );
+  }
 }
 
 function checkToolSearch(search: MCPServerOptions["toolSearch"]): void {

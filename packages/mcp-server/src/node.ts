@@ -1,7 +1,10 @@
 import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
+import { nodeSkillFiles } from "@modelcontextprotocol/server/ext/skills/node";
 import { createMCPHTTPHandler, type MCPHTTPHandler, type MCPHTTPOptions } from "./http-handler.js";
 import type { MCPServer } from "./mcp-server.js";
+import type { MCPServerSkillStorage } from "./serve-skills.js";
 
 /** What `serveHTTP()` takes: where to listen, and the endpoint's options. */
 export interface ServeHTTPOptions extends MCPHTTPOptions {
@@ -65,3 +68,18 @@ export async function serveHTTP(
   };
 }
 export { fileTaskStore } from "./file-task-store.js";
+
+/**
+ * The skills in a folder of skill folders, each with its `SKILL.md` (and any other files), for
+ * `createMCPServer({ skills })`. Hidden files are not served; a symbolic link or other special
+ * file refuses its skill (the SDK's `nodeSkillFiles`).
+ *
+ * @example
+ * ```ts
+ * const server = createMCPServer({ name: "docs", version: "1.0.0", skills: skillsDirectory("./skills") });
+ * ```
+ */
+export function skillsDirectory(path: string): MCPServerSkillStorage {
+  const root = resolve(path);
+  return { files: nodeSkillFiles(root), origin: root };
+}

@@ -11,6 +11,7 @@ import type {
 import type { ZodObject, z } from "zod";
 import type { MCPTaskOptions } from "./agent-tasks.js";
 import type { MCPPassThrough } from "./pass-through.js";
+import type { MCPServerSkills } from "./serve-skills.js";
 
 /** What a resource or prompt handler gets besides its input. */
 export interface MCPRequestContext {
@@ -154,6 +155,17 @@ export interface MCPServerOptions {
   /** Resources whose URIs follow a template. */
   resourceTemplates?: MCPServerResourceTemplate[];
   prompts?: MCPServerPrompt[];
+  /**
+   * Skills served with the Skills extension (`io.modelcontextprotocol/skills`, SEP-2640), to
+   * clients of both eras and over every transport: each skill's files are resources under
+   * `skill://<name>/`, its entry (frontmatter, every file with its size and SHA-256 digest) is
+   * in `skills/list` and `skills/get`, its folders are read with `resources/directory/read`, and
+   * each `SKILL.md` is listed in `resources/list`. Inline skills (`{ name, description,
+   * instructions, files? }`) are checked at `createMCPServer()`; skills in storage
+   * (`skillsDirectory(path)` from `@junction/mcp-server/node`) are loaded at once, and a
+   * problem found there fails the first connection with what to fix.
+   */
+  skills?: MCPServerSkills;
   /** MCP connections whose tools are re-served (a gateway), listed on every `tools/list`. */
   mcps?: MCPGatewayEntry[];
   /**
