@@ -1,16 +1,17 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
-import { JunctionError, type MCPTool } from "@junction/types";
+import { JunctionError, type MCPTool, type Tool } from "@junction/types";
 import {
   completable,
   createRequestStateCodec,
   McpServer,
   type McpServerFactory,
+  type RegisteredTool,
   type RequestStateCodec,
   ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
+import { agentRunnerOf } from "./agent-run.js";
 import { AgentTasks, type PendingTaskApproval, TASKS_EXTENSION } from "./agent-tasks.js";
 import { ApprovalRounds } from "./approval-rounds.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
@@ -42,7 +43,9 @@ import type {
   MCPServerResource,
   MCPServerResourceTemplate,
 } from "./served-types.js";
+import { agentTaskRunner, type TaskRunner, toolTaskRunner } from "./task-runner.js";
 import { InMemoryTaskStore } from "./task-store.js";
+import { declaredTaskSupport, type TaskSupport, taskSupportOf } from "./task-support.js";
 
 /** `input_required` rounds one plain call may take on a 2025-11-25 session (the SDK's shim asks each). */
 const MAX_INPUT_ROUNDS = 100;
@@ -108,14 +111,19 @@ export class MCPServer {
         "createMCPServer(): `stateKey` must be 32 bytes or longer.",
       );
     }
-    const runners = new Map<string, AgentRunner>();
+    const runners = new Map<string, TaskRunner>();
+    const support = new Map<string, TaskSupport>();
     for (const tool of options.tools ?? []) {
-      const runner = agentRunnerOf(tool);
-      if (runner) runners.set(tool.name, runner);
+      const taskSupport = taskSupportOf(tool);
+      if (taskSupport === "forbidden") continue;
+      checkTasksSet(options, tool);
+      const agent = agentRunnerOf(tool);
+      runners.set(tool.name, agent ? agentTaskRunner(agent) : toolTaskRunner(tool));
+      support.set(tool.name, taskSupport);
     }
     this.#relay = relayOf(options.passThrough);
     this.#tasks = options.tasks
-      ? new AgentTasks(options.tasks, { key, runners, relay: this.#relay })
+      ? new AgentTasks(options.tasks, { key, runners, support, relay: this.#relay })
       : undefined;
     const ttlSeconds = options.stateTtlSeconds ?? 3600;
     this.#rounds = new ApprovalRounds({
@@ -154,8 +162,9 @@ export class MCPServer {
     for (const tool of options.tools ?? []) {
       const definition = definitionOf(tool);
       const runner = agentRunnerOf(tool);
+      let registered: RegisteredTool;
       if (runner) {
-        const registered = registerServedAgentTool(server, runner, {
+        registered = registerServedAgentTool(server, runner, {
           definition,
           era: context.era,
           codec: this.requestState,
@@ -164,14 +173,15 @@ export class MCPServer {
           schema: passthroughSchema(definition.inputSchema),
           relay: this.#relay,
         });
-        // 2025-11-25: the tool may be called with `task` (a client without tasks calls it plainly).
-        if (this.#tasks && context.era === "legacy") registered.execution = { taskSupport: "optional" };
       } else {
-        registerServedTool(server, tool, {
+        registered = registerServedTool(server, tool, {
           definition,
           scope: { era: context.era, codec: this.requestState, logging: options.logging === true },
         });
       }
+      // 2025-11-25: `tools/list` says which tools may (or must) be called with `task`.
+      const taskSupport = this.#tasks?.taskSupport(tool.name) ?? "forbidden";
+      if (context.era === "legacy" && taskSupport !== "forbidden") registered.execution = { taskSupport };
       served.add(tool.name);
     }
     if (options.mcps?.length) {
@@ -463,6 +473,15 @@ function checkUnique(kind: string, names: string[]): void {
     }
     seen.add(name);
   }
+}
+
+/** A tool declared to run as a task needs the server's `tasks` set. */
+function checkTasksSet(options: MCPServerOptions, tool: Tool): void {
+  if (options.tasks || declaredTaskSupport(tool) === undefined) return;
+  throw new JunctionError(
+    "invalid-argument",
+    `createMCPServer(): the tool "${tool.name}" is declared to run as a task (withTaskSupport), but the server serves no tasks: set \`tasks\` (\`tasks: {}\` keeps them in memory).`,
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   fromJsonSchema,
   inputRequired,
   type McpServer,
+  type RegisteredTool,
   type ServerContext,
   type StandardSchemaWithJSON,
   type ToolAnnotations,
@@ -43,10 +44,10 @@ export function registerServedTool(
   server: McpServer,
   tool: Tool,
   served: { definition: ServedToolDefinition; scope: Omit<ServedToolScope, "server" | "tool"> },
-): void {
+): RegisteredTool {
   const { definition } = served;
   const scope: ServedToolScope = { ...served.scope, server, tool: definition.name };
-  server.registerTool(
+  return server.registerTool(
     definition.name,
     servedToolConfig(definition),
     async (args: unknown, context: ServerContext) => {

@@ -74,12 +74,15 @@ export interface ServedToolScope {
 export const SERVED_REQUEST: unique symbol = Symbol("junction.served-request") as never;
 export const SERVED_SCOPE: unique symbol = Symbol("junction.served-scope") as never;
 const SERVED_CALL: unique symbol = Symbol("junction.served-call") as never;
+/** Where a tool running as a task finds its served context (`TaskServedCall`). */
+export const SERVED_TASK: unique symbol = Symbol("junction.served-task") as never;
 
 /** A `ToolContext` as the server makes it for a served call. */
 export interface ServedToolContextCarrier extends ToolContext {
   [SERVED_REQUEST]?: ServerContext;
   [SERVED_SCOPE]?: ServedToolScope;
   [SERVED_CALL]?: ServedCall;
+  [SERVED_TASK]?: ServedToolContext;
 }
 
 /**
@@ -109,6 +112,7 @@ export interface ServedToolContextCarrier extends ToolContext {
  */
 export function servedContext(context: ToolContext | undefined): ServedToolContext | undefined {
   const carrier = context as ServedToolContextCarrier | undefined;
+  if (carrier?.[SERVED_TASK]) return carrier[SERVED_TASK];
   const request = carrier?.[SERVED_REQUEST];
   const scope = carrier?.[SERVED_SCOPE];
   if (!carrier || !request || !scope) return undefined;
@@ -220,7 +224,7 @@ class ServedCall implements ServedToolContext {
     params: CreateMessageRequestParams,
     options: ServedQuestionOptions = {},
   ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
-    this.#require("sampling", this.clientCapabilities.sampling !== undefined, "sampling");
+    checkQuestion({ tool: this.#scope.tool, capabilities: this.clientCapabilities, kind: "sampling" });
     if (this.era === "legacy") {
       return this.#request.mcpReq.requestSampling(params, { signal: this.signal });
     }
@@ -235,25 +239,13 @@ class ServedCall implements ServedToolContext {
     params: ElicitRequestFormParams | ElicitRequestURLParams,
     options: ServedQuestionOptions = {},
   ): Promise<ElicitResult> {
-    const elicitation = this.clientCapabilities.elicitation as { form?: object; url?: object } | undefined;
-    if (params.mode === "url") {
-      this.#require("URL elicitation", elicitation?.url !== undefined, "elicitation.url");
-    } else {
-      // A client that declares `elicitation: {}` (no modes) supports forms.
-      const form =
-        elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
-      this.#require("form elicitation", form, "elicitation.form");
-    }
+    checkQuestion({
+      tool: this.#scope.tool,
+      capabilities: this.clientCapabilities,
+      kind: params.mode === "url" ? "url" : "form",
+    });
     if (this.era === "legacy") return this.#request.mcpReq.elicitInput(params, { signal: this.signal });
     return this.#ask({ method: "elicitation/create", params: params as never }, checkElicitAnswer, options);
-  }
-
-  #require(what: string, declared: boolean, capability: string): void {
-    if (declared) return;
-    throw new JunctionError(
-      "mcp-capability-missing",
-      `Tool "${this.#scope.tool}" asked the client for ${what}, but the client did not declare ${capability} in its capabilities: it cannot be asked. Check \`clientCapabilities\` first and do without.`,
-    );
   }
 
   /** 2026-07-28: the answer when an earlier round has it; otherwise ends this round with the question. */
@@ -318,7 +310,38 @@ class ServedCall implements ServedToolContext {
   }
 }
 
-function checkElicitAnswer(answer: unknown, key: string): ElicitResult {
+/**
+ * Throws `mcp-capability-missing` when the client did not declare what a question needs:
+ * `sampling`, form elicitation (`elicitation.form`, or `elicitation: {}` without modes) or URL
+ * elicitation (`elicitation.url`).
+ */
+export function checkQuestion(question: {
+  tool: string;
+  capabilities: ClientCapabilities;
+  kind: "sampling" | "form" | "url";
+}): void {
+  const { tool, capabilities, kind } = question;
+  const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
+  const [what, declared, capability] =
+    kind === "sampling"
+      ? ["sampling", capabilities.sampling !== undefined, "sampling"]
+      : kind === "url"
+        ? ["URL elicitation", elicitation?.url !== undefined, "elicitation.url"]
+        : // A client that declares `elicitation: {}` (no modes) supports forms.
+          [
+            "form elicitation",
+            elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
+            "elicitation.form",
+          ];
+  if (declared) return;
+  throw new JunctionError(
+    "mcp-capability-missing",
+    `Tool "${tool}" asked the client for ${what}, but the client did not declare ${capability} in its capabilities: it cannot be asked. Check \`clientCapabilities\` first and do without.`,
+  );
+}
+
+/** A client's answer to an elicitation, checked; throws naming the key when it is not one. */
+export function checkElicitAnswer(answer: unknown, key: string): ElicitResult {
   const action = (answer as { action?: unknown } | null)?.action;
   if (action === "accept" || action === "decline" || action === "cancel") {
     const content = (answer as { content?: unknown }).content;
@@ -335,7 +358,8 @@ function checkElicitAnswer(answer: unknown, key: string): ElicitResult {
   );
 }
 
-function checkSamplingAnswer(answer: unknown, key: string): CreateMessageResult {
+/** A client's answer to a sampling request, checked; throws naming the key when it is not one. */
+export function checkSamplingAnswer(answer: unknown, key: string): CreateMessageResult {
   const value = answer as { role?: unknown; content?: unknown; model?: unknown } | null;
   if (
     typeof value === "object" &&

@@ -1,4 +1,5 @@
 import type { PendingToolCall } from "@junction/core";
+import type { AuthInfo, ClientCapabilities } from "@modelcontextprotocol/server";
 import type { DurableAgentRuns } from "./durable-runs.js";
 import type { ForwardedMethod } from "./pass-through.js";
 import type { TaskStore } from "./task-store.js";
@@ -83,6 +84,12 @@ export interface TaskClient {
    * client cannot be told any more (its connection closed), and is not called again.
    */
   notify?: ((task: LegacyTaskView) => boolean) | undefined;
+  /** The protocol era of the request that created the task (what a tool's `servedContext()` shows). */
+  era?: "legacy" | "modern" | undefined;
+  /** What the client declared it can do, when it created the task. */
+  capabilities?: ClientCapabilities | undefined;
+  /** The verified token of the request that created the task. */
+  authInfo?: AuthInfo | undefined;
 }
 
 /** A request a 2025-11-25 `tasks/result` sends its client on the task's behalf; resolves with the answer. */

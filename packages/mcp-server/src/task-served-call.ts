@@ -1,0 +1,123 @@
+import { JunctionError, type ToolProgress } from "@junction/types";
+import type {
+  AuthInfo,
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  LoggingLevel,
+} from "@modelcontextprotocol/server";
+import type { ForwardedMethod } from "./pass-through.js";
+import {
+  checkElicitAnswer,
+  checkQuestion,
+  checkSamplingAnswer,
+  inputKey,
+  type ServedQuestionOptions,
+  type ServedToolContext,
+} from "./served-context.js";
+import type { TaskClient } from "./task-options.js";
+
+/** Asks the task's client something (an input request of the task); resolves with its answer. */
+export type TaskQuestion = (question: {
+  method: ForwardedMethod;
+  params: Record<string, unknown>;
+  /** The input-request key (unique within the task). @default `upstream:<n>` */
+  key?: string | undefined;
+}) => Promise<unknown>;
+
+/** What a run is given besides its input. */
+export interface TaskRunOptions {
+  signal: AbortSignal;
+  onProgress: (progress: ToolProgress) => void;
+  ask: TaskQuestion;
+  /** The client that created the task, as far as it is known in this process. */
+  client: TaskClient | undefined;
+}
+
+/**
+ * What `servedContext()` gives a tool running as a task: no request is open while it runs, so
+ * its questions (`elicit`, `sample`) become the task's input requests (answered with
+ * `tasks/update` on 2026-07-28, asked through `tasks/result` on 2025-11-25), and its progress
+ * and logs the task's status message.
+ */
+export class TaskServedCall implements ServedToolContext {
+  readonly era: ServedToolContext["era"];
+  readonly signal: AbortSignal;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly authInfo?: AuthInfo;
+  readonly #tool: string;
+  readonly #options: TaskRunOptions;
+  #asked = 0;
+  readonly #keys = new Set<string>();
+
+  constructor(parts: TaskRunOptions & { tool: string }) {
+    this.#tool = parts.tool;
+    this.#options = parts;
+    this.signal = parts.signal;
+    this.era = parts.client?.era ?? "modern";
+    this.clientCapabilities = parts.client?.capabilities ?? {};
+    if (parts.client?.authInfo) this.authInfo = parts.client.authInfo;
+  }
+
+  /** A task has no request to send `notifications/message` on: a log becomes its status message. */
+  log(_level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const text = typeof data === "string" ? data : JSON.stringify(data);
+    this.#options.onProgress({ progress: 0, message: logger ? `${logger}: ${text}` : text });
+    return Promise.resolve();
+  }
+
+  progress(report: { progress: number; total?: number; message?: string }): Promise<void> {
+    this.#options.onProgress(report);
+    return Promise.resolve();
+  }
+
+  async sample(
+    params: CreateMessageRequestParams,
+    options: ServedQuestionOptions = {},
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
+    checkQuestion({ tool: this.#tool, capabilities: this.clientCapabilities, kind: "sampling" });
+    const key = this.#key(options);
+    const answer = await this.#options.ask({
+      method: "sampling/createMessage",
+      params: params as unknown as Record<string, unknown>,
+      key,
+    });
+    return checkSamplingAnswer(answer, key);
+  }
+
+  async elicit(
+    params: ElicitRequestFormParams | ElicitRequestURLParams,
+    options: ServedQuestionOptions = {},
+  ): Promise<ElicitResult> {
+    checkQuestion({
+      tool: this.#tool,
+      capabilities: this.clientCapabilities,
+      kind: params.mode === "url" ? "url" : "form",
+    });
+    const key = this.#key(options);
+    const answer = await this.#options.ask({
+      method: "elicitation/create",
+      params: params as unknown as Record<string, unknown>,
+      key,
+    });
+    return checkElicitAnswer(answer, key);
+  }
+
+  /** The question's input-request key: the one given, else `junction.input.N`; unique within the task. */
+  #key(options: ServedQuestionOptions): string {
+    const key = options.key ?? inputKey(this.#asked);
+    this.#asked += 1;
+    if (this.#keys.has(key)) {
+      throw new JunctionError(
+        "invalid-argument",
+        `Tool "${this.#tool}" asked two questions with the key "${key}"; give each question of a call its own key.`,
+      );
+    }
+    this.#keys.add(key);
+    return key;
+  }
+}
