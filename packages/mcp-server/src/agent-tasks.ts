@@ -6,6 +6,7 @@ import { toolErrorResult } from "./call-tool-result.js";
 import { type DurableAgentRuns, durableTaskRecord } from "./durable-runs.js";
 import { InProcessAgentRuns, isRunRecord } from "./in-process-runs.js";
 import type { PassThroughRelay } from "./pass-through.js";
+import type { InputAnswer } from "./served-context.js";
 import { SignedTaskRecords } from "./signed-task-records.js";
 import type { MCPTaskOptions, PendingTaskApproval, TaskClient } from "./task-options.js";
 import type { TaskRunInput, TaskRunner } from "./task-runner.js";
@@ -108,10 +109,10 @@ export class AgentTasks {
 
   /** Starts a run as a task (2026-07-28); resolves once the task is stored, with the `CreateTaskResult`. */
   async start(
-    { tool, args, owner }: { tool: string; args: unknown; owner: string },
+    call: { tool: string; args: unknown; owner: string; answers?: InputAnswer[] | undefined },
     client?: TaskClient,
   ): Promise<TaskView> {
-    const record = await this.create({ tool, args, owner, client: client ?? { invalidInput: "refuse" } });
+    const record = await this.create({ ...call, client: client ?? { invalidInput: "refuse" } });
     return { resultType: "task", ...taskView(record, this.#pollIntervalMs) };
   }
 
@@ -128,6 +129,8 @@ export class AgentTasks {
     owner: string;
     client: TaskClient;
     ttlMs?: number | undefined;
+    /** A tool's answers gathered before its task (`startTask()`), for its first questions. */
+    answers?: InputAnswer[] | undefined;
   }): Promise<AgentTaskRecord> {
     const { tool, args, owner } = parts;
     const runner = this.#runner(tool);
@@ -136,6 +139,7 @@ export class AgentTasks {
     let invalid: CallToolResult | undefined;
     try {
       input = runner.parse(args);
+      if ("args" in input && parts.answers?.length) input = { ...input, answers: parts.answers };
     } catch (error) {
       if (parts.client.invalidInput === "refuse" || !isInputInvalid(error)) throw error;
       invalid = toolErrorResult(tool, error);

@@ -45,4 +45,4 @@ export {
   InMemoryTaskStore,
   type TaskStore,
 } from "./task-store.js";
-export { type TaskSupport, withTaskSupport } from "./task-support.js";
+export { type TaskSupport, type TaskSupportOptions, withTaskSupport } from "./task-support.js";

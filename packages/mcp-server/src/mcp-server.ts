@@ -27,12 +27,14 @@ import {
 } from "./serve-gateway-search.js";
 import { type GatewayToolParts, gatewayToolHandler, registerGatewayTool } from "./serve-gateway-tool.js";
 import { serveLegacyTasks } from "./serve-legacy-tasks.js";
-import { serveTasks } from "./serve-tasks.js";
+import { type BeforeTaskHandler, serveTasks } from "./serve-tasks.js";
 import {
   definitionOf,
   passthroughSchema,
   registerServedTool,
   type ServedToolDefinition,
+  servedToolHandler,
+  withVerifiedRequestState,
 } from "./serve-tool.js";
 import type {
   MCPGatewayEntry,
@@ -45,7 +47,7 @@ import type {
 } from "./served-types.js";
 import { agentTaskRunner, type TaskRunner, toolTaskRunner } from "./task-runner.js";
 import { InMemoryTaskStore } from "./task-store.js";
-import { declaredTaskSupport, type TaskSupport, taskSupportOf } from "./task-support.js";
+import { asksBeforeTask, declaredTaskSupport, type TaskSupport, taskSupportOf } from "./task-support.js";
 
 /** `input_required` rounds one plain call may take on a 2025-11-25 session (the SDK's shim asks each). */
 const MAX_INPUT_ROUNDS = 100;
@@ -159,6 +161,7 @@ export class MCPServer {
       },
     );
     const served = new Set<string>();
+    const beforeTask = new Map<string, BeforeTaskHandler>();
     for (const tool of options.tools ?? []) {
       const definition = definitionOf(tool);
       const runner = agentRunnerOf(tool);
@@ -174,10 +177,19 @@ export class MCPServer {
           relay: this.#relay,
         });
       } else {
-        registered = registerServedTool(server, tool, {
-          definition,
-          scope: { era: context.era, codec: this.requestState, logging: options.logging === true },
-        });
+        const scope = { era: context.era, codec: this.requestState, logging: options.logging === true };
+        registered = registerServedTool(server, tool, { definition, scope });
+        if (this.#tasks?.serves(tool.name) && asksBeforeTask(tool)) {
+          // With the tasks extension, its call runs here until the tool starts its task.
+          beforeTask.set(tool.name, (start) => {
+            const handler = servedToolHandler(server, tool, {
+              definition,
+              scope: { ...scope, startTask: (parts) => start({ tool: tool.name, ...parts }) },
+            });
+            // Called before the SDK's own tools/call seam: the echoed requestState is checked here.
+            return async (args, raw) => handler(args, await withVerifiedRequestState(this.requestState, raw));
+          });
+        }
       }
       // 2025-11-25: `tools/list` says which tools may (or must) be called with `task`.
       const taskSupport = this.#tasks?.taskSupport(tool.name) ?? "forbidden";
@@ -200,7 +212,7 @@ export class MCPServer {
         unauthenticated:
           context.era === "legacy" && context.request ? `session:${globalThis.crypto.randomUUID()}` : "",
       };
-      if (context.era === "modern") serveTasks(server, this.#tasks, connection);
+      if (context.era === "modern") serveTasks(server, this.#tasks, { connection, beforeTask });
       else serveLegacyTasks(server, this.#tasks, connection);
     }
     await options.configure?.(server, context);

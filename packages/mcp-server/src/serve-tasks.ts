@@ -11,6 +11,7 @@ import { type AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
 import { toolErrorResult } from "./call-tool-result.js";
 import { checkForwardable, clientCapabilitiesOf } from "./pass-through.js";
 import { sdkRequestHandlers } from "./request-hook.js";
+import type { InputAnswer } from "./served-context.js";
 
 /** The params of a request about one task (`tasks/get`, `tasks/cancel`, …), other fields kept. */
 export const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
@@ -22,22 +23,20 @@ export const taskParams = { params: z.object({ taskId: z.string() }).passthrough
  * `task` param is ignored), and a `required` one from a client that did not is refused with
  * -32021 naming the extension; `tasks/get`, `tasks/update` and `tasks/cancel` reach the task by
  * id, for the client that created it only, and need the extension declared too (-32021).
+ * A tool in `served.beforeTask` (it asks before its task) is called through its handler there,
+ * which answers with its `input_required` rounds until the tool starts its task.
  */
-export function serveTasks(server: McpServer, tasks: AgentTasks, connection: TaskOwnerScope): void {
-  const ownerOf = (context: ServerContext) => taskOwner(context, connection);
-  interceptToolCall(server, (request, context) => {
-    const name = request.params?.name;
-    if (typeof name !== "string" || !tasks.serves(name)) return undefined;
-    if (!declaresTasks(context)) {
-      if (tasks.taskSupport(name) !== "required") return undefined;
-      return Promise.reject(
-        missingTasksExtension(`The tool "${name}" runs only as a task (its task support is "required")`),
-      );
-    }
+export function serveTasks(
+  server: McpServer,
+  tasks: AgentTasks,
+  served: { connection: TaskOwnerScope; beforeTask: Map<string, BeforeTaskHandler> },
+): void {
+  const ownerOf = (context: ServerContext) => taskOwner(context, served.connection);
+  const start: StartTask = ({ tool: name, args, answers, context }) => {
     const capabilities = clientCapabilitiesOf(server, context);
     return tasks
       .start(
-        { tool: name, args: request.params?.arguments ?? {}, owner: ownerOf(context) },
+        { tool: name, args, owner: ownerOf(context), answers },
         {
           invalidInput: "refuse",
           // Asked through the task's input requests: only what it declared it can answer.
@@ -54,6 +53,20 @@ export function serveTasks(server: McpServer, tasks: AgentTasks, connection: Tas
         }
         throw error;
       });
+  };
+  interceptToolCall(server, (request, context) => {
+    const name = request.params?.name;
+    if (typeof name !== "string" || !tasks.serves(name)) return undefined;
+    if (!declaresTasks(context)) {
+      if (tasks.taskSupport(name) !== "required") return undefined;
+      return Promise.reject(
+        missingTasksExtension(`The tool "${name}" runs only as a task (its task support is "required")`),
+      );
+    }
+    const args = request.params?.arguments ?? {};
+    const beforeTask = served.beforeTask.get(name);
+    if (beforeTask) return beforeTask(start)(args, context);
+    return start({ tool: name, args, answers: undefined, context });
   });
   server.server.setRequestHandler("tasks/get", taskParams, ({ taskId }, context) => {
     requireTasks(context, "tasks/get");
@@ -70,6 +83,19 @@ export function serveTasks(server: McpServer, tasks: AgentTasks, connection: Tas
     return {};
   });
 }
+
+/** Starts a task of a served tool for the client of `context`; resolves with what `tools/call` answers. */
+export type StartTask = (call: {
+  tool: string;
+  args: unknown;
+  answers: InputAnswer[] | undefined;
+  context: ServerContext;
+}) => Promise<unknown>;
+
+/** The `tools/call` handler of a tool that asks before its task, given how to start its task. */
+export type BeforeTaskHandler = (
+  start: StartTask,
+) => (args: unknown, context: ServerContext) => Promise<unknown>;
 
 /** Refuses a tasks method from a request that did not declare the tasks extension (-32021). */
 function requireTasks(context: ServerContext, method: string): void {

@@ -57,6 +57,15 @@ export interface ServedToolContext {
     params: ElicitRequestFormParams | ElicitRequestURLParams,
     options?: ServedQuestionOptions,
   ): Promise<ElicitResult>;
+  /**
+   * Where the call of a tool that asks before its task (`withTaskSupport(tool, support, {
+   * askBeforeTask: true })`) becomes a task. On 2026-07-28, for a client with the tasks extension,
+   * the questions asked before it are `input_required` rounds of the call; here the call ends with
+   * the task (`CreateTaskResult`), which runs `execute` again from the start, each question
+   * already answered resolving with its answer and `startTask()` at once; later questions are the
+   * task's input requests. Everywhere else (in a task, a plain call) it resolves at once.
+   */
+  startTask(): Promise<void>;
 }
 
 /** How one served tool is registered: what its calls' contexts are made with. */
@@ -68,6 +77,14 @@ export interface ServedToolScope {
   codec: RequestStateCodec;
   /** Whether the server declared the `logging` capability. */
   logging: boolean;
+  /**
+   * Set where this call may become a task when its tool calls `startTask()` (2026-07-28, the
+   * tasks extension declared, a tool that asks before its task): makes the task, the tool run
+   * again in it from the start with `answers`; resolves with the `CreateTaskResult`.
+   */
+  startTask?:
+    | ((parts: { args: unknown; answers: InputAnswer[]; context: ServerContext }) => Promise<unknown>)
+    | undefined;
 }
 
 /** Where the served request and its scope ride on a `ToolContext` (read only by `servedContext`). */
@@ -125,6 +142,11 @@ export function pendingInputOf(context: ToolContext): InputRound | undefined {
   return (context as ServedToolContextCarrier)[SERVED_CALL]?.pending;
 }
 
+/** The answers a call gathered before its tool called `startTask()`, when it did (read by the tool's handler). */
+export function taskStartOf(context: ToolContext): { answers: InputAnswer[] } | undefined {
+  return (context as ServedToolContextCarrier)[SERVED_CALL]?.taskStart;
+}
+
 /** A question a 2026-07-28 round ends with: its key, the request, and the answers so far. */
 export interface InputRound {
   key: string;
@@ -169,6 +191,17 @@ export class InputRequiredSignal extends JunctionError {
   }
 }
 
+/** Thrown by `startTask()` on 2026-07-28 to end the call with a task. */
+export class StartTaskSignal extends JunctionError {
+  constructor(tool: string) {
+    super(
+      "invalid-argument",
+      `Tool "${tool}" started its task; the call ends with the task, which runs the tool again. Rethrow this error.`,
+    );
+    this.name = "StartTaskSignal";
+  }
+}
+
 /** The key of the n-th question (0-based) of a call's rounds. */
 export function inputKey(index: number): string {
   return `junction.input.${index + 1}`;
@@ -183,6 +216,8 @@ class ServedCall implements ServedToolContext {
   #answers: InputAnswer[] | undefined;
   #asked = 0;
   pending: InputRound | undefined;
+  /** Set once the tool called `startTask()` where the call may become a task. */
+  taskStart: { answers: InputAnswer[] } | undefined;
 
   constructor(request: ServerContext, scope: ServedToolScope) {
     this.era = scope.era;
@@ -246,6 +281,13 @@ class ServedCall implements ServedToolContext {
     });
     if (this.era === "legacy") return this.#request.mcpReq.elicitInput(params, { signal: this.signal });
     return this.#ask({ method: "elicitation/create", params: params as never }, checkElicitAnswer, options);
+  }
+
+  startTask(): Promise<void> {
+    if (!this.#scope.startTask) return Promise.resolve();
+    // Every question asked so far was answered (else this round had ended): they go to the task.
+    this.taskStart ??= { answers: this.#answersSoFar().slice(0, this.#asked) };
+    return Promise.reject(new StartTaskSignal(this.#scope.tool));
   }
 
   /** 2026-07-28: the answer when an earlier round has it; otherwise ends this round with the question. */

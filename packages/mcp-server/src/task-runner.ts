@@ -1,6 +1,6 @@
 import { JunctionError, type Tool, type ToolOutput, type ToolResult } from "@junction/types";
 import type { AgentRunInput, AgentRunner, AgentRunOutcome } from "./agent-run.js";
-import { SERVED_TASK, type ServedToolContextCarrier } from "./served-context.js";
+import { type InputAnswer, SERVED_TASK, type ServedToolContextCarrier } from "./served-context.js";
 import { type TaskRunOptions, TaskServedCall } from "./task-served-call.js";
 
 // What a task runs, one shape for an agent tool and a plain tool: the task layer starts a run
@@ -9,7 +9,7 @@ import { type TaskRunOptions, TaskServedCall } from "./task-served-call.js";
 // requests.
 
 /** What one leg of a task's run starts from: an agent's request or resume, or a tool's arguments. */
-export type TaskRunInput = AgentRunInput | { args: unknown };
+export type TaskRunInput = AgentRunInput | { args: unknown; answers?: InputAnswer[] | undefined };
 
 /** Runs the legs of one served tool's tasks. */
 export interface TaskRunner {
@@ -49,7 +49,7 @@ export function toolTaskRunner(tool: Tool): TaskRunner {
       const context: ServedToolContextCarrier = {
         signal: options.signal,
         onProgress: options.onProgress,
-        [SERVED_TASK]: new TaskServedCall({ tool: tool.name, ...options }),
+        [SERVED_TASK]: new TaskServedCall({ tool: tool.name, answers: input.answers, ...options }),
       };
       return { kind: "answer", result: toolResultOf(await tool.execute(input.args, context)) };
     },

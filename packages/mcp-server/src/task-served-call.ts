@@ -15,6 +15,7 @@ import {
   checkElicitAnswer,
   checkQuestion,
   checkSamplingAnswer,
+  type InputAnswer,
   inputKey,
   type ServedQuestionOptions,
   type ServedToolContext,
@@ -38,6 +39,13 @@ export interface TaskRunOptions {
   client: TaskClient | undefined;
 }
 
+/** What a tool's task asks with: its run's options, and the answers its call gathered before the task. */
+export interface TaskCallParts extends TaskRunOptions {
+  tool: string;
+  /** Answers to the tool's first questions, in order (asked as `input_required` rounds before the task). */
+  answers?: InputAnswer[] | undefined;
+}
+
 /**
  * What `servedContext()` gives a tool running as a task: no request is open while it runs, so
  * its questions (`elicit`, `sample`) become the task's input requests (answered with
@@ -54,13 +62,21 @@ export class TaskServedCall implements ServedToolContext {
   #asked = 0;
   readonly #keys = new Set<string>();
 
-  constructor(parts: TaskRunOptions & { tool: string }) {
+  readonly #answers: InputAnswer[];
+
+  constructor(parts: TaskCallParts) {
+    this.#answers = parts.answers ?? [];
     this.#tool = parts.tool;
     this.#options = parts;
     this.signal = parts.signal;
     this.era = parts.client?.era ?? "modern";
     this.clientCapabilities = parts.client?.capabilities ?? {};
     if (parts.client?.authInfo) this.authInfo = parts.client.authInfo;
+  }
+
+  /** In a task the call already is one: resolves at once. */
+  startTask(): Promise<void> {
+    return Promise.resolve();
   }
 
   /** A task has no request to send `notifications/message` on: a log becomes its status message. */
@@ -79,8 +95,10 @@ export class TaskServedCall implements ServedToolContext {
     params: CreateMessageRequestParams,
     options: ServedQuestionOptions = {},
   ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
-    checkQuestion({ tool: this.#tool, capabilities: this.clientCapabilities, kind: "sampling" });
     const key = this.#key(options);
+    const gathered = this.#gathered(key);
+    if (gathered !== undefined) return checkSamplingAnswer(gathered, key);
+    checkQuestion({ tool: this.#tool, capabilities: this.clientCapabilities, kind: "sampling" });
     const answer = await this.#options.ask({
       method: "sampling/createMessage",
       params: params as unknown as Record<string, unknown>,
@@ -93,18 +111,33 @@ export class TaskServedCall implements ServedToolContext {
     params: ElicitRequestFormParams | ElicitRequestURLParams,
     options: ServedQuestionOptions = {},
   ): Promise<ElicitResult> {
+    const key = this.#key(options);
+    const gathered = this.#gathered(key);
+    if (gathered !== undefined) return checkElicitAnswer(gathered, key);
     checkQuestion({
       tool: this.#tool,
       capabilities: this.clientCapabilities,
       kind: params.mode === "url" ? "url" : "form",
     });
-    const key = this.#key(options);
     const answer = await this.#options.ask({
       method: "elicitation/create",
       params: params as unknown as Record<string, unknown>,
       key,
     });
     return checkElicitAnswer(answer, key);
+  }
+
+  /** The answer the call gathered before the task to the question just asked (the `#asked`-th), if any. */
+  #gathered(key: string): unknown {
+    const answered = this.#answers[this.#asked - 1];
+    if (answered === undefined) return undefined;
+    if (answered.key !== key) {
+      throw new JunctionError(
+        "invalid-argument",
+        `Tool "${this.#tool}" asked "${key}" where its call before the task asked "${answered.key}": a tool runs again in its task and must ask its questions in the same order.`,
+      );
+    }
+    return answered.answer;
   }
 
   /** The question's input-request key: the one given, else `junction.input.N`; unique within the task. */
