@@ -184,7 +184,14 @@ export class MCPServer {
           beforeTask.set(tool.name, (start) => {
             const handler = servedToolHandler(server, tool, {
               definition,
-              scope: { ...scope, startTask: (parts) => start({ tool: tool.name, ...parts }) },
+              scope: {
+                ...scope,
+                // A round's retry starts one task: copies of it sent at once get that task.
+                startTask: ({ round, ...parts }) =>
+                  round === undefined
+                    ? start({ tool: tool.name, ...parts })
+                    : this.#rounds.once(`tool-task:${round}`, () => start({ tool: tool.name, ...parts })),
+              },
             });
             // Called before the SDK's own tools/call seam: the echoed requestState is checked here.
             return async (args, raw) => handler(args, await withVerifiedRequestState(this.requestState, raw));

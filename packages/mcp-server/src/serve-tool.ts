@@ -85,7 +85,7 @@ export function servedToolHandler(
     }
     const start = taskStartOf(work);
     if (start && scope.startTask) {
-      return (await scope.startTask({ args: args ?? {}, answers: start.answers, context })) as never;
+      return (await scope.startTask({ args: args ?? {}, ...start, context })) as never;
     }
     // Only a call that used `servedContext()` on 2026-07-28 can have a question pending.
     const pending = scope.era === "modern" ? pendingInputOf(work) : undefined;
@@ -95,6 +95,7 @@ export function servedToolHandler(
       tool: definition.name,
       answers: pending.answers,
       asking: pending.key,
+      round: globalThis.crypto.randomUUID(),
     };
     return inputRequired({
       inputRequests: { [pending.key]: pending.request as never },

@@ -83,7 +83,13 @@ export interface ServedToolScope {
    * again in it from the start with `answers`; resolves with the `CreateTaskResult`.
    */
   startTask?:
-    | ((parts: { args: unknown; answers: InputAnswer[]; context: ServerContext }) => Promise<unknown>)
+    | ((parts: {
+        args: unknown;
+        answers: InputAnswer[];
+        /** The `input_required` round whose retry started the task, if one did. */
+        round: string | undefined;
+        context: ServerContext;
+      }) => Promise<unknown>)
     | undefined;
 }
 
@@ -143,7 +149,9 @@ export function pendingInputOf(context: ToolContext): InputRound | undefined {
 }
 
 /** The answers a call gathered before its tool called `startTask()`, when it did (read by the tool's handler). */
-export function taskStartOf(context: ToolContext): { answers: InputAnswer[] } | undefined {
+export function taskStartOf(
+  context: ToolContext,
+): { answers: InputAnswer[]; round: string | undefined } | undefined {
   return (context as ServedToolContextCarrier)[SERVED_CALL]?.taskStart;
 }
 
@@ -168,6 +176,8 @@ export interface ToolInputState {
   answers: InputAnswer[];
   /** The key of the question this round asks: the only answer taken from the retry. */
   asking: string;
+  /** The round's own id (random): a round that starts a task starts it once. Absent in earlier states. */
+  round?: string;
 }
 
 /** How a question is asked (`sample()`, `elicit()`). */
@@ -217,7 +227,9 @@ class ServedCall implements ServedToolContext {
   #asked = 0;
   pending: InputRound | undefined;
   /** Set once the tool called `startTask()` where the call may become a task. */
-  taskStart: { answers: InputAnswer[] } | undefined;
+  taskStart: { answers: InputAnswer[]; round: string | undefined } | undefined;
+  /** The id of the round this call is the retry of (2026-07-28), when its state has one. */
+  #round: string | undefined;
 
   constructor(request: ServerContext, scope: ServedToolScope) {
     this.era = scope.era;
@@ -286,7 +298,8 @@ class ServedCall implements ServedToolContext {
   startTask(): Promise<void> {
     if (!this.#scope.startTask) return Promise.resolve();
     // Every question asked so far was answered (else this round had ended): they go to the task.
-    this.taskStart ??= { answers: this.#answersSoFar().slice(0, this.#asked) };
+    const answers = this.#answersSoFar().slice(0, this.#asked);
+    this.taskStart ??= { answers, round: this.#round };
     return Promise.reject(new StartTaskSignal(this.#scope.tool));
   }
 
@@ -344,6 +357,7 @@ class ServedCall implements ServedToolContext {
         );
       }
       answers.push(...state.answers);
+      if (typeof state.round === "string") this.#round = state.round;
       const latest = this.#request.mcpReq.inputResponses?.[state.asking];
       if (latest !== undefined) answers.push({ key: state.asking, answer: latest });
     }
