@@ -2,9 +2,10 @@
 // The conformance server: the tools, resources and prompts the official server suite asks for
 // (see `conformance list --server`), built with the package's public API from dist: logging,
 // sampling, elicitation and four input_required fixtures from served tool()s through
-// `servedContext`; the tasks scenarios' tools, served as tasks, from tasks-tools.mjs. What Junction does not wrap yet (the other input_required fixtures, the
-// input_required prompt, resource subscriptions) is registered with the SDK through `configure`. Prints the endpoint
-// URL on stdout once it listens.
+// `servedContext`; the tasks scenarios' tools, served as tasks, from tasks-tools.mjs. What Junction
+// does not wrap yet (the other input_required fixtures, the input_required prompt, resource
+// subscriptions) is registered with the SDK through `configure`. Prints the endpoint URL on
+// stdout once it listens.
 //
 //   node conformance/server.mjs [port]
 
