@@ -71,7 +71,7 @@ export class InProcessAgentRuns implements DurableAgentRuns {
     if ((this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
-        `Too many agent runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
+        `Too many task runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
       );
     }
   }

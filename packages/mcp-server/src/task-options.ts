@@ -11,12 +11,12 @@ import type { LegacyTaskView } from "./task-views.js";
 /** The MCP tasks extension (SEP-2663). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
-/** How served agent runs become tasks (the tasks extension of 2026-07-28, and 2025-11-25 tasks). */
+/** How served agents and tools run as tasks (the tasks extension of 2026-07-28, and 2025-11-25 tasks). */
 export interface MCPTaskOptions {
   /** Where tasks are kept. @default an `InMemoryTaskStore` (tasks end with the process) */
   store?: TaskStore;
   /**
-   * Agent runs going at once per client (authenticated client id; one pool without
+   * Runs going at once in this process per client, agents' and tools' (authenticated client id; one pool without
    * authentication); a task call beyond it is refused (-32000) until one ends or waits for input.
    * @default 4
    */

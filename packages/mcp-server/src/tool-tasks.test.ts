@@ -278,6 +278,7 @@ describe.each([
         ["count_down", "optional"],
         ["sign_up", "required"],
         ["sign_ups", "forbidden"],
+        ["break_protocol", "optional"],
         ["publications", "forbidden"],
         ["cancellations", "forbidden"],
         ["echo", "forbidden"],
@@ -393,5 +394,21 @@ describe.each([
     const done = await pollTask(client, taskId as string, (task) => task.status === "completed");
     expect(textOf(done.result)).toBe("Signed up Ada");
     expect(textOf(await client.callTool({ name: "sign_ups", arguments: {} }))).toBe(JSON.stringify(["Ada"]));
+  });
+
+  it("a ProtocolError thrown by the tool fails the task with that error, and no result", async () => {
+    const connected = await connect(transport, era);
+    const { client } = connected;
+    const taskId = await startTask(connected, era, { name: "break_protocol", arguments: {} });
+    const failed = await pollTask(client, taskId, (task) => task.status === "failed");
+    expect(failed.statusMessage).toBe("Failed: the backend went away");
+    if (era === "2026-07-28") {
+      expect(failed.error).toEqual({ code: -32603, message: "the backend went away" });
+      expect(failed).not.toHaveProperty("result");
+    } else {
+      const error = await refusal(request(client, "tasks/result", { taskId }));
+      expect(error.code).toBe(-32603);
+      expect(error.message).toContain("the backend went away");
+    }
   });
 });

@@ -4,8 +4,10 @@
 // publishes, once per run (counted by `publications`); `count_down` ("optional") reports
 // progress, then answers, or waits until its task is cancelled (counted by `cancellations`); `echo`
 // ("forbidden", the default) answers plainly; `sign_up` ("required") asks a name before its task
-// (an input_required round on 2026-07-28), then signs up in the task (counted by `sign_ups`).
+// (an input_required round on 2026-07-28), then signs up in the task (counted by `sign_ups`);
+// `break_protocol` ("optional") throws a ProtocolError.
 import { tool } from "@junction/core";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { createMCPServer, servedContext, withTaskSupport } from "../dist/index.js";
 import { serveHTTP } from "../dist/node.js";
@@ -103,6 +105,17 @@ const server = createMCPServer({
       schema: empty,
       execute: async () => JSON.stringify(signedUp),
     }),
+    withTaskSupport(
+      tool({
+        name: "break_protocol",
+        description: "Fails outside the tool: a ProtocolError",
+        schema: empty,
+        execute: async () => {
+          throw new ProtocolError(ProtocolErrorCode.InternalError, "the backend went away");
+        },
+      }),
+      "optional",
+    ),
     tool({
       name: "publications",
       description: "What publish_report published, in order",
