@@ -2,9 +2,10 @@
 // The conformance server: the tools, resources and prompts the official server suite asks for
 // (see `conformance list --server`), built with the package's public API from dist: logging,
 // sampling, elicitation and four input_required fixtures from served tool()s through
-// `servedContext`. What Junction does not wrap yet (the other input_required fixtures, the
-// input_required prompt, resource subscriptions) is registered with the SDK through `configure`. Prints the endpoint
-// URL on stdout once it listens.
+// `servedContext`; the tasks scenarios' tools, served as tasks, from tasks-tools.mjs. What Junction
+// does not wrap yet (the other input_required fixtures, the input_required prompt, resource
+// subscriptions) is registered with the SDK through `configure`. Prints the endpoint URL on
+// stdout once it listens.
 //
 //   node conformance/server.mjs [port]
 
@@ -15,6 +16,7 @@ import { createMCPServer, servedContext } from "../dist/index.js";
 import { serveHTTP } from "../dist/node.js";
 import { skills } from "./skills.mjs";
 import { registerReconnection } from "./sse-polling.mjs";
+import { tasksTools } from "./tasks-tools.mjs";
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -23,6 +25,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const empty = z.object({});
 
 const tools = [
+  ...tasksTools,
   tool({
     name: "test_simple_text",
     description: "Tests simple text content response",
@@ -455,6 +458,8 @@ const server = createMCPServer({
   name: "junction-conformance-server",
   version: "1.0.0",
   tools,
+  // The tasks extension (and 2025-11-25 tasks) for the tasks scenarios' tools (tasks-tools.mjs).
+  tasks: {},
   logging: true,
   skills,
   resources: [

@@ -319,7 +319,7 @@ describe("a served agent as a task over Streamable HTTP", () => {
       },
     });
     expect(second.error?.message).toBe(
-      "Too many agent runs going at once for this client (limit 1); wait for one to end, or cancel one.",
+      "Too many task runs going at once for this client (limit 1); wait for one to end, or cancel one.",
     );
     await rawRequest(server.url, { method: "tasks/cancel", params: { taskId: first.result?.taskId } });
   });

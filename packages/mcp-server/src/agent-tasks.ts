@@ -1,15 +1,17 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
 import { JunctionError } from "@junction/types";
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { AgentRunner } from "./agent-run.js";
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toolErrorResult } from "./call-tool-result.js";
 import { type DurableAgentRuns, durableTaskRecord } from "./durable-runs.js";
 import { InProcessAgentRuns, isRunRecord } from "./in-process-runs.js";
 import type { PassThroughRelay } from "./pass-through.js";
+import type { InputAnswer } from "./served-context.js";
 import { SignedTaskRecords } from "./signed-task-records.js";
 import type { MCPTaskOptions, PendingTaskApproval, TaskClient } from "./task-options.js";
+import type { TaskRunInput, TaskRunner } from "./task-runner.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord, InMemoryTaskStore, revisionOf } from "./task-store.js";
+import type { TaskSupport } from "./task-support.js";
 import type { UpstreamRequests } from "./task-upstream.js";
 import { isTerminal, type LegacyTaskView, legacyTaskView, type TaskView, taskView } from "./task-views.js";
 
@@ -18,10 +20,10 @@ export { TASKS_EXTENSION } from "./task-options.js";
 export type { LegacyTaskView, TaskView } from "./task-views.js";
 
 /**
- * Runs served agents as tasks and keeps them in a `TaskStore`, one way whatever runs them: the
- * task is a run of a `DurableAgentRuns` (a DBOS or Restate engine's, or `InProcessAgentRuns`, this
- * process's own), its status, pending approvals and result are the run's, and its answers go to
- * the run. The task record keeps what the run does not: who owns it, which tool, how long it is
+ * Runs served tools as tasks, agents and plain tools alike, and keeps them in a `TaskStore`, one
+ * way whatever runs them: the task is a run of a `DurableAgentRuns` (a DBOS or Restate engine's
+ * for agent tools with `tasks.runs`, else `InProcessAgentRuns`, this process's own), its status,
+ * pending approvals, input requests and result are the run's, and its answers go to the run. The task record keeps what the run does not: who owns it, which tool, how long it is
  * kept, and, once it ended, how it ended. A call that needs a person stops the run; the task then
  * waits (`input_required`) with one elicitation per pending call in its `inputRequests`, and a
  * `tasks/update` answering every pending call resumes it, in this process or in the next one
@@ -29,10 +31,12 @@ export type { LegacyTaskView, TaskView } from "./task-views.js";
  */
 export class AgentTasks {
   readonly #records: SignedTaskRecords;
-  readonly #runners: Map<string, AgentRunner>;
-  readonly #runs: DurableAgentRuns;
-  /** The runs of this process, when no engine runs them. */
-  readonly #local: InProcessAgentRuns | undefined;
+  readonly #runners: Map<string, TaskRunner>;
+  readonly #support: Map<string, TaskSupport>;
+  /** The durable engine that runs the agent tools' runs (`tasks.runs`), if any. */
+  readonly #engine: DurableAgentRuns | undefined;
+  /** The runs of this process: plain tools', and agents' when no engine runs them. */
+  readonly #local: InProcessAgentRuns;
   readonly #maxOpenTasks: number;
   readonly #pollIntervalMs: number;
   readonly #ttlMs: number;
@@ -58,7 +62,13 @@ export class AgentTasks {
 
   constructor(
     options: MCPTaskOptions,
-    parts: { key: Uint8Array; runners: Map<string, AgentRunner>; relay?: PassThroughRelay | undefined },
+    parts: {
+      key: Uint8Array;
+      runners: Map<string, TaskRunner>;
+      /** Each served tool's task support (tools not listed: `"forbidden"`). */
+      support: Map<string, TaskSupport>;
+      relay?: PassThroughRelay | undefined;
+    },
   ) {
     this.#records = new SignedTaskRecords({
       store: options.store ?? new InMemoryTaskStore(),
@@ -66,21 +76,20 @@ export class AgentTasks {
       onStored: (record) => this.#stored(record),
     });
     this.#runners = parts.runners;
+    this.#support = parts.support;
     this.#maxOpenTasks = options.maxOpenTasks ?? 100;
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
     this.#ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60_000;
     this.#operator = options.approver === "operator";
-    this.#local = options.runs
-      ? undefined
-      : new InProcessAgentRuns({
-          records: this.#records,
-          runners: parts.runners,
-          relay: parts.relay,
-          maxConcurrentRuns: options.maxConcurrentRuns ?? 4,
-          ttlMs: this.#ttlMs,
-          clientOf: (runId) => this.#clients.get(runId),
-        });
-    this.#runs = options.runs ?? (this.#local as InProcessAgentRuns);
+    this.#engine = options.runs;
+    this.#local = new InProcessAgentRuns({
+      records: this.#records,
+      runners: parts.runners,
+      relay: parts.relay,
+      maxConcurrentRuns: options.maxConcurrentRuns ?? 4,
+      ttlMs: this.#ttlMs,
+      clientOf: (runId) => this.#clients.get(runId),
+    });
   }
 
   /** Whether the server's operator answers approvals (`approver: "operator"`): no client is asked. */
@@ -88,17 +97,22 @@ export class AgentTasks {
     return this.#operator;
   }
 
-  /** Whether `name` is an agent tool served as a task. */
+  /** Whether `name` is a tool that may run as a task (its task support is `required` or `optional`). */
   serves(name: string): boolean {
-    return this.#runners.has(name);
+    return this.taskSupport(name) !== "forbidden";
+  }
+
+  /** The task support of the served tool `name` (`"forbidden"` for a tool that is not served as a task). */
+  taskSupport(name: string): TaskSupport {
+    return (this.#runners.has(name) ? this.#support.get(name) : undefined) ?? "forbidden";
   }
 
   /** Starts a run as a task (2026-07-28); resolves once the task is stored, with the `CreateTaskResult`. */
   async start(
-    { tool, args, owner }: { tool: string; args: unknown; owner: string },
+    call: { tool: string; args: unknown; owner: string; answers?: InputAnswer[] | undefined },
     client?: TaskClient,
   ): Promise<TaskView> {
-    const record = await this.create({ tool, args, owner, client: client ?? { invalidInput: "refuse" } });
+    const record = await this.create({ ...call, client: client ?? { invalidInput: "refuse" } });
     return { resultType: "task", ...taskView(record, this.#pollIntervalMs) };
   }
 
@@ -115,18 +129,22 @@ export class AgentTasks {
     owner: string;
     client: TaskClient;
     ttlMs?: number | undefined;
+    /** A tool's answers gathered before its task (`startTask()`), for its first questions. */
+    answers?: InputAnswer[] | undefined;
   }): Promise<AgentTaskRecord> {
     const { tool, args, owner } = parts;
     const runner = this.#runner(tool);
-    let input: { request: string } | undefined;
+    const runs = this.#runsFor(tool);
+    let input: TaskRunInput | undefined;
     let invalid: CallToolResult | undefined;
     try {
       input = runner.parse(args);
+      if ("args" in input && parts.answers?.length) input = { ...input, answers: parts.answers };
     } catch (error) {
       if (parts.client.invalidInput === "refuse" || !isInputInvalid(error)) throw error;
       invalid = toolErrorResult(tool, error);
     }
-    if (invalid === undefined) this.#local?.admit(owner);
+    if (invalid === undefined && runs === this.#local) this.#local.admit(owner);
     const open = (await this.#records.list()).filter(
       (record) => record.owner === owner && !isTerminal(record.status),
     ).length;
@@ -165,7 +183,8 @@ export class AgentTasks {
       this.#notifiers.set(taskId, { notify: parts.client.notify, status: record.status, task: record });
     }
     const stored = await this.#records.create(record);
-    await this.#runs.start({ tool, runId: taskId, request: input.request, owner });
+    if (runs === this.#local) await this.#local.launch({ tool, runId: taskId, input, owner });
+    else if ("request" in input) await runs.start({ tool, runId: taskId, request: input.request, owner });
     return stored;
   }
 
@@ -221,7 +240,8 @@ export class AgentTasks {
    */
   update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
     // Answers to the run's upstream requests go back upstream; the run goes on by itself.
-    this.#local?.upstream(taskId)?.answer(inputResponses);
+    // Taken from the waiting requests before any await: a concurrent update finds none to answer.
+    this.#local.upstream(taskId)?.answer(inputResponses);
     // With an operator approving, what a client answers to an approval counts for nothing.
     if (this.#operator) return this.#load(taskId, owner).then(() => undefined);
     // Claimed before the first await: a second answer while this one is taken gets its outcome.
@@ -253,7 +273,8 @@ export class AgentTasks {
     }
     // All at once: an engine may take a step's answers only when every call of it has one.
     const runId = record.runId;
-    await Promise.all(answers.map(([item, decision]) => this.#runs.answer(runId, item, decision)));
+    const runs = this.#runsFor(record.tool);
+    await Promise.all(answers.map(([item, decision]) => runs.answer(runId, item, decision)));
   }
 
   /** `tasks/cancel`: cancels the run and marks the task cancelled. */
@@ -269,7 +290,7 @@ export class AgentTasks {
         lastUpdatedAt: new Date().toISOString(),
       };
     });
-    if (record.runId) await this.#runs.cancel(record.runId);
+    if (record.runId) await this.#runsFor(record.tool).cancel(record.runId);
     return cancelled ?? (await this.current(taskId, owner));
   }
 
@@ -308,13 +329,13 @@ export class AgentTasks {
     ) {
       return false;
     }
-    await this.#runs.answer(record.runId, waiting, answer.decision);
+    await this.#runsFor(record.tool).answer(record.runId, waiting, answer.decision);
     return true;
   }
 
   /** Aborts every run going in this process (their tasks stay as stored). */
   close(): void {
-    this.#local?.close();
+    this.#local.close();
   }
 
   /**
@@ -324,7 +345,8 @@ export class AgentTasks {
   async #withRun(stored: AgentTaskRecord): Promise<AgentTaskRecord> {
     const record = await this.#migrated(stored);
     if (!record.runId || isTerminal(record.status)) return record;
-    const { record: next, ended } = durableTaskRecord(record, await this.#runs.status(record.runId));
+    const status = await this.#runsFor(record.tool).status(record.runId);
+    const { record: next, ended } = durableTaskRecord(record, status);
     if (this.#operator && next.status === "input_required" && next.pending?.length) {
       const names = [...new Set(next.pending.map((call) => `"${call.name}"`))].join(", ");
       next.statusMessage = `Waiting for the server's operator to approve the call to ${names}`;
@@ -333,7 +355,7 @@ export class AgentTasks {
     // Kept as ended (should another process have stored it meanwhile, its write stands); an
     // in-process run's own record is then not needed any more.
     const kept = await this.#records.write(next, revisionOf(record));
-    if (kept) await this.#local?.forget(record.runId);
+    if (kept && this.#runsFor(record.tool) === this.#local) await this.#local.forget(record.runId);
     return kept ?? next;
   }
 
@@ -343,7 +365,7 @@ export class AgentTasks {
    * every task is. Other tasks are as they are.
    */
   async #migrated(record: AgentTaskRecord): Promise<AgentTaskRecord> {
-    if (!this.#local || !record.state || !record.pending || record.status !== "input_required") return record;
+    if (this.#engine || !record.state || !record.pending || record.status !== "input_required") return record;
     const { state, pending } = record;
     await this.#local.adopt({ runId: record.taskId, tool: record.tool, state, pending, ttlMs: record.ttlMs });
     const moved = await this.#records.change(record.taskId, (stored) => {
@@ -358,18 +380,20 @@ export class AgentTasks {
 
   /** The upstream requests of a task's run going in this process, waiting for its client. */
   upstreamOf(record: AgentTaskRecord): UpstreamRequests | undefined {
-    return record.runId === undefined ? undefined : this.#local?.upstream(record.runId);
+    return record.runId === undefined ? undefined : this.#local.upstream(record.runId);
   }
 
-  #runner(tool: string): AgentRunner {
+  #runner(tool: string): TaskRunner {
     const runner = this.#runners.get(tool);
     if (!runner) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `No agent tool "${tool}" is served as a task here.`,
-      );
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No tool "${tool}" is served as a task here.`);
     }
     return runner;
+  }
+
+  /** What runs `tool`'s tasks: the durable engine for an agent tool when one is set, else this process. */
+  #runsFor(tool: string): DurableAgentRuns {
+    return this.#engine && this.#runners.get(tool)?.kind === "agent" ? this.#engine : this.#local;
   }
 
   /** The task, if it exists, is this client's, is unexpired and its signature holds; else -32602. */
@@ -379,7 +403,7 @@ export class AgentTasks {
     if (!record || record.owner !== owner || isRunRecord(record)) throw unknown();
     if (Date.parse(record.createdAt) + record.ttlMs < Date.now()) {
       await this.#records.delete(taskId);
-      if (record.runId) await this.#local?.forget(record.runId);
+      if (record.runId) await this.#local.forget(record.runId);
       throw unknown();
     }
     return record;

@@ -47,12 +47,21 @@ export interface DurableAgentRuns {
 export type { DurableRunStatus };
 
 /**
+ * A run's status as the task layer reads it: a `DurableRunStatus`, or a run of this process
+ * that failed outside its tool (it threw a `ProtocolError`), which the task shows as `failed`
+ * with that JSON-RPC error and no result.
+ */
+export type TaskRunStatus =
+  | DurableRunStatus
+  | { status: "failed"; message: string; error: { code: number; message: string } };
+
+/**
  * A durable run's task as its engine has it now (status, pending calls, result); `ended` when
  * the run ended, so the record is kept so and the engine is not asked again. Pure.
  */
 export function durableTaskRecord(
   record: AgentTaskRecord,
-  now: DurableRunStatus,
+  now: TaskRunStatus,
 ): { record: AgentTaskRecord; ended: boolean } {
   const next: AgentTaskRecord = { ...record, lastUpdatedAt: new Date().toISOString() };
   delete next.pending;
@@ -74,6 +83,13 @@ export function durableTaskRecord(
       next.result = toCallToolResult(now.result);
       break;
     case "failed":
+      if ("error" in now) {
+        next.status = "failed";
+        next.statusMessage = `Failed: ${now.message}`;
+        next.error = now.error;
+        delete next.result;
+        break;
+      }
       next.status = "completed";
       next.statusMessage = `Failed: ${now.message}`;
       next.result = toolErrorResult(record.tool, new JunctionError("tool-execution-failed", now.message));

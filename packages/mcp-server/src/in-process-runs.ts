@@ -1,17 +1,20 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
 import { createAbortError, errorMessage, isAbortError, type ToolResult } from "@junction/types";
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { AgentRunInput, AgentRunner } from "./agent-run.js";
+import type { AgentRunInput } from "./agent-run.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
-import type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
+import type { DurableAgentRuns, TaskRunStatus } from "./durable-runs.js";
 import type { ForwardedMethod, PassThroughRelay } from "./pass-through.js";
 import type { SignedTaskRecords } from "./signed-task-records.js";
+import type { TaskClient } from "./task-options.js";
+import type { TaskRunInput, TaskRunner } from "./task-runner.js";
 import { AGENT_TASK_VERSION, type AgentTaskRecord } from "./task-store.js";
 import { UpstreamRequests } from "./task-upstream.js";
 import { isTerminal } from "./task-views.js";
 
 // Served agent runs in this process, as one more `DurableAgentRuns`: the task layer drives them
-// exactly as it drives a DBOS or Restate run. A run's record (`run-<runId>` in the task store,
+// exactly as it drives a DBOS or Restate run. A plain tool's task runs here too, the same way
+// (one leg, its questions waiting as the run's input requests). A run's record (`run-<runId>` in the task store,
 // owned by no client) holds its status, and while it waits for a person its stopped `RunState`,
 // the pending calls and the answers given so far; any process sharing the store and `stateKey`
 // can take the last answer and resume the run. The move from waiting to running is a conditional
@@ -30,20 +33,14 @@ export function isRunRecord(record: Pick<AgentTaskRecord, "owner">): boolean {
   return record.owner === RUN_OWNER;
 }
 
-/** What a run's upstream requests need of the client that will answer them. */
-export interface RunClient {
-  /** Throws when the client cannot answer `method` (absent: it is asked later). */
-  canAnswer?: ((method: ForwardedMethod, tool: string) => void) | undefined;
-}
-
 /** Runs served agents' runs in this process; see the module comment. */
 export class InProcessAgentRuns implements DurableAgentRuns {
   readonly #records: SignedTaskRecords;
-  readonly #runners: Map<string, AgentRunner>;
+  readonly #runners: Map<string, TaskRunner>;
   readonly #relay: PassThroughRelay | undefined;
   readonly #maxConcurrentRuns: number;
   readonly #ttlMs: number;
-  readonly #clientOf: (runId: string) => RunClient | undefined;
+  readonly #clientOf: (runId: string) => TaskClient | undefined;
   readonly #live = new Map<string, AbortController>();
   /** Runs going here per owner (who started them). */
   readonly #running = new Map<string, number>();
@@ -55,11 +52,11 @@ export class InProcessAgentRuns implements DurableAgentRuns {
 
   constructor(parts: {
     records: SignedTaskRecords;
-    runners: Map<string, AgentRunner>;
+    runners: Map<string, TaskRunner>;
     relay: PassThroughRelay | undefined;
     maxConcurrentRuns: number;
     ttlMs: number;
-    clientOf: (runId: string) => RunClient | undefined;
+    clientOf: (runId: string) => TaskClient | undefined;
   }) {
     this.#records = parts.records;
     this.#runners = parts.runners;
@@ -74,12 +71,27 @@ export class InProcessAgentRuns implements DurableAgentRuns {
     if ((this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
-        `Too many agent runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
+        `Too many task runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
       );
     }
   }
 
-  async start(run: { tool: string; runId: string; request: string; owner?: string }): Promise<void> {
+  start(run: { tool: string; runId: string; request: string; owner?: string }): Promise<void> {
+    return this.launch({
+      tool: run.tool,
+      runId: run.runId,
+      input: { request: run.request },
+      owner: run.owner,
+    });
+  }
+
+  /** Starts a run of any served tool (an agent's request, a tool's arguments) under `runId`. */
+  async launch(run: {
+    tool: string;
+    runId: string;
+    input: TaskRunInput;
+    owner?: string | undefined;
+  }): Promise<void> {
     const runner = this.#runner(run.tool);
     const now = new Date().toISOString();
     const record = await this.#records.create({
@@ -95,10 +107,10 @@ export class InProcessAgentRuns implements DurableAgentRuns {
       lastUpdatedAt: now,
       ttlMs: this.#ttlMs,
     });
-    this.#launch(runner, { record, input: { request: run.request }, owner: run.owner ?? "" });
+    this.#launch(runner, { record, input: run.input, owner: run.owner ?? "" });
   }
 
-  async status(runId: string): Promise<DurableRunStatus> {
+  async status(runId: string): Promise<TaskRunStatus> {
     const record = await this.#records.read(runRecordId(runId));
     if (!record) return { status: "failed", message: `The run "${runId}" is not kept in this task store.` };
     return runStatus(record);
@@ -193,18 +205,15 @@ export class InProcessAgentRuns implements DurableAgentRuns {
     for (const controller of this.#live.values()) controller.abort();
   }
 
-  #runner(tool: string): AgentRunner {
+  #runner(tool: string): TaskRunner {
     const runner = this.#runners.get(tool);
     if (!runner) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `No agent tool "${tool}" is served as a task here.`,
-      );
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No tool "${tool}" is served as a task here.`);
     }
     return runner;
   }
 
-  #launch(runner: AgentRunner, leg: { record: AgentTaskRecord; input: AgentRunInput; owner: string }): void {
+  #launch(runner: TaskRunner, leg: { record: AgentTaskRecord; input: TaskRunInput; owner: string }): void {
     const runId = leg.record.runId as string;
     const id = leg.record.taskId;
     const { owner } = leg;
@@ -233,21 +242,23 @@ export class InProcessAgentRuns implements DurableAgentRuns {
     };
     void (async () => {
       try {
-        const run = () =>
-          runner.run(leg.input, {
-            signal: controller.signal,
-            onProgress: (progress) => {
-              if (progress.message) void write({ statusMessage: progress.message }).catch(() => undefined);
-            },
-          });
-        // A run in the background has no client request to forward an upstream request through:
-        // the request waits in the run (an input request of its task) until the client answers it.
-        const forward = async (method: ForwardedMethod, params: Record<string, unknown>) => {
+        // A run in the background has no client request to forward a question through (an
+        // upstream server's, or the tool's own): it waits in the run, an input request of its
+        // task, until the client answers it.
+        const ask = async (question: {
+          method: ForwardedMethod;
+          params: Record<string, unknown>;
+          key?: string | undefined;
+        }) => {
+          const { method } = question;
           this.#clientOf(runId)?.canAnswer?.(method, runner.name);
-          const answered = upstream.add(method, params);
+          const answered = upstream.add(method, question.params, question.key);
           await write({
             status: "input_required",
-            statusMessage: `Waiting for the answer to ${method} from an MCP server the agent uses`,
+            statusMessage:
+              question.key === undefined
+                ? `Waiting for the answer to ${method} from an MCP server the agent uses`
+                : `Waiting for the answer to ${method} (${question.key})`,
           });
           try {
             return await answered;
@@ -260,6 +271,17 @@ export class InProcessAgentRuns implements DurableAgentRuns {
             }
           }
         };
+        const forward = (method: ForwardedMethod, params: Record<string, unknown>) => ask({ method, params });
+        const run = () =>
+          runner.run(leg.input, {
+            signal: controller.signal,
+            onProgress: (progress) => {
+              const text = progress.message ?? progressText(progress);
+              void write({ statusMessage: text }).catch(() => undefined);
+            },
+            ask,
+            client: this.#clientOf(runId),
+          });
         const outcome = this.#relay
           ? await this.#relay.run({ tool: runner.name, forward }, run)
           : await run();
@@ -280,6 +302,15 @@ export class InProcessAgentRuns implements DurableAgentRuns {
         }
       } catch (error) {
         if (controller.signal.aborted || isAbortError(error)) return;
+        if (error instanceof ProtocolError) {
+          // Not the tool's answer: the task fails with the JSON-RPC error, and has no result.
+          await write({
+            status: "failed",
+            statusMessage: `Failed: ${error.message}`,
+            error: { code: error.code, message: error.message },
+          }).catch(() => undefined);
+          return;
+        }
         await write({
           status: "completed",
           statusMessage: `Failed: ${errorMessage(error)}`,
@@ -308,7 +339,7 @@ function leftWaiting(
 }
 
 /** A run record as the status the task layer reads (`DurableRunStatus`). Pure. */
-function runStatus(record: AgentTaskRecord): DurableRunStatus {
+function runStatus(record: AgentTaskRecord): TaskRunStatus {
   const statusMessage = record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage };
   switch (record.status) {
     case "working":
@@ -323,7 +354,9 @@ function runStatus(record: AgentTaskRecord): DurableRunStatus {
     case "completed":
       return { status: "completed", result: toToolResult(record.result), ...statusMessage };
     case "failed":
-      return { status: "failed", message: record.error?.message ?? record.statusMessage ?? "failed" };
+      return record.error
+        ? { status: "failed", message: record.error.message, error: record.error }
+        : { status: "failed", message: record.statusMessage ?? "failed" };
     case "cancelled":
       return { status: "cancelled" };
     default: {
@@ -340,4 +373,9 @@ function toToolResult(result: CallToolResult | undefined): ToolResult {
     isError: result?.isError === true,
     ...(result?.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
   };
+}
+
+/** A progress report without a message, as a status message (`3/10`, or `3`). Pure. */
+function progressText(progress: { progress: number; total?: number | undefined }): string {
+  return progress.total === undefined ? `${progress.progress}` : `${progress.progress}/${progress.total}`;
 }

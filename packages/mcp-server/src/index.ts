@@ -48,3 +48,4 @@ export {
   InMemoryTaskStore,
   type TaskStore,
 } from "./task-store.js";
+export { type TaskSupport, type TaskSupportOptions, withTaskSupport } from "./task-support.js";

@@ -1,16 +1,17 @@
 import type { PendingToolCall, ResumeDecision } from "@junction/core";
-import { JunctionError, type MCPTool } from "@junction/types";
+import { JunctionError, type MCPTool, type Tool } from "@junction/types";
 import {
   completable,
   createRequestStateCodec,
   McpServer,
   type McpServerFactory,
+  type RegisteredTool,
   type RequestStateCodec,
   ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
+import { agentRunnerOf } from "./agent-run.js";
 import { AgentTasks, type PendingTaskApproval, TASKS_EXTENSION } from "./agent-tasks.js";
 import { ApprovalRounds } from "./approval-rounds.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
@@ -27,12 +28,14 @@ import {
 import { type GatewayToolParts, gatewayToolHandler, registerGatewayTool } from "./serve-gateway-tool.js";
 import { serveLegacyTasks } from "./serve-legacy-tasks.js";
 import { checkSkills, ServedSkills, SKILLS_RESOURCE_NAME } from "./serve-skills.js";
-import { serveTasks } from "./serve-tasks.js";
+import { type BeforeTaskHandler, serveTasks } from "./serve-tasks.js";
 import {
   definitionOf,
   passthroughSchema,
   registerServedTool,
   type ServedToolDefinition,
+  servedToolHandler,
+  withVerifiedRequestState,
 } from "./serve-tool.js";
 import type {
   MCPGatewayEntry,
@@ -43,7 +46,9 @@ import type {
   MCPServerResource,
   MCPServerResourceTemplate,
 } from "./served-types.js";
+import { agentTaskRunner, type TaskRunner, toolTaskRunner } from "./task-runner.js";
 import { InMemoryTaskStore } from "./task-store.js";
+import { asksBeforeTask, declaredTaskSupport, type TaskSupport, taskSupportOf } from "./task-support.js";
 
 /** `input_required` rounds one plain call may take on a 2025-11-25 session (the SDK's shim asks each). */
 const MAX_INPUT_ROUNDS = 100;
@@ -112,15 +117,20 @@ export class MCPServer {
         "createMCPServer(): `stateKey` must be 32 bytes or longer.",
       );
     }
-    const runners = new Map<string, AgentRunner>();
+    const runners = new Map<string, TaskRunner>();
+    const support = new Map<string, TaskSupport>();
     for (const tool of options.tools ?? []) {
-      const runner = agentRunnerOf(tool);
-      if (runner) runners.set(tool.name, runner);
+      const taskSupport = taskSupportOf(tool);
+      if (taskSupport === "forbidden") continue;
+      checkTasksSet(options, tool);
+      const agent = agentRunnerOf(tool);
+      runners.set(tool.name, agent ? agentTaskRunner(agent) : toolTaskRunner(tool));
+      support.set(tool.name, taskSupport);
     }
     this.#relay = relayOf(options.passThrough);
     this.#skills = options.skills === undefined ? undefined : new ServedSkills(options.skills);
     this.#tasks = options.tasks
-      ? new AgentTasks(options.tasks, { key, runners, relay: this.#relay })
+      ? new AgentTasks(options.tasks, { key, runners, support, relay: this.#relay })
       : undefined;
     const ttlSeconds = options.stateTtlSeconds ?? 3600;
     this.#rounds = new ApprovalRounds({
@@ -156,11 +166,13 @@ export class MCPServer {
       },
     );
     const served = new Set<string>();
+    const beforeTask = new Map<string, BeforeTaskHandler>();
     for (const tool of options.tools ?? []) {
       const definition = definitionOf(tool);
       const runner = agentRunnerOf(tool);
+      let registered: RegisteredTool;
       if (runner) {
-        const registered = registerServedAgentTool(server, runner, {
+        registered = registerServedAgentTool(server, runner, {
           definition,
           era: context.era,
           codec: this.requestState,
@@ -169,14 +181,31 @@ export class MCPServer {
           schema: passthroughSchema(definition.inputSchema),
           relay: this.#relay,
         });
-        // 2025-11-25: the tool may be called with `task` (a client without tasks calls it plainly).
-        if (this.#tasks && context.era === "legacy") registered.execution = { taskSupport: "optional" };
       } else {
-        registerServedTool(server, tool, {
-          definition,
-          scope: { era: context.era, codec: this.requestState, logging: options.logging === true },
-        });
+        const scope = { era: context.era, codec: this.requestState, logging: options.logging === true };
+        registered = registerServedTool(server, tool, { definition, scope });
+        if (this.#tasks?.serves(tool.name) && asksBeforeTask(tool)) {
+          // With the tasks extension, its call runs here until the tool starts its task.
+          beforeTask.set(tool.name, (start) => {
+            const handler = servedToolHandler(server, tool, {
+              definition,
+              scope: {
+                ...scope,
+                // A round's retry starts one task: copies of it sent at once get that task.
+                startTask: ({ round, ...parts }) =>
+                  round === undefined
+                    ? start({ tool: tool.name, ...parts })
+                    : this.#rounds.once(`tool-task:${round}`, () => start({ tool: tool.name, ...parts })),
+              },
+            });
+            // Called before the SDK's own tools/call seam: the echoed requestState is checked here.
+            return async (args, raw) => handler(args, await withVerifiedRequestState(this.requestState, raw));
+          });
+        }
       }
+      // 2025-11-25: `tools/list` says which tools may (or must) be called with `task`.
+      const taskSupport = this.#tasks?.taskSupport(tool.name) ?? "forbidden";
+      if (context.era === "legacy" && taskSupport !== "forbidden") registered.execution = { taskSupport };
       served.add(tool.name);
     }
     if (options.mcps?.length) {
@@ -196,7 +225,7 @@ export class MCPServer {
         unauthenticated:
           context.era === "legacy" && context.request ? `session:${globalThis.crypto.randomUUID()}` : "",
       };
-      if (context.era === "modern") serveTasks(server, this.#tasks, connection);
+      if (context.era === "modern") serveTasks(server, this.#tasks, { connection, beforeTask });
       else serveLegacyTasks(server, this.#tasks, connection);
     }
     await options.configure?.(server, context);
@@ -482,6 +511,15 @@ function checkUnique(kind: string, names: string[]): void {
     }
     seen.add(name);
   }
+}
+
+/** A tool declared to run as a task needs the server's `tasks` set. */
+function checkTasksSet(options: MCPServerOptions, tool: Tool): void {
+  if (options.tasks || declaredTaskSupport(tool) === undefined) return;
+  throw new JunctionError(
+    "invalid-argument",
+    `createMCPServer(): the tool "${tool.name}" is declared to run as a task (withTaskSupport), but the server serves no tasks: set \`tasks\` (\`tasks: {}\` keeps them in memory).`,
+  );
 }
 
 /**

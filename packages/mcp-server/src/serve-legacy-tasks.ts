@@ -18,7 +18,8 @@ const PAGE_SIZE = 100;
 /**
  * Serves 2025-11-25 tasks on a 2025-era server instance (the SDK v2 keeps the wire types but has
  * no task runtime): the server declares `capabilities.tasks` (list, cancel, task-augmented
- * `tools/call`); a `tools/call` of an agent tool with `task` in its params starts the run and
+ * `tools/call`); a `tools/call` of a tool that may run as a task with `task` in its params (a
+ * `required` one must have it: -32601 without) starts the run and
  * answers with `{ task }` at once; `tasks/get` and `tasks/list` show tasks, `tasks/cancel` aborts
  * the run, and `tasks/result` waits for the end and gives the `CallToolResult`. While it waits, a
  * pending approval, or a request of an MCP server the agent uses, is sent to its client as a
@@ -35,7 +36,17 @@ export function serveLegacyTasks(server: McpServer, tasks: AgentTasks, connectio
   interceptToolCall(server, (request, context) => {
     const name = request.params?.name;
     const task = request.params?.task;
-    if (typeof name !== "string" || typeof task !== "object" || task === null) return undefined;
+    if (typeof name !== "string") return undefined;
+    if (typeof task !== "object" || task === null) {
+      if (tasks.taskSupport(name) !== "required") return undefined;
+      // The spec: a tool whose execution.taskSupport is "required" is called as a task, else -32601.
+      return Promise.reject(
+        new ProtocolError(
+          ProtocolErrorCode.MethodNotFound,
+          `The tool "${name}" runs only as a task (its execution.taskSupport is "required"): call it with "task" in the params.`,
+        ),
+      );
+    }
     if (!tasks.serves(name)) {
       // A tool that does not declare execution.taskSupport forbids tasks: the spec's answer is -32601.
       return Promise.reject(
@@ -52,7 +63,13 @@ export function serveLegacyTasks(server: McpServer, tasks: AgentTasks, connectio
         args: request.params?.arguments ?? {},
         owner: ownerOf(context),
         // Upstream requests wait for the client's tasks/result, which asks them then.
-        client: { invalidInput: "end-task", notify: notifyThrough(server) },
+        client: {
+          invalidInput: "end-task",
+          notify: notifyThrough(server),
+          era: "legacy",
+          capabilities: clientCapabilitiesOf(server, context),
+          authInfo: context.http?.authInfo,
+        },
         ttlMs: typeof ttl === "number" ? ttl : undefined,
       })
       .then((record) => ({ task: tasks.legacyView(record) }));

@@ -1,6 +1,7 @@
 import { JunctionError } from "@junction/types";
 import {
   type McpServer,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type ServerContext,
@@ -10,52 +11,103 @@ import { type AgentTasks, TASKS_EXTENSION } from "./agent-tasks.js";
 import { toolErrorResult } from "./call-tool-result.js";
 import { checkForwardable, clientCapabilitiesOf } from "./pass-through.js";
 import { sdkRequestHandlers } from "./request-hook.js";
+import type { InputAnswer } from "./served-context.js";
 
 /** The params of a request about one task (`tasks/get`, `tasks/cancel`, …), other fields kept. */
 export const taskParams = { params: z.object({ taskId: z.string() }).passthrough() };
 
 /**
  * Serves the tasks extension (SEP-2663) on a 2026-07-28 server instance, which the SDK does not
- * implement: a `tools/call` of an agent tool from a client that declared the extension starts a
- * task; `tasks/get`, `tasks/update` and `tasks/cancel` reach the task by id, for the client that
- * created it only.
+ * implement: a `tools/call` of a tool that may run as a task (task support `required` or
+ * `optional`) from a client that declared the extension starts a task (the server decides; a
+ * `task` param is ignored), and a `required` one from a client that did not is refused with
+ * -32021 naming the extension; `tasks/get`, `tasks/update` and `tasks/cancel` reach the task by
+ * id, for the client that created it only, and need the extension declared too (-32021).
+ * A tool in `served.beforeTask` (it asks before its task) is called through its handler there,
+ * which answers with its `input_required` rounds until the tool starts its task.
  */
-export function serveTasks(server: McpServer, tasks: AgentTasks, connection: TaskOwnerScope): void {
-  const ownerOf = (context: ServerContext) => taskOwner(context, connection);
+export function serveTasks(
+  server: McpServer,
+  tasks: AgentTasks,
+  served: { connection: TaskOwnerScope; beforeTask: Map<string, BeforeTaskHandler> },
+): void {
+  const ownerOf = (context: ServerContext) => taskOwner(context, served.connection);
+  const start: StartTask = ({ tool: name, args, answers, context }) => {
+    const capabilities = clientCapabilitiesOf(server, context);
+    return tasks
+      .start(
+        { tool: name, args, owner: ownerOf(context), answers },
+        {
+          invalidInput: "refuse",
+          // Asked through the task's input requests: only what it declared it can answer.
+          canAnswer: (method, tool) => checkForwardable(capabilities, method, tool),
+          era: "modern",
+          capabilities,
+          authInfo: context.http?.authInfo,
+        },
+      )
+      .catch((error: unknown) => {
+        // Arguments that do not fit: no task (the server decides), the plain call's isError result naming the field.
+        if (JunctionError.isInstance(error) && error.code === "tool-input-invalid") {
+          return toolErrorResult(name, error);
+        }
+        throw error;
+      });
+  };
   interceptToolCall(server, (request, context) => {
     const name = request.params?.name;
-    if (typeof name === "string" && tasks.serves(name) && declaresTasks(context)) {
-      return tasks
-        .start(
-          { tool: name, args: request.params?.arguments ?? {}, owner: ownerOf(context) },
-          {
-            invalidInput: "refuse",
-            // Asked through the task's input requests: only what it declared it can answer.
-            canAnswer: (method, tool) =>
-              checkForwardable(clientCapabilitiesOf(server, context), method, tool),
-          },
-        )
-        .catch((error: unknown) => {
-          // Arguments that do not fit: no task (the server decides), the plain call's isError result naming the field.
-          if (JunctionError.isInstance(error) && error.code === "tool-input-invalid") {
-            return toolErrorResult(name, error);
-          }
-          throw error;
-        });
+    if (typeof name !== "string" || !tasks.serves(name)) return undefined;
+    if (!declaresTasks(context)) {
+      if (tasks.taskSupport(name) !== "required") return undefined;
+      return Promise.reject(
+        missingTasksExtension(`The tool "${name}" runs only as a task (its task support is "required")`),
+      );
     }
-    return undefined;
+    const args = request.params?.arguments ?? {};
+    const beforeTask = served.beforeTask.get(name);
+    if (beforeTask) return beforeTask(start)(args, context);
+    return start({ tool: name, args, answers: undefined, context });
   });
-  server.server.setRequestHandler("tasks/get", taskParams, ({ taskId }, context) =>
-    tasks.get(taskId, ownerOf(context)),
-  );
+  server.server.setRequestHandler("tasks/get", taskParams, ({ taskId }, context) => {
+    requireTasks(context, "tasks/get");
+    return tasks.get(taskId, ownerOf(context));
+  });
   server.server.setRequestHandler("tasks/update", taskParams, async ({ taskId }, context) => {
+    requireTasks(context, "tasks/update");
     await tasks.update(taskId, ownerOf(context), context.mcpReq.inputResponses ?? {});
     return {};
   });
   server.server.setRequestHandler("tasks/cancel", taskParams, async ({ taskId }, context) => {
+    requireTasks(context, "tasks/cancel");
     await tasks.cancel(taskId, ownerOf(context));
     return {};
   });
+}
+
+/** Starts a task of a served tool for the client of `context`; resolves with what `tools/call` answers. */
+export type StartTask = (call: {
+  tool: string;
+  args: unknown;
+  answers: InputAnswer[] | undefined;
+  context: ServerContext;
+}) => Promise<unknown>;
+
+/** The `tools/call` handler of a tool that asks before its task, given how to start its task. */
+export type BeforeTaskHandler = (
+  start: StartTask,
+) => (args: unknown, context: ServerContext) => Promise<unknown>;
+
+/** Refuses a tasks method from a request that did not declare the tasks extension (-32021). */
+function requireTasks(context: ServerContext, method: string): void {
+  if (!declaresTasks(context)) throw missingTasksExtension(`${method} is a method of the tasks extension`);
+}
+
+/** The -32021 error of a request that needs the tasks extension declared, naming it in `data`. */
+function missingTasksExtension(why: string): MissingRequiredClientCapabilityError {
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never,
+    `${why}: declare the extension "${TASKS_EXTENSION}" in the request's _meta client capabilities.`,
+  );
 }
 
 /**

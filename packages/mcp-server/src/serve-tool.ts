@@ -4,6 +4,10 @@ import {
   fromJsonSchema,
   inputRequired,
   type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RegisteredTool,
+  type RequestStateCodec,
   type ServerContext,
   type StandardSchemaWithJSON,
   type ToolAnnotations,
@@ -17,6 +21,7 @@ import {
   type ServedToolContextCarrier,
   type ServedToolScope,
   type ToolInputState,
+  taskStartOf,
 } from "./served-context.js";
 
 /** What a served tool is registered with: its wire name, and what `tools/list` shows of it. */
@@ -43,41 +48,84 @@ export function registerServedTool(
   server: McpServer,
   tool: Tool,
   served: { definition: ServedToolDefinition; scope: Omit<ServedToolScope, "server" | "tool"> },
-): void {
+): RegisteredTool {
+  return server.registerTool(
+    served.definition.name,
+    servedToolConfig(served.definition),
+    servedToolHandler(server, tool, served),
+  );
+}
+
+/**
+ * What answers a `tools/call` of a served tool (see {@link registerServedTool}). With
+ * `scope.startTask` (a 2026-07-28 call from a client with the tasks extension, of a tool that
+ * asks before its task), a call whose tool reached `servedContext().startTask()` answers with the
+ * task `startTask` makes, given the answers gathered so far.
+ */
+export function servedToolHandler(
+  server: McpServer,
+  tool: Tool,
+  served: { definition: ServedToolDefinition; scope: Omit<ServedToolScope, "server" | "tool"> },
+): (args: unknown, context: ServerContext) => Promise<CallToolResult> {
   const { definition } = served;
   const scope: ServedToolScope = { ...served.scope, server, tool: definition.name };
-  server.registerTool(
-    definition.name,
-    servedToolConfig(definition),
-    async (args: unknown, context: ServerContext) => {
-      const work: ServedToolContextCarrier = {
-        signal: context.mcpReq.signal,
-        [SERVED_REQUEST]: context,
-        [SERVED_SCOPE]: scope,
-      };
-      const onProgress = progressReporter(context);
-      if (onProgress) work.onProgress = onProgress;
-      let result: CallToolResult;
-      try {
-        result = toCallToolResult(await tool.execute(args ?? {}, work));
-      } catch (error) {
-        result = toolErrorResult(definition.name, error);
-      }
-      // Only a call that used `servedContext()` on 2026-07-28 can have a question pending.
-      const pending = scope.era === "modern" ? pendingInputOf(work) : undefined;
-      if (!pending) return result;
-      const state: ToolInputState = {
-        kind: "junction.tool-input",
-        tool: definition.name,
-        answers: pending.answers,
-        asking: pending.key,
-      };
-      return inputRequired({
-        inputRequests: { [pending.key]: pending.request as never },
-        requestState: await scope.codec.mint(state, context),
-      }) as never;
-    },
-  );
+  return async (args: unknown, context: ServerContext) => {
+    const work: ServedToolContextCarrier = {
+      signal: context.mcpReq.signal,
+      [SERVED_REQUEST]: context,
+      [SERVED_SCOPE]: scope,
+    };
+    const onProgress = progressReporter(context);
+    if (onProgress) work.onProgress = onProgress;
+    let result: CallToolResult;
+    try {
+      result = toCallToolResult(await tool.execute(args ?? {}, work));
+    } catch (error) {
+      result = toolErrorResult(definition.name, error);
+    }
+    const start = taskStartOf(work);
+    if (start && scope.startTask) {
+      return (await scope.startTask({ args: args ?? {}, ...start, context })) as never;
+    }
+    // Only a call that used `servedContext()` on 2026-07-28 can have a question pending.
+    const pending = scope.era === "modern" ? pendingInputOf(work) : undefined;
+    if (!pending) return result;
+    const state: ToolInputState = {
+      kind: "junction.tool-input",
+      tool: definition.name,
+      answers: pending.answers,
+      asking: pending.key,
+      round: globalThis.crypto.randomUUID(),
+    };
+    return inputRequired({
+      inputRequests: { [pending.key]: pending.request as never },
+      requestState: await scope.codec.mint(state, context),
+    }) as never;
+  };
+}
+
+/**
+ * The request's context with its echoed `requestState` checked by `codec` and decoded, as the
+ * SDK's `tools/call` seam hands it to a tool's handler (a changed or expired state is refused
+ * with -32602, as there); for a call answered before that seam.
+ */
+export async function withVerifiedRequestState(
+  codec: RequestStateCodec,
+  context: ServerContext,
+): Promise<ServerContext> {
+  const raw: unknown = context.mcpReq.requestState();
+  if (raw === undefined) return context;
+  let decoded: unknown;
+  try {
+    if (typeof raw !== "string") throw new TypeError("not a string");
+    decoded = await codec.verify(raw, context);
+  } catch {
+    // The SDK's own answer to a state it cannot verify (its reason is not the client's to know).
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", {
+      reason: "invalid_request_state",
+    });
+  }
+  return { ...context, mcpReq: { ...context.mcpReq, requestState: (() => decoded) as never } };
 }
 
 /** A Junction tool's `definition` as it is served under `name`. */

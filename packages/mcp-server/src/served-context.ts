@@ -57,6 +57,15 @@ export interface ServedToolContext {
     params: ElicitRequestFormParams | ElicitRequestURLParams,
     options?: ServedQuestionOptions,
   ): Promise<ElicitResult>;
+  /**
+   * Where the call of a tool that asks before its task (`withTaskSupport(tool, support, {
+   * askBeforeTask: true })`) becomes a task. On 2026-07-28, for a client with the tasks extension,
+   * the questions asked before it are `input_required` rounds of the call; here the call ends with
+   * the task (`CreateTaskResult`), which runs `execute` again from the start, each question
+   * already answered resolving with its answer and `startTask()` at once; later questions are the
+   * task's input requests. Everywhere else (in a task, a plain call) it resolves at once.
+   */
+  startTask(): Promise<void>;
 }
 
 /** How one served tool is registered: what its calls' contexts are made with. */
@@ -68,18 +77,35 @@ export interface ServedToolScope {
   codec: RequestStateCodec;
   /** Whether the server declared the `logging` capability. */
   logging: boolean;
+  /**
+   * Set where this call may become a task when its tool calls `startTask()` (2026-07-28, the
+   * tasks extension declared, a tool that asks before its task): makes the task, the tool run
+   * again in it from the start with `answers`; resolves with the `CreateTaskResult`.
+   */
+  startTask?:
+    | ((parts: {
+        args: unknown;
+        answers: InputAnswer[];
+        /** The `input_required` round whose retry started the task, if one did. */
+        round: string | undefined;
+        context: ServerContext;
+      }) => Promise<unknown>)
+    | undefined;
 }
 
 /** Where the served request and its scope ride on a `ToolContext` (read only by `servedContext`). */
 export const SERVED_REQUEST: unique symbol = Symbol("junction.served-request") as never;
 export const SERVED_SCOPE: unique symbol = Symbol("junction.served-scope") as never;
 const SERVED_CALL: unique symbol = Symbol("junction.served-call") as never;
+/** Where a tool running as a task finds its served context (`TaskServedCall`). */
+export const SERVED_TASK: unique symbol = Symbol("junction.served-task") as never;
 
 /** A `ToolContext` as the server makes it for a served call. */
 export interface ServedToolContextCarrier extends ToolContext {
   [SERVED_REQUEST]?: ServerContext;
   [SERVED_SCOPE]?: ServedToolScope;
   [SERVED_CALL]?: ServedCall;
+  [SERVED_TASK]?: ServedToolContext;
 }
 
 /**
@@ -109,6 +135,7 @@ export interface ServedToolContextCarrier extends ToolContext {
  */
 export function servedContext(context: ToolContext | undefined): ServedToolContext | undefined {
   const carrier = context as ServedToolContextCarrier | undefined;
+  if (carrier?.[SERVED_TASK]) return carrier[SERVED_TASK];
   const request = carrier?.[SERVED_REQUEST];
   const scope = carrier?.[SERVED_SCOPE];
   if (!carrier || !request || !scope) return undefined;
@@ -119,6 +146,13 @@ export function servedContext(context: ToolContext | undefined): ServedToolConte
 /** The question a 2026-07-28 call asks next, when one went unanswered (read by the tool's handler). */
 export function pendingInputOf(context: ToolContext): InputRound | undefined {
   return (context as ServedToolContextCarrier)[SERVED_CALL]?.pending;
+}
+
+/** The answers a call gathered before its tool called `startTask()`, when it did (read by the tool's handler). */
+export function taskStartOf(
+  context: ToolContext,
+): { answers: InputAnswer[]; round: string | undefined } | undefined {
+  return (context as ServedToolContextCarrier)[SERVED_CALL]?.taskStart;
 }
 
 /** A question a 2026-07-28 round ends with: its key, the request, and the answers so far. */
@@ -142,6 +176,8 @@ export interface ToolInputState {
   answers: InputAnswer[];
   /** The key of the question this round asks: the only answer taken from the retry. */
   asking: string;
+  /** The round's own id (random): a round that starts a task starts it once. Absent in earlier states. */
+  round?: string;
 }
 
 /** How a question is asked (`sample()`, `elicit()`). */
@@ -165,6 +201,17 @@ export class InputRequiredSignal extends JunctionError {
   }
 }
 
+/** Thrown by `startTask()` on 2026-07-28 to end the call with a task. */
+export class StartTaskSignal extends JunctionError {
+  constructor(tool: string) {
+    super(
+      "invalid-argument",
+      `Tool "${tool}" started its task; the call ends with the task, which runs the tool again. Rethrow this error.`,
+    );
+    this.name = "StartTaskSignal";
+  }
+}
+
 /** The key of the n-th question (0-based) of a call's rounds. */
 export function inputKey(index: number): string {
   return `junction.input.${index + 1}`;
@@ -179,6 +226,10 @@ class ServedCall implements ServedToolContext {
   #answers: InputAnswer[] | undefined;
   #asked = 0;
   pending: InputRound | undefined;
+  /** Set once the tool called `startTask()` where the call may become a task. */
+  taskStart: { answers: InputAnswer[]; round: string | undefined } | undefined;
+  /** The id of the round this call is the retry of (2026-07-28), when its state has one. */
+  #round: string | undefined;
 
   constructor(request: ServerContext, scope: ServedToolScope) {
     this.era = scope.era;
@@ -220,7 +271,7 @@ class ServedCall implements ServedToolContext {
     params: CreateMessageRequestParams,
     options: ServedQuestionOptions = {},
   ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
-    this.#require("sampling", this.clientCapabilities.sampling !== undefined, "sampling");
+    checkQuestion({ tool: this.#scope.tool, capabilities: this.clientCapabilities, kind: "sampling" });
     if (this.era === "legacy") {
       return this.#request.mcpReq.requestSampling(params, { signal: this.signal });
     }
@@ -235,25 +286,21 @@ class ServedCall implements ServedToolContext {
     params: ElicitRequestFormParams | ElicitRequestURLParams,
     options: ServedQuestionOptions = {},
   ): Promise<ElicitResult> {
-    const elicitation = this.clientCapabilities.elicitation as { form?: object; url?: object } | undefined;
-    if (params.mode === "url") {
-      this.#require("URL elicitation", elicitation?.url !== undefined, "elicitation.url");
-    } else {
-      // A client that declares `elicitation: {}` (no modes) supports forms.
-      const form =
-        elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
-      this.#require("form elicitation", form, "elicitation.form");
-    }
+    checkQuestion({
+      tool: this.#scope.tool,
+      capabilities: this.clientCapabilities,
+      kind: params.mode === "url" ? "url" : "form",
+    });
     if (this.era === "legacy") return this.#request.mcpReq.elicitInput(params, { signal: this.signal });
     return this.#ask({ method: "elicitation/create", params: params as never }, checkElicitAnswer, options);
   }
 
-  #require(what: string, declared: boolean, capability: string): void {
-    if (declared) return;
-    throw new JunctionError(
-      "mcp-capability-missing",
-      `Tool "${this.#scope.tool}" asked the client for ${what}, but the client did not declare ${capability} in its capabilities: it cannot be asked. Check \`clientCapabilities\` first and do without.`,
-    );
+  startTask(): Promise<void> {
+    if (!this.#scope.startTask) return Promise.resolve();
+    // Every question asked so far was answered (else this round had ended): they go to the task.
+    const answers = this.#answersSoFar().slice(0, this.#asked);
+    this.taskStart ??= { answers, round: this.#round };
+    return Promise.reject(new StartTaskSignal(this.#scope.tool));
   }
 
   /** 2026-07-28: the answer when an earlier round has it; otherwise ends this round with the question. */
@@ -310,6 +357,7 @@ class ServedCall implements ServedToolContext {
         );
       }
       answers.push(...state.answers);
+      if (typeof state.round === "string") this.#round = state.round;
       const latest = this.#request.mcpReq.inputResponses?.[state.asking];
       if (latest !== undefined) answers.push({ key: state.asking, answer: latest });
     }
@@ -318,7 +366,38 @@ class ServedCall implements ServedToolContext {
   }
 }
 
-function checkElicitAnswer(answer: unknown, key: string): ElicitResult {
+/**
+ * Throws `mcp-capability-missing` when the client did not declare what a question needs:
+ * `sampling`, form elicitation (`elicitation.form`, or `elicitation: {}` without modes) or URL
+ * elicitation (`elicitation.url`).
+ */
+export function checkQuestion(question: {
+  tool: string;
+  capabilities: ClientCapabilities;
+  kind: "sampling" | "form" | "url";
+}): void {
+  const { tool, capabilities, kind } = question;
+  const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
+  const [what, declared, capability] =
+    kind === "sampling"
+      ? ["sampling", capabilities.sampling !== undefined, "sampling"]
+      : kind === "url"
+        ? ["URL elicitation", elicitation?.url !== undefined, "elicitation.url"]
+        : // A client that declares `elicitation: {}` (no modes) supports forms.
+          [
+            "form elicitation",
+            elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
+            "elicitation.form",
+          ];
+  if (declared) return;
+  throw new JunctionError(
+    "mcp-capability-missing",
+    `Tool "${tool}" asked the client for ${what}, but the client did not declare ${capability} in its capabilities: it cannot be asked. Check \`clientCapabilities\` first and do without.`,
+  );
+}
+
+/** A client's answer to an elicitation, checked; throws naming the key when it is not one. */
+export function checkElicitAnswer(answer: unknown, key: string): ElicitResult {
   const action = (answer as { action?: unknown } | null)?.action;
   if (action === "accept" || action === "decline" || action === "cancel") {
     const content = (answer as { content?: unknown }).content;
@@ -335,7 +414,8 @@ function checkElicitAnswer(answer: unknown, key: string): ElicitResult {
   );
 }
 
-function checkSamplingAnswer(answer: unknown, key: string): CreateMessageResult {
+/** A client's answer to a sampling request, checked; throws naming the key when it is not one. */
+export function checkSamplingAnswer(answer: unknown, key: string): CreateMessageResult {
   const value = answer as { role?: unknown; content?: unknown; model?: unknown } | null;
   if (
     typeof value === "object" &&

@@ -9,9 +9,9 @@ import type {
   ServerOptions,
 } from "@modelcontextprotocol/server";
 import type { ZodObject, z } from "zod";
-import type { MCPTaskOptions } from "./agent-tasks.js";
 import type { MCPPassThrough } from "./pass-through.js";
 import type { MCPServerSkills } from "./serve-skills.js";
+import type { MCPTaskOptions } from "./task-options.js";
 
 /** What a resource or prompt handler gets besides its input. */
 export interface MCPRequestContext {

@@ -1,4 +1,5 @@
 import type { PendingToolCall } from "@junction/core";
+import type { AuthInfo, ClientCapabilities } from "@modelcontextprotocol/server";
 import type { DurableAgentRuns } from "./durable-runs.js";
 import type { ForwardedMethod } from "./pass-through.js";
 import type { TaskStore } from "./task-store.js";
@@ -10,12 +11,12 @@ import type { LegacyTaskView } from "./task-views.js";
 /** The MCP tasks extension (SEP-2663). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
-/** How served agent runs become tasks (the tasks extension of 2026-07-28, and 2025-11-25 tasks). */
+/** How served agents and tools run as tasks (the tasks extension of 2026-07-28, and 2025-11-25 tasks). */
 export interface MCPTaskOptions {
   /** Where tasks are kept. @default an `InMemoryTaskStore` (tasks end with the process) */
   store?: TaskStore;
   /**
-   * Agent runs going at once per client (authenticated client id; one pool without
+   * Runs going at once in this process per client, agents' and tools' (authenticated client id; one pool without
    * authentication); a task call beyond it is refused (-32000) until one ends or waits for input.
    * @default 4
    */
@@ -83,6 +84,12 @@ export interface TaskClient {
    * client cannot be told any more (its connection closed), and is not called again.
    */
   notify?: ((task: LegacyTaskView) => boolean) | undefined;
+  /** The protocol era of the request that created the task (what a tool's `servedContext()` shows). */
+  era?: "legacy" | "modern" | undefined;
+  /** What the client declared it can do, when it created the task. */
+  capabilities?: ClientCapabilities | undefined;
+  /** The verified token of the request that created the task. */
+  authInfo?: AuthInfo | undefined;
 }
 
 /** A request a 2025-11-25 `tasks/result` sends its client on the task's behalf; resolves with the answer. */

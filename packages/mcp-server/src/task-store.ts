@@ -17,7 +17,7 @@ export interface AgentTaskRecord {
   kind: "junction.agent-task";
   version: typeof AGENT_TASK_VERSION;
   taskId: string;
-  /** The agent tool that runs it. */
+  /** The served tool that runs it (an agent tool, or a plain tool with task support). */
   tool: string;
   /** Who created it (the authenticated client's id, `""` without authentication): only they may see or answer it. */
   owner: string;

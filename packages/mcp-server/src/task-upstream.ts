@@ -1,6 +1,7 @@
 import type { ForwardedMethod } from "./pass-through.js";
 
-// What the MCP servers of an agent run as a task ask while the run goes (elicitation, sampling):
+// What a task's run asks while it goes (elicitation, sampling: an MCP server an agent uses, or
+// a tool's own `servedContext()` questions):
 // each request waits here, in the process where its upstream call is in flight, until the task's
 // client answers it (a `tasks/update` on 2026-07-28, a request related to `tasks/result` on
 // 2025-11-25). Not persisted: the upstream call it belongs to lives only in this process.
@@ -33,10 +34,13 @@ export class UpstreamRequests {
     return this.#waiting.size;
   }
 
-  /** Files a request; resolves with the client's answer once one comes under its key. */
-  add(method: ForwardedMethod, params: Record<string, unknown>): Promise<unknown> {
+  /**
+   * Files a request under `key` (default `upstream:<n>`); resolves with the client's answer once
+   * one comes under its key.
+   */
+  add(method: ForwardedMethod, params: Record<string, unknown>, key?: string): Promise<unknown> {
     this.#count += 1;
-    const key = `${KEY_PREFIX}${this.#count}`;
+    key ??= `${KEY_PREFIX}${this.#count}`;
     return new Promise((resolve, reject) => {
       this.#waiting.set(key, { key, method, params, asked: false, resolve, reject });
     });
