@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import {
   Client,
@@ -8,6 +7,7 @@ import {
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { spawnHTTPServer } from "../test/spawned-server.js";
 
 // End to end: plain tool()s served as tasks (`withTaskSupport`), against the official SDK v2
 // client over real stdio and Streamable HTTP, in both protocol eras: the tasks extension on
@@ -29,18 +29,7 @@ type Era = "2025-11-25" | "2026-07-28";
 type Answer = Record<string, unknown>;
 
 /** Spawns the fixture over HTTP; resolves with its URL once it prints it. */
-async function httpServer(): Promise<string> {
-  const child: ChildProcess = spawn(process.execPath, [script, "http"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  closing.push(() => child.kill("SIGTERM"));
-  let printed = "";
-  for await (const chunk of child.stdout as NodeJS.ReadableStream) {
-    printed += chunk;
-    if (printed.includes("\n")) break;
-  }
-  return printed.trim();
-}
+const httpServer = () => spawnHTTPServer(script, closing);
 
 /**
  * The official client, on one era; `tasks: false` leaves the tasks extension out (2026-07-28).
