@@ -331,6 +331,9 @@ export class OpenAIStreamState {
             emitted: false,
           };
           this.#items.set(index, state);
+        } else if (!state.caller) {
+          // The final item is the one to trust for who made the call.
+          Object.assign(state, this.#callerOf(item, state.callId));
         }
         if (!state.started) {
           state.started = true;
