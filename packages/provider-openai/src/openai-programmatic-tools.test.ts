@@ -1,7 +1,6 @@
 import { Agent, type AgentConfig, type AgentEvent, annotationPolicy, type RunState } from "@junction/core";
 import {
   type Message,
-  type ModelProvider,
   type ModelStreamEvent,
   ProviderError,
   type Tool,
@@ -132,31 +131,19 @@ function tools(runs: string[]): Tool[] {
   ];
 }
 
-const callers: Record<string, ToolDefinition["callers"]> = { sales_query: "code", send_report: "both" };
-
-/**
- * The OpenAI provider, with `callers` set on the request's tool definitions as core's code mode
- * sets them (`codeMode: { sandbox: "provider" }`), which is not on main yet.
- */
-function withCallers(provider: ModelProvider): ModelProvider {
-  return {
-    ...provider,
-    stream: (request) =>
-      provider.stream({
-        ...request,
-        tools: request.tools?.map((tool) =>
-          callers[tool.name] ? { ...tool, callers: callers[tool.name] } : tool,
-        ),
-      }),
-  };
-}
-
 function agent(runs: string[], extra: Partial<AgentConfig> = {}) {
   return new Agent({
-    provider: withCallers(openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1`, maxRetries: 0 })),
+    provider: openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1`, maxRetries: 0 }),
     model,
     tools: tools(runs),
     approval: annotationPolicy(),
+    // Programs run on OpenAI; core's code mode says who may call what (three tools: a smaller
+    // toolset than code mode's default minimum, so the minimum is lowered).
+    codeMode: {
+      sandbox: "provider",
+      tools: { "sales_*": "code", send_report: "both", lookup: "direct" },
+      minTools: 1,
+    },
     ...extra,
   });
 }
@@ -455,6 +442,18 @@ describe("Programmatic Tool Calling on the request and the model", () => {
       expect(capabilities(id)?.programmaticToolCalling, id).toBe(true);
     for (const id of ["gpt-5.5", "gpt-5.4", "gpt-5-mini", "gpt-5.60", "gpt-4.1"])
       expect(capabilities(id)?.programmaticToolCalling, id).toBeUndefined();
+  });
+
+  it("an Agent refuses code mode on the provider for a model without it, naming the model", () => {
+    expect(
+      () =>
+        new Agent({
+          provider: openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1` }),
+          model: "gpt-5.5",
+          tools: tools([]),
+          codeMode: { sandbox: "provider" },
+        }),
+    ).toThrow(`openai's "gpt-5.5" does not. Run programs in a sandbox instead`);
   });
 
   it("sends no programmatic tool when no definition has callers, and keeps allowed_callers on a deferred tool in its namespace", () => {
