@@ -103,12 +103,15 @@ export interface OpenAIMCPApprovalResponse {
  *   answer (`mcpApprovalResponse`) as `mcp_approval_request` + `mcp_approval_response` items; an
  *   unanswered one is left out with a warning. Approvals in older messages are not sent again:
  *   OpenAI acted on them when they were, and sending them again could run the tool again.
- * - Programmatic Tool Calling: `program` and `program_output` items go back unchanged where they
- *   were in the turn; a call a program made goes back with its `caller`, and so does its
- *   `function_call_output`, as OpenAI requires to continue the program
- *   (https://developers.openai.com/api/docs/guides/tools-programmatic-tool-calling.md; the output's
- *   `caller` is `FunctionCallOutput.caller` in the SDK). `programCallIds` lists the programs
- *   the history holds, which a later call may name as its caller.
+ * - Programmatic Tool Calling
+ *   (https://developers.openai.com/api/docs/guides/tools-programmatic-tool-calling.md): `program`
+ *   and `program_output` items go back unchanged where they were in the turn (the SDK's `Program`:
+ *   "Opaque program replay fingerprint that must be round-tripped"); a call a program made goes
+ *   back with its `caller`, and so does its `function_call_output` (`FunctionCallOutput.caller`),
+ *   so the program goes on with the result: the order openai/openai-agents-js replays
+ *   (`packages/agents-core/test/run.test.ts`, "continues Programmatic Tool Calling through nested
+ *   calls and program output": the program, its calls, their outputs with the caller).
+ *   `programCallIds` lists the programs the history holds, which a later call may name as its caller.
  * - Tool results: a plain string stays a string; a `ToolResult` becomes an array of
  *   `input_text`, `input_image` and `input_file` items.
  */
