@@ -25,7 +25,13 @@ const reservedOptions = ["model", "input", "instructions", "stream"];
 export function buildOpenAIRequest(
   request: ModelRequest,
   settings: Pick<OpenAIProviderSettings, "strictTools">,
-): { body: OpenAIRequestBody; warnings: Warning[]; toolNames: ToolNameMapping } {
+): {
+  body: OpenAIRequestBody;
+  warnings: Warning[];
+  toolNames: ToolNameMapping;
+  /** The programs (Programmatic Tool Calling) the conversation holds, which the response may go on with. */
+  programCallIds: string[];
+} {
   const {
     strictTools,
     tools: hostedTools,
@@ -85,7 +91,12 @@ export function buildOpenAIRequest(
       body.include = [...include, "reasoning.encrypted_content"];
   }
   body.stream = true;
-  return { body: body as unknown as OpenAIRequestBody, warnings, toolNames: prepared.toolNames };
+  return {
+    body: body as unknown as OpenAIRequestBody,
+    warnings,
+    toolNames: prepared.toolNames,
+    programCallIds: converted.programCallIds,
+  };
 }
 
 /**

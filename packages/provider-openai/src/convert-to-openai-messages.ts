@@ -9,6 +9,14 @@ import type {
   Warning,
 } from "@junction/types";
 import type OpenAI from "openai";
+import {
+  type OpenAIProgramCaller,
+  type OpenAIProgramItem,
+  type OpenAIProgramOutputItem,
+  programItemFault,
+  programOutputItemFault,
+  readCaller,
+} from "./openai-programmatic-tools.js";
 
 /** One item of a Responses API `input`. */
 export type OpenAIInputItem = OpenAI.Responses.ResponseInputItem;
@@ -47,6 +55,20 @@ export interface OpenAIPartMetadata {
   toolSearchItem?: Record<string, unknown>;
   /** The namespace a function call named (a tool loaded by the tool search), sent back with it. */
   namespace?: string;
+  /**
+   * Programmatic Tool Calling: a `program` item (the JavaScript the model wrote, in `code`, with
+   * its `id`, `call_id` and opaque `fingerprint`) exactly as OpenAI sent it, kept on an empty
+   * reasoning part and sent back unchanged at its place in the turn.
+   */
+  programItem?: OpenAIProgramItem;
+  /** A `program_output` item (what a finished program returned), kept and sent back like `programItem`. */
+  programOutputItem?: OpenAIProgramOutputItem;
+  /**
+   * On a tool call a program made: the program that made it (`caller_id` is its `program` item's
+   * `call_id`). Sent back on the `function_call` and on its `function_call_output`, so the
+   * program goes on.
+   */
+  caller?: OpenAIProgramCaller;
 }
 
 /** A hosted MCP tool call waiting for approval, as OpenAI sent it (all of it untrusted). */
@@ -81,6 +103,15 @@ export interface OpenAIMCPApprovalResponse {
  *   answer (`mcpApprovalResponse`) as `mcp_approval_request` + `mcp_approval_response` items; an
  *   unanswered one is left out with a warning. Approvals in older messages are not sent again:
  *   OpenAI acted on them when they were, and sending them again could run the tool again.
+ * - Programmatic Tool Calling
+ *   (https://developers.openai.com/api/docs/guides/tools-programmatic-tool-calling.md): `program`
+ *   and `program_output` items go back unchanged where they were in the turn (the SDK's `Program`:
+ *   "Opaque program replay fingerprint that must be round-tripped"); a call a program made goes
+ *   back with its `caller`, and so does its `function_call_output` (`FunctionCallOutput.caller`),
+ *   so the program goes on with the result: the order openai/openai-agents-js replays
+ *   (`packages/agents-core/test/run.test.ts`, "continues Programmatic Tool Calling through nested
+ *   calls and program output": the program, its calls, their outputs with the caller).
+ *   `programCallIds` lists the programs the history holds, which a later call may name as its caller.
  * - Tool results: a plain string stays a string; a `ToolResult` becomes an array of
  *   `input_text`, `input_image` and `input_file` items.
  */
@@ -89,10 +120,13 @@ export function convertToOpenAIMessages(options: {
   toolNames: ToolNameMapping;
   /** Key of this provider's entry in `providerMetadata`. @default "openai" */
   providerName?: string;
-}): { input: OpenAIInputItem[]; warnings: Warning[] } {
+}): { input: OpenAIInputItem[]; warnings: Warning[]; programCallIds: string[] } {
   const providerName = options.providerName ?? "openai";
   const input: OpenAIInputItem[] = [];
   const warnings: Warning[] = [];
+  // Who made each call (by call id), for its output: the calls come before their results.
+  const callers = new Map<string, OpenAIProgramCaller>();
+  const programCallIds: string[] = [];
   const lastAssistant = options.messages.findLastIndex((message) => message.role === "assistant");
 
   for (const [index, message] of options.messages.entries()) {
@@ -123,15 +157,19 @@ export function convertToOpenAIMessages(options: {
             // Approvals answer the latest turn only: OpenAI acted on older ones when they were sent.
             latest: index === lastAssistant,
             warnings,
+            callers,
+            programCallIds,
           }),
         );
         break;
       case "tool":
         for (const part of message.content) {
+          const caller = callers.get(part.toolCallId);
           input.push({
             type: "function_call_output",
             call_id: part.toolCallId,
             output: convertToolOutput(part.output, `tool result ${part.toolCallId}`, warnings),
+            ...(caller ? { caller } : {}),
           });
         }
         break;
@@ -144,7 +182,7 @@ export function convertToOpenAIMessages(options: {
       }
     }
   }
-  return { input, warnings };
+  return { input, warnings, programCallIds };
 }
 
 function convertAssistant(
@@ -156,6 +194,10 @@ function convertAssistant(
     /** True for the conversation's last assistant message, the only one whose approvals are sent. */
     latest: boolean;
     warnings: Warning[];
+    /** Filled: the caller of each call a program made, by call id. */
+    callers: Map<string, OpenAIProgramCaller>;
+    /** Filled: the `call_id` of each program item. */
+    programCallIds: string[];
   },
 ): OpenAIInputItem[] {
   const { index, providerName, toolNames, warnings } = context;
@@ -184,10 +226,12 @@ function convertAssistant(
 
   for (const part of parts) {
     const metadata = metadataOf(part.providerMetadata, providerName);
-    if (metadata.toolSearchItem) {
+    const kept = metadata.toolSearchItem ?? metadata.programItem ?? metadata.programOutputItem;
+    if (kept) {
       flushMessage();
       reasoning = undefined;
-      items.push(metadata.toolSearchItem as unknown as OpenAIInputItem);
+      if (metadata.programItem) context.programCallIds.push(metadata.programItem.call_id);
+      items.push(kept as unknown as OpenAIInputItem);
       continue;
     }
     if (metadata.mcpApprovalRequest) {
@@ -242,6 +286,10 @@ function convertAssistant(
         };
         if (metadata.itemId) item.id = metadata.itemId;
         if (metadata.namespace) item.namespace = metadata.namespace;
+        if (metadata.caller) {
+          item.caller = metadata.caller;
+          context.callers.set(part.id, metadata.caller);
+        }
         items.push(item);
         break;
       }
@@ -306,6 +354,18 @@ function metadataOf(metadata: ProviderMetadata | undefined, providerName: string
     (searchItem.type === "tool_search_call" || searchItem.type === "tool_search_output")
   )
     out.toolSearchItem = searchItem;
+  const program = entry.programItem;
+  if (isRecord(program) && program.type === "program" && programItemFault(program) === undefined)
+    out.programItem = program as OpenAIProgramItem;
+  const programOutput = entry.programOutputItem;
+  if (
+    isRecord(programOutput) &&
+    programOutput.type === "program_output" &&
+    programOutputItemFault(programOutput) === undefined
+  )
+    out.programOutputItem = programOutput as OpenAIProgramOutputItem;
+  const { caller } = readCaller(entry.caller);
+  if (caller) out.caller = caller;
   const request = entry.mcpApprovalRequest;
   if (
     isRecord(request) &&

@@ -60,6 +60,7 @@ export function openai(settings: OpenAIProviderSettings = {}): ModelProvider {
       ...openAICapabilities,
       ...contextLimitsFor(model, OPENAI_CONTEXT_LIMITS),
       ...(hasNativeToolSearch(model) ? { nativeToolSearch: true } : {}),
+      ...(hasProgrammaticToolCalling(model) ? { programmaticToolCalling: true } : {}),
     }),
     stream: (request: ModelRequest): AsyncIterable<ModelStreamEvent> =>
       streamOpenAIResponse(loadClient, request, settings),
@@ -77,4 +78,17 @@ function hasNativeToolSearch(model: string): boolean {
   const id = model.toLowerCase();
   if (/-(mini|nano)\b/.test(id)) return false;
   return /(^|[/.:])gpt-(5\.([4-9]|\d{2,})|[6-9]|\d{2,})(\b|$)/.test(id);
+}
+
+/**
+ * Models with OpenAI's Programmatic Tool Calling (programs the model writes, run by OpenAI, that
+ * call the request's tools). The guide says to "check the model page"
+ * (https://developers.openai.com/api/docs/guides/tools-programmatic-tool-calling.md); the one that
+ * names it is GPT-5.6's, for the family (`gpt-5.6`, routed to `gpt-5.6-sol`, and `gpt-5.6-terra`,
+ * `gpt-5.6-luna`): "Programmatic Tool Calling: GPT-5.6 can write JavaScript to call eligible
+ * tools" (https://developers.openai.com/api/docs/guides/latest-model/gpt-5.6.md). Held to that
+ * family: a model without it would refuse the request, where core's own code mode runs anywhere.
+ */
+function hasProgrammaticToolCalling(model: string): boolean {
+  return /(^|[/.:])gpt-5\.6(-(sol|terra|luna))?(-\d{4}-\d{2}-\d{2})?$/.test(model.toLowerCase());
 }

@@ -337,3 +337,82 @@ describe("mapOpenAIUsage", () => {
     });
   });
 });
+
+describe("OpenAIStreamState and Programmatic Tool Calling", () => {
+  const program = {
+    id: "prog_1",
+    type: "program",
+    call_id: "call_prog_1",
+    code: "text('hi')",
+    fingerprint: "fp_1",
+  };
+  const call = {
+    id: "fc_1",
+    type: "function_call",
+    call_id: "call_1",
+    name: "lookup",
+    arguments: "{}",
+  };
+  const completed = { type: "response.completed", response: { id: "resp_1", status: "completed" } };
+  const contentOf = (events: ReturnType<OpenAIStreamState["push"]>) => {
+    const finish = events.find((event) => event.type === "finish");
+    return finish?.type === "finish" ? finish.content : [];
+  };
+
+  it("takes the caller from the final function_call item when its added event had none", () => {
+    const m = mapper();
+    m.push({ type: "response.output_item.added", output_index: 0, item: program });
+    m.push({ type: "response.output_item.added", output_index: 1, item: { ...call, arguments: "" } });
+    const caller = { type: "program", caller_id: "call_prog_1" };
+    m.push({ type: "response.output_item.done", output_index: 1, item: { ...call, caller } });
+    expect(contentOf(m.push(completed))).toEqual([
+      { type: "reasoning", text: "", providerMetadata: { openai: { programItem: program } } },
+      {
+        type: "tool-call",
+        id: "call_1",
+        name: "lookup",
+        input: {},
+        providerMetadata: { openai: { itemId: "fc_1", caller } },
+      },
+    ]);
+  });
+
+  it("keeps a program whose done event never came when its added event had it whole, and refuses one that was not", () => {
+    const whole = mapper();
+    whole.push({ type: "response.output_item.added", output_index: 0, item: program });
+    expect(contentOf(whole.push(completed))).toEqual([
+      { type: "reasoning", text: "", providerMetadata: { openai: { programItem: program } } },
+    ]);
+    const partial = mapper();
+    partial.push({
+      type: "response.output_item.added",
+      output_index: 0,
+      item: { id: "prog_1", type: "program", call_id: "call_prog_1", code: "" },
+    });
+    expect(() => partial.push(completed)).toThrow(
+      'OpenAI sent a program item without a non-empty string "fingerprint".',
+    );
+    expect(() =>
+      mapper().push({ type: "response.output_item.added", output_index: 0, item: { type: "program" } }),
+    ).toThrow('OpenAI sent program item without a string "call_id" (got undefined).');
+  });
+
+  it("takes a caller naming a program of the conversation it was given", () => {
+    const m = new OpenAIStreamState({
+      toolNames: createToolNameMapping(["lookup"], COMMON_TOOL_NAME_RULE),
+      programCallIds: ["call_prog_0"],
+    });
+    const caller = { type: "program", caller_id: "call_prog_0" };
+    expect(
+      m.push({ type: "response.output_item.done", output_index: 0, item: { ...call, caller } }),
+    ).toContainEqual(
+      expect.objectContaining({
+        type: "tool-call",
+        providerMetadata: { openai: { itemId: "fc_1", caller } },
+      }),
+    );
+    expect(() =>
+      mapper().push({ type: "response.output_item.done", output_index: 0, item: { ...call, caller } }),
+    ).toThrow(ProviderError);
+  });
+});

@@ -9,6 +9,14 @@ import type { OpenAIMCPApprovalRequest, OpenAIPartMetadata } from "./convert-to-
 import { openAIStreamError } from "./map-openai-error.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
+import {
+  type OpenAIProgramCaller,
+  type OpenAIProgramItem,
+  type OpenAIProgramOutputItem,
+  programItemFault,
+  programOutputItemFault,
+  readCaller,
+} from "./openai-programmatic-tools.js";
 import { openAIProviderName } from "./openai-settings.js";
 
 type ItemState =
@@ -33,10 +41,16 @@ type ItemState =
       emitted: boolean;
       /** The parsed input, once the call was emitted. */
       input?: unknown;
+      /** The program that made the call (Programmatic Tool Calling); absent when the model did. */
+      caller?: OpenAIProgramCaller;
     }
   | { kind: "mcp_approval_request"; request: OpenAIMCPApprovalRequest; reported: boolean }
   /** OpenAI's hosted tool search (`tool_search_call`, `tool_search_output`), kept whole to send back. */
   | { kind: "tool_search"; item: JSONObject }
+  /** Programmatic Tool Calling: the program the model wrote (kept whole; final once `done`). */
+  | { kind: "program"; item: JSONObject; done: boolean }
+  /** A finished program's result, kept whole. */
+  | { kind: "program_output"; item: OpenAIProgramOutputItem }
   | { kind: "other"; type: string };
 
 type JSONObject = Record<string, unknown>;
@@ -50,6 +64,11 @@ type JSONObject = Record<string, unknown>;
  * Hosted MCP approval requests (`mcp_approval_request` items) are never answered here: each
  * one is kept in the turn's content (see `OpenAIPartMetadata.mcpApprovalRequest`) and reported
  * with an `mcp-approval-requested` warning that says how to answer it.
+ *
+ * Programmatic Tool Calling: `program` and `program_output` items are kept whole for the next
+ * request; the function calls a program makes are ordinary tool calls with their `caller` in
+ * provider metadata. A caller must name a program of this response or of the conversation
+ * (`programCallIds`), else the stream is refused, naming it.
  */
 export class OpenAIStreamState {
   /** The response id from `response.created`, once seen. */
@@ -64,10 +83,18 @@ export class OpenAIStreamState {
   readonly #requestId: string | undefined;
   readonly #items = new Map<number, ItemState>();
   readonly #indexByItemId = new Map<string, number>();
+  /** The `call_id` of every program a call may name as its caller: the conversation's, then this response's. */
+  readonly #programs: Set<string>;
 
-  constructor(options: { toolNames: ToolNameMapping; requestId?: string }) {
+  constructor(options: {
+    toolNames: ToolNameMapping;
+    requestId?: string;
+    /** The programs of the conversation sent (`program` items' `call_id`), which this response may go on with. */
+    programCallIds?: Iterable<string>;
+  }) {
     this.#toolNames = options.toolNames;
     this.#requestId = options.requestId;
+    this.#programs = new Set(options.programCallIds);
   }
 
   /**
@@ -204,13 +231,18 @@ export class OpenAIStreamState {
       case "tool_search_call":
       case "tool_search_output":
         return this.#toolSearchItem(index, item);
+      case "program":
+      case "program_output":
+        return this.#programItem(index, item, false);
       case "function_call": {
+        const callId = this.#string(item, "call_id", "function_call item");
         const state: ItemState = {
           kind: "function_call",
           itemId,
-          callId: this.#string(item, "call_id", "function_call item"),
+          callId,
           vendorName: this.#string(item, "name", "function_call item"),
           ...namespaceOf(item),
+          ...this.#callerOf(item, callId),
           arguments: typeof item.arguments === "string" ? item.arguments : "",
           started: true,
           emitted: false,
@@ -286,17 +318,22 @@ export class OpenAIStreamState {
         const events: ModelStreamEvent[] = [];
         let state = known;
         if (state?.kind !== "function_call") {
+          const callId = this.#string(item, "call_id", "function_call item");
           state = {
             kind: "function_call",
             itemId,
-            callId: this.#string(item, "call_id", "function_call item"),
+            callId,
             vendorName: this.#string(item, "name", "function_call item"),
             ...namespaceOf(item),
+            ...this.#callerOf(item, callId),
             arguments: "",
             started: false,
             emitted: false,
           };
           this.#items.set(index, state);
+        } else if (!state.caller) {
+          // The final item is the one to trust for who made the call.
+          Object.assign(state, this.#callerOf(item, state.callId));
         }
         if (!state.started) {
           state.started = true;
@@ -323,9 +360,52 @@ export class OpenAIStreamState {
       case "tool_search_call":
       case "tool_search_output":
         return this.#toolSearchItem(index, item);
+      case "program":
+      case "program_output":
+        return this.#programItem(index, item, true);
       default:
         return [];
     }
+  }
+
+  /**
+   * A `program` item (from `.added`, then final from `.done`) or a `program_output` item. The
+   * program is known from its first event on, so the calls it makes (which follow it) can name
+   * it; both are checked whole (ids, code, fingerprint as strings, which Junction never reads
+   * into) and kept unchanged for the next request.
+   */
+  #programItem(index: number, item: JSONObject, done: boolean): ModelStreamEvent[] {
+    if (item.type === "program") {
+      const callId = this.#string(item, "call_id", "program item");
+      if (done) this.#check(programItemFault(item));
+      this.#programs.add(callId);
+      this.#items.set(index, { kind: "program", item: { ...item }, done });
+      return [];
+    }
+    this.#check(programOutputItemFault(item));
+    const output = { ...item } as OpenAIProgramOutputItem;
+    if (!this.#programs.has(output.call_id))
+      throw this.#invalid(
+        `a program_output item for program "${output.call_id}", which is in neither this response nor the conversation`,
+      );
+    this.#items.set(index, { kind: "program_output", item: output });
+    return [];
+  }
+
+  /** A function call's `caller`, read and checked: a program must be one this response or the conversation has. */
+  #callerOf(item: JSONObject, callId: string): { caller?: OpenAIProgramCaller } {
+    const { caller, fault } = readCaller(item.caller);
+    if (fault) throw this.#invalid(`a function_call item "${callId}" with ${fault}`);
+    if (!caller) return {};
+    if (!this.#programs.has(caller.caller_id))
+      throw this.#invalid(
+        `a function_call item "${callId}" whose caller names program "${caller.caller_id}", which is in neither this response nor the conversation`,
+      );
+    return { caller };
+  }
+
+  #check(fault: string | undefined): void {
+    if (fault) throw this.#invalid(fault);
   }
 
   /**
@@ -488,6 +568,18 @@ export class OpenAIStreamState {
           // Nothing for the model to say: the part only carries the item, to send back.
           content.push({ type: "reasoning", text: "", ...this.#metadata({ toolSearchItem: item.item }) });
           break;
+        case "program":
+          // A program whose done event never came must still be whole to be sent back.
+          if (!item.done) this.#check(programItemFault(item.item));
+          content.push({
+            type: "reasoning",
+            text: "",
+            ...this.#metadata({ programItem: item.item as OpenAIProgramItem }),
+          });
+          break;
+        case "program_output":
+          content.push({ type: "reasoning", text: "", ...this.#metadata({ programOutputItem: item.item }) });
+          break;
         case "other":
           break;
         default: {
@@ -576,10 +668,15 @@ function namespaceOf(item: JSONObject): { namespace?: string } {
   return typeof item.namespace === "string" && item.namespace !== "" ? { namespace: item.namespace } : {};
 }
 
-/** What a function call needs sent back: its item id and namespace. */
-function callMetadata(item: { itemId?: string; namespace?: string }): OpenAIPartMetadata {
+/** What a function call needs sent back: its item id, namespace and caller. */
+function callMetadata(item: {
+  itemId?: string;
+  namespace?: string;
+  caller?: OpenAIProgramCaller;
+}): OpenAIPartMetadata {
   return {
     ...(item.itemId ? { itemId: item.itemId } : {}),
     ...(item.namespace ? { namespace: item.namespace } : {}),
+    ...(item.caller ? { caller: { ...item.caller } } : {}),
   };
 }

@@ -9,15 +9,20 @@ import {
   type Warning,
 } from "@junction/types";
 import type OpenAI from "openai";
+import { allowedCallersFor, OPENAI_PROGRAMMATIC_TOOL_CALLING } from "./openai-programmatic-tools.js";
 import { toOpenAIStrictSchema } from "./openai-strict-schema.js";
 
 /** A function tool as the Responses API takes it. */
 export type OpenAIFunctionTool = OpenAI.Responses.FunctionTool;
-/** A tool Junction builds for a Responses API request: a function, a namespace of them, or the tool search. */
+/**
+ * A tool Junction builds for a Responses API request: a function, a namespace of them, the tool
+ * search, or Programmatic Tool Calling.
+ */
 export type OpenAIRequestTool =
   | OpenAIFunctionTool
   | OpenAI.Responses.NamespaceTool
-  | OpenAI.Responses.ToolSearchTool;
+  | OpenAI.Responses.ToolSearchTool
+  | OpenAI.Responses.Tool.ProgrammaticToolCalling;
 /** `tool_choice` as the Responses API takes it. */
 export type OpenAIToolChoice = OpenAI.Responses.ResponseCreateParams["tool_choice"];
 
@@ -52,6 +57,11 @@ export interface PreparedOpenAITools {
  *   has one (the model sees the namespace's name and description until the search loads its
  *   functions; OpenAI recommends namespaces), and `{ type: "tool_search" }` is added. A tool named
  *   by `toolChoice` is always sent loaded: a deferred tool cannot be forced.
+ * - A definition with `callers` (set by an Agent whose code mode runs programs on OpenAI) gets
+ *   `allowed_callers` (`code` → `["programmatic"]`, `both` → `["direct", "programmatic"]`), and
+ *   `{ type: "programmatic_tool_calling" }` is added after the functions, which is what lets the
+ *   model write programs that call them
+ *   (https://developers.openai.com/api/docs/guides/tools-programmatic-tool-calling.md).
  */
 export function prepareOpenAITools(options: {
   tools: ToolDefinition[] | undefined;
@@ -93,6 +103,8 @@ export function prepareOpenAITools(options: {
       strict,
     };
     if (tool.description) prepared.description = tool.description;
+    const allowedCallers = allowedCallersFor(tool.callers);
+    if (allowedCallers) prepared.allowed_callers = allowedCallers;
     return prepared;
   });
 
@@ -104,6 +116,7 @@ export function prepareOpenAITools(options: {
       deferred: definition.defer === true && definition.name !== forced,
     })),
   );
+  if (functions.some((tool) => tool.allowed_callers)) tools.push(OPENAI_PROGRAMMATIC_TOOL_CALLING);
   return {
     tools: tools.length > 0 ? tools : undefined,
     toolChoice: mapToolChoice(options.toolChoice, { toolNames, definitions }, warnings),
@@ -145,13 +158,14 @@ function withDeferredLoading(
       namespaces.set(group.name, namespace);
       tools.push(namespace);
     }
-    const { type, name, description, parameters, strict } = tool;
+    const { type, name, description, parameters, strict, allowed_callers } = tool;
     namespace.tools.push({
       type,
       name,
       ...(description ? { description } : {}),
       parameters,
       strict,
+      ...(allowed_callers ? { allowed_callers } : {}),
       defer_loading: true,
     });
   }

@@ -157,3 +157,9 @@ export {
   anthropicToolUse,
 } from "./anthropic-stream.js";
 export { collectStream } from "./collect-stream.js";
+export {
+  type ResponsesTurn,
+  responsesEvent,
+  responsesMessage,
+  responsesStream,
+} from "./responses-stream.js";
