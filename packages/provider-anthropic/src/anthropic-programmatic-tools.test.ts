@@ -385,7 +385,7 @@ describe("code mode on the provider, for a model that does not run programs", ()
           codeMode: { sandbox: "provider" },
         }),
     ).toThrow(
-      "needs a model that runs programs itself (a provider declaring programmaticToolCalling for it, such as Anthropic's Claude Sonnet or Opus 4.5 and later); anthropic's \"claude-haiku-4-5\" does not. Run programs in a sandbox instead",
+      "needs a model that runs programs itself (a provider declaring programmaticToolCalling for it: Anthropic's Claude Sonnet or Opus 4.5 and later, OpenAI's GPT-5.6); anthropic's \"claude-haiku-4-5\" does not. Run programs in a sandbox instead",
     );
   });
 

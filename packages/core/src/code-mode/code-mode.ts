@@ -82,7 +82,7 @@ export function codeModeOf(
   if (options.sandbox === "provider" && !model.runsPrograms) {
     throw new JunctionError(
       "invalid-argument",
-      `new Agent(): \`codeMode: { sandbox: "provider" }\` needs a model that runs programs itself (a provider declaring programmaticToolCalling for it, such as Anthropic's Claude Sonnet or Opus 4.5 and later); ${model.provider}'s ${JSON.stringify(model.model)} does not. Run programs in a sandbox instead: codeMode: { sandbox: quickjsSandbox() } from @junction/sandbox-quickjs.`,
+      `new Agent(): \`codeMode: { sandbox: "provider" }\` needs a model that runs programs itself (a provider declaring programmaticToolCalling for it: Anthropic's Claude Sonnet or Opus 4.5 and later, OpenAI's GPT-5.6); ${model.provider}'s ${JSON.stringify(model.model)} does not. Run programs in a sandbox instead: codeMode: { sandbox: quickjsSandbox() } from @junction/sandbox-quickjs.`,
     );
   }
   const patterns = Object.entries(options.tools ?? {}).map(([pattern, mode]) => {
