@@ -6,6 +6,7 @@ import {
   type AgentHandle,
   annotationPolicy,
   closeRunState,
+  parsePartialJSON,
   type ResumeDecision,
   RUN_PROGRAM,
   type RunState,
@@ -705,6 +706,12 @@ function partialTurn(
   return next;
 }
 
+/**
+ * The longest streamed argument text whose partial arguments the page is sent: each piece is
+ * read again from the start, and a call's arguments past this are shown once complete.
+ */
+const MAXIMUM_PARTIAL_INPUT_CHARACTERS = 64 * 1024;
+
 /** What the page is shown of an agent event, or `undefined` for events it does not show. */
 function chatEventOf(
   event: AgentEvent,
@@ -713,6 +720,19 @@ function chatEventOf(
   switch (event.type) {
     case "text-delta":
       return { type: "text-delta", text: event.text };
+    case "tool-input-delta": {
+      // Past the bound, the page waits for the complete arguments (its tool-call) instead.
+      if (event.inputText.length > MAXIMUM_PARTIAL_INPUT_CHARACTERS) return undefined;
+      const input = parsePartialJSON(event.inputText);
+      if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
+      return {
+        type: "tool-input-delta",
+        id: event.id,
+        name: event.name,
+        server: serverOf(event.name),
+        input: input as Record<string, unknown>,
+      };
+    }
     case "tool-call":
       return {
         type: "tool-call",
