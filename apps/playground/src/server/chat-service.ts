@@ -6,7 +6,6 @@ import {
   type AgentHandle,
   annotationPolicy,
   closeRunState,
-  parsePartialJSON,
   type ResumeDecision,
   RUN_PROGRAM,
   type RunState,
@@ -27,6 +26,7 @@ import {
   MAXIMUM_PROGRAM_CALL_RESULT_BYTES,
   MAXIMUM_RESULT_BYTES,
 } from "./output-limits.js";
+import { PartialInputs } from "./partial-input.js";
 import {
   createEmbedder,
   createProvider,
@@ -599,8 +599,9 @@ export class ChatService {
           }
         },
       });
+      const partialInputs = new PartialInputs();
       for await (const event of handle) {
-        const shown = chatEventOf(event, serverOf);
+        const shown = chatEventOf(event, { serverOf, partialInputs });
         if (shown) run.emit(shown);
         if (event.type === "tool-result") this.#saveSafely(conversation, run.emit);
       }
@@ -706,32 +707,22 @@ function partialTurn(
   return next;
 }
 
-/**
- * The longest streamed argument text whose partial arguments the page is sent: each piece is
- * read again from the start, and a call's arguments past this are shown once complete.
- */
-const MAXIMUM_PARTIAL_INPUT_CHARACTERS = 64 * 1024;
-
 /** What the page is shown of an agent event, or `undefined` for events it does not show. */
 function chatEventOf(
   event: AgentEvent,
-  serverOf: (toolName: string) => string | null,
+  {
+    serverOf,
+    partialInputs,
+  }: { serverOf: (toolName: string) => string | null; partialInputs: PartialInputs },
 ): ChatEvent | undefined {
   switch (event.type) {
     case "text-delta":
       return { type: "text-delta", text: event.text };
     case "tool-input-delta": {
-      // Past the bound, the page waits for the complete arguments (its tool-call) instead.
-      if (event.inputText.length > MAXIMUM_PARTIAL_INPUT_CHARACTERS) return undefined;
-      const input = parsePartialJSON(event.inputText);
-      if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined;
-      return {
-        type: "tool-input-delta",
-        id: event.id,
-        name: event.name,
-        server: serverOf(event.name),
-        input: input as Record<string, unknown>,
-      };
+      const input = partialInputs.next(event.id, event.inputText);
+      return input
+        ? { type: "tool-input-delta", id: event.id, name: event.name, server: serverOf(event.name), input }
+        : undefined;
     }
     case "tool-call":
       return {
