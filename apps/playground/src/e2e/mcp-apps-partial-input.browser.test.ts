@@ -193,6 +193,35 @@ describe("MCP Apps in the chat: tool-input-partial while the model streams a cal
     ).toBe(true);
     expect(found.partials[0]).toEqual({ note: "stre" });
     await expect.poll(() => page.getByTestId("send").isEnabled()).toBe(true);
+    // An app that declares no permissions gets no browser feature, in either frame.
+    expect(await page.locator(frameSelector).getAttribute("allow")).toBe("");
+    expect(await viewFrame!.getAttribute("allow")).toBe("");
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("MCP Apps permissions (_meta.ui.permissions)", () => {
+  it("gives both frames the declared features (camera, clipboard-write) and only those", async () => {
+    const page = browser!.page;
+    await page.goto(test.url);
+    await expect.poll(() => page.getByTestId("server-status-sdk").textContent()).toBe("connected");
+    await page.getByTestId("server-sdk").click();
+    await page.getByTestId("tool-show-permissions").click();
+    await page.getByTestId("run-tool").click();
+    const frameSelector = '[data-testid="tool-output"] [data-testid="mcp-app-frame"]';
+    const frame = page.frameLocator(frameSelector).frameLocator("iframe");
+    // What the view's document may use, as the browser says.
+    await expect.poll(async () => (await report(frame)).camera).toBe(true);
+    expect(await report(frame)).toEqual({
+      camera: true,
+      microphone: false,
+      geolocation: false,
+      clipboardWrite: true,
+    });
+    expect(await page.locator(frameSelector).getAttribute("allow")).toBe("camera; clipboard-write");
+    expect(await page.frameLocator(frameSelector).locator("iframe").getAttribute("allow")).toBe(
+      "camera; clipboard-write",
+    );
     expect(pageErrors).toEqual([]);
   });
 });

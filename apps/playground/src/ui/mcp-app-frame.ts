@@ -34,6 +34,11 @@ interface OpenedApp {
   /** Every origin the app's policy lets receive a request (server/mcp-app-csp.ts). */
   requestOrigins: { origin: string; via: string[] }[];
   warnings: string[];
+  /** The permissions the resource declared and the server granted (server/mcp-app-permissions.ts). */
+  permissions: Record<string, Record<string, never>>;
+  /** Their Permissions Policy features, for the frame's `allow` attribute. */
+  allow: string;
+  permissionWarnings: string[];
   prefersBorder?: boolean;
 }
 
@@ -203,13 +208,15 @@ function mount(
     ),
   );
   for (const warning of opened.warnings) status.append(h("div", {}, `CSP: ${warning}`));
+  for (const warning of opened.permissionWarnings) status.append(h("div", {}, `Permissions: ${warning}`));
   const frame = document.createElement("iframe");
   // The sandbox proxy, on the app's own origin (never this page's, so no access to the page, its
   // token or its storage): scripts and that origin only, no top navigation, popups, forms or
   // modals; the proxy and the view in it are sandboxed by their CSP too. The Referer is this
   // page's origin only (no path, no token): the app origin hands the proxy only to that page.
+  // Browser features only as the resource declared them (camera, microphone, …), else none.
   frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
-  frame.setAttribute("allow", "");
+  frame.setAttribute("allow", opened.allow);
   frame.setAttribute("referrerpolicy", "origin");
   frame.setAttribute("title", `MCP App ${opened.resourceUri}`);
   frame.dataset.testid = "mcp-app-frame";
@@ -257,7 +264,10 @@ function mount(
           logging: {},
           // Text messages, each with the person's consent, and only where there is a chat.
           ...(call?.sendToChat ? { message: { text: {} } } : {}),
-          sandbox: { csp: opened.csp },
+          sandbox: {
+            csp: opened.csp,
+            ...(Object.keys(opened.permissions).length > 0 ? { permissions: opened.permissions } : {}),
+          },
         },
         hostContext: {
           ...(opened.tool
@@ -337,7 +347,7 @@ function mount(
           {
             jsonrpc: "2.0",
             method: `${sandboxMethodPrefix}resource-ready`,
-            params: { html: opened.html, csp: opened.csp, permissions: {} },
+            params: { html: opened.html, csp: opened.csp, permissions: opened.permissions },
           },
           opened.viewOrigin,
         );
