@@ -34,13 +34,31 @@ export interface NestedCallOf {
 }
 
 /**
- * What a run streams, noun-verb. `tool-call` comes as soon as a call's arguments are complete
- * (the tool may already be starting); `tool-progress` while it runs, if the tool reports
- * progress; `tool-result` when it is done, in completion order.
+ * What a run streams, noun-verb. `tool-input-delta` while a call's arguments stream (where the
+ * model streams them); `tool-call` as soon as a call's arguments are complete (the tool may
+ * already be starting); `tool-progress` while it runs, if the tool reports progress;
+ * `tool-result` when it is done, in completion order.
  */
 export type AgentEvent =
   | { type: "text-delta"; text: string }
   | { type: "reasoning-delta"; text: string }
+  | {
+      /**
+       * A piece of a tool call's arguments as the model streams them, before its `tool-call`: the
+       * call's `id` (the one its `tool-call` has) and tool `name`, the text added since the call's
+       * previous `tool-input-delta` (`delta`) and the raw argument JSON so far (`inputText`,
+       * incomplete: read it with `parsePartialJSON`, and treat it as the model's untrusted text).
+       * Sent only for calls whose arguments stream in more than one piece (from the second piece
+       * on; the first event's `delta` holds both), none after the call's `tool-call`, none for a
+       * replayed step or for the structured answer's tool. If a model gives two calls of one turn the same id and streams
+       * them interleaved, the pieces may carry the id the other call ends up with.
+       */
+      type: "tool-input-delta";
+      id: string;
+      name: string;
+      delta: string;
+      inputText: string;
+    }
   | {
       type: "tool-call";
       id: string;

@@ -41,6 +41,7 @@ describe("@junction/core's public API", () => {
       "idempotencyKey",
       "memoryResumeClaims",
       "namePatternPolicy",
+      "parsePartialJSON",
       "parseRunState",
       "signRunState",
       "stream",

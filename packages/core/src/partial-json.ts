@@ -30,7 +30,10 @@ export function parsePartialJSON(text: string): unknown {
     if (attempt.ok) return attempt.value;
   }
   if (scan.lastSafe === undefined) return undefined;
-  const attempt = tryParse(body.slice(0, scan.lastSafe.end) + scan.lastSafe.closers);
+  // Scanned again up to there for its closers: keeping them at every safe point would take time
+  // in the square of the nesting, which the model chooses.
+  const safe = body.slice(0, scan.lastSafe);
+  const attempt = tryParse(safe + scanJSON(safe).closers);
   return attempt.ok ? attempt.value : undefined;
 }
 
@@ -39,8 +42,8 @@ interface Scan {
   openValueString: boolean;
   /** What closes every open container at the end of the text. */
   closers: string;
-  /** The last point where a value had just ended (or a container opened), with its closers. */
-  lastSafe?: { end: number; closers: string };
+  /** The end of the last point where a value had just ended (or a container opened). */
+  lastSafe?: number;
 }
 
 function scanJSON(text: string): Scan {
@@ -50,9 +53,9 @@ function scanJSON(text: string): Scan {
       .map((entry) => entry.closer)
       .reverse()
       .join("");
-  let lastSafe: Scan["lastSafe"];
+  let lastSafe: number | undefined;
   const safe = (end: number) => {
-    lastSafe = { end, closers: closers() };
+    lastSafe = end;
   };
   let inString = false;
   let escaped = false;
@@ -105,7 +108,11 @@ function scanJSON(text: string): Scan {
         break;
     }
   }
-  return { openValueString: inString && !stringIsKey, closers: closers(), ...(lastSafe ? { lastSafe } : {}) };
+  return {
+    openValueString: inString && !stringIsKey,
+    closers: closers(),
+    ...(lastSafe !== undefined ? { lastSafe } : {}),
+  };
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -35,6 +35,7 @@ import { StepCalls, StepWarnings } from "./step-calls.js";
 import { journaledStep } from "./step-failure.js";
 import { type RequestSize, RequestSizeFold } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
+import { ToolInputStream } from "./tool-input-stream.js";
 import { ModelViewFolds, messagesWithinBudget } from "./tool-result-budget.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";
@@ -384,6 +385,11 @@ async function streamModelTurn(
   const streamedText: string[] = [];
   const streamedReasoning: string[] = [];
   options.output?.turnStart();
+  const inputs = new ToolInputStream({
+    emit: options.sink.emit,
+    idFor: (modelId) => run.ids.next(modelId),
+    hidden: (name) => options.output?.isAnswerCall({ name }) ?? false,
+  });
   let finish: Awaited<ReturnType<typeof consumeModelStream>>;
   try {
     finish = await run.spans.within({ kind: "model-call" }, () =>
@@ -392,9 +398,15 @@ async function streamModelTurn(
           streamedText.push(text);
           options.output?.onText(text);
         },
-        ...(options.output ? { onToolCallPiece: options.output.onToolCallPiece } : {}),
+        onToolCallPiece: (piece) => {
+          options.output?.onToolCallPiece(piece);
+          inputs.piece(piece);
+        },
         onReasoning: (text) => streamedReasoning.push(text),
-        onToolCall: (call) => streamCalls.streamed(call),
+        onToolCall: (call) => {
+          inputs.complete(call.id);
+          streamCalls.streamed(call);
+        },
         warn: calls.warn,
       }),
     );

@@ -2,7 +2,6 @@ import { JunctionError, OutputError } from "@junction/types";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { Agent, type AgentEvent, generate, stream, tool } from "./index.js";
-import { parsePartialJSON } from "./partial-json.js";
 import { scriptedModel } from "./testing/index.js";
 
 const weather = z.object({ city: z.string(), temperatureC: z.number() });
@@ -441,20 +440,5 @@ describe("structured output: per send, stream() and generate(), JSON Schema", ()
       'output: the schema\'s root must be an object (type "object"), got "array"; wrap a list or a value in an object property.',
     );
     expect(provider.requests).toHaveLength(0);
-  });
-});
-
-describe("parsePartialJSON", () => {
-  it("reads an object as far as it has arrived", () => {
-    expect(parsePartialJSON('{"city": "Par')).toEqual({ city: "Par" });
-    expect(parsePartialJSON('{"city": "Paris", "temp')).toEqual({ city: "Paris" });
-    expect(parsePartialJSON('{"city": "Paris", "temperatureC": 2')).toEqual({ city: "Paris" });
-    expect(parsePartialJSON('{"list": [1, 2, {"a": tr')).toEqual({ list: [1, 2, {}] });
-    expect(parsePartialJSON('{"text": "a\\"b\\')).toEqual({ text: 'a"b' });
-    expect(parsePartialJSON('{"text": "\\u00')).toEqual({ text: "" });
-    expect(parsePartialJSON('```json\n{"a": 1}\n```')).toEqual({ a: 1 });
-    expect(parsePartialJSON("{")).toEqual({});
-    expect(parsePartialJSON("Sure! Here")).toBeUndefined();
-    expect(parsePartialJSON("")).toBeUndefined();
   });
 });

@@ -29,16 +29,19 @@ export class ToolCallIds {
     for (const call of calls) this.#used.add(call.id);
   }
 
+  /** The id a call with the model's id `id` would be given if it were claimed now (nothing is claimed). */
+  next(id: string): string {
+    if (!this.#used.has(id)) return id;
+    let suffix = 2;
+    while (this.#used.has(`${id}_${suffix}`)) suffix++;
+    return `${id}_${suffix}`;
+  }
+
   /** The id `call` runs under: its own if unused, else a fresh one, with a `tool-call-id-reused` warning. */
   claim(call: ToolCallPart, warn: (warning: Warning) => void): ToolCallPart {
-    if (!this.#used.has(call.id)) {
-      this.#used.add(call.id);
-      return call;
-    }
-    let suffix = 2;
-    while (this.#used.has(`${call.id}_${suffix}`)) suffix++;
-    const id = `${call.id}_${suffix}`;
+    const id = this.next(call.id);
     this.#used.add(id);
+    if (id === call.id) return call;
     warn({
       code: "tool-call-id-reused",
       message: `The model reused the tool call id "${call.id}" (already used in this conversation) for a call to "${call.name}"; that call now has the id "${id}", so its approval, result and history are its own.`,

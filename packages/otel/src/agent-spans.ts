@@ -235,6 +235,7 @@ export class RunSpan extends BridgeSpan {
         if (event.reason === "approval-required") this.closeApprovals("pending", "none");
         return;
       case "reasoning-delta":
+      case "tool-input-delta":
       case "output-delta":
       case "output":
       case "tool-progress":

@@ -43,6 +43,7 @@ const lifecycle = readFileSync(new URL("./mcp-apps/sdk-lifecycle.html", import.m
 );
 
 const silent = readFileSync(new URL("./mcp-apps/silent.html", import.meta.url), "utf8");
+const permissions = readFileSync(new URL("./mcp-apps/permissions.html", import.meta.url), "utf8");
 
 const objectSchema = (properties = {}, required = []) => ({ type: "object", properties, required });
 const readOnly = { readOnlyHint: true, openWorldHint: false };
@@ -67,6 +68,13 @@ const tools = [
     inputSchema: objectSchema({ note: { type: "string" } }),
     annotations: readOnly,
     _meta: { ui: { resourceUri: "ui://sdk/silent.html" } },
+  },
+  {
+    name: "show-permissions",
+    description: "Show an app whose resource declares camera and clipboardWrite permissions.",
+    inputSchema: objectSchema(),
+    annotations: readOnly,
+    _meta: { ui: { resourceUri: "ui://sdk/permissions.html" } },
   },
   {
     name: "count-up",
@@ -110,6 +118,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       return text(`lifecycle: ${args.note ?? "no note"}`);
     case "show-silent":
       return text(`silent: ${args.note ?? "no note"}`);
+    case "show-permissions":
+      return text("permissions");
     case "count-up": {
       const progressToken = request.params._meta?.progressToken;
       if (progressToken === undefined) return text("no progress token");
@@ -138,12 +148,20 @@ server.setRequestHandler(ListResourcesRequestSchema, async () => ({
   resources: [
     { uri: "ui://sdk/lifecycle.html", name: "lifecycle.html", mimeType: MIME },
     { uri: "ui://sdk/silent.html", name: "silent.html", mimeType: MIME },
+    { uri: "ui://sdk/permissions.html", name: "permissions.html", mimeType: MIME },
   ],
 }));
-const documents = { "ui://sdk/lifecycle.html": lifecycle, "ui://sdk/silent.html": silent };
+const documents = {
+  "ui://sdk/lifecycle.html": lifecycle,
+  "ui://sdk/silent.html": silent,
+  "ui://sdk/permissions.html": permissions,
+};
+// Only the permissions app declares any (and not all four: what is not declared is not granted).
+const metas = { "ui://sdk/permissions.html": { ui: { permissions: { camera: {}, clipboardWrite: {} } } } };
 server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
   const text = documents[request.params.uri];
   if (text === undefined) throw new Error(`No resource ${request.params.uri}`);
-  return { contents: [{ uri: request.params.uri, mimeType: MIME, text }] };
+  const _meta = metas[request.params.uri];
+  return { contents: [{ uri: request.params.uri, mimeType: MIME, text, ...(_meta ? { _meta } : {}) }] };
 });
 await server.connect(new StdioServerTransport());

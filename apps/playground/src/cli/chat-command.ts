@@ -255,6 +255,7 @@ function printEvent(event: ChatEvent): void {
     case "approval-answered":
       out.write(`  ${event.approved ? "approved" : "denied"}\n`);
       break;
+    case "tool-input-delta":
     case "tool-progress":
       break;
     case "tool-result":

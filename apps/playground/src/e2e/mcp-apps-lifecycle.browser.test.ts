@@ -85,6 +85,7 @@ describe("MCP Apps lifecycle with an ext-apps 2.x App", () => {
       { tool: "show-lifecycle", resourceUri: "ui://sdk/lifecycle.html" },
       { tool: "show-waiting", resourceUri: "ui://sdk/lifecycle.html" },
       { tool: "show-silent", resourceUri: "ui://sdk/silent.html" },
+      { tool: "show-permissions", resourceUri: "ui://sdk/permissions.html" },
     ]);
     await page.getByTestId("tool-show-lifecycle").click();
     const frame = await runLifecycle("first");

@@ -26,6 +26,7 @@ import {
   MAXIMUM_PROGRAM_CALL_RESULT_BYTES,
   MAXIMUM_RESULT_BYTES,
 } from "./output-limits.js";
+import { PartialInputs } from "./partial-input.js";
 import {
   createEmbedder,
   createProvider,
@@ -598,8 +599,9 @@ export class ChatService {
           }
         },
       });
+      const partialInputs = new PartialInputs();
       for await (const event of handle) {
-        const shown = chatEventOf(event, serverOf);
+        const shown = chatEventOf(event, { serverOf, partialInputs });
         if (shown) run.emit(shown);
         if (event.type === "tool-result") this.#saveSafely(conversation, run.emit);
       }
@@ -708,11 +710,20 @@ function partialTurn(
 /** What the page is shown of an agent event, or `undefined` for events it does not show. */
 function chatEventOf(
   event: AgentEvent,
-  serverOf: (toolName: string) => string | null,
+  {
+    serverOf,
+    partialInputs,
+  }: { serverOf: (toolName: string) => string | null; partialInputs: PartialInputs },
 ): ChatEvent | undefined {
   switch (event.type) {
     case "text-delta":
       return { type: "text-delta", text: event.text };
+    case "tool-input-delta": {
+      const input = partialInputs.next(event.id, event.inputText);
+      return input
+        ? { type: "tool-input-delta", id: event.id, name: event.name, server: serverOf(event.name), input }
+        : undefined;
+    }
     case "tool-call":
       return {
         type: "tool-call",

@@ -142,6 +142,7 @@ export function appRequestOrigins(domains: AppCspDomains): AppRequestOrigin[] {
   return [...origins].map(([origin, via]) => ({ origin, via }));
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether `value` is a JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

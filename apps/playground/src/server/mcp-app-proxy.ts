@@ -37,9 +37,10 @@ export const VIEW_SANDBOX = "allow-scripts allow-same-origin";
 /**
  * The proxy document for a view opened by the page at `pageOrigin` (an origin the playground
  * checked: `http://host:port`). Messages are taken from that page's window and the inner frame's
- * only, and sent to the page with `pageOrigin` as the target.
+ * only, and sent to the page with `pageOrigin` as the target. The view's frame gets `allow`: the
+ * Permissions Policy features the app declared (mcp-app-permissions.ts), none by default.
  */
-export function sandboxProxyDocument(pageOrigin: string): string {
+export function sandboxProxyDocument(pageOrigin: string, allow = ""): string {
   return `<!doctype html>
 <html>
 <head>
@@ -61,7 +62,7 @@ export function sandboxProxyDocument(pageOrigin: string): string {
     if (view || typeof params !== "object" || params === null || typeof params.html !== "string") return;
     view = document.createElement("iframe");
     view.setAttribute("sandbox", ${JSON.stringify(VIEW_SANDBOX)});
-    view.setAttribute("allow", "");
+    view.setAttribute("allow", ${JSON.stringify(allow)});
     view.setAttribute("title", "MCP App view");
     view.srcdoc = params.html;
     document.body.append(view);

@@ -103,6 +103,11 @@ describe("an app's origin and its sandbox proxy", () => {
     expect(proxy).not.toContain('postMessage(event.data, "*")');
     // The page origin is a checked host, and is written as a JSON string all the same.
     expect(sandboxProxyDocument('http://a"b')).toContain('const pageOrigin = "http://a\\"b";');
+    // The view's frame gets no browser feature, unless the app declared some.
+    expect(proxy).toContain('view.setAttribute("allow", "");');
+    expect(sandboxProxyDocument("http://127.0.0.1:4000", "camera; clipboard-write")).toContain(
+      'view.setAttribute("allow", "camera; clipboard-write");',
+    );
   });
 });
 
@@ -141,6 +146,10 @@ describe("MCP Apps, server side", () => {
       },
       requestOrigins: [{ origin: "http://127.0.0.1:4321", via: ["fetch and WebSocket"] }],
       warnings: [],
+      // The counter declares no permissions: none granted.
+      permissions: {},
+      allow: "",
+      permissionWarnings: [],
       prefersBorder: true,
     });
     expect(opened.body.appId).toMatch(/^[A-Za-z0-9_-]{32}$/);

@@ -20,6 +20,7 @@ import {
   toolVisibility,
   uiResourceUriOf,
 } from "./mcp-app-csp.js";
+import { type AppPermissions, appPermissionsOf } from "./mcp-app-permissions.js";
 import { sandboxProxyDocument, viewOriginOf } from "./mcp-app-proxy.js";
 import { capToolResult } from "./output-limits.js";
 import type { ClosedConnection, ServerRegistry } from "./server-registry.js";
@@ -54,6 +55,12 @@ export interface OpenedApp {
   /** Every origin the app's policy lets receive a request, for its label (empty: none). */
   requestOrigins: AppRequestOrigin[];
   warnings: string[];
+  /** The permissions the resource declared (`_meta.ui.permissions`), granted: for `sandbox-resource-ready` and the host capabilities. */
+  permissions: AppPermissions;
+  /** Their Permissions Policy features, for the `allow` attribute of the proxy's frame (the view's has it too). */
+  allow: string;
+  /** What of `_meta.ui.permissions` was left out, and why. */
+  permissionWarnings: string[];
   prefersBorder?: boolean;
 }
 
@@ -197,13 +204,14 @@ export class McpApps {
     // The read content's _meta.ui is the truth; the resources/list entry's is the fallback.
     const meta = hasUiMeta(contents._meta) ? contents._meta : await this.#listedMeta(serverId, resourceUri);
     const csp = buildAppCsp(meta, origins.pageOrigin);
+    const granted = appPermissionsOf(meta);
     const id = randomBytes(24).toString("base64url");
     const label = viewLabel({ serverId, server, resourceUri, domain: domainOf(meta) });
     this.#apps.set(id, {
       id,
       serverId,
       connection: client,
-      document: { html: sandboxProxyDocument(origins.pageOrigin), cspHeader: csp.header },
+      document: { html: sandboxProxyDocument(origins.pageOrigin, granted.allow), cspHeader: csp.header },
       label,
       pageOrigin: origins.pageOrigin,
       pending: new Map(),
@@ -222,6 +230,9 @@ export class McpApps {
       csp: csp.domains,
       requestOrigins: appRequestOrigins(csp.domains),
       warnings: csp.warnings,
+      permissions: granted.permissions,
+      allow: granted.allow,
+      permissionWarnings: granted.warnings,
       ...(prefersBorder === undefined ? {} : { prefersBorder }),
     };
   }

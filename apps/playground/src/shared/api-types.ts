@@ -28,6 +28,18 @@ export type ChatEvent =
   | { type: "run-start"; runId: string; provider: string; model: string }
   | { type: "text-delta"; text: string }
   | {
+      /**
+       * A model's call whose arguments are still streaming (core's `tool-input-delta`): `input` is
+       * what has arrived so far read as an object (best effort, never validated; sent only when
+       * something reads). Its `tool-call` follows with the complete arguments.
+       */
+      type: "tool-input-delta";
+      id: string;
+      name: string;
+      server: string | null;
+      input: Record<string, unknown>;
+    }
+  | {
       type: "tool-call";
       id: string;
       name: string;
@@ -102,6 +114,11 @@ export interface ToolCallRecord {
   truncated?: string;
   /** The server's latest progress report while the call ran. */
   progress?: ToolProgressReport;
+  /**
+   * Set while the model's arguments are still streaming: `input` is what has arrived so far
+   * (best effort, not validated). Gone once the call's arguments are complete.
+   */
+  inputStreaming?: true;
   /** How the call ended, as core said (`success`, `error`, `denied`, …), once it has a result. */
   outcome?: string;
   /** Why a person is asked when the approval policy alone would not have asked (the exfiltration guard). */

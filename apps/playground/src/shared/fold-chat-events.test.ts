@@ -49,6 +49,52 @@ describe("foldChatEvent", () => {
     ]);
   });
 
+  it("keeps a streaming call's partial arguments on its running item, until its tool-call completes them", () => {
+    const delta = (input: Record<string, unknown>): ChatEvent => ({
+      type: "tool-input-delta",
+      id: "c1",
+      name: "sdk_show",
+      server: "sdk",
+      input,
+    });
+    const streaming = foldChatEvents([user], [delta({ note: "Pa" }), delta({ note: "Paris" })]);
+    expect(streaming).toEqual([
+      user,
+      {
+        kind: "tool",
+        id: "c1",
+        name: "sdk_show",
+        server: "sdk",
+        input: { note: "Paris" },
+        status: "running",
+        inputStreaming: true,
+      },
+    ]);
+    const complete = foldChatEvents(streaming, [
+      { type: "tool-call", id: "c1", name: "sdk_show", server: "sdk", input: { note: "Paris", size: 2 } },
+      // A late piece changes nothing: the call's arguments are complete.
+      delta({ note: "Pa" }),
+    ]);
+    expect(complete).toEqual([
+      user,
+      {
+        kind: "tool",
+        id: "c1",
+        name: "sdk_show",
+        server: "sdk",
+        input: { note: "Paris", size: 2 },
+        status: "running",
+      },
+    ]);
+    // One item per call: the item the pieces made is the one the call updates.
+    expect(foldChatEvent(complete, delta({ note: "P" })).filter((item) => item.kind === "tool")).toHaveLength(
+      1,
+    );
+    // A run that fails while the arguments stream ends the call.
+    const failed = foldChatEvent(streaming, { type: "error", message: "Stopped.", aborted: true });
+    expect(failed[1]).toMatchObject({ status: "stopped", inputStreaming: true });
+  });
+
   it("keeps a running call's latest progress, and ignores progress for calls not running", () => {
     const running = foldChatEvents(
       [user],

@@ -14,7 +14,9 @@ type ToolItem = Extract<TranscriptItem, { kind: "tool" }>;
  * changes, leaving the input as it was (so a view can re-render just the items that changed).
  *
  * - Text deltas grow the assistant message the transcript ends with, or start one.
- * - A tool call is one item by its id; approval, progress and result update it.
+ * - A tool call is one item by its id; approval, progress and result update it. A call whose
+ *   arguments stream is listed from its first piece, marked `inputStreaming` with the arguments
+ *   so far, until its `tool-call` gives the complete ones.
  * - A call a program made (code mode: its events carry `parent`) is listed in its program's item,
  *   by its sequence number; its approval, progress and result update it there.
  * - A warning whose code was already shown in this turn (since the last user message) is not
@@ -35,6 +37,26 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
         return [...transcript.slice(0, -1), { kind: "assistant", text: last.text + event.text }];
       return [...transcript, { kind: "assistant", text: event.text }];
     }
+    case "tool-input-delta": {
+      const index = findTool(transcript, event.id);
+      if (index === -1) {
+        return [
+          ...transcript,
+          {
+            kind: "tool",
+            id: event.id,
+            name: event.name,
+            server: event.server,
+            input: event.input,
+            status: "running",
+            inputStreaming: true,
+          },
+        ];
+      }
+      // Only while the arguments stream: a complete call keeps its own.
+      const item = transcript[index] as ToolItem;
+      return item.inputStreaming ? updateTool(transcript, index, { input: event.input }) : [...transcript];
+    }
     case "tool-call": {
       if (event.parent) {
         return addProgramCall(transcript, {
@@ -42,7 +64,22 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
           call: runningCall(event, event.parent.sequence),
         });
       }
-      if (findTool(transcript, event.id) !== -1) return [...transcript];
+      const index = findTool(transcript, event.id);
+      if (index !== -1) {
+        const item = transcript[index] as ToolItem;
+        if (!item.inputStreaming) return [...transcript];
+        // The streamed call is complete: its arguments as they run.
+        const { inputStreaming: _complete, ...rest } = item;
+        return [
+          ...transcript.slice(0, index),
+          {
+            ...rest,
+            input: event.input,
+            ...(event.program !== undefined ? { program: { source: event.program, calls: [] } } : {}),
+          },
+          ...transcript.slice(index + 1),
+        ];
+      }
       return [
         ...transcript,
         {
@@ -88,7 +125,8 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
           { kind: "tool", id: event.id, name: event.name, server: event.server, ...asked },
         ];
       }
-      return updateTool(transcript, index, asked);
+      const { inputStreaming: _complete, ...current } = transcript[index] as ToolItem;
+      return [...transcript.slice(0, index), { ...current, ...asked }, ...transcript.slice(index + 1)];
     }
     case "approval-answered":
       return updateCall(transcript, { id: event.id, parentId: undefined }, (call) => ({

@@ -20,9 +20,10 @@ import type {
 import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { TraceSpan } from "../shared/trace-waterfall.js";
 import { api, postStream } from "./api.js";
+import { openChatApp, updateChatCard } from "./chat-app.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import { jsonTree } from "./json-tree.js";
-import { APP_MESSAGE_PREFIX, appendChatApp, clearAfterTeardown, rememberToolCard } from "./mcp-app-frame.js";
+import { APP_MESSAGE_PREFIX, clearAfterTeardown } from "./mcp-app-frame.js";
 import { type ProgramItem, programCard } from "./program-card.js";
 import { renderToolResult } from "./render-content.js";
 import { traceWaterfall } from "./trace-waterfall.js";
@@ -445,13 +446,25 @@ function renderItem(item: TranscriptItem): HTMLElement {
  */
 function showTranscript(items: readonly TranscriptItem[]): void {
   items.forEach((item, index) => {
-    const current = shown[index];
-    if (current?.item === item) return;
-    const node = renderItem(item);
-    if (current) current.node.replaceWith(node);
-    else transcript.append(node);
-    shown[index] = { item, node };
+    if (shown[index]?.item !== item) showItem(index, item);
   });
+}
+
+/**
+ * Shows `item` at `index`: a new element, except that a card that may hold an app keeps its
+ * element (its app's iframe would lose its document if the card were replaced).
+ */
+function showItem(index: number, item: TranscriptItem): void {
+  const current = shown[index];
+  const node = renderItem(item);
+  if (current && item.kind === "tool" && !item.program && updateChatCard(current.node, node, item)) {
+    shown[index] = { item, node: current.node };
+    return;
+  }
+  if (current) current.node.replaceWith(node);
+  else transcript.append(node);
+  if (item.kind === "tool" && !item.program) openChatApp(node, item, sendFromApp);
+  shown[index] = { item, node };
 }
 
 function statusLabel(item: Extract<TranscriptItem, { kind: "tool" }>): string {
@@ -461,7 +474,7 @@ function statusLabel(item: Extract<TranscriptItem, { kind: "tool" }>): string {
     case "awaiting-approval":
       return "waiting for approval";
     case "running":
-      return "running…";
+      return item.inputStreaming ? "the model is writing the arguments…" : "running…";
     case "denied":
     case "stopped":
       return item.status;
@@ -575,14 +588,10 @@ function renderToolCard(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLEl
   );
   card.dataset.callId = item.id;
   card.dataset.status = item.status;
-  rememberToolCard(card, { id: item.id, server: item.server, name: item.name, input: item.input });
   if (item.status === "running" && item.progress) body.append(progressLine(item.progress));
   if (item.status === "awaiting-approval" && !runId) body.append(approvalPrompt(item));
-  if (item.result !== undefined) {
+  if (item.result !== undefined)
     body.replaceChildren(renderToolResult(item.result, undefined, item.truncated));
-    if (item.status === "done")
-      void appendChatApp(card, body, { result: item.result, sendToChat: sendFromApp });
-  }
   return card;
 }
 
@@ -697,16 +706,13 @@ async function streamRun(url: string, body: TurnBody | ChatApprovalBody): Promis
     sendButton.disabled = false;
     stopButton.disabled = true;
     // Cards left waiting for an answer get their buttons now that no run is in progress.
-    for (const entry of shown) {
-      if (entry.item.kind !== "tool") continue;
+    shown.forEach(({ item }, index) => {
+      if (item.kind !== "tool") return;
       const waiting =
-        entry.item.status === "awaiting-approval" ||
-        (entry.item.program?.calls.some((call) => call.status === "awaiting-approval") ?? false);
-      if (!waiting) continue;
-      const node = renderItem(entry.item);
-      entry.node.replaceWith(node);
-      entry.node = node;
-    }
+        item.status === "awaiting-approval" ||
+        (item.program?.calls.some((call) => call.status === "awaiting-approval") ?? false);
+      if (waiting) showItem(index, item);
+    });
     await loadConversations();
   }
 }

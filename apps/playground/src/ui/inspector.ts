@@ -1,9 +1,9 @@
 import { errorMessage } from "@junction/types";
 import type { CallToolBody, GetPromptBody, ReadResourceBody } from "../shared/api-bodies.js";
 import { api, apiRequest } from "./api.js";
+import { AppCallFeed, type AppCallOutcome } from "./app-call-feed.js";
 import { clear, h, jsonBlock } from "./dom.js";
 import {
-  type AppCallOutcome,
   appFormWarning,
   clearAfterTeardown,
   MCP_APP_MIME_TYPE,
@@ -107,7 +107,7 @@ function toolPanel(serverId: string, serverName: string, tool: ToolDefinition): 
       const outcome = new Promise<AppCallOutcome>((resolve) => {
         settle = resolve;
       });
-      output.append(mcpAppView({ serverId, tool: tool.name, input: args, outcome }));
+      output.append(mcpAppView({ serverId, tool: tool.name, feed: AppCallFeed.of(args, outcome) }));
     }
     try {
       const answer = await apiRequest<{ result: unknown; durationMs: number; truncated?: string }>(

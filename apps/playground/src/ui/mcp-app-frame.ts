@@ -1,6 +1,7 @@
 import { errorMessage } from "@junction/types";
 import type { AppApprovalBody, AppToolCallBody, OpenAppBody, PreviewAppBody } from "../shared/api-bodies.js";
 import { api } from "./api.js";
+import { type AppCallFeed, feedView } from "./app-call-feed.js";
 import { h, jsonBlock, safeLinkUrl } from "./dom.js";
 import {
   type BridgeDrops,
@@ -33,6 +34,11 @@ interface OpenedApp {
   /** Every origin the app's policy lets receive a request (server/mcp-app-csp.ts). */
   requestOrigins: { origin: string; via: string[] }[];
   warnings: string[];
+  /** The permissions the resource declared and the server granted (server/mcp-app-permissions.ts). */
+  permissions: Record<string, Record<string, never>>;
+  /** Their Permissions Policy features, for the frame's `allow` attribute. */
+  allow: string;
+  permissionWarnings: string[];
   prefersBorder?: boolean;
 }
 
@@ -41,11 +47,13 @@ export interface AppCall {
   serverId: string;
   /** The tool's own name on its server (no prefix). */
   tool: string;
-  input: unknown;
   /** The call's id (the model's tool call id in a chat), for `hostContext.toolInfo.id`. */
   callId?: string;
-  /** How the call ended, or a promise of it when the view opens while the call still runs. */
-  outcome: AppCallOutcome | Promise<AppCallOutcome>;
+  /**
+   * The call's arguments (as they stream, in a chat whose model streams them, then complete) and
+   * how it ended, as they become known: the view may open while the call is still being written.
+   */
+  feed: AppCallFeed;
   /** A chat's: sends a `ui/message` the person agreed to, as the app's words. Absent elsewhere. */
   sendToChat?: (text: string) => Promise<void>;
 }
@@ -59,9 +67,6 @@ export const APP_MESSAGE_PREFIX =
 
 /** The longest `ui/message` text the host passes on. */
 const maximumAppMessageCharacters = 4000;
-
-/** How an app's tool call ended: its result, or why it was cancelled (`ui/notifications/tool-cancelled`). */
-export type AppCallOutcome = { result: unknown } | { cancelled: string };
 
 /** The MIME type of an MCP App's HTML resource. */
 export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
@@ -203,13 +208,15 @@ function mount(
     ),
   );
   for (const warning of opened.warnings) status.append(h("div", {}, `CSP: ${warning}`));
+  for (const warning of opened.permissionWarnings) status.append(h("div", {}, `Permissions: ${warning}`));
   const frame = document.createElement("iframe");
   // The sandbox proxy, on the app's own origin (never this page's, so no access to the page, its
   // token or its storage): scripts and that origin only, no top navigation, popups, forms or
   // modals; the proxy and the view in it are sandboxed by their CSP too. The Referer is this
   // page's origin only (no path, no token): the app origin hands the proxy only to that page.
+  // Browser features only as the resource declared them (camera, microphone, …), else none.
   frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
-  frame.setAttribute("allow", "");
+  frame.setAttribute("allow", opened.allow);
   frame.setAttribute("referrerpolicy", "origin");
   frame.setAttribute("title", `MCP App ${opened.resourceUri}`);
   frame.dataset.testid = "mcp-app-frame";
@@ -220,7 +227,6 @@ function mount(
   container.insertBefore(frame, status);
 
   const dropLine = h("div", { testid: "mcp-app-drops" });
-  let sentCallData = false;
   let initialized = false;
   let sentResource = false;
   const darkScheme = window.matchMedia("(prefers-color-scheme: dark)");
@@ -258,7 +264,10 @@ function mount(
           logging: {},
           // Text messages, each with the person's consent, and only where there is a chat.
           ...(call?.sendToChat ? { message: { text: {} } } : {}),
-          sandbox: { csp: opened.csp },
+          sandbox: {
+            csp: opened.csp,
+            ...(Object.keys(opened.permissions).length > 0 ? { permissions: opened.permissions } : {}),
+          },
         },
         hostContext: {
           ...(opened.tool
@@ -281,15 +290,7 @@ function mount(
           resized.observe(frame);
           darkScheme.addEventListener("change", onScheme);
         }
-        if (sentCallData || !call) return;
-        sentCallData = true;
-        const input = typeof call.input === "object" && call.input !== null ? call.input : {};
-        bridge.notify("ui/notifications/tool-input", { arguments: input as Record<string, unknown> });
-        void Promise.resolve(call.outcome).then((outcome) =>
-          "result" in outcome
-            ? bridge.notify("ui/notifications/tool-result", outcome.result as Record<string, unknown>)
-            : bridge.notify("ui/notifications/tool-cancelled", { reason: outcome.cancelled }),
-        );
+        callData?.initialized();
       },
       callTool: (name, args, progressToken): Promise<unknown> => {
         if (!call) {
@@ -318,7 +319,12 @@ function mount(
       requestTeardown: () => void view.teardown("The app asked to be closed, and was."),
     },
   });
+  // The call's arguments and outcome, sent in the spec's order once the view is initialized.
+  const callData = call
+    ? feedView({ feed: call.feed, notify: (method, params) => bridge.notify(method, params) })
+    : undefined;
   const stopListening = () => {
+    callData?.close();
     window.removeEventListener("message", listener);
     resized.disconnect();
     darkScheme.removeEventListener("change", onScheme);
@@ -341,7 +347,7 @@ function mount(
           {
             jsonrpc: "2.0",
             method: `${sandboxMethodPrefix}resource-ready`,
-            params: { html: opened.html, csp: opened.csp, permissions: {} },
+            params: { html: opened.html, csp: opened.csp, permissions: opened.permissions },
           },
           opened.viewOrigin,
         );
@@ -708,45 +714,4 @@ function appTools(serverId: string): Promise<Set<string>> {
 /** Whether a server's tool opens an app (from the cached list of its app tools). */
 export async function toolHasApp(serverId: string, tool: string): Promise<boolean> {
   return (await appTools(serverId).catch(() => new Set<string>())).has(tool);
-}
-
-const cardCalls = new WeakMap<
-  HTMLElement,
-  { id: string | undefined; server: string | null; name: string; input: unknown }
->();
-
-/** Remembers which call a chat tool card shows, so its app can be found once the result is in. */
-export function rememberToolCard(
-  card: HTMLElement,
-  call: { id: string | undefined; server: string | null; name: string; input: unknown },
-): void {
-  cardCalls.set(card, call);
-}
-
-/**
- * Appends the app of a chat tool card's tool under its result, when the tool (named
- * `server_tool` in chat) has one.
- */
-export async function appendChatApp(
-  card: HTMLElement,
-  body: HTMLElement,
-  { result, sendToChat }: { result: unknown; sendToChat: (text: string) => Promise<void> },
-): Promise<void> {
-  const call = cardCalls.get(card);
-  if (!call?.server || !call.name.startsWith(`${call.server}_`)) return;
-  const servers = await api<{ id: string; name: string }[]>("GET", "/api/servers").catch(() => []);
-  const server = servers.find((candidate) => candidate.name === call.server);
-  if (!server) return;
-  const tool = call.name.slice(call.server.length + 1);
-  if (await toolHasApp(server.id, tool))
-    body.append(
-      mcpAppView({
-        serverId: server.id,
-        tool,
-        input: call.input,
-        ...(call.id ? { callId: call.id } : {}),
-        outcome: { result },
-        sendToChat,
-      }),
-    );
 }
