@@ -15,6 +15,7 @@ import { AgentTasks, type PendingTaskApproval, TASKS_EXTENSION } from "./agent-t
 import { ApprovalRounds } from "./approval-rounds.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
 import { wrapRequestHandlers } from "./request-hook.js";
+import { ResourceSubscriptions } from "./resource-subscriptions.js";
 import { registerServedAgentTool } from "./serve-agent-tool.js";
 import {
   DEFAULT_GATEWAY_SEARCH_THRESHOLD,
@@ -33,6 +34,7 @@ import {
   registerServedTool,
   type ServedToolDefinition,
 } from "./serve-tool.js";
+import { inputRequiredOf, SERVED_REQUEST, SERVED_SCOPE, type ServedToolScope } from "./served-context.js";
 import type {
   MCPGatewayEntry,
   MCPRequestContext,
@@ -72,6 +74,8 @@ export class MCPServer {
   readonly #relay: PassThroughRelay | undefined;
   /** The gateway's search index, built when its tools are first searched over. */
   readonly #searchIndex = new GatewaySearchIndex();
+  /** Who watches which resource (`subscribe: true` resources, 2025 sessions and connections). */
+  readonly #subscriptions: ResourceSubscriptions;
 
   constructor(options: MCPServerOptions) {
     if (!options || typeof options.name !== "string" || options.name.length === 0) {
@@ -97,6 +101,7 @@ export class MCPServer {
     this.version = options.version;
     this.#options = options;
     this.#prompts = (options.prompts ?? []).map(withCompletions);
+    this.#subscriptions = new ResourceSubscriptions(options.resources ?? [], options.resourceTemplates ?? []);
     checkStateKeyForStore(options);
     const key =
       typeof options.stateKey === "string"
@@ -146,6 +151,10 @@ export class MCPServer {
         inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
         capabilities: {
           ...(options.logging ? { logging: {} } : {}),
+          // `resources/subscribe` is of the 2025 revisions (2026-07-28 has no such method).
+          ...(this.#subscriptions.enabled && context.era === "legacy"
+            ? { resources: { subscribe: true } }
+            : {}),
           ...(this.#tasks && context.era === "modern" ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
         },
       },
@@ -183,7 +192,17 @@ export class MCPServer {
     }
     for (const resource of options.resources ?? []) registerResource(server, resource);
     for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
-    for (const prompt of this.#prompts) registerPrompt(server, prompt);
+    if (this.#subscriptions.enabled && context.era === "legacy") this.#subscriptions.serve(server);
+    for (const prompt of this.#prompts) {
+      registerPrompt(server, prompt, {
+        server,
+        era: context.era,
+        tool: prompt.name,
+        kind: "prompt",
+        codec: this.requestState,
+        logging: options.logging === true,
+      });
+    }
     if (this.#tasks) {
       // A 2025-11-25 HTTP session (the SDK builds one instance per session) owns its tasks.
       const connection = {
@@ -290,6 +309,22 @@ export class MCPServer {
       );
     }
     return this.#tasks;
+  }
+
+  /**
+   * Tells the clients subscribed to `uri` (`resources/subscribe`) that it changed
+   * (`notifications/resources/updated`); clients that did not subscribe hear nothing. The
+   * resource (or its template) needs `subscribe: true`. Resolves with how many connections and
+   * sessions were told.
+   *
+   * @example
+   * ```ts
+   * await saveNote(id, text);
+   * await server.resourceUpdated(`notes://${id}`);
+   * ```
+   */
+  resourceUpdated(uri: string): Promise<number> {
+    return this.#subscriptions.updated(uri);
   }
 
   /**
@@ -420,18 +455,39 @@ function registerResourceTemplate(server: McpServer, resource: MCPServerResource
   );
 }
 
-function registerPrompt(server: McpServer, prompt: MCPServerPrompt): void {
+function registerPrompt(server: McpServer, prompt: MCPServerPrompt, scope: ServedToolScope): void {
   const config = {
     ...(prompt.title === undefined ? {} : { title: prompt.title }),
     ...(prompt.description === undefined ? {} : { description: prompt.description }),
   };
+  const get = (args: unknown, raw: ServerContext) => servePrompt(prompt, { args, raw, scope }) as never;
   if (prompt.arguments) {
-    server.registerPrompt(prompt.name, { ...config, argsSchema: prompt.arguments }, (args, raw) =>
-      prompt.get(args as never, requestContext(raw)),
-    );
+    server.registerPrompt(prompt.name, { ...config, argsSchema: prompt.arguments }, get);
   } else {
-    server.registerPrompt(prompt.name, config, (raw) => prompt.get({} as never, requestContext(raw)));
+    server.registerPrompt(prompt.name, config, (raw) => get({}, raw));
   }
+}
+
+/**
+ * Runs a prompt's `get` with a context `servedContext()` reads: on 2026-07-28 a question it asked
+ * the client ends the request with `input_required` (as a served tool's does), and one the client
+ * lacks the capability for with `-32021`.
+ */
+async function servePrompt(
+  prompt: MCPServerPrompt,
+  { args, raw, scope }: { args: unknown; raw: ServerContext; scope: ServedToolScope },
+): Promise<unknown> {
+  const context = { ...requestContext(raw), [SERVED_REQUEST]: raw, [SERVED_SCOPE]: scope };
+  let result: unknown;
+  try {
+    result = await prompt.get(args as never, context);
+  } catch (error) {
+    const round =
+      scope.era === "modern" ? await inputRequiredOf(context, { request: raw, error }) : undefined;
+    if (round) return round;
+    throw error;
+  }
+  return (scope.era === "modern" && (await inputRequiredOf(context, { request: raw }))) || result;
 }
 
 /** The prompt with its `complete` functions attached to copies of its argument schemas (the SDK's `completable`). */
