@@ -355,6 +355,20 @@ tools.push(
   }),
 );
 
+// server-stateless (SEP-2575)'s diagnostic hooks: each tells the clients a list changed
+// (`server.listChanged`), which reaches the 2026-07-28 listen streams that asked for that list.
+const announce = (name, list) =>
+  tool({
+    name,
+    description: `Tells clients the ${list} list changed (notifications/${list}/list_changed)`,
+    schema: empty,
+    execute: async () => {
+      await server.listChanged(list);
+      return `${list} list change announced`;
+    },
+  });
+tools.push(announce("test_trigger_tool_change", "tools"), announce("test_trigger_prompt_change", "prompts"));
+
 const server = createMCPServer({
   name: "junction-conformance-server",
   version: "1.0.0",

@@ -8,11 +8,13 @@ import {
   type RequestStateCodec,
   ResourceTemplate,
   type ServerContext,
+  type ServerEventBus,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { type AgentRunner, agentRunnerOf } from "./agent-run.js";
 import { AgentTasks, type PendingTaskApproval, TASKS_EXTENSION } from "./agent-tasks.js";
 import { ApprovalRounds } from "./approval-rounds.js";
+import { ListChanges, type MCPListKind } from "./list-changes.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
 import { wrapRequestHandlers } from "./request-hook.js";
 import { ResourceSubscriptions } from "./resource-subscriptions.js";
@@ -76,6 +78,8 @@ export class MCPServer {
   readonly #searchIndex = new GatewaySearchIndex();
   /** Who watches which resource (`subscribe: true` resources, 2025 sessions and connections). */
   readonly #subscriptions: ResourceSubscriptions;
+  /** The open 2025 sessions and connections, and the 2026-07-28 listen streams' event bus. */
+  readonly #changes = new ListChanges();
 
   constructor(options: MCPServerOptions) {
     if (!options || typeof options.name !== "string" || options.name.length === 0) {
@@ -192,6 +196,7 @@ export class MCPServer {
     }
     for (const resource of options.resources ?? []) registerResource(server, resource);
     for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
+    if (context.era === "legacy") this.#changes.track(server);
     if (this.#subscriptions.enabled && context.era === "legacy") this.#subscriptions.serve(server);
     for (const prompt of this.#prompts) {
       registerPrompt(server, prompt, {
@@ -312,10 +317,11 @@ export class MCPServer {
   }
 
   /**
-   * Tells the clients subscribed to `uri` (`resources/subscribe`) that it changed
-   * (`notifications/resources/updated`); clients that did not subscribe hear nothing. The
-   * resource (or its template) needs `subscribe: true`. Resolves with how many connections and
-   * sessions were told.
+   * Tells the clients subscribed to `uri` that it changed (`notifications/resources/updated`):
+   * the 2025 sessions and connections that sent `resources/subscribe` for it (the resource, or its
+   * template, needs `subscribe: true`), and the 2026-07-28 `subscriptions/listen` streams of the
+   * server's HTTP handlers that asked for it. Clients that did not subscribe hear nothing.
+   * Resolves with how many 2025 sessions and connections were told.
    *
    * @example
    * ```ts
@@ -324,7 +330,32 @@ export class MCPServer {
    * ```
    */
   resourceUpdated(uri: string): Promise<number> {
+    this.#changes.bus.publish({ kind: "resource_updated", uri });
     return this.#subscriptions.updated(uri);
+  }
+
+  /**
+   * Tells clients that the server's `tools`, `prompts` or `resources` list changed
+   * (`notifications/{list}/list_changed`), so that they list it again: every 2025 session and
+   * connection, and the 2026-07-28 `subscriptions/listen` streams of the server's HTTP handlers
+   * that asked for that list. Call it when what a list shows changed, such as a gateway's upstream
+   * server announcing new tools. Resolves once the 2025 connections were written to.
+   */
+  listChanged(list: MCPListKind): Promise<void> {
+    if (list !== "tools" && list !== "prompts" && list !== "resources") {
+      return Promise.reject(
+        new JunctionError(
+          "invalid-argument",
+          `server.listChanged(): the list is "tools", "prompts" or "resources", not ${JSON.stringify(list)}.`,
+        ),
+      );
+    }
+    return this.#changes.changed(list);
+  }
+
+  /** The event bus the 2026-07-28 `subscriptions/listen` streams of this server's HTTP handlers read. */
+  get eventBus(): ServerEventBus {
+    return this.#changes.bus;
   }
 
   /**

@@ -259,3 +259,87 @@ describe("resources with subscribe: true (2025-11-25 sessions and stdio)", () =>
     expect(client.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
   });
 });
+
+/** Opens a 2026-07-28 `subscriptions/listen` stream; yields its JSON-RPC frames as they come. */
+async function* listen(url: string, notifications: Record<string, unknown>) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "subscriptions/listen",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "subscriptions/listen",
+      params: {
+        notifications,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  });
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(chunk, { stream: true });
+    const events = buffered.split("\n\n");
+    buffered = events.pop() ?? "";
+    for (const event of events) {
+      const data = event
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5))
+        .join("");
+      if (data.trim()) yield JSON.parse(data) as { method?: string; params?: Record<string, unknown> };
+    }
+  }
+}
+
+describe("server.listChanged()", () => {
+  it("tells every 2025 session that the tool list changed", async () => {
+    const url = await httpServer();
+    const sessions = await Promise.all([connect("2025-11-25", { url }), connect("2025-11-25", { url })]);
+    const told = sessions.map(
+      ({ client }) =>
+        new Promise<void>((resolve) =>
+          client.setNotificationHandler("notifications/tools/list_changed", () => resolve()),
+        ),
+    );
+    expect(
+      textOf(await sessions[0]?.client.callTool({ name: "announce", arguments: { list: "tools" } })),
+    ).toBe("announced tools");
+    await Promise.all(told);
+  });
+
+  it("reaches the 2026-07-28 listen streams that asked for that list, and no other", async () => {
+    const url = await httpServer();
+    const frames = listen(url, { promptsListChanged: true, toolsListChanged: true });
+    expect((await frames.next()).value).toMatchObject({ method: "notifications/subscriptions/acknowledged" });
+    const call = (list: string) =>
+      rawRequest(
+        url,
+        { method: "tools/call", params: { name: "announce", arguments: { list } } },
+        { tasks: false },
+      );
+    // Resources were not asked for: the stream's next frame is the prompts change.
+    await call("resources");
+    await call("prompts");
+    expect((await frames.next()).value).toMatchObject({
+      method: "notifications/prompts/list_changed",
+      // Tagged with the listen request's id.
+      params: { _meta: { "io.modelcontextprotocol/subscriptionId": 1 } },
+    });
+    await frames.return(undefined);
+  });
+
+  it("names a list it does not know", async () => {
+    const { client } = await connect("2025-11-25", { transport: "stdio" });
+    const result = await client.callTool({ name: "announce", arguments: { list: "skills" } });
+    expect(textOf(result)).toContain('the list is "tools", "prompts" or "resources", not "skills"');
+  });
+});

@@ -1,6 +1,7 @@
 // Served tool()s and a prompt that list the client's roots, ask several questions in one round,
 // keep their own state across input_required rounds, and a resource clients subscribe to: all
-// through Junction's API (`servedContext`, `subscribe: true`, `server.resourceUpdated`).
+// through Junction's API (`servedContext`, `subscribe: true`, `server.resourceUpdated`,
+// `server.listChanged`).
 // Built dist; `stdio` serves on stdin/stdout, `http` prints its URL and serves Streamable HTTP.
 import { tool } from "@junction/core";
 import { z } from "zod";
@@ -57,6 +58,15 @@ const server = createMCPServer({
         await served.elicit(form("First?", "first"), { key: "first" });
         await served.elicit(form("Second?", "second"), { key: "second" });
         return `runs before this one: ${served.state.runs - 1}`;
+      },
+    }),
+    tool({
+      name: "announce",
+      description: "Tells clients a list changed",
+      schema: z.object({ list: z.string() }),
+      execute: async ({ list }) => {
+        await server.listChanged(list);
+        return `announced ${list}`;
       },
     }),
     tool({
