@@ -47,7 +47,8 @@ export interface ServedToolContext {
   progress(report: { progress: number; total?: number; message?: string }): Promise<void>;
   /**
    * Asks the client's model (`sampling/createMessage`). Throws `mcp-capability-missing` when the
-   * client did not declare `sampling`. On 2026-07-28 see {@link servedContext} for how it is answered.
+   * client did not declare `sampling` (uncaught on 2026-07-28, the request's `-32021` error). On
+   * 2026-07-28 see {@link servedContext} for how it is answered.
    */
   sample(
     params: CreateMessageRequestParams,
@@ -68,8 +69,9 @@ export interface ServedToolContext {
   roots(options?: ServedQuestionOptions): Promise<ListRootsResult>;
   /**
    * What the handler kept with {@link setState}: on 2026-07-28 the value the previous round kept
-   * (carried in the signed `requestState`, so the client can neither read a changed one back nor
-   * move it to another tool), within one call on 2025 sessions. `undefined` until one is kept.
+   * (carried in the `requestState`, signed and bound to the tool: a changed one, or one made for
+   * another tool, is refused; signed, not encrypted, so the client can read it: keep no secrets
+   * in it), within one call on 2025 sessions. `undefined` until one is kept.
    */
   readonly state: unknown;
   /**
@@ -201,7 +203,7 @@ export interface ToolInputState {
   state?: unknown;
 }
 
-/** How a question is asked (`sample()`, `elicit()`). */
+/** How a question is asked (`sample()`, `elicit()`, `roots()`). */
 export interface ServedQuestionOptions {
   /**
    * 2026-07-28: the question's key in `inputRequests` (what the client files its answer under),
@@ -404,11 +406,14 @@ class ServedCall implements ServedToolContext {
     const answers = new Map<string, unknown>();
     // Without state only the first question's answer is taken (see `#ask`); others were not asked.
     if (state !== undefined) {
+      // A round minted before questions could be asked together names its one question's key.
+      const asking = typeof state?.asking === "string" ? [state.asking] : state?.asking;
       if (
         state?.kind !== "junction.tool-input" ||
         state.tool !== this.#scope.tool ||
         !Array.isArray(state.answers) ||
-        !Array.isArray(state.asking)
+        !Array.isArray(asking) ||
+        !asking.every((key) => typeof key === "string")
       ) {
         throw new JunctionError(
           "invalid-argument",
@@ -416,7 +421,7 @@ class ServedCall implements ServedToolContext {
         );
       }
       for (const { key, answer } of state.answers) answers.set(key, answer);
-      for (const key of state.asking) {
+      for (const key of asking) {
         const latest = this.#request.mcpReq.inputResponses?.[key];
         if (latest !== undefined) answers.set(key, latest);
       }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { createRequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { rawRequest } from "../test/raw-request.js";
 
@@ -194,6 +195,34 @@ describe("a served tool()'s rounds on the wire (2026-07-28)", () => {
     // The tool's state is sealed in the requestState: a changed one is refused (-32602).
     const forged = await call({ requestState: `${String(rooted.requestState).slice(0, -2)}xx` });
     expect(forged.error?.code).toBe(-32602);
+  });
+  it("takes a round's state minted before questions could be asked together (one key)", async () => {
+    const url = await httpServer();
+    // The fixture's stateKey, and the binding the server's codec uses (method, client id).
+    const codec = createRequestStateCodec({
+      key: new TextEncoder().encode("rounds-fixture: a state key of 32 bytes or more"),
+      ttlSeconds: 60,
+      bind: (context) => `${context.mcpReq.method}\0${context.http?.authInfo?.clientId ?? ""}`,
+    });
+    const requestState = await codec.mint(
+      {
+        kind: "junction.tool-input",
+        tool: "ask_all",
+        answers: [{ key: "name", answer: { action: "accept", content: { name: "Eve" } } }],
+        asking: "hi",
+      },
+      { mcpReq: { method: "tools/call" } } as ServerContext,
+    );
+    const hi = { role: "assistant", content: { type: "text", text: "yo" }, model: "m" };
+    const next = await rawRequest(
+      url,
+      {
+        method: "tools/call",
+        params: { name: "ask_all", arguments: {}, requestState, inputResponses: { hi } },
+      },
+      { tasks: false, capabilities: { sampling: {}, roots: {} } },
+    );
+    expect(Object.keys((next.result?.inputRequests ?? {}) as object)).toEqual(["roots"]);
   });
 });
 
