@@ -3,7 +3,8 @@
 // (0.2.0-alpha.12) at every spec version it lists for it, and each extension scenario once, run one
 // by one (`--scenario X --spec-version V`) against conformance/server.mjs (built with the package's
 // public API, from dist), and against an anchor: the official SDK v2's own conformance server, when
-// one is installed. Then the previous stable pin (0.1.16)'s suite as a section of its own.
+// MCP_SDK_CONFORMANCE_SERVER names it (see startAnchor). Then the previous stable pin (0.1.16)'s
+// whole suite as a section of its own.
 //
 //   node conformance/run.mjs            every run, the table, the previous pin
 //   node conformance/run.mjs --smoke    a handful of runs (CI), no anchor, no previous pin
@@ -122,7 +123,14 @@ async function listRuns() {
   for (const line of output.split("\n")) {
     const match = /^\s*-\s+(\S+)\s+\[([^\]]+)\]/.exec(line);
     if (!match) continue;
-    for (const version of match[2].split(",")) runs.push({ scenario: match[1], version: version.trim() });
+    for (const version of match[2].split(",").map((listed) => listed.trim())) {
+      if (!COLUMNS.includes(version)) {
+        throw new Error(
+          `\`conformance list --server\` lists ${match[1]} at ${version}, which the table has no column for: add it to COLUMNS.`,
+        );
+      }
+      runs.push({ scenario: match[1], version });
+    }
   }
   if (runs.length === 0) throw new Error(`\`conformance list --server\` listed no scenarios:\n${output}`);
   return runs;
