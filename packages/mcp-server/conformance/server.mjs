@@ -1,21 +1,18 @@
 #!/usr/bin/env node
 // The conformance server: the tools, resources and prompts the official server suite asks for
-// (see `conformance list --server`), built with the package's public API from dist: logging,
-// sampling, elicitation and four input_required fixtures from served tool()s through
-// `servedContext`; the tasks scenarios' tools, served as tasks, from tasks-tools.mjs. What Junction
-// does not wrap yet (the other input_required fixtures, the input_required prompt, resource
-// subscriptions) is registered with the SDK through `configure`. Prints the endpoint URL on
-// stdout once it listens.
+// (see `conformance list --server`), built with Junction's public API only, from dist: logging,
+// sampling, elicitation, roots and the input_required (2026-07-28) fixtures from served tool()s
+// and a prompt through `servedContext`, a resource with `subscribe: true`. Nothing is registered
+// with the SDK directly. Prints the endpoint URL on stdout once it listens.
 //
 //   node conformance/server.mjs [port]
 
 import { tool } from "@junction/core";
-import { inputRequired } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { createMCPServer, servedContext } from "../dist/index.js";
 import { serveHTTP } from "../dist/node.js";
 import { skills } from "./skills.mjs";
-import { registerReconnection } from "./sse-polling.mjs";
+import { reconnection } from "./sse-polling.mjs";
 import { tasksTools } from "./tasks-tools.mjs";
 
 const PNG =
@@ -26,6 +23,7 @@ const empty = z.object({});
 
 const tools = [
   ...tasksTools,
+  reconnection,
   tool({
     name: "test_simple_text",
     description: "Tests simple text content response",
@@ -269,190 +267,112 @@ tools.push(
   ),
 );
 
-/** What Junction does not wrap yet: the input_required fixtures and resource subscriptions. */
-function configure(server) {
-  configureInputRequired(server);
-  registerReconnection(server);
-  server.server.setRequestHandler("resources/subscribe", async () => ({}));
-  server.server.setRequestHandler("resources/unsubscribe", async () => ({}));
-}
-
-// The input_required (MRTR, SEP-2322) fixtures: tools and a prompt that ask the client for input
-// within the request, their state sealed with the server's own codec (`server.requestState`).
-const elicit = (message, properties) => ({
-  method: "elicitation/create",
-  params: { message, requestedSchema: { type: "object", properties, required: Object.keys(properties) } },
+// input_required (2026-07-28) from served tool()s: each question asked under the key the suite
+// expects; the call runs again with the answers so far (servedContext's rounds). Questions asked
+// together (Promise.all) go in one round.
+const form = (message, field, type = "string") => ({
+  message,
+  requestedSchema: { type: "object", properties: { [field]: { type } }, required: [field] },
 });
-const sample = (text, maxTokens) => ({
-  method: "sampling/createMessage",
-  params: { messages: [{ role: "user", content: { type: "text", text } }], maxTokens },
-});
-const LIST_ROOTS = { method: "roots/list", params: {} };
-const answered = (ctx, key) => {
-  const value = ctx.mcpReq.inputResponses?.[key];
-  return typeof value === "object" && value !== null ? value : undefined;
+const greeting = {
+  messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }],
+  maxTokens: 50,
 };
-const textOf = (text) => ({ content: [{ type: "text", text }] });
 const sampledText = (result) =>
   (Array.isArray(result.content) ? result.content : [result.content]).find((c) => c?.type === "text")?.text ??
   "";
-const mint = (payload, ctx) => server.requestState.mint(payload, ctx);
-const stateOf = (ctx) => ctx.mcpReq.requestState();
-
-function configureInputRequired(sdk) {
-  const register = (name, handler) =>
-    sdk.registerTool(name, { description: `input_required fixture ${name}`, inputSchema: empty }, handler);
-
-  register("test_input_required_result_list_roots", async (_args, ctx) => {
-    const answer = answered(ctx, "client_roots");
-    if (Array.isArray(answer?.roots))
-      return textOf(`Roots: ${answer.roots.map((root) => root.uri).join(", ")}`);
-    return inputRequired({ inputRequests: { client_roots: LIST_ROOTS } });
-  });
-  register("test_input_required_result_request_state", async (_args, ctx) => {
-    const state = stateOf(ctx);
-    const answer = answered(ctx, "confirm");
-    if (state?.round === 1 && answer)
-      return textOf(`state-ok: confirmed ${JSON.stringify(answer.content ?? {})}`);
-    return inputRequired({
-      inputRequests: { confirm: elicit("Please confirm", { ok: { type: "boolean" } }) },
-      requestState: await mint({ round: 1 }, ctx),
-    });
-  });
-  register("test_input_required_result_multiple_inputs", async (_args, ctx) => {
-    const keys = ["user_name", "greeting", "client_roots"];
-    if (stateOf(ctx)?.round === 1 && keys.every((key) => answered(ctx, key))) {
-      return textOf(`All inputs received: ${keys.join(", ")}`);
-    }
-    return inputRequired({
-      inputRequests: {
-        user_name: elicit("What is your name?", { name: { type: "string" } }),
-        greeting: sample("Generate a greeting", 50),
-        client_roots: LIST_ROOTS,
-      },
-      requestState: await mint({ round: 1 }, ctx),
-    });
-  });
-
-  register("test_input_required_result_tampered_state", async (_args, ctx) => {
-    // A changed requestState never gets here: the server's codec refuses it (-32602).
-    if (stateOf(ctx)?.round === 1) return textOf("state verified");
-    return inputRequired({
-      inputRequests: { confirm: elicit("Please confirm", { ok: { type: "boolean" } }) },
-      requestState: await mint({ round: 1 }, ctx),
-    });
-  });
-  // server-stateless (SEP-2575): asks for sampling, which the probe does not declare, so the SDK
-  // answers -32021 with `requiredCapabilities: { sampling: {} }` (HTTP 400) instead.
-  register("test_missing_capability", async (_args, ctx) => {
-    const answer = answered(ctx, "completion");
-    if (answer?.content) return textOf(`The model said: ${sampledText(answer)}`);
-    return inputRequired({ inputRequests: { completion: sample("Say hello", 20) } });
-  });
-  register("test_input_required_result_capabilities", async (_args, ctx) => {
-    const declared = ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] ?? {};
-    const inputRequests = {};
-    if (declared.elicitation)
-      inputRequests.user_name = elicit("What is your name?", { name: { type: "string" } });
-    if (declared.sampling) inputRequests.greeting = sample("Generate a greeting", 50);
-    if (declared.roots) inputRequests.client_roots = LIST_ROOTS;
-    if (
-      Object.keys(inputRequests).length === 0 ||
-      Object.keys(inputRequests).every((key) => answered(ctx, key))
-    ) {
-      return textOf("Nothing more to ask");
-    }
-    return inputRequired({ inputRequests });
-  });
-  sdk.registerPrompt(
-    "test_input_required_result_prompt",
-    { description: "A prompt that asks for its context first (input_required)" },
-    async (ctx) => {
-      const answer = answered(ctx, "user_context");
-      if (answer?.action === "accept" && typeof answer.content?.context === "string") {
-        return {
-          messages: [
-            { role: "user", content: { type: "text", text: `Use this context: ${answer.content.context}` } },
-          ],
-        };
-      }
-      return inputRequired({
-        inputRequests: {
-          user_context: elicit("What context should the prompt use?", { context: { type: "string" } }),
-        },
-      });
-    },
-  );
-}
-
-// input_required (2026-07-28) from served tool()s: each question asked under the key the suite
-// expects; the call runs again with the answers so far (servedContext's rounds).
+const fixture = (name, execute) =>
+  tool({ name, description: `input_required fixture ${name}`, schema: empty, execute });
 const askName = (key) => async (_input, context) => {
-  const answer = await servedContext(context).elicit(
-    {
-      message: "What is your name?",
-      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-    },
-    { key },
-  );
+  const answer = await servedContext(context).elicit(form("What is your name?", "name"), { key });
   return typeof answer.content?.name === "string"
     ? `Hello, ${answer.content.name}!`
     : `No name (${answer.action})`;
 };
 tools.push(
-  tool({
-    name: "test_input_required_result_elicitation",
-    description: "input_required fixture test_input_required_result_elicitation",
-    schema: empty,
-    execute: askName("user_name"),
-  }),
+  fixture("test_input_required_result_elicitation", askName("user_name")),
   // server-stateless: asks for input within the response, never with an independent request.
-  tool({
-    name: "test_streaming_elicitation",
-    description: "input_required fixture test_streaming_elicitation",
-    schema: empty,
-    execute: askName("user_name"),
+  fixture("test_streaming_elicitation", askName("user_name")),
+  fixture("test_input_required_result_sampling", async (_input, context) => {
+    const answer = await servedContext(context).sample(
+      {
+        messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+        maxTokens: 100,
+      },
+      { key: "capital_question" },
+    );
+    return `The model said: ${sampledText(answer)}`;
   }),
-  tool({
-    name: "test_input_required_result_sampling",
-    description: "input_required fixture test_input_required_result_sampling",
-    schema: empty,
-    execute: async (_input, context) => {
-      const answer = await servedContext(context).sample(
-        {
-          messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
-          maxTokens: 100,
-        },
-        { key: "capital_question" },
-      );
-      return `The model said: ${sampledText(answer)}`;
-    },
+  fixture("test_input_required_result_list_roots", async (_input, context) => {
+    const { roots } = await servedContext(context).roots({ key: "client_roots" });
+    return `Roots: ${roots.map((root) => root.uri).join(", ")}`;
   }),
-  tool({
-    name: "test_input_required_result_multi_round",
-    description: "input_required fixture test_input_required_result_multi_round",
-    schema: empty,
-    execute: async (_input, context) => {
-      const served = servedContext(context);
-      const ask = (message, field, key) =>
-        served.elicit(
-          {
-            message,
-            requestedSchema: {
-              type: "object",
-              properties: { [field]: { type: "string" } },
-              required: [field],
-            },
-          },
-          { key },
-        );
-      const name = (await ask("Step 1: What is your name?", "name", "step1")).content?.name ?? "?";
-      const color =
-        (await ask("Step 2: What is your favorite color?", "color", "step2")).content?.color ?? "?";
-      return `Done: ${name} likes ${color}`;
-    },
+  fixture("test_input_required_result_multi_round", async (_input, context) => {
+    const served = servedContext(context);
+    const name = await served.elicit(form("Step 1: What is your name?", "name"), { key: "step1" });
+    const color = await served.elicit(form("Step 2: What is your favorite color?", "color"), {
+      key: "step2",
+    });
+    return `Done: ${name.content?.name ?? "?"} likes ${color.content?.color ?? "?"}`;
+  }),
+  // The tool's own state rides the signed requestState from one round to the next.
+  fixture("test_input_required_result_request_state", async (_input, context) => {
+    const served = servedContext(context);
+    if (served.state === undefined) served.setState({ round: 1 });
+    const answer = await served.elicit(form("Please confirm", "ok", "boolean"), { key: "confirm" });
+    return served.state?.round === 1
+      ? `state-ok: confirmed ${JSON.stringify(answer.content ?? {})}`
+      : "state lost";
+  }),
+  // A changed requestState never gets here: the server's codec refuses it (-32602).
+  fixture("test_input_required_result_tampered_state", async (_input, context) => {
+    await servedContext(context).elicit(form("Please confirm", "ok", "boolean"), { key: "confirm" });
+    return "state verified";
+  }),
+  fixture("test_input_required_result_multiple_inputs", async (_input, context) => {
+    const served = servedContext(context);
+    await Promise.all([
+      served.elicit(form("What is your name?", "name"), { key: "user_name" }),
+      served.sample(greeting, { key: "greeting" }),
+      served.roots({ key: "client_roots" }),
+    ]);
+    return "All inputs received: user_name, greeting, client_roots";
+  }),
+  // Asks only what the request's capabilities declare, all in one round.
+  fixture("test_input_required_result_capabilities", async (_input, context) => {
+    const served = servedContext(context);
+    const declared = served.clientCapabilities;
+    await Promise.all([
+      declared.elicitation && served.elicit(form("What is your name?", "name"), { key: "user_name" }),
+      declared.sampling && served.sample(greeting, { key: "greeting" }),
+      declared.roots && served.roots({ key: "client_roots" }),
+    ]);
+    return "Nothing more to ask";
+  }),
+  // server-stateless (SEP-2575): asks for sampling, which the probe does not declare: the client
+  // gets -32021 with `requiredCapabilities: { sampling: {} }` (HTTP 400).
+  fixture("test_missing_capability", async (_input, context) => {
+    const answer = await servedContext(context).sample(
+      { messages: [{ role: "user", content: { type: "text", text: "Say hello" } }], maxTokens: 20 },
+      { key: "completion" },
+    );
+    return `The model said: ${sampledText(answer)}`;
   }),
 );
+
+// server-stateless (SEP-2575)'s diagnostic hooks: each tells the clients a list changed
+// (`server.listChanged`), which reaches the 2026-07-28 listen streams that asked for that list.
+const announce = (name, list) =>
+  tool({
+    name,
+    description: `Tells clients the ${list} list changed (notifications/${list}/list_changed)`,
+    schema: empty,
+    execute: async () => {
+      await server.listChanged(list);
+      return `${list} list change announced`;
+    },
+  });
+tools.push(announce("test_trigger_tool_change", "tools"), announce("test_trigger_prompt_change", "prompts"));
 
 const server = createMCPServer({
   name: "junction-conformance-server",
@@ -493,6 +413,7 @@ const server = createMCPServer({
       title: "Watched Resource",
       description: "A resource that can be subscribed to",
       mimeType: "text/plain",
+      subscribe: true,
       read: () => ({
         contents: [
           { uri: "test://watched-resource", mimeType: "text/plain", text: "Watched resource content" },
@@ -582,8 +503,20 @@ const server = createMCPServer({
         ],
       }),
     },
+    {
+      name: "test_input_required_result_prompt",
+      description: "A prompt that asks for its context first (input_required)",
+      get: async (_args, context) => {
+        const answer = await servedContext(context).elicit(
+          form("What context should the prompt use?", "context"),
+          { key: "user_context" },
+        );
+        const text =
+          answer.action === "accept" ? `Use this context: ${answer.content?.context}` : "No context given";
+        return { messages: [{ role: "user", content: { type: "text", text } }] };
+      },
+    },
   ],
-  configure,
 });
 
 const port = Number(process.argv[2] ?? 0);

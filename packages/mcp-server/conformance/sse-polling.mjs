@@ -1,18 +1,16 @@
 // server-sse-polling (SEP-1699): `test_reconnection` ends its call's SSE stream before it answers
-// (`ctx.http.closeSSE`, there when the session has an event store, Junction's default), so the
+// (`servedContext(context).closeStream()`; the session keeps events, Junction's default), so the
 // client has to resume the stream with `Last-Event-ID` to get the result.
+import { tool } from "@junction/core";
 import { z } from "zod";
+import { servedContext } from "../dist/index.js";
 
-export function registerReconnection(sdk) {
-  sdk.registerTool(
-    "test_reconnection",
-    {
-      description: "Closes its SSE stream mid-call; the result comes on the resumed stream",
-      inputSchema: z.object({}),
-    },
-    async (_args, ctx) => {
-      ctx.http?.closeSSE?.();
-      return { content: [{ type: "text", text: "Reconnection test completed" }] };
-    },
-  );
-}
+export const reconnection = tool({
+  name: "test_reconnection",
+  description: "Closes its SSE stream mid-call; the result comes on the resumed stream",
+  schema: z.object({}),
+  execute: async (_input, context) => {
+    servedContext(context)?.closeStream();
+    return "Reconnection test completed";
+  },
+});

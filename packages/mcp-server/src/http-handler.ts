@@ -134,6 +134,8 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
   const audience = auth ? audienceCheck(auth) : undefined;
   const modern = createMcpHandler(server.factory, {
     legacy: "reject",
+    // `server.listChanged()` and `server.resourceUpdated()` reach this handler's listen streams.
+    bus: server.eventBus,
     maxRequestBodySize: maxBody,
     ...(options.onError ? { onerror: options.onError } : {}),
   });

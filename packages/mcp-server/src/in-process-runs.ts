@@ -4,7 +4,7 @@ import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcon
 import type { AgentRunInput } from "./agent-run.js";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import type { DurableAgentRuns, TaskRunStatus } from "./durable-runs.js";
-import type { ForwardedMethod, PassThroughRelay } from "./pass-through.js";
+import type { ForwardedMethod, PassThroughRelay, TaskQuestionMethod } from "./pass-through.js";
 import type { SignedTaskRecords } from "./signed-task-records.js";
 import type { TaskClient } from "./task-options.js";
 import type { TaskRunInput, TaskRunner } from "./task-runner.js";
@@ -246,7 +246,7 @@ export class InProcessAgentRuns implements DurableAgentRuns {
         // upstream server's, or the tool's own): it waits in the run, an input request of its
         // task, until the client answers it.
         const ask = async (question: {
-          method: ForwardedMethod;
+          method: TaskQuestionMethod;
           params: Record<string, unknown>;
           key?: string | undefined;
         }) => {

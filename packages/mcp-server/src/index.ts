@@ -11,6 +11,7 @@ export {
   type MCPHTTPOptions,
 } from "./http-handler.js";
 export type { LegacySessionOptions } from "./legacy-sessions.js";
+export type { MCPListKind } from "./list-changes.js";
 export { createMCPServer, gateway, MCPServer } from "./mcp-server.js";
 export {
   createPassThrough,

@@ -9,13 +9,16 @@ import {
   type RequestStateCodec,
   ResourceTemplate,
   type ServerContext,
+  type ServerEventBus,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { agentRunnerOf } from "./agent-run.js";
 import { AgentTasks, type PendingTaskApproval, TASKS_EXTENSION } from "./agent-tasks.js";
 import { ApprovalRounds } from "./approval-rounds.js";
+import { ListChanges, type MCPListKind } from "./list-changes.js";
 import { type PassThroughRelay, relayOf } from "./pass-through.js";
 import { wrapRequestHandlers } from "./request-hook.js";
+import { ResourceSubscriptions } from "./resource-subscriptions.js";
 import { registerServedAgentTool } from "./serve-agent-tool.js";
 import {
   DEFAULT_GATEWAY_SEARCH_THRESHOLD,
@@ -37,6 +40,7 @@ import {
   servedToolHandler,
   withVerifiedRequestState,
 } from "./serve-tool.js";
+import { inputRequiredOf, SERVED_REQUEST, SERVED_SCOPE, type ServedToolScope } from "./served-context.js";
 import type {
   MCPGatewayEntry,
   MCPRequestContext,
@@ -80,6 +84,10 @@ export class MCPServer {
   readonly #skills: ServedSkills | undefined;
   /** The gateway's search index, built when its tools are first searched over. */
   readonly #searchIndex = new GatewaySearchIndex();
+  /** Who watches which resource (`subscribe: true` resources, 2025 sessions and connections). */
+  readonly #subscriptions: ResourceSubscriptions;
+  /** The open 2025 sessions and connections, and the 2026-07-28 listen streams' event bus. */
+  readonly #changes = new ListChanges();
 
   constructor(options: MCPServerOptions) {
     if (!options || typeof options.name !== "string" || options.name.length === 0) {
@@ -106,6 +114,7 @@ export class MCPServer {
     this.version = options.version;
     this.#options = options;
     this.#prompts = (options.prompts ?? []).map(withCompletions);
+    this.#subscriptions = new ResourceSubscriptions(options.resources ?? [], options.resourceTemplates ?? []);
     checkStateKeyForStore(options);
     const key =
       typeof options.stateKey === "string"
@@ -161,6 +170,10 @@ export class MCPServer {
         inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
         capabilities: {
           ...(options.logging ? { logging: {} } : {}),
+          // `resources/subscribe` is of the 2025 revisions (2026-07-28 has no such method).
+          ...(this.#subscriptions.enabled && context.era === "legacy"
+            ? { resources: { subscribe: true } }
+            : {}),
           ...(this.#tasks && context.era === "modern" ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
         },
       },
@@ -217,7 +230,18 @@ export class MCPServer {
     }
     for (const resource of options.resources ?? []) registerResource(server, resource);
     for (const template of options.resourceTemplates ?? []) registerResourceTemplate(server, template);
-    for (const prompt of this.#prompts) registerPrompt(server, prompt);
+    if (context.era === "legacy") this.#changes.track(server);
+    if (this.#subscriptions.enabled && context.era === "legacy") this.#subscriptions.serve(server);
+    for (const prompt of this.#prompts) {
+      registerPrompt(server, prompt, {
+        server,
+        era: context.era,
+        tool: prompt.name,
+        kind: "prompt",
+        codec: this.requestState,
+        logging: options.logging === true,
+      });
+    }
     await this.#skills?.attach(server);
     if (this.#tasks) {
       // A 2025-11-25 HTTP session (the SDK builds one instance per session) owns its tasks.
@@ -325,6 +349,48 @@ export class MCPServer {
       );
     }
     return this.#tasks;
+  }
+
+  /**
+   * Tells the clients subscribed to `uri` that it changed (`notifications/resources/updated`):
+   * the 2025 sessions and connections that sent `resources/subscribe` for it (the resource, or its
+   * template, needs `subscribe: true`), and the 2026-07-28 `subscriptions/listen` streams of the
+   * server's HTTP handlers that asked for it. Clients that did not subscribe hear nothing.
+   * Resolves with how many 2025 sessions and connections were told.
+   *
+   * @example
+   * ```ts
+   * await saveNote(id, text);
+   * await server.resourceUpdated(`notes://${id}`);
+   * ```
+   */
+  resourceUpdated(uri: string): Promise<number> {
+    this.#changes.bus.publish({ kind: "resource_updated", uri });
+    return this.#subscriptions.updated(uri);
+  }
+
+  /**
+   * Tells clients that the server's `tools`, `prompts` or `resources` list changed
+   * (`notifications/{list}/list_changed`), so that they list it again: every 2025 session and
+   * connection, and the 2026-07-28 `subscriptions/listen` streams of the server's HTTP handlers
+   * that asked for that list. Call it when what a list shows changed, such as a gateway's upstream
+   * server announcing new tools. Resolves once the 2025 connections were written to.
+   */
+  listChanged(list: MCPListKind): Promise<void> {
+    if (list !== "tools" && list !== "prompts" && list !== "resources") {
+      return Promise.reject(
+        new JunctionError(
+          "invalid-argument",
+          `server.listChanged(): the list is "tools", "prompts" or "resources", not ${JSON.stringify(list)}.`,
+        ),
+      );
+    }
+    return this.#changes.changed(list);
+  }
+
+  /** The event bus the 2026-07-28 `subscriptions/listen` streams of this server's HTTP handlers read. */
+  get eventBus(): ServerEventBus {
+    return this.#changes.bus;
   }
 
   /**
@@ -468,18 +534,39 @@ function registerResourceTemplate(server: McpServer, resource: MCPServerResource
   );
 }
 
-function registerPrompt(server: McpServer, prompt: MCPServerPrompt): void {
+function registerPrompt(server: McpServer, prompt: MCPServerPrompt, scope: ServedToolScope): void {
   const config = {
     ...(prompt.title === undefined ? {} : { title: prompt.title }),
     ...(prompt.description === undefined ? {} : { description: prompt.description }),
   };
+  const get = (args: unknown, raw: ServerContext) => servePrompt(prompt, { args, raw, scope }) as never;
   if (prompt.arguments) {
-    server.registerPrompt(prompt.name, { ...config, argsSchema: prompt.arguments }, (args, raw) =>
-      prompt.get(args as never, requestContext(raw)),
-    );
+    server.registerPrompt(prompt.name, { ...config, argsSchema: prompt.arguments }, get);
   } else {
-    server.registerPrompt(prompt.name, config, (raw) => prompt.get({} as never, requestContext(raw)));
+    server.registerPrompt(prompt.name, config, (raw) => get({}, raw));
   }
+}
+
+/**
+ * Runs a prompt's `get` with a context `servedContext()` reads: on 2026-07-28 a question it asked
+ * the client ends the request with `input_required` (as a served tool's does), and one the client
+ * lacks the capability for with `-32021`.
+ */
+async function servePrompt(
+  prompt: MCPServerPrompt,
+  { args, raw, scope }: { args: unknown; raw: ServerContext; scope: ServedToolScope },
+): Promise<unknown> {
+  const context = { ...requestContext(raw), [SERVED_REQUEST]: raw, [SERVED_SCOPE]: scope };
+  let result: unknown;
+  try {
+    result = await prompt.get(args as never, context);
+  } catch (error) {
+    const round =
+      scope.era === "modern" ? await inputRequiredOf(context, { request: raw, error }) : undefined;
+    if (round) return round;
+    throw error;
+  }
+  return (scope.era === "modern" && (await inputRequiredOf(context, { request: raw }))) || result;
 }
 
 /** The prompt with its `complete` functions attached to copies of its argument schemas (the SDK's `completable`). */

@@ -17,6 +17,17 @@ import type { ClientCapabilities, McpServer, ServerContext } from "@modelcontext
 /** The server-to-client requests a pass-through forwards. */
 export type ForwardedMethod = "elicitation/create" | "sampling/createMessage";
 
+/**
+ * What a task's run asks its client: what an upstream server forwards, and a served tool's own
+ * `roots()` (asked as an input request of the task).
+ */
+export type TaskQuestionMethod = ForwardedMethod | "roots/list";
+
+/** The client capability a question's method needs. */
+export function capabilityFor(method: TaskQuestionMethod): "elicitation" | "sampling" | "roots" {
+  return method === "elicitation/create" ? "elicitation" : method === "roots/list" ? "roots" : "sampling";
+}
+
 /** One served call (a gateway call, an agent tool's run) and how to ask the client that made it. */
 export interface PassThroughScope {
   /** The served tool's name, for messages. */
@@ -169,13 +180,13 @@ export function clientCapabilitiesOf(
 /** Refuses a forwarded request the calling client did not declare it can answer. */
 export function checkForwardable(
   capabilities: ClientCapabilities | undefined,
-  method: ForwardedMethod,
+  method: TaskQuestionMethod,
   tool: string,
 ): void {
-  const capability = method === "elicitation/create" ? "elicitation" : "sampling";
+  const capability = capabilityFor(method);
   if (capabilities?.[capability] !== undefined) return;
   throw new JunctionError(
     "mcp-capability-missing",
-    `The upstream server asked for ${method} during the call to "${tool}", and the client that made the call declared no ${capability} capability: it cannot be asked.`,
+    `${method === "roots/list" ? "The tool asked for" : "The upstream server asked for"} ${method} during the call to "${tool}", and the client that made the call declared no ${capability} capability: it cannot be asked.`,
   );
 }

@@ -7,7 +7,7 @@ import {
 import { z } from "zod";
 import type { AgentTasks, AskClient, LegacyTaskView } from "./agent-tasks.js";
 import { legacyTaskResult } from "./legacy-task-result.js";
-import { clientCapabilitiesOf } from "./pass-through.js";
+import { capabilityFor, clientCapabilitiesOf } from "./pass-through.js";
 import { interceptToolCall, type TaskOwnerScope, taskOwner, taskParams } from "./serve-tasks.js";
 
 const listParams = { params: z.object({ cursor: z.string().optional() }).passthrough() };
@@ -131,7 +131,7 @@ function notifyThrough(server: McpServer): (task: LegacyTaskView) => boolean {
  */
 function askThrough(server: McpServer, context: ServerContext, taskId: string): AskClient {
   return (method, params) => {
-    const capability = method === "elicitation/create" ? "elicitation" : "sampling";
+    const capability = capabilityFor(method);
     if (clientCapabilitiesOf(server, context)?.[capability] === undefined) {
       return Promise.reject(
         new ProtocolError(
@@ -141,6 +141,7 @@ function askThrough(server: McpServer, context: ServerContext, taskId: string): 
       );
     }
     const options = { signal: context.mcpReq.signal };
+    if (method === "roots/list") return context.mcpReq.send({ method: "roots/list" }, options);
     return method === "elicitation/create"
       ? context.mcpReq.elicitInput(params as never, options)
       : context.mcpReq.requestSampling(params as never, options);

@@ -2,7 +2,6 @@ import type { JSONSchema, Tool, ToolContext } from "@junction/types";
 import {
   type CallToolResult,
   fromJsonSchema,
-  inputRequired,
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
@@ -14,13 +13,12 @@ import {
 } from "@modelcontextprotocol/server";
 import { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 import {
-  pendingInputOf,
+  inputRequiredOf,
   progressReporter,
   SERVED_REQUEST,
   SERVED_SCOPE,
   type ServedToolContextCarrier,
   type ServedToolScope,
-  type ToolInputState,
   taskStartOf,
 } from "./served-context.js";
 
@@ -42,7 +40,8 @@ export interface ServedToolDefinition {
  * its zod schema, and its error names the field), so the SDK passes them through unchanged.
  * `structuredContent` is checked by the SDK against the `outputSchema`. The tool's context
  * carries the request (`servedContext()` reads it); a 2026-07-28 call whose tool asked the client
- * something it has no answer for yet ends with `input_required`.
+ * something it has no answer for yet ends with `input_required`, and one that asked for what the
+ * client did not declare (and did not catch it) with the `-32021` error.
  */
 export function registerServedTool(
   server: McpServer,
@@ -70,7 +69,7 @@ export function servedToolHandler(
   const { definition } = served;
   const scope: ServedToolScope = { ...served.scope, server, tool: definition.name };
   return async (args: unknown, context: ServerContext) => {
-    const work: ServedToolContextCarrier = {
+    const work: ServedToolContextCarrier & ToolContext = {
       signal: context.mcpReq.signal,
       [SERVED_REQUEST]: context,
       [SERVED_SCOPE]: scope,
@@ -78,29 +77,20 @@ export function servedToolHandler(
     const onProgress = progressReporter(context);
     if (onProgress) work.onProgress = onProgress;
     let result: CallToolResult;
+    let error: unknown;
     try {
       result = toCallToolResult(await tool.execute(args ?? {}, work));
-    } catch (error) {
-      result = toolErrorResult(definition.name, error);
+    } catch (caught) {
+      error = caught;
+      result = toolErrorResult(definition.name, caught);
     }
     const start = taskStartOf(work);
     if (start && scope.startTask) {
       return (await scope.startTask({ args: args ?? {}, ...start, context })) as never;
     }
     // Only a call that used `servedContext()` on 2026-07-28 can have a question pending.
-    const pending = scope.era === "modern" ? pendingInputOf(work) : undefined;
-    if (!pending) return result;
-    const state: ToolInputState = {
-      kind: "junction.tool-input",
-      tool: definition.name,
-      answers: pending.answers,
-      asking: pending.key,
-      round: globalThis.crypto.randomUUID(),
-    };
-    return inputRequired({
-      inputRequests: { [pending.key]: pending.request as never },
-      requestState: await scope.codec.mint(state, context),
-    }) as never;
+    if (scope.era === "legacy") return result;
+    return ((await inputRequiredOf(work, { request: context, error })) ?? result) as never;
   };
 }
 

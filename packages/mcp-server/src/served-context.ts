@@ -8,17 +8,21 @@ import type {
   ElicitRequestFormParams,
   ElicitRequestURLParams,
   ElicitResult,
+  InputRequiredResult,
+  ListRootsResult,
   LoggingLevel,
   McpServer,
   RequestStateCodec,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import type { Era } from "./served-types.js";
+import { inputRequired } from "@modelcontextprotocol/server";
+import type { Era, MCPRequestContext } from "./served-types.js";
 
-// The request context a served `tool()` reaches through its `ToolContext`: logging to the client,
-// progress, sampling, elicitation, cancellation and the client's capabilities. On 2025 sessions
-// the questions go to the client as requests within the call; on 2026-07-28 (stateless) they
-// become `input_required` rounds, the call re-run with the answers so far (see `ServedCall`).
+// The request context a served `tool()` (or prompt) reaches through its context: logging to the
+// client, progress, sampling, elicitation, the client's roots, cancellation, the client's
+// capabilities and the handler's own state across rounds. On 2025 sessions the questions go to the
+// client as requests within the call; on 2026-07-28 (stateless) they become `input_required`
+// rounds, the call re-run with the answers so far (see `ServedCall`).
 
 /** What a served tool can do with the request that called it. Get it with {@link servedContext}. */
 export interface ServedToolContext {
@@ -43,7 +47,8 @@ export interface ServedToolContext {
   progress(report: { progress: number; total?: number; message?: string }): Promise<void>;
   /**
    * Asks the client's model (`sampling/createMessage`). Throws `mcp-capability-missing` when the
-   * client did not declare `sampling`. On 2026-07-28 see {@link servedContext} for how it is answered.
+   * client did not declare `sampling` (uncaught on 2026-07-28, the request's `-32021` error). On
+   * 2026-07-28 see {@link servedContext} for how it is answered.
    */
   sample(
     params: CreateMessageRequestParams,
@@ -58,6 +63,23 @@ export interface ServedToolContext {
     options?: ServedQuestionOptions,
   ): Promise<ElicitResult>;
   /**
+   * Lists the client's roots (`roots/list`). Throws `mcp-capability-missing` when the client did
+   * not declare `roots`. On 2026-07-28 it is a question like `sample()` and `elicit()`.
+   */
+  roots(options?: ServedQuestionOptions): Promise<ListRootsResult>;
+  /**
+   * What the handler kept with {@link setState}: on 2026-07-28 the value the previous round kept
+   * (carried in the `requestState`, signed and bound to the tool: a changed one, or one made for
+   * another tool, is refused; signed, not encrypted, so the client can read it: keep no secrets
+   * in it), within one call on 2025 sessions. `undefined` until one is kept.
+   */
+  readonly state: unknown;
+  /**
+   * Keeps a JSON value for the call's next round (2026-07-28; see {@link state}). Only kept when
+   * the round ends with a question: a call that completes drops it.
+   */
+  setState(value: unknown): void;
+  /**
    * Where the call of a tool that asks before its task (`withTaskSupport(tool, support, {
    * askBeforeTask: true })`) becomes a task. On 2026-07-28, for a client with the tasks extension,
    * the questions asked before it are `input_required` rounds of the call; here the call ends with
@@ -66,14 +88,23 @@ export interface ServedToolContext {
    * task's input requests. Everywhere else (in a task, a plain call) it resolves at once.
    */
   startTask(): Promise<void>;
+  /**
+   * 2025-11-25 over Streamable HTTP: ends the SSE stream this call answers on, now, with the
+   * session's `retry` (SEP-1699 polling). The client resumes it with `Last-Event-ID` and gets what
+   * follows, the result included, from the session's event store (on by default). Does nothing
+   * where there is no such stream (stdio, 2026-07-28, a session without an event store, a task).
+   */
+  closeStream(): void;
 }
 
-/** How one served tool is registered: what its calls' contexts are made with. */
+/** How one served tool or prompt is registered: what its calls' contexts are made with. */
 export interface ServedToolScope {
   server: McpServer;
   era: Era;
-  /** The served tool's name (errors name it; a round's state is bound to it). */
+  /** The served tool's (or prompt's) name (errors name it; a round's state is bound to it). */
   tool: string;
+  /** What is served under that name. @default "tool" */
+  kind?: "tool" | "prompt";
   codec: RequestStateCodec;
   /** Whether the server declared the `logging` capability. */
   logging: boolean;
@@ -100,8 +131,8 @@ const SERVED_CALL: unique symbol = Symbol("junction.served-call") as never;
 /** Where a tool running as a task finds its served context (`TaskServedCall`). */
 export const SERVED_TASK: unique symbol = Symbol("junction.served-task") as never;
 
-/** A `ToolContext` as the server makes it for a served call. */
-export interface ServedToolContextCarrier extends ToolContext {
+/** A `ToolContext` (or a prompt's `MCPRequestContext`) as the server makes it for a served call. */
+export interface ServedToolContextCarrier {
   [SERVED_REQUEST]?: ServerContext;
   [SERVED_SCOPE]?: ServedToolScope;
   [SERVED_CALL]?: ServedCall;
@@ -109,16 +140,19 @@ export interface ServedToolContextCarrier extends ToolContext {
 }
 
 /**
- * The request context of a served call, from the `context` a tool's `execute` got; `undefined`
- * when the tool was not called by an MCP client through `createMCPServer()` (an Agent called it,
- * or a test). Built on first use, once per call.
+ * The request context of a served call, from the `context` a tool's `execute` (or a served
+ * prompt's `get`) got; `undefined` when it was not called by an MCP client through
+ * `createMCPServer()` (an Agent called it, or a test). Built on first use, once per call.
  *
- * On 2026-07-28 a client is stateless, so `sample()` and `elicit()` cannot wait within the call:
- * the first unanswered one ends the call with an `input_required` result that asks it, and the
- * client's retry runs `execute` again from the start, where each question already answered
- * resolves with its answer (kept in the signed `requestState`). Ask before doing what must not
- * happen twice, and let the error `sample()`/`elicit()` throw to end the round pass (rethrow what
- * you do not handle).
+ * On 2026-07-28 a client is stateless, so `sample()`, `elicit()` and `roots()` cannot wait within
+ * the call: an unanswered one ends the call with an `input_required` result that asks it, and the
+ * client's retry runs the handler again from the start, where each question already answered
+ * resolves with its answer (kept in the signed `requestState`). Questions asked together
+ * (`Promise.all([served.elicit(a), served.sample(b), served.roots()])`) go in one round. Ask
+ * before doing what must not happen twice, and let the error they throw to end the round pass
+ * (rethrow what you do not handle). A question the client did not declare the capability for
+ * throws `mcp-capability-missing`; when it is not caught, a 2026-07-28 client gets the protocol's
+ * `-32021` error naming the capability (`data.requiredCapabilities`).
  *
  * @example
  * ```ts
@@ -133,7 +167,9 @@ export interface ServedToolContextCarrier extends ToolContext {
  *   } });
  * ```
  */
-export function servedContext(context: ToolContext | undefined): ServedToolContext | undefined {
+export function servedContext(
+  context: ToolContext | MCPRequestContext | undefined,
+): ServedToolContext | undefined {
   const carrier = context as ServedToolContextCarrier | undefined;
   if (carrier?.[SERVED_TASK]) return carrier[SERVED_TASK];
   const request = carrier?.[SERVED_REQUEST];
@@ -143,23 +179,50 @@ export function servedContext(context: ToolContext | undefined): ServedToolConte
   return carrier[SERVED_CALL];
 }
 
-/** The question a 2026-07-28 call asks next, when one went unanswered (read by the tool's handler). */
-export function pendingInputOf(context: ToolContext): InputRound | undefined {
-  return (context as ServedToolContextCarrier)[SERVED_CALL]?.pending;
+/**
+ * 2026-07-28: the `input_required` result a call ends with when it asked what the client has not
+ * answered yet (every question asked in the run, the answers so far and the handler's state,
+ * sealed with the scope's codec); `undefined` when it asked nothing unanswered. When the call
+ * ended with (`error`) the `mcp-capability-missing` of a question the client lacks the capability
+ * for, the result asks that question alone: the SDK answers it with the protocol's `-32021`
+ * error, whose `data.requiredCapabilities` names the capability.
+ */
+export async function inputRequiredOf(
+  context: object,
+  ended: { request: ServerContext; error?: unknown },
+): Promise<InputRequiredResult | undefined> {
+  const carrier = context as ServedToolContextCarrier;
+  const call = carrier[SERVED_CALL];
+  const scope = carrier[SERVED_SCOPE];
+  if (!call || !scope) return undefined;
+  const uncovered = call.uncovered;
+  if (uncovered && ended.error === uncovered.error) {
+    return inputRequired({
+      inputRequests: { [uncovered.question.key]: uncovered.question.request } as never,
+    });
+  }
+  const round = call.round();
+  if (!round) return undefined;
+  return inputRequired({
+    inputRequests: Object.fromEntries(round.questions.map(({ key, request }) => [key, request])) as never,
+    requestState: await scope.codec.mint(round.state, ended.request),
+  });
 }
 
 /** The answers a call gathered before its tool called `startTask()`, when it did (read by the tool's handler). */
 export function taskStartOf(
-  context: ToolContext,
+  context: object,
 ): { answers: InputAnswer[]; round: string | undefined } | undefined {
   return (context as ServedToolContextCarrier)[SERVED_CALL]?.taskStart;
 }
 
-/** A question a 2026-07-28 round ends with: its key, the request, and the answers so far. */
-export interface InputRound {
+/** A question of a 2026-07-28 round: its input-request key and the request. */
+interface InputQuestion {
   key: string;
-  request: { method: "sampling/createMessage" | "elicitation/create"; params: Record<string, unknown> };
-  answers: InputAnswer[];
+  request: {
+    method: "sampling/createMessage" | "elicitation/create" | "roots/list";
+    params: Record<string, unknown>;
+  };
 }
 
 /** One answered question of a call's earlier rounds: its input-request key and the client's answer. */
@@ -168,19 +231,22 @@ export interface InputAnswer {
   answer: unknown;
 }
 
-/** The state a tool's `input_required` round carries (signed by the server's codec). */
+/** The state a tool's (or prompt's) `input_required` round carries (signed by the server's codec). */
 export interface ToolInputState {
   kind: "junction.tool-input";
+  /** The tool's or prompt's name (the codec binds the state to the method too). */
   tool: string;
-  /** The questions answered so far, in the order the tool asked them. */
+  /** The questions answered so far, in the order the handler asked them. */
   answers: InputAnswer[];
-  /** The key of the question this round asks: the only answer taken from the retry. */
-  asking: string;
+  /** The keys of the questions this round asks: the only answers taken from the retry. */
+  asking: string[];
+  /** What the handler kept with `setState()`, when it kept something. */
+  state?: unknown;
   /** The round's own id (random): a round that starts a task starts it once. Absent in earlier states. */
   round?: string;
 }
 
-/** How a question is asked (`sample()`, `elicit()`). */
+/** How a question is asked (`sample()`, `elicit()`, `roots()`). */
 export interface ServedQuestionOptions {
   /**
    * 2026-07-28: the question's key in `inputRequests` (what the client files its answer under),
@@ -190,12 +256,12 @@ export interface ServedQuestionOptions {
   key?: string;
 }
 
-/** Thrown by `sample()`/`elicit()` on 2026-07-28 to end the round with the question. */
+/** Thrown by `sample()`/`elicit()`/`roots()` on 2026-07-28 to end the round with the question. */
 export class InputRequiredSignal extends JunctionError {
-  constructor(tool: string) {
+  constructor(who: string) {
     super(
       "invalid-argument",
-      `Tool "${tool}" asked the client a question; the call ends with input_required and runs again with the answer. Rethrow this error.`,
+      `${who} asked the client a question; the call ends with input_required and runs again with the answer. Rethrow this error.`,
     );
     this.name = "InputRequiredSignal";
   }
@@ -222,10 +288,17 @@ class ServedCall implements ServedToolContext {
   readonly signal: AbortSignal;
   readonly #request: ServerContext;
   readonly #scope: ServedToolScope;
-  /** 2026-07-28: the answers of earlier rounds and this one, in the order they were asked. */
-  #answers: InputAnswer[] | undefined;
+  /** `Tool "name"` or `Prompt "name"`, for errors. */
+  readonly #who: string;
+  /** 2026-07-28: the answers of earlier rounds and this one, by key (read once). */
+  #answers: Map<string, unknown> | undefined;
+  #state: unknown;
   #asked = 0;
-  pending: InputRound | undefined;
+  readonly #keys = new Set<string>();
+  /** 2026-07-28: the questions this run asked that have no answer yet. */
+  readonly #pending: InputQuestion[] = [];
+  /** 2026-07-28: the last question asked without the client's capability, and the error it threw. */
+  uncovered: { question: InputQuestion; error: JunctionError } | undefined;
   /** Set once the tool called `startTask()` where the call may become a task. */
   taskStart: { answers: InputAnswer[]; round: string | undefined } | undefined;
   /** The id of the round this call is the retry of (2026-07-28), when its state has one. */
@@ -236,6 +309,7 @@ class ServedCall implements ServedToolContext {
     this.signal = request.mcpReq.signal;
     this.#request = request;
     this.#scope = scope;
+    this.#who = `${scope.kind === "prompt" ? "Prompt" : "Tool"} "${scope.tool}"`;
   }
 
   get clientCapabilities(): ClientCapabilities {
@@ -251,12 +325,22 @@ class ServedCall implements ServedToolContext {
     return this.#request.http?.authInfo;
   }
 
+  get state(): unknown {
+    if (this.era === "modern") this.#answersSoFar();
+    return this.#state;
+  }
+
+  setState(value: unknown): void {
+    if (this.era === "modern") this.#answersSoFar();
+    this.#state = value;
+  }
+
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     if (!this.#scope.logging) {
       return Promise.reject(
         new JunctionError(
           "invalid-argument",
-          `Tool "${this.#scope.tool}" logged to the client, but the server does not declare the logging capability: set \`logging: true\` in createMCPServer().`,
+          `${this.#who} logged to the client, but the server does not declare the logging capability: set \`logging: true\` in createMCPServer().`,
         ),
       );
     }
@@ -271,129 +355,198 @@ class ServedCall implements ServedToolContext {
     params: CreateMessageRequestParams,
     options: ServedQuestionOptions = {},
   ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
-    checkQuestion({ tool: this.#scope.tool, capabilities: this.clientCapabilities, kind: "sampling" });
+    const request = { method: "sampling/createMessage", params: params as never } as const;
+    this.#require(questionNeed(this.clientCapabilities, "sampling"), { request, options });
     if (this.era === "legacy") {
       return this.#request.mcpReq.requestSampling(params, { signal: this.signal });
     }
-    return this.#ask(
-      { method: "sampling/createMessage", params: params as never },
-      checkSamplingAnswer,
-      options,
-    );
+    return this.#ask(request, checkSamplingAnswer, options);
   }
 
   elicit(
     params: ElicitRequestFormParams | ElicitRequestURLParams,
     options: ServedQuestionOptions = {},
   ): Promise<ElicitResult> {
-    checkQuestion({
-      tool: this.#scope.tool,
-      capabilities: this.clientCapabilities,
-      kind: params.mode === "url" ? "url" : "form",
+    const request = { method: "elicitation/create", params: params as never } as const;
+    this.#require(questionNeed(this.clientCapabilities, params.mode === "url" ? "url" : "form"), {
+      request,
+      options,
     });
     if (this.era === "legacy") return this.#request.mcpReq.elicitInput(params, { signal: this.signal });
-    return this.#ask({ method: "elicitation/create", params: params as never }, checkElicitAnswer, options);
+    return this.#ask(request, checkElicitAnswer, options);
+  }
+
+  roots(options: ServedQuestionOptions = {}): Promise<ListRootsResult> {
+    const request = { method: "roots/list", params: {} } as const;
+    this.#require(questionNeed(this.clientCapabilities, "roots"), { request, options });
+    if (this.era === "legacy") {
+      return this.#request.mcpReq.send({ method: "roots/list" }, { signal: this.signal });
+    }
+    return this.#ask(request, checkRootsAnswer, options);
+  }
+
+  closeStream(): void {
+    if (this.era === "legacy") this.#request.http?.closeSSE?.();
   }
 
   startTask(): Promise<void> {
     if (!this.#scope.startTask) return Promise.resolve();
     // Every question asked so far was answered (else this round had ended): they go to the task.
-    const answers = this.#answersSoFar().slice(0, this.#asked);
-    this.taskStart ??= { answers, round: this.#round };
+    const answers = this.#answersSoFar();
+    const asked = [...this.#keys].map((key) => ({ key, answer: answers.get(key) }));
+    this.taskStart ??= { answers: asked, round: this.#round };
     return Promise.reject(new StartTaskSignal(this.#scope.tool));
   }
 
-  /** 2026-07-28: the answer when an earlier round has it; otherwise ends this round with the question. */
+  /** Throws `mcp-capability-missing` when the client did not declare what the question needs. */
+  #require(
+    need: QuestionNeed,
+    asked: { request: InputQuestion["request"]; options: ServedQuestionOptions },
+  ): void {
+    if (need.declared) return;
+    const error = capabilityMissing(this.#who, need);
+    if (this.era === "modern") {
+      const key = asked.options.key ?? inputKey(this.#asked);
+      this.uncovered = { question: { key, request: asked.request }, error };
+    }
+    throw error;
+  }
+
+  /** 2026-07-28: the answer when the client has given it; otherwise the question joins this round. */
   async #ask<T>(
-    request: InputRound["request"],
+    request: InputQuestion["request"],
     check: (answer: unknown, key: string) => T,
     options: ServedQuestionOptions,
   ): Promise<T> {
     const answers = this.#answersSoFar();
     const index = this.#asked++;
     const key = options.key ?? inputKey(index);
-    if (answers.slice(0, index).some((earlier) => earlier.key === key) || this.pending?.key === key) {
+    if (this.#keys.has(key)) {
       throw new JunctionError(
         "invalid-argument",
-        `Tool "${this.#scope.tool}" asked two questions with the key "${key}"; give each question of a call its own key.`,
+        `${this.#who} asked two questions with the key "${key}"; give each question of a call its own key.`,
       );
     }
-    // A first call may carry the answer to the tool's first question (the spec's ephemeral round:
-    // no requestState): the tool asks it first on every run, so it is the question asked.
-    if (index === 0 && answers.length === 0 && this.#request.mcpReq.requestState() === undefined) {
+    this.#keys.add(key);
+    // A first call may carry the answer to the handler's first question (the spec's ephemeral
+    // round: no requestState): it asks it first on every run, so it is the question asked.
+    if (index === 0 && answers.size === 0 && this.#request.mcpReq.requestState() === undefined) {
       const first = this.#request.mcpReq.inputResponses?.[key];
-      if (first !== undefined) answers.push({ key, answer: first });
+      if (first !== undefined) answers.set(key, first);
     }
-    const answered = answers[index];
-    if (answered !== undefined) {
-      if (answered.key !== key) {
-        throw new JunctionError(
-          "invalid-argument",
-          `Tool "${this.#scope.tool}" asked "${key}" where its earlier round asked "${answered.key}": on 2026-07-28 a tool runs again each round and must ask its questions in the same order.`,
-        );
-      }
-      return check(answered.answer, key);
-    }
-    this.pending ??= { key, request, answers: answers.slice() };
-    throw new InputRequiredSignal(this.#scope.tool);
+    if (answers.has(key)) return check(answers.get(key), key);
+    this.#pending.push({ key, request });
+    throw new InputRequiredSignal(this.#who);
   }
 
-  /** The answers the client's retry carries: the signed state's, and the one to the question it asked. */
-  #answersSoFar(): InputAnswer[] {
+  /** The round this run ends with: the questions it left unanswered, and the state to carry. */
+  round(): { questions: InputQuestion[]; state: ToolInputState } | undefined {
+    if (this.#pending.length === 0) return undefined;
+    const answers = [...(this.#answers ?? new Map()).entries()].map(([key, answer]) => ({ key, answer }));
+    return {
+      questions: this.#pending,
+      state: {
+        kind: "junction.tool-input",
+        tool: this.#scope.tool,
+        answers,
+        asking: this.#pending.map(({ key }) => key),
+        ...(this.#state === undefined ? {} : { state: this.#state }),
+        round: globalThis.crypto.randomUUID(),
+      },
+    };
+  }
+
+  /** The answers the client's retry carries: the signed state's, and those to the questions it asked. */
+  #answersSoFar(): Map<string, unknown> {
     if (this.#answers) return this.#answers;
     const state = this.#request.mcpReq.requestState<ToolInputState>();
-    const answers: InputAnswer[] = [];
+    const answers = new Map<string, unknown>();
     // Without state only the first question's answer is taken (see `#ask`); others were not asked.
     if (state !== undefined) {
+      // A round minted before questions could be asked together names its one question's key.
+      const asking = typeof state?.asking === "string" ? [state.asking] : state?.asking;
       if (
         state?.kind !== "junction.tool-input" ||
         state.tool !== this.#scope.tool ||
         !Array.isArray(state.answers) ||
-        typeof state.asking !== "string"
+        !Array.isArray(asking) ||
+        !asking.every((key) => typeof key === "string")
       ) {
         throw new JunctionError(
           "invalid-argument",
-          `The requestState sent with the call to "${this.#scope.tool}" was not made for this tool's questions: call the tool again without it.`,
+          `The requestState sent with the call to "${this.#scope.tool}" was not made for this ${this.#scope.kind ?? "tool"}'s questions: call it again without it.`,
         );
       }
-      answers.push(...state.answers);
+      for (const { key, answer } of state.answers) answers.set(key, answer);
+      for (const key of asking) {
+        const latest = this.#request.mcpReq.inputResponses?.[key];
+        if (latest !== undefined) answers.set(key, latest);
+      }
+      this.#state = state.state;
       if (typeof state.round === "string") this.#round = state.round;
-      const latest = this.#request.mcpReq.inputResponses?.[state.asking];
-      if (latest !== undefined) answers.push({ key: state.asking, answer: latest });
     }
     this.#answers = answers;
     return answers;
   }
 }
 
+/** What a question needs of the client, and whether it declared it. */
+interface QuestionNeed {
+  what: string;
+  declared: boolean;
+  capability: string;
+}
+
 /**
- * Throws `mcp-capability-missing` when the client did not declare what a question needs:
- * `sampling`, form elicitation (`elicitation.form`, or `elicitation: {}` without modes) or URL
- * elicitation (`elicitation.url`).
+ * What a question of `kind` needs of a client with `capabilities`: `sampling`, form elicitation
+ * (`elicitation.form`, or `elicitation: {}` without modes), URL elicitation (`elicitation.url`) or
+ * `roots`. Pure.
+ */
+function questionNeed(
+  capabilities: ClientCapabilities,
+  kind: "sampling" | "form" | "url" | "roots",
+): QuestionNeed {
+  const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
+  switch (kind) {
+    case "sampling":
+      return { what: "sampling", declared: capabilities.sampling !== undefined, capability: "sampling" };
+    case "roots":
+      return { what: "its roots", declared: capabilities.roots !== undefined, capability: "roots" };
+    case "url":
+      return {
+        what: "URL elicitation",
+        declared: elicitation?.url !== undefined,
+        capability: "elicitation.url",
+      };
+    case "form":
+      // A client that declares `elicitation: {}` (no modes) supports forms.
+      return {
+        what: "form elicitation",
+        declared:
+          elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
+        capability: "elicitation.form",
+      };
+  }
+}
+
+function capabilityMissing(who: string, need: QuestionNeed): JunctionError {
+  return new JunctionError(
+    "mcp-capability-missing",
+    `${who} asked the client for ${need.what}, but the client did not declare ${need.capability} in its capabilities: it cannot be asked. Check \`clientCapabilities\` first and do without.`,
+  );
+}
+
+/**
+ * Throws `mcp-capability-missing` when the client did not declare what a question of `kind`
+ * needs (for a question asked where no round can carry it, as in a task).
  */
 export function checkQuestion(question: {
   tool: string;
   capabilities: ClientCapabilities;
-  kind: "sampling" | "form" | "url";
+  kind: "sampling" | "form" | "url" | "roots";
 }): void {
-  const { tool, capabilities, kind } = question;
-  const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
-  const [what, declared, capability] =
-    kind === "sampling"
-      ? ["sampling", capabilities.sampling !== undefined, "sampling"]
-      : kind === "url"
-        ? ["URL elicitation", elicitation?.url !== undefined, "elicitation.url"]
-        : // A client that declares `elicitation: {}` (no modes) supports forms.
-          [
-            "form elicitation",
-            elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
-            "elicitation.form",
-          ];
-  if (declared) return;
-  throw new JunctionError(
-    "mcp-capability-missing",
-    `Tool "${tool}" asked the client for ${what}, but the client did not declare ${capability} in its capabilities: it cannot be asked. Check \`clientCapabilities\` first and do without.`,
-  );
+  const need = questionNeed(question.capabilities, question.kind);
+  if (!need.declared) throw capabilityMissing(`Tool "${question.tool}"`, need);
 }
 
 /** A client's answer to an elicitation, checked; throws naming the key when it is not one. */
@@ -411,6 +564,21 @@ export function checkElicitAnswer(answer: unknown, key: string): ElicitResult {
   throw new JunctionError(
     "invalid-argument",
     `The client's answer to "${key}" is not an elicitation result: it needs \`action\` "accept", "decline" or "cancel", and \`content\` an object when present.`,
+  );
+}
+
+/** A client's answer to `roots/list`, checked; throws naming the key when it is not one. */
+export function checkRootsAnswer(answer: unknown, key: string): ListRootsResult {
+  const roots = (answer as { roots?: unknown } | null)?.roots;
+  if (
+    Array.isArray(roots) &&
+    roots.every((root) => typeof root === "object" && root !== null && typeof root.uri === "string")
+  ) {
+    return answer as ListRootsResult;
+  }
+  throw new JunctionError(
+    "invalid-argument",
+    `The client's answer to "${key}" is not a roots list: it needs \`roots\`, an array of objects each with a \`uri\`.`,
   );
 }
 

@@ -13,13 +13,17 @@ import type { MCPPassThrough } from "./pass-through.js";
 import type { MCPServerSkills } from "./serve-skills.js";
 import type { MCPTaskOptions } from "./task-options.js";
 
-/** What a resource or prompt handler gets besides its input. */
+/**
+ * What a resource or prompt handler gets besides its input. A prompt's also reaches the request
+ * context through `servedContext(context)` (logging, sampling, elicitation, roots, its own state):
+ * on 2026-07-28 a prompt asks the client with `input_required`, as a served tool does.
+ */
 export interface MCPRequestContext {
   /** Aborted when the client cancels the request or goes away. */
   signal: AbortSignal;
   /** The verified token of an HTTP request, when the endpoint has `auth` (see `createMCPHTTPHandler`). */
   authInfo?: AuthInfo;
-  /** The SDK's own handler context, for what Junction does not wrap (logging, elicitation on 2025 sessions). */
+  /** The SDK's own handler context, for what Junction does not wrap. */
   raw: ServerContext;
 }
 
@@ -31,6 +35,13 @@ export interface MCPServerResource {
   title?: string;
   description?: string;
   mimeType?: string;
+  /**
+   * Lets clients subscribe to it (`resources/subscribe`, 2025 sessions and stdio connections):
+   * the server declares `resources.subscribe`, and `server.resourceUpdated(uri)` tells the
+   * subscribers it changed.
+   * @default false
+   */
+  subscribe?: boolean;
   /** Reads it: the contents (`text` or base64 `blob`), each with its `uri`. */
   read(uri: URL, context: MCPRequestContext): ReadResourceResult | Promise<ReadResourceResult>;
 }
@@ -42,6 +53,8 @@ export interface MCPServerResourceTemplate {
   title?: string;
   description?: string;
   mimeType?: string;
+  /** Lets clients subscribe to the resources it matches (see `MCPServerResource.subscribe`). @default false */
+  subscribe?: boolean;
   /** Lists the resources the template currently matches (shown in `resources/list`). */
   list?(context: MCPRequestContext): ListResourcesResult | Promise<ListResourcesResult>;
   /** Completes a template variable for `completion/complete`, by variable name. */
@@ -210,9 +223,9 @@ export interface MCPServerOptions {
   passThrough?: MCPPassThrough;
   /**
    * Called on every SDK server instance after Junction registered its tools, resources and prompts:
-   * register what Junction does not wrap yet (resource subscriptions, hand-made `input_required`
-   * handlers) with the SDK's own API; a served `tool()` logs, samples and elicits through
-   * `servedContext()`. The SDK builds one instance per HTTP request (2026-07-28), per
+   * register what Junction does not wrap with the SDK's own API. A served `tool()` or prompt logs,
+   * samples, elicits, lists roots and keeps state across `input_required` rounds through
+   * `servedContext()`; resources take `subscribe: true`. The SDK builds one instance per HTTP request (2026-07-28), per
    * 2025-11-25 session, and per stdio connection.
    */
   configure?: (server: McpServer, context: MCPServeContext) => void | Promise<void>;

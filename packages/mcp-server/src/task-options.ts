@@ -1,7 +1,7 @@
 import type { PendingToolCall } from "@junction/core";
 import type { AuthInfo, ClientCapabilities } from "@modelcontextprotocol/server";
 import type { DurableAgentRuns } from "./durable-runs.js";
-import type { ForwardedMethod } from "./pass-through.js";
+import type { TaskQuestionMethod } from "./pass-through.js";
 import type { TaskStore } from "./task-store.js";
 import type { LegacyTaskView } from "./task-views.js";
 
@@ -77,7 +77,7 @@ export interface TaskClient {
    * run (2026-07-28: from what it declared); absent: it is asked later, when it asks for the
    * result (2025-11-25 `tasks/result`).
    */
-  canAnswer?: ((method: ForwardedMethod, tool: string) => void) | undefined;
+  canAnswer?: ((method: TaskQuestionMethod, tool: string) => void) | undefined;
   /**
    * Tells the client that created the task of each change of its status (2025-11-25
    * `notifications/tasks/status`, the `Task` as `tasks/get` shows it); returns `false` once the
@@ -93,4 +93,4 @@ export interface TaskClient {
 }
 
 /** A request a 2025-11-25 `tasks/result` sends its client on the task's behalf; resolves with the answer. */
-export type AskClient = (method: ForwardedMethod, params: Record<string, unknown>) => Promise<unknown>;
+export type AskClient = (method: TaskQuestionMethod, params: Record<string, unknown>) => Promise<unknown>;

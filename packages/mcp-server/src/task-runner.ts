@@ -1,4 +1,10 @@
-import { JunctionError, type Tool, type ToolOutput, type ToolResult } from "@junction/types";
+import {
+  JunctionError,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+  type ToolResult,
+} from "@junction/types";
 import type { AgentRunInput, AgentRunner, AgentRunOutcome } from "./agent-run.js";
 import { type InputAnswer, SERVED_TASK, type ServedToolContextCarrier } from "./served-context.js";
 import { type TaskRunOptions, TaskServedCall } from "./task-served-call.js";
@@ -46,7 +52,7 @@ export function toolTaskRunner(tool: Tool): TaskRunner {
     parse: (args) => ({ args: args ?? {} }),
     run: async (input, options) => {
       if (!("args" in input)) throw wrongInput(tool.name);
-      const context: ServedToolContextCarrier = {
+      const context: ServedToolContextCarrier & ToolContext = {
         signal: options.signal,
         onProgress: options.onProgress,
         [SERVED_TASK]: new TaskServedCall({ tool: tool.name, answers: input.answers, ...options }),

@@ -8,12 +8,14 @@ import type {
   ElicitRequestFormParams,
   ElicitRequestURLParams,
   ElicitResult,
+  ListRootsResult,
   LoggingLevel,
 } from "@modelcontextprotocol/server";
-import type { ForwardedMethod } from "./pass-through.js";
+import type { TaskQuestionMethod } from "./pass-through.js";
 import {
   checkElicitAnswer,
   checkQuestion,
+  checkRootsAnswer,
   checkSamplingAnswer,
   type InputAnswer,
   inputKey,
@@ -24,7 +26,7 @@ import type { TaskClient } from "./task-options.js";
 
 /** Asks the task's client something (an input request of the task); resolves with its answer. */
 export type TaskQuestion = (question: {
-  method: ForwardedMethod;
+  method: TaskQuestionMethod;
   params: Record<string, unknown>;
   /** The input-request key (unique within the task). @default `upstream:<n>` */
   key?: string | undefined;
@@ -48,7 +50,7 @@ export interface TaskCallParts extends TaskRunOptions {
 
 /**
  * What `servedContext()` gives a tool running as a task: no request is open while it runs, so
- * its questions (`elicit`, `sample`) become the task's input requests (answered with
+ * its questions (`elicit`, `sample`, `roots`) become the task's input requests (answered with
  * `tasks/update` on 2026-07-28, asked through `tasks/result` on 2025-11-25), and its progress
  * and logs the task's status message.
  */
@@ -63,6 +65,8 @@ export class TaskServedCall implements ServedToolContext {
   readonly #keys = new Set<string>();
 
   readonly #answers: InputAnswer[];
+  /** The task runs once, start to end: what the tool keeps lives as long as the run. */
+  #state: unknown;
 
   constructor(parts: TaskCallParts) {
     this.#answers = parts.answers ?? [];
@@ -73,6 +77,17 @@ export class TaskServedCall implements ServedToolContext {
     this.clientCapabilities = parts.client?.capabilities ?? {};
     if (parts.client?.authInfo) this.authInfo = parts.client.authInfo;
   }
+
+  get state(): unknown {
+    return this.#state;
+  }
+
+  setState(value: unknown): void {
+    this.#state = value;
+  }
+
+  /** A task's result is fetched later, on a stream of its own: nothing to close. */
+  closeStream(): void {}
 
   /** In a task the call already is one: resolves at once. */
   startTask(): Promise<void> {
@@ -125,6 +140,15 @@ export class TaskServedCall implements ServedToolContext {
       key,
     });
     return checkElicitAnswer(answer, key);
+  }
+
+  async roots(options: ServedQuestionOptions = {}): Promise<ListRootsResult> {
+    const key = this.#key(options);
+    const gathered = this.#gathered(key);
+    if (gathered !== undefined) return checkRootsAnswer(gathered, key);
+    checkQuestion({ tool: this.#tool, capabilities: this.clientCapabilities, kind: "roots" });
+    const answer = await this.#options.ask({ method: "roots/list", params: {}, key });
+    return checkRootsAnswer(answer, key);
   }
 
   /** The answer the call gathered before the task to the question just asked (the `#asked`-th), if any. */

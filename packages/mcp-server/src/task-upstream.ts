@@ -1,4 +1,4 @@
-import type { ForwardedMethod } from "./pass-through.js";
+import type { TaskQuestionMethod } from "./pass-through.js";
 
 // What a task's run asks while it goes (elicitation, sampling: an MCP server an agent uses, or
 // a tool's own `servedContext()` questions):
@@ -13,7 +13,7 @@ const KEY_PREFIX = "upstream:";
 export interface UpstreamRequest {
   /** Its input-request key, unique within the task. */
   key: string;
-  method: ForwardedMethod;
+  method: TaskQuestionMethod;
   params: Record<string, unknown>;
   /** Whether a 2025 `tasks/result` is asking the client for it now. */
   asked: boolean;
@@ -38,7 +38,7 @@ export class UpstreamRequests {
    * Files a request under `key` (default `upstream:<n>`); resolves with the client's answer once
    * one comes under its key.
    */
-  add(method: ForwardedMethod, params: Record<string, unknown>, key?: string): Promise<unknown> {
+  add(method: TaskQuestionMethod, params: Record<string, unknown>, key?: string): Promise<unknown> {
     this.#count += 1;
     key ??= `${KEY_PREFIX}${this.#count}`;
     return new Promise((resolve, reject) => {

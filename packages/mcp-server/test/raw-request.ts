@@ -7,12 +7,12 @@ export interface RawAnswer {
 /**
  * A raw 2026-07-28 request to an endpoint, as another client (or a forger) sends it: no client
  * library in between. `tasks: false` leaves the tasks extension out of the client's capabilities
- * (an agent tool's approval then comes as an `input_required` result).
+ * (an agent tool's approval then comes as an `input_required` result); `capabilities` adds others.
  */
 export async function rawRequest(
   url: string,
   { method, params }: { method: string; params: Record<string, unknown> },
-  options: { tasks?: boolean } = {},
+  options: { tasks?: boolean; capabilities?: Record<string, unknown> } = {},
 ): Promise<RawAnswer> {
   const response = await fetch(url, {
     method: "POST",
@@ -35,6 +35,7 @@ export async function rawRequest(
           "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
           "io.modelcontextprotocol/clientCapabilities": {
             elicitation: {},
+            ...options.capabilities,
             ...(options.tasks === false ? {} : { extensions: { "io.modelcontextprotocol/tasks": {} } }),
           },
         },
