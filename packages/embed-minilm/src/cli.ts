@@ -44,9 +44,8 @@ async function main(argv: string[]): Promise<number> {
     for (const mcp of connected) {
       const tools = await mcp.listTools(flags.includes("--no-prefix") ? {} : { prefix: mcp.name });
       const started = performance.now();
-      const { description } = mcp;
       const result = await embed.warmTools(tools, {
-        source: { name: mcp.name, ...(description ? { description } : {}) },
+        source: { name: mcp.name, description: mcp.description },
       });
       total += result.texts;
       embedded += result.embedded;

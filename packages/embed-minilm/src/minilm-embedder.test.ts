@@ -243,7 +243,7 @@ describe("miniLM", () => {
         expect(mcp.description).toBe("Weather forecasts and alerts.");
         const tools = await mcp.listTools({ prefix: "weather" });
         expect(
-          await embed.warmTools(tools, { source: { name: "weather", description: mcp.description! } }),
+          await embed.warmTools(tools, { source: { name: "weather", description: mcp.description } }),
         ).toEqual({ texts: 2, embedded: 0 });
         expect(embed.stats.modelLoads).toBe(0);
         // Without it the texts differ: two more to embed.

@@ -20,8 +20,8 @@ const MEMORY_ENTRIES = 10_000;
 
 /** Options of {@link MiniLMEmbedder.warmTools}. */
 export interface WarmToolsOptions extends EmbedOptions {
-  /** The tools' source as the Agent knows it (an MCP connection's name and `description`). */
-  source?: ToolSourceInfo;
+  /** The tools' source as the Agent knows it: an MCP connection's name and `description` (which may be undefined). */
+  source?: { name: string; description?: string | undefined };
 }
 
 /** Options of {@link miniLM}. */
@@ -229,11 +229,7 @@ export function miniLM(options: MiniLMOptions = {}): MiniLMEmbedder {
     warm,
     warmTools: (tools: readonly ToolDefinition[], warmOptions?: WarmToolsOptions) =>
       warm(
-        tools.map((definition) =>
-          toolEmbeddingText(
-            warmOptions?.source ? { definition, source: warmOptions.source } : { definition },
-          ),
-        ),
+        tools.map((definition) => toolEmbeddingText({ definition, ...sourceInfo(warmOptions?.source) })),
         warmOptions?.signal ? { signal: warmOptions.signal } : undefined,
       ),
     load: () => engines().load(1),
@@ -259,6 +255,13 @@ function checked(vector: number[]): number[] {
       `The MiniLM model answered a vector of ${vector.length} values, not ${MINILM_DIMENSIONS} finite numbers.`,
     );
   return vector;
+}
+
+/** `{ source }` as core's search knows it, a description only when there is one. */
+function sourceInfo(source: WarmToolsOptions["source"]): { source?: ToolSourceInfo } {
+  if (!source) return {};
+  const { name, description } = source;
+  return { source: { name, ...(description ? { description } : {}) } };
 }
 
 /** `work`, or the project's abort error as soon as `signal` aborts (what is running still finishes and is cached). */
