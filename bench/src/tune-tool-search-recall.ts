@@ -59,8 +59,8 @@ interface Variant {
   depth?: number;
   /** What the lexical side of the mix is: its relevance (shipped, capped at 1) or its BM25 score. */
   lexicalBy?: "relevance" | "score";
-  /** Core's own fusedSearch (as shipped: its embedding text, its mix), the mix weight `mix`. */
-  core?: boolean;
+  /** Core's own fusedSearch (as shipped: its embedding text, its mix), the mix weight `mix`; `"rrf"`: its reciprocal rank fusion. */
+  core?: boolean | "rrf";
   /** The request embedded with this added when it names a file (namesAFile). */
   denseFileHint?: string;
   /** Parts by sentence and "then" (intentParts) instead of requestParts. */
@@ -124,6 +124,7 @@ const variants: Record<string, Variant> = {
     mix: DEFAULT_MIX_WEIGHT,
     settings: { fileHint: TOOL_INDEX_SETTINGS.fileHint },
   },
+  "shipped: core rrf": { core: "rrf", mix: 1, settings: { fileHint: TOOL_INDEX_SETTINGS.fileHint } },
 };
 for (const name of Object.keys(texts))
   if (name !== "before") variants[`mix 0.7 text ${name}`] = { mix: 0.7, text: texts[name] };
@@ -471,7 +472,8 @@ async function coreSearch(
     index,
     query,
     mixWeight,
-  }: { poolName: string; index: ToolIndex; query: string; mixWeight: number },
+    fusion,
+  }: { poolName: string; index: ToolIndex; query: string; mixWeight: number; fusion?: "rrf" },
 ) {
   let dense = coreDense.get(poolName);
   if (!dense) {
@@ -479,7 +481,13 @@ async function coreSearch(
     coreDense.set(poolName, dense);
   }
   const orderOf = new Map(pool.map((tool, order) => [tool.definition, order]));
-  const result = await fusedSearch({ index, dense, query, limit: 5, fusion: "mix", mixWeight });
+  const result = await fusedSearch({
+    index,
+    dense,
+    query,
+    limit: 5,
+    ...(fusion === "rrf" ? {} : { fusion: "mix", mixWeight }),
+  });
   return {
     hits: result.hits.map((hit) => ({
       tool: orderOf.get(hit.definition)!,
@@ -506,7 +514,13 @@ async function run(
   const deep: number[][] = [];
   for (const task of tasks) {
     const { hits, bestRelevance } = variant.core
-      ? await coreSearch(pool, { poolName, index, query: task.query, mixWeight: variant.mix! })
+      ? await coreSearch(pool, {
+          poolName,
+          index,
+          query: task.query,
+          mixWeight: variant.mix!,
+          ...(variant.core === "rrf" ? { fusion: "rrf" as const } : {}),
+        })
       : await search({ index, dense, size: pool.length, pool }, task.query, variant);
     const found: ToolSearchHit[] = hits.map((hit) => ({
       definition: pool[hit.tool]!.definition,
