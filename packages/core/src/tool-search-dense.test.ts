@@ -53,12 +53,24 @@ const TOOLS = [
 const searchable = TOOLS.map((definition) => ({ definition }));
 
 describe("tool search: dense ranking fused with the lexical one", () => {
-  it("embeds a tool from its name, title, description and parameters", () => {
+  it("embeds a tool from its name in words, title, description, parameters and its source's description", () => {
     expect(
       toolEmbeddingText({
         definition: { ...TOOLS[0]!, annotations: { title: "Forecast" } },
       }),
-    ).toBe("get_forecast\nForecast\nReturns the forecast for a city.\ncity: The city's name");
+    ).toBe("get forecast\nForecast\nReturns the forecast for a city.\ncity: The city's name");
+    expect(
+      toolEmbeddingText({
+        definition: tool("weather.getDailyForecast-v2", "Returns the forecast."),
+        source: { name: "weather", description: "Weather for any city, from the national service." },
+      }),
+    ).toBe(
+      "weather get Daily Forecast v2\nReturns the forecast.\nWeather for any city, from the national service.",
+    );
+    // A source without a description adds nothing.
+    expect(
+      toolEmbeddingText({ definition: tool("send_mail", "Sends a mail."), source: { name: "mail" } }),
+    ).toBe("send mail\nSends a mail.");
   });
 
   it("finds the tool a request names in other words than the tool's, which the lexical ranking misses", async () => {
@@ -108,7 +120,7 @@ describe("tool search: dense ranking fused with the lexical one", () => {
     calls.length = 0;
     const changed = [searchable[0]!, searchable[1]!, { definition: tool("send_mail", "Sends an email.") }];
     await new DenseToolIndex({ tools: changed, embed, cache }).rank("rain");
-    expect(calls).toEqual([["send_mail\nSends an email."], ["rain"]]);
+    expect(calls).toEqual([["send mail\nSends an email."], ["rain"]]);
   });
 
   it.each([
@@ -193,7 +205,7 @@ describe("tool search: dense ranking fused with the lexical one", () => {
     expect(await output(0.8, "book a table for two")).toMatchObject({ loaded: [], nothingFits: true });
   });
 
-  it("mixes the two scores, each over its range: (1 − w) · relevance / best relevance + w · (1 + similarity) / (1 + best similarity)", async () => {
+  it("mixes the two scores, each min-max normalised over the candidates: (1 − w) · relevance′ + w · similarity′", async () => {
     const index = new ToolIndex(searchable);
     const dense = new DenseToolIndex({
       tools: searchable,
@@ -210,9 +222,12 @@ describe("tool search: dense ranking fused with the lexical one", () => {
       mixWeight: 0.4,
     });
     expect(hits.map((hit) => hit.definition.name)).toEqual(["get_forecast", "read_document", "send_mail"]);
-    expect(hits[0]!.score).toBeCloseTo(0.4, 9);
+    // Every relevance is 0, so the lexical part is the same (1) for all; the most similar tool scores 1.
+    expect(hits[0]!.score).toBeCloseTo(1, 9);
+    const least = Math.min(...hits.map((hit) => hit.similarity!));
     for (const hit of hits)
-      expect(hit.score).toBeCloseTo((0.4 * (1 + hit.similarity!)) / (1 + bestSimilarity), 9);
+      expect(hit.score).toBeCloseTo(0.6 + (0.4 * (hit.similarity! - least)) / (bestSimilarity - least), 9);
+    expect(hits[2]!.score).toBeCloseTo(0.6, 9);
     // "send" is a word of send_mail, "weather" a concept of get_forecast: the weight chooses.
     const first = async (mixWeight: number) =>
       (await fusedSearch({ index, dense, query: "send the weather", limit: 1, fusion: "mix", mixWeight }))

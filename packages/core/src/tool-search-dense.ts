@@ -43,12 +43,14 @@ export const DENSE_RRF_K = 60;
 const FUSION_DEPTH = 50;
 
 /**
- * The text a tool is embedded from: its name, title, description, and each parameter's name and
- * description, one per line.
+ * The text a tool is embedded from, one part a line: its name in words (`github_create_issue` →
+ * "github create issue", `getUser` → "get User"), title, description, each parameter's name and
+ * description, and its source's description (an MCP server's: what the server is for). Chosen on
+ * the tuning sets with all-MiniLM-L6-v2 (bench/src/tune-tool-search-recall.ts; core's README).
  */
 export function toolEmbeddingText(tool: SearchableTool): string {
   const { definition } = tool;
-  const lines = [definition.name];
+  const lines = [nameInWords(definition.name)];
   const title = definition.annotations?.title;
   if (typeof title === "string" && title.length > 0) lines.push(title);
   if (definition.description) lines.push(definition.description);
@@ -60,7 +62,14 @@ export function toolEmbeddingText(tool: SearchableTool): string {
         typeof description === "string" && description.length > 0 ? `${name}: ${description}` : name,
       );
     }
+  const sourceDescription = tool.source?.description;
+  if (typeof sourceDescription === "string" && sourceDescription.length > 0) lines.push(sourceDescription);
   return lines.join("\n");
+}
+
+/** A tool's name as words: its separators (`_`, `-`, `.`) as spaces, a case change as a space. */
+function nameInWords(name: string): string {
+  return name.replace(/[_\-.]+/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2");
 }
 
 /** The digest a tool's vector is cached under: SHA-256 (hex) of {@link toolEmbeddingText}. */
@@ -181,17 +190,18 @@ function dot(a: Float64Array, b: Float64Array): number {
 /**
  * How a tool search fuses its lexical and its dense ranking: `"rrf"`, reciprocal rank fusion
  * ({@link DENSE_RRF_K}: ranks only), or `"mix"`, a convex combination of the two scores, each
- * over its theoretical range (Bruch, Gai and Ingber, "An Analysis of Fusion Functions for Hybrid
- * Retrieval", TOIS 2023: TM2C2): `(1 − w) · relevance / best relevance + w · (1 + similarity) /
- * (1 + best similarity)`, `w` the mix weight ({@link DEFAULT_MIX_WEIGHT}).
+ * min-max normalised over the candidates (the two rankings' first 50 tools): `(1 − w) ·
+ * (relevance − least) / (most − least) + w · (similarity − least) / (most − least)`, `w` the mix
+ * weight ({@link DEFAULT_MIX_WEIGHT}). (Each over its theoretical range instead, TM2C2 of Bruch,
+ * Gai and Ingber, TOIS 2023, was the mix until issue 37: min-max did better on the tuning sets.)
  */
 export type ToolSearchFusion = "rrf" | "mix";
 
 /**
  * The dense ranking's weight in the `"mix"` fusion, chosen on the tuning sets with
- * all-MiniLM-L6-v2 (bench/src/tune-tool-search-fusion.ts; see core's README, "Tool search").
+ * all-MiniLM-L6-v2 (bench/src/tune-tool-search-recall.ts; see core's README, "Tool search").
  */
-export const DEFAULT_MIX_WEIGHT = 0.7;
+export const DEFAULT_MIX_WEIGHT = 0.6;
 
 /**
  * The best `limit` tools for `query` by the lexical ranking (`index`) and the dense one (`dense`)
@@ -233,11 +243,12 @@ export async function fusedSearch(parts: {
       fused.set(tool, { tool, score: 0, relevance: 0, lexicalRank: Number.POSITIVE_INFINITY });
   if ((parts.fusion ?? "rrf") === "mix") {
     const weight = parts.mixWeight ?? DEFAULT_MIX_WEIGHT;
-    for (const entry of fused.values()) {
-      const lexicalPart = bestRelevance > 0 ? entry.relevance / bestRelevance : 0;
-      const densePart = (1 + similarityOf.get(entry.tool)!) / (1 + bestSimilarity || 1);
-      entry.score = (1 - weight) * lexicalPart + weight * densePart;
-    }
+    const entries = [...fused.values()];
+    const lexicalPart = minMax(entries.map((entry) => entry.relevance));
+    const densePart = minMax(entries.map((entry) => similarityOf.get(entry.tool)!));
+    entries.forEach((entry, order) => {
+      entry.score = (1 - weight) * lexicalPart(order) + weight * densePart(order);
+    });
   } else {
     lexical.forEach((hit, rank) => {
       fused.get(orderOf.get(hit.definition)!)!.score += 1 / (DENSE_RRF_K + rank + 1);
@@ -264,6 +275,13 @@ export async function fusedSearch(parts: {
       similarity: similarityOf.get(tool)!,
     }));
   return { hits, bestRelevance, bestSimilarity };
+}
+
+/** Each value's place between the least and the most of `values`, 0 to 1 (1 for all when they are equal). */
+function minMax(values: readonly number[]): (order: number) => number {
+  const least = Math.min(...values);
+  const span = Math.max(...values) - least;
+  return (order) => (span > 0 ? (values[order]! - least) / span : 1);
 }
 
 /** The warning a failed embedder gives (once per Agent): the search goes on with the lexical ranking. */

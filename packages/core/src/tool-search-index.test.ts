@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { TOOL_INDEX_SETTINGS, ToolIndex } from "./tool-search-index.js";
+import { namesAFile, TOOL_INDEX_SETTINGS, ToolIndex } from "./tool-search-index.js";
 import { MIN_RELEVANCE } from "./tool-search-tool.js";
 
 const definition = (name: string, description: string, properties: Record<string, unknown> = {}) =>
@@ -108,5 +108,48 @@ describe("ToolIndex feedback pass (measured, off by default)", () => {
     expect(hits[0]!.relevance).toBe(plain.search("forecast", 1)[0]!.relevance);
     // Found only through the widened words: no word of the request, no relevance.
     expect(hits[1]!.relevance).toBe(0);
+  });
+});
+
+describe("ToolIndex: a request that names a file is about a file", () => {
+  // Two tools alike but for "file": a request saying "save" meets both at once.
+  const tools = [
+    definition("save_note", "Saves a text note.", { note: {} }),
+    definition("save_to_file", "Saves content to a file.", { path: {}, content: {} }),
+    ...TOOLS.slice(5),
+  ];
+
+  it("ranks a file tool first for a request naming a path or a file name, not for one naming none", () => {
+    const index = new ToolIndex(tools);
+    expect(index.search("save this text to /root/docs/todo.md", 2)[0]?.definition.name).toBe("save_to_file");
+    expect(index.search("save this text into todo.txt", 2)[0]?.definition.name).toBe("save_to_file");
+    expect(index.search("save this text", 2)[0]?.definition.name).toBe("save_note");
+    // Off (fileHint 0), the path is only letters: the note tool wins on "text".
+    const off = new ToolIndex(tools, { ...TOOL_INDEX_SETTINGS, fileHint: 0 });
+    expect(off.search("save this text to /root/docs/todo.md", 2)[0]?.definition.name).toBe("save_note");
+  });
+
+  it("tells a file's path or name from a web address, an abbreviation, a route and a repository", () => {
+    for (const named of [
+      "save it in /root/markdown/bitcoin.md",
+      "what's inside package.json",
+      "open a.txt, b.txt and c.txt together",
+      "list ~/data/raw",
+      "copy src/lib/parts",
+      "C:\\reports\\q3",
+      "read (notes/todo.md).",
+    ])
+      expect(namesAFile(named), named).toBe(true);
+    for (const none of [
+      "see example.com",
+      "go to www.baidu.com.",
+      "analyse https://www.apple.com/iphone-16/page.html",
+      "e.g. this one",
+      "TCP/IP and/or UDP",
+      "redirect users to `/login`",
+      "the octocat/hello repo",
+      "version 2.5 of it",
+    ])
+      expect(namesAFile(none), none).toBe(false);
   });
 });

@@ -85,6 +85,12 @@ export interface ToolIndexSettings {
    * 0.894), so it is off.
    */
   feedback: false | { documents: number; terms: number; weight: number };
+  /**
+   * The weight the word "file" gets in a request that names a file (a path, or a name with a
+   * file's extension: `notes/todo.md`, `/root/report.docx`, `config.yaml`) without saying "file":
+   * such a request is about a file, and a file tool says so in its words. 0: off.
+   */
+  fileHint: number;
 }
 
 /** The settings the search ships with (chosen on the tuning sets; see the README's tool-search section). */
@@ -101,6 +107,8 @@ export const TOOL_INDEX_SETTINGS: ToolIndexSettings = {
   relevanceTerms: 2,
   actionWeight: 0.5,
   feedback: false,
+  // Chosen on the tuning sets (issue 37, bench/src/tune-tool-search-recall.ts): 0.3 to 2 tried.
+  fileHint: 1,
 };
 
 // BM25's usual constants: term-frequency saturation and length normalisation.
@@ -429,6 +437,8 @@ export class ToolIndex {
   #rank(query: string): { tool: number; score: number; relevance: number }[] {
     const own = searchTerms(query);
     const terms = weightedQueryTerms(own);
+    if (this.#settings.fileHint > 0 && !terms.has(FILE_TERM) && namesAFile(query))
+      terms.set(FILE_TERM, this.#settings.fileHint);
     const first = this.#scores(terms);
     const widened = this.#widened(terms, first);
     const scores = widened ? this.#scores(widened) : first;
@@ -516,6 +526,31 @@ export function requestParts(query: string): string[] {
   }
   return parts.length > 0 ? parts : [query];
 }
+
+const FILE_TERM = "file";
+
+/**
+ * Whether a request names a file: a path from a root, a home or the current folder of two parts
+ * or more (`/root/figs`, `~/data/x`, `./src/a`), a relative one of three (`src/lib/parts`), a
+ * Windows one (`C:\\reports`), or a name ending in a dot and a file's extension of 2 to 5 letters
+ * or digits that is not a web address's (`config.yaml`, `notes/todo.md`; not `example.com`,
+ * `www.site.org`, `e.g.`). A web address (`https://…`) names no file.
+ */
+export function namesAFile(query: string): boolean {
+  for (const word of query.split(/[\s"'`()[\]{}<>,;]+/)) {
+    const bare = word.replace(/[.!?:]+$/, "");
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(bare) || /^www\./i.test(bare)) continue;
+    if (/^[A-Za-z]:\\/.test(bare)) return true;
+    if (/^(?:~|\.{1,2})?\/[\w.-]+\/[\w.-]+/.test(bare) || /^[\w.-]+\/[\w.-]+\/[\w.-]+/.test(bare))
+      return true;
+    const extension = /^[\w./-]*[\w-]\.([A-Za-z][A-Za-z0-9]{1,4})$/.exec(bare)?.[1];
+    if (extension && !WEB_ENDINGS.has(extension.toLowerCase())) return true;
+  }
+  return false;
+}
+
+/** Endings of a web address, not of a file name. */
+const WEB_ENDINGS = new Set("com org net io dev ai app co edu gov uk de fr cn jp us info biz me".split(" "));
 
 /** What separates the parts of a tool's name, and its prefix from the rest. */
 const SEPARATOR = /[_.\-/:]/;

@@ -92,7 +92,8 @@ export interface ToolSearchOptions {
    * `-chatcompletions`; a local model that runs offline: `miniLM()` of `@junction/embed-minilm`),
    * tools ranked by cosine similarity and that ranking fused with the lexical one (`fusion`:
    * reciprocal rank fusion, `DENSE_RRF_K` 60, unless set to `"mix"`). Each tool is embedded once per digest of its
-   * name, title, description and parameters (kept in `embedCache`), the request once per search.
+   * text (`toolEmbeddingText`: its name in words, title, description, parameters and its source's
+   * description; kept in `embedCache`), the request once per search.
    * When it fails (throws, or answers vectors of the wrong count or length, or a value that is
    * not a finite number) the search ranks by words alone, with one
    * `tool-search-embedder-failed` warning per Agent; the run goes on.
@@ -116,7 +117,7 @@ export interface ToolSearchOptions {
   /**
    * With `embed`: how the lexical and the dense ranking are fused (`ToolSearchFusion`):
    * `"rrf"`, reciprocal rank fusion (ranks only), or `"mix"`, a convex combination of the two
-   * scores weighted by `mixWeight`. Either way "nothing fits" is judged on words (and on
+   * scores (each min-max normalised over the candidates) weighted by `mixWeight`. Either way "nothing fits" is judged on words (and on
    * `minSimilarity` when set).
    * @default "rrf"
    */

@@ -44,7 +44,9 @@ async function main(argv: string[]): Promise<number> {
     for (const mcp of connected) {
       const tools = await mcp.listTools(flags.includes("--no-prefix") ? {} : { prefix: mcp.name });
       const started = performance.now();
-      const result = await embed.warmTools(tools);
+      const result = await embed.warmTools(tools, {
+        source: { name: mcp.name, description: mcp.description },
+      });
       total += result.texts;
       embedded += result.embedded;
       process.stdout.write(

@@ -6,5 +6,6 @@ export {
   type MiniLMStats,
   miniLM,
   type WarmResult,
+  type WarmToolsOptions,
 } from "./minilm-embedder.js";
 export { defaultCacheDirectory } from "./vector-cache-file.js";

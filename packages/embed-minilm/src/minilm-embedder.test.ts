@@ -239,11 +239,15 @@ describe("miniLM", () => {
       await mcp.connect();
       try {
         const embed = embedder({ cacheDirectory: join(cache, "vectors") });
-        expect(await embed.warmTools(await mcp.listTools({ prefix: "weather" }))).toEqual({
-          texts: 2,
-          embedded: 0,
-        });
+        // The server's description ends each tool's text, as in the Agent's search.
+        expect(mcp.description).toBe("Weather forecasts and alerts.");
+        const tools = await mcp.listTools({ prefix: "weather" });
+        expect(
+          await embed.warmTools(tools, { source: { name: "weather", description: mcp.description } }),
+        ).toEqual({ texts: 2, embedded: 0 });
         expect(embed.stats.modelLoads).toBe(0);
+        // Without it the texts differ: two more to embed.
+        expect(await embed.warmTools(tools)).toEqual({ texts: 2, embedded: 2 });
       } finally {
         await mcp.close();
       }

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { toolEmbeddingText } from "@junction/core";
+import { type ToolSourceInfo, toolEmbeddingText } from "@junction/core";
 import type { EmbedOptions, ToolDefinition, Warning } from "@junction/types";
 import { createAbortError, errorMessage, JunctionError } from "@junction/types";
 import { EnginePool } from "./engine-pool.js";
@@ -17,6 +17,12 @@ export const MINILM_DIMENSIONS = 384;
 
 /** How many vectors are kept in memory besides the disk (the most recently used). */
 const MEMORY_ENTRIES = 10_000;
+
+/** Options of {@link MiniLMEmbedder.warmTools}. */
+export interface WarmToolsOptions extends EmbedOptions {
+  /** The tools' source as the Agent knows it: an MCP connection's name and `description` (which may be undefined). */
+  source?: { name: string; description?: string | undefined };
+}
 
 /** Options of {@link miniLM}. */
 export interface MiniLMOptions {
@@ -81,9 +87,10 @@ export interface MiniLMEmbedder {
   warm(texts: readonly string[], options?: EmbedOptions): Promise<WarmResult>;
   /**
    * Warms the texts a tool search embeds for these tools (core's `toolEmbeddingText`), named as the
-   * Agent sees them: pass what `listTools({ prefix })` of each connection lists.
+   * Agent sees them: pass what `listTools({ prefix })` of each connection lists, and as `source`
+   * the connection's description (`{ name, description: mcp.description }`), which the text ends with.
    */
-  warmTools(tools: readonly ToolDefinition[], options?: EmbedOptions): Promise<WarmResult>;
+  warmTools(tools: readonly ToolDefinition[], options?: WarmToolsOptions): Promise<WarmResult>;
   /** Loads the model now (in one worker) instead of at the first text that is not cached. */
   load(): Promise<void>;
   /** Stops the model's workers; a later call starts them again. */
@@ -220,10 +227,10 @@ export function miniLM(options: MiniLMOptions = {}): MiniLMEmbedder {
     dimensions: MINILM_DIMENSIONS,
     cacheDirectory: directory,
     warm,
-    warmTools: (tools: readonly ToolDefinition[], embedOptions?: EmbedOptions) =>
+    warmTools: (tools: readonly ToolDefinition[], warmOptions?: WarmToolsOptions) =>
       warm(
-        tools.map((definition) => toolEmbeddingText({ definition })),
-        embedOptions,
+        tools.map((definition) => toolEmbeddingText({ definition, ...sourceInfo(warmOptions?.source) })),
+        warmOptions?.signal ? { signal: warmOptions.signal } : undefined,
       ),
     load: () => engines().load(1),
     close: async () => {
@@ -248,6 +255,13 @@ function checked(vector: number[]): number[] {
       `The MiniLM model answered a vector of ${vector.length} values, not ${MINILM_DIMENSIONS} finite numbers.`,
     );
   return vector;
+}
+
+/** `{ source }` as core's search knows it, a description only when there is one. */
+function sourceInfo(source: WarmToolsOptions["source"]): { source?: ToolSourceInfo } {
+  if (!source) return {};
+  const { name, description } = source;
+  return { source: { name, ...(description ? { description } : {}) } };
 }
 
 /** `work`, or the project's abort error as soon as `signal` aborts (what is running still finishes and is cached). */

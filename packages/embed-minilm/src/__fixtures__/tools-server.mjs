@@ -3,7 +3,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 
-const server = new McpServer({ name: "weather", version: "1.0.0" });
+const server = new McpServer({ name: "weather", version: "1.0.0", description: "Weather forecasts and alerts." });
 server.registerTool(
   "get_forecast",
   { description: "Returns the forecast for a city.", inputSchema: { city: z.string().describe("The city") } },
