@@ -94,7 +94,7 @@ describe("tool search with the vendor's embeddings, vectors kept in the store", 
     expect(tools!.body.model).toBe("text-embedding-3-small");
     const toolCount = tools!.body.input.length;
     expect(toolCount).toBeGreaterThan(5);
-    expect(tools!.body.input).toContainEqual(expect.stringMatching(/^everything_get-sum\n/));
+    expect(tools!.body.input).toContainEqual(expect.stringMatching(/^everything get sum\n/));
     expect(query!.body.input).toEqual(["add two numbers"]);
     expect(test.playground.store.countEmbeddings("openai:text-embedding-3-small")).toBe(toolCount);
 
