@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createRequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { rawRequest } from "../test/raw-request.js";
+import { spawnHTTPServer } from "../test/spawned-server.js";
 
 // End to end, with the official SDK v2 client over real stdio and Streamable HTTP: a served
 // tool() lists the client's roots, asks several questions in one round and keeps its own state
@@ -21,18 +21,7 @@ type Transport = "stdio" | "http";
 type Era = "2025-11-25" | "2026-07-28";
 
 /** Spawns the fixture over HTTP; resolves with its URL once it prints it. */
-async function httpServer(): Promise<string> {
-  const child: ChildProcess = spawn(process.execPath, [script, "http"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  closing.push(() => child.kill("SIGTERM"));
-  let printed = "";
-  for await (const chunk of child.stdout as NodeJS.ReadableStream) {
-    printed += chunk;
-    if (printed.includes("\n")) break;
-  }
-  return printed.trim();
-}
+const httpServer = () => spawnHTTPServer(script, closing);
 
 const ALL = { sampling: {}, elicitation: { form: {} }, roots: {} };
 

@@ -8,6 +8,7 @@ import {
   startWireFake,
   type WireFake,
 } from "@junction/wire-fake";
+import { closedObjectSchema, programmaticTools } from "@junction/wire-fake/programmatic-tools";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { anthropic } from "./anthropic-provider.js";
 
@@ -97,44 +98,8 @@ const textTurn = (text: string) => ({
   }),
 });
 
-const object = (properties: Record<string, unknown>, required: string[]) => ({
-  type: "object" as const,
-  properties,
-  required,
-  additionalProperties: false,
-});
-
-/** The tools, each counting its runs: a read-only query (runs unasked), an open-world send (asks), a direct lookup. */
-function tools(runs: string[]): Tool[] {
-  return [
-    {
-      name: "sales_query",
-      description: "Total sales of a region.",
-      inputSchema: object({ region: { type: "string" } }, ["region"]),
-      annotations: { readOnlyHint: true, openWorldHint: false },
-      execute: async (input: { region: string }) => {
-        runs.push(`sales_query ${input.region}`);
-        return "42";
-      },
-    },
-    {
-      name: "send_report",
-      description: "Mail a report.",
-      inputSchema: object({ to: { type: "string" }, total: { type: "number" } }, ["to", "total"]),
-      execute: async (input: { to: string; total: number }) => {
-        runs.push(`send_report ${input.to} ${input.total}`);
-        return "mailed";
-      },
-    },
-    {
-      name: "lookup",
-      description: "Look a word up.",
-      inputSchema: object({ word: { type: "string" } }, ["word"]),
-      annotations: { readOnlyHint: true, openWorldHint: false },
-      execute: async () => "a word",
-    },
-  ];
-}
+const object = closedObjectSchema;
+const tools = (runs: string[]): Tool[] => programmaticTools(runs);
 
 function agent(runs: string[], extra: Partial<AgentConfig> = {}) {
   return new Agent({
