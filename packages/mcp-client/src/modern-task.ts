@@ -203,32 +203,42 @@ export interface TaskFollower {
  * gets `tasks/cancel`. When the session is lost instead, the task is left running: a call given a
  * ticket ({@link TaskFollower.expect}) can follow it on the next session ({@link TaskFollower.resume}).
  */
-export function followTasks(client: Client, transport: Transport): TaskFollower {
-  return new SessionTasks(client, transport);
+export function followTasks(client: Client, wire: TaskWire): SessionTasks {
+  return new SessionTasks(client, wire);
+}
+
+/**
+ * The two ends the tasks follower sits between: the SDK client's handler of the server's messages
+ * and the send of the transport beneath. The follower rewires neither: `layerConnectedSession`
+ * (`session-layers.ts`) points the transport's `send` and `onmessage` at {@link SessionTasks.sent}
+ * and {@link SessionTasks.received}.
+ */
+export interface TaskWire {
+  /** The client's own handler of the server's messages, beneath which the tasks are followed. */
+  deliver: Transport["onmessage"];
+  /** Sends a message on down to the wire. */
+  send: Transport["send"];
 }
 
 /**
  * {@link followTasks} for one session: the calls it holds, and the steps that follow their tasks
  * (hold a `tools/call` as it is sent, follow its task answer, poll, answer input, finish, give up).
  */
-class SessionTasks implements TaskFollower {
+export class SessionTasks implements TaskFollower {
   readonly #calls = new Map<string | number, HeldCall>();
   readonly #client: Client;
-  /** The client's own handler of the server's messages, beneath which the tasks are followed. */
-  readonly #deliver: Transport["onmessage"];
-  readonly #send: Transport["send"];
+  readonly #deliver: TaskWire["deliver"];
+  readonly #send: TaskWire["send"];
   #stopped = false;
   /** The ticket of the next `tools/call` sent ({@link TaskFollower.expect}). */
   #expected: TaskTicket | undefined;
   /** How many tasks were resumed here: each gets an id no JSON-RPC id of the session can be. */
   #resumed = 0;
 
-  constructor(client: Client, transport: Transport) {
+  constructor(client: Client, wire: TaskWire) {
     this.#client = client;
-    this.#deliver = transport.onmessage;
-    this.#send = transport.send.bind(transport);
-    transport.send = (message, options) => this.#sent(message, options);
-    transport.onmessage = (message, extra) => this.#received(message, extra);
+    this.#deliver = wire.deliver;
+    this.#send = wire.send;
   }
 
   /** One task request of this session, bounded by {@link TASK_REQUEST_MS}. */
@@ -426,7 +436,7 @@ class SessionTasks implements TaskFollower {
   }
 
   /** A message the client sends: a `tools/call` is held (its answer may be a task), a cancellation gives one up. */
-  #sent(original: JSONRPCMessage, options?: TransportSendOptions) {
+  readonly sent = (original: JSONRPCMessage, options?: TransportSendOptions): Promise<void> => {
     const message = declaringTasks(original);
     if ("method" in message) {
       if ("id" in message && message.method === "tools/call") {
@@ -454,10 +464,10 @@ class SessionTasks implements TaskFollower {
       }
     }
     return this.#send(message, options);
-  }
+  };
 
   /** A message from the server: a held call's task answer is followed, anything else goes to the client. */
-  #received(message: JSONRPCMessage, extra?: MessageExtraInfo) {
+  readonly received = (message: JSONRPCMessage, extra?: MessageExtraInfo): void => {
     const id = !("method" in message) && "id" in message ? message.id : undefined;
     if ((typeof id === "string" || typeof id === "number") && this.#calls.has(id)) {
       const call = this.#calls.get(id)!;
@@ -486,7 +496,7 @@ class SessionTasks implements TaskFollower {
       }
     }
     this.#deliver?.(message, extra);
-  }
+  };
 
   readonly stop = (): void => {
     this.#stopped = true;
@@ -507,7 +517,7 @@ class SessionTasks implements TaskFollower {
         return;
       }
       // Not a JSON-RPC id of this session (those are numbers): no answer can be mistaken for it.
-      const id = `this.#resumed-task-${++this.#resumed}`;
+      const id = `resumed-task-${++this.#resumed}`;
       const { signal } = options;
       let deadline: ReturnType<typeof setTimeout> | undefined;
       const onAbort = () => {

@@ -6,7 +6,7 @@ import {
   type ResourceTemplate,
 } from "@junction/types";
 import type { Client, RequestOptions } from "@modelcontextprotocol/client";
-import { toolHeaderFilter } from "./sdk-internals.js";
+import { sdkClientInternals } from "./sdk-internals.js";
 
 /** More pages than this is a server that never ends its list. */
 const MAX_PAGES = 1000;
@@ -136,9 +136,9 @@ export function mergeCacheHints(
 }
 
 /**
- * The SDK's own SEP-2243 filter ({@link toolHeaderFilter}). If a later SDK renames it, the page is
+ * The SDK's own SEP-2243 filter (`sdkClientInternals`). If a later SDK renames it, the page is
  * kept whole: `callTool` still sends the headers it can, and the server refuses the rest.
  */
 function excludeInvalidToolHeaders(client: Client, page: Record<string, unknown>): void {
-  if (Array.isArray(page.tools)) toolHeaderFilter(client)?.(page);
+  if (Array.isArray(page.tools)) sdkClientInternals(client).excludeInvalidHeaderTools?.(page);
 }

@@ -57,22 +57,45 @@ const MCP_NAME_SOURCE: Record<string, string> = {
 const FIRST_MODERN_REVISION = "2026-07-28";
 
 /**
- * Who sends each outgoing message, in the order {@link sendRouteOf} checks (the first row that
- * matches decides). "sdk" is the wrapped `StreamableHTTPClientTransport`, "lean" this transport's
- * own POST. `streamable-http-transport.test.ts` sends one message per row and checks its path.
+ * The routing table: which way each message and request goes. "sdk" is the wrapped
+ * `StreamableHTTPClientTransport`, "lean" this transport's own requests. Every row has a test of
+ * its name over the official SDK v2 server (`streamable-http-routes.test.ts`).
  *
- * | row | message | sent by | why |
+ * Who sends a message out. {@link sendRouteOf} checks the first six rows in this order (the first
+ * that matches decides); {@link isHandedOver} decides the seventh.
+ *
+ * | row | message | sent by | as |
  * |---|---|---|---|
- * | `batch` | a JSON-RPC batch (an array) | sdk | batches are rare; the SDK answers them whole |
- * | `resumption` | any message sent with a `resumptionToken` | sdk | it resumes the stream with `Last-Event-ID` |
- * | `closed` | anything after `close()` | sdk | it reports the closed transport as the SDK does |
- * | `initialize` | the `initialize` request | sdk | it keeps the session id the answer gives |
- * | `initialized` | `notifications/initialized` | sdk | it opens the GET stream of server messages |
- * | `post` | every other request, notification and response | lean | the hot path: headers built once, the answer parsed as it streams |
+ * | `batch` | a JSON-RPC batch (an array) | sdk | its POST: batches are rare, the SDK answers them whole |
+ * | `resumption` | any message sent with a `resumptionToken` | sdk | a GET with `Last-Event-ID`: it resumes that stream |
+ * | `closed` | anything after `close()` | sdk | nothing: it refuses, as a closed SDK transport does |
+ * | `initialize` | the `initialize` request | sdk | its POST: it keeps the session id the answer gives |
+ * | `initialized` | `notifications/initialized` | sdk | its POST, after which it opens the GET stream |
+ * | `post` | every other request, notification and response | lean | a POST: headers built once per session, the answer parsed as it streams |
+ * | `handed-over` | a lean POST answered by a redirect (3xx) or a step-up challenge (403 with `insufficient_scope`) | sdk | sent again (the server did not process it): it follows redirects by its policy and owns OAuth |
+ * | `terminate` | {@link LeanStreamableHTTPTransport.terminateSession} | sdk | a DELETE |
+ * | `auth-provider` | everything, on a connection with an `authProvider` | sdk | no lean transport is made (`mcp-session.ts`): the SDK owns the token and its refresh |
  *
- * And one row for answers: a lean POST answered by a redirect (3xx) or a step-up challenge (403
- * with `insufficient_scope`) was not processed by the server, so it is sent again by the SDK,
- * which follows redirects by its policy and owns OAuth ({@link isHandedOver}).
+ * Which HTTP client a lean request (a POST, or a GET that resumes its stream) goes through, the
+ * first row that matches deciding (`exchange` below). The SDK
+ * transport's own requests always go through fetch (the config's, else the global one).
+ *
+ * | row | when | HTTP client |
+ * |---|---|---|
+ * | `config-fetch` | the config gives a `fetch` | that fetch |
+ * | `replaced-fetch` | the global fetch was replaced since startup (an interceptor, an instrumentation) | the global fetch |
+ * | `node-http` | the package's "node" entry, once its client has loaded | this transport's own node:http keep-alive pool |
+ * | `fetch` | otherwise: the default entry, HTTP routed elsewhere (`NODE_USE_ENV_PROXY`, an undici dispatcher that is not a plain `Agent`), or before the node:http client has loaded | the global fetch |
+ *
+ * Which stream brings the server's messages in.
+ *
+ * | row | messages | read by |
+ * |---|---|---|
+ * | `json-answer` | the answer to a lean POST, as `application/json` | lean: the body, whole |
+ * | `sse-answer` | a lean POST answered with `text/event-stream`: the server's notifications and requests about it, then its answer | lean: {@link SSEParser}, as the stream arrives |
+ * | `resumed-stream` | the rest of a lean POST's stream that ended before its answer, once the server gave its events ids | lean: a GET with `Last-Event-ID`, after the server's `retry:` interval (else a backoff), at most {@link RECONNECTION}`.maxRetries` failed attempts in a row |
+ * | `get-stream` | the server's messages outside any request (a `list_changed`, a request of its own) | sdk: the GET stream it opens after `initialized`, and resumes |
+ * | `accepted` | a `202 Accepted` to a notification or a response | nothing to deliver: the body is dropped |
  */
 export type SendRoute = "batch" | "resumption" | "closed" | "initialize" | "initialized" | "post";
 
@@ -492,7 +515,6 @@ export class LeanStreamableHTTPTransport implements Transport {
   }
 }
 
-/** Waits `ms`; `false` when the signal aborted first. */
 /**
  * Requests that only read what the server has: sending one twice changes nothing. Everything
  * else (`tools/call`, `tasks/update`, `tasks/cancel`, `completion/complete`, a response to a
@@ -519,6 +541,7 @@ export function isRepeatable(message: JSONRPCMessage): boolean {
   return id !== undefined && typeof method === "string" && READ_ONLY_METHODS.has(method);
 }
 
+/** Waits `ms`; `false` when the signal aborted first. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
@@ -534,7 +557,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-/** One server-sent event: the fields the MCP transport reads. */
 /** How {@link LeanStreamableHTTPTransport} reads one SSE answer. */
 interface EventReading {
   /** Aborts the stream (on close, or when the request is cancelled). */
@@ -544,6 +566,7 @@ interface EventReading {
   fromPost: boolean;
 }
 
+/** One server-sent event: the fields the MCP transport reads. */
 interface ServerSentEvent {
   id?: string;
   event?: string;
@@ -632,7 +655,7 @@ export class SSEParser {
  * A JSON-RPC 2.0 message, checked as the SDK's `JSONRPCMessageSchema` checks it (a request, a
  * notification, a result or an error; no other members), without building a zod parse per message.
  *
- * @throws SdkError `InvalidResult`... no: a TypeError-free `SdkError` naming what was wrong
+ * @throws SdkError (`InvalidResult`) naming what was wrong with the message
  */
 export function checkedMessage(value: unknown): JSONRPCMessage {
   const problem = messageProblem(value);

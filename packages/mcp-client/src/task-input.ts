@@ -1,7 +1,7 @@
 import { errorMessage } from "@junction/types";
 import type { Client } from "@modelcontextprotocol/client";
 import { ProtocolErrorCode, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
-import { inputRequiredDriver } from "./sdk-internals.js";
+import { sdkClientInternals } from "./sdk-internals.js";
 
 /** What each input request a server may embed asks for, and which part of the config answers it. */
 const INPUT_KINDS: Record<string, { kind: string; answeredBy: string; capability: string }> = {
@@ -36,22 +36,21 @@ export interface TaskInputRound {
  * handler's or `tasks/update`'s error); {@link taskInputFailure} turns that into the call's error.
  */
 export async function answerTaskInput(client: Client, round: TaskInputRound): Promise<void> {
-  const host = inputRequiredDriver(client);
-  if (!host) {
+  const resolveInputRequired = sdkClientInternals(client).resolveInputRequired;
+  if (!resolveInputRequired) {
     throw new SdkError(
       SdkErrorCode.CapabilityNotSupported,
       "this version of @modelcontextprotocol/client has no multi-round-trip driver to answer input requests with",
     );
   }
   const params = { taskId: round.taskId };
-  await host._resolveNonCompleteResult(
+  await resolveInputRequired(
     {
       kind: "input_required",
       inputRequests: round.inputRequests,
       ...(round.requestState === undefined ? {} : { requestState: round.requestState }),
     },
     {
-      codec: host._negotiatedWireCodec(),
       request: { method: "tasks/update", params },
       options: { signal: round.signal },
       flowStartedAt: Date.now(),

@@ -118,45 +118,16 @@ export function runToolTask(
         giveUp();
         throw createAbortError(`the task for tool "${params.name}" was given up`);
       }
-      let state = first;
-      let unanswered = 0;
-      while (!TERMINAL.has(state.status) && state.status !== "input_required") {
-        await (options.statusSignals
-          ? options.statusSignals.wait(taskId, pollDelay(state), stream.signal)
-          : sleep(pollDelay(state), stream.signal));
-        let answer: Record<string, unknown>;
-        try {
-          answer = await client.request({ method: "tasks/get", params: { taskId } }, AnyResultSchema, each());
-          unanswered = 0;
-        } catch (error) {
-          // A resumed task the server refuses to show (a restart that kept no record of it) is lost.
-          if (resumedId !== undefined && error instanceof ProtocolError) {
-            throw lostTaskError(params.name, taskId, error);
-          }
-          // A poll the session could not carry (written to a server that just died) tells nothing
-          // of the task; a dying session is gone in a moment (see the catch below). Poll again, a few times.
-          if (
-            options.ticket &&
-            client.transport &&
-            !(error instanceof ProtocolError) &&
-            !isConnectionClosed(error) &&
-            unanswered < MAX_UNANSWERED_POLLS
-          ) {
-            unanswered++;
-            await sleep(DEFAULT_POLL_MS, stream.signal);
-            continue;
-          }
-          throw error;
-        }
-        const polled = taskOf({ task: answer });
-        if (!polled) {
-          throw new JunctionError(
-            "mcp-invalid-response",
-            `tasks/get for tool "${params.name}" sent no task status`,
-          );
-        }
-        state = polled;
-      }
+      const state = await pollTask(client, {
+        taskId,
+        first,
+        tool: params.name,
+        resumed: resumedId !== undefined,
+        ticket: options.ticket,
+        statusSignals: options.statusSignals,
+        signal: stream.signal,
+        each,
+      });
       if (state.status === "cancelled") {
         done = true;
         throw new JunctionError(
@@ -191,12 +162,85 @@ export function runToolTask(
     }
   })();
 
+  return withCallerLimits(outcome, { signal: options.signal, timeoutMs: options.timeoutMs, giveUp });
+}
+
+/** What {@link pollTask} polls with. */
+interface TaskPolling {
+  taskId: string;
+  /** The task as the call's answer (or the resumed ticket) left it. */
+  first: TaskState;
+  tool: string;
+  /** Whether the task was created on an earlier session ({@link ToolTaskOptions.resume}). */
+  resumed: boolean;
+  ticket: TaskTicket | undefined;
+  statusSignals: TaskStatusSignals | undefined;
+  /** Aborts the wait between polls and each poll. */
+  signal: AbortSignal;
+  /** The options of each request. */
+  each: () => RequestOptions;
+}
+
+/**
+ * Polls `tasks/get` (at the server's interval, woken early by a status notification) until the
+ * task ends or waits for input, and gives its last state. A poll the session could not carry is
+ * tried again a few times; a resumed task the server refuses to show is lost.
+ */
+async function pollTask(client: Client, polling: TaskPolling): Promise<TaskState> {
+  const { taskId, tool, signal, each } = polling;
+  let state = polling.first;
+  let unanswered = 0;
+  while (!TERMINAL.has(state.status) && state.status !== "input_required") {
+    await (polling.statusSignals
+      ? polling.statusSignals.wait(taskId, pollDelay(state), signal)
+      : sleep(pollDelay(state), signal));
+    let answer: Record<string, unknown>;
+    try {
+      answer = await client.request({ method: "tasks/get", params: { taskId } }, AnyResultSchema, each());
+      unanswered = 0;
+    } catch (error) {
+      // A resumed task the server refuses to show (a restart that kept no record of it) is lost.
+      if (polling.resumed && error instanceof ProtocolError) {
+        throw lostTaskError(tool, taskId, error);
+      }
+      // A poll the session could not carry (written to a server that just died) tells nothing
+      // of the task; a dying session is gone in a moment (see runToolTask's catch). Poll again, a few times.
+      if (
+        polling.ticket &&
+        client.transport &&
+        !(error instanceof ProtocolError) &&
+        !isConnectionClosed(error) &&
+        unanswered < MAX_UNANSWERED_POLLS
+      ) {
+        unanswered++;
+        await sleep(DEFAULT_POLL_MS, signal);
+        continue;
+      }
+      throw error;
+    }
+    const polled = taskOf({ task: answer });
+    if (!polled) {
+      throw new JunctionError("mcp-invalid-response", `tasks/get for tool "${tool}" sent no task status`);
+    }
+    state = polled;
+  }
+  return state;
+}
+
+/**
+ * `outcome`, unless the caller's signal aborts or the time limit passes first: the call then
+ * rejects at once, and `giveUp` cancels the task.
+ */
+function withCallerLimits<T>(
+  outcome: Promise<T>,
+  limits: { signal: AbortSignal | undefined; timeoutMs: number; giveUp: () => void },
+): Promise<T> {
+  const { signal, giveUp } = limits;
   return new Promise((resolve, reject) => {
-    const { signal } = options;
     const timer = setTimeout(() => {
       reject(new SdkError(SdkErrorCode.RequestTimeout, "task timed out"));
       giveUp();
-    }, options.timeoutMs);
+    }, limits.timeoutMs);
     const onAbort = () => {
       reject(signal?.reason);
       giveUp();
