@@ -19,7 +19,7 @@ import {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { MCP } from "./mcp.js";
 import { LeanStreamableHTTPTransport, sendRouteOf } from "./streamable-http-transport.js";
@@ -398,6 +398,11 @@ describe("the routing table: who sends a message out", () => {
 
 describe("the routing table: which HTTP client a lean request goes through", () => {
   let running: Running | undefined;
+  // Loaded first, so a transport's node:http client is ready before its handshake ends: until
+  // then its requests go through fetch (the `fetch` row), which is not what these rows are about.
+  beforeAll(async () => {
+    await import("./node-http-exchange.js");
+  });
   afterEach(async () => {
     await running?.stop();
     running = undefined;
