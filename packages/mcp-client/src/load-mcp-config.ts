@@ -126,29 +126,37 @@ interface Resolver {
   where: string;
 }
 
+/** Unknown keys of an entry: refused when `strict`, else each ignored with a warning. */
+function reportUnknownKeys(
+  name: string,
+  unknown: ReturnType<typeof unknownKeys>,
+  { where, options }: Resolver,
+): void {
+  if (unknown.length > 0 && options.strict) {
+    const keys = unknown.map(({ key, suggestion }) => `${JSON.stringify(key)}${didYouMean(suggestion)}`);
+    throw invalid(
+      `MCP server "${name}"${where}: unknown key${keys.length === 1 ? "" : "s"} ${keys.join(", ")}`,
+    );
+  }
+  if (options.strict) return;
+  for (const { key, suggestion } of unknown) {
+    warn(options, {
+      code: "mcp-config-unknown-key",
+      server: name,
+      key,
+      ...(suggestion === undefined ? {} : { suggestion }),
+      message: `MCP server "${name}"${where}: unknown key ${JSON.stringify(key)} is ignored${didYouMean(suggestion)}`,
+    });
+  }
+}
+
 function parseEntry(name: string, entry: unknown, resolver: Resolver): MCPConfig {
   const { where } = resolver;
   const fail = (field: string, problem: string) =>
     invalid(`MCP server "${name}"${where}: ${field} ${problem}`);
   if (!isRecord(entry)) throw fail("entry", "is not an object");
   const unknown = unknownKeys(entry);
-  if (unknown.length > 0 && resolver.options.strict) {
-    const keys = unknown.map(({ key, suggestion }) => `${JSON.stringify(key)}${didYouMean(suggestion)}`);
-    throw invalid(
-      `MCP server "${name}"${where}: unknown key${keys.length === 1 ? "" : "s"} ${keys.join(", ")}`,
-    );
-  }
-  if (!resolver.options.strict) {
-    for (const { key, suggestion } of unknown) {
-      warn(resolver.options, {
-        code: "mcp-config-unknown-key",
-        server: name,
-        key,
-        ...(suggestion === undefined ? {} : { suggestion }),
-        message: `MCP server "${name}"${where}: unknown key ${JSON.stringify(key)} is ignored${didYouMean(suggestion)}`,
-      });
-    }
-  }
+  reportUnknownKeys(name, unknown, resolver);
   const text = (field: string, value: unknown): string => {
     if (typeof value !== "string") throw fail(field, "must be a string");
     return substitute(value, { server: name, field, fail }, resolver);

@@ -150,58 +150,11 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
       { secrets, cause: error },
     );
   }
-  if (error instanceof ProtocolError) {
-    if (error.code === ProtocolErrorCode.MissingRequiredClientCapability) {
-      return safeError(
-        "mcp-capability-missing",
-        `${where} needs a client capability this connection does not advertise for ${method} (error ${error.code}): ${error.message}`,
-        { secrets, cause: error },
-      );
-    }
-    if (error.code === ProtocolErrorCode.UnsupportedProtocolVersion) {
-      return safeError(
-        "mcp-request-failed",
-        `${where} does not support the protocol revision of ${method} (error ${error.code}): ${error.message}`,
-        { secrets, cause: error },
-      );
-    }
-    return safeError(
-      "mcp-request-failed",
-      `${where} answered ${method} with error ${error.code}: ${error.message}`,
-      { secrets, cause: error },
-    );
-  }
+  const about: ErrorContext = { where, method, secrets };
+  if (error instanceof ProtocolError) return fromProtocolError(error, about);
   const message = errorMessage(error);
-  if (error instanceof SdkError) {
-    switch (error.code) {
-      case SdkErrorCode.InvalidResult:
-      case SdkErrorCode.UnsupportedResultType:
-      case SdkErrorCode.ListPaginationExceeded:
-        return safeError("mcp-invalid-response", `${where} sent an invalid ${method} result: ${message}`, {
-          secrets,
-          cause: error,
-        });
-      case SdkErrorCode.InputRequiredRoundsExceeded:
-        return safeError(
-          "mcp-request-failed",
-          `${where} kept asking for input on ${method} past the round limit: ${message}`,
-          { secrets, cause: error },
-        );
-      case SdkErrorCode.MethodNotSupportedByProtocolVersion:
-      case SdkErrorCode.CapabilityNotSupported:
-        return safeError("mcp-capability-missing", `${method} is not available on ${where}: ${message}`, {
-          secrets,
-          cause: error,
-        });
-      case SdkErrorCode.NotConnected:
-        return safeError("mcp-not-connected", `${method}: ${where} is not connected: ${message}`, {
-          secrets,
-          cause: error,
-        });
-      default:
-        break;
-    }
-  }
+  const sdkFailure = error instanceof SdkError ? fromSdkError(error, about) : undefined;
+  if (sdkFailure) return sdkFailure;
   const status = httpStatus(error);
   if (status !== undefined) {
     return safeError("mcp-request-failed", `${method} to ${where} failed with HTTP ${status}: ${message}`, {
@@ -213,6 +166,69 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
     secrets,
     cause: error,
   });
+}
+
+/** What a request's error is reported about: the server (`MCP server "name"`), the method, the secrets to hide. */
+interface ErrorContext {
+  where: string;
+  method: string;
+  secrets: readonly string[];
+}
+
+/** The JunctionError of a server's JSON-RPC error answer. */
+function fromProtocolError(error: ProtocolError, { where, method, secrets }: ErrorContext): JunctionError {
+  if (error.code === ProtocolErrorCode.MissingRequiredClientCapability) {
+    return safeError(
+      "mcp-capability-missing",
+      `${where} needs a client capability this connection does not advertise for ${method} (error ${error.code}): ${error.message}`,
+      { secrets, cause: error },
+    );
+  }
+  if (error.code === ProtocolErrorCode.UnsupportedProtocolVersion) {
+    return safeError(
+      "mcp-request-failed",
+      `${where} does not support the protocol revision of ${method} (error ${error.code}): ${error.message}`,
+      { secrets, cause: error },
+    );
+  }
+  return safeError(
+    "mcp-request-failed",
+    `${where} answered ${method} with error ${error.code}: ${error.message}`,
+    { secrets, cause: error },
+  );
+}
+
+/** The JunctionError of an SDK error that says what went wrong, or `undefined` for the others. */
+function fromSdkError(error: SdkError, { where, method, secrets }: ErrorContext): JunctionError | undefined {
+  const message = errorMessage(error);
+  switch (error.code) {
+    case SdkErrorCode.InvalidResult:
+    case SdkErrorCode.UnsupportedResultType:
+    case SdkErrorCode.ListPaginationExceeded:
+      return safeError("mcp-invalid-response", `${where} sent an invalid ${method} result: ${message}`, {
+        secrets,
+        cause: error,
+      });
+    case SdkErrorCode.InputRequiredRoundsExceeded:
+      return safeError(
+        "mcp-request-failed",
+        `${where} kept asking for input on ${method} past the round limit: ${message}`,
+        { secrets, cause: error },
+      );
+    case SdkErrorCode.MethodNotSupportedByProtocolVersion:
+    case SdkErrorCode.CapabilityNotSupported:
+      return safeError("mcp-capability-missing", `${method} is not available on ${where}: ${message}`, {
+        secrets,
+        cause: error,
+      });
+    case SdkErrorCode.NotConnected:
+      return safeError("mcp-not-connected", `${method}: ${where} is not connected: ${message}`, {
+        secrets,
+        cause: error,
+      });
+    default:
+      return undefined;
+  }
 }
 
 /**

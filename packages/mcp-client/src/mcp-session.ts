@@ -127,46 +127,8 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
     return client;
   };
   switch (config.transport) {
-    case "stdio": {
-      const startProcess = await stdioTransportFactory(setup.serverName());
-      const spawn = () =>
-        startProcess({
-          command: config.command,
-          args: config.args,
-          env: config.env,
-          cwd: config.cwd,
-          onStderr: config.onStderr,
-        });
-      const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
-      let transport = spawn();
-      let client = newClient();
-      try {
-        await client.connect(tapTransport(transport, config), connectOptions(timeout, legacyKnown, deadline));
-      } catch (error) {
-        const exitedByItself = transport.pid !== undefined && transport.exit !== undefined;
-        await transport.close();
-        // "auto" probes in place with `server/discover`: a legacy server may take the unknown
-        // request as fatal and exit. Whatever the error, a server that went away during the
-        // probe is started again and spoken to in the 2025 handshake, which is what it knows.
-        const probed = (config.protocolVersion ?? "auto") === "auto" && !legacyKnown;
-        if (!probed || !exitedByItself || isRequestTimeout(error)) {
-          const failure = startFailure(setup, transport, { error, timeout });
-          if (exitedByItself) diedBeforeAnswering.add(failure);
-          throw failure;
-        }
-        transport = spawn();
-        client = newClient();
-        try {
-          await client.connect(tapTransport(transport, config), connectOptions(timeout, true, deadline));
-        } catch (retryError) {
-          await transport.close();
-          const failure = startFailure(setup, transport, { error: retryError, timeout });
-          if (transport.exit !== undefined) diedBeforeAnswering.add(failure);
-          throw failure;
-        }
-      }
-      return { client, transport, kind: "stdio", closing: false };
-    }
+    case "stdio":
+      return openStdio(setup, { config, newClient, timeout, deadline });
     case "http":
       return openHttp(setup, { config, newClient, timeout, deadline });
     case "sse": {
@@ -206,6 +168,62 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
 interface ConnectBudget {
   timeout: number;
   deadline: AbortSignal;
+}
+
+/**
+ * Opens a stdio session: starts the server process and connects. A server that exits during the
+ * `server/discover` probe of "auto" is started once more and spoken to in the 2025 handshake.
+ */
+async function openStdio(
+  setup: SessionSetup,
+  {
+    config,
+    newClient,
+    timeout,
+    deadline,
+  }: ConnectBudget & {
+    config: Extract<MCPConfig, { transport: "stdio" }>;
+    newClient: () => JunctionClient;
+  },
+): Promise<Session> {
+  const startProcess = await stdioTransportFactory(setup.serverName());
+  const spawn = () =>
+    startProcess({
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      cwd: config.cwd,
+      onStderr: config.onStderr,
+    });
+  const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
+  let transport = spawn();
+  let client = newClient();
+  try {
+    await client.connect(tapTransport(transport, config), connectOptions(timeout, legacyKnown, deadline));
+  } catch (error) {
+    const exitedByItself = transport.pid !== undefined && transport.exit !== undefined;
+    await transport.close();
+    // "auto" probes in place with `server/discover`: a legacy server may take the unknown
+    // request as fatal and exit. Whatever the error, a server that went away during the
+    // probe is started again and spoken to in the 2025 handshake, which is what it knows.
+    const probed = (config.protocolVersion ?? "auto") === "auto" && !legacyKnown;
+    if (!probed || !exitedByItself || isRequestTimeout(error)) {
+      const failure = startFailure(setup, transport, { error, timeout });
+      if (exitedByItself) diedBeforeAnswering.add(failure);
+      throw failure;
+    }
+    transport = spawn();
+    client = newClient();
+    try {
+      await client.connect(tapTransport(transport, config), connectOptions(timeout, true, deadline));
+    } catch (retryError) {
+      await transport.close();
+      const failure = startFailure(setup, transport, { error: retryError, timeout });
+      if (transport.exit !== undefined) diedBeforeAnswering.add(failure);
+      throw failure;
+    }
+  }
+  return { client, transport, kind: "stdio", closing: false };
 }
 
 async function openHttp(

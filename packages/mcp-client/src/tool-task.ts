@@ -59,98 +59,113 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
  */
 export function runToolTask(
   client: Client,
-  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  params: ToolTaskParams,
   options: ToolTaskOptions,
 ): Promise<Record<string, unknown>> {
-  const stream = new AbortController();
-  let taskId: string | undefined;
-  let gaveUp = false;
-  let done = false;
-  const cancelOnServer = () => {
-    if (done || !taskId) return;
-    done = true;
-    // Cancelling is a courtesy to the server; the caller already has its abort error, and a task that ran on
-    // is the server's to end.
-    void client
-      .request({ method: "tasks/cancel", params: { taskId } }, AnyResultSchema, { timeout: 5_000 })
-      .catch(() => undefined);
-  };
-  let waitingForId: ReturnType<typeof setTimeout> | undefined;
-  const giveUp = () => {
-    gaveUp = true;
-    if (taskId) {
-      clearTimeout(waitingForId);
-      cancelOnServer();
-      stream.abort();
+  const run = new ToolTaskRun(client, options);
+  return withCallerLimits(run.follow(params), {
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    giveUp: run.giveUp,
+  });
+}
+
+/** The params of the `tools/call` {@link runToolTask} sends. */
+type ToolTaskParams = { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> };
+
+/** One {@link runToolTask}: the task it follows, and whether the caller gave it up. */
+class ToolTaskRun {
+  readonly #client: Client;
+  readonly #options: ToolTaskOptions;
+  /** Aborts every request of the task (the call, the polls) once it is given up. */
+  readonly #stream = new AbortController();
+  #taskId: string | undefined;
+  #gaveUp = false;
+  /** Set once the task needs no `tasks/cancel`: it ended, was cancelled, or is followed elsewhere. */
+  #done = false;
+  #waitingForId: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(client: Client, options: ToolTaskOptions) {
+    this.#client = client;
+    this.#options = options;
+  }
+
+  /** The caller gave up (an abort, the time limit): cancels the task, or waits a while for its id to. */
+  readonly giveUp = (): void => {
+    this.#gaveUp = true;
+    if (this.#taskId) {
+      clearTimeout(this.#waitingForId);
+      this.#cancelOnServer();
+      this.#stream.abort();
     } else {
-      waitingForId ??= setTimeout(() => stream.abort(), TASK_ID_GRACE_MS);
+      this.#waitingForId ??= setTimeout(() => this.#stream.abort(), TASK_ID_GRACE_MS);
     }
   };
-  const each = (): RequestOptions => ({
-    ...options.requestOptions,
-    // Our own timer bounds the task; the SDK's must not drop a late answer with the task id.
-    timeout: options.timeoutMs + TASK_ID_GRACE_MS,
-    signal: stream.signal,
-  });
 
-  const resumedId = options.resume ? options.ticket?.taskId : undefined;
-  const outcome = (async () => {
+  /** Sends the call (or resumes the ticket's task), follows the task, and gives its result. */
+  async follow(params: ToolTaskParams): Promise<Record<string, unknown>> {
+    const resumedId = this.#options.resume ? this.#options.ticket?.taskId : undefined;
     try {
       let first: TaskState | undefined;
       if (resumedId !== undefined) {
         first = { taskId: resumedId, status: "working", pollInterval: 0 };
       } else {
-        const created = await client.request(
+        const created = await this.#client.request(
           { method: "tools/call", params: { ...params, task: {} } },
           AnyResultSchema,
-          { ...each(), onprogress: options.onprogress },
+          { ...this.#each(), onprogress: this.#options.onprogress },
         );
         first = taskOf(created);
         // A server may run the call at once and answer with the result itself.
         if (!first) {
-          done = true;
+          this.#done = true;
           return created;
         }
       }
-      taskId = first.taskId;
-      if (options.ticket) options.ticket.taskId = taskId;
-      if (gaveUp) {
-        giveUp();
+      const taskId = first.taskId;
+      this.#taskId = taskId;
+      if (this.#options.ticket) this.#options.ticket.taskId = taskId;
+      if (this.#gaveUp) {
+        this.giveUp();
         throw createAbortError(`the task for tool "${params.name}" was given up`);
       }
-      const state = await pollTask(client, {
+      const state = await pollTask(this.#client, {
         taskId,
         first,
         tool: params.name,
         resumed: resumedId !== undefined,
-        ticket: options.ticket,
-        statusSignals: options.statusSignals,
-        signal: stream.signal,
-        each,
+        ticket: this.#options.ticket,
+        statusSignals: this.#options.statusSignals,
+        signal: this.#stream.signal,
+        each: () => this.#each(),
       });
       if (state.status === "cancelled") {
-        done = true;
+        this.#done = true;
         throw new JunctionError(
           "mcp-request-failed",
           `the task for tool "${params.name}" was cancelled on the server`,
         );
       }
-      options.statusSignals?.forget(taskId);
+      this.#options.statusSignals?.forget(taskId);
       // Completed, failed (its result says why) or waiting for input (answered through the
       // client's handlers while tasks/result is pending).
-      const result = await client.request(
+      const result = await this.#client.request(
         { method: "tasks/result", params: { taskId } },
         AnyResultSchema,
-        each(),
+        this.#each(),
       );
-      done = true;
+      this.#done = true;
       return result;
     } catch (error) {
       // The session is gone, not the task: the caller follows it on the next session (and could
       // not reach this one's server to cancel it anyway). A client whose transport is gone failed
       // the request because of that, whatever it threw (a write to the dead server, "Not connected").
-      if (taskId !== undefined && options.ticket && (isConnectionClosed(error) || !client.transport)) {
-        done = true;
+      if (
+        this.#taskId !== undefined &&
+        this.#options.ticket &&
+        (isConnectionClosed(error) || !this.#client.transport)
+      ) {
+        this.#done = true;
         throw isConnectionClosed(error)
           ? error
           : new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
@@ -158,11 +173,29 @@ export function runToolTask(
       throw error;
     } finally {
       // A task we stop following (a failed poll) should not run on unwatched.
-      cancelOnServer();
+      this.#cancelOnServer();
     }
-  })();
+  }
 
-  return withCallerLimits(outcome, { signal: options.signal, timeoutMs: options.timeoutMs, giveUp });
+  #cancelOnServer(): void {
+    const taskId = this.#taskId;
+    if (this.#done || !taskId) return;
+    this.#done = true;
+    // Cancelling is a courtesy to the server; the caller already has its abort error, and a task that ran on
+    // is the server's to end.
+    void this.#client
+      .request({ method: "tasks/cancel", params: { taskId } }, AnyResultSchema, { timeout: 5_000 })
+      .catch(() => undefined);
+  }
+
+  #each(): RequestOptions {
+    return {
+      ...this.#options.requestOptions,
+      // Our own timer bounds the task; the SDK's must not drop a late answer with the task id.
+      timeout: this.#options.timeoutMs + TASK_ID_GRACE_MS,
+      signal: this.#stream.signal,
+    };
+  }
 }
 
 /** What {@link pollTask} polls with. */
