@@ -77,8 +77,8 @@ const FIRST_MODERN_REVISION = "2026-07-28";
  * | `auth-provider` | everything, on a connection with an `authProvider` | sdk | no lean transport is made (`mcp-session.ts`): the SDK owns the token and its refresh |
  *
  * Which HTTP client a lean request (a POST, or a GET that resumes its stream) goes through, the
- * first row that matches deciding (`exchange` below). The SDK
- * transport's own requests always go through fetch (the config's, else the global one).
+ * first row that matches deciding (`exchange` below). The SDK transport's own requests always go
+ * through fetch (the config's, else the global one).
  *
  * | row | when | HTTP client |
  * |---|---|---|
