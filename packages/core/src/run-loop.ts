@@ -30,7 +30,15 @@ import {
 import { RunSpans } from "./run-spans.js";
 import { toolChanges } from "./run-state.js";
 import { toError } from "./run-tool-call.js";
-import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepPlan, StepTools } from "./run-types.js";
+import type {
+  CallOutcome,
+  Run,
+  RunLoopEnd,
+  RunLoopOptions,
+  RunLoopResult,
+  StepPlan,
+  StepTools,
+} from "./run-types.js";
 import { StepCalls, StepWarnings } from "./step-calls.js";
 import { journaledStep } from "./step-failure.js";
 import { type RequestSize, RequestSizeFold } from "./token-estimate.js";
@@ -52,10 +60,12 @@ type StepOutcome =
  * approval nobody gave (`approval-required`). Every model turn and tool call goes through the
  * durability port, so a replay of the run with the same journal does not repeat them.
  */
-export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
+export async function runLoop(given: RunLoopOptions): Promise<RunLoopEnd> {
   const warnings: Warning[] = [];
   const run = openRun(given, warnings);
   const { options, controller } = run;
+  // What the run committed, after the conversation it started from: how it ended carries it.
+  const added = () => run.conversation.slice(options.history.length);
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -63,13 +73,13 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
   try {
     const result = await runSteps(run, warnings);
     options.sink.emit({ type: "finish", reason: result.finishReason, usage: result.usage });
-    return result;
+    return { result, added: added() };
   } catch (caught) {
     const error =
       controller.signal.aborted && !isFailure(caught) ? abortError(controller.signal) : toError(caught);
     controller.abort(error);
     options.sink.emit({ type: "error", error });
-    throw error;
+    return { error, added: added() };
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
@@ -487,10 +497,9 @@ function stepMessages(content: AssistantContentPart[], results: ToolResultMessag
   ];
 }
 
-/** Adds `messages` to the run's conversation and tells the caller. */
+/** Adds `messages` to the run's conversation: the next step sees them, and the run's end returns them. */
 function commit(run: Run, messages: Message[]): void {
   (run.conversation as Message[]).push(...messages);
-  run.options.sink.onCommit?.(messages);
 }
 
 /** What keeps the conversation valid after an abort mid-tools: every call gets a result, cancelled ones say so. */

@@ -204,11 +204,6 @@ export interface ResumedRun {
 /** Where a run reports: its events, what it commits to the conversation, its spans. */
 export interface RunSink {
   emit(event: AgentEvent): void;
-  /**
-   * Told each time the run commits messages to the conversation (a step's answer and results,
-   * a repair request, the cancelled results of an aborted step), in order.
-   */
-  onCommit?(messages: Message[]): void;
   /** Receives the run's spans, derived from its events. */
   tracer?: Tracer;
   /**
@@ -252,6 +247,14 @@ export interface RunLoopResult extends Omit<AgentResultBase, "messages"> {
   trace?: TraceCarrier;
 }
 
+/**
+ * How a run of the loop ended: its result, or the error that ended it (reported already as the
+ * `error` event), with the messages it committed after the conversation it was given (a step's
+ * answer and results, a repair request, the cancelled results of an aborted step), in order, so
+ * the conversation is whole after an abort or a failure too.
+ */
+export type RunLoopEnd = { added: Message[] } & ({ result: RunLoopResult } | { error: Error });
+
 /** The state one run shares across its steps: passed around, never captured across files. */
 export interface Run {
   readonly options: RunLoopOptions;
@@ -265,7 +268,7 @@ export interface Run {
   /**
    * The conversation as the next step sees it: the one before the run, then the steps committed.
    * The loop's own array (copied once when the run starts), never the caller's: what a provider is
-   * handed is never what the caller keeps (the caller keeps what `sink.onCommit` tells it).
+   * handed is never what the caller keeps (the caller keeps what the run's end returns).
    */
   readonly conversation: readonly Message[];
   /** The run's scans of its conversation, kept across its steps so each scans only what was appended. */
