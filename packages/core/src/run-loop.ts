@@ -33,6 +33,7 @@ import { toError } from "./run-tool-call.js";
 import type {
   CallOutcome,
   Run,
+  RunForCalls,
   RunLoopEnd,
   RunLoopOptions,
   RunLoopResult,
@@ -44,6 +45,7 @@ import { journaledStep } from "./step-failure.js";
 import { type RequestSize, RequestSizeFold } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import { ToolInputStream } from "./tool-input-stream.js";
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from "./tool-output.js";
 import { ModelViewFolds, messagesWithinBudget } from "./tool-result-budget.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";
@@ -89,11 +91,10 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopEnd> {
 async function runSteps(run: Run, warnings: Warning[]): Promise<RunLoopResult> {
   const { options } = run;
   const steps: Step[] = [];
-  let usage = run.usageBeforeStep;
+  let usage = options.resumed?.usageBefore ?? emptyUsage();
   for (let stepNumber = options.resumed?.firstStep ?? 1; ; stepNumber++) {
     throwIfAborted(run.controller.signal);
-    run.usageBeforeStep = usage;
-    const outcome = await runStep(run, stepNumber);
+    const outcome = await runStep(run, { stepNumber, usageBefore: usage });
     const ran = { text: steps.at(-1)?.text ?? "", steps, warnings };
     if (outcome.kind === "interrupted") {
       return {
@@ -191,7 +192,6 @@ function openRun(given: RunLoopOptions, warnings: Warning[]): Run {
     conversation: options.history.slice(),
     folds: { view: new ModelViewFolds(), requestSize: new RequestSizeFold() },
     coreToolWarnings: new Set(),
-    usageBeforeStep: options.resumed?.usageBefore ?? emptyUsage(),
     warn: (warning) => {
       warnings.push(warning);
       options.sink.emit({ type: "warning", warning });
@@ -238,13 +238,21 @@ async function planStep(
   };
 }
 
-async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
+async function runStep(run: Run, step: { stepNumber: number; usageBefore: Usage }): Promise<StepOutcome> {
   const { options, durability } = run;
+  const { stepNumber } = step;
   const signal = run.controller.signal;
   const conversation = run.conversation as Message[];
-  const warnings = new StepWarnings(run);
+  const warnings = new StepWarnings(run.warn);
   const plan = await planStep(run, { stepNumber, conversation, warn: warnings.warn });
-  const calls = new StepCalls(run, plan, warnings);
+  const calls = new StepCalls({
+    run: forCalls(run, step),
+    plan,
+    warnings,
+    runner: options.tools.runner,
+    output: options.output,
+    toolConcurrency: options.limits.toolConcurrency,
+  });
   const tools = [...plan.offered];
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
@@ -487,6 +495,23 @@ async function answerResults(toolCalls: ToolCallPart[], calls: StepCalls): Promi
     if (outcome?.kind === "result") results.push(outcome.part);
   }
   return results;
+}
+
+/** What the calls of step `step` read of `run`. */
+function forCalls(run: Run, step: { stepNumber: number; usageBefore: Usage }): RunForCalls {
+  const { options } = run;
+  const { onCallFinished, approvalTimeoutMs } = options.journal;
+  return {
+    durability: run.durability,
+    spans: run.spans,
+    emit: options.sink.emit,
+    resumedGuard: options.resumed?.guard,
+    maxToolOutputChars: options.limits.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+    approvalTimeoutMs: () => approvalTimeoutMs?.(),
+    callFinished: async () => {
+      await onCallFinished?.(step.stepNumber, step.usageBefore, run.conversation);
+    },
+  };
 }
 
 /** The messages of a finished step: the model's answer, and the results when there are any. */
