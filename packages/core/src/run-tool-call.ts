@@ -366,10 +366,7 @@ async function executeCall(parts: {
         { id: call.id, name: call.name, input: call.input },
         {
           ...parts.context,
-          onProgress: (report) => {
-            run.spans.note({ type: "tool-execute-progress", id: call.id, progress: report });
-            progress.report(report);
-          },
+          onProgress: (report) => progress.report(report),
         },
       ),
     );
