@@ -358,6 +358,31 @@ async function changedSinceJournaled(
   return { changes: live ? new Map() : toolChanges(seen, await runner.snapshot(prepared)), digests };
 }
 
+/** A live step's model request: the conversation as the model sees it (within its budgets), the system prompt, the settings, the tools. */
+function modelRequest(
+  run: Run,
+  turn: { tools: ToolDefinition[]; calls: StepCalls; conversation: Message[] },
+): ModelRequest {
+  const { options } = run;
+  const { provider, model, system, settings } = options.model;
+  return {
+    model,
+    messages: messagesWithinBudget({
+      history: turn.conversation,
+      reportKey: options.sink.reportKey ?? run,
+      provider,
+      model,
+      readable: turn.calls.plan.coreTools.has(READ_TOOL_RESULT),
+      warn: turn.calls.warn,
+      folds: run.folds.view,
+    }),
+    ...(system !== undefined ? { system } : {}),
+    ...settings,
+    ...requestTools(run, turn.tools),
+    signal: run.controller.signal,
+  };
+}
+
 /** Streams one model turn live, starting each call as soon as it is complete; the turn as it is journaled. */
 async function streamModelTurn(
   run: Run,
@@ -371,23 +396,8 @@ async function streamModelTurn(
     (call, rejection) => calls.start(call, { live: true, ...(rejection ? { rejection } : {}) }),
     calls.warn,
   );
-  const { provider, model, system, settings } = options.model;
-  const request: ModelRequest = {
-    model,
-    messages: messagesWithinBudget({
-      history: turn.conversation,
-      reportKey: options.sink.reportKey ?? run,
-      provider,
-      model,
-      readable: calls.plan.coreTools.has(READ_TOOL_RESULT),
-      warn: calls.warn,
-      folds: run.folds.view,
-    }),
-    ...(system !== undefined ? { system } : {}),
-    ...settings,
-    ...requestTools(run, turn.tools),
-    signal,
-  };
+  const { provider, system } = options.model;
+  const request = modelRequest(run, turn);
   calls.request = requestSizeOf(run, request);
   run.spans.note({
     type: "model-call-start",
