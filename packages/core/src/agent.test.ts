@@ -196,6 +196,34 @@ describe("Agent: the loop", () => {
     expect(agent.messages).toEqual(replacement);
   });
 
+  it("keeps what a failed run committed: its finished steps stay in the conversation, and the next send goes on from them", async () => {
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "c1", name: "add", input: { a: 2, b: 3 } }] },
+      { error: new ProviderError({ message: "the model is down", provider: "scripted", retryable: false }) },
+      { text: "5" },
+    ]);
+    const agent = new Agent({ provider, model: "m", tools: [add] });
+    const first = agent.send("2 + 3?");
+    const seen: number[] = [];
+    for await (const event of first) if (event.type === "step-end") seen.push(agent.messages.length);
+    await expect(first.final).rejects.toThrow("the model is down");
+    // During the run the Agent's conversation is the one the run started from; the run's end brings the rest.
+    expect(seen).toEqual([1]);
+    const committed = [
+      { role: "user", content: "2 + 3?" },
+      { role: "assistant", content: [{ type: "tool-call", id: "c1", name: "add", input: { a: 2, b: 3 } }] },
+      { role: "tool", content: [expect.objectContaining({ toolCallId: "c1", output: "5" })] },
+    ];
+    expect(agent.messages).toEqual(committed);
+    const second = await agent.send("again?").final;
+    expect(provider.requests.at(-1)?.messages).toEqual([...committed, { role: "user", content: "again?" }]);
+    expect(second.messages).toEqual([
+      ...committed,
+      { role: "user", content: "again?" },
+      { role: "assistant", content: [{ type: "text", text: "5" }] },
+    ]);
+  });
+
   it("stops at maxSteps with a clear finish reason and warning", async () => {
     const provider = scriptedModel([
       { toolCalls: [{ id: "c1", name: "add", input: { a: 1, b: 1 } }] },

@@ -307,10 +307,11 @@ export class Agent<Output = unknown> {
         );
       }
       if (this.#stopped) {
-        this.#history = closeRunState(this.#stopped, "the user went on without answering");
+        this.#history = ownMessages(closeRunState(this.#stopped, "the user went on without answering"));
         this.#stopped = undefined;
       }
-      this.#history.push({ role: "user", content: structuredClone(input) });
+      // Junction's own, like the rest of the history: the run's conversation is made of it.
+      this.#history.push(...ownMessages<Message[]>([{ role: "user", content: input }]));
       return {};
     }) as AgentHandle<O>;
   }
@@ -354,9 +355,13 @@ export class Agent<Output = unknown> {
    * the Agent (and may throw: the run fails), then the run's spec is built from the Agent as it is.
    */
   #start(options: SendOptions<unknown>, begin: () => Pick<RunSpec, "resume">): AgentHandle {
-    const handle = startRun(() => this.#spec(options, begin()), {
+    const { handle, conversation } = startRun(() => this.#spec(options, begin()), {
       after: this.#queue,
       ...(this.#config.onEvent ? { onEvent: this.#config.onEvent } : {}),
+    });
+    // The run's conversation, however it ended, is the Agent's from then on (before `final` settles).
+    conversation.then((messages) => {
+      if (messages) this.#history = messages;
     });
     this.#running++;
     const ended = () => {
@@ -428,9 +433,6 @@ export class Agent<Output = unknown> {
       reportKey: this.#reportKey,
       hooks: {
         onResume: (state, warnings) => this.#resumed(state, warnings),
-        onConversation: (conversation) => {
-          this.#history = conversation;
-        },
         ...(options.onRunState ? { onRunState: options.onRunState } : {}),
         describe: () => ({
           sources: this.#registry.sourceDescriptors,

@@ -1,6 +1,6 @@
 import type { Message } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { mutableMessages, ownMessages, sharedMessages } from "./message-copy.js";
+import { mutableMessages, ownMessages } from "./message-copy.js";
 
 const withInput = (input: unknown): Message => ({
   role: "assistant",
@@ -45,24 +45,6 @@ describe("ownMessages", () => {
   it("leaves anything but an array for validation to name", () => {
     expect(ownMessages(undefined)).toBeUndefined();
     expect(ownMessages("nope" as unknown as Message[])).toBe("nope");
-  });
-});
-
-describe("sharedMessages", () => {
-  it("copies and freezes only what was added since, and returns a new array of the same messages", () => {
-    const history = ownMessages([{ role: "user", content: "one" }] as Message[]);
-    const first = history[0];
-    const added: Message = { role: "user", content: [{ type: "text", text: "two" }] };
-    history.push(added);
-    const shared = sharedMessages(history);
-    expect(shared).not.toBe(history);
-    expect(shared[0]).toBe(first);
-    expect(shared[1]).toBe(history[1]);
-    expect(history[1]).not.toBe(added);
-    expect(history[1]).toEqual(added);
-    expect(Object.isFrozen(history[1])).toBe(true);
-    expect(Object.isFrozen(added)).toBe(false);
-    expect(sharedMessages(history)[1]).toBe(shared[1]);
   });
 });
 

@@ -5,12 +5,6 @@ import type { Message } from "@junction/types";
 // are plain JSON far shallower than this; tool results are kept within MAX_TOOL_OUTPUT_DEPTH.
 const MAX_COPY_DEPTH = 200;
 
-// For each conversation Junction owns, how many of its first messages are Junction's own: copied
-// and frozen here, deeply, so nobody outside holds any part of them and nobody can change them.
-// The loop only appends, so a run's result copies only the messages after that prefix. (By array,
-// not by message: marking every message costs more than copying it.)
-const ownedPrefix = new WeakMap<readonly Message[], number>();
-
 /**
  * A conversation as Junction's own: a new array of messages copied, deeply, and frozen. Strings
  * are immutable, so they are shared rather than copied (`structuredClone` copies every
@@ -21,33 +15,7 @@ const ownedPrefix = new WeakMap<readonly Message[], number>();
 export function ownMessages<T extends readonly Message[] | undefined>(messages: T): T {
   // Anything but an array is left for `validateMessages` to name.
   if (!Array.isArray(messages)) return messages;
-  const owned = messages.map((message) => copyValue(message, 0, true));
-  ownedPrefix.set(owned, owned.length);
-  return owned as unknown as T;
-}
-
-/**
- * Makes every message of `history` Junction's own (the ones added since it was last made so are
- * replaced by frozen copies, in place) and returns a new array of the same messages: what a run's
- * result holds. A result costs one array instead of a copy of the conversation, and changing it
- * cannot change the history.
- */
-export function sharedMessages(history: Message[]): Message[] {
-  for (let index = ownedPrefix.get(history) ?? 0; index < history.length; index++)
-    history[index] = copyValue(history[index]!, 0, true);
-  ownedPrefix.set(history, history.length);
-  return history.slice();
-}
-
-/**
- * `conversation` followed by `added`, as a new array that keeps what `conversation` had of
- * Junction's own (so `sharedMessages` copies only what is new). Neither argument is changed.
- */
-export function appendMessages(conversation: readonly Message[], added: readonly Message[]): Message[] {
-  const next = conversation.concat(added);
-  const owned = ownedPrefix.get(conversation);
-  if (owned !== undefined) ownedPrefix.set(next, owned);
-  return next;
+  return messages.map((message) => copyValue(message, 0, true)) as unknown as T;
 }
 
 /** A copy of `messages` the caller may change: new, unfrozen objects (strings shared). */

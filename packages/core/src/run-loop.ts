@@ -30,12 +30,22 @@ import {
 import { RunSpans } from "./run-spans.js";
 import { toolChanges } from "./run-state.js";
 import { toError } from "./run-tool-call.js";
-import type { CallOutcome, Run, RunLoopOptions, RunLoopResult, StepPlan, StepTools } from "./run-types.js";
+import type {
+  CallOutcome,
+  Run,
+  RunForCalls,
+  RunLoopEnd,
+  RunLoopOptions,
+  RunLoopResult,
+  StepPlan,
+  StepTools,
+} from "./run-types.js";
 import { StepCalls, StepWarnings } from "./step-calls.js";
 import { journaledStep } from "./step-failure.js";
 import { type RequestSize, RequestSizeFold } from "./token-estimate.js";
 import { StepToolCalls, ToolCallIds } from "./tool-call-ids.js";
 import { ToolInputStream } from "./tool-input-stream.js";
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from "./tool-output.js";
 import { ModelViewFolds, messagesWithinBudget } from "./tool-result-budget.js";
 import type { TraceCarrier } from "./trace-carrier.js";
 import { addUsage, emptyUsage, readUsage } from "./usage.js";
@@ -52,10 +62,12 @@ type StepOutcome =
  * approval nobody gave (`approval-required`). Every model turn and tool call goes through the
  * durability port, so a replay of the run with the same journal does not repeat them.
  */
-export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
+export async function runLoop(given: RunLoopOptions): Promise<RunLoopEnd> {
   const warnings: Warning[] = [];
   const run = openRun(given, warnings);
   const { options, controller } = run;
+  // What the run committed, after the conversation it started from: how it ended carries it.
+  const added = () => run.conversation.slice(options.history.length);
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -63,13 +75,13 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
   try {
     const result = await runSteps(run, warnings);
     options.sink.emit({ type: "finish", reason: result.finishReason, usage: result.usage });
-    return result;
+    return { result, added: added() };
   } catch (caught) {
     const error =
       controller.signal.aborted && !isFailure(caught) ? abortError(controller.signal) : toError(caught);
     controller.abort(error);
     options.sink.emit({ type: "error", error });
-    throw error;
+    return { error, added: added() };
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
@@ -79,11 +91,10 @@ export async function runLoop(given: RunLoopOptions): Promise<RunLoopResult> {
 async function runSteps(run: Run, warnings: Warning[]): Promise<RunLoopResult> {
   const { options } = run;
   const steps: Step[] = [];
-  let usage = run.usageBeforeStep;
+  let usage = options.resumed?.usageBefore ?? emptyUsage();
   for (let stepNumber = options.resumed?.firstStep ?? 1; ; stepNumber++) {
     throwIfAborted(run.controller.signal);
-    run.usageBeforeStep = usage;
-    const outcome = await runStep(run, stepNumber);
+    const outcome = await runStep(run, { stepNumber, usageBefore: usage });
     const ran = { text: steps.at(-1)?.text ?? "", steps, warnings };
     if (outcome.kind === "interrupted") {
       return {
@@ -181,7 +192,6 @@ function openRun(given: RunLoopOptions, warnings: Warning[]): Run {
     conversation: options.history.slice(),
     folds: { view: new ModelViewFolds(), requestSize: new RequestSizeFold() },
     coreToolWarnings: new Set(),
-    usageBeforeStep: options.resumed?.usageBefore ?? emptyUsage(),
     warn: (warning) => {
       warnings.push(warning);
       options.sink.emit({ type: "warning", warning });
@@ -228,13 +238,21 @@ async function planStep(
   };
 }
 
-async function runStep(run: Run, stepNumber: number): Promise<StepOutcome> {
+async function runStep(run: Run, step: { stepNumber: number; usageBefore: Usage }): Promise<StepOutcome> {
   const { options, durability } = run;
+  const { stepNumber } = step;
   const signal = run.controller.signal;
   const conversation = run.conversation as Message[];
-  const warnings = new StepWarnings(run);
+  const warnings = new StepWarnings(run.warn);
   const plan = await planStep(run, { stepNumber, conversation, warn: warnings.warn });
-  const calls = new StepCalls(run, plan, warnings);
+  const calls = new StepCalls({
+    run: forCalls(run, step),
+    plan,
+    warnings,
+    runner: options.tools.runner,
+    output: options.output,
+    toolConcurrency: options.limits.toolConcurrency,
+  });
   const tools = [...plan.offered];
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.
   const stopTools = () => calls.controller.abort(signal.reason);
@@ -340,6 +358,31 @@ async function changedSinceJournaled(
   return { changes: live ? new Map() : toolChanges(seen, await runner.snapshot(prepared)), digests };
 }
 
+/** A live step's model request: the conversation as the model sees it (within its budgets), the system prompt, the settings, the tools. */
+function modelRequest(
+  run: Run,
+  turn: { tools: ToolDefinition[]; calls: StepCalls; conversation: Message[] },
+): ModelRequest {
+  const { options } = run;
+  const { provider, model, system, settings } = options.model;
+  return {
+    model,
+    messages: messagesWithinBudget({
+      history: turn.conversation,
+      reportKey: options.sink.reportKey ?? run,
+      provider,
+      model,
+      readable: turn.calls.plan.coreTools.has(READ_TOOL_RESULT),
+      warn: turn.calls.warn,
+      folds: run.folds.view,
+    }),
+    ...(system !== undefined ? { system } : {}),
+    ...settings,
+    ...requestTools(run, turn.tools),
+    signal: run.controller.signal,
+  };
+}
+
 /** Streams one model turn live, starting each call as soon as it is complete; the turn as it is journaled. */
 async function streamModelTurn(
   run: Run,
@@ -353,23 +396,8 @@ async function streamModelTurn(
     (call, rejection) => calls.start(call, { live: true, ...(rejection ? { rejection } : {}) }),
     calls.warn,
   );
-  const { provider, model, system, settings } = options.model;
-  const request: ModelRequest = {
-    model,
-    messages: messagesWithinBudget({
-      history: turn.conversation,
-      reportKey: options.sink.reportKey ?? run,
-      provider,
-      model,
-      readable: calls.plan.coreTools.has(READ_TOOL_RESULT),
-      warn: calls.warn,
-      folds: run.folds.view,
-    }),
-    ...(system !== undefined ? { system } : {}),
-    ...settings,
-    ...requestTools(run, turn.tools),
-    signal,
-  };
+  const { provider, system } = options.model;
+  const request = modelRequest(run, turn);
   calls.request = requestSizeOf(run, request);
   run.spans.note({
     type: "model-call-start",
@@ -479,6 +507,23 @@ async function answerResults(toolCalls: ToolCallPart[], calls: StepCalls): Promi
   return results;
 }
 
+/** What the calls of step `step` read of `run`. */
+function forCalls(run: Run, step: { stepNumber: number; usageBefore: Usage }): RunForCalls {
+  const { options } = run;
+  const { onCallFinished, approvalTimeoutMs } = options.journal;
+  return {
+    durability: run.durability,
+    spans: run.spans,
+    emit: options.sink.emit,
+    resumedGuard: options.resumed?.guard,
+    maxToolOutputChars: options.limits.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+    approvalTimeoutMs: () => approvalTimeoutMs?.(),
+    callFinished: async () => {
+      await onCallFinished?.(step.stepNumber, step.usageBefore, run.conversation);
+    },
+  };
+}
+
 /** The messages of a finished step: the model's answer, and the results when there are any. */
 function stepMessages(content: AssistantContentPart[], results: ToolResultMessagePart[]): Message[] {
   return [
@@ -487,10 +532,9 @@ function stepMessages(content: AssistantContentPart[], results: ToolResultMessag
   ];
 }
 
-/** Adds `messages` to the run's conversation and tells the caller. */
+/** Adds `messages` to the run's conversation: the next step sees them, and the run's end returns them. */
 function commit(run: Run, messages: Message[]): void {
   (run.conversation as Message[]).push(...messages);
-  run.options.sink.onCommit?.(messages);
 }
 
 /** What keeps the conversation valid after an abort mid-tools: every call gets a result, cancelled ones say so. */

@@ -16,9 +16,10 @@ import {
 } from "./tracing.js";
 
 /**
- * What the loop tells a run's spans of its own work, besides the run's public events (which carry
- * the rest: `step-end` counts the steps, `finish` and `error` end the run). Internal: never emitted
- * to the user.
+ * What the loop tells a run's spans of its own work, which no public event carries (a model call's
+ * request and end, an execution's start and end, apart from the approval wait before it). The
+ * public events carry the rest: `step-end` counts the steps, `tool-progress` marks an execution's
+ * span, `finish` and `error` end the run. Internal: never emitted to the user.
  */
 export type RunTraceEvent =
   | { type: "model-call-start"; step: number; request: RequestSize; input: () => ModelCallInput }
@@ -38,7 +39,6 @@ export type RunTraceEvent =
       /** A program's call (code mode): the program call's id, whose span this one is a child of. */
       parentId?: string;
     }
-  | { type: "tool-execute-progress"; id: string; progress: ToolProgress }
   | {
       type: "tool-execute-end";
       id: string;
@@ -106,6 +106,9 @@ export class RunSpans {
     switch (event.type) {
       case "step-end":
         this.#steps++;
+        return;
+      case "tool-progress":
+        recordProgress(this.#tools.get(event.id), event);
         return;
       case "finish":
         this.#end(this.#run, {
@@ -177,9 +180,6 @@ export class RunSpans {
           }),
         );
         return;
-      case "tool-execute-progress":
-        recordProgress(this.#tools.get(event.id), event.progress);
-        return;
       case "tool-execute-end":
       case "tool-execute-abort": {
         const span = this.#tools.get(event.id);
@@ -246,12 +246,13 @@ function usageAttributes(usage: Usage): SpanAttributes {
   };
 }
 
+/** A `tool-progress` event (checked already: finite numbers, a bounded message) on its execution's span. */
 function recordProgress(span: Span | undefined, progress: ToolProgress): void {
   try {
     span?.addEvent?.("junction.tool.progress", {
-      "junction.progress": typeof progress?.progress === "number" ? progress.progress : undefined,
-      "junction.progress.total": typeof progress?.total === "number" ? progress.total : undefined,
-      "junction.progress.message": typeof progress?.message === "string" ? progress.message : undefined,
+      "junction.progress": progress.progress,
+      "junction.progress.total": progress.total,
+      "junction.progress.message": progress.message,
     });
   } catch {
     // A broken tracer must not break the tool.

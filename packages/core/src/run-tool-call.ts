@@ -22,7 +22,7 @@ import {
 import { recheckOnResume } from "./run-resume.js";
 import type {
   CallOutcome,
-  Run,
+  RunForCalls,
   StepScope,
   ToolCallExecution,
   ToolExecutorContext,
@@ -30,7 +30,6 @@ import type {
 } from "./run-types.js";
 import { journaledStep } from "./step-failure.js";
 import {
-  DEFAULT_MAX_TOOL_OUTPUT_CHARS,
   limitStructuredContent,
   normalizeToolOutput,
   toToolResult,
@@ -130,7 +129,7 @@ export async function decideCall(parts: {
       changed,
     };
   }
-  const guard = calls.run.options.resumed?.guard;
+  const guard = calls.run.resumedGuard;
   const resumed =
     guard !== undefined &&
     guard.step === calls.stepNumber &&
@@ -221,7 +220,7 @@ export async function finishCall(parts: {
 }): Promise<CallOutcome> {
   const { calls, tools, denial, mismatch, nested } = parts;
   const { call, decision, changed } = parts.decided;
-  const { durability, options } = calls.run;
+  const { durability } = calls.run;
   let live = false;
   const key = toolKey(calls.stepNumber, call.id);
   const journaled = await journaledStep({
@@ -269,9 +268,9 @@ export async function finishCall(parts: {
   const entry = readEntry(toolCallSchema, journaled, key);
   tools.settled?.(call, entry.outcome, calls.plan);
   // Recorded before the step goes on: a failure or crash after this never runs the call again.
-  if (live) await callFinished(calls);
+  if (live) await calls.run.callFinished();
   if (live) {
-    options.sink.emit({
+    calls.run.emit({
       type: "tool-result",
       id: call.id,
       name: call.name,
@@ -289,15 +288,9 @@ export async function finishCall(parts: {
   };
 }
 
-/** Tells the run's recorder a call finished, with the run's usage and conversation before the step. */
-async function callFinished(calls: StepScope): Promise<void> {
-  const { options, conversation, usageBeforeStep } = calls.run;
-  await options.journal.onCallFinished?.(calls.stepNumber, usageBeforeStep, conversation);
-}
-
 /** Surfaces the question as an event whose answer is a signal, and waits for that signal. */
 function waitForApproval(parts: {
-  run: Run;
+  run: RunForCalls;
   name: string;
   call: ToolCallPart;
   decision: Extract<GateEntry, { kind: "ask" }>;
@@ -315,7 +308,7 @@ function waitForApproval(parts: {
     }
     run.durability.deliverSignal(name, answer);
   };
-  run.options.sink.emit({
+  run.emit({
     type: "tool-approval-request",
     id: call.id,
     name: call.name,
@@ -326,7 +319,7 @@ function waitForApproval(parts: {
     approve: () => deliver({ approved: true }),
     deny: (reason?: string) => deliver({ approved: false, ...(reason ? { reason } : {}) }),
   });
-  const timeoutMs = run.options.journal.approvalTimeoutMs?.();
+  const timeoutMs = run.approvalTimeoutMs();
   return run.durability.waitForSignal(name, timeoutMs === undefined ? {} : { timeoutMs });
 }
 
@@ -337,7 +330,7 @@ function toolContext(calls: StepScope, call: ToolCallPart): ToolExecutorContext 
     step: calls.stepNumber,
     plan: calls.plan,
     warn: calls.warn,
-    emit: calls.run.options.sink.emit,
+    emit: calls.run.emit,
     limit: (task) => calls.limit.run(task),
     // Progress is taken by executeCall, which has the call's span and reporter.
     onProgress: () => undefined,
@@ -366,17 +359,14 @@ async function executeCall(parts: {
     step: stepNumber,
     ...(parts.parentId !== undefined ? { parentId: parts.parentId } : {}),
   });
-  const progress = new ToolProgressReporter({ call, emit: run.options.sink.emit, warn: calls.warn });
+  const progress = new ToolProgressReporter({ call, emit: run.emit, warn: calls.warn });
   try {
     const execution = await run.spans.within({ kind: "tool-call", id: call.id }, () =>
       tools.execute(
         { id: call.id, name: call.name, input: call.input },
         {
           ...parts.context,
-          onProgress: (report) => {
-            run.spans.note({ type: "tool-execute-progress", id: call.id, progress: report });
-            progress.report(report);
-          },
+          onProgress: (report) => progress.report(report),
         },
       ),
     );
@@ -422,7 +412,7 @@ function toEntry(
   parts: { calls: StepScope; call: ToolCallPart },
 ): ToolCallEntry {
   const { calls, call } = parts;
-  const maxChars = calls.run.options.limits.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+  const maxChars = calls.run.maxToolOutputChars;
   let output: string | ToolResult;
   let outcome: string;
   if (execution.kind === "output") {

@@ -204,11 +204,6 @@ export interface ResumedRun {
 /** Where a run reports: its events, what it commits to the conversation, its spans. */
 export interface RunSink {
   emit(event: AgentEvent): void;
-  /**
-   * Told each time the run commits messages to the conversation (a step's answer and results,
-   * a repair request, the cancelled results of an aborted step), in order.
-   */
-  onCommit?(messages: Message[]): void;
   /** Receives the run's spans, derived from its events. */
   tracer?: Tracer;
   /**
@@ -252,6 +247,14 @@ export interface RunLoopResult extends Omit<AgentResultBase, "messages"> {
   trace?: TraceCarrier;
 }
 
+/**
+ * How a run of the loop ended: its result, or the error that ended it (reported already as the
+ * `error` event), with the messages it committed after the conversation it was given (a step's
+ * answer and results, a repair request, the cancelled results of an aborted step), in order, so
+ * the conversation is whole after an abort or a failure too.
+ */
+export type RunLoopEnd = { added: Message[] } & ({ result: RunLoopResult } | { error: Error });
+
 /** The state one run shares across its steps: passed around, never captured across files. */
 export interface Run {
   readonly options: RunLoopOptions;
@@ -260,12 +263,10 @@ export interface Run {
   /** The run's spans, derived from what the loop reports. */
   readonly spans: RunSpans;
   readonly ids: ToolCallIds;
-  /** The run's usage before the step in progress. */
-  usageBeforeStep: Usage;
   /**
    * The conversation as the next step sees it: the one before the run, then the steps committed.
    * The loop's own array (copied once when the run starts), never the caller's: what a provider is
-   * handed is never what the caller keeps (the caller keeps what `sink.onCommit` tells it).
+   * handed is never what the caller keeps (the caller keeps what the run's end returns).
    */
   readonly conversation: readonly Message[];
   /** The run's scans of its conversation, kept across its steps so each scans only what was appended. */
@@ -295,9 +296,28 @@ export type CallOutcome =
     }
   | { kind: "pending"; pending: PendingToolCall; more?: PendingToolCall[] };
 
+/**
+ * What a step's calls read of their run, named one by one (the run itself stays the loop's): its
+ * journal, its spans, where it reports, the resumed state's guard, its output limit, how long a
+ * question may wait, and how a finished call is recorded.
+ */
+export interface RunForCalls {
+  readonly durability: Durability;
+  readonly spans: RunSpans;
+  emit(event: AgentEvent): void;
+  /** With a resumed run: how its stopped step's calls are decided again (see `ResumeGuard`). */
+  readonly resumedGuard: ResumeGuard | undefined;
+  /** Characters of text a result may keep (`maxToolOutputChars`, or the default). */
+  readonly maxToolOutputChars: number;
+  /** How long a question waits for a person: `undefined` waits on. */
+  approvalTimeoutMs(): number | undefined;
+  /** Records the run's state once a call of the step finished (its usage and conversation before the step). */
+  callFinished(): Promise<void>;
+}
+
 /** What a call needs of the step it belongs to. */
 export interface StepScope {
-  readonly run: Run;
+  readonly run: RunForCalls;
   readonly stepNumber: number;
   /** Aborts the step's calls (the run's abort, or a failed model turn). */
   readonly controller: AbortController;

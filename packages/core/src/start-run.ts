@@ -3,7 +3,7 @@ import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
 import { type Durability, InMemoryDurability } from "./durability.js";
 import { EventChannel } from "./event-channel.js";
 import { JournalRecorder } from "./journal-recorder.js";
-import { appendMessages, ownMessages, sharedMessages } from "./message-copy.js";
+import { ownMessages } from "./message-copy.js";
 import { claimResume, defaultResumeClaims, type ResumeClaims } from "./resume-claims.js";
 import { runLoop } from "./run-loop.js";
 import { finalResult, recordRunState } from "./run-result.js";
@@ -61,17 +61,24 @@ export interface RunHooks {
    * keeps of it. Returns the state's warnings to report (all of them when omitted).
    */
   onResume?(state: RunState, warnings: Warning[]): Warning[];
-  /**
-   * The run's conversation, once it starts: the run's own array, which grows as the run commits
-   * each step (so it is whole after an abort too).
-   */
-  onConversation?(conversation: Message[]): void;
   /** Records the run's state each time a call finishes (in memory only; see `SendOptions.onRunState`). */
   onRunState?(state: RunState): void | Promise<void>;
   /** What a run state says besides its journal and conversation: the sources, the ledger, the loaded tools. */
   describe?(): { sources?: SourceDescriptor[]; ledger?: RunState["ledger"]; loadedTools?: string[] };
   /** The result, before `final` resolves; a stopped run's state as the caller keeps it. */
   onResult?(result: AgentResult): void;
+}
+
+/**
+ * A run started by {@link startRun}: its handle, and the run's conversation once it ends, however
+ * it ends — the conversation it started from and what it committed, the same array the result's
+ * `messages` copies — or `undefined` when it failed before it began (its spec, or the state it
+ * resumes, refused). Settled before `final`, so whoever keeps the conversation has it when an
+ * `await` of `final` returns.
+ */
+export interface StartedRun<Output = unknown> {
+  handle: AgentHandle<Output>;
+  conversation: Promise<Message[] | undefined>;
 }
 
 /**
@@ -82,7 +89,7 @@ export interface RunHooks {
 export function startRun<Output = unknown>(
   build: () => RunSpec | Promise<RunSpec>,
   options: { after?: Promise<unknown>; onEvent?: (event: AgentEvent) => void } = {},
-): AgentHandle<Output> {
+): StartedRun<Output> {
   const channel = new EventChannel<AgentEvent>();
   const { onEvent } = options;
   let listening = onEvent !== undefined;
@@ -95,14 +102,29 @@ export function startRun<Output = unknown>(
       // An observer's failure must not change the run.
     }
   };
+  let ended!: (conversation: Message[] | undefined) => void;
+  const conversation = new Promise<Message[] | undefined>((resolve) => {
+    ended = resolve;
+  });
   const final = (options.after ?? Promise.resolve()).then(async () => {
-    let spec: RunSpec;
+    let kept: Message[] | undefined;
     try {
-      spec = await build();
-    } catch (error) {
-      return fail(emit, error as Error);
+      let spec: RunSpec;
+      try {
+        spec = await build();
+      } catch (error) {
+        return fail(emit, error as Error);
+      }
+      return await runSpec(spec, {
+        emit,
+        listening: () => listening,
+        ended: (messages) => {
+          kept = messages;
+        },
+      });
+    } finally {
+      ended(kept);
     }
-    return runSpec(spec, { emit, listening: () => listening });
   });
   final.then(
     () => channel.close(),
@@ -111,18 +133,29 @@ export function startRun<Output = unknown>(
   // The handle's events report a failure too; reading only events must not leave an unhandled rejection.
   final.catch(() => undefined);
   return {
-    final: final as Promise<AgentResult<Output>>,
-    [Symbol.asyncIterator]: () => {
-      listening = true;
-      return channel[Symbol.asyncIterator]();
+    handle: {
+      final: final as Promise<AgentResult<Output>>,
+      [Symbol.asyncIterator]: () => {
+        listening = true;
+        return channel[Symbol.asyncIterator]();
+      },
     },
+    conversation,
   };
 }
 
-/** Runs `spec` to its result: the resume plan, the structured output, the loop, the state. */
+/**
+ * Runs `spec` to its result: the resume plan, the structured output, the loop, the state. The
+ * run's conversation, once the loop ends, goes to `channel.ended` (a failure's too), then the
+ * result is returned or the failure thrown.
+ */
 async function runSpec(
   spec: RunSpec,
-  channel: { emit: (event: AgentEvent) => void; listening: () => boolean },
+  channel: {
+    emit: (event: AgentEvent) => void;
+    listening: () => boolean;
+    ended: (conversation: Message[]) => void;
+  },
 ): Promise<AgentResult> {
   const { emit } = channel;
   const hooks = spec.hooks ?? {};
@@ -140,7 +173,7 @@ async function runSpec(
   } catch (error) {
     return fail(emit, error as Error);
   }
-  const { plan, conversation, warnings } = opened;
+  const { plan, history, warnings } = opened;
   // On an engine's port, the entries the run sees are kept too: a stopped run's state carries them.
   const durability = spec.durability
     ? new JournalRecorder(spec.durability)
@@ -150,9 +183,9 @@ async function runSpec(
     model: spec.model,
     ...hooks.describe?.(),
   });
-  const result = await runLoop(
+  const end = await runLoop(
     loopOptions(spec, {
-      conversation,
+      history,
       durability,
       plan,
       warnings,
@@ -162,8 +195,12 @@ async function runSpec(
       described,
     }),
   );
+  // The one place the run's conversation is made: Junction's own, like the history before it.
+  const conversation = history.concat(ownMessages(end.added));
+  channel.ended(conversation);
+  if ("error" in end) throw end.error;
   const unsigned = finalResult(
-    { ...result, messages: sharedMessages(conversation) },
+    { ...end.result, messages: conversation.slice() },
     { journal: durability, ...described(), messages: conversation },
   );
   const final = unsigned.state ? { ...unsigned, state: await signWith(unsigned.state, spec.keys) } : unsigned;
@@ -173,13 +210,12 @@ async function runSpec(
 }
 
 /**
- * The run's conversation, its own array (grown as the run commits; only what is new is copied
- * for the result): the spec's history, or a resumed state's, read and checked (`planResume`),
- * with the warnings about it the caller keeps (`onResume`).
+ * The conversation the run starts from, Junction's own: the spec's history, or a resumed state's,
+ * read and checked (`planResume`), with the warnings about it the caller keeps (`onResume`).
  */
 async function openConversation(
   spec: RunSpec,
-): Promise<{ plan: ResumePlan | undefined; conversation: Message[]; warnings: Warning[] }> {
+): Promise<{ plan: ResumePlan | undefined; history: readonly Message[]; warnings: Warning[] }> {
   const hooks = spec.hooks ?? {};
   let plan: ResumePlan | undefined;
   let warnings: Warning[] = [];
@@ -198,16 +234,14 @@ async function openConversation(
     await claimResume(spec.resumeClaims ?? defaultResumeClaims(), plan.state, spec.resume.caller.method);
     warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
   }
-  const conversation = appendMessages(plan ? ownMessages(plan.state.messages) : spec.history, []);
-  hooks.onConversation?.(conversation);
-  return { plan, conversation, warnings };
+  return { plan, history: plan ? ownMessages(plan.state.messages) : spec.history, warnings };
 }
 
-/** What the loop is given for `spec`: its values grouped, the run's conversation and journal, the resume plan's start. */
+/** What the loop is given for `spec`: its values grouped, the conversation it starts from, its journal, the resume plan's start. */
 function loopOptions(
   spec: RunSpec,
   run: {
-    conversation: Message[];
+    history: readonly Message[];
     durability: Durability;
     plan: ResumePlan | undefined;
     warnings: Warning[];
@@ -217,7 +251,7 @@ function loopOptions(
     described: Parameters<typeof recordRunState>[0]["describe"];
   },
 ): RunLoopOptions {
-  const { conversation, durability, plan, warnings } = run;
+  const { history, durability, plan, warnings } = run;
   const onRunState = spec.hooks?.onRunState;
   return {
     model: {
@@ -226,7 +260,7 @@ function loopOptions(
       ...(spec.system !== undefined ? { system: spec.system } : {}),
       ...(spec.settings ? { settings: spec.settings } : {}),
     },
-    history: conversation,
+    history,
     tools: spec.tools,
     limits: spec.limits,
     journal: {
@@ -261,9 +295,6 @@ function loopOptions(
     ...(run.output ? { output: run.output } : {}),
     sink: {
       emit: run.emit,
-      onCommit: (messages) => {
-        conversation.push(...messages);
-      },
       ...(spec.tracer ? { tracer: spec.tracer } : {}),
       ...(spec.reportKey ? { reportKey: spec.reportKey } : {}),
     },

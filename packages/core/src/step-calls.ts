@@ -12,7 +12,8 @@ import {
   pendingCallOf,
   runCall,
 } from "./run-tool-call.js";
-import type { CallOutcome, Run, StepPlan, StepScope } from "./run-types.js";
+import type { CallOutcome, RunForCalls, StepPlan, StepScope, ToolRunner } from "./run-types.js";
+import type { StructuredOutput } from "./structured-output.js";
 import type { RequestSize } from "./token-estimate.js";
 
 /** The calls of one step, each started once, under the step's own tool controller. */
@@ -24,13 +25,29 @@ export class StepCalls implements StepScope {
   /** The size of the step's model request, when it was sent live (not replayed). */
   request: RequestSize | undefined;
 
-  constructor(
-    readonly run: Run,
-    readonly plan: StepPlan,
-    readonly warnings: StepWarnings,
-  ) {
-    this.stepNumber = plan.step;
-    this.limit = new ConcurrencyLimit(run.options.limits.toolConcurrency);
+  readonly run: RunForCalls;
+  readonly plan: StepPlan;
+  readonly warnings: StepWarnings;
+  /** The run's tools (none: the model's calls are only reported). */
+  readonly #runner: ToolRunner | undefined;
+  /** The run's structured answer, whose answer tool is not a real tool. */
+  readonly #output: StructuredOutput | undefined;
+
+  constructor(parts: {
+    run: RunForCalls;
+    plan: StepPlan;
+    warnings: StepWarnings;
+    runner: ToolRunner | undefined;
+    output: StructuredOutput | undefined;
+    toolConcurrency: number;
+  }) {
+    this.run = parts.run;
+    this.plan = parts.plan;
+    this.warnings = parts.warnings;
+    this.#runner = parts.runner;
+    this.#output = parts.output;
+    this.stepNumber = parts.plan.step;
+    this.limit = new ConcurrencyLimit(parts.toolConcurrency);
   }
 
   warn = (warning: Warning): void => this.warnings.warn(warning);
@@ -59,16 +76,15 @@ export class StepCalls implements StepScope {
    * step's calls once the model step is journaled.
    */
   start(call: ToolCallPart, options: { rejection?: string; live: boolean }): void {
-    const output = this.run.options.output;
+    const output = this.#output;
     if (output?.isAnswerCall(call)) {
       // The answer tool is not a real tool: its input is checked, and the result says how it went.
       if (!this.started.has(call.id))
         this.#track(call, Promise.resolve({ kind: "result", part: output.answerResult(call) }));
       return;
     }
-    if (options.live)
-      this.run.options.sink.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
-    const tools = this.run.options.tools.runner;
+    if (options.live) this.run.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
+    const tools = this.#runner;
     if (!tools || this.started.has(call.id)) return;
     const program = options.rejection === undefined ? this.plan.coreTools.get(call.name)?.program : undefined;
     if (program && !this.run.durability.ordered) {
@@ -96,7 +112,7 @@ export class StepCalls implements StepScope {
    * answer (journaled) one after the other, then every approval wait, then every call.
    */
   startInOrder(toolCalls: ToolCallPart[]): void {
-    const tools = this.run.options.tools.runner;
+    const tools = this.#runner;
     if (!tools) return;
     // Answer-tool calls were settled in `start`. Programs run once the step's other calls are done,
     // one after the other: their calls are then the engine's next operations, in a fixed order.
@@ -165,12 +181,12 @@ export class StepCalls implements StepScope {
   }
 }
 
-/** A step's warnings: each goes to the run's as well. */
+/** A step's warnings: each goes to the run's (`toRun`) as well. */
 export class StepWarnings {
   readonly list: Warning[] = [];
-  constructor(readonly run: Run) {}
+  constructor(readonly toRun: (warning: Warning) => void) {}
   warn = (warning: Warning): void => {
     this.list.push(warning);
-    this.run.warn(warning);
+    this.toRun(warning);
   };
 }

@@ -114,7 +114,7 @@ export interface StreamOptions<Output = unknown> {
  * ```
  */
 export function stream<Output = unknown>(options: StreamOptions<Output>): AgentHandle<Output> {
-  return startRun(() => specOf(options as StreamOptions));
+  return startRun<Output>(() => specOf(options as StreamOptions)).handle;
 }
 
 /** `stream()` read to its end: resolves to the result, rejects on failure or abort. */

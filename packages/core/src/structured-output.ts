@@ -105,192 +105,240 @@ type Check = { ok: true; value: unknown } | { ok: false; issues: string[]; notJS
 
 /** The structured answer of one run (see {@link StructuredOutput}). */
 export function createStructuredOutput(options: StructuredOutputOptions): StructuredOutput {
-  const repairTurns = options.repairTurns ?? 1;
-  if (!Number.isInteger(repairTurns) || repairTurns < 0) {
-    throw new JunctionError(
-      "invalid-argument",
-      `outputRepairTurns must be a whole number of turns (0 or more), got ${repairTurns}.`,
+  return new RunStructuredOutput(options);
+}
+
+/**
+ * One run's structured answer: the schema compiled once, the mode from the provider, and what the
+ * run has seen so far (repairs used, the format turn, the accepted answer, the live turn's partial
+ * objects). Its state moves only in `offer`, `turnStart`, the stream's pieces and `afterStep`.
+ */
+class RunStructuredOutput implements StructuredOutput {
+  readonly mode: StructuredOutputMode;
+  readonly #options: StructuredOutputOptions;
+  readonly #repairTurns: number;
+  readonly #jsonSchema: JSONSchema;
+  readonly #validate: (value: unknown) => Check;
+  readonly #responseFormat: NonNullable<ModelRequest["responseFormat"]>;
+  #answerName = ANSWER_TOOL_NAME;
+  #repairsUsed = 0;
+  /** The format is asked for on the next step (final-step-only and answer-tool, after a prose answer). */
+  #formatNext = false;
+  #formatTurnUsed = false;
+  #accepted: { value: unknown } | undefined;
+  #lastIssues: { text: string; issues: string[] } | undefined;
+  // Partial objects of the live turn.
+  #streamed = "";
+  readonly #answerArguments = new Map<string, string>();
+  #lastPartial = "";
+
+  constructor(options: StructuredOutputOptions) {
+    const repairTurns = options.repairTurns ?? 1;
+    if (!Number.isInteger(repairTurns) || repairTurns < 0) {
+      throw new JunctionError(
+        "invalid-argument",
+        `outputRepairTurns must be a whole number of turns (0 or more), got ${repairTurns}.`,
+      );
+    }
+    this.#options = options;
+    this.#repairTurns = repairTurns;
+    const { jsonSchema, validate } = compileSchema(options.schema, options.warn);
+    this.#jsonSchema = jsonSchema;
+    this.#validate = validate;
+    this.#responseFormat = { type: "json", schema: jsonSchema, name: "answer" };
+    const capabilities = options.provider.capabilitiesFor?.(options.model) ?? options.provider.capabilities;
+    this.mode = capabilities.structuredOutput ?? "answer-tool";
+  }
+
+  offer(tools: ToolDefinition[]): ToolDefinition[] {
+    if (this.mode !== "answer-tool") return tools;
+    const names = new Set(tools.map((tool) => tool.name));
+    this.#answerName = ANSWER_TOOL_NAME;
+    for (let suffix = 2; names.has(this.#answerName); suffix++)
+      this.#answerName = `${ANSWER_TOOL_NAME}_${suffix}`;
+    return [
+      ...tools,
+      {
+        name: this.#answerName,
+        description:
+          "Gives your final answer. Call it once, when you are done (after any other tool calls), with the whole answer as its input.",
+        inputSchema: this.#jsonSchema,
+      },
+    ];
+  }
+
+  request(tools: ToolDefinition[]): OutputRequest {
+    const responseFormat = this.#responseFormat;
+    switch (this.mode) {
+      case "native-with-tools":
+        return { tools, responseFormat };
+      case "final-step-only":
+        // The vendor's format stops tool calls: it goes alone, on the step that answers (or on
+        // every step when no tools are offered at all).
+        return this.#formatNext || tools.length === 0 ? { tools: [], responseFormat } : { tools };
+      case "answer-tool":
+        return this.#formatNext ? { tools, toolChoice: { type: "tool", name: this.#answerName } } : { tools };
+      default: {
+        const unknown: never = this.mode;
+        throw new JunctionError("invalid-argument", `Unknown structured output mode ${String(unknown)}.`);
+      }
+    }
+  }
+
+  turnStart(): void {
+    this.#streamed = "";
+    this.#answerArguments.clear();
+    this.#lastPartial = "";
+  }
+
+  onText(text: string): void {
+    if (this.mode === "answer-tool") return;
+    this.#streamed += text;
+    this.#emitPartial(parsePartialJSON(this.#streamed));
+  }
+
+  onToolCallPiece(piece: { id: string; name?: string; argumentsDelta?: string }): void {
+    if (piece.name !== undefined) {
+      if (piece.name === this.#answerName) this.#answerArguments.set(piece.id, "");
+      return;
+    }
+    const sofar = this.#answerArguments.get(piece.id);
+    if (sofar === undefined || piece.argumentsDelta === undefined) return;
+    const next = sofar + piece.argumentsDelta;
+    this.#answerArguments.set(piece.id, next);
+    this.#emitPartial(parsePartialJSON(next));
+  }
+
+  isAnswerCall(call: { name: string }): boolean {
+    return this.mode === "answer-tool" && call.name === this.#answerName;
+  }
+
+  answerResult(call: ToolCallPart): ToolResultMessagePart {
+    const result = this.#accepted
+      ? { ok: true as const, value: this.#accepted.value }
+      : this.#check(call.input);
+    const text = JSON.stringify(call.input) ?? "";
+    if (result.ok) {
+      this.#accepted ??= { value: result.value };
+      return answerPart(call, "The answer was received.", false);
+    }
+    this.#lastIssues = { text, issues: result.issues };
+    return answerPart(
+      call,
+      `The answer does not match the schema:\n${result.issues.map((issue) => `- ${issue}`).join("\n")}\nCall ${this.#answerName} again with the corrected answer.`,
+      true,
     );
   }
-  const { jsonSchema, validate } = compileSchema(options.schema, options.warn);
-  const capabilities = options.provider.capabilitiesFor?.(options.model) ?? options.provider.capabilities;
-  const mode: StructuredOutputMode = capabilities.structuredOutput ?? "answer-tool";
-  let answerName = ANSWER_TOOL_NAME;
-  let repairsUsed = 0;
-  // The format is asked for on the next step (final-step-only and answer-tool, after a prose answer).
-  let formatNext = false;
-  let formatTurnUsed = false;
-  let accepted: { value: unknown } | undefined;
-  let lastIssues: { text: string; issues: string[] } | undefined;
-  // Partial objects of the live turn.
-  let streamed = "";
-  const answerArguments = new Map<string, string>();
-  let lastPartial = "";
 
-  const responseFormat = { type: "json" as const, schema: jsonSchema, name: "answer" };
+  afterStep(step: Step): OutputVerdict {
+    const answerCalls = step.toolCalls.filter((call) => this.isAnswerCall(call));
+    if (answerCalls.length > 0)
+      return this.#afterAnswerCall(step, JSON.stringify(answerCalls[0]!.input) ?? "");
+    if (step.toolCalls.length > 0) return { kind: "next" };
+    return this.#afterText(step);
+  }
+
+  /** A step that called the answer tool: done once an answer was accepted, else another turn (the tool's result says what to fix). */
+  #afterAnswerCall(step: Step, raw: string): OutputVerdict {
+    if (this.#accepted) {
+      this.#options.emit({ type: "output", output: this.#accepted.value });
+      return { kind: "done", output: this.#accepted.value };
+    }
+    endChecks(step, raw);
+    const { text, issues } = this.#lastIssues ?? { text: raw, issues: [] };
+    this.#useRepair(text, issues);
+    return { kind: "next" };
+  }
+
+  /** A step that answered in text: the answer, a request for the format, or a repair. */
+  #afterText(step: Step): OutputVerdict {
+    endChecks(step, step.text);
+    const result = this.#checkText(step.text);
+    if (result.ok) {
+      this.#options.emit({ type: "output", output: result.value });
+      return { kind: "done", output: result.value };
+    }
+    const formatInForce = this.mode === "native-with-tools" || this.#formatNext;
+    if (!formatInForce && !this.#formatTurnUsed && result.notJSON) {
+      // A prose answer on a vendor whose format could not go with the tools: ask once, with the format.
+      this.#formatTurnUsed = true;
+      this.#formatNext = true;
+      return {
+        kind: "repair",
+        message: { role: "user", content: formatRequest(this.mode, this.#answerName) },
+      };
+    }
+    this.#useRepair(step.text, result.issues);
+    // The repair goes with the format where the vendor's mode allows it.
+    this.#formatNext = true;
+    return {
+      kind: "repair",
+      message: {
+        role: "user",
+        content: `Your answer did not match the required JSON schema:\n${result.issues.map((issue) => `- ${issue}`).join("\n")}\n${
+          this.mode === "answer-tool"
+            ? `Call ${this.#answerName} with the corrected answer.`
+            : "Reply with only the corrected JSON object."
+        }`,
+      },
+    };
+  }
+
+  /** Counts a repair turn, or fails (`output-invalid`) when none is left. */
+  #useRepair(text: string, issues: string[]): void {
+    if (this.#repairsUsed >= this.#repairTurns) {
+      const turns = this.#repairTurns;
+      throw new OutputError({
+        code: "output-invalid",
+        message: `The model's answer did not match the output schema after ${turns} repair turn${turns === 1 ? "" : "s"}: ${issues.join("; ")}`,
+        text,
+        issues,
+      });
+    }
+    this.#repairsUsed++;
+  }
+
   // A model's -0 is zero: made 0, so the answer can be signed and digested (a served agent's task record).
-  const check = (value: unknown): Check => validate(withoutNegativeZero(value));
-  const checkText = (text: string): Check => {
+  #check(value: unknown): Check {
+    return this.#validate(withoutNegativeZero(value));
+  }
+
+  #checkText(text: string): Check {
     let value: unknown;
     try {
       value = JSON.parse(answerJSONText(text));
     } catch (error) {
       return { ok: false, issues: [`The answer is not JSON: ${errorMessage(error)}.`], notJSON: true };
     }
-    return check(value);
-  };
-  const emitPartial = (partial: unknown) => {
+    return this.#check(value);
+  }
+
+  #emitPartial(partial: unknown): void {
     if (partial === undefined || typeof partial !== "object" || partial === null) return;
     const key = JSON.stringify(partial);
-    if (key === lastPartial) return;
-    lastPartial = key;
-    options.emit({ type: "output-delta", partial });
-  };
-  const fail = (parts: { code: OutputError["code"]; message: string; text: string; issues?: string[] }) => {
-    throw new OutputError(parts);
-  };
-  const endChecks = (step: Step, raw: string) => {
-    if (step.refusal !== undefined || step.finishReason === "content-filter") {
-      fail({
-        code: "output-refused",
-        message: `The model refused to answer${step.refusal ? `: ${step.refusal}` : " (the vendor's content filter stopped it)."}`,
-        text: step.refusal ?? raw,
-      });
-    }
-    if (step.finishReason === "length") {
-      fail({
-        code: "output-truncated",
-        message:
-          "The answer was cut off at the output token limit before it was complete; raise `maxTokens` in the model settings or ask for a smaller answer.",
-        text: raw,
-      });
-    }
-  };
-  const exhausted = (text: string, issues: string[]) =>
-    fail({
-      code: "output-invalid",
-      message: `The model's answer did not match the output schema after ${repairTurns} repair turn${repairTurns === 1 ? "" : "s"}: ${issues.join("; ")}`,
-      text,
-      issues,
-    });
+    if (key === this.#lastPartial) return;
+    this.#lastPartial = key;
+    this.#options.emit({ type: "output-delta", partial });
+  }
+}
 
-  return {
-    mode,
-    offer(tools) {
-      if (mode !== "answer-tool") return tools;
-      const names = new Set(tools.map((tool) => tool.name));
-      answerName = ANSWER_TOOL_NAME;
-      for (let suffix = 2; names.has(answerName); suffix++) answerName = `${ANSWER_TOOL_NAME}_${suffix}`;
-      return [
-        ...tools,
-        {
-          name: answerName,
-          description:
-            "Gives your final answer. Call it once, when you are done (after any other tool calls), with the whole answer as its input.",
-          inputSchema: jsonSchema,
-        },
-      ];
-    },
-    request(tools) {
-      switch (mode) {
-        case "native-with-tools":
-          return { tools, responseFormat };
-        case "final-step-only":
-          // The vendor's format stops tool calls: it goes alone, on the step that answers (or on
-          // every step when no tools are offered at all).
-          return formatNext || tools.length === 0 ? { tools: [], responseFormat } : { tools };
-        case "answer-tool":
-          return formatNext ? { tools, toolChoice: { type: "tool", name: answerName } } : { tools };
-        default: {
-          const unknown: never = mode;
-          throw new JunctionError("invalid-argument", `Unknown structured output mode ${String(unknown)}.`);
-        }
-      }
-    },
-    turnStart() {
-      streamed = "";
-      answerArguments.clear();
-      lastPartial = "";
-    },
-    onText(text) {
-      if (mode === "answer-tool") return;
-      streamed += text;
-      emitPartial(parsePartialJSON(streamed));
-    },
-    onToolCallPiece(piece) {
-      if (piece.name !== undefined) {
-        if (piece.name === answerName) answerArguments.set(piece.id, "");
-        return;
-      }
-      const sofar = answerArguments.get(piece.id);
-      if (sofar === undefined || piece.argumentsDelta === undefined) return;
-      const next = sofar + piece.argumentsDelta;
-      answerArguments.set(piece.id, next);
-      emitPartial(parsePartialJSON(next));
-    },
-    isAnswerCall(call) {
-      return mode === "answer-tool" && call.name === answerName;
-    },
-    answerResult(call) {
-      const result = accepted ? { ok: true as const, value: accepted.value } : check(call.input);
-      const text = JSON.stringify(call.input) ?? "";
-      if (result.ok) {
-        accepted ??= { value: result.value };
-        return answerPart(call, "The answer was received.", false);
-      }
-      lastIssues = { text, issues: result.issues };
-      return answerPart(
-        call,
-        `The answer does not match the schema:\n${result.issues.map((issue) => `- ${issue}`).join("\n")}\nCall ${answerName} again with the corrected answer.`,
-        true,
-      );
-    },
-    afterStep(step) {
-      const answerCalls = step.toolCalls.filter((call) => call.name === answerName && mode === "answer-tool");
-      if (answerCalls.length > 0) {
-        const raw = JSON.stringify(answerCalls[0]!.input) ?? "";
-        if (accepted) {
-          options.emit({ type: "output", output: accepted.value });
-          return { kind: "done", output: accepted.value };
-        }
-        endChecks(step, raw);
-        const { text, issues } = lastIssues ?? { text: raw, issues: [] };
-        if (repairsUsed >= repairTurns) exhausted(text, issues);
-        repairsUsed++;
-        // The answer tool's error result tells the model what to fix; the loop goes on.
-        return { kind: "next" };
-      }
-      if (step.toolCalls.length > 0) return { kind: "next" };
-      endChecks(step, step.text);
-      const result = checkText(step.text);
-      if (result.ok) {
-        options.emit({ type: "output", output: result.value });
-        return { kind: "done", output: result.value };
-      }
-      const formatInForce = mode === "native-with-tools" || formatNext;
-      if (!formatInForce && !formatTurnUsed && result.notJSON) {
-        // A prose answer on a vendor whose format could not go with the tools: ask once, with the format.
-        formatTurnUsed = true;
-        formatNext = true;
-        return { kind: "repair", message: { role: "user", content: formatRequest(mode, answerName) } };
-      }
-      if (repairsUsed >= repairTurns) exhausted(step.text, result.issues);
-      repairsUsed++;
-      // The repair goes with the format where the vendor's mode allows it.
-      formatNext = true;
-      return {
-        kind: "repair",
-        message: {
-          role: "user",
-          content: `Your answer did not match the required JSON schema:\n${result.issues.map((issue) => `- ${issue}`).join("\n")}\n${
-            mode === "answer-tool"
-              ? `Call ${answerName} with the corrected answer.`
-              : "Reply with only the corrected JSON object."
-          }`,
-        },
-      };
-    },
-  };
+/** A step the model refused or the vendor cut off: an `OutputError` saying which. */
+function endChecks(step: Step, raw: string): void {
+  if (step.refusal !== undefined || step.finishReason === "content-filter") {
+    throw new OutputError({
+      code: "output-refused",
+      message: `The model refused to answer${step.refusal ? `: ${step.refusal}` : " (the vendor's content filter stopped it)."}`,
+      text: step.refusal ?? raw,
+    });
+  }
+  if (step.finishReason === "length") {
+    throw new OutputError({
+      code: "output-truncated",
+      message:
+        "The answer was cut off at the output token limit before it was complete; raise `maxTokens` in the model settings or ask for a smaller answer.",
+      text: raw,
+    });
+  }
 }
 
 function formatRequest(mode: StructuredOutputMode, answerName: string): string {

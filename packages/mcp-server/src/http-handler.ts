@@ -14,7 +14,7 @@ import {
   originValidationResponse,
   verifyBearerToken,
 } from "@modelcontextprotocol/server";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { type LegacySessionOptions, LegacySessions } from "./legacy-sessions.js";
 import type { MCPServer } from "./mcp-server.js";
@@ -131,7 +131,6 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
   const rateKey = options.rateLimit === false ? undefined : options.rateLimit?.key;
   const auth = options.auth;
   const metadataUrl = auth ? getOAuthProtectedResourceMetadataUrl(new URL(auth.resource)) : undefined;
-  const audience = auth ? audienceCheck(auth) : undefined;
   const modern = createMcpHandler(server.factory, {
     legacy: "reject",
     // `server.listChanged()` and `server.resourceUpdated()` reach this handler's listen streams.
@@ -161,66 +160,24 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
   }
 
   // Only when there is something to check: an empty middleware still costs every request a step.
-  if ((auth && metadataUrl) || limiter) {
+  const bearer = auth && metadataUrl ? bearerCheck(auth, metadataUrl) : undefined;
+  if (bearer || limiter) {
     app.use(path, async (c, next) => {
-      if (auth && metadataUrl) {
-        const header = c.req.header("authorization");
-        try {
-          const authInfo = await verifyBearerToken(header, {
-            verifier: {
-              async verifyAccessToken(token) {
-                const info = await auth.verifyToken(token, c.req.raw);
-                if (!info)
-                  throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not valid.");
-                audience?.(info);
-                return info;
-              },
-            },
-            resourceMetadataUrl: metadataUrl,
-            ...(auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {}),
-          });
-          c.set("authInfo", authInfo);
-        } catch (error) {
-          return bearerAuthChallengeResponse(error, {
-            resourceMetadataUrl: metadataUrl,
-            ...(auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {}),
-          });
-        }
+      if (bearer) {
+        const checked = await bearer(c.req.raw);
+        if (checked instanceof Response) return checked;
+        c.set("authInfo", checked);
       }
       if (limiter) {
         const key = rateKey?.(c.req.raw) ?? c.get("authInfo")?.clientId ?? peerAddress(c.env) ?? "anonymous";
         const retryAfter = limiter.take(key);
-        if (retryAfter !== undefined) {
-          return Response.json(
-            { jsonrpc: "2.0", error: { code: -32000, message: "Too many requests; slow down." }, id: null },
-            { status: 429, headers: { "Retry-After": String(retryAfter) } },
-          );
-        }
+        if (retryAfter !== undefined) return tooManyRequests(retryAfter);
       }
       await next();
     });
   }
 
-  const tooLarge = () =>
-    Response.json(
-      {
-        jsonrpc: "2.0",
-        error: { code: -32000, message: `Request body too large (limit ${maxBody} bytes).` },
-        id: null,
-      },
-      { status: 413 },
-    );
-  const limitBody = bodyLimit({ maxSize: maxBody, onError: tooLarge });
-  app.use(path, (c, next) => {
-    // hono's `bodyLimit` decides a request with a declared length (and no Transfer-Encoding) by
-    // that length alone; decided here first, the same way, the body is not turned into a web
-    // stream just to be looked at, so @hono/node-server can later read it straight from the socket.
-    const headers = c.req.raw.headers;
-    const length = headers.get("content-length");
-    if (length === null || headers.has("transfer-encoding")) return limitBody(c, next);
-    if (Number.parseInt(length || "0", 10) <= maxBody) return next();
-    return limitBody(c, next);
-  });
+  app.use(path, bodyWithin(maxBody));
 
   app.all(path, async (c) => {
     const authInfo = c.get("authInfo");
@@ -242,6 +199,67 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
     async close() {
       await Promise.all([modern.close(), sessions.close()]);
     },
+  };
+}
+
+/**
+ * The bearer token check of `auth`: a request's verified token, or the 401/403 answer (with the
+ * `WWW-Authenticate` challenge naming `metadataUrl`) to send instead.
+ */
+function bearerCheck(
+  auth: MCPHTTPAuthOptions,
+  metadataUrl: string,
+): (request: Request) => Promise<AuthInfo | Response> {
+  const audience = audienceCheck(auth);
+  const scopes = auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {};
+  return async (request) => {
+    try {
+      return await verifyBearerToken(request.headers.get("authorization") ?? undefined, {
+        verifier: {
+          async verifyAccessToken(token) {
+            const info = await auth.verifyToken(token, request);
+            if (!info) throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not valid.");
+            audience(info);
+            return info;
+          },
+        },
+        resourceMetadataUrl: metadataUrl,
+        ...scopes,
+      });
+    } catch (error) {
+      return bearerAuthChallengeResponse(error, { resourceMetadataUrl: metadataUrl, ...scopes });
+    }
+  };
+}
+
+function tooManyRequests(retryAfter: number): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: -32000, message: "Too many requests; slow down." }, id: null },
+    { status: 429, headers: { "Retry-After": String(retryAfter) } },
+  );
+}
+
+/** Refuses a request body over `maxBody` bytes (413, a JSON-RPC error). */
+function bodyWithin(maxBody: number): MiddlewareHandler {
+  const tooLarge = () =>
+    Response.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: `Request body too large (limit ${maxBody} bytes).` },
+        id: null,
+      },
+      { status: 413 },
+    );
+  const limitBody = bodyLimit({ maxSize: maxBody, onError: tooLarge });
+  return (c, next) => {
+    // hono's `bodyLimit` decides a request with a declared length (and no Transfer-Encoding) by
+    // that length alone; decided here first, the same way, the body is not turned into a web
+    // stream just to be looked at, so @hono/node-server can later read it straight from the socket.
+    const headers = c.req.raw.headers;
+    const length = headers.get("content-length");
+    if (length === null || headers.has("transfer-encoding")) return limitBody(c, next);
+    if (Number.parseInt(length || "0", 10) <= maxBody) return next();
+    return limitBody(c, next);
   };
 }
 

@@ -215,7 +215,6 @@ export class InProcessAgentRuns implements DurableAgentRuns {
 
   #launch(runner: TaskRunner, leg: { record: AgentTaskRecord; input: TaskRunInput; owner: string }): void {
     const runId = leg.record.runId as string;
-    const id = leg.record.taskId;
     const { owner } = leg;
     const controller = new AbortController();
     this.#live.set(runId, controller);
@@ -223,107 +222,147 @@ export class InProcessAgentRuns implements DurableAgentRuns {
     this.#upstream.set(runId, upstream);
     this.#ownerOf.set(runId, owner);
     this.#running.set(owner, (this.#running.get(owner) ?? 0) + 1);
-    const write = (change: Partial<AgentTaskRecord>) => {
+    const live: LiveLeg = {
+      runner,
+      runId,
+      record: leg.record,
+      controller,
+      upstream,
+      write: this.#recordWriter(runId, leg.record.taskId),
+    };
+    void this.#runToRecord({ ...live, input: leg.input }).finally(() => {
+      this.#live.delete(runId);
+      if (this.#upstream.get(runId) === upstream) this.#upstream.delete(runId);
+      upstream.failAll(createAbortError(`The run "${runId}" ended.`));
+      this.#running.set(owner, Math.max(0, (this.#running.get(owner) ?? 1) - 1));
+    });
+  }
+
+  /**
+   * Writes of one run's record, one after another (a run cancelled meanwhile stays cancelled). A
+   * failed write (of a progress report) does not stop the next; the caller decides what it costs.
+   */
+  #recordWriter(runId: string, taskId: string): RecordWrite {
+    return (change) => {
       const previous = this.#writes.get(runId) ?? Promise.resolve();
       const next = previous.then(async () => {
-        // A run cancelled meanwhile stays cancelled.
-        await this.#records.change(id, (stored) =>
+        await this.#records.change(taskId, (stored) =>
           stored.status === "cancelled"
             ? undefined
             : { ...stored, ...change, lastUpdatedAt: new Date().toISOString() },
         );
       });
-      // A failed write of a progress report must not stop the run; the next write carries it.
       this.#writes.set(
         runId,
         next.catch(() => undefined),
       );
       return next;
     };
-    void (async () => {
-      try {
-        // A run in the background has no client request to forward a question through (an
-        // upstream server's, or the tool's own): it waits in the run, an input request of its
-        // task, until the client answers it.
-        const ask = async (question: {
-          method: TaskQuestionMethod;
-          params: Record<string, unknown>;
-          key?: string | undefined;
-        }) => {
-          const { method } = question;
-          this.#clientOf(runId)?.canAnswer?.(method, runner.name);
-          const answered = upstream.add(method, question.params, question.key);
-          await write({
-            status: "input_required",
-            statusMessage:
-              question.key === undefined
-                ? `Waiting for the answer to ${method} from an MCP server the agent uses`
-                : `Waiting for the answer to ${method} (${question.key})`,
-          });
-          try {
-            return await answered;
-          } finally {
-            if (upstream.size === 0 && !controller.signal.aborted) {
-              // The next write (progress, the end) carries the status too: the run must not stop for it.
-              await write({ status: "working", statusMessage: "Answered; the run goes on" }).catch(
-                () => undefined,
-              );
-            }
-          }
-        };
-        const forward = (method: ForwardedMethod, params: Record<string, unknown>) => ask({ method, params });
-        const run = () =>
-          runner.run(leg.input, {
-            signal: controller.signal,
-            onProgress: (progress) => {
-              const text = progress.message ?? progressText(progress);
-              void write({ statusMessage: text }).catch(() => undefined);
-            },
-            ask,
-            client: this.#clientOf(runId),
-          });
-        const outcome = this.#relay
-          ? await this.#relay.run({ tool: runner.name, forward }, run)
-          : await run();
-        if (outcome.kind === "answer") {
-          await write({
-            status: "completed",
-            statusMessage: "Done",
-            result: toCallToolResult(outcome.result),
-          });
-        } else {
-          const names = [...new Set(outcome.pending.map((call) => `"${call.name}"`))].join(", ");
-          await write({
-            status: "input_required",
-            statusMessage: `Waiting for a person to approve the call to ${names}`,
-            state: outcome.state,
-            pending: outcome.pending,
-          });
-        }
-      } catch (error) {
-        if (controller.signal.aborted || isAbortError(error)) return;
-        if (error instanceof ProtocolError) {
-          // Not the tool's answer: the task fails with the JSON-RPC error, and has no result.
-          await write({
-            status: "failed",
-            statusMessage: `Failed: ${error.message}`,
-            error: { code: error.code, message: error.message },
-          }).catch(() => undefined);
-          return;
-        }
-        await write({
-          status: "completed",
-          statusMessage: `Failed: ${errorMessage(error)}`,
-          result: toolErrorResult(leg.record.tool, error),
-        }).catch(() => undefined);
-      } finally {
-        this.#live.delete(runId);
-        if (this.#upstream.get(runId) === upstream) this.#upstream.delete(runId);
-        upstream.failAll(createAbortError(`The run "${runId}" ended.`));
-        this.#running.set(owner, Math.max(0, (this.#running.get(owner) ?? 1) - 1));
-      }
-    })();
   }
+
+  /** Runs the leg (through the pass-through relay when there is one) and writes how it ended into its record. */
+  async #runToRecord(leg: LiveLeg & { input: TaskRunInput }): Promise<void> {
+    const { runner, runId, controller, write } = leg;
+    try {
+      const ask = this.#asker(leg);
+      const forward = (method: ForwardedMethod, params: Record<string, unknown>) => ask({ method, params });
+      const run = () =>
+        runner.run(leg.input, {
+          signal: controller.signal,
+          onProgress: (progress) => {
+            const text = progress.message ?? progressText(progress);
+            void write({ statusMessage: text }).catch(() => undefined);
+          },
+          ask,
+          client: this.#clientOf(runId),
+        });
+      const outcome = this.#relay ? await this.#relay.run({ tool: runner.name, forward }, run) : await run();
+      await write(endedChange(outcome));
+    } catch (error) {
+      if (controller.signal.aborted || isAbortError(error)) return;
+      await write(failedChange(leg.record.tool, error)).catch(() => undefined);
+    }
+  }
+
+  /**
+   * How a run in the background asks: it has no client request to forward a question through (an
+   * upstream server's, or the tool's own), so the question waits in the run, an input request of
+   * its task, until the client answers it.
+   */
+  #asker(leg: LiveLeg): (question: TaskQuestion) => Promise<unknown> {
+    const { runner, runId, controller, upstream, write } = leg;
+    return async (question) => {
+      const { method } = question;
+      this.#clientOf(runId)?.canAnswer?.(method, runner.name);
+      const answered = upstream.add(method, question.params, question.key);
+      await write({
+        status: "input_required",
+        statusMessage:
+          question.key === undefined
+            ? `Waiting for the answer to ${method} from an MCP server the agent uses`
+            : `Waiting for the answer to ${method} (${question.key})`,
+      });
+      try {
+        return await answered;
+      } finally {
+        if (upstream.size === 0 && !controller.signal.aborted) {
+          // The next write (progress, the end) carries the status too: the run must not stop for it.
+          await write({ status: "working", statusMessage: "Answered; the run goes on" }).catch(
+            () => undefined,
+          );
+        }
+      }
+    };
+  }
+}
+
+/** A change to a run's record, written after the ones before it. */
+type RecordWrite = (change: Partial<AgentTaskRecord>) => Promise<void>;
+
+/** A question a background run asks its task's client. */
+type TaskQuestion = { method: TaskQuestionMethod; params: Record<string, unknown>; key?: string | undefined };
+
+/** A run going in this process: its runner, its ids, its abort, its questions waiting, its record's writes. */
+interface LiveLeg {
+  runner: TaskRunner;
+  runId: string;
+  record: AgentTaskRecord;
+  controller: AbortController;
+  upstream: UpstreamRequests;
+  write: RecordWrite;
+}
+
+/** A run's record once it ended: the answer, or the calls waiting for a person with the stopped state. */
+function endedChange(outcome: Awaited<ReturnType<TaskRunner["run"]>>): Partial<AgentTaskRecord> {
+  if (outcome.kind === "answer") {
+    return { status: "completed", statusMessage: "Done", result: toCallToolResult(outcome.result) };
+  }
+  const names = [...new Set(outcome.pending.map((call) => `"${call.name}"`))].join(", ");
+  return {
+    status: "input_required",
+    statusMessage: `Waiting for a person to approve the call to ${names}`,
+    state: outcome.state,
+    pending: outcome.pending,
+  };
+}
+
+/**
+ * A run's record once it failed: a JSON-RPC error fails the task (it has no result); anything
+ * else is the tool's error result.
+ */
+function failedChange(tool: string, error: unknown): Partial<AgentTaskRecord> {
+  if (error instanceof ProtocolError) {
+    return {
+      status: "failed",
+      statusMessage: `Failed: ${error.message}`,
+      error: { code: error.code, message: error.message },
+    };
+  }
+  return {
+    status: "completed",
+    statusMessage: `Failed: ${errorMessage(error)}`,
+    result: toolErrorResult(tool, error),
+  };
 }
 
 /**

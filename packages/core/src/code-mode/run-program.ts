@@ -171,14 +171,9 @@ async function finishProgram(
   });
   const entry = readEntry(toolCallSchema, journaled, key);
   tools.settled?.(call, entry.outcome, calls.plan);
-  if (live)
-    await calls.run.options.journal.onCallFinished?.(
-      calls.stepNumber,
-      calls.run.usageBeforeStep,
-      calls.run.conversation,
-    );
+  if (live) await calls.run.callFinished();
   if (live) {
-    calls.run.options.sink.emit({
+    calls.run.emit({
       type: "tool-result",
       id: call.id,
       name: call.name,
@@ -346,10 +341,10 @@ class NestedCalls {
     };
     const scope = this.#scopeFor(entry.sequence);
     const of = { id: parent.id, sequence: entry.sequence };
-    const resumed = calls.run.options.resumed?.guard;
+    const resumed = calls.run.resumedGuard;
     const replayed = resumed?.step === calls.stepNumber && resumed.finished.has(part.id);
     if (!replayed)
-      calls.run.options.sink.emit({
+      calls.run.emit({
         type: "tool-call",
         id: part.id,
         name: part.name,
