@@ -74,68 +74,97 @@ const now = (): number => performance.now();
  * program does.
  */
 export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> {
-  const { engine, program, code, limits } = options;
-  const { signal } = program;
-  let resolveOutcome!: (outcome: SandboxOutcome) => void;
-  let rejectOutcome!: (error: unknown) => void;
-  const outcome = new Promise<SandboxOutcome>((resolve, reject) => {
-    resolveOutcome = resolve;
-    rejectOutcome = reject;
-  });
+  return new ProgramRun(options).outcome;
+}
 
-  const consoleCapture = createConsoleCapture(limits.consoleBytes);
-  const startedAt = now();
-  const wallDeadline = startedAt + limits.wallMs;
-  let finished = false;
-  let disposed = false;
-  let wallExpired = false;
+/** One program's run (see {@link runProgram}): its runtime and context, its meters, its calls, how it ends. */
+class ProgramRun {
+  readonly outcome: Promise<SandboxOutcome>;
+  readonly #options: RunProgramOptions;
+  readonly #engine: Engine;
+  readonly #program: SandboxProgram;
+  readonly #limits: SandboxLimits;
+  readonly #signal: AbortSignal | undefined;
+  #resolveOutcome!: (outcome: SandboxOutcome) => void;
+  #rejectOutcome!: (error: unknown) => void;
+  readonly #consoleCapture: ReturnType<typeof createConsoleCapture>;
+  readonly #wallDeadline: number;
+  readonly #wallTimer: ReturnType<typeof setTimeout>;
+  readonly #onAbort = () => this.#stop();
+  #finished = false;
+  #disposed = false;
+  #wallExpired = false;
   /** How deep the host is inside guest code (a host function called from the guest adds none). */
-  let depth = 0;
-  let cpuUsedMs = 0;
-  let sliceStartedAt = 0;
-  let sliceHostMs = 0;
-  let lastCheckAt = 0;
-  let hostMsAtLastCheck = 0;
-  let pacer: InterruptPacer | undefined;
+  #depth = 0;
+  #cpuUsedMs = 0;
+  #sliceStartedAt = 0;
+  #sliceHostMs = 0;
+  #lastCheckAt = 0;
+  #hostMsAtLastCheck = 0;
+  #pacer: InterruptPacer | undefined;
   /** Why the interrupt handler stopped the guest, once it has. */
-  let interruptedBy: SandboxLimitCode | "aborted" | "finished" | undefined;
+  #interruptedBy: SandboxLimitCode | "aborted" | "finished" | undefined;
   /** A limit a host function found broken while the guest ran: the run ends with it. */
-  let breachedLimit: SandboxLimitCode | undefined;
-  let hostStackOverflow = false;
-  let engineFailure: unknown;
-  const calls = new Map<number, PendingCall>();
-  let issued = 0;
-  let delivered = 0;
-  const owned: QuickJSHandle[] = [];
-  let runtime: QuickJSRuntime | undefined;
-  let context: QuickJSContext | undefined;
-  let bridge: Bridge | undefined;
-  let programPromise: QuickJSHandle | undefined;
+  #breachedLimit: SandboxLimitCode | undefined;
+  #hostStackOverflow = false;
+  #engineFailure: unknown;
+  readonly #calls = new Map<number, PendingCall>();
+  #issued = 0;
+  #delivered = 0;
+  readonly #owned: QuickJSHandle[] = [];
+  #runtime: QuickJSRuntime | undefined;
+  #context: QuickJSContext | undefined;
+  #bridge: Bridge | undefined;
+  #programPromise: QuickJSHandle | undefined;
 
-  const wallTimer = setTimeout(() => {
-    wallExpired = true;
-    stop();
-  }, limits.wallMs);
-  const onAbort = () => stop();
-  signal?.addEventListener("abort", onAbort, { once: true });
-
-  function finish(result: SandboxOutcome): void {
-    if (finished) return;
-    finished = true;
-    clearTimeout(wallTimer);
-    signal?.removeEventListener("abort", onAbort);
-    resolveOutcome(result);
-    if (depth === 0) dispose();
+  constructor(options: RunProgramOptions) {
+    this.#options = options;
+    this.#engine = options.engine;
+    this.#program = options.program;
+    this.#limits = options.limits;
+    this.#signal = options.program.signal;
+    this.outcome = new Promise<SandboxOutcome>((resolve, reject) => {
+      this.#resolveOutcome = resolve;
+      this.#rejectOutcome = reject;
+    });
+    this.#consoleCapture = createConsoleCapture(this.#limits.consoleBytes);
+    this.#wallDeadline = now() + this.#limits.wallMs;
+    this.#wallTimer = setTimeout(() => {
+      this.#wallExpired = true;
+      this.#stop();
+    }, this.#limits.wallMs);
+    this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
+    try {
+      this.#start();
+    } catch (error) {
+      // Setting up failed outside the guest (the engine could not make a runtime or a handle).
+      this.#engineFailure ??= error;
+      this.#stop();
+    }
   }
 
-  function finishWithLimit(code: SandboxLimitCode): void {
-    finish({ kind: "limit", code, message: limitMessage(code, limits), console: consoleCapture.text() });
+  #finish(result: SandboxOutcome): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    clearTimeout(this.#wallTimer);
+    this.#signal?.removeEventListener("abort", this.#onAbort);
+    this.#resolveOutcome(result);
+    if (this.#depth === 0) this.#dispose();
   }
 
-  function failEngine(error: unknown): void {
-    if (finished) return;
-    engine.broken = true;
-    failRun(
+  #finishWithLimit(code: SandboxLimitCode): void {
+    this.#finish({
+      kind: "limit",
+      code,
+      message: limitMessage(code, this.#limits),
+      console: this.#consoleCapture.text(),
+    });
+  }
+
+  #failEngine(error: unknown): void {
+    if (this.#finished) return;
+    this.#engine.broken = true;
+    this.#failRun(
       new JunctionError(
         "tool-execution-failed",
         `The QuickJS sandbox failed inside its engine (${errorMessage(error)}); the engine was dropped and the next run loads a fresh one.`,
@@ -145,54 +174,56 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
   }
 
   /** Ends the run with `error` (the promise rejects): the engine failed, or sucrase could not be loaded. */
-  function failRun(error: unknown): void {
-    if (finished) return;
-    finished = true;
-    clearTimeout(wallTimer);
-    signal?.removeEventListener("abort", onAbort);
-    rejectOutcome(error);
-    if (depth === 0) dispose();
+  #failRun(error: unknown): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    clearTimeout(this.#wallTimer);
+    this.#signal?.removeEventListener("abort", this.#onAbort);
+    this.#rejectOutcome(error);
+    if (this.#depth === 0) this.#dispose();
   }
 
   /** The reason the run must end now, if there is one. */
-  function stopReason(): SandboxLimitCode | "aborted" | undefined {
-    if (signal?.aborted || interruptedBy === "aborted") return "aborted";
-    if (hostStackOverflow) return "stack";
-    if (breachedLimit !== undefined) return breachedLimit;
-    if (engine.atCap) return "memory";
-    if (interruptedBy !== undefined && interruptedBy !== "finished") return interruptedBy;
-    if (wallExpired || now() >= wallDeadline) return "wall-time";
+  #stopReason(): SandboxLimitCode | "aborted" | undefined {
+    if (this.#signal?.aborted || this.#interruptedBy === "aborted") return "aborted";
+    if (this.#hostStackOverflow) return "stack";
+    if (this.#breachedLimit !== undefined) return this.#breachedLimit;
+    if (this.#engine.atCap) return "memory";
+    if (this.#interruptedBy !== undefined && this.#interruptedBy !== "finished") return this.#interruptedBy;
+    if (this.#wallExpired || now() >= this.#wallDeadline) return "wall-time";
     return undefined;
   }
 
   /** Ends the run if it must end; true when it has ended. */
-  function stop(): boolean {
-    if (finished) return true;
-    if (engineFailure !== undefined) {
-      failEngine(engineFailure);
+  #stop(): boolean {
+    if (this.#finished) return true;
+    if (this.#engineFailure !== undefined) {
+      this.#failEngine(this.#engineFailure);
       return true;
     }
-    const reason = stopReason();
+    const reason = this.#stopReason();
     if (reason === undefined) return false;
-    if (reason === "aborted") finish({ kind: "aborted", console: consoleCapture.text() });
-    else finishWithLimit(reason);
+    if (reason === "aborted") this.#finish({ kind: "aborted", console: this.#consoleCapture.text() });
+    else this.#finishWithLimit(reason);
     return true;
   }
 
-  function interruptHandler(): boolean {
-    if (finished) {
-      interruptedBy ??= "finished";
+  #interruptHandler(): boolean {
+    if (this.#finished) {
+      this.#interruptedBy ??= "finished";
       return true;
     }
-    if (signal?.aborted) interruptedBy = "aborted";
-    else if (breachedLimit !== undefined || engine.atCap) interruptedBy = breachedLimit ?? "memory";
-    else if (cpuUsedMs + (now() - sliceStartedAt - sliceHostMs) > limits.cpuMs) interruptedBy = "cpu";
-    else if (now() >= wallDeadline) interruptedBy = "wall-time";
-    if (interruptedBy !== undefined) return true;
+    if (this.#signal?.aborted) this.#interruptedBy = "aborted";
+    else if (this.#breachedLimit !== undefined || this.#engine.atCap)
+      this.#interruptedBy = this.#breachedLimit ?? "memory";
+    else if (this.#cpuUsedMs + (now() - this.#sliceStartedAt - this.#sliceHostMs) > this.#limits.cpuMs)
+      this.#interruptedBy = "cpu";
+    else if (now() >= this.#wallDeadline) this.#interruptedBy = "wall-time";
+    if (this.#interruptedBy !== undefined) return true;
     const checkedAt = now();
-    pacer?.paced(checkedAt - lastCheckAt - (sliceHostMs - hostMsAtLastCheck));
-    lastCheckAt = checkedAt;
-    hostMsAtLastCheck = sliceHostMs;
+    this.#pacer?.paced(checkedAt - this.#lastCheckAt - (this.#sliceHostMs - this.#hostMsAtLastCheck));
+    this.#lastCheckAt = checkedAt;
+    this.#hostMsAtLastCheck = this.#sliceHostMs;
     return false;
   }
 
@@ -201,76 +232,76 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
    * the WebAssembly means the engine cannot be trusted again: V8's stack overflowing in deep
    * guest recursion is the `stack` limit, anything else an engine failure.
    */
-  function enterGuest<T>(operation: () => T): T | undefined {
-    if (finished) return undefined;
-    depth++;
-    const outermost = depth === 1;
+  #enterGuest<T>(operation: () => T): T | undefined {
+    if (this.#finished) return undefined;
+    this.#depth++;
+    const outermost = this.#depth === 1;
     if (outermost) {
-      sliceStartedAt = now();
-      sliceHostMs = 0;
-      lastCheckAt = sliceStartedAt;
-      hostMsAtLastCheck = 0;
+      this.#sliceStartedAt = now();
+      this.#sliceHostMs = 0;
+      this.#lastCheckAt = this.#sliceStartedAt;
+      this.#hostMsAtLastCheck = 0;
     }
     try {
       return operation();
     } catch (error) {
-      noteGuestEscape(error);
+      this.#noteGuestEscape(error);
       return undefined;
     } finally {
-      if (outermost) cpuUsedMs += now() - sliceStartedAt - sliceHostMs;
-      depth--;
-      if (depth === 0 && finished) dispose();
+      if (outermost) this.#cpuUsedMs += now() - this.#sliceStartedAt - this.#sliceHostMs;
+      this.#depth--;
+      if (this.#depth === 0 && this.#finished) this.#dispose();
     }
   }
 
   /** Why a host exception came out of the guest, kept for stop() to answer with. */
-  function noteGuestEscape(error: unknown): void {
+  #noteGuestEscape(error: unknown): void {
     // An interrupt or a refused allocation already explains it.
-    if (interruptedBy !== undefined || breachedLimit !== undefined || engine.atCap) return;
+    if (this.#interruptedBy !== undefined || this.#breachedLimit !== undefined || this.#engine.atCap) return;
     if (error instanceof errors.QuickJSUnwrapError) {
       // The guest threw where the library expected a value: the engine itself is sound.
       const message = errorMessage(error);
-      if (message === "out of memory") breachedLimit = "memory";
-      else if (message === "stack overflow") breachedLimit = "stack";
-      else engineFailure = error;
+      if (message === "out of memory") this.#breachedLimit = "memory";
+      else if (message === "stack overflow") this.#breachedLimit = "stack";
+      else this.#engineFailure = error;
       return;
     }
-    engine.broken = true;
-    if (isHostStackOverflow(error)) hostStackOverflow = true;
-    else engineFailure = error;
+    this.#engine.broken = true;
+    if (isHostStackOverflow(error)) this.#hostStackOverflow = true;
+    else this.#engineFailure = error;
   }
 
-  function dispose(): void {
-    if (disposed) return;
-    disposed = true;
+  #dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
     // A broken engine is abandoned whole: freeing anything in it could trap again.
-    if (!engine.broken) {
+    if (!this.#engine.broken) {
       try {
-        for (const call of calls.values()) call.deferred.dispose();
-        for (const handle of owned) if (handle.alive) handle.dispose();
-        context?.dispose();
-        runtime?.dispose();
+        for (const call of this.#calls.values()) call.deferred.dispose();
+        for (const handle of this.#owned) if (handle.alive) handle.dispose();
+        this.#context?.dispose();
+        this.#runtime?.dispose();
       } catch {
         // QuickJS found something it could not free; the engine is not reused.
-        engine.broken = true;
+        this.#engine.broken = true;
       }
     }
-    options.onEngineFree();
+    this.#options.onEngineFree();
   }
 
-  function own(handle: QuickJSHandle): QuickJSHandle {
-    owned.push(handle);
+  #own(handle: QuickJSHandle): QuickJSHandle {
+    this.#owned.push(handle);
     return handle;
   }
 
   /** A call into the guest whose result handles are freed with the run, whatever happens next. */
-  function callGuest(
+  #callGuest(
     operation: () => GuestResult,
   ): { value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle } | undefined {
     // Owned inside the slice: a run that ends during it is disposed as the slice ends.
-    const result = enterGuest(() => {
+    const result = this.#enterGuest(() => {
       const answer = operation();
-      own(answer.error ?? answer.value);
+      this.#own(answer.error ?? answer.value);
       return answer;
     });
     if (result === undefined) return undefined;
@@ -280,89 +311,89 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
 
   // --- host functions the prelude receives -------------------------------------------------------
 
-  function hostCall(vm: QuickJSContext, nameHandle: QuickJSHandle, textHandle: QuickJSHandle) {
+  #hostCall(vm: QuickJSContext, nameHandle: QuickJSHandle, textHandle: QuickJSHandle) {
     const enteredAt = now();
     try {
-      if (finished || breachedLimit !== undefined) return undefined;
+      if (this.#finished || this.#breachedLimit !== undefined) return undefined;
       if (vm.typeof(textHandle) !== "string") {
-        breachedLimit = "argument-size";
+        this.#breachedLimit = "argument-size";
         return undefined;
       }
-      if (issued >= limits.maxCalls) {
-        breachedLimit = "calls";
+      if (this.#issued >= this.#limits.maxCalls) {
+        this.#breachedLimit = "calls";
         return undefined;
       }
-      if (issued - delivered >= limits.maxCallsInFlight) {
-        breachedLimit = "calls-in-flight";
+      if (this.#issued - this.#delivered >= this.#limits.maxCallsInFlight) {
+        this.#breachedLimit = "calls-in-flight";
         return undefined;
       }
       const text = vm.getString(textHandle);
-      if (utf8ByteLength(text) > limits.argumentBytes) {
-        breachedLimit = "argument-size";
+      if (utf8ByteLength(text) > this.#limits.argumentBytes) {
+        this.#breachedLimit = "argument-size";
         return undefined;
       }
       const name = vm.getString(nameHandle);
       const args = parseGuestJSON(text);
-      const sequence = ++issued;
+      const sequence = ++this.#issued;
       const deferred = vm.newPromise();
-      calls.set(sequence, { deferred });
+      this.#calls.set(sequence, { deferred });
       let answer: Promise<JSONValue>;
       try {
-        answer = Promise.resolve(program.call(name, args, sequence));
+        answer = Promise.resolve(this.#program.call(name, args, sequence));
       } catch (error) {
         answer = Promise.reject(error);
       }
       answer.then(
-        (value) => settle(sequence, { ok: true, value }),
-        (error: unknown) => settle(sequence, { ok: false, error }),
+        (value) => this.#settle(sequence, { ok: true, value }),
+        (error: unknown) => this.#settle(sequence, { ok: false, error }),
       );
       return deferred.handle;
     } catch (error) {
       // Called from deep guest recursion, the host's own stack can run out here: the stack limit.
-      if (isHostStackOverflow(error)) breachedLimit ??= "stack";
+      if (isHostStackOverflow(error)) this.#breachedLimit ??= "stack";
       // Else the engine could not make the call's promise (out of memory, most likely).
-      else if (!engine.atCap) engineFailure = error;
+      else if (!this.#engine.atCap) this.#engineFailure = error;
       return undefined;
     } finally {
-      sliceHostMs += now() - enteredAt;
+      this.#sliceHostMs += now() - enteredAt;
     }
   }
 
-  function hostLog(vm: QuickJSContext, levelHandle: QuickJSHandle, textHandle: QuickJSHandle) {
+  #hostLog(vm: QuickJSContext, levelHandle: QuickJSHandle, textHandle: QuickJSHandle) {
     const enteredAt = now();
     try {
-      consoleCapture.append(vm.getString(levelHandle) as ConsoleLevel, vm.getString(textHandle));
+      this.#consoleCapture.append(vm.getString(levelHandle) as ConsoleLevel, vm.getString(textHandle));
     } catch {
       // A line the engine could not hand over (out of memory) is left out; the limit says why.
     } finally {
-      sliceHostMs += now() - enteredAt;
+      this.#sliceHostMs += now() - enteredAt;
     }
     return undefined;
   }
 
   // --- delivering host results in issue order ---------------------------------------------------
 
-  function settle(sequence: number, result: CallResult): void {
-    if (finished) return;
-    const call = calls.get(sequence);
+  #settle(sequence: number, result: CallResult): void {
+    if (this.#finished) return;
+    const call = this.#calls.get(sequence);
     if (call === undefined) return;
     call.result = result;
-    while (!finished) {
-      const next = calls.get(delivered + 1);
+    while (!this.#finished) {
+      const next = this.#calls.get(this.#delivered + 1);
       if (next?.result === undefined) return;
-      calls.delete(delivered + 1);
-      delivered++;
-      deliver(next);
-      advance();
+      this.#calls.delete(this.#delivered + 1);
+      this.#delivered++;
+      this.#deliver(next);
+      this.#advance();
     }
   }
 
-  function deliver(call: PendingCall): void {
-    const vm = context!;
+  #deliver(call: PendingCall): void {
+    const vm = this.#context!;
     const { result, deferred } = call;
     // The host's value is made JSON before the guest's time starts: it is the host's work.
     const json = result!.ok ? hostValueToJSON(result!.value) : undefined;
-    enterGuest(() => {
+    this.#enterGuest(() => {
       // Freed as soon as the value is handed over, whatever happens: a run may make many calls.
       const handles: QuickJSHandle[] = [];
       const keep = (handle: QuickJSHandle) => {
@@ -371,7 +402,7 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
       };
       const toolError = (code: string, message: string) => {
         const made = vm.callFunction(
-          bridge!.toolError,
+          this.#bridge!.toolError,
           vm.undefined,
           keep(vm.newString(code)),
           keep(vm.newString(message)),
@@ -387,7 +418,7 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
         } else if (json.text === undefined) {
           deferred.resolve(vm.undefined);
         } else {
-          const value = vm.callFunction(bridge!.parse, vm.undefined, keep(vm.newString(json.text)));
+          const value = vm.callFunction(this.#bridge!.parse, vm.undefined, keep(vm.newString(json.text)));
           if (value.error) deferred.reject(keep(value.error));
           else deferred.resolve(keep(value.value));
         }
@@ -401,82 +432,82 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
   // --- moving the guest on and reading its outcome ----------------------------------------------
 
   /** Runs the guest's jobs until none is left, then looks at the program's promise. */
-  function advance(): void {
-    const vm = context!;
-    const rt = runtime!;
-    while (!stop() && rt.hasPendingJob()) {
+  #advance(): void {
+    const vm = this.#context!;
+    const rt = this.#runtime!;
+    while (!this.#stop() && rt.hasPendingJob()) {
       // An exception that escapes a job is the interrupt's (or the engine's): stop() tells which.
-      enterGuest(() => rt.executePendingJobs(-1).error?.dispose());
+      this.#enterGuest(() => rt.executePendingJobs(-1).error?.dispose());
     }
-    if (stop()) return;
-    const state = vm.getPromiseState(programPromise!);
+    if (this.#stop()) return;
+    const state = vm.getPromiseState(this.#programPromise!);
     if (state.type === "pending") {
-      if (delivered === issued && !rt.hasPendingJob()) {
-        finish({
+      if (this.#delivered === this.#issued && !rt.hasPendingJob()) {
+        this.#finish({
           kind: "threw",
           error: { name: "Error", message: NEVER_SETTLES },
-          console: consoleCapture.text(),
+          console: this.#consoleCapture.text(),
         });
       }
       return;
     }
     if (state.type === "fulfilled") {
-      returned(state.notAPromise ? state.value : own(state.value));
+      this.#returned(state.notAPromise ? state.value : this.#own(state.value));
     } else {
-      threw(own(state.error));
+      this.#threw(this.#own(state.error));
     }
   }
 
-  function returned(value: QuickJSHandle): void {
-    const vm = context!;
-    const serialized = callGuest(() => vm.callFunction(bridge!.serialize, vm.undefined, value));
-    if (stop() || serialized === undefined) return;
+  #returned(value: QuickJSHandle): void {
+    const vm = this.#context!;
+    const serialized = this.#callGuest(() => vm.callFunction(this.#bridge!.serialize, vm.undefined, value));
+    if (this.#stop() || serialized === undefined) return;
     if (serialized.error) {
-      const { name, message } = describe(serialized.error) ?? { name: "TypeError", message: "" };
-      if (stop()) return;
-      finish({
+      const { name, message } = this.#describe(serialized.error) ?? { name: "TypeError", message: "" };
+      if (this.#stop()) return;
+      this.#finish({
         kind: "threw",
         error: { name, message: `The program's return value is not JSON: ${message}` },
-        console: consoleCapture.text(),
+        console: this.#consoleCapture.text(),
       });
       return;
     }
     const text = serialized.value;
     const type = vm.typeof(text);
     if (type === "undefined") {
-      finish({ kind: "returned", value: undefined, console: consoleCapture.text() });
+      this.#finish({ kind: "returned", value: undefined, console: this.#consoleCapture.text() });
       return;
     }
     if (type !== "string") {
-      finishWithLimit("result-size");
+      this.#finishWithLimit("result-size");
       return;
     }
     const json = vm.getString(text);
-    if (utf8ByteLength(json) > limits.resultBytes) {
-      finishWithLimit("result-size");
+    if (utf8ByteLength(json) > this.#limits.resultBytes) {
+      this.#finishWithLimit("result-size");
       return;
     }
-    finish({ kind: "returned", value: parseGuestJSON(json), console: consoleCapture.text() });
+    this.#finish({ kind: "returned", value: parseGuestJSON(json), console: this.#consoleCapture.text() });
   }
 
-  function threw(error: QuickJSHandle): void {
-    const described = describe(error);
-    if (stop() || described === undefined) return;
+  #threw(error: QuickJSHandle): void {
+    const described = this.#describe(error);
+    if (this.#stop() || described === undefined) return;
     if (described.name === "InternalError" && described.message === "stack overflow") {
-      finishWithLimit("stack");
+      this.#finishWithLimit("stack");
       return;
     }
     if (described.name === "InternalError" && described.message === "out of memory") {
-      finishWithLimit("memory");
+      this.#finishWithLimit("memory");
       return;
     }
-    finish({ kind: "threw", error: described, console: consoleCapture.text() });
+    this.#finish({ kind: "threw", error: described, console: this.#consoleCapture.text() });
   }
 
   /** The guest's own account of an error it threw, read by the guest. */
-  function describe(error: QuickJSHandle): { name: string; message: string } | undefined {
-    const vm = context!;
-    const described = callGuest(() => vm.callFunction(bridge!.describe, vm.undefined, error));
+  #describe(error: QuickJSHandle): { name: string; message: string } | undefined {
+    const vm = this.#context!;
+    const described = this.#callGuest(() => vm.callFunction(this.#bridge!.describe, vm.undefined, error));
     if (described === undefined) return undefined;
     if (described.error)
       return { name: "Error", message: "the program threw a value that could not be read" };
@@ -485,114 +516,107 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
 
   // --- setting up and starting ------------------------------------------------------------------
 
-  function start(): void {
-    const rt = engine.module.newRuntime();
-    runtime = rt;
+  #start(): void {
+    const rt = this.#engine.module.newRuntime();
+    this.#runtime = rt;
     // QuickJS's own counter bounds the size of one allocation; the engine pool caps the rest.
-    rt.setMemoryLimit(limits.memoryBytes);
-    rt.setMaxStackSize(limits.stackBytes);
-    rt.setInterruptHandler(interruptHandler);
+    rt.setMemoryLimit(this.#limits.memoryBytes);
+    rt.setMaxStackSize(this.#limits.stackBytes);
+    rt.setInterruptHandler(() => this.#interruptHandler());
     const vm = rt.newContext();
-    context = vm;
-    const offset = engine.interruptCounterOffset;
-    pacer = createInterruptPacer(
-      engine.module.getWasmMemory(),
+    this.#context = vm;
+    const offset = this.#engine.interruptCounterOffset;
+    this.#pacer = createInterruptPacer(
+      this.#engine.module.getWasmMemory(),
       offset === undefined ? undefined : contextAddress(vm) + offset,
     );
 
     const config: GuestConfig = {
-      functions: program.functions,
-      clockMs: program.clockMs,
-      seed: program.seed,
-      argumentChars: limits.argumentBytes,
-      resultChars: limits.resultBytes,
-      consoleChars: limits.consoleBytes,
+      functions: this.#program.functions,
+      clockMs: this.#program.clockMs,
+      seed: this.#program.seed,
+      argumentChars: this.#limits.argumentBytes,
+      resultChars: this.#limits.resultBytes,
+      consoleChars: this.#limits.consoleBytes,
     };
-    const installed = enterGuest(() => {
+    const installed = this.#enterGuest(() => {
       const install = vm.unwrapResult(vm.evalCode(GUEST_PRELUDE, "prelude.js", { type: "global" }));
       // (An exception here is the engine out of memory before any guest code ran: noteGuestEscape.)
-      const hostCallHandle = vm.newFunction("hostCall", (name, text) => hostCall(vm, name, text));
-      const hostLogHandle = vm.newFunction("hostLog", (level, text) => hostLog(vm, level, text));
+      const hostCallHandle = vm.newFunction("hostCall", (name, text) => this.#hostCall(vm, name, text));
+      const hostLogHandle = vm.newFunction("hostLog", (level, text) => this.#hostLog(vm, level, text));
       const configHandle = vm.newString(JSON.stringify(config));
       const result = vm.callFunction(install, vm.undefined, hostCallHandle, hostLogHandle, configHandle);
       for (const handle of [install, hostCallHandle, hostLogHandle, configHandle]) handle.dispose();
       const bridgeObject = vm.unwrapResult(result);
       const handles: Bridge = {
-        start: own(vm.getProp(bridgeObject, "start")),
-        serialize: own(vm.getProp(bridgeObject, "serialize")),
-        describe: own(vm.getProp(bridgeObject, "describe")),
-        parse: own(vm.getProp(bridgeObject, "parse")),
-        toolError: own(vm.getProp(bridgeObject, "toolError")),
+        start: this.#own(vm.getProp(bridgeObject, "start")),
+        serialize: this.#own(vm.getProp(bridgeObject, "serialize")),
+        describe: this.#own(vm.getProp(bridgeObject, "describe")),
+        parse: this.#own(vm.getProp(bridgeObject, "parse")),
+        toolError: this.#own(vm.getProp(bridgeObject, "toolError")),
       };
       bridgeObject.dispose();
       return handles;
     });
-    if (stop()) return;
+    if (this.#stop()) return;
     if (installed === undefined) return;
-    bridge = installed;
+    this.#bridge = installed;
 
-    compileAndStart(vm, code, options);
+    this.#compileAndStart(vm, this.#options.code, this.#options);
   }
 
   /**
    * Compiles the program and starts it. Code QuickJS cannot compile gets its types stripped first
    * when it was the source as written (`stripTypes`), and is compiled once more.
    */
-  function compileAndStart(
+  #compileAndStart(
     vm: QuickJSContext,
     source: string,
     fallback: { unreadableMessage?: string; stripTypes?: () => Promise<StrippedSource> },
   ): void {
-    const compiled = callGuest(() =>
+    const compiled = this.#callGuest(() =>
       vm.evalCode(`(async function () {${source}\n})`, "program.js", { type: "global" }),
     );
-    if (stop() || compiled === undefined) return;
+    if (this.#stop() || compiled === undefined) return;
     if (compiled.error) {
       if (fallback.stripTypes) {
         fallback.stripTypes().then(
           (stripped) => {
-            if (stop()) return;
+            if (this.#stop()) return;
             try {
-              compileAndStart(
+              this.#compileAndStart(
                 vm,
                 stripped.kind === "stripped" ? stripped.code : source,
                 stripped.kind === "unreadable" ? { unreadableMessage: stripped.message } : {},
               );
             } catch (error) {
-              engineFailure ??= error;
-              stop();
+              this.#engineFailure ??= error;
+              this.#stop();
             }
           },
-          (error: unknown) => failRun(error),
+          (error: unknown) => this.#failRun(error),
         );
       } else if (fallback.unreadableMessage !== undefined) {
-        finish({
+        this.#finish({
           kind: "threw",
           error: { name: "SyntaxError", message: fallback.unreadableMessage },
-          console: consoleCapture.text(),
+          console: this.#consoleCapture.text(),
         });
-      } else threw(compiled.error);
+      } else this.#threw(compiled.error);
       return;
     }
     const programFunction = compiled.value;
-    const started = callGuest(() => vm.callFunction(bridge!.start, vm.undefined, programFunction));
-    if (stop() || started === undefined) return;
+    const started = this.#callGuest(() =>
+      vm.callFunction(this.#bridge!.start, vm.undefined, programFunction),
+    );
+    if (this.#stop() || started === undefined) return;
     if (started.error) {
-      threw(started.error);
+      this.#threw(started.error);
       return;
     }
-    programPromise = started.value;
-    advance();
+    this.#programPromise = started.value;
+    this.#advance();
   }
-
-  try {
-    start();
-  } catch (error) {
-    // Setting up failed outside the guest (the engine could not make a runtime or a handle).
-    engineFailure ??= error;
-    stop();
-  }
-  return outcome;
 }
 
 /** V8's (or JavaScriptCore's) "Maximum call stack size exceeded". */
