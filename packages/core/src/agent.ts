@@ -265,7 +265,9 @@ export class Agent<Output = unknown> {
 
   /**
    * The conversation so far, as plain JSON: `JSON.stringify` it to save it. A copy of its own
-   * each time, which the caller may change.
+   * each time, which the caller may change. During a run, the conversation the run started from
+   * (with the message sent); once the run ends, however it ends, the run's whole conversation:
+   * what it committed before an abort or a failure too.
    */
   get messages(): Message[] {
     return mutableMessages(this.#history);
