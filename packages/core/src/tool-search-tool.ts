@@ -71,7 +71,44 @@ export function confidenceOf(score: number): ToolSearchResult["confidence"] {
  * fails, that search ranks by words alone and `onEmbedderFailed` is told. Each call emits a
  * `tool-search` event.
  */
-export function searchToolsTool(parts: {
+export function searchToolsTool(parts: SearchToolsParts): CoreTool {
+  const { index } = parts;
+  const maxResults = parts.maxResults ?? 5;
+  return {
+    definition: searchToolsDefinition(index.size, maxResults),
+    execute: (input, context) => {
+      const { query, limit } = coreToolInput(input);
+      if (typeof query !== "string" || query.trim().length === 0) {
+        return coreToolError(`${SEARCH_TOOLS} needs {"query": a non-empty string}.`);
+      }
+      const count =
+        typeof limit === "number" && Number.isInteger(limit) ? Math.min(10, Math.max(1, limit)) : maxResults;
+      const said = query.slice(0, 1_000);
+      const { dense } = parts;
+      if (!dense) return searchAnswer(parts, { said, found: index.search(said, count), context });
+      return fusedSearch({
+        index,
+        dense,
+        query: said,
+        limit: count,
+        ...(context?.signal ? { signal: context.signal } : {}),
+        ...(parts.fusion !== undefined ? { fusion: parts.fusion } : {}),
+        ...(parts.mixWeight !== undefined ? { mixWeight: parts.mixWeight } : {}),
+      })
+        .then(({ hits, bestRelevance, bestSimilarity }) =>
+          searchAnswer(parts, { said, found: hits, bestRelevance, bestSimilarity, context }),
+        )
+        .catch((error: unknown) => {
+          if (context?.signal?.aborted) throw error;
+          parts.onEmbedderFailed?.(error);
+          return searchAnswer(parts, { said, found: index.search(said, count), context });
+        });
+    },
+  };
+}
+
+/** What {@link searchToolsTool} searches, loads into, and how it judges a fit. */
+interface SearchToolsParts {
   index: ToolIndex;
   loaded: Set<string>;
   maxResults?: number;
@@ -83,102 +120,74 @@ export function searchToolsTool(parts: {
   fusion?: ToolSearchFusion;
   mixWeight?: number;
   onEmbedderFailed?: (error: unknown) => void;
-}): CoreTool {
-  const { index } = parts;
-  const maxResults = parts.maxResults ?? 5;
-  const minRelevance = parts.minRelevance ?? MIN_RELEVANCE;
-  const minClosestRelevance = parts.minClosestRelevance ?? MIN_CLOSEST_RELEVANCE;
-  return {
-    definition: {
-      name: SEARCH_TOOLS,
-      description:
-        `Searches ${index.size} more tools that are available but not loaded yet, by what you want to do ` +
-        "(words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
-        "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads only the closest one or few: " +
-        "read them before calling one, search again in other words, or answer without a tool. " +
-        "A tool you already know by its exact name can be called without a search.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          query: { type: "string", description: "What you want to do, in a few words." },
-          limit: {
-            type: "integer",
-            minimum: 1,
-            maximum: 10,
-            description: `How many tools to load at most (default ${maxResults}).`,
-          },
-        },
-        required: ["query"],
-        additionalProperties: false,
-      },
-      annotations: CORE_TOOL_ANNOTATIONS,
-    },
-    execute: (input, context) => {
-      const { query, limit } = coreToolInput(input);
-      if (typeof query !== "string" || query.trim().length === 0) {
-        return coreToolError(`${SEARCH_TOOLS} needs {"query": a non-empty string}.`);
-      }
-      const count =
-        typeof limit === "number" && Number.isInteger(limit) ? Math.min(10, Math.max(1, limit)) : maxResults;
-      const said = query.slice(0, 1_000);
-      const { dense } = parts;
-      if (!dense) return finish({ said, found: index.search(said, count), context });
-      return fusedSearch({
-        index,
-        dense,
-        query: said,
-        limit: count,
-        ...(context?.signal ? { signal: context.signal } : {}),
-        ...(parts.fusion !== undefined ? { fusion: parts.fusion } : {}),
-        ...(parts.mixWeight !== undefined ? { mixWeight: parts.mixWeight } : {}),
-      })
-        .then(({ hits, bestRelevance, bestSimilarity }) =>
-          finish({ said, found: hits, bestRelevance, bestSimilarity, context }),
-        )
-        .catch((error: unknown) => {
-          if (context?.signal?.aborted) throw error;
-          parts.onEmbedderFailed?.(error);
-          return finish({ said, found: index.search(said, count), context });
-        });
-    },
-  };
+}
 
-  function finish(result: {
+/** The search tool as the model sees it, over `size` deferred tools. */
+function searchToolsDefinition(size: number, maxResults: number): CoreTool["definition"] {
+  return {
+    name: SEARCH_TOOLS,
+    description:
+      `Searches ${size} more tools that are available but not loaded yet, by what you want to do ` +
+      "(words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
+      "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads only the closest one or few: " +
+      "read them before calling one, search again in other words, or answer without a tool. " +
+      "A tool you already know by its exact name can be called without a search.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "What you want to do, in a few words." },
+        limit: {
+          type: "integer",
+          minimum: 1,
+          maximum: 10,
+          description: `How many tools to load at most (default ${maxResults}).`,
+        },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    },
+    annotations: CORE_TOOL_ANNOTATIONS,
+  };
+}
+
+/** A search's hits judged (what fits, what loads), loaded, reported as a `tool-search` event, and answered. */
+function searchAnswer(
+  parts: SearchToolsParts,
+  result: {
     said: string;
     found: ToolSearchHit[];
     /** The lexical ranking's best relevance, when the hits are fused (the first may be a dense one). */
     bestRelevance?: number;
     bestSimilarity?: number;
     context: CoreToolContext | undefined;
-  }): ToolResult {
-    const { said, found } = result;
-    const bestRelevance =
-      result.bestRelevance ?? found.reduce((best, hit) => Math.max(best, hit.relevance), 0);
-    const fitsBySimilarity =
-      parts.minSimilarity !== undefined &&
-      result.bestSimilarity !== undefined &&
-      result.bestSimilarity >= parts.minSimilarity;
-    const { nothingFits, offered: loading } = toolSearchFit(found, {
-      bestRelevance,
-      fitsBySimilarity,
-      minRelevance,
-      minClosestRelevance,
-      ...(parts.lowFitTools !== undefined ? { lowFitTools: parts.lowFitTools } : {}),
-    });
-    for (const { definition } of loading) parts.loaded.add(definition.name);
-    const output: ToolSearchOutput = {
-      query: said,
-      results: found.map(toolSearchResult),
-      loaded: loading.map(({ definition }) => definition.name),
-      nothingFits,
-    };
-    report(result.context, output);
-    return {
-      content: [{ type: "text", text: answer(said, found, output) }],
-      isError: false,
-      structuredContent: output,
-    };
-  }
+  },
+): ToolResult {
+  const { said, found } = result;
+  const bestRelevance = result.bestRelevance ?? found.reduce((best, hit) => Math.max(best, hit.relevance), 0);
+  const fitsBySimilarity =
+    parts.minSimilarity !== undefined &&
+    result.bestSimilarity !== undefined &&
+    result.bestSimilarity >= parts.minSimilarity;
+  const { nothingFits, offered: loading } = toolSearchFit(found, {
+    bestRelevance,
+    fitsBySimilarity,
+    minRelevance: parts.minRelevance ?? MIN_RELEVANCE,
+    minClosestRelevance: parts.minClosestRelevance ?? MIN_CLOSEST_RELEVANCE,
+    ...(parts.lowFitTools !== undefined ? { lowFitTools: parts.lowFitTools } : {}),
+  });
+  for (const { definition } of loading) parts.loaded.add(definition.name);
+  const output: ToolSearchOutput = {
+    query: said,
+    results: found.map(toolSearchResult),
+    loaded: loading.map(({ definition }) => definition.name),
+    nothingFits,
+  };
+  report(result.context, output);
+  return {
+    content: [{ type: "text", text: answer(said, found, output) }],
+    isError: false,
+    structuredContent: output,
+  };
 }
 
 /**
