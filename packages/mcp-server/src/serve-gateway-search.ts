@@ -87,8 +87,19 @@ export function registerGatewaySearch(
     local: ReadonlySet<string>;
   },
 ): void {
-  const { tools, index, maxResults } = parts;
-  const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+  const byName = new Map(parts.tools.map((tool) => [tool.definition.name, tool]));
+  registerSearch(server, { ...parts, byName });
+  registerCall(server, { byName, local: parts.local });
+}
+
+type GatewayTools = ReadonlyMap<string, GatewaySearchEntry>;
+
+/** `search_tools`: the index's ranking, each match with what it takes to call it. */
+function registerSearch(
+  server: McpServer,
+  parts: { tools: readonly GatewaySearchEntry[]; index: ToolIndex; maxResults: number; byName: GatewayTools },
+): void {
+  const { tools, index, maxResults, byName } = parts;
   server.registerTool(
     GATEWAY_SEARCH_TOOLS,
     {
@@ -142,6 +153,11 @@ export function registerGatewaySearch(
       };
     },
   );
+}
+
+/** `call_tool`: the named re-served tool's own handler, its arguments unchanged. */
+function registerCall(server: McpServer, parts: { byName: GatewayTools; local: ReadonlySet<string> }): void {
+  const { byName } = parts;
   server.registerTool(
     GATEWAY_CALL_TOOL,
     {
