@@ -14,7 +14,9 @@ function sources(dir: string): string[] {
     if (name === "node_modules" || name === "dist" || name === "e2e") return [];
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sources(path);
-    return /\.tsx?$/.test(name) && !/\.test(-d)?\.tsx?$|\.d\.ts$/.test(name) && path.includes("/src/") ? [path] : [];
+    return /\.tsx?$/.test(name) && !/\.test(-d)?\.tsx?$|\.d\.ts$/.test(name) && path.includes("/src/")
+      ? [path]
+      : [];
   });
 }
 
@@ -22,7 +24,10 @@ function nameOf(node: ts.Node): string {
   const named = (node as { name?: ts.Node }).name;
   if (named) return named.getText();
   const parent = node.parent;
-  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)))
+  if (
+    parent &&
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+  )
     return parent.name.getText();
   return "(anonymous)";
 }
@@ -41,4 +46,5 @@ for (const file of roots.flatMap(sources)) {
   visit(source);
 }
 found.sort((a, b) => b.lines - a.lines);
-for (const { lines, name, where } of found.slice(0, count)) console.log(`${String(lines).padStart(5)}  ${name}  ${where}`);
+for (const { lines, name, where } of found.slice(0, count))
+  console.log(`${String(lines).padStart(5)}  ${name}  ${where}`);
