@@ -94,6 +94,7 @@ export type ContractCase =
   | "http-5xx"
   | "stream-error"
   | "abort"
+  | "aborted-before-request"
   | "unreachable"
   | "missing-api-key"
   | "structured-plain"
@@ -118,6 +119,8 @@ export interface ProviderOptions {
 export interface VendorAdapter {
   /** The provider's `name` (its key in `providerOptions` and in errors). */
   name: string;
+  /** The vendor as the provider's messages name it (`The Anthropic request was aborted.`). */
+  displayName: string;
   /** The model id every scenario asks for. */
   model: string;
   /** Creates the provider through its package's public factory, with a fake key. */

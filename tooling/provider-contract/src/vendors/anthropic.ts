@@ -136,6 +136,7 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
 /** Anthropic's Messages API through `@anthropic-ai/sdk`. */
 export const anthropicVendor: VendorAdapter = {
   name: "anthropic",
+  displayName: "Anthropic",
   model,
   createProvider: ({ baseURL, maxRetries }) => anthropic({ apiKey: "sk-ant-contract", baseURL, maxRetries }),
   missingApiKey: {

@@ -146,6 +146,7 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
 /** Any OpenAI-compatible Chat Completions endpoint through the `openai` SDK. */
 export const chatCompletionsVendor: VendorAdapter = {
   name: "chatcompletions",
+  displayName: "chatcompletions",
   model,
   createProvider: ({ baseURL, maxRetries }) =>
     chatCompletions({ apiKey: "sk-contract", baseURL, maxRetries }),

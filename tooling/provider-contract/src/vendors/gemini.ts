@@ -125,6 +125,7 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
 /** Google's Gemini API through `@google/genai`. */
 export const geminiVendor: VendorAdapter = {
   name: "gemini",
+  displayName: "Gemini",
   model,
   createProvider: ({ baseURL, maxRetries }) =>
     gemini({

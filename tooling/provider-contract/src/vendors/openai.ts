@@ -262,6 +262,7 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
 /** OpenAI's Responses API through the `openai` SDK. */
 export const openAIVendor: VendorAdapter = {
   name: "openai",
+  displayName: "OpenAI",
   model,
   createProvider: ({ baseURL, maxRetries }) => openai({ apiKey: "sk-contract", baseURL, maxRetries }),
   missingApiKey: {
