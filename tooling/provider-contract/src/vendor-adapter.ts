@@ -102,6 +102,7 @@ export type ContractCase =
   | "structured-streamed"
   | "structured-repaired"
   | "structured-invalid"
+  | "structured-checked-locally"
   | "structured-refusal";
 
 /** Settings the suite creates a provider with. */
