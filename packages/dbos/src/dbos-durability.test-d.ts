@@ -1,0 +1,17 @@
+// Compile-time only (run by `pnpm type-check`): what `dbosDurability` makes is core's durability
+// port (`Durability`), which an Agent's run journals its steps and waits through, and what its
+// `onApprovalRequested` takes is the one `ApprovalNotifier` every engine shares, without a cast.
+import type { Durability } from "@junction/core";
+import type { ApprovalNotifier as SharedNotifier } from "@junction/core/durable-runs";
+import { type ApprovalNotifier, type DBOSDurabilityOptions, dbosDurability } from "./index.js";
+
+type Assert<T extends true> = T;
+type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** The port an Agent's run is given. */
+export const port: Durability = dbosDurability();
+
+export type Checks = [
+  Assert<Mutual<ApprovalNotifier, SharedNotifier>>,
+  Assert<Mutual<NonNullable<DBOSDurabilityOptions["onApprovalRequested"]>, SharedNotifier>>,
+];
