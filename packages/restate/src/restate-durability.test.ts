@@ -1,6 +1,7 @@
 import { portScenarios } from "@junction/durable-engines/port-scenarios";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchRestate, type RestateLaunched, restateEngine } from "../test/restate-engine.js";
+import { describe, expect, it } from "vitest";
+import { launchedRestate } from "../test/launched-restate.js";
+import { restateEngine } from "../test/restate-engine.js";
 import { sendSignal } from "./send-signal.js";
 
 // What only Restate's signals do, against a real Restate server: a repeated send with one
@@ -11,17 +12,7 @@ import { sendSignal } from "./send-signal.js";
 const scenarios = portScenarios([]);
 restateEngine.portWorkflow("port-scenario", (durability, name) => scenarios[name]!(durability));
 
-let launched: RestateLaunched | undefined;
-beforeAll(async () => {
-  launched = await launchRestate();
-});
-afterAll(async () => {
-  await launched?.stop();
-});
-const engine = (): RestateLaunched => {
-  if (!launched) throw new Error("Restate was not launched: see the error of beforeAll.");
-  return launched;
-};
+const engine = launchedRestate();
 const run = async (runId: string, name: string) => {
   await engine().port("port-scenario").start(runId, name);
   return engine().port("port-scenario").result(runId);
