@@ -15,6 +15,8 @@ import type * as OursClient from "./mcp-spans.js";
 type Assert<T extends true> = T;
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assignable<From, To> = [From] extends [To] ? true : false;
+/** Two optional hooks of the same type, each usable where the other is. */
+type SameHook<A, B> = Mutual<NonNullable<A>, NonNullable<B>>;
 
 declare const telemetry: JunctionTelemetry;
 declare const serverOptions: Server.MCPServerOptions;
@@ -30,9 +32,9 @@ export type ServerChecks = [
   Assert<Mutual<OursServer.MCPServedRequest, Server.MCPServedRequest>>,
   Assert<Assignable<Server.MCPServerOptions, OursServer.InstrumentableMCPServerOptions>>,
   Assert<
-    Mutual<
-      NonNullable<OursServer.InstrumentableMCPServerOptions["aroundRequest"]>,
-      NonNullable<Server.MCPServerOptions["aroundRequest"]>
+    SameHook<
+      OursServer.InstrumentableMCPServerOptions["aroundRequest"],
+      Server.MCPServerOptions["aroundRequest"]
     >
   >,
 ];
@@ -42,10 +44,5 @@ export type ClientChecks = [
   Assert<Assignable<Client.MCPWireMessage, OursClient.MCPTapMessage>>,
   Assert<Mutual<OursClient.MCPOutgoingRequest, Client.MCPOutgoingRequest>>,
   Assert<Assignable<Client.MCPConfig, OursClient.InstrumentableMCPConfig>>,
-  Assert<
-    Mutual<
-      NonNullable<OursClient.InstrumentableMCPConfig["requestMeta"]>,
-      NonNullable<Client.MCPConfig["requestMeta"]>
-    >
-  >,
+  Assert<SameHook<OursClient.InstrumentableMCPConfig["requestMeta"], Client.MCPConfig["requestMeta"]>>,
 ];
