@@ -169,7 +169,7 @@ export function defineFailureContract(vendor: VendorAdapter): void {
   if (missing) {
     contract(
       "missing-api-key",
-      "reports a missing API key on the first request, not when the provider is made",
+      "reports a missing API key on the first request, not when the provider is made, saying where the key goes",
       async () => {
         for (const variable of missing.environmentVariables) vi.stubEnv(variable, "");
         try {
@@ -177,7 +177,11 @@ export function defineFailureContract(vendor: VendorAdapter): void {
           const { events, error } = await collect(provider.stream(request()));
           expect(events).toEqual([]);
           expect(ProviderError.isInstance(error)).toBe(true);
-          expect(error).toMatchObject({ code: "provider-config-invalid", provider: vendor.name });
+          expect(error).toMatchObject({
+            code: "provider-config-invalid",
+            provider: vendor.name,
+            message: missing.message,
+          });
           expect(fake.requests).toHaveLength(0);
         } finally {
           vi.unstubAllEnvs();

@@ -130,7 +130,12 @@ export interface VendorAdapter {
    * Creates the provider with no key anywhere (the suite blanks these environment variables),
    * still pointed at the fake. Absent for vendors whose credentials come from elsewhere (AWS).
    */
-  missingApiKey?: { environmentVariables: string[]; createProvider(options: ProviderOptions): ModelProvider };
+  missingApiKey?: {
+    environmentVariables: string[];
+    createProvider(options: ProviderOptions): ModelProvider;
+    /** What the error says: where the key goes (the option and the variables the provider reads). */
+    message: string;
+  };
   /** Starts the vendor's fake. */
   startFake(): Promise<VendorFake>;
   /** Starts a fake whose only answer streams `turn` up to its first text delta, then holds the stream. */

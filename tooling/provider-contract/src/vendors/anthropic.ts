@@ -142,6 +142,7 @@ export const anthropicVendor: VendorAdapter = {
   missingApiKey: {
     environmentVariables: ["ANTHROPIC_API_KEY"],
     createProvider: ({ baseURL, maxRetries }) => anthropic({ baseURL, maxRetries }),
+    message: "Anthropic API key is missing: pass apiKey or set ANTHROPIC_API_KEY.",
   },
   startFake: () => startSSEVendorFake({ render, toolNames }),
   startHeldStream: (turn) =>

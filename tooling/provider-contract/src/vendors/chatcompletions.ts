@@ -162,6 +162,8 @@ export const chatCompletionsVendor: VendorAdapter = {
           return fetch(`${baseURL}${url.pathname.replace(/^\/v1/, "")}${url.search}`, init);
         },
       }),
+    message:
+      "chatCompletions() has no baseURL: pass the endpoint's baseURL (for example http://localhost:11434/v1 for Ollama, or spread one of CHAT_COMPLETIONS_PRESETS) or set OPENAI_BASE_URL. To use api.openai.com itself, pass apiKey or set OPENAI_API_KEY.",
   },
   startFake: () => startSSEVendorFake({ render, toolNames, basePath: "/v1" }),
   startHeldStream: (turn) =>

@@ -268,6 +268,7 @@ export const openAIVendor: VendorAdapter = {
   missingApiKey: {
     environmentVariables: ["OPENAI_API_KEY"],
     createProvider: ({ baseURL, maxRetries }) => openai({ baseURL, maxRetries }),
+    message: "OpenAI API key is missing: pass apiKey or set OPENAI_API_KEY.",
   },
   startFake: () => startSSEVendorFake({ render, toolNames, basePath: "/v1" }),
   startHeldStream: (turn) =>
