@@ -6,6 +6,7 @@ import {
   type JSONValue,
   type PendingToolCall,
 } from "@junction/core";
+import type { ApprovalNotifier } from "@junction/core/durable-runs";
 import { errorMessage, JunctionError } from "@junction/types";
 import { isSignalEnvelope } from "./signal-envelope.js";
 
@@ -36,13 +37,8 @@ export interface ApprovalRound {
   readonly answers?: Record<string, JSONValue>;
 }
 
-/**
- * Told once per call that waits for a person (never again on a replay or a worker's restart):
- * where to notify someone. It runs in a journaled step `notify:<step>:<callId>`, after the call
- * is listed by {@link pendingApprovals}. A notifier that throws is not retried: its error is
- * journaled as the step's result and the run goes on waiting.
- */
-export type ApprovalNotifier = (item: PendingToolCall, run: { runId: string }) => void | Promise<void>;
+// Who is told of a waiting call is every engine's: `(item, { runId })`, run once in a journaled step.
+export type { ApprovalNotifier };
 
 /** Options of {@link dbosDurability}. */
 export interface DBOSDurabilityOptions {

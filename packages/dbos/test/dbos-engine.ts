@@ -24,6 +24,7 @@ import {
   type DBOSWorkflow,
   dbosAgentRuns,
   dbosAgentWorkflow,
+  dbosWorkflow,
   pendingApprovals,
   sendSignal,
   waitForApprovals,
@@ -34,6 +35,8 @@ const worker = (name: string) => fileURLToPath(new URL(`./workers/${name}.ts`, i
 
 /** The agent workflows registered in this process, by name (before DBOS launches). */
 const workflows = new Map<string, DBOSWorkflow<AgentRunRequest, AgentResult>>();
+/** The port scenarios' workflows registered in this process, by name (before DBOS launches). */
+const portWorkflows = new Map<string, DBOSWorkflow<string, string>>();
 
 /** `use` with a `DBOSClient` of its own on `systemDatabaseUrl`, destroyed after. */
 async function withClient<T>(systemDatabaseUrl: string, use: (client: DBOSClient) => Promise<T>): Promise<T> {
@@ -209,6 +212,19 @@ async function launchDBOS(): Promise<LaunchedEngine> {
         workflows: Object.fromEntries(Object.entries(tools).map(([tool, name]) => [tool, registered(name)])),
         client: ours,
       }),
+    port: (name) => {
+      const workflow = portWorkflows.get(name);
+      if (!workflow) throw new Error(`No port workflow "${name}" was registered before DBOS launched.`);
+      return {
+        start: async (runId, scenario) => {
+          await workflow.start(scenario, { runId });
+        },
+        result: (runId) => ours.retrieveWorkflow<string>(runId).getResult({ pollingIntervalMs: 50 }),
+        signal: (runId, name, value) => sendSignal({ sender: ours, runId, name, value }),
+        journaledSteps: async (runId) =>
+          (await ours.listWorkflowSteps(runId))?.map((step) => step.name) ?? [],
+      };
+    },
     snippetEnvironment: { DBOS_SYSTEM_DATABASE_URL: systemDatabaseUrl },
     stop: async () => {
       try {
@@ -225,7 +241,12 @@ async function launchDBOS(): Promise<LaunchedEngine> {
 export const dbosEngine: EngineAdapter = {
   name: "DBOS",
   names: { runs: "dbosAgentRuns", workflow: "dbosAgentWorkflow" },
-  traits: { cancelEndsAtOnce: true, journalsBeforeGoingOn: true, listsWithoutWorker: true },
+  traits: {
+    cancelEndsAtOnce: true,
+    journalsBeforeGoingOn: true,
+    listsWithoutWorker: true,
+    signalsBeforeStart: false,
+  },
   readme: { packageDir, file: "approve.ts", submitsRun: false, printsAnswer: false },
   missingRunMessage: (runId) => `DBOS has no run "${runId}": it was not started on this system database.`,
   // A model that is down fails the run: DBOS does not run a failed workflow again.
@@ -237,6 +258,11 @@ export const dbosEngine: EngineAdapter = {
   agentWorkflow: (name, makeAgent) => {
     workflows.set(name, dbosAgentWorkflow(name, makeAgent));
   },
+  portWorkflow: (name, run) => {
+    portWorkflows.set(name, dbosWorkflow(name, run));
+  },
+  // DBOS hands the run the Junction error the step threw.
+  failedStepSeenAs: "code tool-execution-failed, metadata.code undefined",
   launch: launchDBOS,
   startForWorkers: startDBOSForWorkers,
 };

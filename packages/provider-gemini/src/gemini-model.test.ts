@@ -1,11 +1,5 @@
 import { readFileSync } from "node:fs";
-import {
-  JunctionError,
-  type Message,
-  type ModelRequest,
-  type ModelStreamEvent,
-  ProviderError,
-} from "@junction/types";
+import { type Message, type ModelRequest, type ModelStreamEvent, ProviderError } from "@junction/types";
 import { readSSEFixture, startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { gemini } from "./gemini-provider.js";
@@ -579,25 +573,6 @@ describe("gemini provider against a local server speaking Gemini's wire format",
     });
   });
 
-  it("retries a 429 through the SDK and then succeeds", async () => {
-    const quota = JSON.parse(
-      readFileSync(new URL("./__fixtures__/gemini-429.json", import.meta.url), "utf8"),
-    );
-    fake.enqueue(
-      { status: 429, json: quota, headers: { "retry-after": "0" } },
-      { chunks: fixture("gemini-text.sse.txt") },
-    );
-    const events = await collect(
-      provider({ maxRetries: 1, retryOptions: { initialDelay: 0.001, maxDelay: 0.001, jitter: 0 } }).stream({
-        model: "gemini-3-pro-preview",
-        messages: [{ role: "user", content: "hi" }],
-      }),
-    );
-    expect(fake.requests).toHaveLength(2);
-    expect(fake.requests[1]?.body).toEqual(fake.requests[0]?.body);
-    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
-  });
-
   it("throws a retryable ProviderError once retries of a 429 run out", async () => {
     const quota = JSON.parse(
       readFileSync(new URL("./__fixtures__/gemini-429.json", import.meta.url), "utf8"),
@@ -686,45 +661,6 @@ describe("gemini provider against a local server speaking Gemini's wire format",
       retryable: false,
       message: "Gemini sent a `functionCall` without a name.",
     });
-  });
-
-  it("stops the HTTP stream when the signal aborts mid-stream", async () => {
-    const chunks = Array.from({ length: 50 }, (_, index) =>
-      frame({ candidates: [{ content: { parts: [{ text: `piece ${index} ` }], role: "model" } }] }),
-    );
-    fake.enqueue({ chunks, chunkDelayMs: 20 });
-    const controller = new AbortController();
-    const seen: ModelStreamEvent[] = [];
-    let error: unknown;
-    try {
-      for await (const event of provider().stream({
-        model: "gemini-2.5-flash",
-        messages: [{ role: "user", content: "hi" }],
-        signal: controller.signal,
-      })) {
-        seen.push(event);
-        controller.abort();
-      }
-    } catch (caught) {
-      error = caught;
-    }
-    expect(seen).toEqual([{ type: "text-delta", text: "piece 0 " }]);
-    expect(JunctionError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: "aborted", message: "The Gemini request was aborted." });
-  });
-
-  it("makes no request when the signal is already aborted", async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const { error } = await collectUntilError(
-      provider().stream({
-        model: "gemini-2.5-flash",
-        messages: [{ role: "user", content: "hi" }],
-        signal: controller.signal,
-      }),
-    );
-    expect(error).toMatchObject({ code: "aborted" });
-    expect(fake.requests).toHaveLength(0);
   });
 
   it("reads GEMINI_API_KEY, then GOOGLE_API_KEY, and sends custom headers", async () => {
@@ -819,22 +755,6 @@ describe("gemini provider against a local server speaking Gemini's wire format",
     expect(error).toMatchObject({
       code: "invalid-argument",
       message: "A Gemini request needs at least one message with content.",
-    });
-    expect(fake.requests).toHaveLength(0);
-  });
-
-  it("fails with provider-config-invalid when there is no API key", async () => {
-    vi.stubEnv("GEMINI_API_KEY", "");
-    vi.stubEnv("GOOGLE_API_KEY", "");
-    const { error } = await collectUntilError(
-      gemini({ baseURL: fake.url }).stream({
-        model: "gemini-2.5-flash",
-        messages: [{ role: "user", content: "hi" }],
-      }),
-    );
-    expect(error).toMatchObject({
-      code: "provider-config-invalid",
-      message: "Gemini API key is missing: pass apiKey or set GEMINI_API_KEY (or GOOGLE_API_KEY).",
     });
     expect(fake.requests).toHaveLength(0);
   });

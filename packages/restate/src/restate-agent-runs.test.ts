@@ -3,8 +3,9 @@ import type { DurableRunStatus } from "@junction/core/durable-runs";
 import { scriptedModel } from "@junction/core/testing";
 import { reachStatus } from "@junction/durable-engines/engine-contract";
 import type { Tool } from "@junction/types";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchRestate, type RestateLaunched, restateEngine, serveEndpoint } from "../test/restate-engine.js";
+import { describe, expect, it } from "vitest";
+import { launchedRestate } from "../test/launched-restate.js";
+import { restateEngine, serveEndpoint } from "../test/restate-engine.js";
 import { type RestateAgentRuns, restateAgentRuns } from "./restate-agent-runs.js";
 import { restateAgentWorkflow } from "./restate-agent-workflow.js";
 
@@ -47,17 +48,7 @@ restateEngine.agentWorkflow("porter", doorAgent("porter"));
 const tools = { ask_keeper: "keeper", ask_porter: "porter" };
 const workflows = { ask_keeper: { name: "keeper" }, ask_porter: { name: "porter" } };
 
-let launched: RestateLaunched | undefined;
-beforeAll(async () => {
-  launched = await launchRestate();
-});
-afterAll(async () => {
-  await launched?.stop();
-});
-const engine = (): RestateLaunched => {
-  if (!launched) throw new Error("Restate was not launched: see the error of beforeAll.");
-  return launched;
-};
+const engine = launchedRestate();
 
 /** Polls the run's status on `on` until it is `status`; resolves with it. */
 const reach = <S extends DurableRunStatus["status"]>(runId: string, status: S, on: RestateAgentRuns) =>

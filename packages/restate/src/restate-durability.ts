@@ -5,6 +5,7 @@ import {
   type JSONValue,
   type PendingToolCall,
 } from "@junction/core";
+import type { ApprovalNotifier } from "@junction/core/durable-runs";
 import { errorMessage } from "@junction/types";
 import {
   CancelledError,
@@ -27,13 +28,8 @@ export const APPROVAL_ROUND_STATE = "junction.approval-round";
 /** The durable promise a run resolves when it publishes its `round`-th list of waiting approvals. */
 export const askedPromise = (round: number): string => `junction.asked:${round}`;
 
-/**
- * Told once per call that waits for a person (never again on a replay, on this worker or
- * another): where to notify someone. It runs in a journaled step (`ctx.run`)
- * `notify:<step>:<callId>`, after the call is listed by {@link pendingApprovals}. A notifier that
- * throws is not retried: its error is journaled as the step's result and the run goes on waiting.
- */
-export type ApprovalNotifier = (item: PendingToolCall, run: { runId: string }) => void | Promise<void>;
+// Who is told of a waiting call is every engine's: `(item, { runId })`, run once in a journaled step.
+export type { ApprovalNotifier };
 
 /** Options of {@link restateDurability}. */
 export interface RestateDurabilityOptions {

@@ -30,6 +30,7 @@ import {
   pendingApprovals,
   restateAgentRuns,
   restateAgentWorkflow,
+  restateWorkflow,
   sendSignal,
   waitForApprovals,
 } from "../src/index.js";
@@ -39,6 +40,7 @@ const worker = (name: string) => fileURLToPath(new URL(`./workers/${name}.ts`, i
 
 type AnyWorkflow = { run: (ctx: unknown, input: unknown) => Promise<unknown> };
 type AgentWorkflow = { run: (ctx: unknown, request: AgentRunRequest) => Promise<AgentResult> };
+type PortWorkflow = { run: (ctx: unknown, scenario: string) => Promise<string> };
 
 /** The agent workflows registered in this process, served by the endpoint `launch` starts. */
 const services: Parameters<typeof restate.createEndpointHandler>[0]["services"] = [];
@@ -137,6 +139,17 @@ export async function launchRestate(): Promise<RestateLaunched> {
     },
     result: (workflow, runId) => run(workflow, runId).workflowAttach(),
     approvals: (workflow) => approvalsThrough(ingress, workflow),
+    port: (workflow) => {
+      const portRun = (runId: string) => ingress.workflowClient<PortWorkflow>({ name: workflow }, runId);
+      return {
+        start: async (runId, scenario) => {
+          await portRun(runId).workflowSubmit(scenario);
+        },
+        result: (runId) => portRun(runId).workflowAttach(),
+        signal: (runId, name, value) => sendSignal({ ingress, workflow, runId, name, value }),
+        journaledSteps: (runId) => journaledSteps(server, { workflow, runId }),
+      };
+    },
     separateApprovals: async (workflow, count) =>
       Array.from({ length: count }, () =>
         approvalsThrough(clients.connect({ url: server.ingressUrl }), workflow),
@@ -299,7 +312,12 @@ export async function startRestateForWorkers(): Promise<RestateForWorkers> {
 export const restateEngine: EngineAdapter = {
   name: "Restate",
   names: { runs: "restateAgentRuns", workflow: "restateAgentWorkflow" },
-  traits: { cancelEndsAtOnce: false, journalsBeforeGoingOn: false, listsWithoutWorker: false },
+  traits: {
+    cancelEndsAtOnce: false,
+    journalsBeforeGoingOn: false,
+    listsWithoutWorker: false,
+    signalsBeforeStart: true,
+  },
   readme: { packageDir, file: "ask.ts", submitsRun: true, printsAnswer: true },
   missingRunMessage: (runId) =>
     `Restate has no run "${runId}": it was not started on this Restate server, or it ended longer ago than the workflow's retention.`,
@@ -313,6 +331,11 @@ export const restateEngine: EngineAdapter = {
   agentWorkflow: (name, makeAgent) => {
     services.push(restateAgentWorkflow(name, makeAgent));
   },
+  portWorkflow: (name, run) => {
+    services.push(restateWorkflow(name, run));
+  },
+  // A step's error reaches the run as a terminal error (code 500), the Junction code in its metadata.
+  failedStepSeenAs: "code 500, metadata.code tool-execution-failed",
   launch: launchRestate,
   startForWorkers: startRestateForWorkers,
 };

@@ -102,25 +102,47 @@ export function defineFailureContract(vendor: VendorAdapter): void {
     },
   );
 
-  contract("abort", "stops on abort: an aborted error, and the HTTP stream closed", async () => {
-    const held = await vendor.startHeldStream(heldTurn);
-    try {
+  const abortedMessage = `The ${vendor.displayName} request was aborted.`;
+
+  contract(
+    "abort",
+    "stops on abort, with or without a reason: the aborted error naming the vendor, and the HTTP stream closed",
+    async () => {
+      const held = await vendor.startHeldStream(heldTurn);
+      try {
+        const controller = new AbortController();
+        const provider = vendor.createProvider({ baseURL: held.url, maxRetries: 0 });
+        const { events, error } = await collect(
+          provider.stream({ ...request(), signal: controller.signal }),
+          (event: ModelStreamEvent) => {
+            if (event.type === "text-delta") controller.abort(new Error("user pressed stop"));
+          },
+        );
+        expect(events).toEqual([{ type: "text-delta", text: heldTurn.text![0] }]);
+        expect(isAbortError(error)).toBe(true);
+        expect(error).toMatchObject({ code: "aborted", message: abortedMessage });
+        await held.closed;
+        expect(held.requests).toHaveLength(1);
+      } finally {
+        await held.close();
+      }
+    },
+  );
+
+  contract(
+    "aborted-before-request",
+    "sends nothing when the signal is already aborted, and throws the aborted error",
+    async () => {
       const controller = new AbortController();
-      const provider = vendor.createProvider({ baseURL: held.url, maxRetries: 0 });
-      const { events, error } = await collect(
-        provider.stream({ ...request(), signal: controller.signal }),
-        (event: ModelStreamEvent) => {
-          if (event.type === "text-delta") controller.abort();
-        },
-      );
-      expect(events).toEqual([{ type: "text-delta", text: heldTurn.text![0] }]);
+      controller.abort();
+      const provider = vendor.createProvider({ baseURL: fake.url, maxRetries: 0 });
+      const { events, error } = await collect(provider.stream({ ...request(), signal: controller.signal }));
+      expect(events).toEqual([]);
       expect(isAbortError(error)).toBe(true);
-      await held.closed;
-      expect(held.requests).toHaveLength(1);
-    } finally {
-      await held.close();
-    }
-  });
+      expect(error).toMatchObject({ code: "aborted", message: abortedMessage });
+      expect(fake.requests).toHaveLength(0);
+    },
+  );
 
   contract(
     "unreachable",
@@ -147,7 +169,7 @@ export function defineFailureContract(vendor: VendorAdapter): void {
   if (missing) {
     contract(
       "missing-api-key",
-      "reports a missing API key on the first request, not when the provider is made",
+      "reports a missing API key on the first request, not when the provider is made, saying where the key goes",
       async () => {
         for (const variable of missing.environmentVariables) vi.stubEnv(variable, "");
         try {
@@ -155,7 +177,11 @@ export function defineFailureContract(vendor: VendorAdapter): void {
           const { events, error } = await collect(provider.stream(request()));
           expect(events).toEqual([]);
           expect(ProviderError.isInstance(error)).toBe(true);
-          expect(error).toMatchObject({ code: "provider-config-invalid", provider: vendor.name });
+          expect(error).toMatchObject({
+            code: "provider-config-invalid",
+            provider: vendor.name,
+            message: missing.message,
+          });
           expect(fake.requests).toHaveLength(0);
         } finally {
           vi.unstubAllEnvs();

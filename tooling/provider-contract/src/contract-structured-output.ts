@@ -1,6 +1,7 @@
 import { Agent, type AgentEvent } from "@junction/core";
 import { OutputError, type StructuredOutputMode, type ToolDefinition } from "@junction/types";
 import { afterEach, beforeEach, describe, expect } from "vitest";
+import { z } from "zod";
 import { contractCase } from "./contract-case.ts";
 import type { ScriptedReply, ScriptedTurn, VendorAdapter, VendorFake } from "./vendor-adapter.ts";
 
@@ -11,6 +12,18 @@ export const weatherAnswerSchema = {
   required: ["city", "temperatureC"],
   additionalProperties: false,
 };
+
+/**
+ * An ordinary zod schema whose keywords, but for the `type`s, are outside what the vendors'
+ * structured output takes: what a provider sends is a part of it, and the answer is still
+ * checked against all of it.
+ */
+const describedAnswer = z.object({
+  n: z.number().int(),
+  name: z.string().min(1).max(20),
+  tags: z.array(z.string()).min(2),
+  extra: z.record(z.string(), z.number()),
+});
 
 const lookupDefinition: ToolDefinition = {
   name: "lookup_weather",
@@ -186,6 +199,35 @@ function defineForModel(vendor: VendorAdapter, model: string): void {
         expect(error.code).toBe("output-invalid");
         expect(JSON.parse(error.text)).toEqual({ city: "Paris", temperatureC: "hot" });
         expect(error.issues).toEqual(["temperatureC: Invalid input: expected number, received string"]);
+      },
+    );
+
+    contract(
+      "structured-checked-locally",
+      "still rejects, while streaming, an answer that breaks the full schema where the vendor took only a part of it: it is checked locally",
+      async () => {
+        const invalid = '{"n":1.5,"name":"","tags":["a"],"extra":{"x":"y"}}';
+        fake.enqueue(answer("resp_bad_1", [invalid]), answer("resp_bad_2", [invalid]));
+        const handle = new Agent({ provider: provider(), model, output: describedAnswer }).send(
+          "Describe Ada.",
+        );
+        const events: AgentEvent[] = [];
+        for await (const event of handle) events.push(event);
+        const error = await handle.final.then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        if (!OutputError.isInstance(error))
+          return expect.unreachable(`expected an OutputError, got ${error}`);
+        expect(error.code).toBe("output-invalid");
+        expect(error.issues).toEqual([
+          "n: Invalid input: expected int, received number",
+          "name: Too small: expected string to have >=1 characters",
+          "tags: Too small: expected array to have >=2 items",
+          "extra.x: Invalid input: expected number, received string",
+        ]);
+        expect(events.filter((event) => event.type === "output")).toEqual([]);
+        expect(fake.requests).toHaveLength(2);
       },
     );
 

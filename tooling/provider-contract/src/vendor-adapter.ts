@@ -94,6 +94,7 @@ export type ContractCase =
   | "http-5xx"
   | "stream-error"
   | "abort"
+  | "aborted-before-request"
   | "unreachable"
   | "missing-api-key"
   | "structured-plain"
@@ -101,6 +102,7 @@ export type ContractCase =
   | "structured-streamed"
   | "structured-repaired"
   | "structured-invalid"
+  | "structured-checked-locally"
   | "structured-refusal";
 
 /** Settings the suite creates a provider with. */
@@ -118,6 +120,8 @@ export interface ProviderOptions {
 export interface VendorAdapter {
   /** The provider's `name` (its key in `providerOptions` and in errors). */
   name: string;
+  /** The vendor as the provider's messages name it (`The Anthropic request was aborted.`). */
+  displayName: string;
   /** The model id every scenario asks for. */
   model: string;
   /** Creates the provider through its package's public factory, with a fake key. */
@@ -126,7 +130,12 @@ export interface VendorAdapter {
    * Creates the provider with no key anywhere (the suite blanks these environment variables),
    * still pointed at the fake. Absent for vendors whose credentials come from elsewhere (AWS).
    */
-  missingApiKey?: { environmentVariables: string[]; createProvider(options: ProviderOptions): ModelProvider };
+  missingApiKey?: {
+    environmentVariables: string[];
+    createProvider(options: ProviderOptions): ModelProvider;
+    /** What the error says: where the key goes (the option and the variables the provider reads). */
+    message: string;
+  };
   /** Starts the vendor's fake. */
   startFake(): Promise<VendorFake>;
   /** Starts a fake whose only answer streams `turn` up to its first text delta, then holds the stream. */

@@ -9,6 +9,15 @@ import type { PendingToolCall, ResumeDecision } from "../run-state.js";
 // once the run took one), the outcome read back from what the run took, and the shapes of a run's
 // approvals and end. How an answer travels and where the taken one is read from is the engine's.
 
+/**
+ * Told once per call that waits for a person (never again on a replay, or after a worker's
+ * restart, on this worker or another): where to notify someone. The engine runs it in a journaled
+ * step `notify:<step>:<callId>`, after the call is listed by its `pendingApprovals`. A notifier
+ * that throws is not retried: its error is journaled as the step's result and the run goes on
+ * waiting. Each engine takes it as its port's `onApprovalRequested`.
+ */
+export type ApprovalNotifier = (item: PendingToolCall, run: { runId: string }) => void | Promise<void>;
+
 /** A decision as the run took it: an approval, or a denial with its reason. */
 export type TakenDecision =
   | { readonly approved: true }

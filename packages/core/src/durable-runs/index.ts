@@ -11,6 +11,7 @@ export {
   workflowForTool,
 } from "./agent-run.js";
 export {
+  type ApprovalNotifier,
   type ApprovalOutcome,
   type ApprovalWaitOptions,
   abortableWait,

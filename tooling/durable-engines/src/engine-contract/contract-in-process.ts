@@ -1,9 +1,11 @@
 // The cases of the engine contract that run the workflows in the test's own process, with a
 // scripted model: an answer counts once, a run's questions can be waited for, the runs adapter
-// shows a run as a served agent's task, and the README's snippet works as written.
+// shows a run as a served agent's task, the README's snippet works as written, and the
+// durability port keeps its semantics (contract-port.ts).
 import { Agent, type AgentResult, type PendingToolCall } from "@junction/core";
 import type { ApprovalOutcome, DurableRunStatus } from "@junction/core/durable-runs";
 import { scriptedModel } from "@junction/core/testing";
+import { definePortContract } from "@junction/durable-engines/engine-contract/contract-port";
 import type {
   AgentRunsUnderTest,
   EngineAdapter,
@@ -36,6 +38,7 @@ export function defineInProcessContract(engine: EngineAdapter): void {
   defineWaiting(engine, current, answers);
   defineAgentRuns(engine, current, runs);
   defineReadme(engine, current, readme);
+  definePortContract(engine, current);
 }
 
 /**

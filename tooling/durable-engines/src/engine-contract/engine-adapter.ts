@@ -2,7 +2,7 @@
 // `@junction/restate`) driven the way an application drives it, started for the tests. Each
 // package's adapter (`packages/<engine>/test/<engine>-engine.ts`) implements it; the suite
 // (define-engine-contract.ts) holds every case. Never imported by shipped code.
-import type { AgentResult, PendingToolCall, ResumeDecision } from "@junction/core";
+import type { AgentResult, Durability, JSONValue, PendingToolCall, ResumeDecision } from "@junction/core";
 import type { ApprovalOutcome, DurableRunStatus, MakeAgent, RunApprovals } from "@junction/core/durable-runs";
 import type { NotesRun } from "@junction/durable-engines/agent-scenario";
 import type { NodeProcess } from "@junction/durable-engines/processes";
@@ -32,6 +32,18 @@ export interface EngineAdapter {
    * before it launches).
    */
   agentWorkflow(name: string, makeAgent: MakeAgent): void;
+  /**
+   * Registers `run` as a workflow named `name` in this process, with the package's workflow
+   * factory (`dbosWorkflow`, `restateWorkflow`): a run gets the port of its own and the name of a
+   * port scenario as its input. Called as `agentWorkflow` is, before `launch`.
+   */
+  portWorkflow(name: string, run: (durability: Durability, scenario: string) => Promise<string>): void;
+  /**
+   * How a run sees the error of a step that failed: `code …, metadata.code …` of what the port
+   * threw (DBOS hands on the Junction error; Restate a terminal error, code 500, the Junction
+   * code in its metadata).
+   */
+  readonly failedStepSeenAs: string;
   /** Starts the engine for the workflows registered in this process (and stops it with `stop`). */
   launch(): Promise<LaunchedEngine>;
   /** Starts the engine for workers in processes of their own (and stops it with `stop`). */
@@ -57,6 +69,11 @@ export interface EngineTraits {
    * `false`: listing them needs a worker (Restate's `pending` handler).
    */
   readonly listsWithoutWorker: boolean;
+  /**
+   * `true`: a signal sent to a run not started yet is kept for it (Restate's durable promises).
+   * `false`: only a started run can be sent one (DBOS refuses the signal).
+   */
+  readonly signalsBeforeStart: boolean;
 }
 
 /** The README snippet `readme-snippets.ts` runs as written. */
@@ -83,9 +100,23 @@ export interface LaunchedEngine {
   separateApprovals(workflow: string, count: number): Promise<ApprovalsClient[]>;
   /** The package's runs adapter for `@junction/mcp-server`'s `tasks.runs`: agent tool → workflow name. */
   agentRuns(workflows: Record<string, string>): AgentRunsUnderTest;
+  /** The runs of `workflow`, registered with `portWorkflow`. */
+  port(workflow: string): PortRuns;
   /** The environment the README snippet reads the engine from. */
   readonly snippetEnvironment: Record<string, string>;
   stop(): Promise<void>;
+}
+
+/** The runs of a workflow registered with `EngineAdapter.portWorkflow`. */
+export interface PortRuns {
+  /** Starts the run `runId` on the port scenario `scenario` (the same id again: the same run). */
+  start(runId: string, scenario: string): Promise<void>;
+  /** The run's result, once it ended. */
+  result(runId: string): Promise<string>;
+  /** Sends the run the signal `name` with `value`, with the package's `sendSignal`. */
+  signal(runId: string, name: string, value: JSONValue): Promise<void>;
+  /** The names of the steps the engine journaled as finished for the run, in the order they were asked for. */
+  journaledSteps(runId: string): Promise<string[]>;
 }
 
 /** `pendingApprovals`, `approvalStatus`, `waitForApprovals`, `answerApproval` and `sendSignal` of one workflow's runs. */

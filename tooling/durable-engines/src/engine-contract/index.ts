@@ -19,6 +19,7 @@ export type {
   EngineTraits,
   LaunchedEngine,
   NotesWorkers,
+  PortRuns,
   ReadmeSnippetOf,
   StepsWorkers,
 } from "@junction/durable-engines/engine-contract/engine-adapter";

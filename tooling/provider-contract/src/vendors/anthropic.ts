@@ -136,11 +136,13 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
 /** Anthropic's Messages API through `@anthropic-ai/sdk`. */
 export const anthropicVendor: VendorAdapter = {
   name: "anthropic",
+  displayName: "Anthropic",
   model,
   createProvider: ({ baseURL, maxRetries }) => anthropic({ apiKey: "sk-ant-contract", baseURL, maxRetries }),
   missingApiKey: {
     environmentVariables: ["ANTHROPIC_API_KEY"],
     createProvider: ({ baseURL, maxRetries }) => anthropic({ baseURL, maxRetries }),
+    message: "Anthropic API key is missing: pass apiKey or set ANTHROPIC_API_KEY.",
   },
   startFake: () => startSSEVendorFake({ render, toolNames }),
   startHeldStream: (turn) =>

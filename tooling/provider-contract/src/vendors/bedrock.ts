@@ -166,6 +166,7 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
  */
 export const bedrockVendor: VendorAdapter = {
   name: "bedrock",
+  displayName: "Bedrock",
   model,
   createProvider: ({ baseURL, maxRetries }) =>
     bedrock({ region: "us-east-1", credentials, baseURL, maxRetries }),

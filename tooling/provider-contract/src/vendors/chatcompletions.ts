@@ -146,6 +146,7 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
 /** Any OpenAI-compatible Chat Completions endpoint through the `openai` SDK. */
 export const chatCompletionsVendor: VendorAdapter = {
   name: "chatcompletions",
+  displayName: "chatcompletions",
   model,
   createProvider: ({ baseURL, maxRetries }) =>
     chatCompletions({ apiKey: "sk-contract", baseURL, maxRetries }),
@@ -161,6 +162,8 @@ export const chatCompletionsVendor: VendorAdapter = {
           return fetch(`${baseURL}${url.pathname.replace(/^\/v1/, "")}${url.search}`, init);
         },
       }),
+    message:
+      "chatCompletions() has no baseURL: pass the endpoint's baseURL (for example http://localhost:11434/v1 for Ollama, or spread one of CHAT_COMPLETIONS_PRESETS) or set OPENAI_BASE_URL. To use api.openai.com itself, pass apiKey or set OPENAI_API_KEY.",
   },
   startFake: () => startSSEVendorFake({ render, toolNames, basePath: "/v1" }),
   startHeldStream: (turn) =>

@@ -125,6 +125,7 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
 /** Google's Gemini API through `@google/genai`. */
 export const geminiVendor: VendorAdapter = {
   name: "gemini",
+  displayName: "Gemini",
   model,
   createProvider: ({ baseURL, maxRetries }) =>
     gemini({
@@ -137,6 +138,7 @@ export const geminiVendor: VendorAdapter = {
   missingApiKey: {
     environmentVariables: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
     createProvider: ({ baseURL, maxRetries }) => gemini({ baseURL, apiVersion: "v1beta", maxRetries }),
+    message: "Gemini API key is missing: pass apiKey or set GEMINI_API_KEY (or GOOGLE_API_KEY).",
   },
   startFake: () => startSSEVendorFake({ render, toolNames }),
   startHeldStream: (turn) =>

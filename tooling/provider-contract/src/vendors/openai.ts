@@ -262,11 +262,13 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
 /** OpenAI's Responses API through the `openai` SDK. */
 export const openAIVendor: VendorAdapter = {
   name: "openai",
+  displayName: "OpenAI",
   model,
   createProvider: ({ baseURL, maxRetries }) => openai({ apiKey: "sk-contract", baseURL, maxRetries }),
   missingApiKey: {
     environmentVariables: ["OPENAI_API_KEY"],
     createProvider: ({ baseURL, maxRetries }) => openai({ baseURL, maxRetries }),
+    message: "OpenAI API key is missing: pass apiKey or set OPENAI_API_KEY.",
   },
   startFake: () => startSSEVendorFake({ render, toolNames, basePath: "/v1" }),
   startHeldStream: (turn) =>
