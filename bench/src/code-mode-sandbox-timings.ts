@@ -91,8 +91,9 @@ async function runChild<Result>(runtime: Runtime, task: ChildTask): Promise<Resu
 }
 
 /**
- * Node (this process's executable), and Bun and Deno from `BUN` / `DENO` or the PATH; a missing
- * one says how to install it (both are on npm: `npm install --global bun deno`).
+ * Node (this process's executable), and Bun and Deno: from `BUN` / `DENO`, else the bench's own
+ * (its devDependencies `bun` and `deno`, the versions the runtime scenarios of tests/ pin, so a
+ * `pnpm install` brings them), else the PATH; a missing one says how to get it.
  */
 export async function findRuntimes(): Promise<Runtime[]> {
   const onPath = (name: string) =>
@@ -100,16 +101,20 @@ export async function findRuntimes(): Promise<Runtime[]> {
       .split(delimiter)
       .map((dir) => join(dir, name))
       .find((candidate) => existsSync(candidate));
+  const installed = (file: string) => {
+    const candidate = join(benchDir, "node_modules", file);
+    return existsSync(candidate) ? candidate : undefined;
+  };
   const found: Runtime[] = [{ name: "Node", executable: process.execPath, version: process.version }];
-  for (const [name, variable, command] of [
-    ["Bun", "BUN", "bun"],
-    ["Deno", "DENO", "deno"],
+  for (const [name, variable, command, binary] of [
+    ["Bun", "BUN", "bun", "bun/bin/bun.exe"],
+    ["Deno", "DENO", "deno", "deno/deno"],
   ] as const) {
-    const executable = process.env[variable] ?? onPath(command);
+    const executable = process.env[variable] ?? installed(binary) ?? onPath(command);
     if (!executable) {
       found.push({
         name,
-        missing: `not installed (\`npm install --global ${command}\`, or set ${variable} to its path)`,
+        missing: `not installed (\`pnpm install\` brings the bench's own, or \`npm install --global ${command}\`, or set ${variable} to its path)`,
       });
       continue;
     }
@@ -121,7 +126,8 @@ export async function findRuntimes(): Promise<Runtime[]> {
         version: stdout
           .trim()
           .split("\n")[0]!
-          .replace(/^deno /, ""),
+          .replace(/^deno /, "")
+          .replace(/ \(.*\)$/, ""),
       });
     } catch (error) {
       found.push({ name, missing: `${executable} did not run: ${(error as Error).message.split("\n")[0]}` });
