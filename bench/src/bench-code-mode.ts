@@ -17,8 +17,10 @@ import {
   type BombFigures,
   benchMemoryBombs,
   benchNestedCalls,
+  benchRuntimeBombs,
   benchStarts,
   FRAMEWORKS,
+  type Framework,
   findRuntimes,
   junctionSandbox,
   type NestedCallFigures,
@@ -139,18 +141,14 @@ export async function benchCodeMode(parts: {
 }): Promise<CodeModeFigures> {
   const { smoke, log } = parts;
   const settings = CODE_MODE_SETTINGS[smoke ? "smoke" : "full"];
-  const found = await findRuntimes();
-  // A smoke run starts Node only: Bun and Deno run the same script, and may not be installed.
-  const runtimes = smoke
-    ? found.map((runtime) =>
-        runtime.name === "Node" ? runtime : { name: runtime.name, missing: "left out of smoke runs" },
-      )
-    : found;
+  // Bun and Deno where they are installed (a smoke run too: one process each), else a row saying so.
+  const runtimes = await findRuntimes();
+  const skipped = runtimes.filter((runtime) => !runtime.executable);
   log(
     `bench: code mode: cold and warm starts on ${runtimes
       .filter((runtime) => runtime.executable)
       .map((runtime) => `${runtime.name} ${runtime.version}`)
-      .join(", ")}…`,
+      .join(", ")}${skipped.map((runtime) => `; ${runtime.name} SKIPPED: ${runtime.missing}`).join("")}…`,
   );
   const starts = await benchStarts({
     runtimes,
@@ -166,7 +164,10 @@ export async function benchCodeMode(parts: {
     rounds: settings.nestedRounds,
   });
   log("bench: code mode: memory bombs…");
-  const bombs = await benchMemoryBombs({ sandbox, rounds: settings.bombRounds });
+  const bombs = [
+    ...(await benchMemoryBombs({ sandbox, rounds: settings.bombRounds })),
+    ...(await benchRuntimeBombs({ runtimes, rounds: settings.bombRounds })),
+  ];
   const runs = await benchTokens(log);
   return { runtimes, starts, nested, bombs, runs, tokens: summarizeTokens(runs) };
 }
@@ -188,7 +189,8 @@ export function codeModeProblems(figures: CodeModeFigures): string[] {
     if (!Number.isFinite(f.sandboxMs) || !Number.isFinite(f.agentMs))
       wrong.push(`code mode: ${f.framework} nested call cost is not finite`);
   }
-  for (const f of figures.bombs) positive(`${f.framework} stop of the ${f.bomb} bomb`, f.stopMs);
+  for (const f of figures.bombs)
+    positive(`${f.framework} stop of the ${f.bomb} bomb on ${f.runtime}`, f.stopMs);
   for (const f of figures.runs)
     positive(`${f.framework} input tokens on ${f.task} (${f.variant})`, f.inputTokens);
   return wrong;
@@ -224,7 +226,7 @@ export function codeModeSection(figures: CodeModeFigures): string {
     starts.find((f) => f.runtime === runtime && f.framework === framework);
   const nestedOf = (framework: string) => nested.find((f) => f.framework === framework);
   const slowestBomb = (framework: string) =>
-    Math.max(...bombs.filter((f) => f.framework === framework).map((f) => f.stopMs));
+    Math.max(...bombs.filter((f) => f.runtime === "Node" && f.framework === framework).map((f) => f.stopMs));
   const tokensOf = (framework: string) => tokens.find((f) => f.framework === framework)!;
   const ours = tokensOf("Junction");
   const theirs = tokensOf("AI SDK");
@@ -261,7 +263,7 @@ export function codeModeSection(figures: CodeModeFigures): string {
         "—",
       ],
       [
-        "memory bomb stopped after (ms, slowest)",
+        "memory bomb stopped after, Node (ms, slowest)",
         ...pair(slowestBomb("Junction"), slowestBomb("AI SDK"), formatMs),
         `< ${CODE_MODE_TARGETS.bombMs}`,
         "—",
@@ -311,7 +313,21 @@ export function codeModeSection(figures: CodeModeFigures): string {
 
   const runtimeRows = figures.runtimes.flatMap((runtime) => {
     if (!runtime.executable)
-      return [[runtime.name, runtime.missing ?? "not measured", "—", "—", "—", "—", "—", "—", "—", "—", "—"]];
+      return [
+        [
+          runtime.name,
+          `SKIPPED: ${runtime.missing ?? "not found"}`,
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+        ],
+      ];
     const a = start(runtime.name, "Junction");
     const b = start(runtime.name, "AI SDK");
     return [
@@ -359,13 +375,44 @@ export function codeModeSection(figures: CodeModeFigures): string {
     ],
   );
 
+  const bombRuntimes = [...new Set(bombs.map((f) => f.runtime))];
   const bombsTable = table(
-    ["memory bomb", "Junction stopped after ms", "how it ended", "AI SDK stopped after ms", "how it ended"],
-    [...new Set(bombs.map((f) => f.bomb))].map((bomb) => {
-      const a = bombs.find((f) => f.bomb === bomb && f.framework === "Junction")!;
-      const b = bombs.find((f) => f.bomb === bomb && f.framework === "AI SDK")!;
-      return [bomb, formatMs(a.stopMs), a.ending, formatMs(b.stopMs), b.ending];
-    }),
+    [
+      "memory bomb",
+      "runtime",
+      "Junction stopped after ms",
+      "how it ended",
+      "AI SDK stopped after ms",
+      "how it ended",
+    ],
+    [
+      ...bombRuntimes.flatMap((runtime) =>
+        [...new Set(bombs.map((f) => f.bomb))].map((bomb) => {
+          const of = (framework: Framework) =>
+            bombs.find((f) => f.runtime === runtime && f.bomb === bomb && f.framework === framework);
+          const a = of("Junction");
+          const b = of("AI SDK");
+          return [
+            bomb,
+            runtime,
+            a ? formatMs(a.stopMs) : "—",
+            a?.ending ?? "—",
+            b ? formatMs(b.stopMs) : "not measured",
+            b?.ending ?? "—",
+          ];
+        }),
+      ),
+      ...figures.runtimes
+        .filter((runtime) => !runtime.executable)
+        .map((runtime) => [
+          "both",
+          runtime.name,
+          "not measured",
+          runtime.missing ?? "—",
+          "not measured",
+          "—",
+        ]),
+    ],
   );
 
   const taskNames = [...new Set(runs.map((run) => run.task))];
@@ -417,7 +464,7 @@ export function codeModeSection(figures: CodeModeFigures): string {
     "",
     startsTable,
     "",
-    `Cold: a fresh process imports the framework's code-mode module and runs \`return 1;\`, timed from before the import to the result (the runtime's own start not counted); next 10: the median of the ten executions right after it (on V8, Junction's QuickJS WebAssembly runs as Liftoff's baseline code until its hot functions are tiered up to TurboFan; measured by hand, these take 2–4 ms under \`node --no-liftoff\`); warm: in the same process after ${CODE_MODE_SETTINGS.full.warmups} more runs, the median of ${CODE_MODE_SETTINGS.full.samples} new executions of the same program (Junction: \`sandbox.run()\`, a new QuickJS context each; AI SDK: \`experimental_runCodeMode()\`, a worker thread each). Medians over the processes, the frameworks alternating. The script is the same on every runtime (\`node -e\`, \`bun -e\`, \`deno eval\`).`,
+    `Cold: a fresh process imports the framework's code-mode module and runs \`return 1;\`, timed from before the import to the result (the runtime's own start not counted); next 10: the median of the ten executions right after it (on V8, Junction's QuickJS WebAssembly runs as Liftoff's baseline code until its hot functions are tiered up to TurboFan; measured by hand, these take 2–4 ms under \`node --no-liftoff\`); warm: in the same process after ${CODE_MODE_SETTINGS.full.warmups} more runs, the median of ${CODE_MODE_SETTINGS.full.samples} new executions of the same program (Junction: \`sandbox.run()\`, a new QuickJS context each; AI SDK: \`experimental_runCodeMode()\`, a worker thread each). Medians over the processes, the frameworks alternating. The script is the same file on every runtime (\`bench/src/code-mode-child.mjs\`: \`node\`, \`bun\`, \`deno run -A\`; not \`bun -e\`, which runs WebAssembly many times slower than Bun runs a file). A runtime that is not installed is SKIPPED, and says so in each table.`,
     "",
     nestedTable,
     "",
@@ -425,7 +472,7 @@ export function codeModeSection(figures: CodeModeFigures): string {
     "",
     bombsTable,
     "",
-    `From the start of the execution to its end, the slowest of ${bombs[0]?.rounds ?? 0} rounds, default limits (Junction: \`memoryBytes\` ${DEFAULT_SANDBOX_LIMITS.memoryBytes / 2 ** 20} MiB, \`cpuMs\` ${DEFAULT_SANDBOX_LIMITS.cpuMs} ms of guest CPU, \`wallMs\` ${DEFAULT_SANDBOX_LIMITS.wallMs / 1000} s; AI SDK: \`memoryLimitBytes\` 64 MiB, \`timeoutMs\` 30 s).`,
+    `From the start of the execution to its end, the slowest of ${bombs[0]?.rounds ?? 0} rounds, default limits; on Node in the bench's process, on Bun and Deno in a fresh process of each (Junction only) (Junction: \`memoryBytes\` ${DEFAULT_SANDBOX_LIMITS.memoryBytes / 2 ** 20} MiB, \`cpuMs\` ${DEFAULT_SANDBOX_LIMITS.cpuMs} ms of guest CPU, \`wallMs\` ${DEFAULT_SANDBOX_LIMITS.wallMs / 1000} s; AI SDK: \`memoryLimitBytes\` 64 MiB, \`timeoutMs\` 30 s).`,
     "",
     tokensTable,
     "",
@@ -453,7 +500,11 @@ export function codeModeTargets(figures: CodeModeFigures): string[][] {
     ]);
   }
   for (const runtime of figures.runtimes.filter((entry) => !entry.executable))
-    rows.push([`code mode warm and cold starts on ${runtime.name}`, runtime.missing ?? "—", "not measured"]);
+    rows.push([
+      `code mode warm and cold starts and a memory bomb on ${runtime.name}`,
+      `SKIPPED: ${runtime.missing ?? "not found"}`,
+      "not measured",
+    ]);
   const ours = figures.nested.find((f) => f.framework === "Junction");
   const peer = figures.nested.find((f) => f.framework === "AI SDK");
   if (ours) {
@@ -463,13 +514,14 @@ export function codeModeTargets(figures: CodeModeFigures): string[][] {
       verdict(ours.agentMs <= CODE_MODE_TARGETS.nestedCallMs),
     ]);
   }
-  const ourBombs = figures.bombs.filter((f) => f.framework === "Junction");
-  const slowest = Math.max(...ourBombs.map((f) => f.stopMs));
-  rows.push([
-    `a memory bomb stopped in < ${CODE_MODE_TARGETS.bombMs / 1000} s`,
-    `${ourBombs.map((f) => `${f.bomb} ${formatMs(f.stopMs)} ms (${f.ending})`).join("; ")}`,
-    verdict(slowest < CODE_MODE_TARGETS.bombMs),
-  ]);
+  for (const runtime of [...new Set(figures.bombs.map((f) => f.runtime))]) {
+    const ourBombs = figures.bombs.filter((f) => f.framework === "Junction" && f.runtime === runtime);
+    rows.push([
+      `a memory bomb stopped in < ${CODE_MODE_TARGETS.bombMs / 1000} s (${runtime})`,
+      `${ourBombs.map((f) => `${f.bomb} ${formatMs(f.stopMs)} ms (${f.ending})`).join("; ")}`,
+      verdict(Math.max(...ourBombs.map((f) => f.stopMs)) < CODE_MODE_TARGETS.bombMs),
+    ]);
+  }
   const tokens = figures.tokens.find((f) => f.framework === "Junction")!;
   const theirs = figures.tokens.find((f) => f.framework === "AI SDK")!;
   rows.push([

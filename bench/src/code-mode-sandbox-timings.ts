@@ -53,44 +53,21 @@ export interface StartFigures {
   warmMs: number;
 }
 
-// The script a fresh process runs: the framework's module imported, one trivial program (the
-// cold figure), then `warmups` more and `samples` timed ones (the warm figure). It prints one
-// JSON line; it runs unchanged on Node, Bun and Deno (`process.exit` where there is one: the AI
-// SDK keeps a worker pool alive).
-const TRIVIAL = "return 1;";
-const firstProgram: Record<Framework, string> = {
-  Junction: `const { quickjsSandbox } = await import("@junction/sandbox-quickjs");
-const sandbox = quickjsSandbox();
-const program = () => sandbox.run({ source: ${JSON.stringify(TRIVIAL)}, functions: [], call: async () => null, clockMs: 0, seed: 1 });
-const check = (outcome) => { if (outcome.kind !== "returned" || outcome.value !== 1) throw new Error("unexpected outcome " + JSON.stringify(outcome)); };`,
-  "AI SDK": `const { experimental_runCodeMode: runCodeMode } = await import("@ai-sdk/code-mode");
-const program = () => runCodeMode({ js: ${JSON.stringify(TRIVIAL)}, tools: {} });
-const check = (value) => { if (value !== 1) throw new Error("unexpected value " + JSON.stringify(value)); };`,
-};
+// What a fresh process runs: code-mode-child.mjs, from a file on every runtime (see there why).
+const childScript = fileURLToPath(new URL("./code-mode-child.mjs", import.meta.url));
 
-function startScript(framework: Framework, warmups: number, samples: number): string {
-  return `const started = performance.now();
-${firstProgram[framework]}
-check(await program());
-const coldMs = performance.now() - started;
-const early = [];
-for (let i = 0; i < ${warmups}; i++) { const t = performance.now(); check(await program()); if (i < 10) early.push(performance.now() - t); }
-early.sort((a, b) => a - b);
-const times = [];
-for (let i = 0; i < ${samples}; i++) { const t = performance.now(); check(await program()); times.push(performance.now() - t); }
-times.sort((a, b) => a - b);
-console.log(JSON.stringify({ coldMs, earlyMs: early[Math.floor(early.length / 2)], warmMs: times[Math.floor(times.length / 2)] }));
-globalThis.process?.exit?.(0);`;
-}
+type ChildTask =
+  | { task: "start"; framework: Framework; warmups: number; samples: number }
+  | { task: "bombs"; bombs: Record<string, string>; rounds: number };
 
-function commandFor(runtime: Runtime, script: string): [string, string[]] {
+function commandFor(runtime: Runtime, task: ChildTask): [string, string[]] {
+  const argument = JSON.stringify(task);
   switch (runtime.name) {
     case "Node":
-      return [runtime.executable!, ["--input-type=module", "-e", script]];
     case "Bun":
-      return [runtime.executable!, ["-e", script]];
+      return [runtime.executable!, [childScript, argument]];
     case "Deno":
-      return [runtime.executable!, ["eval", "--quiet", script]];
+      return [runtime.executable!, ["run", "--allow-all", "--quiet", childScript, argument]];
     default: {
       const unknown: never = runtime.name;
       throw new Error(`no command for ${String(unknown)}`);
@@ -98,9 +75,25 @@ function commandFor(runtime: Runtime, script: string): [string, string[]] {
   }
 }
 
+/** Runs one task in a fresh process of `runtime` (in the bench's folder, for its modules); its JSON line. */
+async function runChild<Result>(runtime: Runtime, task: ChildTask): Promise<Result> {
+  const [command, args] = commandFor(runtime, task);
+  let stdout: string;
+  try {
+    ({ stdout } = await run(command, args, { cwd: benchDir, encoding: "utf8", timeout: 120_000 }));
+  } catch (error) {
+    const detail = task.task === "start" ? `start, ${task.framework}` : "memory bombs";
+    throw new Error(
+      `code mode ${detail} on ${runtime.name}: ${(error as { stderr?: string }).stderr?.slice(-600) ?? error}`,
+    );
+  }
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as Result;
+}
+
 /**
- * Node (this process's executable), and Bun and Deno from `BUN` / `DENO` or the PATH; a missing
- * one says how to install it (both are on npm: `npm install --global bun deno`).
+ * Node (this process's executable), and Bun and Deno: from `BUN` / `DENO`, else the bench's own
+ * (its devDependencies `bun` and `deno`, the versions the runtime scenarios of tests/ pin, so a
+ * `pnpm install` brings them), else the PATH; a missing one says how to get it.
  */
 export async function findRuntimes(): Promise<Runtime[]> {
   const onPath = (name: string) =>
@@ -108,16 +101,20 @@ export async function findRuntimes(): Promise<Runtime[]> {
       .split(delimiter)
       .map((dir) => join(dir, name))
       .find((candidate) => existsSync(candidate));
+  const installed = (file: string) => {
+    const candidate = join(benchDir, "node_modules", file);
+    return existsSync(candidate) ? candidate : undefined;
+  };
   const found: Runtime[] = [{ name: "Node", executable: process.execPath, version: process.version }];
-  for (const [name, variable, command] of [
-    ["Bun", "BUN", "bun"],
-    ["Deno", "DENO", "deno"],
+  for (const [name, variable, command, binary] of [
+    ["Bun", "BUN", "bun", "bun/bin/bun.exe"],
+    ["Deno", "DENO", "deno", "deno/deno"],
   ] as const) {
-    const executable = process.env[variable] ?? onPath(command);
+    const executable = process.env[variable] ?? installed(binary) ?? onPath(command);
     if (!executable) {
       found.push({
         name,
-        missing: `not installed (\`npm install --global ${command}\`, or set ${variable} to its path)`,
+        missing: `not installed (\`pnpm install\` brings the bench's own, or \`npm install --global ${command}\`, or set ${variable} to its path)`,
       });
       continue;
     }
@@ -129,7 +126,8 @@ export async function findRuntimes(): Promise<Runtime[]> {
         version: stdout
           .trim()
           .split("\n")[0]!
-          .replace(/^deno /, ""),
+          .replace(/^deno /, "")
+          .replace(/ \(.*\)$/, ""),
       });
     } catch (error) {
       found.push({ name, missing: `${executable} did not run: ${(error as Error).message.split("\n")[0]}` });
@@ -150,17 +148,12 @@ export async function benchStarts(parts: {
   for (let round = 0; round < processes; round++) {
     for (const runtime of runtimes.filter((candidate) => candidate.executable)) {
       for (const framework of shuffled(FRAMEWORKS)) {
-        const [command, args] = commandFor(runtime, startScript(framework, warmups, samples));
-        let stdout: string;
-        try {
-          ({ stdout } = await run(command, args, { cwd: benchDir, encoding: "utf8", timeout: 120_000 }));
-        } catch (error) {
-          throw new Error(
-            `code mode start on ${runtime.name}, ${framework}: ${(error as { stderr?: string }).stderr?.slice(-600) ?? error}`,
-          );
-        }
-        const line = stdout.trim().split("\n").at(-1) ?? "";
-        const figures = JSON.parse(line) as { coldMs: number; earlyMs: number; warmMs: number };
+        const figures = await runChild<{ coldMs: number; earlyMs: number; warmMs: number }>(runtime, {
+          task: "start",
+          framework,
+          warmups,
+          samples,
+        });
         const key = `${runtime.name}/${framework}`;
         const entry = measured.get(key) ?? { cold: [], early: [], warm: [] };
         entry.cold.push(figures.coldMs);
@@ -381,6 +374,7 @@ export const MEMORY_BOMBS = {
 } as const;
 
 export interface BombFigures {
+  runtime: Runtime["name"];
   framework: Framework;
   bomb: keyof typeof MEMORY_BOMBS;
   rounds: number;
@@ -426,8 +420,42 @@ export async function benchMemoryBombs(parts: { sandbox: Sandbox; rounds: number
     }
     for (const framework of FRAMEWORKS) {
       const entry = times.get(framework)!;
-      results.push({ framework, bomb, rounds, stopMs: Math.max(...entry.ms), ending: entry.ending });
+      results.push({
+        runtime: "Node",
+        framework,
+        bomb,
+        rounds,
+        stopMs: Math.max(...entry.ms),
+        ending: entry.ending,
+      });
     }
+  }
+  return results;
+}
+
+/**
+ * The bombs on the other runtimes (Bun and Deno, where installed): Junction's sandbox with its
+ * default limits in a fresh process of each, each bomb `rounds` times, the slowest. The AI SDK's
+ * are measured on Node only ({@link benchMemoryBombs}).
+ */
+export async function benchRuntimeBombs(parts: {
+  runtimes: Runtime[];
+  rounds: number;
+}): Promise<BombFigures[]> {
+  const results: BombFigures[] = [];
+  for (const runtime of parts.runtimes.filter((entry) => entry.executable && entry.name !== "Node")) {
+    const figures = await runChild<Record<keyof typeof MEMORY_BOMBS, { stopMs: number; ending: string }>>(
+      runtime,
+      { task: "bombs", bombs: MEMORY_BOMBS, rounds: parts.rounds },
+    );
+    for (const bomb of Object.keys(MEMORY_BOMBS) as (keyof typeof MEMORY_BOMBS)[])
+      results.push({
+        runtime: runtime.name,
+        framework: "Junction",
+        bomb,
+        rounds: parts.rounds,
+        ...figures[bomb],
+      });
   }
   return results;
 }
