@@ -41,7 +41,10 @@ export function hostSandbox(): Sandbox & { runs: number } {
       for (const name of program.functions) {
         const path = name.split(".");
         let target = tools;
-        for (const part of path.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>;
+        for (const part of path.slice(0, -1)) {
+          target[part] ??= {};
+          target = target[part] as Record<string, unknown>;
+        }
         target[path.at(-1)!] = (args: unknown) => call(name, args);
       }
       let seed = program.seed;
