@@ -163,10 +163,20 @@ export interface NpmFailureReason {
 }
 
 /**
+ * The `npm error` lines that are not the sentence saying what went wrong: the error's fields npm
+ * prints before it (`code ENEEDAUTH`, `syscall connect`, `errno ECONNREFUSED`), the stack and the
+ * error object it prints after a network failure (`at …`, `{`, `code: 'ECONNREFUSED',`, `}`),
+ * and the log file's line.
+ */
+const NPM_ERROR_DETAIL =
+  /^(code|syscall|errno|path|dest|file) \S+$|^at |^[{}]$|^\w+: ('[^']*'|\w+),?$|^A complete log/;
+
+/**
  * Picks why an npm command failed out of what it printed on stderr: the `npm error code …` line
- * and the first `npm error` line after it, leaving out its warnings (such as the one about a
- * project `.npmrc` setting npm does not know, which it prints before every command) and its
- * log-file line. Without any `npm error` line, the last other line npm printed, or "no answer".
+ * and npm's sentence saying what went wrong (its first `npm error` line that is not one of the
+ * error's fields, see {@link NPM_ERROR_DETAIL}), leaving out its warnings (such as the one about
+ * a project `.npmrc` setting npm does not know, which it prints before every command). Without
+ * any such line, the last line npm printed that is not a warning, or "no answer".
  */
 export function npmFailureReason(stderr: string): NpmFailureReason {
   const lines = stderr
@@ -177,19 +187,26 @@ export function npmFailureReason(stderr: string): NpmFailureReason {
   const errors = lines
     .filter((line) => /^npm (error|ERR!)( |$)/.test(line))
     .map((line) => line.replace(/^npm (error|ERR!)/, "").trim())
-    .filter((line) => line !== "" && !line.startsWith("A complete log"));
+    .filter((line) => line !== "");
   const code = errors
     .find((line) => line.startsWith("code "))
     ?.slice(5)
     .trim();
   const reason =
-    errors.find((line) => !line.startsWith("code ")) ??
+    errors.find((line) => !NPM_ERROR_DETAIL.test(line)) ??
     lines.filter((line) => !/^npm (warn|WARN|notice|error|ERR!)( |$)/.test(line)).at(-1) ??
     "no answer";
   return code ? { code, reason } : { reason };
 }
 
-/** Fails unless npm has a token for the registry (`npm whoami` answers); returns the user name. */
+/** npm's codes for a registry that wants a login it did not get: none sent, or one it refused. */
+const NPM_AUTH_CODES = new Set(["ENEEDAUTH", "E401", "E403"]);
+
+/**
+ * Fails unless npm has a token for the registry (`npm whoami` answers); returns the user name.
+ * The refusal quotes npm's error, and tells a missing or refused login from a registry npm
+ * could not ask.
+ */
 export async function checkRegistryLogin(
   root: string,
   registry: string,
@@ -201,10 +218,20 @@ export async function checkRegistryLogin(
   });
   if (result.code === 0) return result.stdout.trim();
   const { code, reason } = npmFailureReason(result.stderr);
+  const quoted = `npm whoami: ${code ? `${code}, ` : ""}${reason}`;
+  if (code === undefined || !NPM_AUTH_CODES.has(code)) {
+    // Not a question of the login: a registry npm cannot reach, or a failure of npm itself.
+    throw new ReleaseRefusedError(
+      "release-not-ready",
+      `Could not ask ${registry} who is logged in (${quoted}). Check that the registry is right ` +
+        "(--registry, npm_config_registry or the registry in your npm config) and reachable, " +
+        "then run pnpm release again.",
+    );
+  }
   const host = registry.replace(/^https?:/, "").replace(/\/?$/, "/");
   throw new ReleaseRefusedError(
     "release-not-ready",
-    `Not logged in to ${registry} (npm whoami: ${code ? `${code}, ` : ""}${reason}). ` +
+    `Not logged in to ${registry} (${quoted}). ` +
       `Put the line \`${host}:_authToken=\${NPM_TOKEN}\` in your ~/.npmrc and export NPM_TOKEN ` +
       "(an npm automation or granular token that may publish @junction/*), then run pnpm release again.",
   );

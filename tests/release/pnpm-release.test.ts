@@ -112,6 +112,26 @@ describe("pnpm release refuses", () => {
     );
   });
 
+  it("a registry it cannot reach, saying so instead of asking for a login it has", async () => {
+    const dir = await workspace({ ...ready, ".npmrc": "engine-strict=false\nauto-install-peers=true\n" });
+    const registry = `${await closedLocalURL()}/`;
+    const userconfig = join(dir, "..", `${dir.split("/").pop()}.npmrc`);
+    made.push(userconfig);
+    await writeFile(userconfig, `${registry.replace("http:", "")}:_authToken=a-token\n`);
+    const result = await release(dir, ["--registry", registry], {
+      npm_config_userconfig: userconfig,
+      npm_config_fetch_retries: "0",
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain("pnpm release: pnpm build");
+    expect(result.stderr).toContain(
+      `Could not ask ${registry} who is logged in (npm whoami: ECONNREFUSED, FetchError: request to ${registry}-/whoami failed, reason: connect ECONNREFUSED `,
+    );
+    expect(result.stderr).toContain("Check that the registry is right");
+    expect(result.stderr).not.toContain("Not logged in");
+    expect(result.stderr).not.toContain("auto-install-peers");
+  });
+
   it("an unknown argument, with the usage", async () => {
     const dir = await workspace(ready);
     const result = await release(dir, ["--registy", "http://127.0.0.1:1/"]);

@@ -21,7 +21,6 @@ describe("@junction/core's public API", () => {
       "RUN_PROGRAM",
       "RUN_STATE_VERSION",
       "SEARCH_TOOLS",
-      "TOKEN_ESTIMATE",
       "TOOL_RESULT_WINDOW_SHARE",
       "ToolIndex",
       "agentToolResult",

@@ -55,7 +55,6 @@ export {
 } from "./run-state-signature.js";
 export type { ModelSettings } from "./run-types.js";
 export { createSamplingHandler, type SamplingHandlerOptions } from "./sampling.js";
-export type { FailedStepEntry, StepFailure, StepFailureClass } from "./step-failure.js";
 export { generate, type StreamOptions, stream, type ToolCallRequest } from "./stream.js";
 export { ANSWER_TOOL_NAME, type InferOutput, type OutputSchema } from "./structured-output.js";
 export {
@@ -65,7 +64,6 @@ export {
   estimateRequestSize,
   estimateTextTokens,
   type RequestSize,
-  TOKEN_ESTIMATE,
 } from "./token-estimate.js";
 export { type ToolDefinitionWithSchema, tool, type ZodTool } from "./tool.js";
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./tool-list-limits.js";

@@ -12,19 +12,16 @@ import type { Message } from "@junction/types";
  */
 export class MessageFold<State> {
   readonly #start: () => State;
-  readonly #step: (state: State, message: Message, index: number, messages: readonly Message[]) => void;
+  readonly #step: (state: State, message: Message, index: number) => void;
   #folded: Message[] = [];
   #key: string | undefined;
   #state: State | undefined;
 
   /**
    * `start` makes the state of an empty conversation; `step` folds one more message into it
-   * (`index` is its place in `messages`, whose earlier messages were folded already).
+   * (`index` is its place in the conversation, whose earlier messages were folded already).
    */
-  constructor(
-    start: () => State,
-    step: (state: State, message: Message, index: number, messages: readonly Message[]) => void,
-  ) {
+  constructor(start: () => State, step: (state: State, message: Message, index: number) => void) {
     this.#start = start;
     this.#step = step;
   }
@@ -41,7 +38,7 @@ export class MessageFold<State> {
     try {
       for (; index < messages.length; index++) {
         const message = messages[index]!;
-        this.#step(state, message, index, messages);
+        this.#step(state, message, index);
         this.#folded.push(message);
       }
     } finally {

@@ -52,9 +52,9 @@ export interface DBOSDurabilityOptions {
  * workflow gets the step's recorded result, or its recorded error, without running it again),
  * and each `waitForSignal` is a `DBOS.recv` on the signal's name as the topic, answered by
  * {@link sendSignal} from any process. The run's id is the workflow's id. The calls of a step
- * that wait for a person are published as the workflow's event {@link PENDING_APPROVALS_EVENT}
+ * that wait for a person are published as the workflow's event `junction.pending-approvals`
  * (`DBOS.setEvent`), which {@link pendingApprovals} reads from any process, and written to the
- * stream {@link APPROVAL_ROUNDS_STREAM} (with the answers taken), which {@link waitForApprovals}
+ * stream `junction.approval-rounds` (with the answers taken), which {@link waitForApprovals}
  * and {@link answerApproval} read; each is told to `onApprovalRequested` once. An approval that
  * comes without the digests of the call it answers is read as a denial (`boundAnswer` of
  * `@junction/core`): the run reports it with a `run-state-mismatch` warning.

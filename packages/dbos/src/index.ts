@@ -5,14 +5,7 @@ export {
   dbosAgentRuns,
 } from "./dbos-agent-runs.js";
 export { type AgentRunRequest, dbosAgentWorkflow } from "./dbos-agent-workflow.js";
-export {
-  APPROVAL_ROUNDS_STREAM,
-  type ApprovalNotifier,
-  type ApprovalRound,
-  type DBOSDurabilityOptions,
-  dbosDurability,
-  PENDING_APPROVALS_EVENT,
-} from "./dbos-durability.js";
+export { type ApprovalNotifier, type DBOSDurabilityOptions, dbosDurability } from "./dbos-durability.js";
 export { type DBOSWorkflow, dbosWorkflow } from "./dbos-workflow.js";
 export {
   type ClaimExecutorOptions,

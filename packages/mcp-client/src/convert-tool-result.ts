@@ -54,7 +54,7 @@ export function convertCallToolResult(raw: unknown, serverName: string): ToolRes
 }
 
 /** Converts one MCP content block; anything unrecognised becomes a descriptive text part. */
-export function convertContentBlock(block: unknown, index: number, serverName: string): ToolResultPart {
+function convertContentBlock(block: unknown, index: number, serverName: string): ToolResultPart {
   const note = (problem: string): ToolResultPart => ({
     type: "text",
     text: `[MCP server "${serverName}" sent content block ${index} ${problem}]`,

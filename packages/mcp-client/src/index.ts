@@ -1,5 +1,4 @@
 export { connectAll } from "./connect-all.js";
-export { convertCallToolResult, convertContentBlock } from "./convert-tool-result.js";
 export {
   type LoadMCPConfigOptions,
   loadMCPConfig,

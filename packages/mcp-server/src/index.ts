@@ -1,7 +1,6 @@
 export type { EventStore } from "@modelcontextprotocol/server";
 export { type MCPTaskOptions, type PendingTaskApproval, TASKS_EXTENSION } from "./agent-tasks.js";
 export { type AgentToolInput, type AgentToolOptions, agentTool } from "./agent-tool.js";
-export { toCallToolResult, toolErrorResult } from "./call-tool-result.js";
 export type { DurableAgentRuns, DurableRunStatus } from "./durable-runs.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./event-store.js";
 export {

@@ -24,10 +24,7 @@ export {
   restateAgentWorkflow,
 } from "./restate-agent-workflow.js";
 export {
-  APPROVAL_ROUND_STATE,
   type ApprovalNotifier,
-  askedPromise,
-  PENDING_APPROVALS_STATE,
   type RestateDurabilityOptions,
   restateDurability,
 } from "./restate-durability.js";

@@ -44,10 +44,10 @@ export interface RestateDurabilityOptions {
  * workflow's durable promise of the signal's name, which {@link sendSignal} resolves through
  * the workflow's `signal` handler from any process. The run's id is the workflow's key. The calls
  * of a step that wait for a person are kept in the workflow's state
- * ({@link PENDING_APPROVALS_STATE}), which the `pending` handler ({@link restatePendingHandler})
+ * (`junction.pending-approvals`), which the `pending` handler ({@link restatePendingHandler})
  * serves to {@link pendingApprovals} from any process, and each is told to `onApprovalRequested`
- * once. Each new list also resolves the durable promise {@link askedPromise} of its round (counted
- * under {@link APPROVAL_ROUND_STATE}), which the `awaitPending` handler waits on. An approval that
+ * once. Each new list also resolves the durable promise `junction.asked:<round>` of its round (counted
+ * under `junction.approval-round`), which the `awaitPending` handler waits on. An approval that
  * comes without the digests of the call it answers is read as a denial (`boundAnswer` of
  * `@junction/core`): the run reports it with a `run-state-mismatch` warning.
  *

@@ -15,10 +15,10 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
-  APP_MIME_TYPE as MIME,
   callCounterTool,
   counterDocument,
   counterTools,
+  APP_MIME_TYPE as MIME,
   withAppConfig,
 } from "../../examples/counter-app/counter-app.mjs";
 

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MCP } from "@junction/mcp-client";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { startScriptedChatCompletions, toolResultsIn } from "../../test/scripted-chat-completions.js";
 import { resolvePackageBin } from "../server/default-servers.js";
 import { Store } from "../server/store.js";
-import { startScriptedChatCompletions, toolResultsIn } from "../testing/scripted-chat-completions.js";
 
 // The built CLI, as `pnpm playground …` runs it (the test script builds first).
 const cli = fileURLToPath(new URL("../../dist/server/cli.js", import.meta.url));

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { type LaunchedChromium, launchChromium } from "../../test/launch-chromium.js";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 
 const artifacts = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
 const crashingServer = fileURLToPath(new URL("../__fixtures__/crashing-server.mjs", import.meta.url));

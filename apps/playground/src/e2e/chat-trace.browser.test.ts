@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { useBrowserSession } from "../testing/browser-session.js";
-import { startTestPlayground } from "../testing/test-playground.js";
+import { useBrowserSession } from "../../test/browser-session.js";
+import { startTestPlayground } from "../../test/test-playground.js";
 
 // Issue 21: each chat turn's trace, from the same OpenTelemetry spans @junction/otel emits, as a
 // waterfall under the turn: run → model calls → tool calls → MCP requests, with durations.

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { useBrowserSession } from "../testing/browser-session.js";
-import type { FakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
-import { startScriptedChatCompletions, toolResultsIn } from "../testing/scripted-chat-completions.js";
-import { startTestPlayground } from "../testing/test-playground.js";
+import { useBrowserSession } from "../../test/browser-session.js";
+import type { FakeVendorEndpoint } from "../../test/fake-vendor-endpoint.js";
+import { startScriptedChatCompletions, toolResultsIn } from "../../test/scripted-chat-completions.js";
+import { startTestPlayground } from "../../test/test-playground.js";
 
 // Issue 35: with code mode on, the model writes a program that calls the tools. The page shows
 // the program's card (its source, then its calls as they come, then what it returned); a call of

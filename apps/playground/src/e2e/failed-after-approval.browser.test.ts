@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterAll, describe, expect, it } from "vitest";
-import { useBrowserSession } from "../testing/browser-session.js";
-import { scriptedChunks } from "../testing/scripted-chat-completions.js";
-import { startTestPlayground } from "../testing/test-playground.js";
+import { useBrowserSession } from "../../test/browser-session.js";
+import { scriptedChunks } from "../../test/scripted-chat-completions.js";
+import { startTestPlayground } from "../../test/test-playground.js";
 
 // Issue 27, problem 3, on the page: after an approved destructive call ran and the model's next
 // request failed, the approval card stayed and answering it again ran the call twice. The card

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FrameLocator, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LaunchedChromium, launchChromium } from "../../test/launch-chromium.js";
 import { openPlayground, type Playground } from "../server/app.js";
 import { startHttpServer } from "../server/http-server.js";
 import { createToken } from "../server/security.js";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
 
 // The MCP Apps lifecycle (2026-01-26) with a view built on the published ext-apps 2.x `App`
 // class: teardown before the host removes a view, host-context-changed, the view's log lines.

@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { FrameLocator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sse } from "../testing/fake-vendor-endpoint.js";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { sse } from "../../test/fake-vendor-endpoint.js";
+import { type LaunchedChromium, launchChromium } from "../../test/launch-chromium.js";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 
 // ui/notifications/tool-input-partial (MCP Apps 2026-01-26) in the chat: the model streams a
 // call's arguments piece by piece (an OpenAI-compatible endpoint, read by the real openai SDK

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LaunchedChromium, launchChromium } from "../../test/launch-chromium.js";
+import { startTurnListener, type TurnListener } from "../../test/turn-listener.js";
 import { openPlayground, type Playground } from "../server/app.js";
 import { startHttpServer } from "../server/http-server.js";
 import { createToken } from "../server/security.js";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
-import { startTurnListener, type TurnListener } from "../testing/turn-listener.js";
 
 // MCP Apps in a real browser: a counter app and a hostile app from a server of our own (written
 // with the official SDK), rendered by the playground in the inspector and in chat.

@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeVendorEndpoint, RecordedRequest } from "../../test/fake-vendor-endpoint.js";
+import { type LaunchedChromium, launchChromium } from "../../test/launch-chromium.js";
+import { startScriptedChatCompletions } from "../../test/scripted-chat-completions.js";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 import { MAXIMUM_PENDING_PER_SERVER } from "../server/elicitation-broker.js";
-import type { FakeVendorEndpoint, RecordedRequest } from "../testing/fake-vendor-endpoint.js";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
-import { startScriptedChatCompletions } from "../testing/scripted-chat-completions.js";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
 
 // Issue 17, holes 2 and 3: what a server asks the person, in a real browser. A hostile server
 // floods the person with questions right after it connects, and asks the model through the

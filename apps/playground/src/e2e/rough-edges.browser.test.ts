@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { type LaunchedChromium, launchChromium } from "../../test/launch-chromium.js";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 
 // Issue 18, item 9: the rough edges a new user met on the page, each as they see it now.
 const artifacts = fileURLToPath(new URL("../../test-artifacts/rough-edges/", import.meta.url));

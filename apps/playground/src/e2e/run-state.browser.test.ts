@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useBrowserSession } from "../testing/browser-session.js";
-import { startTestPlayground } from "../testing/test-playground.js";
+import { useBrowserSession } from "../../test/browser-session.js";
+import { startTestPlayground } from "../../test/test-playground.js";
 
 // Issue 19: a run stopped for an approval is data in the playground's SQLite store, so the
 // question outlives the playground's process and the answer, after a restart, finishes the run.

@@ -2,8 +2,8 @@ import { fileURLToPath } from "node:url";
 import { MCP } from "@junction/mcp-client";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { type LaunchedChromium, launchChromium } from "../../test/launch-chromium.js";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 
 // Issue 29: the playground serves its agent and its servers over MCP; the page switches it on,
 // shows the endpoint with its token and client snippets, and lists the clients and their calls.

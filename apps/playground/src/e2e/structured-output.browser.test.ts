@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useBrowserSession } from "../testing/browser-session.js";
+import { useBrowserSession } from "../../test/browser-session.js";
 
 // Issue 20: a conversation carries an output schema, edited on the page; each answer then ends
 // with the validated object, shown as a collapsible tree beside the text.

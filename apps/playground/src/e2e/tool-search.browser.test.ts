@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useBrowserSession } from "../testing/browser-session.js";
+import { useBrowserSession } from "../../test/browser-session.js";
 
 // Issue 22: a server's tools can be left out of every request until the model searches for them
 // (core's `defer` and `search_tools`). The switch is on the server's page; the chat shows the

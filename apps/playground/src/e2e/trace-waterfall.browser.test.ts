@@ -7,9 +7,9 @@ import { scriptedModel } from "@junction/core/testing";
 import { MCP } from "@junction/mcp-client";
 import { build } from "tsup";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LaunchedChromium, launchChromium } from "../../test/launch-chromium.js";
 import { resolvePackageBin } from "../server/default-servers.js";
 import { type TraceSpan, waterfallRows } from "../shared/trace-waterfall.js";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
 import { TraceStore } from "../trace/trace-store.js";
 
 // The trace waterfall (issue 21): a real run (scripted model, server-everything over stdio, a

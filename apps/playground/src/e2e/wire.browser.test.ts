@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeVendorEndpoint } from "../../test/fake-vendor-endpoint.js";
+import { type LaunchedChromium, launchChromium } from "../../test/launch-chromium.js";
+import { startScriptedChatCompletions, toolResultsIn } from "../../test/scripted-chat-completions.js";
+import { runChatTurn, startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 import { resolvePackageBin } from "../server/default-servers.js";
 import type { ServerStatus, TrafficLog } from "../shared/api-types.js";
-import type { FakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
-import { type LaunchedChromium, launchChromium } from "../testing/launch-chromium.js";
-import { startScriptedChatCompletions, toolResultsIn } from "../testing/scripted-chat-completions.js";
-import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
 
 // What went over the wire (issue 13): the traffic view, stderr, the health indicator, the
 // resource-template form with completions, progress on a running tool card, and a repeated

@@ -8,7 +8,7 @@ import {
   runChatTurn,
   startTestPlayground,
   type TestPlayground,
-} from "../testing/test-playground.js";
+} from "../../test/test-playground.js";
 
 const crashingServer = fileURLToPath(new URL("../__fixtures__/crashing-server.mjs", import.meta.url));
 

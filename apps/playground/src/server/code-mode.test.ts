@@ -2,19 +2,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TranscriptItem } from "../shared/api-types.js";
-import type { FakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
+import type { FakeVendorEndpoint } from "../../test/fake-vendor-endpoint.js";
 import {
   lastUserText,
   startScriptedChatCompletions,
   toolResultsIn,
-} from "../testing/scripted-chat-completions.js";
+} from "../../test/scripted-chat-completions.js";
 import {
   answerApproval,
   runChatTurn,
   startTestPlayground,
   type TestPlayground,
-} from "../testing/test-playground.js";
+} from "../../test/test-playground.js";
+import type { TranscriptItem } from "../shared/api-types.js";
 
 // Issue 35: code mode is a setting of each conversation, off by default. With it on, the model's
 // program runs in the QuickJS sandbox; its calls stream with their program as parent, and one

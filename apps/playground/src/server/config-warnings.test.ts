@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 
 // The config loader's warnings (a key it does not read) reach the person who typed the entry: in
 // the API's answer and the server's status, never as a process warning on the playground's stderr.

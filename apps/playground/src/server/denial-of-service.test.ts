@@ -1,17 +1,17 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
+import type { FakeVendorEndpoint } from "../../test/fake-vendor-endpoint.js";
 import {
   lastUserText,
   startScriptedChatCompletions,
   toolResultsIn,
-} from "../testing/scripted-chat-completions.js";
+} from "../../test/scripted-chat-completions.js";
 import {
   answerApprovals,
   runChatTurn,
   startTestPlayground,
   type TestPlayground,
-} from "../testing/test-playground.js";
+} from "../../test/test-playground.js";
 import type { ChatEvent } from "./chat-service.js";
 import { KEPT_LOG_MESSAGES } from "./log-buffer.js";
 import { cachedValidatorCount } from "./tool-arguments.js";

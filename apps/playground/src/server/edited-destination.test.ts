@@ -1,7 +1,7 @@
 import { JunctionError } from "@junction/types";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { type RecordedRequest, sse, startFakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
-import { runChatTurn, startTestPlayground } from "../testing/test-playground.js";
+import { type RecordedRequest, sse, startFakeVendorEndpoint } from "../../test/fake-vendor-endpoint.js";
+import { runChatTurn, startTestPlayground } from "../../test/test-playground.js";
 
 // Issue 11, hole 5: a PUT that changed a server's URL while sending the masked header value
 // restored the stored secret and sent it to the new host; the environment's OpenAI-compatible

@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} placeholders in configs
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 
 // Issue 11, hole 3: a config added or imported through the page expanded ${VAR} against the
 // playground's whole environment, and the values came back in error messages.

@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { runChatTurn, startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 
 // Issue 18, item 12: the server is a hono app. Errors keep their own status, path ids are
 // checked, one SSE writer serves the page's events and a chat turn, and a page that goes away

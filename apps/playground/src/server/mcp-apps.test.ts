@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { runChatTurn, startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 import { sandboxProxyDocument } from "./mcp-app-proxy.js";
 import { modelVisibleTools, viewLabel } from "./mcp-apps.js";
 

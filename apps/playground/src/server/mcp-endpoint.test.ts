@@ -1,6 +1,6 @@
 import { MCP } from "@junction/mcp-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 
 // The playground serving itself over MCP: switched on through the API, called with Junction's own
 // MCP client over Streamable HTTP with the token shown on the page, and the calls listed back.

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 import type { ServerStatus, TrafficLog } from "../shared/api-types.js";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
 import { parseServerEntry } from "./server-registry.js";
 import { configDigest } from "./store.js";
 

@@ -6,8 +6,8 @@ import {
   type RecordedRequest,
   sse,
   startFakeVendorEndpoint,
-} from "../testing/fake-vendor-endpoint.js";
-import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+} from "../../test/fake-vendor-endpoint.js";
+import { runChatTurn, startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 import { createProvider, detectProviders } from "./providers.js";
 
 describe("detectProviders", () => {

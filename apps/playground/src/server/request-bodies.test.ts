@@ -1,7 +1,7 @@
 // Every request body is checked by its schema (shared/api-bodies.ts) before a route acts: a bad
 // one is a 400 whose message names the field and what is wrong with it, and nothing is done.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
+import { startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 
 let test: TestPlayground;
 beforeAll(async () => {

@@ -1,13 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
-import { startScriptedChatCompletions, toolResultsIn } from "../testing/scripted-chat-completions.js";
+import type { FakeVendorEndpoint } from "../../test/fake-vendor-endpoint.js";
+import { startScriptedChatCompletions, toolResultsIn } from "../../test/scripted-chat-completions.js";
 import {
   answerApprovals,
   runChatTurn,
   startTestPlayground,
   type TestPlayground,
-} from "../testing/test-playground.js";
+} from "../../test/test-playground.js";
 
 // Issue 11, hole 2: a model that repeats `call_1` in a later step got an approval card showing the
 // first call's arguments while the second call's ran, and the saved transcript recorded the

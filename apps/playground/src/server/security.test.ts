@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startTestPlayground } from "../testing/test-playground.js";
+import { startTestPlayground } from "../../test/test-playground.js";
 import { allowedHosts, checkRequest, isLoopbackAddress } from "./security.js";
 
 const port = 4100;

@@ -6,13 +6,13 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { startWireFake, type WireFake } from "@junction/wire-fake";
 import { afterEach, describe, expect, it } from "vitest";
-import { scriptedChunks, toolResultsIn } from "../testing/scripted-chat-completions.js";
+import { scriptedChunks, toolResultsIn } from "../../test/scripted-chat-completions.js";
 import {
   answerApproval,
   runChatTurn,
   startTestPlayground,
   type TestPlayground,
-} from "../testing/test-playground.js";
+} from "../../test/test-playground.js";
 import { Store } from "./store.js";
 
 // Issue 27, problem 3: an approved destructive call ran; the model's next request failed (an HTTP

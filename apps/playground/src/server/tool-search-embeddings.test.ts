@@ -5,8 +5,8 @@
 import { type RecordedRequest, startWireFake, type WireFake } from "@junction/wire-fake";
 import { openAIEmbeddings } from "@junction/wire-fake/embeddings";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { sse } from "../testing/fake-vendor-endpoint.js";
-import { runChatTurn, startTestPlayground } from "../testing/test-playground.js";
+import { sse } from "../../test/fake-vendor-endpoint.js";
+import { runChatTurn, startTestPlayground } from "../../test/test-playground.js";
 
 /** A vector that makes "sum" and "add" meet: the search's dense side has something to find. */
 const vectorOf = (text: string) => [(text.match(/\b(sum|add|adds|numbers?)\b/gi) ?? []).length, 0.1];

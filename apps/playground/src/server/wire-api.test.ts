@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeVendorEndpoint } from "../../test/fake-vendor-endpoint.js";
+import { startScriptedChatCompletions, toolResultsIn } from "../../test/scripted-chat-completions.js";
+import { runChatTurn, startTestPlayground, type TestPlayground } from "../../test/test-playground.js";
 import type { ChatEvent, ServerStatus, TrafficLog } from "../shared/api-types.js";
-import type { FakeVendorEndpoint } from "../testing/fake-vendor-endpoint.js";
-import { startScriptedChatCompletions, toolResultsIn } from "../testing/scripted-chat-completions.js";
-import { runChatTurn, startTestPlayground, type TestPlayground } from "../testing/test-playground.js";
 import { resolvePackageBin } from "./default-servers.js";
 
 // The API behind the traffic view, stderr, health, template completions and chat progress

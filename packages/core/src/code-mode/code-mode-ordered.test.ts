@@ -1,6 +1,6 @@
 import type { Tool } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { hostSandbox } from "../__fixtures__/host-sandbox.js";
+import { hostSandbox } from "../../test/host-sandbox.js";
 import { Agent, InMemoryDurability, type JSONValue, type PendingToolCall, RUN_PROGRAM } from "../index.js";
 import { scriptedModel } from "../testing/index.js";
 

@@ -1,6 +1,6 @@
 import type { Sandbox, Tool, ToolAnnotations } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { hostSandbox } from "../__fixtures__/host-sandbox.js";
+import { hostSandbox } from "../../test/host-sandbox.js";
 import {
   Agent,
   type AgentEvent,

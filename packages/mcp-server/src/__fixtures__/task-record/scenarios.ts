@@ -167,15 +167,17 @@ export async function corpusRequest(
   return JSON.parse(data);
 }
 
-/** Polls `tasks/get` until the task has `status` (at most `polls` times), and answers the last one. */
+/** How many times {@link taskWhen} asks before it answers what it last got. */
+const TASK_POLLS = 500;
+
+/** Polls `tasks/get` until the task has `status` (at most {@link TASK_POLLS} times), and answers the last one. */
 export async function taskWhen(
   url: string,
   taskId: string,
   status: string,
-  polls = 500,
 ): Promise<Record<string, unknown> | undefined> {
   let task: Record<string, unknown> | undefined;
-  for (let poll = 0; poll < polls; poll++) {
+  for (let poll = 0; poll < TASK_POLLS; poll++) {
     task = (await corpusRequest(url, "tasks/get", { taskId })).result;
     if (task?.status === status) return task;
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -41,7 +41,10 @@ export function hostSandbox(): Sandbox & { runs: number } {
       for (const name of program.functions) {
         const path = name.split(".");
         let target = tools;
-        for (const part of path.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>;
+        for (const part of path.slice(0, -1)) {
+          target[part] ??= {};
+          target = target[part] as Record<string, unknown>;
+        }
         target[path.at(-1)!] = (args: unknown) => call(name, args);
       }
       let seed = program.seed;
@@ -52,11 +55,22 @@ export function hostSandbox(): Sandbox & { runs: number } {
       const console = { log: (...values: unknown[]) => lines.push(values.map(String).join(" ")) };
       const math = Object.assign(Object.create(Math) as Math, { random });
       const date = { now: () => program.clockMs };
-      const body = new Function("tools", "console", "ToolError", "Math", "Date", `return (async () => {\n${program.source}\n})();`);
+      const body = new Function(
+        "tools",
+        "console",
+        "ToolError",
+        "Math",
+        "Date",
+        `return (async () => {\n${program.source}\n})();`,
+      );
       const ran = (async (): Promise<SandboxOutcome> => {
         try {
           const value = await body(tools, console, ToolError, math, date);
-          return { kind: "returned", value: value === undefined ? undefined : JSON.parse(JSON.stringify(value)), console: lines.join("\n") };
+          return {
+            kind: "returned",
+            value: value === undefined ? undefined : JSON.parse(JSON.stringify(value)),
+            console: lines.join("\n"),
+          };
         } catch (error) {
           const { name, message } = error as Error;
           return { kind: "threw", error: { name, message }, console: lines.join("\n") };

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JunctionError } from "@junction/types";
-import { openPlayground, type Playground } from "../server/app.js";
-import { startHttpServer } from "../server/http-server.js";
-import { createToken } from "../server/security.js";
+import { openPlayground, type Playground } from "../src/server/app.js";
+import { startHttpServer } from "../src/server/http-server.js";
+import { createToken } from "../src/server/security.js";
 
 /** A playground on a fresh data folder and a free loopback port, for tests. */
 export interface TestPlayground {

@@ -25,7 +25,7 @@ export function useBrowserSession(artifacts: string): BrowserSession {
     session.browser = await launchChromium({
       viewport: { width: 1280, height: 900 },
       pageErrors: session.pageErrors,
-      screenshots: fileURLToPath(new URL(`../../test-artifacts/${artifacts}/`, import.meta.url)),
+      screenshots: fileURLToPath(new URL(`../test-artifacts/${artifacts}/`, import.meta.url)),
     });
     session.page = session.browser.page;
   });
