@@ -63,8 +63,8 @@ describe("@junction/mcp-server tasks on DBOS (dbosAgentRuns)", () => {
     const storedTasks = () => readStoredTasks(tasksFile);
 
     // The first server suggests the slowest poll the client follows (5 s): the restart below
-    // (about a second here) happens between two polls, while the client's person is asked, so no
-    // poll meets the dead process; the client's answer goes to the new one.
+    // (about a second here) happens while the client's person is asked, mostly between two polls
+    // (a poll that meets the dead process is tried again); the client's answer goes to the new one.
     const first = startServer("first", 5_000);
     await events.reachReady("first", first);
     let second: NodeProcess | undefined;
