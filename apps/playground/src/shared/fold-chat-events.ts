@@ -37,97 +37,12 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
         return [...transcript.slice(0, -1), { kind: "assistant", text: last.text + event.text }];
       return [...transcript, { kind: "assistant", text: event.text }];
     }
-    case "tool-input-delta": {
-      const index = findTool(transcript, event.id);
-      if (index === -1) {
-        return [
-          ...transcript,
-          {
-            kind: "tool",
-            id: event.id,
-            name: event.name,
-            server: event.server,
-            input: event.input,
-            status: "running",
-            inputStreaming: true,
-          },
-        ];
-      }
-      // Only while the arguments stream: a complete call keeps its own.
-      const item = transcript[index] as ToolItem;
-      return item.inputStreaming ? updateTool(transcript, index, { input: event.input }) : [...transcript];
-    }
-    case "tool-call": {
-      if (event.parent) {
-        return addProgramCall(transcript, {
-          parent: event.parent,
-          call: runningCall(event, event.parent.sequence),
-        });
-      }
-      const index = findTool(transcript, event.id);
-      if (index !== -1) {
-        const item = transcript[index] as ToolItem;
-        if (!item.inputStreaming) return [...transcript];
-        // The streamed call is complete: its arguments as they run.
-        const { inputStreaming: _complete, ...rest } = item;
-        return [
-          ...transcript.slice(0, index),
-          {
-            ...rest,
-            input: event.input,
-            ...(event.program !== undefined ? { program: { source: event.program, calls: [] } } : {}),
-          },
-          ...transcript.slice(index + 1),
-        ];
-      }
-      return [
-        ...transcript,
-        {
-          kind: "tool",
-          id: event.id,
-          name: event.name,
-          server: event.server,
-          input: event.input,
-          status: "running",
-          ...(event.program !== undefined ? { program: { source: event.program, calls: [] } } : {}),
-        },
-      ];
-    }
-    case "approval-request": {
-      const reason = event.item?.reason;
-      // What the person approves is what runs: the request's own arguments.
-      const asked = {
-        status: "awaiting-approval" as const,
-        input: event.input,
-        ...(reason !== undefined ? { reason } : {}),
-      };
-      const parent = event.item?.parent;
-      if (parent) {
-        const listed = addProgramCall(
-          transcript,
-          { parent: { id: parent.id, sequence: parent.sequence }, call: runningCall(event, parent.sequence) },
-          { name: parent.name, source: parent.program },
-        );
-        const waiting = updateCall(listed, { id: event.id, parentId: parent.id }, (call) => ({
-          ...call,
-          ...asked,
-          program: parent.program,
-        }));
-        // The program waits for this answer (again, after a run that failed was ended): it is running.
-        return updateCall(waiting, { id: parent.id, parentId: undefined }, (program) =>
-          program.status === "running" ? program : { ...program, status: "running" },
-        );
-      }
-      const index = findTool(transcript, event.id);
-      if (index === -1) {
-        return [
-          ...transcript,
-          { kind: "tool", id: event.id, name: event.name, server: event.server, ...asked },
-        ];
-      }
-      const { inputStreaming: _complete, ...current } = transcript[index] as ToolItem;
-      return [...transcript.slice(0, index), { ...current, ...asked }, ...transcript.slice(index + 1)];
-    }
+    case "tool-input-delta":
+      return withStreamedInput(transcript, event);
+    case "tool-call":
+      return withToolCall(transcript, event);
+    case "approval-request":
+      return withApprovalRequest(transcript, event);
     case "approval-answered":
       return updateCall(transcript, { id: event.id, parentId: undefined }, (call) => ({
         ...call,
@@ -147,18 +62,7 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
             },
       );
     case "tool-result":
-      return updateCall(transcript, { id: event.id, parentId: event.parent?.id }, (call) => {
-        const { progress: _done, ...rest } = call;
-        // The same record with its progress gone: a program's call stays one, a model's call one.
-        return {
-          ...rest,
-          status: call.status === "denied" ? "denied" : "done",
-          result: event.result,
-          durationMs: Math.round(event.durationMs),
-          ...(event.truncated ? { truncated: event.truncated } : {}),
-          ...(event.outcome !== undefined ? { outcome: event.outcome } : {}),
-        } as typeof call;
-      });
+      return withToolResult(transcript, event);
     case "output":
       return [...transcript, { kind: "output", value: event.output }];
     case "context": {
@@ -167,28 +71,10 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
       const kept = transcript.filter((item, index) => index < turnStart || item.kind !== "context");
       return [...kept, { kind: "context", size: event.size }];
     }
-    case "warning": {
-      const turnStart = transcript.findLastIndex((item) => item.kind === "user") + 1;
-      const shown = transcript
-        .slice(turnStart)
-        .some((item) => item.kind === "notice" && item.code === event.code);
-      if (shown) return [...transcript];
-      return [...transcript, { kind: "notice", level: "warning", text: event.message, code: event.code }];
-    }
-    case "error": {
-      const ended = event.aborted ? ("stopped" as const) : ("denied" as const);
-      const end = <Call extends ToolCallRecord>(call: Call): Call =>
-        call.status === "running" || call.status === "awaiting-approval" ? { ...call, status: ended } : call;
-      return [
-        ...transcript.map((item) => {
-          if (item.kind !== "tool") return item;
-          const ended = end(item);
-          if (!item.program?.calls.some((call) => end(call) !== call)) return ended;
-          return { ...ended, program: { ...item.program, calls: item.program.calls.map(end) } };
-        }),
-        { kind: "notice", level: event.aborted ? "info" : "error", text: event.message },
-      ];
-    }
+    case "warning":
+      return withWarning(transcript, event);
+    case "error":
+      return withError(transcript, event);
     default: {
       const unknown: never = event;
       return [
@@ -197,6 +83,154 @@ export function foldChatEvent(transcript: readonly TranscriptItem[], event: Chat
       ];
     }
   }
+}
+
+/** The chat event of type `T`. */
+type EventOf<T extends ChatEvent["type"]> = Extract<ChatEvent, { type: T }>;
+
+/** A call's arguments so far: listed from its first piece, marked `inputStreaming` until its `tool-call`. */
+function withStreamedInput(
+  transcript: readonly TranscriptItem[],
+  event: EventOf<"tool-input-delta">,
+): TranscriptItem[] {
+  const index = findTool(transcript, event.id);
+  if (index === -1) {
+    return [
+      ...transcript,
+      {
+        kind: "tool",
+        id: event.id,
+        name: event.name,
+        server: event.server,
+        input: event.input,
+        status: "running",
+        inputStreaming: true,
+      },
+    ];
+  }
+  // Only while the arguments stream: a complete call keeps its own.
+  const item = transcript[index] as ToolItem;
+  return item.inputStreaming ? updateTool(transcript, index, { input: event.input }) : [...transcript];
+}
+
+/** A call, complete: a program's goes into its program's item; a streamed one gets its whole arguments. */
+function withToolCall(transcript: readonly TranscriptItem[], event: EventOf<"tool-call">): TranscriptItem[] {
+  if (event.parent) {
+    return addProgramCall(transcript, {
+      parent: event.parent,
+      call: runningCall(event, event.parent.sequence),
+    });
+  }
+  const index = findTool(transcript, event.id);
+  if (index !== -1) {
+    const item = transcript[index] as ToolItem;
+    if (!item.inputStreaming) return [...transcript];
+    // The streamed call is complete: its arguments as they run.
+    const { inputStreaming: _complete, ...rest } = item;
+    return [
+      ...transcript.slice(0, index),
+      {
+        ...rest,
+        input: event.input,
+        ...(event.program !== undefined ? { program: { source: event.program, calls: [] } } : {}),
+      },
+      ...transcript.slice(index + 1),
+    ];
+  }
+  return [
+    ...transcript,
+    {
+      kind: "tool",
+      id: event.id,
+      name: event.name,
+      server: event.server,
+      input: event.input,
+      status: "running",
+      ...(event.program !== undefined ? { program: { source: event.program, calls: [] } } : {}),
+    },
+  ];
+}
+
+/** A call that waits for the person, with the arguments they approve (a program's, in its program's item). */
+function withApprovalRequest(
+  transcript: readonly TranscriptItem[],
+  event: EventOf<"approval-request">,
+): TranscriptItem[] {
+  const reason = event.item?.reason;
+  // What the person approves is what runs: the request's own arguments.
+  const asked = {
+    status: "awaiting-approval" as const,
+    input: event.input,
+    ...(reason !== undefined ? { reason } : {}),
+  };
+  const parent = event.item?.parent;
+  if (parent) {
+    const listed = addProgramCall(
+      transcript,
+      { parent: { id: parent.id, sequence: parent.sequence }, call: runningCall(event, parent.sequence) },
+      { name: parent.name, source: parent.program },
+    );
+    const waiting = updateCall(listed, { id: event.id, parentId: parent.id }, (call) => ({
+      ...call,
+      ...asked,
+      program: parent.program,
+    }));
+    // The program waits for this answer (again, after a run that failed was ended): it is running.
+    return updateCall(waiting, { id: parent.id, parentId: undefined }, (program) =>
+      program.status === "running" ? program : { ...program, status: "running" },
+    );
+  }
+  const index = findTool(transcript, event.id);
+  if (index === -1) {
+    return [...transcript, { kind: "tool", id: event.id, name: event.name, server: event.server, ...asked }];
+  }
+  const { inputStreaming: _complete, ...current } = transcript[index] as ToolItem;
+  return [...transcript.slice(0, index), { ...current, ...asked }, ...transcript.slice(index + 1)];
+}
+
+/** A call's result: the same record, done (or denied), its progress gone. */
+function withToolResult(
+  transcript: readonly TranscriptItem[],
+  event: EventOf<"tool-result">,
+): TranscriptItem[] {
+  return updateCall(transcript, { id: event.id, parentId: event.parent?.id }, (call) => {
+    const { progress: _done, ...rest } = call;
+    // The same record with its progress gone: a program's call stays one, a model's call one.
+    return {
+      ...rest,
+      status: call.status === "denied" ? "denied" : "done",
+      result: event.result,
+      durationMs: Math.round(event.durationMs),
+      ...(event.truncated ? { truncated: event.truncated } : {}),
+      ...(event.outcome !== undefined ? { outcome: event.outcome } : {}),
+    } as typeof call;
+  });
+}
+
+/** A warning, unless one with its code was already shown this turn. */
+function withWarning(transcript: readonly TranscriptItem[], event: EventOf<"warning">): TranscriptItem[] {
+  const turnStart = transcript.findLastIndex((item) => item.kind === "user") + 1;
+  const shown = transcript
+    .slice(turnStart)
+    .some((item) => item.kind === "notice" && item.code === event.code);
+  if (shown) return [...transcript];
+  return [...transcript, { kind: "notice", level: "warning", text: event.message, code: event.code }];
+}
+
+/** An error: every call still running ends (stopped if aborted, else denied), and a notice says why. */
+function withError(transcript: readonly TranscriptItem[], event: EventOf<"error">): TranscriptItem[] {
+  const ended = event.aborted ? ("stopped" as const) : ("denied" as const);
+  const end = <Call extends ToolCallRecord>(call: Call): Call =>
+    call.status === "running" || call.status === "awaiting-approval" ? { ...call, status: ended } : call;
+  return [
+    ...transcript.map((item) => {
+      if (item.kind !== "tool") return item;
+      const ended = end(item);
+      if (!item.program?.calls.some((call) => end(call) !== call)) return ended;
+      return { ...ended, program: { ...item.program, calls: item.program.calls.map(end) } };
+    }),
+    { kind: "notice", level: event.aborted ? "info" : "error", text: event.message },
+  ];
 }
 
 /** Folds a whole stream of events, in order. */
