@@ -185,17 +185,7 @@ function mount(
   opened: OpenedApp,
   call: AppCall | undefined,
 ): void {
-  header.replaceChildren(
-    h("span", { class: "badge" }, call ? "MCP App" : "MCP App preview"),
-    " ",
-    h("span", { class: "uri" }, opened.resourceUri),
-    h(
-      "span",
-      { class: "muted" },
-      ` · server ${opened.server} · sandboxed, ${networkLabel(opened.requestOrigins)}${call ? "" : " · no tools (a preview, not a tool call)"}`,
-    ),
-    h("div", { class: "mcp-app-webrtc", testid: "mcp-app-webrtc" }, webrtcWarning(call !== undefined)),
-  );
+  header.replaceChildren(...headerOf(opened, call));
   header.after(
     h(
       "button",
@@ -209,20 +199,7 @@ function mount(
   );
   for (const warning of opened.warnings) status.append(h("div", {}, `CSP: ${warning}`));
   for (const warning of opened.permissionWarnings) status.append(h("div", {}, `Permissions: ${warning}`));
-  const frame = document.createElement("iframe");
-  // The sandbox proxy, on the app's own origin (never this page's, so no access to the page, its
-  // token or its storage): scripts and that origin only, no top navigation, popups, forms or
-  // modals; the proxy and the view in it are sandboxed by their CSP too. The Referer is this
-  // page's origin only (no path, no token): the app origin hands the proxy only to that page.
-  // Browser features only as the resource declared them (camera, microphone, …), else none.
-  frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
-  frame.setAttribute("allow", opened.allow);
-  frame.setAttribute("referrerpolicy", "origin");
-  frame.setAttribute("title", `MCP App ${opened.resourceUri}`);
-  frame.dataset.testid = "mcp-app-frame";
-  frame.className = opened.prefersBorder === false ? "mcp-app-frame borderless" : "mcp-app-frame";
-  frame.style.height = "160px";
-  frame.src = opened.frameUrl;
+  const frame = sandboxFrame(opened);
   container.dataset.appId = opened.appId;
   container.insertBefore(frame, status);
 
@@ -255,34 +232,8 @@ function mount(
       dropLine.textContent = `Refused messages: ${drops.rate} over the rate limit, ${drops.size} too large, ${drops.invalid} not JSON-RPC.`;
     },
     handlers: {
-      initialize: () => ({
-        protocolVersion: MCP_APPS_PROTOCOL_VERSION,
-        hostInfo: { name: "junction-playground", version: "0.0.0" },
-        hostCapabilities: {
-          openLinks: {},
-          serverTools: {},
-          logging: {},
-          // Text messages, each with the person's consent, and only where there is a chat.
-          ...(call?.sendToChat ? { message: { text: {} } } : {}),
-          sandbox: {
-            csp: opened.csp,
-            ...(Object.keys(opened.permissions).length > 0 ? { permissions: opened.permissions } : {}),
-          },
-        },
-        hostContext: {
-          ...(opened.tool
-            ? { toolInfo: { ...(call?.callId ? { id: call.callId } : {}), tool: opened.tool } }
-            : {}),
-          theme: sentTheme,
-          styles: HOST_STYLES,
-          displayMode: "inline",
-          availableDisplayModes: ["inline"],
-          platform: "web",
-          locale: navigator.language,
-          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-          containerDimensions: containerDimensions(),
-        },
-      }),
+      initialize: () =>
+        initializeAnswer({ opened, call, theme: sentTheme, containerDimensions: containerDimensions() }),
       initialized: () => {
         if (!initialized) {
           initialized = true;
@@ -390,6 +341,79 @@ function mount(
     },
   };
   openViews.set(container, view);
+}
+
+/** The app card's header: what it is, where it comes from, how it is sandboxed. */
+function headerOf(opened: OpenedApp, call: AppCall | undefined): (Node | string)[] {
+  return [
+    h("span", { class: "badge" }, call ? "MCP App" : "MCP App preview"),
+    " ",
+    h("span", { class: "uri" }, opened.resourceUri),
+    h(
+      "span",
+      { class: "muted" },
+      ` · server ${opened.server} · sandboxed, ${networkLabel(opened.requestOrigins)}${call ? "" : " · no tools (a preview, not a tool call)"}`,
+    ),
+    h("div", { class: "mcp-app-webrtc", testid: "mcp-app-webrtc" }, webrtcWarning(call !== undefined)),
+  ];
+}
+
+/**
+ * The sandbox proxy's frame, on the app's own origin (never this page's, so no access to the
+ * page, its token or its storage): scripts and that origin only, no top navigation, popups, forms
+ * or modals; the proxy and the view in it are sandboxed by their CSP too. The Referer is this
+ * page's origin only (no path, no token): the app origin hands the proxy only to that page.
+ * Browser features only as the resource declared them (camera, microphone, …), else none.
+ */
+function sandboxFrame(opened: OpenedApp): HTMLIFrameElement {
+  const frame = document.createElement("iframe");
+  frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
+  frame.setAttribute("allow", opened.allow);
+  frame.setAttribute("referrerpolicy", "origin");
+  frame.setAttribute("title", `MCP App ${opened.resourceUri}`);
+  frame.dataset.testid = "mcp-app-frame";
+  frame.className = opened.prefersBorder === false ? "mcp-app-frame borderless" : "mcp-app-frame";
+  frame.style.height = "160px";
+  frame.src = opened.frameUrl;
+  return frame;
+}
+
+/** The host's answer to the view's `ui/initialize`: its capabilities and its context. */
+function initializeAnswer(parts: {
+  opened: OpenedApp;
+  call: AppCall | undefined;
+  theme: string;
+  containerDimensions: { maxHeight: number; width: number };
+}) {
+  const { opened, call } = parts;
+  return {
+    protocolVersion: MCP_APPS_PROTOCOL_VERSION,
+    hostInfo: { name: "junction-playground", version: "0.0.0" },
+    hostCapabilities: {
+      openLinks: {},
+      serverTools: {},
+      logging: {},
+      // Text messages, each with the person's consent, and only where there is a chat.
+      ...(call?.sendToChat ? { message: { text: {} } } : {}),
+      sandbox: {
+        csp: opened.csp,
+        ...(Object.keys(opened.permissions).length > 0 ? { permissions: opened.permissions } : {}),
+      },
+    },
+    hostContext: {
+      ...(opened.tool
+        ? { toolInfo: { ...(call?.callId ? { id: call.callId } : {}), tool: opened.tool } }
+        : {}),
+      theme: parts.theme,
+      styles: HOST_STYLES,
+      displayMode: "inline",
+      availableDisplayModes: ["inline"],
+      platform: "web",
+      locale: navigator.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      containerDimensions: parts.containerDimensions,
+    },
+  };
 }
 
 /**
