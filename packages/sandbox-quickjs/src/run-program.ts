@@ -360,8 +360,10 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
   function deliver(call: PendingCall): void {
     const vm = context!;
     const { result, deferred } = call;
-    // The host's value is made JSON before the guest's time starts: it is the host's work.
-    const json = result!.ok ? hostValueToJSON(result!.value) : undefined;
+    // A string (a tool's text, most often) goes in as itself: what its JSON text would parse to.
+    const text = result!.ok && typeof result!.value === "string" ? result!.value : undefined;
+    // Anything else is made JSON before the guest's time starts: it is the host's work.
+    const json = result!.ok && text === undefined ? hostValueToJSON(result!.value) : undefined;
     enterGuest(() => {
       // Freed as soon as the value is handed over, whatever happens: a run may make many calls.
       const handles: QuickJSHandle[] = [];
@@ -379,7 +381,9 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
         return keep(made.error ?? made.value);
       };
       try {
-        if (json === undefined) {
+        if (text !== undefined) {
+          deferred.resolve(keep(vm.newString(text)));
+        } else if (json === undefined) {
           const { code, message } = toCallError((result as { error: unknown }).error);
           deferred.reject(toolError(code, message));
         } else if ("error" in json) {
