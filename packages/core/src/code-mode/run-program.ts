@@ -309,12 +309,8 @@ class NestedCalls {
         );
       }
     } else {
-      const started: NestedCall = {
-        sequence,
-        name,
-        argumentsDigest: argumentsDigest(args),
-        result: Promise.resolve({ kind: "pending" } as NestedResult),
-      };
+      // Its result is set at once, below: the call's run needs the entry.
+      const started = { sequence, name, argumentsDigest: argumentsDigest(args) } as NestedCall;
       started.result = this.#run(started, args).then((result) => {
         started.settled = result;
         return result;
