@@ -361,7 +361,11 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     const vm = context!;
     const { result, deferred } = call;
     // A string (a tool's text, most often) goes in as itself: what its JSON text would parse to.
-    const text = result!.ok && typeof result!.value === "string" ? result!.value : undefined;
+    // Not one with a NUL: QuickJS would read it as a C string and end it there.
+    const text =
+      result!.ok && typeof result!.value === "string" && !result!.value.includes("\u0000")
+        ? result!.value
+        : undefined;
     // Anything else is made JSON before the guest's time starts: it is the host's work.
     const json = result!.ok && text === undefined ? hostValueToJSON(result!.value) : undefined;
     enterGuest(() => {
