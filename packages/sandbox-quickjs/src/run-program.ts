@@ -11,7 +11,6 @@ import {
 import {
   errors,
   type QuickJSContext,
-  type QuickJSDeferredPromise,
   type QuickJSHandle,
   type QuickJSRuntime,
 } from "quickjs-emscripten-core";
@@ -46,8 +45,8 @@ type GuestResult = ReturnType<QuickJSContext["callFunction"]>;
 
 type CallResult = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** A call the guest made: its result once the host has it (the guest keeps the call's promise). */
 interface PendingCall {
-  deferred: QuickJSDeferredPromise;
   result?: CallResult;
 }
 
@@ -55,8 +54,9 @@ interface Bridge {
   start: QuickJSHandle;
   serialize: QuickJSHandle;
   describe: QuickJSHandle;
-  parse: QuickJSHandle;
-  toolError: QuickJSHandle;
+  settle: QuickJSHandle;
+  settleJSON: QuickJSHandle;
+  fail: QuickJSHandle;
 }
 
 const NEVER_SETTLES =
@@ -246,7 +246,6 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     // A broken engine is abandoned whole: freeing anything in it could trap again.
     if (!engine.broken) {
       try {
-        for (const call of calls.values()) call.deferred.dispose();
         for (const handle of owned) if (handle.alive) handle.dispose();
         context?.dispose();
         runtime?.dispose();
@@ -304,8 +303,7 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
       const name = vm.getString(nameHandle);
       const args = parseGuestJSON(text);
       const sequence = ++issued;
-      const deferred = vm.newPromise();
-      calls.set(sequence, { deferred });
+      calls.set(sequence, {});
       let answer: Promise<JSONValue>;
       try {
         answer = Promise.resolve(program.call(name, args, sequence));
@@ -316,7 +314,7 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
         (value) => settle(sequence, { ok: true, value }),
         (error: unknown) => settle(sequence, { ok: false, error }),
       );
-      return deferred.handle;
+      return vm.newNumber(sequence);
     } catch (error) {
       // Called from deep guest recursion, the host's own stack can run out here: the stack limit.
       if (isHostStackOverflow(error)) breachedLimit ??= "stack";
@@ -352,14 +350,15 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
       if (next?.result === undefined) return;
       calls.delete(delivered + 1);
       delivered++;
-      deliver(next);
+      deliver(delivered, next);
       advance();
     }
   }
 
-  function deliver(call: PendingCall): void {
+  /** Answers the guest's call `sequence` with its result, in the guest's time. */
+  function deliver(sequence: number, call: PendingCall): void {
     const vm = context!;
-    const { result, deferred } = call;
+    const { result } = call;
     // A string (a tool's text, most often) goes in as itself: what its JSON text would parse to.
     // Not one with a NUL: QuickJS would read it as a C string and end it there.
     const text =
@@ -375,33 +374,23 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
         handles.push(handle);
         return handle;
       };
-      const toolError = (code: string, message: string) => {
-        const made = vm.callFunction(
-          bridge!.toolError,
-          vm.undefined,
-          keep(vm.newString(code)),
-          keep(vm.newString(message)),
-        );
-        return keep(made.error ?? made.value);
+      const answer = (fn: QuickJSHandle, ...args: QuickJSHandle[]) => {
+        const made = vm.callFunction(fn, vm.undefined, keep(vm.newNumber(sequence)), ...args);
+        // Failing here is the interrupt's or the engine's (out of memory): stop() tells which.
+        keep(made.error ?? made.value);
       };
+      const fail = (code: string, message: string) =>
+        answer(bridge!.fail, keep(vm.newString(code)), keep(vm.newString(message)));
       try {
-        if (text !== undefined) {
-          deferred.resolve(keep(vm.newString(text)));
-        } else if (json === undefined) {
+        if (text !== undefined) answer(bridge!.settle, keep(vm.newString(text)));
+        else if (json === undefined) {
           const { code, message } = toCallError((result as { error: unknown }).error);
-          deferred.reject(toolError(code, message));
-        } else if ("error" in json) {
-          deferred.reject(toolError("result-not-json", `The tool's result is not JSON: ${json.error}`));
-        } else if (json.text === undefined) {
-          deferred.resolve(vm.undefined);
-        } else {
-          const value = vm.callFunction(bridge!.parse, vm.undefined, keep(vm.newString(json.text)));
-          if (value.error) deferred.reject(keep(value.error));
-          else deferred.resolve(keep(value.value));
-        }
+          fail(code, message);
+        } else if ("error" in json) fail("result-not-json", `The tool's result is not JSON: ${json.error}`);
+        else if (json.text === undefined) answer(bridge!.settle, vm.undefined);
+        else answer(bridge!.settleJSON, keep(vm.newString(json.text)));
       } finally {
         for (const handle of handles) if (handle.alive) handle.dispose();
-        deferred.dispose();
       }
     });
   }
@@ -529,8 +518,9 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
         start: own(vm.getProp(bridgeObject, "start")),
         serialize: own(vm.getProp(bridgeObject, "serialize")),
         describe: own(vm.getProp(bridgeObject, "describe")),
-        parse: own(vm.getProp(bridgeObject, "parse")),
-        toolError: own(vm.getProp(bridgeObject, "toolError")),
+        settle: own(vm.getProp(bridgeObject, "settle")),
+        settleJSON: own(vm.getProp(bridgeObject, "settleJSON")),
+        fail: own(vm.getProp(bridgeObject, "fail")),
       };
       bridgeObject.dispose();
       return handles;
