@@ -27,7 +27,8 @@ export const GUEST_TOO_LARGE = -1;
  * {@link GUEST_TOO_LARGE}), `describe(error)` (JSON `{ name, message }`), and the three that answer
  * a call: `settle(sequence, value)`, `settleJSON(sequence, text)` and `fail(sequence, code, message)`.
  *
- * `hostCall(name, text)` gets an argument's JSON text, or `null` when it is surely over
+ * `hostCall(index, text)` gets the function's place in `functions` (a number is read without
+ * decoding a string) and an argument's JSON text, or `null` when it is surely over
  * `argumentBytes` (measured while it was being copied, before any text of it was made), and
  * answers the call's sequence number (anything else: the call was refused, and the run ends). The
  * call's promise is the guest's own, kept here until the host answers it by that number.
@@ -169,13 +170,13 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   }
 
   var tools = create(null);
-  function makeTool(name) {
+  function makeTool(name, index) {
     return function (args) {
       var text = args === undefined ? "{}" : copyOut(args, config.argumentChars);
       if (text === undefined) {
         throw new TypeErrorClass("tools." + name + ": the argument must be JSON (an object, an array, a string, a number, a boolean or null)");
       }
-      var sequence = hostCall(name, text === TOO_LARGE ? null : text);
+      var sequence = hostCall(index, text === TOO_LARGE ? null : text);
       if (typeof sequence !== "number") return undefined;
       return new PromiseClass(function (resolve, reject) {
         waiting[sequence] = { resolve: resolve, reject: reject };
@@ -190,7 +191,7 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
       if (holder[path[p]] === undefined) defineProperty(holder, path[p], { value: create(null), enumerable: true });
       holder = holder[path[p]];
     }
-    defineProperty(holder, path[path.length - 1], { value: makeTool(name), enumerable: true });
+    defineProperty(holder, path[path.length - 1], { value: makeTool(name, f), enumerable: true });
   }
   function freezeTree(node) {
     for (var key in node) if (typeof node[key] === "object") freezeTree(node[key]);

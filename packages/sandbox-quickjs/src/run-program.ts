@@ -279,7 +279,7 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
 
   // --- host functions the prelude receives -------------------------------------------------------
 
-  function hostCall(vm: QuickJSContext, nameHandle: QuickJSHandle, textHandle: QuickJSHandle) {
+  function hostCall(vm: QuickJSContext, indexHandle: QuickJSHandle, textHandle: QuickJSHandle) {
     const enteredAt = now();
     try {
       if (finished || breachedLimit !== undefined) return undefined;
@@ -300,7 +300,11 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
         breachedLimit = "argument-size";
         return undefined;
       }
-      const name = vm.getString(nameHandle);
+      const name = program.functions[vm.getNumber(indexHandle)];
+      if (name === undefined) {
+        engineFailure = new Error("the guest called a function the program was not given");
+        return undefined;
+      }
       const args = parseGuestJSON(text);
       const sequence = ++issued;
       calls.set(sequence, {});
@@ -508,7 +512,7 @@ export function runProgram(options: RunProgramOptions): Promise<SandboxOutcome> 
     const installed = enterGuest(() => {
       const install = vm.unwrapResult(vm.evalCode(GUEST_PRELUDE, "prelude.js", { type: "global" }));
       // (An exception here is the engine out of memory before any guest code ran: noteGuestEscape.)
-      const hostCallHandle = vm.newFunction("hostCall", (name, text) => hostCall(vm, name, text));
+      const hostCallHandle = vm.newFunction("hostCall", (index, text) => hostCall(vm, index, text));
       const hostLogHandle = vm.newFunction("hostLog", (level, text) => hostLog(vm, level, text));
       const configHandle = vm.newString(JSON.stringify(config));
       const result = vm.callFunction(install, vm.undefined, hostCallHandle, hostLogHandle, configHandle);
