@@ -31,9 +31,7 @@ import { formatMs, formatRatio, table } from "./stats.ts";
 
 /** How much a run measures: a full run, or a smoke run (once each, a handful of calls). */
 export const CODE_MODE_SETTINGS = {
-  // nestedRounds: each round's figure is a difference of two runs' times, so a busy machine scatters
-  // it; the median of 30 moves far less from one run of the bench to the next than that of 10.
-  full: { processes: 7, warmups: 20, samples: 200, nestedCalls: 50, nestedRounds: 30, bombRounds: 3 },
+  full: { processes: 7, warmups: 20, samples: 200, nestedCalls: 50, nestedRounds: 10, bombRounds: 3 },
   smoke: { processes: 1, warmups: 3, samples: 5, nestedCalls: 3, nestedRounds: 1, bombRounds: 1 },
 } as const;
 
