@@ -178,7 +178,8 @@ async function execute(
   const { tool, source } = registered;
   const sourceField = source ? { source } : {};
   const internals = getZodToolInternals(tool);
-  return context.limit(async (): Promise<ToolCallExecution> => {
+  // Awaited, not returned: a promise returned from an async function costs two more turns.
+  return await context.limit(async (): Promise<ToolCallExecution> => {
     if (context.signal.aborted) throw abortError(context.signal);
     const start = performance.now();
     const toolContext = {

@@ -100,7 +100,7 @@ export class InMemoryDurability implements Durability {
     if (Object.hasOwn(this.journal, key)) return this.journal[key] as T;
     const value = toJSON(await run(), key);
     this.journal[key] = value;
-    await this.#onEntry?.(key, value);
+    if (this.#onEntry) await this.#onEntry(key, value);
     return value;
   }
 

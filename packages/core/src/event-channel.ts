@@ -23,6 +23,7 @@ export class EventChannel<T> implements AsyncIterable<T> {
   }
 
   #wake(): void {
+    if (this.#waiters.size === 0) return;
     const waiters = [...this.#waiters];
     this.#waiters.clear();
     for (const wake of waiters) wake();

@@ -1,6 +1,6 @@
 import type { ToolDefinition, Warning } from "@junction/types";
 import type { CoreTool } from "./core-tool.js";
-import type { ToolRunner } from "./run-types.js";
+import type { ToolCallExecution, ToolCallRequestPart, ToolExecutorContext, ToolRunner } from "./run-types.js";
 
 /**
  * The run's tool runner with the step's core tools (`context.plan.coreTools`) in front of it: a
@@ -12,23 +12,28 @@ export function withCoreTools(runner: ToolRunner): ToolRunner {
     journalsDecisions: runner.journalsDecisions,
     decide: (call, context) =>
       context.plan.coreTools.has(call.name) ? Promise.resolve({ kind: "run" }) : runner.decide(call, context),
-    execute: async (call, context) => {
+    execute: (call, context) => {
       const core = context.plan.coreTools.get(call.name);
-      if (!core) return runner.execute(call, context);
-      const start = performance.now();
-      return {
-        kind: "output",
-        value: await core.execute(call.input, {
-          callId: call.id,
-          emit: context.emit,
-          signal: context.signal,
-        }),
-        durationMs: performance.now() - start,
-      };
+      // Any other call is the runner's, its promise handed on as it is.
+      return core ? executeCoreTool(core, call, context) : runner.execute(call, context);
     },
     ...(runner.snapshot ? { snapshot: (plan) => runner.snapshot!(plan) } : {}),
     ...(runner.settled ? { settled: (call, outcome, plan) => runner.settled!(call, outcome, plan) } : {}),
     ...(runner.privacy ? { privacy: runner.privacy } : {}),
+  };
+}
+
+/** A call of one of Junction's own tools, timed. */
+async function executeCoreTool(
+  core: CoreTool,
+  call: ToolCallRequestPart,
+  context: ToolExecutorContext,
+): Promise<ToolCallExecution> {
+  const start = performance.now();
+  return {
+    kind: "output",
+    value: await core.execute(call.input, { callId: call.id, emit: context.emit, signal: context.signal }),
+    durationMs: performance.now() - start,
   };
 }
 

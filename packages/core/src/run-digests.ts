@@ -18,6 +18,39 @@ import { JunctionError } from "@junction/types";
  * never covers a value other than the one it is said to cover.
  */
 export function canonicalJSON(value: unknown): string {
+  // Written without paths first (most values have nothing to refuse); a refused value is found
+  // again with them, to name its place.
+  try {
+    return JSON.stringify(value, sortedKeys);
+  } catch (error) {
+    if (!(error instanceof UnrepresentableNumber)) throw error;
+  }
+  return canonicalJSONWithPaths(value);
+}
+
+/** Thrown by {@link sortedKeys} at a number JSON cannot write as itself. */
+class UnrepresentableNumber extends Error {}
+
+/** `canonicalJSON`'s replacer, without the paths: objects with their keys sorted, numbers checked. */
+function sortedKeys(_key: string, inner: unknown): unknown {
+  if (typeof inner === "number") {
+    if (!Number.isFinite(inner) || Object.is(inner, -0)) throw new UnrepresentableNumber();
+    return inner;
+  }
+  if (typeof inner !== "object" || inner === null || Array.isArray(inner)) return inner;
+  return sortKeys(inner as Record<string, unknown>);
+}
+
+function sortKeys(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((name) => [name, record[name]]),
+  );
+}
+
+/** `canonicalJSON` with each value's path tracked, so a refused value's error names its place. */
+function canonicalJSONWithPaths(value: unknown): string {
   // Each object or array the replacer hands on, with its path, to name a refused value's place.
   const paths = new WeakMap<object, string>();
   return JSON.stringify(value, function (this: unknown, key: string, inner: unknown) {
@@ -32,12 +65,7 @@ export function canonicalJSON(value: unknown): string {
       paths.set(inner, path);
       return inner;
     }
-    const record = inner as Record<string, unknown>;
-    const sorted = Object.fromEntries(
-      Object.keys(record)
-        .sort()
-        .map((name) => [name, record[name]]),
-    );
+    const sorted = sortKeys(inner as Record<string, unknown>);
     paths.set(sorted, path);
     return sorted;
   });
@@ -75,6 +103,8 @@ export async function webCryptoSha256Hex(text: string): Promise<string> {
 }
 
 interface NodeCrypto {
+  /** One-shot hashing (Node 21.7+, Bun, Deno): no hash object per digest. */
+  hash?(algorithm: "sha256", text: string, encoding: "hex"): string;
   createHash(algorithm: "sha256"): {
     update(text: string, encoding: "utf8"): { digest(encoding: "hex"): string };
   };
@@ -90,7 +120,9 @@ export function syncSha256Hex(): ((text: string) => string) | undefined {
     try {
       const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
       const crypto = process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
-      if (typeof crypto?.createHash === "function") {
+      const { hash } = crypto ?? {};
+      if (typeof hash === "function") syncHash = (text) => hash("sha256", text, "hex");
+      else if (typeof crypto?.createHash === "function") {
         syncHash = (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
       }
     } catch {

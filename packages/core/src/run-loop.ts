@@ -518,9 +518,9 @@ function forCalls(run: Run, step: { stepNumber: number; usageBefore: Usage }): R
     resumedGuard: options.resumed?.guard,
     maxToolOutputChars: options.limits.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS,
     approvalTimeoutMs: () => approvalTimeoutMs?.(),
-    callFinished: async () => {
-      await onCallFinished?.(step.stepNumber, step.usageBefore, run.conversation);
-    },
+    callFinished: onCallFinished
+      ? () => onCallFinished(step.stepNumber, step.usageBefore, run.conversation)
+      : undefined,
   };
 }
 

@@ -255,20 +255,15 @@ export async function finishCall(parts: {
             )
           : denial !== undefined
             ? toEntry({ kind: "error", outcome: "denied", message: denial, durationMs: 0 }, { calls, call })
-            : await executeCall({
-                calls,
-                tools,
-                call,
-                context: toolContext(calls, call),
-                ...(nested ? { parentId: nested.parent.id } : {}),
-              });
+            : await executeCall({ calls, tools, call, ...(nested ? { parentId: nested.parent.id } : {}) });
       return entryValue(nested ? { ...entry, call: nested.call } : entry);
     },
   });
-  const entry = readEntry(toolCallSchema, journaled, key);
+  // A call run here gets back the entry it just made (as JSON); one from the journal is checked.
+  const entry = live ? (journaled as unknown as ToolCallEntry) : readEntry(toolCallSchema, journaled, key);
   tools.settled?.(call, entry.outcome, calls.plan);
   // Recorded before the step goes on: a failure or crash after this never runs the call again.
-  if (live) await calls.run.callFinished();
+  if (live && calls.run.callFinished) await calls.run.callFinished();
   if (live) {
     calls.run.emit({
       type: "tool-result",
@@ -323,7 +318,12 @@ function waitForApproval(parts: {
   return run.durability.waitForSignal(name, timeoutMs === undefined ? {} : { timeoutMs });
 }
 
-function toolContext(calls: StepScope, call: ToolCallPart): ToolExecutorContext {
+/** What a call's policy and tool get; `onProgress` is executeCall's (a decision reports none). */
+function toolContext(
+  calls: StepScope,
+  call: ToolCallPart,
+  onProgress: ToolExecutorContext["onProgress"] = () => undefined,
+): ToolExecutorContext {
   return {
     idempotencyKey: idempotencyKey(calls.run.durability, toolKey(calls.stepNumber, call.id)),
     signal: calls.controller.signal,
@@ -332,8 +332,7 @@ function toolContext(calls: StepScope, call: ToolCallPart): ToolExecutorContext 
     warn: calls.warn,
     emit: calls.run.emit,
     limit: (task) => calls.limit.run(task),
-    // Progress is taken by executeCall, which has the call's span and reporter.
-    onProgress: () => undefined,
+    onProgress,
   };
 }
 
@@ -346,7 +345,6 @@ async function executeCall(parts: {
   calls: StepScope;
   tools: ToolRunner;
   call: ToolCallPart;
-  context: ToolExecutorContext;
   /** A program's call: the program call's id (its span is the parent). */
   parentId?: string;
 }): Promise<ToolCallEntry> {
@@ -360,15 +358,10 @@ async function executeCall(parts: {
     ...(parts.parentId !== undefined ? { parentId: parts.parentId } : {}),
   });
   const progress = new ToolProgressReporter({ call, emit: run.emit, warn: calls.warn });
+  const context = toolContext(calls, call, (report) => progress.report(report));
   try {
     const execution = await run.spans.within({ kind: "tool-call", id: call.id }, () =>
-      tools.execute(
-        { id: call.id, name: call.name, input: call.input },
-        {
-          ...parts.context,
-          onProgress: (report) => progress.report(report),
-        },
-      ),
+      tools.execute({ id: call.id, name: call.name, input: call.input }, context),
     );
     return executed(toEntry(execution, { calls, call }), parts);
   } catch (error) {

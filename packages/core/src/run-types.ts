@@ -311,8 +311,11 @@ export interface RunForCalls {
   readonly maxToolOutputChars: number;
   /** How long a question waits for a person: `undefined` waits on. */
   approvalTimeoutMs(): number | undefined;
-  /** Records the run's state once a call of the step finished (its usage and conversation before the step). */
-  callFinished(): Promise<void>;
+  /**
+   * Records the run's state once a call of the step finished (its usage and conversation before
+   * the step); absent when nothing records it, so a call makes no hop for it.
+   */
+  readonly callFinished: (() => Promise<void>) | undefined;
 }
 
 /** What a call needs of the step it belongs to. */

@@ -54,7 +54,7 @@ export interface FailedStepEntry {
  * copy). A failure while `signal` is aborted is not journaled: the step is left unfinished, so a
  * replay of the run (after a restart) runs it again instead of failing with the abort.
  */
-export async function journaledStep<T extends JSONValue>(options: {
+export function journaledStep<T extends JSONValue>(options: {
   durability: Durability;
   key: string;
   signal: AbortSignal;
@@ -62,28 +62,31 @@ export async function journaledStep<T extends JSONValue>(options: {
 }): Promise<T> {
   const { key, signal } = options;
   let thrown: { error: unknown } | undefined;
-  let failAborted: (error: unknown) => void = () => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    failAborted = reject;
+  return new Promise<T>((resolve, reject) => {
+    options.durability
+      .step<JSONValue>(key, async () => {
+        try {
+          return await options.run();
+        } catch (error) {
+          if (signal.aborted) {
+            // The run goes on failing with the abort; the engine never sees this step end.
+            reject(error);
+            return new Promise<never>(() => undefined);
+          }
+          thrown = { error };
+          return { failed: toStepFailure(error) } as unknown as JSONValue;
+        }
+      })
+      .then((entry) => {
+        if (!isFailedEntry(entry)) return resolve(entry as T);
+        try {
+          reject(thrown ? thrown.error : fromStepFailure(readStepFailure(entry.failed, key)));
+        } catch (error) {
+          // The journaled failure could not be read.
+          reject(error);
+        }
+      }, reject);
   });
-  // Settled only when the step is abandoned, and then read by the race below.
-  aborted.catch(() => undefined);
-  const step = options.durability.step<JSONValue>(key, async () => {
-    try {
-      return await options.run();
-    } catch (error) {
-      if (signal.aborted) {
-        // The run goes on failing with the abort; the engine never sees this step end.
-        failAborted(error);
-        return new Promise<never>(() => undefined);
-      }
-      thrown = { error };
-      return { failed: toStepFailure(error) } as unknown as JSONValue;
-    }
-  });
-  const entry = await Promise.race([step, aborted]);
-  if (isFailedEntry(entry)) throw thrown ? thrown.error : fromStepFailure(readStepFailure(entry.failed, key));
-  return entry as T;
 }
 
 /** Whether a journal entry is a failed step's (`{ failed: … }`, nothing else). */

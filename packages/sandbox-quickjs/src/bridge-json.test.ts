@@ -18,6 +18,11 @@ describe("parseGuestJSON", () => {
     expect(Object.hasOwn(value, "__proto__")).toBe(false);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it("drops a forbidden key written with escapes", () => {
+    const value = parseGuestJSON('{"\\u005f_proto__":{"polluted":1},"a":"\\u0063onstructor"}');
+    expect(value).toEqual({ a: "constructor" });
+  });
 });
 
 describe("hostValueToJSON", () => {

@@ -31,6 +31,10 @@ export function utf8ByteLength(text: string): number {
  * they are dropped here again, so a change to the prelude cannot let one through.
  */
 export function parseGuestJSON(text: string): JSONValue {
+  // A key is written as itself unless it has an escape: text with neither a backslash nor a
+  // forbidden word holds no forbidden key, and is read without visiting every value.
+  if (!text.includes("\\") && !FORBIDDEN_KEYS.some((key) => text.includes(key)))
+    return JSON.parse(text) as JSONValue;
   return JSON.parse(text, (key, value) => (FORBIDDEN_KEYS.includes(key) ? undefined : value)) as JSONValue;
 }
 

@@ -24,11 +24,14 @@ export const GUEST_TOO_LARGE = -1;
 /**
  * Evaluates to `function (hostCall, hostLog, configJSON)`, which sets up the context and returns the
  * bridge's internal functions: `start(fn)`, `serialize(value)` (JSON text, `undefined`, or
- * {@link GUEST_TOO_LARGE}), `describe(error)` (JSON `{ name, message }`), `parse(text)` and
- * `toolError(code, message)`.
+ * {@link GUEST_TOO_LARGE}), `describe(error)` (JSON `{ name, message }`), and the three that answer
+ * a call: `settle(sequence, value)`, `settleJSON(sequence, text)` and `fail(sequence, code, message)`.
  *
- * `hostCall(name, text)` gets an argument's JSON text, or `null` when it is surely over
- * `argumentBytes` (measured while it was being copied, before any text of it was made).
+ * `hostCall(index, text)` gets the function's place in `functions` (a number is read without
+ * decoding a string) and an argument's JSON text, or `null` when it is surely over
+ * `argumentBytes` (measured while it was being copied, before any text of it was made), and
+ * answers the call's sequence number (anything else: the call was refused, and the run ends). The
+ * call's promise is the guest's own, kept here until the host answers it by that number.
  */
 export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   "use strict";
@@ -42,6 +45,7 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   var isArray = Array.isArray;
   var stringify = JSON.stringify;
   var parse = JSON.parse;
+  var PromiseClass = Promise;
   var StringOf = String;
   var stringSlice = String.prototype.slice;
   var ErrorClass = Error;
@@ -157,14 +161,26 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   hide(ToolError.prototype, "name", "ToolError");
   hide(global, "ToolError", ToolError);
 
+  // What settles each call the host has not answered yet, by the call's sequence number.
+  var waiting = create(null);
+  function answered(sequence) {
+    var entry = waiting[sequence];
+    delete waiting[sequence];
+    return entry;
+  }
+
   var tools = create(null);
-  function makeTool(name) {
+  function makeTool(name, index) {
     return function (args) {
       var text = args === undefined ? "{}" : copyOut(args, config.argumentChars);
       if (text === undefined) {
         throw new TypeErrorClass("tools." + name + ": the argument must be JSON (an object, an array, a string, a number, a boolean or null)");
       }
-      return hostCall(name, text === TOO_LARGE ? null : text);
+      var sequence = hostCall(index, text === TOO_LARGE ? null : text);
+      if (typeof sequence !== "number") return undefined;
+      return new PromiseClass(function (resolve, reject) {
+        waiting[sequence] = { resolve: resolve, reject: reject };
+      });
     };
   }
   for (var f = 0; f < config.functions.length; f++) {
@@ -175,7 +191,7 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
       if (holder[path[p]] === undefined) defineProperty(holder, path[p], { value: create(null), enumerable: true });
       holder = holder[path[p]];
     }
-    defineProperty(holder, path[path.length - 1], { value: makeTool(name), enumerable: true });
+    defineProperty(holder, path[path.length - 1], { value: makeTool(name, f), enumerable: true });
   }
   function freezeTree(node) {
     for (var key in node) if (typeof node[key] === "object") freezeTree(node[key]);
@@ -261,11 +277,22 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
       }
       return stringify({ name: cut(name, 200), message: cut(message, 8000) });
     },
-    parse: function (text) {
-      return parse(text);
+    settle: function (sequence, value) {
+      answered(sequence).resolve(value);
     },
-    toolError: function (code, message) {
-      return new ToolError(code, message);
+    settleJSON: function (sequence, text) {
+      var entry = answered(sequence);
+      var value;
+      try {
+        value = parse(text);
+      } catch (error) {
+        entry.reject(error);
+        return;
+      }
+      entry.resolve(value);
+    },
+    fail: function (sequence, code, message) {
+      answered(sequence).reject(new ToolError(code, message));
     }
   });
 })`;

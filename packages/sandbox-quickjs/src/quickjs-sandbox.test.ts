@@ -244,6 +244,20 @@ describe("tools", () => {
     expect(shared).toEqual({ count: 1, list: [1] });
   });
 
+  it("gives the guest a string result whole: a NUL, a lone surrogate, a pair, plain text", async () => {
+    const texts = ["a\u0000b", "x\uD800y", "😀", "plain"];
+    const outcome = await sandbox.run(
+      program(
+        "const out = [];\nfor (let i = 0; i < 4; i++) { const text = await tools.text({ i }); out.push([...text].map((c) => c.codePointAt(0))); }\nreturn out;",
+        { functions: ["text"], call: async (_name, args) => texts[(args as { i: number }).i]! },
+      ),
+    );
+    expect(outcome).toMatchObject({
+      kind: "returned",
+      value: texts.map((text) => [...text].map((c) => c.codePointAt(0))),
+    });
+  });
+
   it("throws a host rejection in the guest as a ToolError the program can catch and go on from", async () => {
     const outcome = await sandbox.run(
       program(

@@ -11,7 +11,6 @@ import {
 import {
   errors,
   type QuickJSContext,
-  type QuickJSDeferredPromise,
   type QuickJSHandle,
   type QuickJSRuntime,
 } from "quickjs-emscripten-core";
@@ -46,8 +45,8 @@ type GuestResult = ReturnType<QuickJSContext["callFunction"]>;
 
 type CallResult = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** A call the guest made: its result once the host has it (the guest keeps the call's promise). */
 interface PendingCall {
-  deferred: QuickJSDeferredPromise;
   result?: CallResult;
 }
 
@@ -55,8 +54,9 @@ interface Bridge {
   start: QuickJSHandle;
   serialize: QuickJSHandle;
   describe: QuickJSHandle;
-  parse: QuickJSHandle;
-  toolError: QuickJSHandle;
+  settle: QuickJSHandle;
+  settleJSON: QuickJSHandle;
+  fail: QuickJSHandle;
 }
 
 const NEVER_SETTLES =
@@ -277,7 +277,6 @@ class ProgramRun {
     // A broken engine is abandoned whole: freeing anything in it could trap again.
     if (!this.#engine.broken) {
       try {
-        for (const call of this.#calls.values()) call.deferred.dispose();
         for (const handle of this.#owned) if (handle.alive) handle.dispose();
         this.#context?.dispose();
         this.#runtime?.dispose();
@@ -311,7 +310,7 @@ class ProgramRun {
 
   // --- host functions the prelude receives -------------------------------------------------------
 
-  #hostCall(vm: QuickJSContext, nameHandle: QuickJSHandle, textHandle: QuickJSHandle) {
+  #hostCall(vm: QuickJSContext, indexHandle: QuickJSHandle, textHandle: QuickJSHandle) {
     const enteredAt = now();
     try {
       if (this.#finished || this.#breachedLimit !== undefined) return undefined;
@@ -332,11 +331,14 @@ class ProgramRun {
         this.#breachedLimit = "argument-size";
         return undefined;
       }
-      const name = vm.getString(nameHandle);
+      const name = this.#program.functions[vm.getNumber(indexHandle)];
+      if (name === undefined) {
+        this.#engineFailure = new Error("the guest called a function the program was not given");
+        return undefined;
+      }
       const args = parseGuestJSON(text);
       const sequence = ++this.#issued;
-      const deferred = vm.newPromise();
-      this.#calls.set(sequence, { deferred });
+      this.#calls.set(sequence, {});
       let answer: Promise<JSONValue>;
       try {
         answer = Promise.resolve(this.#program.call(name, args, sequence));
@@ -347,7 +349,7 @@ class ProgramRun {
         (value) => this.#settle(sequence, { ok: true, value }),
         (error: unknown) => this.#settle(sequence, { ok: false, error }),
       );
-      return deferred.handle;
+      return vm.newNumber(sequence);
     } catch (error) {
       // Called from deep guest recursion, the host's own stack can run out here: the stack limit.
       if (isHostStackOverflow(error)) this.#breachedLimit ??= "stack";
@@ -383,16 +385,23 @@ class ProgramRun {
       if (next?.result === undefined) return;
       this.#calls.delete(this.#delivered + 1);
       this.#delivered++;
-      this.#deliver(next);
+      this.#deliver(this.#delivered, next);
       this.#advance();
     }
   }
 
-  #deliver(call: PendingCall): void {
+  /** Answers the guest's call `sequence` with its result, in the guest's time. */
+  #deliver(sequence: number, call: PendingCall): void {
     const vm = this.#context!;
-    const { result, deferred } = call;
-    // The host's value is made JSON before the guest's time starts: it is the host's work.
-    const json = result!.ok ? hostValueToJSON(result!.value) : undefined;
+    const { result } = call;
+    // A string (a tool's text, most often) goes in as itself: what its JSON text would parse to.
+    // Not one with a NUL: QuickJS would read it as a C string and end it there.
+    const text =
+      result!.ok && typeof result!.value === "string" && !result!.value.includes("\u0000")
+        ? result!.value
+        : undefined;
+    // Anything else is made JSON before the guest's time starts: it is the host's work.
+    const json = result!.ok && text === undefined ? hostValueToJSON(result!.value) : undefined;
     this.#enterGuest(() => {
       // Freed as soon as the value is handed over, whatever happens: a run may make many calls.
       const handles: QuickJSHandle[] = [];
@@ -400,31 +409,23 @@ class ProgramRun {
         handles.push(handle);
         return handle;
       };
-      const toolError = (code: string, message: string) => {
-        const made = vm.callFunction(
-          this.#bridge!.toolError,
-          vm.undefined,
-          keep(vm.newString(code)),
-          keep(vm.newString(message)),
-        );
-        return keep(made.error ?? made.value);
+      const answer = (fn: QuickJSHandle, ...args: QuickJSHandle[]) => {
+        const made = vm.callFunction(fn, vm.undefined, keep(vm.newNumber(sequence)), ...args);
+        // Failing here is the interrupt's or the engine's (out of memory): stop() tells which.
+        keep(made.error ?? made.value);
       };
+      const fail = (code: string, message: string) =>
+        answer(this.#bridge!.fail, keep(vm.newString(code)), keep(vm.newString(message)));
       try {
-        if (json === undefined) {
+        if (text !== undefined) answer(this.#bridge!.settle, keep(vm.newString(text)));
+        else if (json === undefined) {
           const { code, message } = toCallError((result as { error: unknown }).error);
-          deferred.reject(toolError(code, message));
-        } else if ("error" in json) {
-          deferred.reject(toolError("result-not-json", `The tool's result is not JSON: ${json.error}`));
-        } else if (json.text === undefined) {
-          deferred.resolve(vm.undefined);
-        } else {
-          const value = vm.callFunction(this.#bridge!.parse, vm.undefined, keep(vm.newString(json.text)));
-          if (value.error) deferred.reject(keep(value.error));
-          else deferred.resolve(keep(value.value));
-        }
+          fail(code, message);
+        } else if ("error" in json) fail("result-not-json", `The tool's result is not JSON: ${json.error}`);
+        else if (json.text === undefined) answer(this.#bridge!.settle, vm.undefined);
+        else answer(this.#bridge!.settleJSON, keep(vm.newString(json.text)));
       } finally {
         for (const handle of handles) if (handle.alive) handle.dispose();
-        deferred.dispose();
       }
     });
   }
@@ -542,7 +543,7 @@ class ProgramRun {
     const installed = this.#enterGuest(() => {
       const install = vm.unwrapResult(vm.evalCode(GUEST_PRELUDE, "prelude.js", { type: "global" }));
       // (An exception here is the engine out of memory before any guest code ran: noteGuestEscape.)
-      const hostCallHandle = vm.newFunction("hostCall", (name, text) => this.#hostCall(vm, name, text));
+      const hostCallHandle = vm.newFunction("hostCall", (index, text) => this.#hostCall(vm, index, text));
       const hostLogHandle = vm.newFunction("hostLog", (level, text) => this.#hostLog(vm, level, text));
       const configHandle = vm.newString(JSON.stringify(config));
       const result = vm.callFunction(install, vm.undefined, hostCallHandle, hostLogHandle, configHandle);
@@ -552,8 +553,9 @@ class ProgramRun {
         start: this.#own(vm.getProp(bridgeObject, "start")),
         serialize: this.#own(vm.getProp(bridgeObject, "serialize")),
         describe: this.#own(vm.getProp(bridgeObject, "describe")),
-        parse: this.#own(vm.getProp(bridgeObject, "parse")),
-        toolError: this.#own(vm.getProp(bridgeObject, "toolError")),
+        settle: this.#own(vm.getProp(bridgeObject, "settle")),
+        settleJSON: this.#own(vm.getProp(bridgeObject, "settleJSON")),
+        fail: this.#own(vm.getProp(bridgeObject, "fail")),
       };
       bridgeObject.dispose();
       return handles;

@@ -287,4 +287,24 @@ describe("prototype and constructor escapes stay inside", () => {
     expect(host.calls.map((call) => call.args)).toEqual([{ plain: 1 }]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it("cannot change how calls are answered by replacing Promise or trapping Object.prototype", async () => {
+    const value = await returnedValue(
+      `const trap = () => { throw new Error("trapped"); };
+       for (const key of ["resolve", "reject"]) Object.defineProperty(Object.prototype, key, { set: trap, get: trap, configurable: true });
+       globalThis.Promise = trap;
+       const text = await tools.text({});
+       let failure;
+       try { await tools.broken({}); } catch (error) { failure = [error.name, error.code, error.message]; }
+       return [text, failure];`,
+      {
+        functions: ["text", "broken"],
+        call: async (name) => {
+          if (name === "broken") throw { code: "boom", message: "it broke" };
+          return "answer";
+        },
+      },
+    );
+    expect(value).toEqual(["answer", ["ToolError", "boom", "it broke"]]);
+  });
 });

@@ -171,7 +171,7 @@ async function finishProgram(
   });
   const entry = readEntry(toolCallSchema, journaled, key);
   tools.settled?.(call, entry.outcome, calls.plan);
-  if (live) await calls.run.callFinished();
+  if (live && calls.run.callFinished) await calls.run.callFinished();
   if (live) {
     calls.run.emit({
       type: "tool-result",
@@ -218,6 +218,13 @@ class NestedCalls {
   #pause: (() => void) | undefined;
   /** Calls on an ordered port run one after the other, in issue order (the engine matches them by order). */
   #queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The tools whose result is private data (a closed-world tool's) that the program called, each
+   * with the first call's sequence, in that order: what a later call's exfiltration check sees.
+   */
+  readonly #privateReads = new Map<string, number>();
+  /** The last scope `#scopeFor` made, by the private reads it adds: most calls share it. */
+  #lastScope: { names: string[]; scope: StepScope } | undefined;
   /** Why a run of the program asked for another call than the journal holds. */
   diverged: string | undefined;
   /** Whether a call of the program read private data (a closed-world tool's result). */
@@ -297,17 +304,14 @@ class NestedCalls {
         );
       }
     } else {
-      const started: NestedCall = {
-        sequence,
-        name,
-        argumentsDigest: argumentsDigest(args),
-        result: Promise.resolve({ kind: "pending" } as NestedResult),
-      };
+      // Its result is set at once, below: the call's run needs the entry.
+      const started = { sequence, name, argumentsDigest: argumentsDigest(args) } as NestedCall;
       started.result = this.#run(started, args).then((result) => {
         started.settled = result;
         return result;
       });
       this.#calls.set(sequence, started);
+      this.#notePrivateRead(name, sequence);
       entry = started;
     }
     const result = await entry.result;
@@ -371,8 +375,8 @@ class NestedCalls {
       if (publish) await raceAbort(publish([]), calls.controller.signal);
       if (answered.kind === "pending") return { kind: "pending", pending: listed };
     } else {
-      answered = await answerCall(scope, decided);
-      if (answered.kind === "pending") return { kind: "pending", pending: answered.pending };
+      // Nothing to ask: the call goes on as decided.
+      answered = { kind: "go" };
     }
     const outcome = await finishCall({
       calls: scope,
@@ -404,16 +408,18 @@ class NestedCalls {
    * the program's earlier calls read (the model never saw it, but the program did, and may pass it on).
    */
   #scopeFor(sequence: number): StepScope {
-    const { calls, tools } = this.#parts;
-    const earlier = [...this.#calls.values()]
-      .filter((entry) => entry.sequence < sequence && tools.privacy?.reads(entry.name, calls.plan))
-      .map((entry) => entry.name);
+    const { calls } = this.#parts;
+    const earlier: string[] = [];
+    for (const [name, first] of this.#privateReads) if (first < sequence) earlier.push(name);
     if (earlier.length === 0) return calls;
+    const last = this.#lastScope;
+    if (last?.names.length === earlier.length && last.names.every((name, index) => name === earlier[index]))
+      return last.scope;
     const plan: StepPlan = {
       ...calls.plan,
       privateDataFrom: [...new Set([...calls.plan.privateDataFrom, ...earlier])],
     };
-    return {
+    const scope: StepScope = {
       run: calls.run,
       stepNumber: calls.stepNumber,
       controller: calls.controller,
@@ -421,6 +427,18 @@ class NestedCalls {
       plan,
       warn: (warning) => calls.warn(warning),
     };
+    this.#lastScope = { names: earlier, scope };
+    return scope;
+  }
+
+  /**
+   * Notes a new call, `sequence` of `name`, when its result is private data (for `#scopeFor`).
+   * Calls are registered in the order the program issues them, so a tool's first is its earliest.
+   */
+  #notePrivateRead(name: string, sequence: number): void {
+    const { calls, tools } = this.#parts;
+    if (this.#privateReads.has(name)) return;
+    if (tools.privacy?.reads(name, calls.plan)) this.#privateReads.set(name, sequence);
   }
 }
 
