@@ -33,8 +33,24 @@ import { formatMs, formatRatio, table } from "./stats.ts";
 
 /** How much a run measures: a full run, or a smoke run (once each, a handful of calls). */
 export const CODE_MODE_SETTINGS = {
-  full: { processes: 7, warmups: 20, samples: 200, nestedCalls: 50, nestedRounds: 10, bombRounds: 3 },
-  smoke: { processes: 1, warmups: 3, samples: 5, nestedCalls: 3, nestedRounds: 1, bombRounds: 1 },
+  full: {
+    processes: 7,
+    warmups: 20,
+    samples: 200,
+    nestedCalls: 50,
+    nestedWarmupRounds: 10,
+    nestedRounds: 30,
+    bombRounds: 3,
+  },
+  smoke: {
+    processes: 1,
+    warmups: 3,
+    samples: 5,
+    nestedCalls: 3,
+    nestedWarmupRounds: 1,
+    nestedRounds: 1,
+    bombRounds: 1,
+  },
 } as const;
 
 /** Junction's targets (issue 35), and the AI SDK's own figures quoted there. */
@@ -162,6 +178,7 @@ export async function benchCodeMode(parts: {
     sandbox,
     calls: settings.nestedCalls,
     rounds: settings.nestedRounds,
+    warmupRounds: settings.nestedWarmupRounds,
   });
   log("bench: code mode: memory bombs…");
   const bombs = [
@@ -468,7 +485,7 @@ export function codeModeSection(figures: CodeModeFigures): string {
     "",
     nestedTable,
     "",
-    `Per MCP call to the echo server over stdio, through each framework's MCP client: a program making ${nested[0]?.calls ?? 0} calls one after the other (\`await tools.echo(...)\` in a loop) against ${nested[0]?.calls ?? 0} direct calls through the same client, over ${nested[0]?.rounds ?? 0} rounds; a program's per-call cost is its time with the calls minus its time with none, per call, so starting the program (and the agent's two model turns) is not counted. "Through the agent": the program in a scripted model turn (Junction: \`Agent\` with \`codeMode\`, each call validated, decided, journaled and reported; AI SDK: \`generateText\` with \`codeModeTool()\`); "the sandbox alone": \`sandbox.run()\` with a host function calling the client, against \`experimental_runCodeMode()\` with the MCP tool. Medians over the rounds.`,
+    `Per MCP call to the echo server over stdio, through each framework's MCP client: a program making ${nested[0]?.calls ?? 0} calls one after the other (\`await tools.echo(...)\` in a loop) against ${nested[0]?.calls ?? 0} direct calls through the same client, over ${nested[0]?.rounds ?? 0} rounds after ${CODE_MODE_SETTINGS.full.nestedWarmupRounds} unmeasured ones (JIT and servers warmed up; with one, the median measured the warm-up); a program's per-call cost is its time with the calls minus its time with none, per call, so starting the program (and the agent's two model turns) is not counted. "Through the agent": the program in a scripted model turn (Junction: \`Agent\` with \`codeMode\`, each call validated, decided, journaled and reported; AI SDK: \`generateText\` with \`codeModeTool()\`); "the sandbox alone": \`sandbox.run()\` with a host function calling the client, against \`experimental_runCodeMode()\` with the MCP tool. Medians over the rounds.`,
     "",
     bombsTable,
     "",

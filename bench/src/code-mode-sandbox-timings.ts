@@ -315,14 +315,21 @@ async function aiSDKNested(): Promise<NestedContender> {
  * calls one after the other and one making none, run in the sandbox alone and by the agent in a
  * model turn. A program's per-call cost is (time with `calls` calls − time with none) / `calls`,
  * so starting the program (and the agent's model turns) is not counted; the figure is that minus
- * a direct call's time. Medians over the rounds, the frameworks in a fresh order each round.
+ * a direct call's time. Medians over the rounds, the frameworks in a fresh order each round,
+ * after `warmupRounds` unmeasured ones.
  */
 export async function benchNestedCalls(parts: {
   sandbox: Sandbox;
   calls: number;
   rounds: number;
+  /**
+   * Unmeasured rounds first: modules, JIT, worker pools and the servers warmed up. One was too
+   * few: round by round, the first ~10 after it still ran 0.3–0.6 ms a call (both frameworks
+   * tiering up), the rest 0.1–0.3 ms, so the median measured the warm-up.
+   */
+  warmupRounds: number;
 }): Promise<NestedCallFigures[]> {
-  const { sandbox, calls, rounds } = parts;
+  const { sandbox, calls, rounds, warmupRounds } = parts;
   const contenders = [await junctionNested(sandbox), await aiSDKNested()];
   const samples = new Map<Framework, { direct: number[]; sandbox: number[]; agent: number[] }>(
     contenders.map((contender) => [contender.framework, { direct: [], sandbox: [], agent: [] }]),
@@ -333,8 +340,7 @@ export async function benchNestedCalls(parts: {
     return performance.now() - started;
   };
   try {
-    // One unmeasured round first: modules, JIT, worker pools and the servers warmed up.
-    for (let round = -1; round < rounds; round++) {
+    for (let round = -warmupRounds; round < rounds; round++) {
       for (const contender of shuffled(contenders)) {
         const direct = await time(async () => {
           for (let i = 0; i < calls; i++) await contender.direct();
