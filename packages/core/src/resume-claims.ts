@@ -6,7 +6,7 @@ import type { RunState } from "./run-state.js";
  * `resume()` of the same state (the same run, step and waiting calls), here or in any process
  * sharing the claims, is refused with `run-state-resumed` before anything runs, so an approved
  * call cannot run twice because its state was resumed twice. A run that stops again returns a new
- * state (other waiting calls), which is claimed anew.
+ * state (its `resumes` one more), which is claimed anew.
  */
 export interface ResumeClaims {
   /** Takes `key`: `true` for the first caller ever, `false` for every later one. Atomic across the processes that share it. */
@@ -41,10 +41,15 @@ export function defaultResumeClaims(): ResumeClaims {
   return processClaims;
 }
 
-/** What a stopped state is claimed by: its run, its step and the calls it waits on. */
-export function resumeClaimKey(state: Pick<RunState, "runId" | "step" | "pending">): string {
+/**
+ * What a stopped state is claimed by: its run, its step, the calls it waits on, and how many
+ * resumes came before it (a resume that decided nothing stops again on the same calls). The
+ * states recorded during one stop (`onRunState`) share it: whichever resumes first, the rest are refused.
+ */
+export function resumeClaimKey(state: Pick<RunState, "runId" | "step" | "pending" | "resumes">): string {
   const waiting = state.pending.map((call) => call.id).sort();
-  return JSON.stringify([state.runId, state.step, waiting]);
+  const key = [state.runId, state.step, waiting];
+  return JSON.stringify(state.resumes === undefined ? key : [...key, state.resumes]);
 }
 
 /** Claims `state`'s resume, or throws `run-state-resumed` naming the state and what to do instead. */

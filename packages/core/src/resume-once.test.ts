@@ -81,6 +81,38 @@ describe("a stopped state resumes once", () => {
     expect(effects).toEqual(["/notes"]);
   });
 
+  it("a resume that decides nothing stops again on the same call: that state resumes (once), the one it came from is spent", async () => {
+    const effects: string[] = [];
+    const state = await stoppedState(effects);
+    const claims = memoryResumeClaims();
+    const undecided = await resumingAgent(effects, claims).resume({ state, decisions: {} }).final;
+    expect(undecided.finishReason).toBe("approval-required");
+    if (undecided.finishReason !== "approval-required") return;
+    const again = JSON.parse(JSON.stringify(undecided.state)) as RunState;
+    expect([again.runId, again.step, again.pending.map((call) => call.id)]).toEqual([state.runId, 1, ["w"]]);
+    expect([state.resumes, again.resumes]).toEqual([undefined, 1]);
+    expect(effects).toEqual([]);
+    const outcomes = await Promise.allSettled(
+      [again, again, state].map(
+        (stopped) =>
+          resumingAgent(effects, claims).resume({ state: stopped, decisions: { w: "approve" } }).final,
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "rejected"]);
+    for (const outcome of outcomes.slice(1))
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: "run-state-resumed" });
+    expect(effects).toEqual(["/notes"]);
+  });
+
+  it("a state's resumes must be a positive integer: 0 is refused naming the field, before anything runs", async () => {
+    const effects: string[] = [];
+    const state = { ...(await stoppedState(effects)), resumes: 0 };
+    await expect(
+      resumingAgent(effects).resume({ state, decisions: { w: "approve" } }).final,
+    ).rejects.toMatchObject({ code: "run-state-invalid", message: expect.stringContaining("resumes") });
+    expect(effects).toEqual([]);
+  });
+
   it("a state that does not verify claims nothing: the real one still resumes", async () => {
     const effects: string[] = [];
     const state = await stoppedState(effects);

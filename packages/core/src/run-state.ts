@@ -81,6 +81,13 @@ export interface RunState {
   /** Deferred tools the model found with the tool search before it stopped: a resumed run sends them. */
   loadedTools?: string[];
   /**
+   * How many resumes of the run came before this stop: absent for a run's first stop, 1 for the
+   * stop of its first resume, … A resume that leaves its calls waiting (no decision for them)
+   * stops again with the same step and calls; this tells that state from the one it resumed, so
+   * each resumes once (`ResumeClaims`).
+   */
+  resumes?: number;
+  /**
    * Set when the run had a `runStateKey`: an HMAC-SHA-256 over the rest of the state and each
    * pending call's id, tool digest and arguments digest. A resume with the key refuses a state
    * whose signature is missing or does not match.
@@ -176,6 +183,7 @@ const runStateSchema = z
     ledger: z.object({ notRun: z.array(z.string()), readPrivate: z.array(z.string()) }),
     trace: z.object({ traceparent: z.string(), tracestate: z.string().optional() }).optional(),
     loadedTools: z.array(z.string()).optional(),
+    resumes: z.int().min(1, { error: "must be a positive integer" }).optional(),
     signature: z.object({ keyId: z.string(), alg: z.literal("HS256"), value: z.string() }).optional(),
   })
   .check((context) => {
@@ -260,6 +268,8 @@ export function stoppedRunState(parts: {
   /** The trace context of the run's first part. */
   trace?: TraceCarrier;
   loadedTools?: string[];
+  /** How many resumes of the run came before this stop (see `RunState.resumes`). */
+  resumes?: number;
 }): RunState {
   const { journal, step } = parts;
   return {
@@ -279,6 +289,7 @@ export function stoppedRunState(parts: {
     ledger: parts.ledger ?? { notRun: [], readPrivate: [] },
     ...(parts.trace ? { trace: parts.trace } : {}),
     ...(parts.loadedTools && parts.loadedTools.length > 0 ? { loadedTools: parts.loadedTools } : {}),
+    ...(parts.resumes !== undefined ? { resumes: parts.resumes } : {}),
   };
 }
 

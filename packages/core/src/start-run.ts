@@ -178,9 +178,12 @@ async function runSpec(
   const durability = spec.durability
     ? new JournalRecorder(spec.durability)
     : new InMemoryDurability(plan ? { runId: plan.state.runId, journal: plan.journal } : {});
+  // A resumed run that stops again says so: its state is claimed apart from the one it resumed.
+  const resumes = plan ? (plan.state.resumes ?? 0) + 1 : undefined;
   const described = () => ({
     provider: spec.provider.name,
     model: spec.model,
+    ...(resumes !== undefined ? { resumes } : {}),
     ...hooks.describe?.(),
   });
   const end = await runLoop(
