@@ -102,7 +102,7 @@ describe("a provider-mode program's gated call", () => {
       ["tool-approval-request", "toolu_post", expectedParent],
     ]);
     // The journaled turn keeps the program on the part, as the model's turn said it.
-    const turn = state.journal["model:1"] as { content: ToolCallPart[] };
+    const turn = state.journal["model:1"] as unknown as { content: ToolCallPart[] };
     expect(turn.content.map((part) => part.program)).toEqual([program, undefined, program]);
   });
 
@@ -162,7 +162,7 @@ describe("a provider-mode program's gated call", () => {
     expect(result.warnings.map((warning) => warning.message)).toContainEqual(
       expect.stringContaining('The model\'s tool call "toolu_post" named the program that made it as'),
     );
-    const turn = result.state?.journal["model:1"] as { content: ToolCallPart[] };
+    const turn = result.state?.journal["model:1"] as unknown as { content: ToolCallPart[] };
     expect(turn.content.map((part) => part.program)).toEqual([undefined]);
   });
 });
