@@ -7,7 +7,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Agent, type AgentConfig, type RunState } from "@junction/core";
+import {
+  Agent,
+  type AgentConfig,
+  type PendingCallParent,
+  parseRunState,
+  type RunState,
+} from "@junction/core";
 import { type LedgerCall, ledgerCalls } from "@junction/durable-engines/agent-scenario";
 import { MCP } from "@junction/mcp-client";
 import { anthropic } from "@junction/provider-anthropic";
@@ -69,6 +75,35 @@ async function ledgerAgent(provider: AgentConfig["provider"], model: string): Pr
   });
 }
 
+/**
+ * The stored state, as JSON, keeps the pending call's program: read back, it has the same
+ * `parent`; the new Agent that resumes it (on a new connection) refuses a copy whose program
+ * source was rewritten, naming the field, before anything reaches the server or the model.
+ * Returns the state as read from JSON, for that Agent to resume.
+ */
+async function storedWithProgram(
+  resumer: Agent,
+  stopped: RunState | undefined,
+  parent: PendingCallParent,
+): Promise<RunState> {
+  const json = JSON.stringify(stopped);
+  expect(parseRunState(json).pending.map((call) => call.parent)).toEqual([parent]);
+  const requests = fake.requests.length;
+  const calls = received().length;
+  const forged = JSON.parse(json) as RunState;
+  forged.pending[0]!.parent!.program = "await tools.ledger_publish_entry({ entry: 666, clock: 7 });";
+  const decisions = { [forged.pending[0]!.id]: "approve" as const };
+  await expect(resumer.resume({ state: forged, decisions }).final).rejects.toMatchObject({
+    code: "run-state-invalid",
+    message: expect.stringContaining(
+      `\`pending[0].parent.program\` is not the source of program ${parent.id}`,
+    ),
+  });
+  expect(fake.requests).toHaveLength(requests);
+  expect(received()).toHaveLength(calls);
+  return JSON.parse(json) as RunState;
+}
+
 /** What the server received, without the idempotency key (each call's own). */
 const received = () =>
   ledgerCalls(callsFile).map(({ tool, entry, clock }: LedgerCall) => ({ tool, entry, clock }));
@@ -79,6 +114,7 @@ describe("Anthropic programmatic tool calling on an MCP source", () => {
   const caller = { type: CODE, tool_id: "srvtoolu_code1" };
   const container = { id: "container_ledger", expires_at: "2026-12-02T09:00:00Z" };
   const provider = () => anthropic({ apiKey: "test-key", baseURL: fake.url, maxRetries: 0 });
+  const SOURCE = "append, then publish";
 
   const appends = {
     chunks: anthropicStream({
@@ -87,9 +123,7 @@ describe("Anthropic programmatic tool calling on an MCP source", () => {
       blocks: [
         {
           start: { type: "server_tool_use", id: "srvtoolu_code1", name: "code_execution", input: {} },
-          deltas: [
-            { type: "input_json_delta", partial_json: JSON.stringify({ code: "append, then publish" }) },
-          ],
+          deltas: [{ type: "input_json_delta", partial_json: JSON.stringify({ code: SOURCE }) }],
         },
         anthropicToolUse(
           { id: "toolu_append", name: "ledger_append_entry", caller },
@@ -160,10 +194,20 @@ describe("Anthropic programmatic tool calling on an MCP source", () => {
     ]);
     // The ungated call ran; the gated one did not reach the server.
     expect(received()).toEqual([{ tool: "append_entry", entry: 1, clock: 7 }]);
-    const state = JSON.parse(JSON.stringify(first.state)) as RunState;
+    // The card's program: the code execution call of turn 1, with exactly the code the wire sent.
+    const parent: PendingCallParent = {
+      id: "srvtoolu_code1",
+      name: CODE,
+      sequence: 1,
+      program: SOURCE,
+      runtime: "provider",
+    };
+    expect(first.pending?.[0]?.parent).toEqual(parent);
+    const resumer = await ledgerAgent(provider(), model);
+    const state = await storedWithProgram(resumer, first.state, parent);
 
     fake.enqueue(finishes);
-    const resumed = await (await ledgerAgent(provider(), model)).resume({
+    const resumed = await resumer.resume({
       state,
       decisions: { toolu_publish: "approve" },
     }).final;
@@ -254,7 +298,17 @@ describe("OpenAI programmatic tool calling on an MCP source", () => {
       { id: "call_publish", name: "ledger_publish_entry" },
     ]);
     expect(received()).toEqual([{ tool: "append_entry", entry: 1, clock: 7 }]);
-    const state = JSON.parse(JSON.stringify(first.state)) as RunState;
+    // The card's program: the program item of turn 1, with exactly the code the wire sent.
+    const parent: PendingCallParent = {
+      id: program.call_id,
+      name: "programmatic_tool_calling",
+      sequence: 1,
+      program: program.code,
+      runtime: "provider",
+    };
+    expect(first.pending?.[0]?.parent).toEqual(parent);
+    const resumer = await ledgerAgent(provider(), model);
+    const state = await storedWithProgram(resumer, first.state, parent);
 
     fake.enqueue({
       chunks: responsesStream({
@@ -272,7 +326,7 @@ describe("OpenAI programmatic tool calling on an MCP source", () => {
         ],
       }),
     });
-    const resumed = await (await ledgerAgent(provider(), model)).resume({
+    const resumed = await resumer.resume({
       state,
       decisions: { call_publish: "approve" },
     }).final;

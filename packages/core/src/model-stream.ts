@@ -7,10 +7,12 @@ import {
   type ModelStreamEvent,
   ProviderError,
   type ToolCallPart,
+  type ToolCallProgram,
   type Warning,
 } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
 import type { AgentEvent } from "./agent-events.js";
+import { readToolCallProgram } from "./code-mode/provider-program.js";
 
 /**
  * The part of the run this module needs: the provider to stream from and where text and
@@ -123,8 +125,28 @@ function readToolCall(event: Extract<ModelStreamEvent, { type: "tool-call" }>, w
     return undefined;
   }
   const call: ToolCallPart = { type: "tool-call", id: event.id, name: event.name, input: event.input };
+  const program = programOfPart(event, warn);
+  if (program) call.program = program;
   if (event.providerMetadata) call.providerMetadata = event.providerMetadata;
   return call;
+}
+
+/**
+ * A call's `program` (the vendor's program that made it), checked: one that is not an object with
+ * a non-empty `id` and `runtime` (and a string `source`, if any) is left out, with a warning.
+ */
+function programOfPart(
+  part: { id: unknown; program?: unknown },
+  warn: (warning: Warning) => void,
+): ToolCallProgram | undefined {
+  if (part.program === undefined) return undefined;
+  const program = readToolCallProgram(part.program);
+  if (!program)
+    warn({
+      code: "model-tool-call-invalid",
+      message: `The model's tool call "${String(part.id)}" named the program that made it as ${JSON.stringify(part.program)}, not an object with a string id, runtime and source; the call keeps no program.`,
+    });
+  return program;
 }
 
 /** The assistant turn to store: the provider's valid `content` parts, or the streamed text if it gave none. */
@@ -135,15 +157,18 @@ export function assistantContent(
 ): AssistantContentPart[] {
   let parts: AssistantContentPart[];
   if (Array.isArray(content)) {
-    parts = content.filter((part, index) => {
-      const valid = isAssistantPart(part);
-      if (!valid) {
+    parts = content.flatMap((part, index): AssistantContentPart[] => {
+      if (!isAssistantPart(part)) {
         warn({
           code: "model-content-invalid",
           message: `The finished model turn had an invalid content part at index ${index} (${JSON.stringify(part)}); it was left out of the history.`,
         });
+        return [];
       }
-      return valid;
+      if (part.type !== "tool-call" || part.program === undefined) return [part];
+      const { program: named, ...call } = part;
+      const program = programOfPart({ id: part.id, program: named }, warn);
+      return [program ? { ...call, program } : call];
     });
   } else {
     warn({

@@ -6,6 +6,7 @@ import {
   type Usage,
 } from "@junction/types";
 import { z } from "zod";
+import { toolCallProgramSchema } from "./code-mode/provider-program.js";
 import { type JSONValue, signalKey } from "./durability.js";
 
 /**
@@ -162,9 +163,15 @@ const contentSchema = z.custom<AssistantContentPart[]>(
       (part) =>
         isRecord(part) &&
         typeof part.type === "string" &&
-        (part.type !== "tool-call" || (typeof part.id === "string" && typeof part.name === "string")),
+        (part.type !== "tool-call" ||
+          (typeof part.id === "string" &&
+            typeof part.name === "string" &&
+            (part.program === undefined || toolCallProgramSchema.safeParse(part.program).success))),
     ),
-  { error: "must be a list of content parts (a tool call with a string `id` and `name`)" },
+  {
+    error:
+      "must be a list of content parts (a tool call with a string `id` and `name`, and its `program`, if any, with a non-empty string `id` and `runtime` and a string `source`)",
+  },
 );
 
 /** A model turn's entry (`model:<step>`). */

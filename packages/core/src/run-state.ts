@@ -6,6 +6,7 @@ import {
   type Usage,
 } from "@junction/types";
 import { z } from "zod";
+import { providerParentProblem } from "./code-mode/provider-program.js";
 import type { InMemoryDurability, JSONValue } from "./durability.js";
 import { validateMessages } from "./message-validation.js";
 import type { PendingToolCall } from "./pending-tool-call.js";
@@ -150,7 +151,13 @@ const pendingSchema = z.object({
   toolDigest: z.string().optional(),
   argumentsDigest: z.string().optional(),
   parent: z
-    .object({ id: z.string(), name: z.string(), sequence: z.int().min(1), program: z.string() })
+    .object({
+      id: z.string(),
+      name: z.string(),
+      sequence: z.int().min(1),
+      program: z.string(),
+      runtime: z.enum(["sandbox", "provider"]).optional(),
+    })
     .optional(),
 });
 
@@ -213,11 +220,27 @@ const runStateSchema = z
       issue(["journal"], `has no model answer for step ${state.step} ("${turnKey}")`);
       return;
     }
-    const calls = new Set(turn.data.content.flatMap((part) => (part.type === "tool-call" ? [part.id] : [])));
+    const toolCalls = turn.data.content.filter((part) => part.type === "tool-call");
+    const calls = new Set(toolCalls.map((part) => part.id));
     state.pending.forEach((pending, index) => {
-      // A program's call is a call of the step through its program's call, under the id it is given.
       const { parent } = pending;
-      if (parent && (!calls.has(parent.id) || pending.id !== nestedCallId(parent.id, parent.sequence)))
+      // A vendor's program's call is a call of the step, made by the program its part names, with
+      // the source the turn holds.
+      const providerProblem =
+        parent?.runtime === "provider"
+          ? providerParentProblem(toolCalls, { id: pending.id, parent })
+          : undefined;
+      if (providerProblem)
+        issue(
+          ["pending", index, ...providerProblem.field],
+          `${providerProblem.message} of step ${state.step}`,
+        );
+      // A sandbox's program's call is a call of the step through its program's call, under the id it is given.
+      else if (
+        parent &&
+        parent.runtime !== "provider" &&
+        (!calls.has(parent.id) || pending.id !== nestedCallId(parent.id, parent.sequence))
+      )
         issue(
           ["pending", index, "parent"],
           `(${pending.id}) is not a call of a program of step ${state.step}`,

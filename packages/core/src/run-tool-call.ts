@@ -1,6 +1,7 @@
 import { JunctionError, type ToolCallPart, type ToolResult } from "@junction/types";
 import { abortError, raceAbort } from "./abort.js";
 import type { NestedCallOf, ToolCallOutcome } from "./agent-events.js";
+import { providerCallParent } from "./code-mode/provider-program.js";
 import { idempotencyKey, type JSONValue, signalKey } from "./durability.js";
 import { answerMismatch } from "./pending-approvals.js";
 import type { PendingToolCall } from "./pending-tool-call.js";
@@ -195,6 +196,7 @@ export async function pendingCallOf(calls: StepScope, decided: DecidedCall): Pro
   const { call, decision } = decided;
   const asked = decision as Extract<GateEntry, { kind: "ask" }>;
   const digest = calls.plan.toolDigests.get(call.name);
+  const parent = providerCallParent(call, calls.programCallOf?.(call)?.sequence);
   return {
     id: call.id,
     name: call.name,
@@ -204,6 +206,7 @@ export async function pendingCallOf(calls: StepScope, decided: DecidedCall): Pro
     ...sourceOf(asked),
     ...(digest !== undefined ? { toolDigest: digest } : {}),
     argumentsDigest: await argumentsDigest(asked.input),
+    ...(parent ? { parent } : {}),
   };
 }
 
@@ -265,6 +268,7 @@ export async function finishCall(parts: {
   // Recorded before the step goes on: a failure or crash after this never runs the call again.
   if (live && calls.run.callFinished) await calls.run.callFinished();
   if (live) {
+    const parent = nested?.parent ?? calls.programCallOf?.(call);
     calls.run.emit({
       type: "tool-result",
       id: call.id,
@@ -272,7 +276,7 @@ export async function finishCall(parts: {
       result: toToolResult(entry.output),
       durationMs: entry.durationMs,
       outcome: entry.outcome as ToolCallOutcome,
-      ...(nested ? { parent: nested.parent } : {}),
+      ...(parent ? { parent } : {}),
     });
   }
   return {

@@ -2,13 +2,20 @@ import type {
   Message,
   ModelProvider,
   ModelRequest,
+  ToolCallPart,
   ToolDefinition,
   ToolProgress,
   ToolResultMessagePart,
   Usage,
   Warning,
 } from "@junction/types";
-import type { AgentEvent, AgentFinishReason, AgentResultBase, PendingToolCall } from "./agent-events.js";
+import type {
+  AgentEvent,
+  AgentFinishReason,
+  AgentResultBase,
+  NestedCallOf,
+  PendingToolCall,
+} from "./agent-events.js";
 import type { ConcurrencyLimit } from "./concurrency-limit.js";
 import type { CoreTool } from "./core-tool.js";
 import type { Durability } from "./durability.js";
@@ -328,4 +335,9 @@ export interface StepScope {
   /** The step's tools, as the loop settled them. */
   readonly plan: StepPlan;
   warn(warning: Warning): void;
+  /**
+   * The program a call of the step belongs to when the model vendor ran it (provider-mode code
+   * mode) and its sequence among that program's calls; absent where no such call is known.
+   */
+  programCallOf?(call: ToolCallPart): NestedCallOf | undefined;
 }

@@ -1,6 +1,7 @@
 import type { ToolCallPart, Warning } from "@junction/types";
 import { raceAbort } from "./abort.js";
-import type { PendingToolCall } from "./agent-events.js";
+import type { NestedCallOf, PendingToolCall } from "./agent-events.js";
+import { ProgramCallSequences } from "./code-mode/provider-program.js";
 import { runProgram } from "./code-mode/run-program.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import {
@@ -22,6 +23,8 @@ export class StepCalls implements StepScope {
   readonly limit: ConcurrencyLimit;
   readonly controller = new AbortController();
   readonly stepNumber: number;
+  /** The step's calls a vendor's program made, numbered by program as they start. */
+  readonly #programCalls = new ProgramCallSequences();
   /** The size of the step's model request, when it was sent live (not replayed). */
   request: RequestSize | undefined;
 
@@ -51,6 +54,8 @@ export class StepCalls implements StepScope {
   }
 
   warn = (warning: Warning): void => this.warnings.warn(warning);
+
+  programCallOf = (call: ToolCallPart): NestedCallOf | undefined => this.#programCalls.of(call.id);
 
   /** The turn to ask a person of the call started last: the next call asks after it. */
   #lastTurn: Promise<void> = Promise.resolve();
@@ -83,7 +88,16 @@ export class StepCalls implements StepScope {
         this.#track(call, Promise.resolve({ kind: "result", part: output.answerResult(call) }));
       return;
     }
-    if (options.live) this.run.emit({ type: "tool-call", id: call.id, name: call.name, input: call.input });
+    // A vendor's program's call: numbered in the model's order, reported with its program.
+    const parent = this.#programCalls.note(call);
+    if (options.live)
+      this.run.emit({
+        type: "tool-call",
+        id: call.id,
+        name: call.name,
+        input: call.input,
+        ...(parent ? { parent } : {}),
+      });
     const tools = this.#runner;
     if (!tools || this.started.has(call.id)) return;
     const program = options.rejection === undefined ? this.plan.coreTools.get(call.name)?.program : undefined;

@@ -136,7 +136,15 @@ export class StepToolCalls {
           message: `The finished model turn gave tool call "${part.id}" a different name or arguments than the stream did; the streamed call (to "${running.name}") is the one that ran, and it is what the history keeps.`,
         });
       }
-      return { ...part, id: running.id, name: running.name, input: running.input };
+      // The program that made the call is the streamed call's too (what its approval showed).
+      const { program: _finished, ...rest } = part;
+      return {
+        ...rest,
+        id: running.id,
+        name: running.name,
+        input: running.input,
+        ...(running.program ? { program: running.program } : {}),
+      };
     });
     for (const call of this.#unmatched) {
       this.warn({

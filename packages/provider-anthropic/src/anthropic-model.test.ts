@@ -675,6 +675,8 @@ describe("anthropic provider, recorded streams the stream state once missed", ()
         id: "toolu_followup",
         name: "lookup_customer",
         input: { id: "customer_123" },
+        // A program neither this turn nor the conversation holds: named, without its source.
+        program: { id: caller.tool_id, runtime: caller.type },
         providerMetadata: { anthropic: { caller } },
       },
       {
@@ -691,6 +693,7 @@ describe("anthropic provider, recorded streams the stream state once missed", ()
             id: "toolu_followup",
             name: "lookup_customer",
             input: { id: "customer_123" },
+            program: { id: caller.tool_id, runtime: caller.type },
             providerMetadata: { anthropic: { caller, container } },
           },
         ],

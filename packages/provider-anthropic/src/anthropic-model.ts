@@ -1,6 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { browserRefusalError, loadApiKey, loadSetting, toAbortError } from "@junction/provider-utils";
 import type { ModelRequest, ModelStreamEvent } from "@junction/types";
+import { programSourcesOf } from "./anthropic-programmatic-tools.js";
 import { type AnthropicProviderSettings, anthropicProviderName } from "./anthropic-settings.js";
 import { AnthropicStreamState } from "./anthropic-stream-state.js";
 import { buildAnthropicRequest } from "./build-anthropic-request.js";
@@ -67,7 +68,11 @@ export function createAnthropicModel(
     const { body, warnings, toolNames } = buildAnthropicRequest(request, settings);
     for (const warning of warnings) yield { type: "warning", warning };
 
-    const state = new AnthropicStreamState({ toolNames, providerName: anthropicProviderName });
+    const state = new AnthropicStreamState({
+      toolNames,
+      providerName: anthropicProviderName,
+      programSources: programSourcesOf(request.messages, anthropicProviderName),
+    });
     try {
       const stream = await client.messages.create(body, signal ? { signal } : undefined);
       for await (const event of stream) {

@@ -1,10 +1,17 @@
 import { Agent, type AgentConfig, type AgentEvent, annotationPolicy, type RunState } from "@junction/core";
-import { JunctionError, type Tool } from "@junction/types";
+import {
+  type AssistantContentPart,
+  JunctionError,
+  type Message,
+  type ModelStreamEvent,
+  type Tool,
+} from "@junction/types";
 import {
   anthropicEvent,
   anthropicStream,
   anthropicText,
   anthropicToolUse,
+  collectStream,
   startWireFake,
   type WireFake,
 } from "@junction/wire-fake";
@@ -367,6 +374,69 @@ describe("code mode on the provider, for a model that does not run programs", ()
       ["sales_query", undefined],
       ["send_report", undefined],
       ["lookup", undefined],
+    ]);
+  });
+});
+
+describe("the program a code execution call was made by, on its tool-call part", () => {
+  const provider = () => anthropic({ apiKey: "test-key", baseURL: fake.url, maxRetries: 0 });
+  const ask = { role: "user", content: "Total the West sales and mail them to my boss." } as const;
+  const streamTurn = async (messages: Message[]) => {
+    const { events, error } = await collectStream(provider().stream({ model, messages }));
+    expect(error).toBeUndefined();
+    const finish = events.find((event) => event.type === "finish");
+    const calls = events.filter(
+      (event): event is Extract<ModelStreamEvent, { type: "tool-call" }> => event.type === "tool-call",
+    );
+    return { calls, content: (finish as Extract<ModelStreamEvent, { type: "finish" }>).content ?? [] };
+  };
+  const toolCalls = (content: AssistantContentPart[]) => content.filter((part) => part.type === "tool-call");
+
+  it("names the server_tool_use and carries the code the turn streamed, on the event and the part", async () => {
+    fake.enqueue(codeCallsSalesQuery);
+    const { calls, content } = await streamTurn([ask]);
+    const expected = { id: "srvtoolu_code1", runtime: CODE, source: program };
+    expect(calls.map((call) => [call.id, call.program])).toEqual([["toolu_sales", expected]]);
+    expect(toolCalls(content).map((part) => [part.id, part.program])).toEqual([["toolu_sales", expected]]);
+    // What goes back to Anthropic is unchanged.
+    expect(toolCalls(content)[0]!.providerMetadata).toEqual({ anthropic: { caller, container } });
+  });
+
+  it("a later turn's call of the same program gets its code from the conversation sent", async () => {
+    fake.enqueue(codeCallsSalesQuery, codeCallsSendReport);
+    const first = await streamTurn([ask]);
+    const second = await streamTurn([
+      ask,
+      { role: "assistant", content: first.content },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "toolu_sales", toolName: "sales_query", output: "42" }],
+      },
+    ]);
+    const expected = { id: "srvtoolu_code1", runtime: CODE, source: program };
+    expect(second.calls.map((call) => [call.id, call.program])).toEqual([["toolu_report", expected]]);
+    expect(toolCalls(second.content).map((part) => [part.id, part.program])).toEqual([
+      ["toolu_report", expected],
+    ]);
+  });
+
+  it("a call of a program neither the turn nor the conversation holds names it without a source; the model's own call names none", async () => {
+    fake.enqueue(
+      wholeMessage("msg_lost", [
+        {
+          type: "tool_use",
+          id: "toolu_report",
+          name: "send_report",
+          input: { to: "boss", total: 42 },
+          caller,
+        },
+        { type: "tool_use", id: "toolu_lookup", name: "lookup", input: { word: "west" } },
+      ]),
+    );
+    const { content } = await streamTurn([ask]);
+    expect(toolCalls(content).map((part) => [part.id, part.program])).toEqual([
+      ["toolu_report", { id: "srvtoolu_code1", runtime: CODE }],
+      ["toolu_lookup", undefined],
     ]);
   });
 });

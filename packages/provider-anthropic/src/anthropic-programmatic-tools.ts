@@ -1,5 +1,5 @@
 import { isRecord } from "@junction/provider-utils";
-import { JunctionError, type Message } from "@junction/types";
+import { JunctionError, type Message, type ToolCallProgram } from "@junction/types";
 
 /** The code execution tool versions whose code may call client tools (programmatic tool calling). */
 export const PROGRAMMATIC_CODE_EXECUTION_VERSIONS = [
@@ -86,4 +86,49 @@ export function lastContainerId(messages: readonly Message[]): string | undefine
     if (isRecord(container) && typeof container.id === "string" && container.id !== "") return container.id;
   }
   return undefined;
+}
+
+/**
+ * The program's id and code of a code execution `server_tool_use` block (`{ id, name:
+ * "code_execution", input: { code } }`), or undefined for any other block. Pure.
+ */
+export function programOfServerBlock(block: unknown): { id: string; code: string } | undefined {
+  if (!isRecord(block) || block.type !== "server_tool_use" || block.name !== "code_execution")
+    return undefined;
+  if (typeof block.id !== "string" || block.id === "" || !isRecord(block.input)) return undefined;
+  return typeof block.input.code === "string" ? { id: block.id, code: block.input.code } : undefined;
+}
+
+/**
+ * The code of every program the conversation holds, by its `server_tool_use` id (the blocks its
+ * assistant turns keep in `providerMetadata[providerName].serverBlock`): a turn's calls may come
+ * from a program an earlier turn started, which goes on in its container. Pure.
+ */
+export function programSourcesOf(messages: readonly Message[], providerName: string): Map<string, string> {
+  const sources = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    for (const part of message.content) {
+      if (part.type !== "reasoning") continue;
+      const program = programOfServerBlock(part.providerMetadata?.[providerName]?.serverBlock);
+      if (program) sources.set(program.id, program.code);
+    }
+  }
+  return sources;
+}
+
+/**
+ * The neutral reading of a `tool_use` block's `caller` when code execution made the call
+ * (`{ type: "code_execution_20250825", tool_id }`): the program's id, the code execution tool that
+ * ran it, and its source when `sourceOf` knows it. Undefined for the model's own call, or a caller
+ * that names no program. Pure.
+ */
+export function programOfCaller(
+  caller: Record<string, unknown> | undefined,
+  sourceOf: (id: string) => string | undefined,
+): ToolCallProgram | undefined {
+  if (!caller || typeof caller.type !== "string" || caller.type === "direct") return undefined;
+  if (typeof caller.tool_id !== "string" || caller.tool_id === "") return undefined;
+  const source = sourceOf(caller.tool_id);
+  return { id: caller.tool_id, runtime: caller.type, ...(source !== undefined ? { source } : {}) };
 }

@@ -3,9 +3,11 @@ import {
   type AssistantContentPart,
   type ModelStreamEvent,
   ProviderError,
+  type ToolCallProgram,
   type ToolNameMapping,
   type Usage,
 } from "@junction/types";
+import { programOfCaller, programOfServerBlock } from "./anthropic-programmatic-tools.js";
 import { mapAnthropicFinishReason } from "./map-anthropic-finish-reason.js";
 
 type FinishEvent = Extract<ModelStreamEvent, { type: "finish" }>;
@@ -59,10 +61,21 @@ export class AnthropicStreamState {
   #started = false;
   #stopped = false;
   #warnedCitations = false;
+  /** The code of the programs the conversation sent holds, by `server_tool_use` id. */
+  readonly #programSources: ReadonlyMap<string, string>;
 
-  constructor(options: { toolNames: ToolNameMapping; providerName: string }) {
+  constructor(options: {
+    toolNames: ToolNameMapping;
+    providerName: string;
+    /**
+     * The code of the programs of the conversation sent, by `server_tool_use` id
+     * (`programSourcesOf`): a call of a program an earlier turn started gets its source from there.
+     */
+    programSources?: ReadonlyMap<string, string>;
+  }) {
     this.#toolNames = options.toolNames;
     this.#providerName = options.providerName;
+    this.#programSources = options.programSources ?? new Map();
   }
 
   /** Processes one wire event; returns the neutral events it produces, in order. */
@@ -330,8 +343,31 @@ export class AnthropicStreamState {
     const metadata = state.caller
       ? { providerMetadata: { [this.#providerName]: { caller: state.caller } } }
       : {};
-    events.push({ type: "tool-call", id: state.id, name: state.name, input: state.input, ...metadata });
+    events.push({
+      type: "tool-call",
+      id: state.id,
+      name: state.name,
+      input: state.input,
+      ...this.#programOf(state),
+      ...metadata,
+    });
     return events;
+  }
+
+  /** The program that made a call (its caller), with its code from this turn or the conversation sent. */
+  #programOf(state: ToolCallState): { program?: ToolCallProgram } {
+    const program = programOfCaller(state.caller, (id) => this.#programSource(id));
+    return program ? { program } : {};
+  }
+
+  /** The code of program `id`: its `server_tool_use` block of this turn, else the conversation's. */
+  #programSource(id: string): string | undefined {
+    for (const block of this.#blocks.values()) {
+      if (block.kind !== "server") continue;
+      const program = programOfServerBlock(serverBlock(block));
+      if (program?.id === id) return program.code;
+    }
+    return this.#programSources.get(id);
   }
 
   #buildContent(): AssistantContentPart[] {
@@ -369,6 +405,7 @@ export class AnthropicStreamState {
             id: state.id,
             name: state.name,
             input: state.input,
+            ...this.#programOf(state),
             ...(state.caller
               ? this.#metadata({
                   caller: state.caller,

@@ -29,8 +29,11 @@ export function buildOpenAIRequest(
   body: OpenAIRequestBody;
   warnings: Warning[];
   toolNames: ToolNameMapping;
-  /** The programs (Programmatic Tool Calling) the conversation holds, which the response may go on with. */
-  programCallIds: string[];
+  /**
+   * The programs (Programmatic Tool Calling) the conversation holds, which the response may go on
+   * with: their code, by `call_id`.
+   */
+  programs: Map<string, string>;
 } {
   const {
     strictTools,
@@ -95,7 +98,7 @@ export function buildOpenAIRequest(
     body: body as unknown as OpenAIRequestBody,
     warnings,
     toolNames: prepared.toolNames,
-    programCallIds: converted.programCallIds,
+    programs: converted.programs,
   };
 }
 

@@ -111,7 +111,8 @@ export interface OpenAIMCPApprovalResponse {
  *   so the program goes on with the result: the order openai/openai-agents-js replays
  *   (`packages/agents-core/test/run.test.ts`, "continues Programmatic Tool Calling through nested
  *   calls and program output": the program, its calls, their outputs with the caller).
- *   `programCallIds` lists the programs the history holds, which a later call may name as its caller.
+ *   `programs` holds the code of each program the history holds, by its `call_id`: a later call
+ *   may name one as its caller, and its tool-call part then carries that code.
  * - Tool results: a plain string stays a string; a `ToolResult` becomes an array of
  *   `input_text`, `input_image` and `input_file` items.
  */
@@ -120,13 +121,13 @@ export function convertToOpenAIMessages(options: {
   toolNames: ToolNameMapping;
   /** Key of this provider's entry in `providerMetadata`. @default "openai" */
   providerName?: string;
-}): { input: OpenAIInputItem[]; warnings: Warning[]; programCallIds: string[] } {
+}): { input: OpenAIInputItem[]; warnings: Warning[]; programs: Map<string, string> } {
   const providerName = options.providerName ?? "openai";
   const input: OpenAIInputItem[] = [];
   const warnings: Warning[] = [];
   // Who made each call (by call id), for its output: the calls come before their results.
   const callers = new Map<string, OpenAIProgramCaller>();
-  const programCallIds: string[] = [];
+  const programs = new Map<string, string>();
   const lastAssistant = options.messages.findLastIndex((message) => message.role === "assistant");
 
   for (const [index, message] of options.messages.entries()) {
@@ -158,7 +159,7 @@ export function convertToOpenAIMessages(options: {
             latest: index === lastAssistant,
             warnings,
             callers,
-            programCallIds,
+            programs,
           }),
         );
         break;
@@ -182,7 +183,7 @@ export function convertToOpenAIMessages(options: {
       }
     }
   }
-  return { input, warnings, programCallIds };
+  return { input, warnings, programs };
 }
 
 function convertAssistant(
@@ -196,8 +197,8 @@ function convertAssistant(
     warnings: Warning[];
     /** Filled: the caller of each call a program made, by call id. */
     callers: Map<string, OpenAIProgramCaller>;
-    /** Filled: the `call_id` of each program item. */
-    programCallIds: string[];
+    /** Filled: the code of each program item, by its `call_id`. */
+    programs: Map<string, string>;
   },
 ): OpenAIInputItem[] {
   const { index, providerName, toolNames, warnings } = context;
@@ -230,7 +231,7 @@ function convertAssistant(
     if (kept) {
       flushMessage();
       reasoning = undefined;
-      if (metadata.programItem) context.programCallIds.push(metadata.programItem.call_id);
+      if (metadata.programItem) context.programs.set(metadata.programItem.call_id, metadata.programItem.code);
       items.push(kept as unknown as OpenAIInputItem);
       continue;
     }

@@ -61,7 +61,7 @@ export async function* streamOpenAIResponse(
   settings: OpenAIProviderSettings,
 ): AsyncGenerator<ModelStreamEvent> {
   const { client, sdk } = await loadClient();
-  const { body, toolNames, warnings, programCallIds } = buildOpenAIRequest(request, settings);
+  const { body, toolNames, warnings, programs } = buildOpenAIRequest(request, settings);
   for (const warning of warnings) yield { type: "warning", warning };
 
   const signal = request.signal;
@@ -80,7 +80,7 @@ export async function* streamOpenAIResponse(
       })
       .withResponse();
     requestId = request_id ?? undefined;
-    state = new OpenAIStreamState({ toolNames, requestId, programCallIds });
+    state = new OpenAIStreamState({ toolNames, requestId, programs });
     for await (const event of data) {
       yield* state.push(event);
       if (state.finished) break;

@@ -256,6 +256,8 @@ describe("OpenAI Programmatic Tool Calling through the Agent", () => {
         id: "call_sales",
         name: "sales_query",
         input: { region: "West" },
+        // The program, model-neutral: what an approval card shows beside the call.
+        program: { id: program.call_id, runtime: "programmatic_tool_calling", source: program.code },
         providerMetadata: { openai: { itemId: "fc_sales", caller } },
       },
     ]);
@@ -397,6 +399,46 @@ describe("what OpenAI sends is checked", () => {
       input: { word: "x" },
       providerMetadata: { openai: { itemId: "fc_direct" } },
     });
+  });
+});
+
+describe("the program a call was made by, on its tool-call part", () => {
+  const provider = () => openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1`, maxRetries: 0 });
+  const streamTurn = async (messages: Message[]) => {
+    const { events, error } = await collectStream(provider().stream({ model, messages }));
+    expect(error).toBeUndefined();
+    const finish = events.at(-1) as Extract<ModelStreamEvent, { type: "finish" }>;
+    const calls = events.filter(
+      (event): event is Extract<ModelStreamEvent, { type: "tool-call" }> => event.type === "tool-call",
+    );
+    return {
+      calls: calls.map((call) => [call.id, call.program]),
+      parts: finish.content.flatMap((part) => (part.type === "tool-call" ? [[part.id, part.program]] : [])),
+      content: finish.content,
+    };
+  };
+  const named = { id: program.call_id, runtime: "programmatic_tool_calling", source: program.code };
+
+  it("names the program item's call_id and carries its code, on the event and the part, in this turn and the next", async () => {
+    fake.enqueue(programCallsSalesQuery, programCallsSendReport);
+    const ask: Message = { role: "user", content: "Go." };
+    const first = await streamTurn([ask]);
+    expect(first.calls).toEqual([["call_sales", named]]);
+    expect(first.parts).toEqual([["call_sales", named]]);
+    // The turn after: the program is in the conversation sent, not in the response.
+    const second = await streamTurn([
+      ask,
+      { role: "assistant", content: first.content },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_sales", toolName: "sales_query", output: "42" }],
+      },
+    ]);
+    expect(second.calls).toEqual([["call_report", named]]);
+    expect(second.parts).toEqual([["call_report", named]]);
+    // What goes back to OpenAI is unchanged.
+    const report = second.content.find((part) => part.type === "tool-call");
+    expect(report?.providerMetadata).toEqual({ openai: { itemId: "fc_report", caller } });
   });
 });
 

@@ -45,6 +45,12 @@ export function allowedCallersFor(
 }
 
 /**
+ * The runtime a tool-call part names for a call a program made (`ToolCallProgram.runtime`): the
+ * tool that turns Programmatic Tool Calling on, whose isolated V8 runtime ran the program.
+ */
+export const PROGRAMMATIC_RUNTIME = OPENAI_PROGRAMMATIC_TOOL_CALLING.type;
+
+/**
  * Who made a function call, as the API names a program: `{ type: "program", caller_id }`, where
  * `caller_id` is the `call_id` of the `program` item that made it (`ResponseFunctionToolCall.caller`:
  * "The call ID of the program item that produced this tool call"). Sent back unchanged on the

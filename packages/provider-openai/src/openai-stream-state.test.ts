@@ -372,6 +372,7 @@ describe("OpenAIStreamState and Programmatic Tool Calling", () => {
         id: "call_1",
         name: "lookup",
         input: {},
+        program: { id: "call_prog_1", runtime: "programmatic_tool_calling", source: program.code },
         providerMetadata: { openai: { itemId: "fc_1", caller } },
       },
     ]);
@@ -400,7 +401,7 @@ describe("OpenAIStreamState and Programmatic Tool Calling", () => {
   it("takes a caller naming a program of the conversation it was given", () => {
     const m = new OpenAIStreamState({
       toolNames: createToolNameMapping(["lookup"], COMMON_TOOL_NAME_RULE),
-      programCallIds: ["call_prog_0"],
+      programs: new Map([["call_prog_0", "await tools.lookup({ word: 'a' });"]]),
     });
     const caller = { type: "program", caller_id: "call_prog_0" };
     expect(

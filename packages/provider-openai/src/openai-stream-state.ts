@@ -3,6 +3,7 @@ import {
   type AssistantContentPart,
   type ModelStreamEvent,
   ProviderError,
+  type ToolCallProgram,
   type ToolNameMapping,
 } from "@junction/types";
 import type { OpenAIMCPApprovalRequest, OpenAIPartMetadata } from "./convert-to-openai-messages.js";
@@ -13,6 +14,7 @@ import {
   type OpenAIProgramCaller,
   type OpenAIProgramItem,
   type OpenAIProgramOutputItem,
+  PROGRAMMATIC_RUNTIME,
   programItemFault,
   programOutputItemFault,
   readCaller,
@@ -67,8 +69,9 @@ type JSONObject = Record<string, unknown>;
  *
  * Programmatic Tool Calling: `program` and `program_output` items are kept whole for the next
  * request; the function calls a program makes are ordinary tool calls with their `caller` in
- * provider metadata. A caller must name a program of this response or of the conversation
- * (`programCallIds`), else the stream is refused, naming it.
+ * provider metadata, and name their program (its `call_id` and code) in the part's `program`. A
+ * caller must name a program of this response or of the conversation (`programs`), else the
+ * stream is refused, naming it.
  */
 export class OpenAIStreamState {
   /** The response id from `response.created`, once seen. */
@@ -85,16 +88,22 @@ export class OpenAIStreamState {
   readonly #indexByItemId = new Map<string, number>();
   /** The `call_id` of every program a call may name as its caller: the conversation's, then this response's. */
   readonly #programs: Set<string>;
+  /** The code of the conversation's programs, by `call_id`. */
+  readonly #conversationPrograms: ReadonlyMap<string, string>;
 
   constructor(options: {
     toolNames: ToolNameMapping;
     requestId?: string;
-    /** The programs of the conversation sent (`program` items' `call_id`), which this response may go on with. */
-    programCallIds?: Iterable<string>;
+    /**
+     * The programs of the conversation sent (`program` items' code, by `call_id`), which this
+     * response may go on with.
+     */
+    programs?: ReadonlyMap<string, string>;
   }) {
     this.#toolNames = options.toolNames;
     this.#requestId = options.requestId;
-    this.#programs = new Set(options.programCallIds);
+    this.#conversationPrograms = options.programs ?? new Map();
+    this.#programs = new Set(this.#conversationPrograms.keys());
   }
 
   /**
@@ -475,9 +484,26 @@ export class OpenAIStreamState {
       id: item.callId,
       name,
       input: item.input,
+      ...this.#programOf(item),
       ...this.#metadata(callMetadata(item)),
     });
     return events;
+  }
+
+  /** The program that made a call (its caller), with its code from this response or the conversation sent. */
+  #programOf(item: { caller?: OpenAIProgramCaller }): { program?: ToolCallProgram } {
+    if (!item.caller) return {};
+    const id = item.caller.caller_id;
+    const source = this.#programSource(id);
+    return { program: { id, runtime: PROGRAMMATIC_RUNTIME, ...(source !== undefined ? { source } : {}) } };
+  }
+
+  /** The code of program `id`: its `program` item of this response (as last sent), else the conversation's. */
+  #programSource(id: string): string | undefined {
+    for (const item of this.#items.values())
+      if (item.kind === "program" && item.item.call_id === id && typeof item.item.code === "string")
+        return item.item.code;
+    return this.#conversationPrograms.get(id);
   }
 
   #finish(event: JSONObject): ModelStreamEvent[] {
@@ -561,6 +587,7 @@ export class OpenAIStreamState {
             id: item.callId,
             name: this.#toolNames.fromVendor(item.vendorName),
             input: item.input,
+            ...this.#programOf(item),
             ...this.#metadata(callMetadata(item)),
           });
           break;

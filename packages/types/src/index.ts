@@ -75,6 +75,7 @@ export type {
   ProviderMetadata,
   ReasoningPart,
   ToolCallPart,
+  ToolCallProgram,
   ToolMessage,
   ToolResultMessagePart,
   UserContentPart,

@@ -26,7 +26,34 @@ export interface ToolCallPart {
   id: string;
   name: string;
   input: unknown;
+  /**
+   * Set when a program the vendor ran made the call rather than the model itself (provider-mode
+   * code mode: Anthropic's programmatic tool calling, OpenAI's Programmatic Tool Calling). A
+   * model-neutral reading of the vendor's `caller`; what goes back to the vendor stays in
+   * `providerMetadata`.
+   */
+  program?: ToolCallProgram;
   providerMetadata?: ProviderMetadata;
+}
+
+/** The vendor-run program a tool call was made by (see {@link ToolCallPart.program}). */
+export interface ToolCallProgram {
+  /**
+   * The program's id in the conversation: Anthropic's code execution `server_tool_use` id, OpenAI's
+   * `program` item `call_id`. Every call the same program makes names the same id, in later turns too.
+   */
+  id: string;
+  /**
+   * The vendor's tool that ran the program: Anthropic's code execution version (the caller's `type`,
+   * such as `code_execution_20250825`), OpenAI's `programmatic_tool_calling`.
+   */
+  runtime: string;
+  /**
+   * The program's source as the vendor reported it: the code of the `server_tool_use` or `program`
+   * item with that id, from this turn or an earlier one of the conversation sent. Absent when
+   * neither carries it.
+   */
+  source?: string;
 }
 
 export type AssistantContentPart = AssistantTextPart | ReasoningPart | ToolCallPart;

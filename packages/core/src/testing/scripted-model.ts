@@ -7,6 +7,7 @@ import {
   type ModelStreamEvent,
   type ProviderCapabilities,
   ProviderError,
+  type ToolCallProgram,
   type Usage,
   type Warning,
 } from "@junction/types";
@@ -20,6 +21,11 @@ export interface ScriptedToolCall {
   input?: unknown;
   /** A pause before this call's events, to script a model that streams calls over time. */
   delayMs?: number;
+  /**
+   * The vendor-run program that made the call (provider-mode code mode), carried on its
+   * `tool-call` event and its part, as a provider that runs programs reports it.
+   */
+  program?: ToolCallProgram;
 }
 
 /** A pause inside a low-level event script. */
@@ -168,8 +174,9 @@ function eventsOf(turn: ScriptedTurn, turnIndex: number): (ModelStreamEvent | Sc
     if (call.delayMs) events.push({ type: "pause", ms: call.delayMs });
     events.push({ type: "tool-call-start", id, name: call.name });
     events.push({ type: "tool-call-delta", id, argumentsDelta: JSON.stringify(input) });
-    events.push({ type: "tool-call", id, name: call.name, input });
-    content.push({ type: "tool-call", id, name: call.name, input });
+    const program = call.program ? { program: call.program } : {};
+    events.push({ type: "tool-call", id, name: call.name, input, ...program });
+    content.push({ type: "tool-call", id, name: call.name, input, ...program });
   });
   for (const warning of turn.warnings ?? []) events.push({ type: "warning", warning });
   const hasCalls = (turn.toolCalls ?? []).length > 0;
