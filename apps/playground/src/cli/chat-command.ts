@@ -2,8 +2,9 @@ import { createInterface } from "node:readline";
 import { type ElicitResult, errorMessage } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
+import { isCodeModeSetting, providerModeRefusal } from "../server/code-mode-setting.js";
 import { unavailableProviderMessage } from "../server/providers.js";
-import type { ElicitationRequest } from "../shared/api-types.js";
+import type { CodeModeSetting, ElicitationRequest } from "../shared/api-types.js";
 import { toTerminalText as safe, toTerminalWord } from "./terminal-text.js";
 
 /** What `chat` exits with when its run waits for an approval nobody could give in the terminal. */
@@ -22,6 +23,12 @@ export async function runChatCommand(options: {
   provider?: string;
   model?: string;
   approveAll: boolean;
+  /**
+   * `--code-mode`: `sandbox`, `provider` or `off`, checked here (anything else, or `provider` on a
+   * model that does not run programs, exits 2). A new conversation is `off` without it; one
+   * continued keeps its own.
+   */
+  codeMode?: string;
   /** Continue this conversation instead of starting one (its waiting run, with `approve`/`deny`). */
   conversation?: string;
   /** Call ids of the conversation's waiting run to approve, as printed ({@link toTerminalWord}). */
@@ -51,6 +58,14 @@ export async function runChatCommand(options: {
       process.stderr.write(`${unavailableProviderMessage(safe(options.provider ?? ""), providers)}\n`);
       return 2;
     }
+    const model = options.model ?? provider.defaultModel;
+    if (options.codeMode !== undefined) {
+      const refusal = await codeModeRefusal(playground, { codeMode: options.codeMode, provider: provider.id, model });
+      if (refusal) {
+        process.stderr.write(`${refusal}\n`);
+        return 2;
+      }
+    }
     if (provider.id === "offline") {
       process.stderr.write(
         "[offline scripted model: no API key found; it picks tools from your words, it is not an LLM]\n",
@@ -66,8 +81,21 @@ export async function runChatCommand(options: {
         return 2;
       }
       conversationId = options.conversation;
+      // Checked above: the mode of the conversation's next turns (a waiting run resumes in its own).
+      if (options.codeMode !== undefined)
+        await playground.chat.setCodeMode(conversationId, {
+          mode: options.codeMode as CodeModeSetting,
+          provider: provider.id,
+          model,
+        });
     } else {
-      conversationId = playground.chat.createConversation({ provider: provider.id, model: options.model }).id;
+      conversationId = (
+        await playground.chat.createConversation({
+          provider: provider.id,
+          model: options.model,
+          ...(options.codeMode !== undefined ? { codeMode: options.codeMode } : {}),
+        })
+      ).id;
     }
     /** Runs `work` with Ctrl-C stopping it, printing its events. */
     const streamed = async (
@@ -166,6 +194,23 @@ export async function runChatCommand(options: {
     readline.close();
     await playground.close();
   }
+}
+
+/**
+ * Why `--code-mode <codeMode>` cannot be used with `provider`'s `model`, in one line naming the
+ * flag and its choices; undefined when it can.
+ */
+async function codeModeRefusal(
+  playground: Playground,
+  asked: { codeMode: string; provider: string; model: string },
+): Promise<string | undefined> {
+  if (!isCodeModeSetting(asked.codeMode))
+    return `--code-mode must be sandbox, provider or off, not ${JSON.stringify(safe(asked.codeMode))}.`;
+  if (asked.codeMode !== "provider") return undefined;
+  const runs = await playground.chat.runsPrograms(asked.provider, asked.model);
+  return runs
+    ? undefined
+    : `--code-mode provider: ${providerModeRefusal({ provider: safe(asked.provider), model: safe(asked.model), choices: "--code-mode sandbox (or off)" })}`;
 }
 
 /**

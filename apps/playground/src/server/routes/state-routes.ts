@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { settingsBody } from "../../shared/api-bodies.js";
 import type { PlaygroundState } from "../../shared/api-types.js";
 import { eventStream } from "../event-stream.js";
@@ -28,5 +29,15 @@ export function stateRoutes({ context: { hub, chat, elicitation }, answer }: Rou
       };
       return answer(c, state);
     })
-    .post("/settings", body(settingsBody), (c) => answer(c, chat.updateSettings(c.req.valid("json"))));
+    .post("/settings", body(settingsBody), (c) => answer(c, chat.updateSettings(c.req.valid("json"))))
+    // The code modes a provider's model can have: "provider" only where the model runs programs.
+    .get("/code-mode", (c) => {
+      const provider = c.req.query("provider");
+      if (!provider) {
+        throw new HTTPException(400, {
+          message: "Name the provider and model: /api/code-mode?provider=<id>&model=<name>.",
+        });
+      }
+      return answer(c, chat.codeModeChoices(provider, c.req.query("model") ?? ""));
+    });
 }
