@@ -4,7 +4,7 @@ import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
 import { isCodeModeSetting, providerModeRefusal } from "../server/code-mode-setting.js";
 import { unavailableProviderMessage } from "../server/providers.js";
-import type { CodeModeSetting, ElicitationRequest } from "../shared/api-types.js";
+import type { ElicitationRequest } from "../shared/api-types.js";
 import { toTerminalText as safe, toTerminalWord } from "./terminal-text.js";
 
 /** What `chat` exits with when its run waits for an approval nobody could give in the terminal. */
@@ -38,6 +38,14 @@ export async function runChatCommand(options: {
   /** The variables server configs may expand (`--allow-env`). */
   allowEnv?: readonly string[];
 }): Promise<number> {
+  const { codeMode } = options;
+  if (codeMode !== undefined && !isCodeModeSetting(codeMode)) {
+    // Said before any server starts.
+    process.stderr.write(
+      `--code-mode must be sandbox, provider or off, not ${JSON.stringify(safe(codeMode))}.\n`,
+    );
+    return 2;
+  }
   const playground = await openPlayground({ directory: options.directory, allowEnv: options.allowEnv });
   const interactive = options.prompt === undefined;
   const terminal = process.stdin.isTTY === true;
@@ -59,12 +67,14 @@ export async function runChatCommand(options: {
       return 2;
     }
     const model = options.model ?? provider.defaultModel;
-    if (options.codeMode !== undefined) {
-      const refusal = await codeModeRefusal(playground, { codeMode: options.codeMode, provider: provider.id, model });
-      if (refusal) {
-        process.stderr.write(`${refusal}\n`);
-        return 2;
-      }
+    if (codeMode === "provider" && !(await playground.chat.runsPrograms(provider.id, model))) {
+      const refusal = providerModeRefusal({
+        provider: safe(provider.id),
+        model: safe(model),
+        choices: "--code-mode sandbox (or off)",
+      });
+      process.stderr.write(`--code-mode provider: ${refusal}\n`);
+      return 2;
     }
     if (provider.id === "offline") {
       process.stderr.write(
@@ -82,9 +92,9 @@ export async function runChatCommand(options: {
       }
       conversationId = options.conversation;
       // Checked above: the mode of the conversation's next turns (a waiting run resumes in its own).
-      if (options.codeMode !== undefined)
+      if (codeMode !== undefined)
         await playground.chat.setCodeMode(conversationId, {
-          mode: options.codeMode as CodeModeSetting,
+          mode: codeMode,
           provider: provider.id,
           model,
         });
@@ -93,7 +103,7 @@ export async function runChatCommand(options: {
         await playground.chat.createConversation({
           provider: provider.id,
           model: options.model,
-          ...(options.codeMode !== undefined ? { codeMode: options.codeMode } : {}),
+          ...(codeMode !== undefined ? { codeMode } : {}),
         })
       ).id;
     }
@@ -194,23 +204,6 @@ export async function runChatCommand(options: {
     readline.close();
     await playground.close();
   }
-}
-
-/**
- * Why `--code-mode <codeMode>` cannot be used with `provider`'s `model`, in one line naming the
- * flag and its choices; undefined when it can.
- */
-async function codeModeRefusal(
-  playground: Playground,
-  asked: { codeMode: string; provider: string; model: string },
-): Promise<string | undefined> {
-  if (!isCodeModeSetting(asked.codeMode))
-    return `--code-mode must be sandbox, provider or off, not ${JSON.stringify(safe(asked.codeMode))}.`;
-  if (asked.codeMode !== "provider") return undefined;
-  const runs = await playground.chat.runsPrograms(asked.provider, asked.model);
-  return runs
-    ? undefined
-    : `--code-mode provider: ${providerModeRefusal({ provider: safe(asked.provider), model: safe(asked.model), choices: "--code-mode sandbox (or off)" })}`;
 }
 
 /**

@@ -175,7 +175,12 @@ export class ChatService {
       );
     }
     if (codeMode === "provider") await this.#checkProviderMode(provider.id, model);
-    return this.#store.createConversation({ title: "New conversation", provider: provider.id, model, codeMode });
+    return this.#store.createConversation({
+      title: "New conversation",
+      provider: provider.id,
+      model,
+      codeMode,
+    });
   }
 
   /**
@@ -189,7 +194,11 @@ export class ChatService {
     if (await this.runsPrograms(provider.id, chosen)) return { modes: ["off", "sandbox", "provider"] };
     return {
       modes: ["off", "sandbox"],
-      providerUnavailable: providerModeRefusal({ provider: provider.id, model: chosen, choices: '"sandbox" or "off"' }),
+      providerUnavailable: providerModeRefusal({
+        provider: provider.id,
+        model: chosen,
+        choices: '"sandbox" or "off"',
+      }),
     };
   }
 

@@ -7,7 +7,11 @@ import { z } from "zod";
 import type { CodeModeSetting } from "./api-types.js";
 
 /** A conversation's code modes (`CodeModeSetting`), in the order the page offers them. */
-export const CODE_MODE_SETTINGS = ["off", "sandbox", "provider"] as const satisfies readonly CodeModeSetting[];
+export const CODE_MODE_SETTINGS = [
+  "off",
+  "sandbox",
+  "provider",
+] as const satisfies readonly CodeModeSetting[];
 
 /** A field's path as a person reads it: `ref.uri`, `arguments.path`, `entries[2]`; "The request body" for the whole. */
 export function fieldName(path: readonly PropertyKey[]): string {
