@@ -47,6 +47,8 @@ let codeModeHint: HTMLElement;
 let confirmedCodeMode: CodeModeSetting = "off";
 /** The provider and model the code mode choices were last asked for: answers to older asks are dropped. */
 let codeModeAsk = "";
+/** The code modes the toolbar's provider and model can have, as last answered. */
+let codeModeChoices: CodeModeChoices | undefined;
 let composer: HTMLTextAreaElement;
 let sendButton: HTMLButtonElement;
 let stopButton: HTMLButtonElement;
@@ -75,7 +77,10 @@ export async function mountChatView(container: HTMLElement, initialProviders: Pr
       testid: "code-mode",
       title:
         "Code mode: the model may write a JavaScript program that calls the tools, run in the playground's QuickJS sandbox or, on a model that runs programs itself, by the vendor. Each call it makes is listed under the program and asks for approval as a direct call does.",
-      onchange: () => void setCodeMode(codeModeSelect.value as CodeModeSetting),
+      onchange: () => {
+        showCodeModeChoices();
+        void setCodeMode(codeModeSelect.value as CodeModeSetting);
+      },
     },
     h("option", { value: "off" }, "off"),
     h("option", { value: "sandbox" }, "in a sandbox (QuickJS)"),
@@ -272,7 +277,10 @@ async function setCodeMode(mode: CodeModeSetting): Promise<void> {
     await api("PUT", `/api/conversations/${conversationId}/code-mode`, body);
     if (currentId === conversationId) confirmedCodeMode = mode;
   } catch (error) {
-    if (currentId === conversationId) codeModeSelect.value = confirmedCodeMode;
+    if (currentId === conversationId) {
+      codeModeSelect.value = confirmedCodeMode;
+      showCodeModeChoices();
+    }
     transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
   }
 }
@@ -293,12 +301,19 @@ async function refreshCodeModeChoices(): Promise<void> {
     return;
   }
   if (codeModeAsk !== ask) return;
-  const offered = choices.modes.includes("provider");
+  codeModeChoices = choices;
+  showCodeModeChoices();
+}
+
+/** The last answered code mode choices on the select, and the hint for the mode chosen. */
+function showCodeModeChoices(): void {
+  if (!codeModeChoices) return;
+  const offered = codeModeChoices.modes.includes("provider");
+  const why = codeModeChoices.providerUnavailable ?? "";
   providerModeOption.disabled = !offered;
-  codeModeHint.textContent =
-    !offered && codeModeSelect.value === "provider" ? (choices.providerUnavailable ?? "") : "";
+  codeModeHint.textContent = !offered && codeModeSelect.value === "provider" ? why : "";
   if (offered) providerModeOption.removeAttribute("title");
-  else providerModeOption.title = choices.providerUnavailable ?? "";
+  else providerModeOption.title = why;
 }
 
 function settingsButton(): HTMLElement {
@@ -424,6 +439,7 @@ async function openConversation(id: string): Promise<void> {
   }
   codeModeSelect.value = conversation.codeMode;
   confirmedCodeMode = conversation.codeMode;
+  showCodeModeChoices();
   void refreshCodeModeChoices();
   clearAfterTeardown(transcript, leftConversation);
   shown = [];
