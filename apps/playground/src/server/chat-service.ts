@@ -20,6 +20,7 @@ import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { TraceStore } from "../trace/trace-store.js";
 import {
   type CodeModeSetting,
+  codeModeConfig,
   isCodeModeSetting,
   providerModeRefusal,
   resumedCodeMode,
@@ -787,25 +788,6 @@ export class ChatService {
   stopAll(): void {
     for (const run of this.#runs.values())
       run.controller.abort(createAbortError("The playground is closing."));
-  }
-}
-
-/**
- * The Agent's `codeMode` for a conversation's mode: none when `off`, the QuickJS sandbox
- * (`sandbox`, made on first use), or the vendor's runtime (`provider`).
- */
-function codeModeConfig(mode: CodeModeSetting, sandbox: () => Sandbox): Pick<AgentConfig, "codeMode"> {
-  switch (mode) {
-    case "off":
-      return {};
-    case "sandbox":
-      return { codeMode: { sandbox: sandbox() } };
-    case "provider":
-      return { codeMode: { sandbox: "provider" } };
-    default: {
-      const unknown: never = mode;
-      throw new JunctionError("invalid-argument", `Unknown code mode ${JSON.stringify(unknown)}.`);
-    }
   }
 }
 

@@ -1,8 +1,8 @@
 // A conversation's code mode (off, sandbox, provider): how it is read from the store, which mode a
 // stopped run resumes in, and what is said when `provider` is asked of a model that cannot run
-// programs. Pure: values in, values out.
-import type { RunState } from "@junction/core";
-import type { ModelProvider } from "@junction/types";
+// programs, and the Agent's `codeMode` for a mode. Pure: values in, values out.
+import type { AgentConfig, RunState } from "@junction/core";
+import { JunctionError, type ModelProvider, type Sandbox } from "@junction/types";
 import { CODE_MODE_SETTINGS } from "../shared/api-bodies.js";
 import type { CodeModeSetting } from "../shared/api-types.js";
 
@@ -54,4 +54,23 @@ export function providerModeRefusal(refused: { provider: string; model: string; 
     `(Anthropic's Claude Sonnet or Opus 4.5 and later, OpenAI's GPT-5.6); ${refused.provider}'s ${JSON.stringify(refused.model)} does not. ` +
     `Choose ${refused.choices}, or a model that runs programs.`
   );
+}
+
+/**
+ * The Agent's `codeMode` for a conversation's mode: none when `off`, the QuickJS sandbox
+ * (`sandbox`, made on first use), or the vendor's runtime (`provider`).
+ */
+export function codeModeConfig(mode: CodeModeSetting, sandbox: () => Sandbox): Pick<AgentConfig, "codeMode"> {
+  switch (mode) {
+    case "off":
+      return {};
+    case "sandbox":
+      return { codeMode: { sandbox: sandbox() } };
+    case "provider":
+      return { codeMode: { sandbox: "provider" } };
+    default: {
+      const unknown: never = mode;
+      throw new JunctionError("invalid-argument", `Unknown code mode ${JSON.stringify(unknown)}.`);
+    }
+  }
 }
