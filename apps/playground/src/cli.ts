@@ -29,6 +29,9 @@ Options:
   --provider <id>     chat: anthropic | openai | gemini | openai-compatible | offline
   --model <name>      chat: the model id
   --yes               chat: approve every tool call without asking
+  --code-mode <where> chat: let the model write programs that call the tools, run in the playground's
+                      QuickJS sandbox (sandbox) or by the vendor (provider: Claude Sonnet/Opus 4.5+,
+                      GPT-5.6); off turns it off for --conversation (default: off, or the conversation's)
   --conversation <id> chat: continue this conversation (printed when a run waits for approval)
   --approve <call>    chat: approve this waiting call of --conversation, its id as printed (repeatable)
   --deny <call>       chat: deny this waiting call of --conversation, its id as printed (repeatable)
@@ -77,6 +80,7 @@ async function main(): Promise<number> {
         provider: values.provider,
         model: values.model,
         approveAll: values.yes ?? false,
+        ...(values["code-mode"] !== undefined ? { codeMode: values["code-mode"] } : {}),
         ...(values.conversation !== undefined ? { conversation: values.conversation } : {}),
         ...(values.approve ? { approve: values.approve } : {}),
         ...(values.deny ? { deny: values.deny } : {}),
@@ -99,6 +103,7 @@ function parseOptions(args: string[]) {
         provider: { type: "string" },
         model: { type: "string" },
         yes: { type: "boolean", default: false },
+        "code-mode": { type: "string" },
         conversation: { type: "string" },
         approve: { type: "string", multiple: true },
         deny: { type: "string", multiple: true },

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { type ElicitResult, errorMessage } from "@junction/types";
 import { openPlayground, type Playground } from "../server/app.js";
 import type { ChatEvent } from "../server/chat-service.js";
+import { isCodeModeSetting, providerModeRefusal } from "../server/code-mode-setting.js";
 import { unavailableProviderMessage } from "../server/providers.js";
 import type { ElicitationRequest } from "../shared/api-types.js";
 import { toTerminalText as safe, toTerminalWord } from "./terminal-text.js";
@@ -22,6 +23,12 @@ export async function runChatCommand(options: {
   provider?: string;
   model?: string;
   approveAll: boolean;
+  /**
+   * `--code-mode`: `sandbox`, `provider` or `off`, checked here (anything else, or `provider` on a
+   * model that does not run programs, exits 2). A new conversation is `off` without it; one
+   * continued keeps its own.
+   */
+  codeMode?: string;
   /** Continue this conversation instead of starting one (its waiting run, with `approve`/`deny`). */
   conversation?: string;
   /** Call ids of the conversation's waiting run to approve, as printed ({@link toTerminalWord}). */
@@ -31,6 +38,14 @@ export async function runChatCommand(options: {
   /** The variables server configs may expand (`--allow-env`). */
   allowEnv?: readonly string[];
 }): Promise<number> {
+  const { codeMode } = options;
+  if (codeMode !== undefined && !isCodeModeSetting(codeMode)) {
+    // Said before any server starts.
+    process.stderr.write(
+      `--code-mode must be sandbox, provider or off, not ${JSON.stringify(safe(codeMode))}.\n`,
+    );
+    return 2;
+  }
   const playground = await openPlayground({ directory: options.directory, allowEnv: options.allowEnv });
   const interactive = options.prompt === undefined;
   const terminal = process.stdin.isTTY === true;
@@ -51,6 +66,16 @@ export async function runChatCommand(options: {
       process.stderr.write(`${unavailableProviderMessage(safe(options.provider ?? ""), providers)}\n`);
       return 2;
     }
+    const model = options.model ?? provider.defaultModel;
+    if (codeMode === "provider" && !(await playground.chat.runsPrograms(provider.id, model))) {
+      const refusal = providerModeRefusal({
+        provider: safe(provider.id),
+        model: safe(model),
+        choices: "--code-mode sandbox (or off)",
+      });
+      process.stderr.write(`--code-mode provider: ${refusal}\n`);
+      return 2;
+    }
     if (provider.id === "offline") {
       process.stderr.write(
         "[offline scripted model: no API key found; it picks tools from your words, it is not an LLM]\n",
@@ -66,8 +91,21 @@ export async function runChatCommand(options: {
         return 2;
       }
       conversationId = options.conversation;
+      // Checked above: the mode of the conversation's next turns (a waiting run resumes in its own).
+      if (codeMode !== undefined)
+        await playground.chat.setCodeMode(conversationId, {
+          mode: codeMode,
+          provider: provider.id,
+          model,
+        });
     } else {
-      conversationId = playground.chat.createConversation({ provider: provider.id, model: options.model }).id;
+      conversationId = (
+        await playground.chat.createConversation({
+          provider: provider.id,
+          model: options.model,
+          ...(codeMode !== undefined ? { codeMode } : {}),
+        })
+      ).id;
     }
     /** Runs `work` with Ctrl-C stopping it, printing its events. */
     const streamed = async (

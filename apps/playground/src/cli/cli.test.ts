@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MCP } from "@junction/mcp-client";
+import { anthropicStream, anthropicText, startWireFake } from "@junction/wire-fake";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { startScriptedChatCompletions, toolResultsIn } from "../../test/scripted-chat-completions.js";
 import { resolvePackageBin } from "../server/default-servers.js";
@@ -192,6 +193,107 @@ describe("the CLI", () => {
     ]);
     const valued = await run(["--yes=3"]);
     expect(valued.stderr.split("\n")[0]).toBe("The option --yes takes no value.");
+  });
+});
+
+describe("chat --code-mode", () => {
+  it("is listed in --help; a bad value, or provider on a model that does not run programs, exits 2 with one line naming the flag and the choices", async () => {
+    const help = await run(["--help"]);
+    expect(help.stdout).toContain("  --code-mode <where> chat: ");
+    const bad = await run(["chat", "--code-mode", "bogus", "hi"]);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      '--code-mode must be sandbox, provider or off, not "bogus".\n',
+    ]);
+    const offline = await run(["chat", "--code-mode", "provider", "hi"]);
+    expect(offline.code).toBe(2);
+    expect(offline.stderr.split("\n")).toEqual([
+      `--code-mode provider: Code mode "provider" runs programs on the vendor's side, which only a model that runs programs itself can do (Anthropic's Claude Sonnet or Opus 4.5 and later, OpenAI's GPT-5.6); offline's "offline-scripted" does not. Choose --code-mode sandbox (or off), or a model that runs programs.`,
+      "",
+    ]);
+    const haiku = await run(
+      ["chat", "--provider", "anthropic", "--model", "claude-haiku-5-5", "--code-mode", "provider", "hi"],
+      "",
+      { environment: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" } },
+    );
+    expect(haiku.code).toBe(2);
+    expect(haiku.stderr).toMatch(
+      /^--code-mode provider: .*anthropic's "claude-haiku-5-5" does not\. Choose --code-mode sandbox \(or off\)/,
+    );
+    expect(haiku.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("sandbox: the offline model's program runs in QuickJS and calls the tool", async () => {
+    const { code, stdout } = await run(["chat", "--code-mode", "sandbox", "add 2 and 3 in a program"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      '→ run_program {"code":"const result = await tools.everything.get_sum({\\"a\\":2,\\"b\\":3});\\nreturn result;"}',
+    );
+    expect(stdout).toMatch(
+      /\n→ everything_get-sum \[everything\] \{"a":2,"b":3\}\n← everything_get-sum done in \d+ ms: The sum of 2 and 3 is 5\.\n/,
+    );
+    expect(stdout).toMatch(
+      /← run_program done in \d+ ms: Returned: "The sum of 2 and 3 is 5\." Calls \(1\): 1 everything_get-sum, all succeeded\n/,
+    );
+  });
+
+  it("sandbox: a program's gated call with no one to answer exits 3; the printed command resumes the program and the call runs once", async () => {
+    const first = await run(["chat", "--code-mode", "sandbox", "remember that tea is green in a program"]);
+    expect(first.code).toBe(3);
+    expect(first.stdout).toContain("→ run_program ");
+    expect(first.stdout).toContain("→ memory_create_entities [memory] ");
+    const approve = /approve: pnpm playground chat (--conversation \S+ --approve \S+)/.exec(first.stderr);
+    expect(approve?.[1]).toMatch(/--approve offline_call_1\.1$/);
+    const memory = join(first.directory, "memory.jsonl");
+    const saved = () =>
+      existsSync(memory) ? (readFileSync(memory, "utf8").match(/tea is green/g)?.length ?? 0) : 0;
+    expect(saved()).toBe(0);
+
+    // No --code-mode here: the waiting run resumes in the sandbox it ran in.
+    const second = await run(["chat", ...approve![1]!.split(" ")], "", { directory: first.directory });
+    expect(second.code).toBe(0);
+    // The program runs again against the journal: the call is shown again, and runs now.
+    expect(second.stdout).toMatch(
+      / {2}approved\n\n→ memory_create_entities \[memory\] .*\n← memory_create_entities done in \d+ ms/,
+    );
+    expect(second.stdout).toMatch(
+      /← run_program done in \d+ ms: Returned: .*Calls \(1\): 1 memory_create_entities, all succeeded/,
+    );
+    expect(saved()).toBe(1);
+    const again = await run(["chat", ...approve![1]!.split(" ")], "", { directory: first.directory });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(
+      "! No call offline_call_1.1 was waiting for approval in this conversation",
+    );
+    expect(saved()).toBe(1);
+  });
+
+  it("provider: the vendor gets the tools with allowed_callers and its code execution tool", async () => {
+    const fake = await startWireFake({
+      fallback: () => ({
+        chunks: anthropicStream({
+          id: "msg_cli",
+          model: "claude-sonnet-5-5",
+          blocks: [anthropicText("Nothing to run.")],
+          stopReason: "end_turn",
+        }),
+      }),
+    });
+    onTestFinished(() => fake.close());
+    const { code, stdout } = await run(
+      ["chat", "--provider", "anthropic", "--code-mode", "provider", "hello"],
+      "",
+      {
+        environment: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.url },
+      },
+    );
+    expect([code, stdout]).toEqual([0, "Nothing to run.\n"]);
+    const { tools } = fake.requests[0]!.body;
+    expect(tools.at(-1)).toEqual({ type: "code_execution_20250825", name: "code_execution" });
+    expect(
+      tools.find((tool: { name: string }) => tool.name === "everything_get-sum").allowed_callers,
+    ).toEqual(["direct", "code_execution_20250825"]);
+    expect(tools.map((tool: { name: string }) => tool.name)).not.toContain("run_program");
   });
 });
 

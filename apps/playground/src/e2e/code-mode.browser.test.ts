@@ -46,8 +46,8 @@ describe("code mode on the chat page", () => {
     await page.goto(session.test.url);
     await page.getByTestId("nav-chat").click();
     await page.getByTestId("provider-select").selectOption("openai-compatible");
-    expect(await page.getByTestId("code-mode").isChecked()).toBe(false);
-    await page.getByTestId("code-mode").check();
+    expect(await page.getByTestId("code-mode").inputValue()).toBe("off");
+    await page.getByTestId("code-mode").selectOption("sandbox");
     await page.getByTestId("composer").fill("add 2 and 3 and remember the sum");
     await page.getByTestId("send").click();
 
@@ -91,7 +91,7 @@ describe("code mode on the chat page", () => {
     await page.getByTestId("nav-chat").click();
     await page.getByTestId("conversation-item").first().click();
     await approval.waitFor();
-    expect(await page.getByTestId("code-mode").isChecked()).toBe(true);
+    expect(await page.getByTestId("code-mode").inputValue()).toBe("sandbox");
     await expectApprovalWithSource();
     await session.browser.shot("02-program-waiting-after-restart.png");
 

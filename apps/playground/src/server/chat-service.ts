@@ -15,9 +15,16 @@ import {
 } from "@junction/core";
 import { quickjsSandbox } from "@junction/sandbox-quickjs";
 import { createAbortError, errorMessage, JunctionError, type Message, type Sandbox } from "@junction/types";
-import type { ChatEvent } from "../shared/api-types.js";
+import type { ChatEvent, CodeModeChoices } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { TraceStore } from "../trace/trace-store.js";
+import {
+  type CodeModeSetting,
+  codeModeConfig,
+  isCodeModeSetting,
+  providerModeRefusal,
+  resumedCodeMode,
+} from "./code-mode-setting.js";
 import type { DataDir } from "./data-dir.js";
 import { modelVisibleTools } from "./mcp-apps.js";
 import {
@@ -31,6 +38,7 @@ import {
   createEmbedder,
   createProvider,
   detectProviders,
+  modelRunsPrograms,
   type PlaygroundEmbedder,
   type PlaygroundSettings,
   type ProviderInfo,
@@ -151,31 +159,118 @@ export class ChatService {
     return detectProviders(this.#environment, this.settings());
   }
 
-  createConversation(input: Record<string, unknown>): StoredConversation {
+  /**
+   * A new conversation with the provider and model asked for (the first available provider and
+   * its default model otherwise) and a code mode (`off` by default). Code mode `provider` on a
+   * model that does not run programs is refused (`invalid-argument`), saying what to choose.
+   */
+  async createConversation(input: Record<string, unknown>): Promise<StoredConversation> {
     const providers = this.providers();
     const provider = providers.find((candidate) => candidate.id === input.provider) ?? providers[0]!;
     const model = typeof input.model === "string" && input.model ? input.model : provider.defaultModel;
+    const codeMode = input.codeMode === undefined ? "off" : input.codeMode;
+    if (!isCodeModeSetting(codeMode)) {
+      throw new JunctionError(
+        "invalid-argument",
+        `codeMode must be "off", "sandbox" or "provider", not ${JSON.stringify(codeMode)}.`,
+      );
+    }
+    if (codeMode === "provider") await this.#checkProviderMode(provider.id, model);
     return this.#store.createConversation({
       title: "New conversation",
       provider: provider.id,
       model,
-      codeMode: input.codeMode === true,
+      codeMode,
     });
   }
 
   /**
-   * Turns code mode on or off for the conversation's next runs: with it on, the model may write a
-   * program (core's `run_program`) that calls the tools, run in a QuickJS sandbox, each of its
-   * calls decided by the same approval policy. A stopped run whose waiting call a program made is
-   * resumed with code mode whatever this says, so its answer can still finish it.
+   * The code modes `model` of provider `providerId` can have: `off` and `sandbox` always, and
+   * `provider` when the model runs programs itself (else why not). An unavailable provider is
+   * `invalid-argument`.
    */
-  setCodeMode(conversationId: string, enabled: boolean): StoredConversation {
+  async codeModeChoices(providerId: string, model: string): Promise<CodeModeChoices> {
+    const provider = this.#availableProvider(providerId);
+    const chosen = model.trim() || provider.defaultModel;
+    if (await this.runsPrograms(provider.id, chosen)) return { modes: ["off", "sandbox", "provider"] };
+    return {
+      modes: ["off", "sandbox"],
+      providerUnavailable: providerModeRefusal({
+        provider: provider.id,
+        model: chosen,
+        choices: '"sandbox" or "off"',
+      }),
+    };
+  }
+
+  /**
+   * Sets the code mode of the conversation's next runs: `off`; `sandbox`, where the model may write
+   * a program (core's `run_program`) that calls the tools, run in a QuickJS sandbox; or `provider`,
+   * where the vendor runs the model's programs in its own runtime. Each call a program makes is
+   * decided by the same approval policy. `provider` and `model` (the ones the next turn uses) are
+   * kept as the conversation's when given, and `provider` mode is checked against them: a model
+   * that does not run programs is refused (`invalid-argument`), saying what to choose instead. A
+   * stopped run resumes in the mode it ran in whatever this says, so its answer can still finish it.
+   */
+  async setCodeMode(
+    conversationId: string,
+    choice: { mode: CodeModeSetting; provider?: string; model?: string },
+  ): Promise<StoredConversation> {
     const conversation = this.#store.getConversation(conversationId);
     if (!conversation)
       throw new JunctionError("invalid-argument", `No conversation with id ${conversationId}.`);
-    conversation.codeMode = enabled;
-    this.#store.saveConversation(conversation);
-    return conversation;
+    const target = { provider: conversation.provider, model: conversation.model };
+    if (choice.provider !== undefined || choice.model !== undefined) {
+      const provider = this.#availableProvider(choice.provider ?? conversation.provider);
+      target.provider = provider.id;
+      target.model =
+        choice.model?.trim() ||
+        (provider.id === conversation.provider ? conversation.model : provider.defaultModel);
+    }
+    if (choice.mode === "provider") await this.#checkProviderMode(target.provider, target.model);
+    // Read again once checked, so what a turn saved meanwhile is kept.
+    const current = this.#store.getConversation(conversationId) ?? conversation;
+    Object.assign(current, target, { codeMode: choice.mode });
+    this.#store.saveConversation(current);
+    return current;
+  }
+
+  /** A detected provider by id, or `invalid-argument` naming what makes it available. */
+  #availableProvider(providerId: string): ProviderInfo {
+    const provider = this.providers().find((candidate) => candidate.id === providerId);
+    if (!provider) {
+      throw new JunctionError(
+        "invalid-argument",
+        `The provider ${providerId} is not available (no key or URL set).`,
+      );
+    }
+    return provider;
+  }
+
+  /**
+   * Whether `model` of the provider `providerId` runs programs itself (what code mode `provider`
+   * needs); a provider that cannot be built does not.
+   */
+  async runsPrograms(providerId: string, model: string): Promise<boolean> {
+    try {
+      return await modelRunsPrograms(providerId, model, {
+        environment: this.#environment,
+        settings: this.settings(),
+        sandbox: this.#dataDir.sandbox,
+      });
+    } catch {
+      // A provider whose settings do not build (no URL) runs nothing: refused as not running programs.
+      return false;
+    }
+  }
+
+  /** Refuses (`invalid-argument`) code mode `provider` for a model that does not run programs. */
+  async #checkProviderMode(providerId: string, model: string): Promise<void> {
+    if (await this.runsPrograms(providerId, model)) return;
+    throw new JunctionError(
+      "invalid-argument",
+      providerModeRefusal({ provider: providerId, model, choices: '"sandbox" or "off" for its code mode' }),
+    );
   }
 
   /**
@@ -221,7 +316,7 @@ export class ChatService {
     request: TurnRequest,
     emit: (event: ChatEvent) => void,
   ): Promise<void> {
-    const turn = this.#prepare(conversationId, request);
+    const turn = await this.#prepare(conversationId, request);
     if (typeof turn === "string") {
       emit({ type: "error", message: turn, aborted: false });
       return;
@@ -231,6 +326,8 @@ export class ChatService {
       conversation.title = text.length > 60 ? `${text.slice(0, 57)}…` : text;
     await this.#run({
       ...turn,
+      // A stopped run is closed below: the turn runs in the conversation's mode as it is now.
+      codeMode: conversation.codeMode,
       emit,
       signal: request.signal,
       begin: async (publish) => {
@@ -239,6 +336,7 @@ export class ChatService {
         const stopped = conversation.runState;
         if (stopped) {
           conversation.runState = null;
+          conversation.runStateCodeMode = null;
           const refusal = await this.#refusalOf(stopped);
           if (refusal) {
             // Nothing of a state that fails its signature reaches the model: the conversation
@@ -316,6 +414,8 @@ export class ChatService {
           conversation,
           provider,
           model: conversation.model,
+          // The runtime the stopped run ran in, so a program's waiting call finishes where it began.
+          codeMode: resumedCodeMode(conversation),
           emit,
           signal: answer.signal,
           begin: async (publish) => {
@@ -392,6 +492,8 @@ export class ChatService {
     conversation: StoredConversation;
     provider: ProviderInfo;
     model: string;
+    /** Where the run's programs run, if the model may write them. */
+    codeMode: CodeModeSetting;
     emit: (event: ChatEvent) => void;
     signal: AbortSignal | undefined;
     begin(publish: (event: ChatEvent) => void): Promise<void>;
@@ -427,7 +529,15 @@ export class ChatService {
       throw error;
     }
     try {
-      await this.#runAgent({ conversation, provider, model, run, signal, start: turn.start });
+      await this.#runAgent({
+        conversation,
+        provider,
+        model,
+        codeMode: turn.codeMode,
+        run,
+        signal,
+        start: turn.start,
+      });
     } catch (error) {
       const aborted = signal.aborted;
       turn.failed(previous);
@@ -457,23 +567,39 @@ export class ChatService {
     }
   }
 
-  /** What a turn needs, or why it cannot run. */
-  #prepare(
+  /**
+   * What a turn needs, or why it cannot run (a conversation in code mode `provider` with a model
+   * that does not run programs among the reasons). Nothing is awaited after the busy check, so
+   * of two turns that arrive together one runs and the other is refused.
+   */
+  async #prepare(
     conversationId: string,
     request: TurnRequest,
-  ): string | { conversation: StoredConversation; provider: ProviderInfo; model: string; text: string } {
-    const conversation = this.#store.getConversation(conversationId);
-    if (!conversation) return `No conversation with id ${conversationId}.`;
+  ): Promise<
+    string | { conversation: StoredConversation; provider: ProviderInfo; model: string; text: string }
+  > {
+    const asked = this.#store.getConversation(conversationId);
+    if (!asked) return `No conversation with id ${conversationId}.`;
     const text = typeof request.text === "string" ? request.text.trim() : "";
     if (!text) return "Type a message first.";
-    if (this.#busy.has(conversationId)) return "This conversation is already running a turn; stop it first.";
-    const providerId = typeof request.provider === "string" ? request.provider : conversation.provider;
+    const providerId = typeof request.provider === "string" ? request.provider : asked.provider;
     const provider = this.providers().find((candidate) => candidate.id === providerId);
     if (!provider) return `The provider ${providerId} is not available (no key or URL set).`;
     const model =
       typeof request.model === "string" && request.model.trim()
         ? request.model.trim()
         : provider.defaultModel;
+    if (asked.codeMode === "provider" && !(await this.runsPrograms(provider.id, model))) {
+      return providerModeRefusal({
+        provider: provider.id,
+        model,
+        choices: '"sandbox" or "off" for this conversation\'s code mode',
+      });
+    }
+    // Read again after the check: a turn that ended meanwhile saved it.
+    const conversation = this.#store.getConversation(conversationId);
+    if (!conversation) return `No conversation with id ${conversationId}.`;
+    if (this.#busy.has(conversationId)) return "This conversation is already running a turn; stop it first.";
     return { conversation, provider, model, text };
   }
 
@@ -508,8 +634,8 @@ export class ChatService {
     /** The conversation a chat run continues; a served call has none (no history). */
     conversation?: StoredConversation;
     embedder?: PlaygroundEmbedder;
-    /** Whether the model may write programs that call the tools (core's code mode). @default false */
-    codeMode?: boolean;
+    /** Where the model's programs run, if it may write them (core's code mode). @default "off" */
+    codeMode?: CodeModeSetting;
   }): Promise<AgentConfig> {
     const { conversation, embedder } = options;
     return {
@@ -533,7 +659,7 @@ export class ChatService {
       approval: annotationPolicy(),
       approvalTimeoutMs: 0,
       // Each call a program makes is decided by the same policy, and one that asks stops the run.
-      ...(options.codeMode ? { codeMode: { sandbox: this.#programSandbox() } } : {}),
+      ...codeModeConfig(options.codeMode ?? "off", () => this.#programSandbox()),
       ...(conversation?.outputSchema ? { output: conversation.outputSchema } : {}),
       ...(this.#traces ? { tracer: this.#traces.telemetry.tracer } : {}),
       maxSteps: 10,
@@ -556,6 +682,7 @@ export class ChatService {
     conversation: StoredConversation;
     provider: ProviderInfo;
     model: string;
+    codeMode: CodeModeSetting;
     run: Run;
     signal: AbortSignal;
     start(agent: Agent, options: SendOptions): AgentHandle;
@@ -576,9 +703,7 @@ export class ChatService {
           servers,
           conversation,
           ...(embedder ? { embedder } : {}),
-          // A run stopped at a program's call resumes with code mode, even if it was turned off since.
-          codeMode:
-            conversation.codeMode || (conversation.runState?.pending.some((call) => call.parent) ?? false),
+          codeMode: turn.codeMode,
         }),
       );
       // Core gives every call an id no earlier call of the conversation has (a model that repeats
@@ -590,6 +715,7 @@ export class ChatService {
         // crash afterwards leaves a state in which that call is finished, never pending again.
         onRunState: (state) => {
           conversation.runState = state;
+          conversation.runStateCodeMode = turn.codeMode;
           if (!this.#saveSafely(conversation, run.emit)) {
             // Going on unrecorded would let a failure later run a finished call again.
             throw new JunctionError(
@@ -608,6 +734,7 @@ export class ChatService {
       const result = await handle.final;
       conversation.messages = result.messages;
       conversation.runState = result.state ?? null;
+      conversation.runStateCodeMode = result.state ? turn.codeMode : null;
       // The run span ends before final settles, so its trace is the newest kept.
       const traceId = this.#traces?.runs().at(-1);
       if (traceId) run.emit({ type: "trace", traceId });

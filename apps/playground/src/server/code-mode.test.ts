@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeVendorEndpoint } from "../../test/fake-vendor-endpoint.js";
@@ -89,7 +90,7 @@ describe("code mode in the playground's chat", () => {
     const { body: conversation } = await test.api("POST", "/api/conversations", {
       provider: "openai-compatible",
     });
-    expect(conversation.codeMode).toBe(false);
+    expect(conversation.codeMode).toBe("off");
     await runChatTurn(test, conversation.id, { text: "hello" });
     expect(offered(model.requests.at(-1)!)).toEqual([
       "ledger_list_accounts",
@@ -100,18 +101,21 @@ describe("code mode in the playground's chat", () => {
     ]);
 
     expect(
-      await test.api("PUT", `/api/conversations/${conversation.id}/code-mode`, { enabled: true }),
-    ).toEqual({ status: 200, body: { codeMode: true } });
-    expect((await test.api("GET", `/api/conversations/${conversation.id}`)).body.codeMode).toBe(true);
+      await test.api("PUT", `/api/conversations/${conversation.id}/code-mode`, { mode: "sandbox" }),
+    ).toEqual({
+      status: 200,
+      body: { codeMode: "sandbox", provider: "openai-compatible", model: "llama3.2" },
+    });
+    expect((await test.api("GET", `/api/conversations/${conversation.id}`)).body.codeMode).toBe("sandbox");
     await runChatTurn(test, conversation.id, { text: "hello again" });
     expect(offered(model.requests.at(-1)!)).toContain("run_program");
 
     const created = await test.api("POST", "/api/conversations", {
       provider: "openai-compatible",
-      codeMode: true,
+      codeMode: "sandbox",
     });
-    expect(created.body.codeMode).toBe(true);
-    expect(await test.api("PUT", "/api/conversations/nope/code-mode", { enabled: true })).toEqual({
+    expect(created.body.codeMode).toBe("sandbox");
+    expect(await test.api("PUT", "/api/conversations/nope/code-mode", { mode: "sandbox" })).toEqual({
       status: 400,
       body: { error: "No conversation with id nope." },
     });
@@ -121,7 +125,7 @@ describe("code mode in the playground's chat", () => {
     const { code } = programs["post 5 to a"]!;
     const { body: conversation } = await test.api("POST", "/api/conversations", {
       provider: "openai-compatible",
-      codeMode: true,
+      codeMode: "sandbox",
     });
     const events = await runChatTurn(test, conversation.id, { text: "post 5 to a" });
     const tools = events.filter(
@@ -156,8 +160,12 @@ describe("code mode in the playground's chat", () => {
       },
     });
 
-    // Turned off while the call waits: the stopped program still resumes with code mode.
-    await test.api("PUT", `/api/conversations/${conversation.id}/code-mode`, { enabled: false });
+    // Turned off while the call waits: the stopped program still resumes in the sandbox it ran in.
+    await test.api("PUT", `/api/conversations/${conversation.id}/code-mode`, { mode: "off" });
+    expect(test.playground.store.getConversation(conversation.id)).toMatchObject({
+      codeMode: "off",
+      runStateCodeMode: "sandbox",
+    });
     const continued = await answerApproval(
       test,
       { conversationId: conversation.id, callId: "call_post.2" },
@@ -184,10 +192,41 @@ describe("code mode in the playground's chat", () => {
     expect(test.playground.store.getConversation(conversation.id)!.runState).toBeNull();
   });
 
+  it("a run stored by an older playground (no mode beside its state) whose program's call waits resumes in the sandbox", async () => {
+    const { body: conversation } = await test.api("POST", "/api/conversations", {
+      provider: "openai-compatible",
+      codeMode: "sandbox",
+    });
+    const stopped = await runChatTurn(test, conversation.id, { text: "post 5 to a" });
+    expect(stopped.at(-1)).toMatchObject({ type: "finish", reason: "approval-required" });
+    const before = posted().length;
+    // As an older playground left it: the boolean off, no mode beside the (still signed) state.
+    const database = new DatabaseSync(join(test.directory, "playground.db"));
+    database
+      .prepare(
+        "UPDATE conversations SET code_mode = 0, code_mode_setting = 'off', run_state_code_mode = NULL WHERE id = ?",
+      )
+      .run(conversation.id);
+    database.close();
+    expect(test.playground.store.getConversation(conversation.id)).toMatchObject({
+      codeMode: "off",
+      runStateCodeMode: null,
+    });
+    const continued = await answerApproval(
+      test,
+      { conversationId: conversation.id, callId: "call_post.2" },
+      { approve: true },
+    );
+    const result = continued.find((event) => event.type === "tool-result" && event.id === "call_post");
+    expect(result.result.content[0].text).toMatch(/^Returned: \{"balance":10,"posted":"posted 5 to a"\}/);
+    expect(offered(model.requests.at(-1)!)).toContain("run_program");
+    expect(posted().length).toBe(before + 1);
+  });
+
   it("a new message instead of an answer denies the program's waiting call and the program: nothing runs", async () => {
     const { body: conversation } = await test.api("POST", "/api/conversations", {
       provider: "openai-compatible",
-      codeMode: true,
+      codeMode: "sandbox",
     });
     const stopped = await runChatTurn(test, conversation.id, { text: "post 7 to b" });
     expect(stopped.at(-1)).toMatchObject({ type: "finish", reason: "approval-required" });
@@ -210,7 +249,7 @@ describe("code mode in the playground's chat", () => {
   it("shortens the result of a program's call for the page, while the program gets it whole", async () => {
     const { body: conversation } = await test.api("POST", "/api/conversations", {
       provider: "openai-compatible",
-      codeMode: true,
+      codeMode: "sandbox",
     });
     const events = await runChatTurn(test, conversation.id, { text: "export the ledger" });
     const nested = events.find((event) => event.type === "tool-result" && event.id === "call_export.1");

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { READ_TOOL_RESULT, SEARCH_TOOLS } from "@junction/core";
+import { READ_TOOL_RESULT, RUN_PROGRAM, SEARCH_TOOLS } from "@junction/core";
 import { type ScriptedTurn, scriptedModel } from "@junction/core/testing";
 import type {
   Message,
@@ -67,6 +67,12 @@ export function createOfflineModel(options: { sandbox: string; delayMs?: number 
         text: `I am the offline scripted model, not an LLM, and I have no tools here. You said: "${excerpt}"`,
       };
     }
+    // Code mode in the sandbox: asked for "in a program", the planned call is made by one.
+    const canProgram = request.tools?.some((tool) => tool.name === RUN_PROGRAM) ?? false;
+    if (canProgram && PROGRAM_WORDS.test(text)) {
+      const planned = planToolCall(text.replace(PROGRAM_WORDS, "").trim(), tools, options.sandbox);
+      if (planned) return call(programPlan(planned));
+    }
     const plan = planToolCall(text, tools, options.sandbox);
     if (plan) return call(plan);
     if (canSearch) {
@@ -100,8 +106,35 @@ function nextCallId(history: readonly Message[]): string {
   return `offline_call_${calls + 1}`;
 }
 
-/** Tools core adds to a run (the tool search, the reader of cut results): never the offline model's pick. */
-const CORE_TOOLS = new Set([SEARCH_TOOLS, READ_TOOL_RESULT]);
+/** Tools core adds to a run (the tool search, the reader of cut results, code mode's program): never the offline model's pick. */
+const CORE_TOOLS = new Set([SEARCH_TOOLS, READ_TOOL_RESULT, RUN_PROGRAM]);
+
+/** The user's words that ask for the work to be done by a program ("… in a program"). */
+const PROGRAM_WORDS = /\s*\b(?:in|as|with|by) a program\b/i;
+
+/**
+ * `plan`'s call made by a code mode program instead: `run_program` with a program that calls the
+ * tool as code mode declares it (`tools.<server>.<tool>`, the server's prefix before the first
+ * `_`, characters a name cannot hold as `_`) and returns its result.
+ */
+export function programPlan(plan: OfflinePlan): OfflinePlan {
+  const split = plan.tool.indexOf("_");
+  const path =
+    split > 0
+      ? `${identifier(plan.tool.slice(0, split))}.${identifier(plan.tool.slice(split + 1))}`
+      : identifier(plan.tool);
+  return {
+    tool: RUN_PROGRAM,
+    input: { code: `const result = await tools.${path}(${JSON.stringify(plan.input)});\nreturn result;` },
+    preface: `${plan.preface}I'll do it in a program. `,
+  };
+}
+
+/** A tool's name as a program's function name (what code mode's declarations make of it). */
+function identifier(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_$]/g, "_");
+  return /^[0-9]/.test(cleaned) || cleaned === "" ? `_${cleaned}` : cleaned;
+}
 
 function lastUserText(history: readonly Message[]): string {
   const said = history.findLast((message) => message.role === "user");

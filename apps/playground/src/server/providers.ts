@@ -1,5 +1,6 @@
 import { type Embedder, JunctionError, type ModelProvider } from "@junction/types";
 import type { PlaygroundSettings, ProviderInfo } from "../shared/api-types.js";
+import { runsPrograms } from "./code-mode-setting.js";
 import { createOfflineModel } from "./offline-model.js";
 
 /** A model provider the chat can use: the shared contract. */
@@ -30,7 +31,7 @@ export function detectProviders(
       label: "OpenAI (Responses API)",
       source: "OPENAI_API_KEY",
       defaultModel: "gpt-5-mini",
-      models: ["gpt-5-mini", "gpt-5", "gpt-4.1", "gpt-4.1-mini"],
+      models: ["gpt-5-mini", "gpt-5", "gpt-5.6", "gpt-4.1", "gpt-4.1-mini"],
     });
   }
   const geminiVariable = environment.GEMINI_API_KEY
@@ -168,6 +169,14 @@ export async function createProvider(id: string, setup: ProviderSetup): Promise<
     default:
       throw new JunctionError("provider-config-invalid", `Unknown provider ${JSON.stringify(id)}.`);
   }
+}
+
+/**
+ * Whether the provider `id` (one of the detected ones) declares that `model` runs programs itself:
+ * what code mode `provider` needs. Builds the provider to ask it; nothing is sent.
+ */
+export async function modelRunsPrograms(id: string, model: string, setup: ProviderSetup): Promise<boolean> {
+  return runsPrograms(await createProvider(id, setup), model);
 }
 
 /** The tool search's embedder: its vendor's embeddings API, and the name its vectors are kept under. */

@@ -106,14 +106,20 @@ const cases: { method: string; path: string; body: unknown; error: string }[] = 
   {
     method: "POST",
     path: "/api/conversations",
-    body: { codeMode: "on" },
-    error: "codeMode must be true or false, not a string.",
+    body: { codeMode: true },
+    error: 'codeMode must be one of "off", "sandbox", "provider", not true.',
   },
   {
     method: "PUT",
     path: "/api/conversations/nope/code-mode",
-    body: {},
-    error: "enabled is missing: it must be true or false.",
+    body: { mode: "everywhere" },
+    error: 'mode must be one of "off", "sandbox", "provider", not "everywhere".',
+  },
+  {
+    method: "PUT",
+    path: "/api/conversations/nope/code-mode",
+    body: { mode: "sandbox", model: 5 },
+    error: "model must be a string, not a number.",
   },
   {
     method: "POST",

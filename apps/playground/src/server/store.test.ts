@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TraceSpan } from "../shared/trace-waterfall.js";
+import { resumedCodeMode } from "./code-mode-setting.js";
 import { Store } from "./store.js";
 
 let directory: string;
@@ -95,5 +97,116 @@ describe("tool embeddings", () => {
     expect(store.embeddingCache("openai:text-embedding-3-small").get("digest-a")).toEqual([0.1, -2.5, 3]);
     expect(store.embeddingCache("gemini:gemini-embedding-001").get("digest-a")).toEqual([9]);
     expect(store.countEmbeddings("openai:text-embedding-3-small")).toBe(1);
+  });
+});
+
+// A playground from before programs could run on the vendor kept code mode as a boolean column.
+describe("a database written with the boolean code mode", () => {
+  it("opens with its conversations, on → sandbox and off → off, and keeps the boolean written", () => {
+    store.close();
+    const file = join(directory, "old.db");
+    const old = new DatabaseSync(file);
+    old.exec(`
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY, title TEXT NOT NULL, provider TEXT NOT NULL, model TEXT NOT NULL,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL, messages TEXT NOT NULL, transcript TEXT NOT NULL,
+        run_state TEXT, output_schema TEXT, code_mode INTEGER NOT NULL DEFAULT 0
+      );
+    `);
+    const insert = old.prepare(
+      "INSERT INTO conversations (id, title, provider, model, created_at, updated_at, messages, transcript, code_mode) VALUES (?, ?, 'offline', 'offline-scripted', ?, ?, ?, '[]', ?)",
+    );
+    insert.run(
+      "with-programs",
+      "programs",
+      "2026-11-01T00:00:00.000Z",
+      "2026-11-02T00:00:00.000Z",
+      '[{"role":"user","content":"hi"}]',
+      1,
+    );
+    insert.run("plain", "plain", "2026-11-01T00:00:00.000Z", "2026-11-01T00:00:00.000Z", "[]", 0);
+    old.close();
+
+    store = new Store(file);
+    expect(store.listConversations().map(({ id, title }) => [id, title])).toEqual([
+      ["with-programs", "programs"],
+      ["plain", "plain"],
+    ]);
+    const migrated = store.getConversation("with-programs")!;
+    expect(migrated).toMatchObject({
+      codeMode: "sandbox",
+      runStateCodeMode: null,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(store.getConversation("plain")!.codeMode).toBe("off");
+
+    migrated.codeMode = "provider";
+    store.saveConversation(migrated);
+    store.close();
+    // Opened again (the migration runs once): the mode stays, and the boolean says "on" for an older playground.
+    store = new Store(file);
+    expect(store.getConversation("with-programs")!.codeMode).toBe("provider");
+    const check = new DatabaseSync(file);
+    expect(check.prepare("SELECT id, code_mode FROM conversations ORDER BY id").all()).toEqual([
+      { id: "plain", code_mode: 0 },
+      { id: "with-programs", code_mode: 1 },
+    ]);
+    check.close();
+  });
+
+  it("reads a mode it does not know as the boolean says", () => {
+    const conversation = store.createConversation({
+      title: "t",
+      provider: "offline",
+      model: "m",
+      codeMode: "sandbox",
+    });
+    store.close();
+    const file = join(directory, "playground.db");
+    const changed = new DatabaseSync(file);
+    changed
+      .prepare("UPDATE conversations SET code_mode_setting = 'everywhere', run_state_code_mode = 'nowhere'")
+      .run();
+    changed.close();
+    store = new Store(file);
+    expect(store.getConversation(conversation.id)).toMatchObject({
+      codeMode: "sandbox",
+      runStateCodeMode: null,
+    });
+  });
+});
+
+describe("the code mode a stopped run resumes in", () => {
+  const programCall = {
+    id: "p.1",
+    name: "post",
+    input: {},
+    step: 1,
+    parent: { id: "p", name: "run_program", sequence: 1, program: "x" },
+  };
+  const directCall = { id: "d", name: "post", input: {}, step: 1 };
+  it("is the mode the run ran in, kept beside its state, whatever the conversation's mode is now", () => {
+    expect(
+      resumedCodeMode({
+        codeMode: "off",
+        runState: { pending: [programCall] },
+        runStateCodeMode: "provider",
+      }),
+    ).toBe("provider");
+    expect(
+      resumedCodeMode({
+        codeMode: "provider",
+        runState: { pending: [programCall] },
+        runStateCodeMode: "sandbox",
+      }),
+    ).toBe("sandbox");
+  });
+  it("for a state stored before the mode was kept: the sandbox when a program's call waits, else the conversation's mode", () => {
+    expect(
+      resumedCodeMode({ codeMode: "off", runState: { pending: [programCall] }, runStateCodeMode: null }),
+    ).toBe("sandbox");
+    expect(
+      resumedCodeMode({ codeMode: "provider", runState: { pending: [directCall] }, runStateCodeMode: null }),
+    ).toBe("provider");
   });
 });

@@ -4,6 +4,7 @@ import type { EmbeddingCache, RunState } from "@junction/core";
 import type { Message } from "@junction/types";
 import type { TranscriptItem } from "../shared/api-types.js";
 import type { TraceSpan } from "../shared/trace-waterfall.js";
+import { type CodeModeSetting, isCodeModeSetting, storedCodeMode } from "./code-mode-setting.js";
 import { restrictDatabaseFiles } from "./data-dir.js";
 
 /** Run traces kept on disk; older ones go as new ones come. */
@@ -44,8 +45,13 @@ export interface StoredConversation {
   runState: RunState | null;
   /** The JSON Schema every answer must match (core's `output`), or null for prose answers. */
   outputSchema: Record<string, unknown> | null;
-  /** Whether the model may write programs that call the tools (core's code mode). Off by default. */
-  codeMode: boolean;
+  /** Where the model's programs run, if it may write them (core's code mode). `off` by default. */
+  codeMode: CodeModeSetting;
+  /**
+   * The code mode `runState`'s run ran in, which its resume runs in too; null with no run state,
+   * or for one stored before the mode was kept beside it.
+   */
+  runStateCodeMode: CodeModeSetting | null;
 }
 
 /** The playground's SQLite database (node:sqlite): servers, conversations and settings. */
@@ -84,6 +90,19 @@ export class Store {
     }
     if (!columns.some((existing) => existing.name === "code_mode")) {
       this.#db.exec("ALTER TABLE conversations ADD COLUMN code_mode INTEGER NOT NULL DEFAULT 0");
+    }
+    // Stores made before programs could run on the vendor kept code mode as a boolean: on was the
+    // sandbox. The boolean stays written (on for either runtime) for an older playground.
+    if (!columns.some((existing) => existing.name === "code_mode_setting")) {
+      this.#db.exec(`
+        BEGIN;
+        ALTER TABLE conversations ADD COLUMN code_mode_setting TEXT NOT NULL DEFAULT 'off';
+        UPDATE conversations SET code_mode_setting = 'sandbox' WHERE code_mode = 1;
+        COMMIT;
+      `);
+    }
+    if (!columns.some((existing) => existing.name === "run_state_code_mode")) {
+      this.#db.exec("ALTER TABLE conversations ADD COLUMN run_state_code_mode TEXT");
     }
     const serverColumns = this.#db.prepare("PRAGMA table_info(servers)").all() as { name: string }[];
     if (!serverColumns.some((existing) => existing.name === "defer_tools")) {
@@ -169,7 +188,7 @@ export class Store {
 
   listConversations(): Omit<
     StoredConversation,
-    "messages" | "transcript" | "runState" | "outputSchema" | "codeMode"
+    "messages" | "transcript" | "runState" | "outputSchema" | "codeMode" | "runStateCodeMode"
   >[] {
     const rows = this.#db
       .prepare(
@@ -202,7 +221,8 @@ export class Store {
       transcript: JSON.parse(row.transcript!) as TranscriptItem[],
       runState: row.run_state ? (JSON.parse(row.run_state) as RunState) : null,
       outputSchema: row.output_schema ? (JSON.parse(row.output_schema) as Record<string, unknown>) : null,
-      codeMode: Number(row.code_mode) === 1,
+      codeMode: storedCodeMode(row.code_mode_setting, row.code_mode),
+      runStateCodeMode: isCodeModeSetting(row.run_state_code_mode) ? row.run_state_code_mode : null,
     };
   }
 
@@ -210,23 +230,24 @@ export class Store {
     title: string;
     provider: string;
     model: string;
-    /** @default false */
-    codeMode?: boolean;
+    /** @default "off" */
+    codeMode?: CodeModeSetting;
   }): StoredConversation {
     const id = randomUUID();
     const now = new Date().toISOString();
+    const codeMode = input.codeMode ?? "off";
     this.#db
       .prepare(
-        "INSERT INTO conversations (id, title, provider, model, created_at, updated_at, messages, transcript, code_mode) VALUES (?, ?, ?, ?, ?, ?, '[]', '[]', ?)",
+        "INSERT INTO conversations (id, title, provider, model, created_at, updated_at, messages, transcript, code_mode, code_mode_setting) VALUES (?, ?, ?, ?, ?, ?, '[]', '[]', ?, ?)",
       )
-      .run(id, input.title, input.provider, input.model, now, now, input.codeMode === true ? 1 : 0);
+      .run(id, input.title, input.provider, input.model, now, now, codeMode === "off" ? 0 : 1, codeMode);
     return this.getConversation(id)!;
   }
 
   saveConversation(conversation: StoredConversation): void {
     this.#db
       .prepare(
-        "UPDATE conversations SET title = ?, provider = ?, model = ?, updated_at = ?, messages = ?, transcript = ?, run_state = ?, output_schema = ?, code_mode = ? WHERE id = ?",
+        "UPDATE conversations SET title = ?, provider = ?, model = ?, updated_at = ?, messages = ?, transcript = ?, run_state = ?, output_schema = ?, code_mode = ?, code_mode_setting = ?, run_state_code_mode = ? WHERE id = ?",
       )
       .run(
         conversation.title,
@@ -237,7 +258,9 @@ export class Store {
         JSON.stringify(conversation.transcript),
         conversation.runState ? JSON.stringify(conversation.runState) : null,
         conversation.outputSchema ? JSON.stringify(conversation.outputSchema) : null,
-        conversation.codeMode ? 1 : 0,
+        conversation.codeMode === "off" ? 0 : 1,
+        conversation.codeMode,
+        conversation.runState ? conversation.runStateCodeMode : null,
         conversation.id,
       );
   }

@@ -4,6 +4,14 @@
 // The services behind the routes still check what only they can (a server name's characters, a
 // server config, a JSON Schema), with their own messages.
 import { z } from "zod";
+import type { CodeModeSetting } from "./api-types.js";
+
+/** A conversation's code modes (`CodeModeSetting`), in the order the page offers them. */
+export const CODE_MODE_SETTINGS = [
+  "off",
+  "sandbox",
+  "provider",
+] as const satisfies readonly CodeModeSetting[];
 
 /** A field's path as a person reads it: `ref.uri`, `arguments.path`, `entries[2]`; "The request body" for the whole. */
 export function fieldName(path: readonly PropertyKey[]): string {
@@ -128,8 +136,8 @@ export type SettingsBody = z.input<typeof settingsBody>;
 export const createConversationBody = z.object({
   provider: z.string().optional(),
   model: z.string().optional(),
-  /** Whether the model may write programs that call the tools (code mode). @default false */
-  codeMode: z.boolean().optional(),
+  /** Where the model's programs run, if it may write them (code mode). @default "off" */
+  codeMode: z.enum(CODE_MODE_SETTINGS).optional(),
 });
 export type CreateConversationBody = z.input<typeof createConversationBody>;
 
@@ -144,8 +152,16 @@ export const outputSchemaBody = z.object({
 });
 export type OutputSchemaBody = z.input<typeof outputSchemaBody>;
 
-/** `PUT /api/conversations/:id/code-mode`: code mode on or off for the conversation's next runs. */
-export const codeModeBody = z.object({ enabled: z.boolean() });
+/**
+ * `PUT /api/conversations/:id/code-mode`: the code mode of the conversation's next runs. With
+ * `provider` and `model` (the ones its next turn uses; the conversation's own by default), the
+ * conversation takes those too, and `"provider"` is checked against them.
+ */
+export const codeModeBody = z.object({
+  mode: z.enum(CODE_MODE_SETTINGS),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+});
 export type CodeModeBody = z.input<typeof codeModeBody>;
 
 /** `POST /api/conversations/:id/messages`: one chat turn; the conversation's provider and model unless given. */

@@ -192,8 +192,23 @@ export interface ConversationDetail extends ConversationSummary {
   transcript: TranscriptItem[];
   /** The JSON Schema every answer of this conversation must match, if one is set. */
   outputSchema: Record<string, unknown> | null;
-  /** Whether the model may write programs that call the tools (core's code mode, `run_program`). */
-  codeMode: boolean;
+  /** Where the model's programs run, if it may write them (core's code mode). */
+  codeMode: CodeModeSetting;
+}
+
+/**
+ * A conversation's code mode: `off` (the model calls tools one step at a time), `sandbox` (it may
+ * write a program, core's `run_program`, run in the playground's QuickJS sandbox), or `provider`
+ * (the vendor runs the program in its own runtime: only on a model that runs programs itself).
+ */
+export type CodeModeSetting = "off" | "sandbox" | "provider";
+
+/** `GET /api/code-mode?provider=…&model=…`: the code modes a provider's model can have. */
+export interface CodeModeChoices {
+  /** Always `off` and `sandbox`; `provider` too when the model runs programs itself. */
+  modes: CodeModeSetting[];
+  /** Why `provider` is not among `modes`, and what to choose instead. */
+  providerUnavailable?: string;
 }
 
 /** The last health check of a server (`ping`). */

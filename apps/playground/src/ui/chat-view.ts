@@ -10,6 +10,8 @@ import type {
 } from "../shared/api-bodies.js";
 import type {
   ChatEvent,
+  CodeModeChoices,
+  CodeModeSetting,
   ContextSize,
   ConversationDetail,
   ConversationSummary,
@@ -36,7 +38,17 @@ let root: HTMLElement;
 let transcript: HTMLElement;
 let providerSelect: HTMLSelectElement;
 let modelInput: HTMLInputElement;
-let codeModeToggle: HTMLInputElement;
+let codeModeSelect: HTMLSelectElement;
+/** The `provider` choice of {@link codeModeSelect}: enabled only where the model runs programs. */
+let providerModeOption: HTMLOptionElement;
+/** Why `provider` cannot be chosen now (read by screen readers with the select), else empty. */
+let codeModeHint: HTMLElement;
+/** The conversation's code mode as the server last confirmed it: what a refused change goes back to. */
+let confirmedCodeMode: CodeModeSetting = "off";
+/** The provider and model the code mode choices were last asked for: answers to older asks are dropped. */
+let codeModeAsk = "";
+/** The code modes the toolbar's provider and model can have, as last answered. */
+let codeModeChoices: CodeModeChoices | undefined;
 let composer: HTMLTextAreaElement;
 let sendButton: HTMLButtonElement;
 let stopButton: HTMLButtonElement;
@@ -51,13 +63,31 @@ export async function mountChatView(container: HTMLElement, initialProviders: Pr
   providers = initialProviders;
   conversationList = h("nav", { class: "conversation-list", testid: "conversation-list" });
   providerSelect = h("select", { testid: "provider-select", onchange: () => onProviderChange() });
-  modelInput = h("input", { type: "text", testid: "model-input" });
-  modelInput.setAttribute("list", "model-options");
-  codeModeToggle = h("input", {
-    type: "checkbox",
-    testid: "code-mode",
-    onchange: () => void setCodeMode(codeModeToggle.checked),
+  modelInput = h("input", {
+    type: "text",
+    testid: "model-input",
+    onchange: () => void refreshCodeModeChoices(),
   });
+  modelInput.setAttribute("list", "model-options");
+  providerModeOption = h("option", { value: "provider" }, "in the vendor's runtime");
+  codeModeSelect = h(
+    "select",
+    {
+      id: "code-mode-select",
+      testid: "code-mode",
+      title:
+        "Code mode: the model may write a JavaScript program that calls the tools, run in the playground's QuickJS sandbox or, on a model that runs programs itself, by the vendor. Each call it makes is listed under the program and asks for approval as a direct call does.",
+      onchange: () => {
+        showCodeModeChoices();
+        void setCodeMode(codeModeSelect.value as CodeModeSetting);
+      },
+    },
+    h("option", { value: "off" }, "off"),
+    h("option", { value: "sandbox" }, "in a sandbox (QuickJS)"),
+    providerModeOption,
+  );
+  codeModeHint = h("span", { id: "code-mode-hint", class: "code-mode-hint", testid: "code-mode-hint" });
+  codeModeSelect.setAttribute("aria-describedby", "code-mode-hint");
   banner = h("div", { class: "provider-banner", testid: "provider-banner" });
   transcript = h("div", { class: "transcript", testid: "transcript" });
   composer = h("textarea", {
@@ -102,16 +132,8 @@ export async function mountChatView(container: HTMLElement, initialProviders: Pr
         modelInput,
         settingsButton(),
         outputSchemaButton(),
-        h(
-          "label",
-          {
-            class: "code-mode-toggle",
-            title:
-              "The model may write a JavaScript program that calls the tools, run in a QuickJS sandbox. Each call it makes is listed under the program and asks for approval as a direct call does.",
-          },
-          codeModeToggle,
-          " Code mode",
-        ),
+        h("label", { class: "code-mode-choice", for: "code-mode-select" }, "Code mode ", codeModeSelect),
+        codeModeHint,
       ),
       banner,
       transcript,
@@ -152,6 +174,7 @@ function onProviderChange(): void {
       ? "Offline scripted model — no API key was found, so this is not an LLM: it picks a tool from your words and summarises the result. Try “show me the tiny image”, “add 2 and 3”, “list the sandbox files” or “write a file notes.txt”. Set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or an OpenAI-compatible URL for a real model."
       : "Offline scripted model — not an LLM: it picks a tool from your words and summarises the result."
     : `${provider.label}, key from ${provider.source}.`;
+  void refreshCodeModeChoices();
 }
 
 /** An example a person can start from: an answer with a summary and a number. */
@@ -238,18 +261,59 @@ function outputSchemaButton(): HTMLElement {
 }
 
 /**
- * Code mode for the current conversation's next runs (a new chat starts with the switch as it is).
- * A refused change puts the switch back and says why.
+ * Code mode for the current conversation's next runs, with the provider and model the toolbar
+ * shows (a new chat starts with the choice as it is). A refused change puts the choice back and
+ * says why.
  */
-async function setCodeMode(enabled: boolean): Promise<void> {
+async function setCodeMode(mode: CodeModeSetting): Promise<void> {
   const conversationId = currentId;
   if (!conversationId) return;
   try {
-    await api("PUT", `/api/conversations/${conversationId}/code-mode`, { enabled } satisfies CodeModeBody);
+    const body: CodeModeBody = {
+      mode,
+      provider: providerSelect.value,
+      ...(modelInput.value.trim() ? { model: modelInput.value.trim() } : {}),
+    };
+    await api("PUT", `/api/conversations/${conversationId}/code-mode`, body);
+    if (currentId === conversationId) confirmedCodeMode = mode;
   } catch (error) {
-    if (currentId === conversationId) codeModeToggle.checked = !enabled;
+    if (currentId === conversationId) {
+      codeModeSelect.value = confirmedCodeMode;
+      showCodeModeChoices();
+    }
     transcript.append(renderItem({ kind: "notice", level: "error", text: errorMessage(error) }));
   }
+}
+
+/**
+ * Offers code mode `provider` only when the toolbar's provider and model run programs; otherwise
+ * the choice is disabled and the hint beside it says why (a conversation already in that mode
+ * keeps it, and its turns are refused with the same reason until the model or the mode changes).
+ */
+async function refreshCodeModeChoices(): Promise<void> {
+  const ask = `?provider=${encodeURIComponent(providerSelect.value)}&model=${encodeURIComponent(modelInput.value.trim())}`;
+  codeModeAsk = ask;
+  let choices: CodeModeChoices;
+  try {
+    choices = await api<CodeModeChoices>("GET", `/api/code-mode${ask}`);
+  } catch {
+    // No provider chosen yet, or the playground went away: the choices stay as they are.
+    return;
+  }
+  if (codeModeAsk !== ask) return;
+  codeModeChoices = choices;
+  showCodeModeChoices();
+}
+
+/** The last answered code mode choices on the select, and the hint for the mode chosen. */
+function showCodeModeChoices(): void {
+  if (!codeModeChoices) return;
+  const offered = codeModeChoices.modes.includes("provider");
+  const why = codeModeChoices.providerUnavailable ?? "";
+  providerModeOption.disabled = !offered;
+  codeModeHint.textContent = !offered && codeModeSelect.value === "provider" ? why : "";
+  if (offered) providerModeOption.removeAttribute("title");
+  else providerModeOption.title = why;
 }
 
 function settingsButton(): HTMLElement {
@@ -373,7 +437,10 @@ async function openConversation(id: string): Promise<void> {
     onProviderChange();
     modelInput.value = conversation.model;
   }
-  codeModeToggle.checked = conversation.codeMode;
+  codeModeSelect.value = conversation.codeMode;
+  confirmedCodeMode = conversation.codeMode;
+  showCodeModeChoices();
+  void refreshCodeModeChoices();
   clearAfterTeardown(transcript, leftConversation);
   shown = [];
   showTranscript(conversation.transcript);
@@ -385,7 +452,7 @@ async function newConversation(): Promise<string> {
   const conversation = await api<ConversationSummary>("POST", "/api/conversations", {
     provider: providerSelect.value,
     model: modelInput.value,
-    codeMode: codeModeToggle.checked,
+    codeMode: codeModeSelect.value as CodeModeSetting,
   } satisfies CreateConversationBody);
   currentId = conversation.id;
   clearAfterTeardown(transcript, leftConversation);

@@ -48,12 +48,16 @@ export function conversationsRoutes({ context: { store, chat }, answer, redact }
             .outputSchema,
         }),
       )
-      // Code mode for the conversation's next runs: the model may write programs that call the tools.
-      .put("/:id/code-mode", id, body(codeModeBody), (c) =>
-        answer(c, {
-          codeMode: chat.setCodeMode(c.req.valid("param").id, c.req.valid("json").enabled).codeMode,
-        }),
-      )
+      // Code mode for the conversation's next runs (off, sandbox, provider): the model may write
+      // programs that call the tools. "provider" on a model that does not run programs is a 400.
+      .put("/:id/code-mode", id, body(codeModeBody), async (c) => {
+        const conversation = await chat.setCodeMode(c.req.valid("param").id, c.req.valid("json"));
+        return answer(c, {
+          codeMode: conversation.codeMode,
+          provider: conversation.provider,
+          model: conversation.model,
+        });
+      })
       // An answer to a stopped run's approval continues the run: its events stream like a turn's.
       .post("/:id/approvals/:callId", pathIds("id", "callId"), body(chatApprovalBody), async (c) => {
         const { id, callId } = c.req.valid("param");
