@@ -198,7 +198,8 @@ describe("Anthropic programmatic tool calling on an MCP source", () => {
     const parent: PendingCallParent = {
       id: "srvtoolu_code1",
       name: CODE,
-      sequence: 1,
+      // Its second call: append ran in the turn before.
+      sequence: 2,
       program: SOURCE,
       runtime: "provider",
     };
@@ -302,7 +303,8 @@ describe("OpenAI programmatic tool calling on an MCP source", () => {
     const parent: PendingCallParent = {
       id: program.call_id,
       name: "programmatic_tool_calling",
-      sequence: 1,
+      // Its second call: append ran in the turn before.
+      sequence: 2,
       program: program.code,
       runtime: "provider",
     };

@@ -252,6 +252,7 @@ async function runStep(run: Run, step: { stepNumber: number; usageBefore: Usage 
     runner: options.tools.runner,
     output: options.output,
     toolConcurrency: options.limits.toolConcurrency,
+    conversation: () => conversation,
   });
   const tools = [...plan.offered];
   // Tool calls get their own controller so a failed step can stop them without aborting the caller's signal.

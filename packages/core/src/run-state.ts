@@ -6,7 +6,7 @@ import {
   type Usage,
 } from "@junction/types";
 import { z } from "zod";
-import { providerParentProblem } from "./code-mode/provider-program.js";
+import { programCallCounts, providerParentProblem } from "./code-mode/provider-program.js";
 import type { InMemoryDurability, JSONValue } from "./durability.js";
 import { validateMessages } from "./message-validation.js";
 import type { PendingToolCall } from "./pending-tool-call.js";
@@ -222,13 +222,18 @@ const runStateSchema = z
     }
     const toolCalls = turn.data.content.filter((part) => part.type === "tool-call");
     const calls = new Set(toolCalls.map((part) => part.id));
+    let earlier: Map<string, number> | undefined;
     state.pending.forEach((pending, index) => {
       const { parent } = pending;
       // A vendor's program's call is a call of the step, made by the program its part names, with
       // the source the turn holds.
       const providerProblem =
         parent?.runtime === "provider"
-          ? providerParentProblem(toolCalls, { id: pending.id, parent })
+          ? providerParentProblem({
+              calls: toolCalls,
+              earlier: (earlier ??= programCallCounts(state.messages)),
+              pending: { id: pending.id, parent },
+            })
           : undefined;
       if (providerProblem)
         issue(

@@ -1,4 +1,4 @@
-import type { ToolCallPart, Warning } from "@junction/types";
+import type { Message, ToolCallPart, Warning } from "@junction/types";
 import { raceAbort } from "./abort.js";
 import type { NestedCallOf, PendingToolCall } from "./agent-events.js";
 import { ProgramCallSequences } from "./code-mode/provider-program.js";
@@ -24,7 +24,7 @@ export class StepCalls implements StepScope {
   readonly controller = new AbortController();
   readonly stepNumber: number;
   /** The step's calls a vendor's program made, numbered by program as they start. */
-  readonly #programCalls = new ProgramCallSequences();
+  readonly #programCalls: ProgramCallSequences;
   /** The size of the step's model request, when it was sent live (not replayed). */
   request: RequestSize | undefined;
 
@@ -43,7 +43,10 @@ export class StepCalls implements StepScope {
     runner: ToolRunner | undefined;
     output: StructuredOutput | undefined;
     toolConcurrency: number;
+    /** The conversation before the step: where a vendor's program's earlier calls are counted. */
+    conversation: () => readonly Message[];
   }) {
+    this.#programCalls = new ProgramCallSequences(parts.conversation);
     this.run = parts.run;
     this.plan = parts.plan;
     this.warnings = parts.warnings;

@@ -256,6 +256,22 @@ describe("code mode on the vendor (provider), in the playground's chat", () => {
     expect(stored.runState?.pending.map((call) => call.id)).toEqual(["toolu_post"]);
     expect(stored.runStateCodeMode).toBe("provider");
 
+    // The approval card's facts: the vendor's program and its source beside the call, in the
+    // request, the stored state and the transcript the page renders (after a restart too).
+    const vendorProgram = { id: "srvtoolu_program", sequence: 2, program, runtime: "provider" };
+    const asked = events.find((event) => event.type === "approval-request");
+    expect(asked?.type === "approval-request" && asked.item?.parent).toMatchObject(vendorProgram);
+    expect(stored.runState?.pending[0]?.parent).toMatchObject(vendorProgram);
+    const card = stored.transcript.find((item) => item.kind === "tool" && item.id === "srvtoolu_program");
+    expect(card?.name).toBe(CODE);
+    expect(card?.kind === "tool" && card.program).toMatchObject({
+      source: program,
+      calls: [
+        { id: "toolu_balance", sequence: 1, status: "done" },
+        { id: "toolu_post", sequence: 2, status: "awaiting-approval", program },
+      ],
+    });
+
     // The mode changed while the call waits: the stopped program still resumes on the vendor.
     await test.api("PUT", `/api/conversations/${conversation.id}/code-mode`, { mode: "sandbox" });
     const continued = await answerApproval(

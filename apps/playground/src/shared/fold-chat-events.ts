@@ -343,9 +343,19 @@ function addProgramCall(
     });
     index = items.length - 1;
   }
-  const item = items[index] as ToolItem;
+  let item = items[index] as ToolItem;
+  // A vendor's program is known only by its calls' `parent` until a call of it asks: the question
+  // brings its runtime and source (an approval item's `parent`), which the card then shows.
+  if (fallback && fallback.source !== "" && !item.program?.source && !sourceOf(item.input))
+    item = {
+      ...item,
+      name: fallback.name,
+      input: { code: fallback.source },
+      program: { source: fallback.source, calls: item.program?.calls ?? [] },
+    };
   const program = item.program ?? { source: sourceOf(item.input), calls: [] };
-  if (program.calls.some((listed) => listed.id === call.id)) return items;
+  if (program.calls.some((listed) => listed.id === call.id))
+    return [...items.slice(0, index), { ...item, program }, ...items.slice(index + 1)];
   const after = program.calls.findIndex((listed) => listed.sequence > call.sequence);
   const calls =
     after === -1

@@ -2,7 +2,7 @@ import type { Tool, ToolCallPart, ToolCallProgram } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { Agent, type AgentEvent, type ApprovalPolicy, parseRunState, type RunState } from "../index.js";
 import { type ScriptedResponse, scriptedModel } from "../testing/index.js";
-import { programCallSequence, readToolCallProgram } from "./provider-program.js";
+import { programCallCounts, programCallSequence, readToolCallProgram } from "./provider-program.js";
 
 // Provider-mode code mode: the vendor runs the program, and the calls it makes come back as tool
 // calls of the model's turn whose part names the program (`ToolCallPart.program`). A gated one
@@ -212,7 +212,7 @@ describe("a stored provider-mode parent is checked against the journaled turn", 
     const { state: sequenced } = await stopped([]);
     sequenced.pending[0]!.parent!.sequence = 1;
     expect(refusal(sequenced).message).toContain(
-      "`pending[0].parent.sequence` must be 2, the place of call toolu_post among the calls of program srvtoolu_totals in the model turn of step 1",
+      "`pending[0].parent.sequence` must be 2, the place of call toolu_post among the calls of program srvtoolu_totals in the conversation and the model turn of step 1",
     );
     const { state: renamed } = await stopped([]);
     renamed.pending[0]!.id = "toolu_elsewhere";
@@ -248,13 +248,29 @@ describe("the provider program's parts", () => {
 
   it("numbers a call among its own program's calls, in turn order", () => {
     const calls = [call("a", "p"), call("b"), call("c", "q"), call("d", "p")];
-    expect(["a", "b", "c", "d", "e"].map((id) => programCallSequence(calls, id))).toEqual([
+    expect(["a", "b", "c", "d", "e"].map((id) => programCallSequence(calls, id, new Map()))).toEqual([
       1,
       undefined,
       1,
       2,
       undefined,
     ]);
+  });
+
+  it("numbers on from the calls a program made in earlier turns of the conversation", () => {
+    const earlier = programCallCounts([
+      { role: "user", content: "go" },
+      { role: "assistant", content: [call("x", "p"), call("y"), call("z", "p")] },
+      { role: "tool", content: [] },
+      { role: "assistant", content: [{ type: "text", text: "between" }] },
+      { role: "assistant", content: [call("w", "q")] },
+    ]);
+    expect([...earlier]).toEqual([
+      ["p", 2],
+      ["q", 1],
+    ]);
+    const calls = [call("a", "p"), call("b", "r"), call("c", "p")];
+    expect(["a", "b", "c"].map((id) => programCallSequence(calls, id, earlier))).toEqual([3, 1, 4]);
   });
 
   it("reads a program only with a non-empty id and runtime and a string source, if any", () => {

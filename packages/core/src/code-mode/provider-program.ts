@@ -1,4 +1,4 @@
-import type { ToolCallPart, ToolCallProgram } from "@junction/types";
+import type { Message, ToolCallPart, ToolCallProgram } from "@junction/types";
 import { z } from "zod";
 import type { PendingCallParent } from "../pending-tool-call.js";
 
@@ -23,14 +23,34 @@ export function readToolCallProgram(value: unknown): ToolCallProgram | undefined
 }
 
 /**
- * The 1-based place of call `id` among the calls of its program in `calls` (a turn's, in turn
- * order), or undefined when the call is not there or no program made it.
+ * How many calls each vendor's program made in `messages` (a conversation before a step): a
+ * program that goes on over several turns numbers its calls on from there. Pure.
  */
-export function programCallSequence(calls: readonly ToolCallPart[], id: string): number | undefined {
+export function programCallCounts(messages: readonly Message[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    for (const part of message.content)
+      if (part.type === "tool-call" && part.program)
+        counts.set(part.program.id, (counts.get(part.program.id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * The 1-based place of call `id` among the calls of its program: those in `earlier` (the
+ * conversation before the turn, {@link programCallCounts}), then those in `calls` (the turn's, in
+ * turn order). Undefined when the call is not there or no program made it.
+ */
+export function programCallSequence(
+  calls: readonly ToolCallPart[],
+  id: string,
+  earlier: ReadonlyMap<string, number>,
+): number | undefined {
   const call = calls.find((part) => part.id === id);
   const program = call?.program?.id;
   if (program === undefined) return undefined;
-  let sequence = 0;
+  let sequence = earlier.get(program) ?? 0;
   for (const part of calls) {
     if (part.program?.id === program) sequence++;
     if (part === call) return sequence;
@@ -59,17 +79,25 @@ export interface ProgramCallOf {
 }
 
 /**
- * Numbers a step's calls by their program as they start (the model's order): the `parent` their
- * events report, and the sequence their pending item gives.
+ * Numbers a step's calls by their program as they start (the model's order), on from the calls
+ * the program made in earlier turns: the `parent` their events report, and the sequence their
+ * pending item gives.
  */
 export class ProgramCallSequences {
-  readonly #counts = new Map<string, number>();
+  /** The conversation before the step, read for its programs' calls at the step's first program call. */
+  readonly #earlier: () => readonly Message[];
+  #counts: Map<string, number> | undefined;
   readonly #parents = new Map<string, ProgramCallOf>();
+
+  constructor(earlier: () => readonly Message[]) {
+    this.#earlier = earlier;
+  }
 
   /** Notes a starting call (once per call id); its program and sequence, or undefined for the model's own call. */
   note(call: ToolCallPart): ProgramCallOf | undefined {
     const known = this.#parents.get(call.id);
     if (known || !call.program) return known;
+    this.#counts ??= programCallCounts(this.#earlier());
     const sequence = (this.#counts.get(call.program.id) ?? 0) + 1;
     this.#counts.set(call.program.id, sequence);
     const parent = { id: call.program.id, sequence };
@@ -91,11 +119,15 @@ export class ProgramCallSequences {
  * source the turn holds, so a forged state cannot put code on an approval card that the model
  * never wrote. Undefined when it matches. Pure.
  */
-export function providerParentProblem(
-  calls: readonly ToolCallPart[],
-  pending: { id: string; parent: PendingCallParent },
-): { field: PropertyKey[]; message: string } | undefined {
-  const { id, parent } = pending;
+export function providerParentProblem(parts: {
+  /** The tool calls of the step's journaled model turn. */
+  calls: readonly ToolCallPart[];
+  /** The calls each program made before the turn ({@link programCallCounts} of the state's messages). */
+  earlier: ReadonlyMap<string, number>;
+  pending: { id: string; parent: PendingCallParent };
+}): { field: PropertyKey[]; message: string } | undefined {
+  const { calls, earlier } = parts;
+  const { id, parent } = parts.pending;
   const part = calls.find((call) => call.id === id);
   if (!part) return { field: [], message: `(${id}) is not a call of the model turn` };
   const program = part.program;
@@ -111,11 +143,11 @@ export function providerParentProblem(
       field: ["parent", "name"],
       message: `must be ${JSON.stringify(program.runtime)}, the runtime that ran program ${program.id} in the model turn`,
     };
-  const sequence = programCallSequence(calls, id);
+  const sequence = programCallSequence(calls, id, earlier);
   if (parent.sequence !== sequence)
     return {
       field: ["parent", "sequence"],
-      message: `must be ${sequence}, the place of call ${id} among the calls of program ${program.id} in the model turn`,
+      message: `must be ${sequence}, the place of call ${id} among the calls of program ${program.id} in the conversation and the model turn`,
     };
   if (program.source === undefined || parent.program !== program.source)
     return {
