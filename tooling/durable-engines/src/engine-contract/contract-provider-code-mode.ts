@@ -7,6 +7,7 @@
 // reaches the server once, however the worker died.
 import {
   expectedProviderLedgerCalls,
+  type LedgerCall,
   type ProviderLedgerProgram,
   providerCallId,
   providerLedgerAnswer,
@@ -32,6 +33,8 @@ const turnSteps = (turn: number, entries: number[]) => [
   `model:${turn}`,
   ...entries.map((entry) => `tool:${turn}:${providerCallId(entry)}`),
 ];
+/** The ledger's calls by entry: the calls of one turn run at once, in no fixed order at the server. */
+const byEntry = (calls: LedgerCall[]) => [...calls].sort((a, b) => a.entry - b.entry);
 /** How many tool results each request to Claude carried: which turn each asked for. */
 const resultsPerRequest = (model: AnthropicProgramLoop) =>
   model.requests.map((request) => {
@@ -138,6 +141,13 @@ export function defineProviderCodeModeCrashes(engine: EngineAdapter, current: ()
         env: { ...providerLedger, HOLD_BEFORE_ENTRY: "2" },
       });
       await reachHold(files.eventsFile, 2, first);
+      // Call 2 holds as soon as it starts, call 1 may still run beside it: the kill waits until
+      // the engine journaled call 1, on every engine.
+      const firstCall = `tool:1:${providerCallId(1)}`;
+      await waitFor(async () => (await workers.journaledSteps(runId)).includes(firstCall), {
+        timeoutMs: 15_000,
+        what: `the engine to journal ${firstCall}; worker output:\n${first.output()}`,
+      });
       const journaled = await expectJournaled({ engine, workers }, { runId }, turnSteps(1, [1]));
       expect(journaled).not.toContain(`tool:1:${providerCallId(2)}`);
       expect(received(runId)).toEqual(expected(runId).slice(0, 1));
@@ -149,11 +159,11 @@ export function defineProviderCodeModeCrashes(engine: EngineAdapter, current: ()
       const final = await workers.result(runId, second);
       const control = await workers.result(uninterrupted, second);
       expect(control.text).toBe(providerLedgerAnswer(program));
-      expect(received(uninterrupted)).toEqual(expected(uninterrupted));
+      expect(byEntry(received(uninterrupted))).toEqual(expected(uninterrupted));
       expect(final.finishReason).toBe("stop");
       expect(final.text).toBe(control.text);
       // Call 1 came from the journal; 2 and 3 were sent once, by the second worker.
-      expect(received(runId)).toEqual(expected(runId));
+      expect(byEntry(received(runId))).toEqual(expected(runId));
       // Each run asked for each turn once (turn 1's answer was journaled before the kill).
       expect(resultsPerRequest(model).sort()).toEqual([0, 0, 2, 2, 3, 3]);
     });
