@@ -94,8 +94,10 @@ export function notesEventsOf(files: { eventsFile: string; callsFile: string }) 
     readLines(files.callsFile).map((line) => JSON.parse(line) as { text: string; key: string | null });
   /** Waits until the run has asked `times` times (once per worker that reached the wait); the signal's name. */
   const reachApproval = async (times: number, worker: Pick<NodeProcess, "output">): Promise<string> => {
+    // A bound on a hang, not a timing claim: a worker's first run (its engine, MCP server and
+    // model to reach) takes past 15 s on a loaded 2-core machine.
     await waitFor(() => questions().length >= times, {
-      timeoutMs: 15_000,
+      timeoutMs: 30_000,
       what: `the run to ask for approval (${times}); worker output:\n${worker.output()}`,
     });
     return questions()[times - 1]!;
