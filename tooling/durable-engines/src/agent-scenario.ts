@@ -14,12 +14,17 @@ import {
   NOTIFIED,
   notesAgent,
   notesRun,
+  providerLedgerModel,
   READY,
   RESULT,
 } from "@junction/durable-engines/agent-worker";
 import { type NodeProcess, readLines, startNode, waitFor } from "@junction/durable-engines/processes";
 import { MCPPool } from "@junction/mcp-client";
 import { startWireFake, type WireFake } from "@junction/wire-fake";
+import {
+  type AnthropicProgramLoop,
+  startAnthropicProgramLoop,
+} from "@junction/wire-fake/anthropic-program-loop";
 import { startChatCompletionsToolLoop } from "@junction/wire-fake/chat-completions-tool-loop";
 
 export { notesRun };
@@ -89,8 +94,10 @@ export function notesEventsOf(files: { eventsFile: string; callsFile: string }) 
     readLines(files.callsFile).map((line) => JSON.parse(line) as { text: string; key: string | null });
   /** Waits until the run has asked `times` times (once per worker that reached the wait); the signal's name. */
   const reachApproval = async (times: number, worker: Pick<NodeProcess, "output">): Promise<string> => {
+    // A bound on a hang, not a timing claim: a worker's first run (its engine, MCP server and
+    // model to reach) takes past 15 s on a loaded 2-core machine.
     await waitFor(() => questions().length >= times, {
-      timeoutMs: 15_000,
+      timeoutMs: 30_000,
       what: `the run to ask for approval (${times}); worker output:\n${worker.output()}`,
     });
     return questions()[times - 1]!;
@@ -246,9 +253,13 @@ export function startLedgerModel(program: LedgerProgram): Promise<WireFake> {
 }
 
 /** The tool the program calls for `entry`. */
-function ledgerToolOf(program: LedgerProgram, entry: number): "append_entry" | "publish_entry" {
+function ledgerToolOf(program: { publishAt?: number }, entry: number): "append_entry" | "publish_entry" {
   return entry === program.publishAt ? "publish_entry" : "append_entry";
 }
+
+/** The receipt the ledger gives for `entry` (its tool result's text). */
+const receiptOf = (program: { publishAt?: number }, entry: number) =>
+  `entry ${entry} recorded by ${ledgerToolOf(program, entry)}`;
 
 /**
  * What an uninterrupted run of `program` answers, its clock being `clockMs`: the program's result
@@ -256,7 +267,7 @@ function ledgerToolOf(program: LedgerProgram, entry: number): "append_entry" | "
  */
 export function ledgerAnswer(program: LedgerProgram, clockMs: number): string {
   const entries = Array.from({ length: program.entries }, (_, index) => index + 1);
-  const receipts = entries.map((entry) => `entry ${entry} recorded by ${ledgerToolOf(program, entry)}`);
+  const receipts = entries.map((entry) => receiptOf(program, entry));
   const result = programResult({
     outcome: { kind: "returned", value: { receipts, clock: clockMs }, console: "" },
     calls: entries.map((entry) => ({
@@ -283,6 +294,18 @@ export function ledgerCalls(callsFile: string): LedgerCall[] {
 }
 
 /**
+ * The calls the ledger server received for the run `runId` (by their idempotency keys), in
+ * order; a call that came without a key is an error (no run could be told from another).
+ */
+export function runLedgerCalls(callsFile: string, runId: string): LedgerCall[] {
+  const calls = ledgerCalls(callsFile);
+  const unkeyed = calls.find((call) => call.key === null);
+  if (unkeyed)
+    throw new Error(`The ledger received a call without an idempotency key: ${JSON.stringify(unkeyed)}`);
+  return calls.filter((call) => call.key!.startsWith(`${runId}:`));
+}
+
+/**
  * The calls an uninterrupted run of `program` makes, in order: each entry once, through its tool,
  * with the program's clock, under the idempotency key of its nested call (`<call>.<n>`).
  */
@@ -304,4 +327,63 @@ export function reachHold(eventsFile: string, entry: number, worker: Pick<NodePr
     timeoutMs: 20_000,
     what: `the worker to hold before entry ${entry}; its output:\n${worker.output()}`,
   });
+}
+
+/**
+ * A provider-mode run's program (Claude's code, run by the vendor): it appends the entries of
+ * each turn to the ledger, the entries of one turn together (`[[1, 2], [3]]`: 1 and 2 at once,
+ * then 3), each with the clock {@link providerClock}; the entry `publishAt` goes through
+ * `publish_entry` (the workers' policy asks before it).
+ */
+export interface ProviderLedgerProgram {
+  readonly turns: readonly (readonly number[])[];
+  readonly publishAt?: number;
+}
+
+/** The clock Claude's code passes with every call. */
+export const providerClock = 7;
+
+/** The id of the tool call Claude's code makes for `entry`. */
+export const providerCallId = (entry: number): string => `toolu_entry_${entry}`;
+
+/**
+ * Claude for a provider-mode run: the Anthropic wire fake playing `program`'s code turn by turn,
+ * each turn chosen from the tool results the request carries (a worker recovered after a crash
+ * that asks again for a turn gets the same one), then an answer quoting every result.
+ */
+export function startProviderLedgerModel(program: ProviderLedgerProgram): Promise<AnthropicProgramLoop> {
+  return startAnthropicProgramLoop({
+    model: providerLedgerModel,
+    turns: program.turns.map((turn) =>
+      turn.map((entry) => ({
+        id: providerCallId(entry),
+        name: `ledger_${ledgerToolOf(program, entry)}`,
+        input: { entry, clock: providerClock },
+      })),
+    ),
+    finalText: (results) => `Ledger: ${results.join("; ")}`,
+  });
+}
+
+/** What an uninterrupted provider-mode run of `program` answers: every receipt, in the program's order. */
+export function providerLedgerAnswer(program: ProviderLedgerProgram): string {
+  return `Ledger: ${program.turns
+    .flat()
+    .map((entry) => receiptOf(program, entry))
+    .join("; ")}`;
+}
+
+/**
+ * The calls an uninterrupted provider-mode run of `program` makes: each entry once, through its
+ * tool, under the idempotency key of its tool call (turn `n` is the run's step `n`).
+ */
+export function expectedProviderLedgerCalls(program: ProviderLedgerProgram, runId: string): LedgerCall[] {
+  return program.turns.flatMap((turn, index) =>
+    turn.map((entry) => ({
+      tool: ledgerToolOf(program, entry),
+      entry,
+      clock: providerClock,
+      key: `${runId}:tool:${index + 1}:${providerCallId(entry)}`,
+    })),
+  );
 }

@@ -3,21 +3,26 @@
 // Completions) pointed at a wire fake in the test's process, a real MCP server over stdio
 // through an MCPPool, and annotationPolicy(), under which the server's unannotated `save_note`
 // asks. The worker records each approval question it surfaces, so the test (in its own process)
-// knows when the run waits and which signal answers it. The test half is agent-scenario.ts.
-// Never imported by shipped code.
+// knows when the run waits and which signal answers it. The ledger Agents (code mode, in the
+// QuickJS sandbox or run by Claude through the Anthropic provider) call the ledger server, which
+// records every call it receives. The test half is agent-scenario.ts. Never imported by shipped
+// code.
 import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
   Agent,
+  type AgentConfig,
+  type AgentEvent,
   annotationPolicy,
   type Durability,
   type JSONValue,
   type PendingToolCall,
 } from "@junction/core";
 import { MCPPool } from "@junction/mcp-client";
+import { anthropic } from "@junction/provider-anthropic";
 import { chatCompletions } from "@junction/provider-chatcompletions";
 import { quickjsSandbox } from "@junction/sandbox-quickjs";
-import { JunctionError, ProviderError } from "@junction/types";
+import { JunctionError, ProviderError, type ToolContext, type ToolSource } from "@junction/types";
 
 /** What the user asks, the note the model saves, and the answer the run must end with. */
 export const notesRun = {
@@ -72,53 +77,99 @@ export const ledgerServer = fileURLToPath(new URL("../test-servers/ledger-server
 /** The line a worker appends to the events file when it holds before a program's call: then the entry. */
 export const HOLDING = "holding before entry ";
 
-/**
- * The code-mode Agent a worker makes per run: the model writes a program (`run_program`, in the
- * QuickJS sandbox) that calls the ledger server's tools. The policy approves `append_entry` and
- * asks before `publish_entry`. With `holdBeforeEntry`, the policy never answers for the call of
- * that entry: the worker holds after the program's earlier calls finished and before that one is
- * sent, records so in `eventsFile`, and waits there for the test to kill it.
- */
-export function ledgerAgent(options: {
+/** What a worker's ledger Agent (sandbox or provider code mode) is made from. */
+export interface LedgerAgentOptions {
   modelURL: string;
   callsFile: string;
   eventsFile: string;
   pool: MCPPool;
+  /** The worker holds right before the call of this entry would be sent to the ledger server. */
   holdBeforeEntry?: number;
-}) {
+}
+
+/**
+ * `source`, whose tools never send the call of `entry`: the worker records in `eventsFile` that
+ * it holds there (after the calls before it were sent, and once the engine started that call's
+ * step), and waits for the test to kill it.
+ */
+function holdingBefore(source: ToolSource, hold: { entry: number; eventsFile: string }): ToolSource {
+  return {
+    ...(source.name !== undefined ? { name: source.name } : {}),
+    listTools: async (options) =>
+      (await source.listTools(options)).map((tool) => ({
+        ...tool,
+        execute: (input: unknown, context?: ToolContext) => {
+          if ((input as { entry?: unknown } | undefined)?.entry !== hold.entry)
+            return tool.execute(input, context);
+          appendFileSync(hold.eventsFile, `${HOLDING}${hold.entry}\n`);
+          return new Promise<never>(() => undefined);
+        },
+      })),
+  };
+}
+
+/**
+ * What the ledger Agents share: the ledger server from the pool (held before `holdBeforeEntry`),
+ * appending approved and publishing asked, and each question recorded in `eventsFile`.
+ */
+async function ledgerAgentParts(options: LedgerAgentOptions) {
+  const ledger = await options.pool.get({
+    transport: "stdio",
+    command: process.execPath,
+    args: [ledgerServer],
+    env: { CALLS_FILE: options.callsFile },
+  });
+  const { holdBeforeEntry: entry, eventsFile } = options;
+  return {
+    mcps: [
+      { mcp: entry === undefined ? ledger : holdingBefore(ledger, { entry, eventsFile }), prefix: "ledger" },
+    ],
+    approval: (request: { name: string }) => (request.name.endsWith("publish_entry") ? "ask" : "approve"),
+    onEvent: (event: AgentEvent) => {
+      if (event.type === "tool-approval-request") appendFileSync(eventsFile, `${ASKED}${event.signal}\n`);
+    },
+  } satisfies Partial<AgentConfig>;
+}
+
+/**
+ * The code-mode Agent a worker makes per run: the model writes a program (`run_program`, in the
+ * QuickJS sandbox) that calls the ledger server's tools. The policy approves `append_entry` and
+ * asks before `publish_entry`. With `holdBeforeEntry`, the worker holds before that call.
+ */
+export function ledgerAgent(options: LedgerAgentOptions) {
   const sandbox = quickjsSandbox();
-  return async (): Promise<Agent> => {
-    const ledger = await options.pool.get({
-      transport: "stdio",
-      command: process.execPath,
-      args: [ledgerServer],
-      env: { CALLS_FILE: options.callsFile },
-    });
-    return new Agent({
+  return async (): Promise<Agent> =>
+    new Agent({
       provider: chatCompletions({ baseURL: options.modelURL, apiKey: "test" }),
       model: "fake",
-      mcps: [{ mcp: ledger, prefix: "ledger" }],
       codeMode: { sandbox, minTools: 1 },
-      approval: async (request) => {
-        const entry = (request.input as { entry?: unknown } | undefined)?.entry;
-        if (options.holdBeforeEntry !== undefined && entry === options.holdBeforeEntry) {
-          appendFileSync(options.eventsFile, `${HOLDING}${entry}\n`);
-          return new Promise<never>(() => undefined);
-        }
-        return request.name.endsWith("publish_entry") ? "ask" : "approve";
-      },
-      onEvent: (event) => {
-        if (event.type === "tool-approval-request")
-          appendFileSync(options.eventsFile, `${ASKED}${event.signal}\n`);
-      },
+      ...(await ledgerAgentParts(options)),
     });
-  };
+}
+
+/** The model of the provider-mode ledger Agent (what the Anthropic wire fake answers as). */
+export const providerLedgerModel = "claude-sonnet-4-6";
+
+/**
+ * The provider-mode ledger Agent a worker makes per run: Claude (the real Anthropic SDK, against
+ * the wire fake at `modelURL`) runs the program, and each of its calls of the ledger's tools (a
+ * program's only) comes back as a tool call of the run, asked and held as `ledgerAgent`'s.
+ */
+export function providerLedgerAgent(options: LedgerAgentOptions) {
+  return async (): Promise<Agent> =>
+    new Agent({
+      provider: anthropic({ apiKey: "test-key", baseURL: options.modelURL, maxRetries: 0 }),
+      model: providerLedgerModel,
+      codeMode: { sandbox: "provider", tools: { "ledger_*": "code" }, minTools: 1 },
+      ...(await ledgerAgentParts(options)),
+    });
 }
 
 /**
  * The worker side, from its environment: MODEL_URL, CALLS_FILE, EVENTS_FILE, and
  * APPROVAL_TIMEOUT_MS if set. With AGENT=ledger, the code-mode ledger Agent instead of the notes
- * Agent (and HOLD_BEFORE_ENTRY, if set, for its hold).
+ * Agent, with AGENT=provider-ledger its provider-mode twin (and HOLD_BEFORE_ENTRY, if set, for
+ * their hold).
  */
 export function notesAgentFromEnvironment(): { makeAgent: () => Promise<Agent>; pool: MCPPool } {
   const pool = new MCPPool();
@@ -128,9 +179,12 @@ export function notesAgentFromEnvironment(): { makeAgent: () => Promise<Agent>; 
     eventsFile: process.env.EVENTS_FILE!,
     pool,
   };
-  if (process.env.AGENT === "ledger") {
+  const ledgerAgents = { ledger: ledgerAgent, "provider-ledger": providerLedgerAgent };
+  const agent = process.env.AGENT;
+  if (agent === "ledger" || agent === "provider-ledger") {
     const hold = process.env.HOLD_BEFORE_ENTRY;
-    return { makeAgent: ledgerAgent({ ...files, ...(hold ? { holdBeforeEntry: Number(hold) } : {}) }), pool };
+    const options = { ...files, ...(hold ? { holdBeforeEntry: Number(hold) } : {}) };
+    return { makeAgent: ledgerAgents[agent](options), pool };
   }
   const makeAgent = notesAgent({
     ...files,

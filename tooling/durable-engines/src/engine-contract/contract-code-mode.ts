@@ -7,8 +7,8 @@ import {
   expectedLedgerCalls,
   type LedgerProgram,
   ledgerAnswer,
-  ledgerCalls,
   reachHold,
+  runLedgerCalls,
   startLedgerModel,
   toolResultsPerRequest,
 } from "@junction/durable-engines/agent-scenario";
@@ -38,15 +38,7 @@ export function defineCodeModeCrashes(engine: EngineAdapter, current: () => Engi
     const setUp = async (program: LedgerProgram) => {
       const parts = await notes(() => startLedgerModel(program));
       /** The calls the ledger received for `runId` (by their idempotency keys), in order. */
-      const received = (runId: string) => {
-        const calls = ledgerCalls(parts.files.callsFile);
-        const unkeyed = calls.find((call) => call.key === null);
-        if (unkeyed)
-          throw new Error(
-            `The ledger received a call without an idempotency key: ${JSON.stringify(unkeyed)}`,
-          );
-        return calls.filter((call) => call.key!.startsWith(`${runId}:`));
-      };
+      const received = (runId: string) => runLedgerCalls(parts.files.callsFile, runId);
       /** The run's expected calls, with the clock its program journaled (what the first call carried). */
       const expected = (runId: string) => {
         const clockMs = received(runId)[0]?.clock;

@@ -24,6 +24,7 @@ import {
   expectedResult,
 } from "@junction/durable-engines/crash-scenarios";
 import { defineCodeModeCrashes } from "@junction/durable-engines/engine-contract/contract-code-mode";
+import { defineProviderCodeModeCrashes } from "@junction/durable-engines/engine-contract/contract-provider-code-mode";
 import type {
   EngineAdapter,
   EngineForWorkers,
@@ -52,6 +53,7 @@ export function defineWorkersContract(engine: EngineAdapter): void {
   defineAgentCrashes(engine, current);
   defineApprovalsAsData(engine, current);
   defineCodeModeCrashes(engine, current);
+  defineProviderCodeModeCrashes(engine, current);
 }
 
 function defineCrashScenarios(engine: EngineAdapter, current: () => EngineForWorkers): void {

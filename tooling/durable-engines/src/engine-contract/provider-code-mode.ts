@@ -6,89 +6,27 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Agent, type AgentResult } from "@junction/core";
-import { type LedgerCall, ledgerCalls } from "@junction/durable-engines/agent-scenario";
+import {
+  type LedgerCall,
+  ledgerCalls,
+  type ProviderLedgerProgram,
+  providerCallId,
+  providerClock,
+  providerLedgerAnswer,
+  startProviderLedgerModel,
+} from "@junction/durable-engines/agent-scenario";
+import { ledgerServer, providerLedgerModel } from "@junction/durable-engines/agent-worker";
 import type { EngineAdapter, LaunchedEngine } from "@junction/durable-engines/engine-contract/engine-adapter";
 import { MCP } from "@junction/mcp-client";
 import { anthropic } from "@junction/provider-anthropic";
-import {
-  anthropicEvent,
-  anthropicStream,
-  anthropicText,
-  anthropicToolUse,
-  startWireFake,
-  type WireFake,
-} from "@junction/wire-fake";
+import type { WireFake } from "@junction/wire-fake";
+import { CODE_EXECUTION, programContainer } from "@junction/wire-fake/anthropic-program-loop";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const ledgerServer = fileURLToPath(new URL("../../test-servers/ledger-server.mjs", import.meta.url));
-const model = "claude-sonnet-4-6";
-const CODE = "code_execution_20250825";
-const caller = { type: CODE, tool_id: "srvtoolu_code1" };
-const container = { id: "container_durable", expires_at: "2026-12-02T09:00:00Z" };
-
-/** Turn 1: the code appends entry 1 (no question asked). */
-const codeAppends = {
-  chunks: anthropicStream({
-    id: "msg_1",
-    model,
-    blocks: [
-      {
-        start: { type: "server_tool_use", id: "srvtoolu_code1", name: "code_execution", input: {} },
-        deltas: [{ type: "input_json_delta", partial_json: JSON.stringify({ code: "append 1, publish 2" }) }],
-      },
-      anthropicToolUse({ id: "toolu_append", name: "ledger_append_entry", caller }, '{"entry":1,"clock":7}'),
-    ],
-    stopReason: "tool_use",
-    delta: { container },
-  }),
-};
-/** Turn 2, whole in `message_start` as the code's later calls come: it publishes entry 2 (asks). */
-const codePublishes = {
-  chunks: [
-    anthropicEvent("message_start", {
-      message: {
-        id: "msg_2",
-        type: "message",
-        role: "assistant",
-        model,
-        content: [
-          {
-            type: "tool_use",
-            id: "toolu_publish",
-            name: "ledger_publish_entry",
-            input: { entry: 2, clock: 7 },
-            caller,
-          },
-        ],
-        container,
-        stop_reason: "tool_use",
-        stop_sequence: null,
-        usage: { input_tokens: 50, output_tokens: 1 },
-      },
-    }),
-    anthropicEvent("message_stop"),
-  ],
-};
-/** Turn 3: the code has finished; Claude answers. */
-const codeFinishes = {
-  chunks: anthropicStream({
-    id: "msg_3",
-    model,
-    blocks: [
-      {
-        start: {
-          type: "code_execution_tool_result",
-          tool_use_id: "srvtoolu_code1",
-          content: { type: "code_execution_result", stdout: "", stderr: "", return_code: 0, content: [] },
-        },
-      },
-      anthropicText("Appended 1, published 2."),
-    ],
-    stopReason: "end_turn",
-  }),
-};
+/** Claude's code appends entry 1, then publishes entry 2 (which asks a person), one turn each. */
+const program: ProviderLedgerProgram = { turns: [[1], [2]], publishAt: 2 };
+const publishCall = providerCallId(2);
 
 /**
  * Defines the case for `engine`: registers its workflow now (before the engine launches), and
@@ -108,7 +46,7 @@ export function defineProviderCodeMode(engine: EngineAdapter): void {
     () =>
       new Agent({
         provider: anthropic({ apiKey: "test-key", baseURL: fake!.url, maxRetries: 0 }),
-        model,
+        model: providerLedgerModel,
         mcps: [{ prefix: "ledger", mcp: ledger! }],
         approval: (request) => (request.name === "ledger_publish_entry" ? "ask" : "approve"),
         // The ledger's two tools are a program's only (fewer than code mode's default minimum).
@@ -116,7 +54,7 @@ export function defineProviderCodeMode(engine: EngineAdapter): void {
       }),
   );
   beforeAll(async () => {
-    fake = await startWireFake();
+    fake = await startProviderLedgerModel(program);
     ledger = new MCP({
       transport: "stdio",
       command: process.execPath,
@@ -139,7 +77,6 @@ export function defineProviderCodeMode(engine: EngineAdapter): void {
   describe(`provider-native code mode on ${engine.name}`, () => {
     it("the code's gated MCP call waits as plain data, is approved through the approval API, and reaches the server once", async () => {
       const runId = "provider-code-mode";
-      fake!.enqueue(codeAppends, codePublishes, codeFinishes);
       await launched!.submit(workflow, runId, { input: "Append 1 and publish 2." });
       const approvals = launched!.approvals(workflow);
       const waiting = await approvals.waitForApprovals(runId, { timeoutMs: 30_000 });
@@ -150,39 +87,39 @@ export function defineProviderCodeMode(engine: EngineAdapter): void {
       const item = waiting.pending[0]!;
       expect(JSON.parse(JSON.stringify(item))).toEqual(item);
       expect(item).toMatchObject({
-        id: "toolu_publish",
+        id: publishCall,
         name: "ledger_publish_entry",
-        input: { entry: 2, clock: 7 },
+        input: { entry: 2, clock: providerClock },
       });
       expect(await approvals.pendingApprovals(runId)).toEqual(waiting.pending);
       // The tools went out for the code only; the ungated call ran, the gated one did not.
       expect(fake!.requests[0]!.body.tools).toEqual([
-        expect.objectContaining({ name: "ledger_append_entry", allowed_callers: [CODE] }),
-        expect.objectContaining({ name: "ledger_publish_entry", allowed_callers: [CODE] }),
-        { type: CODE, name: "code_execution" },
+        expect.objectContaining({ name: "ledger_append_entry", allowed_callers: [CODE_EXECUTION] }),
+        expect.objectContaining({ name: "ledger_publish_entry", allowed_callers: [CODE_EXECUTION] }),
+        { type: CODE_EXECUTION, name: "code_execution" },
       ]);
-      expect(received()).toEqual([{ tool: "append_entry", entry: 1, clock: 7 }]);
+      expect(received()).toEqual([{ tool: "append_entry", entry: 1, clock: providerClock }]);
 
       expect(await approvals.answerApproval({ runId, item, decision: "approve" })).toMatchObject({
         status: "taken",
       });
       const result: AgentResult = await launched!.result(workflow, runId);
       expect(result.finishReason).toBe("stop");
-      expect(result.text).toBe("Appended 1, published 2.");
+      expect(result.text).toBe(providerLedgerAnswer(program));
       expect(received()).toEqual([
-        { tool: "append_entry", entry: 1, clock: 7 },
-        { tool: "publish_entry", entry: 2, clock: 7 },
+        { tool: "append_entry", entry: 1, clock: providerClock },
+        { tool: "publish_entry", entry: 2, clock: providerClock },
       ]);
       // Three model turns, each sent once; the server's answer went back to the container.
       expect(fake!.requests).toHaveLength(3);
       const third = fake!.requests[2]!.body;
-      expect(third.container).toBe(container.id);
+      expect(third.container).toBe(programContainer.id);
       expect(third.messages.at(-1)).toEqual({
         role: "user",
         content: [
           {
             type: "tool_result",
-            tool_use_id: "toolu_publish",
+            tool_use_id: publishCall,
             content: [{ type: "text", text: "entry 2 recorded by publish_entry" }],
           },
         ],
