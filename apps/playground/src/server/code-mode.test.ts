@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeVendorEndpoint } from "../../test/fake-vendor-endpoint.js";
+import { connectLedger, type LedgerPost } from "../../test/ledger-server.js";
 import {
   lastUserText,
   startScriptedChatCompletions,
@@ -20,8 +19,6 @@ import type { TranscriptItem } from "../shared/api-types.js";
 // Issue 35: code mode is a setting of each conversation, off by default. With it on, the model's
 // program runs in the QuickJS sandbox; its calls stream with their program as parent, and one
 // that needs approval stops the run with the program's source in the stored state and transcript.
-
-const ledgerServer = fileURLToPath(new URL("../__fixtures__/ledger-server.mjs", import.meta.url));
 
 const programs: Record<string, { id: string; code: string }> = {
   "post 5 to a": {
@@ -45,7 +42,7 @@ const programs: Record<string, { id: string; code: string }> = {
 
 let test: TestPlayground;
 let model: FakeVendorEndpoint;
-let log: string;
+let posted: () => LedgerPost[];
 beforeAll(async () => {
   model = await startScriptedChatCompletions((request) => {
     const program = programs[lastUserText(request)];
@@ -57,25 +54,13 @@ beforeAll(async () => {
     seedDefaults: false,
     environment: { PATH: process.env.PATH, OPENAI_COMPATIBLE_BASE_URL: `${model.url}/v1` },
   });
-  log = join(test.directory, "ledger.log");
-  const added = await test.api("POST", "/api/servers", {
-    name: "ledger",
-    config: { command: process.execPath, args: [ledgerServer, "--log", log] },
-  });
-  expect(added.body.status).toBe("connected");
+  posted = await connectLedger(test);
 });
 afterAll(async () => {
   await test?.close();
   await model?.close();
 });
 
-const posted = () =>
-  existsSync(log)
-    ? readFileSync(log, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line))
-    : [];
 const offered = (request: { body: { tools?: { function: { name: string } }[] } }) =>
   (request.body.tools ?? []).map((tool) => tool.function.name);
 const programItem = (conversationId: string) =>

@@ -1,6 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   anthropicStream,
   anthropicText,
@@ -10,6 +7,7 @@ import {
   type WireFake,
 } from "@junction/wire-fake";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectLedger, type LedgerPost } from "../../test/ledger-server.js";
 import {
   answerApproval,
   runChatTurn,
@@ -23,7 +21,6 @@ import {
 // direct ones: the gated one stops the run, and the answer given through the API resumes it on the
 // vendor, where the ledger receives the call once.
 
-const ledgerServer = fileURLToPath(new URL("../__fixtures__/ledger-server.mjs", import.meta.url));
 const model = "claude-sonnet-5-5";
 const CODE = "code_execution_20250825";
 const caller = { type: CODE, tool_id: "srvtoolu_program" };
@@ -120,32 +117,19 @@ function claude(request: RecordedRequest) {
 
 let fake: WireFake;
 let test: TestPlayground;
-let log: string;
+let posted: () => LedgerPost[];
 beforeAll(async () => {
   fake = await startWireFake({ fallback: claude });
   test = await startTestPlayground({
     seedDefaults: false,
     environment: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.url },
   });
-  log = join(test.directory, "ledger.log");
-  const added = await test.api("POST", "/api/servers", {
-    name: "ledger",
-    config: { command: process.execPath, args: [ledgerServer, "--log", log] },
-  });
-  expect(added.body.status).toBe("connected");
+  posted = await connectLedger(test);
 });
 afterAll(async () => {
   await test?.close();
   await fake?.close();
 });
-
-const posted = () =>
-  existsSync(log)
-    ? readFileSync(log, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line))
-    : [];
 
 describe("code mode on the vendor (provider), in the playground's chat", () => {
   it("is offered for a model that runs programs, and refused for one that does not, saying why and what to choose", async () => {
@@ -263,7 +247,7 @@ describe("code mode on the vendor (provider), in the playground's chat", () => {
     expect(asked?.type === "approval-request" && asked.item?.parent).toMatchObject(vendorProgram);
     expect(stored.runState?.pending[0]?.parent).toMatchObject(vendorProgram);
     const card = stored.transcript.find((item) => item.kind === "tool" && item.id === "srvtoolu_program");
-    expect(card?.name).toBe(CODE);
+    expect(card?.kind === "tool" && card.name).toBe(CODE);
     expect(card?.kind === "tool" && card.program).toMatchObject({
       source: program,
       calls: [
