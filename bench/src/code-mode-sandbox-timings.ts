@@ -23,6 +23,7 @@ import type { JSONValue, Sandbox } from "@junction/types";
 import { type Tool as AISDKTool, generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { echoServerPath } from "./mcp-clients.ts";
+import { ownCPUMicros } from "./process-cpu.ts";
 import { median, shuffled } from "./stats.ts";
 
 const run = promisify(execFile);
@@ -187,6 +188,12 @@ export interface NestedCallFigures {
   sandboxMs: number;
   /** Per call of a program run by the agent (`run_program` / `code_mode` in a model turn), ms. */
   agentMs: number;
+  /**
+   * The same three figures in this process's CPU time (every thread, the server's excluded: it
+   * serves both kinds of call alike), ms: what another process's load on a shared machine moves
+   * far less than wall time.
+   */
+  cpu: { directMs: number; sandboxMs: number; agentMs: number };
 }
 
 const nestedProgram = (call: string, count: number) =>
@@ -331,13 +338,16 @@ export async function benchNestedCalls(parts: {
 }): Promise<NestedCallFigures[]> {
   const { sandbox, calls, rounds, warmupRounds } = parts;
   const contenders = [await junctionNested(sandbox), await aiSDKNested()];
-  const samples = new Map<Framework, { direct: number[]; sandbox: number[]; agent: number[] }>(
-    contenders.map((contender) => [contender.framework, { direct: [], sandbox: [], agent: [] }]),
+  type Samples = { direct: number[]; sandbox: number[]; agent: number[] };
+  const empty = (): Samples => ({ direct: [], sandbox: [], agent: [] });
+  const samples = new Map<Framework, { wall: Samples; cpu: Samples }>(
+    contenders.map((contender) => [contender.framework, { wall: empty(), cpu: empty() }]),
   );
   const time = async (work: () => Promise<void>) => {
     const started = performance.now();
+    const startedCPU = ownCPUMicros();
     await work();
-    return performance.now() - started;
+    return { wall: performance.now() - started, cpu: (ownCPUMicros() - startedCPU) / 1000 };
   };
   try {
     for (let round = -warmupRounds; round < rounds; round++) {
@@ -351,25 +361,27 @@ export async function benchNestedCalls(parts: {
         const agentFull = await time(() => contender.agent(calls));
         if (round < 0) continue;
         const entry = samples.get(contender.framework)!;
-        entry.direct.push(direct / calls);
-        entry.sandbox.push((sandboxFull - sandboxEmpty) / calls);
-        entry.agent.push((agentFull - agentEmpty) / calls);
+        for (const clock of ["wall", "cpu"] as const) {
+          entry[clock].direct.push(direct[clock] / calls);
+          entry[clock].sandbox.push((sandboxFull[clock] - sandboxEmpty[clock]) / calls);
+          entry[clock].agent.push((agentFull[clock] - agentEmpty[clock]) / calls);
+        }
       }
     }
   } finally {
     await Promise.allSettled(contenders.map((contender) => contender.close()));
   }
-  return contenders.map(({ framework }) => {
-    const entry = samples.get(framework)!;
+  const perCall = (entry: Samples) => {
     const directMs = median(entry.direct);
     return {
-      framework,
-      calls,
-      rounds,
       directMs,
       sandboxMs: median(entry.sandbox) - directMs,
       agentMs: median(entry.agent) - directMs,
     };
+  };
+  return contenders.map(({ framework }) => {
+    const entry = samples.get(framework)!;
+    return { framework, calls, rounds, ...perCall(entry.wall), cpu: perCall(entry.cpu) };
   });
 }
 

@@ -153,9 +153,60 @@ export function signalKey(name: string): string {
 
 /** A deep copy through JSON, so the journal holds exactly what a replay from storage would get. */
 function toJSON<T extends JSONValue>(value: T, key: string): T {
+  const copied = plainCopy(value ?? null, 0);
+  if (copied !== NOT_PLAIN) return copied as T;
   try {
     return JSON.parse(JSON.stringify(value ?? null)) as T;
   } catch (error) {
     throw new JunctionError("invalid-argument", `The result of step "${key}" is not JSON.`, { cause: error });
+  }
+}
+
+/** What {@link plainCopy} gives for a value JSON would change on the way (or refuse). */
+const NOT_PLAIN: unique symbol = Symbol("not plain JSON");
+/** Deeper than this, the JSON round trip decides (and a value that refers to itself fails there). */
+const PLAIN_COPY_DEPTH = 64;
+
+/**
+ * A copy of plain data (null, booleans, strings, finite numbers other than -0, arrays, and objects
+ * of the plain or null prototype without `toJSON` or a `__proto__` key, none holding `undefined`),
+ * which JSON gives back unchanged: the same as the round trip, at a fraction of its cost (a
+ * step's entry is copied once per tool call, a program's nested calls included). Anything else
+ * gives `NOT_PLAIN`, and the round trip itself makes the copy (or refuses it).
+ */
+function plainCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0) ? value : NOT_PLAIN;
+    case "object": {
+      if (value === null) return null;
+      if (depth >= PLAIN_COPY_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function")
+        return NOT_PLAIN;
+      if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_PLAIN;
+        const copy: unknown[] = new Array(value.length);
+        for (let index = 0; index < value.length; index++) {
+          const item = plainCopy(value[index], depth + 1);
+          if (item === NOT_PLAIN) return NOT_PLAIN;
+          copy[index] = item;
+        }
+        return copy;
+      }
+      const prototype = Object.getPrototypeOf(value);
+      if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+      const copy: Record<string, unknown> = {};
+      for (const name of Object.keys(value)) {
+        if (name === "__proto__") return NOT_PLAIN;
+        const item = plainCopy((value as Record<string, unknown>)[name], depth + 1);
+        if (item === NOT_PLAIN) return NOT_PLAIN;
+        copy[name] = item;
+      }
+      return copy;
+    }
+    default:
+      return NOT_PLAIN;
   }
 }

@@ -18,6 +18,13 @@ export interface InputValidator {
 const cache = new WeakMap<Tool, { schema: JSONSchema; validator: InputValidator }>();
 
 /**
+ * A JSON Schema converted to zod, by the schema object: an MCP client's tools share the schema
+ * objects of its cached `tools/list` while each listing makes new `Tool` objects (a step, an
+ * Agent), so the conversion (most of a first call's validation) is done once per schema.
+ */
+const converted = new WeakMap<object, { schema: ZodType } | { error: unknown }>();
+
+/**
  * The validator for a tool, cached per tool object and schema. A JSON Schema that zod's
  * `fromJSONSchema` cannot convert gives a permissive validator and a warning: the MCP server
  * validates for itself.
@@ -33,24 +40,35 @@ export function inputValidatorFor(candidate: Tool): InputValidator {
 function createValidator(candidate: Tool): InputValidator {
   const internals = getZodToolInternals(candidate);
   if (internals) return { check: zodCheck(internals.schema), usesParsedInput: true };
-  let schema: ZodType;
-  try {
-    if (typeof candidate.inputSchema !== "object" || candidate.inputSchema === null) {
-      throw new TypeError("inputSchema is not an object");
-    }
-    schema = z.fromJSONSchema(candidate.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch (error) {
+  const conversion = convertSchema(candidate.inputSchema);
+  if ("error" in conversion) {
     return {
       check: (input) => ({ ok: true, input }),
       usesParsedInput: false,
       warning: {
         code: "tool-schema-unsupported",
-        message: `The input schema of tool "${candidate.name}" could not be converted for local validation (${errorMessage(error)}); its arguments are passed unchecked and the server validates them.`,
+        message: `The input schema of tool "${candidate.name}" could not be converted for local validation (${errorMessage(conversion.error)}); its arguments are passed unchecked and the server validates them.`,
       },
     };
   }
   // MCP tools get the model's arguments untouched: the schema only checks them.
-  return { check: zodCheck(schema), usesParsedInput: false };
+  return { check: zodCheck(conversion.schema), usesParsedInput: false };
+}
+
+/** A tool's JSON Schema as zod, or why it cannot be: converted once per schema object. */
+function convertSchema(inputSchema: unknown): { schema: ZodType } | { error: unknown } {
+  if (typeof inputSchema !== "object" || inputSchema === null)
+    return { error: new TypeError("inputSchema is not an object") };
+  const known = converted.get(inputSchema);
+  if (known) return known;
+  let conversion: { schema: ZodType } | { error: unknown };
+  try {
+    conversion = { schema: z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]) };
+  } catch (error) {
+    conversion = { error };
+  }
+  converted.set(inputSchema, conversion);
+  return conversion;
 }
 
 function zodCheck(schema: ZodType): (input: unknown) => InputCheck {

@@ -46,6 +46,14 @@ describe("canonicalJSON", () => {
     expect((await caught(() => argumentsDigest(value))).code).toBe("invalid-argument");
   });
 
+  it("writes keys already in order, out of order and index-like alike, at every level", () => {
+    expect(canonicalJSON({ a: 1, b: { c: [{ d: 2, e: 3 }] } })).toBe('{"a":1,"b":{"c":[{"d":2,"e":3}]}}');
+    expect(canonicalJSON({ b: { e: 3, d: 2 }, a: 1 })).toBe('{"a":1,"b":{"d":2,"e":3}}');
+    // Index-like keys come first in any object, in numeric order, however they were sorted.
+    expect(canonicalJSON({ b: 1, 10: 2, a: 3, 2: 4 })).toBe('{"2":4,"10":2,"a":3,"b":1}');
+    expect(canonicalJSON({ 1: "x", 10: "y" })).toBe('{"1":"x","10":"y"}');
+  });
+
   it("keeps 0, finite numbers and dates as JSON writes them", () => {
     expect(canonicalJSON({ a: 0, b: -1.5, c: 1e21, d: new Date(0) })).toBe(
       '{"a":0,"b":-1.5,"c":1e+21,"d":"1970-01-01T00:00:00.000Z"}',

@@ -41,12 +41,20 @@ function sortedKeys(_key: string, inner: unknown): unknown {
   return sortKeys(inner as Record<string, unknown>);
 }
 
+/**
+ * `record` with its keys in sorted order: itself when they already are (most arguments: one key,
+ * or written in order), else a sorted copy. Either way `JSON.stringify` writes the same text.
+ */
 function sortKeys(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.keys(record)
-      .sort()
-      .map((name) => [name, record[name]]),
-  );
+  const keys = Object.keys(record);
+  if (inOrder(keys)) return record;
+  return Object.fromEntries(keys.sort().map((name) => [name, record[name]]));
+}
+
+/** Whether `keys` are in the order `Array.prototype.sort` gives (UTF-16 code units). */
+function inOrder(keys: string[]): boolean {
+  for (let index = 1; index < keys.length; index++) if (keys[index - 1]! > keys[index]!) return false;
+  return true;
 }
 
 /** `canonicalJSON` with each value's path tracked, so a refused value's error names its place. */

@@ -46,11 +46,11 @@ function normalizeParts(parts: unknown[], toolName: string, warnings: Warning[])
   return parts.map((part, index) => {
     const problem = partProblem(part);
     if (!problem) {
-      // Extra fields (MCP's annotations, _meta) pass through, unless they could not be copied or saved.
-      const extrasProblem = jsonLimitProblem(part, {
-        maxDepth: MAX_TOOL_OUTPUT_DEPTH,
-        maxChars: Number.POSITIVE_INFINITY,
-      });
+      // Extra fields (MCP's annotations, _meta) pass through, unless they could not be copied or
+      // saved; a part of strings only (the usual `{ type, text }`) has none that could not.
+      const extrasProblem = onlyStrings(part as Record<string, unknown>)
+        ? undefined
+        : jsonLimitProblem(part, { maxDepth: MAX_TOOL_OUTPUT_DEPTH, maxChars: Number.POSITIVE_INFINITY });
       if (!extrasProblem) return part as ToolResultPart;
       warnings.push({
         code: "tool-output-part-invalid",
@@ -70,6 +70,12 @@ function normalizeParts(parts: unknown[], toolName: string, warnings: Warning[])
       : safeJSON(part);
     return { type: "text", text };
   });
+}
+
+/** Whether every field of `record` is a string. */
+function onlyStrings(record: Record<string, unknown>): boolean {
+  for (const name of Object.keys(record)) if (typeof record[name] !== "string") return false;
+  return true;
 }
 
 /** A valid part with only the fields Junction's types name. */
