@@ -222,7 +222,10 @@ const runStateSchema = z
     }
     const toolCalls = turn.data.content.filter((part) => part.type === "tool-call");
     const calls = new Set(toolCalls.map((part) => part.id));
-    let earlier: Map<string, number> | undefined;
+    // Where a vendor's program's calls before the turn are counted, read only for such a parent.
+    const earlier = state.pending.some((pending) => pending.parent?.runtime === "provider")
+      ? programCallCounts(state.messages)
+      : new Map<string, number>();
     state.pending.forEach((pending, index) => {
       const { parent } = pending;
       // A vendor's program's call is a call of the step, made by the program its part names, with
@@ -231,7 +234,7 @@ const runStateSchema = z
         parent?.runtime === "provider"
           ? providerParentProblem({
               calls: toolCalls,
-              earlier: (earlier ??= programCallCounts(state.messages)),
+              earlier,
               pending: { id: pending.id, parent },
             })
           : undefined;
