@@ -1,4 +1,4 @@
-import type { AssistantContentPart, Message, ProviderMetadata, ToolCallProgram } from "./messages.js";
+import type { AssistantContentPart, Message, ToolCallPart } from "./messages.js";
 import type { JSONSchema, ToolDefinition } from "./tool.js";
 
 /** Something worth telling the user that did not stop the work: a dropped setting, a degraded result. */
@@ -88,15 +88,8 @@ export type ModelStreamEvent =
   | { type: "reasoning-delta"; text: string }
   | { type: "tool-call-start"; id: string; name: string }
   | { type: "tool-call-delta"; id: string; argumentsDelta: string }
-  | {
-      type: "tool-call";
-      id: string;
-      name: string;
-      input: unknown;
-      /** The vendor-run program that made the call, as on the turn's part (`ToolCallPart.program`). */
-      program?: ToolCallProgram;
-      providerMetadata?: ProviderMetadata;
-    }
+  /** The call complete, as the turn's part holds it (its vendor-run `program` too). */
+  | ToolCallPart
   | { type: "warning"; warning: Warning }
   | {
       type: "finish";
