@@ -113,14 +113,35 @@ describe("tool search: dense ranking fused with the lexical one", () => {
     const dense = new DenseToolIndex({ tools: searchable, embed, cache });
     await dense.rank("rain");
     await dense.rank("inbox");
-    expect(calls).toEqual([searchable.map(toolEmbeddingText), ["rain"], ["inbox"]]);
+    // The first search asks for the query's vector at once, while the tools' are being looked up.
+    expect(calls).toEqual([["rain"], searchable.map(toolEmbeddingText), ["inbox"]]);
     expect(cache.size).toBe(3);
     expect(cache.get(await toolEmbeddingDigest(searchable[1]!))).toEqual([0, 2, 0, 0.01]);
 
     calls.length = 0;
     const changed = [searchable[0]!, searchable[1]!, { definition: tool("send_mail", "Sends an email.") }];
     await new DenseToolIndex({ tools: changed, embed, cache }).rank("rain");
-    expect(calls).toEqual([["send mail\nSends an email."], ["rain"]]);
+    expect(calls).toEqual([["rain"], ["send mail\nSends an email."]]);
+  });
+
+  it("embeds the query while the tools' vectors are still being embedded, not after", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const embed = conceptEmbedder();
+    const dense = new DenseToolIndex({
+      tools: searchable,
+      embed: async (texts) => {
+        most = Math.max(most, ++inFlight);
+        // Both calls are made before either answers: a search that waited for the tools first sees 1.
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight--;
+        return embed(texts);
+      },
+      cache: new InMemoryEmbeddingCache(),
+    });
+    const ranked = await dense.rank("rain");
+    expect(most).toBe(2);
+    expect(searchable[ranked[0]!.tool]!.definition.name).toBe("get_forecast");
   });
 
   it.each([
@@ -163,17 +184,8 @@ describe("tool search: dense ranking fused with the lexical one", () => {
   );
 
   it("a query vector of another length than the tools' is a failure", async () => {
-    let call = 0;
-    const embed: Embedder = async (texts) => texts.map(() => (call === 0 ? [1, 0, 0] : [1, 0]));
-    const dense = new DenseToolIndex({
-      tools: searchable,
-      embed: async (texts) => {
-        const vectors = await embed(texts);
-        call++;
-        return vectors;
-      },
-      cache: new InMemoryEmbeddingCache(),
-    });
+    const embed: Embedder = async (texts) => texts.map((text) => (text === "rain" ? [1, 0] : [1, 0, 0]));
+    const dense = new DenseToolIndex({ tools: searchable, embed, cache: new InMemoryEmbeddingCache() });
     await expect(dense.rank("rain")).rejects.toThrow(
       "The tool search's embedder answered wrongly: the query's vector has 2 dimensions, the tools' 3.",
     );

@@ -98,16 +98,13 @@ export class DenseToolIndex {
 
   /** Every tool with its cosine similarity to `query`, most similar first. */
   async rank(query: string, signal?: AbortSignal): Promise<{ tool: number; similarity: number }[]> {
-    this.#vectors ??= this.#toolVectors(signal);
-    let tools: Float64Array[];
-    try {
-      tools = await this.#vectors;
-    } catch (error) {
-      // Not kept: the next search tries again (the embedder may have been down for a moment).
-      this.#vectors = undefined;
-      throw error;
-    }
-    const [queryVector] = checkVectors(await this.#embed([query], signal ? { signal } : undefined), 1);
+    const vectors = this.#toolVectorsOnce(signal);
+    // Asked for while the tools' vectors are still being read: a first search waits for both at once.
+    const [tools, answered] = await Promise.all([
+      vectors,
+      this.#embed([query], signal ? { signal } : undefined),
+    ]);
+    const [queryVector] = checkVectors(answered, 1);
     const dimension = tools[0]?.length;
     if (dimension !== undefined && queryVector!.length !== dimension)
       throw embedderError(
@@ -117,6 +114,17 @@ export class DenseToolIndex {
     return tools
       .map((vector, tool) => ({ tool, similarity: dot(unitQuery, vector) }))
       .sort((a, b) => b.similarity - a.similarity || a.tool - b.tool);
+  }
+
+  /** The tools' vectors, computed once; a failure is not kept, so the next search tries again (the embedder may have been down for a moment). */
+  #toolVectorsOnce(signal: AbortSignal | undefined): Promise<Float64Array[]> {
+    if (this.#vectors) return this.#vectors;
+    const vectors = this.#toolVectors(signal);
+    this.#vectors = vectors;
+    vectors.catch(() => {
+      if (this.#vectors === vectors) this.#vectors = undefined;
+    });
+    return vectors;
   }
 
   async #toolVectors(signal: AbortSignal | undefined): Promise<Float64Array[]> {

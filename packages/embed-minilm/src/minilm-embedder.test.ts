@@ -195,6 +195,42 @@ describe("miniLM", () => {
     }
   });
 
+  it("reads a large catalog's cached vectors a slice at a time, letting the event loop run between slices", async () => {
+    const cache = await mkdtemp(join(tmpdir(), "embed-minilm-slices-"));
+    try {
+      const texts = Array.from({ length: 200 }, (_, index) => `Tool number ${index} does one thing.`);
+      // Unit vectors written as the cache keeps them: every text is a disk hit, the model never loads.
+      const vectors = texts.map((_, index) => Array.from({ length: 384 }, (_, at) => (at === index ? 1 : 0)));
+      const folderOfCache = new VectorCacheFolder(cache, 384);
+      await Promise.all(
+        texts.map((text, index) => folderOfCache.write(vectorKey(MINILM_MODEL_ID, text), vectors[index]!)),
+      );
+      const embed = embedder({ cacheDirectory: cache });
+      let turns = 0;
+      let counting = true;
+      const count = () => {
+        turns++;
+        if (counting) setImmediate(count);
+      };
+      setImmediate(count);
+      const found = await embed(texts);
+      counting = false;
+      expect(found).toEqual(vectors);
+      expect(embed.stats).toMatchObject({ diskHits: 200, embedded: 0, modelLoads: 0 });
+      // 200 files in slices of 64: the loop turned between the slices (a read of all at once: 0 or 1).
+      expect(turns).toBeGreaterThanOrEqual(3);
+
+      const aborting = new AbortController();
+      const again = embedder({ cacheDirectory: cache });
+      const aborted = again(texts, { signal: aborting.signal });
+      setImmediate(() => aborting.abort());
+      await expect(aborted).rejects.toSatisfy(isAbortError);
+      expect(again.stats.diskHits).toBeLessThan(200);
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
   it("warns once and keeps vectors in memory when the cache folder cannot be written", async () => {
     const blocker = join(folder, "not-a-folder");
     await writeFile(blocker, "a file where the folder would go");
@@ -205,7 +241,11 @@ describe("miniLM", () => {
     expect(warnings.map((warning) => warning.code)).toEqual(["embed-minilm-cache-write-failed"]);
   });
 
-  it("junction-embed-minilm warm fills the cache with a config's tools as the Agent names them", async () => {
+  // Three processes start and the model is loaded twice (by the first warm, then here): about 2 s
+  // on an idle machine, over vitest's 5 s default on a busy one. The bound is for a hang, not a speed.
+  it("junction-embed-minilm warm fills the cache with a config's tools as the Agent names them", {
+    timeout: 60_000,
+  }, async () => {
     const cache = await mkdtemp(join(tmpdir(), "embed-minilm-cli-"));
     try {
       const config = join(cache, "mcp.json");

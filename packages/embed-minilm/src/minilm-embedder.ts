@@ -18,6 +18,16 @@ export const MINILM_DIMENSIONS = 384;
 /** How many vectors are kept in memory besides the disk (the most recently used). */
 const MEMORY_ENTRIES = 10_000;
 
+/** How many cache files are read between two yields to the event loop (under a millisecond's work). */
+const DISK_SLICE = 64;
+
+/** A text not found in memory, with the key its vector is kept under. */
+interface WantedText {
+  text: string;
+  key: Buffer;
+  hex: string;
+}
+
 /** Options of {@link MiniLMEmbedder.warmTools}. */
 export interface WarmToolsOptions extends EmbedOptions {
   /** The tools' source as the Agent knows it: an MCP connection's name and `description` (which may be undefined). */
@@ -187,11 +197,17 @@ class MiniLMVectors {
     if (!Array.isArray(texts) || texts.some((text) => typeof text !== "string"))
       throw new JunctionError("invalid-argument", "miniLM: texts must be an array of strings.");
     if (signal?.aborted) throw createAbortError("The embedding was aborted.", signal.reason);
-    const distinct = [...new Set(texts)];
-    const work = Promise.all(distinct.map((text) => this.#vectorOf(text, signal)));
-    const vectors = signal ? await untilAborted(work, signal) : await work;
-    const byText = new Map(distinct.map((text, index) => [text, vectors[index]!]));
-    return texts.map((text) => byText.get(text)!);
+    const { found, wanted } = this.#fromMemory(texts);
+    const missing = await this.#fromDisk(wanted, { found, signal });
+    if (missing.length > 0) {
+      const work = Promise.all(
+        missing.map(async (entry) => {
+          found.set(entry.text, await this.#embedded(entry, signal));
+        }),
+      );
+      await (signal ? untilAborted(work, signal) : work);
+    }
+    return texts.map((text) => found.get(text)!);
   }
 
   async warm(texts: readonly string[], embedOptions?: EmbedOptions): Promise<WarmResult> {
@@ -228,31 +244,61 @@ class MiniLMVectors {
     return this.#pool;
   }
 
-  /** A text's vector: from memory, from the cache folder, or embedded (then kept in both). */
-  async #vectorOf(text: string, signal: AbortSignal | undefined): Promise<number[]> {
-    const key = vectorKey(MINILM_MODEL_ID, text);
-    const hex = key.toString("hex");
-    const known = this.#memory.get(hex);
-    if (known) {
-      this.#counts.memoryHits++;
-      return known;
+  /** The texts' vectors kept in memory (`found`, by text), and the distinct texts not there (`wanted`). */
+  #fromMemory(texts: readonly string[]): { found: Map<string, number[]>; wanted: WantedText[] } {
+    const found = new Map<string, number[]>();
+    const wanted: WantedText[] = [];
+    for (const text of new Set(texts)) {
+      const key = vectorKey(MINILM_MODEL_ID, text);
+      const hex = key.toString("hex");
+      const known = this.#memory.get(hex);
+      if (known) {
+        this.#counts.memoryHits++;
+        found.set(text, known);
+      } else wanted.push({ text, key, hex });
     }
-    const stored = await this.#stored(key);
-    if (stored) {
-      this.#remember(hex, stored);
-      return stored;
+    return { found, wanted };
+  }
+
+  /**
+   * Finds the wanted texts' vectors in the cache folder (into `found`, and memory) and answers the
+   * texts not there. Read {@link DISK_SLICE} files at a time, yielding to the event loop and
+   * checking `signal` between slices, so a large catalog never holds the thread for long.
+   */
+  async #fromDisk(
+    wanted: readonly WantedText[],
+    parts: { found: Map<string, number[]>; signal: AbortSignal | undefined },
+  ): Promise<WantedText[]> {
+    const folder = this.#folder;
+    if (!folder) return [...wanted];
+    const missing: WantedText[] = [];
+    for (let start = 0; start < wanted.length; start += DISK_SLICE) {
+      if (start > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (parts.signal?.aborted) throw createAbortError("The embedding was aborted.", parts.signal.reason);
+      }
+      for (const entry of wanted.slice(start, start + DISK_SLICE)) {
+        const stored = this.#stored(folder, entry.key);
+        if (stored) {
+          this.#remember(entry.hex, stored);
+          parts.found.set(entry.text, stored);
+        } else missing.push(entry);
+      }
     }
-    const vector = checked(await this.#engines().embed(text, signal));
-    this.#remember(hex, vector);
-    await this.#store(key, vector);
+    return missing;
+  }
+
+  /** A text's vector from the model, then kept in memory and in the cache folder. */
+  async #embedded(entry: WantedText, signal: AbortSignal | undefined): Promise<number[]> {
+    const vector = checked(await this.#engines().embed(entry.text, signal));
+    this.#remember(entry.hex, vector);
+    await this.#store(entry.key, vector);
     return vector;
   }
 
   /** A vector from the cache folder; a file that does not hold one is said and embedded again. */
-  async #stored(key: Buffer): Promise<number[] | undefined> {
-    const folder = this.#folder;
-    if (!folder) return undefined;
-    const read = await folder.read(key);
+  #stored(folder: VectorCacheFolder, key: Buffer): number[] | undefined {
+    const read = folder.readNow(key);
     if (read.kind === "hit") {
       this.#counts.diskHits++;
       return read.vector;
