@@ -635,8 +635,8 @@ describe("tool search with an embedder (toolSearch.embed)", () => {
         nothingFits: false,
       },
     ]);
-    // The 30 tools once, then one query per search.
-    expect(calls.map((texts) => texts.length)).toEqual([30, 1, 1]);
+    // The 30 tools once (asked for beside the first search's query), then one query per search.
+    expect(calls.map((texts) => texts.length)).toEqual([1, 30, 1]);
     expect(result.warnings.filter((warning) => warning.code === "tool-search-embedder-failed")).toEqual([]);
   });
 
@@ -668,7 +668,8 @@ describe("tool search with an embedder (toolSearch.embed)", () => {
     expect(result.text).toBe("Sunny.");
     expect(runs).toEqual(["get_forecast"]);
     expect(names(provider.requests[2]!)).toEqual(["get_forecast", "send_email", "search_tools"]);
-    expect(attempts).toBe(2);
+    // Each search asked for its request's vector and, beside it, the tools' (none were kept).
+    expect(attempts).toBe(4);
     expect(result.warnings.filter((warning) => warning.code === "tool-search-embedder-failed")).toEqual([
       {
         code: "tool-search-embedder-failed",
