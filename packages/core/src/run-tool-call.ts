@@ -196,7 +196,7 @@ export async function pendingCallOf(calls: StepScope, decided: DecidedCall): Pro
   const { call, decision } = decided;
   const asked = decision as Extract<GateEntry, { kind: "ask" }>;
   const digest = calls.plan.toolDigests.get(call.name);
-  const parent = providerCallParent(call, calls.programCallOf?.(call)?.sequence);
+  const parent = providerCallParent(call, calls.programCallOf(call)?.sequence);
   return {
     id: call.id,
     name: call.name,
@@ -268,7 +268,7 @@ export async function finishCall(parts: {
   // Recorded before the step goes on: a failure or crash after this never runs the call again.
   if (live && calls.run.callFinished) await calls.run.callFinished();
   if (live) {
-    const parent = nested?.parent ?? calls.programCallOf?.(call);
+    const parent = nested?.parent ?? calls.programCallOf(call);
     calls.run.emit({
       type: "tool-result",
       id: call.id,

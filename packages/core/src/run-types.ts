@@ -337,7 +337,7 @@ export interface StepScope {
   warn(warning: Warning): void;
   /**
    * The program a call of the step belongs to when the model vendor ran it (provider-mode code
-   * mode) and its sequence among that program's calls; absent where no such call is known.
+   * mode) and its sequence among that program's calls; `undefined` for any other call.
    */
-  programCallOf?(call: ToolCallPart): NestedCallOf | undefined;
+  programCallOf(call: ToolCallPart): NestedCallOf | undefined;
 }

@@ -426,6 +426,7 @@ class NestedCalls {
       limit: calls.limit,
       plan,
       warn: (warning) => calls.warn(warning),
+      programCallOf: (call) => calls.programCallOf(call),
     };
     this.#lastScope = { names: earlier, scope };
     return scope;
