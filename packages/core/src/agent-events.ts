@@ -2,6 +2,7 @@ import type {
   FinishReason,
   Message,
   ToolCallPart,
+  ToolCallProgram,
   ToolResult,
   ToolResultMessagePart,
   Usage,
@@ -66,6 +67,11 @@ export type AgentEvent =
       input: unknown;
       /** Set for a call a program made (code mode): the program's call id and this call's sequence number in it. */
       parent?: NestedCallOf;
+      /**
+       * Set for a call a program the model's vendor ran made (provider-mode code mode): that
+       * program as the vendor named it, its source when the vendor said it (the call's `program`).
+       */
+      program?: ToolCallProgram;
     }
   | {
       type: "tool-approval-request";

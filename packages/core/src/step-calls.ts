@@ -100,6 +100,7 @@ export class StepCalls implements StepScope {
         name: call.name,
         input: call.input,
         ...(parent ? { parent } : {}),
+        ...(call.program ? { program: call.program } : {}),
       });
     const tools = this.#runner;
     if (!tools || this.started.has(call.id)) return;

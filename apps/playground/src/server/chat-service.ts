@@ -14,7 +14,14 @@ import {
   verifyRunState,
 } from "@junction/core";
 import { quickjsSandbox } from "@junction/sandbox-quickjs";
-import { createAbortError, errorMessage, JunctionError, type Message, type Sandbox } from "@junction/types";
+import {
+  createAbortError,
+  errorMessage,
+  JunctionError,
+  type Message,
+  type Sandbox,
+  type ToolCallPart,
+} from "@junction/types";
 import type { ChatEvent, CodeModeChoices } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { TraceStore } from "../trace/trace-store.js";
@@ -815,6 +822,12 @@ function serverInTranscript(transcript: readonly TranscriptItem[], callId: strin
 }
 
 /** A program call's source for its card (`{ code }` as the model wrote it), or nothing when it has none. */
+/** The vendor-run program a call came from, named as an approval item names it, when its source is known. */
+function vendorProgramOf(call: Pick<ToolCallPart, "program">): { name?: string; program?: string } {
+  const { program } = call;
+  return program?.source === undefined ? {} : { name: program.runtime, program: program.source };
+}
+
 function programOf(input: unknown): { program?: string } {
   const code = typeof input === "object" && input !== null ? (input as { code?: unknown }).code : undefined;
   return typeof code === "string" ? { program: code } : {};
@@ -858,7 +871,9 @@ function chatEventOf(
         name: event.name,
         server: serverOf(event.name),
         input: event.input,
-        ...(event.parent ? { parent: { id: event.parent.id, sequence: event.parent.sequence } } : {}),
+        ...(event.parent
+          ? { parent: { id: event.parent.id, sequence: event.parent.sequence, ...vendorProgramOf(event) } }
+          : {}),
         ...(event.name === RUN_PROGRAM && !event.parent ? programOf(event.input) : {}),
       };
     case "tool-approval-request":

@@ -217,6 +217,11 @@ describe("code mode on the vendor (provider), in the playground's chat", () => {
       "approval-request toolu_post ledger_post_entry",
     ]);
 
+    // The program's first call names it already: the vendor's tool and the source it ran.
+    expect(events.find((event) => event.type === "tool-call" && event.id === "toolu_balance")).toMatchObject({
+      parent: { id: "srvtoolu_program", sequence: 1, name: CODE, program },
+    });
+
     // What Anthropic was sent: every ledger tool callable by the code too, the code execution tool, no run_program.
     const request = fake.requests[first]!.body;
     expect(

@@ -45,8 +45,12 @@ export type ChatEvent =
       name: string;
       server: string | null;
       input: unknown;
-      /** Set for a call a program made: the program and the call's number in it. */
-      parent?: ProgramCallOf;
+      /**
+       * Set for a call a program made: the program and the call's number in it; for a program the
+       * model's vendor ran, also the vendor's tool that ran it (`name`) and its source (`program`)
+       * when the vendor said them, so its card shows the program from its first call.
+       */
+      parent?: ProgramCallOf & { name?: string; program?: string };
       /** Set for a program call (core's `run_program`, code mode): the program's source, as the model wrote it. */
       program?: string;
     }

@@ -407,6 +407,49 @@ describe("foldChatEvent", () => {
       expect(unknown.every((entry, index) => entry === before[index])).toBe(true);
     });
 
+    it("names a vendor-run program's card and shows its source from its first call, before anything asks", () => {
+      const vendorSource = 'balance = await ledger_read_balance({"account": "a"})';
+      const [, card] = foldChatEvents(
+        [user],
+        [
+          {
+            type: "tool-call",
+            id: "toolu_balance",
+            name: "ledger_read_balance",
+            server: "ledger",
+            input: { account: "a" },
+            parent: {
+              id: "srvtoolu_program",
+              sequence: 1,
+              name: "code_execution_20250825",
+              program: vendorSource,
+            },
+          },
+        ],
+      );
+      expect(card).toEqual({
+        kind: "tool",
+        id: "srvtoolu_program",
+        name: "code_execution_20250825",
+        server: null,
+        input: { code: vendorSource },
+        status: "running",
+        program: {
+          source: vendorSource,
+          calls: [
+            {
+              id: "toolu_balance",
+              name: "ledger_read_balance",
+              server: "ledger",
+              input: { account: "a" },
+              status: "running",
+              sequence: 1,
+            },
+          ],
+        },
+      });
+    });
+
     it("lists a program's call asked about with no program in the transcript under a program made from the request's parent", () => {
       const [, item] = foldChatEvents([user], [asked(4, "notes_write", { text: "x" })]);
       expect(item).toEqual({

@@ -116,10 +116,12 @@ function withStreamedInput(
 /** A call, complete: a program's goes into its program's item; a streamed one gets its whole arguments. */
 function withToolCall(transcript: readonly TranscriptItem[], event: EventOf<"tool-call">): TranscriptItem[] {
   if (event.parent) {
-    return addProgramCall(transcript, {
-      parent: event.parent,
-      call: runningCall(event, event.parent.sequence),
-    });
+    const { id, sequence, name, program } = event.parent;
+    return addProgramCall(
+      transcript,
+      { parent: { id, sequence }, call: runningCall(event, sequence) },
+      program !== undefined ? { name: name ?? "program", source: program } : undefined,
+    );
   }
   const index = findTool(transcript, event.id);
   if (index !== -1) {
@@ -344,8 +346,8 @@ function addProgramCall(
     index = items.length - 1;
   }
   let item = items[index] as ToolItem;
-  // A vendor's program is known only by its calls' `parent` until a call of it asks: the question
-  // brings its runtime and source (an approval item's `parent`), which the card then shows.
+  // A vendor's program is known by its calls' `parent`: the first call that brings its runtime and
+  // source (the call's own, or an approval item's `parent`) names the card and shows the program.
   if (fallback && fallback.source !== "" && !item.program?.source && !sourceOf(item.input))
     item = {
       ...item,

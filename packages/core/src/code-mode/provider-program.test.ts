@@ -94,6 +94,14 @@ describe("a provider-mode program's gated call", () => {
       ["tool-call", "toolu_own", undefined],
       ["tool-call", "toolu_post", { id: program.id, sequence: 2 }],
     ]);
+    // A vendor program's call carries the program itself (its source too), so a card can show it at once.
+    expect(
+      events.flatMap((event) => (event.type === "tool-call" ? [[event.id, event.program]] : [])),
+    ).toEqual([
+      ["toolu_read", program],
+      ["toolu_own", undefined],
+      ["toolu_post", program],
+    ]);
     expect(ofType("tool-result").sort()).toEqual([
       ["tool-result", "toolu_own", undefined],
       ["tool-result", "toolu_read", { id: program.id, sequence: 1 }],
