@@ -178,7 +178,7 @@ async function serve(values: {
       `  ${server.status === "connected" ? "✓" : "✗"} ${safe(server.name)}: ${server.status}${server.error ? ` — ${safe(server.error.split("\n")[0]!)}` : ""}\n`,
     );
   }
-  const providers = playground.chat.providers();
+  const providers = playground.providers.providers();
   const real = providers.filter((provider) => provider.id !== "offline");
   process.stderr.write(
     real.length

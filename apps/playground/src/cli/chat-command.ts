@@ -60,14 +60,14 @@ export async function runChatCommand(options: {
       if (server.status === "error")
         process.stderr.write(`! ${safe(server.name)} is not connected: ${safe(server.error ?? "")}\n`);
     }
-    const providers = playground.chat.providers();
+    const providers = playground.providers.providers();
     const provider = providers.find((candidate) => candidate.id === (options.provider ?? providers[0]!.id));
     if (!provider) {
       process.stderr.write(`${unavailableProviderMessage(safe(options.provider ?? ""), providers)}\n`);
       return 2;
     }
     const model = options.model ?? provider.defaultModel;
-    if (codeMode === "provider" && !(await playground.chat.runsPrograms(provider.id, model))) {
+    if (codeMode === "provider" && !(await playground.providers.runsPrograms(provider.id, model))) {
       const refusal = providerModeRefusal({
         provider: safe(provider.id),
         model: safe(model),

@@ -7,7 +7,7 @@ import { EventHub } from "./event-hub.js";
 import type { AppContext } from "./http-server.js";
 import { McpApps } from "./mcp-apps.js";
 import { MCPEndpoint } from "./mcp-endpoint.js";
-import { createProvider } from "./providers.js";
+import { ProviderCatalog } from "./provider-catalog.js";
 import { loadRunStateKeys } from "./run-state-keys.js";
 import { createSamplingBridge } from "./sampling-bridge.js";
 import { SecretRedactor } from "./secret-redactor.js";
@@ -46,17 +46,15 @@ export async function openPlayground(
   const redactor = new SecretRedactor();
   const hub = new EventHub({ redact: (text) => redactor.redact(text) });
   const elicitation = new ElicitationBroker(hub);
-  // ChatService needs the registry and the registry's sampling needs the chat's providers.
-  let chat: ChatService | undefined;
+  const providers = new ProviderCatalog({
+    store,
+    environment: options.environment ?? process.env,
+    sandbox: dataDir.sandbox,
+  });
   const sampling = createSamplingBridge({
     elicitation,
-    providers: () => chat!.providers(),
-    createProvider: (id) =>
-      createProvider(id, {
-        environment: options.environment ?? process.env,
-        settings: chat!.settings(),
-        sandbox: dataDir.sandbox,
-      }),
+    providers: () => providers.providers(),
+    createProvider: (id) => providers.create(id),
   });
   // Each run's trace is kept in the store too, so a turn's trace outlives a restart.
   const traces = new TraceStore({ archive: store });
@@ -73,19 +71,12 @@ export async function openPlayground(
   // A question from a connection that is gone can no longer be answered to it.
   registry.onConnectionClosed((closed) => elicitation.cancelServer(closed.name));
   const apps = new McpApps(registry, hub);
-  chat = new ChatService({
-    store,
-    registry,
-    dataDir,
-    traces,
-    environment: options.environment,
-    runStateKeys,
-  });
+  const chat = new ChatService({ store, registry, dataDir, traces, providers, runStateKeys });
   await registry.start({ seedDefaults: options.seedDefaults });
   const endpoint = new MCPEndpoint({
     store,
     registry,
-    createAgent: () => chat!.createServedAgent(),
+    createAgent: () => chat.createServedAgent(),
     ...(options.host ? { host: options.host } : {}),
   });
   // Serving again if it was on when the playground stopped; a failure is kept as its status.
@@ -96,6 +87,7 @@ export async function openPlayground(
     hub,
     elicitation,
     registry,
+    providers,
     chat,
     apps,
     traces,

@@ -22,7 +22,7 @@ import {
   type Sandbox,
   type ToolCallPart,
 } from "@junction/types";
-import type { ChatEvent, CodeModeChoices } from "../shared/api-types.js";
+import type { ChatEvent } from "../shared/api-types.js";
 import { foldChatEvent } from "../shared/fold-chat-events.js";
 import type { TraceStore } from "../trace/trace-store.js";
 import {
@@ -41,15 +41,8 @@ import {
   MAXIMUM_RESULT_BYTES,
 } from "./output-limits.js";
 import { PartialInputs } from "./partial-input.js";
-import {
-  createEmbedder,
-  createProvider,
-  detectProviders,
-  modelRunsPrograms,
-  type PlaygroundEmbedder,
-  type PlaygroundSettings,
-  type ProviderInfo,
-} from "./providers.js";
+import type { ProviderCatalog } from "./provider-catalog.js";
+import type { PlaygroundEmbedder, ProviderInfo } from "./providers.js";
 import type { ServerRegistry } from "./server-registry.js";
 import type { Store, StoredConversation, TranscriptItem } from "./store.js";
 
@@ -98,7 +91,7 @@ export class ChatService {
   readonly #store: Store;
   readonly #registry: ServerRegistry;
   readonly #dataDir: DataDir;
-  readonly #environment: NodeJS.ProcessEnv;
+  readonly #providers: ProviderCatalog;
   readonly #runs = new Map<string, Run>();
   readonly #busy = new Set<string>();
   readonly #traces: TraceStore | undefined;
@@ -112,7 +105,8 @@ export class ChatService {
     dataDir: DataDir;
     /** Where each run's trace goes, for the page's waterfall. */
     traces?: TraceStore;
-    environment?: NodeJS.ProcessEnv;
+    /** The providers a turn may use (its settings, keys and what each model can do). */
+    providers: ProviderCatalog;
     /**
      * The keys that sign every run state the playground stores and verify every one it resumes
      * (the data folder's `run-state-key.json`): the first signs, any verifies.
@@ -127,43 +121,7 @@ export class ChatService {
     this.#store = options.store;
     this.#registry = options.registry;
     this.#dataDir = options.dataDir;
-    this.#environment = options.environment ?? process.env;
-  }
-
-  settings(): PlaygroundSettings {
-    const raw = this.#store.getSetting("settings");
-    return raw ? (JSON.parse(raw) as PlaygroundSettings) : {};
-  }
-
-  updateSettings(input: Record<string, unknown>): PlaygroundSettings {
-    const next: PlaygroundSettings = { ...this.settings() };
-    if ("openaiCompatibleBaseURL" in input) {
-      const value = input.openaiCompatibleBaseURL;
-      if (value === "" || value === null || value === undefined) delete next.openaiCompatibleBaseURL;
-      else {
-        let url: URL;
-        try {
-          url = new URL(String(value));
-        } catch {
-          throw new JunctionError("invalid-argument", `${JSON.stringify(value)} is not a URL.`);
-        }
-        if (url.protocol !== "http:" && url.protocol !== "https:") {
-          throw new JunctionError("invalid-argument", "The OpenAI-compatible URL must be http or https.");
-        }
-        next.openaiCompatibleBaseURL = url.toString().replace(/\/$/, "");
-      }
-    }
-    if ("openaiCompatibleModel" in input) {
-      const value = input.openaiCompatibleModel;
-      if (typeof value === "string" && value.trim() !== "") next.openaiCompatibleModel = value.trim();
-      else delete next.openaiCompatibleModel;
-    }
-    this.#store.setSetting("settings", JSON.stringify(next));
-    return next;
-  }
-
-  providers(): ProviderInfo[] {
-    return detectProviders(this.#environment, this.settings());
+    this.#providers = options.providers;
   }
 
   /**
@@ -172,7 +130,7 @@ export class ChatService {
    * model that does not run programs is refused (`invalid-argument`), saying what to choose.
    */
   async createConversation(input: Record<string, unknown>): Promise<StoredConversation> {
-    const providers = this.providers();
+    const providers = this.#providers.providers();
     const provider = providers.find((candidate) => candidate.id === input.provider) ?? providers[0]!;
     const model = typeof input.model === "string" && input.model ? input.model : provider.defaultModel;
     const codeMode = input.codeMode === undefined ? "off" : input.codeMode;
@@ -182,32 +140,13 @@ export class ChatService {
         `codeMode must be "off", "sandbox" or "provider", not ${JSON.stringify(codeMode)}.`,
       );
     }
-    if (codeMode === "provider") await this.#checkProviderMode(provider.id, model);
+    if (codeMode === "provider") await this.#providers.checkProviderMode(provider.id, model);
     return this.#store.createConversation({
       title: "New conversation",
       provider: provider.id,
       model,
       codeMode,
     });
-  }
-
-  /**
-   * The code modes `model` of provider `providerId` can have: `off` and `sandbox` always, and
-   * `provider` when the model runs programs itself (else why not). An unavailable provider is
-   * `invalid-argument`.
-   */
-  async codeModeChoices(providerId: string, model: string): Promise<CodeModeChoices> {
-    const provider = this.#availableProvider(providerId);
-    const chosen = model.trim() || provider.defaultModel;
-    if (await this.runsPrograms(provider.id, chosen)) return { modes: ["off", "sandbox", "provider"] };
-    return {
-      modes: ["off", "sandbox"],
-      providerUnavailable: providerModeRefusal({
-        provider: provider.id,
-        model: chosen,
-        choices: '"sandbox" or "off"',
-      }),
-    };
   }
 
   /**
@@ -228,56 +167,18 @@ export class ChatService {
       throw new JunctionError("invalid-argument", `No conversation with id ${conversationId}.`);
     const target = { provider: conversation.provider, model: conversation.model };
     if (choice.provider !== undefined || choice.model !== undefined) {
-      const provider = this.#availableProvider(choice.provider ?? conversation.provider);
+      const provider = this.#providers.available(choice.provider ?? conversation.provider);
       target.provider = provider.id;
       target.model =
         choice.model?.trim() ||
         (provider.id === conversation.provider ? conversation.model : provider.defaultModel);
     }
-    if (choice.mode === "provider") await this.#checkProviderMode(target.provider, target.model);
+    if (choice.mode === "provider") await this.#providers.checkProviderMode(target.provider, target.model);
     // Read again once checked, so what a turn saved meanwhile is kept.
     const current = this.#store.getConversation(conversationId) ?? conversation;
     Object.assign(current, target, { codeMode: choice.mode });
     this.#store.saveConversation(current);
     return current;
-  }
-
-  /** A detected provider by id, or `invalid-argument` naming what makes it available. */
-  #availableProvider(providerId: string): ProviderInfo {
-    const provider = this.providers().find((candidate) => candidate.id === providerId);
-    if (!provider) {
-      throw new JunctionError(
-        "invalid-argument",
-        `The provider ${providerId} is not available (no key or URL set).`,
-      );
-    }
-    return provider;
-  }
-
-  /**
-   * Whether `model` of the provider `providerId` runs programs itself (what code mode `provider`
-   * needs); a provider that cannot be built does not.
-   */
-  async runsPrograms(providerId: string, model: string): Promise<boolean> {
-    try {
-      return await modelRunsPrograms(providerId, model, {
-        environment: this.#environment,
-        settings: this.settings(),
-        sandbox: this.#dataDir.sandbox,
-      });
-    } catch {
-      // A provider whose settings do not build (no URL) runs nothing: refused as not running programs.
-      return false;
-    }
-  }
-
-  /** Refuses (`invalid-argument`) code mode `provider` for a model that does not run programs. */
-  async #checkProviderMode(providerId: string, model: string): Promise<void> {
-    if (await this.runsPrograms(providerId, model)) return;
-    throw new JunctionError(
-      "invalid-argument",
-      providerModeRefusal({ provider: providerId, model, choices: '"sandbox" or "off" for its code mode' }),
-    );
   }
 
   /**
@@ -397,7 +298,7 @@ export class ChatService {
    */
   async claimApproval(conversationId: string, callId: string): Promise<ApprovalClaim> {
     const { conversation, state } = this.#waitingCall(conversationId, callId);
-    const provider = this.providers().find((candidate) => candidate.id === conversation.provider);
+    const provider = this.#providers.find(conversation.provider);
     if (!provider) {
       throw new JunctionError(
         "invalid-argument",
@@ -590,13 +491,13 @@ export class ChatService {
     const text = typeof request.text === "string" ? request.text.trim() : "";
     if (!text) return "Type a message first.";
     const providerId = typeof request.provider === "string" ? request.provider : asked.provider;
-    const provider = this.providers().find((candidate) => candidate.id === providerId);
+    const provider = this.#providers.find(providerId);
     if (!provider) return `The provider ${providerId} is not available (no key or URL set).`;
     const model =
       typeof request.model === "string" && request.model.trim()
         ? request.model.trim()
         : provider.defaultModel;
-    if (asked.codeMode === "provider" && !(await this.runsPrograms(provider.id, model))) {
+    if (asked.codeMode === "provider" && !(await this.#providers.runsPrograms(provider.id, model))) {
       return providerModeRefusal({
         provider: provider.id,
         model,
@@ -617,7 +518,7 @@ export class ChatService {
    * history.
    */
   async createServedAgent(): Promise<Agent> {
-    const provider = this.providers()[0]!;
+    const provider = this.#providers.providers()[0]!;
     return new Agent(
       await this.#agentConfig({
         provider,
@@ -646,11 +547,7 @@ export class ChatService {
   }): Promise<AgentConfig> {
     const { conversation, embedder } = options;
     return {
-      provider: await createProvider(options.provider.id, {
-        environment: this.#environment,
-        settings: this.settings(),
-        sandbox: this.#dataDir.sandbox,
-      }),
+      provider: await this.#providers.create(options.provider.id),
       model: options.model,
       system: systemPrompt(this.#dataDir.sandbox),
       // Tools only an MCP App may call (`_meta.ui.visibility: ["app"]`) are not offered to the model.
@@ -702,7 +599,7 @@ export class ChatService {
     try {
       // Core's tool search ranks with the vendor's embeddings where a key for one is set; each
       // tool's vector is kept in the store, so it is embedded once per model, not once per turn.
-      const embedder = await createEmbedder(this.#environment);
+      const embedder = await this.#providers.embedder();
       agent = new Agent(
         await this.#agentConfig({
           provider: turn.provider,

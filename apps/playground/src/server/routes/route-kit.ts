@@ -11,6 +11,7 @@ import type { ElicitationBroker } from "../elicitation-broker.js";
 import type { EventHub } from "../event-hub.js";
 import type { McpApps } from "../mcp-apps.js";
 import type { MCPEndpoint } from "../mcp-endpoint.js";
+import type { ProviderCatalog } from "../provider-catalog.js";
 import type { ServerRegistry } from "../server-registry.js";
 import type { Store } from "../store.js";
 
@@ -20,6 +21,8 @@ export interface AppContext {
   registry: ServerRegistry;
   hub: EventHub;
   elicitation: ElicitationBroker;
+  /** The providers a chat may use: their settings, which are available, what each model can do. */
+  providers: ProviderCatalog;
   chat: ChatService;
   /** MCP Apps: tools' `ui://` resources served into sandboxed iframes. */
   apps: McpApps;

@@ -6,7 +6,7 @@ import { eventStream } from "../event-stream.js";
 import { body, type RouteKit } from "./route-kit.js";
 
 /** `/api/events`, `/api/state`, `/api/settings`: the page's live events, what it starts with, and the settings. */
-export function stateRoutes({ context: { hub, chat, elicitation }, answer }: RouteKit): Hono {
+export function stateRoutes({ context: { hub, providers, elicitation }, answer }: RouteKit): Hono {
   return (
     new Hono()
       .get("/events", (c) =>
@@ -24,13 +24,13 @@ export function stateRoutes({ context: { hub, chat, elicitation }, answer }: Rou
       )
       .get("/state", (c) => {
         const state: PlaygroundState = {
-          providers: chat.providers(),
-          settings: chat.settings(),
+          providers: providers.providers(),
+          settings: providers.settings(),
           elicitations: elicitation.list(),
         };
         return answer(c, state);
       })
-      .post("/settings", body(settingsBody), (c) => answer(c, chat.updateSettings(c.req.valid("json"))))
+      .post("/settings", body(settingsBody), (c) => answer(c, providers.updateSettings(c.req.valid("json"))))
       // The code modes a provider's model can have: "provider" only where the model runs programs.
       .get("/code-mode", (c) => {
         const provider = c.req.query("provider");
@@ -39,7 +39,7 @@ export function stateRoutes({ context: { hub, chat, elicitation }, answer }: Rou
             message: "Name the provider and model: /api/code-mode?provider=<id>&model=<name>.",
           });
         }
-        return answer(c, chat.codeModeChoices(provider, c.req.query("model") ?? ""));
+        return answer(c, providers.codeModeChoices(provider, c.req.query("model") ?? ""));
       })
   );
 }
