@@ -4,11 +4,18 @@
 // made a call and its place in it. A sandbox's calls are children of the `run_program` call's
 // span; a vendor's program ran at the vendor, so its calls are children of the run's span and are
 // grouped by the program's id. A direct call of the same turn names no program.
-import { Agent, type AgentConfig, type Span, type Tool } from "@junction/core";
+import { Agent, type AgentConfig, type Span } from "@junction/core";
 import { junctionTelemetry } from "@junction/otel";
 import { anthropic } from "@junction/provider-anthropic";
 import { quickjsSandbox } from "@junction/sandbox-quickjs";
-import { anthropicStream, anthropicText, anthropicToolUse, startWireFake, type WireFake } from "@junction/wire-fake";
+import type { Tool } from "@junction/types";
+import {
+  anthropicStream,
+  anthropicText,
+  anthropicToolUse,
+  startWireFake,
+  type WireFake,
+} from "@junction/wire-fake";
 import { type Attributes, context, type Span as OtelSpan, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
@@ -86,13 +93,16 @@ const idOf = (span: ReadableSpan) => span.spanContext().spanId;
 /** The span of the tool call `id` (the attribute differs: core's and the conventions'). */
 function toolSpan(id: string): ReadableSpan {
   const found = spans().filter(
-    (span) => span.attributes["junction.tool.call_id"] === id || span.attributes["gen_ai.tool.call.id"] === id,
+    (span) =>
+      span.attributes["junction.tool.call_id"] === id || span.attributes["gen_ai.tool.call.id"] === id,
   );
   expect(found, `one span of call ${id}`).toHaveLength(1);
   return found[0]!;
 }
 function runSpan(): ReadableSpan {
-  const found = spans().filter((span) => span.name === "junction.agent.send" || span.name.startsWith("invoke_agent"));
+  const found = spans().filter(
+    (span) => span.name === "junction.agent.send" || span.name.startsWith("invoke_agent"),
+  );
   expect(found).toHaveLength(1);
   return found[0]!;
 }
@@ -136,7 +146,13 @@ describe.each(Object.entries(tracers))("a program's calls in tracing (%s spans)"
               start: {
                 type: "code_execution_tool_result",
                 tool_use_id: PROGRAM,
-                content: { type: "code_execution_result", stdout: "", stderr: "", return_code: 0, content: [] },
+                content: {
+                  type: "code_execution_result",
+                  stdout: "",
+                  stderr: "",
+                  return_code: 0,
+                  content: [],
+                },
               },
             },
             anthropicText("Looked up 1 and 2, noted 3."),

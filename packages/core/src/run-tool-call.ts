@@ -30,7 +30,6 @@ import type {
   ToolRunner,
 } from "./run-types.js";
 import { journaledStep } from "./step-failure.js";
-import type { ToolCallProgramOf } from "./tracing.js";
 import {
   limitStructuredContent,
   normalizeToolOutput,
@@ -38,6 +37,7 @@ import {
   truncateToolOutput,
 } from "./tool-output.js";
 import { ToolProgressReporter } from "./tool-progress.js";
+import type { ToolCallProgramOf } from "./tracing.js";
 
 /**
  * One call: the policy's answer (journaled), a person's answer when it asks (a signal), then the
