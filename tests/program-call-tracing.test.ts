@@ -16,6 +16,7 @@ import {
   startWireFake,
   type WireFake,
 } from "@junction/wire-fake";
+import { startAnthropicProgramLoop } from "@junction/wire-fake/anthropic-program-loop";
 import { type Attributes, context, type Span as OtelSpan, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
@@ -183,6 +184,45 @@ describe.each(Object.entries(tracers))("a program's calls in tracing (%s spans)"
     for (const span of [first!, second!, direct!]) {
       expect(parentOf(span)).toBe(idOf(run));
       expect(span.spanContext().traceId).toBe(run.spanContext().traceId);
+    }
+  });
+
+  it("a vendor's program that goes on over a second turn numbers its call there on from the first turn's", async () => {
+    const loop = await startAnthropicProgramLoop({
+      model,
+      turns: [
+        [
+          { id: "toolu_a", name: "lookup", input: { n: 1 } },
+          { id: "toolu_b", name: "lookup", input: { n: 2 } },
+        ],
+        [{ id: "toolu_c", name: "lookup", input: { n: 3 } }],
+      ],
+      finalText: (results) => results.join("; "),
+    });
+    try {
+      const runs: string[] = [];
+      const agent = new Agent({
+        provider: anthropic({ apiKey: "test-key", baseURL: loop.url, maxRetries: 0 }),
+        model,
+        tools: tools(runs),
+        codeMode: { sandbox: "provider", tools: { lookup: "code" }, minTools: 1 },
+        tracer: makeTracer(),
+      });
+      const result = await agent.send("Look 1, 2 and 3 up.").final;
+      expect(result.text).toBe("lookup 1; lookup 2; lookup 3");
+      const run = runSpan();
+      const sequences = ["toolu_a", "toolu_b", "toolu_c"].map((id) => {
+        const span = toolSpan(id);
+        expect(parentOf(span)).toBe(idOf(run));
+        return [programOf(span).parent_call_id, programOf(span).parent_sequence];
+      });
+      expect(sequences).toEqual([
+        [PROGRAM, 1],
+        [PROGRAM, 2],
+        [PROGRAM, 3],
+      ]);
+    } finally {
+      await loop.close();
     }
   });
 
