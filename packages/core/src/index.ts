@@ -103,5 +103,6 @@ export type {
   SpanOperation,
   SpanOutcome,
   SpanStartOptions,
+  ToolCallProgramOf,
   Tracer,
 } from "./tracing.js";

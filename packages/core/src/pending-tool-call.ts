@@ -38,17 +38,17 @@ export interface PendingToolCall {
  * - On the provider (`runtime: "provider"`): `id` is the program's id in the turn (Anthropic's
  *   code execution `server_tool_use` id, OpenAI's `program` item `call_id`; the call's
  *   `ToolCallPart.program.id`), `name` is the vendor's tool that ran it (`code_execution_20250825`,
- *   `programmatic_tool_calling`), `sequence` counts that program's calls in the step's model turn
- *   (a program that goes on over several turns starts again at 1 in each), and `program` is the
- *   code as the vendor reported it. A call whose program's code the conversation does not hold
- *   has no `parent`.
+ *   `programmatic_tool_calling`), `sequence` counts that program's calls in the conversation (one
+ *   that goes on over several turns numbers its calls on from those of the earlier turns), and
+ *   `program` is the code as the vendor reported it. A call whose program's code the conversation
+ *   does not hold has no `parent`.
  */
 export interface PendingCallParent {
   /** The program's id: the `run_program` call's id, or the vendor's id of the program. */
   id: string;
   /** What ran the program: `run_program`, or the vendor's code execution tool. */
   name: string;
-  /** 1 for the program's first call, 2 for its second, … (on the provider: in the step's turn). */
+  /** 1 for the program's first call, 2 for its second, … (on the provider: over every turn it made calls in). */
   sequence: number;
   /** The program's source, as the model wrote it. */
   program: string;

@@ -2,9 +2,12 @@ import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { MCP } from "@junction/mcp-client";
 import { JunctionError, type Tool } from "@junction/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Agent, annotationPolicy, memoryResumeClaims, type RunState } from "./index.js";
+import { Agent, annotationPolicy, memoryResumeClaims, type ResumeClaims, type RunState } from "./index.js";
+import { fileResumeClaims } from "./node/index.js";
 import { scriptedModel } from "./testing/index.js";
 
 function writeTool(effects: string[]): Tool {
@@ -175,6 +178,106 @@ describe("a stopped state resumes once", () => {
       const lines = readFileSync(effects, "utf8").trim().split("\n");
       expect(lines).toHaveLength(100);
       expect(new Set(lines).size).toBe(100);
+    }, 120_000);
+  });
+
+  describe("two worker processes racing to resume the same re-stopped state, through a real MCP server", () => {
+    const folder = mkdtempSync(join(tmpdir(), "junction-resume-again-"));
+    const serverLog = join(folder, "server.log");
+    const claimsDir = join(folder, "claims");
+    const server = fileURLToPath(new URL("./__fixtures__/counting-server.mjs", import.meta.url));
+    const workers: ChildProcess[] = [];
+    const replies = new Map<string, ((outcome: string) => void)[]>();
+    let tracker: MCP;
+    let claims: ResumeClaims;
+
+    beforeAll(async () => {
+      writeFileSync(serverLog, "");
+      claims = fileResumeClaims(claimsDir);
+      tracker = new MCP({ transport: "stdio", command: process.execPath, args: [server, serverLog] });
+      await tracker.connect();
+      const script = new URL("./__fixtures__/resume-mcp-worker.mjs", import.meta.url);
+      for (let index = 0; index < 2; index++) {
+        const worker = fork(script, [claimsDir, serverLog], {
+          stdio: ["ignore", "inherit", "inherit", "ipc"],
+        });
+        workers.push(worker);
+        await new Promise<void>((resolve, reject) => {
+          worker.once("error", reject);
+          worker.once("exit", (code) => reject(new Error(`the worker exited (${code}) before it was ready`)));
+          worker.once("message", () => resolve());
+        });
+        worker.on("message", (message: { id?: string; outcome?: string }) => {
+          if (message.id === undefined) return;
+          replies.get(message.id)?.shift()?.(message.outcome ?? "");
+        });
+      }
+    }, 30_000);
+    afterAll(async () => {
+      for (const worker of workers) worker.disconnect();
+      await tracker?.close();
+      rmSync(folder, { recursive: true, force: true });
+    });
+
+    /** An Agent of this process on the tracker, sharing the workers' claims. */
+    const trackerAgent = (turns: Parameters<typeof scriptedModel>[0]) =>
+      new Agent({
+        provider: scriptedModel(turns),
+        model: "m",
+        mcps: [{ mcp: tracker, prefix: "tracker" }],
+        approval: annotationPolicy(),
+        approvalTimeoutMs: 0,
+        resumeClaims: claims,
+      });
+
+    /** Sends `state` to `worker` under `id`, approving the calls it waits on; the worker's answer. */
+    const resumeIn = (worker: ChildProcess, id: string, state: RunState) =>
+      new Promise<string>((resolve) => {
+        replies.set(id, [...(replies.get(id) ?? []), resolve]);
+        const decisions = Object.fromEntries(state.pending.map((pending) => [pending.id, "approve"]));
+        worker.send({ id, state, decisions });
+      });
+
+    /** What the server received, across every process's server. */
+    const received = () => readFileSync(serverLog, "utf8").trim().split("\n").filter(Boolean);
+
+    it("20 rounds: a state re-stopped by 1 or 2 resumes that decided nothing, sent to both workers at once, runs its approved call once on the server; the other worker, and the spent states, are refused", async () => {
+      for (let round = 0; round < 20; round++) {
+        const call = {
+          id: `label-${round}`,
+          name: "tracker_label_issue",
+          input: { number: round, label: "ok" },
+        };
+        const first = await trackerAgent([{ toolCalls: [call] }]).send("label it").final;
+        expect(first.finishReason).toBe("approval-required");
+        if (first.finishReason !== "approval-required") return;
+        // Resumes that decide nothing stop again on the same call, each with `resumes` one more.
+        const spent: RunState[] = [first.state];
+        let state = first.state;
+        for (let again = 0; again < 1 + (round % 2); again++) {
+          const stopped = await trackerAgent([]).resume({ state, decisions: {} }).final;
+          expect(stopped.finishReason).toBe("approval-required");
+          if (stopped.finishReason !== "approval-required") return;
+          state = JSON.parse(JSON.stringify(stopped.state)) as RunState;
+          spent.push(state);
+        }
+        spent.pop();
+        expect([state.step, state.pending.map((pending) => pending.id), state.resumes]).toEqual([
+          1,
+          [call.id],
+          1 + (round % 2),
+        ]);
+        expect(received()).toHaveLength(round);
+
+        const id = String(round);
+        const outcomes = await Promise.all(workers.map((worker) => resumeIn(worker, id, state)));
+        expect(outcomes.sort()).toEqual(["run-state-resumed", "stop"]);
+        expect(received().filter((line) => line === `label_issue ${round} ok`)).toHaveLength(1);
+        // The states it came from were spent by the resumes that made it: refused in either worker.
+        for (const [index, earlier] of spent.entries())
+          expect(await resumeIn(workers[index % 2]!, id, earlier)).toBe("run-state-resumed");
+      }
+      expect(received()).toEqual(Array.from({ length: 20 }, (_, round) => `label_issue ${round} ok`));
     }, 120_000);
   });
 });

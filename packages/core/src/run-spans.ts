@@ -11,6 +11,7 @@ import {
   type SpanAttributes,
   type SpanOutcome,
   startSpan,
+  type ToolCallProgramOf,
   type Tracer,
   traceEvent,
 } from "./tracing.js";
@@ -36,8 +37,11 @@ export type RunTraceEvent =
       id: string;
       name: string;
       step: number;
-      /** A program's call (code mode): the program call's id, whose span this one is a child of. */
-      parentId?: string;
+      /**
+       * A program's call (code mode): its program. A sandbox's call's span is a child of the
+       * program call's span; a vendor's program has no span here, so its call's is the run's child.
+       */
+      program?: ToolCallProgramOf;
     }
   | {
       type: "tool-execute-end";
@@ -165,21 +169,29 @@ export class RunSpans {
         }
         return;
       }
-      case "tool-execute-start":
+      case "tool-execute-start": {
+        const { program } = event;
         this.#tools.set(
           event.id,
           startSpan(this.#tracer, "junction.tool.call", {
-            operation: { kind: "tool-call", id: event.id, name: event.name, step: event.step },
+            operation: {
+              kind: "tool-call",
+              id: event.id,
+              name: event.name,
+              step: event.step,
+              ...(program ? { program } : {}),
+            },
             attributes: {
               "junction.tool.name": event.name,
               "junction.tool.call_id": event.id,
               "junction.step": event.step,
-              ...(event.parentId !== undefined ? { "junction.tool.parent_call_id": event.parentId } : {}),
+              ...(program ? programAttributes(program) : {}),
             },
-            parent: (event.parentId !== undefined ? this.#tools.get(event.parentId) : undefined) ?? this.#run,
+            parent: (program?.runtime === "sandbox" ? this.#tools.get(program.id) : undefined) ?? this.#run,
           }),
         );
         return;
+      }
       case "tool-execute-end":
       case "tool-execute-abort": {
         const span = this.#tools.get(event.id);
@@ -208,6 +220,16 @@ export class RunSpans {
   #end(span: Span, ended: { error?: Error; outcome?: SpanOutcome; statusMessage?: string }): void {
     endSpan(span, { ...ended, ...(ended.outcome ? { attributes: outcomeAttributes(ended.outcome) } : {}) });
   }
+}
+
+/** The program that made a call, as the attributes of the call's span (the same in `@junction/otel`). */
+export function programAttributes(program: ToolCallProgramOf): SpanAttributes {
+  return {
+    "junction.tool.parent_call_id": program.id,
+    "junction.tool.parent_sequence": program.sequence,
+    "junction.tool.parent_name": program.name,
+    "junction.tool.parent_runtime": program.runtime,
+  };
 }
 
 /** An outcome as the `junction.*` attributes a tracer without `setOutcome` gets. */

@@ -37,6 +37,7 @@ import {
   truncateToolOutput,
 } from "./tool-output.js";
 import { ToolProgressReporter } from "./tool-progress.js";
+import type { ToolCallProgramOf } from "./tracing.js";
 
 /**
  * One call: the policy's answer (journaled), a person's answer when it asks (a signal), then the
@@ -218,8 +219,11 @@ export async function finishCall(parts: {
   denial?: string;
   /** Why the answer did not count (it was bound to another tool or other arguments). */
   mismatch?: string;
-  /** A call a program made: its program and what it asked for, journaled with its result. */
-  nested?: { parent: NestedCallOf; call: { name: string; argumentsDigest: string } };
+  /**
+   * A call a program made in Junction's sandbox: its program (and the program call's tool, such
+   * as `run_program`), and what it asked for, journaled with its result.
+   */
+  nested?: { parent: NestedCallOf; program: string; call: { name: string; argumentsDigest: string } };
 }): Promise<CallOutcome> {
   const { calls, tools, denial, mismatch, nested } = parts;
   const { call, decision, changed } = parts.decided;
@@ -258,7 +262,7 @@ export async function finishCall(parts: {
             )
           : denial !== undefined
             ? toEntry({ kind: "error", outcome: "denied", message: denial, durationMs: 0 }, { calls, call })
-            : await executeCall({ calls, tools, call, ...(nested ? { parentId: nested.parent.id } : {}) });
+            : await executeCall({ calls, tools, call, program: programOfCall({ calls, call, nested }) });
       return entryValue(nested ? { ...entry, call: nested.call } : entry);
     },
   });
@@ -349,17 +353,17 @@ async function executeCall(parts: {
   calls: StepScope;
   tools: ToolRunner;
   call: ToolCallPart;
-  /** A program's call: the program call's id (its span is the parent). */
-  parentId?: string;
+  /** A program's call (code mode): the program, for the call's span. */
+  program: ToolCallProgramOf | undefined;
 }): Promise<ToolCallEntry> {
-  const { calls, tools, call } = parts;
+  const { calls, tools, call, program } = parts;
   const { run, stepNumber } = calls;
   run.spans.note({
     type: "tool-execute-start",
     id: call.id,
     name: call.name,
     step: stepNumber,
-    ...(parts.parentId !== undefined ? { parentId: parts.parentId } : {}),
+    ...(program ? { program } : {}),
   });
   const progress = new ToolProgressReporter({ call, emit: run.emit, warn: calls.warn });
   const context = toolContext(calls, call, (report) => progress.report(report));
@@ -385,6 +389,23 @@ async function executeCall(parts: {
     // The result (or the abort) supersedes a report still waiting; none is emitted after it.
     progress.close();
   }
+}
+
+/**
+ * The program that made a call, for its span: the sandbox's program of a nested call, or the
+ * vendor's program a call's part names (numbered by the step as it started). Undefined for the
+ * model's own call.
+ */
+function programOfCall(parts: {
+  calls: StepScope;
+  call: ToolCallPart;
+  nested: { parent: NestedCallOf; program: string } | undefined;
+}): ToolCallProgramOf | undefined {
+  const { calls, call, nested } = parts;
+  if (nested) return { ...nested.parent, name: nested.program, runtime: "sandbox" };
+  const of = calls.programCallOf?.(call);
+  if (!of || !call.program) return undefined;
+  return { id: of.id, sequence: of.sequence, name: call.program.runtime, runtime: "provider" };
 }
 
 /** Ends the span `executeCall` opened for the call, with how it went; `entry` passes through. */

@@ -102,7 +102,37 @@ export interface ModelCallInput {
 export type SpanOperation =
   | { kind: "run"; provider: string; model: string }
   | { kind: "model-call"; provider: string; model: string; step: number; request: RequestSize }
-  | { kind: "tool-call"; id: string; name: string; step: number };
+  | {
+      kind: "tool-call";
+      id: string;
+      name: string;
+      step: number;
+      /** Set when a program (code mode) made the call, rather than the model itself. */
+      program?: ToolCallProgramOf;
+    };
+
+/**
+ * The program that made a tool call (code mode), as the call's span tells it: the span attributes
+ * `junction.tool.parent_call_id`, `junction.tool.parent_sequence`, `junction.tool.parent_name` and
+ * `junction.tool.parent_runtime`, the same fields as a pending call's `parent`.
+ *
+ * - `runtime: "sandbox"`: Junction's sandbox ran it; `id` is the `run_program` call's id, whose
+ *   span the call's span is a child of.
+ * - `runtime: "provider"`: the model's vendor ran it (its code execution); `id` is the vendor's id
+ *   of the program (`ToolCallPart.program.id`). The program ran at the vendor, inside the model
+ *   call, so no span of this process stands for it: the call's span is a child of the run's, and
+ *   the program's calls are found by this id, in the order of `sequence`.
+ */
+export interface ToolCallProgramOf {
+  /** The program's id: the `run_program` call's id, or the vendor's id of the program. */
+  id: string;
+  /** 1 for the program's first call, 2 for its second, … (the `sequence` of the call's events' `parent`). */
+  sequence: number;
+  /** What ran the program: `run_program`, or the vendor's code execution tool (`code_execution_20250825`). */
+  name: string;
+  /** Where the program ran. */
+  runtime: "sandbox" | "provider";
+}
 
 /** How an operation ended, typed, for {@link Span.setOutcome}; a failure comes with `recordException` and the status. */
 export type SpanOutcome =

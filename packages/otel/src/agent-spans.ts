@@ -6,6 +6,7 @@ import type {
   SpanAttributeValue,
   SpanOperation,
   SpanOutcome,
+  ToolCallProgramOf,
   TraceCarrier,
   Tracer,
 } from "@junction/core";
@@ -44,7 +45,10 @@ export function createAgentTracer(shared: Shared): Tracer {
         case "model-call":
           return new ChatSpan(shared, { operation, run, ...(options.input ? { input: options.input } : {}) });
         case "tool-call":
-          return new ToolSpan(shared, { operation, run });
+          // A sandbox's call (code mode) nests under its program's span, as core says, in its run.
+          return parent instanceof ToolSpan
+            ? new ToolSpan(shared, { operation, run: parent.run, parent: parent.otel })
+            : new ToolSpan(shared, { operation, run, ...(run ? { parent: run.otel } : {}) });
         case undefined:
           // A span core may add later: kept under its own name, nested where core says.
           return new PlainSpan(shared, {
@@ -438,16 +442,21 @@ class ChatSpan extends BridgeSpan {
  * ends once the run reports the result (at the time core ended it), so the result is on it.
  */
 class ToolSpan extends BridgeSpan implements MCPFoldTarget {
-  private readonly run: RunSpan | undefined;
+  readonly run: RunSpan | undefined;
   private readonly id: string;
   private endedAt: number | undefined;
   private done = false;
 
   constructor(
     shared: Shared,
-    parts: { operation: Extract<SpanOperation, { kind: "tool-call" }>; run: RunSpan | undefined },
+    parts: {
+      operation: Extract<SpanOperation, { kind: "tool-call" }>;
+      run: RunSpan | undefined;
+      /** The span it nests under: the run's, or a sandbox's program's; absent, the active one. */
+      parent?: OtelSpan;
+    },
   ) {
-    const { name, id } = parts.operation;
+    const { name, id, program } = parts.operation;
     const input = parts.run?.liveCalls.get(id);
     super(
       shared,
@@ -460,12 +469,13 @@ class ToolSpan extends BridgeSpan implements MCPFoldTarget {
             [ATTR.toolName]: name,
             [ATTR.toolCallId]: id,
             [ATTR.toolType]: "function",
+            ...(program ? programAttributes(program) : {}),
             ...(shared.capture && input !== undefined
               ? { [ATTR.toolCallArguments]: shared.capture.text(input) }
               : {}),
           },
         },
-        parts.run ? trace.setSpan(context.active(), parts.run.otel) : context.active(),
+        parts.parent ? trace.setSpan(context.active(), parts.parent) : context.active(),
       ),
     );
     this.run = parts.run;
@@ -533,6 +543,20 @@ class ToolSpan extends BridgeSpan implements MCPFoldTarget {
     // A failed result's text is the tool's output: it is content, and stays off the status.
     this.finish(endTime, this.shared.capture ? undefined : this.errorType);
   }
+}
+
+/**
+ * The program that made a call (code mode), as core's `junction.tool.call` span has it: a
+ * sandbox's call is also the program span's child; a vendor's program ran at the vendor, so its
+ * calls are found by `parent_call_id` (the vendor's id of the program) in `parent_sequence` order.
+ */
+function programAttributes(program: ToolCallProgramOf): Attributes {
+  return {
+    "junction.tool.parent_call_id": program.id,
+    "junction.tool.parent_sequence": program.sequence,
+    "junction.tool.parent_name": program.name,
+    "junction.tool.parent_runtime": program.runtime,
+  };
 }
 
 /** A run's or a model call's token counts, as core's outcome has them. */

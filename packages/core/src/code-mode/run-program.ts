@@ -384,7 +384,7 @@ class NestedCalls {
       decided,
       ...(answered.denial ? { denial: answered.denial } : {}),
       ...(answered.mismatch ? { mismatch: answered.mismatch } : {}),
-      nested: { parent: of, call: { name: entry.name, argumentsDigest: digest } },
+      nested: { parent: of, program: parent.name, call: { name: entry.name, argumentsDigest: digest } },
     });
     if (outcome.kind !== "result")
       return { kind: "error", error: callError("error", "The call did not finish.") };
