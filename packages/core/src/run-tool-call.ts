@@ -403,7 +403,7 @@ function programOfCall(parts: {
 }): ToolCallProgramOf | undefined {
   const { calls, call, nested } = parts;
   if (nested) return { ...nested.parent, name: nested.program, runtime: "sandbox" };
-  const of = calls.programCallOf?.(call);
+  const of = calls.programCallOf(call);
   if (!of || !call.program) return undefined;
   return { id: of.id, sequence: of.sequence, name: call.program.runtime, runtime: "provider" };
 }
