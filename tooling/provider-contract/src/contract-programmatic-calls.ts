@@ -112,15 +112,22 @@ function defineProgramCases(vendor: VendorAdapter, programs: ProgramAdapter): vo
     ...(programs.wire.resultNamesProgram ? { program: programs.program.id } : {}),
     text,
   });
-  /** An error result for the call `id`: its text checked apart (it is the Agent's message). */
-  function expectErrorResult(entry: ProgramWireEntry | undefined, id: string, says: string) {
-    expect(entry).toMatchObject({
+  /**
+   * `body` answers the program's `answered` call, in the program's container, with only an error
+   * result whose text says `says` (the Agent's message).
+   */
+  function expectErrorAnswer(body: unknown, answered: ScriptedProgramCall, says: string) {
+    expect(container(body)).toBe(pausedIn);
+    const sent = programs.sentBack(body);
+    expect(sent.at(-2)).toEqual(call(answered));
+    const answer = sent.at(-1);
+    expect(answer).toMatchObject({
       kind: "result",
-      callId: callId(id),
+      callId: callId(answered.id),
       ...(programs.wire.resultNamesProgram ? { program: programs.program.id } : {}),
       ...(programs.wire.resultFlagsErrors ? { error: true } : {}),
     });
-    expect(entry?.kind === "result" ? entry.text : "").toContain(says);
+    expect(answer?.kind === "result" ? answer.text : "").toContain(says);
   }
   /** Turn 1 as the vendor must get it back: its text, the program, and the program's call. */
   const turn1Back: ProgramWireEntry[] = [
@@ -230,12 +237,7 @@ function defineProgramCases(vendor: VendorAdapter, programs: ProgramAdapter): vo
       }).final;
       expect(denied.finishReason).toBe("stop");
       expect(later).toEqual([]);
-      const third = bodies()[2];
-      expect(container(third)).toBe(pausedIn);
-      const sent = programs.sentBack(third);
-      // The program's call, then only its (error) result.
-      expect(sent.at(-2)).toEqual(call(reportCall));
-      expectErrorResult(sent.at(-1), "report", "not today");
+      expectErrorAnswer(bodies()[2], reportCall, "not today");
     },
   );
 
@@ -249,11 +251,7 @@ function defineProgramCases(vendor: VendorAdapter, programs: ProgramAdapter): vo
       const refused = await agent(runs).send("Total the sales.").final;
       expect(refused.finishReason).toBe("stop");
       expect(runs).toEqual([]);
-      const second = bodies()[1];
-      expect(container(second)).toBe(pausedIn);
-      const sent = programs.sentBack(second);
-      expect(sent.at(-2)).toEqual(call(invalid));
-      expectErrorResult(sent.at(-1), "bad", "region");
+      expectErrorAnswer(bodies()[1], invalid, "region");
     },
   );
 
