@@ -11,15 +11,14 @@ import {
   anthropicText,
   anthropicToolUse,
   collectStream,
-  startWireFake,
-  type WireFake,
 } from "@junction/wire-fake";
+import { wireFakePerTest } from "@junction/wire-fake/per-test";
 import {
   closedObjectSchema,
   playProgramConversation,
   programmaticTools,
 } from "@junction/wire-fake/programmatic-tools";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { anthropic } from "./anthropic-provider.js";
 
 // Anthropic's wire for programmatic tool calling. What every vendor that runs programs does the same
@@ -28,13 +27,7 @@ import { anthropic } from "./anthropic-provider.js";
 // contract-programmatic-calls.ts); here: the exact tools and messages, the container, the caller in
 // the part's metadata, a program the conversation does not hold, the code execution option.
 
-let fake: WireFake;
-beforeEach(async () => {
-  fake = await startWireFake();
-});
-afterEach(async () => {
-  await fake.close();
-});
+const fake = wireFakePerTest();
 
 const model = "claude-sonnet-4-6";
 const CODE = "code_execution_20250825";

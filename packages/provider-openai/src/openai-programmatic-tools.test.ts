@@ -6,19 +6,14 @@ import {
   ProviderError,
   type ToolDefinition,
 } from "@junction/types";
-import {
-  collectStream,
-  responsesMessage,
-  responsesStream,
-  startWireFake,
-  type WireFake,
-} from "@junction/wire-fake";
+import { collectStream, responsesMessage, responsesStream } from "@junction/wire-fake";
+import { wireFakePerTest } from "@junction/wire-fake/per-test";
 import {
   closedObjectSchema,
   playProgramConversation,
   programmaticTools,
 } from "@junction/wire-fake/programmatic-tools";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openai } from "./openai-provider.js";
 import { prepareOpenAITools } from "./prepare-openai-tools.js";
 
@@ -30,13 +25,7 @@ import { prepareOpenAITools } from "./prepare-openai-tools.js";
 // input items, the program item and the caller in the metadata, the checks on what OpenAI sends,
 // the models and the tool preparation.
 
-let fake: WireFake;
-beforeEach(async () => {
-  fake = await startWireFake();
-});
-afterEach(async () => {
-  await fake.close();
-});
+const fake = wireFakePerTest();
 
 const model = "gpt-5.6";
 const program = {
