@@ -1,35 +1,31 @@
-import { Agent, type AgentConfig, type AgentEvent, annotationPolicy, type RunState } from "@junction/core";
+import { Agent, annotationPolicy } from "@junction/core";
 import {
+  type AssistantContentPart,
   type Message,
   type ModelStreamEvent,
   ProviderError,
-  type Tool,
   type ToolDefinition,
 } from "@junction/types";
+import { collectStream, responsesMessage, responsesStream } from "@junction/wire-fake";
+import { wireFakePerTest } from "@junction/wire-fake/per-test";
 import {
-  collectStream,
-  responsesMessage,
-  responsesStream,
-  startWireFake,
-  type WireFake,
-} from "@junction/wire-fake";
-import { closedObjectSchema, programmaticTools } from "@junction/wire-fake/programmatic-tools";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+  closedObjectSchema,
+  playProgramConversation,
+  programmaticTools,
+} from "@junction/wire-fake/programmatic-tools";
+import { describe, expect, it } from "vitest";
 import { openai } from "./openai-provider.js";
 import { prepareOpenAITools } from "./prepare-openai-tools.js";
 
-// OpenAI's Programmatic Tool Calling through the real `openai` SDK against a local server speaking
-// the Responses API's SSE framing, with a real Agent: the program's calls go through the Agent's
-// gate (validation, approval, the exfiltration guard, spans) like direct ones, and survive a
-// RunState round trip through JSON into a new Agent.
+// OpenAI's wire for Programmatic Tool Calling, through the real `openai` SDK against a local server
+// speaking the Responses API's SSE framing. What every vendor that runs programs does the same (who
+// may call what, ToolCallPart.program and its source, the program's calls through the Agent's gate
+// and a resume, provider code mode refused for a model without programs) is the provider
+// contract's (tooling/provider-contract, contract-programmatic-calls.ts); here: the exact tools and
+// input items, the program item and the caller in the metadata, the checks on what OpenAI sends,
+// the models and the tool preparation.
 
-let fake: WireFake;
-beforeEach(async () => {
-  fake = await startWireFake();
-});
-afterEach(async () => {
-  await fake.close();
-});
+const fake = wireFakePerTest();
 
 const model = "gpt-5.6";
 const program = {
@@ -94,22 +90,19 @@ const textTurn = (text: string) => ({
 });
 
 const object = closedObjectSchema;
-const tools = (runs: string[]): Tool[] => programmaticTools(runs);
 
-function agent(runs: string[], extra: Partial<AgentConfig> = {}) {
+/** An Agent whose code mode runs programs on OpenAI: who may call what (three tools, so the minimum is lowered). */
+function agent() {
   return new Agent({
     provider: openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1`, maxRetries: 0 }),
     model,
-    tools: tools(runs),
+    tools: programmaticTools([]),
     approval: annotationPolicy(),
-    // Programs run on OpenAI; core's code mode says who may call what (three tools: a smaller
-    // toolset than code mode's default minimum, so the minimum is lowered).
     codeMode: {
       sandbox: "provider",
       tools: { "sales_*": "code", send_report: "both", lookup: "direct" },
       minTools: 1,
     },
-    ...extra,
   });
 }
 
@@ -141,40 +134,10 @@ const turn2Back = {
   caller,
 };
 
-/** Runs turns 1 and 2: `sales_query` runs unasked, then `send_report` (made by the program) needs a person. */
-async function stoppedRun(runs: string[]): Promise<RunState> {
-  fake.enqueue(programCallsSalesQuery, programCallsSendReport);
-  const handle = agent(runs).send("Total the West sales and mail them to my boss.", { approvalTimeoutMs: 0 });
-  const events: AgentEvent[] = [];
-  for await (const event of handle) events.push(event);
-  const result = await handle.final;
-  // The program's calls are the run's calls: announced, run or asked about, like direct ones.
-  expect(
-    events.flatMap((event) =>
-      event.type === "tool-call" || event.type === "tool-result" || event.type === "tool-approval-request"
-        ? [`${event.type} ${event.id}`]
-        : [],
-    ),
-  ).toEqual([
-    "tool-call call_sales",
-    "tool-result call_sales",
-    "tool-call call_report",
-    "tool-approval-request call_report",
-  ]);
-  expect(result.finishReason).toBe("approval-required");
-  expect((result.pending ?? []).map(({ id, name, input }) => ({ id, name, input }))).toEqual([
-    { id: "call_report", name: "send_report", input: { to: "boss", total: 42 } },
-  ]);
-  expect(runs).toEqual(["sales_query West"]);
-  // A plain state: what a store keeps and gives back.
-  return JSON.parse(JSON.stringify(result.state)) as RunState;
-}
-
-describe("OpenAI Programmatic Tool Calling through the Agent", () => {
-  it("sends allowed_callers and the programmatic tool, answers the program's calls with their caller, and resumes a paused call in a new Agent", async () => {
-    const runs: string[] = [];
-    const state = await stoppedRun(runs);
-
+describe("OpenAI's wire for Programmatic Tool Calling", () => {
+  it("declares allowed_callers and the programmatic tool on every request, and keeps the program item, with its code and fingerprint, and each call's caller in the turn's provider metadata", async () => {
+    fake.enqueue(programCallsSalesQuery, textTurn("West is 42."));
+    const result = await agent().send("Total the West sales.").final;
     const [first, second] = fake.requests.map((request) => request.body);
     expect(first.tools).toEqual([
       {
@@ -202,51 +165,7 @@ describe("OpenAI Programmatic Tool Calling through the Agent", () => {
       },
       { type: "programmatic_tool_calling" },
     ]);
-    // The program's first call answered: the turn as it came, then the output with the caller.
-    expect(second.input).toEqual([
-      { role: "user", content: "Total the West sales and mail them to my boss." },
-      ...turn1Back,
-      { type: "function_call_output", call_id: "call_sales", output: "42", caller },
-    ]);
     expect(second.tools).toEqual(first.tools);
-
-    // Another process: a new Agent resumes the plain state with the person's approval.
-    fake.enqueue(programFinishes, textTurn("You're welcome."));
-    const later: string[] = [];
-    const resumedAgent = agent(later);
-    const resumed = await resumedAgent.resume({ state, decisions: { call_report: "approve" } }).final;
-    expect(resumed.finishReason).toBe("stop");
-    expect(resumed.text).toBe("Sent the West total, 42.");
-    expect(later).toEqual(["send_report boss 42"]);
-    expect(fake.requests).toHaveLength(3);
-    const third = fake.requests[2]!.body;
-    expect(third.input).toEqual([
-      ...second.input,
-      turn2Back,
-      { type: "function_call_output", call_id: "call_report", output: "mailed", caller },
-    ]);
-
-    // The next turn sends the program's output back as it came.
-    await resumedAgent.send("Thanks.").final;
-    const fourth = fake.requests[3]!.body;
-    expect(fourth.input.slice(-3)).toEqual([
-      programOutput,
-      {
-        type: "message",
-        role: "assistant",
-        id: "msg_3",
-        status: "completed",
-        content: [{ type: "output_text", text: "Sent the West total, 42.", annotations: [] }],
-      },
-      { role: "user", content: "Thanks." },
-    ]);
-    // Each approved call ran once, in all.
-    expect([...runs, ...later]).toEqual(["sales_query West", "send_report boss 42"]);
-  });
-
-  it("keeps the program item, with its code and fingerprint, and each call's caller in the turn's provider metadata", async () => {
-    fake.enqueue(programCallsSalesQuery, textTurn("West is 42."));
-    const result = await agent([]).send("Total the West sales.").final;
     const turn = result.messages.find((message) => message.role === "assistant");
     expect(turn?.content).toEqual([
       { type: "text", text: "Let me total it in code.", providerMetadata: { openai: { itemId: "msg_1" } } },
@@ -263,74 +182,57 @@ describe("OpenAI Programmatic Tool Calling through the Agent", () => {
     ]);
   });
 
-  it("a denied call of the program goes back as its output, with the caller, and the tool never runs", async () => {
-    const runs: string[] = [];
-    const state = await stoppedRun(runs);
-    fake.enqueue(programFinishes);
-    const later: string[] = [];
-    const result = await agent(later).resume({ state, decisions: { call_report: { deny: "not today" } } })
-      .final;
-    expect(result.finishReason).toBe("stop");
-    expect(later).toEqual([]);
-    const third = fake.requests[2]!.body;
-    expect(third.input.at(-2)).toEqual(turn2Back);
-    const answer = third.input.at(-1);
-    expect(answer).toMatchObject({ type: "function_call_output", call_id: "call_report", caller });
-    expect(JSON.stringify(answer.output)).toContain("not today");
-  });
-
-  it("a call of the program with invalid arguments is refused by the Agent's validation before the tool runs", async () => {
-    const runs: string[] = [];
-    const invalid = {
-      chunks: responsesStream({
-        id: "resp_invalid",
-        model,
-        output: [program, functionCall("bad", { name: "sales_query", input: { region: 7 } })],
-      }),
+  it("sends each turn back as it came: the program unchanged, each call and each output with its caller", async () => {
+    const provider = () => openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1`, maxRetries: 0 });
+    const streamTurn = async (messages: Message[]) => {
+      const { events, error } = await collectStream(provider().stream({ model, messages }));
+      expect(error).toBeUndefined();
+      return (events.at(-1) as Extract<ModelStreamEvent, { type: "finish" }>).content;
     };
-    fake.enqueue(invalid, programFinishes);
-    const result = await agent(runs).send("Total the sales.").final;
-    expect(result.finishReason).toBe("stop");
-    expect(runs).toEqual([]);
-    const answer = fake.requests[1]!.body.input.at(-1);
-    expect(answer).toMatchObject({ type: "function_call_output", call_id: "call_bad", caller });
-    expect(JSON.stringify(answer.output)).toContain("region");
-  });
-
-  it("the exfiltration guard stops the program's open-world call after its closed-world read, though the policy approves it", async () => {
-    const runs: string[] = [];
-    fake.enqueue(programCallsSalesQuery, programCallsSendReport);
-    const result = await agent(runs, { approval: () => "approve" }).send("Total and mail.").final;
-    expect(result.finishReason).toBe("approval-required");
-    expect((result.pending ?? []).map((call) => call.id)).toEqual(["call_report"]);
-    expect(runs).toEqual(["sales_query West"]);
-  });
-
-  it("each of the program's calls gets its tool span, like a direct call", async () => {
-    const spans: { name: string; attributes: Record<string, unknown> }[] = [];
-    const tracer = {
-      startSpan(name: string, options: { attributes?: Record<string, unknown> }) {
-        const span = { name, attributes: { ...options.attributes } };
-        spans.push(span);
-        return {
-          setAttribute: (key: string, value: unknown) => {
-            span.attributes[key] = value;
-          },
-          setStatus: () => undefined,
-          end: () => undefined,
-        };
+    fake.enqueue(
+      programCallsSalesQuery,
+      programCallsSendReport,
+      programFinishes,
+      textTurn("You're welcome."),
+    );
+    const turns: AssistantContentPart[][] = [];
+    await playProgramConversation<AssistantContentPart[]>({
+      ask: "Total the West sales and mail them to my boss.",
+      callIds: { sales: "call_sales", report: "call_report" },
+      stream: async (messages) => {
+        turns.push(await streamTurn(messages));
+        return turns.at(-1)!;
       },
-    };
-    fake.enqueue(programCallsSalesQuery, textTurn("West is 42."));
-    await agent([], { tracer }).send("Total the West sales.").final;
-    const toolSpans = spans.filter((span) => span.name === "junction.tool.call");
-    expect(
-      toolSpans.map((span) => [
-        span.attributes["junction.tool.name"],
-        span.attributes["junction.tool.call_id"],
-      ]),
-    ).toEqual([["sales_query", "call_sales"]]);
-    expect(toolSpans[0]!.attributes["junction.tool.outcome"]).toBe("success");
+    });
+    // What goes back to OpenAI rides on the part's metadata.
+    expect(turns[1]!.find((part) => part.type === "tool-call")?.providerMetadata).toEqual({
+      openai: { itemId: "fc_report", caller },
+    });
+
+    const [, second, third, fourth] = fake.requests.map((request) => request.body);
+    // The program's first call answered: the turn as it came, then the output with the caller.
+    expect(second.input).toEqual([
+      { role: "user", content: "Total the West sales and mail them to my boss." },
+      ...turn1Back,
+      { type: "function_call_output", call_id: "call_sales", output: "42", caller },
+    ]);
+    expect(third.input).toEqual([
+      ...second.input,
+      turn2Back,
+      { type: "function_call_output", call_id: "call_report", output: "mailed", caller },
+    ]);
+    // The next turn sends the program's output back as it came.
+    expect(fourth.input.slice(-3)).toEqual([
+      programOutput,
+      {
+        type: "message",
+        role: "assistant",
+        id: "msg_3",
+        status: "completed",
+        content: [{ type: "output_text", text: "Sent the West total, 42.", annotations: [] }],
+      },
+      { role: "user", content: "Thanks." },
+    ]);
   });
 });
 
@@ -367,22 +269,7 @@ describe("what OpenAI sends is checked", () => {
     );
   });
 
-  it("takes a call of a program the conversation holds, and a call made directly", async () => {
-    fake.enqueue(programCallsSalesQuery);
-    const first = await stream();
-    const finish = first.events.at(-1) as Extract<ModelStreamEvent, { type: "finish" }>;
-    expect(finish.reason).toBe("tool-calls");
-    const messages: Message[] = [
-      { role: "user", content: "Go." },
-      { role: "assistant", content: finish.content },
-      {
-        role: "tool",
-        content: [{ type: "tool-result", toolCallId: "call_sales", toolName: "sales_query", output: "42" }],
-      },
-    ];
-    fake.enqueue(programCallsSendReport);
-    const second = await stream(messages);
-    expect(second.events.at(-1)).toMatchObject({ type: "finish", reason: "tool-calls" });
+  it("takes a call made directly, naming no program", async () => {
     fake.enqueue({
       chunks: responsesStream({
         id: "resp_direct",
@@ -402,46 +289,6 @@ describe("what OpenAI sends is checked", () => {
   });
 });
 
-describe("the program a call was made by, on its tool-call part", () => {
-  const provider = () => openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1`, maxRetries: 0 });
-  const streamTurn = async (messages: Message[]) => {
-    const { events, error } = await collectStream(provider().stream({ model, messages }));
-    expect(error).toBeUndefined();
-    const finish = events.at(-1) as Extract<ModelStreamEvent, { type: "finish" }>;
-    const calls = events.filter(
-      (event): event is Extract<ModelStreamEvent, { type: "tool-call" }> => event.type === "tool-call",
-    );
-    return {
-      calls: calls.map((call) => [call.id, call.program]),
-      parts: finish.content.flatMap((part) => (part.type === "tool-call" ? [[part.id, part.program]] : [])),
-      content: finish.content,
-    };
-  };
-  const named = { id: program.call_id, runtime: "programmatic_tool_calling", source: program.code };
-
-  it("names the program item's call_id and carries its code, on the event and the part, in this turn and the next", async () => {
-    fake.enqueue(programCallsSalesQuery, programCallsSendReport);
-    const ask: Message = { role: "user", content: "Go." };
-    const first = await streamTurn([ask]);
-    expect(first.calls).toEqual([["call_sales", named]]);
-    expect(first.parts).toEqual([["call_sales", named]]);
-    // The turn after: the program is in the conversation sent, not in the response.
-    const second = await streamTurn([
-      ask,
-      { role: "assistant", content: first.content },
-      {
-        role: "tool",
-        content: [{ type: "tool-result", toolCallId: "call_sales", toolName: "sales_query", output: "42" }],
-      },
-    ]);
-    expect(second.calls).toEqual([["call_report", named]]);
-    expect(second.parts).toEqual([["call_report", named]]);
-    // What goes back to OpenAI is unchanged.
-    const report = second.content.find((part) => part.type === "tool-call");
-    expect(report?.providerMetadata).toEqual({ openai: { itemId: "fc_report", caller } });
-  });
-});
-
 describe("Programmatic Tool Calling on the request and the model", () => {
   it("declares programmaticToolCalling for the GPT-5.6 family only", () => {
     const capabilities = (id: string) => openai({ apiKey: "sk-test" }).capabilitiesFor?.(id);
@@ -449,18 +296,6 @@ describe("Programmatic Tool Calling on the request and the model", () => {
       expect(capabilities(id)?.programmaticToolCalling, id).toBe(true);
     for (const id of ["gpt-5.5", "gpt-5.4", "gpt-5-mini", "gpt-5.60", "gpt-4.1"])
       expect(capabilities(id)?.programmaticToolCalling, id).toBeUndefined();
-  });
-
-  it("an Agent refuses code mode on the provider for a model without it, naming the model", () => {
-    expect(
-      () =>
-        new Agent({
-          provider: openai({ apiKey: "sk-test", baseURL: `${fake.url}/v1` }),
-          model: "gpt-5.5",
-          tools: tools([]),
-          codeMode: { sandbox: "provider" },
-        }),
-    ).toThrow(`openai's "gpt-5.5" does not. Run programs in a sandbox instead`);
   });
 
   it("sends no programmatic tool when no definition has callers, and keeps allowed_callers on a deferred tool in its namespace", () => {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect } from "vitest";
 import { collect, coreUsage, neutralEvents } from "./collect-events.ts";
 import { contractCase } from "./contract-case.ts";
 import { defineFailureContract } from "./contract-failures.ts";
+import { defineProgrammaticCallsContract } from "./contract-programmatic-calls.ts";
 import {
   forecastTool,
   lengthTurn,
@@ -42,6 +43,7 @@ export function defineProviderContract(vendor: VendorAdapter): void {
     defineFailureContract(vendor);
     defineStructuredOutputContract(vendor);
     defineToolSearchContract(vendor);
+    defineProgrammaticCallsContract(vendor);
   });
 }
 

@@ -1,5 +1,5 @@
 import type { ModelProvider } from "@junction/types";
-import type { RecordedRequest } from "@junction/wire-fake";
+import type { RecordedRequest, WireReply } from "@junction/wire-fake";
 
 /** One tool call the scripted model makes. `name` is the real (neutral) tool name. */
 export interface ScriptedToolCall {
@@ -103,7 +103,101 @@ export type ContractCase =
   | "structured-repaired"
   | "structured-invalid"
   | "structured-checked-locally"
-  | "structured-refusal";
+  | "structured-refusal"
+  | "program-run"
+  | "program-call-denied"
+  | "program-call-invalid"
+  | "program-exfiltration-guard"
+  | "program-call-spans"
+  | "program-on-tool-call"
+  | "program-from-conversation"
+  | "program-direct-call"
+  | "program-min-tools"
+  | "program-model-without";
+
+/** One tool call in a scripted program turn; `id` is neutral ("sales"), the adapter makes the vendor's id of it. */
+export interface ScriptedProgramCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  /** `program`: the vendor-run program made the call; `model`: the model called the tool directly. */
+  by: "program" | "model";
+}
+
+/**
+ * One assistant turn of a vendor that runs programs itself, in the order the vendors send it: the
+ * program's end (its output), the text, the program written in this turn, then the calls. There is
+ * one program per scenario ({@link ProgramAdapter.program}); a turn that does not write it continues
+ * the program an earlier turn wrote. A turn with calls ends for tool use, one without ends the turn.
+ */
+export interface ScriptedProgramTurn {
+  responseId: string;
+  /** The program ended before this turn's text (the vendor's program output item or block). */
+  programEnds?: boolean;
+  text?: string;
+  /** The model writes the program in this turn (its source streams here). */
+  writesProgram?: boolean;
+  calls?: ScriptedProgramCall[];
+}
+
+/** What a request sent back about programs, read from its body in neutral terms, in order. */
+export type ProgramWireEntry =
+  | { kind: "user"; text: string }
+  | { kind: "text"; text: string }
+  /** The program as the vendor wrote it, sent back as it came. */
+  | { kind: "program"; id: string; source: string }
+  /** A tool call of an earlier turn; `program` is the id of the program that made it. */
+  | { kind: "call"; id: string; name: string; input: unknown; program?: string }
+  /**
+   * The result of a call: `program` where the wire names the calling program on the result
+   * ({@link ProgramAdapter.wire}), `error` where it flags errors; `text` the content as a string
+   * (JSON for structured content).
+   */
+  | { kind: "result"; callId: string; program?: string; error?: true; text: string }
+  /** The program's end (its output), sent back as it came. */
+  | { kind: "program-end"; id: string };
+
+/**
+ * What the programmatic-calls contract needs from a vendor that runs the model's programs itself
+ * (Anthropic's code execution with `allowed_callers`, OpenAI's Programmatic Tool Calling). Vendors
+ * without programs leave {@link VendorAdapter.programs} out and the suite skips those cases.
+ */
+export interface ProgramAdapter {
+  /** A model that runs programs (its capabilities say `programmaticToolCalling`). */
+  model: string;
+  /** A model of the same provider that does not. */
+  modelWithout: string;
+  /** The vendor's tool that runs programs, as `ToolCallPart.program.runtime` names it. */
+  runtime: string;
+  /** The scenario's one program: its id on the wire and its source (in the vendor's language). */
+  program: { id: string; source: string };
+  /** The vendor's id for the neutral call id `id` (`toolu_<id>`, `call_<id>`). */
+  callId(id: string): string;
+  /** Renders one program turn in the vendor's exact wire format (its recorded shapes). */
+  render(turn: ScriptedProgramTurn): WireReply;
+  /** The path the SDK's base URL needs after the fake's origin, for example `/v1`. */
+  basePath?: string;
+  /**
+   * The tools a recorded request offered, in order, each with who may call it as the wire says
+   * (`code`: only a program, `both`, `undefined`: only the model), and the runtime tool it declared
+   * (`undefined` when it declared none).
+   */
+  offered(body: unknown): { tools: [name: string, callers: "code" | "both" | undefined][]; runtime?: string };
+  /** What a recorded request sent back, in neutral terms ({@link ProgramWireEntry}). */
+  sentBack(body: unknown): ProgramWireEntry[];
+  /** How the vendor's wire ties results to programs. */
+  wire: {
+    /** A result of a program's call names the program (OpenAI's `caller` on `function_call_output`). */
+    resultNamesProgram: boolean;
+    /** An error result is flagged as one (Anthropic's `is_error`). */
+    resultFlagsErrors: boolean;
+    /**
+     * Where programs run in a container the requests must name while a program's call is answered
+     * (Anthropic): the container's id, and how to read it from a recorded request.
+     */
+    container?: { id: string; read(body: unknown): string | undefined };
+  };
+}
 
 /** Settings the suite creates a provider with. */
 export interface ProviderOptions {
@@ -174,6 +268,8 @@ export interface VendorAdapter {
    * run of a case that runs per model (`tool-result-images@<model>`) or per usage shape (`usage-variants@<shape>`).
    */
   knownGaps?: Partial<Record<ContractCase | `${ContractCase}@${string}`, string>>;
+  /** How the vendor runs programs the model writes; absent for a vendor that does not. */
+  programs?: ProgramAdapter;
   /** Where the vendor's wire carries a requested JSON answer (`ModelRequest.responseFormat`). */
   structuredOutput: {
     /** The response format a recorded request carried, as the wire has it; `undefined` when it has none. */

@@ -41,3 +41,43 @@ export function programmaticTools(runs: string[]) {
     },
   ];
 }
+
+/** A message of the programmatic tests' conversation, shaped as Junction's `Message` (`Content`: a turn's parts). */
+export type ProgramConversationMessage<Content> =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: Content }
+  | {
+      role: "tool";
+      content: [{ type: "tool-result"; toolCallId: string; toolName: string; output: string }];
+    };
+
+/**
+ * Plays the programmatic tests' conversation through `stream` (one request per turn, each turn's
+ * content sent back as it came): the ask; `sales_query` answered "42" (the call `callIds.sales`);
+ * `send_report` answered "mailed" (`callIds.report`); then "Thanks." after the program's end. The
+ * vendor's fake answers the four requests; a test reads their bodies for the vendor's wire.
+ */
+export async function playProgramConversation<Content>(options: {
+  ask: string;
+  callIds: { sales: string; report: string };
+  stream: (messages: ProgramConversationMessage<Content>[]) => Promise<Content>;
+}): Promise<void> {
+  const answer = (
+    toolCallId: string,
+    toolName: string,
+    output: string,
+  ): ProgramConversationMessage<Content> => ({
+    role: "tool",
+    content: [{ type: "tool-result", toolCallId, toolName, output }],
+  });
+  const messages: ProgramConversationMessage<Content>[] = [{ role: "user", content: options.ask }];
+  const next = [
+    answer(options.callIds.sales, "sales_query", "42"),
+    answer(options.callIds.report, "send_report", "mailed"),
+    { role: "user" as const, content: "Thanks." },
+  ];
+  for (const message of next) {
+    messages.push({ role: "assistant", content: await options.stream([...messages]) }, message);
+  }
+  await options.stream([...messages]);
+}

@@ -1,9 +1,13 @@
 import { openai } from "@junction/provider-openai";
-import type { WireReply } from "@junction/wire-fake";
+import { responsesMessage, responsesStream, type WireReply } from "@junction/wire-fake";
 import { startHeldSSEStream, startSSEVendorFake } from "../sse-vendor-fake.ts";
 import type {
   FoundImage,
+  ProgramAdapter,
+  ProgramWireEntry,
   ScriptContext,
+  ScriptedProgramCall,
+  ScriptedProgramTurn,
   ScriptedReply,
   ScriptedTurn,
   VendorAdapter,
@@ -259,6 +263,132 @@ function toolResultImages(body: unknown): { native: FoundImage[]; elsewhere: Fou
   return found;
 }
 
+const programModel = "gpt-5.6";
+const program = {
+  id: "prog_0a1b",
+  type: "program",
+  call_id: "call_prog_1",
+  code: 'const west = await tools.sales_query({ region: "West" });\nawait tools.send_report({ to: "boss", total: Number(west) });\ntext(String(west));',
+  fingerprint: "fp_opaque_Zm9vYmFy",
+};
+const programOutput = {
+  id: "progout_0a1b",
+  type: "program_output",
+  call_id: program.call_id,
+  result: "sent 42",
+  status: "completed",
+};
+const programCallId = (id: string) => `call_${id}`;
+
+function functionCall(call: ScriptedProgramCall): Record<string, unknown> {
+  return {
+    id: `fc_${call.id}`,
+    type: "function_call",
+    status: "completed",
+    call_id: programCallId(call.id),
+    name: call.name,
+    arguments: JSON.stringify(call.input),
+    caller: call.by === "program" ? { type: "program", caller_id: program.call_id } : { type: "direct" },
+  };
+}
+
+/**
+ * A response with Programmatic Tool Calling (the provider's programmatic fixtures): the program's
+ * `program_output`, the message, the `program` item (its code and fingerprint), then each
+ * `function_call` with its `caller`.
+ */
+function renderProgramTurn(turn: ScriptedProgramTurn): WireReply {
+  const output: Record<string, unknown>[] = [];
+  if (turn.programEnds) output.push(programOutput);
+  if (turn.text !== undefined) output.push(responsesMessage(`msg_${turn.responseId}`, turn.text));
+  if (turn.writesProgram) output.push(program);
+  output.push(...(turn.calls ?? []).map(functionCall));
+  return { chunks: responsesStream({ id: `resp_${turn.responseId}`, model: programModel, output }) };
+}
+
+type WireTool = { type: string; name?: string; allowed_callers?: string[] };
+
+function offeredToPrograms(body: unknown): ReturnType<ProgramAdapter["offered"]> {
+  const tools = (body as { tools?: WireTool[] }).tools ?? [];
+  const callers = (tool: WireTool): "code" | "both" | undefined => {
+    const allowed = JSON.stringify(tool.allowed_callers);
+    if (tool.allowed_callers === undefined) return undefined;
+    if (allowed === '["programmatic"]') return "code";
+    if (allowed === '["direct","programmatic"]') return "both";
+    throw new TypeError(
+      `tool "${tool.name}" has allowed_callers ${allowed}, which the contract does not expect`,
+    );
+  };
+  const runtime = tools.find((tool) => tool.type === "programmatic_tool_calling")?.type;
+  return {
+    tools: tools.filter((tool) => tool.type === "function").map((tool) => [tool.name!, callers(tool)]),
+    ...(runtime ? { runtime } : {}),
+  };
+}
+
+type InputItem = {
+  type?: string;
+  role?: string;
+  content?: string | { type: string; text?: string }[];
+  call_id?: string;
+  code?: string;
+  name?: string;
+  arguments?: string;
+  output?: unknown;
+  caller?: { type: string; caller_id?: string };
+};
+
+/** The neutral reading of one input item OpenAI was sent. */
+function sentItem(item: InputItem): ProgramWireEntry {
+  const byProgram = item.caller?.type === "program" ? { program: item.caller.caller_id! } : {};
+  switch (item.type ?? "message") {
+    case "message": {
+      const text =
+        typeof item.content === "string"
+          ? item.content
+          : (item.content ?? []).map((part) => part.text ?? "").join("");
+      return item.role === "user" ? { kind: "user", text } : { kind: "text", text };
+    }
+    case "program":
+      return { kind: "program", id: item.call_id!, source: item.code! };
+    case "function_call":
+      return {
+        kind: "call",
+        id: item.call_id!,
+        name: item.name!,
+        input: JSON.parse(item.arguments!),
+        ...byProgram,
+      };
+    case "function_call_output":
+      return {
+        kind: "result",
+        callId: item.call_id!,
+        ...byProgram,
+        text: typeof item.output === "string" ? item.output : JSON.stringify(item.output),
+      };
+    case "program_output":
+      return { kind: "program-end", id: item.call_id! };
+    default:
+      throw new TypeError(
+        `an input item of type "${item.type}" the programmatic-calls contract does not read`,
+      );
+  }
+}
+
+/** OpenAI's Programmatic Tool Calling (GPT-5.6: `allowed_callers`, `program` items, `caller`). */
+const programs: ProgramAdapter = {
+  model: programModel,
+  modelWithout: "gpt-5.5",
+  runtime: "programmatic_tool_calling",
+  program: { id: program.call_id, source: program.code },
+  callId: programCallId,
+  render: renderProgramTurn,
+  basePath: "/v1",
+  offered: offeredToPrograms,
+  sentBack: (body) => (body as { input: InputItem[] }).input.map(sentItem),
+  wire: { resultNamesProgram: true, resultFlagsErrors: false },
+};
+
 /** OpenAI's Responses API through the `openai` SDK. */
 export const openAIVendor: VendorAdapter = {
   name: "openai",
@@ -291,4 +421,5 @@ export const openAIVendor: VendorAdapter = {
       "https://platform.openai.com/docs/guides/structured-outputs?api-mode=responses (text.format, type json_schema, strict)",
   },
   toolResultImages,
+  programs,
 };
