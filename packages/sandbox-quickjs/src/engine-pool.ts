@@ -23,26 +23,7 @@ export interface Engine {
   capBytes: number;
   /** The last growth the module asked for was refused: the guest is at its memory limit. */
   atCap: boolean;
-  /**
-   * Set by the run while only guest code is on the WebAssembly stack (no host function of its
-   * own): a refused growth then abandons the engine at once instead of letting QuickJS unwind.
-   */
-  abandonAtCap: boolean;
-  /**
-   * A refused growth abandoned the engine: an exception was thrown out of the WebAssembly, so
-   * QuickJS neither unwinds the guest nor frees its heap (tens of milliseconds for a heap of small
-   * objects). The engine is then `broken` and never reused.
-   */
-  abandoned: boolean;
   broken: boolean;
-}
-
-/** What comes out of the WebAssembly when a refused growth abandons the engine (see `Engine.abandoned`). */
-export class EngineAbandonedAtCap extends Error {
-  constructor() {
-    super("The sandbox's memory limit was reached; the engine was abandoned.");
-    this.name = "EngineAbandonedAtCap";
-  }
 }
 
 /** Hands out engines, loading the WebAssembly once and keeping one idle engine warm. */
@@ -77,8 +58,6 @@ export const loadDefaultVariant = (): Promise<QuickJSSyncVariant> =>
 export function createEnginePool(source: VariantSource): EnginePool {
   let variant: Promise<QuickJSSyncVariant> | undefined;
   let idle: Engine | undefined;
-  /** A fresh engine being loaded in the background, after a run dropped its own. */
-  let spare: Promise<Engine> | undefined;
   /** Looked for once per pool: every module of one build keeps the counter in the same place. */
   let counter: { offset: number | undefined } | undefined;
 
@@ -115,11 +94,21 @@ export function createEnginePool(source: VariantSource): EnginePool {
       interruptCounterOffset: counter.offset,
       capBytes: initialBytes,
       atCap: false,
-      abandonAtCap: false,
-      abandoned: false,
       broken: false,
     };
-    capMemoryGrowth(memory, engine);
+    // Emscripten grows the heap by calling `grow` on this very object: an own property answers
+    // first, and a refusal is a failed malloc inside QuickJS, which throws "out of memory".
+    const grow = memory.grow;
+    Object.defineProperty(memory, "grow", {
+      value: (pages: number) => {
+        if (memory.buffer.byteLength + pages * PAGE_BYTES > engine.capBytes) {
+          engine.atCap = true;
+          throw new RangeError("The sandbox's memory limit was reached.");
+        }
+        engine.atCap = false;
+        return grow.call(memory, pages);
+      },
+    });
     return engine;
   }
 
@@ -132,63 +121,14 @@ export function createEnginePool(source: VariantSource): EnginePool {
         if (idle.module.getWasmMemory().buffer.byteLength <= cap) engine = idle;
         idle = undefined;
       }
-      if (engine === undefined && spare !== undefined) {
-        engine = await spare.catch(() => undefined);
-        spare = undefined;
-      }
       engine ??= await load();
       engine.capBytes = engineMemoryCap(memoryBytes, engine.initialBytes);
       engine.atCap = false;
       return engine;
     },
     release(engine) {
-      if (engine.broken) {
-        // Loaded now, after the run's outcome, so the next run does not wait for it (after a
-        // memory bomb the engine is always dropped, see capMemoryGrowth).
-        if (idle === undefined && spare === undefined) {
-          spare = load();
-          spare.catch(() => {});
-        }
-        return;
-      }
-      if (idle !== undefined) return;
+      if (engine.broken || idle !== undefined) return;
       idle = engine;
     },
   };
-}
-
-const bufferOf = Object.getOwnPropertyDescriptor(WebAssembly.Memory.prototype, "buffer")!.get!;
-
-/**
- * Caps `memory`'s growth at `engine.capBytes`. Emscripten grows the heap by calling `grow` on this
- * very object: an own property answers first, and a refusal is a failed malloc inside QuickJS,
- * which throws "out of memory". Emscripten tries a growth three times, smaller each time, reading
- * `memory.buffer` before each try and outside its own `try`: once a refusal has happened while
- * only guest code is running (`engine.abandonAtCap`), that read throws, and the exception leaves
- * the WebAssembly straight to the run, which drops the engine whole. Without it QuickJS would
- * unwind the guest and free its heap object by object, only for the run to end with `memory`.
- * Should a build read the memory otherwise, nothing is thrown, and the run ends as before.
- */
-function capMemoryGrowth(memory: WebAssembly.Memory, engine: Engine): void {
-  const grow = memory.grow;
-  Object.defineProperty(memory, "grow", {
-    value: (pages: number) => {
-      if (bufferOf.call(memory).byteLength + pages * PAGE_BYTES > engine.capBytes) {
-        engine.atCap = true;
-        if (engine.abandonAtCap) {
-          engine.abandoned = true;
-          engine.broken = true;
-        }
-        throw new RangeError("The sandbox's memory limit was reached.");
-      }
-      engine.atCap = false;
-      return grow.call(memory, pages);
-    },
-  });
-  Object.defineProperty(memory, "buffer", {
-    get: () => {
-      if (engine.abandoned) throw new EngineAbandonedAtCap();
-      return bufferOf.call(memory);
-    },
-  });
 }

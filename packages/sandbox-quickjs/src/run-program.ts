@@ -241,9 +241,6 @@ class ProgramRun {
       this.#sliceHostMs = 0;
       this.#lastCheckAt = this.#sliceStartedAt;
       this.#hostMsAtLastCheck = 0;
-      // Only here may a refused growth throw out of the WebAssembly (engine-pool.ts): the exception
-      // comes straight back to this catch. A host function turns it off while it runs.
-      this.#engine.abandonAtCap = true;
     }
     try {
       return operation();
@@ -251,10 +248,7 @@ class ProgramRun {
       this.#noteGuestEscape(error);
       return undefined;
     } finally {
-      if (outermost) {
-        this.#engine.abandonAtCap = false;
-        this.#cpuUsedMs += now() - this.#sliceStartedAt - this.#sliceHostMs;
-      }
+      if (outermost) this.#cpuUsedMs += now() - this.#sliceStartedAt - this.#sliceHostMs;
       this.#depth--;
       if (this.#depth === 0 && this.#finished) this.#dispose();
     }
@@ -280,8 +274,7 @@ class ProgramRun {
   #dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    // A broken engine is abandoned whole: freeing anything in it could trap again, and an engine
-    // abandoned at its memory cap is dropped without freeing its heap (engine-pool.ts).
+    // A broken engine is abandoned whole: freeing anything in it could trap again.
     if (!this.#engine.broken) {
       try {
         for (const handle of this.#owned) if (handle.alive) handle.dispose();
@@ -319,8 +312,6 @@ class ProgramRun {
 
   #hostCall(vm: QuickJSContext, indexHandle: QuickJSHandle, textHandle: QuickJSHandle) {
     const enteredAt = now();
-    // A refused growth in here must not throw through QuickJS's own frames below (see enterGuest).
-    this.#engine.abandonAtCap = false;
     try {
       if (this.#finished || this.#breachedLimit !== undefined) return undefined;
       if (vm.typeof(textHandle) !== "string") {
@@ -366,20 +357,17 @@ class ProgramRun {
       else if (!this.#engine.atCap) this.#engineFailure = error;
       return undefined;
     } finally {
-      this.#engine.abandonAtCap = true;
       this.#sliceHostMs += now() - enteredAt;
     }
   }
 
   #hostLog(vm: QuickJSContext, levelHandle: QuickJSHandle, textHandle: QuickJSHandle) {
     const enteredAt = now();
-    this.#engine.abandonAtCap = false;
     try {
       this.#consoleCapture.append(vm.getString(levelHandle) as ConsoleLevel, vm.getString(textHandle));
     } catch {
       // A line the engine could not hand over (out of memory) is left out; the limit says why.
     } finally {
-      this.#engine.abandonAtCap = true;
       this.#sliceHostMs += now() - enteredAt;
     }
     return undefined;
@@ -437,8 +425,7 @@ class ProgramRun {
         else if (json.text === undefined) answer(this.#bridge!.settle, vm.undefined);
         else answer(this.#bridge!.settleJSON, keep(vm.newString(json.text)));
       } finally {
-        // Not in an engine abandoned at its cap: it is dropped whole.
-        if (!this.#engine.broken) for (const handle of handles) if (handle.alive) handle.dispose();
+        for (const handle of handles) if (handle.alive) handle.dispose();
       }
     });
   }
