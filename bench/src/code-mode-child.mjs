@@ -9,7 +9,7 @@
 //       run (cold), then `warmups` more (the first ten: early) and `samples` timed ones (warm).
 //   {"task":"bombs","bombs":{"name":"source",…},"rounds":N}
 //     → {"name":{"stopMs","ending"},…}: Junction's sandbox with its default limits, each bomb run
-//       `rounds` times; the slowest.
+//       `rounds` times; the slowest, and every round's ending ("limit: cpu / limit: memory").
 const TRIVIAL = "return 1;";
 
 async function junctionProgram() {
@@ -61,14 +61,15 @@ async function bombs({ bombs: sources, rounds }) {
   const figures = {};
   for (const [name, source] of Object.entries(sources)) {
     let stopMs = 0;
-    let ending = "";
+    // Every round's ending, not only the last: a slow round may have met the CPU limit first.
+    const endings = new Set();
     for (let round = 0; round < rounds; round++) {
       const started = performance.now();
       const outcome = await run(source);
       stopMs = Math.max(stopMs, performance.now() - started);
-      ending = outcome.kind === "limit" ? `limit: ${outcome.code}` : outcome.kind;
+      endings.add(outcome.kind === "limit" ? `limit: ${outcome.code}` : outcome.kind);
     }
-    figures[name] = { stopMs, ending };
+    figures[name] = { stopMs, ending: [...endings].join(" / ") };
   }
   return figures;
 }
