@@ -157,6 +157,27 @@ describe("every ending hands back a sound engine", () => {
     expect(printed).toEqual([]);
   });
 
+  it("after a bomb of small objects, gives the next run on the same engine its whole memory limit again", async () => {
+    // Kept on the global, so that only disposing of the run's runtime and context frees them.
+    const bomb = await runOnPool(
+      "globalThis.keep = []; for (;;) keep.push({ n: keep.length, text: 'x' + keep.length });",
+    );
+    expect(bomb.outcome).toMatchObject({ kind: "limit", code: "memory" });
+    const memory = bomb.engine.module.getWasmMemory();
+    const grownTo = memory.buffer.byteLength;
+    expect(grownTo).toBeGreaterThan(bomb.engine.initialBytes);
+    expect(grownTo).toBeLessThanOrEqual(bomb.engine.capBytes);
+    // 40 strings of 1 MB: they fit beside nothing of the bomb's 64 MiB, so only if it was all freed.
+    const next = await runOnPool(
+      "const a = []; for (let i = 0; i < 40; i++) a.push('x'.repeat(1e6) + i); return a.length;",
+    );
+    expect(next.outcome).toMatchObject({ kind: "returned", value: 40 });
+    expect(next.engine).toBe(bomb.engine);
+    // Its heap came from what the bomb gave back: the memory did not grow again.
+    expect(memory.buffer.byteLength).toBe(grownTo);
+    expect(printed).toEqual([]);
+  });
+
   it("drops an engine whose host stack overflowed, and loads a new one", async () => {
     const deep = "let a = []; let c = a; for (let i = 0; i < 200000; i++) { c[0] = []; c = c[0]; } return a;";
     const { outcome, engine } = await runOnPool(deep, { limits: { stackBytes: 1024 * 1024 } });
