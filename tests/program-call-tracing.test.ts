@@ -118,6 +118,44 @@ function programOf(span: ReadableSpan) {
   );
 }
 
+/** A turn in which the model runs a program of two lookups in the sandbox and notes a third directly. */
+async function sendSandboxProgram(tracer: NonNullable<AgentConfig["tracer"]>, runs: string[]) {
+  fake.enqueue(
+    {
+      chunks: anthropicStream({
+        id: "msg_1",
+        model,
+        blocks: [
+          anthropicToolUse(
+            { id: "toolu_program", name: "run_program" },
+            JSON.stringify({
+              code: "const a = await tools.lookup({ n: 1 });\nconst b = await tools.lookup({ n: 2 });\nreturn a + ', ' + b;",
+            }),
+          ),
+          anthropicToolUse({ id: "toolu_direct", name: "note" }, '{"n":3}'),
+        ],
+        stopReason: "tool_use",
+      }),
+    },
+    {
+      chunks: anthropicStream({
+        id: "msg_2",
+        model,
+        blocks: [anthropicText("Looked up 1 and 2, noted 3.")],
+        stopReason: "end_turn",
+      }),
+    },
+  );
+  const agent = new Agent({
+    provider: anthropic({ apiKey: "test-key", baseURL: fake.url, maxRetries: 0 }),
+    model,
+    tools: tools(runs),
+    codeMode: { sandbox: quickjsSandbox(), minTools: 1 },
+    tracer,
+  });
+  return agent.send("Look 1 and 2 up, note 3.").final;
+}
+
 describe.each(Object.entries(tracers))("a program's calls in tracing (%s spans)", (_kind, makeTracer) => {
   it("a vendor's program's two calls name its id, sequence and runtime, under the run's span; a direct call beside them names none", async () => {
     fake.enqueue(
@@ -227,41 +265,8 @@ describe.each(Object.entries(tracers))("a program's calls in tracing (%s spans)"
   });
 
   it("a sandbox's two calls are children of the run_program call's span and name it; a direct call beside it names none", async () => {
-    fake.enqueue(
-      {
-        chunks: anthropicStream({
-          id: "msg_1",
-          model,
-          blocks: [
-            anthropicToolUse(
-              { id: "toolu_program", name: "run_program" },
-              JSON.stringify({
-                code: "const a = await tools.lookup({ n: 1 });\nconst b = await tools.lookup({ n: 2 });\nreturn a + ', ' + b;",
-              }),
-            ),
-            anthropicToolUse({ id: "toolu_direct", name: "note" }, '{"n":3}'),
-          ],
-          stopReason: "tool_use",
-        }),
-      },
-      {
-        chunks: anthropicStream({
-          id: "msg_2",
-          model,
-          blocks: [anthropicText("Looked up 1 and 2, noted 3.")],
-          stopReason: "end_turn",
-        }),
-      },
-    );
     const runs: string[] = [];
-    const agent = new Agent({
-      provider: anthropic({ apiKey: "test-key", baseURL: fake.url, maxRetries: 0 }),
-      model,
-      tools: tools(runs),
-      codeMode: { sandbox: quickjsSandbox(), minTools: 1 },
-      tracer: makeTracer(),
-    });
-    const result = await agent.send("Look 1 and 2 up, note 3.").final;
+    const result = await sendSandboxProgram(makeTracer(), runs);
     expect(result.text).toBe("Looked up 1 and 2, noted 3.");
     expect(runs.sort()).toEqual(["lookup:1", "lookup:2", "note:3"]);
 
@@ -278,5 +283,24 @@ describe.each(Object.entries(tracers))("a program's calls in tracing (%s spans)"
     expect(parentOf(direct)).toBe(idOf(run));
     expect(parentOf(first!)).toBe(idOf(program));
     expect(parentOf(second!)).toBe(idOf(program));
+  });
+});
+
+describe("a program's calls for a tracer that reads only the active context", () => {
+  it("a sandbox's calls are children of the run_program call's span, with no parent passed", async () => {
+    const otel = tracerProvider.getTracer("active-context-spans");
+    const tracer: NonNullable<AgentConfig["tracer"]> = {
+      // The parent core passes is left aside: a span's parent is whatever span is current.
+      startSpan: (name, { attributes }) =>
+        otel.startSpan(name, { attributes: attributes as Attributes }) as unknown as Span,
+      withSpan: (span, fn) => context.with(trace.setSpan(context.active(), span as unknown as OtelSpan), fn),
+    };
+    const runs: string[] = [];
+    const result = await sendSandboxProgram(tracer, runs);
+    expect(result.text).toBe("Looked up 1 and 2, noted 3.");
+    expect(runs.sort()).toEqual(["lookup:1", "lookup:2", "note:3"]);
+    const program = toolSpan("toolu_program");
+    for (const id of ["toolu_program.1", "toolu_program.2"])
+      expect(parentOf(toolSpan(id))).toBe(idOf(program));
   });
 });

@@ -101,16 +101,20 @@ async function runAttempts(parts: {
   const { spans } = calls.run;
   // Each run either ends the program or stops at a question; once that is answered, it runs again.
   for (let attempt = 0; ; attempt++) {
+    // The sandbox runs with the program's span current, so what its calls start nests under the
+    // program for a tracer that reads the active context as well as one that takes core's parent.
     const outcome = await nested.attempt((signal) =>
-      program.sandbox.run({
-        source,
-        functions: [...program.functions.keys()],
-        call: (name, args, sequence) => nested.call(name, args, sequence),
-        clockMs: fixed.clockMs,
-        seed: fixed.seed,
-        ...(program.limits ? { limits: program.limits } : {}),
-        signal,
-      }),
+      spans.within({ kind: "tool-call", id: call.id }, () =>
+        program.sandbox.run({
+          source,
+          functions: [...program.functions.keys()],
+          call: (name, args, sequence) => nested.call(name, args, sequence),
+          clockMs: fixed.clockMs,
+          seed: fixed.seed,
+          ...(program.limits ? { limits: program.limits } : {}),
+          signal,
+        }),
+      ),
     );
     if (calls.controller.signal.aborted) throw abortError(calls.controller.signal);
     const waiting = nested.pending();
