@@ -61,7 +61,7 @@ case "${1:-}" in
       /Tests +[0-9]/ { p += count("passed"); f += count("failed") }
       /Test Files +[0-9]/ { files += count("failed") }
       /Errors +[0-9]+ error/ { errors += $(NF-1) + 0 }
-      /^conformance: [0-9]+ passed, [0-9]+ failed$/ { p += $2; f += $4 }
+      /(^|: )conformance: [0-9]+ passed, [0-9]+ failed$/ { sub(/^.*conformance: /, ""); p += $1; f += $3 }
       END {
         printf "tests: %d passed, %d failed", p, f
         if (files) printf ", %d test files failed", files
