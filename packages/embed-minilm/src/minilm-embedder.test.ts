@@ -306,6 +306,44 @@ describe("miniLM", () => {
     }
   });
 
+  it("load() warms the engine up without changing a vector: a cold engine's numbers, bit for bit, and no text counted", async () => {
+    const texts = [
+      "find the open pull requests of repository number 3",
+      "Gets the current weather and the forecast for a city.",
+      "list the kubernetes pods of namespace number 7 that keep restarting",
+    ];
+    // Run right after the weights are read: by V8's baseline code, before it is optimized.
+    const cold = await embedder({ cacheDirectory: false })(texts);
+    const warm = embedder({ cacheDirectory: false });
+    await warm.load();
+    expect(warm.stats).toMatchObject({ modelLoads: 1, embedded: 0 });
+    const warmed = await warm(texts);
+    expect(warm.stats).toMatchObject({ modelLoads: 1, embedded: 3 });
+    expect(warmed).toEqual(cold);
+    const bits = (vectors: number[][]) =>
+      Buffer.from(Float32Array.from(vectors.flat()).buffer).toString("hex");
+    expect(bits(warmed)).toBe(bits(cold));
+  });
+
+  it("runs a text sent while load() warms up between two passes, instead of after the warm-up", async () => {
+    const embed = embedder({ cacheDirectory: false });
+    const settled: string[] = [];
+    const loading = embed.load().then(() => settled.push("load"));
+    const embedding = embed(["will it rain in Oslo tomorrow"]).then(() => settled.push("text"));
+    await Promise.all([loading, embedding]);
+    expect(settled).toEqual(["text", "load"]);
+    expect(embed.stats).toMatchObject({ modelLoads: 1, embedded: 1 });
+  });
+
+  it("keeps the process alive while load() warms up: a top-level `await embed.load()` ends with the model loaded", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", join(fixtures, "resolve-typescript.ts"), join(fixtures, "load-child.ts")],
+      { cwd: fixtures },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ modelLoads: 1, embedded: 0 });
+  });
+
   it("bounds its worker threads by the machine's parallelism", () => {
     expect(() => miniLM({ workers: 0 })).toThrow(/workers must be a whole number from 1 to/);
     expect(() => miniLM({ workers: 1.5 })).toThrow(/workers must be a whole number/);
