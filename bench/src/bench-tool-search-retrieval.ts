@@ -332,7 +332,7 @@ async function measureLatency(
  * before the search (`embed.load()`, as at connect); a new request with nothing loaded. Medians over
  * `rounds`, each round with a new embedder and a new request.
  */
-async function measureFirstSearch(parts: {
+export async function measureFirstSearch(parts: {
   mcps: MCPEntry[];
   tools: number;
   localModel: LocalModel;

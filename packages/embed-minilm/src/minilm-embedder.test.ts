@@ -6,7 +6,15 @@ import { promisify } from "node:util";
 import { isAbortError, type Warning } from "@junction/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MINILM_MODEL_ID, type MiniLMEmbedder, miniLM } from "./index.js";
-import { decodeVectorFile, encodeVectorFile, VectorCacheFolder, vectorKey } from "./vector-cache-file.js";
+import {
+  decodePackFile,
+  decodeVectorFile,
+  encodePackFile,
+  encodeVectorFile,
+  packKey,
+  VectorCacheFolder,
+  vectorKey,
+} from "./vector-cache-file.js";
 
 const run = promisify(execFile);
 const fixtures = join(import.meta.dirname, "__fixtures__");
@@ -222,10 +230,86 @@ describe("miniLM", () => {
 
       const aborting = new AbortController();
       const again = embedder({ cacheDirectory: cache });
-      const aborted = again(texts, { signal: aborting.signal });
+      // Another list than the one above (whose pack would be read at once): read file by file.
+      const aborted = again([...texts].reverse(), { signal: aborting.signal });
       setImmediate(() => aborting.abort());
       await expect(aborted).rejects.toSatisfy(isAbortError);
       expect(again.stats.diskHits).toBeLessThan(200);
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a large call's vectors as one pack too: a new embedder reads the model's vectors from it, bit for bit, with every text's own file gone", async () => {
+    const cache = await mkdtemp(join(tmpdir(), "embed-minilm-pack-"));
+    try {
+      const texts = Array.from({ length: 64 }, (_, index) => `tool_${index}: does thing number ${index}`);
+      const first = embedder({ cacheDirectory: cache });
+      const embedded = await first(texts);
+      expect(first.stats).toMatchObject({ embedded: 64, modelLoads: 1 });
+      const packs = (await readdir(cache)).filter((file) => file.endsWith(".pack"));
+      expect(packs).toEqual([
+        `${packKey(texts.map((text) => vectorKey(MINILM_MODEL_ID, text))).toString("hex")}.pack`,
+      ]);
+      expect((await stat(join(cache, packs[0]!))).mode & 0o777).toBe(0o600);
+      for (const file of await readdir(cache)) if (file.endsWith(".vec")) await rm(join(cache, file));
+
+      const second = embedder({ cacheDirectory: cache });
+      const read = await second(texts);
+      expect(second.stats).toMatchObject({ diskHits: 64, embedded: 0, modelLoads: 0, rejectedFiles: 0 });
+      const bits = (vectors: number[][]) =>
+        Buffer.from(Float32Array.from(vectors.flat()).buffer).toString("hex");
+      expect(bits(read)).toBe(bits(embedded));
+      // Another list of the same texts is another pack: its texts' own files are read (gone: embedded again).
+      const third = embedder({ cacheDirectory: cache });
+      await third(texts.slice(1));
+      expect(third.stats).toMatchObject({ diskHits: 0, embedded: 63 });
+      await expect(
+        embedder({ cacheDirectory: cache })(texts, { signal: AbortSignal.abort() }),
+      ).rejects.toMatchObject({
+        code: "aborted",
+      });
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it("does not trust a corrupt or foreign pack: warns, reads each text's own file, and rewrites the pack", async () => {
+    const cache = await mkdtemp(join(tmpdir(), "embed-minilm-pack-corrupt-"));
+    try {
+      const texts = Array.from({ length: 70 }, (_, index) => `Tool number ${index} does one thing.`);
+      const vectors = texts.map((_, index) => Array.from({ length: 384 }, (_, at) => (at === index ? 1 : 0)));
+      const keys = texts.map((text) => vectorKey(MINILM_MODEL_ID, text));
+      const folderOfCache = new VectorCacheFolder(cache, 384);
+      await Promise.all(keys.map((key, index) => folderOfCache.write(key, vectors[index]!)));
+      expect(await embedder({ cacheDirectory: cache })(texts)).toEqual(vectors);
+      const packFile = folderOfCache.packFileOf(keys);
+      const good = await readFile(packFile);
+      expect(decodePackFile(good, { keys, dimensions: 384 })).toEqual({ vectors });
+
+      const flipped = Buffer.from(good);
+      flipped[good.length - 100]! ^= 0xff;
+      const foreign = encodePackFile(
+        keys.slice(0, 69).concat(vectorKey("another model", texts[69]!)),
+        vectors,
+      );
+      const corruptions: [Buffer, RegExp][] = [
+        [good.subarray(0, 1000), /has 1000 bytes, not/],
+        [flipped, /checksum does not match/],
+        [foreign, /written for other texts or another model/],
+      ];
+      for (const [bytes, problem] of corruptions) {
+        await writeFile(packFile, bytes);
+        const warnings: Warning[] = [];
+        const embed = embedder({ cacheDirectory: cache, warnings });
+        expect(await embed(texts)).toEqual(vectors);
+        expect(embed.stats).toMatchObject({ diskHits: 70, rejectedFiles: 1, embedded: 0, modelLoads: 0 });
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatchObject({ code: "embed-minilm-cache-file-rejected" });
+        expect(warnings[0]!.message).toContain(packFile);
+        expect(warnings[0]!.message).toMatch(problem);
+        expect(await readFile(packFile)).toEqual(good);
+      }
     } finally {
       await rm(cache, { recursive: true, force: true });
     }
@@ -304,6 +388,44 @@ describe("miniLM", () => {
     } finally {
       await rm(cache, { recursive: true, force: true });
     }
+  });
+
+  it("load() warms the engine up without changing a vector: a cold engine's numbers, bit for bit, and no text counted", async () => {
+    const texts = [
+      "find the open pull requests of repository number 3",
+      "Gets the current weather and the forecast for a city.",
+      "list the kubernetes pods of namespace number 7 that keep restarting",
+    ];
+    // Run right after the weights are read: by V8's baseline code, before it is optimized.
+    const cold = await embedder({ cacheDirectory: false })(texts);
+    const warm = embedder({ cacheDirectory: false });
+    await warm.load();
+    expect(warm.stats).toMatchObject({ modelLoads: 1, embedded: 0 });
+    const warmed = await warm(texts);
+    expect(warm.stats).toMatchObject({ modelLoads: 1, embedded: 3 });
+    expect(warmed).toEqual(cold);
+    const bits = (vectors: number[][]) =>
+      Buffer.from(Float32Array.from(vectors.flat()).buffer).toString("hex");
+    expect(bits(warmed)).toBe(bits(cold));
+  });
+
+  it("runs a text sent while load() warms up between two passes, instead of after the warm-up", async () => {
+    const embed = embedder({ cacheDirectory: false });
+    const settled: string[] = [];
+    const loading = embed.load().then(() => settled.push("load"));
+    const embedding = embed(["will it rain in Oslo tomorrow"]).then(() => settled.push("text"));
+    await Promise.all([loading, embedding]);
+    expect(settled).toEqual(["text", "load"]);
+    expect(embed.stats).toMatchObject({ modelLoads: 1, embedded: 1 });
+  });
+
+  it("keeps the process alive while load() warms up: a top-level `await embed.load()` ends with the model loaded", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", join(fixtures, "resolve-typescript.ts"), join(fixtures, "load-child.ts")],
+      { cwd: fixtures },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ modelLoads: 1, embedded: 0 });
   });
 
   it("bounds its worker threads by the machine's parallelism", () => {

@@ -1,5 +1,6 @@
-// The one module that owns the vector cache's file format: a key builder, an encoder and its
-// decoder as inverses, and the reads and writes of one folder. A cache file is untrusted input
+// The one module that owns the vector cache's file formats (a file per text's vector, and a pack of
+// a whole call's vectors): key builders, encoders and their decoders as inverses, and the reads and
+// writes of one folder. A cache file is untrusted input
 // (another process, a full disk or a hand may have left anything there): a file is used only when
 // its length, header, key, checksum and values all check out.
 import { createHash, randomBytes } from "node:crypto";
@@ -11,6 +12,10 @@ import { errorMessage } from "@junction/types";
 
 /** The first bytes of every cache file: the format's name and version. */
 const MAGIC = Buffer.from("JMV1", "latin1");
+/** The first bytes of every pack file. */
+const PACK_MAGIC = Buffer.from("JMP1", "latin1");
+/** Where a pack's keys start: magic, dimensions (u32 LE), count (u32 LE). */
+const PACK_HEADER_BYTES = PACK_MAGIC.length + 8;
 const KEY_BYTES = 32;
 const CHECKSUM_BYTES = 32;
 /** Where the vector starts: magic, dimensions (u32 LE), key. */
@@ -68,17 +73,100 @@ export function decodeVectorFile(
       .equals(bytes.subarray(size - CHECKSUM_BYTES))
   )
     return { problem: "its checksum does not match its contents" };
-  const vector: number[] = new Array(dimensions);
+  return readUnitVector(bytes, { offset: HEADER_BYTES, dimensions });
+}
+
+/** The float32 LE vector at `offset`, or why it is not one of the model's: a value not finite, a length (norm) not 1. */
+function readUnitVector(
+  bytes: Buffer,
+  at: { offset: number; dimensions: number },
+): { vector: number[] } | { problem: string } {
+  const vector: number[] = new Array(at.dimensions);
   let norm = 0;
-  for (let index = 0; index < dimensions; index++) {
-    const value = bytes.readFloatLE(HEADER_BYTES + index * 4);
+  for (let index = 0; index < at.dimensions; index++) {
+    const value = bytes.readFloatLE(at.offset + index * 4);
     if (!Number.isFinite(value)) return { problem: `it holds ${value}, not a finite number` };
     vector[index] = value;
     norm += value * value;
   }
   if (Math.abs(Math.sqrt(norm) - 1) > 1e-3)
-    return { problem: `its vector's length is ${Math.sqrt(norm).toFixed(4)}, not 1` };
+    return { problem: `a vector's length is ${Math.sqrt(norm).toFixed(4)}, not 1` };
   return { vector };
+}
+
+/** How many bytes a pack of `count` vectors of `dimensions` numbers takes. */
+export function packFileBytes(count: number, dimensions: number): number {
+  return PACK_HEADER_BYTES + count * (KEY_BYTES + dimensions * 4) + CHECKSUM_BYTES;
+}
+
+/**
+ * The key a pack is kept under: SHA-256 of its texts' keys in order (each already names the model
+ * and its text), so any other list of texts, or of another model, is another pack.
+ */
+export function packKey(keys: readonly Buffer[]): Buffer {
+  const digest = createHash("sha256").update(PACK_MAGIC);
+  for (const key of keys) digest.update(key);
+  return digest.digest();
+}
+
+/** Vectors as a pack's bytes: header, the keys, the vectors as float32 LE, SHA-256 of all before. */
+export function encodePackFile(keys: readonly Buffer[], vectors: readonly (readonly number[])[]): Buffer {
+  const dimensions = vectors[0]?.length ?? 0;
+  const bytes = Buffer.alloc(packFileBytes(keys.length, dimensions));
+  PACK_MAGIC.copy(bytes, 0);
+  bytes.writeUInt32LE(dimensions, PACK_MAGIC.length);
+  bytes.writeUInt32LE(keys.length, PACK_MAGIC.length + 4);
+  keys.forEach((key, index) => {
+    key.copy(bytes, PACK_HEADER_BYTES + index * KEY_BYTES);
+  });
+  const vectorsAt = PACK_HEADER_BYTES + keys.length * KEY_BYTES;
+  vectors.forEach((vector, index) => {
+    vector.forEach((value, at) => {
+      bytes.writeFloatLE(value, vectorsAt + (index * dimensions + at) * 4);
+    });
+  });
+  const body = bytes.subarray(0, bytes.length - CHECKSUM_BYTES);
+  createHash("sha256").update(body).digest().copy(bytes, body.length);
+  return bytes;
+}
+
+/**
+ * A pack's vectors (one per key, in order), or why the file is not the pack of these keys: a wrong
+ * length, header, dimensions, count or keys, a checksum that does not match, a value that is not
+ * finite, or a vector whose length (norm) is not 1.
+ */
+export function decodePackFile(
+  bytes: Buffer,
+  expected: { keys: readonly Buffer[]; dimensions: number },
+): { vectors: number[][] } | { problem: string } {
+  const count = expected.keys.length;
+  const size = packFileBytes(count, expected.dimensions);
+  if (bytes.length !== size) return { problem: `it has ${bytes.length} bytes, not ${size}` };
+  if (!bytes.subarray(0, PACK_MAGIC.length).equals(PACK_MAGIC))
+    return { problem: "it does not start with JMP1" };
+  const dimensions = bytes.readUInt32LE(PACK_MAGIC.length);
+  if (dimensions !== expected.dimensions)
+    return { problem: `it holds ${dimensions} dimensions, not ${expected.dimensions}` };
+  const held = bytes.readUInt32LE(PACK_MAGIC.length + 4);
+  if (held !== count) return { problem: `it holds ${held} vectors, not ${count}` };
+  const vectorsAt = PACK_HEADER_BYTES + count * KEY_BYTES;
+  if (!bytes.subarray(PACK_HEADER_BYTES, vectorsAt).equals(Buffer.concat(expected.keys)))
+    return { problem: "it was written for other texts or another model" };
+  const body = bytes.subarray(0, size - CHECKSUM_BYTES);
+  if (
+    !createHash("sha256")
+      .update(body)
+      .digest()
+      .equals(bytes.subarray(size - CHECKSUM_BYTES))
+  )
+    return { problem: "its checksum does not match its contents" };
+  const vectors: number[][] = [];
+  for (let index = 0; index < count; index++) {
+    const read = readUnitVector(bytes, { offset: vectorsAt + index * dimensions * 4, dimensions });
+    if ("problem" in read) return read;
+    vectors.push(read.vector);
+  }
+  return { vectors };
 }
 
 /**
@@ -106,7 +194,17 @@ export type CacheRead =
   /** The file is there but is not to be trusted (or could not be read): embed again and rewrite. */
   | { kind: "rejected"; problem: string };
 
-/** The files of one cache folder, one per key: `<folder>/<key hex>.vec`. */
+/** What reading a pack found. */
+export type PackRead =
+  | { kind: "hit"; vectors: number[][] }
+  | { kind: "miss" }
+  /** The pack is there but is not to be trusted (or could not be read): read each text's file, and rewrite it. */
+  | { kind: "rejected"; problem: string };
+
+/**
+ * The files of one cache folder: one per key (`<folder>/<key hex>.vec`), and one per pack of a
+ * call's texts (`<folder>/<pack key hex>.pack`).
+ */
 export class VectorCacheFolder {
   readonly folder: string;
   readonly dimensions: number;
@@ -129,17 +227,30 @@ export class VectorCacheFolder {
    * tens of milliseconds. The caller reads a bounded slice at a time and yields between slices.
    */
   readNow(key: Buffer): CacheRead {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(this.fileOf(key));
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      // No such file, or no such folder (a file stands where it would be): the write will say so.
-      if (code === "ENOENT" || code === "ENOTDIR") return { kind: "miss" };
-      return { kind: "rejected", problem: `it could not be read (${errorMessage(error)})` };
-    }
-    const decoded = decodeVectorFile(bytes, { key, dimensions: this.dimensions });
+    const read = readOrMiss(this.fileOf(key));
+    if ("kind" in read) return read;
+    const decoded = decodeVectorFile(read.bytes, { key, dimensions: this.dimensions });
     return "vector" in decoded ? { kind: "hit", vector: decoded.vector } : { kind: "rejected", ...decoded };
+  }
+
+  /** The file of the pack of these keys (in this order). */
+  packFileOf(keys: readonly Buffer[]): string {
+    return join(this.folder, `${packKey(keys).toString("hex")}.pack`);
+  }
+
+  /** The vectors of the pack of these keys, checked; a missing file is a miss. Read synchronously, as {@link readNow}. */
+  readPackNow(keys: readonly Buffer[]): PackRead {
+    const read = readOrMiss(this.packFileOf(keys));
+    if ("kind" in read) return read;
+    const decoded = decodePackFile(read.bytes, { keys, dimensions: this.dimensions });
+    return "vectors" in decoded
+      ? { kind: "hit", vectors: decoded.vectors }
+      : { kind: "rejected", ...decoded };
+  }
+
+  /** Keeps `vectors` (one per key) as the pack of these keys, as {@link write} does a file. */
+  async writePack(keys: readonly Buffer[], vectors: readonly (readonly number[])[]): Promise<void> {
+    await this.#writeAtomically(this.packFileOf(keys), encodePackFile(keys, vectors));
   }
 
   /**
@@ -148,6 +259,10 @@ export class VectorCacheFolder {
    * Throws what the file system throws.
    */
   async write(key: Buffer, vector: readonly number[]): Promise<void> {
+    await this.#writeAtomically(this.fileOf(key), encodeVectorFile(key, vector));
+  }
+
+  async #writeAtomically(file: string, bytes: Buffer): Promise<void> {
     this.#made ??= mkdir(this.folder, { recursive: true, mode: 0o700 }).then(() => undefined);
     try {
       await this.#made;
@@ -155,15 +270,28 @@ export class VectorCacheFolder {
       this.#made = undefined;
       throw error;
     }
-    const file = this.fileOf(key);
     const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     try {
-      await writeFile(temporary, encodeVectorFile(key, vector), { mode: 0o600, flag: "wx" });
+      await writeFile(temporary, bytes, { mode: 0o600, flag: "wx" });
       await rename(temporary, file);
     } catch (error) {
       // Best effort: the temporary file may not exist (the write itself failed).
       await unlink(temporary).catch(() => undefined);
       throw error;
     }
+  }
+}
+
+/** A file's bytes; a missing file (or folder) is a miss, any other failure a rejection. */
+function readOrMiss(
+  file: string,
+): { bytes: Buffer } | { kind: "miss" } | { kind: "rejected"; problem: string } {
+  try {
+    return { bytes: readFileSync(file) };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    // No such file, or no such folder (a file stands where it would be): the write will say so.
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "miss" };
+    return { kind: "rejected", problem: `it could not be read (${errorMessage(error)})` };
   }
 }
