@@ -7,6 +7,8 @@ export default defineConfig([
     outDir: "dist/server",
     format: ["esm"],
     platform: "node",
+    // The commands and the endpoint's server load with import(): their own chunks beside cli.js.
+    splitting: true,
     // node:sqlite exists only with its prefix.
     removeNodeProtocol: false,
     target: "node22",

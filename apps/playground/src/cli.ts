@@ -1,16 +1,12 @@
 #!/usr/bin/env node
+// The entry point loads only the option parser: each command's module (and through it the MCP
+// client, the sandbox, the web server, …) is imported when that command runs, so `--help` and a
+// mistyped option answer without loading them. A provider's package loads only when that provider
+// is built (`createProvider`).
 import { parseArgs } from "node:util";
 import { errorMessage } from "@junction/types";
-import { runChatCommand } from "./cli/chat-command.js";
-import { runStdioCommand } from "./cli/stdio-command.js";
 import { toTerminalText as safe } from "./cli/terminal-text.js";
-import { runToolsCommand } from "./cli/tools-command.js";
-import { openPlayground } from "./server/app.js";
-import { prepareDataDir } from "./server/data-dir.js";
 import { parseAllowedVariables } from "./server/environment-allowance.js";
-import { startHttpServer } from "./server/http-server.js";
-import { rotateRunStateKey } from "./server/run-state-keys.js";
-import { createToken, isLoopbackAddress } from "./server/security.js";
 
 const usage = `Junction playground
 
@@ -66,14 +62,17 @@ async function main(): Promise<number> {
   }
   switch (command) {
     case "serve":
-      if (values.stdio) return runStdioCommand({ directory: values.dir, allowEnv });
-      return serve({ ...values, allowEnv });
+      if (values.stdio) {
+        const { runStdioCommand } = await import("./cli/stdio-command.js");
+        return runStdioCommand({ directory: values.dir, allowEnv });
+      }
+      return (await import("./cli/serve-command.js")).runServeCommand({ ...values, allowEnv });
     case "tools":
-      return runToolsCommand({ directory: values.dir, allowEnv });
+      return (await import("./cli/tools-command.js")).runToolsCommand({ directory: values.dir, allowEnv });
     case "rotate-key":
-      return rotateKey(values.dir);
+      return (await import("./cli/rotate-key-command.js")).runRotateKeyCommand(values.dir);
     case "chat":
-      return runChatCommand({
+      return (await import("./cli/chat-command.js")).runChatCommand({
         allowEnv,
         directory: values.dir,
         prompt: rest.join(" ").trim() || undefined,
@@ -128,79 +127,6 @@ function parseOptions(args: string[]) {
     }
     throw error;
   }
-}
-
-/** `rotate-key`: a new key signs from the next start on; the older ones stay to verify. */
-function rotateKey(directory: string | undefined): number {
-  const { runStateKeyFile } = prepareDataDir(directory);
-  const { id, kept } = rotateRunStateKey(runStateKeyFile);
-  process.stdout.write(
-    `New run-state key ${safe(id)} in ${safe(runStateKeyFile)}; ${kept === 1 ? "1 older key" : `${kept} older keys`} kept, so the runs they signed still resume.\n` +
-      "Restart a running playground to sign with it.\n",
-  );
-  return 0;
-}
-
-async function serve(values: {
-  port?: string;
-  host?: string;
-  dir?: string;
-  allowEnv: string[];
-}): Promise<number> {
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`--port must be a port number, got ${JSON.stringify(values.port)}.\n`);
-    return 2;
-  }
-  if (values.host !== undefined && !isLoopbackAddress(values.host)) {
-    process.stderr.write(
-      `The playground listens on loopback only; ${values.host} is not a loopback address.\n`,
-    );
-    return 2;
-  }
-  process.stderr.write("Starting the Junction playground: connecting the configured MCP servers…\n");
-  const playground = await openPlayground({
-    directory: values.dir,
-    allowEnv: values.allowEnv,
-    ...(values.host ? { host: values.host } : {}),
-  });
-  const token = createToken();
-  let http: Awaited<ReturnType<typeof startHttpServer>>;
-  try {
-    http = await startHttpServer(playground, { host: values.host, port, token });
-  } catch (error) {
-    await playground.close();
-    process.stderr.write(`${errorMessage(error)}\n`);
-    return 1;
-  }
-  for (const server of playground.registry.list()) {
-    process.stderr.write(
-      `  ${server.status === "connected" ? "✓" : "✗"} ${safe(server.name)}: ${server.status}${server.error ? ` — ${safe(server.error.split("\n")[0]!)}` : ""}\n`,
-    );
-  }
-  const providers = playground.providers.providers();
-  const real = providers.filter((provider) => provider.id !== "offline");
-  process.stderr.write(
-    real.length
-      ? `  chat providers: ${safe(real.map((provider) => `${provider.label} (from ${provider.source})`).join(", "))}, and the offline scripted model\n`
-      : "  no API key found: chat uses the offline scripted model (set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or an OpenAI-compatible URL for a real one)\n",
-  );
-  process.stderr.write(
-    values.allowEnv.length
-      ? `  server configs may expand: ${values.allowEnv.join(", ")} (--allow-env; their values are masked on the page)\n`
-      : "  server configs expand no environment variables (name them with --allow-env)\n",
-  );
-  process.stderr.write(`  data: ${playground.dataDir.root}\n\n`);
-  process.stdout.write(`Junction playground: ${http.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  process.stderr.write("\nStopping…\n");
-  await http.close();
-  await playground.close();
-  return 0;
 }
 
 main().then(

@@ -2,8 +2,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { MCP } from "@junction/mcp-client";
 import { anthropicStream, anthropicText, startWireFake } from "@junction/wire-fake";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
@@ -560,3 +560,89 @@ describe.each(["2025-11-25", "2026-07-28"] as const)(
     }, 60_000);
   },
 );
+
+const recordLoadedPackages = fileURLToPath(
+  new URL("../__fixtures__/record-loaded-packages.mjs", import.meta.url),
+);
+
+/** A CLI run, with the packages its process loaded (by package.json name, Node's own modules left out). */
+async function runRecordingPackages(
+  args: string[],
+  options: { directory?: string; environment?: Record<string, string> } = {},
+) {
+  const record = join(mkdtempSync(join(tmpdir(), "junction-playground-loaded-")), "packages.txt");
+  directories.push(dirname(record));
+  const result = await run(args, "", {
+    ...options,
+    environment: {
+      ...options.environment,
+      NODE_OPTIONS: `--import=${pathToFileURL(recordLoadedPackages).href}`,
+      RECORD_LOADED_PACKAGES: record,
+    },
+  });
+  return { ...result, packages: readFileSync(record, "utf8").split("\n") };
+}
+
+/** What a provider run loads that the offline model must not: the provider packages and vendor SDKs. */
+const providerPackage = /^(@junction\/provider-|@google\/genai$|@aws-sdk\/|@anthropic-ai\/|openai$)/;
+
+describe("the CLI loads only what its command needs", () => {
+  it("--help and a mistyped option load no package but the playground's and @junction/types", async () => {
+    const help = await runRecordingPackages(["--help"]);
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining("Junction playground")]);
+    expect(help.packages).toEqual(["@junction/playground", "@junction/types"]);
+    const mistyped = await runRecordingPackages(["--bogus"]);
+    expect([mistyped.code, mistyped.stderr.split("\n")[0]]).toEqual([
+      2,
+      "Unknown option --bogus. The options are listed below.",
+    ]);
+    expect(mistyped.packages).toEqual(["@junction/playground", "@junction/types"]);
+  });
+
+  it("a chat with the offline model loads no provider package, no vendor SDK and no web server", async () => {
+    const { code, stdout, packages } = await runRecordingPackages(["chat", "hello"], {
+      directory: folderWith({}),
+    });
+    expect([code, stdout]).toEqual([0, expect.any(String)]);
+    // What it does load: the agent, the MCP client (for the configured servers), the sandbox.
+    expect(packages).toEqual(
+      expect.arrayContaining(["@junction/core", "@junction/mcp-client", "@junction/sandbox-quickjs"]),
+    );
+    expect(packages.filter((name) => providerPackage.test(name))).toEqual([]);
+    // The web app's and the MCP endpoint's (Ajv checks the page's tool forms and MCP Apps' calls).
+    const servingOnly = [
+      "hono",
+      "@hono/node-server",
+      "@junction/mcp-server",
+      "@modelcontextprotocol/server",
+      "ajv",
+    ];
+    expect(packages.filter((name) => servingOnly.includes(name))).toEqual([]);
+  });
+
+  it("a chat with a vendor loads that vendor's provider package (and the providers' utilities), no other", async () => {
+    const fake = await startWireFake({
+      fallback: () => ({
+        chunks: anthropicStream({
+          id: "msg_loaded",
+          model: "claude-sonnet-5-5",
+          blocks: [anthropicText("Hello.")],
+          stopReason: "end_turn",
+        }),
+      }),
+    });
+    onTestFinished(() => fake.close());
+    const { code, stdout, packages } = await runRecordingPackages(
+      ["chat", "--provider", "anthropic", "hello"],
+      {
+        directory: folderWith({}),
+        environment: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: fake.url },
+      },
+    );
+    expect([code, stdout]).toEqual([0, "Hello.\n"]);
+    expect(packages.filter((name) => providerPackage.test(name))).toEqual([
+      "@junction/provider-anthropic",
+      "@junction/provider-utils",
+    ]);
+  });
+});

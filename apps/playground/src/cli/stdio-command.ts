@@ -18,7 +18,7 @@ export async function runStdioCommand(options: {
   for (const server of playground.registry.list()) {
     process.stderr.write(`${safe(server.name)}: ${server.status}\n`);
   }
-  const server = playground.endpoint.mcpServer();
+  const server = await playground.endpoint.mcpServer();
   const handle = serveStdio(server, {
     onError: (error) => process.stderr.write(`${safe(errorMessage(error))}\n`),
   });

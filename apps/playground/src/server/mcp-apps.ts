@@ -282,7 +282,7 @@ export class McpApps {
         `The tool ${name} is not visible to apps (_meta.ui.visibility).`,
       );
     }
-    const args = checkToolArguments(name, tool.inputSchema, input ?? {});
+    const args = await checkToolArguments(name, tool.inputSchema, input ?? {});
     const decision: ApprovalDecision = await this.#policy({
       id: `app-${appId.slice(0, 8)}`,
       name: `${server}_${name}`,

@@ -2,17 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import type { Agent } from "@junction/core";
-import {
-  agentTool,
-  createMCPHTTPHandler,
-  createMCPServer,
-  type GatewaySource,
-  type MCPHTTPHandler,
-  type MCPServedRequest,
-  type MCPServer,
-} from "@junction/mcp-server";
+import type { GatewaySource, MCPHTTPHandler, MCPServedRequest, MCPServer } from "@junction/mcp-server";
 import { errorMessage, JunctionError, type MCPTool, type ToolOutput, type ToolResult } from "@junction/types";
 import type { ServeStatus } from "../shared/api-types.js";
 import { toolVisibility } from "./mcp-app-csp.js";
@@ -55,7 +46,8 @@ const maximumObservedBody = 4 * 1024 * 1024;
  * `ask_playground` tool and its connected servers' tools as a gateway (`<server>_<tool>`), behind
  * a bearer token. Built on `@junction/mcp-server`. The switch, port and token are kept in the
  * store, so a client's config keeps working after a restart. Every client and call is recorded
- * (`ServedActivity`) for the page.
+ * (`ServedActivity`) for the page. The MCP server package and the HTTP adapter load when it first
+ * serves, so a playground that does not serve (a CLI chat) never loads them.
  */
 export class MCPEndpoint {
   readonly #store: Store;
@@ -126,7 +118,8 @@ export class MCPEndpoint {
   }
 
   /** The MCP server the endpoint serves (a stdio entry could serve the same). */
-  mcpServer(): MCPServer {
+  async mcpServer(): Promise<MCPServer> {
+    const { agentTool, createMCPServer } = await import("@junction/mcp-server");
     return createMCPServer({
       name: "junction-playground",
       version: "1.0.0",
@@ -176,6 +169,10 @@ export class MCPEndpoint {
   }
 
   async #listen(stored: StoredEndpoint): Promise<RunningEndpoint> {
+    const [{ getRequestListener }, { createMCPHTTPHandler }] = await Promise.all([
+      import("@hono/node-server"),
+      import("@junction/mcp-server"),
+    ]);
     let handler: MCPHTTPHandler | undefined;
     const listener = getRequestListener((request, env) =>
       handler
@@ -202,7 +199,7 @@ export class MCPEndpoint {
     if (port !== stored.port) this.#save({ ...stored, port });
     const shownHost = this.#host.includes(":") ? `[${this.#host}]` : this.#host;
     const url = `http://${shownHost}:${port}/mcp`;
-    handler = createMCPHTTPHandler(this.mcpServer(), {
+    handler = createMCPHTTPHandler(await this.mcpServer(), {
       auth: {
         resource: url,
         authorizationServers: [],

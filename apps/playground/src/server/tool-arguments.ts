@@ -1,9 +1,17 @@
 import { JunctionError } from "@junction/types";
-import Ajv from "ajv";
+import type Ajv from "ajv";
 
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+type Validator = ReturnType<Ajv["compile"]>;
 
-type Validator = ReturnType<typeof ajv.compile>;
+/** The one Ajv, loaded at the first check: a command that checks no arguments (a CLI chat) never loads it. */
+let loadedAjv: Promise<Ajv> | undefined;
+
+function schemaCompiler(): Promise<Ajv> {
+  loadedAjv ??= import("ajv").then(
+    ({ default: AjvClass }) => new AjvClass({ strict: false, allErrors: true, validateFormats: false }),
+  );
+  return loadedAjv;
+}
 
 /** How many compiled schemas are kept; the oldest goes (and Ajv forgets it) past this. */
 const maximumCachedValidators = 256;
@@ -15,7 +23,7 @@ export function cachedValidatorCount(): number {
   return validators.size;
 }
 
-function validatorFor(schema: object): Validator | null {
+function validatorFor(ajv: Ajv, schema: object): Validator | null {
   const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
   let key: string;
   try {
@@ -50,16 +58,16 @@ function validatorFor(schema: object): Validator | null {
  * mistake is explained before anything reaches the server. A schema the validator cannot
  * compile is left to the server to enforce.
  */
-export function checkToolArguments(
+export async function checkToolArguments(
   toolName: string,
   schema: unknown,
   args: unknown,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
     throw new JunctionError("tool-input-invalid", `The arguments for ${toolName} must be a JSON object.`);
   }
   if (typeof schema !== "object" || schema === null) return args as Record<string, unknown>;
-  const validate = validatorFor(schema);
+  const validate = validatorFor(await schemaCompiler(), schema);
   if (!validate) return args as Record<string, unknown>;
   if (!validate(args)) {
     const problems = (validate.errors ?? []).map((error) => {

@@ -19,7 +19,7 @@ export function toolsRoutes({ context: { registry }, answer }: RouteKit): Hono {
           message: `Server ${registry.status(id).name} has no tool named ${name}.`,
         });
       }
-      const args = checkToolArguments(name, definition.inputSchema, input ?? {});
+      const args = await checkToolArguments(name, definition.inputSchema, input ?? {});
       const started = performance.now();
       // The page going away (or its Cancel) before the answer cancels the call: the server gets
       // notifications/cancelled. Only then: the connection also closes once answered, and an
