@@ -284,7 +284,7 @@ export class RunSpan extends BridgeSpan {
       },
       trace.setSpan(context.active(), this.otel),
     );
-    this.approvals.get(event.id)?.end();
+    this.approvals.get(event.id)?.end(nowMs());
     this.approvals.set(event.id, span);
   }
 
@@ -594,7 +594,7 @@ function endApproval(
     "junction.approval.decided_by": decidedBy,
     ...(reason ? { "junction.approval.reason": reason } : {}),
   });
-  span.end();
+  span.end(nowMs());
 }
 
 function firstText(result: { content?: { type: string; text?: string }[] } | undefined): string | undefined {

@@ -2,7 +2,7 @@ import { Agent, type AgentConfig, type AgentEvent, type RunState, type Span } fr
 import { scriptedModel } from "@junction/core/testing";
 import { MCP, type MCPStdioConfig } from "@junction/mcp-client";
 import { type Attributes, context, type Span as OtelSpan, trace } from "@opentelemetry/api";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   eventually,
   otelSdk,
@@ -258,6 +258,49 @@ describe("junctionTelemetry: a run over stdio and HTTP MCP servers", () => {
     ]) {
       expect(everything).not.toContain(secret);
     }
+    await sdk.shutdown();
+  });
+
+  it("starts and ends every span on one clock: each lies inside its parent though the wall clock runs 50 ms ahead", async () => {
+    const { sdk, telemetry } = tracedSdk();
+    // The SDK reads Date.now() for a span's start when it is given none; the process's performance
+    // clock and the wall clock can differ (by milliseconds on a busy machine): here by 50 ms.
+    const wallClock = Date.now.bind(Date);
+    const ahead = vi.spyOn(Date, "now").mockImplementation(() => wallClock() + 50);
+    try {
+      const agent = new Agent({
+        provider: scriptedModel([
+          { toolCalls: [{ id: "c1", name: "local_lookup", input: { word: "alpha" } }] },
+          { toolCalls: [{ id: "c2", name: "remote_explode", input: {} }] },
+          { text: "done" },
+        ]),
+        model: "test-model",
+        mcps: await tracedConnections(telemetry),
+        tracer: telemetry.tracer,
+      });
+      await agent.send("Look alpha up, then explode").final;
+    } finally {
+      ahead.mockRestore();
+    }
+    const spans = sdk.spans();
+    const ms = ([seconds, nanos]: [number, number]) => seconds * 1000 + nanos / 1e6;
+    const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
+    const outside = spans.flatMap((span) => {
+      const parent = byId.get(span.parentSpanContext?.spanId ?? "");
+      if (!parent) return [];
+      const [start, end] = [ms(span.startTime), ms(span.endTime)];
+      const [parentStart, parentEnd] = [ms(parent.startTime), ms(parent.endTime)];
+      return start >= parentStart && end <= parentEnd ? [] : [`${span.name} outside ${parent.name}`];
+    });
+    expect(spans.map((span) => span.name)).toEqual(
+      expect.arrayContaining([
+        "invoke_agent junction",
+        "chat test-model",
+        "execute_tool local_lookup",
+        "execute_tool remote_explode",
+      ]),
+    );
+    expect(outside).toEqual([]);
     await sdk.shutdown();
   });
 

@@ -13,7 +13,7 @@ import {
   SEMCONV_SCHEMA_URL,
   TOKEN_USAGE_BUCKETS,
 } from "./semconv.js";
-import type { Shared } from "./shared.js";
+import { onOneClock, type Shared } from "./shared.js";
 
 /** How {@link junctionTelemetry} reports. */
 export interface JunctionTelemetryOptions {
@@ -90,7 +90,7 @@ export function junctionTelemetry(options: JunctionTelemetryOptions = {}): Junct
   );
   const optIn = options.semconvStabilityOptIn ?? globalThis.process?.env?.OTEL_SEMCONV_STABILITY_OPT_IN;
   const shared: Shared = {
-    tracer,
+    tracer: onOneClock(tracer),
     operationDuration: meter.createHistogram(METRIC.operationDuration, {
       description: "GenAI operation duration.",
       unit: "s",

@@ -80,7 +80,7 @@ export function instrumentMCPServerOptions<T extends InstrumentableMCPServerOpti
           span.setAttributes(outcome);
           span.setStatus({ code: SpanStatusCode.ERROR, message: failure.description ?? failure.errorType });
         }
-        span.end();
+        span.end(nowMs());
         const {
           [ATTR.jsonrpcRequestId]: _id,
           [ATTR.mcpSessionId]: _session,

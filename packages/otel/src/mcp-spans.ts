@@ -190,7 +190,7 @@ class MCPConnectionTelemetry {
     for (const span of this.incoming.values()) {
       span.setAttribute(ATTR.errorType, "connection_closed");
       span.setStatus({ code: SpanStatusCode.ERROR, message: "connection_closed" });
-      span.end();
+      span.end(nowMs());
     }
     this.incoming.clear();
   }
@@ -231,7 +231,7 @@ class MCPConnectionTelemetry {
       span.setAttributes(outcome);
       span.setStatus({ code: SpanStatusCode.ERROR, message: failure.description ?? failure.errorType });
     }
-    span.end();
+    span.end(nowMs());
   }
 
   /** A request from the server (sampling, elicitation, roots): a SERVER span under the context it carries. */
@@ -273,7 +273,7 @@ class MCPConnectionTelemetry {
         message: typeof error.message === "string" ? error.message.slice(0, MAX_STATUS_CHARS) : code,
       });
     }
-    span.end();
+    span.end(nowMs());
   }
 }
 

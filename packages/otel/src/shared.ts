@@ -3,7 +3,8 @@ import type { ContentCapture } from "./content.js";
 
 /** What the agent spans and the MCP hooks of one telemetry share: passed in, never global. */
 export interface Shared {
-  tracer: OtelTracer;
+  /** Starts spans on the bridge's one clock ({@link onOneClock}). */
+  tracer: Pick<OtelTracer, "startSpan">;
   operationDuration: Histogram;
   tokenUsage: Histogram;
   mcpDuration: Histogram;
@@ -25,9 +26,28 @@ export interface MCPFoldTarget {
   mcpFailed(errorType: string, message: string | undefined): void;
 }
 
-/** Epoch milliseconds with fractions, as `Span.end()` takes them. */
+/**
+ * Epoch milliseconds with fractions, as `Span.end()` takes them: the one clock every span of the
+ * bridge starts and ends on (see {@link onOneClock}).
+ */
 export function nowMs(): number {
   return performance.timeOrigin + performance.now();
+}
+
+/**
+ * `tracer`, with every span it starts given `nowMs()` as its start time. Left to itself the SDK
+ * starts a span at `Date.now()` (whole milliseconds, the wall clock) and ends one at its start plus
+ * the monotonic time since; the bridge ends spans at `nowMs()`, whose origin was read once when the
+ * process started. The two clocks can differ by milliseconds (more on a busy machine), so a child
+ * could seem to end after its parent. On one clock a span lies inside its parent. Each span must
+ * then also be ended with a time (`span.end(nowMs())`): without one, a span given its start time
+ * ends at `Date.now()`.
+ */
+export function onOneClock(tracer: OtelTracer): Pick<OtelTracer, "startSpan"> {
+  return {
+    startSpan: (name, options, parent) =>
+      tracer.startSpan(name, { ...options, startTime: options?.startTime ?? nowMs() }, parent),
+  };
 }
 
 /** A low-cardinality `error.type` for a thrown error: its `code` (Junction's errors have one), else its class name. */
