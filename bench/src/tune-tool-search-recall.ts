@@ -1,6 +1,6 @@
 // Issue 37's recall work on core's tool search, measured on the sets one may tune on only
-// (tuning-pools.ts: our three old sets over tool-lists/, the no-fit tuning tasks and LiveMCPBench's
-// tuning half; never the blind set or LiveMCPBench's held-out half). Each variant ranks as a search
+// (tuning-pools.ts: our three old sets and the fresh set over tool-lists/, the no-fit tuning tasks
+// and LiveMCPBench's tuning half; never the blind set or LiveMCPBench's held-out half). Each variant ranks as a search
 // would (words alone, or words and all-MiniLM-L6-v2 fused), then loads what `toolSearchFit` loads
 // (the closest 3 or 1 when nothing fits well), and is scored on what was loaded: recall@1 and @5
 // at tool level and at server level (retrieval-metrics.ts), and "nothing fits" on the no-fit tasks.
@@ -8,7 +8,7 @@
 // as is, the mix over each score's theoretical range); the "shipped" rows are core's defaults now.
 // Every other row changes one thing or two from before. Results: results/tool-search-recall-tuning.md.
 // Run in bench/ (a name ending in * picks every variant it starts):
-//   node --import ./src/resolve-typescript.ts src/tune-tool-search-recall.ts [variant-name…] [--deep [-v]]
+//   node --import ./src/resolve-typescript.ts src/tune-tool-search-recall.ts [variant-name…] [--deep [-v]] [--no-budget]
 import { miniLM } from "@junction/embed-minilm";
 import type { Embedder } from "@junction/types";
 import {
@@ -31,7 +31,7 @@ import { searchTerms } from "../../packages/core/src/tool-search-terms.ts";
 import { toolSearchFit } from "../../packages/core/src/tool-search-tool.ts";
 import { atServerLevel, type RankedAnswer, summarize } from "./retrieval-metrics.ts";
 import { TOOL_SEARCH_NO_FIT_TUNING_TASKS } from "./tool-search-no-fit-tuning-tasks.ts";
-import { captured, live, liveTuning, oldSets, type Task } from "./tuning-pools.ts";
+import { captured, freshNoFit, freshTasks, live, liveTuning, oldSets, type Task } from "./tuning-pools.ts";
 
 const embed = miniLM();
 const oldTasks: Task[] = oldSets.flatMap(([, tasks]) => tasks);
@@ -65,6 +65,8 @@ interface Variant {
   denseFileHint?: string;
   /** Parts by sentence and "then" (intentParts) instead of requestParts. */
   intents?: boolean;
+  /** With `core`: a search fits when its best similarity reaches this (`toolSearch.minSimilarity`). */
+  minSimilarity?: number;
 }
 
 /** A request's intents: its sentences and its clauses after "then", "after that", "finally"; a part keeps 3 words. */
@@ -257,6 +259,13 @@ variants["minmax 0.6 f1 split"] = { mix: 0.6, norm: "minmax", settings: { fileHi
 for (const depth of [20, 100])
   variants[`minmax 0.6 f1 depth ${depth}`] = { mix: 0.6, norm: "minmax", settings: { fileHint: 1 }, depth };
 for (const mix of [0.3, 0.4, 0.5]) variants[`z ${mix} f1`] = { mix, norm: "z", settings: { fileHint: 1 } };
+for (const minSimilarity of [0.4, 0.45, 0.5, 0.55, 0.6])
+  variants[`shipped: core mix ${DEFAULT_MIX_WEIGHT} sim ${minSimilarity}`] = {
+    core: true,
+    mix: DEFAULT_MIX_WEIGHT,
+    settings: { fileHint: TOOL_INDEX_SETTINGS.fileHint },
+    minSimilarity,
+  };
 variants["mix 0.7 file 0.5 dense"] = { mix: 0.7, settings: { fileHint: 0.5 }, denseFileHint: " (a file)" };
 variants["mix 0.7 dense file"] = { mix: 0.7, denseFileHint: " (a file)" };
 
@@ -395,7 +404,7 @@ async function search(
   context: { index: ToolIndex; dense: DenseToolIndex | undefined; size: number; pool: SearchableTool[] },
   query: string,
   variant: Variant,
-): Promise<{ hits: Scored[]; bestRelevance: number }> {
+): Promise<{ hits: Scored[]; bestRelevance: number; bestSimilarity?: number }> {
   const parts = variant.intents ? intentParts(query) : requestParts(query);
   let ranked = await rankOnce(context, { query, variant, parts });
   const bestRelevance = ranked.reduce((best, hit) => Math.max(best, hit.relevance), 0);
@@ -495,6 +504,7 @@ async function coreSearch(
       relevance: hit.relevance,
     })),
     bestRelevance: result.bestRelevance,
+    bestSimilarity: result.bestSimilarity,
   };
 }
 
@@ -513,7 +523,7 @@ async function run(
   let nothing = 0;
   const deep: number[][] = [];
   for (const task of tasks) {
-    const { hits, bestRelevance } = variant.core
+    const { hits, bestRelevance, bestSimilarity } = variant.core
       ? await coreSearch(pool, {
           poolName,
           index,
@@ -527,7 +537,14 @@ async function run(
       score: hit.score,
       relevance: hit.relevance,
     }));
-    const { nothingFits, offered } = toolSearchFit(found, { bestRelevance });
+    const fitsBySimilarity =
+      variant.minSimilarity !== undefined &&
+      bestSimilarity !== undefined &&
+      bestSimilarity >= variant.minSimilarity;
+    const fit = toolSearchFit(found, { catalogSize: pool.length, bestRelevance, fitsBySimilarity });
+    const { nothingFits } = fit;
+    // `--no-budget`: everything found counts, as if "nothing fits" loaded no fewer.
+    const offered = process.argv.includes("--no-budget") ? found : fit.offered;
     if (nothingFits) nothing++;
     answers.push({ gold: task.gold, ranked: offered.map((hit) => hit.definition.name) });
     if (process.argv.includes("--deep")) {
@@ -567,9 +584,16 @@ for (const [name, variant] of Object.entries(variants)) {
   }
   const liveResult = await run(live, { poolName: "live", tasks: liveTuning, variant });
   const noFitResult = await run(captured, { poolName: "captured", tasks: noFit, variant });
+  const freshResult = await run(captured, { poolName: "captured", tasks: freshTasks, variant });
+  const freshNoFitResult = await run(captured, {
+    poolName: "captured",
+    tasks: freshNoFit.map((query) => ({ query, gold: [["\0none"]] })),
+    variant,
+  });
   console.log(
     `${name.padEnd(30)} old(${oldTasks.length}) r1 ${f(old.tool.recallAt1)} r5 ${f(old.tool.recallAt5)} srv ${f(old.server.recallAt5)} nf ${old.nothing}` +
       ` | live(${liveTuning.length}) r1 ${f(liveResult.tool.recallAt1)} r5 ${f(liveResult.tool.recallAt5)} srv r1 ${f(liveResult.server.recallAt1)} r5 ${f(liveResult.server.recallAt5)} nf ${liveResult.nothing}` +
+      ` | fresh(${freshTasks.length}) r1 ${f(freshResult.tool.recallAt1)} r5 ${f(freshResult.tool.recallAt5)} nf ${freshResult.nothing} no-fit ${freshNoFitResult.nothing}/${freshNoFit.length}` +
       ` | no-fit ${noFitResult.nothing}/${noFit.length} | ${perSet.join(" ")}${process.argv.includes("--deep") ? ` | units found @5/10/20/50 old ${old.deep} live ${liveResult.deep}` : ""}`,
   );
 }

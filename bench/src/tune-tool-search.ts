@@ -22,7 +22,7 @@ const verbose = process.argv.includes("-v");
 const thresholdArgument = process.argv.find((argument) => argument.startsWith("--min="));
 const variants = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
 
-/** Under `minRelevance` the search says nothing fits well and gives the model only its closest few (`toolSearchFit`: 3, or 1 under `minClosest`). */
+/** Under `minRelevance` the search says nothing fits well and gives the model only its closest few (`toolSearchFit`: 3, or under `minClosest` 1 of a small catalog and none of a larger). */
 function run(
   index: ToolIndex,
   tasks: readonly Task[],
@@ -38,7 +38,11 @@ function run(
     const fits = (hits[0]?.relevance ?? 0) >= minRelevance;
     if (!fits) nothing++;
     plain.push({ gold: task.gold, ranked });
-    const { offered } = toolSearchFit(hits, { minRelevance, minClosestRelevance: minClosest });
+    const { offered } = toolSearchFit(hits, {
+      catalogSize: index.size,
+      minRelevance,
+      minClosestRelevance: minClosest,
+    });
     gated.push({ gold: task.gold, ranked: offered.map((hit) => hit.definition.name) });
     const missing = task.gold.filter((names) => !names.some((name) => ranked.includes(name)));
     if (missing.length > 0 || !fits)

@@ -1,5 +1,5 @@
 // The tools and tasks one may tune core's tool search on, as the Agent indexes them: our three
-// old sets over tool-lists/ and LiveMCPBench's tuning half. Never the blind set or LiveMCPBench's
+// old sets and the fresh set over tool-lists/, and LiveMCPBench's tuning half. Never the blind set or LiveMCPBench's
 // held-out half. Shared by tune-tool-search.ts and tune-tool-search-dense.ts.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import {
   liveMCPBenchSplit,
   liveMCPBenchTasks,
 } from "./livemcpbench.ts";
+import { TOOL_SEARCH_FRESH_NO_TOOL_TASKS, TOOL_SEARCH_FRESH_TASKS } from "./tool-search-fresh-tasks.ts";
 import { TOOL_SEARCH_HELD_OUT_TASKS } from "./tool-search-held-out-tasks.ts";
 import { TOOL_SEARCH_TASKS, type ToolSearchTask } from "./tool-search-tasks.ts";
 import { TOOL_SEARCH_UNSEEN_TASKS } from "./tool-search-unseen-tasks.ts";
@@ -67,3 +68,7 @@ export const liveTuning: Task[] = liveMCPBenchSplit(liveMCPBenchTasks()).tuning.
   query: task.question,
   gold: task.gold,
 }));
+
+/** The fresh set (written blind, then tuned on: tool-search-fresh-tasks.ts), and its requests no tool can do. */
+export const freshTasks: Task[] = ours(TOOL_SEARCH_FRESH_TASKS);
+export const freshNoFit: string[] = TOOL_SEARCH_FRESH_NO_TOOL_TASKS.map((task) => task.task);

@@ -24,7 +24,7 @@ export interface ToolSearchResult {
    * score any tool could get for the query (see core's README, "Tool search").
    */
   score: number;
-  /** `score` in a word: `high` (≥ `MIN_RELEVANCE`, 0.38: it loads as found), `medium` (≥ `MIN_CLOSEST_RELEVANCE`, 0.2) or `low`. */
+  /** `score` in a word: `high` (≥ `MIN_RELEVANCE`, 0.38: it loads as found), `medium` (≥ `MIN_CLOSEST_RELEVANCE`, 0.24) or `low`. */
   confidence: "high" | "medium" | "low";
 }
 
@@ -162,7 +162,8 @@ export type AgentEvent =
        * A `search_tools` call (call `id`): the model's query, the tools found with how well each
        * fits, those loaded (sent from the next step on), and whether nothing fitted well
        * (`nothingFits`: below `toolSearch.minRelevance`; then at most the closest 3 are loaded, or
-       * the closest one under `toolSearch.minClosestRelevance`). Comes before the call's `tool-result`.
+       * under `toolSearch.minClosestRelevance` the closest one of at most 10 deferred tools and
+       * none of more). Comes before the call's `tool-result`.
        */
       type: "tool-search";
       id: string;

@@ -1,7 +1,7 @@
 import type { ModelRequest, Tool, ToolSource } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent, annotationPolicy, MIN_RELEVANCE, type RunState, tool } from "./index.js";
+import { Agent, annotationPolicy, MIN_RELEVANCE, type RunState, SMALL_CATALOG_TOOLS, tool } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 import { describeToolGroup } from "./tool-search.js";
 
@@ -81,7 +81,7 @@ describe("deferred tools and tool search (client side)", () => {
     expect(names(provider.requests[0]!)).toEqual(["now", "search_tools"]);
     expect(provider.requests[0]!.tools![1]!.description).toBe(
       "Searches 30 more tools that are available but not loaded yet, by what you want to do (words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
-        "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads only the closest one or few: " +
+        "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads only the closest few, or none: " +
         "read them before calling one, search again in other words, or answer without a tool. " +
         "A tool you already know by its exact name can be called without a search.",
     );
@@ -384,6 +384,76 @@ describe("deferred tools and tool search (client side)", () => {
       confidence: "high",
     });
     expect(events[0]!.results.every((found) => found.score < MIN_RELEVANCE)).toBe(true);
+  });
+
+  it("a low fit loads nothing from more than SMALL_CATALOG_TOOLS tools and names the closest; the model can call it by that name", async () => {
+    const runs: string[] = [];
+    const query = "message my colleague Dana about our lunch plans today";
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [
+        { toolCalls: [{ id: "s1", name: "search_tools", input: { query } }] },
+        { toolCalls: [{ id: "e1", name: "send_email", input: { to: "dana@example.com" } }] },
+        { text: "Sent." },
+      ],
+    });
+    const tools = manyTools(runs);
+    expect(tools.length).toBeGreaterThan(SMALL_CATALOG_TOOLS);
+    const agent = new Agent({ provider, model: "m", tools });
+    const handle = agent.send("Tell Dana about lunch");
+    const events = [];
+    for await (const event of handle) if (event.type === "tool-search") events.push(event);
+    const result = await handle.final;
+
+    expect(events).toEqual([
+      {
+        type: "tool-search",
+        id: "s1",
+        query,
+        results: [{ name: "send_email", score: 0.2, confidence: "low" }],
+        loaded: [],
+        nothingFits: true,
+      },
+    ]);
+    expect(provider.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({
+      output: {
+        content: [
+          {
+            type: "text",
+            text: `Nothing fits "${query}" well (closest: send_email [low fit, 0.20]); no tool was loaded. Try other words, or answer without a tool.`,
+          },
+        ],
+      },
+    });
+    expect(names(provider.requests[1]!)).toEqual(["search_tools"]);
+    // Called by the name the answer gave: it runs through the gate, and is loaded from then on.
+    expect(runs).toEqual(["send_email"]);
+    expect(names(provider.requests[2]!)).toContain("send_email");
+    expect(result.text).toBe("Sent.");
+  });
+
+  it("the same low fit from a handful of tools loads the closest one", async () => {
+    const runs: string[] = [];
+    const query = "message my colleague Dana about our lunch plans today";
+    const provider = scriptedModel({
+      capabilities: { contextWindowTokens: 20_000 },
+      responses: [{ toolCalls: [{ id: "s1", name: "search_tools", input: { query } }] }, { text: "ok" }],
+    });
+    const tools = manyTools(runs).slice(0, 6);
+    const agent = new Agent({
+      provider,
+      model: "m",
+      tools: tools.map((each) => ({ ...each, defer: true })),
+    });
+    const handle = agent.send("Tell Dana about lunch");
+    const events = [];
+    for await (const event of handle) if (event.type === "tool-search") events.push(event);
+    await handle.final;
+    expect(events).toHaveLength(1);
+    expect(events[0]!.nothingFits).toBe(true);
+    expect(events[0]!.results[0]).toMatchObject({ name: "send_email", confidence: "low" });
+    expect(events[0]!.loaded).toEqual(["send_email"]);
+    expect(names(provider.requests[1]!)).toEqual(["send_email", "search_tools"]);
   });
 
   it("a medium-fit search says nothing fits well and loads only the closest 3, which the model can call from its next step", async () => {

@@ -21,6 +21,7 @@ describe("@junction/core's public API", () => {
       "RUN_PROGRAM",
       "RUN_STATE_VERSION",
       "SEARCH_TOOLS",
+      "SMALL_CATALOG_TOOLS",
       "TOOL_RESULT_WINDOW_SHARE",
       "ToolIndex",
       "agentToolResult",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolSearchHit } from "./tool-search-index.js";
-import { toolSearchFit, toolSearchResult } from "./tool-search-tool.js";
+import { SMALL_CATALOG_TOOLS, toolSearchFit, toolSearchResult } from "./tool-search-tool.js";
 
 function hit(name: string, relevance: number): ToolSearchHit {
   return {
@@ -22,14 +22,29 @@ describe("toolSearchFit", () => {
     expect(toolSearchFit(found)).toEqual({ nothingFits: true, offered: found.slice(0, 3) });
   });
 
-  it("offers the closest one when the best is a low fit: a budget, not a floor; nothing when nothing shares a word", () => {
-    const low = [hit("a", 0.19), hit("b", 0.1)];
+  it("offers the closest one when the best is a low fit of a small catalog: a budget, not a floor; nothing when nothing shares a word", () => {
+    const low = [hit("a", 0.23), hit("b", 0.1)];
     expect(toolSearchFit(low)).toEqual({ nothingFits: true, offered: [low[0]] });
+    expect(toolSearchFit(low, { catalogSize: SMALL_CATALOG_TOOLS })).toEqual({
+      nothingFits: true,
+      offered: [low[0]],
+    });
     expect(toolSearchFit(low, { lowFitTools: 0 })).toEqual({ nothingFits: true, offered: [] });
     expect(toolSearchFit(low, { lowFitTools: 2 })).toEqual({ nothingFits: true, offered: low });
     expect(toolSearchFit([])).toEqual({ nothingFits: true, offered: [] });
     // Found by a dense ranking only: no word in common, nothing loaded.
     expect(toolSearchFit([hit("a", 0)])).toEqual({ nothingFits: true, offered: [] });
+  });
+
+  it("offers nothing on a low fit of a larger catalog, unless told how many to offer", () => {
+    const low = [hit("a", 0.23), hit("b", 0.1)];
+    expect(toolSearchFit(low, { catalogSize: SMALL_CATALOG_TOOLS + 1 })).toEqual({
+      nothingFits: true,
+      offered: [],
+    });
+    expect(toolSearchFit(low, { catalogSize: 250, lowFitTools: 1 }).offered).toEqual([low[0]]);
+    // A medium fit offers its closest three whatever the catalog.
+    expect(toolSearchFit(found, { catalogSize: 250 }).offered).toEqual(found.slice(0, 3));
   });
 
   it("follows the thresholds, the fused best relevance and a fit by similarity it is given", () => {
@@ -43,7 +58,7 @@ describe("toolSearchFit", () => {
 describe("toolSearchResult", () => {
   it("rounds the relevance to two decimals and names its confidence", () => {
     expect(toolSearchResult(hit("a", 0.384))).toEqual({ name: "a", score: 0.38, confidence: "high" });
-    expect(toolSearchResult(hit("b", 0.2))).toEqual({ name: "b", score: 0.2, confidence: "medium" });
-    expect(toolSearchResult(hit("c", 0.1949))).toEqual({ name: "c", score: 0.19, confidence: "low" });
+    expect(toolSearchResult(hit("b", 0.24))).toEqual({ name: "b", score: 0.24, confidence: "medium" });
+    expect(toolSearchResult(hit("c", 0.2349))).toEqual({ name: "c", score: 0.23, confidence: "low" });
   });
 });

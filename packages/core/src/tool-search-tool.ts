@@ -8,7 +8,8 @@ import type { ToolIndex, ToolSearchHit } from "./tool-search-index.js";
 /**
  * The default `toolSearch.minRelevance`: below this relevance of its best tool, a search says
  * nothing fits well (`nothingFits`) and loads at most its {@link CLOSEST_TOOLS} closest tools, or
- * its {@link LOW_FIT_TOOLS} closest under {@link MIN_CLOSEST_RELEVANCE}. It is where a fit is
+ * under {@link MIN_CLOSEST_RELEVANCE} its {@link LOW_FIT_TOOLS} closest of a small catalog and
+ * nothing of a larger one. It is where a fit is
  * called `high`. Chosen on the tuning tasks (see the README's tool-search section), and checked
  * again when a word no tool has came to count the same at any number of tools: with
  * {@link MIN_CLOSEST_RELEVANCE}, the most "nothing fits" answers on requests no tool can do while
@@ -21,25 +22,38 @@ export const MIN_RELEVANCE = 0.38;
  * The default `toolSearch.minClosestRelevance`: a search that found nothing fitting well (under
  * `minRelevance`) still loads its {@link CLOSEST_TOOLS} closest tools when the best reaches this
  * (a `medium` fit), so the model can read them and call one from its next step; under it (a `low`
- * fit), only the closest {@link LOW_FIT_TOOLS}. Checked again on the tuning tasks once a low fit
- * loads its closest tool: from 0.2 to 0.28 the right tool's recall@5 lost is the same, and 0.28
- * would load three tools that do not fit on 5 of the 24 requests no tool can do instead of 10;
- * it stays 0.2, where the MCP gateway's search and its users' expectations are.
+ * fit), only the closest {@link LOW_FIT_TOOLS} of a small catalog, and nothing of a larger one.
+ * Chosen on the tuning sets with a fourth one, the fresh set, written blind (bench/src/
+ * tune-tool-search-no-fit-floor.ts): the highest floor at which no right tool goes unloaded on
+ * any of them (0.20 to 0.24: the old sets' recall@5 0.915, LiveMCPBench's tuning half 0.410, the
+ * fresh set 0.711, all as at 0.2), while the requests no tool can do that load nothing go from 12
+ * to 15 of 24 and from 5 to 11 of the fresh set's 31. From 0.26 on, right tools are lost.
  */
-export const MIN_CLOSEST_RELEVANCE = 0.2;
+export const MIN_CLOSEST_RELEVANCE = 0.24;
 
 /** How many of its closest tools a search that found nothing fitting well loads, at most (a `medium` fit). */
 export const CLOSEST_TOOLS = 3;
 
 /**
  * How many of its closest tools a search whose best tool is a `low` fit (under
- * {@link MIN_CLOSEST_RELEVANCE}) still loads: the closest one. However weak a match, a search
- * loads what shares the request's words, within this budget, and the model reads "nothing fits
- * well" beside it: a floor that loaded nothing would hide the one tool a small catalog has for
- * the request, and the model can tell a wrong tool from its description. A request that shares
- * no word with any tool loads nothing.
+ * {@link MIN_CLOSEST_RELEVANCE}) still loads from a small catalog (at most
+ * {@link SMALL_CATALOG_TOOLS} tools): the closest one, beside "nothing fits well". On a handful of
+ * tools a floor that loaded nothing would hide the one tool there is for the request, and loading
+ * it costs one tool's definition; the model can tell a wrong tool from its description. A larger
+ * catalog loads nothing on a low fit: on the four tuning sets (250 and 527 tools) a low fit
+ * loaded no right tool, while about half the requests no tool can do are low fits. A request that shares no word with
+ * any tool loads nothing, whatever the catalog.
  */
 export const LOW_FIT_TOOLS = 1;
+
+/** The most tools one search loads: the largest `limit` the model may ask for. */
+const MOST_LOADED = 10;
+
+/**
+ * The most tools a catalog may have for a low fit to still load its closest ({@link LOW_FIT_TOOLS}):
+ * the most one search may load, so a weak match loads only from a catalog one answer could show whole.
+ */
+export const SMALL_CATALOG_TOOLS = MOST_LOADED;
 
 /**
  * What a `search_tools` result carries as `structuredContent`, for code and benchmark harnesses
@@ -82,7 +96,9 @@ export function searchToolsTool(parts: SearchToolsParts): CoreTool {
         return coreToolError(`${SEARCH_TOOLS} needs {"query": a non-empty string}.`);
       }
       const count =
-        typeof limit === "number" && Number.isInteger(limit) ? Math.min(10, Math.max(1, limit)) : maxResults;
+        typeof limit === "number" && Number.isInteger(limit)
+          ? Math.min(MOST_LOADED, Math.max(1, limit))
+          : maxResults;
       const said = query.slice(0, 1_000);
       const { dense } = parts;
       if (!dense) return searchAnswer(parts, { said, found: index.search(said, count), context });
@@ -129,7 +145,7 @@ function searchToolsDefinition(size: number, maxResults: number): CoreTool["defi
     description:
       `Searches ${size} more tools that are available but not loaded yet, by what you want to do ` +
       "(words of their names, descriptions, parameters and servers). The tools found are loaded and can be called from your next step; " +
-      "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads only the closest one or few: " +
+      "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads only the closest few, or none: " +
       "read them before calling one, search again in other words, or answer without a tool. " +
       "A tool you already know by its exact name can be called without a search.",
     inputSchema: {
@@ -139,7 +155,7 @@ function searchToolsDefinition(size: number, maxResults: number): CoreTool["defi
         limit: {
           type: "integer",
           minimum: 1,
-          maximum: 10,
+          maximum: MOST_LOADED,
           description: `How many tools to load at most (default ${maxResults}).`,
         },
       },
@@ -169,6 +185,7 @@ function searchAnswer(
     result.bestSimilarity !== undefined &&
     result.bestSimilarity >= parts.minSimilarity;
   const { nothingFits, offered: loading } = toolSearchFit(found, {
+    catalogSize: parts.index.size,
     bestRelevance,
     fitsBySimilarity,
     minRelevance: parts.minRelevance ?? MIN_RELEVANCE,
@@ -195,32 +212,37 @@ function searchAnswer(
  * budget set by the best hit's fit: everything found when the best relevance reaches
  * `minRelevance` (or `fitsBySimilarity`); else the {@link CLOSEST_TOOLS} closest when the best
  * reaches `minClosestRelevance`, so a right tool worded otherwise than the request can still be
- * called without a screenful of junk; else the closest `lowFitTools` ({@link LOW_FIT_TOOLS}, 1),
- * so that no floor hides the one tool a small catalog has. Nothing is offered only when no tool
- * shares a word with the request (a best relevance of 0: a tool only a dense ranking found is not
- * enough), or `lowFitTools` is 0. Pure. `bestRelevance` defaults to the hits' best (pass the
+ * called without a screenful of junk; else the closest `lowFitTools`: {@link LOW_FIT_TOOLS} (1)
+ * when the catalog searched has at most {@link SMALL_CATALOG_TOOLS} tools (or its size is not
+ * given), so that no floor hides the one tool a handful has, and 0 for a larger one. Nothing is
+ * offered when no tool shares a word with the request (a best relevance of 0: a tool only a dense
+ * ranking found is not enough). Pure. `bestRelevance` defaults to the hits' best (pass the
  * lexical ranking's best when the hits are fused with a dense ranking).
  */
 export function toolSearchFit(
   found: readonly ToolSearchHit[],
   options: {
+    /** How many tools the search ranked (its whole catalog), for the low-fit budget. */
+    catalogSize?: number;
     bestRelevance?: number;
     fitsBySimilarity?: boolean;
     minRelevance?: number;
     minClosestRelevance?: number;
-    /** @default LOW_FIT_TOOLS (1) */
+    /** @default LOW_FIT_TOOLS (1) for a catalog of at most SMALL_CATALOG_TOOLS tools, else 0 */
     lowFitTools?: number;
   } = {},
 ): { nothingFits: boolean; offered: ToolSearchHit[] } {
   const bestRelevance =
     options.bestRelevance ?? found.reduce((best, hit) => Math.max(best, hit.relevance), 0);
   const nothingFits = bestRelevance < (options.minRelevance ?? MIN_RELEVANCE) && !options.fitsBySimilarity;
+  const lowFitTools =
+    options.lowFitTools ?? ((options.catalogSize ?? 0) <= SMALL_CATALOG_TOOLS ? LOW_FIT_TOOLS : 0);
   const budget = !nothingFits
     ? found.length
     : bestRelevance >= (options.minClosestRelevance ?? MIN_CLOSEST_RELEVANCE)
       ? CLOSEST_TOOLS
       : bestRelevance > 0
-        ? Math.max(0, options.lowFitTools ?? LOW_FIT_TOOLS)
+        ? Math.max(0, lowFitTools)
         : 0;
   return { nothingFits, offered: found.slice(0, budget) };
 }

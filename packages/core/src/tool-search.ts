@@ -24,7 +24,13 @@ export {
   toolEmbeddingText,
 } from "./tool-search-dense.js";
 export type { ToolSourceInfo } from "./tool-search-index.js";
-export { CLOSEST_TOOLS, LOW_FIT_TOOLS, MIN_CLOSEST_RELEVANCE, MIN_RELEVANCE } from "./tool-search-tool.js";
+export {
+  CLOSEST_TOOLS,
+  LOW_FIT_TOOLS,
+  MIN_CLOSEST_RELEVANCE,
+  MIN_RELEVANCE,
+  SMALL_CATALOG_TOOLS,
+} from "./tool-search-tool.js";
 
 /**
  * When an Agent sends its tools' definitions only once the model finds them (`search_tools`).
@@ -67,8 +73,8 @@ export interface ToolSearchOptions {
    * words, so a long request with names, numbers and several asks is not judged weak for its
    * length; a word no tool has counting as 1.2 times the rarest word a tool has, at any number of
    * tools). Below it, the search tells the model that nothing fits well (`nothingFits`) and loads
-   * at most its `CLOSEST_TOOLS` (3) closest tools, or its `lowFitTools` (1) closest under
-   * `minClosestRelevance`, so the model can check them, search again in other words or answer
+   * at most its `CLOSEST_TOOLS` (3) closest tools, or under `minClosestRelevance` its
+   * `lowFitTools` closest, so the model can check them, search again in other words or answer
    * without a tool. `0` always loads what matches.
    * @default MIN_RELEVANCE (0.38, chosen on the tuning tasks: see core's README, "Tool search")
    */
@@ -76,14 +82,14 @@ export interface ToolSearchOptions {
   /**
    * Under `minRelevance`, the least relevance of the best tool at which the search still loads
    * its closest tools (at most 3) beside "nothing fits well"; under it, only `lowFitTools`.
-   * @default MIN_CLOSEST_RELEVANCE (0.2)
+   * @default MIN_CLOSEST_RELEVANCE (0.24)
    */
   minClosestRelevance?: number;
   /**
    * How many of its closest tools a search whose best tool is under `minClosestRelevance` (a
    * `low` fit) still loads, beside "nothing fits well". `0` loads nothing then (with
    * `minClosestRelevance` at `minRelevance` or above: nothing whenever nothing fits well).
-   * @default LOW_FIT_TOOLS (1)
+   * @default LOW_FIT_TOOLS (1) with at most SMALL_CATALOG_TOOLS (10) deferred tools, else 0
    */
   lowFitTools?: number;
   /**

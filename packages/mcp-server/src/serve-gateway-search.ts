@@ -132,7 +132,7 @@ function registerSearch(
       const count =
         typeof limit === "number" && Number.isInteger(limit) ? Math.min(10, Math.max(1, limit)) : maxResults;
       const said = query.slice(0, 1_000);
-      const { nothingFits, offered } = toolSearchFit(index.search(said, count));
+      const { nothingFits, offered } = toolSearchFit(index.search(said, count), { catalogSize: index.size });
       const output: GatewaySearchOutput = {
         query: said,
         matches: offered.map((hit) => {
