@@ -587,7 +587,7 @@ export function retrievalSection(figures: RetrievalFigures): string {
     "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ...rows,
     "",
-    `"Nothing fits" on ${figures.nothingFits[0]?.tasks ?? 0} requests no tool of the 18 servers can do (\`TOOL_SEARCH_NO_TOOL_TASKS\`): how often the search said so (Junction: the words "nothing fits" in its answer, or no tool listed; the baselines: nothing returned, their only way to say it), and how many of those answers still loaded tools (Junction loads its closest 3 when the best is a medium fit, from \`MIN_CLOSEST_RELEVANCE\`, and nothing on a low fit of these 250 tools: its closest one, \`LOW_FIT_TOOLS\`, only from a catalog of at most \`SMALL_CATALOG_TOOLS\`) or loaded nothing.`,
+    `"Nothing fits" on ${figures.nothingFits[0]?.tasks ?? 0} requests no tool of the 18 servers can do (\`TOOL_SEARCH_NO_TOOL_TASKS\`): how often the search said so (Junction: the words "nothing fits" in its answer, or no tool listed; the baselines: nothing returned, their only way to say it), and how many of those answers still loaded tools (Junction loads its closest 3 when the best is a medium fit, from \`MIN_CLOSEST_RELEVANCE\`, and on a low fit of these 250 tools nothing by words alone, its closest one, \`LOW_FIT_TOOLS\`, with MiniLM fused) or loaded nothing.`,
     "",
     "| search | said nothing fits | of which loaded its closest tools anyway | of which loaded nothing |",
     "| --- | ---: | ---: | ---: |",

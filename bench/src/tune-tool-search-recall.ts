@@ -541,7 +541,12 @@ async function run(
       variant.minSimilarity !== undefined &&
       bestSimilarity !== undefined &&
       bestSimilarity >= variant.minSimilarity;
-    const fit = toolSearchFit(found, { catalogSize: pool.length, bestRelevance, fitsBySimilarity });
+    const fit = toolSearchFit(found, {
+      catalogSize: pool.length,
+      denseRanked: variant.mix !== undefined,
+      bestRelevance,
+      fitsBySimilarity,
+    });
     const { nothingFits } = fit;
     // `--no-budget`: everything found counts, as if "nothing fits" loaded no fewer.
     const offered = process.argv.includes("--no-budget") ? found : fit.offered;

@@ -24,7 +24,7 @@ export interface ToolSearchResult {
    * score any tool could get for the query (see core's README, "Tool search").
    */
   score: number;
-  /** `score` in a word: `high` (≥ `MIN_RELEVANCE`, 0.38: it loads as found), `medium` (≥ `MIN_CLOSEST_RELEVANCE`, 0.24) or `low`. */
+  /** `score` in a word: `high` (≥ `MIN_RELEVANCE`, 0.38: it loads as found), `medium` (≥ `MIN_CLOSEST_RELEVANCE`, 0.2) or `low`. */
   confidence: "high" | "medium" | "low";
 }
 

@@ -23,7 +23,7 @@ describe("toolSearchFit", () => {
   });
 
   it("offers the closest one when the best is a low fit of a small catalog: a budget, not a floor; nothing when nothing shares a word", () => {
-    const low = [hit("a", 0.23), hit("b", 0.1)];
+    const low = [hit("a", 0.19), hit("b", 0.1)];
     expect(toolSearchFit(low)).toEqual({ nothingFits: true, offered: [low[0]] });
     expect(toolSearchFit(low, { catalogSize: SMALL_CATALOG_TOOLS })).toEqual({
       nothingFits: true,
@@ -36,13 +36,15 @@ describe("toolSearchFit", () => {
     expect(toolSearchFit([hit("a", 0)])).toEqual({ nothingFits: true, offered: [] });
   });
 
-  it("offers nothing on a low fit of a larger catalog, unless told how many to offer", () => {
-    const low = [hit("a", 0.23), hit("b", 0.1)];
+  it("offers nothing on a low fit of a larger catalog ranked by words alone, unless told how many to offer", () => {
+    const low = [hit("a", 0.19), hit("b", 0.1)];
     expect(toolSearchFit(low, { catalogSize: SMALL_CATALOG_TOOLS + 1 })).toEqual({
       nothingFits: true,
       offered: [],
     });
     expect(toolSearchFit(low, { catalogSize: 250, lowFitTools: 1 }).offered).toEqual([low[0]]);
+    // Fused with a dense ranking, the closest may be the meaning's first: it loads.
+    expect(toolSearchFit(low, { catalogSize: 250, denseRanked: true }).offered).toEqual([low[0]]);
     // A medium fit offers its closest three whatever the catalog.
     expect(toolSearchFit(found, { catalogSize: 250 }).offered).toEqual(found.slice(0, 3));
   });
@@ -58,7 +60,7 @@ describe("toolSearchFit", () => {
 describe("toolSearchResult", () => {
   it("rounds the relevance to two decimals and names its confidence", () => {
     expect(toolSearchResult(hit("a", 0.384))).toEqual({ name: "a", score: 0.38, confidence: "high" });
-    expect(toolSearchResult(hit("b", 0.24))).toEqual({ name: "b", score: 0.24, confidence: "medium" });
-    expect(toolSearchResult(hit("c", 0.2349))).toEqual({ name: "c", score: 0.23, confidence: "low" });
+    expect(toolSearchResult(hit("b", 0.2))).toEqual({ name: "b", score: 0.2, confidence: "medium" });
+    expect(toolSearchResult(hit("c", 0.1949))).toEqual({ name: "c", score: 0.19, confidence: "low" });
   });
 });

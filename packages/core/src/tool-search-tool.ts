@@ -22,27 +22,29 @@ export const MIN_RELEVANCE = 0.38;
  * The default `toolSearch.minClosestRelevance`: a search that found nothing fitting well (under
  * `minRelevance`) still loads its {@link CLOSEST_TOOLS} closest tools when the best reaches this
  * (a `medium` fit), so the model can read them and call one from its next step; under it (a `low`
- * fit), only the closest {@link LOW_FIT_TOOLS} of a small catalog, and nothing of a larger one.
- * Chosen on the tuning sets with a fourth one, the fresh set, written blind (bench/src/
- * tune-tool-search-no-fit-floor.ts): the highest floor at which no right tool goes unloaded on
- * any of them (0.20 to 0.24: the old sets' recall@5 0.915, LiveMCPBench's tuning half 0.410, the
- * fresh set 0.711, all as at 0.2), while the requests no tool can do that load nothing go from 12
- * to 15 of 24 and from 5 to 11 of the fresh set's 31. From 0.26 on, right tools are lost.
+ * fit), only the closest {@link LOW_FIT_TOOLS} of a small catalog or of a search fused with a
+ * dense ranking, and nothing of a larger catalog ranked by words alone. Checked again with a
+ * fourth tuning set, the fresh set, written blind (bench/src/tune-tool-search-no-fit-floor.ts,
+ * tune-tool-search-recall.ts): words alone lose no right tool up to 0.24, but with MiniLM fused
+ * 0.24 loses one on the old sets, so it stays 0.2.
  */
-export const MIN_CLOSEST_RELEVANCE = 0.24;
+export const MIN_CLOSEST_RELEVANCE = 0.2;
 
 /** How many of its closest tools a search that found nothing fitting well loads, at most (a `medium` fit). */
 export const CLOSEST_TOOLS = 3;
 
 /**
  * How many of its closest tools a search whose best tool is a `low` fit (under
- * {@link MIN_CLOSEST_RELEVANCE}) still loads from a small catalog (at most
- * {@link SMALL_CATALOG_TOOLS} tools): the closest one, beside "nothing fits well". On a handful of
- * tools a floor that loaded nothing would hide the one tool there is for the request, and loading
- * it costs one tool's definition; the model can tell a wrong tool from its description. A larger
- * catalog loads nothing on a low fit: on the four tuning sets (250 and 527 tools) a low fit
- * loaded no right tool, while about half the requests no tool can do are low fits. A request that shares no word with
- * any tool loads nothing, whatever the catalog.
+ * {@link MIN_CLOSEST_RELEVANCE}) still loads, beside "nothing fits well", from a small catalog (at
+ * most {@link SMALL_CATALOG_TOOLS} tools) or with a dense ranking fused in: the closest one. On a
+ * handful of tools a floor that loaded nothing would hide the one tool there is for the request,
+ * and loading it costs one tool's definition; the model can tell a wrong tool from its
+ * description. A larger catalog ranked by words alone loads nothing on a low fit: on the four
+ * tuning sets (250 and 527 tools) a low fit loaded no right tool, while about half the requests
+ * no tool can do are low fits. With a dense ranking the closest may be the tool the meaning ranks
+ * first: on the blind set, loading nothing there lost one right tool with MiniLM
+ * (bench/results/tool-search-recall-tuning.md), so it still loads. A request that shares no word
+ * with any tool loads nothing, whatever the catalog.
  */
 export const LOW_FIT_TOOLS = 1;
 
@@ -186,6 +188,7 @@ function searchAnswer(
     result.bestSimilarity >= parts.minSimilarity;
   const { nothingFits, offered: loading } = toolSearchFit(found, {
     catalogSize: parts.index.size,
+    denseRanked: result.bestSimilarity !== undefined,
     bestRelevance,
     fitsBySimilarity,
     minRelevance: parts.minRelevance ?? MIN_RELEVANCE,
@@ -214,7 +217,8 @@ function searchAnswer(
  * reaches `minClosestRelevance`, so a right tool worded otherwise than the request can still be
  * called without a screenful of junk; else the closest `lowFitTools`: {@link LOW_FIT_TOOLS} (1)
  * when the catalog searched has at most {@link SMALL_CATALOG_TOOLS} tools (or its size is not
- * given), so that no floor hides the one tool a handful has, and 0 for a larger one. Nothing is
+ * given), so that no floor hides the one tool a handful has, or when the hits are fused with a
+ * dense ranking (`denseRanked`), and 0 for a larger catalog ranked by words alone. Nothing is
  * offered when no tool shares a word with the request (a best relevance of 0: a tool only a dense
  * ranking found is not enough). Pure. `bestRelevance` defaults to the hits' best (pass the
  * lexical ranking's best when the hits are fused with a dense ranking).
@@ -224,6 +228,11 @@ export function toolSearchFit(
   options: {
     /** How many tools the search ranked (its whole catalog), for the low-fit budget. */
     catalogSize?: number;
+    /**
+     * The hits are fused with a dense ranking: a low fit on words may be the tool the meaning
+     * ranks first, so its closest `LOW_FIT_TOOLS` load whatever the catalog.
+     */
+    denseRanked?: boolean;
     bestRelevance?: number;
     fitsBySimilarity?: boolean;
     minRelevance?: number;
@@ -236,7 +245,8 @@ export function toolSearchFit(
     options.bestRelevance ?? found.reduce((best, hit) => Math.max(best, hit.relevance), 0);
   const nothingFits = bestRelevance < (options.minRelevance ?? MIN_RELEVANCE) && !options.fitsBySimilarity;
   const lowFitTools =
-    options.lowFitTools ?? ((options.catalogSize ?? 0) <= SMALL_CATALOG_TOOLS ? LOW_FIT_TOOLS : 0);
+    options.lowFitTools ??
+    (options.denseRanked || (options.catalogSize ?? 0) <= SMALL_CATALOG_TOOLS ? LOW_FIT_TOOLS : 0);
   const budget = !nothingFits
     ? found.length
     : bestRelevance >= (options.minClosestRelevance ?? MIN_CLOSEST_RELEVANCE)

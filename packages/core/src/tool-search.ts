@@ -82,7 +82,7 @@ export interface ToolSearchOptions {
   /**
    * Under `minRelevance`, the least relevance of the best tool at which the search still loads
    * its closest tools (at most 3) beside "nothing fits well"; under it, only `lowFitTools`.
-   * @default MIN_CLOSEST_RELEVANCE (0.24)
+   * @default MIN_CLOSEST_RELEVANCE (0.2)
    */
   minClosestRelevance?: number;
   /**

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { tool } from "@junction/core";
+import { SMALL_CATALOG_TOOLS, tool } from "@junction/core";
 import { MCP } from "@junction/mcp-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -151,6 +151,18 @@ describe.each(ERAS)("a gateway past its tool-search threshold, %s client", (prot
       ],
       isError: false,
       structuredContent: { query: "book a flight to Lisbon", matches: [], nothingFits: true },
+    });
+  });
+
+  it("offers nothing on a low fit: it serves more than SMALL_CATALOG_TOOLS tools", async () => {
+    expect(upstreamCount).toBeGreaterThan(SMALL_CATALOG_TOOLS);
+    // Its best match is a low fit (ev_get-annotated-message, 0.16), which from a handful of tools
+    // would still be offered.
+    const result = await mcp.callTool("search_tools", { query: "tell me a story about a dragon" });
+    expect(result.structuredContent).toEqual({
+      query: "tell me a story about a dragon",
+      matches: [],
+      nothingFits: true,
     });
   });
 
