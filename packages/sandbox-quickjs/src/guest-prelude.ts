@@ -162,16 +162,8 @@ const PRELUDE_HEAD = `(function (hostCall, hostRandom, hostPart, configJSON) {
 `;
 
 const TOOLS_SECTION = `
-  // What settles each call the host has not answered yet, by the call's sequence number.
-  var PromiseClass = Promise;
   var TypeErrorClass = TypeError;
-  var waiting = create(null);
-  function answered(sequence) {
-    var entry = waiting[sequence];
-    delete waiting[sequence];
-    return entry;
-  }
-
+  var PromiseClass = Promise;
   var tools = create(null);
   function makeTool(name, index) {
     return function (args) {
@@ -179,10 +171,9 @@ const TOOLS_SECTION = `
       if (text === undefined) {
         throw new TypeErrorClass("tools." + name + ": the argument must be JSON (an object, an array, a string, a number, a boolean or null)");
       }
-      var sequence = hostCall(index, text === TOO_LARGE ? null : text);
-      if (typeof sequence !== "number") return undefined;
+      var argument = text === TOO_LARGE ? null : text;
       return new PromiseClass(function (resolve, reject) {
-        waiting[sequence] = { resolve: resolve, reject: reject };
+        hostCall(index, argument, resolve, reject);
       });
     };
   }
@@ -203,22 +194,9 @@ const TOOLS_SECTION = `
   freezeTree(tools);
   hide(global, "tools", tools);
 
-  bridge.settle = function (sequence, value) {
-    answered(sequence).resolve(value);
-  };
-  bridge.settleJSON = function (sequence, text) {
-    var entry = answered(sequence);
-    var value;
-    try {
-      value = parse(text);
-    } catch (error) {
-      entry.reject(error);
-      return;
-    }
-    entry.resolve(value);
-  };
-  bridge.fail = function (sequence, code, message) {
-    answered(sequence).reject(construct(makeToolError(), [code, message]));
+  bridge.parse = parse;
+  bridge.toolError = function (code, message) {
+    return construct(makeToolError(), [code, message]);
   };
 `;
 
@@ -241,14 +219,15 @@ const PRELUDE_TAIL = `
  * `function (hostCall, hostRandom, hostPart, configJSON)`, which sets up the context and returns
  * the bridge's internal functions: `serialize(value)` (JSON text, `undefined`, or
  * {@link GUEST_TOO_LARGE}), `read` and `string` (the context's own `Reflect.get` and `String`, for
- * the host to read a thrown value with), and with tools the three that answer a call:
- * `settle(sequence, value)`, `settleJSON(sequence, text)` and `fail(sequence, code, message)`.
+ * the host to read a thrown value with), and with tools the two the host answers a call with:
+ * `parse` (the context's own `JSON.parse`) and `toolError(code, message)` (a new `ToolError`).
  *
- * `hostCall(index, text)` gets the function's place in `functions` (a number is read without
- * decoding a string) and an argument's JSON text, or `null` when it is surely over
- * `argumentBytes` (measured while it was being copied, before any text of it was made), and
- * answers the call's sequence number (anything else: the call was refused, and the run ends). The
- * call's promise is the guest's own, kept here until the host answers it by that number.
+ * `hostCall(index, text, resolve, reject)` gets the function's place in `functions` (a number is
+ * read without decoding a string), an argument's JSON text, or `null` when it is surely over
+ * `argumentBytes` (measured while it was being copied, before any text of it was made), and the
+ * call's promise's resolving functions, which the host alone keeps and settles the call with. The
+ * promise is the context's own `Promise`, taken before the program ran. A refused call (a limit)
+ * is never settled: the run ends.
  * `hostRandom()` is `Math.random`. `hostPart(index, ...captured)` compiles {@link GUEST_PARTS}`[index]`
  * and answers what it makes of `(hostLog, ...captured)`.
  */

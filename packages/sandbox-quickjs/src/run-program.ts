@@ -46,20 +46,22 @@ type GuestResult = ReturnType<QuickJSContext["callFunction"]>;
 
 type CallResult = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** A call the guest made: its result once the host has it (the guest keeps the call's promise). */
+/** A call the guest made: its promise's resolving functions, and its result once the host has it. */
 interface PendingCall {
+  resolve: QuickJSHandle;
+  reject: QuickJSHandle;
   result?: CallResult;
 }
 
-/** The prelude's functions the host calls (guest-prelude.ts); the last three only for a program given functions. */
+/** The prelude's functions the host calls (guest-prelude.ts); the last two only for a program given functions. */
 interface Bridge {
   serialize: QuickJSHandle;
-  /** The context's own `Reflect.get` and `String`, as they were before the program ran. */
+  /** The context's own `Reflect.get`, `String` and `JSON.parse`, as they were before the program ran. */
   read: QuickJSHandle;
   string: QuickJSHandle;
-  settle?: QuickJSHandle;
-  settleJSON?: QuickJSHandle;
-  fail?: QuickJSHandle;
+  parse?: QuickJSHandle;
+  /** `(code, message)` → a new `ToolError`. */
+  toolError?: QuickJSHandle;
 }
 
 /** The message of a thrown value whose message could not be read. */
@@ -285,6 +287,8 @@ class ProgramRun {
     // A broken engine is abandoned whole: freeing anything in it could trap again.
     if (!this.#engine.broken) {
       try {
+        for (const call of this.#calls.values())
+          for (const handle of [call.resolve, call.reject]) handle.dispose();
         for (const handle of this.#owned) if (handle.alive) handle.dispose();
         this.#context?.dispose();
         this.#runtime?.dispose();
@@ -318,10 +322,21 @@ class ProgramRun {
 
   // --- host functions the prelude receives -------------------------------------------------------
 
-  #hostCall(vm: QuickJSContext, indexHandle: QuickJSHandle, textHandle: QuickJSHandle) {
+  /** `hostCall(index, text, resolve, reject)`, as the prelude's tools call it. */
+  #hostCall(vm: QuickJSContext, handles: QuickJSHandle[]) {
     const enteredAt = now();
     try {
       if (this.#finished || this.#breachedLimit !== undefined) return undefined;
+      const [indexHandle, textHandle, resolve, reject] = handles;
+      if (
+        indexHandle === undefined ||
+        textHandle === undefined ||
+        resolve === undefined ||
+        reject === undefined
+      ) {
+        this.#engineFailure = new Error("the prelude called hostCall without its four arguments");
+        return undefined;
+      }
       if (vm.typeof(textHandle) !== "string") {
         this.#breachedLimit = "argument-size";
         return undefined;
@@ -346,7 +361,8 @@ class ProgramRun {
       }
       const args = parseGuestJSON(text);
       const sequence = ++this.#issued;
-      this.#calls.set(sequence, {});
+      // Kept past this call (the guest's own handles are only lent to it): freed once delivered.
+      this.#calls.set(sequence, { resolve: resolve.dup(), reject: reject.dup() });
       let answer: Promise<JSONValue>;
       try {
         answer = Promise.resolve(this.#program.call(name, args, sequence));
@@ -357,7 +373,7 @@ class ProgramRun {
         (value) => this.#settle(sequence, { ok: true, value }),
         (error: unknown) => this.#settle(sequence, { ok: false, error }),
       );
-      return vm.newNumber(sequence);
+      return undefined;
     } catch (error) {
       // Called from deep guest recursion, the host's own stack can run out here: the stack limit.
       if (isHostStackOverflow(error)) this.#breachedLimit ??= "stack";
@@ -426,13 +442,13 @@ class ProgramRun {
       if (next?.result === undefined) return;
       this.#calls.delete(this.#delivered + 1);
       this.#delivered++;
-      this.#deliver(this.#delivered, next);
+      this.#deliver(next);
       this.#advance();
     }
   }
 
-  /** Answers the guest's call `sequence` with its result, in the guest's time. */
-  #deliver(sequence: number, call: PendingCall): void {
+  /** Settles the guest's promise for `call` with its result, in the guest's time. */
+  #deliver(call: PendingCall): void {
     const vm = this.#context!;
     const { result } = call;
     // A string (a tool's text, most often) goes in as itself: what its JSON text would parse to.
@@ -452,21 +468,30 @@ class ProgramRun {
         handles.push(handle);
         return handle;
       };
-      const answer = (fn: QuickJSHandle, ...args: QuickJSHandle[]) => {
-        const made = vm.callFunction(fn, vm.undefined, keep(vm.newNumber(sequence)), ...args);
-        // Failing here is the interrupt's or the engine's (out of memory): stop() tells which.
-        keep(made.error ?? made.value);
+      /** Calls the prelude's `fn`; its value, or nothing when it failed (the interrupt's or the engine's). */
+      const made = (fn: QuickJSHandle, ...args: QuickJSHandle[]) => {
+        const answer = vm.callFunction(fn, vm.undefined, ...args);
+        keep(answer.error ?? answer.value);
+        return answer.error ? undefined : answer.value;
       };
-      const fail = (code: string, message: string) =>
-        answer(bridge.fail, keep(vm.newString(code)), keep(vm.newString(message)));
+      const settle = (value: QuickJSHandle) => made(call.resolve, value);
+      const fail = (code: string, message: string) => {
+        const error = made(bridge.toolError, keep(vm.newString(code)), keep(vm.newString(message)));
+        if (error !== undefined) made(call.reject, error);
+      };
       try {
-        if (text !== undefined) answer(bridge.settle, keep(vm.newString(text)));
+        keep(call.resolve);
+        keep(call.reject);
+        if (text !== undefined) settle(keep(vm.newString(text)));
         else if (json === undefined) {
           const { code, message } = toCallError((result as { error: unknown }).error);
           fail(code, message);
         } else if ("error" in json) fail("result-not-json", `The tool's result is not JSON: ${json.error}`);
-        else if (json.text === undefined) answer(bridge.settle, vm.undefined);
-        else answer(bridge.settleJSON, keep(vm.newString(json.text)));
+        else if (json.text === undefined) settle(vm.undefined);
+        else {
+          const value = made(bridge.parse, keep(vm.newString(json.text)));
+          if (value !== undefined) settle(value);
+        }
       } finally {
         for (const handle of handles) if (handle.alive) handle.dispose();
       }
@@ -612,7 +637,7 @@ class ProgramRun {
       const install = vm.unwrapResult(vm.evalCode(guestPrelude(withTools), "prelude.js", { type: "global" }));
       // (An exception here is the engine out of memory before any guest code ran: noteGuestEscape.)
       const hostCallHandle = withTools
-        ? vm.newFunction("hostCall", (index, text) => this.#hostCall(vm, index, text))
+        ? vm.newFunction("hostCall", (...args) => this.#hostCall(vm, args))
         : vm.undefined;
       const random = createSeededRandom(this.#program.seed);
       const hostRandomHandle = vm.newFunction("random", () => vm.newNumber(random()));
@@ -638,9 +663,8 @@ class ProgramRun {
         string: this.#own(vm.getProp(bridgeObject, "string")),
       };
       if (withTools) {
-        handles.settle = this.#own(vm.getProp(bridgeObject, "settle"));
-        handles.settleJSON = this.#own(vm.getProp(bridgeObject, "settleJSON"));
-        handles.fail = this.#own(vm.getProp(bridgeObject, "fail"));
+        handles.parse = this.#own(vm.getProp(bridgeObject, "parse"));
+        handles.toolError = this.#own(vm.getProp(bridgeObject, "toolError"));
       }
       bridgeObject.dispose();
       return handles;
