@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { program, recordingHost } from "../test/program.js";
+import { program, recordingHost, TEST_CLOCK_MS } from "../test/program.js";
 import { quickjsSandbox } from "./quickjs-sandbox.js";
 
 // What a run compiles only when the program first uses it (console, ToolError), what the host does
@@ -204,5 +204,44 @@ describe("a thrown value, read by the host in the guest's time", () => {
     );
     expect(outcome).toMatchObject({ kind: "limit", code: "cpu" });
     expect((await returnedValue("return 1;")).value).toBe(1);
+  });
+});
+
+describe("Date, made when first read", () => {
+  it("stands still at clockMs however it is first reached, and the real constructor stays out of reach", async () => {
+    const outcome = await returnedValue(
+      `const { get } = Object.getOwnPropertyDescriptor(globalThis, "Date");
+       const First = get();
+       const date = new First();
+       const viaPrototype = Object.getPrototypeOf(date).constructor;
+       return [First === Date, viaPrototype === Date, viaPrototype.now(), date.getTime(), Date.now(),
+         typeof Date(), Object.getOwnPropertyDescriptor(Date, "prototype").writable, new Date(5).getTime()];`,
+    );
+    expect(outcome.value).toEqual([
+      true,
+      true,
+      TEST_CLOCK_MS,
+      TEST_CLOCK_MS,
+      TEST_CLOCK_MS,
+      "string",
+      false,
+      5,
+    ]);
+  });
+
+  it("works when first read inside a tool's answer, after the program trapped Object.prototype", async () => {
+    const outcome = await returnedValue(
+      `const trap = () => { throw new Error("trapped"); };
+       for (const key of ["value", "writable", "enumerable", "configurable", "get", "set"])
+         Object.defineProperty(Object.prototype, key, Object.setPrototypeOf({ get: trap, set: trap, configurable: true }, null));
+       return await tools.a({}).then(() => [Date.now(), new Date().toISOString(), Date.UTC(2020, 0, 1)]);`,
+      { functions: ["a"] },
+    );
+    expect(outcome.value).toEqual([TEST_CLOCK_MS, new Date(TEST_CLOCK_MS).toISOString(), 1577836800000]);
+  });
+
+  it("can be replaced before it is ever made", async () => {
+    const outcome = await returnedValue(`Date = { now: () => 3 }; return Date.now();`);
+    expect(outcome.value).toBe(3);
   });
 });

@@ -8,8 +8,8 @@
 //
 // Compiling guest code is most of a run's start (QuickJS compiles about 7 KB a millisecond in this
 // build, whatever the code's shape), so a run compiles only what it can use: the tools section only
-// when the program is given functions, and `console` and `ToolError` only when the program first
-// reads them (the parts below, compiled by the host then and given what the prelude captured).
+// when the program is given functions, and `console`, `ToolError` and `Date` only when the program
+// first reads them (the parts below, compiled by the host then and given what the prelude captured).
 
 /** What the prelude is told about the run, as JSON. */
 export interface GuestConfig {
@@ -104,20 +104,12 @@ const PRELUDE_HEAD = `(function (hostCall, hostRandom, hostPart, configJSON) {
   blockConstructor(getPrototypeOf(function* () {}), "GeneratorFunction");
   blockConstructor(getPrototypeOf(async function* () {}), "AsyncGeneratorFunction");
 
-  // A clock that stands still at clockMs for the whole run.
+  // A clock that stands still at clockMs for the whole run (the Date part). Until the program first
+  // reads the global, the real constructor is reachable by no other way: no date exists yet.
   var clock = config.clockMs;
-  var VirtualDate = function Date(year, month, day, hours, minutes, seconds, ms) {
-    if (new.target === undefined) return apply(dateToString, new RealDate(clock), []);
-    var args = [];
-    for (var index = 0; index < arguments.length; index++) args[index] = arguments[index];
-    return construct(RealDate, args.length === 0 ? [clock] : args, new.target);
-  };
-  defineProperty(VirtualDate, "prototype", { value: RealDate.prototype, writable: false });
-  hide(RealDate.prototype, "constructor", VirtualDate);
-  hide(VirtualDate, "now", function now() { return clock; });
-  hide(VirtualDate, "parse", function parse(text) { return apply(dateParse, RealDate, [text]); });
-  hide(VirtualDate, "UTC", function UTC() { return apply(dateUTC, RealDate, arguments); });
-  hide(global, "Date", VirtualDate);
+  lazyGlobal("Date", once(function () {
+    return hostPart(2, RealDate, dateToString, dateParse, dateUTC, apply, construct, create, defineProperty, hide, clock);
+  }));
 
   // Math.random from the seed, drawn on the host (seeded-random.ts).
   hide(Math, "random", hostRandom);
@@ -310,9 +302,29 @@ const TOOL_ERROR_PART = `(function (hostLog, ErrorClass, create, defineProperty,
   return ToolError;
 })`;
 
+// The virtual Date, compiled when the program first reads the global. It names no global.
+const DATE_PART = `(function (hostLog, RealDate, dateToString, dateParse, dateUTC, apply, construct, create, defineProperty, hide, clock) {
+  "use strict";
+  var VirtualDate = function Date(year, month, day, hours, minutes, seconds, ms) {
+    if (new.target === undefined) return apply(dateToString, new RealDate(clock), []);
+    var args = [];
+    for (var index = 0; index < arguments.length; index++) args[index] = arguments[index];
+    return construct(RealDate, args.length === 0 ? [clock] : args, new.target);
+  };
+  var descriptor = create(null);
+  descriptor.value = RealDate.prototype;
+  descriptor.writable = false;
+  defineProperty(VirtualDate, "prototype", descriptor);
+  hide(RealDate.prototype, "constructor", VirtualDate);
+  hide(VirtualDate, "now", function now() { return clock; });
+  hide(VirtualDate, "parse", function parse(text) { return apply(dateParse, RealDate, [text]); });
+  hide(VirtualDate, "UTC", function UTC() { return apply(dateUTC, RealDate, arguments); });
+  return VirtualDate;
+})`;
+
 /**
  * The parts of the guest compiled only when a run first uses them, by their index in `hostPart`.
  * Each evaluates to a function of `(hostLog, ...captured)` that names no global, so a program
  * that replaced a built-in before first using `console` changes nothing of it.
  */
-export const GUEST_PARTS: readonly string[] = [CONSOLE_PART, TOOL_ERROR_PART];
+export const GUEST_PARTS: readonly string[] = [CONSOLE_PART, TOOL_ERROR_PART, DATE_PART];
