@@ -245,3 +245,28 @@ describe("Date, made when first read", () => {
     expect(outcome.value).toBe(3);
   });
 });
+
+describe("copying out, made at its first use", () => {
+  it("copies a call's argument and the return value with the built-ins as they were, when first used after the program replaced them", async () => {
+    const host = recordingHost(() => "ok");
+    const outcome = await returnedValue(
+      `const trap = () => { throw new Error("trapped"); };
+       JSON.stringify = trap; Array.isArray = trap; Reflect.apply = trap;
+       const answer = await tools.a({ list: [1, "two"], __proto__: { inherited: 1 } });
+       return { answer, list: [3] };`,
+      { functions: ["a"], call: host.call },
+    );
+    expect(host.calls.map((call) => call.args)).toEqual([{ list: [1, "two"] }]);
+    expect(outcome.value).toEqual({ answer: "ok", list: [3] });
+  });
+
+  it("reads a returned number, boolean or null on the host as its JSON would parse", async () => {
+    const values = await Promise.all(
+      ["1.5", "-0", "NaN", "Infinity", "true", "false", "null", "undefined", "'text'", "() => 1"].map(
+        async (expression) => (await returnedValue(`return ${expression};`)).value,
+      ),
+    );
+    expect(values).toEqual([1.5, 0, null, null, true, false, null, undefined, "text", undefined]);
+    expect(Object.is(values[1], 0)).toBe(true);
+  });
+});

@@ -114,38 +114,16 @@ const PRELUDE_HEAD = `(function (hostCall, hostRandom, hostPart, configJSON) {
   // Math.random from the seed, drawn on the host (seeded-random.ts).
   hide(Math, "random", hostRandom);
 
-  // JSON out of the guest: JSON.stringify's own walk, with a replacer that drops the keys that could
-  // change a prototype on the other side and counts a lower bound of the text's length as it goes,
-  // so an oversized value is refused before its text is made.
+  // JSON out of the guest (the copy-out part), made at its first use: a run that copies nothing out
+  // (no call with an argument, a number returned) never compiles it.
   var TOO_LARGE = {};
-  function copyOut(value, maxChars) {
-    var total = 0;
-    function replacer(key, item) {
-      if (key === "__proto__" || key === "constructor" || key === "prototype") return undefined;
-      var type = typeof item;
-      var size = 0;
-      if (type === "string") size = item.length + 2;
-      else if (type === "object") size = item === null ? 4 : 2;
-      else if (type === "number" || type === "boolean") size = 1;
-      if (size > 0 && key !== "") size += isArray(this) ? 1 : key.length + 3;
-      total += size;
-      if (total > maxChars) throw TOO_LARGE;
-      return item;
-    }
-    var text;
-    try {
-      text = stringify(value, replacer);
-    } catch (error) {
-      if (error === TOO_LARGE) return TOO_LARGE;
-      throw error;
-    }
-    if (text !== undefined && text.length > maxChars) return TOO_LARGE;
-    return text;
-  }
+  var copier = once(function () {
+    return hostPart(3, stringify, isArray, TOO_LARGE);
+  });
 
   var consoleChars = config.consoleChars;
   lazyGlobal("console", once(function () {
-    return hostPart(0, copyOut, TOO_LARGE, cut, StringOf, ErrorClass, create, freeze, hide, consoleChars);
+    return hostPart(0, copier, TOO_LARGE, cut, StringOf, ErrorClass, create, freeze, hide, consoleChars);
   }));
   var makeToolError = once(function () {
     return hostPart(1, ErrorClass, create, defineProperty, hide);
@@ -159,7 +137,7 @@ const TOOLS_SECTION = `
   var tools = create(null);
   function makeTool(name, index) {
     return function (args) {
-      var text = args === undefined ? "{}" : copyOut(args, config.argumentChars);
+      var text = args === undefined ? "{}" : copier()(args, config.argumentChars);
       if (text === undefined) {
         throw new TypeErrorClass("tools." + name + ": the argument must be JSON (an object, an array, a string, a number, a boolean or null)");
       }
@@ -198,7 +176,7 @@ const NO_TOOLS_SECTION = `
 
 const PRELUDE_TAIL = `
   bridge.serialize = function (value) {
-    var text = copyOut(value, config.resultChars);
+    var text = copier()(value, config.resultChars);
     return text === TOO_LARGE ? ${GUEST_TOO_LARGE} : text;
   };
   bridge.read = Reflect.get;
@@ -232,7 +210,7 @@ const PRELUDE_WITHOUT_TOOLS = PRELUDE_HEAD + NO_TOOLS_SECTION + PRELUDE_TAIL;
 
 // The console: one host call per console call, cut here to what the host can still keep. It is
 // compiled after the program has started, so it names no global: only what it is given.
-const CONSOLE_PART = `(function (hostLog, copyOut, TOO_LARGE, cut, StringOf, ErrorClass, create, freeze, hide, consoleChars) {
+const CONSOLE_PART = `(function (hostLog, copier, TOO_LARGE, cut, StringOf, ErrorClass, create, freeze, hide, consoleChars) {
   "use strict";
   var consoleSent = 0;
   function describeValue(item) {
@@ -251,7 +229,7 @@ const CONSOLE_PART = `(function (hostLog, copyOut, TOO_LARGE, cut, StringOf, Err
     if (type === "object" && item !== null) {
       if (item instanceof ErrorClass) return cut(describeValue(item), room);
       try {
-        var text = copyOut(item, room);
+        var text = copier()(item, room);
         if (text === TOO_LARGE) return "[too large to print]";
         if (text !== undefined) return cut(text, room);
       } catch (error) {}
@@ -322,9 +300,40 @@ const DATE_PART = `(function (hostLog, RealDate, dateToString, dateParse, dateUT
   return VirtualDate;
 })`;
 
+// JSON out of the guest: JSON.stringify's own walk, with a replacer that drops the keys that could
+// change a prototype on the other side and counts a lower bound of the text's length as it goes, so
+// an oversized value is refused before its text is made. It names no global.
+const COPY_OUT_PART = `(function (hostLog, stringify, isArray, TOO_LARGE) {
+  "use strict";
+  return function copyOut(value, maxChars) {
+    var total = 0;
+    function replacer(key, item) {
+      if (key === "__proto__" || key === "constructor" || key === "prototype") return undefined;
+      var type = typeof item;
+      var size = 0;
+      if (type === "string") size = item.length + 2;
+      else if (type === "object") size = item === null ? 4 : 2;
+      else if (type === "number" || type === "boolean") size = 1;
+      if (size > 0 && key !== "") size += isArray(this) ? 1 : key.length + 3;
+      total += size;
+      if (total > maxChars) throw TOO_LARGE;
+      return item;
+    }
+    var text;
+    try {
+      text = stringify(value, replacer);
+    } catch (error) {
+      if (error === TOO_LARGE) return TOO_LARGE;
+      throw error;
+    }
+    if (text !== undefined && text.length > maxChars) return TOO_LARGE;
+    return text;
+  };
+})`;
+
 /**
  * The parts of the guest compiled only when a run first uses them, by their index in `hostPart`.
  * Each evaluates to a function of `(hostLog, ...captured)` that names no global, so a program
  * that replaced a built-in before first using `console` changes nothing of it.
  */
-export const GUEST_PARTS: readonly string[] = [CONSOLE_PART, TOOL_ERROR_PART, DATE_PART];
+export const GUEST_PARTS: readonly string[] = [CONSOLE_PART, TOOL_ERROR_PART, DATE_PART, COPY_OUT_PART];

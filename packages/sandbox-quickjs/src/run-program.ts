@@ -529,6 +529,12 @@ class ProgramRun {
 
   #returned(value: QuickJSHandle): void {
     const vm = this.#context!;
+    // A number, a boolean or null is read here, as its JSON would parse to, with no guest code run.
+    const primitive = readJSONPrimitive(vm, value);
+    if (primitive !== undefined) {
+      this.#finish({ kind: "returned", value: primitive.value, console: this.#consoleCapture.text() });
+      return;
+    }
     const serialized = this.#callGuest(() => vm.callFunction(this.#bridge!.serialize, vm.undefined, value));
     if (this.#stop() || serialized === undefined) return;
     if (serialized.error) {
@@ -726,6 +732,25 @@ class ProgramRun {
     this.#programPromise = started.value;
     this.#advance();
   }
+}
+
+/**
+ * A guest number, boolean or null as the value its JSON text parses to (a number that is not finite
+ * is `null`, `-0` is `0`); undefined for anything else, which is copied out by the guest. (A
+ * `toJSON` the program put on `Number.prototype` or `Boolean.prototype` is not called for it.)
+ */
+function readJSONPrimitive(
+  vm: QuickJSContext,
+  handle: QuickJSHandle,
+): { value: number | boolean | null } | undefined {
+  const type = vm.typeof(handle);
+  if (type === "number") {
+    const number = vm.getNumber(handle);
+    return { value: Number.isFinite(number) ? number + 0 : null };
+  }
+  if (type === "boolean") return { value: vm.sameValue(handle, vm.true) };
+  if (type === "object" && vm.sameValue(handle, vm.null)) return { value: null };
+  return undefined;
 }
 
 /** `text` cut to `length` UTF-16 units. */
