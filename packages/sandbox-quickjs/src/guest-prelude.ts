@@ -71,9 +71,12 @@ const PRELUDE_HEAD = `(function (hostCall, hostRandom, hostPart, configJSON) {
     var descriptor = create(null);
     descriptor.get = function () {
       var value = make();
-      try {
-        hide(global, key, value);
-      } catch (error) {}
+      // (Nothing made: the host failed and the run is ending; the accessor stays.)
+      if (value !== undefined) {
+        try {
+          hide(global, key, value);
+        } catch (error) {}
+      }
       return value;
     };
     descriptor.set = function (value) {
