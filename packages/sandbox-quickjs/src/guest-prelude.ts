@@ -3,15 +3,19 @@
 //
 // Every built-in it relies on is taken when it runs, before the program: a program that replaces
 // JSON.stringify or Array.prototype methods changes only what it sees itself, never how its
-// arguments are copied out. It receives the two host functions as parameters and keeps them in its
-// closure, so the program cannot reach them except through `tools.*` and `console.*`.
+// arguments are copied out. It receives the host functions as parameters and keeps them in its
+// closure, so the program cannot reach them except through `tools.*`, `console.*` and `Math.random`.
+//
+// Compiling guest code is most of a run's start (QuickJS compiles about 7 KB a millisecond in this
+// build, whatever the code's shape), so a run compiles only what it can use: the tools section only
+// when the program is given functions, and `console`, `ToolError` and `Date` only when the program
+// first reads them (the parts below, compiled by the host then and given what the prelude captured).
 
 /** What the prelude is told about the run, as JSON. */
 export interface GuestConfig {
   /** The functions' names as given (dotted names become nested objects of `tools`). */
   functions: readonly string[];
   clockMs: number;
-  seed: number;
   /** Upper bounds in UTF-16 units: a text longer than this is surely over the byte limit. */
   argumentChars: number;
   resultChars: number;
@@ -21,19 +25,7 @@ export interface GuestConfig {
 /** What `serialize` answers for a value too large to copy out. */
 export const GUEST_TOO_LARGE = -1;
 
-/**
- * Evaluates to `function (hostCall, hostLog, configJSON)`, which sets up the context and returns the
- * bridge's internal functions: `start(fn)`, `serialize(value)` (JSON text, `undefined`, or
- * {@link GUEST_TOO_LARGE}), `describe(error)` (JSON `{ name, message }`), and the three that answer
- * a call: `settle(sequence, value)`, `settleJSON(sequence, text)` and `fail(sequence, code, message)`.
- *
- * `hostCall(index, text)` gets the function's place in `functions` (a number is read without
- * decoding a string) and an argument's JSON text, or `null` when it is surely over
- * `argumentBytes` (measured while it was being copied, before any text of it was made), and
- * answers the call's sequence number (anything else: the call was refused, and the run ends). The
- * call's promise is the guest's own, kept here until the host answers it by that number.
- */
-export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
+const PRELUDE_HEAD = `(function (hostCall, hostRandom, hostPart, configJSON) {
   "use strict";
   var global = globalThis;
   var apply = Reflect.apply;
@@ -45,24 +37,53 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   var isArray = Array.isArray;
   var stringify = JSON.stringify;
   var parse = JSON.parse;
-  var PromiseClass = Promise;
   var StringOf = String;
   var stringSlice = String.prototype.slice;
   var ErrorClass = Error;
-  var TypeErrorClass = TypeError;
-  var EvalErrorClass = EvalError;
   var RealDate = Date;
   var dateToString = Date.prototype.toString;
   var dateParse = Date.parse;
   var dateUTC = Date.UTC;
-  var floor = Math.floor;
   var config = parse(configJSON);
+  var bridge = create(null);
 
+  // A descriptor with no prototype: what the program puts on Object.prototype cannot change it.
   function hide(target, key, value) {
-    defineProperty(target, key, { value: value, writable: true, enumerable: false, configurable: true });
+    var descriptor = create(null);
+    descriptor.value = value;
+    descriptor.writable = true;
+    descriptor.configurable = true;
+    defineProperty(target, key, descriptor);
   }
   function cut(text, length) {
     return text.length > length ? apply(stringSlice, text, [0, length]) : text;
+  }
+  // What build() makes, made once: at the first call that succeeds.
+  function once(build) {
+    var made;
+    return function () {
+      if (made === undefined) made = build();
+      return made;
+    };
+  }
+  // A global the program may read, replace or delete as if it were a plain one, made when first read.
+  function lazyGlobal(key, make) {
+    var descriptor = create(null);
+    descriptor.get = function () {
+      var value = make();
+      // (Nothing made: the host failed and the run is ending; the accessor stays.)
+      if (value !== undefined) {
+        try {
+          hide(global, key, value);
+        } catch (error) {}
+      }
+      return value;
+    };
+    descriptor.set = function (value) {
+      hide(global, key, value);
+    };
+    descriptor.configurable = true;
+    defineProperty(global, key, descriptor);
   }
 
   // Nothing of the host, and no way to make code from strings.
@@ -71,6 +92,7 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   delete global.Atomics;
   delete global.WeakRef;
   delete global.FinalizationRegistry;
+  var EvalErrorClass = EvalError;
   function blockConstructor(prototype, name) {
     var blocked = function () {
       throw new EvalErrorClass(name + ": code generation from strings is not allowed in the sandbox");
@@ -85,101 +107,46 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   blockConstructor(getPrototypeOf(function* () {}), "GeneratorFunction");
   blockConstructor(getPrototypeOf(async function* () {}), "AsyncGeneratorFunction");
 
-  // A clock that stands still at clockMs for the whole run.
+  // A clock that stands still at clockMs for the whole run (the Date part). Until the program first
+  // reads the global, the real constructor is reachable by no other way: no date exists yet.
   var clock = config.clockMs;
-  var VirtualDate = function Date(year, month, day, hours, minutes, seconds, ms) {
-    if (new.target === undefined) return apply(dateToString, new RealDate(clock), []);
-    var args = [];
-    for (var index = 0; index < arguments.length; index++) args[index] = arguments[index];
-    return construct(RealDate, args.length === 0 ? [clock] : args, new.target);
-  };
-  defineProperty(VirtualDate, "prototype", { value: RealDate.prototype, writable: false });
-  hide(RealDate.prototype, "constructor", VirtualDate);
-  hide(VirtualDate, "now", function now() { return clock; });
-  hide(VirtualDate, "parse", function parse(text) { return apply(dateParse, RealDate, [text]); });
-  hide(VirtualDate, "UTC", function UTC() { return apply(dateUTC, RealDate, arguments); });
-  hide(global, "Date", VirtualDate);
+  lazyGlobal("Date", once(function () {
+    return hostPart(2, RealDate, dateToString, dateParse, dateUTC, apply, construct, create, defineProperty, hide, clock);
+  }));
 
-  // Math.random from the seed: sfc32, seeded with the seed's low and high 32 bits and its fraction.
-  var seed = config.seed;
-  var whole = floor(seed);
-  var a = whole >>> 0;
-  var b = floor(whole / 4294967296) >>> 0;
-  var c = floor((seed - whole) * 4294967296) >>> 0;
-  var d = 1;
-  function next32() {
-    var t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return t >>> 0;
-  }
-  for (var warm = 0; warm < 15; warm++) next32();
-  hide(Math, "random", function random() {
-    var high = next32() >>> 5;
-    var low = next32() >>> 6;
-    return (high * 67108864 + low) / 9007199254740992;
+  // Math.random from the seed, drawn on the host (seeded-random.ts).
+  hide(Math, "random", hostRandom);
+
+  // JSON out of the guest (the copy-out part), made at its first use: a run that copies nothing out
+  // (no call with an argument, a number returned) never compiles it.
+  var TOO_LARGE = {};
+  var copier = once(function () {
+    return hostPart(3, stringify, isArray, TOO_LARGE);
   });
 
-  // JSON out of the guest: JSON.stringify's own walk, with a replacer that drops the keys that could
-  // change a prototype on the other side and counts a lower bound of the text's length as it goes,
-  // so an oversized value is refused before its text is made.
-  var TOO_LARGE = {};
-  function copyOut(value, maxChars) {
-    var total = 0;
-    function replacer(key, item) {
-      if (key === "__proto__" || key === "constructor" || key === "prototype") return undefined;
-      var type = typeof item;
-      var size = 0;
-      if (type === "string") size = item.length + 2;
-      else if (type === "object") size = item === null ? 4 : 2;
-      else if (type === "number" || type === "boolean") size = 1;
-      if (size > 0 && key !== "") size += isArray(this) ? 1 : key.length + 3;
-      total += size;
-      if (total > maxChars) throw TOO_LARGE;
-      return item;
-    }
-    var text;
-    try {
-      text = stringify(value, replacer);
-    } catch (error) {
-      if (error === TOO_LARGE) return TOO_LARGE;
-      throw error;
-    }
-    if (text !== undefined && text.length > maxChars) return TOO_LARGE;
-    return text;
-  }
+  var consoleChars = config.consoleChars;
+  lazyGlobal("console", once(function () {
+    return hostPart(0, copier, TOO_LARGE, cut, StringOf, ErrorClass, create, freeze, hide, consoleChars);
+  }));
+  var makeToolError = once(function () {
+    return hostPart(1, ErrorClass, create, defineProperty, hide);
+  });
+  lazyGlobal("ToolError", makeToolError);
+`;
 
-  class ToolError extends ErrorClass {
-    constructor(code, message) {
-      super(message);
-      defineProperty(this, "code", { value: code, writable: true, enumerable: true, configurable: true });
-    }
-  }
-  hide(ToolError.prototype, "name", "ToolError");
-  hide(global, "ToolError", ToolError);
-
-  // What settles each call the host has not answered yet, by the call's sequence number.
-  var waiting = create(null);
-  function answered(sequence) {
-    var entry = waiting[sequence];
-    delete waiting[sequence];
-    return entry;
-  }
-
+const TOOLS_SECTION = `
+  var TypeErrorClass = TypeError;
+  var PromiseClass = Promise;
   var tools = create(null);
   function makeTool(name, index) {
     return function (args) {
-      var text = args === undefined ? "{}" : copyOut(args, config.argumentChars);
+      var text = args === undefined ? "{}" : copier()(args, config.argumentChars);
       if (text === undefined) {
         throw new TypeErrorClass("tools." + name + ": the argument must be JSON (an object, an array, a string, a number, a boolean or null)");
       }
-      var sequence = hostCall(index, text === TOO_LARGE ? null : text);
-      if (typeof sequence !== "number") return undefined;
+      var argument = text === TOO_LARGE ? null : text;
       return new PromiseClass(function (resolve, reject) {
-        waiting[sequence] = { resolve: resolve, reject: reject };
+        hostCall(index, argument, resolve, reject);
       });
     };
   }
@@ -200,8 +167,54 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   freezeTree(tools);
   hide(global, "tools", tools);
 
-  // The console: one host call per console call, cut here to what the host can still keep.
-  var consoleChars = config.consoleChars;
+  bridge.parse = parse;
+  bridge.toolError = function (code, message) {
+    return construct(makeToolError(), [code, message]);
+  };
+`;
+
+const NO_TOOLS_SECTION = `
+  hide(global, "tools", freeze(create(null)));
+`;
+
+const PRELUDE_TAIL = `
+  bridge.serialize = function (value) {
+    var text = copier()(value, config.resultChars);
+    return text === TOO_LARGE ? ${GUEST_TOO_LARGE} : text;
+  };
+  bridge.read = Reflect.get;
+  bridge.string = StringOf;
+  return freeze(bridge);
+})`;
+
+/**
+ * The prelude, for a program given functions (`withTools`) or none. It evaluates to
+ * `function (hostCall, hostRandom, hostPart, configJSON)`, which sets up the context and returns
+ * the bridge's internal functions: `serialize(value)` (JSON text, `undefined`, or
+ * {@link GUEST_TOO_LARGE}), `read` and `string` (the context's own `Reflect.get` and `String`, for
+ * the host to read a thrown value with), and with tools the two the host answers a call with:
+ * `parse` (the context's own `JSON.parse`) and `toolError(code, message)` (a new `ToolError`).
+ *
+ * `hostCall(index, text, resolve, reject)` gets the function's place in `functions` (a number is
+ * read without decoding a string), an argument's JSON text, or `null` when it is surely over
+ * `argumentBytes` (measured while it was being copied, before any text of it was made), and the
+ * call's promise's resolving functions, which the host alone keeps and settles the call with. The
+ * promise is the context's own `Promise`, taken before the program ran. A refused call (a limit)
+ * is never settled: the run ends.
+ * `hostRandom()` is `Math.random`. `hostPart(index, ...captured)` compiles {@link GUEST_PARTS}`[index]`
+ * and answers what it makes of `(hostLog, ...captured)`.
+ */
+export function guestPrelude(withTools: boolean): string {
+  return withTools ? PRELUDE_WITH_TOOLS : PRELUDE_WITHOUT_TOOLS;
+}
+
+const PRELUDE_WITH_TOOLS = PRELUDE_HEAD + TOOLS_SECTION + PRELUDE_TAIL;
+const PRELUDE_WITHOUT_TOOLS = PRELUDE_HEAD + NO_TOOLS_SECTION + PRELUDE_TAIL;
+
+// The console: one host call per console call, cut here to what the host can still keep. It is
+// compiled after the program has started, so it names no global: only what it is given.
+const CONSOLE_PART = `(function (hostLog, copier, TOO_LARGE, cut, StringOf, ErrorClass, create, freeze, hide, consoleChars) {
+  "use strict";
   var consoleSent = 0;
   function describeValue(item) {
     try {
@@ -219,7 +232,7 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
     if (type === "object" && item !== null) {
       if (item instanceof ErrorClass) return cut(describeValue(item), room);
       try {
-        var text = copyOut(item, room);
+        var text = copier()(item, room);
         if (text === TOO_LARGE) return "[too large to print]";
         if (text !== undefined) return cut(text, room);
       } catch (error) {}
@@ -249,50 +262,81 @@ export const GUEST_PRELUDE = `(function (hostCall, hostLog, configJSON) {
   hide(console, "warn", makeLog("warn"));
   hide(console, "error", makeLog("error"));
   hide(console, "debug", makeLog("log"));
-  freeze(console);
-  hide(global, "console", console);
-
-  return freeze({
-    start: function (program) {
-      return apply(program, undefined, []);
-    },
-    serialize: function (value) {
-      var text = copyOut(value, config.resultChars);
-      return text === TOO_LARGE ? -1 : text;
-    },
-    describe: function (error) {
-      var name = "Error";
-      var message;
-      try {
-        if ((typeof error === "object" && error !== null) || typeof error === "function") {
-          var errorName = error.name;
-          var errorMessage = error.message;
-          if (typeof errorName === "string") name = errorName;
-          message = typeof errorMessage === "string" ? errorMessage : StringOf(error);
-        } else {
-          message = StringOf(error);
-        }
-      } catch (readError) {
-        message = "the program threw a value that could not be read";
-      }
-      return stringify({ name: cut(name, 200), message: cut(message, 8000) });
-    },
-    settle: function (sequence, value) {
-      answered(sequence).resolve(value);
-    },
-    settleJSON: function (sequence, text) {
-      var entry = answered(sequence);
-      var value;
-      try {
-        value = parse(text);
-      } catch (error) {
-        entry.reject(error);
-        return;
-      }
-      entry.resolve(value);
-    },
-    fail: function (sequence, code, message) {
-      answered(sequence).reject(new ToolError(code, message));
-    }
-  });
+  return freeze(console);
 })`;
+
+// ToolError, compiled when the program first reads it or a call first fails. It names no global.
+const TOOL_ERROR_PART = `(function (hostLog, ErrorClass, create, defineProperty, hide) {
+  "use strict";
+  class ToolError extends ErrorClass {
+    constructor(code, message) {
+      super(message);
+      var descriptor = create(null);
+      descriptor.value = code;
+      descriptor.writable = true;
+      descriptor.enumerable = true;
+      descriptor.configurable = true;
+      defineProperty(this, "code", descriptor);
+    }
+  }
+  hide(ToolError.prototype, "name", "ToolError");
+  return ToolError;
+})`;
+
+// The virtual Date, compiled when the program first reads the global. It names no global.
+const DATE_PART = `(function (hostLog, RealDate, dateToString, dateParse, dateUTC, apply, construct, create, defineProperty, hide, clock) {
+  "use strict";
+  var VirtualDate = function Date(year, month, day, hours, minutes, seconds, ms) {
+    if (new.target === undefined) return apply(dateToString, new RealDate(clock), []);
+    var args = [];
+    for (var index = 0; index < arguments.length; index++) args[index] = arguments[index];
+    return construct(RealDate, args.length === 0 ? [clock] : args, new.target);
+  };
+  var descriptor = create(null);
+  descriptor.value = RealDate.prototype;
+  descriptor.writable = false;
+  defineProperty(VirtualDate, "prototype", descriptor);
+  hide(RealDate.prototype, "constructor", VirtualDate);
+  hide(VirtualDate, "now", function now() { return clock; });
+  hide(VirtualDate, "parse", function parse(text) { return apply(dateParse, RealDate, [text]); });
+  hide(VirtualDate, "UTC", function UTC() { return apply(dateUTC, RealDate, arguments); });
+  return VirtualDate;
+})`;
+
+// JSON out of the guest: JSON.stringify's own walk, with a replacer that drops the keys that could
+// change a prototype on the other side and counts a lower bound of the text's length as it goes, so
+// an oversized value is refused before its text is made. It names no global.
+const COPY_OUT_PART = `(function (hostLog, stringify, isArray, TOO_LARGE) {
+  "use strict";
+  return function copyOut(value, maxChars) {
+    var total = 0;
+    function replacer(key, item) {
+      if (key === "__proto__" || key === "constructor" || key === "prototype") return undefined;
+      var type = typeof item;
+      var size = 0;
+      if (type === "string") size = item.length + 2;
+      else if (type === "object") size = item === null ? 4 : 2;
+      else if (type === "number" || type === "boolean") size = 1;
+      if (size > 0 && key !== "") size += isArray(this) ? 1 : key.length + 3;
+      total += size;
+      if (total > maxChars) throw TOO_LARGE;
+      return item;
+    }
+    var text;
+    try {
+      text = stringify(value, replacer);
+    } catch (error) {
+      if (error === TOO_LARGE) return TOO_LARGE;
+      throw error;
+    }
+    if (text !== undefined && text.length > maxChars) return TOO_LARGE;
+    return text;
+  };
+})`;
+
+/**
+ * The parts of the guest compiled only when a run first uses them, by their index in `hostPart`.
+ * Each evaluates to a function of `(hostLog, ...captured)` that names no global, so a program
+ * that replaced a built-in before first using `console` changes nothing of it.
+ */
+export const GUEST_PARTS: readonly string[] = [CONSOLE_PART, TOOL_ERROR_PART, DATE_PART, COPY_OUT_PART];

@@ -17,9 +17,10 @@ import {
 import { hostValueToJSON, parseGuestJSON, utf8ByteLength } from "./bridge-json.js";
 import { type ConsoleLevel, createConsoleCapture } from "./console-capture.js";
 import type { Engine } from "./engine-pool.js";
-import { GUEST_PRELUDE, type GuestConfig } from "./guest-prelude.js";
+import { GUEST_PARTS, type GuestConfig, guestPrelude } from "./guest-prelude.js";
 import { contextAddress, createInterruptPacer, type InterruptPacer } from "./interrupt-pacing.js";
 import { limitMessage } from "./sandbox-limits.js";
+import { createSeededRandom } from "./seeded-random.js";
 import type { StrippedSource } from "./strip-types.js";
 
 /** What one run needs: an engine of its own, the program, its JavaScript and its limits. */
@@ -45,19 +46,26 @@ type GuestResult = ReturnType<QuickJSContext["callFunction"]>;
 
 type CallResult = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** A call the guest made: its result once the host has it (the guest keeps the call's promise). */
+/** A call the guest made: its promise's resolving functions, and its result once the host has it. */
 interface PendingCall {
+  resolve: QuickJSHandle;
+  reject: QuickJSHandle;
   result?: CallResult;
 }
 
+/** The prelude's functions the host calls (guest-prelude.ts); the last two only for a program given functions. */
 interface Bridge {
-  start: QuickJSHandle;
   serialize: QuickJSHandle;
-  describe: QuickJSHandle;
-  settle: QuickJSHandle;
-  settleJSON: QuickJSHandle;
-  fail: QuickJSHandle;
+  /** The context's own `Reflect.get`, `String` and `JSON.parse`, as they were before the program ran. */
+  read: QuickJSHandle;
+  string: QuickJSHandle;
+  parse?: QuickJSHandle;
+  /** `(code, message)` → a new `ToolError`. */
+  toolError?: QuickJSHandle;
 }
+
+/** The message of a thrown value whose message could not be read. */
+const UNREADABLE_MESSAGE = "the program threw a value that could not be read";
 
 const NEVER_SETTLES =
   "the program awaited something that never settles: every tool call was answered and nothing is left to run";
@@ -116,6 +124,8 @@ class ProgramRun {
   #context: QuickJSContext | undefined;
   #bridge: Bridge | undefined;
   #programPromise: QuickJSHandle | undefined;
+  /** Made when the console is first used (hostPart). */
+  #hostLogHandle: QuickJSHandle | undefined;
 
   constructor(options: RunProgramOptions) {
     this.#options = options;
@@ -277,6 +287,8 @@ class ProgramRun {
     // A broken engine is abandoned whole: freeing anything in it could trap again.
     if (!this.#engine.broken) {
       try {
+        for (const call of this.#calls.values())
+          for (const handle of [call.resolve, call.reject]) handle.dispose();
         for (const handle of this.#owned) if (handle.alive) handle.dispose();
         this.#context?.dispose();
         this.#runtime?.dispose();
@@ -310,10 +322,21 @@ class ProgramRun {
 
   // --- host functions the prelude receives -------------------------------------------------------
 
-  #hostCall(vm: QuickJSContext, indexHandle: QuickJSHandle, textHandle: QuickJSHandle) {
+  /** `hostCall(index, text, resolve, reject)`, as the prelude's tools call it. */
+  #hostCall(vm: QuickJSContext, handles: QuickJSHandle[]) {
     const enteredAt = now();
     try {
       if (this.#finished || this.#breachedLimit !== undefined) return undefined;
+      const [indexHandle, textHandle, resolve, reject] = handles;
+      if (
+        indexHandle === undefined ||
+        textHandle === undefined ||
+        resolve === undefined ||
+        reject === undefined
+      ) {
+        this.#engineFailure = new Error("the prelude called hostCall without its four arguments");
+        return undefined;
+      }
       if (vm.typeof(textHandle) !== "string") {
         this.#breachedLimit = "argument-size";
         return undefined;
@@ -338,7 +361,8 @@ class ProgramRun {
       }
       const args = parseGuestJSON(text);
       const sequence = ++this.#issued;
-      this.#calls.set(sequence, {});
+      // Kept past this call (the guest's own handles are only lent to it): freed once delivered.
+      this.#calls.set(sequence, { resolve: resolve.dup(), reject: reject.dup() });
       let answer: Promise<JSONValue>;
       try {
         answer = Promise.resolve(this.#program.call(name, args, sequence));
@@ -349,7 +373,7 @@ class ProgramRun {
         (value) => this.#settle(sequence, { ok: true, value }),
         (error: unknown) => this.#settle(sequence, { ok: false, error }),
       );
-      return vm.newNumber(sequence);
+      return undefined;
     } catch (error) {
       // Called from deep guest recursion, the host's own stack can run out here: the stack limit.
       if (isHostStackOverflow(error)) this.#breachedLimit ??= "stack";
@@ -373,6 +397,39 @@ class ProgramRun {
     return undefined;
   }
 
+  /**
+   * Compiles the guest part `index` (guest-prelude.ts) when the program first uses it, called from
+   * inside the guest, and answers what the part makes of what the prelude captured. Its time is the
+   * guest's: a program that makes it fail again and again (deep in recursion, at the stack limit)
+   * spends its own CPU budget.
+   */
+  #hostPart(vm: QuickJSContext, indexHandle: QuickJSHandle, captured: QuickJSHandle[]) {
+    try {
+      const source = GUEST_PARTS[vm.getNumber(indexHandle)];
+      if (source === undefined) {
+        this.#engineFailure ??= new Error("the prelude asked for a guest part that does not exist");
+        return undefined;
+      }
+      const compiled = vm.evalCode(source, "part.js", { type: "global" });
+      // The guest's own error (stack overflow, out of memory) is thrown where the part was wanted.
+      if (compiled.error) return compiled;
+      this.#hostLogHandle ??= this.#own(
+        vm.newFunction("hostLog", (level, text) => this.#hostLog(vm, level, text)),
+      );
+      const made = vm.callFunction(compiled.value, vm.undefined, this.#hostLogHandle, ...captured);
+      compiled.value.dispose();
+      return made;
+    } catch (error) {
+      // A host exception came out of the WebAssembly: the engine cannot be trusted again.
+      this.#engine.broken = true;
+      if (isHostStackOverflow(error)) {
+        this.#hostStackOverflow = true;
+        this.#breachedLimit ??= "stack";
+      } else this.#engineFailure ??= error;
+      return undefined;
+    }
+  }
+
   // --- delivering host results in issue order ---------------------------------------------------
 
   #settle(sequence: number, result: CallResult): void {
@@ -385,13 +442,13 @@ class ProgramRun {
       if (next?.result === undefined) return;
       this.#calls.delete(this.#delivered + 1);
       this.#delivered++;
-      this.#deliver(this.#delivered, next);
+      this.#deliver(next);
       this.#advance();
     }
   }
 
-  /** Answers the guest's call `sequence` with its result, in the guest's time. */
-  #deliver(sequence: number, call: PendingCall): void {
+  /** Settles the guest's promise for `call` with its result, in the guest's time. */
+  #deliver(call: PendingCall): void {
     const vm = this.#context!;
     const { result } = call;
     // A string (a tool's text, most often) goes in as itself: what its JSON text would parse to.
@@ -402,6 +459,8 @@ class ProgramRun {
         : undefined;
     // Anything else is made JSON before the guest's time starts: it is the host's work.
     const json = result!.ok && text === undefined ? hostValueToJSON(result!.value) : undefined;
+    // A call was made, so the prelude has its tools section.
+    const bridge = this.#bridge as Required<Bridge>;
     this.#enterGuest(() => {
       // Freed as soon as the value is handed over, whatever happens: a run may make many calls.
       const handles: QuickJSHandle[] = [];
@@ -409,21 +468,30 @@ class ProgramRun {
         handles.push(handle);
         return handle;
       };
-      const answer = (fn: QuickJSHandle, ...args: QuickJSHandle[]) => {
-        const made = vm.callFunction(fn, vm.undefined, keep(vm.newNumber(sequence)), ...args);
-        // Failing here is the interrupt's or the engine's (out of memory): stop() tells which.
-        keep(made.error ?? made.value);
+      /** Calls the prelude's `fn`; its value, or nothing when it failed (the interrupt's or the engine's). */
+      const made = (fn: QuickJSHandle, ...args: QuickJSHandle[]) => {
+        const answer = vm.callFunction(fn, vm.undefined, ...args);
+        keep(answer.error ?? answer.value);
+        return answer.error ? undefined : answer.value;
       };
-      const fail = (code: string, message: string) =>
-        answer(this.#bridge!.fail, keep(vm.newString(code)), keep(vm.newString(message)));
+      const settle = (value: QuickJSHandle) => made(call.resolve, value);
+      const fail = (code: string, message: string) => {
+        const error = made(bridge.toolError, keep(vm.newString(code)), keep(vm.newString(message)));
+        if (error !== undefined) made(call.reject, error);
+      };
       try {
-        if (text !== undefined) answer(this.#bridge!.settle, keep(vm.newString(text)));
+        keep(call.resolve);
+        keep(call.reject);
+        if (text !== undefined) settle(keep(vm.newString(text)));
         else if (json === undefined) {
           const { code, message } = toCallError((result as { error: unknown }).error);
           fail(code, message);
         } else if ("error" in json) fail("result-not-json", `The tool's result is not JSON: ${json.error}`);
-        else if (json.text === undefined) answer(this.#bridge!.settle, vm.undefined);
-        else answer(this.#bridge!.settleJSON, keep(vm.newString(json.text)));
+        else if (json.text === undefined) settle(vm.undefined);
+        else {
+          const value = made(bridge.parse, keep(vm.newString(json.text)));
+          if (value !== undefined) settle(value);
+        }
       } finally {
         for (const handle of handles) if (handle.alive) handle.dispose();
       }
@@ -461,6 +529,12 @@ class ProgramRun {
 
   #returned(value: QuickJSHandle): void {
     const vm = this.#context!;
+    // A number, a boolean or null is read here, as its JSON would parse to, with no guest code run.
+    const primitive = readJSONPrimitive(vm, value);
+    if (primitive !== undefined) {
+      this.#finish({ kind: "returned", value: primitive.value, console: this.#consoleCapture.text() });
+      return;
+    }
     const serialized = this.#callGuest(() => vm.callFunction(this.#bridge!.serialize, vm.undefined, value));
     if (this.#stop() || serialized === undefined) return;
     if (serialized.error) {
@@ -505,14 +579,39 @@ class ProgramRun {
     this.#finish({ kind: "threw", error: described, console: this.#consoleCapture.text() });
   }
 
-  /** The guest's own account of an error it threw, read by the guest. */
+  /**
+   * A thrown value's `name` and `message`, read by the host with the context's own `Reflect.get`
+   * and `String` (a getter or a `toString` on it is guest code: it runs in the guest's time). A
+   * non-string `name` is `Error`; a non-string `message` is the value as a string. Undefined when
+   * the run ended while reading.
+   */
   #describe(error: QuickJSHandle): { name: string; message: string } | undefined {
     const vm = this.#context!;
-    const described = this.#callGuest(() => vm.callFunction(this.#bridge!.describe, vm.undefined, error));
-    if (described === undefined) return undefined;
-    if (described.error)
-      return { name: "Error", message: "the program threw a value that could not be read" };
-    return JSON.parse(vm.getString(described.value)) as { name: string; message: string };
+    const bridge = this.#bridge!;
+    let name = "Error";
+    const described = (message: string) => ({ name: cutText(name, 200), message: cutText(message, 8000) });
+    const type = vm.typeof(error);
+    if (type === "object" || type === "function") {
+      const readName = this.#readProperty(error, "name");
+      if (readName === undefined) return undefined;
+      if (readName.error) return described(UNREADABLE_MESSAGE);
+      if (vm.typeof(readName.value) === "string") name = vm.getString(readName.value);
+      const readMessage = this.#readProperty(error, "message");
+      if (readMessage === undefined) return undefined;
+      if (readMessage.error) return described(UNREADABLE_MESSAGE);
+      if (vm.typeof(readMessage.value) === "string") return described(vm.getString(readMessage.value));
+    }
+    const asString = this.#callGuest(() => vm.callFunction(bridge.string, vm.undefined, error));
+    if (asString === undefined) return undefined;
+    if (asString.error) return described(UNREADABLE_MESSAGE);
+    return described(vm.getString(asString.value));
+  }
+
+  /** `target[key]` in the guest, by the context's own `Reflect.get`: a getter runs in the guest's time. */
+  #readProperty(target: QuickJSHandle, key: string) {
+    const vm = this.#context!;
+    const keyHandle = this.#own(vm.newString(key));
+    return this.#callGuest(() => vm.callFunction(this.#bridge!.read, vm.undefined, target, keyHandle));
   }
 
   // --- setting up and starting ------------------------------------------------------------------
@@ -535,28 +634,44 @@ class ProgramRun {
     const config: GuestConfig = {
       functions: this.#program.functions,
       clockMs: this.#program.clockMs,
-      seed: this.#program.seed,
       argumentChars: this.#limits.argumentBytes,
       resultChars: this.#limits.resultBytes,
       consoleChars: this.#limits.consoleBytes,
     };
+    const withTools = this.#program.functions.length > 0;
     const installed = this.#enterGuest(() => {
-      const install = vm.unwrapResult(vm.evalCode(GUEST_PRELUDE, "prelude.js", { type: "global" }));
+      const install = vm.unwrapResult(vm.evalCode(guestPrelude(withTools), "prelude.js", { type: "global" }));
       // (An exception here is the engine out of memory before any guest code ran: noteGuestEscape.)
-      const hostCallHandle = vm.newFunction("hostCall", (index, text) => this.#hostCall(vm, index, text));
-      const hostLogHandle = vm.newFunction("hostLog", (level, text) => this.#hostLog(vm, level, text));
+      const hostCallHandle = withTools
+        ? vm.newFunction("hostCall", (...args) => this.#hostCall(vm, args))
+        : vm.undefined;
+      const random = createSeededRandom(this.#program.seed);
+      const hostRandomHandle = vm.newFunction("random", () => vm.newNumber(random()));
+      const hostPartHandle = vm.newFunction("hostPart", (index, ...captured) =>
+        this.#hostPart(vm, index, captured),
+      );
       const configHandle = vm.newString(JSON.stringify(config));
-      const result = vm.callFunction(install, vm.undefined, hostCallHandle, hostLogHandle, configHandle);
-      for (const handle of [install, hostCallHandle, hostLogHandle, configHandle]) handle.dispose();
+      const result = vm.callFunction(
+        install,
+        vm.undefined,
+        hostCallHandle,
+        hostRandomHandle,
+        hostPartHandle,
+        configHandle,
+      );
+      for (const handle of [install, hostRandomHandle, hostPartHandle, configHandle]) handle.dispose();
+      // (vm.undefined is the context's own: disposing it would kill it.)
+      if (withTools) hostCallHandle.dispose();
       const bridgeObject = vm.unwrapResult(result);
       const handles: Bridge = {
-        start: this.#own(vm.getProp(bridgeObject, "start")),
         serialize: this.#own(vm.getProp(bridgeObject, "serialize")),
-        describe: this.#own(vm.getProp(bridgeObject, "describe")),
-        settle: this.#own(vm.getProp(bridgeObject, "settle")),
-        settleJSON: this.#own(vm.getProp(bridgeObject, "settleJSON")),
-        fail: this.#own(vm.getProp(bridgeObject, "fail")),
+        read: this.#own(vm.getProp(bridgeObject, "read")),
+        string: this.#own(vm.getProp(bridgeObject, "string")),
       };
+      if (withTools) {
+        handles.parse = this.#own(vm.getProp(bridgeObject, "parse"));
+        handles.toolError = this.#own(vm.getProp(bridgeObject, "toolError"));
+      }
       bridgeObject.dispose();
       return handles;
     });
@@ -608,9 +723,7 @@ class ProgramRun {
       return;
     }
     const programFunction = compiled.value;
-    const started = this.#callGuest(() =>
-      vm.callFunction(this.#bridge!.start, vm.undefined, programFunction),
-    );
+    const started = this.#callGuest(() => vm.callFunction(programFunction, vm.undefined));
     if (this.#stop() || started === undefined) return;
     if (started.error) {
       this.#threw(started.error);
@@ -619,6 +732,30 @@ class ProgramRun {
     this.#programPromise = started.value;
     this.#advance();
   }
+}
+
+/**
+ * A guest number, boolean or null as the value its JSON text parses to (a number that is not finite
+ * is `null`, `-0` is `0`); undefined for anything else, which is copied out by the guest. (A
+ * `toJSON` the program put on `Number.prototype` or `Boolean.prototype` is not called for it.)
+ */
+function readJSONPrimitive(
+  vm: QuickJSContext,
+  handle: QuickJSHandle,
+): { value: number | boolean | null } | undefined {
+  const type = vm.typeof(handle);
+  if (type === "number") {
+    const number = vm.getNumber(handle);
+    return { value: Number.isFinite(number) ? number + 0 : null };
+  }
+  if (type === "boolean") return { value: vm.sameValue(handle, vm.true) };
+  if (type === "object" && vm.sameValue(handle, vm.null)) return { value: null };
+  return undefined;
+}
+
+/** `text` cut to `length` UTF-16 units. */
+function cutText(text: string, length: number): string {
+  return text.length > length ? text.slice(0, length) : text;
 }
 
 /** V8's (or JavaScriptCore's) "Maximum call stack size exceeded". */
