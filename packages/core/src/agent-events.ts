@@ -162,8 +162,9 @@ export type AgentEvent =
        * A `search_tools` call (call `id`): the model's query, the tools found with how well each
        * fits, those loaded (sent from the next step on), and whether nothing fitted well
        * (`nothingFits`: below `toolSearch.minRelevance`; then at most the closest 3 are loaded, or
-       * under `toolSearch.minClosestRelevance` the closest one of at most 10 deferred tools and
-       * none of more). Comes before the call's `tool-result`.
+       * under `toolSearch.minClosestRelevance` the closest one of at most 10 deferred tools or of
+       * a search with `toolSearch.embed`, and none of more ranked by words alone). Comes before
+       * the call's `tool-result`.
        */
       type: "tool-search";
       id: string;

@@ -8,8 +8,9 @@ import type { ToolIndex, ToolSearchHit } from "./tool-search-index.js";
 /**
  * The default `toolSearch.minRelevance`: below this relevance of its best tool, a search says
  * nothing fits well (`nothingFits`) and loads at most its {@link CLOSEST_TOOLS} closest tools, or
- * under {@link MIN_CLOSEST_RELEVANCE} its {@link LOW_FIT_TOOLS} closest of a small catalog and
- * nothing of a larger one. It is where a fit is
+ * under {@link MIN_CLOSEST_RELEVANCE} its {@link LOW_FIT_TOOLS} closest of a small catalog or a
+ * search fused with a dense ranking, and nothing of a larger catalog ranked by words alone. It is
+ * where a fit is
  * called `high`. Chosen on the tuning tasks (see the README's tool-search section), and checked
  * again when a word no tool has came to count the same at any number of tools: with
  * {@link MIN_CLOSEST_RELEVANCE}, the most "nothing fits" answers on requests no tool can do while
