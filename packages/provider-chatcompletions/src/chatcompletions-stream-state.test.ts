@@ -1,5 +1,5 @@
 import { COMMON_TOOL_NAME_RULE, createToolNameMapping, ProviderError } from "@junction/types";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ChatCompletionsStreamState } from "./chatcompletions-stream-state.js";
 
 const newState = () => {
@@ -73,6 +73,21 @@ describe("ChatCompletionsStreamState", () => {
       { type: "tool-call-delta", id: "c1", argumentsDelta: ":1}" },
       { type: "tool-call", id: "c1", name: "t", input: { x: 1 } },
     ]);
+  });
+
+  it("parses a call's arguments streamed a character at a time only where they may end, and completes them", () => {
+    const state = newState();
+    const text = JSON.stringify({ path: "notes/a.md", content: "x".repeat(2_000), lines: [1, 2, 3] });
+    state.push(chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "t", arguments: "" } }] }));
+    const parse = vi.spyOn(JSON, "parse");
+    const events = [...text].flatMap((character) =>
+      state.push(chunk({ tool_calls: [{ index: 0, function: { arguments: character } }] })),
+    );
+    const attempts = parse.mock.calls.length;
+    parse.mockRestore();
+    // One attempt per "}" the text holds (only its last closes the object), not one per piece.
+    expect(attempts).toBe([...text].filter((character) => character === "}").length);
+    expect(events.at(-1)).toEqual({ type: "tool-call", id: "c1", name: "t", input: JSON.parse(text) });
   });
 
   it("fails clearly on a call that never got a name, and on chunks that are not objects", () => {

@@ -184,7 +184,8 @@ export class ChatCompletionsStreamState {
     call.arguments += argumentsDelta;
     if (call.started) events.push({ type: "tool-call-delta", id: call.id, argumentsDelta });
     else call.buffered += argumentsDelta;
-    if (call.started && parsesAsObject(call.arguments)) this.complete(call, events);
+    const whole = call.started ? wholeObject(call.arguments) : undefined;
+    if (whole) this.complete(call, events, whole);
   }
 
   /** The call a tool-call delta belongs to, by index, else by id, else the latest one. */
@@ -216,19 +217,21 @@ export class ChatCompletionsStreamState {
     return call;
   }
 
-  private complete(call: PendingToolCall, events: ModelStreamEvent[]): void {
+  /** Ends `call`: its input is `parsed` when its arguments were already read as a whole object. */
+  private complete(
+    call: PendingToolCall,
+    events: ModelStreamEvent[],
+    parsed?: Record<string, unknown>,
+  ): void {
     if (call.done) return;
     if (call.vendorName === "") {
       throw this.invalid(`tool call ${call.id} ended without a function name`);
     }
     call.done = true;
     const name = this.toolNames.fromVendor(call.vendorName);
-    const { input, warning: invalid } = toolCallInput({
-      text: call.arguments,
-      id: call.id,
-      name,
-      provider: "Chat Completions",
-    });
+    const { input, warning: invalid } = parsed
+      ? { input: parsed, warning: undefined }
+      : toolCallInput({ text: call.arguments, id: call.id, name, provider: "Chat Completions" });
     if (invalid) events.push({ type: "warning", warning: invalid });
     this.content[call.position] = { type: "tool-call", id: call.id, name, input };
     events.push({ type: "tool-call", id: call.id, name, input });
@@ -291,8 +294,15 @@ function count(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-function parsesAsObject(text: string): boolean {
-  return text.trim() !== "" && parseToolArguments(text).ok;
+/**
+ * A call's arguments so far as an object, when they are a whole JSON object. Only text that ends
+ * in `}` is parsed: the arguments arrive in many pieces, and parsing every unfinished prefix would
+ * throw (and build) an error each time, in time quadratic in the arguments' length.
+ */
+function wholeObject(text: string): Record<string, unknown> | undefined {
+  if (!text.trimEnd().endsWith("}")) return undefined;
+  const parsed = parseToolArguments(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 function describe(value: unknown): string {
