@@ -17,6 +17,7 @@ describe("@junction/core's public API", () => {
       "LOW_FIT_TOOLS",
       "MIN_CLOSEST_RELEVANCE",
       "MIN_RELEVANCE",
+      "MOST_LOADED_TOOLS",
       "READ_TOOL_RESULT",
       "RUN_PROGRAM",
       "RUN_STATE_VERSION",

@@ -49,14 +49,14 @@ export const CLOSEST_TOOLS = 3;
  */
 export const LOW_FIT_TOOLS = 1;
 
-/** The most tools one search loads: the largest `limit` the model may ask for. */
-const MOST_LOADED = 10;
+/** The most tools one search loads: the largest `limit` the model may ask for (the MCP gateway's too). */
+export const MOST_LOADED_TOOLS = 10;
 
 /**
  * The most tools a catalog may have for a low fit to still load its closest ({@link LOW_FIT_TOOLS}):
  * the most one search may load, so a weak match loads only from a catalog one answer could show whole.
  */
-export const SMALL_CATALOG_TOOLS = MOST_LOADED;
+export const SMALL_CATALOG_TOOLS = MOST_LOADED_TOOLS;
 
 /**
  * What a `search_tools` result carries as `structuredContent`, for code and benchmark harnesses
@@ -100,7 +100,7 @@ export function searchToolsTool(parts: SearchToolsParts): CoreTool {
       }
       const count =
         typeof limit === "number" && Number.isInteger(limit)
-          ? Math.min(MOST_LOADED, Math.max(1, limit))
+          ? Math.min(MOST_LOADED_TOOLS, Math.max(1, limit))
           : maxResults;
       const said = query.slice(0, 1_000);
       const { dense } = parts;
@@ -158,7 +158,7 @@ function searchToolsDefinition(size: number, maxResults: number): CoreTool["defi
         limit: {
           type: "integer",
           minimum: 1,
-          maximum: MOST_LOADED,
+          maximum: MOST_LOADED_TOOLS,
           description: `How many tools to load at most (default ${maxResults}).`,
         },
       },

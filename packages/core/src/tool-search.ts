@@ -29,6 +29,7 @@ export {
   LOW_FIT_TOOLS,
   MIN_CLOSEST_RELEVANCE,
   MIN_RELEVANCE,
+  MOST_LOADED_TOOLS,
   SMALL_CATALOG_TOOLS,
 } from "./tool-search-tool.js";
 

@@ -1,5 +1,6 @@
 import type { ToolSearchResult } from "@junction/core";
 import {
+  MOST_LOADED_TOOLS,
   SEARCH_TOOLS,
   type SearchableTool,
   ToolIndex,
@@ -115,7 +116,7 @@ function registerSearch(
           limit: {
             type: "integer",
             minimum: 1,
-            maximum: 10,
+            maximum: MOST_LOADED_TOOLS,
             description: `How many tools to return at most (default ${maxResults}).`,
           },
         },
@@ -130,7 +131,9 @@ function registerSearch(
         return errorResult(`${GATEWAY_SEARCH_TOOLS} needs {"query": a non-empty string}.`);
       }
       const count =
-        typeof limit === "number" && Number.isInteger(limit) ? Math.min(10, Math.max(1, limit)) : maxResults;
+        typeof limit === "number" && Number.isInteger(limit)
+          ? Math.min(MOST_LOADED_TOOLS, Math.max(1, limit))
+          : maxResults;
       const said = query.slice(0, 1_000);
       const { nothingFits, offered } = toolSearchFit(index.search(said, count), { catalogSize: index.size });
       const output: GatewaySearchOutput = {
