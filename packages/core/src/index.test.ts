@@ -44,6 +44,8 @@ describe("@junction/core's public API", () => {
       "namePatternPolicy",
       "parsePartialJSON",
       "parseRunState",
+      "searchRequestOf",
+      "searchRequestSchema",
       "signRunState",
       "stream",
       "tool",

@@ -92,6 +92,8 @@ export {
   type ToolSourceInfo,
 } from "./tool-search-index.js";
 export {
+  searchRequestOf,
+  searchRequestSchema,
   type ToolSearchOutput,
   toolSearchFit,
   toolSearchResult,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ToolSearchHit } from "./tool-search-index.js";
-import { SMALL_CATALOG_TOOLS, toolSearchFit, toolSearchResult } from "./tool-search-tool.js";
+import {
+  MOST_LOADED_TOOLS,
+  SMALL_CATALOG_TOOLS,
+  searchRequestOf,
+  searchRequestSchema,
+  toolSearchFit,
+  toolSearchResult,
+} from "./tool-search-tool.js";
 
 function hit(name: string, relevance: number): ToolSearchHit {
   return {
@@ -54,6 +61,47 @@ describe("toolSearchFit", () => {
     expect(toolSearchFit(found, { minClosestRelevance: 0.31 }).offered).toEqual([found[0]]);
     expect(toolSearchFit(found, { bestRelevance: 0.5 }).nothingFits).toBe(false);
     expect(toolSearchFit(found, { fitsBySimilarity: true })).toEqual({ nothingFits: false, offered: found });
+  });
+});
+
+describe("searchRequestOf", () => {
+  const options = { tool: "search_tools", maxResults: 5 };
+  const limitOf = (input: unknown) => {
+    const read = searchRequestOf(input, options);
+    return "limit" in read ? read.limit : undefined;
+  };
+
+  it("reads the request and a limit within 1 to MOST_LOADED_TOOLS, else the default", () => {
+    expect(searchRequestOf({ query: "weather", limit: 3 }, options)).toEqual({ query: "weather", limit: 3 });
+    expect(searchRequestOf({ query: "weather", limit: 50 }, options)).toEqual({
+      query: "weather",
+      limit: MOST_LOADED_TOOLS,
+    });
+    expect(limitOf({ query: "weather", limit: 0 })).toBe(1);
+    expect(limitOf({ query: "weather", limit: 2.5 })).toBe(5);
+    expect(limitOf({ query: "weather", limit: "3" })).toBe(5);
+  });
+
+  it("reads at most the request's first 1,000 characters", () => {
+    const read = searchRequestOf({ query: "x".repeat(5_000) }, options);
+    expect("query" in read ? read.query.length : undefined).toBe(1_000);
+  });
+
+  it("names the tool and what it needs when there is no request", () => {
+    for (const input of [{}, { query: "  " }, { query: 3 }, "weather", null, ["weather"]]) {
+      expect(searchRequestOf(input, options)).toEqual({
+        error: 'search_tools needs {"query": a non-empty string}.',
+      });
+    }
+  });
+
+  it("gives the schema those arguments follow", () => {
+    expect(searchRequestSchema({ maxResults: 5, limit: "How many tools to load at most" })).toMatchObject({
+      required: ["query"],
+      properties: {
+        limit: { maximum: MOST_LOADED_TOOLS, description: "How many tools to load at most (default 5)." },
+      },
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ToolResult } from "@junction/types";
+import type { JSONSchema, ToolResult } from "@junction/types";
 import type { ToolSearchResult } from "./agent-events.js";
 import type { CoreTool, CoreToolContext } from "./core-tool.js";
 import { CORE_TOOL_ANNOTATIONS, coreToolError, coreToolInput, SEARCH_TOOLS } from "./core-tool.js";
@@ -94,15 +94,9 @@ export function searchToolsTool(parts: SearchToolsParts): CoreTool {
   return {
     definition: searchToolsDefinition(index.size, maxResults),
     execute: (input, context) => {
-      const { query, limit } = coreToolInput(input);
-      if (typeof query !== "string" || query.trim().length === 0) {
-        return coreToolError(`${SEARCH_TOOLS} needs {"query": a non-empty string}.`);
-      }
-      const count =
-        typeof limit === "number" && Number.isInteger(limit)
-          ? Math.min(MOST_LOADED_TOOLS, Math.max(1, limit))
-          : maxResults;
-      const said = query.slice(0, 1_000);
+      const request = searchRequestOf(input, { tool: SEARCH_TOOLS, maxResults });
+      if ("error" in request) return coreToolError(request.error);
+      const { query: said, limit: count } = request;
       const { dense } = parts;
       if (!dense) return searchAnswer(parts, { said, found: index.search(said, count), context });
       return fusedSearch({
@@ -151,21 +145,55 @@ function searchToolsDefinition(size: number, maxResults: number): CoreTool["defi
       "each comes with how well it fits (high, medium or low). When nothing fits well, the answer says so and loads only the closest few, or none: " +
       "read them before calling one, search again in other words, or answer without a tool. " +
       "A tool you already know by its exact name can be called without a search.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        query: { type: "string", description: "What you want to do, in a few words." },
-        limit: {
-          type: "integer",
-          minimum: 1,
-          maximum: MOST_LOADED_TOOLS,
-          description: `How many tools to load at most (default ${maxResults}).`,
-        },
-      },
-      required: ["query"],
-      additionalProperties: false,
-    },
+    inputSchema: searchRequestSchema({ maxResults, limit: "How many tools to load at most" }),
     annotations: CORE_TOOL_ANNOTATIONS,
+  };
+}
+
+/** The most characters of a request a search reads. */
+const MOST_QUERY_CHARS = 1_000;
+
+/**
+ * A search tool's input schema: `query`, the request, and `limit`, how many tools at most (1 to
+ * {@link MOST_LOADED_TOOLS}, `maxResults` when left out), `limit` saying what the tool does with
+ * them. The Agent's `search_tools` and the MCP gateway's take the same arguments.
+ */
+export function searchRequestSchema(options: { maxResults: number; limit: string }): JSONSchema {
+  return {
+    type: "object",
+    properties: {
+      query: { type: "string", description: "What you want to do, in a few words." },
+      limit: {
+        type: "integer",
+        minimum: 1,
+        maximum: MOST_LOADED_TOOLS,
+        description: `${options.limit} (default ${options.maxResults}).`,
+      },
+    },
+    required: ["query"],
+    additionalProperties: false,
+  };
+}
+
+/**
+ * A search tool's arguments (see {@link searchRequestSchema}) read: the request's first 1,000
+ * characters, and `limit` as a whole number within 1 to {@link MOST_LOADED_TOOLS}, else
+ * `maxResults`; or an error for the model when there is no request. Pure.
+ */
+export function searchRequestOf(
+  input: unknown,
+  options: { tool: string; maxResults: number },
+): { query: string; limit: number } | { error: string } {
+  const { query, limit } = coreToolInput(input);
+  if (typeof query !== "string" || query.trim().length === 0) {
+    return { error: `${options.tool} needs {"query": a non-empty string}.` };
+  }
+  return {
+    query: query.slice(0, MOST_QUERY_CHARS),
+    limit:
+      typeof limit === "number" && Number.isInteger(limit)
+        ? Math.min(MOST_LOADED_TOOLS, Math.max(1, limit))
+        : options.maxResults,
   };
 }
 

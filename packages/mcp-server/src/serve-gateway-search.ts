@@ -1,8 +1,9 @@
 import type { ToolSearchResult } from "@junction/core";
 import {
-  MOST_LOADED_TOOLS,
   SEARCH_TOOLS,
   type SearchableTool,
+  searchRequestOf,
+  searchRequestSchema,
   ToolIndex,
   toolSearchFit,
   toolSearchResult,
@@ -109,32 +110,15 @@ function registerSearch(
         `parameters and servers). Each match comes with its name, description, input schema and how well it fits ` +
         `(high, medium or low); call one with ${GATEWAY_CALL_TOOL}. When nothing fits well, the answer says so and ` +
         "gives at most the few closest tools, or none: search again in other words.",
-      inputSchema: passthroughSchema({
-        type: "object",
-        properties: {
-          query: { type: "string", description: "What you want to do, in a few words." },
-          limit: {
-            type: "integer",
-            minimum: 1,
-            maximum: MOST_LOADED_TOOLS,
-            description: `How many tools to return at most (default ${maxResults}).`,
-          },
-        },
-        required: ["query"],
-        additionalProperties: false,
-      }),
+      inputSchema: passthroughSchema(
+        searchRequestSchema({ maxResults, limit: "How many tools to return at most" }),
+      ),
       annotations: READ_ONLY,
     },
     async (args: unknown): Promise<CallToolResult> => {
-      const { query, limit } = objectOf(args);
-      if (typeof query !== "string" || query.trim().length === 0) {
-        return errorResult(`${GATEWAY_SEARCH_TOOLS} needs {"query": a non-empty string}.`);
-      }
-      const count =
-        typeof limit === "number" && Number.isInteger(limit)
-          ? Math.min(MOST_LOADED_TOOLS, Math.max(1, limit))
-          : maxResults;
-      const said = query.slice(0, 1_000);
+      const request = searchRequestOf(args, { tool: GATEWAY_SEARCH_TOOLS, maxResults });
+      if ("error" in request) return errorResult(request.error);
+      const { query: said, limit: count } = request;
       const { nothingFits, offered } = toolSearchFit(index.search(said, count), { catalogSize: index.size });
       const output: GatewaySearchOutput = {
         query: said,
