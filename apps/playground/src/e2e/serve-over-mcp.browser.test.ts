@@ -102,11 +102,17 @@ describe("Serve over MCP, on the page", () => {
       "ask_playground",
       "everything_echo",
     ]);
-    const outcomes = await page.getByTestId("call-outcome").allTextContents();
-    expect(outcomes[0]).toMatch(
-      /^error — The agent behind "ask_playground" needs a person to approve its call to "filesystem_write_file"/,
-    );
-    expect(outcomes.slice(1)).toEqual(["ok", "ok"]);
+    // Polled too: the page refreshes every 1.5 s, and the render that first lists three calls can
+    // be one made while the last was still running (the server records its end before it answers).
+    await expect
+      .poll(() => page.getByTestId("call-outcome").allTextContents(), { timeout: 10_000 })
+      .toEqual([
+        expect.stringMatching(
+          /^error — The agent behind "ask_playground" needs a person to approve its call to "filesystem_write_file"/,
+        ),
+        "ok",
+        "ok",
+      ]);
     await expect
       .poll(() => page.getByTestId("client-name").allTextContents())
       .toEqual(expect.arrayContaining(["junction-mcp-client", hostileName]));
