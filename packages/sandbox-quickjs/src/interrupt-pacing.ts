@@ -78,6 +78,13 @@ export function findInterruptCounterOffset(module: QuickJSWASMModule): { offset?
 export interface InterruptPacer {
   /** Called from the interrupt handler with the guest time since the previous check, ms. */
   paced(guestMsSinceLastCheck: number): void;
+  /**
+   * Called from the interrupt handler when it stops the guest: the next check comes at the next
+   * tick. QuickJS's Promise constructor turns any exception of its executor into a rejection, the
+   * interrupt's too, so a guest that spends its time inside executors would otherwise swallow the
+   * stop at every check, each one 10,000 ticks later, and run past every limit.
+   */
+  stopping(): void;
 }
 
 /**
@@ -88,7 +95,7 @@ export function createInterruptPacer(
   memory: WebAssembly.Memory,
   counterAddress: number | undefined,
 ): InterruptPacer {
-  if (counterAddress === undefined) return { paced() {} };
+  if (counterAddress === undefined) return { paced() {}, stopping() {} };
   let slots = new Int32Array(memory.buffer);
   const write = (value: number) => {
     // A grown memory has a new buffer.
@@ -103,6 +110,10 @@ export function createInterruptPacer(
       const wanted =
         guestMs > 0 ? Math.floor((ticks * TARGET_MS_BETWEEN_CHECKS) / guestMs) : MAX_TICKS_BETWEEN_CHECKS;
       ticks = Math.min(MAX_TICKS_BETWEEN_CHECKS, Math.max(1, wanted));
+      write(ticks);
+    },
+    stopping() {
+      ticks = 1;
       write(ticks);
     },
   };

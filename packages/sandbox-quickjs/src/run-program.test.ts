@@ -63,6 +63,14 @@ const endings: [string, string, Partial<SandboxProgram>, Partial<SandboxOutcome>
     { kind: "limit", code: "cpu" },
   ],
   [
+    // QuickJS's Promise constructor turns its executor's exceptions into rejections, the stop too:
+    // without a check at the next tick, every stop landed in an executor and the loop ran on.
+    "the CPU limit, the loop inside Promise executors",
+    "for (;;) new Promise(() => { for (let i = 0; i < 1e9; i++); });",
+    { limits: { cpuMs: 50 } },
+    { kind: "limit", code: "cpu" },
+  ],
+  [
     "the memory limit",
     "const a = []; for (;;) a.push('x'.repeat(1e6));",
     {},

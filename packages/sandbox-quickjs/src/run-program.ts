@@ -229,7 +229,11 @@ class ProgramRun {
     else if (this.#cpuUsedMs + (now() - this.#sliceStartedAt - this.#sliceHostMs) > this.#limits.cpuMs)
       this.#interruptedBy = "cpu";
     else if (now() >= this.#wallDeadline) this.#interruptedBy = "wall-time";
-    if (this.#interruptedBy !== undefined) return true;
+    if (this.#interruptedBy !== undefined) {
+      // Checked again at the next tick: a stop thrown inside a Promise executor is swallowed.
+      this.#pacer?.stopping();
+      return true;
+    }
     const checkedAt = now();
     this.#pacer?.paced(checkedAt - this.#lastCheckAt - (this.#sliceHostMs - this.#hostMsAtLastCheck));
     this.#lastCheckAt = checkedAt;
