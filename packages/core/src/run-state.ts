@@ -7,6 +7,7 @@ import {
 } from "@junction/types";
 import { z } from "zod";
 import { programCallCounts, providerParentProblem } from "./code-mode/provider-program.js";
+import { sandboxParentProblem } from "./code-mode/sandbox-parent.js";
 import type { InMemoryDurability, JSONValue } from "./durability.js";
 import { validateMessages } from "./message-validation.js";
 import type { PendingToolCall } from "./pending-tool-call.js";
@@ -19,7 +20,6 @@ import {
   journalOfStep,
   modelKey,
   modelTurnSchema,
-  nestedCallId,
   parseJournalKey,
   readEntry,
   type ToolSnapshot,
@@ -229,30 +229,15 @@ const runStateSchema = z
     state.pending.forEach((pending, index) => {
       const { parent } = pending;
       // A vendor's program's call is a call of the step, made by the program its part names, with
-      // the source the turn holds.
-      const providerProblem =
-        parent?.runtime === "provider"
-          ? providerParentProblem({
-              calls: toolCalls,
-              earlier,
-              pending: { id: pending.id, parent },
-            })
-          : undefined;
-      if (providerProblem)
-        issue(
-          ["pending", index, ...providerProblem.field],
-          `${providerProblem.message} of step ${state.step}`,
-        );
-      // A sandbox's program's call is a call of the step through its program's call, under the id it is given.
-      else if (
-        parent &&
-        parent.runtime !== "provider" &&
-        (!calls.has(parent.id) || pending.id !== nestedCallId(parent.id, parent.sequence))
-      )
-        issue(
-          ["pending", index, "parent"],
-          `(${pending.id}) is not a call of a program of step ${state.step}`,
-        );
+      // the source the turn holds. A sandbox's program's call is a call of the step through its
+      // program's call, under the id it is given, with that call's tool and source.
+      const parentProblem = !parent
+        ? undefined
+        : parent.runtime === "provider"
+          ? providerParentProblem({ calls: toolCalls, earlier, pending: { id: pending.id, parent } })
+          : sandboxParentProblem({ calls: toolCalls, pending: { id: pending.id, parent } });
+      if (parentProblem)
+        issue(["pending", index, ...parentProblem.field], `${parentProblem.message} of step ${state.step}`);
       else if (!parent && !calls.has(pending.id))
         issue(["pending", index], `(${pending.id}) is not a call of step ${state.step}`);
       else if (pending.step !== state.step) issue(["pending", index, "step"], `must be ${state.step}`);

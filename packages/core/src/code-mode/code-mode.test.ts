@@ -245,15 +245,53 @@ describe("code mode", () => {
     const stopped = await agent.send("go").final;
     const state = JSON.parse(JSON.stringify(stopped.state)) as RunState;
     const turn = state.journal["model:1"] as { content: { type: string; input?: { code: string } }[] };
-    turn.content[0]!.input = {
-      code: "const a = await tools.list_items({ n: 1 });\nreturn await tools.post_message({ text: a });",
-    };
+    const changed =
+      "const a = await tools.list_items({ n: 1 });\nreturn await tools.post_message({ text: a });";
+    turn.content[0]!.input = { code: changed };
+    // Changed where the pending call shows it too: a state whose two disagree is refused as it is read.
+    state.pending[0]!.parent!.program = changed;
     const later = agentWith({ runs, turns: [{ text: "ok" }] });
     await later.agent.resume({ state, decisions: { "prog.2": "approve" } }).final;
     const text = textOf(
       (later.provider.requests[0]!.messages.at(-1)!.content[0] as { output: unknown }).output,
     );
     expect(text).toContain("replay diverged at call 1");
+    expect(runs.map((run) => run.name)).toEqual(["read_item"]);
+  });
+
+  it("a pending call's program as stored is checked against the journaled turn: another source or program tool is refused naming the field, and nothing runs", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const code = "const a = await tools.read_item({ n: 1 });\nreturn await tools.post_message({ text: a });";
+    const { agent } = agentWith({ runs, turns: [programTurn(code)] });
+    const stopped = await agent.send("go").final;
+    expect(stopped.finishReason).toBe("approval-required");
+    const stored = JSON.stringify(stopped.state);
+    const edits: [string, (parent: NonNullable<RunState["pending"][number]["parent"]>) => void, string][] = [
+      // What an approval inbox shows beside the call is not the program that runs.
+      [
+        "program",
+        (parent) => {
+          parent.program = "return await tools.post_message({ text: 'hello' });";
+        },
+        "`pending[0].parent.program` is not the source of program call prog in the model turn of step 1",
+      ],
+      [
+        "name",
+        (parent) => {
+          parent.name = "read_item";
+        },
+        `\`pending[0].parent.name\` must be "${RUN_PROGRAM}", the tool of program call prog in the model turn of step 1`,
+      ],
+    ];
+    for (const [field, edit, message] of edits) {
+      const state = JSON.parse(stored) as RunState;
+      edit(state.pending[0]!.parent!);
+      const later = agentWith({ runs, turns: [{ text: "ok" }] });
+      await expect(
+        later.agent.resume({ state, decisions: { "prog.2": "approve" } }).final,
+        field,
+      ).rejects.toMatchObject({ code: "run-state-invalid", message: expect.stringContaining(message) });
+    }
     expect(runs.map((run) => run.name)).toEqual(["read_item"]);
   });
 

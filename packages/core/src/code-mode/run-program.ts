@@ -19,6 +19,7 @@ import type { CallOutcome, StepPlan, StepScope, ToolRunner } from "../run-types.
 import { journaledStep } from "../step-failure.js";
 import { toToolResult } from "../tool-output.js";
 import { programResult } from "./program-result.js";
+import { programSource } from "./sandbox-parent.js";
 
 /**
  * A call of the program tool (code mode): the program runs in the sandbox, and every call it
@@ -42,7 +43,7 @@ export async function runProgram(parts: {
 }): Promise<CallOutcome> {
   const { calls, call } = parts;
   const key = toolKey(calls.stepNumber, call.id);
-  const source = sourceOf(call.input);
+  const source = programSource(call.input);
   if (source === undefined) {
     return finishProgram(parts, {
       output: errorResult(
@@ -473,10 +474,4 @@ function callError(code: string, message: string): SandboxCallError {
 
 function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
-}
-
-function sourceOf(input: unknown): string | undefined {
-  if (typeof input !== "object" || input === null) return undefined;
-  const code = (input as { code?: unknown }).code;
-  return typeof code === "string" && code.trim() !== "" ? code : undefined;
 }
