@@ -512,6 +512,7 @@ async function answerResults(toolCalls: ToolCallPart[], calls: StepCalls): Promi
 function forCalls(run: Run, step: { stepNumber: number; usageBefore: Usage }): RunForCalls {
   const { options } = run;
   const { onCallFinished, approvalTimeoutMs } = options.journal;
+  const listed = new Map<string, PendingToolCall>();
   return {
     durability: run.durability,
     spans: run.spans,
@@ -520,8 +521,15 @@ function forCalls(run: Run, step: { stepNumber: number; usageBefore: Usage }): R
     maxToolOutputChars: options.limits.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS,
     approvalTimeoutMs: () => approvalTimeoutMs?.(),
     callFinished: onCallFinished
-      ? () => onCallFinished(step.stepNumber, step.usageBefore, run.conversation)
+      ? () =>
+          onCallFinished({
+            step: step.stepNumber,
+            usageBefore: step.usageBefore,
+            conversation: run.conversation,
+            listed,
+          })
       : undefined,
+    listed,
   };
 }
 

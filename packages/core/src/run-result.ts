@@ -1,4 +1,4 @@
-import type { Message, Usage } from "@junction/types";
+import type { Message } from "@junction/types";
 import type { AgentResult, AgentStoppedResult } from "./agent-events.js";
 import type { InMemoryDurability } from "./durability.js";
 import { argumentsDigest } from "./run-digests.js";
@@ -12,7 +12,7 @@ import {
 } from "./run-journal.js";
 import { type PendingToolCall, type RunState, stoppedRunState } from "./run-state.js";
 import { type RunStateKey, signWith } from "./run-state-signature.js";
-import type { RunLoopResult } from "./run-types.js";
+import type { FinishedCallPoint, RunLoopResult } from "./run-types.js";
 
 /**
  * The result as `final` gives it: a run that stopped for approvals carries its `state`, made from
@@ -60,9 +60,9 @@ export function recordRunState(parts: {
     Parameters<typeof stoppedRunState>[0],
     "journal" | "step" | "pending" | "usageBefore" | "messages"
   >;
-}): (step: number, usageBefore: Usage, conversation: readonly Message[]) => Promise<void> {
+}): (finished: FinishedCallPoint) => Promise<void> {
   let saved: Promise<void> = Promise.resolve();
-  return (step, usageBefore, conversation) => {
+  return ({ step, usageBefore, conversation, listed }) => {
     // A call that finished while the model was still streaming: recorded with the next one.
     if (!Object.hasOwn(parts.durability.journal, modelKey(step))) return saved;
     const state = stoppedRunState({
@@ -70,7 +70,7 @@ export function recordRunState(parts: {
       messages: conversation as Message[],
       journal: parts.durability,
       step,
-      pending: waitingCalls(parts.durability.journal, step),
+      pending: waitingCalls(parts.durability.journal, { step, listed }),
       usageBefore,
     });
     // In order: a later state holds everything an earlier one does.
@@ -99,8 +99,19 @@ async function withDigests(pending: PendingToolCall[], tools: ToolSnapshot[]): P
   );
 }
 
-/** The calls of step `step` the policy asked a person about and that have not finished. */
-function waitingCalls(journal: InMemoryDurability["journal"], step: number): PendingToolCall[] {
+/**
+ * The calls of step `step` the policy asked a person about and that have not finished: as they
+ * were listed (a program's call with its parent), else, for a call of the model turn that was
+ * decided but not listed yet, from its journaled answer. A program's call that was not listed yet
+ * is left out: the journal does not name its tool, and a resume decides it again as a new call
+ * of the program (one that needs a person asks).
+ */
+function waitingCalls(
+  journal: InMemoryDurability["journal"],
+  at: { step: number; listed: ReadonlyMap<string, PendingToolCall> },
+): PendingToolCall[] {
+  const { step, listed } = at;
+  const turn = modelTurnSchema.safeParse(journal[modelKey(step)]);
   const waiting: PendingToolCall[] = [];
   for (const [key, value] of Object.entries(journal)) {
     const parsed = parseJournalKey(key);
@@ -108,10 +119,19 @@ function waitingCalls(journal: InMemoryDurability["journal"], step: number): Pen
     if (Object.hasOwn(journal, toolKey(step, parsed.callId))) continue;
     const gate = gateSchema.safeParse(value);
     if (!gate.success || gate.data.kind !== "ask") continue;
+    const item = listed.get(parsed.callId);
+    if (item) {
+      waiting.push(item);
+      continue;
+    }
+    const part = turn.success
+      ? turn.data.content.find((p) => p.type === "tool-call" && p.id === parsed.callId)
+      : undefined;
+    if (part?.type !== "tool-call") continue;
     const { input, reason, source } = gate.data;
     waiting.push({
       id: parsed.callId,
-      name: callName(journal, step, parsed.callId),
+      name: part.name,
       input,
       step,
       ...(reason ? { reason } : {}),
@@ -119,12 +139,4 @@ function waitingCalls(journal: InMemoryDurability["journal"], step: number): Pen
     });
   }
   return waiting;
-}
-
-function callName(journal: InMemoryDurability["journal"], step: number, id: string): string {
-  const turn = modelTurnSchema.safeParse(journal[modelKey(step)]);
-  const part = turn.success
-    ? turn.data.content.find((p) => p.type === "tool-call" && p.id === id)
-    : undefined;
-  return part?.type === "tool-call" ? part.name : "";
 }

@@ -177,6 +177,7 @@ export async function answerCall(
   if (decision.kind !== "ask") return { kind: "go" };
   // Given on an ordered port, so the waits start in order without an await before them.
   const pending = listed !== undefined ? listed : await pendingCallOf(calls, decided);
+  calls.run.listed.set(call.id, pending);
   const name = approvalSignal(calls.stepNumber, call.id);
   const received = await raceAbort(
     waitForApproval({ run: calls.run, name, call, decision, item: pending }),

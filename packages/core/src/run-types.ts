@@ -183,12 +183,20 @@ export interface RunJournal {
    * as long as the port allows, `0` does not wait: the run ends with `approval-required`.
    */
   approvalTimeoutMs?: () => number | undefined;
-  /**
-   * Told each time a call of step `step` finishes live (its result is journaled), before the
-   * step goes on; the run waits for it. `usageBefore` is the run's usage before that step, and
-   * `conversation` the conversation before it.
-   */
-  onCallFinished?(step: number, usageBefore: Usage, conversation: readonly Message[]): Promise<void>;
+  /** Told each time a call of a step finishes live (its result is journaled), before the step goes on; the run waits for it. */
+  onCallFinished?(finished: FinishedCallPoint): Promise<void>;
+}
+
+/** Where a run is when one of its calls finished: what a state recorded then is made of. */
+export interface FinishedCallPoint {
+  /** The step the call belongs to. */
+  step: number;
+  /** The run's usage before that step. */
+  usageBefore: Usage;
+  /** The conversation before that step. */
+  conversation: readonly Message[];
+  /** The step's calls listed for a person's approval so far, by id (see `RunForCalls.listed`). */
+  listed: ReadonlyMap<string, PendingToolCall>;
 }
 
 /** A run resumed from a stored state: where it starts, what it checks, what it says first. */
@@ -323,6 +331,11 @@ export interface RunForCalls {
    * the step); absent when nothing records it, so a call makes no hop for it.
    */
   readonly callFinished: (() => Promise<void>) | undefined;
+  /**
+   * The step's calls listed for a person's approval, by id, as they were listed (a program's call
+   * with its `parent`): a state recorded mid-step lists these as its pending calls.
+   */
+  readonly listed: Map<string, PendingToolCall>;
 }
 
 /** What a call needs of the step it belongs to. */

@@ -295,6 +295,39 @@ describe("code mode", () => {
     expect(runs.map((run) => run.name)).toEqual(["read_item"]);
   });
 
+  it("a state recorded (onRunState) while a program's gated call waits lists the call as the stopped state does, and resumes: the approved call runs once", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const code =
+      "const [sent, read] = await Promise.all([tools.post_message({ text: 'x' }), tools.read_item({ n: 1 })]);\n" +
+      "return [sent, read];";
+    const recorded: RunState[] = [];
+    const { agent } = agentWith({ runs, turns: [programTurn(code)] });
+    const stopped = await agent.send("go", {
+      onRunState: (state) => {
+        recorded.push(JSON.parse(JSON.stringify(state)) as RunState);
+      },
+    }).final;
+    expect(stopped.finishReason).toBe("approval-required");
+    // The read finished while the post waited: the state recorded then is the crash-recovery point.
+    const saved = recorded.at(-1)!;
+    expect(saved.pending).toEqual(stopped.state!.pending);
+    expect(saved.pending[0]).toMatchObject({
+      id: "prog.1",
+      name: "post_message",
+      parent: { id: "prog", name: RUN_PROGRAM, sequence: 1, program: code },
+    });
+
+    // After a crash, the recorded state is all there is: it stops again on the call, then runs it once.
+    const again = await agentWith({ runs, turns: [] }).agent.resume({ state: saved, decisions: {} }).final;
+    expect(again.finishReason).toBe("approval-required");
+    expect(again.pending!.map((pending) => pending.id)).toEqual(["prog.1"]);
+    const later = agentWith({ runs, turns: [{ text: "ok" }] });
+    const resumed = await later.agent.resume({ state: again.state!, decisions: { "prog.1": "approve" } })
+      .final;
+    expect(resumed.finishReason).toBe("stop");
+    expect(runs.map((run) => run.name)).toEqual(["read_item", "post_message"]);
+  });
+
   it("Promise.all of ten calls with random latency and one gated: 100 runs, each resumed, make the same calls with the same arguments, the gated one once", async () => {
     const code =
       "const order = [];\n" +
