@@ -156,6 +156,36 @@ describe("runs that stop for approvals (approval-required) and resume", () => {
     ]);
   });
 
+  it("a denial on resume stands when the resuming Agent's policy would now let the call run, or it has no policy: the call is not run", async () => {
+    const denied = [
+      "write",
+      {
+        content: [
+          {
+            type: "text",
+            text: 'The call to tool "write_file" was denied: no. Do not call it again unless the user asks.',
+          },
+        ],
+        isError: true,
+      },
+    ];
+    for (const approval of [() => "approve" as const, undefined]) {
+      const runs: string[] = [];
+      const { state } = await stoppedRun(runs);
+      const provider = scriptedModel([{ text: "Left alone." }]);
+      const agent = new Agent({
+        provider,
+        model: "m",
+        tools: [countingTool("read_file", runs, { readOnly: true }), countingTool("write_file", runs)],
+        ...(approval ? { approval } : {}),
+      });
+      const resumed = await agent.resume({ state, decisions: { write: { deny: "no" } } }).final;
+      expect(resumed.finishReason).toBe("stop");
+      expect(runs).toEqual(["read_file"]);
+      expect(lastToolResults(provider.requests[0]!.messages)[1]).toEqual(denied);
+    }
+  });
+
   it("a pending call without a decision stops the run again with the same pending call", async () => {
     const runs: string[] = [];
     const { state } = await stoppedRun(runs);

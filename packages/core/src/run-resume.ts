@@ -4,6 +4,7 @@ import { argumentsDigest } from "./run-digests.js";
 import {
   type ApprovalAnswer,
   approvalSignal,
+  deniedMessage,
   entryValue,
   type GateEntry,
   toolKey,
@@ -25,6 +26,11 @@ export interface ResumeGuard {
   pending: ReadonlyMap<string, { name: string; argumentsDigest: string }>;
   /** Calls of the step with a finished result in the state: replayed, never run. */
   finished: ReadonlySet<string>;
+  /**
+   * The pending calls the resume's decisions deny, by id, with the person's reason: denied even
+   * where the policy, asked again, would now let the call run unasked.
+   */
+  denied: ReadonlyMap<string, string | undefined>;
 }
 
 /** How a stored run continues: the journal to replay, where, and what to warn about. */
@@ -100,10 +106,13 @@ export async function planResume(
   // What the step offered: the loop refuses calls to tools that changed since.
   journal[toolsKey(state.step)] = entryValue(state.tools);
   const pending = new Map<string, { name: string; argumentsDigest: string }>();
+  const denied = new Map<string, string | undefined>();
   for (const call of state.pending) {
     pending.set(call.id, { name: call.name, argumentsDigest: await argumentsDigest(call.input) });
+    const answer = signals[signalKey(approvalSignal(state.step, call.id))];
+    if (answer?.approved === false) denied.set(call.id, answer.reason);
   }
-  return { state, journal, guard: { step: state.step, pending, finished }, warnings };
+  return { state, journal, guard: { step: state.step, pending, finished, denied }, warnings };
 }
 
 /**
@@ -132,8 +141,9 @@ function readResume(resume: unknown, caller: ResumeCaller): { state: unknown; de
 /**
  * Checks the policy's fresh answer for a call of the resumed step: the reason it must not run
  * (`run-state-mismatch`), or `undefined` when the answer stands. A call the policy lets run
- * unasked, or refuses, is left as decided; one that needs a person must be a pending call of the
- * state, for the same tool and with the arguments the person was shown.
+ * unasked, or refuses, is left as decided (a person's denial of it is applied by
+ * {@link deniedOnResume}); one that needs a person must be a pending call of the state, for the
+ * same tool and with the arguments the person was shown.
  */
 export async function recheckOnResume(
   guard: ResumeGuard,
@@ -149,6 +159,20 @@ export async function recheckOnResume(
     return "its arguments in the saved run differ from what the model asked for, so it was not run";
   }
   return undefined;
+}
+
+/**
+ * The refusal of a call of the resumed step that the resume's decisions deny while the policy,
+ * asked again, lets it run unasked (it changed since the run stopped, or the resuming run has
+ * none): a person said no, so it does not run. `undefined` for any other call or answer.
+ */
+export function deniedOnResume(
+  guard: ResumeGuard,
+  call: { id: string; name: string },
+  decision: GateEntry,
+): Extract<GateEntry, { kind: "refuse" }> | undefined {
+  if (decision.kind !== "run" || !guard.denied.has(call.id)) return undefined;
+  return { kind: "refuse", outcome: "denied", message: deniedMessage(call.name, guard.denied.get(call.id)) };
 }
 
 /** The decisions as the signals that answer each pending call; an unknown call id or a malformed decision is an error. */

@@ -20,7 +20,7 @@ import {
   toolCallSchema,
   toolKey,
 } from "./run-journal.js";
-import { recheckOnResume } from "./run-resume.js";
+import { deniedOnResume, recheckOnResume } from "./run-resume.js";
 import type {
   CallOutcome,
   RunForCalls,
@@ -152,6 +152,8 @@ export async function decideCall(parts: {
         key,
       )
     : await tools.decide(call, context);
+  const personDenied = resumed ? deniedOnResume(guard, call, decision) : undefined;
+  if (personDenied !== undefined) return { call, decision: personDenied };
   const mismatch = resumed ? await recheckOnResume(guard, call, decision) : undefined;
   if (mismatch !== undefined) {
     return {
