@@ -466,6 +466,8 @@ describe("resume() arguments a newcomer gets wrong (issue 26)", () => {
       [null, "null"],
       [["approve"], "an array"],
       ["approve", "a string"],
+      // Read as an object, a Map has no entries: its approvals would be dropped without a word.
+      [new Map([["write", "approve"]]), "a Map"],
     ] as const) {
       const error = await refusal(state, decisions);
       expect(error.code).toBe("invalid-argument");

@@ -243,7 +243,7 @@ function checkDecisionsArgument(
   state: RunState,
   caller: ResumeCaller,
 ): asserts decisions is Record<string, ResumeDecision> {
-  if (isRecord(decisions) && !Array.isArray(decisions)) return;
+  if (isPlainObject(decisions)) return;
   const pending = state.pending.map((call) => JSON.stringify(call.id));
   throw new JunctionError(
     "invalid-argument",
@@ -252,14 +252,25 @@ function checkDecisionsArgument(
   );
 }
 
-/** A value as an error names it: `undefined`, `null`, `an array`, `a number`. */
+/** A value as an error names it: `undefined`, `null`, `an array`, `a Map`, `a number`. */
 function describeValue(value: unknown): string {
   if (value === undefined || value === null) return String(value);
   if (Array.isArray(value)) return "an array";
+  if (isRecord(value) && !isPlainObject(value)) {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof name === "string" && name !== "") return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}`;
+  }
   const type = typeof value;
   return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
+}
+
+/** An object literal (or one without a prototype): its own keys are all it holds. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
