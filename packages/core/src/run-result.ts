@@ -1,5 +1,6 @@
 import type { Message } from "@junction/types";
 import type { AgentResult, AgentStoppedResult } from "./agent-events.js";
+import { programCallCounts, programCallSequence, providerCallParent } from "./code-mode/provider-program.js";
 import type { InMemoryDurability } from "./durability.js";
 import { argumentsDigest } from "./run-digests.js";
 import {
@@ -70,7 +71,7 @@ export function recordRunState(parts: {
       messages: conversation as Message[],
       journal: parts.durability,
       step,
-      pending: waitingCalls(parts.durability.journal, { step, listed }),
+      pending: waitingCalls(parts.durability.journal, { step, listed, conversation }),
       usageBefore,
     });
     // In order: a later state holds everything an earlier one does.
@@ -102,16 +103,19 @@ async function withDigests(pending: PendingToolCall[], tools: ToolSnapshot[]): P
 /**
  * The calls of step `step` the policy asked a person about and that have not finished: as they
  * were listed (a program's call with its parent), else, for a call of the model turn that was
- * decided but not listed yet, from its journaled answer. A program's call that was not listed yet
- * is left out: the journal does not name its tool, and a resume decides it again as a new call
- * of the program (one that needs a person asks).
+ * decided but not listed yet, from its journaled answer and the turn (a vendor's program's call
+ * with its parent, numbered on from the conversation before the step). A sandbox program's call
+ * that was not listed yet is left out: the journal does not name its tool, and a resume decides
+ * it again as a new call of the program (one that needs a person asks).
  */
 function waitingCalls(
   journal: InMemoryDurability["journal"],
-  at: { step: number; listed: ReadonlyMap<string, PendingToolCall> },
+  at: { step: number; listed: ReadonlyMap<string, PendingToolCall>; conversation: readonly Message[] },
 ): PendingToolCall[] {
   const { step, listed } = at;
   const turn = modelTurnSchema.safeParse(journal[modelKey(step)]);
+  const turnCalls = turn.success ? turn.data.content.filter((part) => part.type === "tool-call") : [];
+  let earlier: Map<string, number> | undefined;
   const waiting: PendingToolCall[] = [];
   for (const [key, value] of Object.entries(journal)) {
     const parsed = parseJournalKey(key);
@@ -124,10 +128,12 @@ function waitingCalls(
       waiting.push(item);
       continue;
     }
-    const part = turn.success
-      ? turn.data.content.find((p) => p.type === "tool-call" && p.id === parsed.callId)
+    const part = turnCalls.find((call) => call.id === parsed.callId);
+    if (!part) continue;
+    if (part.program) earlier ??= programCallCounts(at.conversation);
+    const parent = part.program
+      ? providerCallParent(part, programCallSequence(turnCalls, part.id, earlier!))
       : undefined;
-    if (part?.type !== "tool-call") continue;
     const { input, reason, source } = gate.data;
     waiting.push({
       id: parsed.callId,
@@ -136,6 +142,7 @@ function waitingCalls(
       step,
       ...(reason ? { reason } : {}),
       ...(source ? { source } : {}),
+      ...(parent ? { parent } : {}),
     });
   }
   return waiting;

@@ -134,6 +134,22 @@ describe("a provider-mode program's gated call", () => {
     ]);
   });
 
+  it("a state recorded mid-step (onRunState) lists the waiting call with its program, as the stopped state does", async () => {
+    const runs: string[] = [];
+    const { agent } = agentFor([programTurn], runs);
+    const recorded: RunState[] = [];
+    const result = await agent.send("Total it and post it.", {
+      onRunState: (state) => {
+        recorded.push(JSON.parse(JSON.stringify(state)) as RunState);
+      },
+    }).final;
+    expect(result.finishReason).toBe("approval-required");
+    const waiting = recorded.filter((state) => state.pending.length > 0);
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const state of waiting) expect(state.pending).toEqual(result.state!.pending);
+    expect(parseRunState(waiting.at(-1)).pending[0]!.parent).toEqual(expectedParent);
+  });
+
   it("a call whose program's source the provider did not have gets no parent (no code to show), and stops as any call", async () => {
     const { source: _unknown, ...unsourced } = program;
     const { agent } = agentFor(
