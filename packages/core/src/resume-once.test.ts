@@ -107,6 +107,68 @@ describe("a stopped state resumes once", () => {
     expect(effects).toEqual(["/notes"]);
   });
 
+  it("the states a run recorded (onRunState) and the state it stopped with resume once between them, even when a recorded one waits on fewer calls: an approved call runs once", async () => {
+    for (const recordedFirst of [false, true]) {
+      const effects: string[] = [];
+      const policy = annotationPolicy();
+      // The second write is decided only once a state was recorded (an async policy, a lookup say):
+      // that state waits on the first write alone, the stopped one on both.
+      let recordedOnce!: () => void;
+      const recording = new Promise<void>((resolve) => {
+        recordedOnce = resolve;
+      });
+      const recorded: RunState[] = [];
+      const agent = new Agent({
+        provider: scriptedModel([
+          {
+            toolCalls: [
+              { id: "w1", name: "write_file", input: { path: "/one" } },
+              { id: "r", name: "read_file", input: {} },
+              { id: "w2", name: "write_file", input: { path: "/two" } },
+            ],
+          },
+        ]),
+        model: "m",
+        tools: [
+          writeTool(effects),
+          {
+            name: "read_file",
+            description: "Reads a file",
+            inputSchema: { type: "object" },
+            annotations: { readOnlyHint: true, openWorldHint: false },
+            execute: async () => "read",
+          },
+        ],
+        approval: async (request) => {
+          if (request.id === "w2") await recording;
+          return policy(request);
+        },
+      });
+      const stopped = await agent.send("write", {
+        onRunState: (state) => {
+          recorded.push(JSON.parse(JSON.stringify(state)) as RunState);
+          recordedOnce();
+        },
+      }).final;
+      expect(stopped.finishReason).toBe("approval-required");
+      if (stopped.finishReason !== "approval-required") return;
+      const saved = recorded[0]!;
+      expect(saved.pending.map((call) => call.id)).toEqual(["w1"]);
+      expect(stopped.pending.map((call) => call.id)).toEqual(["w1", "w2"]);
+
+      const claims = memoryResumeClaims();
+      const resumeOf = (state: RunState, decisions: Record<string, "approve">) =>
+        resumingAgent(effects, claims).resume({ state, decisions }).final;
+      const both = { w1: "approve", w2: "approve" } as const;
+      const [first, second] = recordedFirst
+        ? [() => resumeOf(saved, { w1: "approve" }), () => resumeOf(stopped.state, both)]
+        : [() => resumeOf(stopped.state, both), () => resumeOf(saved, { w1: "approve" })];
+      expect((await first()).finishReason).toBe("stop");
+      await expect(second()).rejects.toMatchObject({ code: "run-state-resumed" });
+      expect(effects.filter((path) => path === "/one")).toEqual(["/one"]);
+    }
+  });
+
   it("a state's resumes must be a positive integer: 0 is refused naming the field, before anything runs", async () => {
     const effects: string[] = [];
     const state = { ...(await stoppedState(effects)), resumes: 0 };

@@ -85,7 +85,8 @@ export interface RunState {
    * How many resumes of the run came before this stop: absent for a run's first stop, 1 for the
    * stop of its first resume, … A resume that leaves its calls waiting (no decision for them)
    * stops again with the same step and calls; this tells that state from the one it resumed, so
-   * each resumes once (`ResumeClaims`).
+   * each resumes once (`ResumeClaims`: the states one part of a run gives, stopped or recorded,
+   * share a claim).
    */
   resumes?: number;
   /**
