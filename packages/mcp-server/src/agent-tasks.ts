@@ -52,8 +52,8 @@ export class AgentTasks {
   /** The client that created each task here: what its run's upstream requests are checked against. */
   readonly #clients = new Map<string, TaskClient>();
   /**
-   * The answer being taken for a task now, by task: set before the first `await` of `update`, so
-   * a second answer arriving meanwhile in this process waits for the first one's outcome instead
+   * The answer being taken for a task now, by task: set in the step of `update` that checked the
+   * task is its client's (no `await` in between), so a second answer arriving meanwhile in this process waits for the first one's outcome instead
    * of answering the run again.
    */
   readonly #answering = new Map<string, Promise<void>>();
@@ -238,13 +238,16 @@ export class AgentTasks {
    * each answer to the run, which takes the first answer to each call once: eight updates sent at
    * once resume the run once.
    */
-  update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
+  async update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
+    // Only the task's own client answers anything of it: checked before an answer is handed on.
+    await this.#load(taskId, owner);
+    // From here on nothing awaits until the answer is claimed, so what follows is one step.
     // Answers to the run's upstream requests go back upstream; the run goes on by itself.
-    // Taken from the waiting requests before any await: a concurrent update finds none to answer.
+    // Taken from the waiting requests at once: a concurrent update finds none to answer.
     this.#local.upstream(taskId)?.answer(inputResponses);
     // With an operator approving, what a client answers to an approval counts for nothing.
-    if (this.#operator) return this.#load(taskId, owner).then(() => undefined);
-    // Claimed before the first await: a second answer while this one is taken gets its outcome.
+    if (this.#operator) return;
+    // Claimed at once: a second answer while this one is taken gets its outcome.
     const taking = this.#answering.get(taskId);
     if (taking) return taking;
     const answer = this.#answer({ taskId, owner, inputResponses });

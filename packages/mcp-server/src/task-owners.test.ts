@@ -1,0 +1,125 @@
+import { tool } from "@junction/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { rawRequest, waitForTask } from "../test/raw-request.js";
+import { createMCPServer } from "./mcp-server.js";
+import { type RunningHTTPServer, serveHTTP } from "./node.js";
+import { servedContext } from "./served-context.js";
+import { withTaskSupport } from "./task-support.js";
+
+// 2026-07-28 tasks (the tasks extension) belong to the authenticated client that created them,
+// over real Streamable HTTP with two bearer tokens: another client that learns a task's id can
+// neither read, answer nor cancel it, not even the questions its run asks (`servedContext()`).
+
+const running: RunningHTTPServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+const KEY = "a test key that is 32 bytes long!!";
+
+/** Two bearer tokens, two clients (`a` and `b`). */
+const AUTH = {
+  resource: "http://127.0.0.1/mcp",
+  authorizationServers: ["https://auth.example"],
+  verifyToken: (token: string) =>
+    token === "token-a" || token === "token-b"
+      ? {
+          token,
+          clientId: token.slice(-1),
+          scopes: [],
+          expiresAt: Math.floor(Date.now() / 1000) + 3600,
+          resource: new URL("http://127.0.0.1/mcp"),
+        }
+      : undefined,
+};
+
+/** A task-only tool that asks its client which format, then publishes once per run. */
+async function servePublisher(published: string[]) {
+  const server = await serveHTTP(
+    createMCPServer({
+      name: "publisher",
+      version: "1.0.0",
+      stateKey: KEY,
+      tasks: { pollIntervalMs: 20 },
+      tools: [
+        withTaskSupport(
+          tool({
+            name: "publish_report",
+            description: "Asks the format, then publishes the report",
+            schema: z.object({ title: z.string() }),
+            execute: async ({ title }, context) => {
+              const format = await servedContext(context).elicit(
+                {
+                  message: `Which format for "${title}"?`,
+                  requestedSchema: {
+                    type: "object",
+                    properties: { format: { type: "string", enum: ["pdf", "html"] } },
+                    required: ["format"],
+                  },
+                },
+                { key: "format" },
+              );
+              const chosen = String(format.content?.format);
+              published.push(`${title}.${chosen}`);
+              return `Published ${title} as ${chosen}`;
+            },
+          }),
+          "required",
+        ),
+      ],
+    }),
+    { auth: AUTH },
+  );
+  running.push(server);
+  return server;
+}
+
+describe("2026-07-28 tasks belong to the authenticated client that created them", () => {
+  it("another client that knows the task's id cannot answer its run's question, read or cancel it", async () => {
+    const published: string[] = [];
+    const { url } = await servePublisher(published);
+    const created = await rawRequest(
+      url,
+      { method: "tools/call", params: { name: "publish_report", arguments: { title: "Q3" } } },
+      { token: "token-a" },
+    );
+    const taskId = created.result?.taskId as string;
+    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+    const waiting = await waitForTask(url, taskId, "input_required", { token: "token-a" });
+    expect(Object.keys(waiting.inputRequests as object)).toEqual(["format"]);
+
+    const unknown = { code: -32602, message: `Unknown task "${taskId}".` };
+    const answer = { format: { action: "accept", content: { format: "html" } } };
+    const other = await rawRequest(
+      url,
+      { method: "tasks/update", params: { taskId, inputResponses: answer } },
+      { token: "token-b" },
+    );
+    expect(other.error).toMatchObject(unknown);
+    for (const method of ["tasks/get", "tasks/cancel"]) {
+      expect(
+        (await rawRequest(url, { method, params: { taskId } }, { token: "token-b" })).error,
+      ).toMatchObject(unknown);
+    }
+    // The question still waits for its own client, who answers it.
+    const still = await rawRequest(url, { method: "tasks/get", params: { taskId } }, { token: "token-a" });
+    expect(still.result).toMatchObject({
+      status: "input_required",
+      inputRequests: { format: expect.anything() },
+    });
+    expect(published).toEqual([]);
+    const own = await rawRequest(
+      url,
+      {
+        method: "tasks/update",
+        params: { taskId, inputResponses: { format: { action: "accept", content: { format: "pdf" } } } },
+      },
+      { token: "token-a" },
+    );
+    expect(own.error).toBeUndefined();
+    const done = await waitForTask(url, taskId, "completed", { token: "token-a" });
+    expect(done.result).toMatchObject({ content: [{ type: "text", text: "Published Q3 as pdf" }] });
+    expect(published).toEqual(["Q3.pdf"]);
+  });
+});
