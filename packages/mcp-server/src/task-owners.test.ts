@@ -1,7 +1,7 @@
 import { tool } from "@junction/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { rawRequest, waitForTask } from "../test/raw-request.js";
+import { rawRequest } from "../test/raw-request.js";
 import { createMCPServer } from "./mcp-server.js";
 import { type RunningHTTPServer, serveHTTP } from "./node.js";
 import { servedContext } from "./served-context.js";
@@ -75,6 +75,19 @@ async function servePublisher(published: string[]) {
   return server;
 }
 
+/** Polls `tasks/get` as client `a` until the task has `status` (bounded: 500 polls). */
+async function ownTask(url: string, taskId: string, status: string): Promise<Record<string, unknown>> {
+  let seen: unknown;
+  for (let polls = 0; polls < 500; polls++) {
+    const task = (await rawRequest(url, { method: "tasks/get", params: { taskId } }, { token: "token-a" }))
+      .result;
+    if (task?.status === status) return task;
+    seen = task?.status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`The task ${taskId} never reached "${status}" (last seen: ${String(seen)}).`);
+}
+
 describe("2026-07-28 tasks belong to the authenticated client that created them", () => {
   it("another client that knows the task's id cannot answer its run's question, read or cancel it", async () => {
     const published: string[] = [];
@@ -86,7 +99,7 @@ describe("2026-07-28 tasks belong to the authenticated client that created them"
     );
     const taskId = created.result?.taskId as string;
     expect(created.result).toMatchObject({ resultType: "task", status: "working" });
-    const waiting = await waitForTask(url, taskId, "input_required", { token: "token-a" });
+    const waiting = await ownTask(url, taskId, "input_required");
     expect(Object.keys(waiting.inputRequests as object)).toEqual(["format"]);
 
     const unknown = { code: -32602, message: `Unknown task "${taskId}".` };
@@ -118,7 +131,7 @@ describe("2026-07-28 tasks belong to the authenticated client that created them"
       { token: "token-a" },
     );
     expect(own.error).toBeUndefined();
-    const done = await waitForTask(url, taskId, "completed", { token: "token-a" });
+    const done = await ownTask(url, taskId, "completed");
     expect(done.result).toMatchObject({ content: [{ type: "text", text: "Published Q3 as pdf" }] });
     expect(published).toEqual(["Q3.pdf"]);
   });

@@ -58,11 +58,10 @@ export async function waitForTask(
   url: string,
   taskId: string,
   status: string,
-  options: { token?: string } = {},
 ): Promise<Record<string, unknown>> {
   let seen: unknown;
   for (let polls = 0; polls < 500; polls++) {
-    const task = (await rawRequest(url, { method: "tasks/get", params: { taskId } }, options)).result;
+    const task = (await rawRequest(url, { method: "tasks/get", params: { taskId } }, undefined)).result;
     if (task?.status === status) return task;
     seen = task?.status;
     await new Promise((resolve) => setTimeout(resolve, 20));
