@@ -4,7 +4,7 @@ import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcon
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toolErrorResult } from "./call-tool-result.js";
 import { type DurableAgentRuns, durableTaskRecord } from "./durable-runs.js";
-import { InProcessAgentRuns, isRunRecord } from "./in-process-runs.js";
+import { InProcessAgentRuns, isRunRecord, type RunSlot } from "./in-process-runs.js";
 import type { PassThroughRelay } from "./pass-through.js";
 import type { InputAnswer } from "./served-context.js";
 import { SignedTaskRecords } from "./signed-task-records.js";
@@ -57,6 +57,8 @@ export class AgentTasks {
    * of answering the run again.
    */
   readonly #answering = new Map<string, Promise<void>>();
+  /** The tasks being created in this process now (checked, not yet stored), by owner. */
+  readonly #opening = new Map<string, Set<string>>();
   /** Whether approvals are answered by the operator, never by a client. */
   readonly #operator: boolean;
 
@@ -144,18 +146,46 @@ export class AgentTasks {
       if (parts.client.invalidInput === "refuse" || !isInputInvalid(error)) throw error;
       invalid = toolErrorResult(tool, error);
     }
-    if (invalid === undefined && runs === this.#local) this.#local.admit(owner);
-    const open = (await this.#records.list()).filter(
-      (record) => record.owner === owner && !isTerminal(record.status),
-    ).length;
-    if (invalid === undefined && open >= this.#maxOpenTasks) {
+    const slot = invalid === undefined && runs === this.#local ? this.#local.admit(owner) : undefined;
+    const taskId = globalThis.crypto.randomUUID();
+    // Counted as open from here, before any await: tasks created at once count against the limit.
+    const opening = this.#opening.get(owner) ?? new Set<string>();
+    if (invalid === undefined) this.#opening.set(owner, opening.add(taskId));
+    try {
+      return await this.#createTask({ ...parts, taskId, runs, input, invalid, slot });
+    } finally {
+      // Taken over by the run once launched; given back when the task is refused or never runs.
+      slot?.release();
+      opening.delete(taskId);
+      if (opening.size === 0 && this.#opening.get(owner) === opening) this.#opening.delete(owner);
+    }
+  }
+
+  async #createTask(parts: {
+    taskId: string;
+    tool: string;
+    owner: string;
+    client: TaskClient;
+    ttlMs?: number | undefined;
+    runs: DurableAgentRuns;
+    input: TaskRunInput | undefined;
+    invalid: CallToolResult | undefined;
+    slot: RunSlot | undefined;
+  }): Promise<AgentTaskRecord> {
+    const { taskId, tool, owner, runs, input, invalid } = parts;
+    // The owner's open tasks stored, and those being created in this process now (this one aside).
+    const open = new Set(this.#opening.get(owner));
+    open.delete(taskId);
+    for (const record of await this.#records.list()) {
+      if (record.owner === owner && !isTerminal(record.status)) open.add(record.taskId);
+    }
+    if (invalid === undefined && open.size >= this.#maxOpenTasks) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Too many open tasks for this client (limit ${this.#maxOpenTasks}); answer or cancel some first.`,
       );
     }
     const now = new Date().toISOString();
-    const taskId = globalThis.crypto.randomUUID();
     const record: AgentTaskRecord = {
       kind: "junction.agent-task",
       version: AGENT_TASK_VERSION,
@@ -183,7 +213,8 @@ export class AgentTasks {
       this.#notifiers.set(taskId, { notify: parts.client.notify, status: record.status, task: record });
     }
     const stored = await this.#records.create(record);
-    if (runs === this.#local) await this.#local.launch({ tool, runId: taskId, input, owner });
+    if (runs === this.#local)
+      await this.#local.launch({ tool, runId: taskId, input, owner, slot: parts.slot });
     else if ("request" in input) await runs.start({ tool, runId: taskId, request: input.request, owner });
     return stored;
   }

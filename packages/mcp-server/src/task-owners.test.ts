@@ -49,7 +49,9 @@ async function servePublisher(published: string[]) {
             description: "Asks the format, then publishes the report",
             schema: z.object({ title: z.string() }),
             execute: async ({ title }, context) => {
-              const format = await servedContext(context).elicit(
+              const served = servedContext(context);
+              if (!served) throw new Error("publish_report: not called through the server");
+              const format = await served.elicit(
                 {
                   message: `Which format for "${title}"?`,
                   requestedSchema: {
