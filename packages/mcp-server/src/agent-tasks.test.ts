@@ -174,9 +174,14 @@ describe("a served agent as a task over Streamable HTTP", () => {
         ),
       }),
     ]);
-    // One file per task, its newest revision only, readable by this user alone.
-    const files = await readdir(file);
-    expect(files).toEqual([expect.stringMatching(/^[0-9a-f-]{36}\.[0-9]+\.json$/)]);
+    // One file per revision of the task, the newest the only one not emptied, readable by this user alone.
+    const names = await readdir(file);
+    for (const name of names) expect(name).toMatch(/^[0-9a-f-]{36}\.[0-9]+\.json$/);
+    const files: string[] = [];
+    for (const name of names) if ((await stat(join(file, name))).size > 0) files.push(name);
+    expect(files).toHaveLength(1);
+    const revisionOfName = (name: string) => Number(name.split(".")[1]);
+    expect(revisionOfName(files[0] as string)).toBe(Math.max(...names.map(revisionOfName)));
     const stored = JSON.parse(await readFile(join(file, files[0] as string), "utf8")) as {
       status: string;
       signature: string;
