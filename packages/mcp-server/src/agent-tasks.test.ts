@@ -174,9 +174,14 @@ describe("a served agent as a task over Streamable HTTP", () => {
         ),
       }),
     ]);
-    // One file per task, its newest revision only, readable by this user alone.
-    const files = await readdir(file);
-    expect(files).toEqual([expect.stringMatching(/^[0-9a-f-]{36}\.[0-9]+\.json$/)]);
+    // One file per revision of the task, the newest the only one not emptied, readable by this user alone.
+    const names = await readdir(file);
+    for (const name of names) expect(name).toMatch(/^[0-9a-f-]{36}\.[0-9]+\.json$/);
+    const files: string[] = [];
+    for (const name of names) if ((await stat(join(file, name))).size > 0) files.push(name);
+    expect(files).toHaveLength(1);
+    const revisionOfName = (name: string) => Number(name.split(".")[1]);
+    expect(revisionOfName(files[0] as string)).toBe(Math.max(...names.map(revisionOfName)));
     const stored = JSON.parse(await readFile(join(file, files[0] as string), "utf8")) as {
       status: string;
       signature: string;
@@ -323,4 +328,56 @@ describe("a served agent as a task over Streamable HTTP", () => {
     );
     await rawRequest(server.url, { method: "tasks/cancel", params: { taskId: first.result?.taskId } });
   });
+
+  it.each([
+    [
+      "runs going at once",
+      async (): Promise<MCPTaskOptions> => ({ maxConcurrentRuns: 1 }),
+      "Too many task runs going at once for this client (limit 1); wait for one to end, or cancel one.",
+    ],
+    [
+      "open tasks",
+      // A store on files: counting the open tasks reads them, while the other calls come in.
+      async (): Promise<MCPTaskOptions> => {
+        const folder = await mkdtemp(join(tmpdir(), "junction-tasks-"));
+        folders.push(folder);
+        return { maxOpenTasks: 1, store: fileTaskStore(join(folder, "tasks")) };
+      },
+      "Too many open tasks for this client (limit 1); answer or cancel some first.",
+    ],
+  ] as const)(
+    "calls sent at once count against the limit of %s too: one task starts, the others are refused",
+    async (_limit, limits, refusal) => {
+      const hang = tool({
+        name: "hang",
+        description: "Waits",
+        schema: z.object({}),
+        execute: () => new Promise(() => undefined),
+      });
+      const server = await serveAgent(
+        () =>
+          new Agent({
+            provider: scriptedModel([{ toolCalls: [{ name: "hang" }] }]),
+            model: "scripted",
+            tools: [hang],
+          }),
+        await limits(),
+      );
+      const answers = await Promise.all(
+        ["one", "two", "three", "four"].map((request) =>
+          rawRequest(server.url, {
+            method: "tools/call",
+            params: { name: "ask_keeper", arguments: { request } },
+          }),
+        ),
+      );
+      const tasks = answers.filter((answer) => answer.result?.resultType === "task");
+      const refused = answers.filter((answer) => answer.error !== undefined);
+      expect(tasks).toHaveLength(1);
+      expect(refused.map((answer) => answer.error?.message)).toEqual(Array(3).fill(refusal));
+      for (const task of tasks) {
+        await rawRequest(server.url, { method: "tasks/cancel", params: { taskId: task.result?.taskId } });
+      }
+    },
+  );
 });

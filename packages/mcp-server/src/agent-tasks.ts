@@ -4,7 +4,7 @@ import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcon
 import { approvalElicitation, approvalKey, decisionOf } from "./approval-input.js";
 import { toolErrorResult } from "./call-tool-result.js";
 import { type DurableAgentRuns, durableTaskRecord } from "./durable-runs.js";
-import { InProcessAgentRuns, isRunRecord } from "./in-process-runs.js";
+import { InProcessAgentRuns, isRunRecord, type RunSlot } from "./in-process-runs.js";
 import type { PassThroughRelay } from "./pass-through.js";
 import type { InputAnswer } from "./served-context.js";
 import { SignedTaskRecords } from "./signed-task-records.js";
@@ -52,11 +52,13 @@ export class AgentTasks {
   /** The client that created each task here: what its run's upstream requests are checked against. */
   readonly #clients = new Map<string, TaskClient>();
   /**
-   * The answer being taken for a task now, by task: set before the first `await` of `update`, so
-   * a second answer arriving meanwhile in this process waits for the first one's outcome instead
+   * The answer being taken for a task now, by task: set in the step of `update` that checked the
+   * task is its client's (no `await` in between), so a second answer arriving meanwhile in this process waits for the first one's outcome instead
    * of answering the run again.
    */
   readonly #answering = new Map<string, Promise<void>>();
+  /** The tasks being created in this process now (checked, not yet stored), by owner. */
+  readonly #opening = new Map<string, Set<string>>();
   /** Whether approvals are answered by the operator, never by a client. */
   readonly #operator: boolean;
 
@@ -144,18 +146,46 @@ export class AgentTasks {
       if (parts.client.invalidInput === "refuse" || !isInputInvalid(error)) throw error;
       invalid = toolErrorResult(tool, error);
     }
-    if (invalid === undefined && runs === this.#local) this.#local.admit(owner);
-    const open = (await this.#records.list()).filter(
-      (record) => record.owner === owner && !isTerminal(record.status),
-    ).length;
-    if (invalid === undefined && open >= this.#maxOpenTasks) {
+    const slot = invalid === undefined && runs === this.#local ? this.#local.admit(owner) : undefined;
+    const taskId = globalThis.crypto.randomUUID();
+    // Counted as open from here, before any await: tasks created at once count against the limit.
+    const opening = this.#opening.get(owner) ?? new Set<string>();
+    if (invalid === undefined) this.#opening.set(owner, opening.add(taskId));
+    try {
+      return await this.#createTask({ ...parts, taskId, runs, input, invalid, slot });
+    } finally {
+      // Taken over by the run once launched; given back when the task is refused or never runs.
+      slot?.release();
+      opening.delete(taskId);
+      if (opening.size === 0 && this.#opening.get(owner) === opening) this.#opening.delete(owner);
+    }
+  }
+
+  async #createTask(parts: {
+    taskId: string;
+    tool: string;
+    owner: string;
+    client: TaskClient;
+    ttlMs?: number | undefined;
+    runs: DurableAgentRuns;
+    input: TaskRunInput | undefined;
+    invalid: CallToolResult | undefined;
+    slot: RunSlot | undefined;
+  }): Promise<AgentTaskRecord> {
+    const { taskId, tool, owner, runs, input, invalid } = parts;
+    // The owner's open tasks stored, and those being created in this process now (this one aside).
+    const open = new Set(this.#opening.get(owner));
+    open.delete(taskId);
+    for (const record of await this.#records.list()) {
+      if (record.owner === owner && !isTerminal(record.status)) open.add(record.taskId);
+    }
+    if (invalid === undefined && open.size >= this.#maxOpenTasks) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Too many open tasks for this client (limit ${this.#maxOpenTasks}); answer or cancel some first.`,
       );
     }
     const now = new Date().toISOString();
-    const taskId = globalThis.crypto.randomUUID();
     const record: AgentTaskRecord = {
       kind: "junction.agent-task",
       version: AGENT_TASK_VERSION,
@@ -183,7 +213,8 @@ export class AgentTasks {
       this.#notifiers.set(taskId, { notify: parts.client.notify, status: record.status, task: record });
     }
     const stored = await this.#records.create(record);
-    if (runs === this.#local) await this.#local.launch({ tool, runId: taskId, input, owner });
+    if (runs === this.#local)
+      await this.#local.launch({ tool, runId: taskId, input, owner, slot: parts.slot });
     else if ("request" in input) await runs.start({ tool, runId: taskId, request: input.request, owner });
     return stored;
   }
@@ -238,13 +269,16 @@ export class AgentTasks {
    * each answer to the run, which takes the first answer to each call once: eight updates sent at
    * once resume the run once.
    */
-  update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
+  async update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
+    // Only the task's own client answers anything of it: checked before an answer is handed on.
+    await this.#load(taskId, owner);
+    // From here on nothing awaits until the answer is claimed, so what follows is one step.
     // Answers to the run's upstream requests go back upstream; the run goes on by itself.
-    // Taken from the waiting requests before any await: a concurrent update finds none to answer.
+    // Taken from the waiting requests at once: a concurrent update finds none to answer.
     this.#local.upstream(taskId)?.answer(inputResponses);
     // With an operator approving, what a client answers to an approval counts for nothing.
-    if (this.#operator) return this.#load(taskId, owner).then(() => undefined);
-    // Claimed before the first await: a second answer while this one is taken gets its outcome.
+    if (this.#operator) return;
+    // Claimed at once: a second answer while this one is taken gets its outcome.
     const taking = this.#answering.get(taskId);
     if (taking) return taking;
     const answer = this.#answer({ taskId, owner, inputResponses });

@@ -7,8 +7,10 @@ import { type AgentTaskRecord, revisionOf, type TaskStore } from "./task-store.j
 // One folder, one file per revision of each task (`<taskId>.<revision>.json`). A write of
 // revision N+1 over N is `link(temporary, "<taskId>.<N+1>.json")`, which fails when the name
 // exists: of two writers that read revision N, in one process or in two, exactly one wins,
-// without a lock that a crashed process could leave behind. The newest revision is the record;
-// older ones are removed once a newer one is in place.
+// without a lock that a crashed process could leave behind. The newest revision is the record.
+// An older one is emptied once a newer one is in place, never removed: its name stays taken, so a
+// writer that read it long ago (and is only now linking the revision after it) still loses, where
+// a removed name would let that stale write in as if it had won. A task's files go with the task.
 
 /** Task ids this store keeps: what Junction makes (UUIDs), never a path. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -64,13 +66,13 @@ export function fileTaskStore(path: string): TaskStore {
       } finally {
         await unlink(temporary).catch(() => undefined); // already gone: nothing to clean
       }
-      await removeOlder(path, record.taskId, next);
+      await emptyOlder(path, record.taskId, next);
       return true;
     },
     async delete(taskId) {
       if (!TASK_ID.test(taskId)) return;
       await folder();
-      await removeOlder(path, taskId, Number.POSITIVE_INFINITY);
+      await removeAll(path, taskId);
     },
     async list() {
       await folder();
@@ -163,16 +165,24 @@ async function newestRevision(path: string, taskId: string): Promise<number | nu
   return newest;
 }
 
-/** The task's newest record; a file removed between the listing and the read (a newer one came) is looked up again. */
+/**
+ * The task's newest record; a file emptied or removed between the listing and the read (a newer
+ * one came, or the task was deleted) is looked up again.
+ */
 async function readNewest(path: string, taskId: string): Promise<AgentTaskRecord | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const revision = await newestRevision(path, taskId);
     if (revision === null) return undefined;
+    let text: string;
     try {
-      return JSON.parse(await readFile(join(path, `${taskId}.${revision}.json`), "utf8")) as AgentTaskRecord;
+      text = await readFile(join(path, `${taskId}.${revision}.json`), "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      continue;
     }
+    if (text !== EMPTIED) return JSON.parse(text) as AgentTaskRecord;
+    // Emptied and still the newest: only emptied names are left (a delete raced a write's emptying).
+    if ((await newestRevision(path, taskId)) === revision) return undefined;
   }
   throw new JunctionError(
     "task-store-busy",
@@ -180,11 +190,29 @@ async function readNewest(path: string, taskId: string): Promise<AgentTaskRecord
   );
 }
 
-/** Removes the task's revision files below `below` (all of them, for `Infinity`). */
-async function removeOlder(path: string, taskId: string, below: number): Promise<void> {
+/** What an older revision holds once a newer one is in place: nothing, its name kept taken. */
+const EMPTIED = "";
+
+/**
+ * Empties the task's revision files below `below`, each replaced whole by an empty file (a rename
+ * over it, so the name is never free for a moment).
+ */
+async function emptyOlder(path: string, taskId: string, below: number): Promise<void> {
   for (const file of await revisionFiles(path)) {
     if (file.taskId !== taskId || file.revision >= below) continue;
+    const name = join(path, file.name);
+    const found = await stat(name).catch(() => undefined);
+    if (found === undefined || found.size === EMPTIED.length) continue; // emptied already, or deleted
+    const emptied = join(path, `.${randomUUID()}.tmp`);
+    await (await open(emptied, "wx", 0o600)).close();
+    await rename(emptied, name);
+  }
+}
+
+/** Removes every revision file of the task. */
+async function removeAll(path: string, taskId: string): Promise<void> {
+  for (const file of await revisionFiles(path)) {
     // A file another process removed already is gone either way.
-    await rm(join(path, file.name), { force: true });
+    if (file.taskId === taskId) await rm(join(path, file.name), { force: true });
   }
 }

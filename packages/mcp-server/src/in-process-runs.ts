@@ -66,14 +66,28 @@ export class InProcessAgentRuns implements DurableAgentRuns {
     this.#clientOf = parts.clientOf;
   }
 
-  /** Refuses a new run for `owner` beyond `maxConcurrentRuns` going here. */
-  admit(owner: string): void {
-    if ((this.#running.get(owner) ?? 0) >= this.#maxConcurrentRuns) {
+  /**
+   * Takes one of `owner`'s run slots at once, and refuses a new run beyond `maxConcurrentRuns`
+   * going here: taken before any `await`, so calls sent at once count against the limit too. The
+   * run launched with the slot takes it over; `release()` gives back one that launched nothing.
+   */
+  admit(owner: string): RunSlot {
+    const running = this.#running.get(owner) ?? 0;
+    if (running >= this.#maxConcurrentRuns) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Too many task runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
       );
     }
+    this.#running.set(owner, running + 1);
+    let held = true;
+    return {
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.#running.set(owner, Math.max(0, (this.#running.get(owner) ?? 1) - 1));
+      },
+    };
   }
 
   start(run: { tool: string; runId: string; request: string; owner?: string }): Promise<void> {
@@ -85,12 +99,16 @@ export class InProcessAgentRuns implements DurableAgentRuns {
     });
   }
 
-  /** Starts a run of any served tool (an agent's request, a tool's arguments) under `runId`. */
+  /**
+   * Starts a run of any served tool (an agent's request, a tool's arguments) under `runId`; the
+   * run takes over `slot` (from `admit`), if given.
+   */
   async launch(run: {
     tool: string;
     runId: string;
     input: TaskRunInput;
     owner?: string | undefined;
+    slot?: RunSlot | undefined;
   }): Promise<void> {
     const runner = this.#runner(run.tool);
     const now = new Date().toISOString();
@@ -107,6 +125,8 @@ export class InProcessAgentRuns implements DurableAgentRuns {
       lastUpdatedAt: now,
       ttlMs: this.#ttlMs,
     });
+    // Handed over in one step: the launched run counts itself from here.
+    run.slot?.release();
     this.#launch(runner, { record, input: run.input, owner: run.owner ?? "" });
   }
 
@@ -314,6 +334,12 @@ export class InProcessAgentRuns implements DurableAgentRuns {
       }
     };
   }
+}
+
+/** One of a client's run slots, taken by `admit` for the run about to be launched. */
+export interface RunSlot {
+  /** Gives the slot back (once; later calls do nothing). */
+  release(): void;
 }
 
 /** A change to a run's record, written after the ones before it. */

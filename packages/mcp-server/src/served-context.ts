@@ -9,13 +9,14 @@ import type {
   ElicitRequestURLParams,
   ElicitResult,
   InputRequiredResult,
+  JsonSchemaType,
   ListRootsResult,
   LoggingLevel,
   McpServer,
   RequestStateCodec,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import { inputRequired } from "@modelcontextprotocol/server";
+import { fromJsonSchema, inputRequired } from "@modelcontextprotocol/server";
 import type { Era, MCPRequestContext } from "./served-types.js";
 
 // The request context a served `tool()` (or prompt) reaches through its context: logging to the
@@ -373,7 +374,7 @@ class ServedCall implements ServedToolContext {
       options,
     });
     if (this.era === "legacy") return this.#request.mcpReq.elicitInput(params, { signal: this.signal });
-    return this.#ask(request, checkElicitAnswer, options);
+    return this.#ask(request, (answer, key) => checkElicitAnswer(answer, key, params), options);
   }
 
   roots(options: ServedQuestionOptions = {}): Promise<ListRootsResult> {
@@ -550,7 +551,11 @@ export function checkQuestion(question: {
 }
 
 /** A client's answer to an elicitation, checked; throws naming the key when it is not one. */
-export function checkElicitAnswer(answer: unknown, key: string): ElicitResult {
+export function checkElicitAnswer(
+  answer: unknown,
+  key: string,
+  question: ElicitRequestFormParams | ElicitRequestURLParams,
+): ElicitResult {
   const action = (answer as { action?: unknown } | null)?.action;
   if (action === "accept" || action === "decline" || action === "cancel") {
     const content = (answer as { content?: unknown }).content;
@@ -558,12 +563,35 @@ export function checkElicitAnswer(answer: unknown, key: string): ElicitResult {
       content === undefined ||
       (typeof content === "object" && content !== null && !Array.isArray(content))
     ) {
+      if (action === "accept" && content !== undefined) checkFormContent(content, key, question);
       return answer as ElicitResult;
     }
   }
   throw new JunctionError(
     "invalid-argument",
     `The client's answer to "${key}" is not an elicitation result: it needs \`action\` "accept", "decline" or "cancel", and \`content\` an object when present.`,
+  );
+}
+
+/**
+ * Accepted form content checked against the question's `requestedSchema`, as the SDK checks it
+ * within a 2025-11-25 call (its default JSON Schema validator); throws naming the key and what
+ * does not fit.
+ */
+function checkFormContent(
+  content: object,
+  key: string,
+  question: ElicitRequestFormParams | ElicitRequestURLParams,
+): void {
+  if (question.mode === "url" || question.requestedSchema === undefined) return;
+  const verdict = fromJsonSchema(question.requestedSchema as JsonSchemaType)["~standard"].validate(content);
+  // The SDK's default validator answers at once; one that would not is refused rather than skipped.
+  const issues =
+    verdict instanceof Promise ? [{ message: "the validator did not answer at once" }] : verdict.issues;
+  if (!issues?.length) return;
+  throw new JunctionError(
+    "invalid-argument",
+    `The client's answer to "${key}" does not fit the question's requestedSchema (${issues.map((issue) => issue.message).join("; ")}): answer it again with content that fits.`,
   );
 }
 

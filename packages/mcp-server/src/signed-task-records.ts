@@ -26,7 +26,8 @@ export class SignedTaskRecords {
 
   /**
    * The record, verified: `undefined` when none is stored; a -32602 `ProtocolError` when its
-   * signature does not hold or it is older than one this process has seen.
+   * signature does not hold, it is another task's (the signature holds for its own id), or it is
+   * older than one this process has seen.
    */
   async read(taskId: string): Promise<AgentTaskRecord | undefined> {
     // What was seen before this read: a write finishing during the read is newer, not a put-back.
@@ -37,6 +38,12 @@ export class SignedTaskRecords {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `The stored task "${taskId}" is not signed with this server's stateKey (changed, or stored by a server with another key); it is refused.`,
+      );
+    }
+    if (record.taskId !== taskId) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The stored task "${taskId}" holds the record of another task (${JSON.stringify(record.taskId)}): a record was copied over it, and it is refused.`,
       );
     }
     if (revisionOf(record) < seen) {
@@ -103,7 +110,8 @@ export class SignedTaskRecords {
   ): Promise<AgentTaskRecord | undefined> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.#store.get(taskId);
-      if (!stored || !(await this.signed(stored))) return undefined;
+      // A record copied in from another task is refused as an unsigned one is: nothing changes.
+      if (!stored || stored.taskId !== taskId || !(await this.signed(stored))) return undefined;
       const next = change(stored);
       if (!next) return undefined;
       const written = await this.write(next, revisionOf(stored));

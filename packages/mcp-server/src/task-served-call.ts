@@ -128,7 +128,7 @@ export class TaskServedCall implements ServedToolContext {
   ): Promise<ElicitResult> {
     const key = this.#key(options);
     const gathered = this.#gathered(key);
-    if (gathered !== undefined) return checkElicitAnswer(gathered, key);
+    if (gathered !== undefined) return checkElicitAnswer(gathered, key, params);
     checkQuestion({
       tool: this.#tool,
       capabilities: this.clientCapabilities,
@@ -139,7 +139,7 @@ export class TaskServedCall implements ServedToolContext {
       params: params as unknown as Record<string, unknown>,
       key,
     });
-    return checkElicitAnswer(answer, key);
+    return checkElicitAnswer(answer, key, params);
   }
 
   async roots(options: ServedQuestionOptions = {}): Promise<ListRootsResult> {

@@ -12,7 +12,7 @@ export interface RawAnswer {
 export async function rawRequest(
   url: string,
   { method, params }: { method: string; params: Record<string, unknown> },
-  options: { tasks?: boolean; capabilities?: Record<string, unknown> } = {},
+  options: { tasks?: boolean; capabilities?: Record<string, unknown>; token?: string } = {},
 ): Promise<RawAnswer> {
   const response = await fetch(url, {
     method: "POST",
@@ -21,6 +21,7 @@ export async function rawRequest(
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": "2026-07-28",
       "mcp-method": method,
+      ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
       ...(typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {}),
       ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
     },
