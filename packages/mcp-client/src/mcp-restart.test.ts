@@ -362,3 +362,77 @@ describe("MCPPool after an outage longer than one backoff cycle", () => {
     expect(pool.size).toBe(1);
   });
 });
+
+/** An output schema requiring one field of a type. */
+const requiring = (field: string, type: string) => ({
+  type: "object",
+  properties: { [field]: { type } },
+  required: [field],
+});
+/** A `report` tool answering `structured` under the output schema `outputSchema`, as restart-server.mjs's `tools`. */
+const reportTool = (outputSchema: object, structured: object) =>
+  JSON.stringify(["pid", { name: "report", outputSchema, structured }]);
+
+describe("a server restarted with another outputSchema for a tool", () => {
+  it("Streamable HTTP: the first call after the restart is checked against the restarted server's schema", async () => {
+    const folder = await stateFolder({ tools: reportTool(requiring("text", "string"), { text: "old" }) });
+    const server = await httpServer(folder);
+    const { mcp } = connection(httpConfig(server.url));
+    await mcp.connect();
+    expect((await mcp.callTool("report")).isError).toBe(false);
+    writeFileSync(join(folder, "tools"), reportTool(requiring("count", "number"), { count: 1 }));
+    await server.restart();
+    const result = await mcp.callTool("report");
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toEqual({ count: 1 });
+    expect(result.content).toEqual([{ type: "text", text: expect.stringMatching(/^report:\d+:$/) }]);
+  });
+
+  it("stdio: a call made while reconnecting is checked against the restarted server's schema", async () => {
+    const folder = await stateFolder({ tools: reportTool(requiring("text", "string"), { text: "old" }) });
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    expect((await mcp.callTool("report")).isError).toBe(false);
+    const first = await pidOf(mcp);
+    writeFileSync(join(folder, "tools"), reportTool(requiring("count", "number"), { count: 1 }));
+    process.kill(first, "SIGKILL");
+    await vi.waitFor(() => expect(mcp.state).toBe("reconnecting"), { timeout: 10_000 });
+    const result = await mcp.callTool("report");
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toEqual({ count: 1 });
+    expect(await pidOf(mcp)).not.toBe(first);
+  });
+
+  it("a result that breaks the restarted server's schema is still an error result", async () => {
+    const folder = await stateFolder({ tools: reportTool(requiring("text", "string"), { text: "old" }) });
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    const first = await pidOf(mcp);
+    writeFileSync(join(folder, "tools"), reportTool(requiring("count", "number"), { count: "one" }));
+    process.kill(first, "SIGKILL");
+    await vi.waitFor(() => expect(mcp.state).toBe("reconnecting"), { timeout: 10_000 });
+    const result = await mcp.callTool("report");
+    expect(result.isError).toBe(true);
+    expect(resultText({ content: result.content.slice(1) })).toMatch(
+      /^\[MCP server "restarted": tool "report" returned structuredContent that does not match its outputSchema/,
+    );
+  });
+});
+
+describe("a server that lists a tool name twice", () => {
+  it("calls are checked against the first tool of that name, the one listTools offers first", async () => {
+    const folder = await stateFolder({
+      tools: JSON.stringify([
+        { name: "twice" },
+        { name: "twice", outputSchema: requiring("text", "string") },
+      ]),
+    });
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    const listed = (await mcp.listTools()).filter((tool) => tool.name === "twice");
+    expect(listed.map((tool) => tool.outputSchema)).toEqual([undefined, requiring("text", "string")]);
+    const result = await mcp.callTool("twice", { message: "m" });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toMatch(/^twice:\d+:m$/);
+  });
+});

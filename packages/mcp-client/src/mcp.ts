@@ -116,6 +116,7 @@ export class MCP implements ToolSource {
     this.tools = new MCPTools({
       serverName: () => this.name,
       connected: () => this.connection.connected,
+      reconnecting: () => this.connection.status === "reconnecting",
       capabilities: () => this.capabilities,
       timeoutMs: () => this.config.timeoutMs ?? 60_000,
       validator,
