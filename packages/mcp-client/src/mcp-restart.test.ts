@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { freePort, rejection, resultText, testServer } from "../test/test-support.js";
+import { freePort, processAlive, rejection, resultText, testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
 import type { MCPConfig } from "./mcp-config.js";
 import { MCPPool } from "./mcp-pool.js";
@@ -416,6 +416,35 @@ describe("a server restarted with another outputSchema for a tool", () => {
     expect(resultText({ content: result.content.slice(1) })).toMatch(
       /^\[MCP server "restarted": tool "report" returned structuredContent that does not match its outputSchema/,
     );
+  });
+});
+
+describe("close() while a stdio server is being restarted", () => {
+  it("ends the restarted server hanging in its handshake before it resolves", async () => {
+    const folder = await stateFolder();
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    const first = await pidOf(mcp);
+    writeFileSync(join(folder, "hang-start"), "");
+    process.kill(first, "SIGKILL");
+    // The reconnect attempt's process has started, and will never answer its handshake.
+    await vi.waitFor(() => expect(lines(folder, "started.log")).toHaveLength(2), { timeout: 10_000 });
+    const second = Number(lines(folder, "started.log")[1]);
+    await mcp.close();
+    expect(processAlive(second)).toBe(false);
+    expect(mcp.state).toBe("closed");
+    expect(lines(folder, "started.log")).toHaveLength(2);
+  });
+
+  it("ends a first connect() hanging in its handshake, which then resolves as closed meanwhile", async () => {
+    const folder = await stateFolder({ "hang-start": "" });
+    const { mcp } = connection(stdioConfig(folder));
+    const connecting = mcp.connect();
+    await vi.waitFor(() => expect(lines(folder, "started.log")).toHaveLength(1), { timeout: 10_000 });
+    await mcp.close();
+    await connecting;
+    expect(processAlive(Number(lines(folder, "started.log")[0]))).toBe(false);
+    expect(mcp.state).toBe("closed");
   });
 });
 

@@ -42,7 +42,6 @@ if (existsSync(join(folder, "hang-start"))) {
 const tools = JSON.parse(read("tools", '["echo", "pid"]')).map((entry) =>
   typeof entry === "string" ? { name: entry } : entry,
 );
-const toolNames = tools.map((tool) => tool.name);
 let emptyLists = Number(read("empty-lists", "0"));
 const staleStatus = Number(read("stale-status", "404"));
 const staleBatch = Number(read("stale-batch", "1"));
