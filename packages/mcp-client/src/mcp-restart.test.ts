@@ -328,6 +328,28 @@ describe("stdio: a server killed under a connected MCP", () => {
   });
 });
 
+describe("onToolsChanged when a stdio server is lost", () => {
+  it("is told at the loss, so a list waits for the restart, and not by close()", async () => {
+    const folder = await stateFolder();
+    // A backoff far longer than the test: only connect() below brings the server back.
+    const { mcp } = connection(stdioConfig(folder, { reconnect: { initialDelayMs: 600_000 } }));
+    await mcp.connect();
+    const first = await pidOf(mcp);
+    const changes = vi.fn();
+    mcp.onToolsChanged(changes);
+    writeFileSync(join(folder, "tools"), '["renamed", "pid"]');
+    process.kill(first, "SIGKILL");
+    await vi.waitFor(() => expect(mcp.state).toBe("reconnecting"), { timeout: 10_000 });
+    expect(changes).toHaveBeenCalledTimes(1);
+    const listing = toolNames(mcp);
+    await mcp.connect();
+    expect(await listing).toEqual(["renamed", "pid"]);
+    const told = changes.mock.calls.length;
+    await mcp.close();
+    expect(changes).toHaveBeenCalledTimes(told);
+  });
+});
+
 describe("MCPPool after an outage longer than one backoff cycle", () => {
   it("hands out the pooled connection reconnected once the server is healthy, never a dead one", async () => {
     const folder = await stateFolder();
