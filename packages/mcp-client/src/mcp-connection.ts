@@ -229,7 +229,7 @@ export class MCPConnection {
         else this.adopt(session);
       } catch (error) {
         // Closed meanwhile, which ended the handshake: as for a session that opened after all.
-        if (this.state === "closed" && this.abandoned.signal.aborted) return;
+        if (this.closed && this.abandoned.signal.aborted) return;
         if (this.state === "connecting") {
           this.state = lost ? "disconnected" : "idle";
           this.lastFailure = error instanceof Error ? error : new Error(String(error));
