@@ -158,3 +158,66 @@ describe("an Agent on a server restarted between turns", () => {
     ]);
   });
 });
+
+describe("an Agent on a stdio server killed between turns", () => {
+  const stdioServer = (folder: string, reconnect: { initialDelayMs: number; maxAttempts?: number }) =>
+    track({
+      transport: "stdio",
+      command: process.execPath,
+      args: [restartServer],
+      env: { RESTART_STATE: folder },
+      name: "restarted",
+      reconnect,
+    });
+  /** Runs a turn whose model calls `pid`, and returns the pid of the server process that answered. */
+  const pidTurn = async (agent: Agent): Promise<number> => {
+    const { messages } = await agent.send("which process?").final;
+    return Number(/pid:(\d+):/.exec(JSON.stringify(messages))?.[1]);
+  };
+
+  it("a turn started while it is being restarted offers the restarted server's tools, not the lost ones", async () => {
+    const folder = await folderWith();
+    // A backoff far longer than the test: only connect() below brings the server back.
+    const mcp = stdioServer(folder, { initialDelayMs: 600_000 });
+    await mcp.connect();
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "p", name: "pid" }] },
+      { text: "one" },
+      { toolCalls: [{ id: "r", name: "renamed", input: { message: "new" } }] },
+      { text: "two" },
+    ]);
+    const agent = new Agent({ provider, model: "m", mcps: [mcp] });
+    cleanups.push(async () => agent.close());
+    const pid = await pidTurn(agent);
+    writeFileSync(join(folder, "tools"), '["renamed", "pid"]');
+    process.kill(pid, "SIGKILL");
+    await expect.poll(() => mcp.state, { timeout: 10_000 }).toBe("reconnecting");
+    const turn = agent.send("and now?");
+    await mcp.connect();
+    const { messages } = await turn.final;
+    expect(offered(provider.requests[2]!)).toEqual(["renamed", "pid"]);
+    expect(JSON.stringify(messages)).toMatch(/renamed:\d+:new/);
+  });
+
+  it("a server that stays down: the next turn fails naming the server, instead of offering its dead tools", async () => {
+    const folder = await folderWith();
+    const mcp = stdioServer(folder, { initialDelayMs: 10, maxAttempts: 1 });
+    await mcp.connect();
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "p", name: "pid" }] },
+      { text: "one" },
+      { toolCalls: [{ id: "e", name: "echo", input: { message: "x" } }] },
+      { text: "two" },
+    ]);
+    const agent = new Agent({ provider, model: "m", mcps: [mcp] });
+    cleanups.push(async () => agent.close());
+    const pid = await pidTurn(agent);
+    writeFileSync(join(folder, "down"), "");
+    process.kill(pid, "SIGKILL");
+    await expect.poll(() => mcp.state, { timeout: 10_000 }).toBe("disconnected");
+    await expect(agent.send("and now?").final).rejects.toThrow(
+      /^Could not list the tools of MCP source "restarted": tools\/list: MCP server "restarted" is not connected \(MCP server "restarted" stopped and could not be restarted after 1 attempts/,
+    );
+    expect(provider.requests).toHaveLength(2);
+  });
+});

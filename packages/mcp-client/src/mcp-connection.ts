@@ -132,6 +132,10 @@ export class MCPConnection {
   private readonly reconnectOptions: Required<MCPReconnectOptions> | false;
   /** Stops following the tasks of the current 2026-07-28 session. */
   private stopFollowingTasks?: () => void;
+  /** Aborted by `close()`: a handshake under way ends, and the server process it started with it. */
+  private readonly abandoned = new AbortController();
+  /** The reconnect attempt opening a session now, which `close()` waits for (its process ends with it). */
+  private opening?: Promise<Session | undefined>;
 
   private readonly config: MCPConfig;
   private readonly secrets: readonly string[];
@@ -224,6 +228,8 @@ export class MCPConnection {
         if (lost) await this.resume(session);
         else this.adopt(session);
       } catch (error) {
+        // Closed meanwhile, which ended the handshake: as for a session that opened after all.
+        if (this.closed && this.abandoned.signal.aborted) return;
         if (this.state === "connecting") {
           this.state = lost ? "disconnected" : "idle";
           this.lastFailure = error instanceof Error ? error : new Error(String(error));
@@ -249,7 +255,7 @@ export class MCPConnection {
     try {
       return await this.openWith(priorEra, streamableOnly);
     } catch (error) {
-      if (serverDiedDuringHandshake(error)) throw error;
+      if (serverDiedDuringHandshake(error) || this.abandoned.signal.aborted) throw error;
       this.era = undefined;
       if (priorEra !== "legacy") throw error;
       rememberEra(this.config, undefined);
@@ -267,6 +273,7 @@ export class MCPConnection {
       secrets: this.secrets,
       streamableOnly,
       priorEra,
+      signal: this.abandoned.signal,
       onUnauthorized: (transport) => {
         this.authTransport = transport;
       },
@@ -394,24 +401,32 @@ export class MCPConnection {
       this.reconnectTimer = undefined;
       this.attemptNow = undefined;
       if (this.state !== "reconnecting") return;
-      let session: Session;
+      const opening = this.openForReconnect(streamableOnly);
+      this.opening = opening;
+      let session: Session | undefined;
       try {
-        session = await this.open(streamableOnly);
+        session = await opening;
       } catch (error) {
         this.scheduleReconnect(attempt + 1, error);
         return;
+      } finally {
+        if (this.opening === opening) this.opening = undefined;
       }
-      if (this.state !== "reconnecting") {
-        session.closing = true;
-        // A session abandoned after the connection was closed meanwhile: nobody uses it, so its close failing
-        // changes nothing.
-        await session.client.close().catch(() => undefined);
-        return;
-      }
-      await this.resume(session);
+      if (session) await this.resume(session);
     };
     this.attemptNow = attemptNow;
     this.reconnectTimer = setTimeout(attemptNow, delay);
+  }
+
+  /** Opens a session for a reconnect; undefined when the connection was closed meanwhile (the session is closed). */
+  private async openForReconnect(streamableOnly: boolean): Promise<Session | undefined> {
+    const session = await this.open(streamableOnly);
+    if (this.state === "reconnecting") return session;
+    session.closing = true;
+    // A session abandoned after the connection was closed meanwhile: nobody uses it, so its close failing
+    // changes nothing.
+    await session.client.close().catch(() => undefined);
+    return undefined;
   }
 
   /** Makes a new session current, restores what the old one had set up, and wakes waiting calls. */
@@ -565,8 +580,11 @@ export class MCPConnection {
     this.attemptNow = undefined;
     this.ready?.reject(new JunctionError("mcp-not-connected", `MCP connection "${this.name}" was closed`));
     this.ready = undefined;
-    // Only waits for the connect in flight to settle; its failure goes to whoever called connect().
+    // Ends a handshake under way (a server process it started ends with it) and waits for that;
+    // a failure of connect() goes to whoever called it.
+    this.abandoned.abort();
     if (previous === "connecting") await this.connecting?.catch(() => undefined);
+    await this.opening?.catch(() => undefined);
     const session = this.current;
     this.current = undefined;
     this.stopFollowingTasks?.();

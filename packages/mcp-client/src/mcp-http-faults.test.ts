@@ -156,6 +156,10 @@ describe("Streamable HTTP", () => {
       `in result ${second}`,
       `meta notifications/initialized ${second}`,
       `out notifications/initialized ${second}`,
+      // The new session may be a restarted server's: its tools are listed before the call is retried.
+      `meta tools/list ${second}`,
+      `out tools/list ${second}`,
+      `in result ${second}`,
       `meta tools/call ${second}`,
       `out tools/call ${second}`,
       `in result ${second}`,

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { freePort, rejection, resultText, testServer } from "../test/test-support.js";
+import { freePort, processAlive, rejection, resultText, testServer } from "../test/test-support.js";
 import { MCP } from "./mcp.js";
 import type { MCPConfig } from "./mcp-config.js";
 import { MCPPool } from "./mcp-pool.js";
@@ -328,6 +328,28 @@ describe("stdio: a server killed under a connected MCP", () => {
   });
 });
 
+describe("onToolsChanged when a stdio server is lost", () => {
+  it("is told at the loss, so a list waits for the restart, and not by close()", async () => {
+    const folder = await stateFolder();
+    // A backoff far longer than the test: only connect() below brings the server back.
+    const { mcp } = connection(stdioConfig(folder, { reconnect: { initialDelayMs: 600_000 } }));
+    await mcp.connect();
+    const first = await pidOf(mcp);
+    const changes = vi.fn();
+    mcp.onToolsChanged(changes);
+    writeFileSync(join(folder, "tools"), '["renamed", "pid"]');
+    process.kill(first, "SIGKILL");
+    await vi.waitFor(() => expect(mcp.state).toBe("reconnecting"), { timeout: 10_000 });
+    expect(changes).toHaveBeenCalledTimes(1);
+    const listing = toolNames(mcp);
+    await mcp.connect();
+    expect(await listing).toEqual(["renamed", "pid"]);
+    const told = changes.mock.calls.length;
+    await mcp.close();
+    expect(changes).toHaveBeenCalledTimes(told);
+  });
+});
+
 describe("MCPPool after an outage longer than one backoff cycle", () => {
   it("hands out the pooled connection reconnected once the server is healthy, never a dead one", async () => {
     const folder = await stateFolder();
@@ -360,5 +382,108 @@ describe("MCPPool after an outage longer than one backoff cycle", () => {
     expect(replaced).not.toBe(mcp);
     expect(replaced.state).toBe("connected");
     expect(pool.size).toBe(1);
+  });
+});
+
+/** An output schema requiring one field of a type. */
+const requiring = (field: string, type: string) => ({
+  type: "object",
+  properties: { [field]: { type } },
+  required: [field],
+});
+/** A `report` tool answering `structured` under the output schema `outputSchema`, as restart-server.mjs's `tools`. */
+const reportTool = (outputSchema: object, structured: object) =>
+  JSON.stringify(["pid", { name: "report", outputSchema, structured }]);
+
+describe("a server restarted with another outputSchema for a tool", () => {
+  it("Streamable HTTP: the first call after the restart is checked against the restarted server's schema", async () => {
+    const folder = await stateFolder({ tools: reportTool(requiring("text", "string"), { text: "old" }) });
+    const server = await httpServer(folder);
+    const { mcp } = connection(httpConfig(server.url));
+    await mcp.connect();
+    expect((await mcp.callTool("report")).isError).toBe(false);
+    writeFileSync(join(folder, "tools"), reportTool(requiring("count", "number"), { count: 1 }));
+    await server.restart();
+    const result = await mcp.callTool("report");
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toEqual({ count: 1 });
+    expect(result.content).toEqual([{ type: "text", text: expect.stringMatching(/^report:\d+:$/) }]);
+  });
+
+  it("stdio: a call made while reconnecting is checked against the restarted server's schema", async () => {
+    const folder = await stateFolder({ tools: reportTool(requiring("text", "string"), { text: "old" }) });
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    expect((await mcp.callTool("report")).isError).toBe(false);
+    const first = await pidOf(mcp);
+    writeFileSync(join(folder, "tools"), reportTool(requiring("count", "number"), { count: 1 }));
+    process.kill(first, "SIGKILL");
+    await vi.waitFor(() => expect(mcp.state).toBe("reconnecting"), { timeout: 10_000 });
+    const result = await mcp.callTool("report");
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toEqual({ count: 1 });
+    expect(await pidOf(mcp)).not.toBe(first);
+  });
+
+  it("a result that breaks the restarted server's schema is still an error result", async () => {
+    const folder = await stateFolder({ tools: reportTool(requiring("text", "string"), { text: "old" }) });
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    const first = await pidOf(mcp);
+    writeFileSync(join(folder, "tools"), reportTool(requiring("count", "number"), { count: "one" }));
+    process.kill(first, "SIGKILL");
+    await vi.waitFor(() => expect(mcp.state).toBe("reconnecting"), { timeout: 10_000 });
+    const result = await mcp.callTool("report");
+    expect(result.isError).toBe(true);
+    expect(resultText({ content: result.content.slice(1) })).toMatch(
+      /^\[MCP server "restarted": tool "report" returned structuredContent that does not match its outputSchema/,
+    );
+  });
+});
+
+describe("close() while a stdio server is being restarted", () => {
+  it("ends the restarted server hanging in its handshake before it resolves", async () => {
+    const folder = await stateFolder();
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    const first = await pidOf(mcp);
+    writeFileSync(join(folder, "hang-start"), "");
+    process.kill(first, "SIGKILL");
+    // The reconnect attempt's process has started, and will never answer its handshake.
+    await vi.waitFor(() => expect(lines(folder, "started.log")).toHaveLength(2), { timeout: 10_000 });
+    const second = Number(lines(folder, "started.log")[1]);
+    await mcp.close();
+    expect(processAlive(second)).toBe(false);
+    expect(mcp.state).toBe("closed");
+    expect(lines(folder, "started.log")).toHaveLength(2);
+  });
+
+  it("ends a first connect() hanging in its handshake, which then resolves as closed meanwhile", async () => {
+    const folder = await stateFolder({ "hang-start": "" });
+    const { mcp } = connection(stdioConfig(folder));
+    const connecting = mcp.connect();
+    await vi.waitFor(() => expect(lines(folder, "started.log")).toHaveLength(1), { timeout: 10_000 });
+    await mcp.close();
+    await connecting;
+    expect(processAlive(Number(lines(folder, "started.log")[0]))).toBe(false);
+    expect(mcp.state).toBe("closed");
+  });
+});
+
+describe("a server that lists a tool name twice", () => {
+  it("calls are checked against the first tool of that name, the one listTools offers first", async () => {
+    const folder = await stateFolder({
+      tools: JSON.stringify([
+        { name: "twice" },
+        { name: "twice", outputSchema: requiring("text", "string") },
+      ]),
+    });
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    const listed = (await mcp.listTools()).filter((tool) => tool.name === "twice");
+    expect(listed.map((tool) => tool.outputSchema)).toEqual([undefined, requiring("text", "string")]);
+    const result = await mcp.callTool("twice", { message: "m" });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toMatch(/^twice:\d+:m$/);
   });
 });

@@ -82,6 +82,8 @@ export interface SessionSetup {
    * reconnected without the `server/discover` probe.
    */
   priorEra?: "modern" | "legacy";
+  /** Aborts the handshake (the connection was closed): a started server process is ended. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -110,7 +112,9 @@ export async function openSession(setup: SessionSetup): Promise<Session> {
   const timeout = config.connectTimeoutMs ?? 30_000;
   // One deadline for the whole connect: the probe, the fallback handshake, a second start. Every
   // request of the handshake is aborted when it passes (the SDK then rejects with its timeout).
-  const deadline = AbortSignal.timeout(timeout);
+  const deadline = setup.signal
+    ? AbortSignal.any([AbortSignal.timeout(timeout), setup.signal])
+    : AbortSignal.timeout(timeout);
   // A stdio server that ignores the probe is legacy: the SDK falls back to initialize once the
   // probe times out, so the probe gets half the budget and initialize keeps the rest. Over HTTP a
   // probe timeout is an outage (no fallback): it may use the whole budget.
@@ -198,10 +202,15 @@ async function openStdio(
   const legacyKnown = setup.priorEra === "legacy" && (config.protocolVersion ?? "auto") === "auto";
   let transport = spawn();
   let client = newClient();
+  // The SDK's server/discover probe waits out its own timeout whatever the signal: an abandoned
+  // handshake ends its process, which ends the probe too.
+  const abandon = () => void transport.close().catch(() => undefined);
+  setup.signal?.addEventListener("abort", abandon, { once: true });
   try {
     await client.connect(tapTransport(transport, config), connectOptions(timeout, legacyKnown, deadline));
   } catch (error) {
-    const exitedByItself = transport.pid !== undefined && transport.exit !== undefined;
+    const exitedByItself =
+      transport.pid !== undefined && transport.exit !== undefined && !setup.signal?.aborted;
     await transport.close();
     // "auto" probes in place with `server/discover`: a legacy server may take the unknown
     // request as fatal and exit. Whatever the error, a server that went away during the
@@ -222,6 +231,8 @@ async function openStdio(
       if (transport.exit !== undefined) diedBeforeAnswering.add(failure);
       throw failure;
     }
+  } finally {
+    setup.signal?.removeEventListener("abort", abandon);
   }
   return { client, transport, kind: "stdio", closing: false };
 }

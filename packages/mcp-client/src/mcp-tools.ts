@@ -78,6 +78,8 @@ export interface ToolsContext {
   serverName(): string;
   /** Whether a session is live (`MCP.connected`). */
   connected(): boolean;
+  /** Whether a lost session is being re-opened (`MCP.state` `reconnecting`): requests wait for it. */
+  reconnecting(): boolean;
   /** The server's capabilities, once known (`MCP.capabilities`). */
   capabilities(): ServerCapabilities | undefined;
   /** The config's per-request time limit (`timeoutMs`, default 60 s): a task-run call's whole limit. */
@@ -130,11 +132,16 @@ export class MCPTools {
     this.notifyListeners();
   }
 
-  /** The session is gone: drops the list, remembering what it held for the next session's list. */
+  /**
+   * The session is gone: drops the list, remembering what it held for the next session's list,
+   * and what the list told about calling each tool (its output schema, its task support), which
+   * describes the lost session's server, not necessarily the one that answers next.
+   */
   sessionLost(): void {
     const held = this.cache.held;
     if (held) this.listedBeforeLoss = new Set(held.map((tool) => tool.name));
     this.invalidate();
+    this.metadata.clear();
   }
 
   /** Drops the cached list (a list-changed notice, a lost session, `refreshTools`). */
@@ -167,6 +174,14 @@ export class MCPTools {
       if (this.listedBeforeLoss === before) this.listedBeforeLoss = undefined;
       return compared;
     });
+  }
+
+  /**
+   * Lists the tools unless a list is held. A held list is always the current session's: each lost
+   * session drops it (see {@link sessionLost}). A list that fails leaves the call without hints.
+   */
+  private async listFor(options: MCPRequestOptions): Promise<void> {
+    if (!this.cache.held) await this.load(options).catch(() => undefined);
   }
 
   private listOnce(options: MCPRequestOptions): Promise<HintedList<MCPTool>> {
@@ -219,10 +234,10 @@ export class MCPTools {
 
   /** Calls a tool by its server-side name (see `MCP.callTool`). */
   async call(name: string, args: Record<string, unknown>, options: MCPCallToolOptions): Promise<ToolResult> {
-    // The tool list tells us output schemas and task support; fetch it once if we have not.
-    // Only an optimisation: without the list the call goes ahead without output schemas or task hints, and
-    // the call itself reports a dead connection.
-    if (!this.cache.held && this.context.connected()) await this.load(options).catch(() => undefined);
+    // The tool list tells us output schemas and task support; fetch it once if we have not (while
+    // reconnecting, from the session the call will go out on). Without the list the call goes ahead
+    // without output schemas or task hints, and the call itself reports a dead connection.
+    if (this.context.connected() || this.context.reconnecting()) await this.listFor(options);
     const onprogress = options.onProgress
       ? (progress: { progress: number; total?: number; message?: string }) => {
           try {
@@ -255,11 +270,14 @@ export class MCPTools {
       ) {
         return await this.callAsTask(params, options, { ticket, onprogress });
       }
-      return await this.context.run("tools/call", options, (session, requestOptions) =>
-        this.settle(name, () =>
+      return await this.context.run("tools/call", options, async (session, requestOptions) => {
+        // A session re-opened under this call (the server forgot the old one) may be a restarted
+        // server's: its result is checked against what that server lists.
+        await this.listFor({ timeoutMs: requestOptions.timeout, signal: options.signal });
+        return this.settle(name, () =>
           this.send(session, params, { requestOptions: { ...requestOptions, onprogress }, ticket }),
-        ),
-      );
+        );
+      });
     } catch (error) {
       // A call the server never answered with a task fails: sending it again could run the tool twice.
       if (ticket.taskId === undefined || !isConnectionLost(error)) throw error;
@@ -340,7 +358,9 @@ export class MCPTools {
 
   private rememberMetadata(tools: MCPTool[]): void {
     this.metadata.clear();
-    for (const tool of tools) this.metadata.set(tool.name, { tool });
+    // A name listed twice (the server's mistake) is the first tool of that name, as for the
+    // definition a call sends and the tool an Agent offers.
+    for (const tool of tools) if (!this.metadata.has(tool.name)) this.metadata.set(tool.name, { tool });
   }
 
   /** The compiled `outputSchema` check of a listed tool (see {@link ToolMetadata.validate}). */

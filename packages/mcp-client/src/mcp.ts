@@ -116,6 +116,7 @@ export class MCP implements ToolSource {
     this.tools = new MCPTools({
       serverName: () => this.name,
       connected: () => this.connection.connected,
+      reconnecting: () => this.connection.status === "reconnecting",
       capabilities: () => this.capabilities,
       timeoutMs: () => this.config.timeoutMs ?? 60_000,
       validator,
@@ -139,6 +140,9 @@ export class MCP implements ToolSource {
         dropped: () => {
           this.tools.sessionLost();
           void this.listenStream.close();
+          // A lost session's tools may be gone or renamed: whoever holds them lists again, which
+          // waits for the reconnect (and fails naming the server if it gives up). Not on close().
+          if (!this.connection.closed) this.tools.notifyListeners();
         },
         stale: () => {
           this.tools.sessionLost();

@@ -1,17 +1,21 @@
 // A server that tests restart under a connected client, over stdio or Streamable HTTP (2025-11-25
 // sessions), told what to do by files in the folder RESTART_STATE (read when the process starts):
 //
-//   tools          JSON array of the tool names to list (default ["echo", "pid"]); each answers
-//                  "<name>:<pid>:<message>"; "hold" never answers.
+//   tools          JSON array of the tools to list (default ["echo", "pid"]); each answers
+//                  "<name>:<pid>:<message>"; "hold" never answers. An entry is a name, or
+//                  { name, outputSchema?, structured? }: a tool with that outputSchema that
+//                  answers with `structured` as its structuredContent.
 //   empty-lists    N: the first N tools/list of this process answer [] (a server still loading).
 //   stale-status   what an unknown Mcp-Session-Id gets: 404 (default), 400 (with the body the SDK's
 //                  examples send) or 401.
 //   stale-batch    N: answers to unknown session ids are held until N of them have arrived.
 //   init-failures  N: the first N initialize requests of this process answer 503 (warming up).
 //   down           when present, the process exits at once with code 4 (a server that is down).
+//   hang-start     when present, the process starts but never answers (a handshake that hangs).
 //
-// Written by the server: calls.log (one line per tools/call: "<name> <message> <pid>") and
-// stale.log (one line per request that carried a session id this process never issued).
+// Written by the server: started.log (one line per process start: its pid), calls.log (one line
+// per tools/call: "<name> <message> <pid>") and stale.log (one line per request that carried a
+// session id this process never issued).
 // RESTART_TRANSPORT: "stdio" (default) or "http" on RESTART_PORT, printing "ready" once listening.
 import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
@@ -28,9 +32,16 @@ const read = (name, fallback) => {
   const path = join(folder, name);
   return existsSync(path) ? readFileSync(path, "utf8").trim() : fallback;
 };
+appendFileSync(join(folder, "started.log"), `${process.pid}\n`);
 if (existsSync(join(folder, "down"))) process.exit(4);
+if (existsSync(join(folder, "hang-start"))) {
+  setInterval(() => undefined, 60_000);
+  await new Promise(() => undefined);
+}
 
-const toolNames = JSON.parse(read("tools", '["echo", "pid"]'));
+const tools = JSON.parse(read("tools", '["echo", "pid"]')).map((entry) =>
+  typeof entry === "string" ? { name: entry } : entry,
+);
 let emptyLists = Number(read("empty-lists", "0"));
 const staleStatus = Number(read("stale-status", "404"));
 const staleBatch = Number(read("stale-batch", "1"));
@@ -44,10 +55,11 @@ function buildServer() {
       return { tools: [] };
     }
     return {
-      tools: toolNames.map((name) => ({
+      tools: tools.map(({ name, outputSchema }) => ({
         name,
         description: `The ${name} tool`,
         inputSchema: { type: "object", properties: { message: { type: "string" } } },
+        ...(outputSchema ? { outputSchema } : {}),
       })),
     };
   });
@@ -56,10 +68,12 @@ function buildServer() {
     const message = String(request.params.arguments?.message ?? "");
     appendFileSync(join(folder, "calls.log"), `${name} ${message} ${process.pid}\n`);
     if (name === "hold") await new Promise(() => undefined);
-    if (!toolNames.includes(name)) {
-      return { content: [{ type: "text", text: `no tool ${name}` }], isError: true };
-    }
-    return { content: [{ type: "text", text: `${name}:${process.pid}:${message}` }] };
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (!tool) return { content: [{ type: "text", text: `no tool ${name}` }], isError: true };
+    return {
+      content: [{ type: "text", text: `${name}:${process.pid}:${message}` }],
+      ...(tool.structured === undefined ? {} : { structuredContent: tool.structured }),
+    };
   });
   return server;
 }
