@@ -220,4 +220,40 @@ describe("an Agent on a stdio server killed between turns", () => {
     );
     expect(provider.requests).toHaveLength(2);
   });
+
+  it("a server that stays down beside one that is up: the turn goes on with the live server's tools, warned of the dead one", async () => {
+    const [deadFolder, liveFolder] = [await folderWith(), await folderWith()];
+    const dead = stdioServer(deadFolder, { initialDelayMs: 10, maxAttempts: 1 });
+    const live = stdioServer(liveFolder, { initialDelayMs: 10, maxAttempts: 1 });
+    await Promise.all([dead.connect(), live.connect()]);
+    const provider = scriptedModel([
+      { toolCalls: [{ id: "p", name: "a_pid" }] },
+      { text: "one" },
+      { toolCalls: [{ id: "q", name: "b_pid" }] },
+      { text: "two" },
+    ]);
+    const agent = new Agent({
+      provider,
+      model: "m",
+      mcps: [
+        { mcp: dead, prefix: "a" },
+        { mcp: live, prefix: "b" },
+      ],
+    });
+    cleanups.push(async () => agent.close());
+    const pid = await pidTurn(agent);
+    writeFileSync(join(deadFolder, "down"), "");
+    process.kill(pid, "SIGKILL");
+    await expect.poll(() => dead.state, { timeout: 10_000 }).toBe("disconnected");
+    const result = await agent.send("and now?").final;
+    expect(result.text).toBe("two");
+    expect(offered(provider.requests[2]!).every((name) => name.startsWith("b_"))).toBe(true);
+    expect(offered(provider.requests[2]!)).toContain("b_pid");
+    expect(JSON.stringify(result.messages)).toMatch(/pid:\d+:/);
+    expect(
+      result.warnings.filter((warning) => warning.code === "mcp-source-unavailable")[0]?.message,
+    ).toMatch(
+      /^Could not list the tools of MCP source "restarted" \(prefix "a"\): .*could not be restarted after 1 attempts.*; its tools are left out of this step and listed again on the next one\.$/,
+    );
+  });
 });

@@ -411,6 +411,41 @@ describe("Agent: MCP sources", () => {
       .final.catch((e) => e);
     expect(error.message).toBe('Could not list the tools of MCP source "broken": connection refused');
   });
+
+  it("leaves out a source that cannot list its tools when others can, with a warning, and lists it again next step", async () => {
+    let brokenLists = 0;
+    const broken: ToolSource = {
+      name: "broken",
+      listTools: async () => {
+        brokenLists++;
+        throw new Error("connection refused");
+      },
+    };
+    const working: ToolSource = {
+      name: "working",
+      listTools: async () => [
+        {
+          name: "ping",
+          description: "Answers pong.",
+          inputSchema: { type: "object" },
+          execute: async () => "pong",
+        },
+      ],
+    };
+    const provider = scriptedModel([{ toolCalls: [{ id: "p", name: "ping" }] }, { text: "done" }]);
+    const result = await new Agent({ provider, model: "m", mcps: [broken, working] }).send("x").final;
+    expect(result.text).toBe("done");
+    expect(provider.requests.map((request) => (request.tools ?? []).map((tool) => tool.name))).toEqual([
+      ["ping"],
+      ["ping"],
+    ]);
+    expect(brokenLists).toBe(2);
+    const unavailable = result.warnings.filter((warning) => warning.code === "mcp-source-unavailable");
+    expect(unavailable.map((warning) => warning.message)).toEqual([
+      'Could not list the tools of MCP source "broken": connection refused; its tools are left out of this step and listed again on the next one.',
+      'Could not list the tools of MCP source "broken": connection refused; its tools are left out of this step and listed again on the next one.',
+    ]);
+  });
 });
 
 describe("Agent: abort", () => {

@@ -118,7 +118,8 @@ export class ToolRegistry {
   async resolve(warn: (warning: Warning) => void): Promise<Map<string, RegisteredTool>> {
     const stale = this.#sources.filter((state) => state.stale || state.tools === undefined);
     if (this.#resolved && stale.length === 0) return this.#resolved;
-    await Promise.all(stale.map((state) => this.#list(state, warn)));
+    const listings = await Promise.allSettled(stale.map((state) => this.#list(state, warn)));
+    this.#leaveOutUnlisted(stale, listings, warn);
     const limited = limitToolList(
       [
         { tools: this.#local },
@@ -155,6 +156,33 @@ export class ToolRegistry {
     this.#resolved = resolved;
     this.#definitions = definitions;
     return resolved;
+  }
+
+  /**
+   * A source that could not list its tools (a server down, its reconnect given up) is left out of
+   * the step with a warning naming it and why, when the agent has other tools to offer: the rest
+   * go on, and it is listed again on the next step. An agent left with no tool at all fails with
+   * the source's error instead, so a dead server is never silently an agent with nothing to call.
+   */
+  #leaveOutUnlisted(
+    listed: SourceState[],
+    listings: PromiseSettledResult<void>[],
+    warn: (warning: Warning) => void,
+  ): void {
+    const failures = listings.flatMap((listing, index) =>
+      listing.status === "rejected" ? [{ state: listed[index] as SourceState, error: listing.reason }] : [],
+    );
+    if (failures.length === 0) return;
+    for (const { state } of failures) state.tools = undefined;
+    const others =
+      this.#local.length + this.#sources.reduce((count, state) => count + (state.tools?.length ?? 0), 0);
+    if (others === 0) throw failures[0]?.error;
+    for (const { error } of failures) {
+      warn({
+        code: "mcp-source-unavailable",
+        message: `${errorMessage(error).replace(/\.$/, "")}; its tools are left out of this step and listed again on the next one.`,
+      });
+    }
   }
 
   /** The sources as descriptors (labels, names and prefixes; never the connections). */
