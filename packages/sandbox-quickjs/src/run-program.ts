@@ -221,6 +221,8 @@ class ProgramRun {
   #interruptHandler(): boolean {
     if (this.#finished) {
       this.#interruptedBy ??= "finished";
+      // As below: a run that ended while the guest ran (an abort from a host call) must stop it too.
+      this.#pacer?.stopping();
       return true;
     }
     if (this.#signal?.aborted) this.#interruptedBy = "aborted";

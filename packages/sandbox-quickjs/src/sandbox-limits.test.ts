@@ -226,6 +226,24 @@ describe("each breach is a limit outcome, and the host goes on", () => {
     expect(host.calls.map((call) => call.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it("ends a run aborted by a host call while the guest loops inside Promise executors, and the host goes on", async () => {
+    // QuickJS turns an executor's exceptions into rejections, the stop too: a stop after the run had
+    // ended (the abort) must also be checked again at the next tick, or the host's thread never returns.
+    const controller = new AbortController();
+    const outcome = await sandbox.run(
+      program("tools.stop(); for (;;) new Promise(() => { for (;;) {} });", {
+        functions: ["stop"],
+        call: () => {
+          controller.abort();
+          return new Promise(() => {});
+        },
+        signal: controller.signal,
+      }),
+    );
+    expect(outcome).toEqual({ kind: "aborted", console: "" });
+    await expectAliveAfterwards();
+  });
+
   it("answers an oversized source before running anything", async () => {
     const host = recordingHost();
     const outcome = await sandbox.run(
