@@ -244,6 +244,33 @@ describe("each breach is a limit outcome, and the host goes on", () => {
     await expectAliveAfterwards();
   });
 
+  it("answers a tool result nested deeper than the guest's stack can read as a ToolError the program can catch", async () => {
+    const limits = { stackBytes: 32 * 1024 };
+    const outcome = await sandbox.run(
+      program(
+        `let failure;
+         try { await tools.deep(); } catch (error) { failure = [error.name, error.code]; }
+         return [failure, await tools.flat()];`,
+        {
+          functions: ["deep", "flat"],
+          call: async (name) => {
+            if (name === "flat") return [1];
+            let nested: unknown[] = [];
+            for (let depth = 0; depth < 3000; depth++) nested = [nested];
+            return nested;
+          },
+          limits,
+        },
+      ),
+    );
+    expect(outcome).toEqual({
+      kind: "returned",
+      value: [["ToolError", "result-not-json"], [1]],
+      console: "",
+    });
+    await expectAliveAfterwards();
+  });
+
   it("answers an oversized source before running anything", async () => {
     const host = recordingHost();
     const outcome = await sandbox.run(
