@@ -1,4 +1,4 @@
-import type { SandboxLimitCode, SandboxLimits, SandboxOutcome } from "@junction/types";
+import type { JSONValue, SandboxLimitCode, SandboxLimits, SandboxOutcome } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { program, recordingHost } from "../test/program.js";
 import { quickjsSandbox } from "./quickjs-sandbox.js";
@@ -255,7 +255,7 @@ describe("each breach is a limit outcome, and the host goes on", () => {
           functions: ["deep", "flat"],
           call: async (name) => {
             if (name === "flat") return [1];
-            let nested: unknown[] = [];
+            let nested: JSONValue = [];
             for (let depth = 0; depth < 3000; depth++) nested = [nested];
             return nested;
           },
