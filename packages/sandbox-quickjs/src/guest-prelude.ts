@@ -114,6 +114,81 @@ const PRELUDE_HEAD = `(function (hostCall, hostRandom, hostPart, configJSON) {
     return hostPart(2, RealDate, dateToString, dateParse, dateUTC, apply, construct, create, defineProperty, hide, clock);
   }));
 
+  // QuickJS checks its interrupt only in bytecode: an Array method walking a huge length of holes
+  // ([].length = 2 ** 32 - 1; or { length: 2 ** 40 } through .call) would run in C for hours, past
+  // every limit. Past LONG, the method walks a proxy of it instead, whose traps are bytecode; the
+  // program still sees its own object (as this, in getters, setters and callbacks, as the result).
+  var LONG = 131072;
+  var reflectGet = Reflect.get;
+  var reflectSet = Reflect.set;
+  var reflectHas = Reflect.has;
+  var reflectDelete = Reflect.deleteProperty;
+  var ProxyClass = Proxy;
+  var ObjectOf = Object;
+  var walked = create(null);
+  walked.get = function (target, key) { return reflectGet(target, key); };
+  walked.set = function (target, key, value) { return reflectSet(target, key, value); };
+  walked.has = function (target, key) { return reflectHas(target, key); };
+  walked.deleteProperty = function (target, key) { return reflectDelete(target, key); };
+  function isLong(value) {
+    return (typeof value === "object" && value !== null) || typeof value === "function" ? value.length > LONG : false;
+  }
+  function walkedCopy(value) {
+    return isLong(value) ? new ProxyClass(value, walked) : value;
+  }
+  // callbackArity: 2 for a callback of (value, index, object), 3 for reduce's (total, value, index,
+  // object), 0 for none; they are given the program's object, not the proxy.
+  function guardWalk(key, callbackArity) {
+    var native = Array.prototype[key];
+    var guarded = {
+      [key]() {
+        var args = [];
+        for (var index = 0; index < arguments.length; index++) args[index] = arguments[index];
+        if (this === undefined || this === null) return apply(native, this, args);
+        var object = ObjectOf(this);
+        // (flatMap always: what its callback returns can be long whatever the object.)
+        if (key !== "flatMap" && !isLong(object)) return apply(native, this, args);
+        var callback = args[0];
+        if (callbackArity === 2 && typeof callback === "function")
+          args[0] = function (value, index) {
+            var answer = apply(callback, this, [value, index, object]);
+            // What flatMap spreads (an array, never stored itself) is walked as a proxy too.
+            return key === "flatMap" && isArray(answer) ? walkedCopy(answer) : answer;
+          };
+        if (callbackArity === 3 && typeof callback === "function")
+          args[0] = function (total, value, index) { return apply(callback, undefined, [total, value, index, object]); };
+        var proxy = new ProxyClass(object, walked);
+        var result = apply(native, proxy, args);
+        return result === proxy ? object : result;
+      },
+    }[key];
+    defineProperty(guarded, "length", { value: native.length });
+    hide(Array.prototype, key, guarded);
+  }
+  var walks = ["indexOf", "lastIndexOf", "includes", "join", "toLocaleString", "reverse", "copyWithin", "sort", "shift", "slice", "splice", "unshift", "flat"];
+  for (var w = 0; w < walks.length; w++) guardWalk(walks[w], 0);
+  var callbackWalks = ["forEach", "map", "filter", "some", "every", "flatMap"];
+  for (var c = 0; c < callbackWalks.length; c++) guardWalk(callbackWalks[c], 2);
+  guardWalk("reduce", 3);
+  guardWalk("reduceRight", 3);
+  // concat walks its arguments too, those it spreads.
+  var nativeConcat = Array.prototype.concat;
+  var spreadable = Symbol.isConcatSpreadable;
+  // A value concat spreads (its elements are copied, never it) as a proxy when it is long.
+  function spreadCopy(value) {
+    if (typeof value !== "object" || value === null) return value;
+    var flag = value[spreadable];
+    return (flag !== undefined ? !!flag : isArray(value)) ? walkedCopy(value) : value;
+  }
+  hide(Array.prototype, "concat", {
+    concat(item) {
+      var args = [];
+      for (var index = 0; index < arguments.length; index++) args[index] = spreadCopy(arguments[index]);
+      if (this === undefined || this === null) return apply(nativeConcat, this, args);
+      return apply(nativeConcat, spreadCopy(ObjectOf(this)), args);
+    },
+  }.concat);
+
   // Math.random from the seed, drawn on the host (seeded-random.ts).
   hide(Math, "random", hostRandom);
 

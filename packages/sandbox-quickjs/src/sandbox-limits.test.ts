@@ -271,6 +271,39 @@ describe("each breach is a limit outcome, and the host goes on", () => {
     await expectAliveAfterwards();
   });
 
+  it("stops an Array method walking a huge length of holes at the CPU limit, and the host goes on", async () => {
+    // QuickJS checks its interrupt only in bytecode: each of these was one C loop of hours.
+    const walks = [
+      "const a = []; a.length = 2 ** 32 - 1; return a.join();",
+      "return Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);",
+      "const a = []; a.length = 2 ** 32 - 1; return a.reduce((total) => total, 0);",
+      "const a = []; a.length = 2 ** 32 - 1; return [].concat(a).length;",
+      "const a = []; a.length = 2 ** 32 - 1; return [1].flatMap(() => a).length;",
+    ];
+    for (const source of walks) {
+      expectLimit(await sandbox.run(program(source, { limits: { cpuMs: 100 } })), "cpu", { cpuMs: 100 });
+    }
+    await expectAliveAfterwards();
+  });
+
+  it("walks a long array with its methods as the program's own object: this, getters and callbacks see it", async () => {
+    const value = await sandbox.run(
+      program(
+        `const a = []; a.length = 200000; a[5] = 3; a[199999] = 7;
+         let seen;
+         Object.defineProperty(a, 10, { get() { seen = this; return 9; }, enumerable: true, configurable: true });
+         const objects = [];
+         a.forEach((v, i, o) => objects.push(o === a));
+         return [a.indexOf(7), a.includes(9), seen === a, objects, a.reduce((t, v, i, o) => t + (o === a ? v : 1000), 0),
+           a.join("").length, a.reverse() === a, a[0], [].concat(a, [1]).length];`,
+      ),
+    );
+    expect(value).toMatchObject({
+      kind: "returned",
+      value: [199999, true, true, [true, true, true], 19, 3, true, 7, 200001],
+    });
+  });
+
   it("answers an oversized source before running anything", async () => {
     const host = recordingHost();
     const outcome = await sandbox.run(
