@@ -165,12 +165,30 @@ const PRELUDE_HEAD = `(function (hostCall, hostRandom, hostPart, configJSON) {
     defineProperty(guarded, "length", { value: native.length });
     hide(Array.prototype, key, guarded);
   }
-  var walks = ["indexOf", "lastIndexOf", "includes", "join", "toLocaleString", "reverse", "copyWithin", "sort", "shift", "slice", "splice", "unshift", "flat"];
+  var walks = ["indexOf", "lastIndexOf", "includes", "join", "toLocaleString", "reverse", "copyWithin", "sort", "shift", "slice", "splice", "unshift"];
   for (var w = 0; w < walks.length; w++) guardWalk(walks[w], 0);
   var callbackWalks = ["forEach", "map", "filter", "some", "every", "flatMap"];
   for (var c = 0; c < callbackWalks.length; c++) guardWalk(callbackWalks[c], 2);
   guardWalk("reduce", 3);
   guardWalk("reduceRight", 3);
+  // flat walks the arrays inside too: it is flatMap's, which walks each as a proxy when it is long.
+  var guardedFlatMap = Array.prototype.flatMap;
+  var NumberOf = Number;
+  var truncate = Math.trunc;
+  var guardedFlat = {
+    flat() {
+      var depth = arguments.length > 0 && arguments[0] !== undefined ? NumberOf(arguments[0]) : 1;
+      depth = depth !== depth ? 0 : truncate(depth);
+      return apply(guardedFlatMap, this, [
+        function (element) {
+          if (!isArray(element)) return element;
+          if (depth <= 0) return [element];
+          return depth > 1 ? apply(guardedFlat, element, [depth - 1]) : element;
+        },
+      ]);
+    },
+  }.flat;
+  hide(Array.prototype, "flat", guardedFlat);
   // concat walks its arguments too, those it spreads.
   var nativeConcat = Array.prototype.concat;
   var spreadable = Symbol.isConcatSpreadable;

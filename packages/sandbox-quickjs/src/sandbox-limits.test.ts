@@ -279,6 +279,7 @@ describe("each breach is a limit outcome, and the host goes on", () => {
       "const a = []; a.length = 2 ** 32 - 1; return a.reduce((total) => total, 0);",
       "const a = []; a.length = 2 ** 32 - 1; return [].concat(a).length;",
       "const a = []; a.length = 2 ** 32 - 1; return [1].flatMap(() => a).length;",
+      "const a = []; a.length = 2 ** 32 - 1; return [[a]].flat(2).length;",
     ];
     for (const source of walks) {
       expectLimit(await sandbox.run(program(source, { limits: { cpuMs: 100 } })), "cpu", { cpuMs: 100 });
@@ -295,14 +296,34 @@ describe("each breach is a limit outcome, and the host goes on", () => {
          const objects = [];
          a.forEach((v, i, o) => objects.push(o === a));
          return [a.indexOf(7), a.includes(9), seen === a, objects, a.reduce((t, v, i, o) => t + (o === a ? v : 1000), 0),
-           a.join("").length, a.reverse() === a, a[0], [].concat(a, [1]).length];`,
+           a.join("").length, a.reverse() === a, a[0], [].concat(a, [1]).length,
+           [1, , [2, , [3, [4]]]].flat(), [1, [2, [3, [4]]]].flat(Infinity), [[1], [2]].flat(0).length];`,
       ),
     );
     expect(value).toMatchObject({
       kind: "returned",
-      value: [199999, true, true, [true, true, true], 19, 3, true, 7, 200001],
+      value: [
+        199999,
+        true,
+        true,
+        [true, true, true],
+        19,
+        3,
+        true,
+        7,
+        200001,
+        [1, 2, [3, [4]]],
+        [1, 2, 3, 4],
+        2,
+      ],
     });
   });
+
+  // UNFINISHED (found in the audit of 2026-12-03, not fixed): QuickJS searches a string for a string
+  // in C with no interrupt check, in time of the text's length times the needle's, so
+  // '"a".repeat(2e7).indexOf("a".repeat(1e5) + "b")' (and includes, lastIndexOf, split, replace with a
+  // string pattern) blocks the host for hours past every limit; replaceAll is stopped.
+  it.todo("stops a string searched for a long near-match at the CPU limit, and the host goes on");
 
   it("answers an oversized source before running anything", async () => {
     const host = recordingHost();
