@@ -162,7 +162,9 @@ const PRELUDE_HEAD = `(function (hostCall, hostRandom, hostPart, configJSON) {
         return result === proxy ? object : result;
       },
     }[key];
-    defineProperty(guarded, "length", { value: native.length });
+    var lengthDescriptor = create(null);
+    lengthDescriptor.value = native.length;
+    defineProperty(guarded, "length", lengthDescriptor);
     hide(Array.prototype, key, guarded);
   }
   var walks = ["indexOf", "lastIndexOf", "includes", "join", "toLocaleString", "reverse", "copyWithin", "sort", "shift", "slice", "splice", "unshift"];
@@ -206,6 +208,115 @@ const PRELUDE_HEAD = `(function (hostCall, hostRandom, hostPart, configJSON) {
       return apply(nativeConcat, spreadCopy(ObjectOf(this)), args);
     },
   }.concat);
+
+  // QuickJS searches a string for a string in C, in time of the text's length times the needle's,
+  // with no interrupt check: past SEARCH_WORK, the search is cut into native searches of at most
+  // that much work each, with bytecode (and so a check) between them.
+  var SEARCH_WORK = 16777216;
+  var nativeIndexOf = String.prototype.indexOf;
+  var nativeLastIndexOf = String.prototype.lastIndexOf;
+  var nativeIncludes = String.prototype.includes;
+  var nativeSplit = String.prototype.split;
+  var stringConcat = String.prototype.concat;
+  var symbolMatch = Symbol.match;
+  var symbolSplit = Symbol.split;
+  function toText(value) {
+    return apply(stringConcat, "", [value]);
+  }
+  function toInteger(value) {
+    var number = NumberOf(value);
+    return number !== number ? 0 : truncate(number);
+  }
+  function isHeavy(text, needle) {
+    return text.length * needle.length > SEARCH_WORK;
+  }
+  function windowStep(needle) {
+    return needle.length >= SEARCH_WORK ? 1 : truncate(SEARCH_WORK / needle.length);
+  }
+  function searchForward(text, needle, from) {
+    var step = windowStep(needle);
+    for (var start = from < 0 ? 0 : from; start + needle.length <= text.length; start += step) {
+      var window = apply(stringSlice, text, [start, start + step + needle.length - 1]);
+      var found = apply(nativeIndexOf, window, [needle]);
+      if (found !== -1) return start + found;
+    }
+    return -1;
+  }
+  function searchBackward(text, needle, from) {
+    var step = windowStep(needle);
+    var last = text.length - needle.length;
+    for (last = from < last ? from : last; last >= 0; last -= step) {
+      var first = last - step + 1 < 0 ? 0 : last - step + 1;
+      var found = apply(nativeLastIndexOf, apply(stringSlice, text, [first, last + needle.length]), [needle]);
+      if (found !== -1) return first + found;
+    }
+    return -1;
+  }
+  function textOf(value) {
+    if (value === undefined || value === null) throw new TypeErrorOf("String.prototype method called on null or undefined");
+    return toText(value);
+  }
+  var TypeErrorOf = TypeError;
+  var RegExpClass = RegExp;
+  // A descriptor with no prototype, as hide's: what the program puts on Object.prototype changes nothing.
+  function appendPart(parts, value) {
+    var descriptor = create(null);
+    descriptor.value = value;
+    descriptor.writable = true;
+    descriptor.enumerable = true;
+    descriptor.configurable = true;
+    defineProperty(parts, parts.length, descriptor);
+  }
+  hide(String.prototype, "indexOf", {
+    indexOf(searchString) {
+      var text = textOf(this);
+      var needle = toText(searchString);
+      if (!isHeavy(text, needle)) return apply(nativeIndexOf, text, [needle, arguments[1]]);
+      return searchForward(text, needle, toInteger(arguments[1]));
+    },
+  }.indexOf);
+  hide(String.prototype, "lastIndexOf", {
+    lastIndexOf(searchString) {
+      var text = textOf(this);
+      var needle = toText(searchString);
+      if (!isHeavy(text, needle)) return apply(nativeLastIndexOf, text, [needle, arguments[1]]);
+      var position = NumberOf(arguments[1]);
+      return searchBackward(text, needle, position !== position ? text.length : truncate(position));
+    },
+  }.lastIndexOf);
+  hide(String.prototype, "includes", {
+    includes(searchString) {
+      var text = textOf(this);
+      var isObject = (typeof searchString === "object" && searchString !== null) || typeof searchString === "function";
+      // A RegExp is refused by the native (a TypeError).
+      if (isObject && (searchString instanceof RegExpClass || searchString[symbolMatch])) return apply(nativeIncludes, text, [searchString]);
+      var needle = toText(searchString);
+      if (!isHeavy(text, needle)) return apply(nativeIncludes, text, [needle, arguments[1]]);
+      return searchForward(text, needle, toInteger(arguments[1])) !== -1;
+    },
+  }.includes);
+  hide(String.prototype, "split", {
+    split(separator, limit) {
+      var isObject = (typeof separator === "object" && separator !== null) || typeof separator === "function";
+      // A RegExp's split (checked) or the program's own splitter, or no separator: the native's.
+      if (this === undefined || this === null || separator === undefined || separator === null || (isObject && separator[symbolSplit] !== undefined))
+        return apply(nativeSplit, this, [separator, limit]);
+      var text = toText(this);
+      var needle = toText(separator);
+      if (!isHeavy(text, needle)) return apply(nativeSplit, text, [needle, limit]);
+      var most = limit === undefined ? 4294967295 : NumberOf(limit) >>> 0;
+      var parts = [];
+      if (most === 0) return parts;
+      var from = 0;
+      for (var at = searchForward(text, needle, 0); at !== -1; at = searchForward(text, needle, from)) {
+        appendPart(parts, apply(stringSlice, text, [from, at]));
+        if (parts.length === most) return parts;
+        from = at + needle.length;
+      }
+      appendPart(parts, apply(stringSlice, text, [from]));
+      return parts;
+    },
+  }.split);
 
   // Math.random from the seed, drawn on the host (seeded-random.ts).
   hide(Math, "random", hostRandom);
