@@ -287,6 +287,43 @@ describe("each breach is a limit outcome, and the host goes on", () => {
     await expectAliveAfterwards();
   });
 
+  it("guards the walks however the program first reaches them: implicitly, after replacing the built-ins the guards use, by descriptor", async () => {
+    // The guards are compiled when the program first reads one of these methods; nothing it does
+    // before that (replacing Proxy, Reflect, Object, Symbol...) lets a walk run in C again.
+    const walks = [
+      "const a = []; a.length = 2 ** 32 - 1; return String(a);",
+      "const a = []; a.length = 2 ** 32 - 1; return `${a}`;",
+      `Proxy = function (target) { return target; }; Reflect.apply = (f, self, args) => f.apply(self, args);
+       Reflect.get = (target, key) => target[key]; Object.getOwnPropertyDescriptor = () => undefined; Symbol = undefined;
+       const a = []; a.length = 2 ** 32 - 1; return a.indexOf(1);`,
+      `const walk = Object.getOwnPropertyDescriptor(Array.prototype, "lastIndexOf").get.call([]);
+       return walk.call({ length: 2 ** 40 }, 1);`,
+      `"x".indexOf("x"); String.prototype.slice = () => ""; const a = []; a.length = 2 ** 32 - 1; return a.includes(1);`,
+    ];
+    for (const source of walks) {
+      expectLimit(await sandbox.run(program(source, { limits: { cpuMs: 100 } })), "cpu", { cpuMs: 100 });
+    }
+    await expectAliveAfterwards();
+  });
+
+  it("keeps a method the program sets or deletes before it first reads one, as plain properties", async () => {
+    const outcome = await sandbox.run(
+      program(
+        `Array.prototype.join = function () { return "mine"; };
+         const own = []; own.map = 5;
+         delete String.prototype.split;
+         const described = Object.getOwnPropertyDescriptor(Array.prototype, "join");
+         return [[1, 2].join(), own.map, Object.hasOwn(own, "map"), typeof "a,b".split, typeof described.value, described.writable,
+                 [3, 1, 2].sort().indexOf(3), typeof Object.getOwnPropertyDescriptor(Array.prototype, "sort").value];`,
+      ),
+    );
+    expect(outcome).toEqual({
+      kind: "returned",
+      value: ["mine", 5, true, "undefined", "function", true, 2, "function"],
+      console: "",
+    });
+  });
+
   it("walks a long array with its methods as the program's own object: this, getters and callbacks see it", async () => {
     const value = await sandbox.run(
       program(
