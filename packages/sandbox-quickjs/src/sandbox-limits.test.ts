@@ -292,6 +292,7 @@ describe("each breach is a limit outcome, and the host goes on", () => {
     // before that (replacing Proxy, Reflect, Object, Symbol...) lets a walk run in C again.
     const walks = [
       "const a = []; a.length = 2 ** 32 - 1; return String(a);",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the program's own template literal
       "const a = []; a.length = 2 ** 32 - 1; return `${a}`;",
       `Proxy = function (target) { return target; }; Reflect.apply = (f, self, args) => f.apply(self, args);
        Reflect.get = (target, key) => target[key]; Object.getOwnPropertyDescriptor = () => undefined; Symbol = undefined;
