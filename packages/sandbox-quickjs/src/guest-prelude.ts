@@ -184,6 +184,36 @@ const PRELUDE_TAIL = `
   };
   bridge.read = Reflect.get;
   bridge.string = StringOf;
+
+  // Last, as the prelude reads none of them itself: until the program first reads one of the
+  // methods the long-walks part guards (guest part 4), each is an accessor that compiles the part
+  // (which puts them all in place) and then is the method; set first, it is the plain property set.
+  var natives = create(null);
+  var accessors = create(null);
+  // Taken now, before the program can replace any of them.
+  var walkParts = [apply, create, defineProperty, hide, isArray, stringSlice, Object.getOwnPropertyDescriptor, Reflect.get, Reflect.set, Reflect.has, Reflect.deleteProperty, Proxy, Object, Number, Math.trunc, Symbol.isConcatSpreadable, String.prototype.concat, Symbol.match, Symbol.split, TypeError, RegExp, Array.prototype, String.prototype, natives, accessors];
+  var installWalks = once(function () {
+    return hostPart(4, walkParts);
+  });
+  var ownDescriptor = Object.getOwnPropertyDescriptor;
+  // One descriptor for all (defineProperty copies it), with no prototype: see hide.
+  var lazy = create(null);
+  lazy.configurable = true;
+  function lazyMethod(prototype, tag, key) {
+    var native = natives[tag] = prototype[key];
+    var get = lazy.get = accessors[tag] = function () {
+      installWalks();
+      // Still this accessor: the host failed and the run is ending.
+      return ownDescriptor(prototype, key).get === get ? native : prototype[key];
+    };
+    lazy.set = function (value) { hide(this, key, value); };
+    defineProperty(prototype, key, lazy);
+  }
+  var names = ["indexOf", "lastIndexOf", "includes", "split", "join", "toLocaleString", "reverse", "copyWithin", "sort", "shift", "slice", "splice", "unshift", "forEach", "map", "filter", "some", "every", "flatMap", "reduce", "reduceRight", "flat", "concat"];
+  for (var n = 0; n < names.length; n++) {
+    if (n < 4) lazyMethod(String.prototype, "s:" + names[n], names[n]);
+    if (n !== 3) lazyMethod(Array.prototype, "a:" + names[n], names[n]);
+  }
   return freeze(bridge);
 })`;
 
@@ -334,9 +364,244 @@ const COPY_OUT_PART = `(function (hostLog, stringify, isArray, TOO_LARGE) {
   };
 })`;
 
+// QuickJS checks its interrupt only in bytecode, and some of its built-ins walk in C for as long as
+// they are asked to: an Array method over a huge length of holes ([].length = 2 ** 32 - 1, or
+// { length: 2 ** 40 } through .call), a string searched for a long near-match. Past a bound, such a
+// method works in pieces with bytecode between them (a proxy whose traps are bytecode; native
+// searches of bounded work), so the CPU limit applies. Compiled when the program first reads one
+// of these methods (see the prelude's lazyMethods); it installs each that is still the prelude's
+// accessor, from the built-ins as they were before the program ran, and names no global.
+const LONG_WALKS_PART = `(function (hostLog, captured) {
+  "use strict";
+  var apply = captured[0], create = captured[1], defineProperty = captured[2], hide = captured[3], isArray = captured[4], stringSlice = captured[5];
+  var c = {
+    getOwnDescriptor: captured[6], reflectGet: captured[7], reflectSet: captured[8], reflectHas: captured[9], reflectDelete: captured[10],
+    ProxyClass: captured[11], ObjectOf: captured[12], NumberOf: captured[13], truncate: captured[14], spreadable: captured[15],
+    stringConcat: captured[16], symbolMatch: captured[17], symbolSplit: captured[18], TypeErrorOf: captured[19], RegExpClass: captured[20],
+    arrayProto: captured[21], stringProto: captured[22], natives: captured[23], accessors: captured[24],
+  };
+  /** Puts \`method\` where the prelude's accessor for \`tag\` stands, unless the program replaced it. */
+  function install(prototype, tag, method) {
+    var key = apply(stringSlice, tag, [2]);
+    var now = c.getOwnDescriptor(prototype, key);
+    if (now !== undefined && now.get !== undefined && now.get === c.accessors[tag]) hide(prototype, key, method);
+  }
+  var LONG = 131072;
+  var reflectGet = c.reflectGet;
+  var reflectSet = c.reflectSet;
+  var reflectHas = c.reflectHas;
+  var reflectDelete = c.reflectDelete;
+  var ProxyClass = c.ProxyClass;
+  var ObjectOf = c.ObjectOf;
+  var walked = create(null);
+  walked.get = function (target, key) { return reflectGet(target, key); };
+  walked.set = function (target, key, value) { return reflectSet(target, key, value); };
+  walked.has = function (target, key) { return reflectHas(target, key); };
+  walked.deleteProperty = function (target, key) { return reflectDelete(target, key); };
+  function isLong(value) {
+    return (typeof value === "object" && value !== null) || typeof value === "function" ? value.length > LONG : false;
+  }
+  function walkedCopy(value) {
+    return isLong(value) ? new ProxyClass(value, walked) : value;
+  }
+  // callbackArity: 2 for a callback of (value, index, object), 3 for reduce's (total, value, index,
+  // object), 0 for none; they are given the program's object, not the proxy.
+  function guardWalk(key, callbackArity) {
+    var native = c.natives["a:" + key];
+    var guarded = {
+      [key]() {
+        var args = [];
+        for (var index = 0; index < arguments.length; index++) args[index] = arguments[index];
+        if (this === undefined || this === null) return apply(native, this, args);
+        var object = ObjectOf(this);
+        // (flatMap always: what its callback returns can be long whatever the object.)
+        if (key !== "flatMap" && !isLong(object)) return apply(native, this, args);
+        var callback = args[0];
+        if (callbackArity === 2 && typeof callback === "function")
+          args[0] = function (value, index) {
+            var answer = apply(callback, this, [value, index, object]);
+            // What flatMap spreads (an array, never stored itself) is walked as a proxy too.
+            return key === "flatMap" && isArray(answer) ? walkedCopy(answer) : answer;
+          };
+        if (callbackArity === 3 && typeof callback === "function")
+          args[0] = function (total, value, index) { return apply(callback, undefined, [total, value, index, object]); };
+        var proxy = new ProxyClass(object, walked);
+        var result = apply(native, proxy, args);
+        return result === proxy ? object : result;
+      },
+    }[key];
+    var lengthDescriptor = create(null);
+    lengthDescriptor.value = native.length;
+    defineProperty(guarded, "length", lengthDescriptor);
+    install(c.arrayProto, "a:" + key, guarded);
+    return guarded;
+  }
+  var walks = ["indexOf", "lastIndexOf", "includes", "join", "toLocaleString", "reverse", "copyWithin", "sort", "shift", "slice", "splice", "unshift"];
+  for (var w = 0; w < walks.length; w++) guardWalk(walks[w], 0);
+  var callbackWalks = ["forEach", "map", "filter", "some", "every", "flatMap"];
+  var guardedFlatMap;
+  for (var k = 0; k < callbackWalks.length; k++) {
+    var made = guardWalk(callbackWalks[k], 2);
+    if (callbackWalks[k] === "flatMap") guardedFlatMap = made;
+  }
+  guardWalk("reduce", 3);
+  guardWalk("reduceRight", 3);
+  // flat walks the arrays inside too: it is flatMap's, which walks each as a proxy when it is long.
+  var NumberOf = c.NumberOf;
+  var truncate = c.truncate;
+  var guardedFlat = {
+    flat() {
+      var depth = arguments.length > 0 && arguments[0] !== undefined ? NumberOf(arguments[0]) : 1;
+      depth = depth !== depth ? 0 : truncate(depth);
+      return apply(guardedFlatMap, this, [
+        function (element) {
+          if (!isArray(element)) return element;
+          if (depth <= 0) return [element];
+          return depth > 1 ? apply(guardedFlat, element, [depth - 1]) : element;
+        },
+      ]);
+    },
+  }.flat;
+  install(c.arrayProto, "a:flat", guardedFlat);
+  // concat walks its arguments too, those it spreads.
+  var nativeConcat = c.natives["a:concat"];
+  var spreadable = c.spreadable;
+  // A value concat spreads (its elements are copied, never it) as a proxy when it is long.
+  function spreadCopy(value) {
+    if (typeof value !== "object" || value === null) return value;
+    var flag = value[spreadable];
+    return (flag !== undefined ? !!flag : isArray(value)) ? walkedCopy(value) : value;
+  }
+  install(c.arrayProto, "a:concat", {
+    concat(item) {
+      var args = [];
+      for (var index = 0; index < arguments.length; index++) args[index] = spreadCopy(arguments[index]);
+      if (this === undefined || this === null) return apply(nativeConcat, this, args);
+      return apply(nativeConcat, spreadCopy(ObjectOf(this)), args);
+    },
+  }.concat);
+
+  // QuickJS searches a string for a string in C, in time of the text's length times the needle's,
+  // with no interrupt check: past SEARCH_WORK, the search is cut into native searches of at most
+  // that much work each, with bytecode (and so a check) between them.
+  var SEARCH_WORK = 16777216;
+  var nativeIndexOf = c.natives["s:indexOf"];
+  var nativeLastIndexOf = c.natives["s:lastIndexOf"];
+  var nativeIncludes = c.natives["s:includes"];
+  var nativeSplit = c.natives["s:split"];
+  var stringConcat = c.stringConcat;
+  var symbolMatch = c.symbolMatch;
+  var symbolSplit = c.symbolSplit;
+  function toText(value) {
+    return apply(stringConcat, "", [value]);
+  }
+  function toInteger(value) {
+    var number = NumberOf(value);
+    return number !== number ? 0 : truncate(number);
+  }
+  function isHeavy(text, needle) {
+    return text.length * needle.length > SEARCH_WORK;
+  }
+  function windowStep(needle) {
+    return needle.length >= SEARCH_WORK ? 1 : truncate(SEARCH_WORK / needle.length);
+  }
+  function searchForward(text, needle, from) {
+    var step = windowStep(needle);
+    for (var start = from < 0 ? 0 : from; start + needle.length <= text.length; start += step) {
+      var window = apply(stringSlice, text, [start, start + step + needle.length - 1]);
+      var found = apply(nativeIndexOf, window, [needle]);
+      if (found !== -1) return start + found;
+    }
+    return -1;
+  }
+  function searchBackward(text, needle, from) {
+    var step = windowStep(needle);
+    var last = text.length - needle.length;
+    for (last = from < last ? from : last; last >= 0; last -= step) {
+      var first = last - step + 1 < 0 ? 0 : last - step + 1;
+      var found = apply(nativeLastIndexOf, apply(stringSlice, text, [first, last + needle.length]), [needle]);
+      if (found !== -1) return first + found;
+    }
+    return -1;
+  }
+  function textOf(value) {
+    if (value === undefined || value === null) throw new TypeErrorOf("String.prototype method called on null or undefined");
+    return toText(value);
+  }
+  var TypeErrorOf = c.TypeErrorOf;
+  var RegExpClass = c.RegExpClass;
+  // A descriptor with no prototype, as hide's: what the program puts on Object.prototype changes nothing.
+  function appendPart(parts, value) {
+    var descriptor = create(null);
+    descriptor.value = value;
+    descriptor.writable = true;
+    descriptor.enumerable = true;
+    descriptor.configurable = true;
+    defineProperty(parts, parts.length, descriptor);
+  }
+  install(c.stringProto, "s:indexOf", {
+    indexOf(searchString) {
+      var text = textOf(this);
+      var needle = toText(searchString);
+      if (!isHeavy(text, needle)) return apply(nativeIndexOf, text, [needle, arguments[1]]);
+      return searchForward(text, needle, toInteger(arguments[1]));
+    },
+  }.indexOf);
+  install(c.stringProto, "s:lastIndexOf", {
+    lastIndexOf(searchString) {
+      var text = textOf(this);
+      var needle = toText(searchString);
+      if (!isHeavy(text, needle)) return apply(nativeLastIndexOf, text, [needle, arguments[1]]);
+      var position = NumberOf(arguments[1]);
+      return searchBackward(text, needle, position !== position ? text.length : truncate(position));
+    },
+  }.lastIndexOf);
+  install(c.stringProto, "s:includes", {
+    includes(searchString) {
+      var text = textOf(this);
+      var isObject = (typeof searchString === "object" && searchString !== null) || typeof searchString === "function";
+      // A RegExp is refused by the native (a TypeError).
+      if (isObject && (searchString instanceof RegExpClass || searchString[symbolMatch])) return apply(nativeIncludes, text, [searchString]);
+      var needle = toText(searchString);
+      if (!isHeavy(text, needle)) return apply(nativeIncludes, text, [needle, arguments[1]]);
+      return searchForward(text, needle, toInteger(arguments[1])) !== -1;
+    },
+  }.includes);
+  install(c.stringProto, "s:split", {
+    split(separator, limit) {
+      var isObject = (typeof separator === "object" && separator !== null) || typeof separator === "function";
+      // A RegExp's split (checked) or the program's own splitter, or no separator: the native's.
+      if (this === undefined || this === null || separator === undefined || separator === null || (isObject && separator[symbolSplit] !== undefined))
+        return apply(nativeSplit, this, [separator, limit]);
+      var text = toText(this);
+      var needle = toText(separator);
+      if (!isHeavy(text, needle)) return apply(nativeSplit, text, [needle, limit]);
+      var most = limit === undefined ? 4294967295 : NumberOf(limit) >>> 0;
+      var parts = [];
+      if (most === 0) return parts;
+      var from = 0;
+      for (var at = searchForward(text, needle, 0); at !== -1; at = searchForward(text, needle, from)) {
+        appendPart(parts, apply(stringSlice, text, [from, at]));
+        if (parts.length === most) return parts;
+        from = at + needle.length;
+      }
+      appendPart(parts, apply(stringSlice, text, [from]));
+      return parts;
+    },
+  }.split);
+
+  return true;
+})`;
+
 /**
  * The parts of the guest compiled only when a run first uses them, by their index in `hostPart`.
  * Each evaluates to a function of `(hostLog, ...captured)` that names no global, so a program
  * that replaced a built-in before first using `console` changes nothing of it.
  */
-export const GUEST_PARTS: readonly string[] = [CONSOLE_PART, TOOL_ERROR_PART, DATE_PART, COPY_OUT_PART];
+export const GUEST_PARTS: readonly string[] = [
+  CONSOLE_PART,
+  TOOL_ERROR_PART,
+  DATE_PART,
+  COPY_OUT_PART,
+  LONG_WALKS_PART,
+];

@@ -221,6 +221,8 @@ class ProgramRun {
   #interruptHandler(): boolean {
     if (this.#finished) {
       this.#interruptedBy ??= "finished";
+      // As below: a run that ended while the guest ran (an abort from a host call) must stop it too.
+      this.#pacer?.stopping();
       return true;
     }
     if (this.#signal?.aborted) this.#interruptedBy = "aborted";
@@ -495,6 +497,10 @@ class ProgramRun {
         else {
           const value = made(bridge.parse, keep(vm.newString(json.text)));
           if (value !== undefined) settle(value);
+          // Not the interrupt nor the memory limit: the only other failure of valid JSON text is
+          // QuickJS's stack overflowing on its nesting. The call fails, or it would never settle.
+          else if (this.#interruptedBy === undefined && !this.#engine.atCap)
+            fail("result-not-json", tooDeepMessage(this.#limits.stackBytes));
         }
       } finally {
         for (const handle of handles) if (handle.alive) handle.dispose();
@@ -755,6 +761,11 @@ function readJSONPrimitive(
   if (type === "boolean") return { value: vm.sameValue(handle, vm.true) };
   if (type === "object" && vm.sameValue(handle, vm.null)) return { value: null };
   return undefined;
+}
+
+/** Why a tool's result the guest could not read fails its call. */
+function tooDeepMessage(stackBytes: number): string {
+  return `The tool's result is nested too deeply for the program's stack limit of ${stackBytes} bytes to read it: ask the tool for less nested data.`;
 }
 
 /** `text` cut to `length` UTF-16 units. */

@@ -1,4 +1,4 @@
-import type { SandboxLimitCode, SandboxLimits, SandboxOutcome } from "@junction/types";
+import type { JSONValue, SandboxLimitCode, SandboxLimits, SandboxOutcome } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { program, recordingHost } from "../test/program.js";
 import { quickjsSandbox } from "./quickjs-sandbox.js";
@@ -225,6 +225,167 @@ describe("each breach is a limit outcome, and the host goes on", () => {
     expectLimit(outcome, "calls-in-flight", limits);
     expect(host.calls.map((call) => call.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
   });
+
+  it("ends a run aborted by a host call while the guest loops inside Promise executors, and the host goes on", async () => {
+    // QuickJS turns an executor's exceptions into rejections, the stop too: a stop after the run had
+    // ended (the abort) must also be checked again at the next tick, or the host's thread never returns.
+    const controller = new AbortController();
+    const outcome = await sandbox.run(
+      program("tools.stop(); for (;;) new Promise(() => { for (;;) {} });", {
+        functions: ["stop"],
+        call: () => {
+          controller.abort();
+          return new Promise(() => {});
+        },
+        signal: controller.signal,
+      }),
+    );
+    expect(outcome).toEqual({ kind: "aborted", console: "" });
+    await expectAliveAfterwards();
+  });
+
+  it("answers a tool result nested deeper than the guest's stack can read as a ToolError the program can catch", async () => {
+    const limits = { stackBytes: 32 * 1024 };
+    const outcome = await sandbox.run(
+      program(
+        `let failure;
+         try { await tools.deep(); } catch (error) { failure = [error.name, error.code]; }
+         return [failure, await tools.flat()];`,
+        {
+          functions: ["deep", "flat"],
+          call: async (name) => {
+            if (name === "flat") return [1];
+            let nested: JSONValue = [];
+            for (let depth = 0; depth < 3000; depth++) nested = [nested];
+            return nested;
+          },
+          limits,
+        },
+      ),
+    );
+    expect(outcome).toEqual({
+      kind: "returned",
+      value: [["ToolError", "result-not-json"], [1]],
+      console: "",
+    });
+    await expectAliveAfterwards();
+  });
+
+  it("stops an Array method walking a huge length of holes at the CPU limit, and the host goes on", async () => {
+    // QuickJS checks its interrupt only in bytecode: each of these was one C loop of hours.
+    const walks = [
+      "const a = []; a.length = 2 ** 32 - 1; return a.join();",
+      "return Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);",
+      "const a = []; a.length = 2 ** 32 - 1; return a.reduce((total) => total, 0);",
+      "const a = []; a.length = 2 ** 32 - 1; return [].concat(a).length;",
+      "const a = []; a.length = 2 ** 32 - 1; return [1].flatMap(() => a).length;",
+      "const a = []; a.length = 2 ** 32 - 1; return [[a]].flat(2).length;",
+    ];
+    for (const source of walks) {
+      expectLimit(await sandbox.run(program(source, { limits: { cpuMs: 100 } })), "cpu", { cpuMs: 100 });
+    }
+    await expectAliveAfterwards();
+  });
+
+  it("guards the walks however the program first reaches them: implicitly, after replacing the built-ins the guards use, by descriptor", async () => {
+    // The guards are compiled when the program first reads one of these methods; nothing it does
+    // before that (replacing Proxy, Reflect, Object, Symbol...) lets a walk run in C again.
+    const walks = [
+      "const a = []; a.length = 2 ** 32 - 1; return String(a);",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the program's own template literal
+      "const a = []; a.length = 2 ** 32 - 1; return `${a}`;",
+      `Proxy = function (target) { return target; }; Reflect.apply = (f, self, args) => f.apply(self, args);
+       Reflect.get = (target, key) => target[key]; Object.getOwnPropertyDescriptor = () => undefined; Symbol = undefined;
+       const a = []; a.length = 2 ** 32 - 1; return a.indexOf(1);`,
+      `const walk = Object.getOwnPropertyDescriptor(Array.prototype, "lastIndexOf").get.call([]);
+       return walk.call({ length: 2 ** 40 }, 1);`,
+      `"x".indexOf("x"); String.prototype.slice = () => ""; const a = []; a.length = 2 ** 32 - 1; return a.includes(1);`,
+    ];
+    for (const source of walks) {
+      expectLimit(await sandbox.run(program(source, { limits: { cpuMs: 100 } })), "cpu", { cpuMs: 100 });
+    }
+    await expectAliveAfterwards();
+  });
+
+  it("keeps a method the program sets or deletes before it first reads one, as plain properties", async () => {
+    const outcome = await sandbox.run(
+      program(
+        `Array.prototype.join = function () { return "mine"; };
+         const own = []; own.map = 5;
+         delete String.prototype.split;
+         const described = Object.getOwnPropertyDescriptor(Array.prototype, "join");
+         return [[1, 2].join(), own.map, Object.hasOwn(own, "map"), typeof "a,b".split, typeof described.value, described.writable,
+                 [3, 1, 2].sort().indexOf(3), typeof Object.getOwnPropertyDescriptor(Array.prototype, "sort").value];`,
+      ),
+    );
+    expect(outcome).toEqual({
+      kind: "returned",
+      value: ["mine", 5, true, "undefined", "function", true, 2, "function"],
+      console: "",
+    });
+  });
+
+  it("walks a long array with its methods as the program's own object: this, getters and callbacks see it", async () => {
+    const value = await sandbox.run(
+      program(
+        `const a = []; a.length = 200000; a[5] = 3; a[199999] = 7;
+         let seen;
+         Object.defineProperty(a, 10, { get() { seen = this; return 9; }, enumerable: true, configurable: true });
+         const objects = [];
+         a.forEach((v, i, o) => objects.push(o === a));
+         return [a.indexOf(7), a.includes(9), seen === a, objects, a.reduce((t, v, i, o) => t + (o === a ? v : 1000), 0),
+           a.join("").length, a.reverse() === a, a[0], [].concat(a, [1]).length,
+           [1, , [2, , [3, [4]]]].flat(), [1, [2, [3, [4]]]].flat(Infinity), [[1], [2]].flat(0).length];`,
+      ),
+    );
+    expect(value).toMatchObject({
+      kind: "returned",
+      value: [
+        199999,
+        true,
+        true,
+        [true, true, true],
+        19,
+        3,
+        true,
+        7,
+        200001,
+        [1, 2, [3, [4]]],
+        [1, 2, 3, 4],
+        2,
+      ],
+    });
+  });
+
+  it("stops a string searched for a long near-match at the CPU limit, and the host goes on", async () => {
+    // QuickJS searches in C in time of the text's length times the needle's: each was hours.
+    const text = 'const hay = "a".repeat(2e7); const needle = "a".repeat(1e5) + "b";';
+    for (const search of [
+      "hay.indexOf(needle)",
+      "hay.includes(needle)",
+      "hay.lastIndexOf(needle)",
+      "hay.split(needle)",
+    ]) {
+      const outcome = await sandbox.run(program(`${text} return ${search};`, { limits: { cpuMs: 100 } }));
+      expectLimit(outcome, "cpu", { cpuMs: 100 });
+    }
+    await expectAliveAfterwards();
+  });
+
+  it("finds in a long string what the native search finds, however it is cut", async () => {
+    const source = `const n = "a".repeat(5000) + "b"; const t = "a".repeat(20000) + n + "c" + n + "a".repeat(10);
+      return [t.indexOf(n), t.indexOf(n, 20001), t.indexOf(n, 99999), t.lastIndexOf(n), t.lastIndexOf(n, 25000),
+        t.lastIndexOf(n, 19999), t.includes(n, 25002), t.split(n).map((part) => part.length), t.split(n, 1).length];`;
+    expect(await sandbox.run(program(source))).toMatchObject({
+      kind: "returned",
+      value: [20000, 25002, -1, 25002, 20000, -1, true, [20000, 1, 10], 1],
+    });
+  });
+
+  // UNFINISHED (found in the audit of 2026-12-03, not fixed): replace with a string pattern searches
+  // in C the same way ('"a".repeat(2e7).replace("a".repeat(1e5) + "b", "")' blocks the host for
+  // hours past every limit); replaceAll is stopped.
+  it.todo("stops a string replaced at a long near-match at the CPU limit, and the host goes on");
 
   it("answers an oversized source before running anything", async () => {
     const host = recordingHost();
