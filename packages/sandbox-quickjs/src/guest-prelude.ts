@@ -191,7 +191,7 @@ const PRELUDE_TAIL = `
   var natives = create(null);
   var accessors = create(null);
   // Taken now, before the program can replace any of them.
-  var walkParts = [apply, create, defineProperty, hide, isArray, stringSlice, Object.getOwnPropertyDescriptor, Reflect.get, Reflect.set, Reflect.has, Reflect.deleteProperty, Proxy, Object, Number, Math.trunc, Symbol.isConcatSpreadable, String.prototype.concat, Symbol.match, Symbol.split, TypeError, RegExp, Array.prototype, String.prototype, natives, accessors];
+  var walkParts = [apply, create, defineProperty, hide, isArray, stringSlice, Object.getOwnPropertyDescriptor, Reflect.get, Reflect.set, Reflect.has, Reflect.deleteProperty, Proxy, Object, Number, Math.trunc, Symbol.isConcatSpreadable, String.prototype.concat, Symbol.match, Symbol.split, TypeError, RegExp, Array.prototype, String.prototype, natives, accessors, Symbol.replace];
   var installWalks = once(function () {
     return hostPart(4, walkParts);
   });
@@ -209,10 +209,10 @@ const PRELUDE_TAIL = `
     lazy.set = function (value) { hide(this, key, value); };
     defineProperty(prototype, key, lazy);
   }
-  var names = ["indexOf", "lastIndexOf", "includes", "split", "join", "toLocaleString", "reverse", "copyWithin", "sort", "shift", "slice", "splice", "unshift", "forEach", "map", "filter", "some", "every", "flatMap", "reduce", "reduceRight", "flat", "concat"];
+  var names = ["indexOf", "lastIndexOf", "includes", "split", "replace", "join", "toLocaleString", "reverse", "copyWithin", "sort", "shift", "slice", "splice", "unshift", "forEach", "map", "filter", "some", "every", "flatMap", "reduce", "reduceRight", "flat", "concat"];
   for (var n = 0; n < names.length; n++) {
-    if (n < 4) lazyMethod(String.prototype, "s:" + names[n], names[n]);
-    if (n !== 3) lazyMethod(Array.prototype, "a:" + names[n], names[n]);
+    if (n < 5) lazyMethod(String.prototype, "s:" + names[n], names[n]);
+    if (n !== 3 && n !== 4) lazyMethod(Array.prototype, "a:" + names[n], names[n]);
   }
   return freeze(bridge);
 })`;
@@ -378,7 +378,7 @@ const LONG_WALKS_PART = `(function (hostLog, captured) {
     getOwnDescriptor: captured[6], reflectGet: captured[7], reflectSet: captured[8], reflectHas: captured[9], reflectDelete: captured[10],
     ProxyClass: captured[11], ObjectOf: captured[12], NumberOf: captured[13], truncate: captured[14], spreadable: captured[15],
     stringConcat: captured[16], symbolMatch: captured[17], symbolSplit: captured[18], TypeErrorOf: captured[19], RegExpClass: captured[20],
-    arrayProto: captured[21], stringProto: captured[22], natives: captured[23], accessors: captured[24],
+    arrayProto: captured[21], stringProto: captured[22], natives: captured[23], accessors: captured[24], symbolReplace: captured[25],
   };
   /** Puts \`method\` where the prelude's accessor for \`tag\` stands, unless the program replaced it. */
   function install(prototype, tag, method) {
@@ -589,6 +589,41 @@ const LONG_WALKS_PART = `(function (hostLog, captured) {
       return parts;
     },
   }.split);
+  // replace with a string pattern: the first match found as above, the replacement as the native
+  // makes it (with no captures, only $$, $&, $\` and $' are patterns; the rest is as written).
+  var nativeReplace = c.natives["s:replace"];
+  var symbolReplace = c.symbolReplace;
+  function substitution(template, matched, text, at) {
+    var out = "";
+    for (var i = 0; i < template.length; i++) {
+      var ch = template[i];
+      var next = template[i + 1];
+      if (ch !== "$" || next === undefined) out += ch;
+      else if (next === "$") { out += "$"; i++; }
+      else if (next === "&") { out += matched; i++; }
+      else if (next === "\`") { out += apply(stringSlice, text, [0, at]); i++; }
+      else if (next === "'") { out += apply(stringSlice, text, [at + matched.length]); i++; }
+      else out += ch;
+    }
+    return out;
+  }
+  install(c.stringProto, "s:replace", {
+    replace(searchValue, replaceValue) {
+      var isObject = (typeof searchValue === "object" && searchValue !== null) || typeof searchValue === "function";
+      // A RegExp (checked) or the program's own replacer, on null or undefined: the native's.
+      if (this === undefined || this === null || (isObject && searchValue[symbolReplace] !== undefined))
+        return apply(nativeReplace, this, [searchValue, replaceValue]);
+      var text = toText(this);
+      var needle = toText(searchValue);
+      var functional = typeof replaceValue === "function";
+      if (!isHeavy(text, needle)) return apply(nativeReplace, text, [needle, functional ? replaceValue : toText(replaceValue)]);
+      var template = functional ? undefined : toText(replaceValue);
+      var at = searchForward(text, needle, 0);
+      if (at === -1) return text;
+      var replacement = functional ? toText(replaceValue(needle, at, text)) : substitution(template, needle, text, at);
+      return apply(stringSlice, text, [0, at]) + replacement + apply(stringSlice, text, [at + needle.length]);
+    },
+  }.replace);
 
   return true;
 })`;

@@ -385,7 +385,30 @@ describe("each breach is a limit outcome, and the host goes on", () => {
   // UNFINISHED (found in the audit of 2026-12-03, not fixed): replace with a string pattern searches
   // in C the same way ('"a".repeat(2e7).replace("a".repeat(1e5) + "b", "")' blocks the host for
   // hours past every limit); replaceAll is stopped.
-  it.todo("stops a string replaced at a long near-match at the CPU limit, and the host goes on");
+  it("stops a string replaced at a long near-match at the CPU limit, and the host goes on", async () => {
+    const text = 'const hay = "a".repeat(2e7); const needle = "a".repeat(1e5) + "b";';
+    for (const replace of ['hay.replace(needle, "x")', "hay.replace(needle, () => 1)"]) {
+      const outcome = await sandbox.run(program(`${text} return ${replace};`, { limits: { cpuMs: 100 } }));
+      expectLimit(outcome, "cpu", { cpuMs: 100 });
+    }
+    await expectAliveAfterwards();
+  });
+
+  it("replaces in a long string what the native replace does, patterns and a function's answer included", async () => {
+    // Long enough (5,006 × 4,000) that the search is cut; the same calls made here by V8 are the answer.
+    const n = `${"a".repeat(3999)}b`;
+    const t = `x${"a".repeat(5000)}b-tail`;
+    const templates = ["[$&]", "<$`>", "<$'>", "$$", "$1 $<name> $", "plain"];
+    const source = `const n = "a".repeat(3999) + "b"; const t = "x" + "a".repeat(5000) + "b-tail";
+      const answers = ${JSON.stringify(templates)}.map((template) => t.replace(n, template));
+      answers.push(t.replace(n, (match, at, whole) => match.length + "@" + at + "/" + whole.length));
+      answers.push(t.replace(n + "z", "never"), t.replace({ toString: () => n }, "object"));
+      return answers;`;
+    const expected = templates.map((template) => t.replace(n, template));
+    expected.push(t.replace(n, (match, at, whole) => `${match.length}@${at}/${whole.length}`));
+    expected.push(t.replace(`${n}z`, "never"), t.replace(n, "object"));
+    expect(await sandbox.run(program(source))).toMatchObject({ kind: "returned", value: expected });
+  });
 
   it("answers an oversized source before running anything", async () => {
     const host = recordingHost();
