@@ -18,7 +18,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { type LegacySessionOptions, LegacySessions } from "./legacy-sessions.js";
 import type { MCPServer } from "./mcp-server.js";
-import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
+import { addressRateKey, RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 
 /** Bearer-token authentication for the HTTP endpoint, as an OAuth 2.1 protected resource. */
 export interface MCPHTTPAuthOptions {
@@ -169,7 +169,12 @@ export function createMCPHTTPHandler(server: MCPServer, options: MCPHTTPOptions 
         c.set("authInfo", checked);
       }
       if (limiter) {
-        const key = rateKey?.(c.req.raw) ?? c.get("authInfo")?.clientId ?? peerAddress(c.env) ?? "anonymous";
+        const peer = peerAddress(c.env);
+        const key =
+          rateKey?.(c.req.raw) ??
+          c.get("authInfo")?.clientId ??
+          (peer === undefined ? undefined : addressRateKey(peer)) ??
+          "anonymous";
         const retryAfter = limiter.take(key);
         if (retryAfter !== undefined) return tooManyRequests(retryAfter);
       }

@@ -7,6 +7,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { InMemoryEventStore } from "./event-store.js";
+import { addressRateKey } from "./rate-limit.js";
 
 /** Limits on 2025-11-25 sessions. */
 export interface LegacySessionOptions {
@@ -141,7 +142,10 @@ export class LegacySessions {
     if (this.#sessions.size + this.#opening >= this.#maxSessions) {
       return jsonRPCError(503, -32000, "Too many open sessions; try again later.");
     }
-    const clientKey = this.#clientKey?.(request) ?? authInfo?.clientId ?? context.remoteAddress;
+    const clientKey =
+      this.#clientKey?.(request) ??
+      authInfo?.clientId ??
+      (context.remoteAddress === undefined ? undefined : addressRateKey(context.remoteAddress));
     if (clientKey !== undefined && (this.#perClient.get(clientKey) ?? 0) >= this.#maxSessionsPerClient) {
       return jsonRPCError(
         429,
