@@ -177,11 +177,12 @@ export class MCPTools {
   }
 
   /**
-   * Lists the tools unless a list is held. A held list is always the current session's: each lost
-   * session drops it (see {@link sessionLost}). A list that fails leaves the call without hints.
+   * Lists the tools for a call when no list is held (a held list is always the current session's:
+   * each lost session drops it, see {@link sessionLost}). A list that fails leaves the call
+   * without hints. Checked by the caller first, so a call with a list held waits for nothing.
    */
-  private async listFor(options: MCPRequestOptions): Promise<void> {
-    if (!this.cache.held) await this.load(options).catch(() => undefined);
+  private listForCall(options: MCPRequestOptions): Promise<unknown> {
+    return this.load(options).catch(() => undefined);
   }
 
   private listOnce(options: MCPRequestOptions): Promise<HintedList<MCPTool>> {
@@ -237,7 +238,8 @@ export class MCPTools {
     // The tool list tells us output schemas and task support; fetch it once if we have not (while
     // reconnecting, from the session the call will go out on). Without the list the call goes ahead
     // without output schemas or task hints, and the call itself reports a dead connection.
-    if (this.context.connected() || this.context.reconnecting()) await this.listFor(options);
+    if (!this.cache.held && (this.context.connected() || this.context.reconnecting()))
+      await this.listForCall(options);
     const onprogress = options.onProgress
       ? (progress: { progress: number; total?: number; message?: string }) => {
           try {
@@ -273,7 +275,8 @@ export class MCPTools {
       return await this.context.run("tools/call", options, async (session, requestOptions) => {
         // A session re-opened under this call (the server forgot the old one) may be a restarted
         // server's: its result is checked against what that server lists.
-        await this.listFor({ timeoutMs: requestOptions.timeout, signal: options.signal });
+        if (!this.cache.held)
+          await this.listForCall({ timeoutMs: requestOptions.timeout, signal: options.signal });
         return this.settle(name, () =>
           this.send(session, params, { requestOptions: { ...requestOptions, onprogress }, ticket }),
         );
