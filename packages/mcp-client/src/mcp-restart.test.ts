@@ -328,6 +328,78 @@ describe("stdio: a server killed under a connected MCP", () => {
   });
 });
 
+describe("stdio: a server that dies while answering tools/list", () => {
+  it("the list is sent once more, to the restarted server, and answers with its tools", async () => {
+    const folder = await stateFolder();
+    const { mcp, warnings } = connection(stdioConfig(folder));
+    await mcp.connect();
+    writeFileSync(join(folder, "die-on-list"), "1");
+    expect(await toolNames(mcp)).toEqual(["echo", "pid"]);
+    const started = lines(folder, "started.log");
+    expect(started).toHaveLength(2);
+    // One list to the process that died under it, one to the process that replaced it.
+    expect(lines(folder, "lists.log")).toEqual(started);
+    expect(mcp.state).toBe("connected");
+    // The list the retry got is the cached one.
+    expect(await toolNames(mcp)).toEqual(["echo", "pid"]);
+    expect(lines(folder, "lists.log")).toHaveLength(2);
+    expect(warnings).toEqual([]);
+  });
+
+  it("sent again only once: a server that dies under that list too fails it, naming the server", async () => {
+    const folder = await stateFolder();
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    writeFileSync(join(folder, "die-on-list"), "2");
+    const error = await rejection(mcp.listTools());
+    expect(error.code).toBe("mcp-connection-closed");
+    expect(error.message).toMatch(/^connection to MCP server "restarted" closed during tools\/list/);
+    const started = lines(folder, "started.log");
+    expect(lines(folder, "lists.log")).toEqual(started.slice(0, 2));
+  });
+
+  it("a restart that fails fails the list, naming the server and why", async () => {
+    const folder = await stateFolder();
+    const { mcp } = connection(stdioConfig(folder, { reconnect: { initialDelayMs: 10, maxAttempts: 1 } }));
+    await mcp.connect();
+    writeFileSync(join(folder, "down"), "");
+    writeFileSync(join(folder, "die-on-list"), "1");
+    const error = await rejection(mcp.listTools());
+    expect(error.code).toBe("mcp-not-connected");
+    expect(error.message).toMatch(
+      /^tools\/list: MCP server "restarted" is not connected \(MCP server "restarted" stopped and could not be restarted after 1 attempts: .*\); the next request tries again$/s,
+    );
+    expect(lines(folder, "lists.log")).toHaveLength(1);
+  });
+
+  it("a call's own list, in flight at the death, is sent again and the call runs on the restarted server", async () => {
+    const folder = await stateFolder();
+    const { mcp } = connection(stdioConfig(folder));
+    await mcp.connect();
+    writeFileSync(join(folder, "die-on-list"), "1");
+    const result = await mcp.callTool("echo", { message: "after" });
+    const started = lines(folder, "started.log");
+    expect(resultText(result)).toBe(`echo:${started[1]}:after`);
+    expect(lines(folder, "lists.log")).toEqual(started);
+  });
+
+  it("an abort ends the wait of the list sent again: the call fails as aborted, and nothing more is sent", async () => {
+    const folder = await stateFolder();
+    // A backoff far longer than the test: the abort is what ends the wait.
+    const { mcp } = connection(stdioConfig(folder, { reconnect: { initialDelayMs: 600_000 } }));
+    await mcp.connect();
+    writeFileSync(join(folder, "die-on-list"), "1");
+    const controller = new AbortController();
+    const call = rejection(mcp.callTool("echo", { message: "never" }, { signal: controller.signal }));
+    await vi.waitFor(() => expect(mcp.state).toBe("reconnecting"), { timeout: 10_000 });
+    controller.abort();
+    const error = await call;
+    expect(error.code).toBe("aborted");
+    expect(lines(folder, "lists.log")).toHaveLength(1);
+    expect(lines(folder, "calls.log")).toEqual([]);
+  });
+});
+
 describe("onToolsChanged when a stdio server is lost", () => {
   it("is told at the loss, so a list waits for the restart, and not by close()", async () => {
     const folder = await stateFolder();

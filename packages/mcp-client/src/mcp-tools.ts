@@ -160,20 +160,37 @@ export class MCPTools {
     }
   }
 
-  /** The tool list, from the {@link ToolCache} while it is fresh. */
-  load(options: MCPRequestOptions = {}): Promise<MCPTool[]> {
+  /**
+   * The tool list, from the {@link ToolCache} while it is fresh. A list whose session was lost
+   * under it (a stdio server that died while answering) is sent once more, on the session that
+   * replaces it, within the same time limit: `tools/list` changes nothing on the server. Not
+   * when the connection does not reconnect by itself (`reconnect: false`).
+   */
+  async load(options: MCPRequestOptions = {}): Promise<MCPTool[]> {
     // A server without the tools capability has no tools (and may not answer tools/list at all).
     const capabilities = this.context.capabilities();
-    if (capabilities && !capabilities.tools && this.context.connected()) return Promise.resolve([]);
-    return this.cache.get(async () => {
-      const before = this.listedBeforeLoss;
-      const list = await this.listOnce(options);
-      if (!before) return list;
-      const compared = await this.compareWithLost(before, list, options);
-      // Compared once; a list that failed is compared when it is listed again.
-      if (this.listedBeforeLoss === before) this.listedBeforeLoss = undefined;
-      return compared;
-    });
+    if (capabilities && !capabilities.tools && this.context.connected()) return [];
+    const deadline = Date.now() + (options.timeoutMs ?? this.context.timeoutMs());
+    try {
+      return await this.cache.get(() => this.listAndCompare(options));
+    } catch (error) {
+      if (!isConnectionLost(error) || !(this.context.reconnecting() || this.context.connected())) throw error;
+      // Once: a loss on the new session too fails the list. The wait for that session honours the
+      // signal and the deadline, and fails naming the server if the reconnect gives up.
+      const again = { ...options, timeoutMs: Math.max(1, deadline - Date.now()) };
+      return this.cache.get(() => this.listAndCompare(again));
+    }
+  }
+
+  /** One list for the cache, compared with what a lost session listed (see {@link compareWithLost}). */
+  private async listAndCompare(options: MCPRequestOptions): Promise<HintedList<MCPTool>> {
+    const before = this.listedBeforeLoss;
+    const list = await this.listOnce(options);
+    if (!before) return list;
+    const compared = await this.compareWithLost(before, list, options);
+    // Compared once; a list that failed is compared when it is listed again.
+    if (this.listedBeforeLoss === before) this.listedBeforeLoss = undefined;
+    return compared;
   }
 
   /**

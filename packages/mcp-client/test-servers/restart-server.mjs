@@ -12,13 +12,16 @@
 //   init-failures  N: the first N initialize requests of this process answer 503 (warming up).
 //   down           when present, the process exits at once with code 4 (a server that is down).
 //   hang-start     when present, the process starts but never answers (a handshake that hangs).
+//   die-on-list    N: the next N tools/list, counted across processes (read at each list and
+//                  rewritten), kill the process that gets one before it answers (a server that
+//                  dies while answering).
 //
 // Written by the server: started.log (one line per process start: its pid), calls.log (one line
-// per tools/call: "<name> <message> <pid>") and stale.log (one line per request that carried a
+// per tools/call: "<name> <message> <pid>"), lists.log (one line per tools/list: its pid) and stale.log (one line per request that carried a
 // session id this process never issued).
 // RESTART_TRANSPORT: "stdio" (default) or "http" on RESTART_PORT, printing "ready" once listening.
 import { randomUUID } from "node:crypto";
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -50,6 +53,12 @@ let initFailures = Number(read("init-failures", "0"));
 function buildServer() {
   const server = new Server({ name: "restart-server", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => {
+    appendFileSync(join(folder, "lists.log"), `${process.pid}\n`);
+    const dying = Number(read("die-on-list", "0"));
+    if (dying > 0) {
+      writeFileSync(join(folder, "die-on-list"), String(dying - 1));
+      process.kill(process.pid, "SIGKILL");
+    }
     if (emptyLists > 0) {
       emptyLists--;
       return { tools: [] };

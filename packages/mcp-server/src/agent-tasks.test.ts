@@ -6,7 +6,7 @@ import { scriptedModel } from "@junction/core/testing";
 import { MCP, type MCPWireMessage } from "@junction/mcp-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { rawRequest } from "../test/raw-request.js";
+import { rawRequest, waitForTask } from "../test/raw-request.js";
 import type { MCPTaskOptions } from "./agent-tasks.js";
 import { agentTool } from "./agent-tool.js";
 import { createMCPServer } from "./mcp-server.js";
@@ -380,4 +380,80 @@ describe("a served agent as a task over Streamable HTTP", () => {
       }
     },
   );
+
+  it("a resumed run takes a run slot too: of two tasks answered at once with a limit of 1, one resumes, the other is refused with its answer not taken, and resumes when sent again", async () => {
+    // The approved tool waits until let go: the resumed run holds its slot meanwhile.
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const opened: string[] = [];
+    const vaultThatWaits = tool({
+      name: "open_vault",
+      description: "Opens the vault",
+      schema: z.object({ door: z.string() }),
+      execute: async ({ door }) => {
+        opened.push(door);
+        await gate;
+        return `opened ${door}`;
+      },
+    });
+    const server = await serveAgent(
+      () =>
+        new Agent({
+          provider: scriptedModel([
+            { toolCalls: [{ id: "c1", name: "open_vault", input: { door: "north" } }] },
+            { text: "The door is open." },
+          ]),
+          model: "scripted",
+          tools: [vaultThatWaits],
+          approval: () => "ask",
+        }),
+      { maxConcurrentRuns: 1, pollIntervalMs: 20 },
+    );
+    const taskIds: string[] = [];
+    for (const request of ["one", "two"]) {
+      const created = await rawRequest(server.url, {
+        method: "tools/call",
+        params: { name: "ask_keeper", arguments: { request } },
+      });
+      const taskId = created.result?.taskId as string;
+      // Waiting for a person holds no slot: the second task may start.
+      await waitForTask(server.url, taskId, "input_required");
+      taskIds.push(taskId);
+    }
+    const approve = (taskId: string) =>
+      rawRequest(server.url, {
+        method: "tasks/update",
+        params: { taskId, inputResponses: { "approval:1:c1": { action: "accept", content: {} } } },
+      });
+    const answers = await Promise.all(taskIds.map(approve));
+    const taken = answers.filter((answer) => answer.error === undefined);
+    const refused = answers.filter((answer) => answer.error !== undefined);
+    expect(taken).toHaveLength(1);
+    expect(refused.map((answer) => answer.error)).toEqual([
+      {
+        code: -32603,
+        message:
+          "Too many task runs going at once for this client (limit 1): this answer would resume a run beyond it, so it was not taken and the task still waits for it. Wait for a run to end (or to wait for input), or cancel one, then send the same answer again.",
+        data: { limit: "maxConcurrentRuns", maximum: 1 },
+      },
+    ]);
+    const resumedId = taskIds[answers.indexOf(taken[0] as (typeof answers)[number])] as string;
+    const refusedId = taskIds[answers.indexOf(refused[0] as (typeof answers)[number])] as string;
+    // The refused task still waits for the same answer; only the resumed run opened its door.
+    const waiting = await rawRequest(server.url, { method: "tasks/get", params: { taskId: refusedId } });
+    expect(waiting.result).toMatchObject({ status: "input_required" });
+    expect(Object.keys(waiting.result?.inputRequests as object)).toEqual(["approval:1:c1"]);
+    expect(opened).toEqual(["north"]);
+    // Still refused while the resumed run goes.
+    expect((await approve(refusedId)).error?.data).toEqual({ limit: "maxConcurrentRuns", maximum: 1 });
+    letGo();
+    expect(await waitForTask(server.url, resumedId, "completed")).toMatchObject({ status: "completed" });
+    // The slot is given back when the resumed run ends: the same answer, sent again, resumes the other.
+    expect((await approve(refusedId)).error).toBeUndefined();
+    const done = await waitForTask(server.url, refusedId, "completed");
+    expect(done.result).toEqual({ content: [{ type: "text", text: "The door is open." }] });
+    expect(opened).toEqual(["north", "north"]);
+  });
 });

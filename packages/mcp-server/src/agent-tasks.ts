@@ -267,7 +267,8 @@ export class AgentTasks {
    * key names the call, and the run checks the decision against the call's tool and arguments);
    * others are ignored, as the extension says. An update that answers every pending call hands
    * each answer to the run, which takes the first answer to each call once: eight updates sent at
-   * once resume the run once.
+   * once resume the run once. An update that would resume a run beyond the client's
+   * `maxConcurrentRuns` is refused (-32603, naming the limit) with none of its answers taken.
    */
   async update(taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
     // Only the task's own client answers anything of it: checked before an answer is handed on.
@@ -308,7 +309,23 @@ export class AgentTasks {
     // All at once: an engine may take a step's answers only when every call of it has one.
     const runId = record.runId;
     const runs = this.#runsFor(record.tool);
-    await Promise.all(answers.map(([item, decision]) => runs.answer(runId, item, decision)));
+    if (runs !== this.#local) {
+      await Promise.all(answers.map(([item, decision]) => runs.answer(runId, item, decision)));
+      return;
+    }
+    // The run these answers resume takes one of the client's run slots, as a new run does: taken
+    // at once (no await since the task was read), so answers to several tasks sent at once count
+    // against the limit too. Beyond it, nothing is answered: the task still waits, and the same
+    // answer may be sent again.
+    const slot = this.#local.admit(parts.owner, "resume");
+    try {
+      await Promise.all(
+        answers.map(([item, decision]) => this.#local.answerWithSlot({ runId, item, decision, slot })),
+      );
+    } finally {
+      // Taken over by the resumed run; given back when these answers resumed nothing.
+      slot.release();
+    }
   }
 
   /** `tasks/cancel`: cancels the run and marks the task cancelled. */

@@ -67,21 +67,19 @@ export class InProcessAgentRuns implements DurableAgentRuns {
   }
 
   /**
-   * Takes one of `owner`'s run slots at once, and refuses a new run beyond `maxConcurrentRuns`
-   * going here: taken before any `await`, so calls sent at once count against the limit too. The
-   * run launched with the slot takes it over; `release()` gives back one that launched nothing.
+   * Takes one of `owner`'s run slots at once, and refuses a run beyond `maxConcurrentRuns` going
+   * here: taken before any `await`, so calls (or answers) sent at once count against the limit
+   * too. The run launched (or resumed) with the slot takes it over; `release()` gives back one
+   * that launched nothing. `leg` says what is refused: a new run (`"start"`), or the answer that
+   * would resume a waiting one (`"resume"`), which is then not taken.
    */
-  admit(owner: string): RunSlot {
+  admit(owner: string, leg: "start" | "resume" = "start"): RunSlot {
     const running = this.#running.get(owner) ?? 0;
-    if (running >= this.#maxConcurrentRuns) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InternalError,
-        `Too many task runs going at once for this client (limit ${this.#maxConcurrentRuns}); wait for one to end, or cancel one.`,
-      );
-    }
+    if (running >= this.#maxConcurrentRuns) throw runLimitError(this.#maxConcurrentRuns, leg);
     this.#running.set(owner, running + 1);
     let held = true;
     return {
+      owner,
       release: () => {
         if (!held) return;
         held = false;
@@ -136,7 +134,22 @@ export class InProcessAgentRuns implements DurableAgentRuns {
     return runStatus(record);
   }
 
-  async answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void> {
+  answer(runId: string, item: PendingToolCall, decision: ResumeDecision): Promise<void> {
+    return this.answerWithSlot({ runId, item, decision, slot: undefined });
+  }
+
+  /**
+   * `answer`, with the slot (from `admit(owner, "resume")`) the run takes over should this answer
+   * resume it: the resumed run then counts as the slot's owner's. Without one (the operator's
+   * answer), the resumed run counts as its starter's, unchecked.
+   */
+  async answerWithSlot(answer: {
+    runId: string;
+    item: PendingToolCall;
+    decision: ResumeDecision;
+    slot: RunSlot | undefined;
+  }): Promise<void> {
+    const { runId, item, decision, slot } = answer;
     let resumed: AgentTaskRecord | undefined;
     let input: AgentRunInput | undefined;
     const stored = await this.#records.change(runRecordId(runId), (record) => {
@@ -159,10 +172,13 @@ export class InProcessAgentRuns implements DurableAgentRuns {
       return resumed;
     });
     if (stored && resumed && input) {
-      this.#launch(this.#runner(stored.tool), {
+      const runner = this.#runner(stored.tool);
+      // Handed over in one step, as at `launch`: the resumed run counts itself from here.
+      slot?.release();
+      this.#launch(runner, {
         record: stored,
         input,
-        owner: this.#ownerOf.get(runId) ?? "",
+        owner: slot?.owner ?? this.#ownerOf.get(runId) ?? "",
       });
     }
   }
@@ -336,10 +352,38 @@ export class InProcessAgentRuns implements DurableAgentRuns {
   }
 }
 
-/** One of a client's run slots, taken by `admit` for the run about to be launched. */
+/** One of a client's run slots, taken by `admit` for the run about to be launched or resumed. */
 export interface RunSlot {
+  /** Whose slot it is: the run launched with it counts as theirs. */
+  readonly owner: string;
   /** Gives the slot back (once; later calls do nothing). */
   release(): void;
+}
+
+/**
+ * The refusal of a run beyond a client's `maxConcurrentRuns`: a new run's (`"start"`), or the
+ * answer that would resume a waiting one (`"resume"`: the answer is not taken, the task still
+ * waits for it). `data` names the limit, for `isRunLimitError`. Pure.
+ */
+function runLimitError(limit: number, leg: "start" | "resume"): ProtocolError {
+  const message =
+    leg === "start"
+      ? `Too many task runs going at once for this client (limit ${limit}); wait for one to end, or cancel one.`
+      : `Too many task runs going at once for this client (limit ${limit}): this answer would resume a run beyond it, so it was not taken and the task still waits for it. Wait for a run to end (or to wait for input), or cancel one, then send the same answer again.`;
+  return new ProtocolError(ProtocolErrorCode.InternalError, message, {
+    limit: "maxConcurrentRuns",
+    maximum: limit,
+  });
+}
+
+/** Whether `error` is a refusal by `maxConcurrentRuns` (from `admit`). */
+export function isRunLimitError(error: unknown): boolean {
+  return (
+    error instanceof ProtocolError &&
+    typeof error.data === "object" &&
+    error.data !== null &&
+    (error.data as { limit?: unknown }).limit === "maxConcurrentRuns"
+  );
 }
 
 /** A change to a run's record, written after the ones before it. */

@@ -6,7 +6,9 @@ import {
 } from "@modelcontextprotocol/server";
 import type { AgentTasks } from "./agent-tasks.js";
 import { approvalElicitation, approvalKey } from "./approval-input.js";
+import { isRunLimitError } from "./in-process-runs.js";
 import type { AskClient } from "./task-options.js";
+import type { AgentTaskRecord } from "./task-store.js";
 import type { UpstreamRequest, UpstreamRequests } from "./task-upstream.js";
 import { isTerminal } from "./task-views.js";
 
@@ -19,8 +21,9 @@ import { isTerminal } from "./task-views.js";
  * While it waits, what the task needs of a person goes to this request's client through `ask`:
  * an elicitation per pending approval (the answers filed by the server under the calls it asked
  * about, so a client cannot approve another call; none when the operator approves), and the
- * upstream requests of the run. A cancelled task, or one whose run failed outside the tool, is a
- * JSON-RPC error.
+ * upstream requests of the run. Answers that would resume the run beyond the client's
+ * `maxConcurrentRuns` are kept and sent again until a slot is free, not asked again. A cancelled
+ * task, or one whose run failed outside the tool, is a JSON-RPC error.
  */
 export async function legacyTaskResult(
   tasks: AgentTasks,
@@ -30,6 +33,9 @@ export async function legacyTaskResult(
   // The pending calls this request answered last: a durable engine may show them pending a while
   // after the answer went in, and they are not asked again.
   let answered: string | undefined;
+  // The answers a person gave that the client's run limit refused (`maxConcurrentRuns`), by the
+  // round they answer: sent again, not asked again, until a run slot is free.
+  let refused: { round: string | undefined; answers: Record<string, unknown> } | undefined;
   for (;;) {
     const record = await tasks.current(taskId, owner);
     if (record.status === "completed" && record.result) {
@@ -61,22 +67,42 @@ export async function legacyTaskResult(
       !tasks.asking.has(taskId)
     ) {
       tasks.asking.add(taskId);
+      let answers: Record<string, unknown> | undefined;
       try {
-        const answers: Record<string, unknown> = {};
-        for (const item of record.pending) {
-          const params = approvalElicitation(record.tool, item);
-          params._meta = { ...params._meta, [RELATED_TASK_META_KEY]: { taskId } };
-          answers[approvalKey(item)] = await ask("elicitation/create", params as Record<string, unknown>);
-        }
+        answers =
+          refused !== undefined && refused.round === round
+            ? refused.answers
+            : await askApprovals(record, { taskId, ask });
+        refused = undefined;
         await tasks.update(taskId, owner, answers);
         answered = round;
+      } catch (error) {
+        // Beyond the client's run limit nothing was answered: the answers are kept and sent again
+        // once a slot may be free (the task moved, or the poll interval passed).
+        if (!isRunLimitError(error) || !answers) throw error;
+        refused = { round, answers };
       } finally {
         tasks.asking.delete(taskId);
       }
+      if (refused) await tasks.changed(taskId, signal);
       continue;
     }
     await tasks.changed(taskId, signal);
   }
+}
+
+/** Asks a 2025 client about each call the task waits for a person about; the answers, filed under the calls' keys. */
+async function askApprovals(
+  record: AgentTaskRecord,
+  asker: { taskId: string; ask: AskClient },
+): Promise<Record<string, unknown>> {
+  const answers: Record<string, unknown> = {};
+  for (const item of record.pending ?? []) {
+    const params = approvalElicitation(record.tool, item);
+    params._meta = { ...params._meta, [RELATED_TASK_META_KEY]: { taskId: asker.taskId } };
+    answers[approvalKey(item)] = await asker.ask("elicitation/create", params as Record<string, unknown>);
+  }
+  return answers;
 }
 
 /** Asks a 2025 client an upstream request of the task's run, and hands the answer upstream. */

@@ -17,7 +17,8 @@ export interface MCPTaskOptions {
   store?: TaskStore;
   /**
    * Runs going at once in this process per client, agents' and tools' (authenticated client id; one pool without
-   * authentication); a task call beyond it is refused (-32000) until one ends or waits for input.
+   * authentication); a task call beyond it is refused (-32603) until one ends or waits for input, and so is an
+   * answer that would resume a waiting run beyond it (not taken: the task still waits for it).
    * @default 4
    */
   maxConcurrentRuns?: number;

@@ -1,7 +1,7 @@
 /** What a raw 2026-07-28 request answers: its JSON-RPC result or error. */
 export interface RawAnswer {
   result?: Record<string, unknown>;
-  error?: { code: number; message: string };
+  error?: { code: number; message: string; data?: unknown };
 }
 
 /**
