@@ -5,7 +5,7 @@
 //   run of a trivial program (the WebAssembly instantiated, sucrase loaded), median of 5 processes;
 //   the WebAssembly alone (imported and instantiated in a fresh process) is shown beside it, for
 //   the inlined build used and for the separate-.wasm build;
-// - warm run: a new runtime and context plus a trivial program, median of 200;
+// - warm run: a trivial program on the warm engine (its snapshot written back after), median of 200;
 // - host-call overhead: a program awaiting 1000 calls one after another to a host function that
 //   returns at once, (its time - a trivial run's) / 1000, median of 10;
 // - stop times: a memory bomb at the default 64 MiB, and while (true) at a 100 ms CPU budget,
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
   console.log(
     `module load (cold), import to first run done: ${ms(median(firstRuns))} (the WebAssembly alone, imported and instantiated: ${ms(median(instantiations))}; the separate-.wasm build instead: ${ms(median(wasmfileInstantiations))}; median of 5 processes each)`,
   );
-  console.log(`warm run, new runtime + context + trivial program: ${ms(warmMedian)} (median of 200)`);
+  console.log(`warm run, a trivial program on the warm engine: ${ms(warmMedian)} (median of 200)`);
   console.log(
     `host-call overhead: ${ms(median(perCall) / 1000)} per call (1000 awaited calls, median of 10)`,
   );

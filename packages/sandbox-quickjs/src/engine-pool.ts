@@ -5,6 +5,7 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import { findInterruptCounterOffset } from "./interrupt-pacing.js";
+import { type PristineEngine, preparePristineEngine } from "./pristine-engine.js";
 
 /** Where the QuickJS build comes from: a variant, or a function that loads one. */
 export type VariantSource = QuickJSSyncVariant | (() => Promise<QuickJSSyncVariant>);
@@ -24,6 +25,10 @@ export interface Engine {
   /** The last growth the module asked for was refused: the guest is at its memory limit. */
   atCap: boolean;
   broken: boolean;
+  /** The runtime and context the next run uses, set up (handed out with the engine, always set). */
+  pristine: PristineEngine | undefined;
+  /** A runtime was set up on it: no snapshot can be taken of it any more (pristine-engine.ts). */
+  used: boolean;
 }
 
 /** Hands out engines, loading the WebAssembly once and keeping one idle engine warm. */
@@ -52,10 +57,12 @@ export const loadDefaultVariant = (): Promise<QuickJSSyncVariant> =>
 
 /**
  * An engine pool over `source`. Nothing is loaded until the first `acquire`; later runs reuse the
- * idle engine (a fresh QuickJS runtime and context each time, on the same module), and a run that
- * starts while another is going gets a module of its own, so no two runs ever share one.
+ * idle engine (its runtime and context written back to how they were before any run, or new ones:
+ * pristine-engine.ts), and a run that starts while another is going gets a module of its own, so
+ * no two runs ever share one. `snapshots: false` gives each run a new runtime (for tests of that way).
  */
-export function createEnginePool(source: VariantSource): EnginePool {
+export function createEnginePool(source: VariantSource, options: { snapshots?: boolean } = {}): EnginePool {
+  const snapshots = options.snapshots ?? true;
   let variant: Promise<QuickJSSyncVariant> | undefined;
   let idle: Engine | undefined;
   /** Looked for once per pool: every module of one build keeps the counter in the same place. */
@@ -95,6 +102,8 @@ export function createEnginePool(source: VariantSource): EnginePool {
       capBytes: initialBytes,
       atCap: false,
       broken: false,
+      pristine: undefined,
+      used: false,
     };
     // Emscripten grows the heap by calling `grow` on this very object: an own property answers
     // first, and a refusal is a failed malloc inside QuickJS, which throws "out of memory".
@@ -124,6 +133,16 @@ export function createEnginePool(source: VariantSource): EnginePool {
       engine ??= await load();
       engine.capBytes = engineMemoryCap(memoryBytes, engine.initialBytes);
       engine.atCap = false;
+      try {
+        engine.pristine ??= preparePristineEngine(engine.module, { snapshot: snapshots && !engine.used });
+        engine.used = true;
+      } catch (error) {
+        throw new JunctionError(
+          "tool-execution-failed",
+          `The QuickJS engine could not set up a runtime for the run: ${errorMessage(error)}`,
+          { cause: error },
+        );
+      }
       return engine;
     },
     release(engine) {

@@ -6,10 +6,11 @@
 // arguments are copied out. It receives the host functions as parameters and keeps them in its
 // closure, so the program cannot reach them except through `tools.*`, `console.*` and `Math.random`.
 //
-// Compiling guest code is most of a run's start (QuickJS compiles about 7 KB a millisecond in this
-// build, whatever the code's shape), so a run compiles only what it can use: the tools section only
-// when the program is given functions, and `console`, `ToolError` and `Date` only when the program
-// first reads them (the parts below, compiled by the host then and given what the prelude captured).
+// The prelude is compiled once per engine, before the engine's snapshot (pristine-engine.ts), and
+// run at the start of each program's run. Compiling guest code is slow in this build (about 7 KB a
+// millisecond), so what a run may not need is compiled only when the program first uses it:
+// `console`, `ToolError`, `Date`, the copy-out and the long-walk guards (the parts below, compiled
+// by the host then and given what the prelude captured).
 
 /** What the prelude is told about the run, as JSON. */
 export interface GuestConfig {
@@ -173,10 +174,6 @@ const TOOLS_SECTION = `
   };
 `;
 
-const NO_TOOLS_SECTION = `
-  hide(global, "tools", freeze(create(null)));
-`;
-
 const PRELUDE_TAIL = `
   bridge.serialize = function (value) {
     var text = copier()(value, config.resultChars);
@@ -218,11 +215,11 @@ const PRELUDE_TAIL = `
 })`;
 
 /**
- * The prelude, for a program given functions (`withTools`) or none. It evaluates to
+ * The prelude. It evaluates to
  * `function (hostCall, hostRandom, hostPart, configJSON)`, which sets up the context and returns
  * the bridge's internal functions: `serialize(value)` (JSON text, `undefined`, or
  * {@link GUEST_TOO_LARGE}), `read` and `string` (the context's own `Reflect.get` and `String`, for
- * the host to read a thrown value with), and with tools the two the host answers a call with:
+ * the host to read a thrown value with), and the two the host answers a call with:
  * `parse` (the context's own `JSON.parse`) and `toolError(code, message)` (a new `ToolError`).
  *
  * `hostCall(index, text, resolve, reject)` gets the function's place in `functions` (a number is
@@ -234,12 +231,11 @@ const PRELUDE_TAIL = `
  * `hostRandom()` is `Math.random`. `hostPart(index, ...captured)` compiles {@link GUEST_PARTS}`[index]`
  * and answers what it makes of `(hostLog, ...captured)`.
  */
-export function guestPrelude(withTools: boolean): string {
-  return withTools ? PRELUDE_WITH_TOOLS : PRELUDE_WITHOUT_TOOLS;
+export function guestPrelude(): string {
+  return PRELUDE;
 }
 
-const PRELUDE_WITH_TOOLS = PRELUDE_HEAD + TOOLS_SECTION + PRELUDE_TAIL;
-const PRELUDE_WITHOUT_TOOLS = PRELUDE_HEAD + NO_TOOLS_SECTION + PRELUDE_TAIL;
+const PRELUDE = PRELUDE_HEAD + TOOLS_SECTION + PRELUDE_TAIL;
 
 // The console: one host call per console call, cut here to what the host can still keep. It is
 // compiled after the program has started, so it names no global: only what it is given.

@@ -5,11 +5,12 @@ import { createEnginePool, loadDefaultVariant } from "./engine-pool.js";
 import { runProgram } from "./run-program.js";
 import { resolveSandboxLimits } from "./sandbox-limits.js";
 
-// QuickJS asserts, when a runtime is freed, that no value is still held: a handle the run forgot
-// would print "Aborted(Assertion failed: ...)" and leave the engine broken. Every way a run can end
-// must hand back a sound engine, the same one, to the next run.
+// Every way a run can end must hand back a sound engine, the same one, to the next run: written back
+// to its snapshot, or (without one) with its runtime freed. QuickJS asserts, when a runtime is
+// freed, that no value is still held: a handle the run forgot would print "Aborted(Assertion
+// failed: ...)" and leave the engine broken.
 
-const pool = createEnginePool(loadDefaultVariant);
+let pool = createEnginePool(loadDefaultVariant);
 let printed: string[];
 
 beforeEach(() => {
@@ -26,6 +27,7 @@ async function runOnPool(source: string, overrides: Partial<SandboxProgram> = {}
   // A generous CPU budget unless the ending is about CPU: the machine may be busy.
   const limits = resolveSandboxLimits({ cpuMs: 60_000 }, overrides.limits);
   const engine = await pool.acquire(limits.memoryBytes);
+  const snapshotted = engine.pristine?.snapshotBytes !== undefined;
   let freed!: () => void;
   const engineFree = new Promise<void>((resolve) => {
     freed = resolve;
@@ -41,7 +43,7 @@ async function runOnPool(source: string, overrides: Partial<SandboxProgram> = {}
     },
   });
   await engineFree;
-  return { outcome, engine };
+  return { outcome, engine, snapshotted };
 }
 
 const never = () => new Promise<never>(() => {});
@@ -122,7 +124,14 @@ const endings: [string, string, Partial<SandboxProgram>, Partial<SandboxOutcome>
   ],
 ];
 
-describe("every ending hands back a sound engine", () => {
+describe.each([
+  { way: "written back to its snapshot", snapshots: true },
+  { way: "with a new runtime each run", snapshots: false },
+])("every ending hands back a sound engine, $way", ({ snapshots }) => {
+  beforeEach(() => {
+    pool = createEnginePool(loadDefaultVariant, { snapshots });
+  });
+
   const rows = endings.map(([name, source, overrides, expected]) => ({ name, source, overrides, expected }));
   it.each(rows)("after $name", async ({ source, overrides, expected }) => {
     const first = await runOnPool(source, overrides);
@@ -131,6 +140,7 @@ describe("every ending hands back a sound engine", () => {
     const next = await runOnPool("return 'next';");
     expect(next.outcome).toMatchObject({ kind: "returned", value: "next" });
     expect(next.engine).toBe(first.engine);
+    expect([first.snapshotted, next.snapshotted]).toEqual([snapshots, snapshots]);
     expect(printed).toEqual([]);
   });
 

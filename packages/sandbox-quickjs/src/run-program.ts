@@ -17,7 +17,7 @@ import {
 import { hostValueToJSON, parseGuestJSON, utf8ByteLength } from "./bridge-json.js";
 import { type ConsoleLevel, createConsoleCapture } from "./console-capture.js";
 import type { Engine } from "./engine-pool.js";
-import { GUEST_PARTS, type GuestConfig, guestPrelude } from "./guest-prelude.js";
+import { GUEST_PARTS, type GuestConfig } from "./guest-prelude.js";
 import { contextAddress, createInterruptPacer, type InterruptPacer } from "./interrupt-pacing.js";
 import { limitMessage } from "./sandbox-limits.js";
 import { createSeededRandom } from "./seeded-random.js";
@@ -53,15 +53,15 @@ interface PendingCall {
   result?: CallResult;
 }
 
-/** The prelude's functions the host calls (guest-prelude.ts); the last two only for a program given functions. */
+/** The prelude's functions the host calls (guest-prelude.ts). */
 interface Bridge {
   serialize: QuickJSHandle;
   /** The context's own `Reflect.get`, `String` and `JSON.parse`, as they were before the program ran. */
   read: QuickJSHandle;
   string: QuickJSHandle;
-  parse?: QuickJSHandle;
+  parse: QuickJSHandle;
   /** `(code, message)` → a new `ToolError`. */
-  toolError?: QuickJSHandle;
+  toolError: QuickJSHandle;
 }
 
 /** The message of a thrown value whose message could not be read. */
@@ -73,7 +73,7 @@ const NEVER_SETTLES =
 const now = (): number => performance.now();
 
 /**
- * Runs one program in a fresh QuickJS runtime and context on `engine`, to its outcome.
+ * Runs one program on `engine`'s pristine runtime and context (pristine-engine.ts), to its outcome.
  *
  * The guest runs only inside `enterGuest` slices, which meter its CPU time; between them it waits on
  * host calls. A host call's result is delivered only when every earlier call's has been, each
@@ -124,8 +124,6 @@ class ProgramRun {
   #context: QuickJSContext | undefined;
   #bridge: Bridge | undefined;
   #programPromise: QuickJSHandle | undefined;
-  /** Made when the console is first used (hostPart). */
-  #hostLogHandle: QuickJSHandle | undefined;
 
   constructor(options: RunProgramOptions) {
     this.#options = options;
@@ -290,14 +288,20 @@ class ProgramRun {
   #dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    const pristine = this.#engine.pristine;
     // A broken engine is abandoned whole: freeing anything in it could trap again.
-    if (!this.#engine.broken) {
+    if (!this.#engine.broken && pristine !== undefined) {
       try {
-        for (const call of this.#calls.values())
-          for (const handle of [call.resolve, call.reject]) handle.dispose();
-        for (const handle of this.#owned) if (handle.alive) handle.dispose();
-        this.#context?.dispose();
-        this.#runtime?.dispose();
+        const reusable = pristine.reset(() => {
+          for (const call of this.#calls.values())
+            for (const handle of [call.resolve, call.reject]) handle.dispose();
+          for (const handle of this.#owned) if (handle.alive) handle.dispose();
+        });
+        if (!reusable) {
+          // Lost its snapshot: dropped, so that the next run gets a module with one.
+          if (pristine.snapshotBytes !== undefined) this.#engine.broken = true;
+          else this.#engine.pristine = undefined;
+        }
       } catch {
         // QuickJS found something it could not free; the engine is not reused.
         this.#engine.broken = true;
@@ -419,10 +423,12 @@ class ProgramRun {
       const compiled = vm.evalCode(source, "part.js", { type: "global" });
       // The guest's own error (stack overflow, out of memory) is thrown where the part was wanted.
       if (compiled.error) return compiled;
-      this.#hostLogHandle ??= this.#own(
-        vm.newFunction("hostLog", (level, text) => this.#hostLog(vm, level, text)),
+      const made = vm.callFunction(
+        compiled.value,
+        vm.undefined,
+        this.#engine.pristine!.host.log,
+        ...captured,
       );
-      const made = vm.callFunction(compiled.value, vm.undefined, this.#hostLogHandle, ...captured);
       compiled.value.dispose();
       return made;
     } catch (error) {
@@ -465,8 +471,7 @@ class ProgramRun {
         : undefined;
     // Anything else is made JSON before the guest's time starts: it is the host's work.
     const json = result!.ok && text === undefined ? hostValueToJSON(result!.value) : undefined;
-    // A call was made, so the prelude has its tools section.
-    const bridge = this.#bridge as Required<Bridge>;
+    const bridge = this.#bridge!;
     this.#enterGuest(() => {
       // Freed as soon as the value is handed over, whatever happens: a run may make many calls.
       const handles: QuickJSHandle[] = [];
@@ -627,14 +632,22 @@ class ProgramRun {
   // --- setting up and starting ------------------------------------------------------------------
 
   #start(): void {
-    const rt = this.#engine.module.newRuntime();
+    const pristine = this.#engine.pristine;
+    if (pristine === undefined) throw new Error("the engine was handed out without a runtime set up");
+    const { runtime: rt, context: vm, host } = pristine;
     this.#runtime = rt;
+    this.#context = vm;
     // QuickJS's own counter bounds the size of one allocation; the engine pool caps the rest.
     rt.setMemoryLimit(this.#limits.memoryBytes);
     rt.setMaxStackSize(this.#limits.stackBytes);
-    rt.setInterruptHandler(() => this.#interruptHandler());
-    const vm = rt.newContext();
-    this.#context = vm;
+    const random = createSeededRandom(this.#program.seed);
+    pristine.hooks = {
+      interrupt: () => this.#interruptHandler(),
+      call: (args) => this.#hostCall(vm, args),
+      random: () => vm.newNumber(random()),
+      part: (index, captured) => this.#hostPart(vm, index, captured),
+      log: (level, text) => this.#hostLog(vm, level, text),
+    };
     const offset = this.#engine.interruptCounterOffset;
     this.#pacer = createInterruptPacer(
       this.#engine.module.getWasmMemory(),
@@ -648,40 +661,26 @@ class ProgramRun {
       resultChars: this.#limits.resultBytes,
       consoleChars: this.#limits.consoleBytes,
     };
-    const withTools = this.#program.functions.length > 0;
     const installed = this.#enterGuest(() => {
-      const install = vm.unwrapResult(vm.evalCode(guestPrelude(withTools), "prelude.js", { type: "global" }));
       // (An exception here is the engine out of memory before any guest code ran: noteGuestEscape.)
-      const hostCallHandle = withTools
-        ? vm.newFunction("hostCall", (...args) => this.#hostCall(vm, args))
-        : vm.undefined;
-      const random = createSeededRandom(this.#program.seed);
-      const hostRandomHandle = vm.newFunction("random", () => vm.newNumber(random()));
-      const hostPartHandle = vm.newFunction("hostPart", (index, ...captured) =>
-        this.#hostPart(vm, index, captured),
-      );
       const configHandle = vm.newString(JSON.stringify(config));
       const result = vm.callFunction(
-        install,
+        pristine.install,
         vm.undefined,
-        hostCallHandle,
-        hostRandomHandle,
-        hostPartHandle,
+        host.call,
+        host.random,
+        host.part,
         configHandle,
       );
-      for (const handle of [install, hostRandomHandle, hostPartHandle, configHandle]) handle.dispose();
-      // (vm.undefined is the context's own: disposing it would kill it.)
-      if (withTools) hostCallHandle.dispose();
+      configHandle.dispose();
       const bridgeObject = vm.unwrapResult(result);
       const handles: Bridge = {
         serialize: this.#own(vm.getProp(bridgeObject, "serialize")),
         read: this.#own(vm.getProp(bridgeObject, "read")),
         string: this.#own(vm.getProp(bridgeObject, "string")),
+        parse: this.#own(vm.getProp(bridgeObject, "parse")),
+        toolError: this.#own(vm.getProp(bridgeObject, "toolError")),
       };
-      if (withTools) {
-        handles.parse = this.#own(vm.getProp(bridgeObject, "parse"));
-        handles.toolError = this.#own(vm.getProp(bridgeObject, "toolError"));
-      }
       bridgeObject.dispose();
       return handles;
     });
