@@ -188,7 +188,8 @@ const PRELUDE_TAIL = `
   var natives = create(null);
   var accessors = create(null);
   // Taken now, before the program can replace any of them.
-  var walkParts = [apply, create, defineProperty, hide, isArray, stringSlice, Object.getOwnPropertyDescriptor, Reflect.get, Reflect.set, Reflect.has, Reflect.deleteProperty, Proxy, Object, Number, Math.trunc, Symbol.isConcatSpreadable, String.prototype.concat, Symbol.match, Symbol.split, TypeError, RegExp, Array.prototype, String.prototype, natives, accessors, Symbol.replace];
+  var typedProto = getPrototypeOf(Uint8Array.prototype);
+  var walkParts = [apply, create, defineProperty, hide, isArray, stringSlice, Object.getOwnPropertyDescriptor, Reflect.get, Reflect.set, Reflect.has, Reflect.deleteProperty, Proxy, Object, Number, Math.trunc, Symbol.isConcatSpreadable, String.prototype.concat, Symbol.match, Symbol.split, TypeError, RegExp, Array.prototype, String.prototype, natives, accessors, Symbol.replace, typedProto, typedProto.subarray, typedProto.slice, typedProto.set, Object.getOwnPropertyDescriptor(typedProto, "length").get, Array.prototype.toSpliced];
   var installWalks = once(function () {
     return hostPart(4, walkParts);
   });
@@ -211,6 +212,9 @@ const PRELUDE_TAIL = `
     if (n < 5) lazyMethod(String.prototype, "s:" + names[n], names[n]);
     if (n !== 3 && n !== 4) lazyMethod(Array.prototype, "a:" + names[n], names[n]);
   }
+  lazyMethod(Array.prototype, "a:toSorted", "toSorted");
+  lazyMethod(typedProto, "t:sort", "sort");
+  lazyMethod(typedProto, "t:toSorted", "toSorted");
   return freeze(bridge);
 })`;
 
@@ -433,7 +437,11 @@ const LONG_WALKS_PART = `(function (hostLog, captured) {
     return guarded;
   }
   var walks = ["indexOf", "lastIndexOf", "includes", "join", "toLocaleString", "reverse", "copyWithin", "sort", "shift", "slice", "splice", "unshift"];
-  for (var w = 0; w < walks.length; w++) guardWalk(walks[w], 0);
+  var guardedSort;
+  for (var w = 0; w < walks.length; w++) {
+    var walker = guardWalk(walks[w], 0);
+    if (walks[w] === "sort") guardedSort = walker;
+  }
   var callbackWalks = ["forEach", "map", "filter", "some", "every", "flatMap"];
   var guardedFlatMap;
   for (var k = 0; k < callbackWalks.length; k++) {
@@ -620,6 +628,67 @@ const LONG_WALKS_PART = `(function (hostLog, captured) {
       return apply(stringSlice, text, [0, at]) + replacement + apply(stringSlice, text, [at + needle.length]);
     },
   }.replace);
+
+  // A typed array's own sort is one C sort, in time of its length times its logarithm (a byte array
+  // of 50 million, seconds): past LONG elements it sorts pieces of LONG natively, then merges them
+  // in bytecode. (With a comparison function every comparison is bytecode already: the native's.)
+  var typedProto = captured[26], typedSubarray = captured[27], typedSlice = captured[28], typedSet = captured[29], typedLength = captured[30];
+  var nativeTypedSort = c.natives["t:sort"];
+  // The default order: numbers ascending, -0 before +0, NaN last (BigInts compare as themselves).
+  function sortsBefore(x, y) {
+    if (x !== x) return false;
+    if (y !== y) return true;
+    if (x < y) return true;
+    if (x > y || x !== 0 || y !== 0) return false;
+    return 1 / x < 1 / y;
+  }
+  function mergeRuns(from, to, width, length) {
+    for (var left = 0; left < length; left += 2 * width) {
+      var middle = left + width < length ? left + width : length;
+      var right = left + 2 * width < length ? left + 2 * width : length;
+      var i = left, j = middle, k = left;
+      while (i < middle && j < right) to[k++] = sortsBefore(from[j], from[i]) ? from[j++] : from[i++];
+      while (i < middle) to[k++] = from[i++];
+      while (j < right) to[k++] = from[j++];
+    }
+  }
+  var guardedTypedSort = {
+    sort(comparefn) {
+      var length = apply(typedLength, this, []);
+      if (comparefn !== undefined || length <= LONG) return apply(nativeTypedSort, this, [comparefn]);
+      for (var start = 0; start < length; start += LONG)
+        apply(nativeTypedSort, apply(typedSubarray, this, [start, start + LONG]), []);
+      var from = this;
+      var to = apply(typedSlice, this, []);
+      for (var width = LONG; width < length; width *= 2) {
+        mergeRuns(from, to, width, length);
+        var swap = from; from = to; to = swap;
+      }
+      if (from !== this) apply(typedSet, this, [from]);
+      return this;
+    },
+  }.sort;
+  install(typedProto, "t:sort", guardedTypedSort);
+  // toSorted sorts a copy in C the same way, the Array's too (by the elements' text): past LONG,
+  // the copy is made natively and sorted as above.
+  var nativeTypedToSorted = c.natives["t:toSorted"];
+  install(typedProto, "t:toSorted", {
+    toSorted(comparefn) {
+      var length = apply(typedLength, this, []);
+      if (comparefn !== undefined || length <= LONG) return apply(nativeTypedToSorted, this, [comparefn]);
+      return apply(guardedTypedSort, apply(typedSlice, this, []), []);
+    },
+  }.toSorted);
+  var nativeToSorted = c.natives["a:toSorted"];
+  var nativeToSpliced = captured[31];
+  install(c.arrayProto, "a:toSorted", {
+    toSorted(comparefn) {
+      if (comparefn !== undefined || this === undefined || this === null || !isLong(ObjectOf(this)))
+        return apply(nativeToSorted, this, [comparefn]);
+      // A dense copy, holes read as undefined (as toSorted's own), then the guarded sort.
+      return apply(guardedSort, apply(nativeToSpliced, this, [0, 0]), []);
+    },
+  }.toSorted);
 
   return true;
 })`;

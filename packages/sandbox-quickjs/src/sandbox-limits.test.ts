@@ -382,9 +382,8 @@ describe("each breach is a limit outcome, and the host goes on", () => {
     });
   });
 
-  // UNFINISHED (found in the audit of 2026-12-03, not fixed): replace with a string pattern searches
-  // in C the same way ('"a".repeat(2e7).replace("a".repeat(1e5) + "b", "")' blocks the host for
-  // hours past every limit); replaceAll is stopped.
+  // replace with a string pattern searched in C the same way ('"a".repeat(2e7).replace("a".repeat(1e5)
+  // + "b", "")' blocked the host for hours past every limit); replaceAll was stopped already.
   it("stops a string replaced at a long near-match at the CPU limit, and the host goes on", async () => {
     const text = 'const hay = "a".repeat(2e7); const needle = "a".repeat(1e5) + "b";';
     for (const replace of ['hay.replace(needle, "x")', "hay.replace(needle, () => 1)"]) {
@@ -392,6 +391,51 @@ describe("each breach is a limit outcome, and the host goes on", () => {
       expectLimit(outcome, "cpu", { cpuMs: 100 });
     }
     await expectAliveAfterwards();
+  });
+
+  it("stops a long sort in C at the CPU limit, and the host goes on", async () => {
+    // Each was one C sort of seconds past the limit (a byte array's by number, an Array's toSorted
+    // by the elements' text): n log n comparisons with no bytecode between them.
+    const sorts = [
+      "const a = new Uint8Array(5e7); for (let i = 0; i < a.length; i += 4096) a[i] = i; a.sort(); return a[0];",
+      "const a = new Uint8Array(2e7); for (let i = 0; i < a.length; i += 4096) a[i] = i; return a.toSorted()[0];",
+      "const a = new Array(1e6).fill(1); return a.toSorted().length;",
+    ];
+    for (const source of sorts) {
+      expectLimit(await sandbox.run(program(source, { limits: { cpuMs: 100 } })), "cpu", { cpuMs: 100 });
+    }
+    await expectAliveAfterwards();
+  });
+
+  it("sorts a long array as the native sort does: typed arrays by number (NaN last, -0 first), Arrays by text", async () => {
+    const values = Array.from({ length: 300_000 }, (_, i) => {
+      const x = (i * 48_271) % 2_147_483_647;
+      return x % 5 === 0 ? Number.NaN : x % 7 === 0 ? -0 : x % 11 === 0 ? 0 : (x % 1000) - 500;
+    });
+    const byNumber = Float64Array.from(values).sort();
+    const byText = [...values.slice(0, 200_000), undefined, "b", "a"].toSorted();
+    const source = `const values = Array.from({ length: 300000 }, (_, i) => {
+        const x = (i * 48271) % 2147483647;
+        return x % 5 === 0 ? NaN : x % 7 === 0 ? -0 : x % 11 === 0 ? 0 : (x % 1000) - 500;
+      });
+      const sorted = Float64Array.from(values).sort();
+      const copied = Float64Array.from(values).toSorted();
+      const holes = values.slice(0, 200000); holes.push(undefined, "b", "a"); holes.length += 2;
+      const text = holes.toSorted();
+      const same = (a, b) => a.length === b.length && a.every((item, i) => Object.is(item, b[i]));
+      return [same(sorted, copied), Array.from(sorted, String).join(), text.length, text.map(String).join()];`;
+    const outcome = await sandbox.run(
+      program(source, { limits: { cpuMs: 60_000, resultBytes: 16 * 1024 * 1024 } }),
+    );
+    expect(outcome).toMatchObject({
+      kind: "returned",
+      value: [
+        true,
+        Array.from(byNumber, String).join(),
+        byText.length + 2,
+        [...byText, undefined, undefined].map(String).join(),
+      ],
+    });
   });
 
   it("replaces in a long string what the native replace does, patterns and a function's answer included", async () => {
