@@ -1,38 +1,13 @@
 import wasmfileVariant from "@jitl/quickjs-wasmfile-release-sync";
-import type { SandboxProgram } from "@junction/types";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
 import { describe, expect, it } from "vitest";
-import { program } from "../test/program.js";
-import { createEnginePool, type EnginePool, loadDefaultVariant } from "./engine-pool.js";
+import { runOnPool } from "../test/run-on-pool.js";
+import { createEnginePool, loadDefaultVariant } from "./engine-pool.js";
 import { findLiveRanges } from "./engine-snapshot.js";
 import { preparePristineEngine } from "./pristine-engine.js";
-import { runProgram } from "./run-program.js";
-import { resolveSandboxLimits } from "./sandbox-limits.js";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-
-async function runOn(pool: EnginePool, source: string, overrides: Partial<SandboxProgram> = {}) {
-  const limits = resolveSandboxLimits({ cpuMs: 60_000 }, overrides.limits);
-  const engine = await pool.acquire(limits.memoryBytes);
-  const snapshotBytes = engine.pristine?.snapshotBytes;
-  let engineFree!: () => void;
-  const freed = new Promise<void>((resolve) => {
-    engineFree = resolve;
-  });
-  const outcome = await runProgram({
-    engine,
-    program: program(source, overrides),
-    code: source,
-    limits,
-    onEngineFree: () => {
-      pool.release(engine);
-      engineFree();
-    },
-  });
-  await freed;
-  return { outcome, engine, snapshotBytes };
-}
 
 describe("findLiveRanges", () => {
   /**
@@ -101,12 +76,12 @@ describe("the engine's snapshot", () => {
     ["the separate-.wasm build", async () => wasmfileVariant],
   ])("is taken on %s, and holds far less than the memory the engine uses", async (_name, variant) => {
     const pool = createEnginePool(variant);
-    const { outcome, snapshotBytes, engine } = await runOn(pool, "return 1 + 1;");
+    const { outcome, snapshotBytes, engine } = await runOnPool(pool, "return 1 + 1;");
     expect(outcome).toMatchObject({ kind: "returned", value: 2 });
     // The static data and the heap (about 0.5 MB), not the 5 MiB stack nor the untouched rest.
     expect(snapshotBytes).toBeGreaterThan(64 * KiB);
     expect(snapshotBytes).toBeLessThan(MiB);
-    const next = await runOn(pool, "return 'next';");
+    const next = await runOnPool(pool, "return 'next';");
     expect(next.engine).toBe(engine);
   });
 
@@ -115,8 +90,8 @@ describe("the engine's snapshot", () => {
     const probe =
       "console.log('hello'); return [typeof leftOver, ({}).leaked, [3, 1, 2].map((n) => n * 2), " +
       "Math.random(), Date.now(), typeof JSON.stringify, String(new Date()), typeof ToolError];";
-    const first = await runOn(pool, probe);
-    await runOn(
+    const first = await runOnPool(pool, probe);
+    await runOnPool(
       pool,
       "globalThis.leftOver = 1; Object.prototype.leaked = 2; Array.prototype.map = () => 'mine'; " +
         "Math.random = () => 0; Date.now = () => 0; JSON.stringify = null; globalThis.console = null; " +
@@ -124,7 +99,7 @@ describe("the engine's snapshot", () => {
         "return 0;",
       { limits: { cpuMs: 50 } },
     );
-    const second = await runOn(pool, probe);
+    const second = await runOnPool(pool, probe);
     expect(second.engine).toBe(first.engine);
     // The same program, seed and clock: the same outcome, to the byte.
     expect(JSON.stringify(second.outcome)).toBe(JSON.stringify(first.outcome));
@@ -135,11 +110,11 @@ describe("the engine's snapshot", () => {
     const pool = createEnginePool(loadDefaultVariant);
     const source =
       "globalThis.keep = []; for (let i = 0; i < 24; i++) keep.push('x'.repeat(1e6) + i); return keep.length;";
-    const first = await runOn(pool, source, { limits: { memoryBytes: 32 * MiB } });
+    const first = await runOnPool(pool, source, { limits: { memoryBytes: 32 * MiB } });
     expect(first.outcome).toMatchObject({ kind: "returned", value: 24 });
     const grownTo = first.engine.module.getWasmMemory().buffer.byteLength;
     for (let run = 0; run < 6; run++) {
-      const again = await runOn(pool, source, { limits: { memoryBytes: 32 * MiB } });
+      const again = await runOnPool(pool, source, { limits: { memoryBytes: 32 * MiB } });
       expect(again.outcome).toMatchObject({ kind: "returned", value: 24 });
       expect(again.engine).toBe(first.engine);
     }
@@ -148,10 +123,10 @@ describe("the engine's snapshot", () => {
 
   it("drops an engine on which a handle was cached during a run, and the next run gets a new one", async () => {
     const pool = createEnginePool(loadDefaultVariant);
-    const first = await runOn(pool, "return 1;");
+    const first = await runOnPool(pool, "return 1;");
     const { engine } = first;
     // What quickjs-emscripten caches when first asked: its handle would outlive the run's memory.
-    const cached = await runOn(pool, "return await tools.touch();", {
+    const cached = await runOnPool(pool, "return await tools.touch();", {
       functions: ["touch"],
       call: async () => {
         engine.pristine!.context.getWellKnownSymbol("iterator").dispose();
@@ -161,7 +136,7 @@ describe("the engine's snapshot", () => {
     expect(cached.outcome).toMatchObject({ kind: "returned", value: "touched" });
     expect(cached.engine).toBe(engine);
     expect(engine.broken).toBe(true);
-    const next = await runOn(pool, "return 'next';");
+    const next = await runOnPool(pool, "return 'next';");
     expect(next.outcome).toMatchObject({ kind: "returned", value: "next" });
     expect(next.engine).not.toBe(engine);
     expect(next.snapshotBytes).toBeGreaterThan(0);

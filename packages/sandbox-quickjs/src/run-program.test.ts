@@ -1,9 +1,7 @@
 import type { SandboxOutcome, SandboxProgram } from "@junction/types";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { program } from "../test/program.js";
+import { runOnPool } from "../test/run-on-pool.js";
 import { createEnginePool, loadDefaultVariant } from "./engine-pool.js";
-import { runProgram } from "./run-program.js";
-import { resolveSandboxLimits } from "./sandbox-limits.js";
 
 // Every way a run can end must hand back a sound engine, the same one, to the next run: written back
 // to its snapshot, or (without one) with its runtime freed. QuickJS asserts, when a runtime is
@@ -23,27 +21,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function runOnPool(source: string, overrides: Partial<SandboxProgram> = {}) {
-  // A generous CPU budget unless the ending is about CPU: the machine may be busy.
-  const limits = resolveSandboxLimits({ cpuMs: 60_000 }, overrides.limits);
-  const engine = await pool.acquire(limits.memoryBytes);
-  const snapshotted = engine.pristine?.snapshotBytes !== undefined;
-  let freed!: () => void;
-  const engineFree = new Promise<void>((resolve) => {
-    freed = resolve;
-  });
-  const outcome = await runProgram({
-    engine,
-    program: program(source, overrides),
-    code: source,
-    limits,
-    onEngineFree: () => {
-      freed();
-      pool.release(engine);
-    },
-  });
-  await engineFree;
-  return { outcome, engine, snapshotted };
+function run(source: string, overrides: Partial<SandboxProgram> = {}) {
+  return runOnPool(pool, source, overrides);
 }
 
 const never = () => new Promise<never>(() => {});
@@ -134,19 +113,22 @@ describe.each([
 
   const rows = endings.map(([name, source, overrides, expected]) => ({ name, source, overrides, expected }));
   it.each(rows)("after $name", async ({ source, overrides, expected }) => {
-    const first = await runOnPool(source, overrides);
+    const first = await run(source, overrides);
     expect(first.outcome).toMatchObject(expected);
     expect(first.engine.broken).toBe(false);
-    const next = await runOnPool("return 'next';");
+    const next = await run("return 'next';");
     expect(next.outcome).toMatchObject({ kind: "returned", value: "next" });
     expect(next.engine).toBe(first.engine);
-    expect([first.snapshotted, next.snapshotted]).toEqual([snapshots, snapshots]);
+    expect([first.snapshotBytes !== undefined, next.snapshotBytes !== undefined]).toEqual([
+      snapshots,
+      snapshots,
+    ]);
     expect(printed).toEqual([]);
   });
 
   it("after an abort while calls are waiting", async () => {
     const controller = new AbortController();
-    const running = runOnPool("await Promise.all([tools.a(), tools.a(), tools.a()]);", {
+    const running = run("await Promise.all([tools.a(), tools.a(), tools.a()]);", {
       functions: ["a"],
       call: (_name, _args, sequence) => {
         if (sequence === 3) setImmediate(() => controller.abort());
@@ -162,7 +144,7 @@ describe.each([
 
   it("after an abort from inside a host call, while the guest runs", async () => {
     const controller = new AbortController();
-    const { outcome, engine } = await runOnPool("tools.a(); for (;;) {}", {
+    const { outcome, engine } = await run("tools.a(); for (;;) {}", {
       functions: ["a"],
       call: () => {
         controller.abort();
@@ -177,7 +159,7 @@ describe.each([
 
   it("after a bomb of small objects, gives the next run on the same engine its whole memory limit again", async () => {
     // Kept on the global, so that only disposing of the run's runtime and context frees them.
-    const bomb = await runOnPool(
+    const bomb = await run(
       "globalThis.keep = []; for (;;) keep.push({ n: keep.length, text: 'x' + keep.length });",
     );
     expect(bomb.outcome).toMatchObject({ kind: "limit", code: "memory" });
@@ -186,7 +168,7 @@ describe.each([
     expect(grownTo).toBeGreaterThan(bomb.engine.initialBytes);
     expect(grownTo).toBeLessThanOrEqual(bomb.engine.capBytes);
     // 40 strings of 1 MB: they fit beside nothing of the bomb's 64 MiB, so only if it was all freed.
-    const next = await runOnPool(
+    const next = await run(
       "const a = []; for (let i = 0; i < 40; i++) a.push('x'.repeat(1e6) + i); return a.length;",
     );
     expect(next.outcome).toMatchObject({ kind: "returned", value: 40 });
@@ -198,10 +180,10 @@ describe.each([
 
   it("drops an engine whose host stack overflowed, and loads a new one", async () => {
     const deep = "let a = []; let c = a; for (let i = 0; i < 200000; i++) { c[0] = []; c = c[0]; } return a;";
-    const { outcome, engine } = await runOnPool(deep, { limits: { stackBytes: 1024 * 1024 } });
+    const { outcome, engine } = await run(deep, { limits: { stackBytes: 1024 * 1024 } });
     expect(outcome).toMatchObject({ kind: "limit", code: "stack" });
     expect(engine.broken).toBe(true);
-    const next = await runOnPool("return 'next';");
+    const next = await run("return 'next';");
     expect(next.outcome).toMatchObject({ kind: "returned", value: "next" });
     expect(next.engine).not.toBe(engine);
   });
