@@ -22,7 +22,11 @@ export interface Engine {
   readonly interruptCounterOffset: number | undefined;
   /** The most the module's WebAssembly memory may grow to during the current run, bytes. */
   capBytes: number;
-  /** The last growth the module asked for was refused: the guest is at its memory limit. */
+  /**
+   * A growth the module asked for during the current run was refused: the guest reached its memory
+   * limit. Kept until the next run, so a program that catches the "out of memory" and goes on with
+   * smaller allocations (which may grow the memory again, under the cap) still ends with `memory`.
+   */
   atCap: boolean;
   broken: boolean;
   /** The runtime and context the next run uses, set up (handed out with the engine, always set). */
@@ -114,7 +118,6 @@ export function createEnginePool(source: VariantSource, options: { snapshots?: b
           engine.atCap = true;
           throw new RangeError("The sandbox's memory limit was reached.");
         }
-        engine.atCap = false;
         return grow.call(memory, pages);
       },
     });

@@ -637,8 +637,9 @@ class ProgramRun {
     const { runtime: rt, context: vm, host } = pristine;
     this.#runtime = rt;
     this.#context = vm;
-    // QuickJS's own counter bounds the size of one allocation; the engine pool caps the rest.
-    rt.setMemoryLimit(this.#limits.memoryBytes);
+    // No limit on QuickJS's own counter: an allocation it refused would throw "out of memory" with
+    // nothing the host could see, and a program that caught it would go on. The engine pool caps
+    // the WebAssembly memory's growth instead, and a refused growth ends the run (engine-pool.ts).
     rt.setMaxStackSize(this.#limits.stackBytes);
     const random = createSeededRandom(this.#program.seed);
     pristine.hooks = {

@@ -103,6 +103,22 @@ describe("each breach is a limit outcome, and the host goes on", () => {
     await expectAliveAfterwards();
   });
 
+  it("ends with the memory limit when one refused allocation is caught and smaller ones go on", async () => {
+    // The 60 MB string is refused at the cap; the 20 MB after it fit under the cap, and the
+    // memory grows for it. The breach stands all the same: neither run returns its text.
+    const limits = { memoryBytes: 32 * 1024 * 1024 };
+    for (const after of [
+      "const buffer = new ArrayBuffer(20e6); return 'went on with ' + buffer.byteLength;",
+      "const keep = []; for (let i = 0; i < 20; i++) keep.push('y'.repeat(1e6) + i); return 'went on with ' + keep.length;",
+    ]) {
+      const outcome = await sandbox.run(
+        program(`try { globalThis.big = 'x'.repeat(60e6); } catch {}\n${after}`, { limits }),
+      );
+      expectLimit(outcome, "memory", limits);
+    }
+    await expectAliveAfterwards();
+  });
+
   it("stops one native call that would allocate past the limit", async () => {
     expectLimit(
       await sandbox.run(program("const a = []; a.length = 1e8; a.fill({}); return a.length;")),
