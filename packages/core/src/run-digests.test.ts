@@ -2,7 +2,7 @@ import { JunctionError, type Tool } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent, argumentsDigest, canonicalJSON, signRunState, tool, verifyRunState } from "./index.js";
-import { sha256Hex, syncSha256Hex, webCryptoSha256Hex } from "./run-digests.js";
+import { sha256Hex, syncHmacSha256Hex, syncSha256Hex, toHex, webCryptoSha256Hex } from "./run-digests.js";
 import { scriptedModel } from "./testing/index.js";
 
 const KEY = { id: "k1", secret: "a-run-state-key-of-at-least-32-bytes!" };
@@ -70,6 +70,36 @@ describe("sha256Hex", () => {
     for (const text of ["", "abc", "naïve – 東京 🚀", "a lone surrogate \ud800 here", "x".repeat(100_000)]) {
       expect(hash!(text)).toBe(await webCryptoSha256Hex(text));
       expect(await sha256Hex(text)).toBe(await webCryptoSha256Hex(text));
+    }
+  });
+});
+
+describe("syncHmacSha256Hex", () => {
+  it("signs synchronously on Node, the same as WebCrypto, so a state signed in a browser verifies here", async () => {
+    const hmac = syncHmacSha256Hex();
+    expect(hmac).toBeTypeOf("function");
+    // RFC 4231's test case 2: key "Jefe".
+    expect(hmac!("Jefe", "what do ya want for nothing?")).toBe(
+      "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+    );
+    const secrets = [KEY.secret, new Uint8Array(40).map((_, index) => index * 7)];
+    for (const secret of secrets) {
+      const bytes = typeof secret === "string" ? new TextEncoder().encode(secret) : secret;
+      const key = await crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, [
+        "sign",
+      ]);
+      for (const text of [
+        "",
+        "abc",
+        "naïve – 東京 🚀",
+        "a lone surrogate \ud800 here",
+        "x".repeat(100_000),
+      ]) {
+        const webCrypto = toHex(
+          new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text))),
+        );
+        expect(hmac!(secret, text)).toBe(webCrypto);
+      }
     }
   });
 });

@@ -116,28 +116,55 @@ interface NodeCrypto {
   createHash(algorithm: "sha256"): {
     update(text: string, encoding: "utf8"): { digest(encoding: "hex"): string };
   };
+  createHmac?(
+    algorithm: "sha256",
+    secret: string | Uint8Array,
+  ): {
+    update(text: string, encoding: "utf8"): { digest(encoding: "hex"): string };
+  };
 }
 
-/** The runtime's synchronous SHA-256 (`node:crypto`), looked up once; undefined where there is none. */
-let syncHash: ((text: string) => string) | null | undefined;
+/** The runtime's `node:crypto`, looked up once; null where there is none. */
+let nodeCryptoModule: NodeCrypto | null | undefined;
 
-/** `node:crypto`'s SHA-256 as lowercase hex, where the runtime has it (Node 22+, Bun, Deno). */
-export function syncSha256Hex(): ((text: string) => string) | undefined {
-  if (syncHash === undefined) {
-    syncHash = null;
+/** `node:crypto` where the runtime has it (Node 22+, Bun, Deno), taken without importing it. */
+function nodeCrypto(): NodeCrypto | undefined {
+  if (nodeCryptoModule === undefined) {
+    nodeCryptoModule = null;
     try {
       const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
       const crypto = process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
-      const { hash } = crypto ?? {};
-      if (typeof hash === "function") syncHash = (text) => hash("sha256", text, "hex");
-      else if (typeof crypto?.createHash === "function") {
-        syncHash = (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
-      }
+      if (typeof crypto?.createHash === "function") nodeCryptoModule = crypto;
     } catch {
       // A runtime that has a `process` but no such module: WebCrypto it is.
     }
   }
-  return syncHash ?? undefined;
+  return nodeCryptoModule ?? undefined;
+}
+
+/** The runtime's synchronous SHA-256 (`node:crypto`), made once; undefined where there is none. */
+let syncHash: ((text: string) => string) | undefined;
+
+/** `node:crypto`'s SHA-256 as lowercase hex, where the runtime has it (Node 22+, Bun, Deno). */
+export function syncSha256Hex(): ((text: string) => string) | undefined {
+  if (syncHash === undefined) {
+    const crypto = nodeCrypto();
+    const hash = crypto?.hash;
+    if (typeof hash === "function") syncHash = (text) => hash("sha256", text, "hex");
+    else if (crypto) syncHash = (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
+  }
+  return syncHash;
+}
+
+/**
+ * `node:crypto`'s HMAC-SHA-256 of a text (UTF-8) as lowercase hex, where the runtime has it: a
+ * run state is signed and checked without WebCrypto's thread-pool round trip.
+ */
+export function syncHmacSha256Hex(): ((secret: string | Uint8Array, text: string) => string) | undefined {
+  const crypto = nodeCrypto();
+  const createHmac = crypto?.createHmac;
+  if (typeof createHmac !== "function") return undefined;
+  return (secret, text) => createHmac.call(crypto, "sha256", secret).update(text, "utf8").digest("hex");
 }
 
 /** The SHA-256 digest of a tool as the model sees it (description, schemas, annotations). */

@@ -1,5 +1,5 @@
 import { JunctionError, type Warning } from "@junction/types";
-import { argumentsDigest, canonicalJSON, toHex } from "./run-digests.js";
+import { argumentsDigest, canonicalJSON, syncHmacSha256Hex, toHex } from "./run-digests.js";
 import { parseRunState, type RunState, type RunStateSignature } from "./run-state.js";
 
 /**
@@ -81,12 +81,8 @@ export async function signWith(state: RunState, keys: RunStateKey[]): Promise<Ru
   const key = keys[0];
   if (!key) return state;
   const { signature: _old, ...unsigned } = state;
-  const mac = await globalThis.crypto.subtle.sign(
-    "HMAC",
-    await cryptoKey(key.secret),
-    await signedBytes(unsigned),
-  );
-  const signature: RunStateSignature = { keyId: key.id, alg: ALGORITHM, value: toHex(new Uint8Array(mac)) };
+  const value = await macHex(key.secret, await signedText(unsigned));
+  const signature: RunStateSignature = { keyId: key.id, alg: ALGORITHM, value };
   return { ...unsigned, signature };
 }
 
@@ -119,13 +115,9 @@ export async function checkSignature(raw: Record<string, unknown>, keys: RunStat
   }
   const { signature: _signature, ...unsigned } = raw;
   const valid =
+    typeof signature.value === "string" &&
     /^[0-9a-f]{64}$/.test(signature.value) &&
-    (await globalThis.crypto.subtle.verify(
-      "HMAC",
-      await cryptoKey(key.secret),
-      fromHex(signature.value),
-      await signedBytes(unsigned),
-    ));
+    sameText(signature.value, await macHex(key.secret, await signedText(unsigned)));
   if (!valid) {
     throw refused(
       `\`signature.value\` does not match the state (key "${key.id}"): the state was changed after it was signed; do not resume it, start the run again`,
@@ -135,7 +127,7 @@ export async function checkSignature(raw: Record<string, unknown>, keys: RunStat
 }
 
 /** What the MAC covers: the state without its signature, and each pending call's bindings. */
-async function signedBytes(unsigned: Record<string, unknown>): Promise<Uint8Array<ArrayBuffer>> {
+async function signedText(unsigned: Record<string, unknown>): Promise<string> {
   const state = unsigned as Omit<RunState, "signature">;
   const digests = new Map(
     (Array.isArray(state.tools) ? state.tools : []).map((tool) => [tool.name, tool.digest]),
@@ -147,7 +139,30 @@ async function signedBytes(unsigned: Record<string, unknown>): Promise<Uint8Arra
       argumentsDigest: await argumentsDigest(call.input),
     })),
   );
-  return new TextEncoder().encode(canonicalJSON({ alg: ALGORITHM, calls, state: unsigned }));
+  return canonicalJSON({ alg: ALGORITHM, calls, state: unsigned });
+}
+
+/**
+ * HMAC-SHA-256 of `text` (UTF-8) as lowercase hex: `node:crypto`'s, synchronous, where the runtime
+ * has it (Node, Bun, Deno), else WebCrypto's (a thread-pool round trip in Node, so not preferred).
+ */
+async function macHex(secret: string | Uint8Array, text: string): Promise<string> {
+  const hmac = syncHmacSha256Hex();
+  if (hmac) return hmac(secret, text);
+  const mac = await globalThis.crypto.subtle.sign(
+    "HMAC",
+    await cryptoKey(secret),
+    new TextEncoder().encode(text),
+  );
+  return toHex(new Uint8Array(mac));
+}
+
+/** Whether two texts of the same length are equal, in time that does not depend on where they differ. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
+  return difference === 0;
 }
 
 function cryptoKey(secret: string | Uint8Array): Promise<CryptoKey> {
@@ -157,21 +172,12 @@ function cryptoKey(secret: string | Uint8Array): Promise<CryptoKey> {
   if (!key) {
     key = globalThis.crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, [
       "sign",
-      "verify",
     ]);
     // Bounded: an application has a handful of keys; a process that makes keys per call should not grow.
     if (cryptoKeys.size >= 16) cryptoKeys.clear();
     cryptoKeys.set(cacheKey, key);
   }
   return key;
-}
-
-function fromHex(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let index = 0; index < bytes.length; index++) {
-    bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
-  }
-  return bytes;
 }
 
 function refused(detail: string): JunctionError {
