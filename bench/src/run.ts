@@ -7,7 +7,6 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { type AgentOverheadFigures, benchAgentOverhead } from "./bench-agent-overhead.ts";
 import {
-  benchCodeMode,
   type CodeModeFigures,
   codeModeProblems,
   codeModeSection,
@@ -39,7 +38,7 @@ import {
   servedTable,
   servedTargets,
 } from "./bench-mcp-server.ts";
-import { benchRunStateSigning, type RunStateSigningFigures } from "./bench-run-state-signing.ts";
+import type { RunStateSigningFigures } from "./bench-run-state-signing.ts";
 import { benchToolSearch, setFigures, type ToolSearchFigures } from "./bench-tool-search.ts";
 import { benchTracingOverhead, type TracingOverheadFigures } from "./bench-tracing-overhead.ts";
 import {
@@ -52,6 +51,7 @@ import {
   RAW_SDK_OWN_SESSION,
 } from "./mcp-clients.ts";
 import { type BenchMode, sizesByMode } from "./measure-client.ts";
+import { inOwnProcess } from "./section-process.ts";
 import { formatMs, formatRatio, table } from "./stats.ts";
 
 const SMOKE_DEADLINE_MS = 180_000;
@@ -113,13 +113,20 @@ const agentHeap = benchAgentHeap(
   smoke ? { priorMessages: 40, samples: 1 } : { priorMessages: TARGET_MESSAGES, samples: 3 },
 );
 log("bench: signing and verifying a run state…");
-const signing = await benchRunStateSigning(smoke ? 5 : 500);
+// Timed sections whose targets are absolute figures run in processes of their own (section-process.ts).
+const signing = await inOwnProcess<RunStateSigningFigures>(
+  "bench-run-state-signing.ts",
+  "benchRunStateSigning",
+  [smoke ? 5 : 500],
+);
 log("bench: tracing overhead per step…");
 const tracing = await benchTracingOverhead(smoke ? 3 : 60);
 log("bench: tool search on captured tool lists…");
 const { section: toolSearch, figures: toolSearchFigures } = await benchToolSearch({ smoke, log });
 log("bench: code mode against @ai-sdk/code-mode…");
-const codeMode = await benchCodeMode({ smoke, log });
+const codeMode = await inOwnProcess<CodeModeFigures>("bench-code-mode.ts", "benchCodeMode", [
+  { smoke, log: "stderr" },
+]);
 log("bench: cold import time…");
 const imports = benchImportTime(smoke ? 1 : 9);
 const skipEngines = smoke || process.argv.includes("--no-engines");
@@ -557,7 +564,7 @@ function signingTable(f: RunStateSigningFigures): string {
       ],
     ),
     "",
-    `One \`signRunState\` and one \`verifyRunState\` (which parses the state too) with a \`runStateKey\` imported once, as an application keeping its key does: the state of an Agent's run that stopped for an approval after a conversation of questions, tool calls and 2 KB tool results; ${f.rounds} rounds after 20 to warm up. Only this part: \`pnpm --filter @junction/bench bench:run-state\`.`,
+    `One \`signRunState\` and one \`verifyRunState\` (which parses the state too) with a \`runStateKey\` imported once, as an application keeping its key does: the state of an Agent's run that stopped for an approval after a conversation of questions, tool calls and 2 KB tool results; ${f.rounds} rounds after 20 to warm up, in a process of its own (as the code mode section is: what the sections before left in the bench's process does not weigh on it). Only this part: \`pnpm --filter @junction/bench bench:run-state\`.`,
   ].join("\n");
 }
 
