@@ -1,3 +1,4 @@
+import { JunctionError } from "@junction/types";
 import { MCP } from "./mcp.js";
 import type { MCPConfig } from "./mcp-config.js";
 
@@ -5,7 +6,8 @@ import type { MCPConfig } from "./mcp-config.js";
  * Connections shared by descriptor: one `MCP` per distinct config in this process, connected
  * on first use and reused by every run after it. A durable engine's worker that replays many
  * runs after a restart connects each server once, not once per run or per call. A connect that
- * fails is forgotten, so the next `get()` tries again.
+ * fails is forgotten, so the next `get()` tries again. After `close()` the pool is done: a `get()`
+ * then, or one still under way when it was called, fails and leaves no server running.
  *
  * @example
  * ```ts
@@ -19,6 +21,7 @@ export class MCPPool {
   readonly #connections = new Map<string, Promise<MCP>>();
   readonly #objectIds = new WeakMap<object, number>();
   #nextObjectId = 1;
+  #closed = false;
 
   /**
    * The connected `MCP` for `config`: the one already made for an equal config, or a new one.
@@ -27,16 +30,27 @@ export class MCPPool {
    * caller; the next `get()` tries again), and one closed by someone is replaced.
    */
   async get(config: MCPConfig): Promise<MCP> {
+    this.#throwIfClosed();
     const key = this.#keyOf(config);
     const existing = this.#connections.get(key);
     if (!existing) return this.#open(key, config);
     const mcp = await existing;
+    // close() ran while this caller waited: it closes that connection, so none is handed out.
+    this.#throwIfClosed();
     if (mcp.state === "closed") {
       if (this.#connections.get(key) === existing) this.#connections.delete(key);
       return this.get(config);
     }
     // connect() is shared by concurrent callers, and waits for a reconnect under way.
-    if (mcp.state !== "connected") await mcp.connect();
+    if (mcp.state !== "connected") {
+      try {
+        await mcp.connect();
+      } catch (error) {
+        this.#throwIfClosed();
+        throw error;
+      }
+    }
+    this.#throwIfClosed();
     return mcp;
   }
 
@@ -44,6 +58,11 @@ export class MCPPool {
     const connection = (async () => {
       const mcp = new MCP(config);
       await mcp.connect();
+      if (this.#closed) {
+        // close() was called while this server started; it waits for this close too.
+        await mcp.close();
+        this.#throwIfClosed();
+      }
       return mcp;
     })();
     this.#connections.set(key, connection);
@@ -59,8 +78,12 @@ export class MCPPool {
     return this.#connections.size;
   }
 
-  /** Closes every connection (their server processes end) and empties the pool. */
+  /**
+   * Closes every connection (their server processes end, those still starting too) and empties
+   * the pool for good: a later `get()` fails. Resolves once every server has been closed.
+   */
   async close(): Promise<void> {
+    this.#closed = true;
     const connections = [...this.#connections.values()];
     this.#connections.clear();
     await Promise.allSettled(
@@ -69,6 +92,15 @@ export class MCPPool {
         await mcp.close();
       }),
     );
+  }
+
+  #throwIfClosed(): void {
+    if (this.#closed) {
+      throw new JunctionError(
+        "mcp-connection-closed",
+        "This MCPPool was closed (close() ended its connections): create a new MCPPool to connect again.",
+      );
+    }
   }
 
   /**
