@@ -532,7 +532,7 @@ export class MCPConnection {
       session = await this.acquire(method, wait);
       return await sendOn(session, () => send(session, requestOptions()));
     } catch (error) {
-      throw toJunctionError(error, failure);
+      throw toJunctionError(error, { ...failure, resent: true });
     }
   }
 

@@ -123,6 +123,8 @@ export interface RequestFailure {
   timeoutMs: number;
   signal?: AbortSignal;
   secrets: readonly string[];
+  /** The request is the one sent once more on a new session, after the server forgot the session of the first (which so never ran). */
+  resent?: boolean;
 }
 
 /** Maps whatever a request threw (SDK errors, HTTP errors, validation errors) to a JunctionError. */
@@ -144,11 +146,13 @@ export function toJunctionError(error: unknown, failure: RequestFailure): Juncti
   }
   if (isConnectionClosed(error) || isConnectionReset(error)) {
     // The request was sent: whether the server ran it is unknown, and it is not sent again.
-    return safeError(
-      "mcp-connection-closed",
-      `connection to ${where} closed during ${method}; the request had been sent, so the server may have acted on it, and it was not sent again`,
-      { secrets, cause: error },
-    );
+    const sent = failure.resent
+      ? "the request had been sent a second time (the server had forgotten the session of the first, which so never ran), so the server may have acted on that one, and it was not sent a third time"
+      : "the request had been sent, so the server may have acted on it, and it was not sent again";
+    return safeError("mcp-connection-closed", `connection to ${where} closed during ${method}; ${sent}`, {
+      secrets,
+      cause: error,
+    });
   }
   const about: ErrorContext = { where, method, secrets };
   if (error instanceof ProtocolError) return fromProtocolError(error, about);

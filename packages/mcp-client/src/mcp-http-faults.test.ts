@@ -18,6 +18,7 @@ interface TestServer {
   requests: RecordedRequest[];
   sessionsCreated: number;
   forgetSessions(): void;
+  dropNextToolCall(): void;
   close(): Promise<void>;
 }
 const start = startHttpServer as (options: { mode: string; port?: number }) => Promise<TestServer>;
@@ -106,6 +107,35 @@ describe("Streamable HTTP", () => {
     expect(mcp.connected).toBe(true);
     expect(http.requests.some((request) => request.status === 404)).toBe(true);
     expect(text(await mcp.callTool("echo", { message: "three" }))).toBe("session-2: three");
+  });
+
+  it("says a call resent on a new session was sent twice when that connection dies too, and does not send it a third time", async () => {
+    const http = await server("streamable");
+    const mcp = track(new MCP({ transport: "http", url: http.url, name: "forgetful", reconnect: false }));
+    await mcp.connect();
+    expect(text(await mcp.callTool("echo", { message: "one" }))).toBe("session-1: one");
+    // A plain drop first: sent once, not sent again.
+    http.dropNextToolCall();
+    const dropped = await caught(mcp.callTool("echo", { message: "two" }));
+    expect(dropped.code).toBe("mcp-connection-closed");
+    expect(dropped.message).toMatch(
+      /the request had been sent, so the server may have acted on it, and it was not sent again/,
+    );
+    // Then the session forgotten (404: the call never ran), the call resent, and that one dropped.
+    await mcp.connect();
+    http.forgetSessions();
+    http.dropNextToolCall();
+    const before = http.requests.length;
+    const resent = await caught(mcp.callTool("echo", { message: "three" }));
+    expect(resent.code).toBe("mcp-connection-closed");
+    expect(resent.message).toMatch(/sent a second time \(the server had forgotten the session of the first/);
+    expect(resent.message).toMatch(/not sent a third time/);
+    expect(resent.message).not.toMatch(/it was not sent again/);
+    const calls = http.requests
+      .slice(before)
+      .filter((request) => request.method === "POST" && request.status !== 200);
+    // The 404 on the forgotten session, then the dropped resend: two tries, no third.
+    expect(calls.map((request) => request.status)).toEqual([404, -1]);
   });
 
   it("tells onMessage and requestMeta the session each message belongs to, a re-established one too", async () => {

@@ -1,7 +1,8 @@
 // An in-process HTTP MCP server for fault tests, built on the SDK's server transports.
 //
 //   mode "streamable": Streamable HTTP with sessions; forgetSessions() makes it answer 404 for
-//                      every known session id, as a restarted server does.
+//                      every known session id, as a restarted server does; dropNextToolCall()
+//                      makes it close the connection of the next tools/call without an answer.
 //   mode "legacy-sse": the old HTTP+SSE transport only; a POST to the endpoint gets 405.
 //   mode "broken":     every request gets a 500 whose body echoes the request's headers.
 //
@@ -34,6 +35,7 @@ export async function startHttpServer({ mode, port = 0 }) {
   const sseSessions = new Map();
   const forgotten = new Set();
   let sessionsCreated = 0;
+  let dropToolCall = false;
 
   const readBody = async (req) => {
     const chunks = [];
@@ -82,8 +84,13 @@ export async function startHttpServer({ mode, port = 0 }) {
             id: null,
           });
         }
-        record.status = 200;
         const body = req.method === "POST" ? await readBody(req) : undefined;
+        if (dropToolCall && body?.method === "tools/call") {
+          dropToolCall = false;
+          record.status = -1;
+          return req.socket.destroy();
+        }
+        record.status = 200;
         return transport.handleRequest(req, res, body);
       }
       if (req.method !== "POST") return reply(400, { error: "session id required" });
@@ -122,6 +129,10 @@ export async function startHttpServer({ mode, port = 0 }) {
     /** Every session id known so far now gets 404, as after a restart. */
     forgetSessions() {
       for (const id of sessions.keys()) forgotten.add(id);
+    },
+    /** The next tools/call on a known session: its connection is closed before any answer. */
+    dropNextToolCall() {
+      dropToolCall = true;
     },
     async close() {
       for (const transport of sessions.values()) await transport.close().catch(() => {});
