@@ -495,14 +495,18 @@ export class AgentTasks {
 
   /**
    * Resolves when the task is stored again here, or after the poll interval (another process, or
-   * a durable engine, may have moved it); rejects when `signal` aborts.
+   * a durable engine, may have moved it), or with `slotOf` when one of that owner's run slots is
+   * given back here; rejects when `signal` aborts.
    */
-  changed(taskId: string, signal: AbortSignal): Promise<void> {
+  changed(taskId: string, signal: AbortSignal, options: { slotOf?: string } = {}): Promise<void> {
     return new Promise((resolve, reject) => {
       const listeners = this.#listeners.get(taskId) ?? new Set<() => void>();
       this.#listeners.set(taskId, listeners);
+      const stopWaitingForSlot =
+        options.slotOf === undefined ? undefined : this.#local.onSlotFreed(options.slotOf, () => changed());
       const done = () => {
         clearTimeout(timer);
+        stopWaitingForSlot?.();
         listeners.delete(changed);
         if (listeners.size === 0 && this.#listeners.get(taskId) === listeners) this.#listeners.delete(taskId);
         signal.removeEventListener("abort", aborted);

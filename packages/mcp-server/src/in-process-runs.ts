@@ -45,6 +45,8 @@ export class InProcessAgentRuns implements DurableAgentRuns {
   /** Runs going here per owner (who started them). */
   readonly #running = new Map<string, number>();
   readonly #ownerOf = new Map<string, string>();
+  /** Who waits for one of an owner's run slots to be given back (`onSlotFreed`). */
+  readonly #slotWaiters = new Map<string, Set<() => void>>();
   /** Writes of one run, in order (progress, status changes). */
   readonly #writes = new Map<string, Promise<void>>();
   /** The upstream requests of the runs going here, by run. */
@@ -83,7 +85,7 @@ export class InProcessAgentRuns implements DurableAgentRuns {
       release: () => {
         if (!held) return;
         held = false;
-        this.#running.set(owner, Math.max(0, (this.#running.get(owner) ?? 1) - 1));
+        this.#freeSlot(owner);
       },
     };
   }
@@ -270,8 +272,29 @@ export class InProcessAgentRuns implements DurableAgentRuns {
       this.#live.delete(runId);
       if (this.#upstream.get(runId) === upstream) this.#upstream.delete(runId);
       upstream.failAll(createAbortError(`The run "${runId}" ended.`));
-      this.#running.set(owner, Math.max(0, (this.#running.get(owner) ?? 1) - 1));
+      this.#freeSlot(owner);
     });
+  }
+
+  /** Gives one of `owner`'s run slots back, and tells whoever waits for one. */
+  #freeSlot(owner: string): void {
+    this.#running.set(owner, Math.max(0, (this.#running.get(owner) ?? 1) - 1));
+    for (const waiter of [...(this.#slotWaiters.get(owner) ?? [])]) waiter();
+  }
+
+  /**
+   * Calls `listener` each time one of `owner`'s run slots is given back here (a run ended or
+   * stopped to wait, or a slot launched nothing), until the returned function is called: an
+   * answer the limit refused can be sent again at once, not at the next poll.
+   */
+  onSlotFreed(owner: string, listener: () => void): () => void {
+    const waiters = this.#slotWaiters.get(owner) ?? new Set<() => void>();
+    this.#slotWaiters.set(owner, waiters);
+    waiters.add(listener);
+    return () => {
+      waiters.delete(listener);
+      if (waiters.size === 0 && this.#slotWaiters.get(owner) === waiters) this.#slotWaiters.delete(owner);
+    };
   }
 
   /**

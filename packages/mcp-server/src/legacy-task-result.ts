@@ -78,13 +78,14 @@ export async function legacyTaskResult(
         answered = round;
       } catch (error) {
         // Beyond the client's run limit nothing was answered: the answers are kept and sent again
-        // once a slot may be free (the task moved, or the poll interval passed).
+        // once a slot may be free (one of the client's runs here gave its slot back, the task
+        // moved, or the poll interval passed).
         if (!isRunLimitError(error) || !answers) throw error;
         refused = { round, answers };
       } finally {
         tasks.asking.delete(taskId);
       }
-      if (refused) await tasks.changed(taskId, signal);
+      if (refused) await tasks.changed(taskId, signal, { slotOf: owner });
       continue;
     }
     await tasks.changed(taskId, signal);
