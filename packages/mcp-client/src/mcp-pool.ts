@@ -30,27 +30,31 @@ export class MCPPool {
    * caller; the next `get()` tries again), and one closed by someone is replaced.
    */
   async get(config: MCPConfig): Promise<MCP> {
+    let mcp: MCP;
+    try {
+      mcp = await this.#connected(config);
+    } catch (error) {
+      this.#throwIfClosed();
+      throw error;
+    }
+    // close() ran while this caller waited: it closes that connection, so none is handed out.
+    this.#throwIfClosed();
+    return mcp;
+  }
+
+  async #connected(config: MCPConfig): Promise<MCP> {
+    // Checked before every open, so nothing starts a server once close() was called.
     this.#throwIfClosed();
     const key = this.#keyOf(config);
     const existing = this.#connections.get(key);
     if (!existing) return this.#open(key, config);
     const mcp = await existing;
-    // close() ran while this caller waited: it closes that connection, so none is handed out.
-    this.#throwIfClosed();
     if (mcp.state === "closed") {
       if (this.#connections.get(key) === existing) this.#connections.delete(key);
-      return this.get(config);
+      return this.#connected(config);
     }
     // connect() is shared by concurrent callers, and waits for a reconnect under way.
-    if (mcp.state !== "connected") {
-      try {
-        await mcp.connect();
-      } catch (error) {
-        this.#throwIfClosed();
-        throw error;
-      }
-    }
-    this.#throwIfClosed();
+    if (mcp.state !== "connected") await mcp.connect();
     return mcp;
   }
 
@@ -58,11 +62,6 @@ export class MCPPool {
     const connection = (async () => {
       const mcp = new MCP(config);
       await mcp.connect();
-      if (this.#closed) {
-        // close() was called while this server started; it waits for this close too.
-        await mcp.close();
-        this.#throwIfClosed();
-      }
       return mcp;
     })();
     this.#connections.set(key, connection);
@@ -79,8 +78,9 @@ export class MCPPool {
   }
 
   /**
-   * Closes every connection (their server processes end, those still starting too) and empties
-   * the pool for good: a later `get()` fails. Resolves once every server has been closed.
+   * Closes every connection (their server processes end, those still starting too: each is
+   * closed once its connect settles) and empties the pool for good: a later `get()` fails.
+   * Resolves once every server has been closed.
    */
   async close(): Promise<void> {
     this.#closed = true;
