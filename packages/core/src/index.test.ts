@@ -44,6 +44,7 @@ describe("@junction/core's public API", () => {
       "namePatternPolicy",
       "parsePartialJSON",
       "parseRunState",
+      "runStateOf",
       "searchRequestOf",
       "searchRequestSchema",
       "signRunState",

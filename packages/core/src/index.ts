@@ -28,6 +28,7 @@ export type { CodeModeOptions, ToolCallMode } from "./code-mode/code-mode.js";
 export { READ_TOOL_RESULT, RUN_PROGRAM, SEARCH_TOOLS } from "./core-tool.js";
 export { type Durability, InMemoryDurability, idempotencyKey, type JSONValue } from "./durability.js";
 export type { ExfiltrationGuardOptions } from "./exfiltration-guard.js";
+export { runStateOf } from "./failed-run-state.js";
 export { DEFAULT_MAX_MEDIA_PART_BYTES } from "./media-limits.js";
 export { parsePartialJSON } from "./partial-json.js";
 export { approvalKey, approvalSignalFor, boundAnswer } from "./pending-approvals.js";

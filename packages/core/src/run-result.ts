@@ -47,40 +47,92 @@ export function finalResult(
   return { ...stopped, state };
 }
 
+/** What a state made mid-run is made of besides the point it is made at. */
+interface StateParts {
+  durability: InMemoryDurability;
+  keys: RunStateKey[];
+  describe: () => Omit<
+    Parameters<typeof stoppedRunState>[0],
+    "journal" | "step" | "pending" | "usageBefore" | "messages"
+  >;
+}
+
 /**
  * The `onCallFinished` of a run whose application records its state as it goes (`onRunState`):
  * after each finished call, the run's state at that point (signed with `keys`), in order. A
  * state recorded mid-step lists the step's finished calls as finished, the calls waiting for a
  * person as pending; resuming it runs neither a finished call nor one nobody allowed.
  */
-export function recordRunState(parts: {
-  durability: InMemoryDurability;
-  keys: RunStateKey[];
-  onRunState: (state: RunState) => void | Promise<void>;
-  describe: () => Omit<
-    Parameters<typeof stoppedRunState>[0],
-    "journal" | "step" | "pending" | "usageBefore" | "messages"
-  >;
-}): (finished: FinishedCallPoint) => Promise<void> {
+export function recordRunState(
+  parts: StateParts & { onRunState: (state: RunState) => void | Promise<void> },
+): (finished: FinishedCallPoint) => Promise<void> {
   let saved: Promise<void> = Promise.resolve();
-  return ({ step, usageBefore, conversation, listed }) => {
+  return (point) => {
     // A call that finished while the model was still streaming: recorded with the next one.
-    if (!Object.hasOwn(parts.durability.journal, modelKey(step))) return saved;
-    const state = stoppedRunState({
-      ...parts.describe(),
-      messages: conversation as Message[],
-      journal: parts.durability,
-      step,
-      pending: waitingCalls(parts.durability.journal, { step, listed, conversation }),
-      usageBefore,
-    });
+    if (!stateCanBeMadeAt(parts.durability, point)) return saved;
+    const state = stateAt(parts, point);
     // In order: a later state holds everything an earlier one does.
     saved = saved.then(async () => {
-      state.pending = await withDigests(state.pending, state.tools);
-      await parts.onRunState(await signWith(state, parts.keys));
+      await parts.onRunState(await signed(parts, state));
     });
     return saved;
   };
+}
+
+/**
+ * Where a run that fails goes on from (`runStateOf` on its error): the state at the last point one
+ * of its calls finished, made when it fails, or, for a resumed run none of whose calls finished, the
+ * state it resumed, given anew as a state of this part of the run (its `resumes` this part's, so it
+ * is claimed apart from the spent one). `undefined` for a new run none of whose calls finished: the
+ * caller still has everything it started from.
+ */
+export class FailedRunState {
+  #last: FinishedCallPoint | undefined;
+
+  constructor(private readonly parts: StateParts & { resumed?: RunState }) {}
+
+  /** The loop's `onCallFinished` notice (a copy of the conversation: the loop's goes on growing). */
+  noteFinished(point: FinishedCallPoint): void {
+    if (stateCanBeMadeAt(this.parts.durability, point))
+      this.#last = { ...point, conversation: point.conversation.slice() };
+  }
+
+  /** The state, signed, or `undefined`. */
+  async state(): Promise<RunState | undefined> {
+    const { parts } = this;
+    if (this.#last) return signed(parts, stateAt(parts, this.#last));
+    if (!parts.resumed) return undefined;
+    const { signature: _spent, ...resumed } = parts.resumed;
+    const { resumes } = parts.describe();
+    return signed(parts, {
+      ...structuredClone(resumed),
+      createdAt: new Date().toISOString(),
+      ...(resumes !== undefined ? { resumes } : {}),
+    });
+  }
+}
+
+/** Whether a state can be made at `point`: the step's model answer is journaled (else it is made at the next point). */
+function stateCanBeMadeAt(durability: InMemoryDurability, point: FinishedCallPoint): boolean {
+  return Object.hasOwn(durability.journal, modelKey(point.step));
+}
+
+/** The run's state at `point`, unsigned, its pending calls as they wait now. */
+function stateAt(parts: StateParts, point: FinishedCallPoint): RunState {
+  const { step, usageBefore, conversation, listed } = point;
+  return stoppedRunState({
+    ...parts.describe(),
+    messages: conversation as Message[],
+    journal: parts.durability,
+    step,
+    pending: waitingCalls(parts.durability.journal, { step, listed, conversation }),
+    usageBefore,
+  });
+}
+
+/** `state` with its pending calls' digests, signed with `parts.keys`. */
+async function signed(parts: Pick<StateParts, "keys">, state: RunState): Promise<RunState> {
+  return signWith({ ...state, pending: await withDigests(state.pending, state.tools) }, parts.keys);
 }
 
 /**

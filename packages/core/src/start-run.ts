@@ -2,11 +2,12 @@ import { JunctionError, type Message, type ModelProvider, type Warning } from "@
 import type { AgentEvent, AgentHandle, AgentResult } from "./agent-events.js";
 import { type Durability, InMemoryDurability } from "./durability.js";
 import { EventChannel } from "./event-channel.js";
+import { withRunState } from "./failed-run-state.js";
 import { JournalRecorder } from "./journal-recorder.js";
 import { ownMessages } from "./message-copy.js";
 import { claimResume, defaultResumeClaims, type ResumeClaims } from "./resume-claims.js";
 import { runLoop } from "./run-loop.js";
-import { finalResult, recordRunState } from "./run-result.js";
+import { FailedRunState, finalResult, recordRunState } from "./run-result.js";
 import { planResume, type ResumeCaller, type ResumePlan } from "./run-resume.js";
 import type { RunState, SourceDescriptor } from "./run-state.js";
 import { type RunStateKey, signWith } from "./run-state-signature.js";
@@ -159,10 +160,10 @@ async function runSpec(
 ): Promise<AgentResult> {
   const { emit } = channel;
   const hooks = spec.hooks ?? {};
-  let opened: Awaited<ReturnType<typeof openConversation>>;
   let output: StructuredOutput | undefined;
+  let plan: ResumePlan | undefined;
   try {
-    opened = await openConversation(spec);
+    // Before the resume's claim: what fails after it has spent the state.
     output = structuredOutputFor({
       schema: spec.output.schema,
       repairTurns: spec.output.repairTurns,
@@ -170,10 +171,10 @@ async function runSpec(
       model: spec.model,
       emit,
     });
+    plan = await claimedPlan(spec);
   } catch (error) {
     return fail(emit, error as Error);
   }
-  const { plan, history, warnings } = opened;
   // On an engine's port, the entries the run sees are kept too: a stopped run's state carries them.
   const durability = spec.durability
     ? new JournalRecorder(spec.durability)
@@ -186,6 +187,23 @@ async function runSpec(
     ...(resumes !== undefined ? { resumes } : {}),
     ...hooks.describe?.(),
   });
+  // An engine's run goes on through the engine; one in memory fails with a state to go on from.
+  const failed =
+    durability instanceof InMemoryDurability
+      ? new FailedRunState({
+          durability,
+          keys: spec.keys,
+          describe: described,
+          ...(plan ? { resumed: plan.state } : {}),
+        })
+      : undefined;
+  let warnings: Warning[] = [];
+  try {
+    if (plan) warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
+  } catch (error) {
+    return fail(emit, withRunState(error as Error, await failed?.state()));
+  }
+  const history = plan ? ownMessages(plan.state.messages) : spec.history;
   const end = await runLoop(
     loopOptions(spec, {
       history,
@@ -196,12 +214,13 @@ async function runSpec(
       emit,
       listening: channel.listening,
       described,
+      failed,
     }),
   );
   // The one place the run's conversation is made: Junction's own, like the history before it.
   const conversation = history.concat(ownMessages(end.added));
   channel.ended(conversation);
-  if ("error" in end) throw end.error;
+  if ("error" in end) throw withRunState(end.error, await failed?.state());
   const unsigned = finalResult(
     { ...end.result, messages: conversation.slice() },
     { journal: durability, ...described(), messages: conversation },
@@ -213,31 +232,24 @@ async function runSpec(
 }
 
 /**
- * The conversation the run starts from, Junction's own: the spec's history, or a resumed state's,
- * read and checked (`planResume`), with the warnings about it the caller keeps (`onResume`).
+ * A resumed run's plan: its `Resume` read and checked (`planResume`), then its state claimed, so
+ * it resumes once. `undefined` for a run that does not resume.
  */
-async function openConversation(
-  spec: RunSpec,
-): Promise<{ plan: ResumePlan | undefined; history: readonly Message[]; warnings: Warning[] }> {
-  const hooks = spec.hooks ?? {};
-  let plan: ResumePlan | undefined;
-  let warnings: Warning[] = [];
-  if (spec.resume) {
-    if (spec.durability) {
-      // The state's journal is the run's: an engine's port would start a journal of its own,
-      // and run again what the state says finished.
-      throw new JunctionError(
-        "invalid-argument",
-        `${spec.resume.caller.method}: a resumed run goes on in memory from its state's journal; leave out \`durability\` ` +
-          "(a run waiting on an engine is answered through the engine, not resumed).",
-      );
-    }
-    plan = await planResume(spec.resume.value, { keys: spec.keys, caller: spec.resume.caller });
-    // Only a state that read and verified is claimed: a forged one never takes a real one's turn.
-    await claimResume(spec.resumeClaims ?? defaultResumeClaims(), plan.state, spec.resume.caller.method);
-    warnings = hooks.onResume ? hooks.onResume(plan.state, plan.warnings) : plan.warnings;
+async function claimedPlan(spec: RunSpec): Promise<ResumePlan | undefined> {
+  if (!spec.resume) return undefined;
+  if (spec.durability) {
+    // The state's journal is the run's: an engine's port would start a journal of its own,
+    // and run again what the state says finished.
+    throw new JunctionError(
+      "invalid-argument",
+      `${spec.resume.caller.method}: a resumed run goes on in memory from its state's journal; leave out \`durability\` ` +
+        "(a run waiting on an engine is answered through the engine, not resumed).",
+    );
   }
-  return { plan, history: plan ? ownMessages(plan.state.messages) : spec.history, warnings };
+  const plan = await planResume(spec.resume.value, { keys: spec.keys, caller: spec.resume.caller });
+  // Only a state that read and verified is claimed: a forged one never takes a real one's turn.
+  await claimResume(spec.resumeClaims ?? defaultResumeClaims(), plan.state, spec.resume.caller.method);
+  return plan;
 }
 
 /** What the loop is given for `spec`: its values grouped, the conversation it starts from, its journal, the resume plan's start. */
@@ -252,10 +264,15 @@ function loopOptions(
     emit: (event: AgentEvent) => void;
     listening: () => boolean;
     described: Parameters<typeof recordRunState>[0]["describe"];
+    failed: FailedRunState | undefined;
   },
 ): RunLoopOptions {
-  const { history, durability, plan, warnings } = run;
+  const { history, durability, plan, warnings, failed } = run;
   const onRunState = spec.hooks?.onRunState;
+  const record =
+    onRunState && durability instanceof InMemoryDurability
+      ? recordRunState({ durability, keys: spec.keys, onRunState, describe: run.described })
+      : undefined;
   return {
     model: {
       provider: spec.provider,
@@ -273,14 +290,12 @@ function loopOptions(
         // A durable engine's signals come from outside; in process, only a reader can answer.
         return spec.durability || run.listening() ? undefined : 0;
       },
-      ...(onRunState && durability instanceof InMemoryDurability
+      ...(failed
         ? {
-            onCallFinished: recordRunState({
-              durability,
-              keys: spec.keys,
-              onRunState,
-              describe: run.described,
-            }),
+            onCallFinished: (point) => {
+              failed.noteFinished(point);
+              return record ? record(point) : Promise.resolve();
+            },
           }
         : {}),
     },

@@ -10,6 +10,7 @@ import {
   RUN_PROGRAM,
   type RunState,
   type RunStateKey,
+  runStateOf,
   type SendOptions,
   verifyRunState,
 } from "@junction/core";
@@ -330,8 +331,8 @@ export class ChatService {
             publish({ type: "approval-answered", id: callId, approved: answer.approve });
           },
           start: (agent, options) => agent.resume({ state, decisions: { [callId]: decision } }, options),
-          // The stored state stays, or the one recorded as the run's calls finished: a call still
-          // waiting can be answered again, and a call that ran is never run again.
+          // The failed run's state is stored (see #run): a call still waiting can be answered
+          // again, and a call that ran is never run again.
           failed: () => undefined,
         });
       },
@@ -449,6 +450,13 @@ export class ChatService {
     } catch (error) {
       const aborted = signal.aborted;
       turn.failed(previous);
+      // A run that fails gives the state to go on from: a resumed run's own state was spent when
+      // it began, so the stored one would be refused as resumed already.
+      const next = runStateOf(error);
+      if (next) {
+        conversation.runState = next;
+        conversation.runStateCodeMode = turn.codeMode;
+      }
       publish({
         type: "error",
         message: aborted ? "Stopped." : `The run failed: ${errorMessage(error)}`,

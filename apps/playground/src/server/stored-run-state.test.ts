@@ -175,6 +175,46 @@ describe("an approved destructive call, then a failed model request", () => {
   });
 });
 
+describe("an approved call whose run is stopped before the call ran", () => {
+  it("brings the card back with a state that can be answered (the one it resumed was spent), and the call runs once", async () => {
+    const { directory, calls } = folderWithCountingServer();
+    const model = await modelEndpoint();
+    model.enqueue(toolCallReply, textReply("Deleted."));
+    const test = await playgroundOn(directory, model);
+    const { conversationId, callId } = await stoppedForApproval(test);
+    const spent = test.playground.store.getConversation(conversationId)!.runState!;
+
+    // Stopped as the resumed run starts (the Stop button at once): the state was claimed, nothing ran.
+    const stop = new AbortController();
+    const events: { type: string }[] = [];
+    await test.playground.chat.answerApproval(
+      conversationId,
+      { callId, approve: true, signal: stop.signal },
+      (event) => {
+        events.push(event);
+        if (event.type === "run-start") stop.abort();
+      },
+    );
+    expect(events.map((event) => event.type)).toEqual([
+      "approval-answered",
+      "run-start",
+      "error",
+      "approval-request",
+    ]);
+    expect(calls()).toEqual([]);
+    const stored = test.playground.store.getConversation(conversationId)!.runState!;
+    expect(stored.pending.map((call) => [call.id, call.input])).toEqual([[callId, { name: "groceries" }]]);
+    expect(stored.resumes).toBe(1);
+    expect(stored.runId).toBe(spent.runId);
+
+    // The card is answered again: the call runs once and the run finishes.
+    const approved = await answerApproval(test, { conversationId, callId }, { approve: true });
+    expect(approved.at(-1)).toEqual({ type: "finish", reason: "stop", text: "Deleted." });
+    expect(calls()).toEqual([{ name: "groceries" }]);
+    expect(test.playground.store.getConversation(conversationId)!.runState).toBeNull();
+  });
+});
+
 /** Posts one answer to the call's approval as the page does; resolves with the status and the whole body. */
 async function postAnswer(
   test: TestPlayground,
