@@ -1,7 +1,14 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { contenders, type Endpoint, JUNCTION, RAW_SDK } from "./mcp-clients.ts";
+import {
+  contenders,
+  type Endpoint,
+  JUNCTION,
+  JUNCTION_MODERN,
+  RAW_SDK,
+  RAW_SDK_MODERN,
+} from "./mcp-clients.ts";
 import {
   type BenchMode,
   CONCURRENCY_LEVELS,
@@ -27,6 +34,24 @@ const measureScript = fileURLToPath(new URL("./measure-client.ts", import.meta.u
 /** Back-to-back Junction/raw SDK pairs per transport and round (one in a smoke run). */
 const PAIRS_PER_ROUND = 3;
 
+/** The server a pair's clients both call: the 2025-11-25 echo server, or the 2026-07-28 one. */
+export type PairedServer = "2025-11-25" | "2026-07-28";
+
+/**
+ * The clients measured in back-to-back pairs, so a target's ratio compares runs made under the
+ * same load: Junction and the raw SDK on each transport, and, over Streamable HTTP (where a
+ * target asks for that ratio), both against the 2026-07-28 server.
+ */
+const PAIRINGS: readonly {
+  server: PairedServer;
+  ours: string;
+  raw: string;
+  transports: readonly Endpoint["transport"][];
+}[] = [
+  { server: "2025-11-25", ours: JUNCTION, raw: RAW_SDK, transports: ["stdio", "http"] },
+  { server: "2026-07-28", ours: JUNCTION_MODERN, raw: RAW_SDK_MODERN, transports: ["http"] },
+];
+
 export interface CallFigures {
   contender: string;
   transport: Endpoint["transport"];
@@ -43,6 +68,7 @@ export interface CallFigures {
 /** Junction against the raw SDK from back-to-back runs: medians of the per-pair ratios. */
 export interface PairedRatios {
   transport: Endpoint["transport"];
+  server: PairedServer;
   pairs: number;
   /** Wall time: medians of the per-pair ratios. */
   p50: number;
@@ -87,25 +113,32 @@ export async function benchMCPCalls(options: {
     results.set(key(name, transport), [...(results.get(key(name, transport)) ?? []), measurement]);
     return measurement;
   };
-  const pairs = new Map<Endpoint["transport"], { ours: Measurement; raw: Measurement }[]>();
-  const measurePair = async (transport: Endpoint["transport"], junctionFirst: boolean) => {
-    const [first, second] = junctionFirst ? [JUNCTION, RAW_SDK] : [RAW_SDK, JUNCTION];
-    const a = await measure(first, transport);
-    const b = await measure(second, transport);
-    const pair = junctionFirst ? { ours: a, raw: b } : { ours: b, raw: a };
-    pairs.set(transport, [...(pairs.get(transport) ?? []), pair]);
+  const pairings = PAIRINGS.flatMap((pairing) =>
+    pairing.transports
+      .filter((transport) => transports.includes(transport))
+      .map((transport) => ({ ...pairing, transport })),
+  );
+  const paired = (name: string, transport: Endpoint["transport"]) =>
+    pairings.some((p) => p.transport === transport && (p.ours === name || p.raw === name));
+  const pairs = new Map<(typeof pairings)[number], { ours: Measurement; raw: Measurement }[]>();
+  const measurePair = async (pairing: (typeof pairings)[number], oursFirst: boolean) => {
+    const [first, second] = oursFirst ? [pairing.ours, pairing.raw] : [pairing.raw, pairing.ours];
+    const a = await measure(first, pairing.transport);
+    const b = await measure(second, pairing.transport);
+    const pair = oursFirst ? { ours: a, raw: b } : { ours: b, raw: a };
+    pairs.set(pairing, [...(pairs.get(pairing) ?? []), pair]);
   };
 
   for (let round = 1; round <= rounds; round++) {
     for (const { name, transport } of shuffled(runs)) {
       // A process per call is a reference point orders of magnitude off: once is enough.
       if (name.startsWith("spawn") && round > 1) continue;
-      if (name === JUNCTION || name === RAW_SDK) continue; // measured in pairs below
+      if (paired(name, transport)) continue; // measured in pairs below
       await measure(name, transport);
     }
-    for (const transport of shuffled([...transports])) {
+    for (const pairing of shuffled(pairings)) {
       // Alternating who goes first, so neither always runs on the heels of the other.
-      for (let pair = 0; pair < pairsPerRound; pair++) await measurePair(transport, pair % 2 === round % 2);
+      for (let pair = 0; pair < pairsPerRound; pair++) await measurePair(pairing, pair % 2 === round % 2);
     }
     log(`  mcp calls: round ${round}/${rounds} done`);
   }
@@ -129,14 +162,15 @@ export async function benchMCPCalls(options: {
       runs: measurements.length,
     };
   });
-  const paired = [...pairs.entries()]
-    .sort(([a], [b]) => (a === b ? 0 : a === "stdio" ? -1 : 1))
-    .map(([transport, list]) => ({
+  const ratios = [...pairs.entries()]
+    .sort(([a], [b]) => pairings.indexOf(a) - pairings.indexOf(b))
+    .map(([{ transport, server }, list]) => ({
       transport,
+      server,
       pairs: list.length,
       p50: median(list.map(({ ours, raw }) => ours.p50Ms / raw.p50Ms)),
       throughput8: median(list.map(({ ours, raw }) => ours.throughput[8] / raw.throughput[8])),
       ...cpuRatios(list),
     }));
-  return { figures, paired };
+  return { figures, paired: ratios };
 }

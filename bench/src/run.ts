@@ -169,7 +169,7 @@ const callsSection = [
   "",
   callsTable(calls, paired),
   "",
-  `\\* Junction against the raw SDK: the median of the ratios of ${paired[0]?.pairs ?? 0} back-to-back pairs of runs per transport (each pair under the same load), rather than a ratio of medians. \`runs\`: fresh-process measurements behind each row.`,
+  `\\* Junction against the raw SDK: the median of the ratios of ${paired[0]?.pairs ?? 0} back-to-back pairs of runs per transport (each pair under the same load), rather than a ratio of medians; over Streamable HTTP against the 2026-07-28 server too (both clients against that server), where a target asks for the ratio. \`runs\`: fresh-process measurements behind each row.`,
   "",
   callsCPUNote(paired),
   "",
@@ -300,10 +300,11 @@ function checkFigures(figures: {
       positive(`${f.contender} over ${f.transport}: calls/s ×${level}`, f.throughput[level]);
   }
   for (const p of figures.paired) {
-    positive(`Junction/raw SDK p50 ratio over ${p.transport}`, p.p50);
-    positive(`Junction/raw SDK ×8 throughput ratio over ${p.transport}`, p.throughput8);
-    positive(`Junction/raw SDK client CPU per call ratio ×1 over ${p.transport}`, p.cpu1);
-    positive(`Junction/raw SDK client CPU per call ratio ×8 over ${p.transport}`, p.cpu8);
+    const over = `over ${p.transport}, ${p.server} server`;
+    positive(`Junction/raw SDK p50 ratio ${over}`, p.p50);
+    positive(`Junction/raw SDK ×8 throughput ratio ${over}`, p.throughput8);
+    positive(`Junction/raw SDK client CPU per call ratio ×1 ${over}`, p.cpu1);
+    positive(`Junction/raw SDK client CPU per call ratio ×8 ${over}`, p.cpu8);
   }
   wrong.push(...servedProblems(figures.served.figures, figures.served.ratios));
   if (figures.connect.length !== 3) wrong.push(`${figures.connect.length} connect settings measured, not 3`);
@@ -390,7 +391,7 @@ function machine(): string {
 
 /** What the client CPU columns are, why the call targets are checked on them, and their spread. */
 function callsCPUNote(paired: PairedRatios[]): string {
-  return `**Client CPU/call** is the measuring (client) process's own CPU time per call, every thread (the server is another process): ×1 over the sequential calls and the ×1 window, ×8 over the ×8 window. Wall-time windows of ${sizesByMode.full.client.throughputWindowMs} ms on a machine other work shares move the wall ratios by tens of percent between runs; CPU per call is what the client library costs and load moves it far less; it is printed beside the call targets, which are judged on the wall ratios as they are stated (run the bench on a quiet machine). Spread of the CPU ratios over the pairs: ${paired.map((p) => `${p.transport} ×1 ${formatRatio(p.cpu1Range[0])}–${formatRatio(p.cpu1Range[1])}, ×8 ${formatRatio(p.cpu8Range[0])}–${formatRatio(p.cpu8Range[1])}`).join("; ")}. What CPU time leaves out is the scheduler: a stdio server in a session of its own waits on the CPU in a group of its own (below), which shows in the wall figures only.`;
+  return `**Client CPU/call** is the measuring (client) process's own CPU time per call, every thread (the server is another process): ×1 over the sequential calls and the ×1 window, ×8 over the ×8 window. Wall-time windows of ${sizesByMode.full.client.throughputWindowMs} ms on a machine other work shares move the wall ratios by tens of percent between runs; CPU per call is what the client library costs and load moves it far less; it is printed beside the call targets, which are judged on the wall ratios as they are stated (run the bench on a quiet machine). Spread of the CPU ratios over the pairs: ${paired.map((p) => `${p.transport}${p.server === "2026-07-28" ? " 2026-07-28" : ""} ×1 ${formatRatio(p.cpu1Range[0])}–${formatRatio(p.cpu1Range[1])}, ×8 ${formatRatio(p.cpu8Range[0])}–${formatRatio(p.cpu8Range[1])}`).join("; ")}. What CPU time leaves out is the scheduler: a stdio server in a session of its own waits on the CPU in a group of its own (below), which shows in the wall figures only.`;
 }
 
 function callsTable(figures: CallFigures[], paired: PairedRatios[]): string {
@@ -398,9 +399,12 @@ function callsTable(figures: CallFigures[], paired: PairedRatios[]): string {
   for (const transport of ["stdio", "http"] as const) {
     const rawLegacy = figures.find((f) => f.transport === transport && f.contender === RAW_SDK);
     const rawModern = figures.find((f) => f.transport === transport && f.contender === RAW_SDK_MODERN);
-    const pairs = paired.find((p) => p.transport === transport);
     for (const f of figures.filter((f) => f.transport === transport).sort((a, b) => a.p50Ms - b.p50Ms)) {
-      const ours = f.contender === JUNCTION && pairs;
+      const pairs = paired.find(
+        (p) =>
+          p.transport === transport && p.server === (f.contender === JUNCTION ? "2025-11-25" : "2026-07-28"),
+      );
+      const ours = (f.contender === JUNCTION || f.contender === JUNCTION_MODERN) && pairs;
       // Rows against the 2026-07-28 server compare with the raw client against that server.
       const raw = f.contender === JUNCTION_MODERN || f.contender === RAW_SDK_MODERN ? rawModern : rawLegacy;
       rows.push([
@@ -608,7 +612,7 @@ function footprintTable(figures: FootprintFigures[]): string {
 function callTargets(calls: CallFigures[], paired: PairedRatios[]): string[][] {
   const rows: string[][] = [];
   const verdict = (met: boolean) => (met ? "met" : "**short**");
-  for (const pairs of paired) {
+  for (const pairs of paired.filter((p) => p.server === "2025-11-25")) {
     const { transport } = pairs;
     const ours = calls.find((f) => f.transport === transport && f.contender === JUNCTION);
     const isolated = calls.find((f) => f.transport === transport && f.contender === RAW_SDK_OWN_SESSION);
@@ -645,7 +649,8 @@ function callTargets(calls: CallFigures[], paired: PairedRatios[]): string[][] {
   if (peers.length === 0) return rows;
   const fastest = peers.reduce((best, peer) => (peer.p50 < best.p50 ? peer : best));
   const busiest = peers.reduce((best, peer) => (peer.throughput8 > best.throughput8 ? peer : best));
-  const legacyPairs = paired.find((p) => p.transport === "http");
+  const legacyPairs = paired.find((p) => p.transport === "http" && p.server === "2025-11-25");
+  const modernPairs = paired.find((p) => p.transport === "http" && p.server === "2026-07-28");
   const modern = http(JUNCTION_MODERN);
   const eras = [
     {
@@ -654,11 +659,13 @@ function callTargets(calls: CallFigures[], paired: PairedRatios[]): string[][] {
     },
     {
       label: "2026-07-28 server",
-      ratios: modern &&
-        rawModern && {
-          p50: modern.p50Ms / rawModern.p50Ms,
-          throughput8: modern.throughput[8] / rawModern.throughput[8],
-        },
+      ratios: modernPairs
+        ? { p50: modernPairs.p50, throughput8: modernPairs.throughput8 }
+        : modern &&
+          rawModern && {
+            p50: modern.p50Ms / rawModern.p50Ms,
+            throughput8: modern.throughput[8] / rawModern.throughput[8],
+          },
     },
   ];
   for (const { label, ratios } of eras) {
