@@ -1,4 +1,4 @@
-import type { Sandbox, Tool, ToolAnnotations } from "@junction/types";
+import { ProviderError, type Sandbox, type Tool, type ToolAnnotations } from "@junction/types";
 import { describe, expect, it } from "vitest";
 import { hostSandbox } from "../../test/host-sandbox.js";
 import {
@@ -8,6 +8,7 @@ import {
   memoryResumeClaims,
   RUN_PROGRAM,
   type RunState,
+  runStateOf,
 } from "../index.js";
 import { type ScriptedResponse, scriptedModel } from "../testing/index.js";
 import type { Span, Tracer } from "../tracing.js";
@@ -194,6 +195,37 @@ describe("code mode", () => {
     // The program's clock is its first run's, not the resume's.
     const clock = JSON.parse(text.split("Returned: ")[1]!.split("\n")[0]!)[2] as number;
     expect(Math.abs(clock - realNow())).toBeLessThan(60_000);
+  });
+
+  it("a resumed program whose run then fails (the model's next request): the error's state goes on from the finished program, no nested call sent again", async () => {
+    const runs: { name: string; input: unknown }[] = [];
+    const code =
+      "const a = await tools.read_item({ n: 1 });\n" +
+      "const sent = await tools.post_message({ text: a });\n" +
+      "const c = await tools.read_item({ n: 2 });\n" +
+      "return [sent, c];";
+    const stopped = await agentWith({ runs, turns: [programTurn(code)] }).agent.send("go").final;
+    expect(stopped.pending?.map((call) => call.id)).toEqual(["prog.2"]);
+    const outage = new ProviderError({ provider: "scripted", message: "down", status: 503 });
+    const failed = await agentWith({ runs, turns: [{ error: outage }] })
+      .agent.resume({ state: stopped.state!, decisions: { "prog.2": "approve" } })
+      .final.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failed).toBe(outage);
+    expect(runs.map((run) => run.name)).toEqual(["read_item", "post_message", "read_item"]);
+    const next = JSON.parse(JSON.stringify(runStateOf(failed))) as RunState;
+    expect(next.pending).toEqual([]);
+
+    const later = agentWith({ runs, turns: [{ text: "posted" }] });
+    const result = await later.agent.resume({ state: next, decisions: {} }).final;
+    expect(result.text).toBe("posted");
+    expect(runs.map((run) => run.name)).toEqual(["read_item", "post_message", "read_item"]);
+    const toolMessage = later.provider.requests[0]!.messages.at(-1)!;
+    expect(textOf((toolMessage.content[0] as { output: unknown }).output)).toContain(
+      '["post_message:","read_item:2"]',
+    );
   });
 
   it("a denied call throws a ToolError the program can catch, and the run goes on", async () => {
