@@ -97,8 +97,19 @@ export class FailedRunState {
       this.#last = { ...point, conversation: point.conversation.slice() };
   }
 
-  /** The state, signed, or `undefined`. */
+  /**
+   * The state, signed, or `undefined`, also when it cannot be made: the run's own error is what
+   * its caller must see, never one of making the state.
+   */
   async state(): Promise<RunState | undefined> {
+    try {
+      return await this.#made();
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #made(): Promise<RunState | undefined> {
     const { parts } = this;
     if (this.#last) return signed(parts, stateAt(parts, this.#last));
     if (!parts.resumed) return undefined;
