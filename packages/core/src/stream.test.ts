@@ -1,6 +1,6 @@
-import type { Message } from "@junction/types";
+import { type Message, ProviderError } from "@junction/types";
 import { describe, expect, it } from "vitest";
-import { type AgentEvent, argumentsDigest, generate, stream } from "./index.js";
+import { type AgentEvent, argumentsDigest, generate, runStateOf, stream } from "./index.js";
 import { scriptedModel } from "./testing/index.js";
 
 const messages: Message[] = [{ role: "user", content: "Echo hi" }];
@@ -175,6 +175,41 @@ describe("stream() and generate() with approvals", () => {
     const result = await handle.final;
     expect(ran).toEqual(["a"]);
     expect(JSON.stringify(result.steps[0]!.toolResults[1]!.output)).toContain("was denied: not this one.");
+  });
+});
+
+describe("generate({ resume }) that fails", () => {
+  it("rejects with a state to go on from (its own was spent): the approved call ran once and is not run again", async () => {
+    const ran: unknown[] = [];
+    const onToolCall = async (call: { input: unknown }) => {
+      ran.push(call.input);
+      return "echoed";
+    };
+    const base = { model: "m", tools, onToolCall, approval: () => "ask" as const };
+    const first = await generate({
+      ...base,
+      provider: scriptedModel([{ toolCalls: [{ id: "e1", name: "echo", input: { text: "hi" } }] }]),
+      messages,
+    });
+    const outage = new ProviderError({ provider: "scripted", message: "down", status: 503 });
+    const failed = await generate({
+      ...base,
+      provider: scriptedModel([{ error: outage }]),
+      resume: { state: first.state!, decisions: { e1: "approve" } },
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBe(outage);
+    const next = runStateOf(failed)!;
+    expect(next).toMatchObject({ runId: first.state!.runId, pending: [], resumes: 1 });
+    const resumed = await generate({
+      ...base,
+      provider: scriptedModel([{ text: "done" }]),
+      resume: { state: next, decisions: {} },
+    });
+    expect(resumed.text).toBe("done");
+    expect(ran).toEqual([{ text: "hi" }]);
   });
 });
 
