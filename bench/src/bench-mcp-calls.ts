@@ -118,7 +118,7 @@ export async function benchMCPCalls(options: {
       .filter((transport) => transports.includes(transport))
       .map((transport) => ({ ...pairing, transport })),
   );
-  const paired = (name: string, transport: Endpoint["transport"]) =>
+  const inPair = (name: string, transport: Endpoint["transport"]) =>
     pairings.some((p) => p.transport === transport && (p.ours === name || p.raw === name));
   const pairs = new Map<(typeof pairings)[number], { ours: Measurement; raw: Measurement }[]>();
   const measurePair = async (pairing: (typeof pairings)[number], oursFirst: boolean) => {
@@ -133,7 +133,7 @@ export async function benchMCPCalls(options: {
     for (const { name, transport } of shuffled(runs)) {
       // A process per call is a reference point orders of magnitude off: once is enough.
       if (name.startsWith("spawn") && round > 1) continue;
-      if (paired(name, transport)) continue; // measured in pairs below
+      if (inPair(name, transport)) continue; // measured in pairs below
       await measure(name, transport);
     }
     for (const pairing of shuffled(pairings)) {
@@ -162,7 +162,7 @@ export async function benchMCPCalls(options: {
       runs: measurements.length,
     };
   });
-  const ratios = [...pairs.entries()]
+  const paired = [...pairs.entries()]
     .sort(([a], [b]) => pairings.indexOf(a) - pairings.indexOf(b))
     .map(([{ transport, server }, list]) => ({
       transport,
@@ -172,5 +172,5 @@ export async function benchMCPCalls(options: {
       throughput8: median(list.map(({ ours, raw }) => ours.throughput[8] / raw.throughput[8])),
       ...cpuRatios(list),
     }));
-  return { figures, paired: ratios };
+  return { figures, paired };
 }

@@ -400,11 +400,10 @@ function callsTable(figures: CallFigures[], paired: PairedRatios[]): string {
     const rawLegacy = figures.find((f) => f.transport === transport && f.contender === RAW_SDK);
     const rawModern = figures.find((f) => f.transport === transport && f.contender === RAW_SDK_MODERN);
     for (const f of figures.filter((f) => f.transport === transport).sort((a, b) => a.p50Ms - b.p50Ms)) {
-      const pairs = paired.find(
-        (p) =>
-          p.transport === transport && p.server === (f.contender === JUNCTION ? "2025-11-25" : "2026-07-28"),
-      );
-      const ours = (f.contender === JUNCTION || f.contender === JUNCTION_MODERN) && pairs;
+      // Junction's rows against the server its pairs were measured on: their per-pair ratios.
+      const server =
+        f.contender === JUNCTION ? "2025-11-25" : f.contender === JUNCTION_MODERN ? "2026-07-28" : undefined;
+      const ours = server && paired.find((p) => p.transport === transport && p.server === server);
       // Rows against the 2026-07-28 server compare with the raw client against that server.
       const raw = f.contender === JUNCTION_MODERN || f.contender === RAW_SDK_MODERN ? rawModern : rawLegacy;
       rows.push([
@@ -414,20 +413,20 @@ function callsTable(figures: CallFigures[], paired: PairedRatios[]): string {
         formatMs(f.p50Ms),
         formatMs(f.p99Ms),
         ...CONCURRENCY_LEVELS.map((level) => f.throughput[level].toFixed(0)),
-        ours ? `${formatRatio(pairs.p50)}*` : raw ? formatRatio(f.p50Ms / raw.p50Ms) : "—",
+        ours ? `${formatRatio(ours.p50)}*` : raw ? formatRatio(f.p50Ms / raw.p50Ms) : "—",
         ours
-          ? `${formatRatio(pairs.throughput8)}*`
+          ? `${formatRatio(ours.throughput8)}*`
           : raw
             ? formatRatio(f.throughput[8] / raw.throughput[8])
             : "—",
         f.cpuPerCall[8].toFixed(0),
         ours
-          ? `**${formatRatio(pairs.cpu1)}***`
+          ? `**${formatRatio(ours.cpu1)}***`
           : raw
             ? formatRatio(f.cpuPerCall[1] / raw.cpuPerCall[1])
             : "—",
         ours
-          ? `**${formatRatio(pairs.cpu8)}***`
+          ? `**${formatRatio(ours.cpu8)}***`
           : raw
             ? formatRatio(f.cpuPerCall[8] / raw.cpuPerCall[8])
             : "—",
