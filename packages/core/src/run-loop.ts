@@ -527,6 +527,7 @@ function forCalls(run: Run, step: { stepNumber: number; usageBefore: Usage }): R
             usageBefore: step.usageBefore,
             conversation: run.conversation,
             listed,
+            ...traceOfRun(options, run.spans),
           })
       : undefined,
     listed,

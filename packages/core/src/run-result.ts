@@ -130,9 +130,10 @@ function stateCanBeMadeAt(durability: InMemoryDurability, point: FinishedCallPoi
 
 /** The run's state at `point`, unsigned, its pending calls as they wait now. */
 function stateAt(parts: StateParts, point: FinishedCallPoint): RunState {
-  const { step, usageBefore, conversation, listed } = point;
+  const { step, usageBefore, conversation, listed, trace } = point;
   return stoppedRunState({
     ...parts.describe(),
+    ...(trace ? { trace } : {}),
     messages: conversation as Message[],
     journal: parts.durability,
     step,

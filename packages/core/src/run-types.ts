@@ -197,6 +197,8 @@ export interface FinishedCallPoint {
   conversation: readonly Message[];
   /** The step's calls listed for a person's approval so far, by id (see `RunForCalls.listed`). */
   listed: ReadonlyMap<string, PendingToolCall>;
+  /** The trace context of the run's first part, for the state's `trace`, when the tracer gives one. */
+  trace?: TraceCarrier;
 }
 
 /** A run resumed from a stored state: where it starts, what it checks, what it says first. */

@@ -1,4 +1,11 @@
-import { Agent, type AgentConfig, type AgentEvent, type RunState, type Span } from "@junction/core";
+import {
+  Agent,
+  type AgentConfig,
+  type AgentEvent,
+  type RunState,
+  runStateOf,
+  type Span,
+} from "@junction/core";
 import { scriptedModel } from "@junction/core/testing";
 import { MCP, type MCPStdioConfig } from "@junction/mcp-client";
 import { type Attributes, context, type Span as OtelSpan, trace } from "@opentelemetry/api";
@@ -392,6 +399,19 @@ describe("junctionTelemetry: requests the server sends", () => {
   });
 });
 
+/** The run spans (`invoke_agent`) ended so far, in order. */
+function invokeSpans(sdk: ReturnType<typeof tracedSdk>["sdk"]) {
+  return sdk
+    .spans()
+    .map(view)
+    .filter((span) => span.name === "invoke_agent junction");
+}
+
+/** The link a resumed part's run span has to `first`, the first part's. */
+function linkTo(first: ReturnType<typeof view>) {
+  return { traceId: first.traceId, spanId: first.spanId, traceFlags: 1, isRemote: true };
+}
+
 const WRITE_TURN = { toolCalls: [{ id: "w", name: "write_file", input: { path: "/a" } }] };
 
 /** An Agent with the write_file tool, traced by `telemetry`: by default it calls the tool once, then answers. */
@@ -484,10 +504,7 @@ describe("junctionTelemetry: approvals, resume and content", () => {
       writeAgent(telemetry, { approval: () => "ask", turns });
     const stopped = await make([WRITE_TURN]).send("Write").final;
     expect(stopped.finishReason).toBe("approval-required");
-    const first = sdk
-      .spans()
-      .map(view)
-      .find((span) => span.name === "invoke_agent junction")!;
+    const first = invokeSpans(sdk)[0]!;
     const state = JSON.parse(JSON.stringify(stopped.state)) as RunState;
     expect(state.trace).toEqual({ traceparent: `00-${first.traceId}-${first.spanId}-01` });
     expect(
@@ -498,13 +515,8 @@ describe("junctionTelemetry: approvals, resume and content", () => {
     ).toMatchObject({ "junction.approval.decision": "pending", "junction.approval.decided_by": "none" });
 
     await make([{ text: "written" }]).resume({ state, decisions: { w: "approve" } }).final;
-    const resumed = sdk
-      .spans()
-      .map(view)
-      .filter((span) => span.name === "invoke_agent junction")[1]!;
-    expect(resumed.links).toEqual([
-      { traceId: first.traceId, spanId: first.spanId, traceFlags: 1, isRemote: true },
-    ]);
+    const resumed = invokeSpans(sdk)[1]!;
+    expect(resumed.links).toEqual([linkTo(first)]);
     expect(resumed.events).toEqual([
       {
         name: "junction.approval",
@@ -522,6 +534,45 @@ describe("junctionTelemetry: approvals, resume and content", () => {
         .map(view)
         .find((span) => span.name === "execute_tool write_file")?.parentSpanId,
     ).toBe(resumed.spanId);
+    await sdk.shutdown();
+  });
+
+  it("keeps the first part's trace in a state made as a call finished: recorded (onRunState) and carried by a failed run's error", async () => {
+    const { sdk, telemetry } = tracedSdk();
+    const recorded: RunState[] = [];
+    const outage = new Error("The vendor is down (503).");
+    const failed = await new Agent({
+      provider: scriptedModel([WRITE_TURN, { error: outage }]),
+      model: "test-model",
+      tools: [writeTool()],
+      tracer: telemetry.tracer,
+      runStateKey: { id: "k1", secret: "a secret of at least thirty-two bytes!!" },
+    })
+      .send("Write", {
+        onRunState: (state) => {
+          recorded.push(state);
+        },
+      })
+      .final.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect((failed as Error).message).toContain("The vendor is down (503).");
+    const first = invokeSpans(sdk)[0]!;
+    const carrier = { traceparent: `00-${first.traceId}-${first.spanId}-01` };
+    const state = runStateOf(failed);
+    expect(state?.trace).toEqual(carrier);
+    expect(recorded.map((one) => one.trace)).toEqual([carrier]);
+
+    await new Agent({
+      provider: scriptedModel([{ text: "written" }]),
+      model: "test-model",
+      tools: [writeTool()],
+      tracer: telemetry.tracer,
+      runStateKey: { id: "k1", secret: "a secret of at least thirty-two bytes!!" },
+    }).resume({ state: JSON.parse(JSON.stringify(state)) as RunState, decisions: {} }).final;
+    const resumed = invokeSpans(sdk)[1]!;
+    expect(resumed.links).toEqual([linkTo(first)]);
     await sdk.shutdown();
   });
 
