@@ -9,7 +9,12 @@
 // - host-call overhead: a program awaiting 1000 calls one after another to a host function that
 //   returns at once, (its time - a trivial run's) / 1000, median of 10;
 // - stop times: a memory bomb at the default 64 MiB, and while (true) at a 100 ms CPU budget,
-//   from run() to its outcome, median of 5.
+//   from run() to its outcome, median of 5;
+// - each of these again with `thread: "worker"` (the guest on a worker thread), and for both a loop
+//   of huge-BigInt conversions (`String(7n ** 370000n)`, seconds a call, no interrupt checked
+//   inside) at a 100 ms CPU budget: on a worker, run() to its outcome and the calling thread's
+//   longest stall (10 ms timer ticks), median of 5; on the host thread the loop would hold the
+//   thread for minutes, so one conversion alone is timed there, once.
 
 import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
@@ -26,6 +31,7 @@ interface Program {
   limits?: Record<string, number>;
 }
 type Sandbox = { run(program: Program): Promise<{ kind: string; code?: string }> };
+type SandboxFactory = (options?: { thread?: "host" | "worker" }) => Sandbox;
 
 const trivial = (source: string, more: Partial<Program> = {}): Program => ({
   source,
@@ -69,8 +75,9 @@ async function coldChild(): Promise<void> {
       : (await import("@jitl/quickjs-singlefile-mjs-release-sync")).default;
     await core.newQuickJSWASMModuleFromVariant(variant);
   } else {
-    const { quickjsSandbox } = (await import(distEntry)) as { quickjsSandbox: () => Sandbox };
-    await expectOutcome(quickjsSandbox(), trivial("return 1;"), { kind: "returned" });
+    const { quickjsSandbox } = (await import(distEntry)) as { quickjsSandbox: SandboxFactory };
+    const thread = process.argv.includes("--worker") ? "worker" : "host";
+    await expectOutcome(quickjsSandbox({ thread }), trivial("return 1;"), { kind: "returned" });
   }
   process.stdout.write(String(performance.now() - start));
 }
@@ -81,16 +88,9 @@ function coldRuns(self: string, flags: string[]): number[] {
   );
 }
 
-async function main(): Promise<void> {
-  const self = fileURLToPath(import.meta.url);
-  const firstRuns = coldRuns(self, []);
-  const instantiations = coldRuns(self, ["--instantiate"]);
-  const wasmfileInstantiations = coldRuns(self, ["--instantiate", "--wasmfile"]);
-
-  const { quickjsSandbox } = (await import(distEntry)) as { quickjsSandbox: () => Sandbox };
-  const sandbox = quickjsSandbox();
+/** The warm figures of one sandbox: a trivial run, the per-call overhead, the stop times. */
+async function warmFigures(sandbox: Sandbox) {
   await expectOutcome(sandbox, trivial("return 1;"), { kind: "returned" });
-
   const warm: number[] = [];
   for (let run = 0; run < 200; run++) {
     warm.push(await timed(() => expectOutcome(sandbox, trivial("return 1;"), { kind: "returned" })));
@@ -130,20 +130,75 @@ async function main(): Promise<void> {
       ),
     );
   }
+  return { warm: warmMedian, perCall: median(perCall) / 1000, bomb: median(bomb), spin: median(spin) };
+}
+
+/** Runs `work`, and the longest the calling thread went without a 10 ms timer tick meanwhile. */
+async function withLongestStall(work: () => Promise<unknown>): Promise<{ ms: number; stallMs: number }> {
+  const start = performance.now();
+  let last = start;
+  let stallMs = 0;
+  const ticks = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 10);
+  await work();
+  clearInterval(ticks);
+  const end = performance.now();
+  return { ms: end - start, stallMs: Math.max(stallMs, end - last) };
+}
+
+async function main(): Promise<void> {
+  const self = fileURLToPath(import.meta.url);
+  const firstRuns = coldRuns(self, []);
+  const workerFirstRuns = coldRuns(self, ["--worker"]);
+  const instantiations = coldRuns(self, ["--instantiate"]);
+  const wasmfileInstantiations = coldRuns(self, ["--instantiate", "--wasmfile"]);
+
+  const { quickjsSandbox } = (await import(distEntry)) as { quickjsSandbox: SandboxFactory };
+  const host = await warmFigures(quickjsSandbox());
+  const workerSandbox = quickjsSandbox({ thread: "worker" });
+  const worker = await warmFigures(workerSandbox);
+
+  const hugeDecimal = { limits: { cpuMs: 100 } };
+  const workerNative: { ms: number; stallMs: number }[] = [];
+  for (let run = 0; run < 5; run++) {
+    workerNative.push(
+      await withLongestStall(() =>
+        expectOutcome(workerSandbox, trivial("const x = 7n ** 370000n; for (;;) String(x);", hugeDecimal), {
+          kind: "limit",
+          code: "cpu",
+        }),
+      ),
+    );
+  }
+  const hostNative = await withLongestStall(() =>
+    expectOutcome(
+      quickjsSandbox(),
+      trivial("const x = 7n ** 370000n; return String(x).length;", hugeDecimal),
+      {
+        kind: "returned",
+      },
+    ),
+  );
 
   const ms = (value: number) => `${value.toFixed(2)} ms`;
+  const both = (of: (figures: typeof host) => number) =>
+    `${ms(of(host))} (on a worker thread: ${ms(of(worker))})`;
   console.log(
     `@junction/sandbox-quickjs on Node ${process.version} (${process.platform} ${process.arch}), load average ${loadavg()[0]!.toFixed(1)}`,
   );
   console.log(
-    `module load (cold), import to first run done: ${ms(median(firstRuns))} (the WebAssembly alone, imported and instantiated: ${ms(median(instantiations))}; the separate-.wasm build instead: ${ms(median(wasmfileInstantiations))}; median of 5 processes each)`,
+    `module load (cold), import to first run done: ${ms(median(firstRuns))} (on a worker thread: ${ms(median(workerFirstRuns))}; the WebAssembly alone, imported and instantiated: ${ms(median(instantiations))}; the separate-.wasm build instead: ${ms(median(wasmfileInstantiations))}; median of 5 processes each)`,
   );
-  console.log(`warm run, a trivial program on the warm engine: ${ms(warmMedian)} (median of 200)`);
+  console.log(`warm run, a trivial program on the warm engine: ${both((f) => f.warm)} (median of 200)`);
+  console.log(`host-call overhead: ${both((f) => f.perCall)} per call (1000 awaited calls, median of 10)`);
+  console.log(`memory bomb stopped at the 64 MiB limit: ${both((f) => f.bomb)} (median of 5)`);
+  console.log(`while (true) stopped at a 100 ms CPU budget: ${both((f) => f.spin)} (median of 5)`);
   console.log(
-    `host-call overhead: ${ms(median(perCall) / 1000)} per call (1000 awaited calls, median of 10)`,
+    `a loop of huge-BigInt conversions at a 100 ms CPU budget, on a worker thread: stopped in ${ms(median(workerNative.map((run) => run.ms)))}, the calling thread's longest stall ${ms(median(workerNative.map((run) => run.stallMs)))} (median of 5); on the host thread one conversion alone holds it ${ms(hostNative.stallMs)}, and the loop runs about a hundred of them`,
   );
-  console.log(`memory bomb stopped at the 64 MiB limit: ${ms(median(bomb))} (median of 5)`);
-  console.log(`while (true) stopped at a 100 ms CPU budget: ${ms(median(spin))} (median of 5)`);
 }
 
 if (process.argv.includes("--cold")) await coldChild();

@@ -1,4 +1,4 @@
-import { errorMessage, type JSONValue } from "@junction/types";
+import { errorMessage, type JSONValue, type SandboxCallError } from "@junction/types";
 
 // The host's half of "only JSON crosses the bridge": the guest hands over JSON text it wrote itself
 // (guest-prelude.ts), and the host reads it here, never a guest object.
@@ -48,6 +48,25 @@ export function hostValueToJSON(value: unknown): { text: string | undefined } | 
   } catch (error) {
     return { error: errorMessage(error) };
   }
+}
+
+/** What the guest is told when a tool resolved with something JSON cannot hold. */
+export function notJSONMessage(reason: string): string {
+  return `The tool's result is not JSON: ${reason}`;
+}
+
+/** A host rejection as the guest's `ToolError`: its `code` and `message` when it has them. */
+export function toCallError(error: unknown): SandboxCallError {
+  const candidate = (typeof error === "object" && error !== null ? error : {}) as Partial<SandboxCallError>;
+  return {
+    code: typeof candidate.code === "string" ? candidate.code : "tool-error",
+    message: typeof candidate.message === "string" ? candidate.message : errorMessage(error),
+  };
+}
+
+/** A host value already written as JSON text (on another thread): delivered as that text. */
+export class JSONText {
+  constructor(readonly text: string) {}
 }
 
 /** `text` cut to at most `maxBytes` UTF-8 bytes, never inside a character. */

@@ -1,16 +1,8 @@
-import {
-  createAbortError,
-  type Sandbox,
-  type SandboxLimits,
-  type SandboxOutcome,
-  type SandboxProgram,
-} from "@junction/types";
-import { utf8ByteLength } from "./bridge-json.js";
-import { checkProgram } from "./check-program.js";
-import { createEnginePool, type Engine, loadDefaultVariant, type VariantSource } from "./engine-pool.js";
-import { runProgram } from "./run-program.js";
-import { limitMessage, resolveSandboxLimits } from "./sandbox-limits.js";
-import { mayHoldTypeArguments, type StrippedSource, stripTypes } from "./strip-types.js";
+import { JunctionError, type Sandbox, type SandboxLimits } from "@junction/types";
+import type { VariantSource } from "./engine-pool.js";
+import { workerThreadSandbox } from "./guest-thread.js";
+import { hostThreadSandbox } from "./host-thread-sandbox.js";
+import { resolveSandboxLimits } from "./sandbox-limits.js";
 
 /** How a {@link quickjsSandbox} runs programs. */
 export interface QuickJSSandboxOptions {
@@ -25,6 +17,17 @@ export interface QuickJSSandboxOptions {
    * @default the singlefile release sync variant
    */
   variant?: VariantSource;
+  /**
+   * Where the guest runs. `"host"`: on the calling thread, where a single long native call inside
+   * QuickJS (a huge BigInt written in decimal: seconds) holds that thread until it returns, since
+   * the CPU limit is checked only between such calls. `"worker"`: each run on a worker thread of its
+   * own (`node:worker_threads`: Node, Bun and Deno), which is ended when the guest overruns its CPU
+   * or wall-clock limit by a quarter of a second, or is still running that long after an abort, so the calling thread is never held; the cost is a worker's start on a first run (tens of
+   * milliseconds) and a message each way per tool call. Tool calls still run on the calling thread.
+   * A worker loads the default QuickJS build: `variant` cannot be given with it.
+   * @default "host"
+   */
+  thread?: "host" | "worker";
 }
 
 /**
@@ -49,69 +52,19 @@ export interface QuickJSSandboxOptions {
 export function quickjsSandbox(options: QuickJSSandboxOptions = {}): Sandbox {
   // Checked now, so a wrong limit is found where the sandbox is made.
   resolveSandboxLimits(options.limits);
-  const pool = createEnginePool(options.variant ?? loadDefaultVariant);
-
-  return {
-    async run(program: SandboxProgram): Promise<SandboxOutcome> {
-      checkProgram(program);
-      const limits = resolveSandboxLimits(options.limits, program.limits);
-      const { signal } = program;
-      if (signal?.aborted) return { kind: "aborted", console: "" };
-      // Each UTF-16 unit is at least one byte: a source longer in units is surely too large.
-      if (program.source.length > limits.sourceBytes || utf8ByteLength(program.source) > limits.sourceBytes) {
-        return {
-          kind: "limit",
-          code: "source-size",
-          message: limitMessage("source-size", limits),
-          console: "",
-        };
-      }
-
-      // Type stripping (sucrase, tens of milliseconds to load) only where the source needs it: first
-      // when it may hold type arguments JavaScript would misread, else only once QuickJS cannot
-      // compile the source as written (see mayHoldTypeArguments).
-      const stripFirst = mayHoldTypeArguments(program.source);
-      const engineLoad = pool.acquire(limits.memoryBytes);
-      let prepared: [StrippedSource | undefined, Engine];
-      try {
-        prepared = await untilAborted(
-          Promise.all([stripFirst ? stripTypes(program.source) : undefined, engineLoad]),
-          signal,
-        );
-      } catch (error) {
-        // An abort while loading: the engine goes back to the pool once it is there.
-        engineLoad.then(pool.release, () => {});
-        if (signal?.aborted) return { kind: "aborted", console: "" };
-        throw error;
-      }
-      const [stripped, engine] = prepared;
-      return runProgram({
-        engine,
-        program,
-        code: stripped?.kind === "stripped" ? stripped.code : program.source,
-        ...(stripped?.kind === "unreadable" ? { unreadableMessage: stripped.message } : {}),
-        ...(stripped === undefined ? { stripTypes: () => stripTypes(program.source) } : {}),
-        limits,
-        onEngineFree: () => pool.release(engine),
-      });
-    },
-  };
-}
-
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(createAbortError("The sandbox run was aborted.", signal.reason));
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
+  const thread = options.thread ?? "host";
+  if (thread === "worker") {
+    if (options.variant !== undefined)
+      throw new JunctionError(
+        "invalid-argument",
+        'quickjsSandbox({ thread: "worker" }) runs the default QuickJS build in its worker; a `variant` cannot be passed to a thread. Leave `variant` out, or use thread: "host".',
+      );
+    return workerThreadSandbox(options.limits);
+  }
+  if (thread !== "host")
+    throw new JunctionError(
+      "invalid-argument",
+      `quickjsSandbox's thread must be "host" or "worker"; got ${JSON.stringify(thread)}.`,
     );
-  });
+  return hostThreadSandbox(options);
 }

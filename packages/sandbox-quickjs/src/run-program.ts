@@ -2,7 +2,6 @@ import {
   errorMessage,
   type JSONValue,
   JunctionError,
-  type SandboxCallError,
   type SandboxLimitCode,
   type SandboxLimits,
   type SandboxOutcome,
@@ -14,7 +13,14 @@ import {
   type QuickJSHandle,
   type QuickJSRuntime,
 } from "quickjs-emscripten-core";
-import { hostValueToJSON, parseGuestJSON, utf8ByteLength } from "./bridge-json.js";
+import {
+  hostValueToJSON,
+  JSONText,
+  notJSONMessage,
+  parseGuestJSON,
+  toCallError,
+  utf8ByteLength,
+} from "./bridge-json.js";
 import { type ConsoleLevel, createConsoleCapture } from "./console-capture.js";
 import type { Engine } from "./engine-pool.js";
 import { GUEST_PARTS, type GuestConfig } from "./guest-prelude.js";
@@ -39,6 +45,16 @@ export interface RunProgramOptions {
   limits: SandboxLimits;
   /** Called once the run's QuickJS runtime is disposed (or abandoned) and the engine is free. */
   onEngineFree: () => void;
+  /** Told as the guest starts and stops running (guest-thread.ts watches it from another thread). */
+  meter?: GuestMeter;
+}
+
+/** What a run tells of its guest's CPU time as it goes. */
+export interface GuestMeter {
+  /** The guest starts running, with `cpuUsedMs` spent before. */
+  entered(cpuUsedMs: number): void;
+  /** The guest stopped running, having spent `cpuUsedMs` in all. */
+  left(cpuUsedMs: number): void;
 }
 
 /** What evaluating or calling into the guest gives: a value handle or an error handle. */
@@ -255,6 +271,7 @@ class ProgramRun {
       this.#sliceHostMs = 0;
       this.#lastCheckAt = this.#sliceStartedAt;
       this.#hostMsAtLastCheck = 0;
+      this.#options.meter?.entered(this.#cpuUsedMs);
     }
     try {
       return operation();
@@ -262,7 +279,10 @@ class ProgramRun {
       this.#noteGuestEscape(error);
       return undefined;
     } finally {
-      if (outermost) this.#cpuUsedMs += now() - this.#sliceStartedAt - this.#sliceHostMs;
+      if (outermost) {
+        this.#cpuUsedMs += now() - this.#sliceStartedAt - this.#sliceHostMs;
+        this.#options.meter?.left(this.#cpuUsedMs);
+      }
       this.#depth--;
       if (this.#depth === 0 && this.#finished) this.#dispose();
     }
@@ -469,8 +489,14 @@ class ProgramRun {
       result!.ok && typeof result!.value === "string" && !result!.value.includes("\u0000")
         ? result!.value
         : undefined;
-    // Anything else is made JSON before the guest's time starts: it is the host's work.
-    const json = result!.ok && text === undefined ? hostValueToJSON(result!.value) : undefined;
+    // Anything else is made JSON before the guest's time starts: it is the host's work (or was
+    // done already, on the thread that called the tool).
+    const json =
+      result!.ok && text === undefined
+        ? result!.value instanceof JSONText
+          ? { text: result!.value.text }
+          : hostValueToJSON(result!.value)
+        : undefined;
     const bridge = this.#bridge!;
     this.#enterGuest(() => {
       // Freed as soon as the value is handed over, whatever happens: a run may make many calls.
@@ -497,7 +523,7 @@ class ProgramRun {
         else if (json === undefined) {
           const { code, message } = toCallError((result as { error: unknown }).error);
           fail(code, message);
-        } else if ("error" in json) fail("result-not-json", `The tool's result is not JSON: ${json.error}`);
+        } else if ("error" in json) fail("result-not-json", notJSONMessage(json.error));
         else if (json.text === undefined) settle(vm.undefined);
         else {
           const value = made(bridge.parse, keep(vm.newString(json.text)));
@@ -776,13 +802,4 @@ function cutText(text: string, length: number): string {
 /** V8's (or JavaScriptCore's) "Maximum call stack size exceeded". */
 function isHostStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
-}
-
-/** A host rejection as the guest's `ToolError`: its `code` and `message` when it has them. */
-function toCallError(error: unknown): SandboxCallError {
-  const candidate = (typeof error === "object" && error !== null ? error : {}) as Partial<SandboxCallError>;
-  return {
-    code: typeof candidate.code === "string" ? candidate.code : "tool-error",
-    message: typeof candidate.message === "string" ? candidate.message : errorMessage(error),
-  };
 }

@@ -1,5 +1,8 @@
 import type { JSONValue, SandboxProgram } from "@junction/types";
 
+/** Where a test's programs run: `quickjsSandbox({ thread })`. */
+export const THREADS = ["host", "worker"] as const;
+
 /** The clock every test program starts at. */
 export const TEST_CLOCK_MS = 1_700_000_000_000;
 

@@ -684,8 +684,9 @@ export class ChatService {
 
   /** The sandbox code mode's programs run in, made the first time a run needs it. */
   #programSandbox(): Sandbox {
-    // One sandbox keeps its warm engine between runs; each run still gets a fresh QuickJS context.
-    this.#sandbox ??= quickjsSandbox();
+    // One sandbox keeps its warm engine between runs; each run still gets a fresh QuickJS context,
+    // on a worker thread, so that no program the model writes can hold the server's event loop.
+    this.#sandbox ??= quickjsSandbox({ thread: "worker" });
     return this.#sandbox;
   }
 
