@@ -16,6 +16,7 @@ import { trackerIssues } from "../servers/issue-tracker-data.mjs";
 import {
   type BombFigures,
   benchMemoryBombs,
+  benchNativeLoop,
   benchNestedCalls,
   benchRuntimeBombs,
   benchStarts,
@@ -23,6 +24,8 @@ import {
   type Framework,
   findRuntimes,
   junctionSandbox,
+  NATIVE_LOOP,
+  type NativeLoopFigures,
   type NestedCallFigures,
   type Runtime,
   type StartFigures,
@@ -90,6 +93,7 @@ export interface CodeModeFigures {
   starts: StartFigures[];
   nested: NestedCallFigures[];
   bombs: BombFigures[];
+  nativeLoop: NativeLoopFigures[];
   runs: TaskRun[];
   tokens: TokenSummary[];
 }
@@ -185,8 +189,10 @@ export async function benchCodeMode(parts: {
     ...(await benchMemoryBombs({ sandbox, rounds: settings.bombRounds })),
     ...(await benchRuntimeBombs({ runtimes, rounds: settings.bombRounds })),
   ];
+  log("bench: code mode: a loop of huge-BigInt conversions…");
+  const nativeLoop = await benchNativeLoop({ smoke });
   const runs = await benchTokens(log);
-  return { runtimes, starts, nested, bombs, runs, tokens: summarizeTokens(runs) };
+  return { runtimes, starts, nested, bombs, nativeLoop, runs, tokens: summarizeTokens(runs) };
 }
 
 /** What is missing or not a number of the right sign (run.ts fails the run on any). */
@@ -208,6 +214,11 @@ export function codeModeProblems(figures: CodeModeFigures): string[] {
   }
   for (const f of figures.bombs)
     positive(`${f.framework} stop of the ${f.bomb} bomb on ${f.runtime}`, f.stopMs);
+  for (const f of figures.nativeLoop) {
+    if (f.skipped !== undefined) continue;
+    positive(`${f.framework} stop of the native loop`, f.stopMs);
+    positive(`${f.framework} stall during the native loop`, f.stallMs);
+  }
   for (const f of figures.runs)
     positive(`${f.framework} input tokens on ${f.task} (${f.variant})`, f.inputTokens);
   return wrong;
@@ -234,7 +245,7 @@ function versionOf(name: string, entry = name): string {
 
 /** The section `pnpm bench` prints and writes: the headline table, then each measurement. */
 export function codeModeSection(figures: CodeModeFigures): string {
-  const { starts, nested, bombs, runs, tokens } = figures;
+  const { starts, nested, bombs, nativeLoop, runs, tokens } = figures;
   const fixtureNotes = notes();
   const noteBytes = fixtureNotes.map((note) => Buffer.byteLength(note.text));
   const toolCount =
@@ -432,6 +443,21 @@ export function codeModeSection(figures: CodeModeFigures): string {
     ],
   );
 
+  const nativeLoopTable = table(
+    [
+      "a loop of huge-BigInt conversions",
+      "stopped after ms",
+      "the calling thread's longest stall ms",
+      "how it ended",
+    ],
+    nativeLoop.map((f) => [
+      f.framework === "Junction" ? 'Junction, `quickjsSandbox({ thread: "worker" })`' : "AI SDK",
+      f.skipped ?? formatMs(f.stopMs),
+      f.skipped === undefined ? formatMs(f.stallMs) : "—",
+      f.ending,
+    ]),
+  );
+
   const taskNames = [...new Set(runs.map((run) => run.task))];
   const taskRows = taskNames.flatMap((task) => {
     const of = (framework: string, variant: TaskVariant) =>
@@ -490,6 +516,10 @@ export function codeModeSection(figures: CodeModeFigures): string {
     bombsTable,
     "",
     `From the start of the execution to its end, the slowest of ${bombs[0]?.rounds ?? 0} rounds, default limits; on Node in the bench's process, on Bun and Deno in a fresh process of each (Junction only) (Junction: \`memoryBytes\` ${DEFAULT_SANDBOX_LIMITS.memoryBytes / 2 ** 20} MiB, \`cpuMs\` ${DEFAULT_SANDBOX_LIMITS.cpuMs} ms of guest CPU, \`wallMs\` ${DEFAULT_SANDBOX_LIMITS.wallMs / 1000} s; AI SDK: \`memoryLimitBytes\` 64 MiB, \`timeoutMs\` 30 s).`,
+    "",
+    nativeLoopTable,
+    "",
+    `\`${NATIVE_LOOP.replace("\n", " ")}\`, once each, default limits: each \`String(x)\` is one native call of seconds inside QuickJS, which checks no interrupt inside it. Junction on a worker thread: ended from the calling thread ${DEFAULT_SANDBOX_LIMITS.cpuMs} ms of guest CPU plus 250 ms in; with the default \`quickjsSandbox()\` (the calling thread) the loop would hold the bench's thread for minutes, so it is not run (the sandbox's own bench times one conversion there). The AI SDK: a worker thread per execution, ended at its 30 s timeout. Longest stall: the calling thread's longest gap between 10 ms timer ticks.`,
     "",
     tokensTable,
     "",

@@ -480,6 +480,86 @@ export async function benchRuntimeBombs(parts: {
   return results;
 }
 
+/**
+ * A loop of huge-BigInt conversions: each `String(x)` of a BigInt of about a million bits is one
+ * native call of seconds inside QuickJS, which checks no interrupt inside it.
+ */
+export const NATIVE_LOOP = "const x = 7n ** 370000n;\nfor (;;) String(x);";
+
+export interface NativeLoopFigures {
+  /** Junction: `quickjsSandbox({ thread: "worker" })`; the AI SDK: its runner as it is. */
+  framework: Framework;
+  /** Set when it was not run: why. */
+  skipped?: string;
+  /** From the start of the execution to its end, ms. */
+  stopMs: number;
+  /** The calling thread's longest time without a 10 ms timer tick meanwhile, ms. */
+  stallMs: number;
+  ending: string;
+}
+
+/** Runs `work`, and the longest the calling thread went without a 10 ms timer tick meanwhile. */
+async function withLongestStall<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; ms: number; stallMs: number }> {
+  const start = performance.now();
+  let last = start;
+  let stallMs = 0;
+  const ticks = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 10);
+  try {
+    const value = await work();
+    const end = performance.now();
+    return { value, ms: end - start, stallMs: Math.max(stallMs, end - last) };
+  } finally {
+    clearInterval(ticks);
+  }
+}
+
+/**
+ * {@link NATIVE_LOOP} once per framework, default limits: Junction on a worker thread (on the
+ * calling thread the loop holds it for minutes), the AI SDK's runner (a worker thread per
+ * execution, ended at its 30 s timeout; not run in a smoke run).
+ */
+export async function benchNativeLoop(parts: { smoke: boolean }): Promise<NativeLoopFigures[]> {
+  const onWorker = quickjsSandbox({ thread: "worker" });
+  const ours = await withLongestStall(() =>
+    onWorker.run({ source: NATIVE_LOOP, functions: [], call: async () => null, clockMs: 0, seed: 1 }),
+  );
+  const results: NativeLoopFigures[] = [
+    {
+      framework: "Junction",
+      stopMs: ours.ms,
+      stallMs: ours.stallMs,
+      ending: ours.value.kind === "limit" ? `limit: ${ours.value.code}` : ours.value.kind,
+    },
+  ];
+  if (parts.smoke) {
+    results.push({
+      framework: "AI SDK",
+      skipped: "not run in --smoke: it runs to its 30 s timeout",
+      stopMs: 0,
+      stallMs: 0,
+      ending: "—",
+    });
+    return results;
+  }
+  const theirs = await withLongestStall(() =>
+    runCodeMode({ js: NATIVE_LOOP, tools: {} }).then(
+      () => "returned",
+      (error: unknown) => {
+        const { name, code } = error as { name?: string; code?: string };
+        return `${name}${code ? ` (${code})` : ""}`;
+      },
+    ),
+  );
+  results.push({ framework: "AI SDK", stopMs: theirs.ms, stallMs: theirs.stallMs, ending: theirs.value });
+  return results;
+}
+
 /** Junction's sandbox as code mode uses it by default. */
 export function junctionSandbox(): Sandbox {
   return quickjsSandbox();

@@ -31,7 +31,11 @@ beforeEach(() => writeFileSync(serverLog, ""));
 
 const received = () => readFileSync(serverLog, "utf8").trim().split("\n").filter(Boolean);
 
-function agentFor(turns: Parameters<typeof scriptedModel>[0], tools?: Record<string, "code">) {
+function agentFor(
+  turns: Parameters<typeof scriptedModel>[0],
+  tools?: Record<string, "code">,
+  programSandbox = sandbox,
+) {
   const provider = scriptedModel(turns);
   const agent = new Agent({
     provider,
@@ -39,7 +43,7 @@ function agentFor(turns: Parameters<typeof scriptedModel>[0], tools?: Record<str
     mcps: [{ mcp: tracker, prefix: "tracker" }],
     approval: annotationPolicy(),
     approvalTimeoutMs: 0,
-    codeMode: { sandbox, ...(tools ? { tools } : {}) },
+    codeMode: { sandbox: programSandbox, ...(tools ? { tools } : {}) },
   });
   return { agent, provider };
 }
@@ -146,5 +150,36 @@ describe("code mode over a real MCP server and the QuickJS sandbox", () => {
     expect(resultText(provider, 1)).toContain("stopped by its cpu limit");
     expect(resultText(provider, 2)).toMatch(/stopped by its (memory|cpu) limit/);
     expect(received()).toEqual([]);
+  }, 60_000);
+
+  it("on a worker thread: a program held in one long native call is ended at its CPU limit without holding the agent's thread, and a paused program resumes there with its approved call run once", async () => {
+    const onWorker = quickjsSandbox({ thread: "worker", limits: { cpuMs: 100 } });
+    const paused = `
+      const first = JSON.parse(await tools.tracker.get_issue({ number: 1 })).title;
+      await tools.tracker.label_issue({ number: 1, label: "stale" });
+      return first;`;
+    const { agent, provider } = agentFor(
+      [program("const x = 7n ** 370000n; for (;;) String(x);"), program(paused), { text: "done" }],
+      undefined,
+      onWorker,
+    );
+    let last = performance.now();
+    let stallMs = 0;
+    const ticks = setInterval(() => {
+      stallMs = Math.max(stallMs, performance.now() - last);
+      last = performance.now();
+    }, 10);
+    const stopped = await agent.send("label issue 1").final.finally(() => clearInterval(ticks));
+    // One conversion alone holds a thread for seconds: this thread went on meanwhile.
+    expect(stallMs).toBeLessThan(1000);
+    expect(resultText(provider, 1)).toContain("stopped by its cpu limit");
+    expect(stopped.finishReason).toBe("approval-required");
+    expect(stopped.pending).toMatchObject([{ name: "tracker_label_issue", parent: { program: paused } }]);
+    const resumed = await agent.resume({
+      state: stopped.state!,
+      decisions: { [stopped.pending[0]!.id]: "approve" },
+    }).final;
+    expect(resumed.text).toBe("done");
+    expect(received()).toEqual(["get_issue 1", "label_issue 1 stale"]);
   }, 60_000);
 });
