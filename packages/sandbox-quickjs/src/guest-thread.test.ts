@@ -83,6 +83,14 @@ describe("a guest held inside one long native call", () => {
     expect(performance.now() - startedAt).toBeLessThan(2500);
   });
 
+  it("is ended after an abort that came while its thread was starting", async () => {
+    const sandbox = quickjsSandbox({ thread: "worker", limits: { cpuMs: 60_000 } });
+    const controller = new AbortController();
+    const run = sandbox.run(program(HUGE_DECIMAL, { signal: controller.signal }));
+    controller.abort();
+    expect(await run).toEqual({ kind: "aborted", console: "" });
+  });
+
   it("does not hold a run beside it, which has a thread of its own", async () => {
     const sandbox = quickjsSandbox({ thread: "worker", limits: { cpuMs: 1000 } });
     const stuck = sandbox.run(program(HUGE_DECIMAL));

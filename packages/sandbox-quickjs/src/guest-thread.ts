@@ -163,6 +163,8 @@ class ThreadRun {
     program.signal?.addEventListener("abort", this.#onAbort, { once: true });
     const { source, functions, clockMs, seed } = program;
     post({ type: "run", program: { source, functions, clockMs, seed, limits, startedAt: this.#startedAt } });
+    // Aborted while the thread was being started: no abort event comes any more.
+    if (program.signal?.aborted) this.#onAbort();
   }
 
   onMessage(message: FromGuestThread): void {
