@@ -1,4 +1,5 @@
 import type { JSONValue, SandboxCallError, SandboxLimits, SandboxOutcome } from "@junction/types";
+import type { ConsoleLevel } from "./console-capture.js";
 
 // What the calling thread (guest-thread.ts) and a guest's worker thread (guest-thread-worker.ts)
 // say to each other. Only plain values cross; the program's `call` and `signal` stay on the calling
@@ -28,6 +29,8 @@ export type ToGuestThread =
 
 export type FromGuestThread =
   | { type: "call"; sequence: number; name: string; args: JSONValue }
+  /** A console call, sent as it is made (until the run's console limit is reached). */
+  | { type: "logged"; level: ConsoleLevel; text: string }
   | { type: "outcome"; outcome: SandboxOutcome }
   /** The engine failed (the run's promise rejected on the worker): its error's code and message. */
   | { type: "failed"; code: string; message: string };

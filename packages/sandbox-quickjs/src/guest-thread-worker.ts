@@ -22,6 +22,8 @@ interface Waiting {
 
 interface CurrentRun {
   startedAt: number;
+  /** UTF-16 units the console may still send: each is at least one of the limit's bytes. */
+  consoleLeft: number;
   controller: AbortController;
   answers: Map<number, Waiting>;
 }
@@ -44,6 +46,14 @@ const sandbox = hostThreadSandbox(
     left(cpuUsedMs) {
       Atomics.store(meter, METER.running, 0);
       Atomics.store(meter, METER.cpuUsedMs, Math.ceil(cpuUsedMs));
+    },
+    logged(level, text) {
+      // Sent at once, so the calling thread has it even if this thread is ended. A unit is at least
+      // a byte: once more units than the limit's bytes went, that capture has been cut, and a long
+      // line needs no more than that (and a character) to be cut at the same place.
+      if (current === undefined || current.consoleLeft < 0) return;
+      post({ type: "logged", level, text: text.slice(0, current.consoleLeft + 2) });
+      current.consoleLeft -= text.length + 1;
     },
   },
 );
@@ -68,6 +78,7 @@ port.on("message", (message: ToGuestThread) => {
 async function run(program: ThreadProgram): Promise<void> {
   const run: CurrentRun = {
     startedAt: program.startedAt,
+    consoleLeft: program.limits.consoleBytes,
     controller: new AbortController(),
     answers: new Map(),
   };

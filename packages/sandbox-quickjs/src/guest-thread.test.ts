@@ -41,13 +41,16 @@ describe("a guest held inside one long native call", () => {
   it("is ended at its CPU limit, without holding the calling thread, and the next run is normal", async () => {
     const sandbox = quickjsSandbox({ thread: "worker", limits: { cpuMs: 100 } });
     const startedAt = performance.now();
-    const { value: outcome, stallMs } = await withLongestStall(() => sandbox.run(program(HUGE_DECIMAL)));
+    const { value: outcome, stallMs } = await withLongestStall(() =>
+      sandbox.run(program(`console.log("about to convert"); console.warn("é".repeat(3)); ${HUGE_DECIMAL}`)),
+    );
     const tookMs = performance.now() - startedAt;
     expect(outcome).toEqual({
       kind: "limit",
       code: "cpu",
       message: `${limitMessage("cpu", resolveSandboxLimits({ cpuMs: 100 }))} ${OVERRUN_NOTE}`,
-      console: "",
+      // What it logged before the call that held it, kept on the calling thread.
+      console: "about to convert\n[warn] ééé\n",
     });
     // One conversion alone takes seconds; the thread was ended a grace period after the limit.
     expect(tookMs).toBeLessThan(2500);
@@ -65,6 +68,15 @@ describe("a guest held inside one long native call", () => {
     // the calling thread was held all along.
     expect(outcome).toEqual({ kind: "returned", value: expect.any(Number), console: "" });
     expect(stallMs).toBeGreaterThan(1000);
+  });
+
+  it("keeps what it logged up to the console limit, cut as the guest's own capture cuts it", async () => {
+    const logs = 'for (let i = 0; i < 50; i++) console.log("line " + i + " ✓ " + "🙂".repeat(i % 3));';
+    const limits = { cpuMs: 100, consoleBytes: 100 };
+    const stuck = await quickjsSandbox({ thread: "worker", limits }).run(program(`${logs} ${HUGE_DECIMAL}`));
+    const onHost = await quickjsSandbox({ limits }).run(program(`${logs} return 1;`));
+    expect(onHost.console).toContain("…cut: console output past 100 bytes was dropped");
+    expect(stuck).toMatchObject({ kind: "limit", code: "cpu", console: onHost.console });
   });
 
   it("is ended at its wall-clock limit", async () => {

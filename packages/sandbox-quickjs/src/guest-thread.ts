@@ -10,6 +10,7 @@ import {
 } from "@junction/types";
 import { hostValueToJSON, notJSONMessage, toCallError } from "./bridge-json.js";
 import { checkProgram } from "./check-program.js";
+import { type ConsoleCapture, createConsoleCapture } from "./console-capture.js";
 import {
   epochNow,
   type FromGuestThread,
@@ -22,11 +23,11 @@ import { limitMessage, resolveSandboxLimits } from "./sandbox-limits.js";
 /**
  * How far past its CPU or wall-clock limit (or past an abort) a guest may go before its thread is
  * ended: well beyond the few milliseconds the guest's own interrupt check takes to stop it, so only
- * a guest held inside one long native call is ended this way (its console output is lost with it).
+ * a guest held inside one long native call is ended this way.
  */
 export const WORKER_OVERRUN_GRACE_MS = 250;
 /** Added to a limit's message when the watchdog ended the thread. */
-export const OVERRUN_NOTE = "It was stopped inside one long operation, so what it logged is lost.";
+export const OVERRUN_NOTE = "It was stopped from outside, inside one long operation.";
 /** How often a running guest's meter is read. */
 const WATCH_EVERY_MS = 25;
 /** Idle worker threads kept for the next runs, each with a warm engine. */
@@ -145,6 +146,8 @@ class ThreadRun {
     this.#post({ type: "abort" });
   };
   #abortedAt: number | undefined;
+  /** What the guest logged, kept here too: the outcome's console if the thread is ended. */
+  readonly #console: ConsoleCapture;
   #resolve!: (outcome: SandboxOutcome) => void;
   #reject!: (error: unknown) => void;
   #ended = false;
@@ -154,6 +157,7 @@ class ThreadRun {
     this.#limits = limits;
     this.#meter = meter;
     this.#post = post;
+    this.#console = createConsoleCapture(limits.consoleBytes);
     this.outcome = new Promise((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -172,6 +176,9 @@ class ThreadRun {
     switch (message.type) {
       case "call":
         void this.#answer(message.sequence, message.name, message.args);
+        return;
+      case "logged":
+        this.#console.append(message.level, message.text);
         return;
       case "outcome":
         this.#end(() => this.#resolve(message.outcome));
@@ -201,7 +208,7 @@ class ThreadRun {
     const now = epochNow();
     const elapsed = now - this.#startedAt;
     if (this.#abortedAt !== undefined && now - this.#abortedAt > WORKER_OVERRUN_GRACE_MS) {
-      this.#overrun({ kind: "aborted", console: "" });
+      this.#overrun({ kind: "aborted", console: this.#console.text() });
       return;
     }
     const running = Atomics.load(this.#meter, METER.running) === 1;
@@ -217,7 +224,7 @@ class ThreadRun {
       kind: "limit",
       code,
       message: `${limitMessage(code, this.#limits)} ${OVERRUN_NOTE}`,
-      console: "",
+      console: this.#console.text(),
     });
   }
 

@@ -49,12 +49,14 @@ export interface RunProgramOptions {
   meter?: GuestMeter;
 }
 
-/** What a run tells of its guest's CPU time as it goes. */
+/** What a run tells of its guest as it goes: its CPU time, and what it logs. */
 export interface GuestMeter {
   /** The guest starts running, with `cpuUsedMs` spent before. */
   entered(cpuUsedMs: number): void;
   /** The guest stopped running, having spent `cpuUsedMs` in all. */
   left(cpuUsedMs: number): void;
+  /** The guest logged `text` (as the console capture got it). */
+  logged(level: ConsoleLevel, text: string): void;
 }
 
 /** What evaluating or calling into the guest gives: a value handle or an error handle. */
@@ -418,7 +420,10 @@ class ProgramRun {
   #hostLog(vm: QuickJSContext, levelHandle: QuickJSHandle, textHandle: QuickJSHandle) {
     const enteredAt = now();
     try {
-      this.#consoleCapture.append(vm.getString(levelHandle) as ConsoleLevel, vm.getString(textHandle));
+      const level = vm.getString(levelHandle) as ConsoleLevel;
+      const text = vm.getString(textHandle);
+      this.#consoleCapture.append(level, text);
+      this.#options.meter?.logged(level, text);
     } catch {
       // A line the engine could not hand over (out of memory) is left out; the limit says why.
     } finally {
