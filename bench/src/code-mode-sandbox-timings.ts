@@ -24,7 +24,7 @@ import { type Tool as AISDKTool, generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { echoServerPath } from "./mcp-clients.ts";
 import { ownCPUMicros } from "./process-cpu.ts";
-import { median, shuffled } from "./stats.ts";
+import { median, shuffled, withLongestStall } from "./stats.ts";
 
 const run = promisify(execFile);
 const benchDir = fileURLToPath(new URL("..", import.meta.url));
@@ -496,27 +496,6 @@ export interface NativeLoopFigures {
   /** The calling thread's longest time without a 10 ms timer tick meanwhile, ms. */
   stallMs: number;
   ending: string;
-}
-
-/** Runs `work`, and the longest the calling thread went without a 10 ms timer tick meanwhile. */
-async function withLongestStall<T>(
-  work: () => Promise<T>,
-): Promise<{ value: T; ms: number; stallMs: number }> {
-  const start = performance.now();
-  let last = start;
-  let stallMs = 0;
-  const ticks = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - last);
-    last = now;
-  }, 10);
-  try {
-    const value = await work();
-    const end = performance.now();
-    return { value, ms: end - start, stallMs: Math.max(stallMs, end - last) };
-  } finally {
-    clearInterval(ticks);
-  }
 }
 
 /**

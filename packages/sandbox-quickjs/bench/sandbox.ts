@@ -21,6 +21,10 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const distEntry = new URL("../dist/index.js", import.meta.url).href;
+// The tests' helper, by its file: Node runs it as TypeScript.
+const { withLongestStall } = (await import(
+  new URL("../test/longest-stall.ts", import.meta.url).href
+)) as typeof import("../test/longest-stall.js");
 
 interface Program {
   source: string;
@@ -131,22 +135,6 @@ async function warmFigures(sandbox: Sandbox) {
     );
   }
   return { warm: warmMedian, perCall: median(perCall) / 1000, bomb: median(bomb), spin: median(spin) };
-}
-
-/** Runs `work`, and the longest the calling thread went without a 10 ms timer tick meanwhile. */
-async function withLongestStall(work: () => Promise<unknown>): Promise<{ ms: number; stallMs: number }> {
-  const start = performance.now();
-  let last = start;
-  let stallMs = 0;
-  const ticks = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - last);
-    last = now;
-  }, 10);
-  await work();
-  clearInterval(ticks);
-  const end = performance.now();
-  return { ms: end - start, stallMs: Math.max(stallMs, end - last) };
 }
 
 async function main(): Promise<void> {

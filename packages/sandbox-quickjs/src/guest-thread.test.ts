@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import wasmfileVariant from "@jitl/quickjs-wasmfile-release-sync";
 import type { SandboxOutcome } from "@junction/types";
 import { beforeAll, describe, expect, it } from "vitest";
+import { withLongestStall } from "../test/longest-stall.js";
 import { program, recordingHost } from "../test/program.js";
 import { OVERRUN_NOTE } from "./guest-thread.js";
 import { quickjsSandbox } from "./quickjs-sandbox.js";
@@ -18,24 +19,6 @@ beforeAll(() => {
   const entry = fileURLToPath(new URL("../dist/guest-thread-worker.js", import.meta.url));
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`pnpm build\` in this package first`);
 });
-
-/** Runs `work` while timing the calling thread's event loop: the longest gap between 10 ms ticks. */
-async function withLongestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let last = performance.now();
-  let stallMs = 0;
-  const ticks = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - last);
-    last = now;
-  }, 10);
-  try {
-    const value = await work();
-    stallMs = Math.max(stallMs, performance.now() - last);
-    return { value, stallMs };
-  } finally {
-    clearInterval(ticks);
-  }
-}
 
 describe("a guest held inside one long native call", () => {
   it("is ended at its CPU limit, without holding the calling thread, and the next run is normal", async () => {

@@ -45,7 +45,7 @@ export interface RunProgramOptions {
   limits: SandboxLimits;
   /** Called once the run's QuickJS runtime is disposed (or abandoned) and the engine is free. */
   onEngineFree: () => void;
-  /** Told as the guest starts and stops running (guest-thread.ts watches it from another thread). */
+  /** Told as the guest starts and stops running and as it logs (guest-thread-worker.ts passes it on). */
   meter?: GuestMeter;
 }
 
