@@ -1,10 +1,11 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import wasmfileVariant from "@jitl/quickjs-wasmfile-release-sync";
 import type { SandboxOutcome } from "@junction/types";
 import { beforeAll, describe, expect, it } from "vitest";
 import { withLongestStall } from "../test/longest-stall.js";
-import { program, recordingHost } from "../test/program.js";
+import { program, recordingHost, THREADS } from "../test/program.js";
 import { OVERRUN_NOTE } from "./guest-thread.js";
 import { quickjsSandbox } from "./quickjs-sandbox.js";
 import { limitMessage, resolveSandboxLimits } from "./sandbox-limits.js";
@@ -208,6 +209,37 @@ describe("a program on a worker thread", () => {
       kind: "aborted",
       console: "",
     });
+  });
+});
+
+describe("the calling thread's context", () => {
+  it("answers each tool call in the async context of the run that made it, as on the host thread, however threads are reused", async () => {
+    const context = new AsyncLocalStorage<string>();
+    for (const thread of THREADS) {
+      const sandbox = quickjsSandbox({ thread, limits: { cpuMs: 30_000 } });
+      const seen: [string, string | undefined][] = [];
+      const run = (name: string) =>
+        context.run(name, () =>
+          sandbox.run(
+            program("for (let i = 0; i < 3; i++) await tools.note(); return 1;", {
+              functions: ["note"],
+              call: async () => {
+                seen.push([name, context.getStore()]);
+                await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+                return null;
+              },
+            }),
+          ),
+        );
+      // Rounds of two at once, then one alone: the idle thread made in one run's context serves another's.
+      for (let round = 0; round < 3; round++) await Promise.all([run(`a${round}`), run(`b${round}`)]);
+      await run("alone");
+      expect(seen).toHaveLength(21);
+      expect(
+        seen.filter(([name, store]) => name !== store),
+        thread,
+      ).toEqual([]);
+    }
   });
 });
 

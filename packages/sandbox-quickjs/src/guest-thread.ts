@@ -57,6 +57,9 @@ export function workerThreadSandbox(limits: Partial<SandboxLimits> | undefined):
   };
 }
 
+/** `AsyncResource.bind`: `fn`, to run in the async context it is bound in. */
+type BindToContext = (fn: (message: FromGuestThread) => void) => (message: FromGuestThread) => void;
+
 /** An idle thread that is still there (one whose worker exited meanwhile is dropped). */
 function takeIdle(idle: GuestThread[]): GuestThread | undefined {
   for (let thread = idle.pop(); thread !== undefined; thread = idle.pop()) if (thread.reusable) return thread;
@@ -68,13 +71,18 @@ class GuestThread {
   readonly #worker: Worker;
   readonly #meter: Int32Array;
   #run: ThreadRun | undefined;
+  /** The current run's `onMessage`, bound to the async context `run()` was called in. */
+  #onMessage: ((message: FromGuestThread) => void) | undefined;
+  readonly #inCurrentContext: BindToContext;
   #exited = false;
 
-  private constructor(worker: Worker, meter: Int32Array) {
+  private constructor(worker: Worker, meter: Int32Array, inCurrentContext: BindToContext) {
     this.#worker = worker;
     this.#meter = meter;
+    this.#inCurrentContext = inCurrentContext;
     worker.unref();
-    worker.on("message", (message: FromGuestThread) => this.#run?.onMessage(message));
+    // A message comes in the async context the worker was made in: the run's own handles it in its.
+    worker.on("message", (message: FromGuestThread) => this.#onMessage?.(message));
     worker.on("error", (error: Error) => this.#run?.fail(threadFailure(`failed: ${error.message}`, error)));
     worker.on("exit", (code: number) => {
       this.#exited = true;
@@ -83,7 +91,10 @@ class GuestThread {
   }
 
   static async start(): Promise<GuestThread> {
-    const { Worker } = await import("node:worker_threads").catch((error: unknown) => {
+    const [{ Worker }, { AsyncResource }] = await Promise.all([
+      import("node:worker_threads"),
+      import("node:async_hooks"),
+    ]).catch((error: unknown) => {
       throw new JunctionError(
         "invalid-argument",
         'quickjsSandbox({ thread: "worker" }) needs node:worker_threads (Node, Bun or Deno), which this runtime does not have: use thread: "host".',
@@ -91,7 +102,11 @@ class GuestThread {
       );
     });
     const meter = new SharedArrayBuffer(METER.slots * Int32Array.BYTES_PER_ELEMENT);
-    return new GuestThread(new Worker(workerEntry(), { workerData: { meter } }), new Int32Array(meter));
+    return new GuestThread(
+      new Worker(workerEntry(), { workerData: { meter } }),
+      new Int32Array(meter),
+      (fn) => AsyncResource.bind(fn),
+    );
   }
 
   /** Not ended by the watchdog and still there: it may run the next program. */
@@ -105,6 +120,9 @@ class GuestThread {
       post: (message) => this.#worker.postMessage(message),
     });
     this.#run = run;
+    // So the tool calls run in the caller's context (its AsyncLocalStorage: a durable engine's
+    // workflow, a trace's span), as they do on the host thread.
+    this.#onMessage = this.#inCurrentContext((message: FromGuestThread) => run.onMessage(message));
     this.#worker.ref();
     try {
       return await run.outcome;
@@ -115,6 +133,7 @@ class GuestThread {
         await this.#worker.terminate();
       }
       this.#run = undefined;
+      this.#onMessage = undefined;
       this.#worker.unref();
     }
   }

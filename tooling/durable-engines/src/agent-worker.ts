@@ -137,7 +137,9 @@ async function ledgerAgentParts(options: LedgerAgentOptions) {
  * asks before `publish_entry`. With `holdBeforeEntry`, the worker holds before that call.
  */
 export function ledgerAgent(options: LedgerAgentOptions) {
-  const sandbox = quickjsSandbox();
+  // On a worker thread, as a durable worker (a server) should run a model's programs: so the
+  // SIGKILL cases also recover runs whose program ran off the worker's own thread.
+  const sandbox = quickjsSandbox({ thread: "worker" });
   return async (): Promise<Agent> =>
     new Agent({
       provider: chatCompletions({ baseURL: options.modelURL, apiKey: "test" }),
